@@ -1,0 +1,31 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+export default tseslint.config(
+	{ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.bench-out/**']},
+	js.configs.recommended,
+	...tseslint.configs.recommended,
+	{
+		files: ['**/*.{ts,tsx}'],
+		languageOptions: {
+			parserOptions: {projectService: true, tsconfigRootDir: import.meta.dirname},
+		},
+		plugins: {'react-hooks': reactHooks},
+		rules: {
+			...reactHooks.configs.recommended.rules,
+			'@typescript-eslint/no-floating-promises': 'error',
+			'@typescript-eslint/consistent-type-imports': 'error',
+			'@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_'}],
+			'no-console': ['error', {allow: []}],
+		},
+	},
+	{
+		files: ['scripts/**/*.mjs', 'bench/**/*.mjs', '.ci/**/*.mjs', 'eslint.config.js'],
+		languageOptions: {globals: {process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly'}},
+	},
+	{
+		files: ['test/**/*.{ts,tsx}', 'bench/**/*.{ts,tsx}', 'source/cli.tsx', 'source/sim/main.ts'],
+		rules: {'no-console': 'off'},
+	},
+);

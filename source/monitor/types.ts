@@ -1,0 +1,69 @@
+import type {MinerError} from '../miner/errors.js';
+import type {MinerSnapshot} from '../miner/model.js';
+
+/**
+ * How rigtop's link to the miner stands (not the miner's own state, which is in the snapshot):
+ * - connecting: no answer yet;
+ * - live: the last poll succeeded;
+ * - stale: the last poll(s) failed but the failure may pass; the panes keep the last values;
+ * - down: the miner has not answered for a while (or refuses connections); polling backs off;
+ * - error: the miner answers but rigtop cannot use it (auth, wrong server): needs the user.
+ */
+export type LinkStatus = 'connecting' | 'live' | 'stale' | 'down' | 'error';
+
+export type EventKind =
+	| 'down'
+	| 'up'
+	| 'error'
+	| 'pool-lost'
+	| 'pool-connected'
+	| 'paused'
+	| 'resumed'
+	| 'rejected'
+	| 'hashrate-drop'
+	| 'hashrate-recovered'
+	| 'hugepages-lost'
+	| 'restarted'
+	| 'started';
+
+export type Severity = 'info' | 'warn' | 'error';
+
+export type MinerEvent = {
+	/** Unique and increasing within one monitor (stable React key). */
+	readonly seq: number;
+	/** Epoch ms. */
+	readonly at: number;
+	readonly kind: EventKind;
+	readonly severity: Severity;
+	/** One short line, e.g. "share rejected (3 of 1207)" or "down: connection refused". */
+	readonly message: string;
+};
+
+export type MonitorState = {
+	/** Display name: the rig's configured name, else the worker id once known, else host:port. */
+	readonly name: string;
+	/** Base URL polled, without credentials. */
+	readonly url: string;
+	readonly status: LinkStatus;
+	/** Last good snapshot (kept, marked stale, when the miner goes away). */
+	readonly snapshot: MinerSnapshot | null;
+	/** Epoch ms of the last good poll. */
+	readonly lastSuccessAt: number | null;
+	/** Epoch ms of the last finished poll, good or bad. */
+	readonly lastAttemptAt: number | null;
+	/** Epoch ms since when the miner has been down / failing; null while live. */
+	readonly failingSince: number | null;
+	readonly consecutiveFailures: number;
+	/** The error of the last poll, if it failed. */
+	readonly error: MinerError | null;
+	/** Recent 10 s hashrate samples (H/s; null where the window had not filled), oldest first, bounded. */
+	readonly history: readonly (number | null)[];
+	/** Mean of all non-null 10 s samples seen since rigtop started watching this miner session; null if none. */
+	readonly sessionAverage: number | null;
+	/** Bounded, newest last. */
+	readonly events: readonly MinerEvent[];
+	/** Epoch ms when the next poll is due (for "retrying in 8 s"). */
+	readonly nextPollAt: number | null;
+	/** Polls completed (good or bad); changes on every poll so subscribers can tell. */
+	readonly polls: number;
+};
