@@ -1,0 +1,100 @@
+import {MinerError} from './errors.js';
+
+/**
+ * Turning a miner's answer text into a value, safely: nothing but MinerError ever escapes, and a document nested
+ * deeper than any XMRig answer is refused before JSON.parse builds it (V8 parses deep nesting iteratively, but the
+ * code that walks the value later — diffing, cloning, printing — would recurse).
+ */
+
+/** XMRig's deepest document (the config, with per-algorithm thread arrays) is about 5 levels deep. */
+export const maxJsonDepth = 64;
+
+/** Deepest array/object nesting in a JSON text, not counting brackets inside strings. Stops counting past `limit`. */
+export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
+	let depth = 0;
+	let deepest = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (inString) {
+			if (code === 0x5c /* \ */) {
+				i++;
+			} else if (code === 0x22 /* " */) {
+				inString = false;
+			}
+
+			continue;
+		}
+
+		if (code === 0x22) {
+			inString = true;
+		} else if (code === 0x7b /* { */ || code === 0x5b /* [ */) {
+			depth++;
+			if (depth > deepest) {
+				deepest = depth;
+				if (deepest > limit) {
+					return deepest;
+				}
+			}
+		} else if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
+			depth--;
+		}
+	}
+
+	return deepest;
+}
+
+/** Parse an answer body. Throws MinerError 'bad-payload' (transient) for empty, invalid, truncated or too-deep text. */
+export function parseJsonText(text: string, what = 'the answer'): unknown {
+	const body = text.charCodeAt(0) === 0xfe_ff ? text.slice(1) : text;
+	if (body.trim() === '') {
+		throw new MinerError('bad-payload', `${what} was empty`);
+	}
+
+	if (jsonDepth(body, maxJsonDepth) > maxJsonDepth) {
+		throw new MinerError('bad-payload', `${what} is nested too deeply to be from XMRig`, {transient: false});
+	}
+
+	try {
+		return JSON.parse(body) as unknown;
+	} catch (error) {
+		const start = body.trimStart()[0];
+		const looksJson = start === '{' || start === '[';
+		throw new MinerError(
+			'bad-payload',
+			looksJson ? `${what} was cut short or is not valid JSON` : `${what} is not JSON`,
+			{cause: error, transient: looksJson},
+		);
+	}
+}
+
+/**
+ * Make text from a miner safe to show on one line: control characters (C0, C1, DEL, bidi overrides) removed,
+ * whitespace collapsed, cut to `max` characters. `secret` (the token), if given, is masked wherever it appears.
+ */
+export function sanitizeText(text: string, max = 200, secret: string | null = null): string {
+	let clean = text;
+	if (secret) {
+		clean = clean.split(secret).join('***');
+	}
+
+	// eslint-disable-next-line no-control-regex
+	clean = clean.replace(/[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]+/gu, ' ');
+	clean = clean.replace(/\s+/gu, ' ').trim();
+	// Mask again: a token holding whitespace can only match once the runs of control characters became one space.
+	if (secret && clean.includes(secret)) {
+		clean = clean.split(secret).join('***');
+	}
+
+	if (clean.length > max) {
+		let end = max - 1;
+		const last = clean.charCodeAt(end - 1);
+		if (last >= 0xd8_00 && last <= 0xdb_ff) {
+			end--; // Do not cut a surrogate pair in half.
+		}
+
+		clean = `${clean.slice(0, end)}…`;
+	}
+
+	return clean;
+}

@@ -1,0 +1,82 @@
+import type {MinerClient} from './client.js';
+import {detectDialect, probe, probeValue, raiseProbeError, type Detection} from './dialect.js';
+import type {Dialect, MinerSnapshot} from './model.js';
+import {identityOf, normalizeSnapshot, type MinerIdentity} from './normalize.js';
+import {isBackendsShape, isSummaryShape, isThreadsShape} from './shapes.js';
+
+/**
+ * Reads one miner: finds its dialect once, then each read() fetches the summary and the per-thread document (in
+ * parallel) and normalizes them.
+ *
+ * The dialect is found again — once per change — when the miner restarted or was replaced: its uptime went down, its
+ * id or version changed, or a path the dialect uses answered 404 or a document of the wrong shape. A failed read
+ * (miner down, auth…) keeps the dialect.
+ */
+export class MinerReader {
+	readonly client: MinerClient;
+	#dialect: Dialect | null = null;
+	#identity: MinerIdentity | null = null;
+
+	constructor(client: MinerClient) {
+		this.client = client;
+	}
+
+	get dialect(): Dialect | null {
+		return this.#dialect;
+	}
+
+	/** One poll. Throws MinerError (or the abort reason when `signal` aborts). */
+	async read(signal?: AbortSignal): Promise<MinerSnapshot> {
+		const dialect = this.#dialect;
+		if (dialect !== null) {
+			const fetched = await this.#fetch(dialect, signal);
+			if (fetched !== null && !this.#changed(identityOf(fetched.summary))) {
+				return this.#accept(fetched);
+			}
+
+			this.#dialect = null;
+		}
+
+		return this.#accept(await detectDialect(this.client, signal));
+	}
+
+	#accept(found: Detection): MinerSnapshot {
+		const snapshot = normalizeSnapshot(found.dialect.name, found.summary, found.perThread);
+		this.#dialect = found.dialect;
+		this.#identity = identityOf(found.summary);
+		return snapshot;
+	}
+
+	/** The documents of a known dialect, or null when the miner no longer answers in it (404 or a wrong shape). */
+	async #fetch(dialect: Dialect, signal?: AbortSignal): Promise<Detection | null> {
+		const {summaryPath, threadsPath} = dialect;
+		const [summary, perThread] = await Promise.all([
+			probe(this.client, summaryPath, signal),
+			threadsPath === null ? Promise.resolve({value: null}) : probe(this.client, threadsPath, signal),
+		]);
+		raiseProbeError(summary);
+		raiseProbeError(perThread);
+		const summaryValue = probeValue(summary, isSummaryShape);
+		const threadsShape = threadsPath === null ? () => true : threadsPath === '/1/threads' ? isThreadsShape : isBackendsShape;
+		const threadsValue = probeValue(perThread, threadsShape);
+		if (!summaryValue.ok || !threadsValue.ok) {
+			return null;
+		}
+
+		return {dialect, summary: summaryValue.value, perThread: threadsValue.value};
+	}
+
+	/** Whether this summary comes from another miner process than the last one read. */
+	#changed(next: MinerIdentity): boolean {
+		const last = this.#identity;
+		if (last === null) {
+			return false;
+		}
+
+		return (
+			(last.id !== null && next.id !== null && last.id !== next.id) ||
+			(last.version !== null && next.version !== null && last.version !== next.version) ||
+			(last.uptime !== null && next.uptime !== null && next.uptime < last.uptime)
+		);
+	}
+}

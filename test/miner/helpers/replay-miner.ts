@@ -1,0 +1,67 @@
+import {readCapture} from './captures.js';
+import {answer, httpAnswer, jsonAnswer, startRawServer, type RawRequest, type RawServer} from './raw-server.js';
+
+/**
+ * A stand-in miner that answers each "METHOD /path" with a fixed raw answer: a real capture, or a synthetic payload in
+ * XMRig's answer format. Anything else gets `fallback` (by default 6.x's 404). The routes can be swapped mid-test to
+ * play a restart, an upgrade or a different program on the same port.
+ */
+
+export type Routes = Readonly<Record<string, string | ((request: RawRequest) => string)>>;
+
+export type ReplayMiner = RawServer & {
+	setRoutes(routes: Routes, fallback?: string | ((request: RawRequest) => string)): void;
+	/** The request targets seen so far, as "METHOD /path". */
+	seen(): string[];
+};
+
+export const notFound6 = httpAnswer(404, '{\n    "status": 404,\n    "error": "NOT_FOUND"\n}', 'NOT_FOUND');
+export const notFound2 = httpAnswer(404, '{\n    "status": 404,\n    "error": "Not Found"\n}', 'Not Found');
+
+/** An answer with the body of a capture file, as the miner sent it. */
+export function capture(relative: string): string {
+	return readCapture(relative).raw;
+}
+
+/** A 200 answer holding a JSON document. */
+export function json(value: unknown): string {
+	return jsonAnswer(value);
+}
+
+export async function startReplayMiner(routes: Routes, fallback: string | ((request: RawRequest) => string) = notFound6): Promise<ReplayMiner> {
+	let current = routes;
+	let otherwise = fallback;
+	const server = await startRawServer((request, socket) => {
+		const route = current[`${request.method} ${request.target}`] ?? otherwise;
+		answer(socket, typeof route === 'function' ? route(request) : route);
+	});
+	return Object.assign(server, {
+		setRoutes(next: Routes, nextFallback: string | ((request: RawRequest) => string) = notFound6) {
+			current = next;
+			otherwise = nextFallback;
+		},
+		seen() {
+			return server.requests.map((request) => `${request.method} ${request.target}`);
+		},
+	});
+}
+
+/** Routes of a real 6.26 miner (restricted, no token) from its captures. */
+export function routes626(): Routes {
+	return {
+		'GET /1/summary': capture('v6.26/restricted-notoken/get_1_summary_notoken.txt'),
+		'GET /2/summary': capture('v6.26/restricted-notoken/get_2_summary_notoken.txt'),
+		'GET /2/backends': capture('v6.26/restricted-notoken/get_2_backends_notoken.txt'),
+		'GET /1/threads': capture('v6.26/restricted-notoken/get_1_threads_notoken.txt'),
+	};
+}
+
+/** Routes of a real 2.16 miner (restricted, no token) from its captures. */
+export function routes216(): Routes {
+	return {
+		'GET /1/summary': capture('v2.16/restricted-notoken/get_1_summary_notoken.txt'),
+		'GET /1/threads': capture('v2.16/restricted-notoken/get_1_threads_notoken.txt'),
+		'GET /2/summary': capture('v2.16/restricted-notoken/get_2_summary_notoken.txt'),
+		'GET /2/backends': capture('v2.16/restricted-notoken/get_2_backends_notoken.txt'),
+	};
+}

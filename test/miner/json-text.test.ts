@@ -1,0 +1,79 @@
+import {describe, expect, it} from 'vitest';
+import {MinerError} from '../../source/miner/errors.js';
+import {jsonDepth, maxJsonDepth, parseJsonText, sanitizeText} from '../../source/miner/json-text.js';
+
+function parseError(text: string): MinerError {
+	try {
+		parseJsonText(text);
+	} catch (error) {
+		expect(error).toBeInstanceOf(MinerError);
+		return error as MinerError;
+	}
+
+	throw new Error('expected a MinerError');
+}
+
+describe('parseJsonText', () => {
+	it('parses JSON, with or without a byte-order mark', () => {
+		expect(parseJsonText('{"a": [1, 2]}')).toEqual({a: [1, 2]});
+		expect(parseJsonText('\uFEFF[true]')).toEqual([true]);
+	});
+
+	it('reports an empty body', () => {
+		const error = parseError(' \n');
+		expect(error.kind).toBe('bad-payload');
+		expect(error.message).toMatch(/empty/u);
+	});
+
+	it('tells HTML from a truncated document', () => {
+		expect(parseError('<html><body>Welcome to nginx</body></html>').message).toMatch(/not JSON/u);
+		const truncated = parseError('{"hashrate": {"total": [812.4, ');
+		expect(truncated.kind).toBe('bad-payload');
+		expect(truncated.message).toMatch(/cut short/u);
+		expect(truncated.transient).toBe(true);
+	});
+
+	it('refuses NaN and Infinity as written by older 6.x', () => {
+		expect(parseError('{"hashrate": NaN}').kind).toBe('bad-payload');
+		expect(parseError('[Infinity]').kind).toBe('bad-payload');
+	});
+
+	it('refuses a 100,000-deep nesting without touching the stack', () => {
+		const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+		const error = parseError(deep);
+		expect(error.kind).toBe('bad-payload');
+		expect(error.message).toMatch(/nested too deeply/u);
+		const deepObject = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+		expect(parseError(deepObject).kind).toBe('bad-payload');
+	});
+
+	it('accepts nesting up to the limit and ignores brackets inside strings', () => {
+		const ok = '['.repeat(maxJsonDepth) + ']'.repeat(maxJsonDepth);
+		expect(() => parseJsonText(ok)).not.toThrow();
+		const inString = JSON.stringify({text: '[[[[{{{{'.repeat(100), quote: 'a \\" [[[ "'});
+		expect(jsonDepth(inString)).toBe(1);
+		expect(() => parseJsonText(inString)).not.toThrow();
+	});
+});
+
+describe('sanitizeText', () => {
+	it('removes control characters and collapses whitespace', () => {
+		expect(sanitizeText('bad\u001B[31m red\r\n\tthing\u0007\u202E!')).toBe('bad [31m red thing !');
+	});
+
+	it('cuts long text to the limit with an ellipsis', () => {
+		const text = sanitizeText('x'.repeat(500), 200);
+		expect(text).toHaveLength(200);
+		expect(text.endsWith('…')).toBe(true);
+	});
+
+	it('does not cut a surrogate pair in half', () => {
+		const text = sanitizeText(`${'a'.repeat(8)}😀😀😀`, 10);
+		expect(text).toBe('aaaaaaaa…');
+	});
+
+	it('masks the secret wherever it appears', () => {
+		expect(sanitizeText('token s3cret is wrong: s3cret', 200, 's3cret')).toBe('token *** is wrong: ***');
+		expect(sanitizeText('a\u0000b s3 cr', 200, 's3 cr')).toBe('a b ***');
+	});
+});
