@@ -24,7 +24,9 @@ export type EventKind =
 	| 'hashrate-recovered'
 	| 'hugepages-lost'
 	| 'restarted'
-	| 'started';
+	| 'started'
+	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
+	| 'action';
 
 export type Severity = 'info' | 'warn' | 'error';
 

@@ -1,0 +1,318 @@
+import {MinerError, isMinerError} from '../miner/errors.js';
+import type {MinerSnapshot} from '../miner/model.js';
+import type {DropOptions, DropState, EventDraft} from './events.js';
+import {defaultDropOptions, deriveEvents, initialDropState} from './events.js';
+import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
+import {displayName, withoutCredentials} from './name.js';
+import {RingBuffer} from './ring-buffer.js';
+import {shareUnchanged} from './structural-share.js';
+import type {EventKind, MinerEvent, MonitorState, Severity} from './types.js';
+
+/** Time and timers, injectable for tests. */
+export type Clock = {now(): number; setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void};
+
+/** Real time; looks the timer functions up at call time so fake timers installed later apply. */
+export const realClock: Clock = {
+	now: () => Date.now(),
+	setTimeout: (fn, ms) => setTimeout(fn, ms),
+	clearTimeout(handle) {
+		clearTimeout(handle as ReturnType<typeof setTimeout>);
+	},
+};
+
+export type ReadSnapshot = (signal: AbortSignal) => Promise<MinerSnapshot>;
+
+export type MonitorOptions = {
+	/** One poll; throws MinerError. */
+	read: ReadSnapshot;
+	/** Shown, never holds credentials (any user:password part is removed). */
+	url: string;
+	/** Configured rig name; else the worker id once known; else host:port from url. */
+	name?: string;
+	/** Poll interval in ms (≥ 250). */
+	intervalMs: number;
+	/** Longest delay between retries while failing; default 30 000 ms. */
+	maxBackoffMs?: number;
+	/** 10 s hashrate samples kept; default 300. */
+	historySize?: number;
+	/** Events kept; default 200. */
+	maxEvents?: number;
+	clock?: Clock;
+	/** Source of the retry jitter, 0 ≤ x < 1; default Math.random. */
+	random?: () => number;
+	/** Hashrate-drop detection thresholds; default 70 % for 3 polls, recovered at 85 %. */
+	drop?: Partial<DropOptions>;
+};
+
+export const minIntervalMs = 250;
+const defaultMaxBackoffMs = 30_000;
+const defaultHistorySize = 300;
+const defaultMaxEvents = 200;
+
+type Outcome = {readonly ok: true; readonly snapshot: MinerSnapshot} | {readonly ok: false; readonly error: MinerError};
+
+/**
+ * Polls one miner on a setTimeout chain: a poll starts only after the previous one settled, each
+ * with its own AbortController. While live, polls start every interval (measured from poll start);
+ * while failing, the delay doubles from the interval up to maxBackoffMs, measured from the failure.
+ * Subscribers are told after every poll; getState() keeps its identity until something changes.
+ */
+export class Monitor {
+	readonly #read: ReadSnapshot;
+	readonly #configuredName: string | undefined;
+	readonly #intervalMs: number;
+	readonly #maxBackoffMs: number;
+	readonly #clock: Clock;
+	readonly #random: () => number;
+	readonly #dropOptions: DropOptions;
+	readonly #history: RingBuffer<number | null>;
+	readonly #events: RingBuffer<MinerEvent>;
+	readonly #listeners = new Set<() => void>();
+
+	#state: MonitorState;
+	#running = false;
+	#timer: unknown = null;
+	#controller: AbortController | null = null;
+	#pollAgain = false;
+	#seq = 0;
+	#drop: DropState = initialDropState;
+	#sampleSum = 0;
+	#sampleCount = 0;
+
+	constructor(options: MonitorOptions) {
+		if (!Number.isFinite(options.intervalMs) || options.intervalMs < minIntervalMs) {
+			throw new RangeError(`intervalMs must be at least ${minIntervalMs}, got ${options.intervalMs}`);
+		}
+
+		this.#read = options.read;
+		this.#configuredName = options.name;
+		this.#intervalMs = options.intervalMs;
+		this.#maxBackoffMs = options.maxBackoffMs ?? defaultMaxBackoffMs;
+		this.#clock = options.clock ?? realClock;
+		this.#random = options.random ?? Math.random;
+		this.#dropOptions = {...defaultDropOptions, ...options.drop};
+		this.#history = new RingBuffer(options.historySize ?? defaultHistorySize);
+		this.#events = new RingBuffer(options.maxEvents ?? defaultMaxEvents);
+		const url = withoutCredentials(options.url);
+		this.#state = {
+			name: displayName(options.name, null, url),
+			url,
+			status: 'connecting',
+			snapshot: null,
+			lastSuccessAt: null,
+			lastAttemptAt: null,
+			failingSince: null,
+			consecutiveFailures: 0,
+			error: null,
+			history: [],
+			sessionAverage: null,
+			events: [],
+			nextPollAt: null,
+			polls: 0,
+		};
+	}
+
+	/** Starts polling, the first poll at once. No-op while running. */
+	start(): void {
+		if (this.#running) return;
+		this.#running = true;
+		void this.#poll();
+	}
+
+	/** Clears every timer and aborts the request in flight. Idempotent; start() may follow. */
+	stop(): void {
+		if (!this.#running) return;
+		this.#running = false;
+		this.#pollAgain = false;
+		if (this.#timer !== null) {
+			this.#clock.clearTimeout(this.#timer);
+			this.#timer = null;
+		}
+
+		const controller = this.#controller;
+		this.#controller = null;
+		controller?.abort();
+		if (this.#state.nextPollAt !== null) this.#commit({...this.#state, nextPollAt: null});
+	}
+
+	/** Polls now, or right after the poll in flight settles (never two at once). Ignored while stopped. */
+	pollNow(): void {
+		if (!this.#running) return;
+		if (this.#controller !== null) {
+			this.#pollAgain = true;
+			return;
+		}
+
+		if (this.#timer !== null) {
+			this.#clock.clearTimeout(this.#timer);
+			this.#timer = null;
+		}
+
+		void this.#poll();
+	}
+
+	subscribe(listener: () => void): () => void {
+		this.#listeners.add(listener);
+		return () => {
+			this.#listeners.delete(listener);
+		};
+	}
+
+	getState(): MonitorState {
+		return this.#state;
+	}
+
+	/** Logs an event from elsewhere, e.g. "config applied". */
+	addEvent(kind: EventKind, severity: Severity, message: string): void {
+		this.#commit({...this.#state, events: this.#append([{kind, severity, message}], this.#clock.now())});
+	}
+
+	async #poll(): Promise<void> {
+		const controller = new AbortController();
+		this.#controller = controller;
+		const startedAt = this.#clock.now();
+		let outcome: Outcome;
+		try {
+			outcome = {ok: true, snapshot: await this.#read(controller.signal)};
+		} catch (error) {
+			outcome = {ok: false, error: asMinerError(error)};
+		}
+
+		// Stopped (or stopped and started again) while the read was in flight: its answer is stale.
+		if (this.#controller !== controller) return;
+		this.#controller = null;
+		const now = this.#clock.now();
+		const failures = outcome.ok ? 0 : this.#state.consecutiveFailures + 1;
+		const delay = this.#nextDelay(outcome.ok, startedAt, now, failures);
+		const nextPollAt = now + delay;
+		const state = outcome.ok
+			? this.#afterSuccess(outcome.snapshot, now, nextPollAt)
+			: this.#afterFailure(outcome.error, failures, startedAt, now, nextPollAt);
+		this.#timer = this.#clock.setTimeout(() => {
+			this.#timer = null;
+			void this.#poll();
+		}, delay);
+		this.#commit(state);
+	}
+
+	#nextDelay(ok: boolean, startedAt: number, now: number, failures: number): number {
+		if (this.#pollAgain) {
+			this.#pollAgain = false;
+			return 0;
+		}
+
+		if (!ok) return backoffDelay(this.#intervalMs, failures, this.#maxBackoffMs, this.#random);
+		// Keep the cadence from poll start, but leave a slow miner a breather between polls.
+		return Math.max(startedAt + this.#intervalMs - now, Math.round(this.#intervalMs / 4));
+	}
+
+	#afterSuccess(read: MinerSnapshot, now: number, nextPollAt: number): MonitorState {
+		const prevState = this.#state;
+		const prev = prevState.snapshot;
+		const snapshot = prev === null ? read : shareUnchanged(prev, read);
+		const name = displayName(this.#configuredName, snapshot, prevState.url);
+		const elapsedMs = prevState.lastSuccessAt === null ? 0 : now - prevState.lastSuccessAt;
+		const derived = deriveEvents(prev, snapshot, {name, drop: this.#drop, elapsedMs, dropOptions: this.#dropOptions});
+		this.#drop = derived.drop;
+		const back = prevState.status === 'down' || prevState.status === 'error';
+		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now)), ...derived.events] : derived.events;
+		if (derived.restarted) {
+			this.#sampleSum = 0;
+			this.#sampleCount = 0;
+		}
+
+		const sample = snapshot.hashrate.total[0];
+		this.#history.push(sample);
+		if (sample !== null) {
+			this.#sampleSum += sample;
+			this.#sampleCount++;
+		}
+
+		return {
+			name,
+			url: prevState.url,
+			status: 'live',
+			snapshot,
+			lastSuccessAt: now,
+			lastAttemptAt: now,
+			failingSince: null,
+			consecutiveFailures: 0,
+			error: null,
+			history: this.#history.toArray(),
+			sessionAverage: this.#sampleCount === 0 ? null : this.#sampleSum / this.#sampleCount,
+			events: drafts.length === 0 ? prevState.events : this.#append(drafts, now),
+			nextPollAt,
+			polls: prevState.polls + 1,
+		};
+	}
+
+	#afterFailure(error: MinerError, failures: number, startedAt: number, now: number, nextPollAt: number): MonitorState {
+		const prevState = this.#state;
+		const failingSince = prevState.failingSince ?? startedAt;
+		const status = statusAfterFailure({
+			error,
+			previous: prevState.status,
+			failures,
+			failingSince,
+			now,
+			intervalMs: this.#intervalMs,
+			hasSnapshot: prevState.snapshot !== null,
+		});
+		let draft: EventDraft | null = null;
+		if (status === 'down' && prevState.status !== 'down') draft = downEvent(error);
+		else if (status === 'error' && (prevState.status !== 'error' || prevState.error?.kind !== error.kind)) {
+			draft = errorEvent(error);
+		}
+
+		return {
+			...prevState,
+			status,
+			lastAttemptAt: now,
+			failingSince,
+			consecutiveFailures: failures,
+			error,
+			events: draft === null ? prevState.events : this.#append([draft], now),
+			nextPollAt,
+			polls: prevState.polls + 1,
+		};
+	}
+
+	#append(drafts: readonly EventDraft[], at: number): readonly MinerEvent[] {
+		for (const draft of drafts) {
+			this.#events.push({seq: ++this.#seq, at, kind: draft.kind, severity: draft.severity, message: draft.message});
+		}
+
+		return this.#events.toArray();
+	}
+
+	#commit(state: MonitorState): void {
+		this.#state = state;
+		for (const listener of this.#listeners) listener();
+	}
+}
+
+function asMinerError(error: unknown): MinerError {
+	if (isMinerError(error)) return error;
+	const message = error instanceof Error ? error.message : String(error);
+	return new MinerError('incompatible', `unexpected failure reading the miner: ${message}`, {transient: false, cause: error});
+}
+
+export type PollOnceOptions = Pick<MonitorOptions, 'name' | 'clock' | 'historySize' | 'maxEvents'>;
+
+/**
+ * One poll and the state it leads to (for --once). A transient failure is final here, so it
+ * reads as 'down' rather than 'stale' or 'connecting'; nothing is left scheduled.
+ */
+export async function pollOnce(read: ReadSnapshot, url: string, options: PollOnceOptions = {}): Promise<MonitorState> {
+	const monitor = new Monitor({...options, read, url, intervalMs: 1000});
+	await new Promise<void>((resolve) => {
+		const unsubscribe = monitor.subscribe(() => {
+			unsubscribe();
+			resolve();
+		});
+		monitor.start();
+	});
+	monitor.stop();
+	const state = monitor.getState();
+	return state.status === 'stale' || state.status === 'connecting' ? {...state, status: 'down'} : state;
+}

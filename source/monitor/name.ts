@@ -1,0 +1,36 @@
+import type {MinerSnapshot} from '../miner/model.js';
+
+/** The rig's display name: the configured one, else the worker id once known, else host:port. */
+export function displayName(configured: string | undefined, snapshot: MinerSnapshot | null, url: string): string {
+	if (configured !== undefined && configured.trim() !== '') return configured;
+	const workerId = snapshot?.workerId;
+	if (workerId !== undefined && workerId !== null && workerId.trim() !== '') return workerId;
+	return hostPort(url);
+}
+
+/** 'http://127.0.0.1:8080' → '127.0.0.1:8080' ('[::1]:8080' for IPv6); the input itself when it is no URL. */
+export function hostPort(url: string): string {
+	try {
+		const parsed = new URL(url);
+		if (parsed.host === '') return url;
+		if (parsed.port !== '') return parsed.host;
+		const port = parsed.protocol === 'https:' ? '443' : parsed.protocol === 'http:' ? '80' : '';
+		return port === '' ? parsed.host : `${parsed.host}:${port}`;
+	} catch {
+		return url;
+	}
+}
+
+/** The URL with any user:password part removed, so it is safe to show. */
+export function withoutCredentials(url: string): string {
+	try {
+		const parsed = new URL(url);
+		if (parsed.username === '' && parsed.password === '') return url;
+		parsed.username = '';
+		parsed.password = '';
+		const text = parsed.toString();
+		return parsed.pathname === '/' && !url.endsWith('/') && text.endsWith('/') ? text.slice(0, -1) : text;
+	} catch {
+		return url;
+	}
+}

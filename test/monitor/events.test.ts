@@ -1,0 +1,232 @@
+import {describe, expect, it} from 'vitest';
+import type {MinerSnapshot} from '../../source/miner/model.js';
+import type {DropState, EventDraft} from '../../source/monitor/events.js';
+import {deriveEvents, initialDropState, isRestart} from '../../source/monitor/events.js';
+import {makeSnapshot, withRates} from './make-snapshot.js';
+
+const ctx = (drop: DropState = initialDropState, elapsedMs = 1000) => ({name: 'rig-01', drop, elapsedMs});
+
+/** Feeds snapshots through deriveEvents one poll at a time, as the monitor does; returns every event. */
+function run(snapshots: readonly MinerSnapshot[], first: MinerSnapshot | null = null): {events: EventDraft[]; drop: DropState} {
+	let prev = first;
+	let drop = initialDropState;
+	const events: EventDraft[] = [];
+	for (const next of snapshots) {
+		const result = deriveEvents(prev, next, ctx(drop));
+		events.push(...result.events);
+		drop = result.drop;
+		prev = next;
+	}
+
+	return {events, drop};
+}
+
+const kinds = (events: readonly EventDraft[]) => events.map((event) => event.kind);
+
+describe('deriveEvents', () => {
+	it('says "started" with the name and version the first time data arrives', () => {
+		const result = deriveEvents(null, makeSnapshot(), ctx());
+		expect(result.events).toEqual([{kind: 'started', severity: 'info', message: 'watching rig-01, XMRig 6.26.0'}]);
+		expect(result.restarted).toBe(false);
+	});
+
+	it('names the GPU forks and leaves out an unknown version', () => {
+		expect(deriveEvents(null, makeSnapshot({kind: 'nvidia', version: '2.14.5'}), ctx()).events[0]?.message).toBe(
+			'watching rig-01, xmrig-nvidia 2.14.5',
+		);
+		expect(deriveEvents(null, makeSnapshot({version: null}), ctx()).events[0]?.message).toBe('watching rig-01');
+	});
+
+	it('finds nothing between two polls of a steady miner, and hands back the same drop state', () => {
+		const prev = makeSnapshot();
+		const next = makeSnapshot({uptime: 5424, connection: {uptime: 5381}});
+		const result = deriveEvents(prev, next, ctx());
+		expect(result.events).toEqual([]);
+		expect(result.drop).toBe(initialDropState);
+		expect(result.restarted).toBe(false);
+	});
+
+	describe('restarted', () => {
+		it('when the uptime went down', () => {
+			const result = deriveEvents(makeSnapshot(), makeSnapshot({uptime: 12}), ctx());
+			expect(result.events).toEqual([{kind: 'restarted', severity: 'warn', message: 'miner restarted (up 12s)'}]);
+			expect(result.restarted).toBe(true);
+		});
+
+		it('when the uptime is shorter than the time since the last read (restarted during a long outage)', () => {
+			const prev = makeSnapshot({uptime: 1800});
+			const next = makeSnapshot({uptime: 3600});
+			expect(isRestart(prev, next, 7200_000)).toBe(true);
+			expect(isRestart(prev, makeSnapshot({uptime: 1800 + 7200}), 7200_000)).toBe(false);
+			// A poll that took a while does not look like a restart.
+			expect(isRestart(prev, makeSnapshot({uptime: 1802}), 2500)).toBe(false);
+		});
+
+		it('when the id or the version changed', () => {
+			expect(deriveEvents(makeSnapshot(), makeSnapshot({id: 'ffffffffffffffff'}), ctx()).events).toEqual([
+				{kind: 'restarted', severity: 'warn', message: 'miner restarted (new id)'},
+			]);
+			const upgraded = deriveEvents(makeSnapshot({version: '6.25.0'}), makeSnapshot({uptime: 40}), ctx());
+			expect(upgraded.events[0]?.message).toBe('miner restarted: XMRig 6.25.0 → 6.26.0');
+		});
+
+		it('when a miner without uptime (2.14) shows lower lifetime share counters', () => {
+			const prev = makeSnapshot({dialect: 'v1', uptime: null, results: {good: 120, total: 121, rejected: 1}});
+			const next = makeSnapshot({dialect: 'v1', uptime: null, results: {good: 0, total: 0, rejected: 0}});
+			expect(kinds(deriveEvents(prev, next, ctx()).events)).toEqual(['restarted']);
+			expect(isRestart(prev, makeSnapshot({dialect: 'v1', uptime: null, results: {good: 121, total: 122, rejected: 1}}))).toBe(false);
+		});
+
+		it('reports nothing else across a restart and starts drop tracking again', () => {
+			const prev = makeSnapshot({results: {good: 80, total: 90, rejected: 10}, paused: true});
+			const next = makeSnapshot({
+				uptime: 3,
+				paused: false,
+				hashrate: {total: [null, null, null], highest: null},
+				results: {good: 0, total: 0, rejected: 0},
+				connection: {connected: false, ip: null, uptime: 0},
+				hugepages: {kind: 'pages', allocated: 0, total: 1168},
+			});
+			const dropped: DropState = {dropped: true, streak: 0, baseline: 4800, baselineWindow: '15 m'};
+			const result = deriveEvents(prev, next, ctx(dropped));
+			expect(kinds(result.events)).toEqual(['restarted']);
+			expect(result.drop).toEqual(initialDropState);
+		});
+	});
+
+	describe('pool', () => {
+		it('lost, naming the pool the miner was on', () => {
+			const next = makeSnapshot({connection: {connected: false, ip: null, uptime: 0}});
+			expect(deriveEvents(makeSnapshot(), next, ctx()).events).toEqual([
+				{kind: 'pool-lost', severity: 'warn', message: 'pool lost: pool.example.org:443'},
+			]);
+		});
+
+		it('connected, once, and not again while it stays connected', () => {
+			const down = makeSnapshot({connection: {connected: false, ip: null, uptime: 0}});
+			const up = makeSnapshot({connection: {uptime: 1}});
+			const {events} = run([up, makeSnapshot({connection: {uptime: 2}}), makeSnapshot({connection: {uptime: 3}})], down);
+			expect(events).toEqual([{kind: 'pool-connected', severity: 'info', message: 'pool connected: pool.example.org:443'}]);
+		});
+
+		it('switched to another pool, or reconnected between two polls', () => {
+			const switched = makeSnapshot({connection: {pool: 'backup.example.org:3333', uptime: 4}});
+			expect(deriveEvents(makeSnapshot(), switched, ctx()).events[0]?.message).toBe(
+				'pool switched: pool.example.org:443 → backup.example.org:3333',
+			);
+			const reconnected = makeSnapshot({connection: {failures: 1, uptime: 2}});
+			expect(deriveEvents(makeSnapshot(), reconnected, ctx()).events).toEqual([
+				{kind: 'pool-connected', severity: 'info', message: 'pool reconnected: pool.example.org:443'},
+			]);
+		});
+	});
+
+	it('paused and resumed, once per change; nothing where the miner does not say (before 4.4)', () => {
+		const paused = makeSnapshot({paused: true, hashrate: {total: [0, 0, 4790.5]}});
+		const {events} = run([paused, paused, makeSnapshot(), makeSnapshot()], makeSnapshot());
+		expect(events).toEqual([
+			{kind: 'paused', severity: 'info', message: 'paused'},
+			{kind: 'resumed', severity: 'info', message: 'resumed'},
+		]);
+		expect(deriveEvents(makeSnapshot({paused: null}), makeSnapshot({paused: null}), ctx()).events).toEqual([]);
+	});
+
+	it('counts the new rejects, with the running tally', () => {
+		const before = makeSnapshot({results: {good: 1205, total: 1208, rejected: 3}});
+		const one = makeSnapshot({results: {good: 1205, total: 1209, rejected: 4}});
+		const two = makeSnapshot({results: {good: 1205, total: 1211, rejected: 6}});
+		expect(deriveEvents(before, one, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: 'share rejected (4 of 1209)'}]);
+		expect(deriveEvents(one, two, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: '2 shares rejected (6 of 1211)'}]);
+		expect(deriveEvents(two, makeSnapshot({results: {good: 1206, total: 1212, rejected: 6}}), ctx()).events).toEqual([]);
+	});
+
+	describe('huge pages', () => {
+		it('lost when fewer pages are allocated than before and than wanted', () => {
+			const next = makeSnapshot({hugepages: {kind: 'pages', allocated: 0, total: 1168}});
+			expect(deriveEvents(makeSnapshot(), next, ctx()).events).toEqual([
+				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost: 1168 → 0 of 1168 allocated'},
+			]);
+		});
+
+		it('not lost when fewer pages are wanted (fewer threads) and all are allocated, or when they grow', () => {
+			const fewer = makeSnapshot({hugepages: {kind: 'pages', allocated: 584, total: 584}});
+			expect(deriveEvents(makeSnapshot(), fewer, ctx()).events).toEqual([]);
+			const growing = makeSnapshot({hugepages: {kind: 'pages', allocated: 1168, total: 1168}});
+			expect(deriveEvents(makeSnapshot({hugepages: {kind: 'pages', allocated: 600, total: 1168}}), growing, ctx()).events).toEqual([]);
+		});
+
+		it('lost when the /1/summary flag goes from true to false', () => {
+			const on = makeSnapshot({dialect: 'v1', hugepages: {kind: 'flag', enabled: true}});
+			const off = makeSnapshot({dialect: 'v1', hugepages: {kind: 'flag', enabled: false}});
+			expect(run([off, off], on).events).toEqual([{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost'}]);
+		});
+	});
+
+	describe('hashrate drop', () => {
+		const normal = withRates([4800, 4810, 4800]);
+		const low = withRates([2100, 3900, 4700]);
+
+		it('reports a drop after 3 low polls, once, and the recovery after 3 good ones', () => {
+			const {events, drop} = run([normal, low, low, low, low, low, normal, normal, normal, normal]);
+			expect(events).toEqual([
+				{kind: 'started', severity: 'info', message: 'watching rig-01, XMRig 6.26.0'},
+				{kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 2.10 kH/s, 45% of the 15 m average (4.70 kH/s)'},
+				{kind: 'hashrate-recovered', severity: 'info', message: 'hashrate recovered: 4.80 kH/s'},
+			]);
+			expect(drop).toEqual(initialDropState);
+		});
+
+		it('ignores a dip shorter than 3 polls', () => {
+			expect(kinds(run([normal, low, low, normal, low, low, normal]).events)).toEqual(['started']);
+		});
+
+		it('judges against the 60 s average while the 15 m window is still filling', () => {
+			const early = withRates([1000, 3000, null]);
+			const {events} = run([early, early, early]);
+			expect(events[1]).toEqual({kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 1.00 kH/s, 33% of the 60 s average (3.00 kH/s)'});
+		});
+
+		it('keeps the average it fell from: a drop long enough to drag the 15 m average down is not a recovery', () => {
+			const sagging = [4700, 4000, 3200, 2600, 2200, 2150].map((avg) => withRates([2100, 2100, avg]));
+			const {events, drop} = run([normal, ...sagging]);
+			expect(kinds(events)).toEqual(['started', 'hashrate-drop']);
+			expect(drop).toMatchObject({dropped: true, baseline: 4700});
+			// 3 polls at 85 % of 4.7 kH/s or more bring it back.
+			const back = withRates([4100, 3000, 2500]);
+			let state = drop;
+			let prev = sagging.at(-1)!;
+			const seen: string[] = [];
+			for (const next of [back, back, back]) {
+				const result = deriveEvents(prev, next, ctx(state));
+				seen.push(...kinds(result.events));
+				state = result.drop;
+				prev = next;
+			}
+
+			expect(seen).toEqual(['hashrate-recovered']);
+		});
+
+		it('does not judge polls while paused or without a pool', () => {
+			const paused = withRates([0, 2000, 4700], {paused: true});
+			const noPool = withRates([0, 2000, 4700], {connection: {connected: false, ip: null, uptime: 0}});
+			expect(kinds(run([normal, paused, paused, paused, paused]).events)).toEqual(['started', 'paused']);
+			expect(kinds(run([normal, noPool, noPool, noPool, noPool]).events)).toEqual(['started', 'pool-lost']);
+		});
+
+		it('does not judge when the 10 s window or both averages are unknown', () => {
+			const unknown = withRates([null, 4000, 4700]);
+			const noAverage = withRates([100, null, null]);
+			expect(kinds(run([normal, unknown, unknown, unknown, noAverage, noAverage, noAverage]).events)).toEqual(['started']);
+		});
+	});
+
+	it('lists several changes of one poll in a fixed order', () => {
+		const next = makeSnapshot({
+			paused: true,
+			results: {good: 87, total: 90, rejected: 3},
+			connection: {connected: false, ip: null, uptime: 0},
+			hugepages: {kind: 'pages', allocated: 100, total: 1168},
+		});
+		expect(kinds(deriveEvents(makeSnapshot(), next, ctx()).events)).toEqual(['pool-lost', 'paused', 'rejected', 'hugepages-lost']);
+	});
+});

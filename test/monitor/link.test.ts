@@ -1,0 +1,79 @@
+import {describe, expect, it} from 'vitest';
+import {MinerError} from '../../source/miner/errors.js';
+import {formatDuration, formatRate} from '../../source/monitor/format.js';
+import {backoffDelay, statusAfterFailure} from '../../source/monitor/link.js';
+import {displayName, hostPort, withoutCredentials} from '../../source/monitor/name.js';
+import {makeSnapshot} from './make-snapshot.js';
+
+const timeout = new MinerError('timeout', 'no answer within 5 s');
+const refused = new MinerError('unreachable', 'connection refused');
+const facts = {previous: 'live', failures: 1, failingSince: 10_000, now: 10_100, intervalMs: 1000, hasSnapshot: true} as const;
+
+describe('statusAfterFailure', () => {
+	it('is stale after one transient failure, down after 3 or after 2 intervals', () => {
+		expect(statusAfterFailure({...facts, error: timeout})).toBe('stale');
+		expect(statusAfterFailure({...facts, error: timeout, failures: 2, previous: 'stale', now: 11_500})).toBe('stale');
+		expect(statusAfterFailure({...facts, error: timeout, failures: 3, previous: 'stale', now: 12_000})).toBe('down');
+		expect(statusAfterFailure({...facts, error: timeout, failures: 2, previous: 'stale', now: 12_000})).toBe('down');
+	});
+
+	it('is down at once when nothing ever answered and the connection is refused', () => {
+		expect(statusAfterFailure({...facts, error: refused, previous: 'connecting', hasSnapshot: false})).toBe('down');
+		expect(statusAfterFailure({...facts, error: refused})).toBe('stale');
+		expect(statusAfterFailure({...facts, error: timeout, previous: 'connecting', hasSnapshot: false})).toBe('connecting');
+	});
+
+	it('stays down until a poll succeeds', () => {
+		expect(statusAfterFailure({...facts, error: timeout, previous: 'down'})).toBe('down');
+	});
+
+	it('is error for what the user must fix', () => {
+		for (const kind of ['unauthorized', 'forbidden', 'not-found', 'incompatible'] as const) {
+			expect(statusAfterFailure({...facts, error: new MinerError(kind, kind), failures: 5, previous: 'down'})).toBe('error');
+		}
+	});
+});
+
+describe('backoffDelay', () => {
+	it('doubles from the interval to the cap, with jitter only downwards', () => {
+		const none = () => 0;
+		expect([0, 1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(1000, n, 30_000, none))).toEqual([
+			1000, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000,
+		]);
+		expect(backoffDelay(1000, 3, 30_000, () => 0.999_999)).toBe(3600);
+		expect(backoffDelay(1000, 500, 30_000, none)).toBe(30_000);
+		// An interval above the cap is never shortened by backing off.
+		expect(backoffDelay(60_000, 4, 30_000, none)).toBe(60_000);
+	});
+});
+
+describe('names and text', () => {
+	it('takes the configured name, else the worker id, else host:port', () => {
+		expect(displayName('garage', makeSnapshot(), 'http://10.0.0.5:8080')).toBe('garage');
+		expect(displayName(undefined, makeSnapshot(), 'http://10.0.0.5:8080')).toBe('rig-01');
+		expect(displayName(undefined, makeSnapshot({workerId: null}), 'http://10.0.0.5:8080')).toBe('10.0.0.5:8080');
+		expect(displayName(undefined, null, 'http://[::1]:44444')).toBe('[::1]:44444');
+		expect(hostPort('http://miner.lan')).toBe('miner.lan:80');
+		expect(hostPort('not a url')).toBe('not a url');
+	});
+
+	it('never shows credentials in the URL', () => {
+		expect(withoutCredentials('http://user:secret@10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
+		expect(withoutCredentials('http://10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
+	});
+
+	it('formats rates with three significant digits and durations in two units', () => {
+		expect([0, 812, 999.4, 4823.45, 12_400, 123_456, 2_500_000].map(formatRate)).toEqual([
+			'0.00 H/s',
+			'812 H/s',
+			'999 H/s',
+			'4.82 kH/s',
+			'12.4 kH/s',
+			'123 kH/s',
+			'2.50 MH/s',
+		]);
+		expect(formatDuration(400)).toBe('1s');
+		expect(formatDuration(252_000)).toBe('4m 12s');
+		expect(formatDuration(3 * 86_400_000 + 4 * 3_600_000 + 5000)).toBe('3d 4h');
+	});
+});
