@@ -1,0 +1,190 @@
+/**
+ * Pure formatters for the dashboard. Every one of them turns a missing or non-finite value into
+ * "—" (never "0" or "NaN"), so a window that has not filled reads as unknown, not as idle.
+ */
+import prettyMilliseconds from 'pretty-ms';
+import sparkly from 'sparkly';
+
+export const DASH = '—';
+
+export const RATE_UNITS = ['H/s', 'kH/s', 'MH/s', 'GH/s', 'TH/s'] as const;
+export type RateUnit = (typeof RATE_UNITS)[number];
+
+function isNumber(value: number | null | undefined): value is number {
+	return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** Three significant digits: 4.82, 48.2, 482 (0.50 below one). */
+function threeDigits(value: number): string {
+	const abs = Math.abs(value);
+	if (abs < 9.995) return value.toFixed(2);
+	if (abs < 99.95) return value.toFixed(1);
+	return value.toFixed(0);
+}
+
+/** Splits a value over a 1000-step scale so that its three-digit form stays under 1000 (999.7 → "1.00" of the next step). */
+function scale(value: number, steps: number): {readonly text: string; readonly step: number} {
+	let step = 0;
+	let scaled = value;
+	let text = threeDigits(scaled);
+	while (step < steps - 1 && Math.abs(Number(text)) >= 1000) {
+		step += 1;
+		scaled = value / 1000 ** step;
+		text = threeDigits(scaled);
+	}
+
+	return {text, step};
+}
+
+/**
+ * A hashrate in H/s with a scaled unit: "4.82 kH/s", "301 H/s", "1.20 MH/s"; null → "—".
+ * `pad: true` gives a fixed 9-column form (number right-aligned in 4, unit left-aligned in 4)
+ * so values in a column or a changing line stay aligned.
+ */
+export function formatHashrate(value: number | null, options: {readonly pad?: boolean} = {}): string {
+	if (!isNumber(value) || value < 0) return options.pad ? DASH.padStart(4) + ' '.repeat(5) : DASH;
+	const {text, step} = scale(value, RATE_UNITS.length);
+	const unit = RATE_UNITS[step] ?? 'H/s';
+	return options.pad ? `${text.padStart(4)} ${unit.padEnd(4)}` : `${text} ${unit}`;
+}
+
+/** The unit that suits the largest of these rates (so a row or column can share one unit). */
+export function pickRateUnit(values: Iterable<number | null>): RateUnit {
+	let max = 0;
+	for (const value of values) {
+		if (isNumber(value) && value > max) max = value;
+	}
+
+	return RATE_UNITS[scale(max, RATE_UNITS.length).step] ?? 'H/s';
+}
+
+/**
+ * A rate expressed in a given unit, without the unit: three significant digits by default,
+ * or a fixed number of decimals (for table columns). null → "—".
+ */
+export function formatRateIn(value: number | null, unit: RateUnit, options: {readonly decimals?: number} = {}): string {
+	if (!isNumber(value) || value < 0) return DASH;
+	const scaled = value / 1000 ** RATE_UNITS.indexOf(unit);
+	return options.decimals === undefined ? threeDigits(scaled) : scaled.toFixed(options.decimals);
+}
+
+/** Decimals that keep a column of rates in `unit` readable: 301.2 H/s, 4.82 kH/s. */
+export function rateDecimals(unit: RateUnit): number {
+	return unit === 'H/s' ? 1 : 2;
+}
+
+const COUNT_SUFFIXES = ['', 'K', 'M', 'G', 'T', 'P', 'E'] as const;
+
+/** Large counts (difficulty, best share, pool-side hashes): 950, "1.5K", "120K", "4.1M". */
+export function formatCount(value: number | null): string {
+	if (!isNumber(value)) return DASH;
+	if (Math.abs(value) < 1000) return String(Math.round(value));
+	const {text, step} = scale(value, COUNT_SUFFIXES.length);
+	const trimmed = text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+	return `${trimmed}${COUNT_SUFFIXES[step] ?? ''}`;
+}
+
+/** An exact integer with thousands grouped by spaces: 1204 → "1 204". */
+export function formatInteger(value: number | null): string {
+	if (!isNumber(value)) return DASH;
+	const rounded = Math.round(value);
+	const sign = rounded < 0 ? '-' : '';
+	return sign + String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+}
+
+/**
+ * A duration in seconds, two units at most, the second one zero-padded: "12s", "5m 03s",
+ * "2h 05m", "3d 04h", "1y 35d". Uses pretty-ms for the split. null or negative → "—".
+ */
+export function formatDuration(seconds: number | null): string {
+	if (!isNumber(seconds) || seconds < 0) return DASH;
+	const whole = Math.floor(seconds);
+	if (whole === 0) return '0s';
+	const parts = prettyMilliseconds(whole * 1000, {unitCount: 2, secondsDecimalDigits: 0}).split(' ');
+	return parts.map((part, index) => (index > 0 && /^\d[hms]$/.test(part) ? `0${part}` : part)).join(' ');
+}
+
+/** "12s ago", "3m 05s ago", "just now" (under a second, or a clock a little ahead); null → "—". */
+export function formatAgo(at: number | null, now: number): string {
+	if (!isNumber(at)) return DASH;
+	const seconds = (now - at) / 1000;
+	if (seconds < 1) return 'just now';
+	return `${formatDuration(seconds)} ago`;
+}
+
+/** Local wall-clock time of an epoch-ms instant, 24 h: "09:02". */
+export function formatClock(at: number | null): string {
+	if (!isNumber(at)) return DASH;
+	const date = new Date(at);
+	return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
+const BYTE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'] as const;
+
+/** Bytes in decimal (SI) units, so the labels are exact: "512 B", "2.5 GB", "16.7 GB", "512 MB". */
+export function formatBytes(value: number | null): string {
+	if (!isNumber(value) || value < 0) return DASH;
+	if (value < 1000) return `${Math.round(value)} B`;
+	let step = 1;
+	let scaled = value / 1000;
+	let text = scaled < 99.95 ? scaled.toFixed(1) : scaled.toFixed(0);
+	while (Number(text) >= 1000 && step < BYTE_UNITS.length - 1) {
+		step += 1;
+		scaled = value / 1000 ** step;
+		text = scaled < 99.95 ? scaled.toFixed(1) : scaled.toFixed(0);
+	}
+
+	return `${text} ${BYTE_UNITS[step] ?? 'B'}`;
+}
+
+/**
+ * `part` of `whole` as a percentage: "0.2%", "12.5%", "99.9%", "100%". Never rounds up to 100%
+ * unless all of it is there (1167 of 1168 hugepages is "99.9%"). whole ≤ 0 → "—".
+ */
+export function formatPercent(part: number | null, whole: number | null): string {
+	if (!isNumber(part) || !isNumber(whole) || whole <= 0) return DASH;
+	if (part >= whole) return '100%';
+	if (part <= 0) return '0%';
+	const percent = (part / whole) * 100;
+	if (percent >= 99.95) return '99.9%';
+	return `${percent.toFixed(1)}%`;
+}
+
+/** A round trip in ms: "38 ms"; null → "—". */
+export function formatPing(ms: number | null): string {
+	if (!isNumber(ms) || ms < 0) return DASH;
+	return `${Math.round(ms)} ms`;
+}
+
+/** Load averages: "0.52 0.48 0.40", "15.8 15.9 15.9". */
+export function formatLoad(loads: readonly number[] | null): string {
+	if (!loads || loads.length === 0) return DASH;
+	return loads.map((load) => (isNumber(load) ? threeDigits(load) : DASH)).join(' ');
+}
+
+/**
+ * A sparkline of the newest `width` samples, oldest left. A null sample (window not filled, or
+ * a failed poll) leaves a gap. The scale spans at least 10% of the peak, centred on the data,
+ * so a steady miner draws a level line mid-height instead of magnifying noise into a saw.
+ * Returns at most `width` characters (fewer while history is short); "" when there is nothing.
+ */
+export function sparkline(values: readonly (number | null)[], width: number): string {
+	const count = Math.max(0, Math.floor(width));
+	if (count === 0 || values.length === 0) return '';
+	const shown = values.slice(-count);
+	const finite = shown.filter(isNumber);
+	if (finite.length === 0) return ' '.repeat(shown.length);
+	let low = Math.min(...finite);
+	let high = Math.max(...finite);
+	const minimumSpan = high * 0.1;
+	if (high > 0 && high - low < minimumSpan) {
+		const middle = (high + low) / 2;
+		low = Math.max(0, middle - minimumSpan / 2);
+		high = low + minimumSpan;
+	}
+
+	return sparkly(
+		shown.map((value) => (isNumber(value) ? value : '')),
+		{minimum: low, maximum: high},
+	);
+}

@@ -1,0 +1,34 @@
+import {useStdout} from 'ink';
+import {useEffect, useState} from 'react';
+
+export type TerminalSize = {readonly columns: number; readonly rows: number};
+
+/** Used when the output is not a terminal (no size known). */
+export const DEFAULT_SIZE: TerminalSize = {columns: 80, rows: 24};
+
+function read(stdout: NodeJS.WriteStream): TerminalSize {
+	const columns = stdout.columns > 0 ? stdout.columns : DEFAULT_SIZE.columns;
+	const rows = stdout.rows > 0 ? stdout.rows : DEFAULT_SIZE.rows;
+	return {columns, rows};
+}
+
+/** The size of Ink's stdout, following 'resize' events. */
+export function useTerminalSize(): TerminalSize {
+	const {stdout} = useStdout();
+	const [size, setSize] = useState(() => read(stdout));
+	useEffect(() => {
+		const update = () => {
+			setSize((previous) => {
+				const next = read(stdout);
+				return next.columns === previous.columns && next.rows === previous.rows ? previous : next;
+			});
+		};
+
+		update();
+		stdout.on('resize', update);
+		return () => {
+			stdout.off('resize', update);
+		};
+	}, [stdout]);
+	return size;
+}

@@ -1,0 +1,93 @@
+/**
+ * Where the dashboard's parts go for a terminal size. The frame never uses more than rows - 1
+ * lines: Ink clears the whole screen on every frame once its output reaches the terminal's
+ * height. Space is handed out by priority: header and footer, the Hashrate/Pool row, the
+ * Shares/System row, one events line, then the threads pane takes all that is left. Small
+ * terminals lose the threads pane first; tall ones give threads (and a few events) more room.
+ */
+
+/** Height of a stats pane: two border lines and three lines of content. */
+export const STAT_PANE_HEIGHT = 5;
+/** The smallest useful threads pane: borders, the column header and one row. */
+export const MIN_THREADS_HEIGHT = 4;
+/** Lines of the threads pane that are not thread rows: two borders and the column header. */
+export const THREADS_CHROME = 3;
+
+export type DashboardLayout = {
+	readonly columns: number;
+	/** Lines the whole frame uses (≤ rows - 1). */
+	readonly height: number;
+	readonly headerLines: 0 | 1;
+	readonly footerLines: 0 | 1;
+	/** Lines between header and footer (for the help, connecting and error screens). */
+	readonly bodyHeight: number;
+	readonly leftWidth: number;
+	readonly rightWidth: number;
+	/** How many rows of two stats panes fit: 2 = Hashrate/Pool and Shares/System. */
+	readonly statRows: 0 | 1 | 2;
+	readonly eventLines: number;
+	/** 0 when the threads pane does not fit. */
+	readonly threadsHeight: number;
+	/** Thread rows visible in the threads pane. */
+	readonly threadRows: number;
+	/** Columns available inside a left pane (for the sparkline). */
+	readonly sparklineWidth: number;
+};
+
+export function computeLayout(columns: number, rows: number): DashboardLayout {
+	const width = Math.max(1, Math.floor(columns));
+	const budget = Math.max(1, Math.floor(rows) - 1);
+	const headerLines = 1;
+	const footerLines = budget >= 2 ? 1 : 0;
+	const bodyHeight = budget - headerLines - footerLines;
+	let left = bodyHeight;
+
+	let statRows: 0 | 1 | 2 = 0;
+	if (left >= STAT_PANE_HEIGHT) {
+		statRows = 1;
+		left -= STAT_PANE_HEIGHT;
+		if (left >= STAT_PANE_HEIGHT) {
+			statRows = 2;
+			left -= STAT_PANE_HEIGHT;
+		}
+	}
+
+	let eventLines = 0;
+	if (left >= 1) {
+		eventLines = 1;
+		left -= 1;
+	}
+
+	// Tall terminals show a short list of events, one per line, if threads keep a fair share.
+	const extraEvents = rows >= 40 ? 3 : rows >= 32 ? 1 : 0;
+	if (extraEvents > 0 && left - extraEvents >= MIN_THREADS_HEIGHT + 4) {
+		eventLines += extraEvents;
+		left -= extraEvents;
+	}
+
+	let threadsHeight = 0;
+	if (left >= MIN_THREADS_HEIGHT) {
+		threadsHeight = left;
+		left = 0;
+	} else if (eventLines > 0) {
+		// Too little for threads: the spare lines list more events instead of staying blank.
+		eventLines += left;
+		left = 0;
+	}
+
+	const leftWidth = Math.floor(width / 2);
+	return {
+		columns: width,
+		height: budget - left,
+		headerLines,
+		footerLines,
+		bodyHeight,
+		leftWidth,
+		rightWidth: width - leftWidth,
+		statRows,
+		eventLines,
+		threadsHeight,
+		threadRows: Math.max(0, threadsHeight - THREADS_CHROME),
+		sparklineWidth: Math.max(0, leftWidth - 4),
+	};
+}

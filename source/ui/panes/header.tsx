@@ -1,0 +1,60 @@
+import {Box, Text} from 'ink';
+import {memo} from 'react';
+import type {MonitorState} from '../../monitor/types.js';
+import {formatDuration} from '../format.js';
+import {useNow} from '../hooks/use-now.js';
+import {statusBadge} from '../status.js';
+import {useTheme} from '../theme.js';
+
+export type HeaderProps = {
+	readonly state: MonitorState;
+	readonly width: number;
+};
+
+function minerLabel(kind: string | null, version: string | null): string | null {
+	if (version === null) return null;
+	const product = kind === 'nvidia' ? 'XMRig-NVIDIA' : kind === 'amd' ? 'XMRig-AMD' : kind === 'proxy' ? 'XMRig-proxy' : 'XMRig';
+	return `${product} ${version}`;
+}
+
+/** Who the miner is, left; how rigtop's link to it stands, right (the right side wins the space). */
+function HeaderView({state, width}: HeaderProps) {
+	const theme = useTheme();
+	const now = useNow(1000);
+	const snapshot = state.snapshot;
+	const worker = snapshot?.workerId ?? null;
+	const name = worker !== null && worker !== state.name ? `${state.name} (${worker})` : state.name;
+	const parts = [name];
+	if (snapshot) {
+		const miner = minerLabel(snapshot.kind, snapshot.version);
+		if (miner) parts.push(miner);
+		if (snapshot.algo) parts.push(snapshot.algo);
+		if (snapshot.uptime !== null) parts.push(`up ${formatDuration(snapshot.uptime)}`);
+	}
+
+	const badge = statusBadge(state, now);
+	const room = Math.max(8, width - 24);
+	let detail = badge.detail;
+	const full = `● ${badge.word}${detail}`;
+	if (full.length > room) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3))}…`;
+	return (
+		<Box width={width} height={1} flexDirection="row">
+			<Box flexGrow={1} flexShrink={1} overflow="hidden">
+				<Text wrap="truncate-end">
+					<Text bold {...theme.text('accent')}>
+						{' rigtop  '}
+					</Text>
+					{parts.join(' · ')}
+				</Text>
+			</Box>
+			<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
+				<Text wrap="truncate-end">
+					<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>
+					<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
+				</Text>
+			</Box>
+		</Box>
+	);
+}
+
+export const Header = memo(HeaderView);

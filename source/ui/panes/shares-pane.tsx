@@ -1,0 +1,42 @@
+import {memo} from 'react';
+import type {ShareResults} from '../../miner/model.js';
+import {DASH, formatAgo, formatCount, formatDuration, formatInteger, formatPercent} from '../format.js';
+import {useNow} from '../hooks/use-now.js';
+import {Line, Pane, Tone} from './pane.js';
+
+export type SharesPaneProps = {
+	readonly results: ShareResults;
+	/** Epoch ms when the latest accepted share was first seen; null when unknown. */
+	readonly lastAcceptedAt: number | null;
+	readonly width: number;
+	readonly height: number;
+	readonly outdated: boolean;
+};
+
+/** Accepted of total, best share, rejects with their share of the total, average share time, last share. */
+function SharesPaneView({results, lastAcceptedAt, width, height, outdated}: SharesPaneProps) {
+	const now = useNow(1000);
+	const {good, total, rejected} = results;
+	return (
+		<Pane title="Shares" width={width} height={height} outdated={outdated}>
+			<Line>
+				<Tone token="ok">{formatInteger(good)}</Tone>
+				{` / ${formatInteger(total)}`}
+				<Tone token="muted">{' good · best '}</Tone>
+				{results.best === null ? DASH : formatCount(results.best)}
+			</Line>
+			<Line>
+				<Tone token={rejected > 0 ? 'warn' : 'muted'}>{`${formatInteger(rejected)} rejected`}</Tone>
+				{total > 0 ? <Tone token={rejected > 0 ? 'warn' : 'muted'}>{` ${formatPercent(rejected, total)}`}</Tone> : null}
+				<Tone token="muted">{' · avg '}</Tone>
+				{formatDuration(results.avgTime)}
+			</Line>
+			<Line>
+				<Tone token="muted">last share </Tone>
+				{formatAgo(lastAcceptedAt, now)}
+			</Line>
+		</Pane>
+	);
+}
+
+export const SharesPane = memo(SharesPaneView);

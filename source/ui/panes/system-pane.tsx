@@ -1,0 +1,77 @@
+import {memo} from 'react';
+import type {CpuInfo, HugePages, Resources} from '../../miner/model.js';
+import {DASH, formatBytes, formatLoad, formatPercent} from '../format.js';
+import type {ThemeToken} from '../theme.js';
+import {Line, Pane, Tone} from './pane.js';
+
+export type SystemPaneProps = {
+	readonly cpu: CpuInfo;
+	readonly hugepages: HugePages | null;
+	readonly resources: Resources | null;
+	readonly width: number;
+	readonly height: number;
+	readonly outdated: boolean;
+};
+
+/**
+ * A CPU brand without the words that carry nothing in a narrow pane:
+ * "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz" → "Intel Core i7-8700 @ 3.20GHz",
+ * "AMD Ryzen 9 5950X 16-Core Processor" → "AMD Ryzen 9 5950X".
+ */
+export function shortBrand(brand: string): string {
+	return brand
+		.replaceAll(/\((?:R|TM|tm|r)\)/g, '')
+		.replaceAll(/\b\d+-Core\b/gi, '')
+		.replaceAll(/\b(?:Processor|CPU)\b/g, '')
+		.replaceAll(/\s+/g, ' ')
+		.trim();
+}
+
+export function hugepagesText(hugepages: HugePages | null): {readonly text: string; readonly tone: ThemeToken} {
+	if (hugepages === null) return {text: DASH, tone: 'muted'};
+	if (hugepages.kind === 'flag') return hugepages.enabled ? {text: 'on', tone: 'ok'} : {text: 'off', tone: 'warn'};
+	const {allocated, total} = hugepages;
+	if (total <= 0) return {text: 'off', tone: 'muted'};
+	const tone: ThemeToken = allocated >= total ? 'ok' : allocated > 0 ? 'warn' : 'error';
+	return {text: `${allocated}/${total} ${formatPercent(allocated, total)}`, tone};
+}
+
+/**
+ * The CPU (cores/threads and the flags that matter for RandomX first, the brand last), hugepages,
+ * load and the miner's memory; free memory only where it fits whole.
+ */
+function SystemPaneView({cpu, hugepages, resources, width, height, outdated}: SystemPaneProps) {
+	const inner = Math.max(0, width - 4);
+	const counts = cpu.cores !== null || cpu.threads !== null ? `${cpu.cores ?? '?'}C/${cpu.threads ?? '?'}T` : '';
+	const hasFlags = cpu.aes !== null || cpu.avx2 !== null;
+	const pages = hugepagesText(hugepages);
+	const pagesLine = `hugepages ${pages.text}`;
+	const free = resources?.memoryFree ?? null;
+	const freeText = free === null ? '' : ` · free ${formatBytes(free)}`;
+	return (
+		<Pane title="System" width={width} height={height} outdated={outdated}>
+			<Line>
+				{counts}
+				{counts && hasFlags ? ' ' : ''}
+				{cpu.aes === null ? null : cpu.aes ? <Tone token="ok">AES</Tone> : <Tone token="warn">no AES</Tone>}
+				{cpu.aes !== null && cpu.avx2 !== null ? ' ' : ''}
+				{cpu.avx2 === null ? null : cpu.avx2 ? <Tone token="ok">AVX2</Tone> : <Tone token="muted">no AVX2</Tone>}
+				{counts || hasFlags ? ' · ' : ''}
+				{cpu.brand === null ? 'unknown CPU' : shortBrand(cpu.brand)}
+			</Line>
+			<Line>
+				<Tone token="muted">hugepages </Tone>
+				<Tone token={pages.tone}>{pages.text}</Tone>
+				{freeText && pagesLine.length + freeText.length <= inner ? <Tone token="muted">{freeText}</Tone> : null}
+			</Line>
+			<Line>
+				<Tone token="muted">load </Tone>
+				{formatLoad(resources?.loadAverage ?? null)}
+				<Tone token="muted">{' · rss '}</Tone>
+				{formatBytes(resources?.rss ?? null)}
+			</Line>
+		</Pane>
+	);
+}
+
+export const SystemPane = memo(SystemPaneView);

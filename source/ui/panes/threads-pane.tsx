@@ -1,0 +1,93 @@
+import {memo, useMemo} from 'react';
+import type {ThreadInfo} from '../../miner/model.js';
+import {DASH, formatHashrate, formatRateIn, pickRateUnit, rateDecimals, type RateUnit} from '../format.js';
+import {Table, type Column} from '../table.js';
+import {Line, Pane} from './pane.js';
+
+export type ThreadsPaneProps = {
+	readonly threads: readonly ThreadInfo[];
+	/** First row shown. */
+	readonly offset: number;
+	/** Rows that fit. */
+	readonly visibleRows: number;
+	readonly width: number;
+	readonly height: number;
+	readonly outdated: boolean;
+};
+
+function health(thread: ThreadInfo): string {
+	const parts: string[] = [];
+	if (thread.device) parts.push(thread.device);
+	const h = thread.health;
+	if (h) {
+		if (h.temperature !== null) parts.push(`${Math.round(h.temperature)}°C`);
+		if (h.power !== null) parts.push(`${Math.round(h.power)}W`);
+		if (h.fan !== null) parts.push(`fan ${Math.round(h.fan)}`);
+	}
+
+	return parts.join(' ');
+}
+
+/**
+ * One unit for the whole table when every backend's threads suit the same unit (then the title
+ * names it and cells are bare numbers); null when they do not (a 300 H/s CPU thread next to a
+ * 1.2 MH/s GPU), and each cell then carries its own unit.
+ */
+export function sharedThreadUnit(threads: readonly ThreadInfo[]): RateUnit | null {
+	const units = new Set<RateUnit>();
+	const backends = new Set(threads.map((thread) => thread.backend));
+	for (const backend of backends) {
+		units.add(pickRateUnit(threads.filter((thread) => thread.backend === backend).flatMap((thread) => thread.hashrate)));
+	}
+
+	const [only] = units;
+	return units.size <= 1 ? (only ?? 'H/s') : null;
+}
+
+function columnsFor(threads: readonly ThreadInfo[], unit: RateUnit | null): readonly Column<ThreadInfo>[] {
+	const rate =
+		unit === null
+			? (window: 0 | 1 | 2) => (thread: ThreadInfo) => formatHashrate(thread.hashrate[window], {pad: true}).trimEnd()
+			: (window: 0 | 1 | 2) => (thread: ThreadInfo) => formatRateIn(thread.hashrate[window], unit, {decimals: rateDecimals(unit)});
+	const rateWidth = unit === null ? 9 : 8;
+	const backends = new Set(threads.map((thread) => thread.backend));
+	const hasDevices = threads.some((thread) => thread.device !== null || thread.health !== null);
+	const columns: Column<ThreadInfo>[] = [];
+	if (backends.size > 1) columns.push({id: 'backend', header: 'backend', width: 7, drop: 3, cell: (thread) => thread.backend});
+	columns.push(
+		{id: 'index', header: '#', width: 3, align: 'right', cell: (thread) => String(thread.index)},
+		{id: '10s', header: '10s', width: rateWidth, align: 'right', cell: rate(0)},
+		{id: '60s', header: '60s', width: rateWidth, align: 'right', cell: rate(1)},
+		{id: '15m', header: '15m', width: rateWidth, align: 'right', cell: rate(2)},
+		{id: 'intensity', header: 'intensity', width: 9, align: 'right', drop: 2, cell: (thread) => (thread.intensity === null ? DASH : String(thread.intensity))},
+		{id: 'affinity', header: 'affinity', width: 8, align: 'right', drop: 1, cell: (thread) => (thread.affinity === null ? DASH : String(thread.affinity))},
+	);
+	if (hasDevices) columns.push({id: 'device', header: 'device', width: 6, flex: true, drop: 4, cell: health});
+	return columns;
+}
+
+const rowKey = (thread: ThreadInfo) => `${thread.backend}:${thread.index}`;
+
+/**
+ * Per-thread rates in one shared unit (named in the title), intensity and affinity, and the GPU
+ * device with its health where known. Scrolls when there are more threads than rows.
+ */
+function ThreadsPaneView({threads, offset, visibleRows, width, height, outdated}: ThreadsPaneProps) {
+	const unit = useMemo(() => sharedThreadUnit(threads), [threads]);
+	const columns = useMemo(() => columnsFor(threads, unit), [threads, unit]);
+	const count = threads.length;
+	const shown = threads.slice(offset, offset + Math.max(0, visibleRows));
+	const notes: string[] = unit === null ? [] : [unit];
+	if (count > visibleRows && shown.length > 0) notes.push(`rows ${offset + 1}–${offset + shown.length} of ${count}`, '↑↓');
+	return (
+		<Pane title={`Threads ${count}`} note={notes.length > 0 ? `· ${notes.join(' · ')}` : ''} width={width} height={height} outdated={outdated}>
+			{count === 0 ? (
+				<Line tone="muted">this miner reports no per-thread rates</Line>
+			) : (
+				<Table columns={columns} rows={shown} rowKey={rowKey} width={Math.max(0, width - 4)} dim={outdated} />
+			)}
+		</Pane>
+	);
+}
+
+export const ThreadsPane = memo(ThreadsPaneView);

@@ -1,0 +1,85 @@
+/**
+ * A small table for live panes. Not @alcalzone/ink-table: that fork never truncates to the
+ * terminal width (a wide row wraps and breaks the frame's height budget) and it hashes every row
+ * with object-hash on each render to build keys, which a pane redrawn on every poll should not
+ * pay for (ink-stack.md §1.2). Here columns have fixed widths fitted to the space given, columns
+ * that do not fit are dropped by priority, each row is one pre-padded line cut at the edge, and
+ * React keys come from the caller's stable row ids.
+ */
+import {Text} from 'ink';
+import {useTheme} from './theme.js';
+
+export type Column<Row> = {
+	readonly id: string;
+	readonly header: string;
+	/** Width in columns (the minimum, for the flexible column). */
+	readonly width: number;
+	readonly align?: 'left' | 'right';
+	/** Takes whatever width is left over (at most one column should). */
+	readonly flex?: boolean;
+	/** When the table is too wide, the column with the highest number goes first; 0 = never dropped. */
+	readonly drop?: number;
+	readonly cell: (row: Row) => string;
+};
+
+export type FittedColumn<Row> = {readonly column: Column<Row>; readonly width: number};
+
+/** The columns that fit in `width` (with `gap` spaces between), and the width each gets. */
+export function fitColumns<Row>(columns: readonly Column<Row>[], width: number, gap = 2): readonly FittedColumn<Row>[] {
+	let kept = [...columns];
+	const total = (list: readonly Column<Row>[]) => list.reduce((sum, column) => sum + column.width, 0) + gap * Math.max(0, list.length - 1);
+	while (total(kept) > width) {
+		let victim: Column<Row> | null = null;
+		for (const column of kept) {
+			if ((column.drop ?? 0) > 0 && (victim === null || (column.drop ?? 0) > (victim.drop ?? 0))) victim = column;
+		}
+
+		if (victim === null) break;
+		kept = kept.filter((column) => column !== victim);
+	}
+
+	const spare = Math.max(0, width - total(kept));
+	return kept.map((column) => ({column, width: column.flex ? column.width + spare : column.width}));
+}
+
+/** Pads or cuts `text` to exactly `width` columns ("…" marks a cut). */
+export function fitCell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+	if (width <= 0) return '';
+	if (text.length > width) return width === 1 ? '…' : `${text.slice(0, width - 1)}…`;
+	return align === 'right' ? text.padStart(width) : text.padEnd(width);
+}
+
+function joinCells<Row>(fitted: readonly FittedColumn<Row>[], gap: number, text: (column: Column<Row>) => string): string {
+	return fitted
+		.map(({column, width}) => fitCell(text(column), width, column.align))
+		.join(' '.repeat(gap))
+		.trimEnd();
+}
+
+export type TableProps<Row> = {
+	readonly columns: readonly Column<Row>[];
+	readonly rows: readonly Row[];
+	readonly rowKey: (row: Row) => string;
+	readonly width: number;
+	readonly gap?: number;
+	/** Dim the rows (last-known values; only with colour). */
+	readonly dim?: boolean;
+};
+
+/** A header line and one line per row, never wider than `width`. */
+export function Table<Row>({columns, rows, rowKey, width, gap = 2, dim = false}: TableProps<Row>) {
+	const theme = useTheme();
+	const fitted = fitColumns(columns, width, gap);
+	return (
+		<>
+			<Text wrap="truncate-end" bold {...theme.text('muted')}>
+				{joinCells(fitted, gap, (column) => column.header)}
+			</Text>
+			{rows.map((row) => (
+				<Text key={rowKey(row)} wrap="truncate-end" {...theme.dim(dim)}>
+					{joinCells(fitted, gap, (column) => column.cell(row))}
+				</Text>
+			))}
+		</>
+	);
+}

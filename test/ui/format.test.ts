@@ -1,0 +1,186 @@
+import fc from 'fast-check';
+import {describe, expect, test} from 'vitest';
+import {
+	DASH,
+	formatAgo,
+	formatBytes,
+	formatClock,
+	formatCount,
+	formatDuration,
+	formatHashrate,
+	formatInteger,
+	formatLoad,
+	formatPercent,
+	formatPing,
+	formatRateIn,
+	pickRateUnit,
+	rateDecimals,
+	sparkline,
+} from '../../source/ui/format.js';
+
+describe('formatHashrate', () => {
+	test('scales to H/s, kH/s, MH/s with three significant digits', () => {
+		expect(formatHashrate(482.34)).toBe('482 H/s');
+		expect(formatHashrate(48.23)).toBe('48.2 H/s');
+		expect(formatHashrate(4823.4)).toBe('4.82 kH/s');
+		expect(formatHashrate(48_234)).toBe('48.2 kH/s');
+		expect(formatHashrate(1_200_000)).toBe('1.20 MH/s');
+		expect(formatHashrate(3.2e9)).toBe('3.20 GH/s');
+		expect(formatHashrate(0)).toBe('0.00 H/s');
+	});
+
+	test('a value that rounds up to 1000 moves to the next unit', () => {
+		expect(formatHashrate(999.6)).toBe('1.00 kH/s');
+		expect(formatHashrate(999_995)).toBe('1.00 MH/s');
+		expect(formatHashrate(999.4)).toBe('999 H/s');
+	});
+
+	test('null, NaN and negative values are unknown, never 0', () => {
+		expect(formatHashrate(null)).toBe(DASH);
+		expect(formatHashrate(Number.NaN)).toBe(DASH);
+		expect(formatHashrate(-1)).toBe(DASH);
+		expect(formatHashrate(Number.POSITIVE_INFINITY)).toBe(DASH);
+	});
+
+	test('the padded form is always 9 columns with the number right-aligned', () => {
+		expect(formatHashrate(4823.4, {pad: true})).toBe('4.82 kH/s');
+		expect(formatHashrate(301.2, {pad: true})).toBe(' 301 H/s ');
+		expect(formatHashrate(null, {pad: true})).toBe('   —     ');
+		fc.assert(
+			fc.property(fc.double({min: 0, max: 9e14, noNaN: true}), (value) => {
+				expect(formatHashrate(value, {pad: true})).toHaveLength(9);
+				expect(formatHashrate(value).length).toBeLessThanOrEqual(9);
+			}),
+		);
+	});
+});
+
+describe('shared rate units', () => {
+	test('the unit suits the largest known value', () => {
+		expect(pickRateUnit([4823.4, 4801.2, null])).toBe('kH/s');
+		expect(pickRateUnit([300.1, 999.4])).toBe('H/s');
+		expect(pickRateUnit([999.7])).toBe('kH/s');
+		expect(pickRateUnit([null, null])).toBe('H/s');
+		expect(pickRateUnit([])).toBe('H/s');
+	});
+
+	test('values are written in the given unit, fixed decimals when asked', () => {
+		expect(formatRateIn(4801.2, 'kH/s')).toBe('4.80');
+		expect(formatRateIn(301.23, 'H/s', {decimals: rateDecimals('H/s')})).toBe('301.2');
+		expect(formatRateIn(4823.4, 'kH/s', {decimals: rateDecimals('kH/s')})).toBe('4.82');
+		expect(formatRateIn(null, 'kH/s')).toBe(DASH);
+	});
+});
+
+describe('counts and numbers', () => {
+	test('difficulties and best shares are compact', () => {
+		expect(formatCount(950)).toBe('950');
+		expect(formatCount(1500)).toBe('1.5K');
+		expect(formatCount(12_345)).toBe('12.3K');
+		expect(formatCount(120_000)).toBe('120K');
+		expect(formatCount(4_100_000)).toBe('4.1M');
+		expect(formatCount(2_000_000_000)).toBe('2G');
+		expect(formatCount(999_999)).toBe('1M');
+		expect(formatCount(null)).toBe(DASH);
+	});
+
+	test('exact integers group thousands with spaces', () => {
+		expect(formatInteger(1204)).toBe('1 204');
+		expect(formatInteger(1_234_567)).toBe('1 234 567');
+		expect(formatInteger(999)).toBe('999');
+		expect(formatInteger(0)).toBe('0');
+		expect(formatInteger(null)).toBe(DASH);
+	});
+
+	test('bytes in SI units', () => {
+		expect(formatBytes(512)).toBe('512 B');
+		expect(formatBytes(2_481_012_736)).toBe('2.5 GB');
+		expect(formatBytes(2_400_000_000)).toBe('2.4 GB');
+		expect(formatBytes(16_717_189_120)).toBe('16.7 GB');
+		expect(formatBytes(512_000_000)).toBe('512 MB');
+		expect(formatBytes(999_990)).toBe('1.0 MB');
+		expect(formatBytes(null)).toBe(DASH);
+	});
+
+	test('percentages never claim 100% before it is all there', () => {
+		expect(formatPercent(3, 1207)).toBe('0.2%');
+		expect(formatPercent(1168, 1168)).toBe('100%');
+		expect(formatPercent(1167, 1168)).toBe('99.9%');
+		expect(formatPercent(99_999, 100_000)).toBe('99.9%');
+		expect(formatPercent(0, 10)).toBe('0%');
+		expect(formatPercent(1, 8)).toBe('12.5%');
+		expect(formatPercent(0, 0)).toBe(DASH);
+		expect(formatPercent(null, 10)).toBe(DASH);
+	});
+
+	test('ping and load', () => {
+		expect(formatPing(38.4)).toBe('38 ms');
+		expect(formatPing(null)).toBe(DASH);
+		expect(formatLoad([15.83, 15.91, 15.9])).toBe('15.8 15.9 15.9');
+		expect(formatLoad([0.52, 0.48, 0.4])).toBe('0.52 0.48 0.40');
+		expect(formatLoad(null)).toBe(DASH);
+	});
+});
+
+describe('time', () => {
+	test('durations are two units at most, the second zero-padded', () => {
+		expect(formatDuration(3 * 86_400 + 4 * 3600 + 12 * 60)).toBe('3d 04h');
+		expect(formatDuration(2 * 86_400 + 11 * 3600)).toBe('2d 11h');
+		expect(formatDuration(3600 + 5 * 60)).toBe('1h 05m');
+		expect(formatDuration(5 * 60 + 3)).toBe('5m 03s');
+		expect(formatDuration(12)).toBe('12s');
+		expect(formatDuration(12.9)).toBe('12s');
+		expect(formatDuration(0.4)).toBe('0s');
+		expect(formatDuration(400 * 86_400)).toBe('1y 35d');
+		expect(formatDuration(null)).toBe(DASH);
+		expect(formatDuration(-5)).toBe(DASH);
+	});
+
+	test('"ago" labels', () => {
+		const now = 1_000_000_000_000;
+		expect(formatAgo(now - 12_000, now)).toBe('12s ago');
+		expect(formatAgo(now - 185_000, now)).toBe('3m 05s ago');
+		expect(formatAgo(now - 200, now)).toBe('just now');
+		expect(formatAgo(now + 5000, now)).toBe('just now');
+		expect(formatAgo(null, now)).toBe(DASH);
+	});
+
+	test('clock times are local HH:MM', () => {
+		expect(formatClock(new Date(2026, 0, 2, 9, 2, 59).getTime())).toBe('09:02');
+		expect(formatClock(new Date(2026, 0, 2, 23, 45).getTime())).toBe('23:45');
+		expect(formatClock(null)).toBe(DASH);
+	});
+});
+
+describe('sparkline', () => {
+	test('keeps the newest samples that fit the width', () => {
+		const values = Array.from({length: 100}, (_, index) => index);
+		const line = sparkline(values, 30);
+		expect(line).toHaveLength(30);
+		expect(line.at(-1)).toBe('█');
+		expect(line[0]).toBe('▁');
+		expect(sparkline([1, 2, 3], 30)).toHaveLength(3);
+	});
+
+	test('null samples leave gaps', () => {
+		expect(sparkline([4800, null, 4000, 4800], 10)).toBe('█ ▁█');
+		expect(sparkline([null, null], 10)).toBe('  ');
+	});
+
+	test('a steady rate draws a level line mid-height, not magnified noise', () => {
+		const steady = sparkline([4800, 4801, 4799, 4800, 4800], 10);
+		expect(new Set(steady).size).toBeLessThanOrEqual(2);
+		expect(steady).not.toContain('▁');
+		expect(steady).not.toContain('█');
+	});
+
+	test('a real drop shows at the bottom', () => {
+		expect(sparkline([4800, 4800, 2400, 4800], 10)).toBe('██▁█');
+		expect(sparkline([0, 0, 0], 10)).toBe('▁▁▁');
+	});
+
+	test('nothing to draw gives an empty string', () => {
+		expect(sparkline([], 10)).toBe('');
+		expect(sparkline([1, 2], 0)).toBe('');
+	});
+});

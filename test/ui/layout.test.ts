@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import {describe, expect, test} from 'vitest';
+import {computeLayout, MIN_THREADS_HEIGHT, STAT_PANE_HEIGHT, THREADS_CHROME} from '../../source/ui/layout.js';
+
+function used(layout: ReturnType<typeof computeLayout>): number {
+	return layout.headerLines + layout.footerLines + layout.statRows * STAT_PANE_HEIGHT + layout.eventLines + layout.threadsHeight;
+}
+
+describe('computeLayout', () => {
+	test('80×24: both stats rows, one events line, threads take the rest', () => {
+		const layout = computeLayout(80, 24);
+		expect(layout.statRows).toBe(2);
+		expect(layout.eventLines).toBe(1);
+		expect(layout.threadsHeight).toBe(10);
+		expect(layout.threadRows).toBe(10 - THREADS_CHROME);
+		expect(layout.height).toBe(23);
+		expect(layout.leftWidth + layout.rightWidth).toBe(80);
+		expect(layout.sparklineWidth).toBe(36);
+	});
+
+	test('a taller, wider terminal gives threads, sparkline and events more room', () => {
+		const small = computeLayout(80, 24);
+		const large = computeLayout(160, 50);
+		expect(large.threadRows).toBeGreaterThan(small.threadRows);
+		expect(large.sparklineWidth).toBeGreaterThan(small.sparklineWidth);
+		expect(large.eventLines).toBe(4);
+		expect(large.height).toBe(49);
+	});
+
+	test('a short terminal drops threads first, then the second stats row', () => {
+		expect(computeLayout(80, 16).threadsHeight).toBe(0);
+		expect(computeLayout(80, 16).statRows).toBe(2);
+		expect(computeLayout(80, 10).statRows).toBe(1);
+		expect(computeLayout(80, 6).statRows).toBe(0);
+	});
+
+	test('never more than rows - 1 lines, for any size', () => {
+		fc.assert(
+			fc.property(fc.integer({min: 1, max: 300}), fc.integer({min: 1, max: 200}), (columns, rows) => {
+				const layout = computeLayout(columns, rows);
+				expect(used(layout)).toBe(layout.height);
+				expect(layout.height).toBeLessThanOrEqual(Math.max(1, rows - 1));
+				expect(layout.headerLines + layout.bodyHeight + layout.footerLines).toBeLessThanOrEqual(Math.max(1, rows - 1));
+				if (layout.threadsHeight > 0) expect(layout.threadsHeight).toBeGreaterThanOrEqual(MIN_THREADS_HEIGHT);
+				expect(layout.leftWidth + layout.rightWidth).toBe(columns);
+			}),
+		);
+	});
+});

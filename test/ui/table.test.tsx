@@ -1,0 +1,50 @@
+import {render} from 'ink-testing-library';
+import {describe, expect, test} from 'vitest';
+import {fitCell, fitColumns, Table, type Column} from '../../source/ui/table.js';
+
+type Row = {readonly id: number; readonly name: string; readonly value: string};
+
+const columns: readonly Column<Row>[] = [
+	{id: 'id', header: '#', width: 3, align: 'right', cell: (row) => String(row.id)},
+	{id: 'value', header: 'value', width: 8, align: 'right', cell: (row) => row.value},
+	{id: 'extra', header: 'extra', width: 10, drop: 1, cell: () => 'x'},
+	{id: 'name', header: 'name', width: 6, flex: true, drop: 2, cell: (row) => row.name},
+];
+
+describe('fitColumns', () => {
+	test('the flexible column takes the spare width', () => {
+		const fitted = fitColumns(columns, 60);
+		expect(fitted.map((entry) => entry.width)).toEqual([3, 8, 10, 6 + 60 - 33]);
+	});
+
+	test('columns are dropped by priority until the rest fits', () => {
+		expect(fitColumns(columns, 30).map((entry) => entry.column.id)).toEqual(['id', 'value', 'extra']);
+		expect(fitColumns(columns, 15).map((entry) => entry.column.id)).toEqual(['id', 'value']);
+		expect(fitColumns(columns, 5).map((entry) => entry.column.id)).toEqual(['id', 'value']);
+	});
+});
+
+describe('fitCell', () => {
+	test('pads, aligns and cuts with an ellipsis', () => {
+		expect(fitCell('ab', 5)).toBe('ab   ');
+		expect(fitCell('ab', 5, 'right')).toBe('   ab');
+		expect(fitCell('abcdef', 4)).toBe('abc…');
+		expect(fitCell('abc', 0)).toBe('');
+	});
+});
+
+describe('Table', () => {
+	test('renders a header and one line per row, never wider than asked', () => {
+		const rows: Row[] = [
+			{id: 0, name: 'a very long device name that does not fit', value: '301.2'},
+			{id: 1, name: 'short', value: '—'},
+		];
+		const {lastFrame} = render(<Table columns={columns} rows={rows} rowKey={(row) => String(row.id)} width={40} />);
+		const lines = (lastFrame() ?? '').split('\n');
+		expect(lines).toHaveLength(3);
+		expect(lines[0]).toBe('  #     value  extra       name');
+		expect(lines[1]).toBe('  0     301.2  x           a very long …');
+		expect(lines[2]).toBe('  1         —  x           short');
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+	});
+});
