@@ -1,0 +1,266 @@
+/**
+ * Finds XMRig processes on this machine from a Linux /proc tree (the root is injectable, so tests
+ * build fake trees): their command line, working directory, binary, owner, and the TCP ports they
+ * really listen on (socket inodes from `fd/*` matched against `net/tcp` and `net/tcp6` rows in state
+ * LISTEN). Processes of other users often hide their `fd` directory: that is noted, never an error.
+ */
+
+import {readdir, readFile, readlink} from 'node:fs/promises';
+import {endianness as hostEndianness} from 'node:os';
+import path from 'node:path';
+import {normalizeIpv6} from './address.js';
+
+export type Endianness = 'LE' | 'BE';
+
+/** One row of /proc/net/tcp or tcp6. */
+export type TcpRow = {
+	readonly family: 4 | 6;
+	/** Local address, IPv4 dotted or compressed IPv6 (no brackets). */
+	readonly address: string;
+	readonly port: number;
+	/** Kernel TCP state; 0x0A is LISTEN. */
+	readonly state: number;
+	readonly uid: number;
+	readonly inode: number;
+};
+
+export type ListeningSocket = {
+	readonly family: 4 | 6;
+	readonly address: string;
+	readonly port: number;
+	readonly inode: number;
+};
+
+export type ProcProcess = {
+	readonly pid: number;
+	/** /proc/PID/comm (the kernel's 15-character name). */
+	readonly comm: string | null;
+	/** /proc/PID/cmdline split at NULs; empty when unreadable. */
+	readonly argv: readonly string[];
+	/** The binary (readlink exe), without a " (deleted)" suffix; null when unreadable. */
+	readonly exe: string | null;
+	/** The working directory (readlink cwd); null when unreadable. */
+	readonly cwd: string | null;
+	/** Real uid from /proc/PID/status. */
+	readonly uid: number | null;
+	/** Its listening TCP sockets; null when its `fd` directory cannot be read (another user's process). */
+	readonly listening: readonly ListeningSocket[] | null;
+	/**
+	 * Only when `listening` is null and the owner is not root: listening sockets owned by the same
+	 * user in the process's network namespace — a likely guess, not proof.
+	 */
+	readonly listeningByOwner: readonly ListeningSocket[] | null;
+	/** Why something could not be read, in plain words. */
+	readonly notes: readonly string[];
+};
+
+export type ProcScan = {
+	readonly procRoot: string;
+	/** Whether the /proc root could be listed at all (false on non-Linux systems). */
+	readonly available: boolean;
+	/** How many processes were looked at. */
+	readonly scanned: number;
+	/** The XMRig-looking ones. */
+	readonly processes: readonly ProcProcess[];
+};
+
+export type ScanOptions = {
+	/** Default '/proc'. */
+	readonly procRoot?: string;
+	/** A pid to leave out (rigtop's own). */
+	readonly selfPid?: number;
+	/** Byte order the kernel printed addresses in; default this machine's. */
+	readonly endianness?: Endianness;
+};
+
+const LISTEN = 0x0a;
+const BATCH = 64;
+
+/** Base names that mention xmrig but are files, not the miner (`tail -f xmrig.log`, `start-xmrig.sh`). */
+const NOT_A_BINARY = /\.(?:sh|bash|zsh|log|json|jsonc|txt|conf|cfg|ini|service|timer|py|pl|rb|md|ya?ml|tar|gz|zip|xz)$/i;
+
+/** Whether a path's base name names xmrig (and is not a script, log or config file). */
+export function mentionsXmrig(file: string | null | undefined): boolean {
+	if (!file) return false;
+	const base = path.posix.basename(file);
+	return /xmrig/i.test(base) && !NOT_A_BINARY.test(base);
+}
+
+/**
+ * Whether a process is an XMRig miner (or proxy): its kernel name, its binary, or its argv[0] names
+ * xmrig. A script run by an interpreter shows up by its kernel name (a `#!` script named xmrig).
+ */
+export function looksLikeXmrig(process: {readonly comm: string | null; readonly argv: readonly string[]; readonly exe: string | null}): boolean {
+	return mentionsXmrig(process.comm) || mentionsXmrig(process.exe) || mentionsXmrig(process.argv[0]);
+}
+
+/** Decodes a /proc/net/tcp(6) hex address: IPv4 is one 32-bit word, IPv6 four, each in host byte order. */
+export function decodeProcAddress(hex: string, byteOrder: Endianness = hostEndianness()): string | null {
+	if (!/^(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{32})$/.test(hex)) return null;
+	const bytes: number[] = [];
+	for (let word = 0; word < hex.length; word += 8) {
+		const wordBytes = [0, 2, 4, 6].map((offset) => Number.parseInt(hex.slice(word + offset, word + offset + 2), 16));
+		bytes.push(...(byteOrder === 'LE' ? wordBytes.reverse() : wordBytes));
+	}
+	if (bytes.length === 4) return bytes.join('.');
+	const groups: string[] = [];
+	for (let index = 0; index < 16; index += 2) groups.push((((bytes[index] ?? 0) << 8) | (bytes[index + 1] ?? 0)).toString(16));
+	return normalizeIpv6(groups.join(':'));
+}
+
+/** Parses the text of /proc/net/tcp (family 4) or /proc/net/tcp6 (family 6). Bad rows are skipped. */
+export function parseProcNetTcp(text: string, family: 4 | 6, byteOrder: Endianness = hostEndianness()): TcpRow[] {
+	const rows: TcpRow[] = [];
+	for (const line of text.split('\n')) {
+		// sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
+		const fields = line.trim().split(/\s+/);
+		if (fields.length < 10 || !/^\d+:$/.test(fields[0] ?? '')) continue;
+		const [addressHex, portHex] = (fields[1] ?? '').split(':');
+		const address = decodeProcAddress(addressHex ?? '', byteOrder);
+		const port = Number.parseInt(portHex ?? '', 16);
+		const state = Number.parseInt(fields[3] ?? '', 16);
+		const uid = Number.parseInt(fields[7] ?? '', 10);
+		const inode = Number.parseInt(fields[9] ?? '', 10);
+		if (address === null || (family === 4) !== !address.includes(':') || ![port, state, uid, inode].every(Number.isFinite)) continue;
+		rows.push({family, address, port, state, uid, inode});
+	}
+	return rows;
+}
+
+function errorCode(error: unknown): string | undefined {
+	return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function isDenied(error: unknown): boolean {
+	const code = errorCode(error);
+	return code === 'EACCES' || code === 'EPERM';
+}
+
+async function readText(file: string): Promise<string | null> {
+	try {
+		return await readFile(file, 'utf8');
+	} catch {
+		return null;
+	}
+}
+
+async function readLink(file: string): Promise<string | null> {
+	try {
+		return await readlink(file);
+	} catch {
+		return null;
+	}
+}
+
+/** The socket inodes among a process's open files; null when its fd directory is not readable. */
+async function socketInodes(fdDir: string): Promise<{inodes: Set<number>; denied: boolean}> {
+	let names: string[];
+	try {
+		names = await readdir(fdDir);
+	} catch (error) {
+		return {inodes: new Set(), denied: isDenied(error)};
+	}
+	const inodes = new Set<number>();
+	let denied = false;
+	for (const name of names) {
+		try {
+			const target = await readlink(path.join(fdDir, name));
+			const match = /^socket:\[(\d+)\]$/.exec(target);
+			if (match?.[1]) inodes.add(Number.parseInt(match[1], 10));
+		} catch (error) {
+			if (isDenied(error)) denied = true; // a closed fd (ENOENT) is normal; a refused one is not
+		}
+	}
+	return {inodes, denied: denied && inodes.size === 0};
+}
+
+async function tcpRows(pidDir: string, byteOrder: Endianness): Promise<TcpRow[]> {
+	const [tcp, tcp6] = await Promise.all([readText(path.join(pidDir, 'net', 'tcp')), readText(path.join(pidDir, 'net', 'tcp6'))]);
+	return [...parseProcNetTcp(tcp ?? '', 4, byteOrder), ...parseProcNetTcp(tcp6 ?? '', 6, byteOrder)];
+}
+
+function toSocket(row: TcpRow): ListeningSocket {
+	return {family: row.family, address: row.address, port: row.port, inode: row.inode};
+}
+
+function parseUid(status: string | null): number | null {
+	const match = /^Uid:\s+(\d+)/m.exec(status ?? '');
+	return match?.[1] ? Number.parseInt(match[1], 10) : null;
+}
+
+/** Reads everything discovery needs about one process that looks like XMRig. */
+async function inspect(procRoot: string, pid: number, comm: string | null, argv: string[], byteOrder: Endianness): Promise<ProcProcess> {
+	const pidDir = path.join(procRoot, String(pid));
+	const [exeLink, cwd, status, sockets] = await Promise.all([
+		readLink(path.join(pidDir, 'exe')),
+		readLink(path.join(pidDir, 'cwd')),
+		readText(path.join(pidDir, 'status')),
+		socketInodes(path.join(pidDir, 'fd')),
+	]);
+	const exe = exeLink?.replace(/ \(deleted\)$/, '') ?? null;
+	const uid = parseUid(status);
+	const notes: string[] = [];
+	const rows = (await tcpRows(pidDir, byteOrder)).filter((row) => row.state === LISTEN);
+	let listening: ListeningSocket[] | null = null;
+	let listeningByOwner: ListeningSocket[] | null = null;
+	if (sockets.denied) {
+		notes.push(
+			`rigtop may not look at the open sockets of process ${pid} (it belongs to another user), so its listening port is a guess at best; ` +
+				'run rigtop as the same user (or root), or pass the URL',
+		);
+		if (uid !== null && uid !== 0) listeningByOwner = rows.filter((row) => row.uid === uid).map(toSocket);
+	} else {
+		listening = rows.filter((row) => sockets.inodes.has(row.inode)).map(toSocket);
+	}
+	if (cwd === null) notes.push(`the working directory of process ${pid} is not readable, so a relative -c path cannot be followed`);
+	return {pid, comm, argv, exe, cwd, uid, listening, listeningByOwner, notes};
+}
+
+/** Scans a /proc tree for XMRig processes. Never throws: an absent /proc gives `available: false`. */
+export async function scanXmrigProcesses(options: ScanOptions = {}): Promise<ProcScan> {
+	const procRoot = options.procRoot ?? '/proc';
+	const byteOrder = options.endianness ?? hostEndianness();
+	let entries: string[];
+	try {
+		entries = await readdir(procRoot);
+	} catch {
+		return {procRoot, available: false, scanned: 0, processes: []};
+	}
+	const pids = entries
+		.filter((name) => /^\d+$/.test(name))
+		.map(Number)
+		.filter((pid) => pid !== options.selfPid)
+		.sort((a, b) => a - b);
+	const processes: ProcProcess[] = [];
+	let scanned = 0;
+	for (let start = 0; start < pids.length; start += BATCH) {
+		const batch = pids.slice(start, start + BATCH);
+		const found = await Promise.all(
+			batch.map(async (pid) => {
+				const pidDir = path.join(procRoot, String(pid));
+				const [commText, cmdline, exeLink] = await Promise.all([
+					readText(path.join(pidDir, 'comm')),
+					readFile(path.join(pidDir, 'cmdline')).catch(() => null),
+					readLink(path.join(pidDir, 'exe')),
+				]);
+				if (commText === null && cmdline === null) return null; // gone meanwhile
+				scanned++;
+				const comm = commText === null ? null : commText.replace(/\n$/, '');
+				const argv = cmdline === null ? [] : splitCmdline(cmdline);
+				const exe = exeLink?.replace(/ \(deleted\)$/, '') ?? null;
+				if (!looksLikeXmrig({comm, argv, exe})) return null;
+				return inspect(procRoot, pid, comm, argv, byteOrder);
+			}),
+		);
+		for (const process of found) if (process) processes.push(process);
+	}
+	return {procRoot, available: true, scanned, processes};
+}
+
+/** /proc/PID/cmdline: NUL-separated, NUL-terminated. */
+export function splitCmdline(raw: Uint8Array | string): string[] {
+	const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
+	const parts = text.split('\0');
+	if (parts.at(-1) === '') parts.pop();
+	return parts;
+}
