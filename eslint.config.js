@@ -17,7 +17,7 @@ export default tseslint.config(
 			'@typescript-eslint/no-floating-promises': 'error',
 			'@typescript-eslint/consistent-type-imports': 'error',
 			'@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_'}],
-			'no-console': ['error', {allow: []}],
+			'no-console': 'error',
 		},
 	},
 	{

@@ -65,6 +65,8 @@ const common = {
 	platform: 'node',
 	format: 'esm',
 	target: 'node20',
+	// Prefer ESM builds: jsonc-parser's UMD main uses dynamic require()s esbuild cannot follow.
+	mainFields: ['module', 'main'],
 	jsx: 'automatic',
 	minify: true,
 	legalComments: 'none',

@@ -1,0 +1,85 @@
+import {normalizeMinerUrl, UsageError} from '../miner/target.js';
+
+/** Flags as meow parsed them (only the ones rigtop reads). */
+export type CliFlags = {
+	readonly url?: readonly string[] | undefined;
+	readonly tokenFile?: string | undefined;
+	readonly token?: string | undefined;
+	readonly config?: string | undefined;
+	readonly interval: number;
+	readonly demo: boolean;
+	readonly once: boolean;
+	readonly json: boolean;
+	readonly where: boolean;
+	readonly color: boolean;
+	readonly readOnly: boolean;
+};
+
+export type RunMode = 'live' | 'once' | 'where';
+
+export type RunPlan = {
+	readonly mode: RunMode;
+	readonly json: boolean;
+	readonly color: boolean;
+	readonly intervalMs: number;
+	readonly readOnly: boolean;
+	readonly demo: boolean;
+	/** URLs as typed; discovery normalizes and checks them. */
+	readonly urls: readonly string[];
+	readonly tokenFile: string | undefined;
+	readonly tokenFlag: string | undefined;
+	readonly tokenEnv: string | undefined;
+	readonly configPath: string | undefined;
+	/** Lines for stderr before anything else (the non-terminal notice). */
+	readonly notices: readonly string[];
+};
+
+export const MIN_INTERVAL_SECONDS = 0.25;
+
+export type PlanInputs = {
+	readonly positional: readonly string[];
+	readonly flags: CliFlags;
+	readonly env: NodeJS.ProcessEnv;
+	readonly stdinIsTty: boolean;
+	readonly stdoutIsTty: boolean;
+};
+
+/** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */
+export function planRun(inputs: PlanInputs): RunPlan {
+	const {flags} = inputs;
+	if (!Number.isFinite(flags.interval) || flags.interval < MIN_INTERVAL_SECONDS) {
+		throw new UsageError(`--interval must be a number of seconds, at least ${MIN_INTERVAL_SECONDS}`);
+	}
+
+	const urls = [...inputs.positional, ...(flags.url ?? [])];
+	for (const url of urls) normalizeMinerUrl(url); // throws UsageError for anything that is not host:port
+	if (flags.demo && (urls.length > 0 || flags.config !== undefined)) {
+		throw new UsageError('--demo watches the simulated miner; give either --demo or a miner (URL or --config), not both');
+	}
+
+	const notices: string[] = [];
+	// --json is a --once format; asking for it alone means one JSON snapshot.
+	let mode: RunMode = flags.where ? 'where' : flags.once || flags.json ? 'once' : 'live';
+	if (mode === 'live' && (!inputs.stdinIsTty || !inputs.stdoutIsTty)) {
+		mode = 'once';
+		notices.push('not a terminal: printing one snapshot instead of the live dashboard (use --once to say so)');
+	}
+
+	// no-color.org: NO_COLOR counts when present and not empty.
+	const noColorEnv = inputs.env['NO_COLOR'];
+	const color = flags.color && (noColorEnv === undefined || noColorEnv === '');
+	return {
+		mode,
+		json: flags.json,
+		color,
+		intervalMs: Math.round(flags.interval * 1000),
+		readOnly: flags.readOnly,
+		demo: flags.demo,
+		urls,
+		tokenFile: flags.tokenFile,
+		tokenFlag: flags.token,
+		tokenEnv: inputs.env['RIGTOP_TOKEN'],
+		configPath: flags.config,
+		notices,
+	};
+}

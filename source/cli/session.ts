@@ -1,0 +1,65 @@
+import {randomBytes} from 'node:crypto';
+import {MinerClient} from '../miner/client.js';
+import {MinerReader} from '../miner/reader.js';
+import {Monitor} from '../monitor/monitor.js';
+import {startSimulator, type Simulator} from '../sim/simulator.js';
+
+export type SessionTarget = {
+	readonly url: string;
+	readonly token: string | null;
+	readonly name?: string | undefined;
+};
+
+/** One watched miner: its client (for config and pause/resume), reader and monitor. */
+export type WatchedMiner = {
+	readonly target: SessionTarget;
+	readonly client: MinerClient;
+	readonly reader: MinerReader;
+	readonly monitor: Monitor;
+};
+
+export type Session = {
+	readonly miners: readonly WatchedMiner[];
+	/** The simulated miner when running --demo. */
+	readonly simulator: Simulator | null;
+	start(): void;
+	close(): Promise<void>;
+};
+
+export function watchMiner(target: SessionTarget, intervalMs: number): WatchedMiner {
+	const client = new MinerClient({url: target.url, token: target.token});
+	const reader = new MinerReader(client);
+	const monitor = new Monitor({
+		read: async (signal) => reader.read(signal),
+		url: target.url,
+		...(target.name === undefined ? {} : {name: target.name}),
+		intervalMs,
+	});
+	return {target, client, reader, monitor};
+}
+
+/**
+ * Starts the simulated miner for --demo: a warm 6.x rig on a free loopback port, with a fresh random
+ * token and restricted off, so every feature (config view, pause, resume) can be tried on it.
+ */
+export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget}> {
+	const token = randomBytes(16).toString('hex');
+	const simulator = await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'demo-rig', threads: 8});
+	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}};
+}
+
+export function createSession(targets: readonly SessionTarget[], intervalMs: number, simulator: Simulator | null = null): Session {
+	const miners = targets.map((target) => watchMiner(target, intervalMs));
+	return {
+		miners,
+		simulator,
+		start() {
+			for (const miner of miners) miner.monitor.start();
+		},
+		async close() {
+			for (const miner of miners) miner.monitor.stop();
+			await Promise.allSettled(miners.map(async (miner) => miner.client.close()));
+			if (simulator) await simulator.stop();
+		},
+	};
+}

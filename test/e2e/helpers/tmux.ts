@@ -1,0 +1,77 @@
+import {execFile} from 'node:child_process';
+import {existsSync} from 'node:fs';
+import path from 'node:path';
+import {promisify} from 'node:util';
+
+const run = promisify(execFile);
+
+/** The built CLI the e2e tests drive (npm test builds it before running the tests). */
+export const CLI = path.resolve('dist/cli.js');
+
+export function cliIsBuilt(): boolean {
+	return existsSync(CLI);
+}
+
+let counter = 0;
+
+/**
+ * A real terminal: a detached tmux session of a fixed size on a private tmux server, running one
+ * command. The command is wrapped so that its exit status stays on screen ("[exit N]").
+ */
+export class TmuxTerminal {
+	readonly socket: string;
+	readonly session: string;
+
+	private constructor(socket: string, session: string) {
+		this.socket = socket;
+		this.session = session;
+	}
+
+	static async start(command: readonly string[], options: {cols?: number; rows?: number; env?: Record<string, string>} = {}): Promise<TmuxTerminal> {
+		counter += 1;
+		const socket = `rigtop-e2e-${process.pid}-${counter}`;
+		const session = 'main';
+		const envAssignments = Object.entries({TERM: 'xterm-256color', ...options.env}).map(([key, value]) => `${key}=${shellQuote(value)}`);
+		// CI=true makes Ink draw nothing live; the terminal under test must not inherit it.
+		const inner = `env -u CI ${envAssignments.join(' ')} ${command.map((part) => shellQuote(part)).join(' ')}; echo "[exit $?]"; sleep 600`;
+		await run('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', String(options.cols ?? 100), '-y', String(options.rows ?? 30), inner]);
+		return new TmuxTerminal(socket, session);
+	}
+
+	/** The visible screen as plain text, one string per row. */
+	async screen(): Promise<string> {
+		const {stdout} = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-t', this.session]);
+		return stdout;
+	}
+
+	/** Waits until the screen satisfies the predicate (or contains the text); returns that screen. */
+	async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
+		const test = typeof expected === 'function' ? expected : (screen: string) => (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen));
+		const deadline = Date.now() + timeoutMs;
+		let last = '';
+		while (Date.now() < deadline) {
+			last = await this.screen();
+			if (test(last)) return last;
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+
+		throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(expected)}; screen was:\n${last}`);
+	}
+
+	/** tmux key names (Enter, Escape, Down, C-c) or, with literal, text typed as is. */
+	async send(keys: string, literal = false): Promise<void> {
+		await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.session, ...(literal ? ['-l', keys] : [keys])]);
+	}
+
+	async resize(cols: number, rows: number): Promise<void> {
+		await run('tmux', ['-L', this.socket, 'resize-window', '-t', this.session, '-x', String(cols), '-y', String(rows)]);
+	}
+
+	async kill(): Promise<void> {
+		await run('tmux', ['-L', this.socket, 'kill-server']).catch(() => undefined);
+	}
+}
+
+function shellQuote(value: string): string {
+	return `'${value.replaceAll("'", "'\\''")}'`;
+}

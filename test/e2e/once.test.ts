@@ -1,0 +1,90 @@
+import {execFile} from 'node:child_process';
+import {promisify} from 'node:util';
+import {afterEach, describe, expect, it} from 'vitest';
+import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {CLI} from './helpers/tmux.js';
+
+const run = promisify(execFile);
+let simulators: Simulator[] = [];
+
+afterEach(async () => {
+	await Promise.all(simulators.map(async (sim) => sim.stop()));
+	simulators = [];
+});
+
+async function rigtop(args: string[], env: Record<string, string> = {}): Promise<{code: number; stdout: string; stderr: string}> {
+	const childEnv: NodeJS.ProcessEnv = {...process.env, ...env};
+	delete childEnv['CI'];
+	try {
+		const {stdout, stderr} = await run('node', [CLI, ...args], {env: childEnv, timeout: 20_000});
+		return {code: 0, stdout, stderr};
+	} catch (error) {
+		const failure = error as {code?: number; stdout?: string; stderr?: string};
+		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
+	}
+}
+
+describe('rigtop --once', () => {
+	it('--json gives the normalized model of a 6.x and a 2.x miner, exit 0', async () => {
+		const six = await startSimulator({dialect: '6', warm: true, workerId: 'json-six'});
+		const two = await startSimulator({dialect: '2', warm: true, workerId: 'json-two'});
+		simulators.push(six, two);
+		const result = await rigtop(['--once', '--json', six.url, two.url.replace('http://', '')]);
+		expect(result.stderr).toBe('');
+		expect(result.code).toBe(0);
+		const report = JSON.parse(result.stdout) as {miners: {ok: boolean; miner: {workerId: string; dialect: string; version: string; hashrate: {total: unknown[]}; threads: unknown[]}}[]};
+		expect(report.miners).toHaveLength(2);
+		const [first, second] = report.miners;
+		expect(first?.miner.workerId).toBe('json-six');
+		expect(first?.miner.dialect).toBe('v2');
+		expect(first?.miner.version).toBe('6.26.0');
+		expect(second?.miner.workerId).toBe('json-two');
+		expect(second?.miner.dialect).toBe('v1');
+		expect(second?.miner.threads.length).toBeGreaterThan(0);
+		expect(typeof first?.miner.hashrate.total[0]).toBe('number');
+	});
+
+	it('exits 1 with a one-line reason when a miner cannot be read, and still reports the others', async () => {
+		const six = await startSimulator({dialect: '6', warm: true, workerId: 'still-here'});
+		simulators.push(six);
+		const dead = await startSimulator({dialect: '6'});
+		const deadUrl = dead.url;
+		await dead.stop();
+		const result = await rigtop(['--once', six.url, deadUrl]);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toContain('still-here');
+		expect(result.stdout).toMatch(/connection refused/i);
+		expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+	});
+
+	it('a wrong token is a clear 403 message, and the token never appears in the output', async () => {
+		const six = await startSimulator({dialect: '6', token: 'right-token-123'});
+		simulators.push(six);
+		const result = await rigtop(['--once', six.url], {RIGTOP_TOKEN: 'wrong-token-456'});
+		expect(result.code).toBe(1);
+		expect(result.stdout).toMatch(/token/i);
+		expect(result.stdout + result.stderr).not.toContain('wrong-token-456');
+		expect(result.stdout + result.stderr).not.toContain('right-token-123');
+	});
+
+	it('bad usage exits 2', async () => {
+		expect((await rigtop(['--interval', '0.1', 'localhost:1'])).code).toBe(2);
+		expect((await rigtop(['http://'])).code).toBe(2);
+		expect((await rigtop(['--no-such-flag'])).code).toBe(2);
+	});
+
+	it('when stdout is not a terminal it says so in one line and prints one snapshot', async () => {
+		const six = await startSimulator({dialect: '6', warm: true, workerId: 'piped-rig'});
+		simulators.push(six);
+		const result = await rigtop([six.url]);
+		expect(result.code).toBe(0);
+		expect(result.stderr.trim().split('\n')).toHaveLength(1);
+		expect(result.stderr).toMatch(/not a terminal/);
+		expect(result.stdout).toContain('piped-rig');
+	});
+
+	it('--version and --help work', async () => {
+		expect((await rigtop(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+		expect((await rigtop(['--help'])).stdout).toContain('--token-file');
+	});
+});
