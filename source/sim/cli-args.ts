@@ -1,0 +1,136 @@
+/**
+ * Command-line options of the simulator executable (dist/xmrig-sim.js): the XMRig options that matter to
+ * the HTTP API, in the forms XMRig's getopt accepts (`-c PATH`, `-cPATH`, `--config=PATH`, `--config PATH`),
+ * plus `--sim-*` options of its own. Unknown options are reported and ignored, as XMRig does.
+ */
+import {isSimDialect, type SimDialect} from './dialect.js';
+
+export type SimCliOptions = {
+	readonly configPath: string | null;
+	readonly httpHost: string | null;
+	readonly httpPort: number | null;
+	/** undefined = not given. */
+	readonly httpToken: string | undefined;
+	readonly httpNoRestricted: boolean;
+	/** Any --http-* option given (since XMRig 4.1 that alone turns the API on). */
+	readonly httpOption: boolean;
+	readonly apiPort: number | null;
+	readonly apiToken: string | undefined;
+	readonly apiNoRestricted: boolean;
+	readonly workerId: string | null;
+	readonly threads: number | null;
+	readonly dialect: SimDialect | null;
+	readonly warm: boolean;
+	readonly seed: number | null;
+	readonly timeScale: number | null;
+	/** Unknown or malformed options that were ignored. */
+	readonly warnings: readonly string[];
+};
+
+type Spec = {readonly value: boolean};
+const OPTIONS: Readonly<Record<string, Spec>> = {
+	config: {value: true},
+	'http-host': {value: true},
+	'http-port': {value: true},
+	'http-access-token': {value: true},
+	'http-no-restricted': {value: false},
+	'http-enabled': {value: false},
+	'api-port': {value: true},
+	'api-access-token': {value: true},
+	'api-no-restricted': {value: false},
+	'api-worker-id': {value: true},
+	'api-id': {value: true},
+	threads: {value: true},
+	'sim-dialect': {value: true},
+	'sim-warm': {value: false},
+	'sim-seed': {value: true},
+	'sim-time-scale': {value: true},
+};
+const SHORT: Readonly<Record<string, string>> = {c: 'config', t: 'threads'};
+
+export type ParsedArgs = {readonly ok: true; readonly options: SimCliOptions} | {readonly ok: false; readonly error: string};
+
+function port(text: string): number | null {
+	if (!/^\d{1,5}$/.test(text)) return null;
+	const value = Number(text);
+	return value <= 65535 ? value : null;
+}
+
+export function parseSimArgs(argv: readonly string[]): ParsedArgs {
+	const values = new Map<string, string>();
+	const flags = new Set<string>();
+	const warnings: string[] = [];
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i]!;
+		let name: string | null = null;
+		let inline: string | null = null;
+		if (arg.startsWith('--')) {
+			const eq = arg.indexOf('=');
+			name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+			inline = eq === -1 ? null : arg.slice(eq + 1);
+		} else if (arg.startsWith('-') && arg.length >= 2) {
+			const long = SHORT[arg[1]!];
+			if (long) {
+				name = long;
+				inline = arg.length > 2 ? arg.slice(2) : null;
+			}
+		}
+		const spec = name === null ? undefined : OPTIONS[name];
+		if (name === null || !spec) {
+			warnings.push(`unrecognized option '${arg}'`);
+			continue;
+		}
+		if (!spec.value) {
+			flags.add(name);
+			continue;
+		}
+		const value = inline ?? argv[i + 1];
+		if (inline === null) i++;
+		if (value === undefined) return {ok: false, error: `option '${arg}' requires an argument`};
+		values.set(name, value);
+	}
+
+	const numberOption = (name: string, check: (n: number) => boolean): number | null | 'bad' => {
+		const text = values.get(name);
+		if (text === undefined) return null;
+		const value = Number(text);
+		return text.trim() !== '' && Number.isFinite(value) && check(value) ? value : 'bad';
+	};
+	const httpPortText = values.get('http-port');
+	const apiPortText = values.get('api-port');
+	const httpPort = httpPortText === undefined ? null : port(httpPortText);
+	const apiPort = apiPortText === undefined ? null : port(apiPortText);
+	if (httpPortText !== undefined && httpPort === null) return {ok: false, error: `invalid --http-port '${httpPortText}'`};
+	if (apiPortText !== undefined && apiPort === null) return {ok: false, error: `invalid --api-port '${apiPortText}'`};
+	const dialect = values.get('sim-dialect');
+	if (dialect !== undefined && !isSimDialect(dialect)) return {ok: false, error: `unknown --sim-dialect '${dialect}' (6, 5, 2 or 2.14)`};
+	const threads = numberOption('threads', (n) => Number.isInteger(n) && n > 0 && n <= 1024);
+	const seed = numberOption('sim-seed', (n) => Number.isInteger(n));
+	const timeScale = numberOption('sim-time-scale', (n) => n > 0);
+	if (threads === 'bad') return {ok: false, error: 'invalid --threads'};
+	if (seed === 'bad') return {ok: false, error: 'invalid --sim-seed'};
+	if (timeScale === 'bad') return {ok: false, error: 'invalid --sim-time-scale'};
+
+	return {
+		ok: true,
+		options: {
+			configPath: values.get('config') ?? null,
+			httpHost: values.get('http-host') ?? null,
+			httpPort,
+			httpToken: values.get('http-access-token'),
+			httpNoRestricted: flags.has('http-no-restricted'),
+			httpOption:
+				values.has('http-host') || values.has('http-port') || values.has('http-access-token') || flags.has('http-no-restricted') || flags.has('http-enabled'),
+			apiPort,
+			apiToken: values.get('api-access-token'),
+			apiNoRestricted: flags.has('api-no-restricted'),
+			workerId: values.get('api-worker-id') ?? null,
+			threads,
+			dialect: dialect ?? null,
+			warm: flags.has('sim-warm'),
+			seed,
+			timeScale,
+			warnings,
+		},
+	};
+}

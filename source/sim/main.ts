@@ -1,0 +1,108 @@
+/**
+ * xmrig-sim: a process that looks like an xmrig miner to discovery (bundled to dist/xmrig-sim.js).
+ *
+ *   node dist/xmrig-sim.js -c config.json [--sim-dialect 6|5|2|2.14] [--sim-warm]
+ *   node dist/xmrig-sim.js --http-port 0 --http-access-token T --http-no-restricted
+ *
+ * Reads the XMRig config file (current `http` layout, or the older `api.port` layout, which selects the
+ * 2.14 dialect unless --sim-dialect says otherwise), applies the command-line overrides as XMRig does,
+ * prints `HTTP API host:port` once listening (or `HTTP API disabled`), writes accepted PUTs back to the
+ * config file, and exits 0 on SIGTERM/SIGINT. This file is an output layer: it prints.
+ */
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {parseSimArgs} from './cli-args.js';
+import {defaultConfigDoc, readConfig} from './config-doc.js';
+import {DEFAULT_VERSIONS, type SimDialect} from './dialect.js';
+import {isJsonObject, parseRapidJson, type ParsedJson} from './json-reader.js';
+import {STYLE_2, STYLE_6, writeJson, type JsonObject} from './json-writer.js';
+import {startSimulator, type SimOptions} from './simulator.js';
+
+function fail(message: string): never {
+	console.error(`xmrig-sim: ${message}`);
+	process.exit(1);
+}
+
+async function main(): Promise<void> {
+	const parsed = parseSimArgs(process.argv.slice(2));
+	if (!parsed.ok) fail(parsed.error);
+	const cli = parsed.options;
+	for (const warning of cli.warnings) console.error(`xmrig-sim: ${warning}`);
+
+	let fileText: string | null = null;
+	let configPath: string | null = null;
+	let doc: {[key: string]: ParsedJson} | null = null;
+	if (cli.configPath !== null) {
+		configPath = path.resolve(cli.configPath);
+		try {
+			fileText = readFileSync(configPath, 'utf8');
+		} catch {
+			fail(`unable to open "${cli.configPath}"`);
+		}
+		const result = parseRapidJson(fileText);
+		if (!result.ok || !isJsonObject(result.value)) fail(`"${cli.configPath}" is not a valid config file${result.ok ? '' : `: ${result.error}`}`);
+		doc = result.value;
+	}
+
+	const api = doc?.['api'];
+	const legacyLayout = isJsonObject(api) && 'port' in api && !isJsonObject(doc?.['http']);
+	const dialect: SimDialect = cli.dialect ?? (legacyLayout || (cli.apiPort !== null && !cli.httpOption) ? '2.14' : '6');
+	const legacy = dialect === '2.14';
+	const threads = cli.threads ?? 4;
+
+	const port = legacy ? (cli.apiPort ?? cli.httpPort) : (cli.httpPort ?? (dialect === '2' ? cli.apiPort : null));
+	const token = legacy ? (cli.apiToken ?? cli.httpToken) : (cli.httpToken ?? (dialect === '2' ? cli.apiToken : undefined));
+	const noRestricted = cli.httpNoRestricted || cli.apiNoRestricted;
+	const apiFromCli = port !== null || token !== undefined || noRestricted || cli.httpOption;
+	const fileSettings = doc ? readConfig(doc, dialect, threads) : null;
+	const host = cli.httpHost ?? (!legacy && fileSettings?.api.enabled ? fileSettings.api.host : '127.0.0.1');
+
+	const options: SimOptions = {dialect, host, threads, warm: cli.warm};
+	if (cli.workerId !== null) options.workerId = cli.workerId;
+	if (cli.seed !== null) options.seed = cli.seed;
+	if (cli.timeScale !== null) options.timeScale = cli.timeScale;
+	if (fileText !== null && configPath !== null) {
+		options.configText = fileText;
+		options.configPath = configPath;
+	} else if (!apiFromCli) {
+		// No config file and no API option: XMRig's API is off by default.
+		const off = defaultConfigDoc({
+			dialect,
+			version: DEFAULT_VERSIONS[dialect],
+			workerId: cli.workerId ?? 'sim-rig',
+			host,
+			port: 0,
+			token: null,
+			restricted: true,
+			threads,
+			watch: true,
+		});
+		const disabled: JsonObject = legacy ? off : {...off, http: {...(off['http'] as JsonObject), enabled: false}};
+		options.configText = writeJson(disabled, dialect === '6' || dialect === '5' ? STYLE_6 : STYLE_2);
+	}
+	if (apiFromCli) options.port = port ?? fileSettings?.api.port ?? 0;
+	if (token !== undefined) options.token = token;
+	if (noRestricted) options.restricted = false;
+
+	let sim;
+	try {
+		sim = await startSimulator(options);
+	} catch (error) {
+		fail(`HTTP API ${host}:${options.port ?? fileSettings?.api.port ?? 0} ${(error as Error).message}`);
+	}
+	console.log(sim.listening ? `HTTP API ${host}:${sim.port}` : 'HTTP API disabled');
+
+	// Like xmrig, keep running whether or not the API is up.
+	const keepAlive = setInterval(() => undefined, 1 << 30);
+	let stopping = false;
+	const shutdown = (): void => {
+		if (stopping) return;
+		stopping = true;
+		clearInterval(keepAlive);
+		void sim.stop().then(() => process.exit(0));
+	};
+	process.on('SIGTERM', shutdown);
+	process.on('SIGINT', shutdown);
+}
+
+await main();

@@ -1,0 +1,449 @@
+/**
+ * The simulated XMRig miner: a real HTTP server on loopback that speaks the 6.23+, 5.x/6.0–6.22, 2.15–2.16
+ * and 2.6–2.15.0 (libmicrohttpd) API dialects byte for byte, over a rig whose numbers move like a real one.
+ * Used by `rigtop --demo` and by the project's tests. See /tmp/sim-api.md for the contract.
+ */
+import {createHash} from 'node:crypto';
+import {writeFileSync} from 'node:fs';
+import {performance} from 'node:perf_hooks';
+import {ApiServer} from './api-server.js';
+import {checkConfigText, defaultConfigText, readConfig, type ApiSettings, type ConfigSettings} from './config-doc.js';
+import {DEFAULT_VERSIONS, dialectInfo, type DialectInfo, type SimDialect} from './dialect.js';
+import type {WireRequest} from './http-wire.js';
+import {isJsonObject, parseRapidJson} from './json-reader.js';
+import type {CpuModel, PayloadContext} from './payloads.js';
+import {handleRequest, type PipelineHost, type PutOutcome} from './pipeline.js';
+import {createRandom, randomSeed} from './random.js';
+import {Rig} from './rig.js';
+
+export type {SimDialect} from './dialect.js';
+
+export type SimOptions = {
+	/** Default '6'. */
+	dialect?: SimDialect;
+	/** Default per dialect: '6.26.0', '5.11.4', '2.16.0-beta', '2.14.4'. */
+	version?: string;
+	/** Default '127.0.0.1'. The simulator only ever binds this host, whatever an applied config says. */
+	host?: string;
+	/** Default 0 (random free port). */
+	port?: number;
+	/** Default null (no access token). */
+	token?: string | null;
+	/** Default true. */
+	restricted?: boolean;
+	/** Default 'sim-rig'. */
+	workerId?: string;
+	/** CPU threads, default 4. */
+	threads?: number;
+	/** Start as a rig that has run for days: windows full, shares, pool up (the demo). */
+	warm?: boolean;
+	/** Simulated seconds per real second, default 1 (tests may speed time up). */
+	timeScale?: number;
+	/** Deterministic randomness. */
+	seed?: number;
+	/** Default true: a PUT /1/config answers 204 and applies ~applyDelayMs later. */
+	watch?: boolean;
+	/** Default 500. */
+	applyDelayMs?: number;
+	/**
+	 * Initial config document (default: built from the options, in the dialect's layout, with the bound
+	 * port). port/token/restricted given explicitly override what this document says, like XMRig's
+	 * command-line options override its config file.
+	 */
+	configText?: string;
+	// ---- additions to the contract ----
+	/** Monotonic milliseconds driving simulated time (default performance.now); lets tests step time by hand. */
+	clock?: () => number;
+	/** A file the "config on disk" is written to on every accepted PUT (like the real miner); unwritable → applied in memory only. */
+	configPath?: string;
+	/** Send each JSON-RPC answer twice on the socket, as XMRig 5.5.1+ is thought to (off by default). */
+	duplicateRpcAnswers?: boolean;
+};
+
+export type SimRequest = {method: string; path: string; headers: Record<string, string>; body: string; status: number};
+
+export type Simulator = {
+	/** 'http://127.0.0.1:PORT' */
+	readonly url: string;
+	readonly port: number;
+	/** Every request seen (bounded to the last 1000), for assertions; status 0 = closed without an answer. */
+	readonly requests: readonly SimRequest[];
+	/** Stop listening and destroy open sockets; miner state is kept. */
+	stop(): Promise<void>;
+	/** Listen again on the same port (after stop); does nothing while an applied config has the API off. */
+	start(): Promise<void>;
+	/** The process restarted: uptime 0, windows null again, shares 0 (id stays); it re-reads the config file. */
+	restartMiner(): void;
+	/** The config document text currently applied (what GET /1/config serves). */
+	configText(): string;
+	/** The config file "on disk" (what a PUT wrote; equals configText once applied). */
+	fileText(): string;
+	/** An outside change (someone else edited the config): applies immediately (an invalid one is ignored, as XMRig does). */
+	setConfigText(text: string): void;
+	/** Like the console key p. */
+	pause(): void;
+	/** Like the console key r. */
+	resume(): void;
+	/** The pool goes away: connection ip null, uptime 0, pool kept, algo stays; shares and hashing stop. */
+	dropPool(): void;
+	/** The pool is back: reconnects at once. */
+	restorePool(): void;
+	/** The next n shares are rejected. */
+	rejectShares(n: number): void;
+	// ---- additions to the contract ----
+	/** The dialect and version being spoken. */
+	readonly info: DialectInfo;
+	/** Simulated seconds since the simulator started. */
+	simTime(): number;
+	/** Whether the HTTP API is listening now. */
+	readonly listening: boolean;
+	/** Resolves once pending listener changes (rebind after a config change, stop, start) are done. */
+	settled(): Promise<void>;
+};
+
+const MAX_REQUESTS = 1000;
+
+function cpuModel(threads: number): CpuModel {
+	const cores = Math.max(1, threads);
+	return {brand: `AMD Ryzen ${cores}-Core Processor`, cores, threads: cores * 2};
+}
+
+function urlHost(host: string): string {
+	return host.includes(':') ? `[${host}]` : host;
+}
+
+function parseDoc(text: string, dialect: SimDialect, threads: number): ConfigSettings | null {
+	const parsed = parseRapidJson(text);
+	if (!parsed.ok || !isJsonObject(parsed.value)) return null;
+	return readConfig(parsed.value, dialect, threads);
+}
+
+class SimulatedMiner implements Simulator, PipelineHost {
+	readonly info: DialectInfo;
+	readonly duplicateRpcAnswers: boolean;
+	private readonly options: SimOptions;
+	private readonly host: string;
+	private readonly threadCount: number;
+	private readonly clock: () => number;
+	private readonly clockStart: number;
+	private readonly timeScale: number;
+	private readonly watch: boolean;
+	private readonly applyDelayMs: number;
+	private readonly server: ApiServer;
+	private readonly requestLog: SimRequest[] = [];
+	private readonly cpu: CpuModel;
+	private rig!: Rig;
+	private settings!: ConfigSettings;
+	private api!: ApiSettings;
+	private appliedText = '';
+	private diskText = '';
+	private generatedId = '';
+	private lastPort = 0;
+	private manuallyStopped = false;
+	private applyTimer: NodeJS.Timeout | null = null;
+	private serverOps: Promise<void> = Promise.resolve();
+
+	constructor(options: SimOptions) {
+		this.options = options;
+		const dialect = options.dialect ?? '6';
+		this.info = dialectInfo(dialect, options.version ?? DEFAULT_VERSIONS[dialect]);
+		this.host = options.host ?? '127.0.0.1';
+		this.threadCount = Math.max(1, Math.floor(options.threads ?? 4));
+		this.clock = options.clock ?? (() => performance.now());
+		this.clockStart = this.clock();
+		this.timeScale = options.timeScale ?? 1;
+		this.watch = options.watch ?? true;
+		this.applyDelayMs = options.applyDelayMs ?? 500;
+		this.duplicateRpcAnswers = options.duplicateRpcAnswers ?? false;
+		this.cpu = cpuModel(this.threadCount);
+		this.server = new ApiServer((request) => this.onRequest(request));
+	}
+
+	async init(): Promise<void> {
+		const {options, info} = this;
+		const overrides = options.port !== undefined || options.token !== undefined || options.restricted !== undefined;
+		let settings: ConfigSettings | null = null;
+		if (options.configText !== undefined) {
+			settings = parseDoc(options.configText, info.dialect, this.threadCount);
+			if (!settings) throw new Error('startSimulator: configText is not a JSON object');
+		}
+		const base: ApiSettings = settings?.api ?? {enabled: true, host: this.host, port: 0, token: null, restricted: true};
+		this.api = {
+			enabled: base.enabled || overrides || settings === null,
+			host: base.host,
+			port: options.port ?? base.port,
+			token: options.token !== undefined ? options.token : base.token,
+			restricted: options.restricted ?? base.restricted,
+		};
+		if (this.api.enabled) this.lastPort = await this.server.listen(this.host, this.api.port);
+
+		if (options.configText === undefined || !settings) {
+			const text = defaultConfigText({
+				dialect: info.dialect,
+				version: info.version,
+				workerId: options.workerId ?? 'sim-rig',
+				host: this.host,
+				port: this.lastPort,
+				token: this.api.token,
+				restricted: this.api.restricted,
+				threads: this.threadCount,
+				watch: this.watch,
+			});
+			settings = parseDoc(text, info.dialect, this.threadCount)!;
+			this.appliedText = text;
+		} else {
+			this.appliedText = options.configText;
+		}
+		this.diskText = this.appliedText;
+		this.settings = settings;
+		this.generatedId = createHash('sha256').update(`rigtop-sim:${options.workerId ?? 'sim-rig'}:${this.lastPort}:miner`).digest('hex').slice(0, 16);
+		this.rig = new Rig({
+			dialect: info.dialect,
+			random: createRandom(options.seed ?? randomSeed()),
+			settings,
+			now: 0,
+			warm: options.warm ?? false,
+		});
+	}
+
+	// ---- Simulator ----------------------------------------------------------------------------------
+
+	get url(): string {
+		return `http://${urlHost(this.host)}:${this.lastPort}`;
+	}
+
+	get port(): number {
+		return this.lastPort;
+	}
+
+	get requests(): readonly SimRequest[] {
+		return this.requestLog;
+	}
+
+	get listening(): boolean {
+		return this.server.listening;
+	}
+
+	simTime(): number {
+		return ((this.clock() - this.clockStart) / 1000) * this.timeScale;
+	}
+
+	async stop(): Promise<void> {
+		this.manuallyStopped = true;
+		this.queueServer(() => this.server.close());
+		await this.settled();
+	}
+
+	async start(): Promise<void> {
+		this.manuallyStopped = false;
+		this.queueServer(async () => {
+			if (this.api.enabled && !this.server.listening) this.lastPort = await this.server.listen(this.host, this.lastPort);
+		});
+		await this.settled();
+	}
+
+	async settled(): Promise<void> {
+		let current: Promise<void>;
+		do {
+			current = this.serverOps;
+			await current;
+		} while (current !== this.serverOps);
+	}
+
+	restartMiner(): void {
+		this.advance();
+		this.cancelPendingApply();
+		if (this.diskText !== this.appliedText) {
+			const fromFile = parseDoc(this.diskText, this.info.dialect, this.threadCount);
+			if (fromFile && fromFile.pool) {
+				this.appliedText = this.diskText;
+				this.settings = fromFile;
+				this.applyApi(fromFile.api);
+			}
+		}
+		this.rig.restartProcess(this.settings);
+	}
+
+	configText(): string {
+		return this.appliedText;
+	}
+
+	fileText(): string {
+		return this.diskText;
+	}
+
+	setConfigText(text: string): void {
+		this.cancelPendingApply();
+		this.writeFile(text);
+		this.applyFromFile();
+	}
+
+	pause(): void {
+		this.advance();
+		this.rig.pause();
+	}
+
+	resume(): void {
+		this.advance();
+		this.rig.resume();
+	}
+
+	dropPool(): void {
+		this.advance();
+		this.rig.dropPool();
+	}
+
+	restorePool(): void {
+		this.advance();
+		this.rig.restorePool();
+	}
+
+	rejectShares(n: number): void {
+		this.advance();
+		this.rig.rejectShares(n);
+	}
+
+	// ---- PipelineHost -------------------------------------------------------------------------------
+
+	auth(): {token: string | null; restricted: boolean} {
+		return {token: this.api.token, restricted: this.api.restricted};
+	}
+
+	payloadContext(): PayloadContext {
+		this.advance();
+		return {
+			info: this.info,
+			rig: this.rig,
+			id: this.settings.apiId !== null && this.settings.apiId !== '' ? this.settings.apiId : this.generatedId,
+			workerId: this.settings.workerId ?? this.options.workerId ?? 'sim-rig',
+			restricted: this.api.restricted,
+			cpu: this.cpu,
+		};
+	}
+
+	putConfig(text: string): PutOutcome {
+		const check = checkConfigText(text, this.info.dialect, this.threadCount);
+		if (!check.ok) return {ok: false, parseError: check.parseError};
+		const saved = this.writeFile(text);
+		if (this.watch && check.settings.watch && saved) {
+			// XMRig's file watcher: a 500 ms debounce, then the file (not the request) is read again.
+			this.cancelPendingApply();
+			this.applyTimer = setTimeout(() => {
+				this.applyTimer = null;
+				this.applyFromFile();
+			}, this.applyDelayMs);
+			this.applyTimer.unref();
+			return {ok: true};
+		}
+		this.apply(text, check.settings);
+		return {ok: true};
+	}
+
+	rpc(method: string): boolean {
+		this.advance();
+		switch (method) {
+			case 'pause':
+				this.rig.pause();
+				return true;
+			case 'resume':
+				this.rig.resume();
+				return true;
+			case 'stop':
+				this.rig.stopWorkers();
+				return true;
+			default:
+				return false;
+		}
+	}
+
+	// ---- internals ----------------------------------------------------------------------------------
+
+	private advance(): void {
+		this.rig.advance(this.simTime());
+	}
+
+	private onRequest(request: WireRequest): ReturnType<typeof handleRequest> {
+		const answer = handleRequest(this, request);
+		this.requestLog.push({
+			method: request.method,
+			path: request.target,
+			headers: Object.fromEntries(request.headers),
+			body: request.body.toString('utf8'),
+			status: answer?.response.status ?? 0,
+		});
+		if (this.requestLog.length > MAX_REQUESTS) this.requestLog.splice(0, this.requestLog.length - MAX_REQUESTS);
+		return answer;
+	}
+
+	private cancelPendingApply(): void {
+		if (this.applyTimer) clearTimeout(this.applyTimer);
+		this.applyTimer = null;
+	}
+
+	/** Saves the document as the config file; false when the file cannot be written. */
+	private writeFile(text: string): boolean {
+		if (this.options.configPath !== undefined) {
+			try {
+				writeFileSync(this.options.configPath, text);
+			} catch {
+				return false;
+			}
+		}
+		this.diskText = text;
+		return true;
+	}
+
+	/** The watcher fired (or the file was edited): re-read it; a file XMRig cannot load leaves the old config. */
+	private applyFromFile(): void {
+		const check = checkConfigText(this.diskText, this.info.dialect, this.threadCount);
+		if (check.ok) this.apply(this.diskText, check.settings);
+	}
+
+	private apply(text: string, settings: ConfigSettings): void {
+		this.advance();
+		this.appliedText = text;
+		this.settings = settings;
+		this.rig.applySettings(settings);
+		this.applyApi(settings.api);
+	}
+
+	/** Auth changes at once; the listener closes, opens or moves to a new port after the current answer. */
+	private applyApi(next: ApiSettings): void {
+		const previous = this.api;
+		this.api = next;
+		if (!next.enabled) {
+			this.queueServer(() => this.server.close());
+			return;
+		}
+		const moveTo = next.port !== 0 && next.port !== this.lastPort ? next.port : null;
+		if (previous.enabled && moveTo === null) return;
+		this.queueServer(async () => {
+			if (moveTo !== null) await this.server.close();
+			if (this.manuallyStopped || this.server.listening) return;
+			try {
+				this.lastPort = await this.server.listen(this.host, moveTo ?? this.lastPort);
+			} catch {
+				// Port taken: the API stays down, as the miner's does.
+			}
+		});
+	}
+
+	private queueServer(operation: () => Promise<void>): void {
+		this.serverOps = this.serverOps.then(async () => {
+			// After the answer in flight has been handed to its socket.
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			try {
+				await operation();
+			} catch {
+				// A failed close/listen leaves the listener as it is.
+			}
+		});
+	}
+}
+
+/** Starts a simulated miner listening on loopback; resolves once it accepts connections. */
+export async function startSimulator(options: SimOptions = {}): Promise<Simulator> {
+	const miner = new SimulatedMiner(options);
+	await miner.init();
+	return miner;
+}

@@ -1,0 +1,110 @@
+/**
+ * The xmrig-sim executable as a real process: bundled from source/sim/main.ts the way scripts/build.mjs
+ * does, started with XMRig's options, driven over HTTP, stopped with signals.
+ */
+import {spawn, type ChildProcess} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {build} from 'esbuild';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {fixture, waitFor} from './helpers.js';
+
+let dir = '';
+let bundle = '';
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+	dir = mkdtempSync(path.join(tmpdir(), 'rigtop-xmrig-sim-'));
+	bundle = path.join(dir, 'xmrig-sim.mjs');
+	await build({entryPoints: ['source/sim/main.ts'], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error'});
+});
+
+afterEach(() => {
+	for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+afterAll(() => {
+	rmSync(dir, {recursive: true, force: true});
+});
+
+type Running = {child: ChildProcess; firstLine: string; stderr: () => string; exit: Promise<number | null>};
+
+async function run(args: string[]): Promise<Running> {
+	const child = spawn(process.execPath, [bundle, ...args], {stdio: ['ignore', 'pipe', 'pipe']});
+	children.push(child);
+	let stdout = '';
+	let stderr = '';
+	child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+	child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+	const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	await waitFor(() => stdout.includes('\n') || child.exitCode !== null, 10_000, `xmrig-sim output (stderr: ${stderr})`);
+	return {child, firstLine: stdout.split('\n')[0]!, stderr: () => stderr, exit};
+}
+
+function apiPort(line: string): number {
+	const match = /^HTTP API 127\.0\.0\.1:(\d+)$/.exec(line);
+	if (!match) throw new Error(`unexpected first line: ${line}`);
+	return Number(match[1]);
+}
+
+describe('xmrig-sim', () => {
+	it('serves the API on a random port given --http-port 0 and exits 0 on SIGTERM', async () => {
+		const sim = await run(['--http-port', '0', '--http-access-token', 'cli-token', '--http-no-restricted', '--sim-warm']);
+		const port = apiPort(sim.firstLine);
+		expect((await fetch(`http://127.0.0.1:${port}/2/summary`)).status).toBe(401);
+		const summary = await fetch(`http://127.0.0.1:${port}/2/summary`, {headers: {Authorization: 'Bearer cli-token'}});
+		expect(((await summary.json()) as {version: string; uptime: number}).version).toBe('6.26.0');
+		expect(sim.firstLine).not.toContain('cli-token');
+		sim.child.kill('SIGTERM');
+		expect(await sim.exit).toBe(0);
+		expect(sim.stderr()).not.toContain('cli-token');
+	});
+
+	it('reads a current-layout config file and writes accepted PUTs back to it', async () => {
+		const file = path.join(dir, 'config-6.json');
+		const original = fixture('v6.26/configs/config_main_as_autosaved_on_start.json').replace('"port": 18090', '"port": 0');
+		writeFileSync(file, original);
+		const sim = await run(['-c', file]);
+		const port = apiPort(sim.firstLine);
+		const auth = {Authorization: 'Bearer testtoken'};
+		expect(await (await fetch(`http://127.0.0.1:${port}/1/config`, {headers: auth})).text()).toBe(original);
+		const changed = original.replace('"print-time": 60', '"print-time": 30');
+		const put = await fetch(`http://127.0.0.1:${port}/1/config`, {method: 'PUT', headers: {...auth, 'Content-Type': 'application/json'}, body: changed});
+		expect(put.status).toBe(204);
+		expect(readFileSync(file, 'utf8')).toBe(changed);
+		sim.child.kill('SIGINT');
+		expect(await sim.exit).toBe(0);
+	});
+
+	it('speaks 2.14 for an older-layout config file (api.port)', async () => {
+		const file = path.join(dir, 'config-214.json');
+		writeFileSync(file, fixture('v2.14-configs/config_restricted-notoken_as_written.json').replace('"port": 18092', '"port": 0'));
+		const sim = await run([`--config=${file}`, '--api-port', '0']);
+		const port = apiPort(sim.firstLine);
+		const answer = await fetch(`http://127.0.0.1:${port}/anything`, {headers: {Authorization: 'Bearer ignored'}});
+		expect(answer.status).toBe(200);
+		expect(((await answer.json()) as {version: string}).version).toBe('2.14.4');
+		sim.child.kill('SIGTERM');
+		expect(await sim.exit).toBe(0);
+	});
+
+	it('keeps running with the API off when nothing turns it on', async () => {
+		const sim = await run(['--sim-dialect', '5']);
+		expect(sim.firstLine).toBe('HTTP API disabled');
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(sim.child.exitCode).toBeNull();
+		sim.child.kill('SIGTERM');
+		expect(await sim.exit).toBe(0);
+	});
+
+	it('fails with a message for a config file it cannot read', async () => {
+		const child = spawn(process.execPath, [bundle, '-c', path.join(dir, 'nope.json')], {stdio: ['ignore', 'pipe', 'pipe']});
+		children.push(child);
+		let stderr = '';
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+		const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+		expect(code).toBe(1);
+		expect(stderr).toContain('unable to open');
+	});
+});
