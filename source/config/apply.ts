@@ -1,0 +1,458 @@
+/**
+ * The safe apply: read the config again, refuse on a conflict, back the current document up, PUT the
+ * whole document (what was read plus the edits, every other byte unchanged), then read it back until
+ * every change shows or the verify time runs out, and report per key. Undo puts the last backup back
+ * the same way. Never PUTs without a backup on disk.
+ */
+import diff from 'microdiff';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {isMinerError} from '../miner/errors.js';
+import {DEFAULT_KEEP, defaultBackupDir, latestBackup, readBackup, writeBackup} from './backups.js';
+import {ConfigDocument} from './document.js';
+import {applyEditsToText, displayValue, type ConfigEdit, type PendingEdits} from './edits.js';
+import {describeConfigError, explainConfigError, layoutOf, probeSummary, problemLine, scrubSecrets} from './errors.js';
+import type {ApiLayout, ConfigProblem} from './errors.js';
+import {formatPath, jsonEqual, valueAt} from './json-values.js';
+import {isApiGuarded, isRestrictedKey, isSecret, isTokenKey} from './schema.js';
+import {CONFIG_ENDPOINT, SealedText} from './types.js';
+import type {ConfigClient, ConfigPath, JsonValue} from './types.js';
+
+export type KeyStatus = 'applied' | 'not-applied' | 'unknown';
+
+/** The outcome for one changed key. Values are display text: JSON, or the mask for a secret. */
+export type KeyResult = {
+	/** Dotted path, e.g. `cpu.huge-pages`. */
+	readonly path: string;
+	readonly segments: ConfigPath;
+	readonly status: KeyStatus;
+	readonly before: string;
+	readonly after: string;
+	/** The value last read back from the miner (display text), or null when nothing could be read. */
+	readonly seen: string | null;
+	readonly secret: boolean;
+	readonly guarded: boolean;
+};
+
+/** What is known about the PUT. */
+export type PutState =
+	/** Never sent (failure before it, or the connection was refused). */
+	| 'not-sent'
+	/** Sent, but no answer came: the miner may or may not have applied it. */
+	| 'unanswered'
+	/** The miner answered with an error: nothing was applied. */
+	| 'refused'
+	/** The miner answered 2xx. */
+	| 'accepted';
+
+export type ApplyResult =
+	| {readonly status: 'nothing-to-apply'; readonly message: string}
+	| {
+			readonly status: 'conflict';
+			/** What changed on the miner since the edits started, one line each, secrets masked. */
+			readonly conflicts: readonly string[];
+			/** The config the miner has now (to start the edits again from). */
+			readonly current: SealedText;
+			readonly message: string;
+	  }
+	| {
+			readonly status: 'failed';
+			readonly stage: 'read' | 'backup' | 'put';
+			readonly problem: ConfigProblem;
+			readonly put: PutState;
+			/** Where the config as it was before is saved; null when no backup was written. */
+			readonly backupPath: string | null;
+			readonly keys: readonly KeyResult[];
+			readonly message: string;
+	  }
+	| {
+			readonly status: 'done';
+			/** Every change shows in the config read back. */
+			readonly allApplied: boolean;
+			readonly keys: readonly KeyResult[];
+			readonly backupPath: string;
+			/** The exact body sent. */
+			readonly sent: SealedText;
+			/** The config last read back after the PUT (what an undo checks against); null when none could be read. */
+			readonly applied: SealedText | null;
+			/** The client now uses a new token (a token change applied). */
+			readonly tokenChanged: boolean;
+			/** Extra facts worth saying (lost contact after an API change, restricted mode now on…). */
+			readonly notes: readonly string[];
+			readonly message: string;
+	  };
+
+export type SafePutOptions = {
+	readonly client: ConfigClient;
+	/** Backup directory (default: $XDG_STATE_HOME/rigtop/backups). */
+	readonly backupDir?: string;
+	/** How long to read the config back waiting for the changes to show (default 5000 ms). */
+	readonly verifyTimeoutMs?: number;
+	/** Pause between read-backs (default 200 ms). */
+	readonly verifyIntervalMs?: number;
+	/** Backups kept per miner (default 50). */
+	readonly keepBackups?: number;
+	/** Whether rigtop sends a token (sharpens the 401 message). */
+	readonly tokenGiven?: boolean;
+	readonly signal?: AbortSignal;
+	readonly now?: () => Date;
+};
+
+export type ApplyOptions = SafePutOptions & {
+	/** The config text the edits were made on. */
+	readonly baseText: string;
+	readonly edits: PendingEdits | readonly Pick<ConfigEdit, 'path' | 'after'>[];
+};
+
+export type UndoOptions = SafePutOptions & {
+	/** The config the last apply left on the miner (ApplyResult `applied`, else `sent`): the conflict check compares with it. */
+	readonly applied: SealedText | string;
+	/** Restore this backup instead of the newest one of this miner. */
+	readonly backupPath?: string;
+};
+
+/** One change to check after the PUT. `after` undefined: the key must be gone. */
+type Change = {readonly path: ConfigPath; readonly before: JsonValue | undefined; readonly after: JsonValue | undefined};
+
+type Target = {readonly text: string; readonly changes: readonly Change[]};
+
+const DEFAULT_VERIFY_MS = 5000;
+const DEFAULT_INTERVAL_MS = 200;
+
+/** Applies edits made on `baseText` to the miner, safely (see the file comment). */
+export async function applyEdits(options: ApplyOptions): Promise<ApplyResult> {
+	const list = 'list' in options.edits ? options.edits.list() : options.edits;
+	return safePut(options, options.baseText, (current) => {
+		const effective = list.filter((edit) => !jsonEqual(current.get(edit.path), edit.after));
+		return {
+			text: applyEditsToText(current.text, effective),
+			changes: effective.map((edit) => ({path: edit.path, before: current.get(edit.path), after: edit.after})),
+		};
+	});
+}
+
+/**
+ * Puts the newest backup of this miner back (or `backupPath`), the same safe way: conflict check
+ * against what the last apply left, a backup of the current config first, then PUT and verify. The
+ * backup written first becomes the newest, so a second undo re-applies what the first one undid.
+ */
+export async function undoLast(options: UndoOptions): Promise<ApplyResult> {
+	const empty: readonly KeyResult[] = [];
+	let backupText: string;
+	let backup: ConfigDocument;
+	try {
+		const file = options.backupPath ?? (await latestBackup(options.backupDir ?? defaultBackupDir(), options.client.url))?.path;
+		if (!file) {
+			const problem: ConfigProblem = {kind: 'backup', message: 'there is no backup of this miner\'s config to go back to', fix: 'nothing was changed', detail: null};
+			return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: empty, message: problemLine(problem)};
+		}
+
+		backupText = await readBackup(file);
+		backup = new ConfigDocument(backupText);
+	} catch (error) {
+		const problem = describeConfigError(error, {operation: 'read'});
+		return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: empty, message: problemLine(problem)};
+	}
+
+	const applied = typeof options.applied === 'string' ? options.applied : options.applied.reveal();
+	return safePut(options, applied, (current) => ({
+		text: backupText,
+		changes: leafChanges(current.value, backup.value),
+	}));
+}
+
+/** Every leaf that differs between two documents, as changes from `from` to `to`. */
+function leafChanges(from: JsonValue, to: JsonValue): Change[] {
+	if (from === null || to === null || typeof from !== 'object' || typeof to !== 'object') return [];
+	return diff(from as Record<string, unknown>, to as Record<string, unknown>).map((difference) => ({
+		path: difference.path,
+		before: valueAt(from, difference.path),
+		after: valueAt(to, difference.path),
+	}));
+}
+
+/** What changed between the document the edits started from and the miner's current one. */
+export function conflictLines(expected: JsonValue, current: JsonValue): string[] {
+	return leafChanges(expected, current).map((change) => {
+		const id = formatPath(change.path);
+		if (isSecret(change.path)) return `${id}: changed on the miner`;
+		return `${id}: ${displayValue(change.path, change.before)} → ${displayValue(change.path, change.after)} (changed on the miner)`;
+	});
+}
+
+function secretsOf(...documents: readonly (ConfigDocument | null | undefined)[]): string[] {
+	const found = new Set<string>();
+	for (const document of documents) {
+		if (!document) continue;
+		for (const entry of document.entries()) {
+			if (!entry.secret) continue;
+			const value = document.get(entry.path);
+			if (typeof value === 'string') found.add(value);
+		}
+	}
+
+	return [...found];
+}
+
+function cleanProblem(problem: ConfigProblem, secrets: readonly string[]): ConfigProblem {
+	return {
+		...problem,
+		message: scrubSecrets(problem.message, secrets),
+		fix: scrubSecrets(problem.fix, secrets),
+		detail: problem.detail === null ? null : scrubSecrets(problem.detail, secrets),
+	};
+}
+
+/** Whether an error says the connection was never made, so a request was certainly not delivered. */
+function neverConnected(error: unknown): boolean {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const code = 'code' in current ? current.code : undefined;
+		if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+			return true;
+		}
+
+		const errors = 'errors' in current && Array.isArray(current.errors) ? current.errors : [];
+		if (errors.length > 0 && errors.every((inner) => neverConnected(inner))) return true;
+		current = 'cause' in current ? current.cause : undefined;
+	}
+
+	return false;
+}
+
+async function safePut(options: SafePutOptions, expectedText: string, build: (current: ConfigDocument) => Target): Promise<ApplyResult> {
+	const {client, signal} = options;
+	const expected = new ConfigDocument(expectedText);
+	const layout = layoutOf(expected.value);
+	const noKeys: readonly KeyResult[] = [];
+
+	// 1. Read the config again.
+	let current: ConfigDocument;
+	try {
+		current = new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal));
+	} catch (error) {
+		const problem = cleanProblem(await explainConfigError(error, {client, operation: 'read', layout, tokenGiven: options.tokenGiven ?? null, ...(signal ? {signal} : {})}), secretsOf(expected));
+		return {status: 'failed', stage: 'read', problem, put: 'not-sent', backupPath: null, keys: noKeys, message: `${problemLine(problem)}; nothing was changed`};
+	}
+
+	// 2. Conflict: the miner's config changed (in meaning) since the edits started.
+	if (!jsonEqual(expected.value, current.value)) {
+		const conflicts = conflictLines(expected.value, current.value);
+		return {
+			status: 'conflict',
+			conflicts,
+			current: new SealedText(current.text),
+			message: `the miner's config changed since rigtop read it (${conflicts.length} ${conflicts.length === 1 ? 'difference' : 'differences'}); nothing was applied: re-read the config and make the changes again`,
+		};
+	}
+
+	const target = build(current);
+	if (target.changes.length === 0 || target.text === current.text) return {status: 'nothing-to-apply', message: 'nothing to apply: the miner already has these values'};
+	const targetDocument = new ConfigDocument(target.text);
+	const secrets = secretsOf(expected, current, targetDocument);
+
+	// 3. Back up the config as it is now. No backup on disk, no PUT.
+	let backupPath: string;
+	try {
+		backupPath = await writeBackup(options.backupDir ?? defaultBackupDir(), client.url, current.text, {
+			keep: options.keepBackups ?? DEFAULT_KEEP,
+			...(options.now ? {now: options.now} : {}),
+		});
+	} catch (error) {
+		const problem = cleanProblem(describeConfigError(error, {operation: 'write', layout}), secrets);
+		return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: noKeys, message: problemLine(problem)};
+	}
+
+	const saved = `your config as it was is saved in ${backupPath}`;
+	const keyResults = (statusOf: (change: Change) => KeyStatus, seenDocument: ConfigDocument | null) =>
+		target.changes.map((change): KeyResult => {
+			const seen = seenDocument ? valueAt(seenDocument.value, change.path) : undefined;
+			return {
+				path: formatPath(change.path),
+				segments: change.path,
+				status: statusOf(change),
+				before: displayValue(change.path, change.before),
+				after: displayValue(change.path, change.after),
+				seen: seenDocument ? displayValue(change.path, seen) : null,
+				secret: isSecret(change.path),
+				guarded: isApiGuarded(change.path),
+			};
+		});
+
+	// 4. PUT the whole document.
+	let put: PutState = 'accepted';
+	let putError: unknown = null;
+	try {
+		await client.putJsonText(CONFIG_ENDPOINT, target.text, signal);
+	} catch (error) {
+		putError = error;
+		// A status code means the miner answered (and refused); a socket that never connected means
+		// nothing was delivered; anything else (reset, timeout, a cut answer, an abort) leaves it open.
+		if (isMinerError(error) && error.status !== null) put = 'refused';
+		else if (neverConnected(error)) put = 'not-sent';
+		else put = 'unanswered';
+	}
+
+	if (put === 'not-sent' || put === 'refused') {
+		const problem = cleanProblem(
+			put === 'refused'
+				? await explainConfigError(putError, {client, operation: 'write', layout, tokenGiven: options.tokenGiven ?? null, ...(signal ? {signal} : {})})
+				: {...describeConfigError(putError, {operation: 'write', layout}), fix: 'check that the miner is running, then try again'},
+			secrets,
+		);
+		const lead = put === 'not-sent' ? 'the miner could not be reached to send the change: nothing was sent and nothing changed' : problemLine(problem);
+		return {status: 'failed', stage: 'put', problem, put, backupPath, keys: keyResults(() => 'not-applied', null), message: `${lead}; ${saved}`};
+	}
+
+	// 5. Read back until every change shows, or the time is up.
+	const verified = await verify(client, target.changes, layout, options);
+	const statusOf = (change: Change): KeyStatus => {
+		if (verified.restrictedOn && isRestrictedKey(change.path)) return 'applied';
+		if (!verified.document) return 'unknown';
+		if (jsonEqual(valueAt(verified.document.value, change.path), change.after)) return 'applied';
+		// Only a miner that answered the PUT and, at the last read, still showed the old value has
+		// certainly not applied it; after a lost answer or a lost contact it is not known.
+		return put === 'accepted' && !verified.lostContact ? 'not-applied' : 'unknown';
+	};
+
+	const keys = keyResults(statusOf, verified.document);
+	const notes = verified.notes.map((note) => scrubSecrets(note, secrets));
+	if (put === 'unanswered') {
+		const problem = cleanProblem(
+			{
+				...describeConfigError(putError, {operation: 'write', layout}),
+				fix: 'check the keys marked applied / unknown below, and read the config again before changing more',
+			},
+			secrets,
+		);
+		const learned = verified.document
+			? `; reading it back afterwards: ${keys.filter((key) => key.status === 'applied').length} of ${keys.length} changes show`
+			: '';
+		return {
+			status: 'failed',
+			stage: 'put',
+			problem,
+			put,
+			backupPath,
+			keys,
+			message: `the PUT was sent but no answer came: the miner may or may not have applied it; ${saved}${learned}`,
+		};
+	}
+
+	const applied = keys.filter((key) => key.status === 'applied').length;
+	const allApplied = applied === keys.length;
+	const failedNames = keys.filter((key) => key.status !== 'applied').map((key) => key.path);
+	const message = allApplied
+		? `applied ${keys.length} ${keys.length === 1 ? 'change' : 'changes'}; ${saved}`
+		: `${applied} of ${keys.length} changes applied (not confirmed: ${failedNames.join(', ')}); ${saved}`;
+	return {
+		status: 'done',
+		allApplied,
+		keys,
+		backupPath,
+		sent: new SealedText(target.text),
+		applied: verified.document ? new SealedText(verified.document.text) : null,
+		tokenChanged: verified.tokenChanged,
+		notes,
+		message: [message, ...notes].join('; '),
+	};
+}
+
+type Verified = {
+	/** The last config read back after the PUT, or null. */
+	readonly document: ConfigDocument | null;
+	/** Restricted mode was turned on and the miner confirms it (config refused, summary readable). */
+	readonly restrictedOn: boolean;
+	/** The last read-back failed (the document, if any, is from an earlier read). */
+	readonly lostContact: boolean;
+	readonly tokenChanged: boolean;
+	readonly notes: readonly string[];
+};
+
+function isAuthError(error: unknown): boolean {
+	return isMinerError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized');
+}
+
+async function verify(client: ConfigClient, changes: readonly Change[], layout: ApiLayout | null, options: SafePutOptions): Promise<Verified> {
+	const timeoutMs = options.verifyTimeoutMs ?? DEFAULT_VERIFY_MS;
+	const intervalMs = options.verifyIntervalMs ?? DEFAULT_INTERVAL_MS;
+	const {signal} = options;
+	const deadline = Date.now() + timeoutMs;
+	const tokenChange = changes.find((change) => isTokenKey(change.path));
+	const oldToken = typeof tokenChange?.before === 'string' ? tokenChange.before : null;
+	const newToken = typeof tokenChange?.after === 'string' ? tokenChange.after : null;
+	const restrictedChange = changes.find((change) => isRestrictedKey(change.path) && change.after === true);
+	let usingNewToken = false;
+	let document: ConfigDocument | null = null;
+	let lastError: unknown = null;
+
+	const readOnce = async (): Promise<ConfigDocument | null> => {
+		try {
+			const read = new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal));
+			lastError = null;
+			return read;
+		} catch (error) {
+			lastError = error;
+			return null;
+		}
+	};
+
+	const allShow = (read: ConfigDocument) => changes.every((change) => jsonEqual(valueAt(read.value, change.path), change.after));
+	let restrictedOn = false;
+	for (;;) {
+		let read = await readOnce();
+		if (!read && tokenChange && isAuthError(lastError)) {
+			// The token changed on the miner (or not yet): try the other one.
+			usingNewToken = !usingNewToken;
+			client.setToken(usingNewToken ? newToken : oldToken);
+			read = await readOnce();
+			if (!read && isAuthError(lastError)) {
+				usingNewToken = !usingNewToken;
+				client.setToken(usingNewToken ? newToken : oldToken);
+			}
+		}
+
+		if (read) {
+			document = read;
+			if (allShow(read)) break;
+		} else if (restrictedChange && isMinerError(lastError) && lastError.kind === 'forbidden') {
+			const probe = await probeSummary(client, signal);
+			if (probe.readable === true) {
+				restrictedOn = true;
+				break;
+			}
+		}
+
+		if (Date.now() >= deadline || signal?.aborted) break;
+		try {
+			await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())), undefined, signal ? {signal} : {});
+		} catch {
+			break;
+		}
+	}
+
+	const tokenApplied = tokenChange !== undefined && document !== null && jsonEqual(valueAt(document.value, tokenChange.path), tokenChange.after);
+	if (tokenChange) client.setToken(tokenApplied ? newToken : oldToken);
+	const notes: string[] = [];
+	if (tokenApplied) notes.push('rigtop now uses the new access token');
+	if (restrictedOn) {
+		notes.push(
+			`restricted mode is on now: the miner no longer lets rigtop read or change its config (set ${layout === 'api' ? 'api' : 'http'}.restricted back to false in its config file to undo)`,
+		);
+	}
+
+	if (!restrictedOn && lastError !== null) {
+		const guarded = changes.filter((change) => isApiGuarded(change.path)).map((change) => formatPath(change.path));
+		const problem = describeConfigError(lastError, {operation: 'read', layout});
+		const port = changes.find((change) => change.path.at(-1) === 'port' && isApiGuarded(change.path))?.after;
+		const moved = typeof port === 'number' && port > 0 ? `; if it applied, the API now listens on port ${port}: point rigtop there` : '';
+		notes.push(
+			guarded.length > 0
+				? `rigtop lost contact with the miner's API after the change to ${guarded.join(', ')} (that change can move or close it): ${problem.message}${moved}`
+				: `reading the config back failed: ${problem.message}`,
+		);
+	}
+
+	return {document: restrictedOn ? null : document, restrictedOn, lostContact: !restrictedOn && lastError !== null, tokenChanged: tokenApplied, notes};
+}

@@ -1,0 +1,75 @@
+import type {ConfigPath, JsonValue, ValueKind} from './types.js';
+
+/** The kind of a JSON value as the config tree shows it. */
+export function kindOf(value: JsonValue): ValueKind {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'array';
+	switch (typeof value) {
+		case 'boolean':
+			return 'boolean';
+		case 'number':
+			return 'number';
+		case 'string':
+			return 'string';
+		default:
+			return 'object';
+	}
+}
+
+/** Deep equality of two JSON values (object key order does not matter; array order does). */
+export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+	if (a === b) return true;
+	if (a === undefined || b === undefined || a === null || b === null) return false;
+	if (typeof a !== 'object' || typeof b !== 'object') return false;
+	if (Array.isArray(a) || Array.isArray(b)) {
+		if (!Array.isArray(a) || !Array.isArray(b)) return false;
+		const left: readonly JsonValue[] = a;
+		const right: readonly JsonValue[] = b;
+		return left.length === right.length && left.every((item, index) => jsonEqual(item, right[index]));
+	}
+
+	const left = a as {readonly [key: string]: JsonValue};
+	const right = b as {readonly [key: string]: JsonValue};
+	const leftKeys = Object.keys(left);
+	if (leftKeys.length !== Object.keys(right).length) return false;
+	return leftKeys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]));
+}
+
+/** The value at a path of a parsed document, or undefined when the path does not exist. */
+export function valueAt(root: JsonValue, path: ConfigPath): JsonValue | undefined {
+	let current: JsonValue | undefined = root;
+	for (const segment of path) {
+		if (current === null || typeof current !== 'object') return undefined;
+		if (Array.isArray(current)) {
+			if (typeof segment !== 'number') return undefined;
+			const list: readonly JsonValue[] = current;
+			current = list[segment];
+		} else {
+			if (typeof segment !== 'string') return undefined;
+			const object = current as {readonly [key: string]: JsonValue};
+			current = Object.hasOwn(object, segment) ? object[segment] : undefined;
+		}
+	}
+
+	return current;
+}
+
+/** `pools.0.tls` from ['pools', 0, 'tls']. */
+export function formatPath(path: ConfigPath): string {
+	return path.map(String).join('.');
+}
+
+/** Whether two paths are the same. */
+export function samePath(a: ConfigPath, b: ConfigPath): boolean {
+	return a.length === b.length && a.every((segment, index) => segment === b[index]);
+}
+
+/** Whether `prefix` is a proper or equal prefix of `path`. */
+export function isPrefix(prefix: ConfigPath, path: ConfigPath): boolean {
+	return prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
+}
+
+/** A JSON value as one line of text (what `JSON.stringify` gives; undefined for a key that is absent). */
+export function showValue(value: JsonValue | undefined): string {
+	return value === undefined ? '(absent)' : JSON.stringify(value);
+}

@@ -1,0 +1,168 @@
+/**
+ * The engine behind `rigtop config get [PATH]` and `rigtop config set PATH=VALUE [PATH=VALUE…]`.
+ * Returns the lines to print and the exit code (0: everything applied / read; 1: otherwise, with the
+ * reason). Secrets are printed masked; the CLI layer only prints.
+ */
+import {applyEdits, type ApplyResult, type KeyResult} from './apply.js';
+import {ConfigDocument} from './document.js';
+import {AssignmentError, assignmentValue, diffLine, parseAssignment, PendingEdits, SECRET_CHANGED} from './edits.js';
+import type {Assignment} from './edits.js';
+import {explainConfigError, problemLine} from './errors.js';
+import {CONFIG_ENDPOINT} from './types.js';
+import type {ConfigClient} from './types.js';
+
+export type ScriptedResult = {readonly exitCode: 0 | 1; readonly lines: readonly string[]};
+
+export type ConfigGetOptions = {
+	readonly client: ConfigClient;
+	/** A dotted key path; the whole document when absent. */
+	readonly path?: string;
+	readonly tokenGiven?: boolean;
+	readonly signal?: AbortSignal;
+};
+
+export type ConfigSetOptions = {
+	readonly client: ConfigClient;
+	/** `PATH=VALUE` arguments. */
+	readonly assignments: readonly string[];
+	/**
+	 * Whether changes that can cut rigtop off from the API (http.* / api.* port, host, token,
+	 * restricted, enabled) were confirmed by the user. Without it such a change is refused.
+	 */
+	readonly confirmApiChanges: boolean;
+	/** How the user confirms (shown in the refusal), default `--yes`. */
+	readonly confirmFlag?: string;
+	readonly backupDir?: string;
+	readonly verifyTimeoutMs?: number;
+	readonly verifyIntervalMs?: number;
+	readonly tokenGiven?: boolean;
+	readonly signal?: AbortSignal;
+};
+
+function splitLines(text: string): string[] {
+	const lines = text.split(/\r?\n/);
+	if (lines.at(-1) === '') lines.pop();
+	return lines;
+}
+
+/** Removes the indentation a nested value's lines carry from the document around it. */
+function dedent(raw: string, document: string, offset: number): string[] {
+	const lineStart = document.lastIndexOf('\n', offset - 1) + 1;
+	const indent = /^[ \t]*/.exec(document.slice(lineStart, offset))?.[0] ?? '';
+	return splitLines(raw).map((line, index) => (index > 0 && line.startsWith(indent) ? line.slice(indent.length) : line));
+}
+
+async function readConfig(
+	client: ConfigClient,
+	tokenGiven: boolean | undefined,
+	signal: AbortSignal | undefined,
+): Promise<{document: ConfigDocument} | {failure: ScriptedResult}> {
+	try {
+		return {document: new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal))};
+	} catch (error) {
+		const problem = await explainConfigError(error, {client, operation: 'read', tokenGiven: tokenGiven ?? null, ...(signal ? {signal} : {})});
+		return {failure: {exitCode: 1, lines: [problemLine(problem)]}};
+	}
+}
+
+/** `rigtop config get [PATH]`: the config (secrets masked) or one value, as JSON text. */
+export async function configGet(options: ConfigGetOptions): Promise<ScriptedResult> {
+	const read = await readConfig(options.client, options.tokenGiven, options.signal);
+	if ('failure' in read) return read.failure;
+	const masked = new ConfigDocument(read.document.maskedText());
+	if (options.path === undefined) return {exitCode: 0, lines: splitLines(masked.text)};
+	const path = read.document.resolve(options.path);
+	if (!path || !read.document.has(path)) return {exitCode: 1, lines: [`the miner's config has no key ${options.path}`]};
+	const span = masked.locate(path);
+	if (!span) return {exitCode: 1, lines: [`the miner's config has no key ${options.path}`]};
+	const raw = masked.text.slice(span.offset, span.offset + span.length);
+	return {exitCode: 0, lines: raw.includes('\n') ? dedent(raw, masked.text, span.offset) : [raw]};
+}
+
+function statusWord(key: KeyResult): string {
+	switch (key.status) {
+		case 'applied':
+			return 'applied';
+		case 'not-applied':
+			return key.seen === null ? 'NOT applied' : `NOT applied (the miner has ${key.secret ? 'another value' : key.seen})`;
+		case 'unknown':
+			return 'unknown (could not be checked)';
+	}
+}
+
+function keyLine(key: KeyResult): string {
+	const change = key.secret ? `${key.path}: ${SECRET_CHANGED}` : `${key.path}: ${key.before} → ${key.after}`;
+	return `${change}  ${statusWord(key)}`;
+}
+
+function resultLines(result: ApplyResult): string[] {
+	switch (result.status) {
+		case 'nothing-to-apply':
+			return [result.message];
+		case 'conflict':
+			return [result.message, ...result.conflicts.map((line) => `  ${line}`)];
+		case 'failed':
+			return [...result.keys.map((key) => keyLine(key)), result.message, `fix: ${result.problem.fix}`];
+		case 'done':
+			return [...result.keys.map((key) => keyLine(key)), ...result.notes, `backup: ${result.backupPath}`];
+	}
+}
+
+/** `rigtop config set PATH=VALUE…`: applies with the conflict check, backup and verification. */
+export async function configSet(options: ConfigSetOptions): Promise<ScriptedResult> {
+	if (options.assignments.length === 0) return {exitCode: 1, lines: ['nothing to set: give PATH=VALUE, e.g. rigtop config set cpu.huge-pages=false']};
+	const assignments: Assignment[] = [];
+	for (const argument of options.assignments) {
+		try {
+			assignments.push(parseAssignment(argument));
+		} catch (error) {
+			if (error instanceof AssignmentError) return {exitCode: 1, lines: [error.message]};
+			throw error;
+		}
+	}
+
+	const read = await readConfig(options.client, options.tokenGiven, options.signal);
+	if ('failure' in read) return read.failure;
+	const {document} = read;
+	let edits = new PendingEdits(document);
+	const problems: string[] = [];
+	for (const assignment of assignments) {
+		const path = document.resolve(assignment.path);
+		if (!path) {
+			problems.push(`the miner's config has no key ${assignment.path}`);
+			continue;
+		}
+
+		const outcome = edits.set(path, assignmentValue(path, assignment, document.get(path)));
+		if (outcome.ok) edits = outcome.edits;
+		else problems.push(outcome.message);
+	}
+
+	if (problems.length > 0) return {exitCode: 1, lines: [...problems, 'nothing was applied']};
+	if (edits.size === 0) return {exitCode: 0, lines: ['nothing to change: the miner already has these values']};
+	if (edits.hasGuarded && !options.confirmApiChanges) {
+		const guarded = edits.list().filter((edit) => edit.guarded);
+		return {
+			exitCode: 1,
+			lines: [
+				...guarded.map((edit) => diffLine(edit)),
+				`${guarded.map((edit) => edit.id).join(', ')} can cut rigtop off from the miner's API; nothing was applied: run again with ${options.confirmFlag ?? '--yes'} to confirm`,
+			],
+		};
+	}
+
+	const result = await applyEdits({
+		client: options.client,
+		baseText: document.text,
+		edits,
+		...(options.backupDir === undefined ? {} : {backupDir: options.backupDir}),
+		...(options.verifyTimeoutMs === undefined ? {} : {verifyTimeoutMs: options.verifyTimeoutMs}),
+		...(options.verifyIntervalMs === undefined ? {} : {verifyIntervalMs: options.verifyIntervalMs}),
+		...(options.tokenGiven === undefined ? {} : {tokenGiven: options.tokenGiven}),
+		...(options.signal ? {signal: options.signal} : {}),
+	});
+	const lines = resultLines(result);
+	const ok = result.status === 'done' && result.allApplied;
+	if (!ok && result.status === 'done') lines.push(result.message);
+	return {exitCode: ok ? 0 : 1, lines};
+}
