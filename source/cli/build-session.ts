@@ -3,7 +3,9 @@ import type {DiscoveryResult} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
 import {UsageError} from '../miner/target.js';
 import type {RunPlan} from './options.js';
-import {createSession, startDemoMiner, type Session} from './session.js';
+import {createCleartextTokenWarner} from '../discovery/token-warning.js';
+import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
+import {createSession, startDemoMiner, type Session, type SessionTarget} from './session.js';
 
 /** Thrown when there is nothing to watch; the message is the whole multi-line explanation. */
 export class NothingToWatchError extends Error {
@@ -11,9 +13,9 @@ export class NothingToWatchError extends Error {
 }
 
 /** Finds what to watch: explicit URLs and tokens, else --config, else the XMRig processes on this machine. */
-export async function discover(plan: RunPlan): Promise<DiscoveryResult> {
+export async function discover(plan: RunPlan, urls: readonly string[] = plan.urls): Promise<DiscoveryResult> {
 	return resolveTargets({
-		urls: plan.urls,
+		urls,
 		...(plan.tokenFile === undefined ? {} : {tokenFile: plan.tokenFile}),
 		...(plan.tokenEnv === undefined ? {} : {tokenEnv: plan.tokenEnv}),
 		...(plan.tokenFlag === undefined ? {} : {tokenFlag: plan.tokenFlag}),
@@ -32,6 +34,7 @@ export async function buildSession(plan: RunPlan, warn: (line: string) => void):
 		return createSession([target], plan.intervalMs, simulator);
 	}
 
+	if (plan.rigsFile !== undefined) return createSession(await rigsTargets(plan, plan.rigsFile, warn), plan.intervalMs);
 	const result = await discover(plan);
 	// A token file that cannot be read is the user's typo, not something to carry on without.
 	const tokenFileProblem = plan.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
@@ -42,4 +45,42 @@ export async function buildSession(plan: RunPlan, warn: (line: string) => void):
 		result.targets.map((target) => ({url: target.url, token: target.token, name: target.name})),
 		plan.intervalMs,
 	);
+}
+
+/**
+ * The targets of --rigs, in the file's order, then any URL also given on the command line. A rig
+ * with a tokenFile uses that token; the others (and the URLs) go through discovery like URL
+ * arguments: the token given to rigtop, else that of the local miner listening on the port.
+ */
+async function rigsTargets(plan: RunPlan, rigsFile: string, warn: (line: string) => void): Promise<SessionTarget[]> {
+	const rigs = await readRigsFile(rigsFile);
+	const own = new Map<RigEntry, string | null>();
+	for (const rig of rigs) if (rig.tokenFile !== undefined) own.set(rig, await readRigToken(rig, warn));
+	const rest = [...rigs.filter((rig) => rig.tokenFile === undefined).map((rig) => rig.url), ...plan.urls];
+	const found = new Map<string, {token: string | null}>();
+	if (rest.length > 0) {
+		const result = await discover(plan, rest);
+		const tokenFileProblem = plan.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
+		if (tokenFileProblem) throw new UsageError(tokenFileProblem);
+		for (const line of [...result.warnings, ...result.problems]) warn(line);
+		for (const target of result.targets) found.set(target.url, {token: target.token});
+	}
+
+	const warnCleartext = createCleartextTokenWarner();
+	const targets: SessionTarget[] = [];
+	for (const rig of rigs) {
+		const token = own.has(rig) ? (own.get(rig) ?? null) : (found.get(rig.url)?.token ?? null);
+		if (own.has(rig)) {
+			const warning = warnCleartext(rig.url, token);
+			if (warning) warn(warning);
+		}
+
+		targets.push({url: rig.url, token, name: rig.name});
+	}
+
+	for (const [url, {token}] of found) {
+		if (!targets.some((target) => target.url === url)) targets.push({url, token});
+	}
+
+	return targets;
 }

@@ -1,3 +1,4 @@
+import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {normalizeMinerUrl, UsageError} from '../miner/target.js';
 
 /** Flags as meow parsed them (only the ones rigtop reads). */
@@ -13,6 +14,9 @@ export type CliFlags = {
 	readonly where: boolean;
 	readonly color: boolean;
 	readonly readOnly: boolean;
+	readonly rigs?: string | undefined;
+	readonly bell?: boolean | undefined;
+	readonly onAlert?: string | undefined;
 };
 
 export type RunMode = 'live' | 'once' | 'where';
@@ -30,6 +34,12 @@ export type RunPlan = {
 	readonly tokenFlag: string | undefined;
 	readonly tokenEnv: string | undefined;
 	readonly configPath: string | undefined;
+	/** --rigs FILE: a JSON list of {name, url, tokenFile}. */
+	readonly rigsFile: string | undefined;
+	/** --bell: ring the terminal bell on an alert. */
+	readonly bell: boolean;
+	/** --on-alert CMD split into the program and its arguments (no shell), or null. */
+	readonly onAlert: readonly string[] | null;
 	/** Lines for stderr before anything else (the non-terminal notice). */
 	readonly notices: readonly string[];
 };
@@ -53,8 +63,19 @@ export function planRun(inputs: PlanInputs): RunPlan {
 
 	const urls = [...inputs.positional, ...(flags.url ?? [])];
 	for (const url of urls) normalizeMinerUrl(url); // throws UsageError for anything that is not host:port
-	if (flags.demo && (urls.length > 0 || flags.config !== undefined)) {
-		throw new UsageError('--demo watches the simulated miner; give either --demo or a miner (URL or --config), not both');
+	if (flags.demo && (urls.length > 0 || flags.config !== undefined || flags.rigs !== undefined)) {
+		throw new UsageError('--demo watches the simulated miner; give either --demo or a miner (URL, --rigs or --config), not both');
+	}
+
+	if (flags.rigs !== undefined && flags.rigs.trim() === '') throw new UsageError('--rigs needs the path of a JSON file listing the rigs');
+	let onAlert: string[] | null = null;
+	if (flags.onAlert !== undefined) {
+		try {
+			onAlert = splitCommand(flags.onAlert);
+		} catch (error) {
+			if (error instanceof CommandSyntaxError) throw new UsageError(`--on-alert: ${error.message}`);
+			throw error;
+		}
 	}
 
 	const notices: string[] = [];
@@ -80,6 +101,9 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		tokenFlag: flags.token,
 		tokenEnv: inputs.env['RIGTOP_TOKEN'],
 		configPath: flags.config,
+		rigsFile: flags.rigs,
+		bell: flags.bell === true,
+		onAlert,
 		notices,
 	};
 }

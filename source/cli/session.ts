@@ -1,6 +1,7 @@
 import {randomBytes} from 'node:crypto';
 import {MinerClient} from '../miner/client.js';
 import {MinerReader} from '../miner/reader.js';
+import {createLimiter, type Limiter} from '../monitor/limiter.js';
 import {Monitor} from '../monitor/monitor.js';
 import {startSimulator, type Simulator} from '../sim/simulator.js';
 
@@ -26,11 +27,15 @@ export type Session = {
 	close(): Promise<void>;
 };
 
-export function watchMiner(target: SessionTarget, intervalMs: number): WatchedMiner {
+/** Polls in flight at once across a session: enough that a few hung miners never hold up the rest. */
+export const MAX_CONCURRENT_POLLS = 16;
+
+/** A miner's client, reader and monitor; with a limiter, its polls share the limiter's slots. */
+export function watchMiner(target: SessionTarget, intervalMs: number, limiter?: Limiter): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
 	const monitor = new Monitor({
-		read: async (signal) => reader.read(signal),
+		read: limiter ? async (signal) => limiter.run(async () => reader.read(signal), signal) : async (signal) => reader.read(signal),
 		url: target.url,
 		...(target.name === undefined ? {} : {name: target.name}),
 		intervalMs,
@@ -49,7 +54,9 @@ export async function startDemoMiner(): Promise<{simulator: Simulator; target: S
 }
 
 export function createSession(targets: readonly SessionTarget[], intervalMs: number, simulator: Simulator | null = null): Session {
-	const miners = targets.map((target) => watchMiner(target, intervalMs));
+	// Each monitor keeps its own schedule and backoff; the limiter only bounds how many read at once.
+	const limiter = targets.length > 1 ? createLimiter(MAX_CONCURRENT_POLLS) : undefined;
+	const miners = targets.map((target) => watchMiner(target, intervalMs, limiter));
 	return {
 		miners,
 		simulator,

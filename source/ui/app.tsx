@@ -1,16 +1,113 @@
+import {useCallback, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps} from './dashboard.js';
+import {FleetStore, type AlertStore} from './fleet/fleet-store.js';
+import {FleetView} from './fleet/fleet-view.js';
+import type {MonitorStore} from './store.js';
 import {createTheme, ThemeContext} from './theme.js';
 
-export type AppProps = DashboardProps & {
-	/** Draw in colour (default true). Off for --no-color or NO_COLOR: see `colorEnabled`. */
-	readonly color?: boolean;
+/** One watched miner as the app sees it: its state, and the actions its dashboard offers. */
+export type AppMiner = {
+	readonly store: MonitorStore;
+	readonly onPause?: () => void;
+	readonly onResume?: () => void;
+	/** Poll now. */
+	readonly onRefresh?: () => void;
 };
 
-/** The root: theme around the one-miner dashboard (config and fleet screens come later). */
-export function App({color = true, ...dashboard}: AppProps) {
-	return (
-		<ThemeContext.Provider value={createTheme({color})}>
-			<Dashboard {...dashboard} />
-		</ThemeContext.Provider>
+/** What the config view slot is given: which miner, and its store. */
+export type ConfigTarget = {readonly index: number; readonly store: MonitorStore};
+
+type CommonProps = {
+	readonly onQuit: () => void;
+	/** Draw in colour (default true). Off for --no-color or NO_COLOR: see `colorEnabled`. */
+	readonly color?: boolean;
+	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
+	readonly now?: number;
+	/**
+	 * `c` on a miner's dashboard. Called with the miner's index; when `renderConfig` is given the
+	 * app also switches to the config screen. With neither, `c` is not offered.
+	 */
+	readonly onConfig?: (minerIndex: number) => void;
+	/**
+	 * The config view slot: renders the config screen of one miner; `onBack` returns to that
+	 * miner's dashboard (Esc there). The config view owns its keys while it is shown.
+	 */
+	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void) => ReactNode;
+	/** Alerts for the fleet rows (the AlertCenter). */
+	readonly alerts?: AlertStore;
+	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
+	readonly fleetThrottleMs?: number;
+};
+
+export type AppProps = CommonProps &
+	(
+		| {
+				/** Several miners: the fleet view first, Enter opens one, Esc comes back. One miner: its dashboard. */
+				readonly miners: readonly AppMiner[];
+		  }
+		| (Pick<DashboardProps, 'store' | 'onPause' | 'onResume' | 'onRefresh'> & {readonly miners?: undefined})
 	);
+
+type Screen = {readonly name: 'fleet'} | {readonly name: 'dashboard'; readonly index: number} | {readonly name: 'config'; readonly index: number};
+
+function minersOf(props: AppProps): readonly AppMiner[] {
+	if (props.miners !== undefined) return props.miners;
+	const miner: {-readonly [K in keyof AppMiner]: AppMiner[K]} = {store: props.store};
+	if (props.onPause) miner.onPause = props.onPause;
+	if (props.onResume) miner.onResume = props.onResume;
+	if (props.onRefresh) miner.onRefresh = props.onRefresh;
+	return [miner];
+}
+
+/**
+ * The root: the theme, and which screen shows. One miner: its dashboard (and its config view).
+ * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
+ * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
+ */
+export function App(props: AppProps) {
+	const {onQuit, color = true, now, onConfig, renderConfig, alerts, fleetThrottleMs} = props;
+	const miners = minersOf(props);
+	const fleetMode = miners.length > 1;
+	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
+	const [selected, setSelected] = useState(0);
+
+	// One fleet store for the app's life (the miners do not change); it listens to the monitors
+	// only while the fleet view shows.
+	const [fleet] = useState(() => new FleetStore(miners.map((miner) => miner.store), {alerts, throttleMs: fleetThrottleMs}));
+
+	const openRig = useCallback((index: number) => {
+		setSelected(index);
+		setScreen({name: 'dashboard', index});
+	}, []);
+	const backToFleet = useCallback(() => {
+		setScreen({name: 'fleet'});
+	}, []);
+	const index = screen.name === 'fleet' ? -1 : screen.index;
+	const openConfig = useCallback(() => {
+		if (index < 0) return;
+		if (renderConfig) setScreen({name: 'config', index});
+		onConfig?.(index);
+	}, [index, renderConfig, onConfig]);
+	const backToDashboard = useCallback(() => {
+		if (index >= 0) setScreen({name: 'dashboard', index});
+	}, [index]);
+
+	let body: ReactNode = null;
+	const miner = index >= 0 ? miners[index] : undefined;
+	if (screen.name === 'fleet' || !miner) {
+		body = <FleetView fleet={fleet} onQuit={onQuit} onOpen={openRig} initialSelected={selected} onSelect={setSelected} {...(now === undefined ? {} : {now})} />;
+	} else if (screen.name === 'config' && renderConfig) {
+		body = renderConfig({index, store: miner.store}, backToDashboard);
+	} else {
+		const optional: {-readonly [K in keyof DashboardProps]?: DashboardProps[K]} = {};
+		if (miner.onPause) optional.onPause = miner.onPause;
+		if (miner.onResume) optional.onResume = miner.onResume;
+		if (miner.onRefresh) optional.onRefresh = miner.onRefresh;
+		if (renderConfig || onConfig) optional.onConfig = openConfig;
+		if (fleetMode) optional.onBack = backToFleet;
+		if (now !== undefined) optional.now = now;
+		body = <Dashboard key={index} store={miner.store} onQuit={onQuit} {...optional} />;
+	}
+
+	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;
 }

@@ -7,7 +7,7 @@
 import {commandFor, type CommandName, type KeyLike, type Screen} from './keymap.js';
 
 /** Commands carried out by the app through a callback. */
-export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh';
+export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet';
 
 export type Outgoing = {readonly seq: number; readonly command: ActionCommand};
 
@@ -110,7 +110,17 @@ export function dashboardReducer(state: DashboardUiState, action: DashboardUiAct
 				case 'pause':
 				case 'resume':
 				case 'refresh':
+				case 'toFleet':
 					return send(state, command);
+				case 'fleetUp':
+				case 'fleetDown':
+				case 'fleetPageUp':
+				case 'fleetPageDown':
+				case 'fleetTop':
+				case 'fleetBottom':
+				case 'open':
+					// Fleet-screen commands never reach the dashboard (not in its screen's bindings).
+					return state;
 			}
 		}
 	}

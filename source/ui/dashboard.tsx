@@ -29,11 +29,13 @@ export type DashboardProps = {
 	readonly onResume?: () => void;
 	/** Poll now. */
 	readonly onRefresh?: () => void;
+	/** Back to the fleet view (Esc); without it Esc does nothing and the footer does not offer it. */
+	readonly onBack?: () => void;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 };
 
-type Callbacks = Pick<DashboardProps, 'onQuit' | 'onConfig' | 'onPause' | 'onResume' | 'onRefresh'>;
+type Callbacks = Pick<DashboardProps, 'onQuit' | 'onConfig' | 'onPause' | 'onResume' | 'onRefresh' | 'onBack'>;
 
 function run(command: ActionCommand, callbacks: Callbacks): void {
 	switch (command) {
@@ -51,6 +53,9 @@ function run(command: ActionCommand, callbacks: Callbacks): void {
 			return;
 		case 'refresh':
 			callbacks.onRefresh?.();
+			return;
+		case 'toFleet':
+			callbacks.onBack?.();
 	}
 }
 
@@ -59,7 +64,7 @@ function run(command: ActionCommand, callbacks: Callbacks): void {
  * actions reach the app through the callbacks. The frame fills the terminal's width and stays
  * under its height (rows - 1), whatever the terminal and the number of threads.
  */
-export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, now}: DashboardProps) {
+export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
 	const state = useMonitorState(store);
 	const {columns, rows} = useTerminalSize();
 	const layout = useMemo(() => computeLayout(columns, rows), [columns, rows]);
@@ -71,14 +76,16 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	const hasPause = onPause !== undefined;
 	const hasResume = onResume !== undefined;
 	const hasRefresh = onRefresh !== undefined;
+	const hasBack = onBack !== undefined;
 	const actions = useMemo(() => {
 		const set = new Set<ActionCommand>(['quit']);
 		if (hasConfig) set.add('config');
 		if (hasPause) set.add('pause');
 		if (hasResume) set.add('resume');
 		if (hasRefresh) set.add('refresh');
+		if (hasBack) set.add('toFleet');
 		return set as ReadonlySet<ActionCommand>;
-	}, [hasConfig, hasPause, hasResume, hasRefresh]);
+	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack]);
 
 	const [ui, dispatch] = useReducer(dashboardReducer, {actions, pageSize: layout.threadRows, threadCount}, initialUiState);
 	useEffect(() => {
@@ -102,8 +109,9 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (onPause) current.onPause = onPause;
 		if (onResume) current.onResume = onResume;
 		if (onRefresh) current.onRefresh = onRefresh;
+		if (onBack) current.onBack = onBack;
 		callbacks.current = current;
-	}, [onQuit, onConfig, onPause, onResume, onRefresh]);
+	}, [onQuit, onConfig, onPause, onResume, onRefresh, onBack]);
 	const handled = useRef(0);
 	useEffect(() => {
 		for (const item of ui.outbox) {
@@ -125,9 +133,10 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (hasResume && connected && paused !== false) shown.add('resume');
 		if (hasRefresh) shown.add('refresh');
 		if (scrollable) shown.add('threadsUp');
+		if (hasBack) shown.add('toFleet');
 		return footerHints('dashboard', shown);
-	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, connected, paused, scrollable]);
-	const help = useMemo(() => helpEntries(availableCommands(actions)), [actions]);
+	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
+	const help = useMemo(() => helpEntries(availableCommands(actions), 'dashboard'), [actions]);
 
 	const outdated = isOutdated(state);
 	const notice = useMemo<Notice | null>(() => {

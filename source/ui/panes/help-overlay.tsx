@@ -19,7 +19,7 @@ function HelpOverlayView({entries, width, height}: HelpOverlayProps) {
 	return (
 		<Pane title="Keys" note="· ? or Esc to close" width={width} height={height}>
 			{shown.map((entry) => (
-				<Box key={entry.keys} height={1}>
+				<Box key={`${entry.keys} ${entry.description}`} height={1}>
 					<Text wrap="truncate-end">
 						<Text bold {...theme.text(entry.available ? 'accent' : 'muted')}>
 							{entry.keys.padEnd(keyWidth)}

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// Fleet benchmark: rigtop watching 100 simulated miners at a 1 s interval, in a real terminal (tmux).
+//
+//   node bench/fleet.bench.mjs            (builds dist/ first if it is missing)
+//   RIGTOP_BENCH_RIGS=100 RIGTOP_BENCH_SECONDS=60 node bench/fleet.bench.mjs
+//   RIGTOP_BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' …   (node options for rigtop, to profile it)
+//
+// The simulators run in a separate process (the simulator bundled from source/sim by esbuild), so
+// their CPU is not counted. rigtop's CPU is utime+stime from /proc/<pid>/stat over the measured
+// window, after a warm-up; its memory is VmRSS from /proc/<pid>/status, sampled every second (the
+// peak is reported, and VmHWM). Goals: under 10 % of one core and under 150 MB RSS, and the frame
+// still fits the terminal (the table scrolls). Prints the figures and their ratio to the goals;
+// exits 1 when a goal is missed or the frame does not fit, 2 when the bench could not run.
+import {execFile, spawn, execFileSync} from 'node:child_process';
+import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {promisify} from 'node:util';
+import {build} from 'esbuild';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(root, '.bench-out', 'fleet');
+const RIGS = Number(process.env.RIGTOP_BENCH_RIGS ?? 100);
+const SECONDS = Number(process.env.RIGTOP_BENCH_SECONDS ?? 60);
+const WARMUP_SECONDS = Number(process.env.RIGTOP_BENCH_WARMUP ?? 10);
+const COLS = 120;
+const ROWS = 40;
+const GOAL_CPU = 0.1;
+const GOAL_RSS_MB = 150;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], {encoding: 'utf8'}).trim()) || 100;
+
+function cpuTicks(pid) {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	// Fields after the command name (which may hold spaces) start after the last ')'.
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	return Number(fields[11]) + Number(fields[12]); // utime, stime
+}
+
+function memory(pid) {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+	return {rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024};
+}
+
+async function tmux(...args) {
+	return run('tmux', ['-L', socket, ...args]);
+}
+
+const socket = `rigtop-bench-${process.pid}`;
+let sims = null;
+
+let rigtopPid = null;
+
+async function cleanup() {
+	// Quit rigtop the way a user does (so a --cpu-prof profile gets written), then the terminal.
+	if (rigtopPid !== null) {
+		await tmux('send-keys', '-t', 'main', '-l', 'q').catch(() => undefined);
+		for (let i = 0; i < 50 && existsSync(`/proc/${rigtopPid}`); i++) await sleep(100);
+	}
+
+	await tmux('kill-server').catch(() => undefined);
+	if (sims && sims.exitCode === null) {
+		sims.kill('SIGTERM');
+		await new Promise((resolve) => {
+			sims.once('exit', resolve);
+			setTimeout(resolve, 3000);
+		});
+	}
+}
+
+async function main() {
+	if (!existsSync(path.join(root, 'dist', 'cli.js'))) execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], {stdio: 'inherit'});
+	rmSync(outDir, {recursive: true, force: true});
+	mkdirSync(outDir, {recursive: true});
+
+	// 1. The simulators, in a process of their own.
+	const simsScript = path.join(outDir, 'fleet-sims.mjs');
+	await build({
+		stdin: {
+			contents: `import {startSimulator} from './source/sim/simulator.ts';
+const count = Number(process.argv[2]);
+const dialects = ['6', '6', '5', '2'];
+const sims = [];
+for (let i = 0; i < count; i++) {
+	sims.push(await startSimulator({dialect: dialects[i % dialects.length], warm: true, seed: 1000 + i, workerId: 'bench-' + i, threads: 4 + (i % 5)}));
+}
+process.stdout.write(JSON.stringify(sims.map((sim) => sim.url)) + '\\n');
+const stop = async () => { await Promise.all(sims.map((sim) => sim.stop())); process.exit(0); };
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+setInterval(() => {}, 1 << 30);
+`,
+			resolveDir: root,
+			sourcefile: 'fleet-sims-entry.ts',
+			loader: 'ts',
+		},
+		bundle: true,
+		platform: 'node',
+		format: 'esm',
+		target: 'node20',
+		outfile: simsScript,
+		logLevel: 'warning',
+	});
+	sims = spawn(process.execPath, [simsScript, String(RIGS)], {stdio: ['ignore', 'pipe', 'inherit']});
+	const urls = await new Promise((resolve, reject) => {
+		let text = '';
+		sims.stdout.setEncoding('utf8');
+		sims.stdout.on('data', (chunk) => {
+			text += chunk;
+			if (text.includes('\n')) resolve(JSON.parse(text.slice(0, text.indexOf('\n'))));
+		});
+		sims.once('exit', (code) => reject(new Error(`the simulators exited (${code})`)));
+	});
+
+	// 2. rigtop in tmux, against every simulator, through a rigs file.
+	const rigsFile = path.join(outDir, 'rigs.json');
+	writeFileSync(rigsFile, JSON.stringify(urls.map((url, i) => ({name: `rig-${String(i + 1).padStart(3, '0')}`, url}))));
+	const pidFile = path.join(outDir, 'rigtop.pid');
+	const command = `echo $$ > '${pidFile}'; exec env -u CI TERM=xterm-256color '${process.execPath}' ${process.env.RIGTOP_BENCH_NODE_ARGS ?? ''} '${process.env.RIGTOP_BENCH_CLI ?? path.join(root, 'dist', 'cli.js')}' --rigs '${rigsFile}' -i 1`;
+	await run('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(COLS), '-y', String(ROWS), 'sh', '-c', command]);
+	let pid = null;
+	for (let i = 0; i < 50 && pid === null; i++) {
+		await sleep(100);
+		if (existsSync(pidFile)) pid = Number(readFileSync(pidFile, 'utf8').trim()) || null;
+	}
+
+	if (pid === null) throw new Error('rigtop did not start');
+	rigtopPid = pid;
+	const screen = async () => (await tmux('capture-pane', '-p', '-t', 'main')).stdout;
+	const deadline = Date.now() + 30_000;
+	while (!new RegExp(`● ${RIGS} live`).test(await screen())) {
+		if (Date.now() > deadline) throw new Error(`not every rig went live within 30 s; screen:\n${await screen()}`);
+		await sleep(250);
+	}
+
+	console.log(`fleet bench: ${RIGS} simulated miners, 1 s interval, ${COLS}×${ROWS} terminal; warm-up ${WARMUP_SECONDS} s, measuring ${SECONDS} s…`);
+	await sleep(WARMUP_SECONDS * 1000);
+
+	// 3. Measure.
+	const startTicks = cpuTicks(pid);
+	const startSimTicks = cpuTicks(sims.pid);
+	const started = process.hrtime.bigint();
+	let peakRss = 0;
+	let scrolled = false;
+	for (let second = 0; second < SECONDS; second++) {
+		await sleep(1000);
+		peakRss = Math.max(peakRss, memory(pid).rss);
+		// Midway, scroll to the end of the table and back (the view stays responsive under load).
+		if (second === Math.floor(SECONDS / 2)) {
+			await tmux('send-keys', '-t', 'main', 'End');
+			scrolled = true;
+		}
+	}
+
+	const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+	const cpu = (cpuTicks(pid) - startTicks) / ticksPerSecond / elapsed;
+	const simCpu = (cpuTicks(sims.pid) - startSimTicks) / ticksPerSecond / elapsed;
+	const {rss, hwm} = memory(pid);
+	const finalScreen = await screen();
+	const lines = finalScreen.replace(/\n+$/, '').split('\n');
+	const fits = lines.length <= ROWS && /^ rigtop {2}\d+ rigs/.test(lines[0] ?? '') && /q quit/.test(finalScreen) && (!scrolled || new RegExp(`▸.? ?rig-${String(RIGS).padStart(3, '0')}`).test(finalScreen));
+
+	// 4. Report.
+	const pct = (value) => `${(value * 100).toFixed(1)}%`;
+	console.log(`rigtop CPU      ${pct(cpu)} of one core   goal < ${pct(GOAL_CPU)}   ratio ${(cpu / GOAL_CPU).toFixed(2)}`);
+	console.log(`rigtop RSS      ${rss.toFixed(1)} MB now, ${peakRss.toFixed(1)} MB peak sampled, ${hwm.toFixed(1)} MB high-water   goal < ${GOAL_RSS_MB} MB   ratio ${(Math.max(peakRss, hwm) / GOAL_RSS_MB).toFixed(2)}`);
+	console.log(`simulators CPU  ${pct(simCpu)} of one core (not counted)`);
+	console.log(`frame           ${fits ? 'fits' : 'DOES NOT FIT'} the ${COLS}×${ROWS} terminal (${lines.length} lines; header "${(lines[0] ?? '').trim().slice(0, 60)}")`);
+	const ok = cpu < GOAL_CPU && Math.max(peakRss, hwm) < GOAL_RSS_MB && fits;
+	console.log(ok ? 'fleet bench: within goals' : 'fleet bench: GOAL MISSED');
+	return ok ? 0 : 1;
+}
+
+main()
+	.then(async (code) => {
+		await cleanup();
+		process.exit(code);
+	})
+	.catch(async (error) => {
+		console.error(`fleet bench failed: ${error instanceof Error ? error.message : String(error)}`);
+		await cleanup();
+		process.exit(2);
+	});

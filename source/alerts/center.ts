@@ -1,0 +1,200 @@
+/**
+ * Watches every monitor of a session and turns what happens into alerts: one per change, never one
+ * per poll. Alerts are kept (bounded) for the UI, handed to the sinks (the bell, the --on-alert
+ * command), and a reject burst — which no single poll shows — is also written to that miner's
+ * events log. A sink that throws is ignored: alerting never takes rigtop down.
+ */
+import type {EventKind, MinerEvent, MonitorState, Severity} from '../monitor/types.js';
+import {alertForEvent, burstMessage, defaultBurstOptions, initialBurstState, stepRejects, type BurstOptions, type BurstState, type OpenTroubles} from './select.js';
+import type {Alert, AlertKind} from './types.js';
+
+/** What the center reads a miner from; the Monitor satisfies it. */
+export type AlertMiner = {
+	subscribe(listener: () => void): () => void;
+	getState(): MonitorState;
+	addEvent(kind: EventKind, severity: Severity, message: string): void;
+};
+
+export type AlertSink = (alert: Alert) => void;
+
+/** A rig's alerts for its row: the newest trouble still open, and the newest alert of any kind. */
+export type RigAlerts = {readonly open: Alert | null; readonly last: Alert | null};
+
+export type AlertCenterState = {
+	/** Newest last, bounded. */
+	readonly alerts: readonly Alert[];
+	/** One entry per miner, in session order. */
+	readonly rigs: readonly RigAlerts[];
+};
+
+export type AlertCenterOptions = {
+	readonly burst?: Partial<BurstOptions>;
+	/** Alerts kept; default 200. */
+	readonly maxAlerts?: number;
+	readonly now?: () => number;
+	readonly sinks?: readonly AlertSink[];
+};
+
+type Tracked = {
+	lastState: MonitorState | null;
+	lastSeq: number;
+	rejected: number | null;
+	burst: BurstState;
+	open: OpenTroubles;
+	openAlerts: Map<string, Alert>;
+	unsubscribe: (() => void) | null;
+};
+
+const noRig: RigAlerts = Object.freeze({open: null, last: null});
+
+export class AlertCenter {
+	readonly #miners: readonly AlertMiner[];
+	readonly #burstOptions: BurstOptions;
+	readonly #maxAlerts: number;
+	readonly #now: () => number;
+	readonly #sinks: AlertSink[];
+	readonly #tracked: Tracked[];
+	readonly #listeners = new Set<() => void>();
+	#state: AlertCenterState;
+	#seq = 0;
+
+	constructor(miners: readonly AlertMiner[], options: AlertCenterOptions = {}) {
+		this.#miners = miners;
+		this.#burstOptions = {...defaultBurstOptions, ...options.burst};
+		this.#maxAlerts = options.maxAlerts ?? 200;
+		this.#now = options.now ?? Date.now;
+		this.#sinks = [...(options.sinks ?? [])];
+		this.#tracked = miners.map(() => ({
+			lastState: null,
+			lastSeq: 0,
+			rejected: null,
+			burst: initialBurstState,
+			open: new Set(),
+			openAlerts: new Map(),
+			unsubscribe: null,
+		}));
+		this.#state = {alerts: [], rigs: miners.map(() => noRig)};
+	}
+
+	/** Starts watching. Events already logged before now are not alerted. Idempotent. */
+	start(): void {
+		this.#miners.forEach((miner, index) => {
+			const tracked = this.#tracked[index];
+			if (!tracked || tracked.unsubscribe) return;
+			const state = miner.getState();
+			tracked.lastSeq = state.events.at(-1)?.seq ?? 0;
+			tracked.lastState = state;
+			tracked.rejected = state.snapshot?.results.rejected ?? null;
+			tracked.unsubscribe = miner.subscribe(() => {
+				this.#check(index);
+			});
+		});
+	}
+
+	stop(): void {
+		for (const tracked of this.#tracked) {
+			tracked.unsubscribe?.();
+			tracked.unsubscribe = null;
+		}
+	}
+
+	addSink(sink: AlertSink): void {
+		this.#sinks.push(sink);
+	}
+
+	subscribe(listener: () => void): () => void {
+		this.#listeners.add(listener);
+		return () => {
+			this.#listeners.delete(listener);
+		};
+	}
+
+	getState(): AlertCenterState {
+		return this.#state;
+	}
+
+	#check(index: number): void {
+		const miner = this.#miners[index];
+		const tracked = this.#tracked[index];
+		if (!miner || !tracked) return;
+		const state = miner.getState();
+		if (state === tracked.lastState) return;
+		const previous = tracked.lastState;
+		tracked.lastState = state;
+		const fresh = newEvents(state.events, tracked.lastSeq);
+		if (fresh.length > 0) tracked.lastSeq = fresh.at(-1)?.seq ?? tracked.lastSeq;
+
+		const now = this.#now();
+		const alerts: Alert[] = [];
+		let restarted = false;
+		for (const event of fresh) {
+			if (event.kind === 'restarted') restarted = true;
+			const result = alertForEvent(event, tracked.open);
+			tracked.open = result.open;
+			if (result.alert) alerts.push(this.#make(index, state, result.alert.kind, result.alert.severity, result.alert.message, event.at));
+		}
+
+		const burst = this.#rejects(tracked, previous, state, restarted, now);
+		if (burst !== null) alerts.push(this.#make(index, state, 'reject-burst', 'warn', burstMessage(burst, this.#burstOptions.windowMs), now));
+		if (alerts.length === 0) return;
+
+		for (const alert of alerts) this.#remember(tracked, alert);
+		this.#publish(index, tracked, alerts);
+		// Written after the bookkeeping: addEvent calls back into #check, which must find nothing new.
+		if (burst !== null) miner.addEvent('rejected', 'warn', burstMessage(burst, this.#burstOptions.windowMs));
+		for (const alert of alerts) {
+			for (const sink of this.#sinks) {
+				try {
+					sink(alert);
+				} catch {
+					// A sink's trouble is its own (the command runner reports through the events log).
+				}
+			}
+		}
+	}
+
+	#rejects(tracked: Tracked, previous: MonitorState | null, state: MonitorState, restarted: boolean, now: number): number | null {
+		const snapshot = state.snapshot;
+		if (snapshot === null || snapshot === previous?.snapshot) return null;
+		const before = tracked.rejected;
+		const after = snapshot.results.rejected;
+		tracked.rejected = after;
+		const delta = before === null || restarted || after < before ? 0 : after - before;
+		const step = stepRejects(tracked.burst, delta, now, this.#burstOptions);
+		tracked.burst = step.state;
+		return step.burst;
+	}
+
+	#make(minerIndex: number, state: MonitorState, kind: AlertKind, severity: Severity, message: string, at: number): Alert {
+		return {seq: ++this.#seq, at, kind, severity, minerIndex, rig: state.name, url: state.url, message};
+	}
+
+	#remember(tracked: Tracked, alert: Alert): void {
+		for (const kind of [...tracked.openAlerts.keys()]) {
+			if (!isOpen(tracked.open, kind)) tracked.openAlerts.delete(kind);
+		}
+
+		if (isOpen(tracked.open, alert.kind)) tracked.openAlerts.set(alert.kind, alert);
+	}
+
+	#publish(index: number, tracked: Tracked, alerts: readonly Alert[]): void {
+		let open: Alert | null = null;
+		for (const alert of tracked.openAlerts.values()) if (open === null || alert.seq > open.seq) open = alert;
+		const rigs = [...this.#state.rigs];
+		rigs[index] = {open, last: alerts.at(-1) ?? null};
+		const all = [...this.#state.alerts, ...alerts];
+		this.#state = {alerts: all.length > this.#maxAlerts ? all.slice(-this.#maxAlerts) : all, rigs};
+		for (const listener of this.#listeners) listener();
+	}
+}
+
+function isOpen(open: OpenTroubles, kind: string): boolean {
+	return (open as ReadonlySet<string>).has(kind);
+}
+
+/** The events after `lastSeq` (the list is ordered by seq). */
+function newEvents(events: readonly MinerEvent[], lastSeq: number): readonly MinerEvent[] {
+	let start = events.length;
+	while (start > 0 && (events[start - 1]?.seq ?? 0) > lastSeq) start--;
+	return start === events.length ? [] : events.slice(start);
+}

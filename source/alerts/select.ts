@@ -1,0 +1,106 @@
+/**
+ * Which monitor events are alerts, and the reject-burst rule. Pure: what must persist from poll to
+ * poll goes in and comes out.
+ *
+ * An all-clear (pool-back, hashrate-recovered) is an alert only when its trouble was alerted, so a
+ * pool switch or the first pool connection is not news. 'up' always follows a down or error.
+ */
+import type {MinerEvent, Severity} from '../monitor/types.js';
+import type {AlertKind} from './types.js';
+
+export type AlertDraft = {readonly kind: AlertKind; readonly severity: Severity; readonly message: string};
+
+/** The troubles of one miner that are alerted and not yet cleared. */
+export type OpenTroubles = ReadonlySet<'down' | 'error' | 'pool-lost' | 'hashrate-drop'>;
+
+export type SelectResult = {readonly alert: AlertDraft | null; readonly open: OpenTroubles};
+
+function without(open: OpenTroubles, ...kinds: ('down' | 'error' | 'pool-lost' | 'hashrate-drop')[]): OpenTroubles {
+	if (!kinds.some((kind) => open.has(kind))) return open;
+	const next = new Set(open);
+	for (const kind of kinds) next.delete(kind);
+	return next;
+}
+
+function adding(open: OpenTroubles, kind: 'down' | 'error' | 'pool-lost' | 'hashrate-drop'): OpenTroubles {
+	if (open.has(kind)) return open;
+	return new Set([...open, kind]);
+}
+
+/** The alert one monitor event makes, if any, and the troubles left open after it. */
+export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open: OpenTroubles): SelectResult {
+	const {message} = event;
+	switch (event.kind) {
+		case 'down':
+			return {alert: {kind: 'down', severity: 'error', message}, open: adding(without(open, 'error'), 'down')};
+		case 'error':
+			return {alert: {kind: 'error', severity: 'error', message}, open: adding(without(open, 'down'), 'error')};
+		case 'up':
+			// Whatever the miner was doing before it went away is unknown now.
+			return {alert: {kind: 'up', severity: 'info', message}, open: without(open, 'down', 'error', 'pool-lost', 'hashrate-drop')};
+		case 'pool-lost':
+			return {alert: {kind: 'pool-lost', severity: 'warn', message}, open: adding(open, 'pool-lost')};
+		case 'pool-connected':
+			return open.has('pool-lost') ? {alert: {kind: 'pool-back', severity: 'info', message}, open: without(open, 'pool-lost')} : {alert: null, open};
+		case 'hashrate-drop':
+			return {alert: {kind: 'hashrate-drop', severity: 'warn', message}, open: adding(open, 'hashrate-drop')};
+		case 'hashrate-recovered':
+			return open.has('hashrate-drop')
+				? {alert: {kind: 'hashrate-recovered', severity: 'info', message}, open: without(open, 'hashrate-drop')}
+				: {alert: null, open};
+		case 'restarted':
+			// A new process: its pool and hashrate start from scratch, and get their own events.
+			return {alert: {kind: 'restarted', severity: 'warn', message}, open: without(open, 'pool-lost', 'hashrate-drop')};
+		case 'hugepages-lost':
+			return {alert: {kind: 'hugepages-lost', severity: 'warn', message}, open};
+		default:
+			return {alert: null, open};
+	}
+}
+
+export type BurstOptions = {
+	/** Rejected shares within the window that make a burst (default 3). */
+	readonly count: number;
+	/** The window, ms (default 5 minutes). After a burst is alerted, the next one needs a new window. */
+	readonly windowMs: number;
+};
+
+export const defaultBurstOptions: BurstOptions = Object.freeze({count: 3, windowMs: 5 * 60_000});
+
+export type BurstState = {
+	/** Rejects seen within the window: when, and how many. */
+	readonly marks: readonly {readonly at: number; readonly count: number}[];
+	/** No burst is alerted before this time (one alert per window while a burst goes on). */
+	readonly quietUntil: number;
+};
+
+export const initialBurstState: BurstState = Object.freeze({marks: [], quietUntil: 0});
+
+/**
+ * Adds the shares rejected since the last poll (0 is fine: old marks still age out) and tells
+ * whether that makes a burst: the number of rejects within the window, or null.
+ */
+export function stepRejects(
+	state: BurstState,
+	rejected: number,
+	now: number,
+	options: BurstOptions = defaultBurstOptions,
+): {readonly state: BurstState; readonly burst: number | null} {
+	const since = now - options.windowMs;
+	let marks = state.marks.filter((mark) => mark.at > since);
+	if (rejected > 0) marks = [...marks, {at: now, count: rejected}];
+	const total = marks.reduce((sum, mark) => sum + mark.count, 0);
+	if (total >= options.count && now >= state.quietUntil && rejected > 0) {
+		return {state: {marks: [], quietUntil: now + options.windowMs}, burst: total};
+	}
+
+	const unchanged = marks.length === state.marks.length && rejected <= 0;
+	return {state: unchanged ? state : {marks, quietUntil: state.quietUntil}, burst: null};
+}
+
+/** "5 shares rejected within 5m" */
+export function burstMessage(count: number, windowMs: number): string {
+	const minutes = Math.round(windowMs / 60_000);
+	const window = minutes >= 1 ? `${minutes}m` : `${Math.round(windowMs / 1000)}s`;
+	return `reject burst: ${count} shares rejected within ${window}`;
+}

@@ -1,0 +1,61 @@
+import type {Severity} from '../monitor/types.js';
+
+/**
+ * What rigtop alerts on: trouble with a rig (rung with --bell, handed to --on-alert) and the
+ * matching all-clear, so a script can close what it opened.
+ * - down / error: rigtop cannot read the miner (it stopped answering / it answers but refuses);
+ * - up: it answers again after down or error;
+ * - hashrate-drop / hashrate-recovered: the 10 s rate under a share of the miner's own 15 m average
+ *   for several polls, and back;
+ * - reject-burst: several shares rejected within a few minutes;
+ * - pool-lost / pool-back: the miner lost its pool connection, and has one again;
+ * - restarted: the miner process restarted (uptime went back, new id or version);
+ * - hugepages-lost: fewer huge pages allocated than before.
+ */
+export type AlertKind =
+	| 'down'
+	| 'error'
+	| 'up'
+	| 'hashrate-drop'
+	| 'hashrate-recovered'
+	| 'reject-burst'
+	| 'pool-lost'
+	| 'pool-back'
+	| 'restarted'
+	| 'hugepages-lost';
+
+export type Alert = {
+	/** Unique and increasing within one alert center. */
+	readonly seq: number;
+	/** Epoch ms. */
+	readonly at: number;
+	readonly kind: AlertKind;
+	/** 'info' for the all-clear kinds, 'warn' or 'error' for trouble. */
+	readonly severity: Severity;
+	/** Position of the miner in the session (the fleet's row order). */
+	readonly minerIndex: number;
+	/** The rig's display name. */
+	readonly rig: string;
+	/** The miner's base URL (never holds credentials). */
+	readonly url: string;
+	/** One line, e.g. "down: connection refused". May hold text the miner sent (pool name, version). */
+	readonly message: string;
+};
+
+/** Whether an alert reports trouble (rings the bell) rather than an all-clear. */
+export function isTrouble(alert: Pick<Alert, 'severity'>): boolean {
+	return alert.severity !== 'info';
+}
+
+/** The alert as the JSON document given to --on-alert on its standard input. */
+export function alertJson(alert: Alert): string {
+	return JSON.stringify({
+		type: 'rigtop-alert',
+		kind: alert.kind,
+		severity: alert.severity,
+		rig: alert.rig,
+		url: alert.url,
+		message: alert.message,
+		at: new Date(alert.at).toISOString(),
+	});
+}

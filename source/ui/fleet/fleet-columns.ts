@@ -1,0 +1,73 @@
+/**
+ * The fleet table's columns: what each cell says for a rig row or the totals row. Widths are the
+ * minimum each needs; `drop` says which go first on narrow terminals (the alert text, then when the
+ * rig was last seen, its pool, uptime, reject rate and the 60 s window). Name, state, the 10 s and
+ * 15 m rates and the shares always stay.
+ */
+import type {RateWindows} from '../../miner/model.js';
+import {DASH, formatAgo, formatCount, formatDuration, formatHashrate, formatPercent} from '../format.js';
+import type {Column} from '../table.js';
+import type {FleetRow, FleetTotals} from './fleet-rows.js';
+
+/** A cell source: a rig's row, or the totals. */
+export type FleetLine = {readonly kind: 'rig'; readonly row: FleetRow} | {readonly kind: 'total'; readonly totals: FleetTotals};
+
+function rate(line: FleetLine, window: 0 | 1 | 2): string {
+	const rates: RateWindows | null = line.kind === 'rig' ? line.row.rates : line.totals.answered > 0 ? line.totals.rates : null;
+	return rates === null ? DASH : formatHashrate(rates[window] ?? null, {pad: true}).trimEnd();
+}
+
+/** "1204/1207"; large counts shortened: "1.2M/1.2M". */
+export function formatShares(good: number | null, total: number | null): string {
+	if (good === null || total === null) return DASH;
+	if (total < 100_000) return `${good}/${total}`;
+	return `${formatCount(good)}/${formatCount(total)}`;
+}
+
+/** The larger unit of a duration only: "3d", "4h", "12m", "40s". */
+export function shortDuration(seconds: number | null): string {
+	const text = formatDuration(seconds);
+	return text.split(' ')[0] ?? text;
+}
+
+export function fleetColumns(now: number): readonly Column<FleetLine>[] {
+	return [
+		{id: 'rig', header: 'rig', width: 10, cell: (line) => (line.kind === 'rig' ? line.row.name : 'total')},
+		{
+			id: 'state',
+			header: 'state',
+			width: 9,
+			cell: (line) => (line.kind === 'rig' ? line.row.state : `${line.totals.answered}/${line.totals.count} up`),
+		},
+		{id: 'r10', header: '10s', width: 9, align: 'right', cell: (line) => rate(line, 0)},
+		{id: 'r60', header: '60s', width: 9, align: 'right', drop: 2, cell: (line) => rate(line, 1)},
+		{id: 'r15', header: '15m', width: 9, align: 'right', cell: (line) => rate(line, 2)},
+		{
+			id: 'shares',
+			header: 'shares',
+			width: 11,
+			align: 'right',
+			cell: (line) => (line.kind === 'rig' ? formatShares(line.row.good, line.row.total) : line.totals.answered > 0 ? formatShares(line.totals.good, line.totals.total) : DASH),
+		},
+		{
+			id: 'rej',
+			header: 'rej',
+			width: 5,
+			align: 'right',
+			drop: 3,
+			cell: (line) =>
+				line.kind === 'rig' ? formatPercent(line.row.rejected, line.row.total) : formatPercent(line.totals.total - line.totals.good, line.totals.total),
+		},
+		{id: 'pool', header: 'pool', width: 12, drop: 5, cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : '')},
+		{id: 'up', header: 'up', width: 4, align: 'right', drop: 4, cell: (line) => (line.kind === 'rig' ? shortDuration(line.row.uptime) : '')},
+		{
+			id: 'seen',
+			header: 'seen',
+			width: 8,
+			align: 'right',
+			drop: 6,
+			cell: (line) => (line.kind === 'rig' ? formatAgo(line.row.lastSeenAt, now).replace(' ago', '') : ''),
+		},
+		{id: 'alert', header: 'alert', width: 16, flex: true, drop: 7, cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : '')},
+	];
+}

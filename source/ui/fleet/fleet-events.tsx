@@ -1,0 +1,49 @@
+import {Box, Text} from 'ink';
+import {memo} from 'react';
+import type {Severity} from '../../monitor/types.js';
+import {formatClock} from '../format.js';
+import {useTheme, type ThemeToken} from '../theme.js';
+import type {FleetEvent} from './fleet-rows.js';
+
+export type FleetEventsProps = {
+	/** Newest first. */
+	readonly events: readonly FleetEvent[];
+	readonly lines: number;
+	readonly width: number;
+};
+
+const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'warn', error: 'error'};
+
+/** The latest events of every rig, "12:07 rig-03 down: connection refused", newest first. */
+function FleetEventsView({events, lines, width}: FleetEventsProps) {
+	const theme = useTheme();
+	if (lines <= 0) return null;
+	const entry = (event: FleetEvent, separator: string) => (
+		<Text key={`${event.minerIndex}:${event.seq}`}>
+			{separator}
+			<Text {...theme.text('muted')}>{formatClock(event.at)} </Text>
+			<Text bold={event.severity !== 'info'}>{event.rig} </Text>
+			<Text {...theme.text(toneOf[event.severity])}>{event.message}</Text>
+		</Text>
+	);
+
+	return (
+		<Box flexDirection="column" width={width} height={lines} paddingX={1} overflow="hidden">
+			{events.length === 0 ? (
+				<Text wrap="truncate-end" {...theme.text('muted')}>
+					no events yet
+				</Text>
+			) : lines === 1 ? (
+				<Text wrap="truncate-end">{events.slice(0, 8).map((event, index) => entry(event, index === 0 ? '' : ' · '))}</Text>
+			) : (
+				events.slice(0, lines).map((event) => (
+					<Text key={`${event.minerIndex}:${event.seq}`} wrap="truncate-end">
+						{entry(event, '')}
+					</Text>
+				))
+			)}
+		</Box>
+	);
+}
+
+export const FleetEvents = memo(FleetEventsView);

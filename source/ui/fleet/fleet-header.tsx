@@ -1,0 +1,44 @@
+import {Box, Text} from 'ink';
+import {memo} from 'react';
+import {formatHashrate} from '../format.js';
+import type {StatusBadge} from '../status.js';
+import {useTheme, type ThemeToken} from '../theme.js';
+import type {FleetTotals} from './fleet-rows.js';
+
+export type FleetHeaderProps = {
+	readonly totals: FleetTotals;
+	readonly width: number;
+	/** "rigs 1–18 of 100" when the table scrolls, else null. */
+	readonly window: string | null;
+};
+
+const ORDER: readonly StatusBadge['word'][] = ['live', 'paused', 'no pool', 'stale', 'connecting', 'down', 'error'];
+
+/** How many rigs, the fleet's 10 s total (left); the count in each state (right), worst colour wins. */
+function FleetHeaderView({totals, width, window}: FleetHeaderProps) {
+	const theme = useTheme();
+	const rate = totals.answered > 0 ? formatHashrate(totals.rates[0] ?? totals.rates[1] ?? totals.rates[2] ?? null) : '—';
+	const left = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`, `${rate} total`];
+	if (window) left.push(window);
+	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => `${totals.byState.get(word) ?? 0} ${word}`);
+	const bad = (totals.byState.get('down') ?? 0) + (totals.byState.get('error') ?? 0) > 0;
+	const uneasy = (totals.byState.get('stale') ?? 0) + (totals.byState.get('no pool') ?? 0) > 0;
+	const tone: ThemeToken = bad ? 'error' : uneasy ? 'warn' : totals.answered > 0 ? 'ok' : 'info';
+	return (
+		<Box width={width} height={1} flexDirection="row">
+			<Box flexGrow={1} flexShrink={1} overflow="hidden">
+				<Text wrap="truncate-end">
+					<Text bold {...theme.text('accent')}>
+						{' rigtop  '}
+					</Text>
+					{left.join(' · ')}
+				</Text>
+			</Box>
+			<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
+				<Text wrap="truncate-end" bold {...theme.text(tone)}>{`● ${counts.join(' · ')}`}</Text>
+			</Box>
+		</Box>
+	);
+}
+
+export const FleetHeader = memo(FleetHeaderView);

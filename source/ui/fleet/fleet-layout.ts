@@ -1,0 +1,37 @@
+/**
+ * Where the fleet view's parts go for a terminal size. Like the dashboard, the frame never uses
+ * more than rows - 1 lines (Ink redraws the whole screen once a frame reaches the terminal's
+ * height). Header, column headings, totals and footer always show; one line of events; the rig
+ * rows take the rest and scroll; lines the rigs do not need go to more events (up to a few).
+ */
+export type FleetLayout = {
+	readonly columns: number;
+	/** Lines the frame uses (≤ rows - 1). */
+	readonly height: number;
+	/** Rig rows visible at once. */
+	readonly rigRows: number;
+	readonly eventLines: number;
+	readonly footerLines: 0 | 1;
+	/** Lines between header and footer (for the help overlay). */
+	readonly bodyHeight: number;
+};
+
+/** Lines that are not rig rows or events: header, column headings, totals. */
+const FIXED_LINES = 3;
+const MAX_EVENT_LINES = 6;
+
+export function computeFleetLayout(columns: number, rows: number, rigCount: number): FleetLayout {
+	const width = Math.max(1, Math.floor(columns));
+	const budget = Math.max(1, Math.floor(rows) - 1);
+	const footerLines: 0 | 1 = budget >= FIXED_LINES + 2 ? 1 : 0;
+	let left = Math.max(0, budget - FIXED_LINES - footerLines);
+	let eventLines = left >= 2 ? 1 : 0;
+	left -= eventLines;
+	const rigRows = Math.max(Math.min(1, left), Math.min(left, Math.max(0, rigCount)));
+	left -= rigRows;
+	const extra = Math.min(left, MAX_EVENT_LINES - eventLines);
+	if (extra > 0) eventLines += extra;
+	const bodyHeight = Math.max(1, budget - 1 - footerLines);
+	const used = Math.min(budget, FIXED_LINES + rigRows + eventLines + footerLines);
+	return {columns: width, height: used, rigRows, eventLines, footerLines, bodyHeight};
+}

@@ -1,0 +1,136 @@
+/**
+ * The fleet table's content, from the monitors' states: one row per miner in session order (never
+ * re-sorted, so a row does not jump while it is being read), and a totals row summed over the
+ * miners that answered their latest poll. Pure; the view only lays it out.
+ */
+import type {RigAlerts} from '../../alerts/center.js';
+import type {Alert} from '../../alerts/types.js';
+import type {MinerEvent, MonitorState} from '../../monitor/types.js';
+import type {RateWindows} from '../../miner/model.js';
+import {formatDuration} from '../format.js';
+import {statusBadge, type StatusBadge} from '../status.js';
+import type {ThemeToken} from '../theme.js';
+
+/** How long an alert that has no all-clear (restarted, reject burst…) stays on its row. */
+export const RECENT_ALERT_MS = 10 * 60_000;
+
+export type FleetRow = {
+	readonly index: number;
+	readonly name: string;
+	/** "live", "down 4m", "stale 12s", "paused", "no pool", "error", "connecting". */
+	readonly state: string;
+	readonly tone: ThemeToken;
+	/** The values are the last ones read, not the present (stale): dimmed. */
+	readonly outdated: boolean;
+	/** null: nothing to show (never read, or down / error: the row says so instead). */
+	readonly rates: RateWindows | null;
+	readonly good: number | null;
+	readonly total: number | null;
+	readonly rejected: number | null;
+	readonly pool: string | null;
+	/** Miner uptime, seconds. */
+	readonly uptime: number | null;
+	/** Epoch ms of the last good poll. */
+	readonly lastSeenAt: number | null;
+	/** The alert to show on the row: an open trouble, else a recent one. */
+	readonly alert: Alert | null;
+};
+
+export type FleetTotals = {
+	/** Miners summed (those that answered their latest poll). */
+	readonly answered: number;
+	readonly count: number;
+	/** Sum of the known values of each window; null when no answering miner knows it. */
+	readonly rates: RateWindows;
+	readonly good: number;
+	readonly total: number;
+	/** How many miners are in each state word, for the header ("2 live · 1 down"). */
+	readonly byState: ReadonlyMap<StatusBadge['word'], number>;
+};
+
+/** The larger unit of how long since `since`: "4m", "12s", "3d". */
+function age(since: number, now: number): string {
+	const text = formatDuration(Math.max(0, (now - since) / 1000));
+	return text.split(' ')[0] ?? text;
+}
+
+function stateText(badge: StatusBadge, state: MonitorState, now: number): string {
+	if (badge.word === 'down' && state.failingSince !== null) return `down ${age(state.failingSince, now)}`;
+	if (badge.word === 'stale') {
+		const since = state.lastSuccessAt ?? state.failingSince;
+		return since === null ? 'stale' : `stale ${age(since, now)}`;
+	}
+
+	return badge.word;
+}
+
+/** The alert for a row: the open trouble, else the newest alert while it is recent. */
+export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | null {
+	if (!alerts) return null;
+	if (alerts.open) return alerts.open;
+	const last = alerts.last;
+	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
+}
+
+export function fleetRow(state: MonitorState, index: number, now: number, alerts?: RigAlerts): FleetRow {
+	const badge = statusBadge(state, now);
+	const snapshot = state.snapshot;
+	const shown = snapshot !== null && (state.status === 'live' || state.status === 'stale');
+	return {
+		index,
+		name: state.name,
+		state: stateText(badge, state, now),
+		tone: badge.tone,
+		outdated: state.status === 'stale',
+		rates: shown ? snapshot.hashrate.total : null,
+		good: shown ? snapshot.results.good : null,
+		total: shown ? snapshot.results.total : null,
+		rejected: shown ? snapshot.results.rejected : null,
+		pool: shown ? (snapshot.connection.connected ? snapshot.connection.pool : null) : null,
+		uptime: shown ? snapshot.uptime : null,
+		lastSeenAt: state.lastSuccessAt,
+		alert: rowAlert(alerts, now),
+	};
+}
+
+export function fleetTotals(states: readonly MonitorState[], now: number): FleetTotals {
+	const sums: [number | null, number | null, number | null] = [null, null, null];
+	let good = 0;
+	let total = 0;
+	let answered = 0;
+	const byState = new Map<StatusBadge['word'], number>();
+	for (const state of states) {
+		const word = statusBadge(state, now).word;
+		byState.set(word, (byState.get(word) ?? 0) + 1);
+		const snapshot = state.snapshot;
+		if (state.status !== 'live' || snapshot === null) continue;
+		answered++;
+		good += snapshot.results.good;
+		total += snapshot.results.total;
+		snapshot.hashrate.total.forEach((rate, window) => {
+			if (rate !== null && Number.isFinite(rate)) sums[window] = (sums[window] ?? 0) + rate;
+		});
+	}
+
+	return {answered, count: states.length, rates: sums, good, total, byState};
+}
+
+export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex: number};
+
+/**
+ * The newest `limit` events of all miners, newest first, each with its rig's name. Reads only the
+ * tail of each miner's log.
+ */
+export function fleetEvents(states: readonly MonitorState[], limit: number): readonly FleetEvent[] {
+	if (limit <= 0) return [];
+	const merged: FleetEvent[] = [];
+	states.forEach((state, minerIndex) => {
+		const {events} = state;
+		for (let i = events.length - 1; i >= Math.max(0, events.length - limit); i--) {
+			const event = events[i];
+			if (event) merged.push({...event, rig: state.name, minerIndex});
+		}
+	});
+	merged.sort((a, b) => b.at - a.at || a.minerIndex - b.minerIndex || b.seq - a.seq);
+	return merged.slice(0, limit);
+}

@@ -1,0 +1,105 @@
+import {Box, useInput, type Key} from 'ink';
+import {useCallback, useEffect, useMemo, useReducer, useRef, useSyncExternalStore} from 'react';
+import {FixedNowContext} from '../hooks/use-now.js';
+import {useTerminalSize} from '../hooks/use-terminal-size.js';
+import {footerHints, helpEntries, type CommandName} from '../keymap.js';
+import {Footer} from '../panes/footer.js';
+import {HelpOverlay} from '../panes/help-overlay.js';
+import {computeFleetLayout} from './fleet-layout.js';
+import {FleetEvents} from './fleet-events.js';
+import {FleetHeader} from './fleet-header.js';
+import {FLEET_COMMANDS, fleetReducer, initialFleetUiState} from './fleet-reducer.js';
+import {fleetEvents, fleetRow, fleetTotals} from './fleet-rows.js';
+import type {FleetSource} from './fleet-store.js';
+import {FleetTable} from './fleet-table.js';
+
+export type FleetViewProps = {
+	readonly fleet: FleetSource;
+	readonly onQuit: () => void;
+	/** Enter on a rig: open its dashboard. */
+	readonly onOpen: (index: number) => void;
+	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed). */
+	readonly initialSelected?: number;
+	/** Told whenever the selection moves, so the app can restore it. */
+	readonly onSelect?: (index: number) => void;
+	/** A fixed clock (epoch ms), for tests and screenshots. */
+	readonly now?: number;
+};
+
+function useFleetState(fleet: FleetSource) {
+	const subscribe = useCallback((listener: () => void) => fleet.subscribe(listener), [fleet]);
+	const getState = useCallback(() => fleet.getState(), [fleet]);
+	return useSyncExternalStore(subscribe, getState, getState);
+}
+
+/**
+ * Every miner on one screen: a row each (in session order), a totals row, the newest events of all
+ * of them, and the keys. The table scrolls to keep the selected rig in view; the frame stays under
+ * the terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
+ */
+export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
+	const {states, alerts, at} = useFleetState(fleet);
+	const {columns, rows} = useTerminalSize();
+	const layout = useMemo(() => computeFleetLayout(columns, rows, states.length), [columns, rows, states.length]);
+	// The fleet store's time: the labels redraw with the data, with no clock of their own.
+	const now = fixedNow ?? at;
+
+	const [ui, dispatch] = useReducer(fleetReducer, {count: states.length, pageSize: layout.rigRows, selected: initialSelected}, initialFleetUiState);
+	useEffect(() => {
+		dispatch({type: 'viewport', pageSize: layout.rigRows, count: states.length});
+	}, [layout.rigRows, states.length]);
+
+	const onInput = useCallback((input: string, key: Key) => {
+		dispatch({type: 'key', input, key});
+	}, []);
+	useInput(onInput);
+
+	const callbacks = useRef({onQuit, onOpen, onSelect});
+	useEffect(() => {
+		callbacks.current = {onQuit, onOpen, onSelect};
+	}, [onQuit, onOpen, onSelect]);
+	const handled = useRef(0);
+	useEffect(() => {
+		for (const item of ui.outbox) {
+			if (item.seq <= handled.current) continue;
+			handled.current = item.seq;
+			if (item.command === 'quit') callbacks.current.onQuit();
+			else callbacks.current.onOpen(item.index);
+		}
+	}, [ui.outbox]);
+	useEffect(() => {
+		callbacks.current.onSelect?.(ui.selected);
+	}, [ui.selected]);
+
+	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
+	const visible = useMemo(
+		() => states.slice(ui.offset, ui.offset + layout.rigRows).map((state, i) => fleetRow(state, ui.offset + i, now, alerts?.rigs[ui.offset + i])),
+		[states, alerts, ui.offset, layout.rigRows, now],
+	);
+	const events = useMemo(() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines), [states, layout.eventLines]);
+	const scrolls = states.length > layout.rigRows;
+	const window = scrolls ? `rigs ${ui.offset + 1}–${Math.min(states.length, ui.offset + layout.rigRows)} of ${states.length}` : null;
+
+	const footer = useMemo(() => {
+		if (ui.help) return footerHints('help', new Set<CommandName>(['quit', 'help', 'back']));
+		return footerHints('fleet', new Set<CommandName>(['quit', 'help', 'fleetUp', 'open']));
+	}, [ui.help]);
+	const help = useMemo(() => helpEntries(FLEET_COMMANDS, 'fleet'), []);
+
+	return (
+		<FixedNowContext.Provider value={fixedNow ?? null}>
+			<Box flexDirection="column" width={columns} height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height} overflow="hidden">
+				<FleetHeader totals={totals} width={columns} window={window} />
+				{ui.help ? (
+					<HelpOverlay entries={help} width={columns} height={layout.bodyHeight} />
+				) : (
+					<>
+						<FleetTable rows={visible} totals={totals} selected={ui.selected} width={columns} now={now} />
+						<FleetEvents events={events} lines={layout.eventLines} width={columns} />
+					</>
+				)}
+				{layout.footerLines > 0 ? <Footer hints={footer} width={columns} /> : null}
+			</Box>
+		</FixedNowContext.Provider>
+	);
+}

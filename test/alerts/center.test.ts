@@ -1,0 +1,88 @@
+import {afterEach, expect, test, vi} from 'vitest';
+import {AlertCenter} from '../../source/alerts/center.js';
+import type {Alert} from '../../source/alerts/types.js';
+import {startSimFleet, type SimFleet} from '../ui/fleet/helpers/sim-fleet.js';
+
+let fleet: SimFleet | null = null;
+let center: AlertCenter | null = null;
+
+afterEach(async () => {
+	center?.stop();
+	center = null;
+	await fleet?.close();
+	fleet = null;
+});
+
+const waitFor = async (check: () => void) => vi.waitFor(check, {timeout: 8000, interval: 10});
+
+test('alerts from three real miners: down and back, pool lost and back, restart, reject burst — each once', async () => {
+	fleet = await startSimFleet([
+		{dialect: '6', workerId: 'six', seed: 11, timeScale: 40},
+		{dialect: '5', workerId: 'five', seed: 12},
+		{dialect: '2', workerId: 'two', seed: 13},
+	]);
+	const alerts: Alert[] = [];
+	center = new AlertCenter(
+		fleet.miners.map((miner) => miner.monitor),
+		{sinks: [(alert) => alerts.push(alert)], burst: {count: 3, windowMs: 10 * 60_000}},
+	);
+	center.start();
+	fleet.start();
+	const [six, five, two] = fleet.sims;
+	const [sixMiner, fiveMiner, twoMiner] = fleet.miners;
+	await waitFor(() => expect(fleet?.miners.every((miner) => miner.monitor.getState().status === 'live')).toBe(true));
+	expect(alerts).toEqual([]);
+
+	await two!.stop();
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('two down'));
+	expect(center.getState().rigs[2]?.open?.kind).toBe('down');
+	await two!.start();
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('two up'));
+	expect(center.getState().rigs[2]?.open).toBeNull();
+	expect(center.getState().rigs[2]?.last?.kind).toBe('up');
+
+	five!.dropPool();
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('five pool-lost'));
+	five!.restorePool();
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('five pool-back'));
+	five!.restartMiner();
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('five restarted'));
+
+	six!.rejectShares(5);
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('six reject-burst'));
+	const burst = alerts.find((a) => a.kind === 'reject-burst');
+	expect(burst).toMatchObject({minerIndex: 0, severity: 'warn', url: six!.url});
+	expect(burst?.message).toMatch(/^reject burst: \d+ shares rejected within 10m$/);
+	// The burst is in that miner's events log too (no single poll shows it).
+	expect(sixMiner!.monitor.getState().events.some((event) => event.message === burst?.message)).toBe(true);
+
+	// One alert per change: polling on changes nothing.
+	const count = alerts.length;
+	const polls = twoMiner!.monitor.getState().polls;
+	await waitFor(() => expect(twoMiner!.monitor.getState().polls).toBeGreaterThan(polls + 3));
+	expect(alerts.filter((a) => a.kind === 'down' || a.kind === 'up' || a.kind === 'pool-lost' || a.kind === 'restarted')).toHaveLength(4);
+	expect(alerts.length).toBeGreaterThanOrEqual(count);
+	expect(center.getState().alerts.map((a) => a.seq)).toEqual(alerts.map((a) => a.seq));
+	expect(fiveMiner!.monitor.getState().status).toBe('live');
+});
+
+test('events logged before the center started are not alerted, and a throwing sink is ignored', async () => {
+	fleet = await startSimFleet([{dialect: '6', workerId: 'early'}]);
+	const [miner] = fleet.miners;
+	const dead = fleet.sims[0]!;
+	await dead.stop();
+	fleet.start();
+	await waitFor(() => expect(miner!.monitor.getState().status).toBe('down'));
+	const seen: Alert[] = [];
+	center = new AlertCenter([miner!.monitor], {
+		sinks: [
+			() => {
+				throw new Error('sink failure');
+			},
+			(alert) => seen.push(alert),
+		],
+	});
+	center.start();
+	await dead.start();
+	await waitFor(() => expect(seen.map((a) => a.kind)).toEqual(['up']));
+});

@@ -1,0 +1,22 @@
+import {expect, test} from 'vitest';
+import {planRun, type CliFlags} from '../../source/cli/options.js';
+import {UsageError} from '../../source/miner/target.js';
+
+const base: CliFlags = {interval: 2, demo: false, once: false, json: false, where: false, color: true, readOnly: false};
+const plan = (flags: Partial<CliFlags>, positional: string[] = []) => planRun({positional, flags: {...base, ...flags}, env: {}, stdinIsTty: true, stdoutIsTty: true});
+
+test('--rigs, --bell and --on-alert reach the plan; the command is split into argv, never run through a shell', () => {
+	const result = plan({rigs: 'rigs.json', bell: true, onAlert: `logger -t "rigtop alert"`});
+	expect(result.rigsFile).toBe('rigs.json');
+	expect(result.bell).toBe(true);
+	expect(result.onAlert).toEqual(['logger', '-t', 'rigtop alert']);
+	expect(plan({}).onAlert).toBeNull();
+	expect(plan({}).bell).toBe(false);
+});
+
+test('a malformed --on-alert, an empty --rigs, or --rigs with --demo is bad usage', () => {
+	expect(() => plan({onAlert: `say 'oops`})).toThrow(UsageError);
+	expect(() => plan({onAlert: `say 'oops`})).toThrow(/--on-alert: the command has an unclosed single quote/);
+	expect(() => plan({rigs: ' '})).toThrow(/--rigs needs the path/);
+	expect(() => plan({rigs: 'r.json', demo: true})).toThrow(/--demo/);
+});

@@ -1,0 +1,116 @@
+import {execFile} from 'node:child_process';
+import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {promisify} from 'node:util';
+import {afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest';
+import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
+
+const run = promisify(execFile);
+let terminal: TmuxTerminal | null = null;
+let simulators: Simulator[] = [];
+let dir = '';
+
+beforeAll(() => {
+	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
+});
+
+beforeEach(async () => {
+	dir = await mkdtemp(path.join(tmpdir(), 'rigtop-fleet-e2e-'));
+});
+
+afterEach(async () => {
+	await terminal?.kill();
+	terminal = null;
+	await Promise.all(simulators.map(async (sim) => sim.stop()));
+	simulators = [];
+	await rm(dir, {recursive: true, force: true});
+});
+
+async function threeRigs(): Promise<Simulator[]> {
+	simulators = await Promise.all([
+		startSimulator({dialect: '6', warm: true, workerId: 'fleet-six', seed: 21}),
+		startSimulator({dialect: '5', warm: true, workerId: 'fleet-five', seed: 22}),
+		startSimulator({dialect: '2', warm: true, workerId: 'fleet-two', seed: 23}),
+	]);
+	return simulators;
+}
+
+const rowOf = (screen: string, name: string) => screen.split('\n').find((line) => line.includes(name)) ?? '';
+
+describe('the fleet view in a real terminal', () => {
+	it('shows three rigs of three dialects with a total; a stopped rig is flagged within two intervals, then down, and the alert command gets its JSON; Enter/Esc move between fleet and rig', async () => {
+		const [six, five, two] = await threeRigs();
+		const recorder = path.join(dir, 'record.cjs');
+		const out = path.join(dir, 'alerts.jsonl');
+		await writeFile(recorder, `let s='';process.stdin.on('data',(c)=>{s+=c});process.stdin.on('end',()=>require('fs').appendFileSync(process.argv[2],s));\n`);
+		const intervalMs = 1000;
+		terminal = await TmuxTerminal.start(['node', CLI, six!.url, five!.url, two!.url, '-i', String(intervalMs / 1000), '--bell', '--on-alert', `node '${recorder}' '${out}'`], {cols: 100, rows: 24});
+
+		const first = await terminal.waitFor((screen) => /● 3 live/.test(screen) && /total +3\/3 up/.test(screen), 5000);
+		expect(first.split('\n')[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s total/);
+		for (const name of ['fleet-six', 'fleet-five', 'fleet-two']) expect(rowOf(first, name)).toMatch(/live +[\d.]+ k?H\/s/);
+
+		await two!.stop();
+		const stoppedAt = Date.now();
+		await terminal.waitFor((screen) => /fleet-two +(stale|down)/.test(screen), 2 * intervalMs + 1000);
+		expect(Date.now() - stoppedAt).toBeLessThanOrEqual(2 * intervalMs + 1000);
+		const down = await terminal.waitFor((screen) => /!fleet-two +down/.test(screen), 8000);
+		expect(down).toMatch(/total +2\/3 up/);
+		expect(down).toMatch(/● 2 live · 1 down/);
+		expect(rowOf(down, 'fleet-six')).toMatch(/live/);
+
+		await vi.waitFor(
+			async () => {
+				const lines = (await readFile(out, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+				const alerts = lines.map((line) => JSON.parse(line) as {type: string; kind: string; rig: string; url: string; message: string});
+				expect(alerts).toContainEqual(expect.objectContaining({type: 'rigtop-alert', kind: 'down', rig: 'fleet-two', url: two!.url}));
+			},
+			{timeout: 5000, interval: 100},
+		);
+
+		await terminal.send('Down');
+		await terminal.waitFor(/▸ fleet-five/, 3000);
+		await terminal.send('Enter');
+		const rig = await terminal.waitFor((screen) => /Hashrate/.test(screen) && /fleet-five/.test(screen.split('\n')[0] ?? ''), 3000);
+		expect(rig).toMatch(/Esc fleet/);
+		await terminal.send('Escape');
+		await terminal.waitFor((screen) => /▸ fleet-five/.test(screen) && /3 rigs/.test(screen), 3000);
+
+		await two!.start();
+		await terminal.waitFor((screen) => /● 3 live/.test(screen), 20_000);
+		await terminal.send('q', true);
+		await terminal.waitFor('[exit 0]', 5000);
+	});
+});
+
+describe('--once with several miners', () => {
+	it('--rigs names the rigs; --json reports them all and exits 1 when one could not be read', async () => {
+		const [six, five] = await threeRigs();
+		const dead = await startSimulator({dialect: '6'});
+		const deadUrl = dead.url;
+		await dead.stop();
+		const rigs = path.join(dir, 'rigs.json');
+		await writeFile(rigs, JSON.stringify([{name: 'alpha', url: six!.url}, {name: 'beta', url: five!.url.replace('http://', '')}, {name: 'gone', url: deadUrl}]));
+		const env: NodeJS.ProcessEnv = {...process.env};
+		delete env['CI'];
+		const failure = await run('node', [CLI, '--once', '--json', '--rigs', rigs], {env, timeout: 20_000}).then(
+			() => null,
+			(error: unknown) => error as {code: number; stdout: string},
+		);
+		expect(failure?.code).toBe(1);
+		const report = JSON.parse(failure?.stdout ?? '') as {miners: {name: string; ok: boolean; miner: {workerId: string} | null; error: {kind: string} | null}[]};
+		expect(report.miners.map((miner) => [miner.name, miner.ok])).toEqual([
+			['alpha', true],
+			['beta', true],
+			['gone', false],
+		]);
+		expect(report.miners[0]?.miner?.workerId).toBe('fleet-six');
+		expect(report.miners[2]?.error?.kind).toBe('unreachable');
+
+		const bad = await run('node', [CLI, '--once', '--rigs', path.join(dir, 'nope.json')], {env, timeout: 20_000}).catch((error: unknown) => error as {code: number; stderr: string});
+		expect((bad as {code: number}).code).toBe(2);
+		expect((bad as {stderr: string}).stderr).toMatch(/cannot read --rigs/);
+	});
+});

@@ -1,0 +1,67 @@
+import {describe, expect, test} from 'vitest';
+import {computeFleetLayout} from '../../../source/ui/fleet/fleet-layout.js';
+import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rowAlert} from '../../../source/ui/fleet/fleet-rows.js';
+import {formatShares, shortDuration} from '../../../source/ui/fleet/fleet-columns.js';
+import type {Alert} from '../../../source/alerts/types.js';
+import {makeEvent, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
+
+const live = (name: string, rates: [number | null, number | null, number | null], good = 100, total = 101) =>
+	makeState({name, snapshot: makeSnapshot({workerId: name, hashrate: {total: rates}, results: {good, total, rejected: total - good}})});
+const down = (name: string) =>
+	makeState({name, status: 'down', failingSince: NOW - 4 * 60_000, error: refused(), snapshot: makeSnapshot({hashrate: {total: [9999, 9999, 9999]}})});
+
+describe('fleet rows and totals', () => {
+	test('totals sum the miners that answered their latest poll; a down one is left out', () => {
+		const states = [live('a', [1000, 1100, 1200]), live('b', [2000, null, 2200], 50, 60), down('c')];
+		const totals = fleetTotals(states, NOW);
+		expect(totals).toMatchObject({answered: 2, count: 3, rates: [3000, 1100, 3400], good: 150, total: 161});
+		expect(Object.fromEntries(totals.byState)).toEqual({live: 2, down: 1});
+		expect(fleetTotals([down('x')], NOW).rates).toEqual([null, null, null]);
+	});
+
+	test('a down row says so with how long, and shows no numbers; a stale one keeps them, marked outdated', () => {
+		const row = fleetRow(down('c'), 2, NOW);
+		expect(row).toMatchObject({index: 2, name: 'c', state: 'down 4m', tone: 'error', rates: null, good: null, pool: null, uptime: null});
+		const stale = fleetRow(makeState({status: 'stale', lastSuccessAt: NOW - 12_000}), 0, NOW);
+		expect(stale).toMatchObject({state: 'stale 12s', tone: 'warn', outdated: true});
+		expect(stale.rates?.[0]).toBe(4823.4);
+		expect(fleetRow(makeState(), 0, NOW)).toMatchObject({state: 'live', pool: 'pool.example.org:443', good: 1204, total: 1207});
+	});
+
+	test('an open trouble stays on the row; other alerts for ten minutes', () => {
+		const alert = (kind: Alert['kind'], at: number): Alert => ({seq: 1, at, kind, severity: 'warn', minerIndex: 0, rig: 'a', url: 'u', message: kind});
+		expect(rowAlert({open: alert('down', NOW - 3_600_000), last: alert('down', NOW - 3_600_000)}, NOW)?.kind).toBe('down');
+		expect(rowAlert({open: null, last: alert('restarted', NOW - 60_000)}, NOW)?.kind).toBe('restarted');
+		expect(rowAlert({open: null, last: alert('restarted', NOW - RECENT_ALERT_MS)}, NOW)).toBeNull();
+		expect(rowAlert(undefined, NOW)).toBeNull();
+	});
+
+	test('events of all rigs, newest first, each named', () => {
+		const a = makeState({name: 'a', events: [makeEvent(1, 10, 'started'), makeEvent(2, 1, 'share rejected', 'warn')]});
+		const b = makeState({name: 'b', events: [makeEvent(1, 5, 'pool lost', 'warn')]});
+		expect(fleetEvents([a, b], 8).map((event) => `${event.rig} ${event.message}`)).toEqual(['a share rejected', 'b pool lost', 'a started']);
+		expect(fleetEvents([a, b], 1)).toHaveLength(1);
+	});
+
+	test('cell formats', () => {
+		expect(formatShares(1204, 1207)).toBe('1204/1207');
+		expect(formatShares(1_204_000, 1_207_000)).toBe('1.2M/1.21M');
+		expect(formatShares(null, null)).toBe('—');
+		expect(shortDuration(3 * 86_400 + 3600)).toBe('3d');
+		expect(shortDuration(null)).toBe('—');
+	});
+});
+
+describe('fleet layout', () => {
+	test('never taller than rows - 1; rig rows scroll when there are more rigs than fit', () => {
+		for (const [rows, rigs] of [[24, 3], [24, 100], [10, 100], [6, 5], [3, 5], [60, 100]] as const) {
+			const layout = computeFleetLayout(80, rows, rigs);
+			expect(layout.height, `${rows} rows, ${rigs} rigs`).toBeLessThanOrEqual(rows - 1);
+			if (rows >= 6) expect(layout.rigRows).toBeGreaterThanOrEqual(1);
+		}
+
+		expect(computeFleetLayout(80, 24, 100)).toMatchObject({rigRows: 18, eventLines: 1, footerLines: 1, height: 23});
+		// Few rigs: the spare lines show more events, up to a few.
+		expect(computeFleetLayout(80, 24, 3)).toMatchObject({rigRows: 3, eventLines: 6, height: 13});
+	});
+});

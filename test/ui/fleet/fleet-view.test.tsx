@@ -1,0 +1,152 @@
+import {Text, useInput} from 'ink';
+import {afterEach, describe, expect, test, vi} from 'vitest';
+import {AlertCenter} from '../../../source/alerts/center.js';
+import {App, type AppMiner, type ConfigTarget} from '../../../source/ui/app.js';
+import {createStore, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
+import {KEYS, linesOf, renderTerminal, tick} from '../helpers/terminal.js';
+import {startSimFleet, type SimFleet} from './helpers/sim-fleet.js';
+
+function rigs(count: number): AppMiner[] {
+	return Array.from({length: count}, (_, index) => {
+		const name = `rig-${String(index + 1).padStart(2, '0')}`;
+		return {store: createStore(makeState({name, snapshot: makeSnapshot({workerId: name, hashrate: {total: [1000 * (index + 1), 1000 * (index + 1), null]}})}))};
+	});
+}
+
+function ConfigSlot({target, onBack}: {readonly target: ConfigTarget; readonly onBack: () => void}) {
+	useInput((_input, key) => {
+		if (key.escape) onBack();
+	});
+	return <Text>config view of miner {target.index}</Text>;
+}
+
+describe('the fleet view', () => {
+	test('one row per rig with state, windows, shares and a total of the rigs that answered', async () => {
+		const miners = rigs(3);
+		const down = createStore(makeState({name: 'rig-03', status: 'down', failingSince: NOW - 4 * 60_000, error: refused()}));
+		miners[2] = {store: down};
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 80, rows: 24});
+		const lines = linesOf(terminal.frame());
+		expect(lines[0]).toMatch(/^ rigtop {2}3 rigs · 3\.00 kH\/s total +● 2 live · 1 down$/);
+		expect(lines[1]).toMatch(/^ {2}rig +state +10s +60s +15m +shares +rej/);
+		expect(lines[2]).toMatch(/^▸ rig-01 +live +1\.00 kH\/s +1\.00 kH\/s +— +1204\/1207 +0\.2%/);
+		expect(lines[3]).toMatch(/^ {2}rig-02 +live +2\.00 kH\/s/);
+		expect(lines[4]).toMatch(/^ {2}rig-03 +down 4m +— +— +— +—/);
+		expect(lines[5]).toMatch(/^ {2}total +2\/3 up +3\.00 kH\/s +3\.00 kH\/s +— +2408\/2414 +0\.2%/);
+		expect(lines.at(-1)).toBe(' q quit  ? help  ↑↓ select  Enter open');
+		expect(lines.length).toBeLessThanOrEqual(23);
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+	});
+
+	test('↑/↓ select, Enter opens the rig, Esc comes back with it still selected; c opens the config slot', async () => {
+		const miners = rigs(3);
+		const configs: number[] = [];
+		const terminal = await renderTerminal(
+			<App
+				miners={miners}
+				onQuit={() => {}}
+				now={NOW}
+				color={false}
+				onConfig={(index) => configs.push(index)}
+				renderConfig={(target, onBack) => <ConfigSlot target={target} onBack={onBack} />}
+			/>,
+		);
+		await terminal.press(KEYS.down, /▸ rig-02/);
+		await terminal.press(KEYS.down, /▸ rig-03/);
+		await terminal.press(KEYS.up, /▸ rig-02/);
+		await terminal.press('\r', 'Hashrate');
+		// A new screen reads keys once its effects have run.
+		await tick();
+		const dashboard = linesOf(terminal.frame());
+		expect(dashboard[0]).toContain('rig-02');
+		expect(dashboard.at(-1)).toContain('Esc fleet');
+		expect(dashboard.at(-1)).toContain('c config');
+
+		await terminal.press('c', 'config view of miner 1');
+		await tick();
+		expect(configs).toEqual([1]);
+		await terminal.press(KEYS.escape, 'Hashrate');
+		await tick();
+		expect(linesOf(terminal.frame())[0]).toContain('rig-02');
+
+		await terminal.press(KEYS.escape, '3 rigs');
+		await tick();
+		expect(terminal.frame()).toMatch(/▸ rig-02/);
+		await terminal.press('?', 'Keys');
+		expect(terminal.frame()).toContain("open the selected rig's dashboard");
+		expect(terminal.frame()).not.toContain('scroll threads');
+		await terminal.press(KEYS.escape, /▸ rig-02/);
+	});
+
+	test('one miner: its dashboard straight away, and Esc does not leave it', async () => {
+		const [miner] = rigs(1);
+		const terminal = await renderTerminal(<App miners={[miner!]} onQuit={() => {}} now={NOW} color={false} />);
+		await terminal.waitFor('Hashrate');
+		expect(linesOf(terminal.frame()).at(-1)).not.toContain('Esc');
+		await terminal.press(KEYS.escape);
+		expect(terminal.frame()).toContain('Hashrate');
+	});
+
+	test('a hundred rigs: the table scrolls with the selection and the frame stays inside the terminal', async () => {
+		const quits: number[] = [];
+		const terminal = await renderTerminal(<App miners={rigs(100)} onQuit={() => quits.push(1)} now={NOW} color={false} />, {columns: 80, rows: 24});
+		let lines = linesOf(terminal.frame());
+		expect(lines.length).toBeLessThanOrEqual(23);
+		expect(lines[0]).toContain('100 rigs');
+		expect(lines[0]).toContain('rigs 1–18 of 100');
+		await terminal.press(KEYS.end, /▸ rig-100/);
+		lines = linesOf(terminal.frame());
+		expect(lines.length).toBeLessThanOrEqual(23);
+		expect(lines[0]).toContain('rigs 83–100 of 100');
+		expect(lines.filter((line) => line.startsWith('▸'))).toHaveLength(1);
+		await terminal.press(KEYS.pageUp, /▸ rig-82/);
+		await terminal.press(KEYS.home, /rigs 1–18 of 100/);
+		terminal.resize(120, 12);
+		await terminal.waitFor(/rigs 1–\d of 100/);
+		expect(linesOf(terminal.frame()).length).toBeLessThanOrEqual(11);
+		await terminal.press('q');
+		await vi.waitFor(() => expect(quits).toEqual([1]));
+	});
+});
+
+describe('the fleet against real simulated miners', () => {
+	let fleet: SimFleet | null = null;
+	let center: AlertCenter | null = null;
+	afterEach(async () => {
+		center?.stop();
+		await fleet?.close();
+		fleet = null;
+	});
+
+	test('three dialects; one stopped mid-run reads down with an alert mark, the others keep updating, the total leaves it out', async () => {
+		fleet = await startSimFleet([
+			{dialect: '6', workerId: 'six-rig', timeScale: 30, seed: 1},
+			{dialect: '5', workerId: 'five-rig', timeScale: 30, seed: 2},
+			{dialect: '2', workerId: 'two-rig', timeScale: 30, seed: 3},
+		]);
+		center = new AlertCenter(fleet.miners.map((miner) => miner.monitor));
+		center.start();
+		fleet.start();
+		const miners = fleet.miners.map((miner) => ({store: miner.monitor}));
+		const terminal = await renderTerminal(<App miners={miners} alerts={center} onQuit={() => {}} color={false} fleetThrottleMs={50} />, {columns: 120, rows: 24});
+		await terminal.waitFor(/● 3 live/);
+		for (const name of ['six-rig', 'five-rig', 'two-rig']) expect(terminal.frame()).toMatch(new RegExp(`${name} +live +[\\d.]+ k?H/s`));
+
+		await fleet.sims[2]!.stop();
+		await vi.waitFor(() => expect(terminal.frame()).toMatch(/!two-rig +down/), {timeout: 5000, interval: 20});
+		let frame = terminal.frame();
+		expect(frame).toMatch(/● 2 live · 1 down/);
+		expect(frame).toMatch(/two-rig +down \S+ +— +— +—/);
+		expect(frame).toMatch(/total +2\/3 up/);
+		expect(frame).toContain('two-rig down: connection refused');
+
+		// The total is the two live rigs' sum, and the live rows keep moving.
+		const sharesOf = (text: string, name: string) => Number(new RegExp(`${name} .*? (\\d+)/(\\d+) +[\\d.]+%`).exec(text)?.[2]);
+		const sixShares = () => sharesOf(terminal.frame(), 'six-rig');
+		const before = sixShares();
+		await vi.waitFor(() => expect(sixShares()).not.toBe(before), {timeout: 6000, interval: 20});
+		frame = terminal.frame();
+		expect(sharesOf(frame, 'total')).toBe(sharesOf(frame, 'six-rig') + sharesOf(frame, 'five-rig'));
+		expect(sharesOf(frame, 'total')).toBeGreaterThan(0);
+	});
+});
