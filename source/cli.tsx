@@ -2,23 +2,30 @@
 import process from 'node:process';
 import meow from 'meow';
 import {render} from 'ink';
-import {App} from './ui/app.js';
 import {planRun} from './cli/options.js';
 import {buildSession, discover, NothingToWatchError} from './cli/build-session.js';
 import {formatWhere} from './discovery/where.js';
 import {runOnce} from './cli/run-once.js';
 import {enterFullScreen} from './cli/full-screen.js';
-import {minerActions} from './cli/live-actions.js';
+import {startLive} from './cli/live.js';
+import {runConfigCommand} from './cli/config-command.js';
 import {UsageError} from './miner/target.js';
 
 const cli = meow(
 	`
 	Usage
-	  $ rigtop [URL…]            live dashboard of the miner(s) at URL (http://host:port or host:port)
+	  $ rigtop [URL…]            live dashboard of the miner at URL (http://host:port or host:port);
+	                             several miners: the fleet view, one row each (Enter opens one)
+	  $ rigtop --rigs FILE       the fleet listed in FILE
 	  $ rigtop                   finds the XMRig running on this machine (its command line, config, ports)
+	  $ rigtop config get [PATH] [URL]            print the miner's config (secrets masked) or one value
+	  $ rigtop config set PATH=VALUE… [URL]       change settings: conflict check, backup, verify
 
 	Options
 	  --url URL                 a miner to watch (repeatable)
+	  --rigs FILE               watch the rigs listed in FILE, a JSON list of
+	                            {"name": "rig-01", "url": "host:port", "tokenFile": "path"}
+	                            (tokenFile relative to FILE; without one, a rig uses --token-file)
 	  --token-file PATH         read the miner's access token from PATH (http.access-token)
 	                            (or set RIGTOP_TOKEN; --token VALUE works but is visible in the process list)
 	  --config, -c PATH         read the API address and token from the miner's own config file
@@ -28,16 +35,24 @@ const cli = meow(
 	  --once                    print one snapshot as text and exit
 	  --json                    with --once: print the snapshot as JSON (the normalized model, per miner)
 	  --read-only               never write to the miner (no config apply, undo, pause or resume)
+	  --yes                     with config set: confirm a change to http.*/api.* that can cut rigtop off
+	  --bell                    ring the terminal bell on an alert (rig down, hashrate drop, reject burst,
+	                            pool lost, miner restarted, huge pages lost)
+	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
+	                            split into words like a shell would (quotes, backslash) but no shell runs
+	                            it: use "sh -c '…'" for pipes; stopped after 10 s
 	  --no-color                no colours (so does the NO_COLOR variable)
 	  --help, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
 
 	Keys (live): q quit · ? help · ↑↓ scroll threads · c config · p pause · r resume
+	      fleet: ↑↓ select · Enter open the rig · Esc (on a rig) back to the fleet
 
 	Examples
 	  $ rigtop 127.0.0.1:18088 --token-file ~/.config/rigtop/token
 	  $ rigtop --once --json http://10.0.0.5:8080
+	  $ rigtop 10.0.0.5:8080 10.0.0.6:8080 --bell --on-alert "logger -t rigtop"
 	  $ rigtop --demo
 `,
 	{
@@ -46,6 +61,9 @@ const cli = meow(
 		booleanDefault: undefined,
 		flags: {
 			url: {type: 'string', isMultiple: true},
+			rigs: {type: 'string'},
+			bell: {type: 'boolean', default: false},
+			onAlert: {type: 'string'},
 			tokenFile: {type: 'string'},
 			token: {type: 'string'},
 			config: {type: 'string', shortFlag: 'c'},
@@ -55,12 +73,25 @@ const cli = meow(
 			once: {type: 'boolean', default: false},
 			json: {type: 'boolean', default: false},
 			readOnly: {type: 'boolean', default: false},
+			yes: {type: 'boolean', default: false},
 			color: {type: 'boolean', default: true},
 		},
 	},
 );
 
 async function main(): Promise<number> {
+	if (cli.input[0] === 'config') {
+		return runConfigCommand(cli.input.slice(1), {
+			urls: cli.flags.url ?? [],
+			tokenFile: cli.flags.tokenFile,
+			tokenEnv: process.env['RIGTOP_TOKEN'],
+			tokenFlag: cli.flags.token,
+			configPath: cli.flags.config,
+			yes: cli.flags.yes,
+			readOnly: cli.flags.readOnly,
+		});
+	}
+
 	const plan = planRun({
 		positional: cli.input,
 		flags: cli.flags,
@@ -90,22 +121,16 @@ async function main(): Promise<number> {
 		}
 	}
 
-	const [miner] = session.miners;
-	if (!miner) throw new UsageError('no miner to watch');
+	if (session.miners.length === 0) throw new UsageError('no miner to watch');
 	const leaveFullScreen = enterFullScreen(process.stdout);
 	session.start();
-	// The alternate screen hides stderr: repeat the start-up warnings in the events log.
-	for (const line of warnings) miner.monitor.addEvent('action', 'warn', line);
-	const quit = () => instance.unmount();
-	const instance = render(<App store={miner.monitor} onQuit={quit} color={plan.color} {...minerActions(miner, plan.readOnly)} />, {
-		incrementalRendering: false,
-		maxFps: 20,
-		patchConsole: true,
-	});
+	const live = startLive(session, plan, warnings, () => instance.unmount());
+	const instance = render(live.element, {incrementalRendering: true, maxFps: 20, patchConsole: true});
 	try {
 		await instance.waitUntilExit();
 	} finally {
 		leaveFullScreen();
+		await live.close();
 		await session.close();
 	}
 

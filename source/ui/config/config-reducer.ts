@@ -1,0 +1,408 @@
+/**
+ * All key handling of the config view, as a pure reducer: a key (through CONFIG_KEYMAP) and the
+ * session's current state give the next view state plus the session calls to make (effects). The
+ * view runs the effects at once, in the input handler, so keys pressed back to back always act on
+ * the latest state. Edits are checked here first (PendingEdits is immutable, so trying one costs
+ * nothing), so a refused value keeps the editor open with the reason. The inline editor and the
+ * search prompt are edited here too (not by a component holding its own copy of the text), so fast
+ * typing loses no key.
+ */
+import type {ConfigEntry} from '../../config/document.js';
+import {jsonEqual} from '../../config/json-values.js';
+import type {ConfigSessionState} from '../../config/session.js';
+import {READ_ONLY_MESSAGE} from '../../config/session.js';
+import type {ConfigPath, JsonValue} from '../../config/types.js';
+import {configCommandFor, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
+import {editorStartText, typedValue} from './typed-value.js';
+
+export type Tone = 'info' | 'warn' | 'error' | 'ok';
+export type Notice = {readonly text: string; readonly tone: Tone};
+
+/** A question or a panel over the tree. */
+export type Dialog =
+	| {readonly kind: 'diff'}
+	/** Apply: step 2 is the second question for a change that can cut rigtop off. */
+	| {readonly kind: 'confirm'; readonly step: 1 | 2}
+	| {readonly kind: 'undo'}
+	| {readonly kind: 'leave'}
+	| {readonly kind: 'reload'};
+
+/** Text being typed, and where the caret is in it (0…length). */
+export type TypedText = {readonly text: string; readonly caret: number};
+
+export type Prompt =
+	| ({readonly kind: 'search'} & TypedText)
+	| ({readonly kind: 'edit'; readonly path: ConfigPath; readonly id: string; readonly secret: boolean; readonly error: string | null} & TypedText);
+
+export type ConfigUiState = {
+	/** The id (dotted path) of the key under the cursor; null: the first row. */
+	readonly cursor: string | null;
+	/** Ids of the open sections. */
+	readonly expanded: ReadonlySet<string>;
+	/** Index of the first row shown. */
+	readonly top: number;
+	readonly prompt: Prompt | null;
+	readonly dialog: Dialog | null;
+	/** The last search, for `n`. */
+	readonly query: string | null;
+	/** One line of feedback for the last key; cleared by the next one. */
+	readonly notice: Notice | null;
+	/** The session's resultSeq the user has closed the result panel for. */
+	readonly resultSeen: number;
+};
+
+export type ConfigEffect =
+	| {readonly type: 'toggle'; readonly path: ConfigPath}
+	| {readonly type: 'step'; readonly path: ConfigPath; readonly delta: number}
+	| {readonly type: 'set'; readonly path: ConfigPath; readonly value: JsonValue}
+	| {readonly type: 'discard'}
+	| {readonly type: 'apply'}
+	| {readonly type: 'undo'}
+	| {readonly type: 'reload'}
+	| {readonly type: 'back'};
+
+export type ConfigUiAction = {readonly type: 'key'; readonly input: string; readonly key: KeyLike};
+
+export type ConfigContext = {
+	readonly session: ConfigSessionState;
+	/** Tree rows that fit on screen now. */
+	readonly pageSize: number;
+	/** --read-only (the prop; the session's own flag counts too). */
+	readonly readOnly: boolean;
+};
+
+export type ConfigStep = {readonly state: ConfigUiState; readonly effects: readonly ConfigEffect[]};
+
+export function initialConfigUi(): ConfigUiState {
+	return {cursor: null, expanded: new Set(), top: 0, prompt: null, dialog: null, query: null, notice: null, resultSeen: 0};
+}
+
+/** Whether the result panel of the last apply/undo is up (derived: the user has not closed it yet). */
+export function showsResult(state: ConfigUiState, session: ConfigSessionState): boolean {
+	return session.lastResult !== null && session.busy === null && session.resultSeq > state.resultSeen;
+}
+
+/** The mode the keys work in now. */
+export function modeOf(state: ConfigUiState, session: ConfigSessionState): ConfigMode {
+	if (state.prompt) return 'prompt';
+	if (state.dialog?.kind === 'diff') return 'panel';
+	if (state.dialog) return 'confirm';
+	if (showsResult(state, session)) return 'panel';
+	return 'browse';
+}
+
+function pendingCount(session: ConfigSessionState): number {
+	return session.edits?.size ?? 0;
+}
+
+function plural(count: number, word: string): string {
+	return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+const same = (state: ConfigUiState): ConfigStep => ({state, effects: []});
+const say = (state: ConfigUiState, text: string, tone: Tone = 'info', effects: readonly ConfigEffect[] = []): ConfigStep => ({
+	state: {...state, notice: {text, tone}},
+	effects,
+});
+
+/** Moves the cursor to a row and scrolls so it shows. */
+function moveTo(state: ConfigUiState, rows: readonly ConfigEntry[], index: number, pageSize: number): ConfigUiState {
+	if (rows.length === 0) return state;
+	const at = Math.min(Math.max(0, index), rows.length - 1);
+	const row = rows[at];
+	return {...state, cursor: row ? row.id : state.cursor, top: scrollFor(state.top, at, rows.length, pageSize)};
+}
+
+/** The first row to show so that row `at` is on screen, moving the view as little as possible. */
+export function scrollFor(top: number, at: number, total: number, pageSize: number): number {
+	const page = Math.max(1, pageSize);
+	let next = Math.min(top, Math.max(0, total - page));
+	if (at < next) next = at;
+	if (at >= next + page) next = at - page + 1;
+	return Math.max(0, next);
+}
+
+/** Opens every section around a key and puts the cursor on it. */
+function reveal(state: ConfigUiState, session: ConfigSessionState, entry: ConfigEntry, pageSize: number): ConfigUiState {
+	const expanded = new Set(state.expanded);
+	for (const id of ancestorIds(entry.path)) expanded.add(id);
+	const next = {...state, expanded};
+	const rows = session.document ? visibleEntries(session.document, expanded) : [];
+	return moveTo(next, rows, rows.findIndex((row) => row.id === entry.id), pageSize);
+}
+
+/**
+ * Splits what Ink delivered as one input into single keys. Ink 6.8 passes a run of plain text (a
+ * paste, or keys that arrived together, e.g. `/colors⏎` typed fast or sent by tmux) as one string;
+ * the view handles it one key at a time so `/`, Enter and the rest each do what they do alone.
+ * Escape sequences always arrive on their own, so a one-character or flagged input is returned as is.
+ */
+export function splitInput(input: string, key: KeyLike): ReadonlyArray<{readonly input: string; readonly key: KeyLike}> {
+	const chars = [...input];
+	if (chars.length <= 1 || input.includes('\u001B')) return [{input, key}];
+	return chars.map((char) => {
+		if (char === '\r' || char === '\n') return {input: '', key: {return: true}};
+		if (char === '\u007F' || char === '\b') return {input: '', key: {delete: true}};
+		if (char === '\t') return {input: '', key: {tab: true}};
+		return {input: char, key: {}};
+	});
+}
+
+export function configReducer(state: ConfigUiState, action: ConfigUiAction, context: ConfigContext): ConfigStep {
+	const {session} = context;
+	const mode = modeOf(state, session);
+	const {input, key} = action;
+	// Every key clears the last notice; a key that says something sets a new one.
+	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;
+
+	if (mode === 'prompt' && state.prompt) return promptKey(base, state.prompt, input, key, context);
+	const command = configCommandFor(input, key, mode);
+	if (command === null) return same(base);
+	if (mode === 'confirm') return confirmKey(base, command, context);
+	if (mode === 'panel') return panelKey(base, command, context);
+	return browseKey(base, command, context);
+}
+
+function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: KeyLike, context: ConfigContext): ConfigStep {
+	const command = configCommandFor(input, key, 'prompt');
+	if (command === 'cancel') return same({...state, prompt: null});
+	if (command === 'submit') {
+		if (prompt.kind === 'edit') return submitEdit(state, prompt, context);
+		return runSearch({...state, prompt: null, query: prompt.text}, prompt.text, 'first', context);
+	}
+
+	const typed = typeKey(prompt, input, key);
+	if (typed === prompt) return same(state);
+	return same({...state, prompt: prompt.kind === 'edit' ? {...prompt, ...typed, error: null} : {...prompt, ...typed}});
+}
+
+/**
+ * One key of line editing: printable text goes in at the caret (a paste arrives as one string),
+ * Backspace deletes left of it (Ink 6.8 reports the usual 0x7F as `delete`), ←/→ move it, Home/End
+ * and Ctrl+A/Ctrl+E jump to the ends, Ctrl+U clears. Returns the same object when nothing changed.
+ */
+export function typeKey(current: TypedText, input: string, key: KeyLike): TypedText {
+	const {text, caret} = current;
+	if (key.backspace === true || key.delete === true) {
+		if (caret === 0) return current;
+		return {text: text.slice(0, caret - 1) + text.slice(caret), caret: caret - 1};
+	}
+
+	if (key.leftArrow === true) return caret === 0 ? current : {text, caret: caret - 1};
+	if (key.rightArrow === true) return caret >= text.length ? current : {text, caret: caret + 1};
+	if (key.home === true || (key.ctrl === true && input === 'a')) return caret === 0 ? current : {text, caret: 0};
+	if (key.end === true || (key.ctrl === true && input === 'e')) return caret === text.length ? current : {text, caret: text.length};
+	if (key.ctrl === true && input === 'u') return text === '' ? current : {text: '', caret: 0};
+	if (key.ctrl === true || key.meta === true || key.tab === true || input === '' || hasControl(input)) return current;
+	return {text: text.slice(0, caret) + input + text.slice(caret), caret: caret + input.length};
+}
+
+/** Whether a text holds a control character (an escape sequence or a key Ink did not name). */
+function hasControl(text: string): boolean {
+	for (const char of text) {
+		const code = char.codePointAt(0) ?? 0;
+		if (code < 0x20 || code === 0x7f) return true;
+	}
+
+	return false;
+}
+
+function submitEdit(state: ConfigUiState, prompt: Extract<Prompt, {kind: 'edit'}>, context: ConfigContext): ConfigStep {
+	const {edits} = context.session;
+	if (!edits) return same({...state, prompt: null});
+	const typed = typedValue(prompt.path, prompt.text, edits.valueOf(prompt.path), prompt.secret);
+	if (typed.kind === 'unchanged') return say({...state, prompt: null}, `${prompt.id} unchanged`);
+	const outcome = edits.set(prompt.path, typed.value);
+	if (!outcome.ok) return same({...state, prompt: {...prompt, error: outcome.message}});
+	return {state: {...state, prompt: null}, effects: [{type: 'set', path: prompt.path, value: typed.value}]};
+}
+
+function runSearch(state: ConfigUiState, query: string, which: 'first' | 'next', context: ConfigContext): ConfigStep {
+	const {document} = context.session;
+	if (!document || query.trim() === '') return same(state);
+	const matches = searchMatches(document, query);
+	if (matches.length === 0) return say(state, `no key matches "${query}"`, 'warn');
+	let target = matches[0];
+	if (which === 'next' && state.cursor !== null) {
+		const order = document.entries();
+		const here = order.findIndex((entry) => entry.id === state.cursor);
+		target = matches.find((entry) => order.indexOf(entry) > here) ?? matches[0];
+	}
+
+	if (!target) return same(state);
+	const position = matches.indexOf(target) + 1;
+	const next = reveal(state, context.session, target, context.pageSize);
+	return say(next, `${target.id} — match ${position} of ${matches.length}${matches.length > 1 ? ' (n: next)' : ''}`);
+}
+
+function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
+	const {dialog} = state;
+	const {session} = context;
+	if (!dialog) return same(state);
+	if (command === 'no') return same({...state, dialog: null});
+	if (command !== 'yes') return same(state);
+	switch (dialog.kind) {
+		case 'confirm': {
+			if (dialog.step === 1 && session.edits?.hasGuarded === true) return same({...state, dialog: {kind: 'confirm', step: 2}});
+			return {state: {...state, dialog: null, resultSeen: session.resultSeq}, effects: [{type: 'apply'}]};
+		}
+
+		case 'undo':
+			return {state: {...state, dialog: null, resultSeen: session.resultSeq}, effects: [{type: 'undo'}]};
+		case 'leave':
+			return {state: {...state, dialog: null}, effects: [{type: 'discard'}, {type: 'back'}]};
+		case 'reload':
+			return {state: {...state, dialog: null}, effects: [{type: 'reload'}]};
+		case 'diff':
+			return same(state);
+	}
+}
+
+function panelKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
+	const closed: ConfigUiState = {...state, dialog: state.dialog?.kind === 'diff' ? null : state.dialog, resultSeen: context.session.resultSeq};
+	switch (command) {
+		case 'dismiss':
+			return same(closed);
+		case 'undo':
+		case 'reload':
+			return browseKey(closed, command, context);
+		default:
+			return same(state);
+	}
+}
+
+function writesRefused(context: ConfigContext): string | null {
+	if (context.readOnly || context.session.readOnly) return READ_ONLY_MESSAGE;
+	if (context.session.busy === 'apply' || context.session.busy === 'undo') return 'wait: a change is being applied';
+	return null;
+}
+
+function browseKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
+	const {session, pageSize} = context;
+	const {document, edits} = session;
+	const rows = document ? visibleEntries(document, state.expanded) : [];
+	const at = cursorIndex(rows, state.cursor, document);
+	const entry = at === -1 ? undefined : rows[at];
+	const page = Math.max(1, pageSize);
+
+	switch (command) {
+		case 'up':
+			return same(moveTo(state, rows, at - 1, pageSize));
+		case 'down':
+			return same(moveTo(state, rows, at + 1, pageSize));
+		case 'pageUp':
+			return same(moveTo(state, rows, at - page, pageSize));
+		case 'pageDown':
+			return same(moveTo(state, rows, at + page, pageSize));
+		case 'top':
+			return same(moveTo(state, rows, 0, pageSize));
+		case 'bottom':
+			return same(moveTo(state, rows, rows.length - 1, pageSize));
+		case 'open': {
+			if (!entry || !isContainer(entry)) return same(state);
+			if (!state.expanded.has(entry.id)) return same(expand(state, entry.id, true));
+			return same(moveTo(state, rows, at + 1, pageSize));
+		}
+
+		case 'close': {
+			if (!entry) return same(state);
+			if (isContainer(entry) && state.expanded.has(entry.id)) return same(expand(state, entry.id, false));
+			const parent = ancestorIds(entry.path).at(-1);
+			if (parent === undefined) return same(state);
+			return same(moveTo(state, rows, rows.findIndex((row) => row.id === parent), pageSize));
+		}
+
+		case 'activate': {
+			if (!entry) return same(state);
+			if (isContainer(entry)) return same(expand(state, entry.id, !state.expanded.has(entry.id)));
+			const refused = writesRefused(context);
+			if (refused) return say(state, refused, 'warn');
+			if (!edits) return same(state);
+			const current = edits.valueOf(entry.path);
+			const raw = edits.get(entry.path) ? JSON.stringify(current) : entry.display;
+			const text = editorStartText(current, raw, entry.secret);
+			return same({...state, cursor: entry.id, prompt: {kind: 'edit', path: entry.path, id: entry.id, text, caret: text.length, secret: entry.secret, error: null}});
+		}
+
+		case 'toggle': {
+			if (!entry) return same(state);
+			if (isContainer(entry)) return same(expand(state, entry.id, !state.expanded.has(entry.id)));
+			return toggleKey(state, entry, context);
+		}
+
+		case 'increment':
+		case 'decrement': {
+			if (!entry || isContainer(entry)) return same(state);
+			const refused = writesRefused(context);
+			if (refused) return say(state, refused, 'warn');
+			if (!edits) return same(state);
+			const delta = command === 'increment' ? 1 : -1;
+			const outcome = edits.step(entry.path, delta);
+			if (!outcome.ok) return say(state, outcome.message, 'warn');
+			if (jsonEqual(outcome.edits.valueOf(entry.path), edits.valueOf(entry.path))) {
+				return say(state, `${entry.id} cannot go ${delta > 0 ? 'higher' : 'lower'}`, 'warn');
+			}
+
+			return {state, effects: [{type: 'step', path: entry.path, delta}]};
+		}
+
+		case 'search':
+			return same({...state, prompt: {kind: 'search', text: '', caret: 0}});
+		case 'nextMatch':
+			if (state.query === null) return say(state, 'press / to search first');
+			return runSearch(state, state.query, 'next', context);
+		case 'diff':
+			if (pendingCount(session) === 0) return say(state, 'no pending changes');
+			return same({...state, dialog: {kind: 'diff'}});
+		case 'discard': {
+			const count = pendingCount(session);
+			if (count === 0) return say(state, 'no pending changes');
+			return say(state, `discarded ${plural(count, 'pending change')}`, 'info', [{type: 'discard'}]);
+		}
+
+		case 'apply': {
+			const refused = writesRefused(context);
+			if (refused) return say(state, refused, 'warn');
+			if (pendingCount(session) === 0) return say(state, 'nothing to apply: change a key first (Space, Enter, + or -)');
+			return same({...state, dialog: {kind: 'confirm', step: 1}});
+		}
+
+		case 'undo': {
+			const refused = writesRefused(context);
+			if (refused) return say(state, refused, 'warn');
+			if (!session.lastApplied) return say(state, 'nothing to undo: no change was applied from this screen yet');
+			return same({...state, dialog: {kind: 'undo'}});
+		}
+
+		case 'reload':
+			if (session.busy !== null) return say(state, 'wait: the miner is being talked to');
+			if (pendingCount(session) > 0) return same({...state, dialog: {kind: 'reload'}});
+			return say(state, "reading the miner's config again", 'info', [{type: 'reload'}]);
+		case 'back':
+			if (session.busy === 'apply' || session.busy === 'undo') return say(state, 'wait: a change is being applied');
+			if (pendingCount(session) > 0) return same({...state, dialog: {kind: 'leave'}});
+			return {state, effects: [{type: 'back'}]};
+		default:
+			return same(state);
+	}
+}
+
+function toggleKey(state: ConfigUiState, entry: ConfigEntry, context: ConfigContext): ConfigStep {
+	const refused = writesRefused(context);
+	if (refused) return say(state, refused, 'warn');
+	const {edits} = context.session;
+	if (!edits) return same(state);
+	if (entry.secret) return say(state, `${entry.id} is a secret: press Enter to type a new one`, 'warn');
+	const outcome = edits.toggle(entry.path);
+	if (!outcome.ok) return say(state, `${outcome.message} (Enter)`, 'warn');
+	return {state, effects: [{type: 'toggle', path: entry.path}]};
+}
+
+function expand(state: ConfigUiState, id: string, open: boolean): ConfigUiState {
+	if (state.expanded.has(id) === open) return state;
+	const expanded = new Set(state.expanded);
+	if (open) expanded.add(id);
+	else expanded.delete(id);
+	return {...state, expanded, cursor: id};
+}

@@ -1,0 +1,264 @@
+import {Box, Text, useInput, type Key} from 'ink';
+import {useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore} from 'react';
+import type {KeyResult} from '../../config/apply.js';
+import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
+import {formatClock} from '../format.js';
+import {useTerminalSize} from '../hooks/use-terminal-size.js';
+import {configFooterHints, type ConfigCommandName, type ConfigMode} from '../keymap.js';
+import {Footer} from '../panes/footer.js';
+import {Line, Pane} from '../panes/pane.js';
+import {useTheme, type ThemeToken} from '../theme.js';
+import {ConfigPanel} from './config-panel.js';
+import {configReducer, initialConfigUi, modeOf, scrollFor, showsResult, splitInput, type ConfigEffect, type ConfigUiAction, type ConfigUiState} from './config-reducer.js';
+import {ConfigTree} from './config-tree.js';
+import {dialogContent, resultContent} from './panel-content.js';
+import {cursorIndex, keyNote, visibleEntries} from './tree.js';
+
+export type ConfigViewProps = {
+	/** The miner's ConfigSession (or any store of its shape). */
+	readonly session: ConfigStore;
+	readonly minerName: string;
+	/** Back to the dashboard. */
+	readonly onBack: () => void;
+	/** --read-only: every write key says so instead. */
+	readonly readOnly: boolean;
+};
+
+/** The config view's rows: header, tree (or a panel), one line of feedback, footer; never taller than rows - 1. */
+export function configLayout(columns: number, rows: number): {readonly width: number; readonly bodyRows: number; readonly noticeLines: number; readonly footerLines: number} {
+	const available = Math.max(1, rows - 1);
+	const footerLines = available >= 3 ? 1 : 0;
+	const noticeLines = available >= 4 ? 1 : 0;
+	return {width: Math.max(1, columns), bodyRows: Math.max(0, available - 1 - footerLines - noticeLines), noticeLines, footerLines};
+}
+
+function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void): void {
+	switch (effect.type) {
+		case 'toggle':
+			session.cycle(effect.path, 1);
+			return;
+		case 'step':
+			session.step(effect.path, effect.delta);
+			return;
+		case 'set':
+			session.set(effect.path, effect.value);
+			return;
+		case 'discard':
+			session.discard();
+			return;
+		case 'apply':
+			void session.apply();
+			return;
+		case 'undo':
+			void session.undo();
+			return;
+		case 'reload':
+			void session.reload();
+			return;
+		case 'back':
+			onBack();
+	}
+}
+
+function footerFor(mode: ConfigMode, session: ConfigSessionState, readOnly: boolean): ReadonlySet<ConfigCommandName> {
+	const pending = session.edits?.size ?? 0;
+	switch (mode) {
+		case 'prompt':
+			return new Set<ConfigCommandName>(['submit', 'cancel']);
+		case 'confirm':
+			return new Set<ConfigCommandName>(['yes', 'no']);
+		case 'panel': {
+			const shown = new Set<ConfigCommandName>(['dismiss']);
+			if (session.lastResult?.status === 'done' && !readOnly) shown.add('undo');
+			if (session.lastResult?.status === 'conflict') shown.add('reload');
+			return shown;
+		}
+
+		case 'browse': {
+			const shown = new Set<ConfigCommandName>(['search', 'back']);
+			if (session.document === null) {
+				shown.add('reload');
+				return shown;
+			}
+
+			if (!readOnly) {
+				shown.add('toggle');
+				shown.add('activate');
+				shown.add('apply');
+			}
+
+			if (pending > 0) {
+				shown.add('diff');
+				shown.add('discard');
+			} else if (session.lastApplied && !readOnly) {
+				shown.add('undo');
+			}
+
+			if (session.lastResult?.status === 'conflict') shown.add('reload');
+			return shown;
+		}
+	}
+}
+
+function statusText(session: ConfigSessionState, readOnly: boolean): string {
+	const parts: string[] = [];
+	if (readOnly) parts.push('read-only');
+	if (session.busy === 'load') parts.push('reading the config…');
+	else if (session.busy === 'apply') parts.push('applying…');
+	else if (session.busy === 'undo') parts.push('undoing…');
+	else if (session.document) {
+		const pending = session.edits?.size ?? 0;
+		parts.push(pending === 0 ? 'no changes' : `${pending} ${pending === 1 ? 'change' : 'changes'} pending`);
+		parts.push(`read from miner ${formatClock(session.readAt)}`);
+	}
+
+	return parts.join(' · ');
+}
+
+function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult['status']> | null {
+	const result = session.lastResult;
+	// Only while the tree shows the config that apply read back (a reload hides them).
+	if (result?.status !== 'done' || !session.lastApplied || session.readAt === null || session.readAt > session.lastApplied.at) return null;
+	return new Map(result.keys.map((key) => [key.path, key.status]));
+}
+
+/**
+ * The miner's config as a keyboard-driven tree: browse, search, toggle / cycle / step / edit values,
+ * see the diff, apply (confirmed; asked twice for a change that can cut rigtop off), undo. Reads the
+ * session; every key goes through the reducer and the session calls it asks for run at once.
+ */
+export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewProps) {
+	const theme = useTheme();
+	const subscribe = useCallback((listener: () => void) => session.subscribe(listener), [session]);
+	const getState = useCallback(() => session.getState(), [session]);
+	const state = useSyncExternalStore(subscribe, getState, getState);
+	const {columns, rows} = useTerminalSize();
+	const layout = configLayout(columns, rows);
+	const writesOff = readOnly || state.readOnly;
+
+	const [ui, setUi] = useState<ConfigUiState>(initialConfigUi);
+	const uiRef = useRef(ui);
+	const pageRef = useRef(layout.bodyRows);
+	const backRef = useRef(onBack);
+	const readOnlyRef = useRef(writesOff);
+	useEffect(() => {
+		pageRef.current = layout.bodyRows;
+		backRef.current = onBack;
+		readOnlyRef.current = writesOff;
+	}, [layout.bodyRows, onBack, writesOff]);
+
+	useEffect(() => {
+		void session.ensureLoaded();
+	}, [session]);
+
+	// Keys act on the latest view state (held in a ref, not a render-time closure) and the session's
+	// state at that moment; the effects they ask for run right here, so the next key sees them.
+	const dispatch = useCallback(
+		(action: ConfigUiAction) => {
+			const step = configReducer(uiRef.current, action, {session: session.getState(), pageSize: pageRef.current, readOnly: readOnlyRef.current});
+			if (step.state !== uiRef.current) {
+				uiRef.current = step.state;
+				setUi(step.state);
+			}
+
+			for (const effect of step.effects) runEffect(effect, session, backRef.current);
+		},
+		[session],
+	);
+	const onInput = useCallback(
+		(input: string, key: Key) => {
+			for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
+		},
+		[dispatch],
+	);
+	useInput(onInput);
+
+	const {document, edits} = state;
+	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
+	const cursor = cursorIndex(treeRows, ui.cursor, document);
+	const top = cursor === -1 ? 0 : scrollFor(ui.top, cursor, treeRows.length, layout.bodyRows);
+	const cursorEntry = cursor === -1 ? undefined : treeRows[cursor];
+	const mode = modeOf(ui, state);
+	const outcomes = useMemo(() => outcomesOf(state), [state]);
+
+	let body;
+	if (ui.dialog) {
+		body = <ConfigPanel content={dialogContent(ui.dialog, state, minerName)} width={layout.width} height={layout.bodyRows} />;
+	} else if (showsResult(ui, state) && state.lastResult && state.lastAction) {
+		body = <ConfigPanel content={resultContent(state.lastResult, state.lastAction)} width={layout.width} height={layout.bodyRows} />;
+	} else if (document === null) {
+		if (state.phase === 'error' && state.problem) {
+			body = (
+				<Pane title="Could not read the miner's config" width={layout.width} height={layout.bodyRows}>
+					<Line tone="error">{state.problem.message}</Line>
+					{state.problem.detail ? <Line tone="muted">{state.problem.detail}</Line> : null}
+					<Line>{`fix: ${state.problem.fix}`}</Line>
+					<Line tone="muted">R: try again · Esc: back to the dashboard</Line>
+				</Pane>
+			);
+		} else {
+			body = (
+				<Box height={layout.bodyRows} paddingX={1}>
+					<Text {...theme.text('muted')}>{`reading the config of ${minerName}…`}</Text>
+				</Box>
+			);
+		}
+	} else {
+		body = (
+			<ConfigTree
+				document={document}
+				edits={edits}
+				rows={treeRows}
+				top={top}
+				height={layout.bodyRows}
+				cursor={cursor}
+				expanded={ui.expanded}
+				width={layout.width}
+				editor={ui.prompt?.kind === 'edit' ? ui.prompt : null}
+				outcomes={outcomes}
+			/>
+		);
+	}
+
+	let notice: {text: string; tone: ThemeToken} | null = null;
+	if (ui.prompt?.kind === 'search') notice = {text: `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}  Enter: find · Esc: cancel`, tone: 'accent'};
+	else if (ui.prompt?.kind === 'edit') notice = ui.prompt.error ? {text: ui.prompt.error, tone: 'error'} : {text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; Enter sets it, Esc cancels, Ctrl+U clears`, tone: 'muted'};
+	else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};
+	else if (state.busy === 'apply' || state.busy === 'undo') notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
+	else if (state.problem && document !== null) notice = {text: `${state.problem.message} — ${state.problem.fix}`, tone: 'error'};
+	else if (cursorEntry && mode === 'browse') {
+		const note = keyNote(cursorEntry);
+		if (note) notice = {text: `${cursorEntry.id}: ${note}`, tone: 'muted'};
+	}
+
+	const status = statusText(state, writesOff);
+	const hints = configFooterHints(mode, footerFor(mode, state, writesOff));
+	return (
+		<Box flexDirection="column" width={layout.width} height={1 + layout.bodyRows + layout.noticeLines + layout.footerLines} overflow="hidden">
+			<Box width={layout.width} height={1} flexDirection="row">
+				<Box flexGrow={1} flexShrink={1} overflow="hidden">
+					<Text wrap="truncate-end">
+						<Text bold {...theme.text('accent')}>
+							{' rigtop  '}
+						</Text>
+						{`${minerName} · config`}
+					</Text>
+				</Box>
+				<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
+					<Text wrap="truncate-end" {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>
+						{status}
+					</Text>
+				</Box>
+			</Box>
+			{body}
+			{layout.noticeLines > 0 ? (
+				<Box width={layout.width} height={1} paddingX={1} overflow="hidden">
+					<Text wrap="truncate-end" {...(notice ? theme.text(notice.tone) : {})}>
+						{notice?.text ?? ' '}
+					</Text>
+				</Box>
+			) : null}
+			{layout.footerLines > 0 ? <Footer hints={hints} width={layout.width} /> : null}
+		</Box>
+	);
+}

@@ -1,0 +1,230 @@
+/**
+ * The config view's reducer and keymap, as pure functions over the recorded 6.26 config: line
+ * editing, scrolling, search order, the two questions for an API change, read-only, and the keymap
+ * table itself (one command per key in each mode, footer from the same table).
+ */
+import {describe, expect, test} from 'vitest';
+import {ConfigDocument} from '../../../source/config/document.js';
+import {PendingEdits} from '../../../source/config/edits.js';
+import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../source/config/session.js';
+import {CONFIG_KEYMAP, configCommandFor, configFooterHints, type ConfigMode, type KeyLike} from '../../../source/ui/keymap.js';
+import {configReducer, initialConfigUi, modeOf, scrollFor, splitInput, typeKey, type ConfigStep, type ConfigUiState} from '../../../source/ui/config/config-reducer.js';
+import {typedValue} from '../../../source/ui/config/typed-value.js';
+import {v6Config} from '../../config/helpers/fixtures.js';
+
+function sessionState(edits?: PendingEdits, patch: Partial<ConfigSessionState> = {}): ConfigSessionState {
+	const document = edits?.base ?? new ConfigDocument(v6Config());
+	return {
+		phase: 'ready',
+		busy: null,
+		document,
+		edits: edits ?? new PendingEdits(document),
+		lastResult: null,
+		lastAction: null,
+		resultSeq: 0,
+		problem: null,
+		lastApplied: null,
+		readOnly: false,
+		readAt: 0,
+		...patch,
+	};
+}
+
+function press(state: ConfigUiState, session: ConfigSessionState, input: string, key: KeyLike = {}, readOnly = false): ConfigStep {
+	return configReducer(state, {type: 'key', input, key}, {session, pageSize: 5, readOnly});
+}
+
+/** Runs keys, applying the session effects the reducer asks for to the edits (as the view does). */
+function run(keys: readonly (string | KeyLike)[], session = sessionState()): {state: ConfigUiState; session: ConfigSessionState; effects: string[]} {
+	let state = initialConfigUi();
+	let current = session;
+	const effects: string[] = [];
+	for (const item of keys) {
+		const step = typeof item === 'string' ? press(state, current, item) : press(state, current, '', item);
+		state = step.state;
+		for (const effect of step.effects) {
+			effects.push(effect.type);
+			const edits = current.edits!;
+			if (effect.type === 'toggle') current = {...current, edits: (edits.toggle(effect.path) as {edits: PendingEdits}).edits};
+			if (effect.type === 'set') current = {...current, edits: (edits.set(effect.path, effect.value) as {edits: PendingEdits}).edits};
+		}
+	}
+
+	return {state, session: current, effects};
+}
+
+describe('line editing', () => {
+	test('inserts at the caret, deletes left of it, moves, clears; a paste arrives whole', () => {
+		let typed = {text: '', caret: 0};
+		typed = typeKey(typed, '12', {});
+		typed = typeKey(typed, '', {leftArrow: true});
+		typed = typeKey(typed, 'x', {});
+		expect(typed).toEqual({text: '1x2', caret: 2});
+		typed = typeKey(typed, '', {delete: true}); // what Backspace (0x7F) is in Ink 6.8
+		expect(typed).toEqual({text: '12', caret: 1});
+		typed = typeKey(typed, 'a', {ctrl: true});
+		expect(typed.caret).toBe(0);
+		expect(typeKey(typed, '', {backspace: true})).toBe(typed);
+		typed = typeKey(typed, '', {end: true});
+		expect(typed.caret).toBe(2);
+		expect(typeKey(typed, '', {rightArrow: true})).toBe(typed);
+		expect(typeKey(typed, '\u001B[15~', {})).toBe(typed);
+		expect(typeKey(typed, 'u', {ctrl: true})).toEqual({text: '', caret: 0});
+	});
+
+	test('a run of keys that arrived as one input is taken one key at a time', () => {
+		expect(splitInput('/co\r', {})).toEqual([
+			{input: '/', key: {}},
+			{input: 'c', key: {}},
+			{input: 'o', key: {}},
+			{input: '', key: {return: true}},
+		]);
+		expect(splitInput('x\u007F', {})).toEqual([{input: 'x', key: {}}, {input: '', key: {delete: true}}]);
+		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
+		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);
+		// Run through the reducer, the same keys typed together or one by one end in the same place.
+		const together = splitInput('/colors\r', {}).map((part) => (part.input === '' ? part.key : part.input));
+		expect(run(together).state.cursor).toBe('colors');
+	});
+
+	test('what a typed text means for a key', () => {
+		expect(typedValue(['print-time'], '30', 60, false)).toEqual({kind: 'value', value: 30});
+		expect(typedValue(['pools', 0, 'rig-id'], '123', null, false)).toEqual({kind: 'value', value: '123'});
+		expect(typedValue(['pools', 0, 'url'], 'pool.example:3333', 'x:1', false)).toEqual({kind: 'value', value: 'pool.example:3333'});
+		expect(typedValue(['log-file'], '', '/var/log/x', false)).toEqual({kind: 'value', value: ''});
+		expect(typedValue(['log-file'], 'null', '/var/log/x', false)).toEqual({kind: 'value', value: null});
+		expect(typedValue(['http', 'access-token'], '1234', 'old', true)).toEqual({kind: 'value', value: '1234'});
+		expect(typedValue(['http', 'access-token'], '', 'old', true)).toEqual({kind: 'unchanged'});
+	});
+});
+
+describe('config reducer', () => {
+	test('scrolls as little as possible to keep the cursor on screen', () => {
+		expect(scrollFor(0, 3, 20, 5)).toBe(0);
+		expect(scrollFor(0, 7, 20, 5)).toBe(3);
+		expect(scrollFor(10, 4, 20, 5)).toBe(4);
+		expect(scrollFor(18, 19, 20, 5)).toBe(15);
+	});
+
+	test('keys typed into the search prompt stay there; Enter goes to the first match, n to the next', () => {
+		const {state} = run(['/', 'c', 'o', 'l', 'o', 'r', 's', {return: true}]);
+		expect(state.cursor).toBe('colors');
+		expect(state.query).toBe('colors');
+		const tls = run(['/', 'tls', {return: true}, 'n', 'n', 'n']);
+		expect(tls.state.cursor).toBe('tls.enabled');
+		expect([...tls.state.expanded]).toEqual(expect.arrayContaining(['pools', 'pools.0', 'tls']));
+		// After the last match, n wraps to the first.
+		const all = run(['/', 'tls', {return: true}, ...Array.from({length: 10}, () => 'n')]);
+		expect(all.state.cursor).toBe('pools.0.tls');
+	});
+
+	test('Space makes a toggle effect; a key without a set of values says to edit it instead', () => {
+		const toggled = run(['/', 'colors', {return: true}, ' ']);
+		expect(toggled.effects).toEqual(['toggle']);
+		expect(toggled.session.edits?.diffLines()).toEqual(['colors: false → true']);
+		const text = run(['/', 'log-file', {return: true}, ' ']);
+		expect(text.effects).toEqual([]);
+		expect(text.state.notice?.text).toMatch(/log-file has no set of values to cycle through; edit it instead/);
+	});
+
+	test('an API change asks twice before the apply effect; n at either question cancels', () => {
+		const edited = run(['/', 'http.restricted', {return: true}, ' ']);
+		expect(edited.session.edits?.hasGuarded).toBe(true);
+		let step = press(edited.state, edited.session, 'w');
+		expect(step.state.dialog).toEqual({kind: 'confirm', step: 1});
+		expect(modeOf(step.state, edited.session)).toBe('confirm');
+		step = press(step.state, edited.session, 'y');
+		expect(step.state.dialog).toEqual({kind: 'confirm', step: 2});
+		expect(step.effects).toEqual([]);
+		const cancelled = press(step.state, edited.session, 'n');
+		expect(cancelled.state.dialog).toBeNull();
+		step = press(step.state, edited.session, 'y');
+		expect(step.effects).toEqual([{type: 'apply'}]);
+		// A change that cannot cut rigtop off is asked once.
+		const plain = run(['/', 'colors', {return: true}, ' ', 'w', 'y']);
+		expect(plain.effects).toEqual(['toggle', 'apply']);
+	});
+
+	test('the inline editor refuses a bad value and keeps it open; a good one becomes a set effect', () => {
+		const opened = run(['/', 'print-time', {return: true}, {return: true}]);
+		expect(opened.state.prompt).toMatchObject({kind: 'edit', text: '60', caret: 2});
+		let state = opened.state;
+		for (const [input, key] of [['', {delete: true}], ['', {delete: true}], ['-5', {}], ['', {return: true}]] as const) state = press(state, opened.session, input, key).state;
+		expect(state.prompt).toMatchObject({kind: 'edit', error: 'print-time must be a whole number from 0 to 3600 (not -5)'});
+		state = press(state, opened.session, '', {delete: true}).state;
+		state = press(state, opened.session, '', {delete: true}).state;
+		state = press(state, opened.session, '30').state;
+		const done = press(state, opened.session, '', {return: true});
+		expect(done.state.prompt).toBeNull();
+		expect(done.effects).toEqual([{type: 'set', path: ['print-time'], value: 30}]);
+	});
+
+	test('read-only: write keys only say so', () => {
+		const session = sessionState(undefined, {readOnly: true});
+		let {state} = run(['/', 'print-time', {return: true}], session);
+		expect(state.cursor).toBe('print-time');
+		for (const [input, key] of [[' ', {}], ['w', {}], ['u', {}], ['+', {}], ['', {return: true}]] as const) {
+			const step = press(state, session, input, key);
+			expect(step.effects).toEqual([]);
+			expect(step.state.notice?.text).toBe(READ_ONLY_MESSAGE);
+			expect(step.state.prompt).toBeNull();
+			state = step.state;
+		}
+
+		// The prop counts as much as the session's flag.
+		expect(press(state, sessionState(), 'w', {}, true).state.notice?.text).toBe(READ_ONLY_MESSAGE);
+	});
+
+	test('Esc goes back at once without changes, asks with them; leaving drops them', () => {
+		expect(run([{escape: true, meta: true}]).effects).toEqual(['back']);
+		const pending = run(['/', 'colors', {return: true}, ' ', {escape: true, meta: true}]);
+		expect(pending.state.dialog).toEqual({kind: 'leave'});
+		expect(press(pending.state, pending.session, 'y').effects).toEqual([{type: 'discard'}, {type: 'back'}]);
+	});
+
+	test('a result panel shows until closed, then the tree has the keys again', () => {
+		const session = sessionState(undefined, {resultSeq: 1, lastAction: 'apply', lastResult: {status: 'nothing-to-apply', message: 'nothing'}});
+		const state = initialConfigUi();
+		expect(modeOf(state, session)).toBe('panel');
+		expect(press(state, session, 'j').state).toBe(state);
+		const closed = press(state, session, '', {escape: true, meta: true}).state;
+		expect(modeOf(closed, session)).toBe('browse');
+	});
+});
+
+describe('config keymap', () => {
+	test('no key means two things in one mode', () => {
+		for (const mode of ['browse', 'prompt', 'confirm', 'panel'] as const satisfies readonly ConfigMode[]) {
+			const seen = new Set<string>();
+			for (const binding of CONFIG_KEYMAP.filter((entry) => entry.modes.includes(mode))) {
+				for (const spec of binding.keys) {
+					const id = JSON.stringify(spec);
+					expect(seen.has(id), `${id} in ${mode}`).toBe(false);
+					seen.add(id);
+				}
+			}
+		}
+	});
+
+	test('keys and footer come from the one table', () => {
+		expect(configCommandFor(' ', {}, 'browse')).toBe('toggle');
+		expect(configCommandFor('', {return: true}, 'browse')).toBe('activate');
+		expect(configCommandFor('', {return: true}, 'prompt')).toBe('submit');
+		expect(configCommandFor('n', {}, 'browse')).toBe('nextMatch');
+		expect(configCommandFor('n', {}, 'confirm')).toBe('no');
+		expect(configCommandFor('', {escape: true, meta: true}, 'confirm')).toBe('no');
+		expect(configCommandFor('w', {ctrl: true}, 'browse')).toBeNull();
+		const all = new Set(CONFIG_KEYMAP.map((binding) => binding.command));
+		expect(configFooterHints('browse', all).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
+			'/ search',
+			'Space toggle',
+			'Enter edit',
+			'd diff',
+			'w apply',
+			'u undo',
+			'x discard',
+			'R reload',
+			'Esc back',
+		]);
+	});
+});

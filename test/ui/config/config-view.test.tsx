@@ -1,0 +1,335 @@
+/**
+ * The config view in a fake 80×24 terminal, driven by keys, over a real ConfigSession talking to the
+ * simulated miner (6.x, token set, restricted off, delayed apply). Every frame is collected: the
+ * access token and the pool password never appear in any of them.
+ */
+import {stripVTControlCharacters} from 'node:util';
+import {afterEach, describe, expect, it, vi} from 'vitest';
+import {ConfigSession} from '../../../source/config/session.js';
+import {MinerClient} from '../../../source/miner/client.js';
+import {startSimulator} from '../../../source/sim/simulator.js';
+import {ConfigView} from '../../../source/ui/config/config-view.js';
+import {tempDir} from '../../config/helpers/fixtures.js';
+import {FAST, NEW_TOKEN, POOL_PASS, TOKEN, useSimulatedMiner} from '../../config/helpers/sim-miner.js';
+import {KEYS, linesOf, renderTerminal, tick, type Terminal} from '../helpers/terminal.js';
+
+const KEY = {...KEYS, right: '\u001B[C', left: '\u001B[D', enter: '\r', backspace: '\u007F', space: ' '} as const;
+
+const opened: ConfigSession[] = [];
+afterEach(() => {
+	for (const session of opened.splice(0)) session.dispose();
+});
+
+/** No frame ever held a secret, and none was taller or wider than the terminal. */
+function expectCleanFrames(terminal: Terminal, columns = 80, rows = 24, ...secrets: string[]) {
+	expect(terminal.frames.length).toBeGreaterThan(0);
+	for (const frame of terminal.frames) {
+		for (const secret of [TOKEN, POOL_PASS, NEW_TOKEN, ...secrets]) expect(frame).not.toContain(secret);
+		const lines = linesOf(stripVTControlCharacters(frame));
+		expect(lines.length).toBeLessThanOrEqual(rows - 1);
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
+	}
+}
+
+/** The row of the tree that shows a key (by its label), as text. */
+function row(terminal: Terminal, label: RegExp): string {
+	return linesOf(terminal.frame()).find((line) => label.test(line)) ?? '';
+}
+
+/** Types text into the inline editor one key at a time, letting it re-subscribe between keys. */
+async function type(terminal: Terminal, text: string) {
+	for (const char of text) {
+		await terminal.press(char);
+		await new Promise((resolve) => setTimeout(resolve, 15));
+	}
+}
+
+async function search(terminal: Terminal, text: string) {
+	await terminal.press('/', '/▏');
+	await terminal.press(text, `/${text}▏`);
+	await terminal.press(KEY.enter);
+	await tick();
+}
+
+describe('the config view against the simulated 6.x miner', () => {
+	const miner = useSimulatedMiner('6');
+
+	async function open(options: {readOnly?: boolean; columns?: number; rows?: number} = {}) {
+		const {sim, client, backupDir} = miner();
+		sim.setConfigText(sim.configText().replace('"pass": "sim-rig"', `"pass": "${POOL_PASS}"`));
+		const original = sim.configText();
+		const readOnly = options.readOnly ?? false;
+		const session = new ConfigSession({client, backupDir, readOnly, tokenGiven: true, ...FAST});
+		opened.push(session);
+		const backs: number[] = [];
+		const columns = options.columns ?? 80;
+		const rows = options.rows ?? 24;
+		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={readOnly} />, {columns, rows});
+		await terminal.waitFor('▸ cpu');
+		return {sim, client, session, terminal, original, backs, columns, rows};
+	}
+
+	it('shows the config as a tree with the header, secrets masked, and the keys in the footer', async () => {
+		const {terminal} = await open();
+		const lines = linesOf(terminal.frame());
+		expect(lines[0]).toMatch(/^ rigtop {2}rig-01 · config\s+no changes · read from miner \d\d:\d\d$/);
+		expect(lines[1]).toMatch(/^› ▸ api\s*$/);
+		expect(terminal.frame()).toContain('  ▸ http');
+		expect(row(terminal, / colors /)).toMatch(/^ {4}colors\s+true\s*$/);
+		expect(lines.at(-1)).toBe(' / search  Space toggle  Enter edit  w apply  Esc back');
+		expect(lines).toHaveLength(23);
+		// The secrets' rows, opened up, show the mask.
+		await search(terminal, 'http.access-token');
+		expect(row(terminal, /access-token/)).toMatch(/^› {5}access-token\s+••••••••/);
+		await search(terminal, 'pools.0.pass');
+		expect(row(terminal, / pass /)).toMatch(/^› {7}pass\s+••••••••/);
+		expect(terminal.frame()).toContain('▾ pools [1]');
+		expect(terminal.frame()).toMatch(/▾ \[0\]\s+pool\.example\.org:443/);
+		expectCleanFrames(terminal);
+	});
+
+	it('moves with ↑↓ / j k, opens and closes sections with → ← / l h / Enter, and scrolls with the cursor', async () => {
+		const {terminal} = await open();
+		await terminal.press(KEY.down, '› ▸ http');
+		await terminal.press(KEY.right, '› ▾ http');
+		expect(terminal.frame()).toMatch(/ {5}enabled\s+true/);
+		await terminal.press('j', /› {5}enabled/);
+		await terminal.press('h', '› ▾ http'); // a leaf: to its section
+		await terminal.press('h', '› ▸ http'); // an open section: closes it
+		await terminal.press('k', '› ▸ api');
+		await terminal.press(KEY.enter, '› ▾ api');
+		await terminal.press('l', /› {5}id\s+null/); // an open section: into its first key
+		// The last key is reached by scrolling; the header stays on the first line.
+		await terminal.press('G', /› {3}pause-on-active/);
+		expect(linesOf(terminal.frame())[0]).toContain('rig-01 · config');
+		expect(terminal.frame()).not.toContain('▾ api');
+		await terminal.press('g', '› ▾ api');
+		expectCleanFrames(terminal);
+	});
+
+	it('search: / colors Enter moves to the key; n goes to the next match, opening sections on the way', async () => {
+		const {terminal} = await open();
+		await search(terminal, 'colors');
+		expect(row(terminal, /colors/)).toMatch(/^› {3}colors\s+true/);
+		expect(terminal.frame()).toContain('colors — match 1 of 1');
+
+		await search(terminal, 'tls');
+		expect(row(terminal, /^›/)).toMatch(/^› {7}tls\s+true/);
+		expect(terminal.frame()).toContain('▾ pools [1]');
+		expect(terminal.frame()).toContain('pools.0.tls — match 1 of');
+		await terminal.press('n', /› {7}tls-fingerprint/);
+		await terminal.press('n', /› ▸ tls|› ▾ tls/);
+		// Keys that arrive together (a fast typist, tmux send-keys) work one by one.
+		await terminal.press('/print-time\r', /› {3}print-time\s+60/);
+		await search(terminal, 'no-such-key');
+		expect(terminal.frame()).toContain('no key matches "no-such-key"');
+		// Esc cancels the prompt without moving.
+		await terminal.press('/', '/▏');
+		await terminal.press('x', '/x▏');
+		await terminal.press(KEY.backspace, '/▏');
+		await terminal.press(KEY.escape);
+		await vi.waitFor(() => expect(terminal.frame()).not.toContain('/▏'));
+		expect(terminal.frame()).toMatch(/› {3}print-time/); // the cursor did not move
+		expectCleanFrames(terminal);
+	});
+
+	it('Space toggles and marks the key, d shows the diff, x discards', async () => {
+		const {terminal} = await open();
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		expect(row(terminal, /colors/)).toMatch(/^› ● colors\s+false\s+\(was true\)/);
+		expect(linesOf(terminal.frame())[0]).toContain('1 change pending');
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search  Space toggle  Enter edit  d diff  w apply  x discard  Esc back');
+		await terminal.press('d', 'Pending changes (1)');
+		expect(terminal.frame()).toContain('colors: true → false');
+		await terminal.press(KEY.escape, '● colors');
+		await terminal.press('x', 'discarded 1 pending change');
+		expect(row(terminal, /colors/)).toMatch(/^› {3}colors\s+true\s*$/);
+		expectCleanFrames(terminal);
+	});
+
+	it('keys with a known set of values cycle with Space and show the set; + and - step numbers within range', async () => {
+		const {terminal} = await open();
+		await search(terminal, 'randomx.mode');
+		expect(row(terminal, /› .*mode/)).toMatch(/mode\s+"auto"\s+Space: auto fast light/);
+		expect(terminal.frame()).toContain('randomx.mode — match 1 of 1');
+		await terminal.press('k', /› {5}init-avx2/);
+		await terminal.press('j', 'randomx.mode: takes effect at the next RandomX dataset init');
+		await terminal.press(KEY.space, '(was "auto")');
+		expect(row(terminal, /● mode/)).toMatch(/"fast"/);
+		await search(terminal, 'cpu.priority');
+		await terminal.press(KEY.space, '(was null)');
+		expect(row(terminal, /● priority/)).toMatch(/priority\s+0\s+\(was null\)/);
+		await search(terminal, 'donate-level');
+		await terminal.press('-', '(was 1)');
+		await terminal.press('-', 'donate-level cannot go lower');
+		await terminal.press('+');
+		await terminal.press('+', /● donate-level\s+2\s+\(was 1\)/);
+		expectCleanFrames(terminal);
+	});
+
+	it('Enter edits a value inline; a bad value is refused with the reason, Esc cancels', async () => {
+		const {terminal} = await open();
+		await search(terminal, 'print-time');
+		await terminal.press(KEY.enter, 'print-time: type the new value');
+		await terminal.press(KEY.backspace);
+		await terminal.press(KEY.backspace);
+		await type(terminal, '99999');
+		await terminal.press(KEY.enter, 'print-time must be a whole number from 0 to 3600 (not 99999)');
+		for (let index = 0; index < 5; index++) await terminal.press(KEY.backspace);
+		await type(terminal, '30');
+		await terminal.press(KEY.enter, /● print-time\s+30\s+\(was 60\)/);
+		// Esc leaves the editor and changes nothing (the lone ESC arrives a moment later).
+		await search(terminal, 'retries');
+		await terminal.press(KEY.enter, 'retries: type the new value');
+		await type(terminal, '7');
+		await terminal.press(KEY.escape, /› {3}retries\s+5\s*$/m);
+		expect(linesOf(terminal.frame())[0]).toContain('1 change pending');
+		expectCleanFrames(terminal);
+	});
+
+	it('w asks with the diff, y applies: the miner changes in that key only, the screen says applied; u y undoes', async () => {
+		const {sim, terminal, original} = await open();
+		await search(terminal, 'cpu.huge-pages');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press('w', 'Apply 1 change to rig-01?');
+		expect(terminal.frame()).toContain('huge-pages: true → false');
+		expect(terminal.frame()).toContain('y apply · n cancel');
+		await terminal.press('y', 'Apply: applied 1 change');
+		expect(terminal.frame()).toContain('✓ cpu.huge-pages: true → false  applied');
+		expect(terminal.frame()).toMatch(/backup of the config as it was: .*\//);
+		expect(sim.configText()).toBe(original.replace('"huge-pages": true', '"huge-pages": false'));
+		await terminal.press(KEY.escape, '✓ applied');
+		expect(row(terminal, /huge-pages /)).toMatch(/^› {5}huge-pages\s+false\s+✓ applied/);
+		expect(linesOf(terminal.frame()).at(-1)).toContain('u undo');
+
+		await terminal.press('u', 'Undo the last apply?');
+		expect(terminal.frame()).toContain('cpu.huge-pages');
+		await terminal.press('y', 'Undo: applied 1 change');
+		expect(sim.configText()).toBe(original);
+		await terminal.press(KEY.enter, /huge-pages\s+true/);
+		expectCleanFrames(terminal);
+	});
+
+	it('n or Esc at the question applies nothing', async () => {
+		const {sim, terminal} = await open();
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press('w', 'y apply · n cancel');
+		await terminal.press('n', '● colors');
+		await terminal.press('w', 'y apply · n cancel');
+		await terminal.press(KEY.escape, '● colors');
+		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+	});
+
+	it('a change that can cut rigtop off asks twice; a new token typed hidden is applied and then used', async () => {
+		const {sim, client, terminal} = await open();
+		await search(terminal, 'http.access-token');
+		await terminal.press(KEY.enter, 'it stays hidden');
+		await type(terminal, NEW_TOKEN);
+		await terminal.waitFor('•'.repeat(NEW_TOKEN.length));
+		await terminal.press(KEY.enter, '(changed)');
+		expect(row(terminal, /access-token/)).toMatch(/● access-token\s+••••••••\s+\(changed\)/);
+		await terminal.press('w', "http.access-token can cut rigtop off from the miner's API");
+		await terminal.press('y', 'Are you sure?');
+		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+		// n at the second question applies nothing either.
+		await terminal.press('n', '● access-token');
+		await terminal.press('w', 'Apply 1 change');
+		await terminal.press('y', 'Are you sure?');
+		await terminal.press('y', 'Apply: applied 1 change');
+		expect(terminal.frame()).toContain('rigtop now uses the new access token');
+		expect(sim.configText()).toContain(`"access-token": "${NEW_TOKEN}"`);
+		// The client (shared with the dashboard) now sends the new token.
+		await expect(client.getText('/1/summary')).resolves.toContain('"worker_id"');
+		expectCleanFrames(terminal);
+	});
+
+	it('a concurrent change is shown as a conflict; R re-reads (asking first: the pending change is dropped)', async () => {
+		const {sim, terminal, original} = await open();
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		sim.setConfigText(original.replace('"print-time": 60', '"print-time": 15'));
+		await terminal.press('w', 'y apply · n cancel');
+		await terminal.press('y', 'conflict — nothing was applied');
+		expect(terminal.frame()).toContain('print-time: 60 → 15 (changed on the miner)');
+		expect(linesOf(terminal.frame()).at(-1)).toContain('R reload');
+		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+		await terminal.press('R', 'Read the config from the miner again?');
+		await terminal.press('y', 'no changes');
+		await search(terminal, 'print-time');
+		expect(row(terminal, /print-time/)).toMatch(/print-time\s+15/);
+		expectCleanFrames(terminal);
+	});
+
+	it('Esc with pending changes asks first: n stays, y drops them and goes back', async () => {
+		const {terminal, session, backs} = await open();
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press(KEY.escape, 'Leave with 1 pending change?');
+		await terminal.press('n', '● colors');
+		expect(backs).toHaveLength(0);
+		await terminal.press(KEY.escape, 'y leave · n stay');
+		await terminal.press('y');
+		await tick();
+		expect(backs).toHaveLength(1);
+		expect(session.getState().edits?.size).toBe(0);
+		// Without pending changes Esc goes straight back.
+		await terminal.press(KEY.escape);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(backs).toHaveLength(2);
+	});
+
+	it('--read-only: browsing works, every write key says writes are off, nothing is sent', async () => {
+		const {sim, terminal} = await open({readOnly: true});
+		expect(linesOf(terminal.frame())[0]).toContain('read-only');
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search  Esc back');
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, 'rigtop runs with --read-only: writes are off');
+		await terminal.press('j');
+		await terminal.press('w', 'rigtop runs with --read-only');
+		await terminal.press('u', 'rigtop runs with --read-only');
+		await terminal.press(KEY.enter, 'rigtop runs with --read-only');
+		expect(sim.requests.every((request) => request.method === 'GET')).toBe(true);
+	});
+
+	it('fits smaller and larger terminals', async () => {
+		const small = await open({columns: 60, rows: 12});
+		await small.terminal.press('G');
+		await small.terminal.press(KEY.enter);
+		expectCleanFrames(small.terminal, 60, 12);
+		small.terminal.resize(120, 40);
+		await small.terminal.waitFor(/pause-on-active/);
+		expect(linesOf(small.terminal.frame()).length).toBeLessThanOrEqual(39);
+	});
+});
+
+describe('the config view when the config cannot be read', () => {
+	it('restricted mode: says so with the fix, R tries again, Esc goes back', async () => {
+		const sim = await startSimulator({dialect: '6', token: TOKEN, restricted: true, seed: 9});
+		const client = new MinerClient({url: sim.url, token: TOKEN});
+		const temp = tempDir();
+		const session = new ConfigSession({client, backupDir: temp.dir, readOnly: false, tokenGiven: true});
+		opened.push(session);
+		let back = 0;
+		try {
+			const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => (back += 1)} readOnly={false} />);
+			await terminal.waitFor("Could not read the miner's config");
+			expect(terminal.frame()).toContain('restricted mode');
+			expect(terminal.frame()).toContain("fix: set http.restricted to false in the miner's config");
+			const reads = sim.requests.length;
+			await terminal.press('R');
+			await terminal.waitFor("Could not read the miner's config");
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			expect(sim.requests.length).toBeGreaterThan(reads);
+			await terminal.press(KEY.escape);
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			expect(back).toBe(1);
+			expectCleanFrames(terminal);
+		} finally {
+			await client.close();
+			await sim.stop();
+			temp.remove();
+		}
+	});
+});
