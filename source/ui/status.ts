@@ -1,6 +1,6 @@
 /**
  * What the header says about the miner, in words first (colour only repeats it):
- * "live · 2s ago", "stale · 12s", "down since 12:03 — connection refused", "paused",
+ * "live · 2s ago", "stale · 12s", "down since 12:03 — connection refused", "PAUSED" (the miner's own word),
  * "no pool", "error — <reason>", "connecting".
  */
 import type {MonitorState} from '../monitor/types.js';
@@ -9,7 +9,7 @@ import type {ThemeToken} from './theme.js';
 
 export type StatusBadge = {
 	/** The state in one or two words: what someone across the room needs. */
-	readonly word: 'connecting' | 'live' | 'paused' | 'no pool' | 'stale' | 'down' | 'error';
+	readonly word: 'connecting' | 'live' | 'PAUSED' | 'no pool' | 'stale' | 'down' | 'error';
 	/** The rest of the line ("· 2s ago", "since 12:03 — connection refused"), or "". */
 	readonly detail: string;
 	readonly tone: ThemeToken;
@@ -43,7 +43,7 @@ export function statusBadge(state: MonitorState, now: number): StatusBadge {
 		case 'live': {
 			const ago = ` · ${formatAgo(state.lastSuccessAt, now)}`;
 			const snapshot = state.snapshot;
-			if (snapshot?.paused === true) return {word: 'paused', detail: ago, tone: 'info'};
+			if (snapshot?.paused === true) return {word: 'PAUSED', detail: ago, tone: 'info'};
 			if (snapshot && !snapshot.connection.connected) return {word: 'no pool', detail: ago, tone: 'warn'};
 			return {word: 'live', detail: ago, tone: 'ok'};
 		}

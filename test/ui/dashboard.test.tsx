@@ -97,7 +97,7 @@ describe('live dashboard at 80×24', () => {
 		expect(linesOf(full.terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  p pause  R refresh  ↑↓ threads');
 		const paused = await show(makeState({snapshot: makeSnapshot({paused: true})}), {onPause() {}, onResume() {}});
 		expect(linesOf(paused.terminal.frame()).at(-1)).toBe(' q quit  ? help  r resume  ↑↓ threads');
-		expect(linesOf(paused.terminal.frame())[0]).toContain('● paused');
+		expect(linesOf(paused.terminal.frame())[0]).toContain('● PAUSED');
 	});
 
 	test('no pool is said in the header and the pool pane', async () => {

@@ -10,7 +10,7 @@ describe('statusBadge', () => {
 	});
 
 	test('paused and no pool come from the snapshot', () => {
-		expect(statusBadge(makeState({snapshot: makeSnapshot({paused: true})}), NOW).word).toBe('paused');
+		expect(statusBadge(makeState({snapshot: makeSnapshot({paused: true})}), NOW).word).toBe('PAUSED');
 		const noPool = makeState({snapshot: makeSnapshot({connection: {connected: false, ip: null}})});
 		expect(statusBadge(noPool, NOW)).toMatchObject({word: 'no pool', tone: 'warn'});
 	});

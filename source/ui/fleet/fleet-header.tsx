@@ -12,7 +12,7 @@ export type FleetHeaderProps = {
 	readonly window: string | null;
 };
 
-const ORDER: readonly StatusBadge['word'][] = ['live', 'paused', 'no pool', 'stale', 'connecting', 'down', 'error'];
+const ORDER: readonly StatusBadge['word'][] = ['live', 'PAUSED', 'no pool', 'stale', 'connecting', 'down', 'error'];
 
 /** How many rigs, the fleet's 10 s total (left); the count in each state (right), worst colour wins. */
 function FleetHeaderView({totals, width, window}: FleetHeaderProps) {
