@@ -11,11 +11,17 @@ import {isBackendsShape, isSummaryShape, isThreadsShape} from './shapes.js';
  * The dialect is found again — once per change — when the miner restarted or was replaced: its uptime went down, its
  * id or version changed, or a path the dialect uses answered 404 or a document of the wrong shape. A failed read
  * (miner down, auth…) keeps the dialect.
+ *
+ * A fall back to a poorer dialect by the SAME miner process (e.g. /2/backends answered 404 for a while, so only the
+ * summary could be read) is not final: until that process answers in the richer dialect again (or another process
+ * takes its place), each read detects afresh, so the per-thread data comes back within one poll of the fault ending.
  */
 export class MinerReader {
 	readonly client: MinerClient;
 	#dialect: Dialect | null = null;
 	#identity: MinerIdentity | null = null;
+	/** The richer dialect this miner process answered in before it fell back, while it has not answered in it again. */
+	#degradedFrom: Dialect | null = null;
 
 	constructor(client: MinerClient) {
 		this.client = client;
@@ -28,20 +34,23 @@ export class MinerReader {
 	/** One poll. Throws MinerError (or the abort reason when `signal` aborts). */
 	async read(signal?: AbortSignal): Promise<MinerSnapshot> {
 		const dialect = this.#dialect;
-		if (dialect !== null) {
+		if (dialect !== null && this.#degradedFrom === null) {
 			const fetched = await this.#fetch(dialect, signal);
 			if (fetched !== null && !this.#changed(identityOf(fetched.summary))) {
-				return this.#accept(fetched);
+				return this.#accept(fetched, dialect);
 			}
 
 			this.#dialect = null;
 		}
 
-		return this.#accept(await detectDialect(this.client, signal));
+		return this.#accept(await detectDialect(this.client, signal), dialect);
 	}
 
-	#accept(found: Detection): MinerSnapshot {
+	#accept(found: Detection, previous: Dialect | null): MinerSnapshot {
 		const snapshot = normalizeSnapshot(found.dialect.name, found.summary, found.perThread);
+		const sameProcess = !this.#changed(identityOf(found.summary));
+		const richest = this.#degradedFrom ?? previous;
+		this.#degradedFrom = sameProcess && richest !== null && richness(found.dialect) < richness(richest) ? richest : null;
 		this.#dialect = found.dialect;
 		this.#identity = identityOf(found.summary);
 		return snapshot;
@@ -78,5 +87,18 @@ export class MinerReader {
 			(last.version !== null && next.version !== null && last.version !== next.version) ||
 			(last.uptime !== null && next.uptime !== null && next.uptime < last.uptime)
 		);
+	}
+}
+
+/** How much a dialect reads: per-thread detail from the modern endpoints, from the old ones, or the summary alone. */
+function richness(dialect: Dialect): number {
+	switch (dialect.name) {
+		case 'v2':
+			return 3;
+		case 'v2-legacy-summary':
+		case 'v1':
+			return 2;
+		case 'v1-summary-only':
+			return 1;
 	}
 }

@@ -5,7 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {isAbortError, MinerClient, type ClientOptions} from '../../source/miner/client.js';
 import {MinerError} from '../../source/miner/errors.js';
 import {UsageError} from '../../source/miner/target.js';
-import {readCapture} from './helpers/captures.js';
+import {readCapture} from '../helpers/captures.js';
 import {answer, httpAnswer, startRawServer, type RawHandler, type RawServer} from './helpers/raw-server.js';
 
 const token = 'T0k3n-s3cr3t-value';

@@ -4,7 +4,7 @@ import {MinerError} from '../../source/miner/errors.js';
 import type {DialectName, MinerSnapshot, RateWindows} from '../../source/miner/model.js';
 import {normalizeSnapshot} from '../../source/miner/normalize.js';
 import {isBackendsShape, isSummaryShape, isThreadsShape} from '../../source/miner/shapes.js';
-import {captureJson, readSynthetic} from './helpers/captures.js';
+import {captureJson, readSynthetic} from '../helpers/captures.js';
 
 const dialectNames: DialectName[] = ['v2', 'v2-legacy-summary', 'v1', 'v1-summary-only'];
 

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
 import type {DialectName, MinerSnapshot} from '../../source/miner/model.js';
 import {normalizeSnapshot} from '../../source/miner/normalize.js';
-import {captureJson, readSynthetic} from './helpers/captures.js';
+import {captureJson, readSynthetic} from '../helpers/captures.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import {readCapture} from './captures.js';
+import {readCapture} from '../../helpers/captures.js';
 import {answer, httpAnswer, jsonAnswer, startRawServer, type RawRequest, type RawServer} from './raw-server.js';
 
 /**

@@ -4,7 +4,7 @@ import {fileURLToPath} from 'node:url';
 
 /** The recorded answers of real miners (`curl -i` output) and rigtop's synthetic payloads, under test/fixtures/xmrig. */
 
-const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/xmrig');
+const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/xmrig');
 
 export type Capture = {
 	/** The exact bytes the miner sent. */
