@@ -1,5 +1,6 @@
 import {randomBytes} from 'node:crypto';
 import {MinerClient} from '../miner/client.js';
+import {portIsOpen} from '../miner/probe.js';
 import {MinerReader} from '../miner/reader.js';
 import {createLimiter, type Limiter} from '../monitor/limiter.js';
 import {Monitor} from '../monitor/monitor.js';
@@ -39,6 +40,7 @@ export function watchMiner(target: SessionTarget, intervalMs: number, limiter?: 
 		url: target.url,
 		...(target.name === undefined ? {} : {name: target.name}),
 		intervalMs,
+		probe: async (signal) => portIsOpen(target.url, Math.min(intervalMs, 3000), signal),
 	});
 	return {target, client, reader, monitor};
 }

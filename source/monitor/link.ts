@@ -21,8 +21,8 @@ export type FailureFacts = {
 
 /**
  * - a non-transient error (auth, wrong server) → 'error': the user has to act;
- * - 'down' once failing for 3 polls or 2 intervals, at once when nothing ever answered and the
- *   connection is refused, and it stays down until a poll succeeds;
+ * - 'down' once failing for 3 polls or 2 intervals, or unreachable twice in a row, at once when
+ *   nothing ever answered and the connection is refused, and it stays down until a poll succeeds;
  * - otherwise 'stale' (the last values stay shown), or still 'connecting' when there are none.
  */
 export function statusAfterFailure(facts: FailureFacts): LinkStatus {
@@ -31,6 +31,8 @@ export function statusAfterFailure(facts: FailureFacts): LinkStatus {
 	if (
 		facts.previous === 'down' ||
 		facts.failures >= 3 ||
+		// Refused twice in a row: nothing listens there, not a passing blip.
+		(error.kind === 'unreachable' && facts.failures >= 2) ||
 		facts.now - facts.failingSince >= 2 * facts.intervalMs ||
 		(error.kind === 'unreachable' && !facts.hasSnapshot)
 	) {

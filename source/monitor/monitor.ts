@@ -42,6 +42,12 @@ export type MonitorOptions = {
 	random?: () => number;
 	/** Hashrate-drop detection thresholds; default 70 % for 3 polls, recovered at 85 %. */
 	drop?: Partial<DropOptions>;
+	/**
+	 * A cheap check (a bare TCP connect) of whether the miner's port is open again. While full polls
+	 * of an unreachable miner back off, it runs every interval, and an open port brings the next
+	 * poll forward: the miner is seen again within one interval of its return.
+	 */
+	probe?: (signal: AbortSignal) => Promise<boolean>;
 };
 
 export const minIntervalMs = 250;
@@ -65,6 +71,7 @@ export class Monitor {
 	readonly #clock: Clock;
 	readonly #random: () => number;
 	readonly #dropOptions: DropOptions;
+	readonly #probe: ((signal: AbortSignal) => Promise<boolean>) | undefined;
 	readonly #history: RingBuffer<number | null>;
 	readonly #events: RingBuffer<MinerEvent>;
 	readonly #listeners = new Set<() => void>();
@@ -91,6 +98,7 @@ export class Monitor {
 		this.#clock = options.clock ?? realClock;
 		this.#random = options.random ?? Math.random;
 		this.#dropOptions = {...defaultDropOptions, ...options.drop};
+		this.#probe = options.probe;
 		this.#history = new RingBuffer(options.historySize ?? defaultHistorySize);
 		this.#events = new RingBuffer(options.maxEvents ?? defaultMaxEvents);
 		const url = withoutCredentials(options.url);
@@ -183,27 +191,68 @@ export class Monitor {
 		this.#controller = null;
 		const now = this.#clock.now();
 		const failures = outcome.ok ? 0 : this.#state.consecutiveFailures + 1;
-		const delay = this.#nextDelay(outcome.ok, startedAt, now, failures);
+		const unreachable = !outcome.ok && outcome.error.kind === 'unreachable';
+		const delay = this.#nextDelay(outcome.ok, unreachable, startedAt, now, failures);
 		const nextPollAt = now + delay;
 		const state = outcome.ok
 			? this.#afterSuccess(outcome.snapshot, now, nextPollAt)
 			: this.#afterFailure(outcome.error, failures, startedAt, now, nextPollAt);
-		this.#timer = this.#clock.setTimeout(() => {
-			this.#timer = null;
-			void this.#poll();
-		}, delay);
+		if (unreachable && this.#probe && delay > this.#intervalMs) this.#probeUntil(nextPollAt);
+		else this.#schedulePoll(delay);
 		this.#commit(state);
 	}
 
-	#nextDelay(ok: boolean, startedAt: number, now: number, failures: number): number {
+	/**
+	 * Full polls back off only while the miner is unreachable (nothing listens, or the host is gone):
+	 * the interval doubled per failure up to maxBackoffMs, with probes in between. Any other failure
+	 * (an HTTP error, a bad answer, a hang cut by the client's deadline) means something is there
+	 * and costs no more than a good poll: it is retried at the interval, so it is seen to end at once.
+	 */
+	#nextDelay(ok: boolean, unreachable: boolean, startedAt: number, now: number, failures: number): number {
 		if (this.#pollAgain) {
 			this.#pollAgain = false;
 			return 0;
 		}
 
-		if (!ok) return backoffDelay(this.#intervalMs, failures, this.#maxBackoffMs, this.#random);
+		if (unreachable) return backoffDelay(this.#intervalMs, failures, this.#maxBackoffMs, this.#random);
+		if (!ok) return this.#intervalMs;
 		// Keep the cadence from poll start, but leave a slow miner a breather between polls.
 		return Math.max(startedAt + this.#intervalMs - now, Math.round(this.#intervalMs / 4));
+	}
+
+	#schedulePoll(delay: number): void {
+		this.#timer = this.#clock.setTimeout(() => {
+			this.#timer = null;
+			void this.#poll();
+		}, delay);
+	}
+
+	/** Probes every interval until the backed-off poll is due; an open port (or pollNow) polls at once. */
+	#probeUntil(pollAt: number): void {
+		const probe = this.#probe;
+		if (!probe) return;
+		this.#timer = this.#clock.setTimeout(() => {
+			this.#timer = null;
+			if (this.#clock.now() + this.#intervalMs / 10 >= pollAt) {
+				void this.#poll();
+				return;
+			}
+
+			const controller = new AbortController();
+			this.#controller = controller;
+			const settle = (open: boolean) => {
+				if (this.#controller !== controller) return; // stopped meanwhile
+				this.#controller = null;
+				if (open || this.#pollAgain) {
+					this.#pollAgain = false;
+					void this.#poll();
+				} else {
+					this.#probeUntil(pollAt);
+				}
+			};
+
+			probe(controller.signal).then(settle, () => settle(false));
+		}, Math.max(0, Math.min(this.#intervalMs, pollAt - this.#clock.now())));
 	}
 
 	#afterSuccess(read: MinerSnapshot, now: number, nextPollAt: number): MonitorState {

@@ -134,12 +134,51 @@ describe('Monitor polling', () => {
 });
 
 describe('Monitor failures', () => {
-	it('backs off from the interval to the cap while failing, and snaps back on success', async () => {
+	it('backs off from the interval to the cap while the miner is unreachable, and snaps back on success', async () => {
 		const failures = 8;
-		const {monitor, log} = watch((call) => (call === 0 || call > failures ? ok(makeSnapshot(), 0) : fail(timedOut())));
+		const {monitor, log} = watch((call) => (call === 0 || call > failures ? ok(makeSnapshot(), 0) : fail(refused())));
 		monitor.start();
 		await vi.advanceTimersByTimeAsync(200_000);
 		expect(gaps(log.starts).slice(0, 12)).toEqual([1000, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 1000, 1000, 1000]);
+	});
+
+	it('while backing off, probes the port every interval and polls as soon as it is open again', async () => {
+		let open = false;
+		const probes: number[] = [];
+		const {monitor, log} = watch((call) => (call === 0 || open ? ok(makeSnapshot(), 0) : fail(refused())), {
+			probe: async () => {
+				probes.push(Date.now());
+				return open;
+			},
+		});
+		monitor.start();
+		await vi.advanceTimersByTimeAsync(20_500);
+		// Full polls back off (1, 2, 4, 8 s gaps) while a probe runs every interval in between.
+		expect(gaps(log.starts).slice(0, 4)).toEqual([1000, 1000, 2000, 4000]);
+		expect(probes.length).toBeGreaterThanOrEqual(10);
+		expect(monitor.getState().status).toBe('down');
+		open = true;
+		const reopenedAt = Date.now();
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(monitor.getState().status).toBe('live');
+		expect(log.starts.at(-1)! - reopenedAt).toBeLessThanOrEqual(1000);
+	});
+
+	it('retries at the interval when something answers but fails (timeout, HTTP error): no backoff to wait out', async () => {
+		const {monitor, log} = watch((call) => (call === 0 || call > 6 ? ok(makeSnapshot(), 0) : fail(timedOut())));
+		monitor.start();
+		await vi.advanceTimersByTimeAsync(10_000);
+		expect(gaps(log.starts).slice(0, 8)).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]);
+		expect(monitor.getState().status).toBe('live');
+	});
+
+	it('is down on the second refused connection in a row, not only after three polls', async () => {
+		const {monitor} = watch((call) => (call === 0 ? ok(makeSnapshot(), 0) : fail(refused())));
+		monitor.start();
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(monitor.getState().status).toBe('stale');
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(monitor.getState().status).toBe('down');
 	});
 
 	it('goes stale, then down, keeping the last values; then comes back up by itself', async () => {
@@ -161,15 +200,15 @@ describe('Monitor failures', () => {
 
 		await vi.advanceTimersByTimeAsync(1000);
 		expect(monitor.getState().status).toBe('stale');
-		await vi.advanceTimersByTimeAsync(2000);
+		await vi.advanceTimersByTimeAsync(1000);
 		const down = monitor.getState();
-		expect(down).toMatchObject({status: 'down', snapshot: live.snapshot, consecutiveFailures: 3, lastAttemptAt: t0 + 4000});
-		expect(down.events.at(-1)).toMatchObject({kind: 'down', severity: 'error', message: 'down: no answer within 5 s', at: t0 + 4000});
+		expect(down).toMatchObject({status: 'down', snapshot: live.snapshot, consecutiveFailures: 3, lastAttemptAt: t0 + 3000});
+		expect(down.events.at(-1)).toMatchObject({kind: 'down', severity: 'error', message: 'down: no answer within 5 s', at: t0 + 3000});
 
-		await vi.advanceTimersByTimeAsync(4000);
+		await vi.advanceTimersByTimeAsync(1000);
 		const back = monitor.getState();
-		expect(back).toMatchObject({status: 'live', consecutiveFailures: 0, failingSince: null, error: null, lastSuccessAt: t0 + 8000});
-		expect(back.events.at(-1)).toMatchObject({kind: 'up', severity: 'info', message: 'back up after 7s'});
+		expect(back).toMatchObject({status: 'live', consecutiveFailures: 0, failingSince: null, error: null, lastSuccessAt: t0 + 4000});
+		expect(back.events.at(-1)).toMatchObject({kind: 'up', severity: 'info', message: 'back up after 3s'});
 		expect(kinds(back)).toEqual(['started', 'down', 'up']);
 		expect(states.map((state) => state.status)).toEqual(['live', 'stale', 'stale', 'down', 'live']);
 	});
@@ -211,9 +250,9 @@ describe('Monitor failures', () => {
 		expect(state.error?.kind).toBe('unauthorized');
 		expect(state.error?.hint).toContain('token');
 		expect(state.events.at(-1)).toMatchObject({kind: 'error', severity: 'error', message: 'error: the miner wants an access token'});
-		// Retries after 1, 2, 4 and 8 s; the fifth attempt succeeds.
-		await vi.advanceTimersByTimeAsync(15_000);
-		expect(gaps(log.starts)).toEqual([1000, 1000, 2000, 4000, 8000]);
+		// Retries every interval (the user may fix the token at any moment); the fifth attempt succeeds.
+		await vi.advanceTimersByTimeAsync(4500);
+		expect(gaps(log.starts)).toEqual([1000, 1000, 1000, 1000, 1000]);
 		expect(kinds(monitor.getState())).toEqual(['started', 'error', 'up']);
 		expect(monitor.getState().status).toBe('live');
 	});
