@@ -91,6 +91,15 @@ function isScalar(value: JsonValue): value is JsonScalar {
 
 /** An immutable view of one config text. `set` returns the new text; the document itself never changes. */
 export class ConfigDocument {
+	/** Never let a log, JSON dump or inspect print the document: it holds the token and pool passwords. */
+	toJSON(): string {
+		return '[config document]';
+	}
+
+	[Symbol.for('nodejs.util.inspect.custom')](): string {
+		return 'ConfigDocument [config document]';
+	}
+
 	readonly text: string;
 	readonly formatting: FormattingOptions;
 	readonly #root: JsonNode;

@@ -57,6 +57,15 @@ export function diffLine(edit: Pick<ConfigEdit, 'path' | 'id' | 'before' | 'afte
  * a key back to its original value drops the edit, so the edited text is then byte-identical again.
  */
 export class PendingEdits {
+	/** Edits hold raw values, secrets included: a log, JSON dump or inspect shows only their count. */
+	toJSON(): string {
+		return `[${this.size} pending config edits]`;
+	}
+
+	[Symbol.for('nodejs.util.inspect.custom')](): string {
+		return `PendingEdits [${this.size} pending]`;
+	}
+
 	readonly base: ConfigDocument;
 	readonly #edits: readonly ConfigEdit[];
 	#text: string | undefined;

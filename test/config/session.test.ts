@@ -3,6 +3,7 @@
  * the delayed apply, conflict, failed PUT, undo, read-only, and read errors in token / restricted modes.
  */
 import {readdirSync, readFileSync} from 'node:fs';
+import {inspect} from 'node:util';
 import {describe, expect, it} from 'vitest';
 import type {ApplyResult} from '../../source/config/apply.js';
 import {ConfigSession, READ_ONLY_MESSAGE, type ConfigSessionState} from '../../source/config/session.js';
@@ -46,6 +47,9 @@ for (const dialect of ['6', '2.14'] as const) {
 			expect(session.getState()).toBe(loaded);
 
 			expect(session.toggle(['colors']).ok).toBe(true);
+			// Nothing a log or a JSON dump of the state could print holds the token.
+			expect(inspect(session.getState(), {depth: 10})).not.toContain(TOKEN);
+			expect(JSON.stringify(session.getState())).not.toContain(TOKEN);
 			expect(session.cycle(priority, 1).ok).toBe(true);
 			expect(session.step(['print-time'], 5).ok).toBe(true);
 			const bad = session.set(['print-time'], 99_999);

@@ -33,7 +33,8 @@ function HeaderView({state, width}: HeaderProps) {
 	}
 
 	const badge = statusBadge(state, now);
-	const room = Math.max(8, width - 24);
+	// The state takes at most a little over half the line, so the rig name stays readable.
+	const room = Math.max(8, Math.min(width - 24, Math.floor(width * 0.55)));
 	let detail = badge.detail;
 	const full = `● ${badge.word}${detail}`;
 	if (full.length > room) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3))}…`;
