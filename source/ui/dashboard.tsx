@@ -67,7 +67,13 @@ function run(command: ActionCommand, callbacks: Callbacks): void {
 export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
 	const state = useMonitorState(store);
 	const {columns, rows} = useTerminalSize();
-	const layout = useMemo(() => computeLayout(columns, rows), [columns, rows]);
+	const outdated = isOutdated(state);
+	// Down or in error with values on screen: the reason and its fix in full, above the events.
+	const notice = useMemo<Notice | null>(() => {
+		if (!outdated || state.error === null || state.status === 'stale') return null;
+		return {text: `${state.error.message} — fix: ${state.error.hint}`, tone: 'error'};
+	}, [outdated, state.error, state.status]);
+	const layout = useMemo(() => computeLayout(columns, rows, notice ? 2 : 0), [columns, rows, notice]);
 	const snapshot = state.snapshot;
 	const threadCount = snapshot?.threads.length ?? 0;
 	const shares = useShareTrack(state);
@@ -138,11 +144,6 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
 	const help = useMemo(() => helpEntries(availableCommands(actions), 'dashboard'), [actions]);
 
-	const outdated = isOutdated(state);
-	const notice = useMemo<Notice | null>(() => {
-		if (!outdated || state.error === null || state.status === 'stale') return null;
-		return {text: `fix: ${state.error.hint}`, tone: 'error'};
-	}, [outdated, state.error, state.status]);
 
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;

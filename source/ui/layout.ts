@@ -34,7 +34,11 @@ export type DashboardLayout = {
 	readonly sparklineWidth: number;
 };
 
-export function computeLayout(columns: number, rows: number): DashboardLayout {
+/**
+ * `noticeLines`: extra lines wanted for a notice above the events (the reason and fix of an error,
+ * wrapped); they are taken from the threads pane only while it keeps its smallest useful height.
+ */
+export function computeLayout(columns: number, rows: number, noticeLines = 0): DashboardLayout {
 	const width = Math.max(1, Math.floor(columns));
 	const budget = Math.max(1, Math.floor(rows) - 1);
 	const headerLines = 1;
@@ -56,6 +60,12 @@ export function computeLayout(columns: number, rows: number): DashboardLayout {
 	if (left >= 1) {
 		eventLines = 1;
 		left -= 1;
+	}
+
+	if (noticeLines > 0 && eventLines > 0) {
+		const extra = Math.min(noticeLines, Math.max(0, left - MIN_THREADS_HEIGHT));
+		eventLines += extra;
+		left -= extra;
 	}
 
 	// Tall terminals show a short list of events, one per line, if threads keep a fair share.

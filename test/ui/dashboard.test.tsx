@@ -27,6 +27,15 @@ function expectFits(terminal: Terminal, columns: number, rows: number) {
 }
 
 describe('live dashboard at 80×24', () => {
+	test('in error with values on screen, the whole reason and its fix are on screen, wrapped above the events', async () => {
+		const {terminal} = await show(makeState({status: 'error', error: wrongToken(), failingSince: NOW - 30_000, lastSuccessAt: NOW - 40_000}));
+		const frame = terminal.frame();
+		const text = linesOf(frame).map((line) => line.trim()).join(' ');
+		expect(text).toContain(wrongToken().message);
+		expect(text.replaceAll(/\s+/g, ' ')).toContain(`fix: ${wrongToken().hint}`.replaceAll(/\s+/g, ' '));
+		expectFits(terminal, 80, 24);
+	});
+
 	test('shows who the miner is and that it is live', async () => {
 		const {terminal} = await show(makeState());
 		const [header] = linesOf(terminal.frame());

@@ -24,7 +24,9 @@ const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'wa
 function EventsPaneView({events, lines, width, notice}: EventsPaneProps) {
 	const theme = useTheme();
 	if (lines <= 0) return null;
-	const eventLines = notice ? lines - 1 : lines;
+	// The notice wraps over two lines where the pane has three or more, else it takes one.
+	const noticeLines = notice ? (lines >= 3 ? 2 : 1) : 0;
+	const eventLines = lines - noticeLines;
 	const newest = events.slice(-Math.max(eventLines === 1 ? 8 : eventLines, 0)).reverse();
 	const entry = (event: MinerEvent, separator: string) => (
 		<Text key={event.seq}>
@@ -37,9 +39,11 @@ function EventsPaneView({events, lines, width, notice}: EventsPaneProps) {
 	return (
 		<Box flexDirection="column" width={width} height={lines} paddingX={1} overflow="hidden">
 			{notice ? (
-				<Text wrap="truncate-end" {...theme.text(notice.tone)}>
-					{notice.text}
-				</Text>
+				<Box height={noticeLines} overflow="hidden">
+					<Text wrap={noticeLines > 1 ? 'wrap' : 'truncate-end'} {...theme.text(notice.tone)}>
+						{notice.text}
+					</Text>
+				</Box>
 			) : null}
 			{eventLines <= 0 ? null : newest.length === 0 ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>
