@@ -1,36 +1,85 @@
 #!/usr/bin/env node
 // Runs the whole Vitest suite (unit + e2e) and prints one plain closing line,
 // "N passed, N failed", which CI reads (Vitest's own summary is not read).
-import {spawn} from 'node:child_process';
+//
+// The suite runs on the Node running this script. `--also-node=24` (repeatable, or
+// RIGTOP_ALSO_NODE=24,22) runs it again on that Node major, fetched from the npm registry with
+// `npx -p node@24`; with CI set (as .ci/run runs) Node 24 is added by default. The closing line sums every run. Within a run, `node`
+// on PATH is that run's Node, so the e2e tests' `node dist/cli.js` runs on it too.
+import {execFile, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 
+// CI (CI=true, as .ci/run is run) also runs the suite on Node 24; locally RIGTOP_ALSO_NODE=24 does.
+const alsoNodes = (process.env.RIGTOP_ALSO_NODE ?? (process.env.CI ? '24' : '')).split(',').filter(Boolean);
+const vitestArgs = [];
+const argv = process.argv.slice(2);
+for (let index = 0; index < argv.length; index++) {
+	const arg = argv[index];
+	if (arg.startsWith('--also-node=')) alsoNodes.push(arg.slice('--also-node='.length));
+	else if (arg === '--also-node' && index + 1 < argv.length) alsoNodes.push(argv[++index]);
+	else vitestArgs.push(arg);
+}
+
+const vitest = path.resolve('node_modules/vitest/vitest.mjs');
 const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-tests-'));
-const jsonFile = path.join(dir, 'results.json');
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...process.argv.slice(2)];
-const env = {...process.env};
-delete env.CI;
-const child = spawn('npx', args, {stdio: 'inherit', env});
-child.on('exit', (code, signal) => {
-	let passed = 0;
-	let failed = 0;
-	let skipped = 0;
-	try {
-		const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
-		passed = report.numPassedTests ?? 0;
-		failed = report.numFailedTests ?? 0;
-		skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-		// A file that fails to load has no tests but must still count as a failure.
-		for (const file of report.testResults ?? []) {
-			if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
-		}
-	} catch {
-		failed = Math.max(failed, 1);
-	}
-	rmSync(dir, {recursive: true, force: true});
-	const exitCode = code ?? (signal ? 1 : 0);
-	if (exitCode !== 0 && failed === 0) failed = 1;
-	console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-	process.exit(exitCode === 0 && failed === 0 && passed > 0 ? 0 : 1);
-});
+
+/** Runs `command args… vitest run` once; returns its counts. */
+function runSuite(label, command, args) {
+	const jsonFile = path.join(dir, `results-${label.replaceAll(/\W/g, '_')}.json`);
+	const env = {...process.env};
+	delete env.CI;
+	const child = spawn(command, [...args, vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...vitestArgs], {stdio: 'inherit', env});
+	return new Promise((resolve) => {
+		child.on('error', () => resolve({passed: 0, failed: 1, skipped: 0}));
+		child.on('exit', (code, signal) => {
+			let passed = 0;
+			let failed = 0;
+			let skipped = 0;
+			try {
+				const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+				passed = report.numPassedTests ?? 0;
+				failed = report.numFailedTests ?? 0;
+				skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+				// A file that fails to load has no tests but must still count as a failure.
+				for (const file of report.testResults ?? []) {
+					if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
+				}
+			} catch {
+				failed = Math.max(failed, 1);
+			}
+
+			const exitCode = code ?? (signal ? 1 : 0);
+			if (exitCode !== 0 && failed === 0) failed = 1;
+			if (passed === 0 && failed === 0) failed = 1;
+			resolve({passed, failed, skipped});
+		});
+	});
+}
+
+const runs = [];
+runs.push({label: `Node ${process.version}`, ...(await runSuite('current', process.execPath, []))});
+for (const major of alsoNodes) {
+	const version = await new Promise((resolve) => {
+		execFile('npx', ['-y', '-p', `node@${major}`, 'node', '--version'], (error, stdout) => resolve(error ? major : stdout.trim()));
+	});
+	console.log(`\n── the suite again on Node ${version} (npx -p node@${major}) ──\n`);
+	// `node` here is the one npx put first on PATH: the vitest workers and the CLIs the e2e tests spawn use it.
+	runs.push({label: `Node ${version}`, ...(await runSuite(`node${major}`, 'npx', ['-y', '-p', `node@${major}`, 'node']))});
+}
+
+rmSync(dir, {recursive: true, force: true});
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const run of runs) {
+	passed += run.passed;
+	failed += run.failed;
+	skipped += run.skipped;
+	if (runs.length > 1) console.log(`${run.label}: ${run.passed} passed, ${run.failed} failed${run.skipped ? `, ${run.skipped} skipped` : ''}`);
+}
+
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -1,0 +1,197 @@
+// Shared pieces of the benchmarks (bench/*.bench.mjs, run by bench/run.mjs after `npm run build`).
+// Every benchmark prints its figure, the baseline measured in the same run, the ratio and whether
+// the goal is met, then one machine-readable line `RESULT {json}` that bench/run.mjs collects into
+// bench/RESULTS.md.
+import {execFileSync, spawn} from 'node:child_process';
+import {existsSync, mkdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {fileURLToPath} from 'node:url';
+import {build} from 'esbuild';
+import {common} from '../scripts/build.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = path.join(root, 'dist', 'cli.js');
+export const SIM = path.join(root, 'dist', 'xmrig-sim.js');
+export {sleep};
+
+export function requireBuild() {
+	for (const file of [CLI, SIM]) {
+		if (!existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: run npm run build (npm run bench does)`);
+	}
+}
+
+/**
+ * The simulated miner (dist/xmrig-sim.js) in a process of its own, so its CPU is never counted
+ * as rigtop's. A warm 6.x rig with 8 threads on a free loopback port.
+ */
+export async function startMiner({threads = 8, workerId = 'bench-rig'} = {}) {
+	requireBuild();
+	const child = spawn(process.execPath, [SIM, '--http-port', '0', '--sim-warm', '--threads', String(threads), '--api-worker-id', workerId], {stdio: ['ignore', 'pipe', 'inherit']});
+	const url = await new Promise((resolve, reject) => {
+		let out = '';
+		child.stdout.on('data', (chunk) => {
+			out += chunk;
+			const match = /HTTP API (\S+):(\d+)/.exec(out);
+			if (match) resolve(`http://${match[1]}:${match[2]}`);
+		});
+		child.on('exit', (code) => reject(new Error(`xmrig-sim exited (${code}) before listening: ${out}`)));
+	});
+	return {
+		url,
+		pid: child.pid,
+		async stop() {
+			if (child.exitCode !== null) return;
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.kill('SIGTERM');
+			await exited;
+		},
+	};
+}
+
+/** CPU time (user + system, ms) a process has used, and with `children` what its waited-for children used. */
+export function cpuMs(pid, {children = false} = {}) {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	// Fields after the command name (which may hold spaces) start after the last ')'.
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	const ticks = (index) => Number(fields[index - 3]);
+	const own = ticks(14) + ticks(15);
+	const waited = children ? ticks(16) + ticks(17) : 0;
+	return ((own + waited) * 1000) / clockTicks();
+}
+
+let ticksPerSecond = 0;
+function clockTicks() {
+	if (ticksPerSecond === 0) {
+		try {
+			ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], {encoding: 'utf8'}).trim()) || 100;
+		} catch {
+			ticksPerSecond = 100; // USER_HZ on every Linux the project targets
+		}
+	}
+
+	return ticksPerSecond;
+}
+
+/** The direct children of a process (from /proc/<pid>/task/<pid>/children). */
+export function childPids(pid) {
+	try {
+		return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+	} catch {
+		return [];
+	}
+}
+
+/** Resident set size (bytes) of a process. */
+export function rssBytes(pid) {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	const match = /VmRSS:\s+(\d+) kB/.exec(status);
+	return match ? Number(match[1]) * 1024 : 0;
+}
+
+export function median(values) {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export function percentile(values, p) {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Benchmarks' own settings from the environment (for quick local runs); the readme's figures use the defaults. */
+export function setting(name, fallback) {
+	const value = process.env[`RIGTOP_BENCH_${name}`];
+	return value === undefined || value === '' ? fallback : Number(value);
+}
+
+/**
+ * Bundles a benchmark entry (a TS/TSX file under bench/ importing the real source) with the shipped
+ * bundle's esbuild settings (production React, patched Ink) into .bench-out/<name>.mjs; returns its path.
+ */
+export async function bundleEntry(entry) {
+	const outDir = path.join(root, '.bench-out');
+	mkdirSync(outDir, {recursive: true});
+	const outfile = path.join(outDir, `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
+	await build({...common, entryPoints: [path.join(root, entry)], outfile});
+	return outfile;
+}
+
+/** Runs a command to its end; resolves with its stdout (rejects on a non-zero exit). */
+export function runToEnd(command, args, options = {}) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, {stdio: ['ignore', 'pipe', 'inherit'], ...options});
+		let out = '';
+		child.stdout.on('data', (chunk) => {
+			out += chunk;
+		});
+		child.on('error', reject);
+		child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
+	});
+}
+
+const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+export {round};
+
+/**
+ * Prints a benchmark's result: the figure, the baseline, the ratio, the goal and whether it is met,
+ * then the RESULT line. `goal` is {max, of: 'ratio' | 'figure', text}.
+ */
+export function report(result) {
+	const {name, figure, unit, baseline, baselineText, ratio, goal, details = []} = result;
+	const judged = goal.of === 'ratio' ? ratio : figure;
+	const meets = judged <= goal.max;
+	console.log(`\n${name}: ${round(figure)} ${unit}`);
+	if (baseline !== undefined) console.log(`  baseline (${baselineText}): ${round(baseline)} ${unit}`);
+	if (ratio !== undefined) console.log(`  ratio: ${round(ratio)}×`);
+	for (const line of details) console.log(`  ${line}`);
+	console.log(`  goal: ${goal.text} → ${meets ? 'MET' : 'NOT MET'}`);
+	console.log(`RESULT ${JSON.stringify({...result, figure: round(figure), baseline: baseline === undefined ? undefined : round(baseline), ratio: ratio === undefined ? undefined : round(ratio), meets})}`);
+	return meets;
+}
+
+/** Waits until `test()` is true (polling), or throws after `timeoutMs`. */
+export async function waitUntil(test, timeoutMs, what) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (await test()) return;
+		await sleep(20);
+	}
+
+	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+const shellQuote = (value) => `'${String(value).replaceAll("'", "'\\''")}'`;
+
+/**
+ * Runs a command in a real pseudo-terminal of the given size (util-linux `script`), with CI unset
+ * and TERM=xterm-256color. Returns the script process; `onOutput(chunk)` sees every byte the
+ * command writes to the terminal, `innerPid()` is the command's own pid (script's child, which
+ * execs it), and stop() ends it.
+ */
+export function inPty(command, args, {cols = 80, rows = 24, onOutput = () => undefined} = {}) {
+	const env = {...process.env, TERM: 'xterm-256color'};
+	delete env.CI;
+	const line = `stty cols ${cols} rows ${rows}; exec ${[command, ...args].map(shellQuote).join(' ')}`;
+	const child = spawn('script', ['-qfec', line, '/dev/null'], {stdio: ['pipe', 'pipe', 'ignore'], env, detached: true});
+	child.stdout.on('data', onOutput);
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	return {
+		child,
+		exited,
+		innerPid: () => childPids(child.pid)[0],
+		async stop() {
+			if (child.exitCode === null && child.signalCode === null) {
+				try {
+					process.kill(-child.pid, 'SIGTERM');
+				} catch {
+					// already gone
+				}
+			}
+
+			await exited;
+		},
+	};
+}

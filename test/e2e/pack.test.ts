@@ -1,0 +1,70 @@
+import {execFile} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {promisify} from 'node:util';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {cliIsBuilt} from './helpers/tmux.js';
+
+const run = promisify(execFile);
+
+// What `npx rigtop` gets: the tarball npm pack makes, installed with no registry at all.
+const work = mkdtempSync(path.join(tmpdir(), 'rigtop-pack-'));
+const prefix = path.join(work, 'prefix');
+const bin = path.join(prefix, 'node_modules', '.bin', 'rigtop');
+// The installed bin starts with `#!/usr/bin/env node`: put the node running the tests first on
+// PATH, so a run under Node 24 really runs the package under Node 24.
+const env: NodeJS.ProcessEnv = {...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env['PATH'] ?? ''}`, NO_UPDATE_NOTIFIER: '1'};
+delete env['CI'];
+
+type PackResult = {filename: string; files: {path: string}[]};
+let packed: PackResult;
+
+beforeAll(async () => {
+	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
+	const {stdout} = await run('npm', ['pack', '--json', '--pack-destination', work], {env, timeout: 60_000});
+	const [result] = JSON.parse(stdout) as PackResult[];
+	if (!result) throw new Error(`npm pack printed no result: ${stdout}`);
+	packed = result;
+	// An unreachable registry proves the install needs none.
+	await run('npm', ['install', '--prefix', prefix, path.join(work, result.filename), '--offline', '--registry', 'http://127.0.0.1:9/', '--no-audit', '--no-fund', '--no-update-notifier'], {env, timeout: 60_000});
+}, 120_000);
+
+afterAll(() => {
+	rmSync(work, {recursive: true, force: true});
+});
+
+describe('the npm package', () => {
+	it('holds exactly dist/cli.js, readme.md, LICENSE and package.json', () => {
+		expect(packed.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'dist/cli.js', 'package.json', 'readme.md']);
+	});
+
+	it('has no runtime dependencies and no install scripts', () => {
+		const manifest = JSON.parse(readFileSync(path.join(prefix, 'node_modules', 'rigtop', 'package.json'), 'utf8')) as Record<string, unknown>;
+		for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies', 'bundledDependencies']) {
+			expect(manifest[field], field).toBeUndefined();
+		}
+
+		const scripts = (manifest['scripts'] ?? {}) as Record<string, string>;
+		for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts[hook], hook).toBeUndefined();
+		expect(manifest['bin']).toEqual({rigtop: 'dist/cli.js'});
+		// Only rigtop itself was installed.
+		const lock = JSON.parse(readFileSync(path.join(prefix, 'package-lock.json'), 'utf8')) as {packages: Record<string, unknown>};
+		expect(Object.keys(lock.packages).filter((key) => key !== '')).toEqual(['node_modules/rigtop']);
+	});
+
+	it('the installed bin answers --version with the package version', async () => {
+		const {version} = JSON.parse(readFileSync('package.json', 'utf8')) as {version: string};
+		const {stdout, stderr} = await run(bin, ['--version'], {env, timeout: 20_000});
+		expect(stdout.trim()).toBe(version);
+		expect(stderr).toBe('');
+	});
+
+	it('the installed bin runs --demo --once: a snapshot of the simulated miner, exit 0', async () => {
+		const {stdout, stderr} = await run(bin, ['--demo', '--once'], {env, timeout: 20_000});
+		expect(stderr).toBe('');
+		expect(stdout).toContain('demo-rig');
+		expect(stdout).toMatch(/XMRig 6\.\d+\.\d+/);
+		expect(stdout).toMatch(/\d kH\/s/);
+	});
+});
