@@ -86,12 +86,18 @@ export function mentionsXmrig(file: string | null | undefined): boolean {
 	return /xmrig/i.test(base) && !NOT_A_BINARY.test(base);
 }
 
+const INTERPRETER = /^(?:node|nodejs|sh|bash|dash|python\d*(?:\.\d+)?|perl)$/;
+
 /**
  * Whether a process is an XMRig miner (or proxy): its kernel name, its binary, or its argv[0] names
- * xmrig. A script run by an interpreter shows up by its kernel name (a `#!` script named xmrig).
+ * xmrig. A script run by an interpreter shows up by its kernel name (a `#!` script named xmrig) —
+ * unless the interpreter renames its main thread (Node 24 calls it "MainThread"), so a script named
+ * xmrig run by a known interpreter counts too.
  */
 export function looksLikeXmrig(process: {readonly comm: string | null; readonly argv: readonly string[]; readonly exe: string | null}): boolean {
-	return mentionsXmrig(process.comm) || mentionsXmrig(process.exe) || mentionsXmrig(process.argv[0]);
+	if (mentionsXmrig(process.comm) || mentionsXmrig(process.exe) || mentionsXmrig(process.argv[0])) return true;
+	const interpreter = path.posix.basename(process.argv[0] ?? '');
+	return INTERPRETER.test(interpreter) && mentionsXmrig(process.argv[1]);
 }
 
 /** Decodes a /proc/net/tcp(6) hex address: IPv4 is one 32-bit word, IPv6 four, each in host byte order. */

@@ -51,6 +51,9 @@ describe('/proc/net/tcp parsing', () => {
 describe('recognising XMRig processes', () => {
 	it('by comm, exe or argv[0], but not by files that mention xmrig', () => {
 		expect(looksLikeXmrig({comm: 'xmrig', argv: ['/usr/bin/node', './xmrig'], exe: '/usr/bin/node'})).toBe(true);
+		// Node 24 renames its main thread: the kernel name no longer says xmrig, the script still does.
+		expect(looksLikeXmrig({comm: 'MainThread', argv: ['/opt/node24/bin/node', './xmrig'], exe: '/opt/node24/bin/node'})).toBe(true);
+		expect(looksLikeXmrig({comm: 'MainThread', argv: ['/opt/node24/bin/node', 'server.js', 'xmrig'], exe: '/opt/node24/bin/node'})).toBe(false);
 		expect(looksLikeXmrig({comm: 'randomx-worker', argv: ['./xmrig-6.26.0/xmrig'], exe: null})).toBe(true);
 		expect(looksLikeXmrig({comm: 'x', argv: [], exe: '/opt/XMRig/xmrig-notls (deleted)'})).toBe(true);
 		expect(looksLikeXmrig({comm: 'tail', argv: ['tail', '-f', 'xmrig.log'], exe: '/usr/bin/tail'})).toBe(false);
