@@ -1,13 +1,14 @@
 import {MinerClient} from '../../../source/miner/client.js';
+import {portIsOpen} from '../../../source/miner/probe.js';
 import {MinerReader} from '../../../source/miner/reader.js';
 import {Monitor} from '../../../source/monitor/monitor.js';
 import type {MonitorState} from '../../../source/monitor/types.js';
 import type {FaultServer} from '../../helpers/fault-server.js';
 
 /**
- * The real stack the dashboard runs on (MinerClient → MinerReader → Monitor), pointed at a fault server, at test
- * speed: a short interval, short client timeouts, and retries no further apart than one interval (so "recovers
- * within one interval of the fault ending" can be measured; the production backoff is covered in monitor tests).
+ * The real stack the dashboard runs on (MinerClient → MinerReader → Monitor, with the session's port probe), pointed
+ * at a fault server, at test speed: a short interval and short client timeouts. The backoff is the production one,
+ * so "recovers within one interval of the fault ending" is measured as a user would see it.
  */
 
 export const INTERVAL_MS = 300;
@@ -39,7 +40,13 @@ export function watch(server: FaultServer, options: {token?: string | null; inte
 		{deadlineMs, headersTimeoutMs: Math.min(HEADERS_TIMEOUT_MS, deadlineMs), bodyTimeoutMs: Math.min(HEADERS_TIMEOUT_MS, deadlineMs)},
 	);
 	const reader = new MinerReader(client);
-	const monitor = new Monitor({read: async (signal) => reader.read(signal), url: server.url, intervalMs, maxBackoffMs: intervalMs});
+	// The production settings: full polls back off (to 30 s) while unreachable, a port probe every interval.
+	const monitor = new Monitor({
+		read: async (signal) => reader.read(signal),
+		url: server.url,
+		intervalMs,
+		probe: async (signal) => portIsOpen(server.url, Math.min(intervalMs, 3000), signal),
+	});
 	const log: Committed[] = [];
 	type Waiter = {match: (state: MonitorState) => boolean; resolve: (entry: Committed) => void};
 	const waiters = new Set<Waiter>();
