@@ -73,7 +73,8 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (!outdated || state.error === null || state.status === 'stale') return null;
 		return {text: `${state.error.message} — fix: ${state.error.hint}`, tone: 'error'};
 	}, [outdated, state.error, state.status]);
-	const layout = useMemo(() => computeLayout(columns, rows, notice ? 2 : 0), [columns, rows, notice]);
+	const threadsKnown = state.snapshot === null ? null : state.snapshot.threads.length;
+	const layout = useMemo(() => computeLayout(columns, rows, notice ? 2 : 0, threadsKnown), [columns, rows, notice, threadsKnown]);
 	const snapshot = state.snapshot;
 	const threadCount = snapshot?.threads.length ?? 0;
 	const shares = useShareTrack(state);

@@ -35,10 +35,12 @@ export type DashboardLayout = {
 };
 
 /**
+ * `threadCount`: the threads the miner reports, when known; the threads pane then takes no more
+ * lines than they need and the events list gets the rest.
  * `noticeLines`: extra lines wanted for a notice above the events (the reason and fix of an error,
  * wrapped); they are taken from the threads pane only while it keeps its smallest useful height.
  */
-export function computeLayout(columns: number, rows: number, noticeLines = 0): DashboardLayout {
+export function computeLayout(columns: number, rows: number, noticeLines = 0, threadCount: number | null = null): DashboardLayout {
 	const width = Math.max(1, Math.floor(columns));
 	const budget = Math.max(1, Math.floor(rows) - 1);
 	const headerLines = 1;
@@ -79,6 +81,12 @@ export function computeLayout(columns: number, rows: number, noticeLines = 0): D
 	if (left >= MIN_THREADS_HEIGHT) {
 		threadsHeight = left;
 		left = 0;
+		// A tall terminal and few threads: the pane is as tall as its rows, the events get the rest.
+		const needed = threadCount === null ? threadsHeight : Math.max(MIN_THREADS_HEIGHT, threadCount + THREADS_CHROME);
+		if (needed < threadsHeight && eventLines > 0) {
+			eventLines += threadsHeight - needed;
+			threadsHeight = needed;
+		}
 	} else if (eventLines > 0) {
 		// Too little for threads: the spare lines list more events instead of staying blank.
 		eventLines += left;

@@ -46,4 +46,14 @@ describe('computeLayout', () => {
 			}),
 		);
 	});
+
+	test('gives a tall terminal with few threads a threads pane as tall as its rows, and the rest to the events', () => {
+		const wide = computeLayout(160, 45, 0, 8);
+		expect(wide.threadsHeight).toBe(8 + 3);
+		expect(wide.threadRows).toBe(8);
+		expect(wide.height).toBe(44);
+		expect(wide.eventLines).toBe(computeLayout(160, 45).eventLines + computeLayout(160, 45).threadsHeight - 11);
+		// Many threads: the pane keeps everything it had.
+		expect(computeLayout(160, 45, 0, 64).threadsHeight).toBe(computeLayout(160, 45).threadsHeight);
+	});
 });
