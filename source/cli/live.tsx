@@ -54,7 +54,13 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 	};
 
 	const miners = session.miners.map((watched) => ({store: watched.monitor, ...minerActions(watched, plan.readOnly)}));
-	const element = <App miners={miners} alerts={alerting.center} onQuit={quit} color={plan.color} renderConfig={renderConfig} />;
+	const onOpenChange = (index: number | null) => {
+		session.setOpen(index);
+	};
+
+	const element = (
+		<App miners={miners} alerts={alerting.center} onQuit={quit} color={plan.color} renderConfig={renderConfig} onOpenChange={onOpenChange} />
+	);
 	return {
 		element,
 		async close() {

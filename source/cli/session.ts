@@ -25,18 +25,28 @@ export type Session = {
 	/** The simulated miner when running --demo. */
 	readonly simulator: Simulator | null;
 	start(): void;
+	/**
+	 * Which miner's dashboard is open (null: none, the fleet view). With several miners, only that one reads its
+	 * per-thread document; the others read their summary alone (all the fleet rows and the alerts use). A newly
+	 * opened miner is polled at once, so its threads show without waiting for the next poll.
+	 */
+	setOpen(index: number | null): void;
 	close(): Promise<void>;
 };
 
 /** Polls in flight at once across a session: enough that a few hung miners never hold up the rest. */
 export const MAX_CONCURRENT_POLLS = 16;
 
-/** A miner's client, reader and monitor; with a limiter, its polls share the limiter's slots. */
-export function watchMiner(target: SessionTarget, intervalMs: number, limiter?: Limiter): WatchedMiner {
+/**
+ * A miner's client, reader and monitor; with a limiter, its polls share the limiter's slots. `perThread` says, at each
+ * poll, whether to read the per-thread document too (default: always).
+ */
+export function watchMiner(target: SessionTarget, intervalMs: number, limiter?: Limiter, perThread: () => boolean = () => true): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
+	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread()});
 	const monitor = new Monitor({
-		read: limiter ? async (signal) => limiter.run(async () => reader.read(signal), signal) : async (signal) => reader.read(signal),
+		read: limiter ? async (signal) => limiter.run(async () => read(signal), signal) : read,
 		url: target.url,
 		...(target.name === undefined ? {} : {name: target.name}),
 		intervalMs,
@@ -58,12 +68,21 @@ export async function startDemoMiner(): Promise<{simulator: Simulator; target: S
 export function createSession(targets: readonly SessionTarget[], intervalMs: number, simulator: Simulator | null = null): Session {
 	// Each monitor keeps its own schedule and backoff; the limiter only bounds how many read at once.
 	const limiter = targets.length > 1 ? createLimiter(MAX_CONCURRENT_POLLS) : undefined;
-	const miners = targets.map((target) => watchMiner(target, intervalMs, limiter));
+	// Every miner reads its per-thread document until a screen says which dashboard is open (--once reads all).
+	let open: number | null | 'all' = 'all';
+	const miners = targets.map((target, index) =>
+		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || open === 'all' || open === index),
+	);
 	return {
 		miners,
 		simulator,
 		start() {
 			for (const miner of miners) miner.monitor.start();
+		},
+		setOpen(index) {
+			if (targets.length === 1 || index === open) return;
+			open = index;
+			if (index !== null) miners[index]?.monitor.pollNow();
 		},
 		async close() {
 			for (const miner of miners) miner.monitor.stop();

@@ -4,6 +4,16 @@ import type {Dialect, MinerSnapshot} from './model.js';
 import {identityOf, normalizeSnapshot, type MinerIdentity} from './normalize.js';
 import {isBackendsShape, isSummaryShape, isThreadsShape} from './shapes.js';
 
+/** What one read fetches. */
+export type ReadOptions = {
+	/**
+	 * Read the per-thread document too (default true). false reads the summary alone — the fleet view and the alerts
+	 * need nothing more — and the snapshot's threads and backends are what the summary itself says (often nothing).
+	 * Its `dialect` stays the miner's. Finding the dialect (first read, restart) reads both either way.
+	 */
+	readonly perThread?: boolean;
+};
+
 /**
  * Reads one miner: finds its dialect once, then each read() fetches the summary and the per-thread document (in
  * parallel) and normalizes them.
@@ -32,10 +42,10 @@ export class MinerReader {
 	}
 
 	/** One poll. Throws MinerError (or the abort reason when `signal` aborts). */
-	async read(signal?: AbortSignal): Promise<MinerSnapshot> {
+	async read(signal?: AbortSignal, options: ReadOptions = {}): Promise<MinerSnapshot> {
 		const dialect = this.#dialect;
 		if (dialect !== null && this.#degradedFrom === null) {
-			const fetched = await this.#fetch(dialect, signal);
+			const fetched = await this.#fetch(dialect, options.perThread !== false, signal);
 			if (fetched !== null && !this.#changed(identityOf(fetched.summary))) {
 				return this.#accept(fetched, dialect);
 			}
@@ -46,8 +56,11 @@ export class MinerReader {
 		return this.#accept(await detectDialect(this.client, signal), dialect);
 	}
 
-	#accept(found: Detection, previous: Dialect | null): MinerSnapshot {
-		const snapshot = normalizeSnapshot(found.dialect.name, found.summary, found.perThread);
+	#accept(found: Detection | Fetched, previous: Dialect | null): MinerSnapshot {
+		const snapshot =
+			'summaryOnly' in found && found.summaryOnly
+				? {...normalizeSnapshot('v1-summary-only', found.summary, null), dialect: found.dialect.name}
+				: normalizeSnapshot(found.dialect.name, found.summary, found.perThread);
 		const sameProcess = !this.#changed(identityOf(found.summary));
 		const richest = this.#degradedFrom ?? previous;
 		this.#degradedFrom = sameProcess && richest !== null && richness(found.dialect) < richness(richest) ? richest : null;
@@ -57,8 +70,9 @@ export class MinerReader {
 	}
 
 	/** The documents of a known dialect, or null when the miner no longer answers in it (404 or a wrong shape). */
-	async #fetch(dialect: Dialect, signal?: AbortSignal): Promise<Detection | null> {
-		const {summaryPath, threadsPath} = dialect;
+	async #fetch(dialect: Dialect, withThreads: boolean, signal?: AbortSignal): Promise<Fetched | null> {
+		const {summaryPath} = dialect;
+		const threadsPath = withThreads ? dialect.threadsPath : null;
 		const [summary, perThread] = await Promise.all([
 			probe(this.client, summaryPath, signal),
 			threadsPath === null ? Promise.resolve({value: null}) : probe(this.client, threadsPath, signal),
@@ -72,7 +86,7 @@ export class MinerReader {
 			return null;
 		}
 
-		return {dialect, summary: summaryValue.value, perThread: threadsValue.value};
+		return {dialect, summary: summaryValue.value, perThread: threadsValue.value, summaryOnly: !withThreads && dialect.threadsPath !== null};
 	}
 
 	/** Whether this summary comes from another miner process than the last one read. */
@@ -89,6 +103,9 @@ export class MinerReader {
 		);
 	}
 }
+
+/** A read of a known dialect; `summaryOnly` when the per-thread document was left out on purpose. */
+type Fetched = Detection & {readonly summaryOnly: boolean};
 
 /** How much a dialect reads: per-thread detail from the modern endpoints, from the old ones, or the summary alone. */
 function richness(dialect: Dialect): number {

@@ -1,4 +1,4 @@
-import {useCallback, useState, type ReactNode} from 'react';
+import {useCallback, useEffect, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps} from './dashboard.js';
 import {FleetStore, type AlertStore} from './fleet/fleet-store.js';
 import {FleetView} from './fleet/fleet-view.js';
@@ -35,6 +35,8 @@ type CommonProps = {
 	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void) => ReactNode;
 	/** Alerts for the fleet rows (the AlertCenter). */
 	readonly alerts?: AlertStore;
+	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
+	readonly onOpenChange?: (minerIndex: number | null) => void;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
 	readonly fleetThrottleMs?: number;
 };
@@ -65,7 +67,7 @@ function minersOf(props: AppProps): readonly AppMiner[] {
  * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
  */
 export function App(props: AppProps) {
-	const {onQuit, color = true, now, onConfig, renderConfig, alerts, fleetThrottleMs} = props;
+	const {onQuit, color = true, now, onConfig, renderConfig, alerts, fleetThrottleMs, onOpenChange} = props;
 	const miners = minersOf(props);
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
@@ -83,6 +85,9 @@ export function App(props: AppProps) {
 		setScreen({name: 'fleet'});
 	}, []);
 	const index = screen.name === 'fleet' ? -1 : screen.index;
+	useEffect(() => {
+		onOpenChange?.(index < 0 ? null : index);
+	}, [index, onOpenChange]);
 	const openConfig = useCallback(() => {
 		if (index < 0) return;
 		if (renderConfig) setScreen({name: 'config', index});

@@ -314,3 +314,41 @@ describe('re-detection after a restart or a replacement', () => {
 		expect((await reader.read()).dialect).toBe('v1');
 	});
 });
+
+describe('read({perThread: false}): the summary alone', () => {
+	it('reads only /2/summary from a 6.26 once the dialect is known, keeping the dialect and the hugepages pair', async () => {
+		const miner = await minerWith(routes626());
+		const reader = readerFor(miner);
+		const full = await reader.read();
+		const before = miner.seen().length;
+		const light = await reader.read(undefined, {perThread: false});
+		expect(miner.seen().slice(before)).toEqual(['GET /2/summary']);
+		expect(light.dialect).toBe('v2');
+		expect(reader.dialect).toEqual({name: 'v2', summaryPath: '/2/summary', threadsPath: '/2/backends'});
+		expect(light.hashrate).toEqual(full.hashrate);
+		expect(light.hugepages).toEqual(full.hugepages);
+		expect(light.results).toEqual(full.results);
+		// Back to the dashboard: both documents again.
+		const again = await reader.read(undefined, {perThread: true});
+		expect(miner.seen().slice(before + 1).sort()).toEqual(['GET /2/backends', 'GET /2/summary']);
+		expect(again).toEqual(full);
+	});
+
+	it('reads only /1/summary from a 2.16, whose summary has the hugepages flag', async () => {
+		const miner = await minerWith(routes216(), notFound2);
+		const reader = readerFor(miner);
+		await reader.read();
+		const before = miner.seen().length;
+		const light = await reader.read(undefined, {perThread: false});
+		expect(miner.seen().slice(before)).toEqual(['GET /1/summary']);
+		expect(light.dialect).toBe('v1');
+		expect(light.hugepages?.kind).toBe('flag');
+	});
+
+	it('still finds the dialect with both documents on the first read', async () => {
+		const miner = await minerWith(routes626());
+		const snapshot = await readerFor(miner).read(undefined, {perThread: false});
+		expect(snapshot.dialect).toBe('v2');
+		expect(miner.seen().sort()).toEqual(['GET /2/backends', 'GET /2/summary']);
+	});
+});

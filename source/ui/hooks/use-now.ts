@@ -4,10 +4,17 @@ import {createContext, useContext, useSyncExternalStore} from 'react';
  * One shared clock per interval for "12s ago" labels: however many components ask for it, there
  * is a single timer, started by the first subscriber and cleared when the last one leaves. Only
  * the components that call `useNow` re-render on a tick (it is not a top-level context value).
+ *
+ * The clock keeps in step with the data: `syncClocks()` (called when a miner's state changes)
+ * moves every clock to the present, so the labels update in the same React commit as the data,
+ * and a tick that comes less than 1.5 intervals after such a sync is skipped. With a poll every
+ * interval the screen is drawn once per poll instead of once per poll plus once per tick; when
+ * the data stops (a miner down, backing off) the ticks take over again, at most 1.5 intervals late.
  */
 type Clock = {
 	readonly subscribe: (listener: () => void) => () => void;
 	readonly getSnapshot: () => number;
+	readonly sync: (at: number) => void;
 };
 
 const clocks = new Map<number, Clock>();
@@ -17,15 +24,24 @@ function sharedClock(intervalMs: number): Clock {
 	if (existing) return existing;
 	const listeners = new Set<() => void>();
 	let now = Date.now();
+	let syncedAt = Number.NEGATIVE_INFINITY;
 	let timer: ReturnType<typeof setInterval> | null = null;
+	const notifyAll = () => {
+		for (const notify of listeners) notify();
+	};
+
 	const clock: Clock = {
 		subscribe(listener) {
 			listeners.add(listener);
 			if (timer === null) {
 				now = Date.now();
 				timer = setInterval(() => {
-					now = Date.now();
-					for (const notify of listeners) notify();
+					const at = Date.now();
+					// The labels were brought up to date with the data lately: the next sync (a poll
+					// every interval, give or take its round trip) will move them on.
+					if (at - syncedAt < intervalMs * 1.5) return;
+					now = at;
+					notifyAll();
 				}, intervalMs);
 				// A label clock must never keep the process alive on its own.
 				timer.unref?.();
@@ -45,9 +61,24 @@ function sharedClock(intervalMs: number): Clock {
 			if (timer === null && Date.now() - now >= intervalMs) now = Date.now();
 			return now;
 		},
+		sync(at) {
+			syncedAt = at;
+			if (listeners.size === 0 || at === now) return;
+			now = at;
+			notifyAll();
+		},
 	};
 	clocks.set(intervalMs, clock);
 	return clock;
+}
+
+/**
+ * Brings every label clock to the present and tells its labels, in the caller's turn: called from a
+ * store's change notification, React draws the new data and the new labels in one commit.
+ */
+export function syncClocks(): void {
+	const at = Date.now();
+	for (const clock of clocks.values()) clock.sync(at);
 }
 
 /** A fixed "now" (epoch ms) for every `useNow` below it, or null for the live clock. */

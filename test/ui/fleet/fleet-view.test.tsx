@@ -38,6 +38,33 @@ describe('the fleet view', () => {
 		for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
 	});
 
+	test('tells onOpenChange which rig is open: none on the fleet, the rig on its dashboard and config view', async () => {
+		const opened: (number | null)[] = [];
+		const terminal = await renderTerminal(
+			<App
+				miners={rigs(3)}
+				onQuit={() => {}}
+				now={NOW}
+				color={false}
+				onOpenChange={(index) => opened.push(index)}
+				renderConfig={(target, onBack) => <ConfigSlot target={target} onBack={onBack} />}
+			/>,
+		);
+		expect(opened).toEqual([null]);
+		await terminal.press(KEYS.down, /▸ rig-02/);
+		await terminal.press('\r', 'Hashrate');
+		await tick();
+		expect(opened).toEqual([null, 1]);
+		await terminal.press('c', 'config view of miner 1');
+		await tick();
+		expect(opened).toEqual([null, 1]);
+		await terminal.press(KEYS.escape, 'Hashrate');
+		await tick();
+		await terminal.press(KEYS.escape, '3 rigs');
+		await tick();
+		expect(opened).toEqual([null, 1, null]);
+	});
+
 	test('↑/↓ select, Enter opens the rig, Esc comes back with it still selected; c opens the config slot', async () => {
 		const miners = rigs(3);
 		const configs: number[] = [];

@@ -1,0 +1,71 @@
+import {afterEach, describe, expect, it} from 'vitest';
+import {createSession, type Session} from '../../source/cli/session.js';
+import {routes626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
+
+const miners: ReplayMiner[] = [];
+const sessions: Session[] = [];
+
+afterEach(async () => {
+	await Promise.all(sessions.splice(0).map(async (session) => session.close()));
+	await Promise.all(miners.splice(0).map(async (miner) => miner.close()));
+});
+
+async function twoMiners(): Promise<[ReplayMiner, ReplayMiner, Session]> {
+	const a = await startReplayMiner(routes626());
+	const b = await startReplayMiner(routes626());
+	miners.push(a, b);
+	// A long interval: only the first poll and pollNow() read during the test.
+	const session = createSession(
+		[
+			{url: a.url, token: null},
+			{url: b.url, token: null},
+		],
+		60_000,
+	);
+	sessions.push(session);
+	return [a, b, session];
+}
+
+async function polled(session: Session, index: number, polls: number): Promise<void> {
+	const monitor = session.miners[index]!.monitor;
+	if (monitor.getState().polls >= polls) return;
+	await new Promise<void>((resolve) => {
+		const stop = monitor.subscribe(() => {
+			if (monitor.getState().polls >= polls) {
+				stop();
+				resolve();
+			}
+		});
+	});
+}
+
+describe('session.setOpen: only the open dashboard reads per-thread data', () => {
+	it('reads both documents from every miner until a screen says which is open (--once)', async () => {
+		const [a, b, session] = await twoMiners();
+		session.start();
+		await Promise.all([polled(session, 0, 1), polled(session, 1, 1)]);
+		session.miners[0]!.monitor.pollNow();
+		await polled(session, 0, 2);
+		expect(a.seen().filter((line) => line === 'GET /2/backends')).toHaveLength(2);
+		expect(b.seen()).toContain('GET /2/backends');
+	});
+
+	it('the fleet view: the summary alone; opening a dashboard polls that miner at once, with its threads', async () => {
+		const [a, b, session] = await twoMiners();
+		session.start();
+		await Promise.all([polled(session, 0, 1), polled(session, 1, 1)]);
+		session.setOpen(null);
+		const seenA = a.seen().length;
+		const seenB = b.seen().length;
+		session.miners[0]!.monitor.pollNow();
+		session.miners[1]!.monitor.pollNow();
+		await Promise.all([polled(session, 0, 2), polled(session, 1, 2)]);
+		expect(a.seen().slice(seenA)).toEqual(['GET /2/summary']);
+		expect(b.seen().slice(seenB)).toEqual(['GET /2/summary']);
+
+		session.setOpen(1);
+		await polled(session, 1, 3);
+		expect(b.seen().slice(seenB + 1).sort()).toEqual(['GET /2/backends', 'GET /2/summary']);
+		expect(a.seen()).toHaveLength(seenA + 1);
+	});
+});
