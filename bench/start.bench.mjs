@@ -69,7 +69,7 @@ try {
 		note:
 			figure / base <= 3
 				? undefined
-				: `loading the single-file bundle (about 1.3 MB minified: undici, React, Ink, yoga) is ${round(load / base)}× \`node -e 0\` by itself (\`rigtop --version\`: ${round(load)} ms), before any poll or frame; Node 20 has no compile cache (module.enableCompileCache is Node 22.1+), so ≤ 3× would need less code on the start path (lazy chunks for the config editor, discovery and the fleet view).`,
+				: `the live path loads about 1.1 MB of code before its first frame (undici, React, Ink, yoga, the screens; \`rigtop --version\`, which loads only the flag parser, takes ${round(load)} ms = ${round(load / base)}× \`node -e 0\`), with no compile cache on Node 20 (module.enableCompileCache is Node 22.1+); see bench/RESULTS.md for where the rest goes.`,
 	});
 } finally {
 	await miner.stop();

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Builds the shipped single-file bundle dist/cli.js (and the simulator entry dist/xmrig-sim.js,
+// Builds the shipped bundle, dist/cli.js and its chunks in dist/chunks/ (and the simulator entry dist/xmrig-sim.js,
 // used by tests and benchmarks, not shipped). See readme "Build" for why each setting is here.
 import {build} from 'esbuild';
-import {readFileSync} from 'node:fs';
+import {readFileSync, rmSync} from 'node:fs';
+import {createRequire} from 'node:module';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import process from 'node:process';
@@ -27,6 +28,19 @@ function patchSource(source, file, replacements) {
 
 	return patched;
 }
+// Text in which every character is a grapheme cluster of its own, whatever surrounds it: ASCII
+// but CR (CR LF is one cluster), Latin-1 to spacing modifiers, and the punctuation, arrows, math,
+// box-drawing, block and symbol ranges the screens draw with; no combining mark, joiner, variation
+// selector, Hangul jamo or astral character (checked with Intl.Segmenter for all 13.8 million
+// ordered pairs of these characters). For such text, splitting into graphemes is splitting into
+// characters, which needs no Intl.Segmenter.
+const SINGLE_CHARACTER_GRAPHEMES = String.raw`/^[\x00-\x0C\x0E-\x7E\u00A0-\u02FF\u2010-\u2027\u2030-\u205E\u2070-\u20CF\u2100-\u2BFF]*$/`;
+
+// Intl.Segmenter's first construction loads ICU's break rules, about 15 ms; Ink's text packages
+// each build one when they load. Built on first use instead, it is never built for a screen of
+// single-character graphemes (above), which the packages below then split without it.
+const LAZY_SEGMENTER = '{segmenter: undefined, segment(text) { this.segmenter ??= new Intl.Segmenter(); return this.segmenter.segment(text); }}';
+
 const inkPatches = {
 	name: 'rigtop-ink-patches',
 	setup(b) {
@@ -143,6 +157,103 @@ export default class Output {`,
 			]),
 			resolveDir: path.dirname(args.path),
 		}));
+		// yoga-layout (Ink's layout engine) carries its wasm as a base64 data: URL and, because Node 20
+		// has a global fetch, reads it with fetch(): that loads Node's own internal copy of undici (about
+		// 28 ms of rigtop's start). Decode it directly instead: the same bytes, no fetch.
+		b.onLoad({filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/}, (args) => ({
+			loader: 'js',
+			contents: patchSource(readFileSync(args.path, 'utf8'), args.path, [
+				['function ya(){return w||"function"!=typeof fetch?', 'function ya(){return !0?'],
+				[
+					'var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c}',
+					'var d=new Uint8Array(Buffer.from(a.slice(37),"base64"))}',
+				],
+			]),
+			resolveDir: path.dirname(args.path),
+		}));
+		// string-width 8 (Ink's text measure) builds /^\p{RGI_Emoji}$/v when it loads and tests every
+		// non-ASCII cluster with it: building that regex costs about 20 ms and its first test as much
+		// again, on the first frame of every start (the dashboard's borders are non-ASCII). A single
+		// code point is an RGI emoji only if it has Emoji_Presentation (checked over all of Unicode:
+		// the 1,193 single-code-point RGI emoji all do), a cheap test; the RGI regex is built only
+		// when a cluster can still be one. Same results, without the cost for ordinary text.
+		b.onLoad({filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/}, (args) => {
+			const source = readFileSync(args.path, 'utf8');
+			const lazySegmenter = ['const segmenter = new Intl.Segmenter();', `const segmenter = ${LAZY_SEGMENTER};`];
+			// Only string-width 8 has the regex; an older copy (wrap-ansi's) only gets the lazy segmenter.
+			if (!source.includes('const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;')) return {loader: 'js', contents: patchSource(source, args.path, [lazySegmenter]), resolveDir: path.dirname(args.path)};
+			return {
+				loader: 'js',
+				contents: patchSource(source, args.path, [
+					lazySegmenter,
+					[
+						'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+						`const emojiPresentationRegex = /\\p{Emoji_Presentation}/u;
+let rgiEmojiRegex;
+const isRgiEmoji = (segment) => {
+	if (segment.length === (segment.codePointAt(0) > 0xFFFF ? 2 : 1) && !emojiPresentationRegex.test(segment)) return false;
+	rgiEmojiRegex ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v');
+	return rgiEmojiRegex.test(segment);
+};`,
+					],
+					['if (rgiEmojiRegex.test(segment) ||', 'if (isRgiEmoji(segment) ||'],
+					[
+						'for (const {segment} of segmenter.segment(string)) {',
+						`for (const {segment} of (${SINGLE_CHARACTER_GRAPHEMES}.test(string) ? Array.from(string, (segment) => ({segment})) : segmenter.segment(string))) {`,
+					],
+				]),
+				resolveDir: path.dirname(args.path),
+			};
+		});
+		// slice-ansi 8 (Ink clips every line of a box with overflow hidden through it) asks
+		// Intl.Segmenter for the grapheme at every character (Segments.containing), the largest cost
+		// of the first frame after layout. For text of single-character graphemes (above) the
+		// answer is the character itself: same tokens, no segmenter.
+		b.onLoad({filter: /[\\/]node_modules[\\/]slice-ansi[\\/]tokenize-ansi\.js$/}, (args) => ({
+			loader: 'js',
+			contents: patchSource(readFileSync(args.path, 'utf8'), args.path, [
+				["const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});", `const GRAPHEME_SEGMENTER = ${LAZY_SEGMENTER};`],
+				[
+					'const graphemeSegments = GRAPHEME_SEGMENTER.segment(string);',
+					`const graphemeSegments = ${SINGLE_CHARACTER_GRAPHEMES}.test(string) ? undefined : GRAPHEME_SEGMENTER.segment(string);`,
+				],
+				[
+					'const segment = graphemeSegments.containing(index);',
+					'const segment = graphemeSegments === undefined ? (index < string.length ? {index, segment: string[index]} : undefined) : graphemeSegments.containing(index);',
+				],
+				[
+					'function areValuesInSameGrapheme(leftValue, rightValue) {',
+					`function areValuesInSameGrapheme(leftValue, rightValue) {\n\tif (${SINGLE_CHARACTER_GRAPHEMES}.test(leftValue + rightValue)) return false;`,
+				],
+			]),
+			resolveDir: path.dirname(args.path),
+		}));
+		// @alcalzone/ansi-tokenize splits every line Ink draws into styled characters, by grapheme.
+		b.onLoad({filter: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/}, (args) => ({
+			loader: 'js',
+			contents: patchSource(readFileSync(args.path, 'utf8'), args.path, [
+				['const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });', `const segmenter = ${LAZY_SEGMENTER};`],
+				[
+					'for (const { segment, index } of segmenter.segment(str)) {',
+					// Single-character graphemes are all in the BMP: a character's position is its index.
+					`for (const { segment, index } of (${SINGLE_CHARACTER_GRAPHEMES}.test(str) ? Array.from(str, (segment, index) => ({ segment, index })) : segmenter.segment(str))) {`,
+				],
+			]),
+			resolveDir: path.dirname(args.path),
+		}));
+		// meow sets up normalize-package-data (with its spdx and semver tables) when it loads, about
+		// 12 ms of every start, though it only runs when a program reads `cli.pkg` (rigtop never
+		// does): set it up on first use instead.
+		b.onLoad({filter: /[\\/]meow[\\/]build[\\/]dependencies\.js$/}, (args) => ({
+			loader: 'js',
+			contents: patchSource(readFileSync(args.path, 'utf8'), args.path, [
+				[
+					'var normalizeExports = requireNormalize();\nconst normalizePackageData = getDefaultExportFromCjs(normalizeExports);',
+					'const normalizePackageData = (...parameters) => getDefaultExportFromCjs(requireNormalize())(...parameters);',
+				],
+			]),
+			resolveDir: path.dirname(args.path),
+		}));
 		// Ink only imports react-devtools-core when DEV=true; a single-file bundle would turn that
 		// optional import into a static one that fails at start, so it becomes an empty module.
 		b.onResolve({filter: /^react-devtools-core$/}, () => ({path: 'react-devtools-core', namespace: 'stub'}));
@@ -151,6 +262,40 @@ export default class Output {`,
 		b.onResolve({filter: /^is-in-ci$/}, () => ({path: 'is-in-ci', namespace: 'stub'}));
 		b.onLoad({filter: /^react-devtools-core$/, namespace: 'stub'}, () => ({contents: 'export default {connectToDevTools() {}};', loader: 'js'}));
 		b.onLoad({filter: /^is-in-ci$/, namespace: 'stub'}, () => ({contents: 'export default false;', loader: 'js'}));
+	},
+};
+
+// undici's main entry loads all of undici (fetch, WebSocket, EventSource, caches, mocks, proxy
+// agents: about 520 kB minified, 20 ms of module set-up at every start). rigtop uses only
+// `request` and `Agent`, so its bundles import an entry that loads just those, built from
+// undici's own index.js (the same `request` wrapper, so behaviour is unchanged).
+const undiciIndex = createRequire(import.meta.url).resolve('undici');
+function slimUndici() {
+	const index = readFileSync(undiciIndex, 'utf8');
+	const start = index.indexOf('function makeDispatcher (fn) {');
+	const end = index.indexOf('module.exports.setGlobalDispatcher', start);
+	if (start === -1 || end === -1) throw new Error(`cannot find makeDispatcher in ${undiciIndex}: update the slim undici entry in scripts/build.mjs`);
+	return `'use strict'
+const Dispatcher = require('./lib/dispatcher/dispatcher')
+const Agent = require('./lib/dispatcher/agent')
+const errors = require('./lib/core/errors')
+const util = require('./lib/core/util')
+const { InvalidArgumentError } = errors
+const api = require('./lib/api')
+const { getGlobalDispatcher } = require('./lib/global')
+Object.assign(Dispatcher.prototype, api)
+${index.slice(start, end)}
+module.exports.Dispatcher = Dispatcher
+module.exports.Agent = Agent
+module.exports.errors = errors
+module.exports.request = makeDispatcher(api.request)
+`;
+}
+const slimUndiciPlugin = {
+	name: 'rigtop-slim-undici',
+	setup(b) {
+		b.onResolve({filter: /^undici$/}, () => ({path: 'undici', namespace: 'rigtop-undici'}));
+		b.onLoad({filter: /^undici$/, namespace: 'rigtop-undici'}, () => ({contents: slimUndici(), loader: 'js', resolveDir: path.dirname(undiciIndex)}));
 	},
 };
 
@@ -173,12 +318,28 @@ export const common = {
 	},
 	// CommonJS dependencies inside an ESM bundle need a real require().
 	banner: {js: "import {createRequire as __rigtopCreateRequire} from 'node:module';const require=__rigtopCreateRequire(import.meta.url);"},
-	plugins: [inkPatches],
+	plugins: [inkPatches, slimUndiciPlugin],
 };
 
-/** Builds dist/cli.js (shipped) and dist/xmrig-sim.js (tests and benchmarks only). */
+/**
+ * The shipped CLI: dist/cli.js plus the chunks it imports on demand, in dist/chunks/. cli.tsx loads
+ * only the flag parser up front and imports the rest where it is needed; splitting along those
+ * import()s keeps Ink, React and the screens out of --version, --help, --once and config, and lets
+ * the live dashboard's first poll start before they load (node bench/start.bench.mjs).
+ */
+export const cliBuild = {
+	...common,
+	entryPoints: {cli: 'source/cli.tsx'},
+	outdir: 'dist',
+	splitting: true,
+	chunkNames: 'chunks/[name]-[hash]',
+};
+
+/** Builds dist/cli.js and its chunks (shipped) and dist/xmrig-sim.js (tests and benchmarks only). */
 export async function buildAll() {
-	await build({...common, entryPoints: ['source/cli.tsx'], outfile: 'dist/cli.js'});
+	// Chunk names carry a content hash: drop the previous build's, so the package ships only live ones.
+	rmSync(new URL('../dist/chunks', import.meta.url), {recursive: true, force: true});
+	await build(cliBuild);
 	await build({...common, entryPoints: ['source/sim/main.ts'], outfile: 'dist/xmrig-sim.js'});
 }
 

@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 import process from 'node:process';
 import meow from 'meow';
-import {render} from 'ink';
-import {planRun} from './cli/options.js';
-import {buildSession, discover, NothingToWatchError} from './cli/build-session.js';
-import {formatWhere} from './discovery/where.js';
-import {runOnce} from './cli/run-once.js';
-import {enterFullScreen} from './cli/full-screen.js';
-import {startLive} from './cli/live.js';
-import {runConfigCommand} from './cli/config-command.js';
+import {planRun, type RunPlan} from './cli/options.js';
+import type {Session} from './cli/session.js';
 import {UsageError} from './miner/target.js';
+
+// Start-up time matters (rigtop is started by hand, often over SSH): this file loads only the flag
+// parser. Everything else is imported where it is needed, and the bundle is split along those
+// imports (scripts/build.mjs), so --version, --help, --once and config never load Ink or React,
+// and the live dashboard's first poll is on the wire while Ink and React load.
 
 const cli = meow(
 	`
@@ -79,8 +78,65 @@ const cli = meow(
 	},
 );
 
+/**
+ * How long the live dashboard waits for the first poll of every miner before drawing: its first
+ * frame then shows the miner's data instead of "connecting" (drawing twice also costs the second
+ * frame Ink's render throttle). A miner that is slow to answer gets the dashboard after this.
+ */
+const FIRST_FRAME_WAIT_MS = 500;
+
+/** Resolves when every miner has finished its first poll (answered or failed), or after `maxMs`. */
+async function firstPolls(session: Session, maxMs: number): Promise<void> {
+	const pending = session.miners.filter((miner) => miner.monitor.getState().polls === 0);
+	if (pending.length === 0) return;
+	await new Promise<void>((resolve) => {
+		const unsubscribes: Array<() => void> = [];
+		const done = () => {
+			clearTimeout(timer);
+			for (const unsubscribe of unsubscribes) unsubscribe();
+			resolve();
+		};
+
+		const timer = setTimeout(done, maxMs);
+		const check = () => {
+			if (pending.every((miner) => miner.monitor.getState().polls > 0)) done();
+		};
+
+		for (const miner of pending) unsubscribes.push(miner.monitor.subscribe(check));
+	});
+}
+
+/** Ink, React and the screens: the bulk of rigtop's code, only needed for the live dashboard. */
+async function loadLiveUi() {
+	const [{render}, {startLive}, {enterFullScreen}] = await Promise.all([import('ink'), import('./cli/live.js'), import('./cli/full-screen.js')]);
+	return {render, startLive, enterFullScreen};
+}
+
+type LiveUi = Awaited<ReturnType<typeof loadLiveUi>>;
+
+/** The live dashboard (or fleet view) until the user quits. */
+async function runLive(session: Session, plan: RunPlan, warnings: readonly string[], loadingUi: Promise<LiveUi>): Promise<number> {
+	if (session.miners.length === 0) throw new UsageError('no miner to watch');
+	// The first poll runs while the rest of the UI code loads.
+	session.start();
+	const {render, startLive, enterFullScreen} = await loadingUi;
+	await firstPolls(session, FIRST_FRAME_WAIT_MS);
+	const leaveFullScreen = enterFullScreen(process.stdout);
+	const live = startLive(session, plan, warnings, () => instance.unmount());
+	const instance = render(live.element, {incrementalRendering: true, maxFps: 20, patchConsole: true});
+	try {
+		await instance.waitUntilExit();
+	} finally {
+		leaveFullScreen();
+		await live.close();
+	}
+
+	return 0;
+}
+
 async function main(): Promise<number> {
 	if (cli.input[0] === 'config') {
+		const {runConfigCommand} = await import('./cli/config-command.js');
 		return runConfigCommand(cli.input.slice(1), {
 			urls: cli.flags.url ?? [],
 			tokenFile: cli.flags.tokenFile,
@@ -103,38 +159,33 @@ async function main(): Promise<number> {
 	for (const notice of plan.notices) warn(notice);
 
 	if (plan.mode === 'where') {
+		const [{discover}, {formatWhere}] = await Promise.all([import('./cli/build-session.js'), import('./discovery/where.js')]);
 		const result = await discover(plan);
 		process.stdout.write(`${formatWhere(result).join('\n')}\n`);
 		return result.targets.length > 0 ? 0 : 1;
 	}
 
 	const warnings: string[] = [];
-	const session = await buildSession(plan, (line) => {
+	const {buildSession} = await import('./cli/build-session.js');
+	const building = buildSession(plan, (line) => {
 		warnings.push(line);
 		warn(line);
 	});
-	if (plan.mode === 'once') {
-		try {
-			return await runOnce(session, plan, process.stdout);
-		} finally {
-			await session.close();
-		}
-	}
-
-	if (session.miners.length === 0) throw new UsageError('no miner to watch');
-	const leaveFullScreen = enterFullScreen(process.stdout);
-	session.start();
-	const live = startLive(session, plan, warnings, () => instance.unmount());
-	const instance = render(live.element, {incrementalRendering: true, maxFps: 20, patchConsole: true});
+	// Discovery mostly waits for the file system (it may read /proc): load the dashboard's code
+	// meanwhile. A failure surfaces when runLive awaits it.
+	const loadingUi = plan.mode === 'live' ? loadLiveUi() : null;
+	loadingUi?.catch(() => undefined);
+	const session = await building;
 	try {
-		await instance.waitUntilExit();
+		if (plan.mode === 'once') {
+			const {runOnce} = await import('./cli/run-once.js');
+			return await runOnce(session, plan, process.stdout);
+		}
+
+		return await runLive(session, plan, warnings, loadingUi ?? loadLiveUi());
 	} finally {
-		leaveFullScreen();
-		await live.close();
 		await session.close();
 	}
-
-	return 0;
 }
 
 main().then(
@@ -142,7 +193,8 @@ main().then(
 		process.exitCode = code;
 	},
 	(error: unknown) => {
-		if (error instanceof NothingToWatchError) {
+		// NothingToWatchError (cli/build-session.ts), matched by name: that module loads only when needed.
+		if (error instanceof Error && error.name === 'NothingToWatchError') {
 			process.stderr.write(`${error.message}\n`);
 			process.exitCode = 1;
 			return;

@@ -5,7 +5,7 @@ import {UsageError} from '../miner/target.js';
 import type {RunPlan} from './options.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
-import {createSession, startDemoMiner, type Session, type SessionTarget} from './session.js';
+import type {Session, SessionTarget} from './session.js';
 
 /** Thrown when there is nothing to watch; the message is the whole multi-line explanation. */
 export class NothingToWatchError extends Error {
@@ -29,13 +29,23 @@ export async function discover(plan: RunPlan, urls: readonly string[] = plan.url
  * address that is not one, is bad usage; finding no miner at all is NothingToWatchError.
  */
 export async function buildSession(plan: RunPlan, warn: (line: string) => void): Promise<Session> {
+	// The session's code (HTTP client, monitor, simulator) loads while discovery reads files.
+	const loading = import('./session.js');
+	loading.catch(() => undefined); // awaited below; a failure must not go unhandled when discovery throws first
 	if (plan.demo) {
+		const {createSession, startDemoMiner} = await loading;
 		const {simulator, target} = await startDemoMiner();
 		return createSession([target], plan.intervalMs, simulator);
 	}
 
-	if (plan.rigsFile !== undefined) return createSession(await rigsTargets(plan, plan.rigsFile, warn), plan.intervalMs);
+	if (plan.rigsFile !== undefined) {
+		const targets = await rigsTargets(plan, plan.rigsFile, warn);
+		const {createSession} = await loading;
+		return createSession(targets, plan.intervalMs);
+	}
+
 	const result = await discover(plan);
+	const {createSession} = await loading;
 	// A token file that cannot be read is the user's typo, not something to carry on without.
 	const tokenFileProblem = plan.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
 	if (tokenFileProblem) throw new UsageError(tokenFileProblem);

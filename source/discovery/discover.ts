@@ -128,6 +128,7 @@ async function explicitUrlTargets(rawUrls: readonly string[], configPath: string
 		if (explicit && settings.read.ok && !settings.tokenSet && settings.apiEnabled) warnTokenNotExpected(configPath, report);
 	}
 	let scanned: ScannedMiner[] | null = null;
+	const loopbackPorts = new Set(urls.filter((url) => isLoopbackHost(url)).map((url) => portOf(url)));
 	const targets: Target[] = [];
 	for (const url of urls) {
 		const urlSource: Source = {kind: 'flag', detail: 'the address given on the command line'};
@@ -142,8 +143,10 @@ async function explicitUrlTargets(rawUrls: readonly string[], configPath: string
 		let token: string | null = null;
 		let tokenSource: Source | null = null;
 		if (isLoopbackHost(url)) {
-			scanned ??= await scanMiners(context, false);
-			const port = Number(new URL(url).port || 80);
+			// Only a process that may listen on one of these ports can lend its token: read the
+			// config of no other (this runs on every start with a loopback URL).
+			scanned ??= await scanMiners(context, false, (process) => mayListenOn(process, loopbackPorts));
+			const port = portOf(url);
 			const owner = scanned.find((miner) => listensOn(miner, port));
 			if (owner?.config.settings.tokenSet) {
 				token = owner.config.settings.token;
@@ -153,6 +156,15 @@ async function explicitUrlTargets(rawUrls: readonly string[], configPath: string
 		targets.push({url, token, provenance: {url: urlSource, token: tokenSource}});
 	}
 	return targets;
+}
+
+function portOf(url: string): number {
+	return Number(new URL(url).port || 80);
+}
+
+/** Whether listensOn() can hold for this process and one of `ports` (its sockets, when seen, decide). */
+function mayListenOn(process: ProcProcess, ports: ReadonlySet<number>): boolean {
+	return process.listening === null || process.listening.some((socket) => ports.has(socket.port));
 }
 
 function listensOn(miner: ScannedMiner, port: number): boolean {
@@ -213,18 +225,20 @@ async function configFileTargets(configPath: string, context: Context): Promise<
 // ---------------------------------------------------------------------------------------------
 // 3. Running processes
 
-async function scanMiners(context: Context, describe: boolean): Promise<ScannedMiner[]> {
+/** The XMRig processes (those `keep` accepts, when given) with their configs, read in parallel, in scan order. */
+async function scanMiners(context: Context, describe: boolean, keep?: (process: ProcProcess) => boolean): Promise<ScannedMiner[]> {
 	const scan: ProcScan = await scanXmrigProcesses({procRoot: context.procRoot, selfPid: context.selfPid});
 	if (describe) {
 		if (!scan.available) context.report.looked(`no ${context.procRoot} here (finding running miners works on Linux only)`);
 		else if (scan.processes.length === 0) context.report.looked(`${scan.scanned} processes in ${context.procRoot}, none of them XMRig`);
 	}
-	const miners: ScannedMiner[] = [];
-	for (const process of scan.processes) {
-		const homeDirs = await homeDirsFor(process.uid, context.homeDir, context.passwdPath);
-		miners.push({process, config: await resolveProcessConfig(process, {homeDirs})});
-	}
-	return miners;
+	const processes = keep ? scan.processes.filter(keep) : scan.processes;
+	return Promise.all(
+		processes.map(async (process) => {
+			const homeDirs = await homeDirsFor(process.uid, context.homeDir, context.passwdPath);
+			return {process, config: await resolveProcessConfig(process, {homeDirs})};
+		}),
+	);
 }
 
 async function processTargets(context: Context): Promise<Target[]> {
