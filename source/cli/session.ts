@@ -4,7 +4,7 @@ import {portIsOpen} from '../miner/probe.js';
 import {MinerReader} from '../miner/reader.js';
 import {createLimiter, type Limiter} from '../monitor/limiter.js';
 import {Monitor} from '../monitor/monitor.js';
-import {startSimulator, type Simulator} from '../sim/simulator.js';
+import type {Simulator} from '../sim/simulator.js';
 
 export type SessionTarget = {
 	readonly url: string;
@@ -61,6 +61,8 @@ export function watchMiner(target: SessionTarget, intervalMs: number, limiter?: 
  */
 export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget}> {
 	const token = randomBytes(16).toString('hex');
+	// Loaded only for --demo: a normal run never pays for the simulator's code.
+	const {startSimulator} = await import('../sim/simulator.js');
 	const simulator = await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'demo-rig', threads: 8});
 	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}};
 }

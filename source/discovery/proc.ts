@@ -5,6 +5,7 @@
  * LISTEN). Processes of other users often hide their `fd` directory: that is noted, never an error.
  */
 
+import {readFileSync, readlinkSync} from 'node:fs';
 import {readdir, readFile, readlink} from 'node:fs/promises';
 import {endianness as hostEndianness} from 'node:os';
 import path from 'node:path';
@@ -150,6 +151,30 @@ async function readText(file: string): Promise<string | null> {
 	}
 }
 
+function readTextSync(file: string): string | null {
+	try {
+		return readFileSync(file, 'utf8');
+	} catch {
+		return null;
+	}
+}
+
+function readBytesSync(file: string): Buffer | null {
+	try {
+		return readFileSync(file);
+	} catch {
+		return null;
+	}
+}
+
+function readLinkSync(file: string): string | null {
+	try {
+		return readlinkSync(file);
+	} catch {
+		return null;
+	}
+}
+
 async function readLink(file: string): Promise<string | null> {
 	try {
 		return await readlink(file);
@@ -239,25 +264,24 @@ export async function scanXmrigProcesses(options: ScanOptions = {}): Promise<Pro
 		.sort((a, b) => a - b);
 	const processes: ProcProcess[] = [];
 	let scanned = 0;
-	for (let start = 0; start < pids.length; start += BATCH) {
-		const batch = pids.slice(start, start + BATCH);
-		const found = await Promise.all(
-			batch.map(async (pid) => {
-				const pidDir = path.join(procRoot, String(pid));
-				const [commText, cmdline, exeLink] = await Promise.all([
-					readText(path.join(pidDir, 'comm')),
-					readFile(path.join(pidDir, 'cmdline')).catch(() => null),
-					readLink(path.join(pidDir, 'exe')),
-				]);
-				if (commText === null && cmdline === null) return null; // gone meanwhile
-				scanned++;
-				const comm = commText === null ? null : commText.replace(/\n$/, '');
-				const argv = cmdline === null ? [] : splitCmdline(cmdline);
-				const exe = exeLink?.replace(/ \(deleted\)$/, '') ?? null;
-				if (!looksLikeXmrig({comm, argv, exe})) return null;
-				return inspect(procRoot, pid, comm, argv, byteOrder);
-			}),
-		);
+	// The three small files of every process are read synchronously: /proc answers from kernel memory, and a
+	// thread-pool round trip per file cost several times the read itself (14 ms against 2.5 ms for a scan).
+	const candidates: {pid: number; comm: string | null; argv: string[]}[] = [];
+	for (const pid of pids) {
+		const pidDir = path.join(procRoot, String(pid));
+		const commText = readTextSync(path.join(pidDir, 'comm'));
+		const cmdline = readBytesSync(path.join(pidDir, 'cmdline'));
+		if (commText === null && cmdline === null) continue; // gone meanwhile
+		scanned++;
+		const comm = commText === null ? null : commText.replace(/\n$/, '');
+		const argv = cmdline === null ? [] : splitCmdline(cmdline);
+		const exe = readLinkSync(path.join(pidDir, 'exe'))?.replace(/ \(deleted\)$/, '') ?? null;
+		if (looksLikeXmrig({comm, argv, exe})) candidates.push({pid, comm, argv});
+	}
+
+	for (let start = 0; start < candidates.length; start += BATCH) {
+		const batch = candidates.slice(start, start + BATCH);
+		const found = await Promise.all(batch.map(async ({pid, comm, argv}) => inspect(procRoot, pid, comm, argv, byteOrder)));
 		for (const process of found) if (process) processes.push(process);
 	}
 	return {procRoot, available: true, scanned, processes};
