@@ -69,7 +69,7 @@ try {
 		note:
 			figure / base <= 3
 				? undefined
-				: `the live path loads about 1.1 MB of code before its first frame (undici, React, Ink, yoga, the screens; \`rigtop --version\`, which loads only the flag parser, takes ${round(load)} ms = ${round(load / base)}× \`node -e 0\`), with no compile cache on Node 20 (module.enableCompileCache is Node 22.1+); see bench/RESULTS.md for where the rest goes.`,
+				: `the live path loads about 1.1 MB of code before its first frame (undici, React, Ink, yoga, the screens; \`rigtop --version\`, which loads the whole bundle but runs only the flag parser, takes ${round(load)} ms = ${round(load / base)}× \`node -e 0\`), with no compile cache on Node 20 (module.enableCompileCache is Node 22.1+); see bench/RESULTS.md for where the rest goes.`,
 	});
 } finally {
 	await miner.stop();
