@@ -1,8 +1,9 @@
-import {Box, Text} from 'ink';
+import {Text} from 'ink';
 import {memo} from 'react';
 import {formatHashrate} from '../format.js';
 import type {StatusBadge} from '../status.js';
 import {useTheme, type ThemeToken} from '../theme.js';
+import {TitleBar} from '../panes/title-bar.js';
 import type {FleetTotals} from './fleet-rows.js';
 
 export type FleetHeaderProps = {
@@ -25,19 +26,9 @@ function FleetHeaderView({totals, width, window}: FleetHeaderProps) {
 	const uneasy = (totals.byState.get('stale') ?? 0) + (totals.byState.get('no pool') ?? 0) > 0;
 	const tone: ThemeToken = bad ? 'error' : uneasy ? 'warn' : totals.answered > 0 ? 'ok' : 'info';
 	return (
-		<Box width={width} height={1} flexDirection="row">
-			<Box flexGrow={1} flexShrink={1} overflow="hidden">
-				<Text wrap="truncate-end">
-					<Text bold {...theme.text('accent')}>
-						{' rigtop  '}
-					</Text>
-					{left.join(' · ')}
-				</Text>
-			</Box>
-			<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
-				<Text wrap="truncate-end" bold {...theme.text(tone)}>{`● ${counts.join(' · ')}`}</Text>
-			</Box>
-		</Box>
+		<TitleBar width={width} title={left.join(' · ')}>
+			<Text wrap="truncate-end" bold {...theme.text(tone)}>{`● ${counts.join(' · ')}`}</Text>
+		</TitleBar>
 	);
 }
 

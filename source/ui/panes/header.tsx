@@ -1,10 +1,11 @@
-import {Box, Text} from 'ink';
+import {Text} from 'ink';
 import {memo} from 'react';
 import type {MonitorState} from '../../monitor/types.js';
 import {formatDuration} from '../format.js';
 import {useNow} from '../hooks/use-now.js';
 import {statusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
+import {TitleBar} from './title-bar.js';
 
 export type HeaderProps = {
 	readonly state: MonitorState;
@@ -39,22 +40,12 @@ function HeaderView({state, width}: HeaderProps) {
 	const full = `● ${badge.word}${detail}`;
 	if (full.length > room) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3))}…`;
 	return (
-		<Box width={width} height={1} flexDirection="row">
-			<Box flexGrow={1} flexShrink={1} overflow="hidden">
-				<Text wrap="truncate-end">
-					<Text bold {...theme.text('accent')}>
-						{' rigtop  '}
-					</Text>
-					{parts.join(' · ')}
-				</Text>
-			</Box>
-			<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
-				<Text wrap="truncate-end">
-					<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>
-					<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
-				</Text>
-			</Box>
-		</Box>
+		<TitleBar width={width} title={parts.join(' · ')}>
+			<Text wrap="truncate-end">
+				<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>
+				<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
+			</Text>
+		</TitleBar>
 	);
 }
 

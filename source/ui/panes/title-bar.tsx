@@ -1,0 +1,31 @@
+import {Box, Text} from 'ink';
+import type {ReactNode} from 'react';
+import {useTheme} from '../theme.js';
+
+export type TitleBarProps = {
+	readonly width: number;
+	/** What the screen shows, after " rigtop  "; cut at the edge when the right side needs the room. */
+	readonly title: string;
+	/** The state, right-aligned; it keeps its width. */
+	readonly children: ReactNode;
+};
+
+/** The first line of every screen: " rigtop  <title>" on the left, the state on the right. */
+export function TitleBar({width, title, children}: TitleBarProps) {
+	const theme = useTheme();
+	return (
+		<Box width={width} height={1} flexDirection="row">
+			<Box flexGrow={1} flexShrink={1} overflow="hidden">
+				<Text wrap="truncate-end">
+					<Text bold {...theme.text('accent')}>
+						{' rigtop  '}
+					</Text>
+					{title}
+				</Text>
+			</Box>
+			<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
+				{children}
+			</Box>
+		</Box>
+	);
+}
