@@ -11,12 +11,12 @@
 // peak is reported, and VmHWM). Goals: under 10 % of one core and under 150 MB RSS, and the frame
 // still fits the terminal (the table scrolls). Prints the figures and their ratio to the goals;
 // exits 1 when a goal is missed or the frame does not fit, 2 when the bench could not run.
-import {execFile, spawn, execFileSync} from 'node:child_process';
+import {execFile, execFileSync} from 'node:child_process';
 import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {promisify} from 'node:util';
-import {build} from 'esbuild';
+import {startSimFleet} from './lib.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,13 +61,7 @@ async function cleanup() {
 	}
 
 	await tmux('kill-server').catch(() => undefined);
-	if (sims && sims.exitCode === null) {
-		sims.kill('SIGTERM');
-		await new Promise((resolve) => {
-			sims.once('exit', resolve);
-			setTimeout(resolve, 3000);
-		});
-	}
+	await sims?.stop();
 }
 
 async function main() {
@@ -76,43 +70,8 @@ async function main() {
 	mkdirSync(outDir, {recursive: true});
 
 	// 1. The simulators, in a process of their own.
-	const simsScript = path.join(outDir, 'fleet-sims.mjs');
-	await build({
-		stdin: {
-			contents: `import {startSimulator} from './source/sim/simulator.ts';
-const count = Number(process.argv[2]);
-const dialects = ['6', '6', '5', '2'];
-const sims = [];
-for (let i = 0; i < count; i++) {
-	sims.push(await startSimulator({dialect: dialects[i % dialects.length], warm: true, seed: 1000 + i, workerId: 'bench-' + i, threads: 4 + (i % 5)}));
-}
-process.stdout.write(JSON.stringify(sims.map((sim) => sim.url)) + '\\n');
-const stop = async () => { await Promise.all(sims.map((sim) => sim.stop())); process.exit(0); };
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-setInterval(() => {}, 1 << 30);
-`,
-			resolveDir: root,
-			sourcefile: 'fleet-sims-entry.ts',
-			loader: 'ts',
-		},
-		bundle: true,
-		platform: 'node',
-		format: 'esm',
-		target: 'node20',
-		outfile: simsScript,
-		logLevel: 'warning',
-	});
-	sims = spawn(process.execPath, [simsScript, String(RIGS)], {stdio: ['ignore', 'pipe', 'inherit']});
-	const urls = await new Promise((resolve, reject) => {
-		let text = '';
-		sims.stdout.setEncoding('utf8');
-		sims.stdout.on('data', (chunk) => {
-			text += chunk;
-			if (text.includes('\n')) resolve(JSON.parse(text.slice(0, text.indexOf('\n'))));
-		});
-		sims.once('exit', (code) => reject(new Error(`the simulators exited (${code})`)));
-	});
+	sims = await startSimFleet(RIGS);
+	const {urls} = sims;
 
 	// 2. rigtop in tmux, against every simulator, through a rigs file.
 	const rigsFile = path.join(outDir, 'rigs.json');

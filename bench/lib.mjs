@@ -195,3 +195,33 @@ export function inPty(command, args, {cols = 80, rows = 24, onOutput = () => und
 		},
 	};
 }
+
+/**
+ * Starts `count` simulated miners in a process of their own (bench/sim-fleet.ts), so their CPU is not counted as the
+ * measured process's. Resolves with {urls, pid, stop()}.
+ */
+export async function startSimFleet(count) {
+	const script = await bundleEntry('bench/sim-fleet.ts');
+	const child = spawn(process.execPath, [script, String(count)], {stdio: ['ignore', 'pipe', 'inherit']});
+	const urls = await new Promise((resolve, reject) => {
+		let text = '';
+		child.stdout.setEncoding('utf8');
+		child.stdout.on('data', (chunk) => {
+			text += chunk;
+			if (text.includes('\n')) resolve(JSON.parse(text.slice(0, text.indexOf('\n'))));
+		});
+		child.once('exit', (code) => reject(new Error(`the simulators exited (${code})`)));
+	});
+	return {
+		urls,
+		pid: child.pid,
+		async stop() {
+			if (child.exitCode !== null) return;
+			child.kill('SIGTERM');
+			await new Promise((resolve) => {
+				child.once('exit', resolve);
+				setTimeout(resolve, 3000);
+			});
+		},
+	};
+}

@@ -267,8 +267,9 @@ const isRgiEmoji = (segment) => {
 
 // undici's main entry loads all of undici (fetch, WebSocket, EventSource, caches, mocks, proxy
 // agents: about 520 kB minified, 20 ms of module set-up at every start). rigtop uses only
-// `request` and `Agent`, so its bundles import an entry that loads just those, built from
-// undici's own index.js (the same `request` wrapper, so behaviour is unchanged).
+// `Pool` (one per miner; the benchmarks also use `request` and `Agent`), so its bundles import an
+// entry that loads just those, built from undici's own index.js (the same `request` wrapper, so
+// behaviour is unchanged).
 const undiciIndex = createRequire(import.meta.url).resolve('undici');
 function slimUndici() {
 	const index = readFileSync(undiciIndex, 'utf8');
@@ -278,6 +279,7 @@ function slimUndici() {
 	return `'use strict'
 const Dispatcher = require('./lib/dispatcher/dispatcher')
 const Agent = require('./lib/dispatcher/agent')
+const Pool = require('./lib/dispatcher/pool')
 const errors = require('./lib/core/errors')
 const util = require('./lib/core/util')
 const { InvalidArgumentError } = errors
@@ -287,6 +289,7 @@ Object.assign(Dispatcher.prototype, api)
 ${index.slice(start, end)}
 module.exports.Dispatcher = Dispatcher
 module.exports.Agent = Agent
+module.exports.Pool = Pool
 module.exports.errors = errors
 module.exports.request = makeDispatcher(api.request)
 `;

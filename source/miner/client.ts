@@ -1,13 +1,8 @@
-import {request, type Dispatcher} from 'undici';
+import type {Pool} from 'undici';
 import {MinerError} from './errors.js';
-import {
-	createMinerAgent,
-	defaultBodyTimeoutMs,
-	defaultConnectTimeoutMs,
-	defaultHeadersTimeoutMs,
-	sharedAgent,
-} from './http-agent.js';
-import {networkError, statusError} from './http-errors.js';
+import {createMinerPool, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultHeadersTimeoutMs} from './http-pool.js';
+import {Exchange} from './http-exchange.js';
+import {statusError} from './http-errors.js';
 import {parseJsonText, sanitizeText} from './json-text.js';
 import {normalizeMinerUrl, UsageError, type MinerTarget} from './target.js';
 
@@ -16,10 +11,11 @@ import {normalizeMinerUrl, UsageError, type MinerTarget} from './target.js';
  *
  * - Every failure is a MinerError, mapped from the status code or the socket error. The one exception: when the
  *   caller's signal aborts (or close() is called), the promise rejects with the abort reason (an 'AbortError').
- * - Each request has an overall deadline (default 8 s) on top of the Agent's connect/header/body timeouts, so a server
- *   that drips bytes forever still ends. It uses its own AbortController and timer (no AbortSignal.any: it leaks on
- *   Node 20 with a long-lived signal).
- * - Bodies are capped (default 1 MiB) and always consumed or discarded.
+ * - Each request has an overall deadline (default 8 s) on top of the pool's connect/header/body timeouts, so a server
+ *   that drips bytes forever still ends. It is a timer of its own (no AbortSignal.any: it leaks on Node 20 with a
+ *   long-lived signal).
+ * - Requests go through undici's dispatch API (http-exchange.ts) on a Pool of this client's own (http-pool.ts).
+ *   Bodies are capped (default 1 MiB); unwanted bodies are read and dropped.
  * - `Authorization: Bearer …` is sent only when a token is set: real miners answer 401 to any Authorization header
  *   when they have no token. The token never appears in an error.
  * - Paths are sent exactly as given: XMRig routes on the raw request target, so a query string would be a 404.
@@ -63,33 +59,13 @@ function checkPath(path: string): void {
 	}
 }
 
-function contentLengthOf(headers: Record<string, string | string[] | undefined>): number | null {
-	const value = headers['content-length'];
-	const text = Array.isArray(value) ? value[0] : value;
-	if (text === undefined || !/^\d+$/u.test(text.trim())) {
-		return null;
-	}
-
-	return Number(text.trim());
-}
-
 function positive(value: number | undefined, fallback: number): number {
 	return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-/** Drop an unwanted body (bounded by undici's dump limit). The status already said what mattered, so a socket
- * failure while discarding changes nothing. */
-async function discard(body: Dispatcher.ResponseData['body']): Promise<void> {
-	try {
-		await body.dump();
-	} catch {
-		// Nothing to do: the answer's status is known.
-	}
-}
-
-function size(bytes: number): string {
-	if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
-	return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+/** The rejection of a request cut short by close(). */
+function closedError(): DOMException {
+	return new DOMException('the miner client was closed', 'AbortError');
 }
 
 function seconds(ms: number): string {
@@ -103,9 +79,10 @@ export class MinerClient {
 	readonly #maxBodyBytes: number;
 	readonly #headersTimeoutMs: number;
 	readonly #bodyTimeoutMs: number;
-	readonly #dispatcher: Dispatcher;
-	readonly #ownAgent: Dispatcher | null;
-	readonly #inflight = new Set<AbortController>();
+	readonly #connectTimeoutMs: number;
+	/** Created on the first request, so a client that never asks (a --once against a bad token file…) costs nothing. */
+	#pool: Pool | null = null;
+	readonly #inflight = new Set<Exchange>();
 	#closed = false;
 
 	constructor(target: MinerTarget, options: ClientOptions = {}) {
@@ -115,10 +92,7 @@ export class MinerClient {
 		this.#maxBodyBytes = positive(options.maxBodyBytes, defaultMaxBodyBytes);
 		this.#headersTimeoutMs = positive(options.headersTimeoutMs, defaultHeadersTimeoutMs);
 		this.#bodyTimeoutMs = positive(options.bodyTimeoutMs, defaultBodyTimeoutMs);
-		const connectTimeoutMs = positive(options.connectTimeoutMs, defaultConnectTimeoutMs);
-		// Header and body timeouts are set per request; only a different connect timeout needs an Agent of its own.
-		this.#ownAgent = connectTimeoutMs === defaultConnectTimeoutMs ? null : createMinerAgent(connectTimeoutMs);
-		this.#dispatcher = this.#ownAgent ?? sharedAgent();
+		this.#connectTimeoutMs = positive(options.connectTimeoutMs, defaultConnectTimeoutMs);
 	}
 
 	/** Use a new token from now on (after a token change that applied). null or '' sends no Authorization header. */
@@ -163,13 +137,15 @@ export class MinerClient {
 	/** Cancel requests in flight (they reject with an AbortError) and release this client's own sockets. */
 	async close(): Promise<void> {
 		this.#closed = true;
-		for (const controller of this.#inflight) {
-			controller.abort();
+		for (const exchange of this.#inflight) {
+			exchange.abort(closedError());
 		}
 
 		this.#inflight.clear();
-		if (this.#ownAgent) {
-			await this.#ownAgent.close();
+		const pool = this.#pool;
+		this.#pool = null;
+		if (pool) {
+			await pool.destroy();
 		}
 	}
 
@@ -192,24 +168,10 @@ export class MinerClient {
 	async #exchange(method: Method, path: string, body: string | null, signal?: AbortSignal, wantBody = true): Promise<string> {
 		checkPath(path);
 		if (this.#closed) {
-			throw new DOMException('the miner client was closed', 'AbortError');
+			throw closedError();
 		}
 
 		signal?.throwIfAborted();
-
-		const controller = new AbortController();
-		let timedOut = false;
-		const timer = setTimeout(() => {
-			timedOut = true;
-			controller.abort();
-		}, this.#deadlineMs);
-		timer.unref();
-		const onCallerAbort = (): void => {
-			controller.abort();
-		};
-
-		signal?.addEventListener('abort', onCallerAbort, {once: true});
-		this.#inflight.add(controller);
 
 		const headers: Record<string, string> = {};
 		if (this.#token !== null) {
@@ -220,110 +182,40 @@ export class MinerClient {
 			headers['content-type'] = 'application/json';
 		}
 
-		let afterHeaders = false;
+		const exchange = new Exchange({wantBody, maxBodyBytes: this.#maxBodyBytes, errorBodyBytes});
+		const timer = setTimeout(() => {
+			exchange.abort(new MinerError('timeout', `no complete answer within ${seconds(this.#deadlineMs)}`));
+		}, this.#deadlineMs);
+		timer.unref();
+		const onCallerAbort = (): void => {
+			exchange.abort(signal?.reason);
+		};
+
+		signal?.addEventListener('abort', onCallerAbort, {once: true});
+		this.#inflight.add(exchange);
 		try {
-			const response = await request(`${this.url}${path}`, {
-				dispatcher: this.#dispatcher,
-				method,
-				headers,
-				body,
-				signal: controller.signal,
-				headersTimeout: this.#headersTimeoutMs,
-				bodyTimeout: this.#bodyTimeoutMs,
-			});
-			afterHeaders = true;
-			const status = response.statusCode;
-			if (status < 200 || status > 299) {
-				const detail = status === 400 ? await this.#errorDetail(response.body) : null;
-				if (status !== 400) {
-					await discard(response.body);
-				}
-
-				throw statusError(status, path, detail);
+			this.#pool ??= createMinerPool(this.url, this.#connectTimeoutMs);
+			this.#pool.dispatch(
+				{path, method, headers, body, headersTimeout: this.#headersTimeoutMs, bodyTimeout: this.#bodyTimeoutMs},
+				exchange,
+			);
+			const answer = await exchange.answer;
+			if (answer.status < 200 || answer.status > 299) {
+				throw statusError(answer.status, path, answer.status === 400 ? this.#errorDetail(answer.body) : null);
 			}
 
-			if (!wantBody) {
-				await discard(response.body);
-				return '';
-			}
-
-			return await this.#readCapped(response.body, contentLengthOf(response.headers));
-		} catch (error) {
-			if (error instanceof MinerError) {
-				throw error;
-			}
-
-			if (this.#closed && !timedOut) {
-				throw new DOMException('the miner client was closed', 'AbortError');
-			}
-
-			if (signal?.aborted && !timedOut) {
-				throw signal.reason;
-			}
-
-			if (timedOut) {
-				throw new MinerError('timeout', `no complete answer within ${seconds(this.#deadlineMs)}`, {cause: error});
-			}
-
-			throw networkError(error, afterHeaders);
+			return wantBody ? answer.body.toString('utf8') : '';
 		} finally {
 			clearTimeout(timer);
 			signal?.removeEventListener('abort', onCallerAbort);
-			this.#inflight.delete(controller);
+			this.#inflight.delete(exchange);
 		}
-	}
-
-	/** Read a 2xx body up to the cap. A body that arrived whole is kept even if the socket then fails (6.x JSON-RPC
-	 * writes its answer twice on one socket). */
-	async #readCapped(body: Dispatcher.ResponseData['body'], contentLength: number | null): Promise<string> {
-		const cap = this.#maxBodyBytes;
-		if (contentLength !== null && contentLength > cap) {
-			body.destroy();
-			throw new MinerError('too-large', `the answer is larger than ${size(cap)}`);
-		}
-
-		const chunks: Buffer[] = [];
-		let received = 0;
-		try {
-			for await (const chunk of body) {
-				const buffer = chunk as Buffer;
-				received += buffer.length;
-				if (received > cap) {
-					body.destroy();
-					throw new MinerError('too-large', `the answer is larger than ${size(cap)}`);
-				}
-
-				chunks.push(buffer);
-			}
-		} catch (error) {
-			if (error instanceof MinerError || contentLength === null || received < contentLength) {
-				throw error;
-			}
-		}
-
-		return Buffer.concat(chunks).toString('utf8');
 	}
 
 	/** The miner's `error` text from a 400 answer ({"status":400,"error":"…"}), when there is one. 2.x sends none. */
-	async #errorDetail(body: Dispatcher.ResponseData['body']): Promise<string | null> {
-		const chunks: Buffer[] = [];
-		let received = 0;
+	#errorDetail(body: Buffer): string | null {
 		try {
-			for await (const chunk of body) {
-				const buffer = chunk as Buffer;
-				chunks.push(buffer);
-				received += buffer.length;
-				if (received >= errorBodyBytes) {
-					body.destroy();
-					break;
-				}
-			}
-		} catch {
-			// The status is what matters; a broken error body only loses the detail.
-		}
-
-		try {
-			const value = parseJsonText(Buffer.concat(chunks).toString('utf8'));
+			const value = parseJsonText(body.toString('utf8'));
 			const text =
 				typeof value === 'object' && value !== null && Object.hasOwn(value, 'error') ? (value as {error: unknown}).error : null;
 			return typeof text === 'string' && text.trim() !== '' ? sanitizeText(text, 200, this.#token) : null;
