@@ -94,7 +94,7 @@ async function main() {
 		await sleep(250);
 	}
 
-	console.log(`fleet bench: ${RIGS} simulated miners, 1 s interval, ${COLS}×${ROWS} terminal; warm-up ${WARMUP_SECONDS} s, measuring ${SECONDS} s…`);
+	console.log(`fleet bench: ${RIGS} simulated miners, 1 s interval, Node ${process.version}, ${COLS}×${ROWS} terminal; warm-up ${WARMUP_SECONDS} s, measuring ${SECONDS} s…`);
 	await sleep(WARMUP_SECONDS * 1000);
 
 	// 3. Measure.
