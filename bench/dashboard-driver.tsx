@@ -13,6 +13,7 @@ import {performance} from 'node:perf_hooks';
 import process from 'node:process';
 import {PassThrough} from 'node:stream';
 import {render} from 'ink';
+import {keepHeapSmall} from '../source/cli/heap-limits.js';
 import {App} from '../source/ui/app.js';
 import {MinerClient} from '../source/miner/client.js';
 import {MinerReader} from '../source/miner/reader.js';
@@ -127,6 +128,8 @@ function memory() {
 async function main(): Promise<void> {
 	const [mode, url, columnsText, rowsText, ...counts] = process.argv.slice(2);
 	if ((mode !== 'render' && mode !== 'soak') || !url) throw new Error('usage: dashboard-driver render|soak URL COLUMNS ROWS COUNTS…');
+	// A live session's heap settings (source/cli/live.tsx), so the soak measures what a user's process holds.
+	if (mode === 'soak') keepHeapSmall();
 	const store = new ChangingStore(await realState(url));
 	const terminal = new Terminal(Number(columnsText), Number(rowsText));
 	const renderTimes: number[] = [];
