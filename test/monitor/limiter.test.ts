@@ -51,3 +51,42 @@ test('a task whose signal aborts while it waits leaves the queue without running
 	await expect(limiter.run(async () => 'x', AbortSignal.abort(new Error('already')))).rejects.toThrow('already');
 	expect(() => createLimiter(0)).toThrow(RangeError);
 });
+
+test('a task that runs past holdMs gives its slot back and goes on outside the bound', async () => {
+	const limiter = createLimiter(2, 50);
+	const hung = [deferred(), deferred(), deferred()];
+	// Three slow tasks (miners that never answer) against two slots.
+	const slow = hung.map(async (gate, index) => limiter.run(async () => gate.promise.then(() => index)));
+	await Promise.resolve();
+	expect([limiter.active, limiter.waiting, limiter.overdue]).toEqual([2, 1, 0]);
+	let healthyRan = false;
+	const healthy = limiter.run(async () => {
+		healthyRan = true;
+		return 'healthy';
+	});
+	expect(healthyRan).toBe(false);
+	// After holdMs the first two give their slots back: the third slow one and the healthy one run.
+	await expect(healthy).resolves.toBe('healthy');
+	expect(limiter.overdue).toBeGreaterThanOrEqual(2);
+	// A slow task that ends after giving its slot back frees nothing twice.
+	for (const gate of hung) gate.resolve();
+	await expect(Promise.all(slow)).resolves.toEqual([0, 1, 2]);
+	expect([limiter.active, limiter.waiting, limiter.overdue]).toEqual([0, 0, 0]);
+});
+
+test('a task that ends within holdMs keeps the bound exact', async () => {
+	const limiter = createLimiter(1, 10_000);
+	const gate = deferred();
+	const first = limiter.run(async () => gate.promise);
+	let secondRan = false;
+	const second = limiter.run(async () => {
+		secondRan = true;
+	});
+	await new Promise((resolve) => setTimeout(resolve, 30));
+	expect(secondRan).toBe(false);
+	gate.resolve();
+	await first;
+	await second;
+	expect(secondRan).toBe(true);
+	expect([limiter.active, limiter.overdue]).toEqual([0, 0]);
+});
