@@ -2,7 +2,7 @@ import type {Pool} from 'undici';
 import {MinerError} from './errors.js';
 import {createMinerPool, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultHeadersTimeoutMs} from './http-pool.js';
 import {Exchange} from './http-exchange.js';
-import {statusError} from './http-errors.js';
+import {networkError, statusError} from './http-errors.js';
 import {parseJsonText, sanitizeText} from './json-text.js';
 import {normalizeMinerUrl, UsageError, type MinerTarget} from './target.js';
 
@@ -195,10 +195,16 @@ export class MinerClient {
 		this.#inflight.add(exchange);
 		try {
 			this.#pool ??= createMinerPool(this.url, this.#connectTimeoutMs);
-			this.#pool.dispatch(
-				{path, method, headers, body, headersTimeout: this.#headersTimeoutMs, bodyTimeout: this.#bodyTimeoutMs},
-				exchange,
-			);
+			try {
+				this.#pool.dispatch(
+					{path, method, headers, body, headersTimeout: this.#headersTimeoutMs, bodyTimeout: this.#bodyTimeoutMs},
+					exchange,
+				);
+			} catch (error) {
+				// undici reports through the handler; a throw here would be a request it refused outright.
+				exchange.abort(networkError(error, false));
+			}
+
 			const answer = await exchange.answer;
 			if (answer.status < 200 || answer.status > 299) {
 				throw statusError(answer.status, path, answer.status === 400 ? this.#errorDetail(answer.body) : null);
