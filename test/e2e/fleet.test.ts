@@ -51,6 +51,8 @@ describe('the fleet view in a real terminal', () => {
 		const first = await terminal.waitFor((screen) => /● 3 live/.test(screen) && /total +3\/3 up/.test(screen), 5000);
 		expect(first.split('\n')[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s total/);
 		for (const name of ['fleet-six', 'fleet-five', 'fleet-two']) expect(rowOf(first, name)).toMatch(/live +[\d.]+ k?H\/s/);
+		// The frame fills the terminal (rows - 1 lines): the key help is on its last line, the spare lines hold events.
+		expect(first.split('\n')[22]).toMatch(/q quit .*Enter open/);
 
 		await two!.stop();
 		const stoppedAt = Date.now();

@@ -2,7 +2,8 @@
  * Where the fleet view's parts go for a terminal size. Like the dashboard, the frame never uses
  * more than rows - 1 lines (Ink redraws the whole screen once a frame reaches the terminal's
  * height). Header, column headings, totals and footer always show; one line of events; the rig
- * rows take the rest and scroll; lines the rigs do not need go to more events (up to a few).
+ * rows take the rest and scroll; lines the rigs do not need go to more events, so the frame fills
+ * the terminal and the key help sits on its last line, as on the dashboard.
  */
 export type FleetLayout = {
 	readonly columns: number;
@@ -18,7 +19,6 @@ export type FleetLayout = {
 
 /** Lines that are not rig rows or events: header, column headings, totals. */
 const FIXED_LINES = 3;
-const MAX_EVENT_LINES = 6;
 
 export function computeFleetLayout(columns: number, rows: number, rigCount: number): FleetLayout {
 	const width = Math.max(1, Math.floor(columns));
@@ -29,8 +29,7 @@ export function computeFleetLayout(columns: number, rows: number, rigCount: numb
 	left -= eventLines;
 	const rigRows = Math.max(Math.min(1, left), Math.min(left, Math.max(0, rigCount)));
 	left -= rigRows;
-	const extra = Math.min(left, MAX_EVENT_LINES - eventLines);
-	if (extra > 0) eventLines += extra;
+	if (left > 0) eventLines += left;
 	const bodyHeight = Math.max(1, budget - 1 - footerLines);
 	const used = Math.min(budget, FIXED_LINES + rigRows + eventLines + footerLines);
 	return {columns: width, height: used, rigRows, eventLines, footerLines, bodyHeight};
