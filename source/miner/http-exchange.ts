@@ -28,7 +28,7 @@ function contentLengthOf(headers: IncomingHttpHeaders): number | null {
 	return Number(text.trim());
 }
 
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
 	if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 	return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }
@@ -71,7 +71,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 			return;
 		}
 
-		this.#settle();
+		this.#settled = true;
 		this.#reject(reason);
 		if (this.#controller) {
 			this.#controller.abort(reason instanceof Error ? reason : new Error(String(reason)));
@@ -143,7 +143,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 			return;
 		}
 
-		this.#settle();
+		this.#settled = true;
 		this.#reject(networkError(error, this.#status !== 0));
 	}
 
@@ -165,12 +165,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
 			return;
 		}
 
-		this.#settle();
+		this.#settled = true;
 		const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
 		this.#resolve({status: this.#status, body});
-	}
-
-	#settle(): void {
-		this.#settled = true;
 	}
 }
