@@ -34,7 +34,7 @@ export type Session = {
 	close(): Promise<void>;
 };
 
-/** Polls in flight at once across a session: enough that a few hung miners never hold up the rest. */
+/** Polls that hold a slot at once across a session; a poll still running after a second gives its slot back (limiter.ts). */
 export const MAX_CONCURRENT_POLLS = 16;
 
 /**
