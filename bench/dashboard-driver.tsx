@@ -128,8 +128,9 @@ function memory() {
 async function main(): Promise<void> {
 	const [mode, url, columnsText, rowsText, ...counts] = process.argv.slice(2);
 	if ((mode !== 'render' && mode !== 'soak') || !url) throw new Error('usage: dashboard-driver render|soak URL COLUMNS ROWS COUNTS…');
-	// A live session's heap settings (source/cli/live.tsx), so the soak measures what a user's process holds.
-	if (mode === 'soak') keepHeapSmall();
+	// A live session's heap settings (source/cli/live.tsx), so the soak measures what a user's process holds;
+	// RIGTOP_SOAK_NO_LIMITS=1 measures V8's defaults instead, for comparison.
+	if (mode === 'soak' && process.env['RIGTOP_SOAK_NO_LIMITS'] !== '1') keepHeapSmall();
 	const store = new ChangingStore(await realState(url));
 	const terminal = new Terminal(Number(columnsText), Number(rowsText));
 	const renderTimes: number[] = [];
