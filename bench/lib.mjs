@@ -24,11 +24,11 @@ export function requireBuild() {
 
 /**
  * The simulated miner (dist/xmrig-sim.js) in a process of its own, so its CPU is never counted
- * as rigtop's. A warm 6.x rig with 8 threads on a free loopback port.
+ * as rigtop's. A warm 6.x rig with 8 threads on `port` (default: a free loopback port).
  */
-export async function startMiner({threads = 8, workerId = 'bench-rig'} = {}) {
+export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0} = {}) {
 	requireBuild();
-	const child = spawn(process.execPath, [SIM, '--http-port', '0', '--sim-warm', '--threads', String(threads), '--api-worker-id', workerId], {stdio: ['ignore', 'pipe', 'inherit']});
+	const child = spawn(process.execPath, [SIM, '--http-port', String(port), '--sim-warm', '--threads', String(threads), '--api-worker-id', workerId], {stdio: ['ignore', 'pipe', 'inherit']});
 	const url = await new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout.on('data', (chunk) => {

@@ -8,10 +8,10 @@
 //
 // 30 minutes is too long for the default `npm run bench`: there (and under `node bench/run.mjs`) it prints a note and
 // skips, unless RIGTOP_SOAK=1.
-import {execFileSync, spawn} from 'node:child_process';
+import {execFileSync} from 'node:child_process';
 import {readFileSync, readlinkSync} from 'node:fs';
 import process from 'node:process';
-import {CLI, SIM, childPids, report, requireBuild, round, rssBytes, sleep} from './lib.mjs';
+import {CLI, childPids, report, requireBuild, round, rssBytes, sleep, startMiner} from './lib.mjs';
 
 function underBenchRunner() {
 	if (process.env.npm_lifecycle_event === 'bench') return true;
@@ -43,28 +43,7 @@ const warmupMs = Math.min(60_000, (minutes * 60_000) / 5);
 requireBuild();
 
 /** The simulated miner on a fixed port (0 the first time), as a process of its own. */
-async function startSim(port) {
-	const child = spawn(process.execPath, [SIM, '--http-port', String(port), '--sim-warm', '--threads', '8', '--api-worker-id', 'flap-rig'], {stdio: ['ignore', 'pipe', 'ignore']});
-	const url = await new Promise((resolve, reject) => {
-		let out = '';
-		child.stdout.on('data', (chunk) => {
-			out += chunk;
-			const match = /HTTP API (\S+):(\d+)/.exec(out);
-			if (match) resolve(`http://${match[1]}:${match[2]}`);
-		});
-		child.once('exit', (code) => reject(new Error(`xmrig-sim exited (${code}) before listening: ${out}`)));
-	});
-	child.stdout.resume();
-	return {
-		url,
-		async stop() {
-			if (child.exitCode !== null) return;
-			const exited = new Promise((resolve) => child.once('exit', resolve));
-			child.kill('SIGTERM');
-			await exited;
-		},
-	};
-}
+const startSim = async (port) => startMiner({port, workerId: 'flap-rig'});
 
 const socket = `rigtop-soak-flap-${process.pid}`;
 const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
