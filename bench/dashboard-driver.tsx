@@ -13,7 +13,6 @@ import {performance} from 'node:perf_hooks';
 import process from 'node:process';
 import {PassThrough} from 'node:stream';
 import {render} from 'ink';
-import {keepHeapSmall} from '../source/cli/heap-limits.js';
 import {App} from '../source/ui/app.js';
 import {MinerClient} from '../source/miner/client.js';
 import {MinerReader} from '../source/miner/reader.js';
@@ -130,7 +129,6 @@ async function main(): Promise<void> {
 	if ((mode !== 'render' && mode !== 'soak') || !url) throw new Error('usage: dashboard-driver render|soak URL COLUMNS ROWS COUNTS…');
 	// A live session's heap settings (source/cli/live.tsx), so the soak measures what a user's process holds;
 	// RIGTOP_SOAK_NO_LIMITS=1 measures V8's defaults instead, for comparison.
-	if (mode === 'soak' && process.env['RIGTOP_SOAK_NO_LIMITS'] !== '1') keepHeapSmall();
 	const store = new ChangingStore(await realState(url));
 	const terminal = new Terminal(Number(columnsText), Number(rowsText));
 	const renderTimes: number[] = [];

@@ -2,24 +2,35 @@
 // Runs the whole Vitest suite (unit + e2e) and prints one plain closing line,
 // "N passed, N failed", which CI reads (Vitest's own summary is not read).
 //
-// The suite runs on the Node running this script. `--also-node=24` (repeatable, or
-// RIGTOP_ALSO_NODE=24,22) runs it again on that Node major, fetched from the npm registry with
-// `npx -p node@24`; with CI set (as .ci/run runs) Node 24 is added by default. The closing line sums every run. Within a run, `node`
-// on PATH is that run's Node, so the e2e tests' `node dist/cli.js` runs on it too.
+// Which Nodes: locally, the Node running this script (scripts/supported-node.mjs has made sure it is a
+// supported one). Under CI (CI set, as .ci/run is run), the oldest supported line and the newest LTS:
+// Node 22 and Node 26, each fetched from the npm registry with `npx -y -p node@MAJOR` unless it is the
+// Node running this script. `--also-node=MAJOR` (repeatable) or RIGTOP_ALSO_NODE=MAJOR,MAJOR adds runs.
+// The closing line sums every run. Within a run, `node` on PATH is that run's Node, so the e2e tests'
+// `node dist/cli.js` runs on it too.
 import {execFile, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 
-// CI (CI=true, as .ci/run is run) also runs the suite on Node 24; locally RIGTOP_ALSO_NODE=24 does.
-const alsoNodes = (process.env.RIGTOP_ALSO_NODE ?? (process.env.CI ? '24' : '')).split(',').filter(Boolean);
+/** Node lines CI tests on: the floor (package.json engines) and the newest LTS. */
+export const CI_NODE_MAJORS = [22, 26];
+
+const currentMajor = Number(process.versions.node.split('.')[0]);
+const majors = process.env.CI ? [...CI_NODE_MAJORS] : [currentMajor];
 const vitestArgs = [];
 const argv = process.argv.slice(2);
+const addMajor = (value) => {
+	const major = Number(value);
+	if (Number.isInteger(major) && !majors.includes(major)) majors.push(major);
+};
+
+for (const value of (process.env.RIGTOP_ALSO_NODE ?? '').split(',').filter(Boolean)) addMajor(value);
 for (let index = 0; index < argv.length; index++) {
 	const arg = argv[index];
-	if (arg.startsWith('--also-node=')) alsoNodes.push(arg.slice('--also-node='.length));
-	else if (arg === '--also-node' && index + 1 < argv.length) alsoNodes.push(argv[++index]);
+	if (arg.startsWith('--also-node=')) addMajor(arg.slice('--also-node='.length));
+	else if (arg === '--also-node' && index + 1 < argv.length) addMajor(argv[++index]);
 	else vitestArgs.push(arg);
 }
 
@@ -31,6 +42,8 @@ function runSuite(label, command, args) {
 	const jsonFile = path.join(dir, `results-${label.replaceAll(/\W/g, '_')}.json`);
 	const env = {...process.env};
 	delete env.CI;
+	// The e2e tests spawn `node`: in the run on this script's Node, that must be this Node.
+	if (command === process.execPath) env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`;
 	const child = spawn(command, [...args, vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...vitestArgs], {stdio: 'inherit', env});
 	return new Promise((resolve) => {
 		child.on('error', () => resolve({passed: 0, failed: 1, skipped: 0}));
@@ -60,12 +73,17 @@ function runSuite(label, command, args) {
 }
 
 const runs = [];
-runs.push({label: `Node ${process.version}`, ...(await runSuite('current', process.execPath, []))});
-for (const major of alsoNodes) {
+for (const major of majors) {
+	if (major === currentMajor) {
+		if (runs.length > 0) console.log(`\n── the suite on Node ${process.version} ──\n`);
+		runs.push({label: `Node ${process.version}`, ...(await runSuite('current', process.execPath, []))});
+		continue;
+	}
+
 	const version = await new Promise((resolve) => {
-		execFile('npx', ['-y', '-p', `node@${major}`, 'node', '--version'], (error, stdout) => resolve(error ? major : stdout.trim()));
+		execFile('npx', ['-y', '-p', `node@${major}`, 'node', '--version'], (error, stdout) => resolve(error ? `${major} (npx could not fetch it)` : stdout.trim()));
 	});
-	console.log(`\n── the suite again on Node ${version} (npx -p node@${major}) ──\n`);
+	console.log(`\n── the suite on Node ${version} (npx -y -p node@${major}) ──\n`);
 	// `node` here is the one npx put first on PATH: the vitest workers and the CLIs the e2e tests spawn use it.
 	runs.push({label: `Node ${version}`, ...(await runSuite(`node${major}`, 'npx', ['-y', '-p', `node@${major}`, 'node']))});
 }

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import process from 'node:process';
 import meow from 'meow';
 import {planRun, type RunPlan} from './cli/options.js';
@@ -108,8 +107,8 @@ async function firstPolls(session: Session, maxMs: number): Promise<void> {
 
 /** Ink, React and the screens: the bulk of rigtop's code, only needed for the live dashboard. */
 async function loadLiveUi() {
-	const [{render}, {startLive}, {enterFullScreen}] = await Promise.all([import('ink'), import('./cli/live.js'), import('./cli/full-screen.js')]);
-	return {render, startLive, enterFullScreen};
+	const [{render}, {startLive}] = await Promise.all([import('ink'), import('./cli/live.js')]);
+	return {render, startLive};
 }
 
 type LiveUi = Awaited<ReturnType<typeof loadLiveUi>>;
@@ -119,15 +118,15 @@ async function runLive(session: Session, plan: RunPlan, warnings: readonly strin
 	if (session.miners.length === 0) throw new UsageError('no miner to watch');
 	// The first poll runs while the rest of the UI code loads.
 	session.start();
-	const {render, startLive, enterFullScreen} = await loadingUi;
+	const {render, startLive} = await loadingUi;
 	await firstPolls(session, FIRST_FRAME_WAIT_MS);
-	const leaveFullScreen = enterFullScreen(process.stdout);
 	const live = startLive(session, plan, warnings, () => instance.unmount());
-	const instance = render(live.element, {incrementalRendering: true, maxFps: 20, patchConsole: true});
+	// interactive: rigtop has already decided (a terminal on both ends, else --once), whatever CI says;
+	// alternateScreen: the dashboard owns the window, as top and htop do, and the scrollback is untouched.
+	const instance = render(live.element, {incrementalRendering: true, maxFps: 20, patchConsole: true, interactive: true, alternateScreen: true});
 	try {
 		await instance.waitUntilExit();
 	} finally {
-		leaveFullScreen();
 		await live.close();
 	}
 

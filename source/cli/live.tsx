@@ -6,7 +6,6 @@ import {startAlerting} from './alerting.js';
 import {minerActions} from './live-actions.js';
 import type {RunPlan} from './options.js';
 import type {Session, WatchedMiner} from './session.js';
-import {keepHeapSmall} from './heap-limits.js';
 
 export type LiveApp = {
 	readonly element: ReactElement;
@@ -20,7 +19,6 @@ export type LiveApp = {
  * the monitor's client (so a token change that applied carries over to the dashboard).
  */
 export function startLive(session: Session, plan: RunPlan, startupWarnings: readonly string[], quit: () => void): LiveApp {
-	const stopKeepingHeapSmall = keepHeapSmall();
 	const [first] = session.miners;
 	// The alternate screen hides stderr: repeat the start-up warnings in the events log.
 	if (first) for (const line of startupWarnings) first.monitor.addEvent('action', 'warn', line);
@@ -66,7 +64,6 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 	return {
 		element,
 		async close() {
-			stopKeepingHeapSmall();
 			for (const config of configSessions.values()) config.dispose();
 			await alerting.close();
 		},

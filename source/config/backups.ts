@@ -163,7 +163,7 @@ export async function writeBackup(dir: string, minerUrl: string, text: string, o
 
 	const stem = `${minerKey(minerUrl)}_${timeStamp(now())}`;
 	const temporary = path.join(dir, `.${stem}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-	let target = '';
+	let target: string;
 	try {
 		const handle = await open(temporary, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o600);
 		try {

@@ -97,7 +97,7 @@ export function App(props: AppProps) {
 		if (index >= 0) setScreen({name: 'dashboard', index});
 	}, [index]);
 
-	let body: ReactNode = null;
+	let body: ReactNode;
 	const miner = index >= 0 ? miners[index] : undefined;
 	if (screen.name === 'fleet' || !miner) {
 		body = <FleetView fleet={fleet} onQuit={onQuit} onOpen={openRig} initialSelected={selected} onSelect={setSelected} {...(now === undefined ? {} : {now})} />;

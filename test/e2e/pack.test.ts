@@ -1,5 +1,7 @@
 import {execFile} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {isBuiltin} from 'node:module';
+import {init as initModuleLexer, parse as parseModule} from 'es-module-lexer';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
@@ -35,14 +37,37 @@ afterAll(() => {
 });
 
 describe('the npm package', () => {
-	it('holds exactly dist/cli.js, readme.md, LICENSE and package.json', () => {
-		expect(packed.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'dist/cli.js', 'package.json', 'readme.md']);
+	it('holds exactly dist/cli.js, its chunks, readme.md, LICENSE and package.json', () => {
+		const files = packed.files.map((file) => file.path).sort();
+		const chunks = files.filter((file) => file.startsWith('dist/chunks/'));
+		expect(chunks.length).toBeGreaterThan(0);
+		for (const chunk of chunks) expect(chunk).toMatch(/^dist\/chunks\/[\w-]+\.js$/);
+		expect(files.filter((file) => !chunks.includes(file))).toEqual(['LICENSE', 'dist/cli.js', 'package.json', 'readme.md']);
 	});
 
-	it('dist/cli.js is the whole program: it imports no file of its own', () => {
-		const text = readFileSync(path.join(prefix, 'node_modules', 'rigtop', 'dist', 'cli.js'), 'utf8');
-		expect(text).toMatch(/\bfrom\s*["']node:/); // the pattern below does find imports
-		expect(text).not.toMatch(/(?:\bfrom|\bimport)\s*\(?\s*["']\.{1,2}\//);
+	it('every file of its own that the program imports is in the package, and nothing else is imported but Node built-ins', async () => {
+		await initModuleLexer;
+		const installed = path.join(prefix, 'node_modules', 'rigtop');
+		const packedFiles = new Set(packed.files.map((file) => file.path));
+		const seen = new Set<string>();
+		const pending = ['dist/cli.js'];
+		while (pending.length > 0) {
+			const file = pending.pop() ?? '';
+			if (seen.has(file)) continue;
+			seen.add(file);
+			expect(packedFiles.has(file), `${file} is imported but not packed`).toBe(true);
+			const [imports] = parseModule(readFileSync(path.join(installed, file), 'utf8'));
+			for (const entry of imports) {
+				if (entry.type === 'import-meta') continue;
+				const specifier = entry.specifier ?? '(a computed import)';
+				if (specifier.startsWith('.')) pending.push(path.posix.join(path.posix.dirname(file), specifier));
+				// Ink imports React DevTools only when DEV=true and the user has it installed.
+				else expect(specifier === 'react-devtools-core' || isBuiltin(specifier), `${file} imports ${specifier}`).toBe(true);
+			}
+		}
+
+		// The walk did reach the chunks (the live dashboard's among them).
+		expect(seen.size).toBeGreaterThan(5);
 	});
 
 	it('has no runtime dependencies and no install scripts', () => {

@@ -1,0 +1,16 @@
+/**
+ * The oldest Node rigtop runs on: undici 8 needs 22.19 (Ink 8 needs 22). Kept equal to package.json's
+ * `engines` (a test checks). This module is loaded by the entry before anything else, on whatever Node
+ * the user has, so it is kept to syntax that every Node since 14 parses.
+ */
+export const NODE_FLOOR = {major: 22, minor: 19} as const;
+
+export function nodeIsSupported(version: string): boolean {
+	const [major = 0, minor = 0] = version.split('.').map(Number);
+	return major > NODE_FLOOR.major || (major === NODE_FLOOR.major && minor >= NODE_FLOOR.minor);
+}
+
+/** One line: what rigtop needs, what this is, and the command that runs rigtop on a supported Node. */
+export function unsupportedNodeMessage(version: string): string {
+	return `rigtop needs Node.js ${NODE_FLOOR.major}.${NODE_FLOOR.minor} or newer (this is Node.js ${version}); run it with a supported one: npx -y -p node@${NODE_FLOOR.major} -p rigtop rigtop\n`;
+}
