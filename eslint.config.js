@@ -22,7 +22,16 @@ export default tseslint.config(
 	},
 	{
 		files: ['scripts/**/*.mjs', 'bench/**/*.mjs', '.ci/**/*.mjs', 'eslint.config.js'],
-		languageOptions: {globals: {process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly'}},
+		languageOptions: {
+			globals: {
+				process: 'readonly',
+				console: 'readonly',
+				URL: 'readonly',
+				setTimeout: 'readonly',
+				clearTimeout: 'readonly',
+				Buffer: 'readonly',
+			},
+		},
 	},
 	{
 		files: ['test/**/*.{ts,tsx}', 'bench/**/*.{ts,tsx}', 'source/cli.tsx', 'source/sim/main.ts'],

@@ -75,13 +75,24 @@ class ChangingStore implements MonitorStore {
 	step(i: number): void {
 		const base = this.#base;
 		const snapshot = base.snapshot as MinerSnapshot;
-		const wobble = (value: number | null, salt: number): number | null => (value === null ? null : value * (1 + Math.sin(i * 0.37 + salt) * 0.05) + (i % 97) * 0.013);
-		const windows = (rates: RateWindows, salt: number): RateWindows => [wobble(rates[0], salt), wobble(rates[1], salt + 1), wobble(rates[2], salt + 2)];
+		const wobble = (value: number | null, salt: number): number | null =>
+			value === null ? null : value * (1 + Math.sin(i * 0.37 + salt) * 0.05) + (i % 97) * 0.013;
+		const windows = (rates: RateWindows, salt: number): RateWindows => [
+			wobble(rates[0], salt),
+			wobble(rates[1], salt + 1),
+			wobble(rates[2], salt + 2),
+		];
 		const total = windows(snapshot.hashrate.total, 0);
 		this.#history.push(total[0]);
 		if (this.#history.length > Math.max(60, base.history.length)) this.#history.shift();
 		if (i % 50 === 0) {
-			this.#events.push({seq: 10_000 + i, at: Date.now(), kind: 'rejected', severity: 'warn', message: `share rejected (${i % 7} of ${snapshot.results.total + i})`});
+			this.#events.push({
+				seq: 10_000 + i,
+				at: Date.now(),
+				kind: 'rejected',
+				severity: 'warn',
+				message: `share rejected (${i % 7} of ${snapshot.results.total + i})`,
+			});
 			if (this.#events.length > 50) this.#events.shift();
 		}
 
@@ -98,10 +109,22 @@ class ChangingStore implements MonitorStore {
 				...snapshot,
 				uptime: (snapshot.uptime ?? 0) + i,
 				hashrate: {total, highest: wobble(snapshot.hashrate.highest, 5)},
-				results: {...snapshot.results, good, total: good + snapshot.results.rejected + Math.floor(i / 500), best: (snapshot.results.best ?? 1000) + i * 17},
-				connection: {...snapshot.connection, ping: 40 + (i % 37), uptime: (snapshot.connection.uptime ?? 0) + i, diff: (snapshot.connection.diff ?? 100_000) + (i % 1013) * 101},
+				results: {
+					...snapshot.results,
+					good,
+					total: good + snapshot.results.rejected + Math.floor(i / 500),
+					best: (snapshot.results.best ?? 1000) + i * 17,
+				},
+				connection: {
+					...snapshot.connection,
+					ping: 40 + (i % 37),
+					uptime: (snapshot.connection.uptime ?? 0) + i,
+					diff: (snapshot.connection.diff ?? 100_000) + (i % 1013) * 101,
+				},
 				threads: snapshot.threads.map((thread, index) => ({...thread, hashrate: windows(thread.hashrate, index * 3)})),
-				resources: snapshot.resources ? {...snapshot.resources, rss: (snapshot.resources.rss ?? 0) + (i % 4096) * 4096, loadAverage: [7 + (i % 300) / 100, 8, 8.05]} : null,
+				resources: snapshot.resources
+					? {...snapshot.resources, rss: (snapshot.resources.rss ?? 0) + (i % 4096) * 4096, loadAverage: [7 + (i % 300) / 100, 8, 8.05]}
+					: null,
 			},
 		};
 		for (const listener of this.#listeners) listener();
@@ -175,7 +198,9 @@ async function main(): Promise<void> {
 		updateTimes.length = 0;
 		const bytesBefore = terminal.bytes;
 		await drive(Number(counts[0] ?? 2000));
-		process.stdout.write(`${JSON.stringify({renderTimes, updateTimes, bytesPerUpdate: (terminal.bytes - bytesBefore) / updateTimes.length})}\n`);
+		process.stdout.write(
+			`${JSON.stringify({renderTimes, updateTimes, bytesPerUpdate: (terminal.bytes - bytesBefore) / updateTimes.length})}\n`,
+		);
 	} else {
 		const warmup = Number(counts[0] ?? 20_000);
 		const total = Number(counts[1] ?? 200_000);
@@ -190,7 +215,9 @@ async function main(): Promise<void> {
 		}
 
 		const end = memory();
-		process.stdout.write(`${JSON.stringify({warmup, measured: total, renders, seconds: (performance.now() - started) / 1000, afterWarmup, end, samples, bytes: terminal.bytes})}\n`);
+		process.stdout.write(
+			`${JSON.stringify({warmup, measured: total, renders, seconds: (performance.now() - started) / 1000, afterWarmup, end, samples, bytes: terminal.bytes})}\n`,
+		);
 	}
 
 	instance.unmount();

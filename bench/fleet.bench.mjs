@@ -65,7 +65,8 @@ async function cleanup() {
 }
 
 async function main() {
-	if (!existsSync(path.join(root, 'dist', 'cli.js'))) execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], {stdio: 'inherit'});
+	if (!existsSync(path.join(root, 'dist', 'cli.js')))
+		execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], {stdio: 'inherit'});
 	rmSync(outDir, {recursive: true, force: true});
 	mkdirSync(outDir, {recursive: true});
 
@@ -78,7 +79,23 @@ async function main() {
 	writeFileSync(rigsFile, JSON.stringify(urls.map((url, i) => ({name: `rig-${String(i + 1).padStart(3, '0')}`, url}))));
 	const pidFile = path.join(outDir, 'rigtop.pid');
 	const command = `echo $$ > '${pidFile}'; exec env -u CI TERM=xterm-256color '${process.execPath}' ${process.env.RIGTOP_BENCH_NODE_ARGS ?? ''} '${process.env.RIGTOP_BENCH_CLI ?? path.join(root, 'dist', 'cli.js')}' --rigs '${rigsFile}' -i 1`;
-	await run('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(COLS), '-y', String(ROWS), 'sh', '-c', command]);
+	await run('tmux', [
+		'-L',
+		socket,
+		'-f',
+		'/dev/null',
+		'new-session',
+		'-d',
+		'-s',
+		'main',
+		'-x',
+		String(COLS),
+		'-y',
+		String(ROWS),
+		'sh',
+		'-c',
+		command,
+	]);
 	let pid = null;
 	for (let i = 0; i < 50 && pid === null; i++) {
 		await sleep(100);
@@ -94,7 +111,9 @@ async function main() {
 		await sleep(250);
 	}
 
-	console.log(`fleet bench: ${RIGS} simulated miners, 1 s interval, Node ${process.version}, ${COLS}×${ROWS} terminal; warm-up ${WARMUP_SECONDS} s, measuring ${SECONDS} s…`);
+	console.log(
+		`fleet bench: ${RIGS} simulated miners, 1 s interval, Node ${process.version}, ${COLS}×${ROWS} terminal; warm-up ${WARMUP_SECONDS} s, measuring ${SECONDS} s…`,
+	);
 	await sleep(WARMUP_SECONDS * 1000);
 
 	// 3. Measure.
@@ -119,14 +138,22 @@ async function main() {
 	const {rss, hwm} = memory(pid);
 	const finalScreen = await screen();
 	const lines = finalScreen.replace(/\n+$/, '').split('\n');
-	const fits = lines.length <= ROWS && /^ rigtop {2}\d+ rigs/.test(lines[0] ?? '') && /q quit/.test(finalScreen) && (!scrolled || new RegExp(`▸.? ?rig-${String(RIGS).padStart(3, '0')}`).test(finalScreen));
+	const fits =
+		lines.length <= ROWS &&
+		/^ rigtop {2}\d+ rigs/.test(lines[0] ?? '') &&
+		/q quit/.test(finalScreen) &&
+		(!scrolled || new RegExp(`▸.? ?rig-${String(RIGS).padStart(3, '0')}`).test(finalScreen));
 
 	// 4. Report.
 	const pct = (value) => `${(value * 100).toFixed(1)}%`;
 	console.log(`rigtop CPU      ${pct(cpu)} of one core   goal < ${pct(GOAL_CPU)}   ratio ${(cpu / GOAL_CPU).toFixed(2)}`);
-	console.log(`rigtop RSS      ${rss.toFixed(1)} MB now, ${peakRss.toFixed(1)} MB peak sampled, ${hwm.toFixed(1)} MB high-water   goal < ${GOAL_RSS_MB} MB   ratio ${(Math.max(peakRss, hwm) / GOAL_RSS_MB).toFixed(2)}`);
+	console.log(
+		`rigtop RSS      ${rss.toFixed(1)} MB now, ${peakRss.toFixed(1)} MB peak sampled, ${hwm.toFixed(1)} MB high-water   goal < ${GOAL_RSS_MB} MB   ratio ${(Math.max(peakRss, hwm) / GOAL_RSS_MB).toFixed(2)}`,
+	);
 	console.log(`simulators CPU  ${pct(simCpu)} of one core (not counted)`);
-	console.log(`frame           ${fits ? 'fits' : 'DOES NOT FIT'} the ${COLS}×${ROWS} terminal (${lines.length} lines; header "${(lines[0] ?? '').trim().slice(0, 60)}")`);
+	console.log(
+		`frame           ${fits ? 'fits' : 'DOES NOT FIT'} the ${COLS}×${ROWS} terminal (${lines.length} lines; header "${(lines[0] ?? '').trim().slice(0, 60)}")`,
+	);
 	const ok = cpu < GOAL_CPU && Math.max(peakRss, hwm) < GOAL_RSS_MB && fits;
 	console.log(ok ? 'fleet bench: within goals' : 'fleet bench: GOAL MISSED');
 	return ok ? 0 : 1;

@@ -17,9 +17,12 @@ try {
 	const rss = {rigtop: [], 'shared-agent': [], 'node-http': []};
 	for (let round_ = 0; round_ < rounds; round_++) {
 		for (const variant of Object.keys(shares)) {
-			const line = execFileSync(process.execPath, [driver, JSON.stringify(fleet.urls), variant, String(warmup), String(seconds)], {encoding: 'utf8'});
+			const line = execFileSync(process.execPath, [driver, JSON.stringify(fleet.urls), variant, String(warmup), String(seconds)], {
+				encoding: 'utf8',
+			});
 			const result = JSON.parse(line.trim().split('\n').at(-1));
-			if (result.failed > 0 || result.answered < count * seconds * 0.9) throw new Error(`${variant}: ${result.answered} answers, ${result.failed} failures`);
+			if (result.failed > 0 || result.answered < count * seconds * 0.9)
+				throw new Error(`${variant}: ${result.answered} answers, ${result.failed} failures`);
 			shares[variant].push(result.share * 100);
 			rss[variant].push(result.rssMb);
 		}

@@ -28,7 +28,11 @@ export function requireBuild() {
  */
 export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0} = {}) {
 	requireBuild();
-	const child = spawn(process.execPath, [SIM, '--http-port', String(port), '--sim-warm', '--threads', String(threads), '--api-worker-id', workerId], {stdio: ['ignore', 'pipe', 'inherit']});
+	const child = spawn(
+		process.execPath,
+		[SIM, '--http-port', String(port), '--sim-warm', '--threads', String(threads), '--api-worker-id', workerId],
+		{stdio: ['ignore', 'pipe', 'inherit']},
+	);
 	const url = await new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout.on('data', (chunk) => {
@@ -148,7 +152,9 @@ export function report(result) {
 	if (ratio !== undefined) console.log(`  ratio: ${round(ratio)}×`);
 	for (const line of details) console.log(`  ${line}`);
 	console.log(`  goal: ${goal.text} → ${meets ? 'MET' : 'NOT MET'}`);
-	console.log(`RESULT ${JSON.stringify({...result, figure: round(figure), baseline: baseline === undefined ? undefined : round(baseline), ratio: ratio === undefined ? undefined : round(ratio), meets})}`);
+	console.log(
+		`RESULT ${JSON.stringify({...result, figure: round(figure), baseline: baseline === undefined ? undefined : round(baseline), ratio: ratio === undefined ? undefined : round(ratio), meets})}`,
+	);
 	return meets;
 }
 

@@ -63,7 +63,10 @@ try {
 		baselineText: 'the same CLI redrawing whole frames',
 		ratio: incremental / full,
 		goal: {of: 'figure', max: 1024, text: '< 1 KB/s'},
-		details: [`bytes written to an 80×24 pty over ${seconds} s after 5 s of warm-up, per second`, `${round(incremental * 2)} bytes per poll`],
+		details: [
+			`bytes written to an 80×24 pty over ${seconds} s after 5 s of warm-up, per second`,
+			`${round(incremental * 2)} bytes per poll`,
+		],
 	});
 } finally {
 	await miner.stop();

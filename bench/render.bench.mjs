@@ -12,7 +12,11 @@ try {
 		[80, 24],
 		[200, 60],
 	]) {
-		const result = JSON.parse(execFileSync(process.execPath, [driver, 'render', miner.url, String(columns), String(rows), String(updates)], {encoding: 'utf8'}).trim());
+		const result = JSON.parse(
+			execFileSync(process.execPath, [driver, 'render', miner.url, String(columns), String(rows), String(updates)], {
+				encoding: 'utf8',
+			}).trim(),
+		);
 		report({
 			name: `render ${columns}×${rows} (frame time)`,
 			figure: median(result.renderTimes),

@@ -23,7 +23,11 @@ const files = readdirSync(benchDir)
 function runBench(file) {
 	return new Promise((resolve) => {
 		const started = Date.now();
-		const child = spawn(process.execPath, ['--expose-gc', path.join(benchDir, file)], {cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, CI: ''}});
+		const child = spawn(process.execPath, ['--expose-gc', path.join(benchDir, file)], {
+			cwd: root,
+			stdio: ['ignore', 'pipe', 'inherit'],
+			env: {...process.env, CI: ''},
+		});
 		let out = '';
 		child.stdout.on('data', (chunk) => {
 			out += chunk;
@@ -64,7 +68,10 @@ if (filters.length === 0) {
 		'',
 		'| benchmark | rigtop | baseline | ratio | goal | met |',
 		'|---|---|---|---|---|---|',
-		...results.map((result) => `| ${result.name} | ${cell(result.figure)} ${result.unit} | ${result.baselineText ? `${cell(result.baseline)} ${result.unit} (${result.baselineText})` : '–'} | ${result.ratio === undefined ? '–' : `${result.ratio}×`} | ${result.goal.text} | ${result.meets ? 'yes' : '**no**'} |`),
+		...results.map(
+			(result) =>
+				`| ${result.name} | ${cell(result.figure)} ${result.unit} | ${result.baselineText ? `${cell(result.baseline)} ${result.unit} (${result.baselineText})` : '–'} | ${result.ratio === undefined ? '–' : `${result.ratio}×`} | ${result.goal.text} | ${result.meets ? 'yes' : '**no**'} |`,
+		),
 		'',
 		...results.filter((result) => result.note).map((result) => `- **${result.name}**: ${result.note}`),
 		'',

@@ -8,7 +8,15 @@ const fleetDialects: readonly SimDialect[] = ['6', '6', '5', '2'];
 const count = Number(process.argv[2]);
 const sims: Simulator[] = [];
 for (let i = 0; i < count; i++) {
-	sims.push(await startSimulator({dialect: fleetDialects[i % fleetDialects.length]!, warm: true, seed: 1000 + i, workerId: `bench-${i}`, threads: 4 + (i % 5)}));
+	sims.push(
+		await startSimulator({
+			dialect: fleetDialects[i % fleetDialects.length]!,
+			warm: true,
+			seed: 1000 + i,
+			workerId: `bench-${i}`,
+			threads: 4 + (i % 5),
+		}),
+	);
 }
 
 process.stdout.write(`${JSON.stringify(sims.map((sim) => sim.url))}\n`);

@@ -16,7 +16,9 @@ import {CLI, childPids, report, requireBuild, round, rssBytes, sleep, startMiner
 function underBenchRunner() {
 	if (process.env.npm_lifecycle_event === 'bench') return true;
 	try {
-		return readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8').split('\0').some((part) => part.endsWith('bench/run.mjs'));
+		return readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8')
+			.split('\0')
+			.some((part) => part.endsWith('bench/run.mjs'));
 	} catch {
 		return false;
 	}
@@ -79,13 +81,27 @@ const mb = (bytes) => Math.round((bytes / 1e6) * 10) / 10;
 
 let sim = await startSim(0);
 const port = Number(new URL(sim.url).port);
-tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', '100', '-y', '30', `env -u CI TERM=xterm-256color ${process.execPath} ${CLI} ${sim.url} --interval ${intervalSeconds}; echo "[exit $?]"; sleep 3600`);
+tmux(
+	'-f',
+	'/dev/null',
+	'new-session',
+	'-d',
+	'-s',
+	'main',
+	'-x',
+	'100',
+	'-y',
+	'30',
+	`env -u CI TERM=xterm-256color ${process.execPath} ${CLI} ${sim.url} --interval ${intervalSeconds}; echo "[exit $?]"; sleep 3600`,
+);
 let stopped = false;
 try {
 	await sleep(1500);
 	const pid = rigtopPid();
 	if (pid === null) throw new Error(`rigtop did not start; screen:\n${screen()}`);
-	console.log(`soak-flap: rigtop pid ${pid} watching ${sim.url} every ${intervalSeconds} s; the miner stops/starts every ${flapMs / 1000} s; ${minutes} min; RSS every ${sampleMs / 1000} s`);
+	console.log(
+		`soak-flap: rigtop pid ${pid} watching ${sim.url} every ${intervalSeconds} s; the miner stops/starts every ${flapMs / 1000} s; ${minutes} min; RSS every ${sampleMs / 1000} s`,
+	);
 
 	const started = Date.now();
 	const end = started + minutes * 60_000;
@@ -138,7 +154,11 @@ try {
 		name: 'soak-flap (RSS growth, miner stopped/started every 10 s)',
 		figure: growth / 1e6,
 		unit: 'MB',
-		goal: {of: 'figure', max: stillAlive && backAfter !== null ? 10 : -1, text: 'rigtop alive and live again, RSS growth after warm-up < 10 MB'},
+		goal: {
+			of: 'figure',
+			max: stillAlive && backAfter !== null ? 10 : -1,
+			text: 'rigtop alive and live again, RSS growth after warm-up < 10 MB',
+		},
 		details: [
 			`${minutes} min, ${flaps} stops/starts of the miner, poll every ${intervalSeconds} s`,
 			`RSS: ${mb(samples[0].rss)} MB at start, ${mb(warm.rss)} MB after warm-up (${Math.round(warm.at / 1000)} s), ${mb(last.rss)} MB at the end (${growth >= 0 ? '+' : ''}${mb(growth)} MB)`,

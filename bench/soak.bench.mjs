@@ -37,7 +37,12 @@ function trend(points, field) {
 	return slope * (points[n - 1].renders - points[0].renders);
 }
 try {
-	const result = JSON.parse(execFileSync(process.execPath, ['--expose-gc', driver, 'soak', miner.url, '80', '24', String(warmup), String(renders)], {encoding: 'utf8', maxBuffer: 1 << 24}).trim());
+	const result = JSON.parse(
+		execFileSync(process.execPath, ['--expose-gc', driver, 'soak', miner.url, '80', '24', String(warmup), String(renders)], {
+			encoding: 'utf8',
+			maxBuffer: 1 << 24,
+		}).trim(),
+	);
 	// Growth is the highest reading after warm-up (any sample or the end) above the warm-up one:
 	// bounded caches fill and clear in a sawtooth, and the top of the teeth is what a user pays.
 	const readings = [...result.samples, result.end];

@@ -19,17 +19,19 @@ async function timeRun(command, args, done) {
 			if (!finished && done && done(output)) finished = performance.now();
 		},
 	});
-	await (done ? new Promise((resolve, reject) => {
-		const timer = setInterval(() => {
-			if (finished) {
-				clearInterval(timer);
-				resolve();
-			} else if (performance.now() - started > 10_000) {
-				clearInterval(timer);
-				reject(new Error(`no miner data on screen after 10 s:\n${output.slice(-2000)}`));
-			}
-		}, 2);
-	}) : session.exited);
+	await (done
+		? new Promise((resolve, reject) => {
+				const timer = setInterval(() => {
+					if (finished) {
+						clearInterval(timer);
+						resolve();
+					} else if (performance.now() - started > 10_000) {
+						clearInterval(timer);
+						reject(new Error(`no miner data on screen after 10 s:\n${output.slice(-2000)}`));
+					}
+				}, 2);
+			})
+		: session.exited);
 	if (!done) finished = performance.now();
 	await session.stop();
 	return finished - started;

@@ -44,7 +44,11 @@ function runSuite(label, command, args) {
 	delete env.CI;
 	// The e2e tests spawn `node`: in the run on this script's Node, that must be this Node.
 	if (command === process.execPath) env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`;
-	const child = spawn(command, [...args, vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...vitestArgs], {stdio: 'inherit', env});
+	const child = spawn(
+		command,
+		[...args, vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...vitestArgs],
+		{stdio: 'inherit', env},
+	);
 	return new Promise((resolve) => {
 		child.on('error', () => resolve({passed: 0, failed: 1, skipped: 0}));
 		child.on('exit', (code, signal) => {
@@ -81,7 +85,9 @@ for (const major of majors) {
 	}
 
 	const version = await new Promise((resolve) => {
-		execFile('npx', ['-y', '-p', `node@${major}`, 'node', '--version'], (error, stdout) => resolve(error ? `${major} (npx could not fetch it)` : stdout.trim()));
+		execFile('npx', ['-y', '-p', `node@${major}`, 'node', '--version'], (error, stdout) =>
+			resolve(error ? `${major} (npx could not fetch it)` : stdout.trim()),
+		);
 	});
 	console.log(`\n── the suite on Node ${version} (npx -y -p node@${major}) ──\n`);
 	// `node` here is the one npx put first on PATH: the vitest workers and the CLIs the e2e tests spawn use it.
@@ -96,7 +102,8 @@ for (const run of runs) {
 	passed += run.passed;
 	failed += run.failed;
 	skipped += run.skipped;
-	if (runs.length > 1) console.log(`${run.label}: ${run.passed} passed, ${run.failed} failed${run.skipped ? `, ${run.skipped} skipped` : ''}`);
+	if (runs.length > 1)
+		console.log(`${run.label}: ${run.passed} passed, ${run.failed} failed${run.skipped ? `, ${run.skipped} skipped` : ''}`);
 }
 
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -32,7 +32,9 @@ if (supported) {
 	process.argv = [process.argv[0], path.resolve(script), ...args];
 	await import(pathToFileURL(path.resolve(script)).href);
 } else {
-	process.stderr.write(`rigtop: this machine's Node is ${process.versions.node}; rigtop needs ${floorMajor}.${floorMinor} or newer, so ${script} runs under Node ${floorMajor} from the npm registry (npx -y -p node@${floorMajor})\n`);
+	process.stderr.write(
+		`rigtop: this machine's Node is ${process.versions.node}; rigtop needs ${floorMajor}.${floorMinor} or newer, so ${script} runs under Node ${floorMajor} from the npm registry (npx -y -p node@${floorMajor})\n`,
+	);
 	const child = spawn('npx', ['-y', '-p', `node@${floorMajor}`, 'node', script, ...args], {stdio: 'inherit'});
 	// Ctrl+C reaches the child from the terminal itself; a signal sent to this process is passed on.
 	process.on('SIGINT', () => undefined);

@@ -8,6 +8,7 @@ import process from 'node:process';
 const checks = [
 	['type-check (TypeScript 7)', ['node_modules/typescript-7/bin/tsc', '--noEmit']],
 	['lint', ['node_modules/eslint/bin/eslint.js', '.']],
+	['format (Prettier)', ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level', 'warn', '.']],
 	['build', ['scripts/build.mjs']],
 ];
 

@@ -123,7 +123,13 @@ async function runLive(session: Session, plan: RunPlan, warnings: readonly strin
 	const live = startLive(session, plan, warnings, () => instance.unmount());
 	// interactive: rigtop has already decided (a terminal on both ends, else --once), whatever CI says;
 	// alternateScreen: the dashboard owns the window, as top and htop do, and the scrollback is untouched.
-	const instance = render(live.element, {incrementalRendering: true, maxFps: 20, patchConsole: true, interactive: true, alternateScreen: true});
+	const instance = render(live.element, {
+		incrementalRendering: true,
+		maxFps: 20,
+		patchConsole: true,
+		interactive: true,
+		alternateScreen: true,
+	});
 	try {
 		await instance.waitUntilExit();
 	} finally {

@@ -5,7 +5,16 @@
  * events log. A sink that throws is ignored: alerting never takes rigtop down.
  */
 import type {EventKind, MinerEvent, MonitorState, Severity} from '../monitor/types.js';
-import {alertForEvent, burstMessage, defaultBurstOptions, initialBurstState, stepRejects, type BurstOptions, type BurstState, type OpenTroubles} from './select.js';
+import {
+	alertForEvent,
+	burstMessage,
+	defaultBurstOptions,
+	initialBurstState,
+	stepRejects,
+	type BurstOptions,
+	type BurstState,
+	type OpenTroubles,
+} from './select.js';
 import type {Alert, AlertKind} from './types.js';
 
 /** What the center reads a miner from; the Monitor satisfies it. */
@@ -135,7 +144,8 @@ export class AlertCenter {
 		}
 
 		const burst = this.#rejects(tracked, previous, state, restarted, now);
-		if (burst !== null) alerts.push(this.#make(index, state, 'reject-burst', 'warn', burstMessage(burst, this.#burstOptions.windowMs), now));
+		if (burst !== null)
+			alerts.push(this.#make(index, state, 'reject-burst', 'warn', burstMessage(burst, this.#burstOptions.windowMs), now));
 		if (alerts.length === 0) return;
 
 		for (const alert of alerts) this.#remember(tracked, alert);

@@ -41,7 +41,9 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 		case 'pool-lost':
 			return {alert: {kind: 'pool-lost', severity: 'warn', message}, open: adding(open, 'pool-lost')};
 		case 'pool-connected':
-			return open.has('pool-lost') ? {alert: {kind: 'pool-back', severity: 'info', message}, open: without(open, 'pool-lost')} : {alert: null, open};
+			return open.has('pool-lost')
+				? {alert: {kind: 'pool-back', severity: 'info', message}, open: without(open, 'pool-lost')}
+				: {alert: null, open};
 		case 'hashrate-drop':
 			return {alert: {kind: 'hashrate-drop', severity: 'warn', message}, open: adding(open, 'hashrate-drop')};
 		case 'hashrate-recovered':

@@ -47,7 +47,9 @@ export const CONFIG_USAGE = [
 	'  Exit codes: 0 done (every change applied), 1 not (the reason is printed), 2 bad usage.',
 ];
 
-type Parsed = {readonly kind: 'get'; readonly path: string | undefined; readonly urls: readonly string[]} | {readonly kind: 'set'; readonly assignments: readonly string[]; readonly urls: readonly string[]};
+type Parsed =
+	| {readonly kind: 'get'; readonly path: string | undefined; readonly urls: readonly string[]}
+	| {readonly kind: 'set'; readonly assignments: readonly string[]; readonly urls: readonly string[]};
 
 /** A word that is a miner address rather than a PATH or PATH=VALUE: has :// or ends in :port. */
 function looksLikeAddress(word: string): boolean {
@@ -72,7 +74,9 @@ function parse(argv: readonly string[]): Parsed | string {
 		return {kind: 'set', assignments: args, urls};
 	}
 
-	return command === undefined ? 'config needs get or set' : `unknown config command ${JSON.stringify(command.slice(0, 30))}: use get or set`;
+	return command === undefined
+		? 'config needs get or set'
+		: `unknown config command ${JSON.stringify(command.slice(0, 30))}: use get or set`;
 }
 
 function print(stream: {write(text: string): unknown}, lines: readonly string[]): void {
@@ -84,7 +88,10 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 	const stdout = options.stdout ?? process.stdout;
 	const stderr = options.stderr ?? process.stderr;
 	const fail = (code: number, ...lines: string[]) => {
-		print(stderr, lines.map((line, index) => (index === 0 ? `rigtop: ${line}` : line)));
+		print(
+			stderr,
+			lines.map((line, index) => (index === 0 ? `rigtop: ${line}` : line)),
+		);
 		return code;
 	};
 
@@ -109,7 +116,8 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 			...(options.configPath === undefined ? {} : {configPath: options.configPath}),
 			...options.discovery,
 		});
-		const tokenFileProblem = options.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
+		const tokenFileProblem =
+			options.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
 		if (tokenFileProblem) return fail(2, tokenFileProblem);
 		if (result.targets.length === 0) {
 			print(stderr, formatNoneFound(result));

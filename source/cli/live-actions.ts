@@ -27,7 +27,12 @@ export function minerActions(miner: WatchedMiner, readOnly: boolean): MinerActio
 			},
 			(error: unknown) => {
 				const version = monitor.getState().snapshot?.version ?? null;
-				const problem = describeConfigError(error, {operation: 'write', summaryReadable: monitor.getState().status === 'live', layout: layoutForVersion(version), tokenGiven: miner.target.token !== null});
+				const problem = describeConfigError(error, {
+					operation: 'write',
+					summaryReadable: monitor.getState().status === 'live',
+					layout: layoutForVersion(version),
+					tokenGiven: miner.target.token !== null,
+				});
 				monitor.addEvent('action', 'error', `${method} failed: ${problemLine(problem)}`);
 			},
 		);

@@ -59,7 +59,14 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 	};
 
 	const element = (
-		<App miners={miners} alerts={alerting.center} onQuit={quit} color={plan.color} renderConfig={renderConfig} onOpenChange={onOpenChange} />
+		<App
+			miners={miners}
+			alerts={alerting.center}
+			onQuit={quit}
+			color={plan.color}
+			renderConfig={renderConfig}
+			onOpenChange={onOpenChange}
+		/>
 	);
 	return {
 		element,

@@ -36,7 +36,9 @@ function formatOne({url, name, snapshot, error}: OnceResult): string {
 	const state = s.paused ? 'paused' : s.connection.connected ? 'mining' : 'no pool';
 	const lines = [`${name}  XMRig ${s.version ?? '?'}  ${s.algo ?? DASH}  up ${formatDuration(s.uptime)}  ${state}  ${url}`];
 	const [r10, r60, r15] = s.hashrate.total;
-	lines.push(`  hashrate  10s ${formatHashrate(r10)}  60s ${formatHashrate(r60)}  15m ${formatHashrate(r15)}  max ${formatHashrate(s.hashrate.highest)}`);
+	lines.push(
+		`  hashrate  10s ${formatHashrate(r10)}  60s ${formatHashrate(r60)}  15m ${formatHashrate(r15)}  max ${formatHashrate(s.hashrate.highest)}`,
+	);
 
 	const c = s.connection;
 	const poolParts = [
@@ -71,7 +73,8 @@ function formatOne({url, name, snapshot, error}: OnceResult): string {
 
 	if (s.threads.length > 0) lines.push(...threadLines(s.threads));
 	for (const backend of s.backends) {
-		if (backend.type !== 'cpu' && backend.enabled) lines.push(`  ${backend.type.padEnd(9)} ${backend.threadCount} threads  ${backend.detail ?? ''}`.trimEnd());
+		if (backend.type !== 'cpu' && backend.enabled)
+			lines.push(`  ${backend.type.padEnd(9)} ${backend.threadCount} threads  ${backend.detail ?? ''}`.trimEnd());
 	}
 
 	if (error) lines.push(`  warning   ${error.oneLine()}`);

@@ -30,7 +30,10 @@ const MAX_RIGS = 2000;
 const KEYS = new Set(['name', 'url', 'tokenFile']);
 
 function describe(index: number, entry: unknown): string {
-	const name = typeof entry === 'object' && entry !== null && typeof (entry as {name?: unknown}).name === 'string' ? (entry as {name: string}).name : null;
+	const name =
+		typeof entry === 'object' && entry !== null && typeof (entry as {name?: unknown}).name === 'string'
+			? (entry as {name: string}).name
+			: null;
 	return name ? `rig ${index + 1} ("${name}")` : `rig ${index + 1}`;
 }
 
@@ -58,7 +61,10 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 	}
 
 	const list = Array.isArray(parsed) ? parsed : null;
-	if (list === null) throw new UsageError(`--rigs ${absolute} must hold a JSON list of rigs: [{"name": "rig-01", "url": "host:port", "tokenFile": "path"}, …]`);
+	if (list === null)
+		throw new UsageError(
+			`--rigs ${absolute} must hold a JSON list of rigs: [{"name": "rig-01", "url": "host:port", "tokenFile": "path"}, …]`,
+		);
 	if (list.length === 0) throw new UsageError(`--rigs ${absolute} lists no rigs`);
 	if (list.length > MAX_RIGS) throw new UsageError(`--rigs ${absolute} lists ${list.length} rigs; at most ${MAX_RIGS}`);
 
@@ -66,18 +72,24 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 	const rigs: RigEntry[] = [];
 	list.forEach((entry: unknown, index) => {
 		const which = `--rigs ${absolute}: ${describe(index, entry)}`;
-		if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new UsageError(`${which} is not an object like {"url": "host:port"}`);
+		if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+			throw new UsageError(`${which} is not an object like {"url": "host:port"}`);
 		const record = entry as Record<string, unknown>;
 		if ('token' in record || 'accessToken' in record || 'access-token' in record) {
 			throw new UsageError(`${which} holds a token; put it in a file of its own (chmod 600) and name that file with "tokenFile"`);
 		}
 
 		const unknown = Object.keys(record).filter((key) => !KEYS.has(key));
-		if (unknown.length > 0) throw new UsageError(`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `"${key}"`).join(', ')}; the keys are "name", "url" and "tokenFile"`);
+		if (unknown.length > 0)
+			throw new UsageError(
+				`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `"${key}"`).join(', ')}; the keys are "name", "url" and "tokenFile"`,
+			);
 		const {name, url, tokenFile} = record;
 		if (typeof url !== 'string') throw new UsageError(`${which} needs "url": "host:port"`);
-		if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) throw new UsageError(`${which}: "name" must be a non-empty string`);
-		if (tokenFile !== undefined && (typeof tokenFile !== 'string' || tokenFile.trim() === '')) throw new UsageError(`${which}: "tokenFile" must be a path`);
+		if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
+			throw new UsageError(`${which}: "name" must be a non-empty string`);
+		if (tokenFile !== undefined && (typeof tokenFile !== 'string' || tokenFile.trim() === ''))
+			throw new UsageError(`${which}: "tokenFile" must be a path`);
 		let normalized: string;
 		try {
 			normalized = normalizeMinerUrl(url);

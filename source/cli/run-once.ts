@@ -12,7 +12,8 @@ export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.Writa
 				const snapshot: MinerSnapshot = await miner.reader.read();
 				return {url: miner.target.url, name: miner.target.name ?? snapshot.workerId ?? hostOf(miner.target.url), snapshot, error: null};
 			} catch (error) {
-				const minerError = error instanceof MinerError ? error : new MinerError('unreachable', error instanceof Error ? error.message : String(error));
+				const minerError =
+					error instanceof MinerError ? error : new MinerError('unreachable', error instanceof Error ? error.message : String(error));
 				return {url: miner.target.url, name: miner.target.name ?? hostOf(miner.target.url), snapshot: null, error: minerError};
 			}
 		}),
@@ -39,7 +40,13 @@ function toJson(results: readonly OnceResult[]) {
 			name: result.name,
 			ok: result.error === null,
 			error: result.error
-				? {kind: result.error.kind, status: result.error.status, message: result.error.message, detail: result.error.detail, hint: result.error.hint}
+				? {
+						kind: result.error.kind,
+						status: result.error.status,
+						message: result.error.message,
+						detail: result.error.detail,
+						hint: result.error.hint,
+					}
 				: null,
 			miner: result.snapshot,
 		})),

@@ -41,7 +41,12 @@ export const MAX_CONCURRENT_POLLS = 16;
  * A miner's client, reader and monitor; with a limiter, its polls share the limiter's slots. `perThread` says, at each
  * poll, whether to read the per-thread document too (default: always).
  */
-export function watchMiner(target: SessionTarget, intervalMs: number, limiter?: Limiter, perThread: () => boolean = () => true): WatchedMiner {
+export function watchMiner(
+	target: SessionTarget,
+	intervalMs: number,
+	limiter?: Limiter,
+	perThread: () => boolean = () => true,
+): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
 	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread()});

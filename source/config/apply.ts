@@ -142,7 +142,12 @@ export async function undoLast(options: UndoOptions): Promise<ApplyResult> {
 	try {
 		const file = options.backupPath ?? (await latestBackup(options.backupDir ?? defaultBackupDir(), options.client.url))?.path;
 		if (!file) {
-			const problem: ConfigProblem = {kind: 'backup', message: 'there is no backup of this miner\'s config to go back to', fix: 'nothing was changed', detail: null};
+			const problem: ConfigProblem = {
+				kind: 'backup',
+				message: "there is no backup of this miner's config to go back to",
+				fix: 'nothing was changed',
+				detail: null,
+			};
 			return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: empty, message: problemLine(problem)};
 		}
 
@@ -209,7 +214,14 @@ function neverConnected(error: unknown): boolean {
 	while (current && typeof current === 'object' && !seen.has(current)) {
 		seen.add(current);
 		const code = 'code' in current ? current.code : undefined;
-		if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+		if (
+			code === 'ECONNREFUSED' ||
+			code === 'ENOTFOUND' ||
+			code === 'EAI_AGAIN' ||
+			code === 'EHOSTUNREACH' ||
+			code === 'ENETUNREACH' ||
+			code === 'UND_ERR_CONNECT_TIMEOUT'
+		) {
 			return true;
 		}
 
@@ -232,8 +244,25 @@ async function safePut(options: SafePutOptions, expectedText: string, build: (cu
 	try {
 		current = new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal));
 	} catch (error) {
-		const problem = cleanProblem(await explainConfigError(error, {client, operation: 'read', layout, tokenGiven: options.tokenGiven ?? null, ...(signal ? {signal} : {})}), secretsOf(expected));
-		return {status: 'failed', stage: 'read', problem, put: 'not-sent', backupPath: null, keys: noKeys, message: `${problemLine(problem)}; nothing was changed`};
+		const problem = cleanProblem(
+			await explainConfigError(error, {
+				client,
+				operation: 'read',
+				layout,
+				tokenGiven: options.tokenGiven ?? null,
+				...(signal ? {signal} : {}),
+			}),
+			secretsOf(expected),
+		);
+		return {
+			status: 'failed',
+			stage: 'read',
+			problem,
+			put: 'not-sent',
+			backupPath: null,
+			keys: noKeys,
+			message: `${problemLine(problem)}; nothing was changed`,
+		};
 	}
 
 	// 2. Conflict: the miner's config changed (in meaning) since the edits started.
@@ -248,7 +277,8 @@ async function safePut(options: SafePutOptions, expectedText: string, build: (cu
 	}
 
 	const target = build(current);
-	if (target.changes.length === 0 || target.text === current.text) return {status: 'nothing-to-apply', message: 'nothing to apply: the miner already has these values'};
+	if (target.changes.length === 0 || target.text === current.text)
+		return {status: 'nothing-to-apply', message: 'nothing to apply: the miner already has these values'};
 	const targetDocument = new ConfigDocument(target.text);
 	const secrets = secretsOf(expected, current, targetDocument);
 
@@ -297,12 +327,27 @@ async function safePut(options: SafePutOptions, expectedText: string, build: (cu
 	if (put === 'not-sent' || put === 'refused') {
 		const problem = cleanProblem(
 			put === 'refused'
-				? await explainConfigError(putError, {client, operation: 'write', layout, tokenGiven: options.tokenGiven ?? null, ...(signal ? {signal} : {})})
+				? await explainConfigError(putError, {
+						client,
+						operation: 'write',
+						layout,
+						tokenGiven: options.tokenGiven ?? null,
+						...(signal ? {signal} : {}),
+					})
 				: {...describeConfigError(putError, {operation: 'write', layout}), fix: 'check that the miner is running, then try again'},
 			secrets,
 		);
-		const lead = put === 'not-sent' ? 'the miner could not be reached to send the change: nothing was sent and nothing changed' : problemLine(problem);
-		return {status: 'failed', stage: 'put', problem, put, backupPath, keys: keyResults(() => 'not-applied', null), message: `${lead}; ${saved}`};
+		const lead =
+			put === 'not-sent' ? 'the miner could not be reached to send the change: nothing was sent and nothing changed' : problemLine(problem);
+		return {
+			status: 'failed',
+			stage: 'put',
+			problem,
+			put,
+			backupPath,
+			keys: keyResults(() => 'not-applied', null),
+			message: `${lead}; ${saved}`,
+		};
 	}
 
 	// 5. Read back until every change shows, or the time is up.
@@ -374,7 +419,12 @@ function isAuthError(error: unknown): boolean {
 	return isMinerError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized');
 }
 
-async function verify(client: ConfigClient, changes: readonly Change[], layout: ApiLayout | null, options: SafePutOptions): Promise<Verified> {
+async function verify(
+	client: ConfigClient,
+	changes: readonly Change[],
+	layout: ApiLayout | null,
+	options: SafePutOptions,
+): Promise<Verified> {
 	const timeoutMs = options.verifyTimeoutMs ?? DEFAULT_VERIFY_MS;
 	const intervalMs = options.verifyIntervalMs ?? DEFAULT_INTERVAL_MS;
 	const {signal} = options;
@@ -432,7 +482,8 @@ async function verify(client: ConfigClient, changes: readonly Change[], layout: 
 		}
 	}
 
-	const tokenApplied = tokenChange !== undefined && document !== null && jsonEqual(valueAt(document.value, tokenChange.path), tokenChange.after);
+	const tokenApplied =
+		tokenChange !== undefined && document !== null && jsonEqual(valueAt(document.value, tokenChange.path), tokenChange.after);
 	if (tokenChange) client.setToken(tokenApplied ? newToken : oldToken);
 	const notes: string[] = [];
 	if (tokenApplied) notes.push('rigtop now uses the new access token');
@@ -454,5 +505,11 @@ async function verify(client: ConfigClient, changes: readonly Change[], layout: 
 		);
 	}
 
-	return {document: restrictedOn ? null : document, restrictedOn, lostContact: !restrictedOn && lastError !== null, tokenChanged: tokenApplied, notes};
+	return {
+		document: restrictedOn ? null : document,
+		restrictedOn,
+		lostContact: !restrictedOn && lastError !== null,
+		tokenChanged: tokenApplied,
+		notes,
+	};
 }

@@ -87,7 +87,12 @@ function errorCode(error: unknown): string | undefined {
 export function backupFailure(error: unknown, location: string, doing: 'write' | 'read'): BackupError {
 	const code = errorCode(error);
 	if (code === 'ENOSPC' || code === 'EDQUOT') {
-		return new BackupError('disk-full', `could not save a backup of the miner's config in ${location}: the disk is full; free some space and try again`, location, error);
+		return new BackupError(
+			'disk-full',
+			`could not save a backup of the miner's config in ${location}: the disk is full; free some space and try again`,
+			location,
+			error,
+		);
 	}
 
 	if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EISDIR') {

@@ -63,7 +63,12 @@ function nodeValue(node: JsonNode): JsonValue {
 				const [keyNode, valueNode] = property.children ?? [];
 				if (!keyNode || !valueNode) continue;
 				// defineProperty so a key such as "__proto__" stays a plain key.
-				Object.defineProperty(object, String(keyNode.value), {value: nodeValue(valueNode), enumerable: true, writable: true, configurable: true});
+				Object.defineProperty(object, String(keyNode.value), {
+					value: nodeValue(valueNode),
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
 			}
 
 			return object;
@@ -140,7 +145,9 @@ export class ConfigDocument {
 
 	/** The keys directly under a path ([] for the top level). */
 	children(path: ConfigPath): readonly ConfigEntry[] {
-		return this.entries().filter((entry) => entry.path.length === path.length + 1 && path.every((segment, index) => entry.path[index] === segment));
+		return this.entries().filter(
+			(entry) => entry.path.length === path.length + 1 && path.every((segment, index) => entry.path[index] === segment),
+		);
 	}
 
 	/** The entry at a path, or undefined. */

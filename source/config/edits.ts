@@ -111,7 +111,8 @@ export class PendingEdits {
 		const problem = validate(path, value, before);
 		if (problem) return {ok: false, message: problem};
 		const overlapping = this.#edits.find((edit) => !samePath(edit.path, path) && (isPrefix(edit.path, path) || isPrefix(path, edit.path)));
-		if (overlapping) return {ok: false, message: `${formatPath(path)} overlaps the pending change to ${overlapping.id}; apply or discard that first`};
+		if (overlapping)
+			return {ok: false, message: `${formatPath(path)} overlaps the pending change to ${overlapping.id}; apply or discard that first`};
 		if (before === undefined) {
 			try {
 				this.base.set(path, value);
@@ -193,7 +194,8 @@ export function parseAssignment(argument: string): Assignment {
 	if (at <= 0) throw new AssignmentError(`expected PATH=VALUE (e.g. cpu.huge-pages=false), got ${JSON.stringify(argument.slice(0, 60))}`);
 	const path = argument.slice(0, at).trim();
 	const raw = argument.slice(at + 1);
-	if (path === '' || path.split('.').some((part) => part === '')) throw new AssignmentError(`${JSON.stringify(path)} is not a key path (e.g. pools.0.tls)`);
+	if (path === '' || path.split('.').some((part) => part === ''))
+		throw new AssignmentError(`${JSON.stringify(path)} is not a key path (e.g. pools.0.tls)`);
 	let value: JsonValue;
 	try {
 		value = JSON.parse(raw) as JsonValue;

@@ -52,7 +52,8 @@ export function layoutOf(config: JsonValue | undefined): ApiLayout | null {
 	const object = config as {readonly [key: string]: JsonValue};
 	if (Object.hasOwn(object, 'http')) return 'http';
 	const api = object['api'];
-	if (api && typeof api === 'object' && !Array.isArray(api) && ('port' in api || 'access-token' in api || 'restricted' in api)) return 'api';
+	if (api && typeof api === 'object' && !Array.isArray(api) && ('port' in api || 'access-token' in api || 'restricted' in api))
+		return 'api';
 	return null;
 }
 
@@ -165,8 +166,9 @@ function describeMinerError(error: MinerError, context: ProblemContext, doing: s
 		case 'bad-request':
 			return {
 				kind: 'rejected',
-				message: operation === 'write' ? 'the miner rejected the new config (400); nothing was changed' : 'the miner rejected the request (400)',
-				fix: operation === 'write' ? "check the values you set: the miner needs at least one enabled pool with a valid url" : error.hint,
+				message:
+					operation === 'write' ? 'the miner rejected the new config (400); nothing was changed' : 'the miner rejected the request (400)',
+				fix: operation === 'write' ? 'check the values you set: the miner needs at least one enabled pool with a valid url' : error.hint,
 				detail: error.detail,
 			};
 		case 'unreachable':
@@ -178,10 +180,14 @@ function describeMinerError(error: MinerError, context: ProblemContext, doing: s
 }
 
 /** Reads the summary to learn whether the token works at all, and the miner's version. */
-export async function probeSummary(client: ConfigClient, signal?: AbortSignal): Promise<{readable: boolean | null; version: string | null}> {
+export async function probeSummary(
+	client: ConfigClient,
+	signal?: AbortSignal,
+): Promise<{readable: boolean | null; version: string | null}> {
 	try {
 		const summary = await client.getJson(SUMMARY_ENDPOINT, signal);
-		const version = summary && typeof summary === 'object' && 'version' in summary && typeof summary.version === 'string' ? summary.version : null;
+		const version =
+			summary && typeof summary === 'object' && 'version' in summary && typeof summary.version === 'string' ? summary.version : null;
 		return {readable: true, version};
 	} catch (error) {
 		if (isMinerError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized')) return {readable: false, version: null};

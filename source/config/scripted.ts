@@ -60,7 +60,12 @@ async function readConfig(
 	try {
 		return {document: new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal))};
 	} catch (error) {
-		const problem = await explainConfigError(error, {client, operation: 'read', tokenGiven: tokenGiven ?? null, ...(signal ? {signal} : {})});
+		const problem = await explainConfigError(error, {
+			client,
+			operation: 'read',
+			tokenGiven: tokenGiven ?? null,
+			...(signal ? {signal} : {}),
+		});
 		return {failure: {exitCode: 1, lines: [problemLine(problem)]}};
 	}
 }
@@ -110,7 +115,8 @@ function resultLines(result: ApplyResult): string[] {
 
 /** `rigtop config set PATH=VALUE…`: applies with the conflict check, backup and verification. */
 export async function configSet(options: ConfigSetOptions): Promise<ScriptedResult> {
-	if (options.assignments.length === 0) return {exitCode: 1, lines: ['nothing to set: give PATH=VALUE, e.g. rigtop config set cpu.huge-pages=false']};
+	if (options.assignments.length === 0)
+		return {exitCode: 1, lines: ['nothing to set: give PATH=VALUE, e.g. rigtop config set cpu.huge-pages=false']};
 	const assignments: Assignment[] = [];
 	for (const argument of options.assignments) {
 		try {

@@ -173,9 +173,7 @@ export class ConfigSession {
 		const {document, edits, busy, readOnly} = this.#state;
 		if (readOnly || busy !== null || !document || !edits || edits.size === 0) return null;
 		this.#update({phase: 'applying', busy: 'apply'});
-		const result = await this.#run(() =>
-			applyEdits({...this.#engineOptions(), baseText: document.text, edits}),
-		);
+		const result = await this.#run(() => applyEdits({...this.#engineOptions(), baseText: document.text, edits}));
 		this.#finish(result, 'apply');
 		return result;
 	}
@@ -220,8 +218,21 @@ export class ConfigSession {
 		} catch (error) {
 			// The engine reports failures as results; anything thrown is unexpected: say so, lose nothing.
 			const text = error instanceof Error ? error.message : String(error);
-			const problem: ConfigProblem = {kind: 'other', message: `the change could not be completed: ${text}`, fix: 'read the config again (R) and check it before changing more', detail: null};
-			return {status: 'failed', stage: 'put', problem, put: 'unanswered', backupPath: null, keys: [], message: `${problem.message} — ${problem.fix}`};
+			const problem: ConfigProblem = {
+				kind: 'other',
+				message: `the change could not be completed: ${text}`,
+				fix: 'read the config again (R) and check it before changing more',
+				detail: null,
+			};
+			return {
+				status: 'failed',
+				stage: 'put',
+				problem,
+				put: 'unanswered',
+				backupPath: null,
+				keys: [],
+				message: `${problem.message} — ${problem.fix}`,
+			};
 		}
 	}
 

@@ -197,7 +197,8 @@ async function configFileTargets(configPath: string, context: Context): Promise<
 	}
 	if (explicit && !settings.tokenSet) warnTokenNotExpected(configPath, report);
 	const token = explicit?.token ?? (settings.tokenSet ? settings.token : null);
-	const tokenSource: Source | null = explicit?.source ?? (settings.tokenSet ? {kind: 'config-file', detail: `--config ${configPath}`} : null);
+	const tokenSource: Source | null =
+		explicit?.source ?? (settings.tokenSet ? {kind: 'config-file', detail: `--config ${configPath}`} : null);
 	if (settings.url !== null) {
 		const layoutNotes: ReadonlySet<ConfigIssueKind> = new Set(['older-layout', 'both-layouts']);
 		report.problem(...settings.issues.filter((issue) => !layoutNotes.has(issue.kind)).map((issue) => issue.text));
@@ -269,7 +270,12 @@ function bindPorts(layers: readonly ChainLayer[]): Set<number> {
 		const bind = layers[index]?.doc['bind'];
 		if (!Array.isArray(bind)) continue;
 		for (const entry of bind) {
-			const text = typeof entry === 'string' ? entry : typeof entry === 'object' && entry !== null ? String((entry as Record<string, unknown>)['port'] ?? '') : '';
+			const text =
+				typeof entry === 'string'
+					? entry
+					: typeof entry === 'object' && entry !== null
+						? String((entry as Record<string, unknown>)['port'] ?? '')
+						: '';
 			const match = /(\d+)$/.exec(text);
 			if (match?.[1]) ports.add(Number(match[1]));
 		}
@@ -321,7 +327,10 @@ function processTargetsFor(miner: ScannedMiner, context: Context, options: {quie
 		});
 		report.problem(...issues.map((issue) => issue.text));
 		if (found && explicit && config.from !== null && !settings.tokenSet && settings.apiEnabled) {
-			warnTokenNotExpected(configSource === 'its command line' ? `the command line of process ${process.pid}` : (configSource ?? who), report);
+			warnTokenNotExpected(
+				configSource === 'its command line' ? `the command line of process ${process.pid}` : (configSource ?? who),
+				report,
+			);
 		}
 	};
 
@@ -334,7 +343,9 @@ function processTargetsFor(miner: ScannedMiner, context: Context, options: {quie
 			targets = [...ports.values()].map((socket) => make(socketUrl(socket), `${who}, listening on ${shownAddress(socket)}`));
 			const listed = [...ports.keys()].join(', ');
 			if (configured !== null) {
-				report.warn(`${who}: its config says port ${configured}, but it listens on ${listed}; using what it listens on (the config may have changed since it started)`);
+				report.warn(
+					`${who}: its config says port ${configured}, but it listens on ${listed}; using what it listens on (the config may have changed since it started)`,
+				);
 			} else if (!settings.apiEnabled) {
 				report.warn(`${who}: its config has the API off, yet it listens on ${listed}; trying that`);
 			}
@@ -359,12 +370,16 @@ function processTargetsFor(miner: ScannedMiner, context: Context, options: {quie
 				report.warn(`${who}: rigtop cannot see its sockets, so ${shownAddress(socket)} (the only port its user listens on) is a guess`);
 			}
 		} else if (!options.quiet) {
-			report.problem(`${who}: rigtop cannot tell which port its API listens on; run rigtop as the miner's user (or root), or pass the address`);
+			report.problem(
+				`${who}: rigtop cannot tell which port its API listens on; run rigtop as the miner's user (or root), or pass the address`,
+			);
 		}
 	}
 	if (!options.quiet || targets.length > 0) explain(targets.length > 0);
 	if (targets.length > 0 && !explicit && config.from === null && config.files.length === 0) {
-		report.warn(`${who}: rigtop found no config it can read for this miner, so it knows no token; if the miner has one, pass it with --token-file or RIGTOP_TOKEN`);
+		report.warn(
+			`${who}: rigtop found no config it can read for this miner, so it knows no token; if the miner has one, pass it with --token-file or RIGTOP_TOKEN`,
+		);
 	}
 	return targets;
 }

@@ -1,7 +1,8 @@
 /** Plain-words help texts shared by discovery messages. */
 
 /** The "http" section to suggest (the token is a placeholder, never a real value). */
-export const EXAMPLE_HTTP_SECTION = '"http": {"enabled": true, "host": "127.0.0.1", "port": 18088, "access-token": "…", "restricted": true}';
+export const EXAMPLE_HTTP_SECTION =
+	'"http": {"enabled": true, "host": "127.0.0.1", "port": 18088, "access-token": "…", "restricted": true}';
 
 /** The command-line options to suggest. */
 export const EXAMPLE_HTTP_FLAGS = '--http-port=18088 --http-access-token=…';

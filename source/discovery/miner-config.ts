@@ -31,14 +31,7 @@ export type ApiLayout = 'current' | 'older' | 'none';
 
 /** What kind of trouble a config shows; `text` is the plain-words explanation. */
 export type ConfigIssueKind =
-	| 'unreadable'
-	| 'api-off'
-	| 'random-port'
-	| 'empty-token'
-	| 'no-token-unrestricted'
-	| 'older-layout'
-	| 'both-layouts'
-	| 'host-not-ip';
+	'unreadable' | 'api-off' | 'random-port' | 'empty-token' | 'no-token-unrestricted' | 'older-layout' | 'both-layouts' | 'host-not-ip';
 
 export type ConfigIssue = {readonly kind: ConfigIssueKind; readonly text: string};
 
@@ -259,7 +252,13 @@ function olderLayout(api: Readonly<Record<string, unknown>>, label: string): Min
 	);
 }
 
-function tokenIssues(label: string, section: string, token: string | null, restricted: boolean, layout: 'current' | 'older'): ConfigIssue[] {
+function tokenIssues(
+	label: string,
+	section: string,
+	token: string | null,
+	restricted: boolean,
+	layout: 'current' | 'older',
+): ConfigIssue[] {
 	if (token === '') {
 		return [
 			{

@@ -95,7 +95,11 @@ const INTERPRETER = /^(?:node|nodejs|sh|bash|dash|python\d*(?:\.\d+)?|perl)$/;
  * unless the interpreter renames its main thread (Node 24 calls it "MainThread"), so a script named
  * xmrig run by a known interpreter counts too.
  */
-export function looksLikeXmrig(process: {readonly comm: string | null; readonly argv: readonly string[]; readonly exe: string | null}): boolean {
+export function looksLikeXmrig(process: {
+	readonly comm: string | null;
+	readonly argv: readonly string[];
+	readonly exe: string | null;
+}): boolean {
 	if (mentionsXmrig(process.comm) || mentionsXmrig(process.exe) || mentionsXmrig(process.argv[0])) return true;
 	const interpreter = path.posix.basename(process.argv[0] ?? '');
 	return INTERPRETER.test(interpreter) && mentionsXmrig(process.argv[1]);

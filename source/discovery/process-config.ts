@@ -60,7 +60,8 @@ function binaryOf(process: ProcProcess): string | null {
 export function defaultConfigFiles(process: ProcProcess, commandLine: XmrigCommandLine, homeDirs: readonly string[]): string[] {
 	const files: string[] = [];
 	if (commandLine.dataDir !== null) {
-		if (path.isAbsolute(commandLine.dataDir) || process.cwd) files.push(path.resolve(process.cwd ?? '/', commandLine.dataDir, 'config.json'));
+		if (path.isAbsolute(commandLine.dataDir) || process.cwd)
+			files.push(path.resolve(process.cwd ?? '/', commandLine.dataDir, 'config.json'));
 	} else {
 		const binary = binaryOf(process);
 		if (binary) files.push(path.join(path.dirname(binary), 'config.json'));
@@ -120,7 +121,8 @@ export async function resolveProcessConfig(process: ProcProcess, options: {reado
 		api = {value: merged, layer: api.layer};
 	}
 	const winner = http ?? (api && Object.hasOwn(api.value, 'port') ? api : null);
-	const from = winner === null ? null : winner.layer.kind === 'file' ? {kind: 'file' as const, path: winner.layer.path} : {kind: 'cmdline' as const};
+	const from =
+		winner === null ? null : winner.layer.kind === 'file' ? {kind: 'file' as const, path: winner.layer.path} : {kind: 'cmdline' as const};
 	const label =
 		from?.kind === 'file'
 			? from.path

@@ -73,7 +73,9 @@ export async function pickExplicitToken(input: {
 	}
 	if (input.tokenFlag !== undefined && input.tokenFlag !== '') {
 		given.push('--token');
-		warnings.push('--token puts the access token where every user of this machine can see it (the process list); use --token-file or RIGTOP_TOKEN instead');
+		warnings.push(
+			'--token puts the access token where every user of this machine can see it (the process list); use --token-file or RIGTOP_TOKEN instead',
+		);
 		chosen ??= {token: input.tokenFlag, source: {kind: 'flag', detail: '--token'}};
 	}
 	if (given.length > 1 && chosen) {

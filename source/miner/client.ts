@@ -222,8 +222,7 @@ export class MinerClient {
 	#errorDetail(body: Buffer): string | null {
 		try {
 			const value = parseJsonText(body.toString('utf8'));
-			const text =
-				typeof value === 'object' && value !== null && Object.hasOwn(value, 'error') ? (value as {error: unknown}).error : null;
+			const text = typeof value === 'object' && value !== null && Object.hasOwn(value, 'error') ? (value as {error: unknown}).error : null;
 			return typeof text === 'string' && text.trim() !== '' ? sanitizeText(text, 200, this.#token) : null;
 		} catch {
 			return null;

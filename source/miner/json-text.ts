@@ -60,11 +60,10 @@ export function parseJsonText(text: string, what = 'the answer'): unknown {
 	} catch (error) {
 		const start = body.trimStart()[0];
 		const looksJson = start === '{' || start === '[';
-		throw new MinerError(
-			'bad-payload',
-			looksJson ? `${what} was cut short or is not valid JSON` : `${what} is not JSON`,
-			{cause: error, transient: looksJson},
-		);
+		throw new MinerError('bad-payload', looksJson ? `${what} was cut short or is not valid JSON` : `${what} is not JSON`, {
+			cause: error,
+			transient: looksJson,
+		});
 	}
 }
 

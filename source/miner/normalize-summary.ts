@@ -1,17 +1,4 @@
-import {
-	arr,
-	asNumber,
-	asRate,
-	asRateWindows,
-	bool,
-	field,
-	has,
-	num,
-	obj,
-	text,
-	unknownWindows,
-	type JsonObject,
-} from './json-fields.js';
+import {arr, asNumber, asRate, asRateWindows, bool, field, has, num, obj, text, unknownWindows, type JsonObject} from './json-fields.js';
 import type {CpuInfo, HugePages, PoolConnection, Rate, RateWindows, Resources, ShareResults} from './model.js';
 
 /**

@@ -137,7 +137,13 @@ export type LegacyContext = {
 	readonly summaryHugePages: HugePages | null;
 };
 
-function legacyBackend(type: string, context: LegacyContext, threadCount: number, hugepages: HugePages | null, memory: number | null): BackendInfo {
+function legacyBackend(
+	type: string,
+	context: LegacyContext,
+	threadCount: number,
+	hugepages: HugePages | null,
+	memory: number | null,
+): BackendInfo {
 	return {
 		type,
 		enabled: true,
@@ -165,8 +171,7 @@ export function fromV1Threads(payload: JsonObject, context: LegacyContext): PerT
 		threads.push({
 			backend: type,
 			index,
-			hashrate:
-				asRateWindows(field(thread, 'hashrate')) ?? asRateWindows(context.summaryThreads[index]) ?? unknownWindows,
+			hashrate: asRateWindows(field(thread, 'hashrate')) ?? asRateWindows(context.summaryThreads[index]) ?? unknownWindows,
 			// CPU: `low_power_mode` is the hashes per round ("ways"); the amd fork has `intensity`; nvidia has neither.
 			intensity: num(thread, 'low_power_mode') ?? num(thread, 'intensity'),
 			affinity: asAffinity(field(thread, 'affine_to_cpu')),

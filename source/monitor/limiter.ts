@@ -27,7 +27,8 @@ type Waiter = {readonly start: () => void};
 export const defaultHoldMs = 1000;
 
 export function createLimiter(maxConcurrent: number, holdMs = defaultHoldMs): Limiter {
-	if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError(`maxConcurrent must be a positive integer, got ${maxConcurrent}`);
+	if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)
+		throw new RangeError(`maxConcurrent must be a positive integer, got ${maxConcurrent}`);
 	let active = 0;
 	let overdue = 0;
 	const queue: Waiter[] = [];

@@ -231,28 +231,31 @@ export class Monitor {
 	#probeUntil(pollAt: number): void {
 		const probe = this.#probe;
 		if (!probe) return;
-		this.#timer = this.#clock.setTimeout(() => {
-			this.#timer = null;
-			if (this.#clock.now() + this.#intervalMs / 10 >= pollAt) {
-				void this.#poll();
-				return;
-			}
-
-			const controller = new AbortController();
-			this.#controller = controller;
-			const settle = (open: boolean) => {
-				if (this.#controller !== controller) return; // stopped meanwhile
-				this.#controller = null;
-				if (open || this.#pollAgain) {
-					this.#pollAgain = false;
+		this.#timer = this.#clock.setTimeout(
+			() => {
+				this.#timer = null;
+				if (this.#clock.now() + this.#intervalMs / 10 >= pollAt) {
 					void this.#poll();
-				} else {
-					this.#probeUntil(pollAt);
+					return;
 				}
-			};
 
-			probe(controller.signal).then(settle, () => settle(false));
-		}, Math.max(0, Math.min(this.#intervalMs, pollAt - this.#clock.now())));
+				const controller = new AbortController();
+				this.#controller = controller;
+				const settle = (open: boolean) => {
+					if (this.#controller !== controller) return; // stopped meanwhile
+					this.#controller = null;
+					if (open || this.#pollAgain) {
+						this.#pollAgain = false;
+						void this.#poll();
+					} else {
+						this.#probeUntil(pollAt);
+					}
+				};
+
+				probe(controller.signal).then(settle, () => settle(false));
+			},
+			Math.max(0, Math.min(this.#intervalMs, pollAt - this.#clock.now())),
+		);
 	}
 
 	#afterSuccess(read: MinerSnapshot, now: number, nextPollAt: number): MonitorState {

@@ -120,7 +120,11 @@ export function parseSimArgs(argv: readonly string[]): ParsedArgs {
 			httpToken: values.get('http-access-token'),
 			httpNoRestricted: flags.has('http-no-restricted'),
 			httpOption:
-				values.has('http-host') || values.has('http-port') || values.has('http-access-token') || flags.has('http-no-restricted') || flags.has('http-enabled'),
+				values.has('http-host') ||
+				values.has('http-port') ||
+				values.has('http-access-token') ||
+				flags.has('http-no-restricted') ||
+				flags.has('http-enabled'),
 			apiPort,
 			apiToken: values.get('api-access-token'),
 			apiNoRestricted: flags.has('api-no-restricted'),

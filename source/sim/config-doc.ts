@@ -337,7 +337,8 @@ function modernThreads(cpu: Obj | null, algo: string, fallback: number): ThreadE
 
 function legacyThreadList(doc: Obj, fallback: number): ThreadEntry[] {
 	const threads = doc['threads'];
-	if (typeof threads === 'number' && threads > 0) return Array.from({length: Math.min(threads, 1024)}, () => ({affinity: -1, intensity: 1}));
+	if (typeof threads === 'number' && threads > 0)
+		return Array.from({length: Math.min(threads, 1024)}, () => ({affinity: -1, intensity: 1}));
 	if (!Array.isArray(threads) || threads.length === 0) return Array.from({length: fallback}, () => ({affinity: -1, intensity: 1}));
 	return threads.map((entry) => {
 		const object = isJsonObject(entry) ? entry : null;

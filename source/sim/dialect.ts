@@ -36,7 +36,11 @@ export type DialectInfo = {
 
 /** Compares dotted versions numerically, ignoring suffixes such as "-beta": -1, 0 or 1. */
 export function compareVersions(a: string, b: string): number {
-	const parts = (v: string): number[] => v.split('-')[0]!.split('.').map((p) => Number.parseInt(p, 10) || 0);
+	const parts = (v: string): number[] =>
+		v
+			.split('-')[0]!
+			.split('.')
+			.map((p) => Number.parseInt(p, 10) || 0);
 	const pa = parts(a);
 	const pb = parts(b);
 	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {

@@ -8,7 +8,8 @@ import {JsonDouble} from './json-writer.js';
 
 export type ParsedJson = null | boolean | number | string | JsonDouble | ParsedJson[] | {[key: string]: ParsedJson};
 
-export type ParseResult = {readonly ok: true; readonly value: ParsedJson} | {readonly ok: false; readonly error: string; readonly offset: number};
+export type ParseResult =
+	{readonly ok: true; readonly value: ParsedJson} | {readonly ok: false; readonly error: string; readonly offset: number};
 
 export const PARSE_ERRORS = {
 	documentEmpty: 'The document is empty.',

@@ -103,7 +103,15 @@ export function writeDouble(value: number): string {
 	return text;
 }
 
-const SHORT_ESCAPES: Readonly<Record<number, string>> = {0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\'};
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+	0x08: '\\b',
+	0x09: '\\t',
+	0x0a: '\\n',
+	0x0c: '\\f',
+	0x0d: '\\r',
+	0x22: '\\"',
+	0x5c: '\\\\',
+};
 
 export function writeString(value: string): string {
 	let out = '"';

@@ -40,7 +40,8 @@ async function main(): Promise<void> {
 			fail(`unable to open "${cli.configPath}"`);
 		}
 		const result = parseRapidJson(fileText);
-		if (!result.ok || !isJsonObject(result.value)) fail(`"${cli.configPath}" is not a valid config file${result.ok ? '' : `: ${result.error}`}`);
+		if (!result.ok || !isJsonObject(result.value))
+			fail(`"${cli.configPath}" is not a valid config file${result.ok ? '' : `: ${result.error}`}`);
 		doc = result.value;
 	}
 

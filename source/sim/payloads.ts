@@ -19,15 +19,47 @@ export type PayloadContext = {
 
 const FEATURES = ['api', 'asm', 'http', 'hwloc', 'tls', 'opencl'];
 const ALGORITHMS = [
-	'cn/1', 'cn/2', 'cn/r', 'cn/fast', 'cn/half', 'cn/xao', 'cn/rto', 'cn/rwz', 'cn/zls', 'cn/double', 'cn/ccx', 'cn-lite/1',
-	'cn-heavy/0', 'cn-heavy/tube', 'cn-heavy/xhv', 'cn-pico', 'cn-pico/tlo', 'cn/upx2', 'rx/0', 'rx/2', 'rx/wow', 'rx/arq',
-	'rx/graft', 'rx/sfx', 'rx/yada', 'argon2/chukwa', 'argon2/chukwav2', 'argon2/ninja', 'ghostrider',
+	'cn/1',
+	'cn/2',
+	'cn/r',
+	'cn/fast',
+	'cn/half',
+	'cn/xao',
+	'cn/rto',
+	'cn/rwz',
+	'cn/zls',
+	'cn/double',
+	'cn/ccx',
+	'cn-lite/1',
+	'cn-heavy/0',
+	'cn-heavy/tube',
+	'cn-heavy/xhv',
+	'cn-pico',
+	'cn-pico/tlo',
+	'cn/upx2',
+	'rx/0',
+	'rx/2',
+	'rx/wow',
+	'rx/arq',
+	'rx/graft',
+	'rx/sfx',
+	'rx/yada',
+	'argon2/chukwa',
+	'argon2/chukwav2',
+	'argon2/ninja',
+	'ghostrider',
 ];
 const CPU_FLAGS = ['aes', 'vaes', 'avx', 'avx2', 'bmi2', 'osxsave', 'pdpe1gb', 'sse2', 'ssse3', 'sse4.1', 'popcnt', 'cat_l3'];
 
 export function userAgent(info: DialectInfo): string {
 	const libs =
-		info.dialect === '6' ? 'libuv/1.51.0 gcc/13.2.0' : info.dialect === '5' ? 'libuv/1.38.0 gcc/9.3.0' : info.dialect === '2' ? 'libuv/1.44.2 gcc/12.2.0' : 'libuv/1.24.1 gcc/8.2.0';
+		info.dialect === '6'
+			? 'libuv/1.51.0 gcc/13.2.0'
+			: info.dialect === '5'
+				? 'libuv/1.38.0 gcc/9.3.0'
+				: info.dialect === '2'
+					? 'libuv/1.44.2 gcc/12.2.0'
+					: 'libuv/1.24.1 gcc/8.2.0';
 	return `XMRig/${info.version} (Linux x86_64) ${libs}`;
 }
 

@@ -17,9 +17,7 @@ import {isJsonObject, parseRapidJson, type ParsedJson} from './json-reader.js';
 import {writeJson, type JsonObject, type JsonValue} from './json-writer.js';
 import {backends, dmi, legacyThreads, summary, type PayloadContext} from './payloads.js';
 
-export type PutOutcome =
-	| {readonly ok: true; readonly after?: () => void}
-	| {readonly ok: false; readonly parseError: string | null};
+export type PutOutcome = {readonly ok: true; readonly after?: () => void} | {readonly ok: false; readonly parseError: string | null};
 
 /** What the pipeline needs from the simulated miner. */
 export type PipelineHost = {
@@ -40,9 +38,41 @@ export type PipelineHost = {
 
 /** Request methods llhttp knows; anything else is a parse error and the connection is dropped. */
 const LLHTTP_METHODS = new Set([
-	'DELETE', 'GET', 'HEAD', 'POST', 'PUT', 'CONNECT', 'OPTIONS', 'TRACE', 'COPY', 'LOCK', 'MKCOL', 'MOVE', 'PROPFIND', 'PROPPATCH',
-	'SEARCH', 'UNLOCK', 'BIND', 'REBIND', 'UNBIND', 'ACL', 'REPORT', 'MKACTIVITY', 'CHECKOUT', 'MERGE', 'M-SEARCH', 'NOTIFY',
-	'SUBSCRIBE', 'UNSUBSCRIBE', 'PATCH', 'PURGE', 'MKCALENDAR', 'LINK', 'UNLINK', 'SOURCE', 'QUERY',
+	'DELETE',
+	'GET',
+	'HEAD',
+	'POST',
+	'PUT',
+	'CONNECT',
+	'OPTIONS',
+	'TRACE',
+	'COPY',
+	'LOCK',
+	'MKCOL',
+	'MOVE',
+	'PROPFIND',
+	'PROPPATCH',
+	'SEARCH',
+	'UNLOCK',
+	'BIND',
+	'REBIND',
+	'UNBIND',
+	'ACL',
+	'REPORT',
+	'MKACTIVITY',
+	'CHECKOUT',
+	'MERGE',
+	'M-SEARCH',
+	'NOTIFY',
+	'SUBSCRIBE',
+	'UNSUBSCRIBE',
+	'PATCH',
+	'PURGE',
+	'MKCALENDAR',
+	'LINK',
+	'UNLINK',
+	'SOURCE',
+	'QUERY',
 ]);
 const API_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'POST', 'PUT']);
 /** libmicrohttpd-era upload buffer (src/common/api/HttpBody.h): 32768 bytes, one kept for the terminator. */

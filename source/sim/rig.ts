@@ -463,7 +463,7 @@ export class Rig {
 	}
 
 	get resources(): {rss: number; free: number; total: number; load: readonly [number, number, number]} {
-		const rss = this.datasetReady ? 2_436_000_000 + (this.threads.length * 2_400_000) : 12_742_656;
+		const rss = this.datasetReady ? 2_436_000_000 + this.threads.length * 2_400_000 : 12_742_656;
 		const free = Math.max(0, Math.round(MEMORY_TOTAL - rss - 3_150_000_000 + this.memoryNoise));
 		return {rss, free, total: MEMORY_TOTAL, load: this.load};
 	}

@@ -196,7 +196,10 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		}
 		this.diskText = this.appliedText;
 		this.settings = settings;
-		this.generatedId = createHash('sha256').update(`rigtop-sim:${options.workerId ?? 'sim-rig'}:${this.lastPort}:miner`).digest('hex').slice(0, 16);
+		this.generatedId = createHash('sha256')
+			.update(`rigtop-sim:${options.workerId ?? 'sim-rig'}:${this.lastPort}:miner`)
+			.digest('hex')
+			.slice(0, 16);
 		this.rig = new Rig({
 			dialect: info.dialect,
 			random: createRandom(options.seed ?? randomSeed()),

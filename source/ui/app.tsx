@@ -50,7 +50,8 @@ export type AppProps = CommonProps &
 		| (Pick<DashboardProps, 'store' | 'onPause' | 'onResume' | 'onRefresh'> & {readonly miners?: undefined})
 	);
 
-type Screen = {readonly name: 'fleet'} | {readonly name: 'dashboard'; readonly index: number} | {readonly name: 'config'; readonly index: number};
+type Screen =
+	{readonly name: 'fleet'} | {readonly name: 'dashboard'; readonly index: number} | {readonly name: 'config'; readonly index: number};
 
 function minersOf(props: AppProps): readonly AppMiner[] {
 	if (props.miners !== undefined) return props.miners;
@@ -75,7 +76,13 @@ export function App(props: AppProps) {
 
 	// One fleet store for the app's life (the miners do not change); it listens to the monitors
 	// only while the fleet view shows.
-	const [fleet] = useState(() => new FleetStore(miners.map((miner) => miner.store), {alerts, throttleMs: fleetThrottleMs}));
+	const [fleet] = useState(
+		() =>
+			new FleetStore(
+				miners.map((miner) => miner.store),
+				{alerts, throttleMs: fleetThrottleMs},
+			),
+	);
 
 	const openRig = useCallback((index: number) => {
 		setSelected(index);
@@ -100,7 +107,16 @@ export function App(props: AppProps) {
 	let body: ReactNode;
 	const miner = index >= 0 ? miners[index] : undefined;
 	if (screen.name === 'fleet' || !miner) {
-		body = <FleetView fleet={fleet} onQuit={onQuit} onOpen={openRig} initialSelected={selected} onSelect={setSelected} {...(now === undefined ? {} : {now})} />;
+		body = (
+			<FleetView
+				fleet={fleet}
+				onQuit={onQuit}
+				onOpen={openRig}
+				initialSelected={selected}
+				onSelect={setSelected}
+				{...(now === undefined ? {} : {now})}
+			/>
+		);
 	} else if (screen.name === 'config' && renderConfig) {
 		body = renderConfig({index, store: miner.store}, backToDashboard);
 	} else {

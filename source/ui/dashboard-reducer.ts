@@ -32,9 +32,23 @@ export type DashboardUiAction =
 
 const OUTBOX_LIMIT = 16;
 
-const ALWAYS: readonly CommandName[] = ['quit', 'help', 'back', 'threadsUp', 'threadsDown', 'pageUp', 'pageDown', 'threadsTop', 'threadsBottom'];
+const ALWAYS: readonly CommandName[] = [
+	'quit',
+	'help',
+	'back',
+	'threadsUp',
+	'threadsDown',
+	'pageUp',
+	'pageDown',
+	'threadsTop',
+	'threadsBottom',
+];
 
-export function initialUiState(options: {readonly actions: ReadonlySet<ActionCommand>; readonly pageSize?: number; readonly threadCount?: number}): DashboardUiState {
+export function initialUiState(options: {
+	readonly actions: ReadonlySet<ActionCommand>;
+	readonly pageSize?: number;
+	readonly threadCount?: number;
+}): DashboardUiState {
 	return {
 		help: false,
 		threadsOffset: 0,

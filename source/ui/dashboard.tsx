@@ -145,7 +145,6 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
 	const help = useMemo(() => helpEntries(availableCommands(actions), 'dashboard'), [actions]);
 
-
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;
 
@@ -173,12 +172,32 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 				) : null}
 				{layout.statRows >= 2 ? (
 					<Box flexDirection="row" height={STAT_PANE_HEIGHT}>
-						<SharesPane results={snapshot.results} lastAcceptedAt={shares.lastAcceptedAt} width={leftWidth} height={STAT_PANE_HEIGHT} outdated={outdated} />
-						<SystemPane cpu={snapshot.cpu} hugepages={snapshot.hugepages} resources={snapshot.resources} width={rightWidth} height={STAT_PANE_HEIGHT} outdated={outdated} />
+						<SharesPane
+							results={snapshot.results}
+							lastAcceptedAt={shares.lastAcceptedAt}
+							width={leftWidth}
+							height={STAT_PANE_HEIGHT}
+							outdated={outdated}
+						/>
+						<SystemPane
+							cpu={snapshot.cpu}
+							hugepages={snapshot.hugepages}
+							resources={snapshot.resources}
+							width={rightWidth}
+							height={STAT_PANE_HEIGHT}
+							outdated={outdated}
+						/>
 					</Box>
 				) : null}
 				{layout.threadsHeight > 0 ? (
-					<ThreadsPane threads={snapshot.threads} offset={offset} visibleRows={layout.threadRows} width={columns} height={layout.threadsHeight} outdated={outdated} />
+					<ThreadsPane
+						threads={snapshot.threads}
+						offset={offset}
+						visibleRows={layout.threadRows}
+						width={columns}
+						height={layout.threadsHeight}
+						outdated={outdated}
+					/>
 				) : null}
 				<EventsPane events={state.events} lines={layout.eventLines} width={columns} notice={notice} />
 			</>
@@ -187,7 +206,12 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 
 	return (
 		<FixedNowContext.Provider value={now ?? null}>
-			<Box flexDirection="column" width={columns} height={ui.help || snapshot === null ? layout.headerLines + layout.bodyHeight + layout.footerLines : layout.height} overflow="hidden">
+			<Box
+				flexDirection="column"
+				width={columns}
+				height={ui.help || snapshot === null ? layout.headerLines + layout.bodyHeight + layout.footerLines : layout.height}
+				overflow="hidden"
+			>
 				<Header state={state} width={columns} />
 				{body}
 				{layout.footerLines > 0 ? <Footer hints={footer} width={columns} /> : null}

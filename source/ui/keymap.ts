@@ -33,12 +33,12 @@ export type CommandName =
 	| 'toFleet';
 
 /** The special keys a binding can use (names of Ink's `Key` flags). */
-export type SpecialKey = 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'escape' | 'return';
+export type SpecialKey =
+	'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'escape' | 'return';
 
 export type KeySpec =
 	/** A printed character, case-sensitive ('R' is Shift+r). With `ctrl`, the letter of a Ctrl chord. */
-	| {readonly input: string; readonly ctrl?: boolean}
-	| {readonly special: SpecialKey};
+	{readonly input: string; readonly ctrl?: boolean} | {readonly special: SpecialKey};
 
 export type Binding = {
 	readonly command: CommandName;
@@ -62,27 +62,160 @@ const fleet: readonly Screen[] = ['fleet'];
 // Refresh is on R only: Ink 6.8's useInput reports F5 with an empty input and no Key flag, so
 // a function key cannot be told apart from other unnamed keys.
 export const KEYMAP: readonly Binding[] = [
-	{command: 'quit', keys: [{input: 'q'}, {input: 'c', ctrl: true}], keyLabel: 'q, Ctrl+C', description: 'quit rigtop', screens: both, footer: {keys: 'q', label: 'quit'}},
-	{command: 'help', keys: [{input: '?'}], keyLabel: '?', description: 'show or hide this help', screens: both, footer: {keys: '?', label: 'help'}},
-	{command: 'back', keys: [{special: 'escape'}], keyLabel: 'Esc', description: 'close this help', screens: ['help'], footer: {keys: 'Esc', label: 'close'}},
-	{command: 'config', keys: [{input: 'c'}], keyLabel: 'c', description: "view and edit the miner's config", screens: dashboard, footer: {keys: 'c', label: 'config'}},
-	{command: 'pause', keys: [{input: 'p'}], keyLabel: 'p', description: 'pause mining', screens: dashboard, footer: {keys: 'p', label: 'pause'}},
-	{command: 'resume', keys: [{input: 'r'}], keyLabel: 'r', description: 'resume mining', screens: dashboard, footer: {keys: 'r', label: 'resume'}},
-	{command: 'refresh', keys: [{input: 'R'}], keyLabel: 'R', description: 'poll the miner now', screens: dashboard, footer: {keys: 'R', label: 'refresh'}},
-	{command: 'threadsUp', keys: [{special: 'upArrow'}, {input: 'k'}], keyLabel: '↑, k', description: 'scroll threads up', screens: dashboard, footer: {keys: '↑↓', label: 'threads'}},
-	{command: 'threadsDown', keys: [{special: 'downArrow'}, {input: 'j'}], keyLabel: '↓, j', description: 'scroll threads down', screens: dashboard, footer: null},
+	{
+		command: 'quit',
+		keys: [{input: 'q'}, {input: 'c', ctrl: true}],
+		keyLabel: 'q, Ctrl+C',
+		description: 'quit rigtop',
+		screens: both,
+		footer: {keys: 'q', label: 'quit'},
+	},
+	{
+		command: 'help',
+		keys: [{input: '?'}],
+		keyLabel: '?',
+		description: 'show or hide this help',
+		screens: both,
+		footer: {keys: '?', label: 'help'},
+	},
+	{
+		command: 'back',
+		keys: [{special: 'escape'}],
+		keyLabel: 'Esc',
+		description: 'close this help',
+		screens: ['help'],
+		footer: {keys: 'Esc', label: 'close'},
+	},
+	{
+		command: 'config',
+		keys: [{input: 'c'}],
+		keyLabel: 'c',
+		description: "view and edit the miner's config",
+		screens: dashboard,
+		footer: {keys: 'c', label: 'config'},
+	},
+	{
+		command: 'pause',
+		keys: [{input: 'p'}],
+		keyLabel: 'p',
+		description: 'pause mining',
+		screens: dashboard,
+		footer: {keys: 'p', label: 'pause'},
+	},
+	{
+		command: 'resume',
+		keys: [{input: 'r'}],
+		keyLabel: 'r',
+		description: 'resume mining',
+		screens: dashboard,
+		footer: {keys: 'r', label: 'resume'},
+	},
+	{
+		command: 'refresh',
+		keys: [{input: 'R'}],
+		keyLabel: 'R',
+		description: 'poll the miner now',
+		screens: dashboard,
+		footer: {keys: 'R', label: 'refresh'},
+	},
+	{
+		command: 'threadsUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		keyLabel: '↑, k',
+		description: 'scroll threads up',
+		screens: dashboard,
+		footer: {keys: '↑↓', label: 'threads'},
+	},
+	{
+		command: 'threadsDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		keyLabel: '↓, j',
+		description: 'scroll threads down',
+		screens: dashboard,
+		footer: null,
+	},
 	{command: 'pageUp', keys: [{special: 'pageUp'}], keyLabel: 'PgUp', description: 'threads: one page up', screens: dashboard, footer: null},
-	{command: 'pageDown', keys: [{special: 'pageDown'}], keyLabel: 'PgDn', description: 'threads: one page down', screens: dashboard, footer: null},
-	{command: 'threadsTop', keys: [{special: 'home'}, {input: 'g'}], keyLabel: 'Home, g', description: 'threads: first row', screens: dashboard, footer: null},
-	{command: 'threadsBottom', keys: [{special: 'end'}, {input: 'G'}], keyLabel: 'End, G', description: 'threads: last row', screens: dashboard, footer: null},
-	{command: 'toFleet', keys: [{special: 'escape'}], keyLabel: 'Esc', description: 'back to the fleet (all rigs)', screens: dashboard, footer: {keys: 'Esc', label: 'fleet'}},
-	{command: 'fleetUp', keys: [{special: 'upArrow'}, {input: 'k'}], keyLabel: '↑, k', description: 'select the rig above', screens: fleet, footer: {keys: '↑↓', label: 'select'}},
-	{command: 'fleetDown', keys: [{special: 'downArrow'}, {input: 'j'}], keyLabel: '↓, j', description: 'select the rig below', screens: fleet, footer: null},
-	{command: 'open', keys: [{special: 'return'}], keyLabel: 'Enter', description: "open the selected rig's dashboard", screens: fleet, footer: {keys: 'Enter', label: 'open'}},
+	{
+		command: 'pageDown',
+		keys: [{special: 'pageDown'}],
+		keyLabel: 'PgDn',
+		description: 'threads: one page down',
+		screens: dashboard,
+		footer: null,
+	},
+	{
+		command: 'threadsTop',
+		keys: [{special: 'home'}, {input: 'g'}],
+		keyLabel: 'Home, g',
+		description: 'threads: first row',
+		screens: dashboard,
+		footer: null,
+	},
+	{
+		command: 'threadsBottom',
+		keys: [{special: 'end'}, {input: 'G'}],
+		keyLabel: 'End, G',
+		description: 'threads: last row',
+		screens: dashboard,
+		footer: null,
+	},
+	{
+		command: 'toFleet',
+		keys: [{special: 'escape'}],
+		keyLabel: 'Esc',
+		description: 'back to the fleet (all rigs)',
+		screens: dashboard,
+		footer: {keys: 'Esc', label: 'fleet'},
+	},
+	{
+		command: 'fleetUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		keyLabel: '↑, k',
+		description: 'select the rig above',
+		screens: fleet,
+		footer: {keys: '↑↓', label: 'select'},
+	},
+	{
+		command: 'fleetDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		keyLabel: '↓, j',
+		description: 'select the rig below',
+		screens: fleet,
+		footer: null,
+	},
+	{
+		command: 'open',
+		keys: [{special: 'return'}],
+		keyLabel: 'Enter',
+		description: "open the selected rig's dashboard",
+		screens: fleet,
+		footer: {keys: 'Enter', label: 'open'},
+	},
 	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], keyLabel: 'PgUp', description: 'rigs: one page up', screens: fleet, footer: null},
-	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], keyLabel: 'PgDn', description: 'rigs: one page down', screens: fleet, footer: null},
-	{command: 'fleetTop', keys: [{special: 'home'}, {input: 'g'}], keyLabel: 'Home, g', description: 'rigs: first one', screens: fleet, footer: null},
-	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], keyLabel: 'End, G', description: 'rigs: last one', screens: fleet, footer: null},
+	{
+		command: 'fleetPageDown',
+		keys: [{special: 'pageDown'}],
+		keyLabel: 'PgDn',
+		description: 'rigs: one page down',
+		screens: fleet,
+		footer: null,
+	},
+	{
+		command: 'fleetTop',
+		keys: [{special: 'home'}, {input: 'g'}],
+		keyLabel: 'Home, g',
+		description: 'rigs: first one',
+		screens: fleet,
+		footer: null,
+	},
+	{
+		command: 'fleetBottom',
+		keys: [{special: 'end'}, {input: 'G'}],
+		keyLabel: 'End, G',
+		description: 'rigs: last one',
+		screens: fleet,
+		footer: null,
+	},
 ];
 
 function matches(spec: KeySpec, input: string, key: KeyLike): boolean {
@@ -123,7 +256,8 @@ export type HelpEntry = {readonly keys: string; readonly description: string; re
  * of that screen and of the help overlay itself; without one, every binding.
  */
 export function helpEntries(available: ReadonlySet<CommandName>, screen?: Exclude<Screen, 'help'>): readonly HelpEntry[] {
-	const bindings = screen === undefined ? KEYMAP : KEYMAP.filter((binding) => binding.screens.includes(screen) || binding.screens.includes('help'));
+	const bindings =
+		screen === undefined ? KEYMAP : KEYMAP.filter((binding) => binding.screens.includes(screen) || binding.screens.includes('help'));
 	return bindings.map((binding) => ({keys: binding.keyLabel, description: binding.description, available: available.has(binding.command)}));
 }
 
@@ -179,25 +313,130 @@ export const CONFIG_KEYMAP: readonly ConfigBinding[] = [
 	{command: 'pageDown', keys: [{special: 'pageDown'}], keyLabel: 'PgDn', description: 'one page down', modes: browse, footer: null},
 	{command: 'top', keys: [{special: 'home'}, {input: 'g'}], keyLabel: 'Home, g', description: 'first key', modes: browse, footer: null},
 	{command: 'bottom', keys: [{special: 'end'}, {input: 'G'}], keyLabel: 'End, G', description: 'last key', modes: browse, footer: null},
-	{command: 'open', keys: [{special: 'rightArrow'}, {input: 'l'}], keyLabel: '→, l', description: 'open a section or list item', modes: browse, footer: null},
-	{command: 'close', keys: [{special: 'leftArrow'}, {input: 'h'}], keyLabel: '←, h', description: 'close a section (or go to the one around)', modes: browse, footer: null},
-	{command: 'search', keys: [{input: '/'}], keyLabel: '/', description: 'find a key by its dotted path (cpu.huge-pages, pools.0.tls)', modes: browse, footer: {keys: '/', label: 'search'}},
+	{
+		command: 'open',
+		keys: [{special: 'rightArrow'}, {input: 'l'}],
+		keyLabel: '→, l',
+		description: 'open a section or list item',
+		modes: browse,
+		footer: null,
+	},
+	{
+		command: 'close',
+		keys: [{special: 'leftArrow'}, {input: 'h'}],
+		keyLabel: '←, h',
+		description: 'close a section (or go to the one around)',
+		modes: browse,
+		footer: null,
+	},
+	{
+		command: 'search',
+		keys: [{input: '/'}],
+		keyLabel: '/',
+		description: 'find a key by its dotted path (cpu.huge-pages, pools.0.tls)',
+		modes: browse,
+		footer: {keys: '/', label: 'search'},
+	},
 	{command: 'nextMatch', keys: [{input: 'n'}], keyLabel: 'n', description: 'next key matching the search', modes: browse, footer: null},
-	{command: 'toggle', keys: [{input: ' '}], keyLabel: 'Space', description: 'toggle a boolean, or the next of a set of values', modes: browse, footer: {keys: 'Space', label: 'toggle'}},
-	{command: 'activate', keys: [{special: 'return'}], keyLabel: 'Enter', description: 'edit a value (or open a section)', modes: browse, footer: {keys: 'Enter', label: 'edit'}},
+	{
+		command: 'toggle',
+		keys: [{input: ' '}],
+		keyLabel: 'Space',
+		description: 'toggle a boolean, or the next of a set of values',
+		modes: browse,
+		footer: {keys: 'Space', label: 'toggle'},
+	},
+	{
+		command: 'activate',
+		keys: [{special: 'return'}],
+		keyLabel: 'Enter',
+		description: 'edit a value (or open a section)',
+		modes: browse,
+		footer: {keys: 'Enter', label: 'edit'},
+	},
 	{command: 'increment', keys: [{input: '+'}, {input: '='}], keyLabel: '+', description: 'number one up', modes: browse, footer: null},
 	{command: 'decrement', keys: [{input: '-'}], keyLabel: '-', description: 'number one down', modes: browse, footer: null},
-	{command: 'diff', keys: [{input: 'd'}], keyLabel: 'd', description: 'show every pending change (before → after)', modes: browse, footer: {keys: 'd', label: 'diff'}},
-	{command: 'apply', keys: [{input: 'w'}], keyLabel: 'w', description: 'apply the changes to the miner (asks first)', modes: browse, footer: {keys: 'w', label: 'apply'}},
-	{command: 'undo', keys: [{input: 'u'}], keyLabel: 'u', description: 'undo the last apply (asks first)', modes: ['browse', 'panel'], footer: {keys: 'u', label: 'undo'}},
-	{command: 'discard', keys: [{input: 'x'}], keyLabel: 'x', description: 'discard every pending change', modes: browse, footer: {keys: 'x', label: 'discard'}},
-	{command: 'reload', keys: [{input: 'R'}], keyLabel: 'R', description: 'read the config from the miner again', modes: ['browse', 'panel'], footer: {keys: 'R', label: 'reload'}},
-	{command: 'back', keys: [{special: 'escape'}], keyLabel: 'Esc', description: 'back to the dashboard', modes: browse, footer: {keys: 'Esc', label: 'back'}},
-	{command: 'submit', keys: [{special: 'return'}], keyLabel: 'Enter', description: 'accept what was typed', modes: ['prompt'], footer: {keys: 'Enter', label: 'ok'}},
-	{command: 'cancel', keys: [{special: 'escape'}], keyLabel: 'Esc', description: 'cancel typing', modes: ['prompt'], footer: {keys: 'Esc', label: 'cancel'}},
+	{
+		command: 'diff',
+		keys: [{input: 'd'}],
+		keyLabel: 'd',
+		description: 'show every pending change (before → after)',
+		modes: browse,
+		footer: {keys: 'd', label: 'diff'},
+	},
+	{
+		command: 'apply',
+		keys: [{input: 'w'}],
+		keyLabel: 'w',
+		description: 'apply the changes to the miner (asks first)',
+		modes: browse,
+		footer: {keys: 'w', label: 'apply'},
+	},
+	{
+		command: 'undo',
+		keys: [{input: 'u'}],
+		keyLabel: 'u',
+		description: 'undo the last apply (asks first)',
+		modes: ['browse', 'panel'],
+		footer: {keys: 'u', label: 'undo'},
+	},
+	{
+		command: 'discard',
+		keys: [{input: 'x'}],
+		keyLabel: 'x',
+		description: 'discard every pending change',
+		modes: browse,
+		footer: {keys: 'x', label: 'discard'},
+	},
+	{
+		command: 'reload',
+		keys: [{input: 'R'}],
+		keyLabel: 'R',
+		description: 'read the config from the miner again',
+		modes: ['browse', 'panel'],
+		footer: {keys: 'R', label: 'reload'},
+	},
+	{
+		command: 'back',
+		keys: [{special: 'escape'}],
+		keyLabel: 'Esc',
+		description: 'back to the dashboard',
+		modes: browse,
+		footer: {keys: 'Esc', label: 'back'},
+	},
+	{
+		command: 'submit',
+		keys: [{special: 'return'}],
+		keyLabel: 'Enter',
+		description: 'accept what was typed',
+		modes: ['prompt'],
+		footer: {keys: 'Enter', label: 'ok'},
+	},
+	{
+		command: 'cancel',
+		keys: [{special: 'escape'}],
+		keyLabel: 'Esc',
+		description: 'cancel typing',
+		modes: ['prompt'],
+		footer: {keys: 'Esc', label: 'cancel'},
+	},
 	{command: 'yes', keys: [{input: 'y'}], keyLabel: 'y', description: 'yes', modes: ['confirm'], footer: {keys: 'y', label: 'yes'}},
-	{command: 'no', keys: [{input: 'n'}, {special: 'escape'}], keyLabel: 'n, Esc', description: 'no', modes: ['confirm'], footer: {keys: 'n', label: 'no'}},
-	{command: 'dismiss', keys: [{special: 'escape'}, {special: 'return'}, {input: 'q'}], keyLabel: 'Esc, Enter', description: 'close this panel', modes: ['panel'], footer: {keys: 'Esc', label: 'close'}},
+	{
+		command: 'no',
+		keys: [{input: 'n'}, {special: 'escape'}],
+		keyLabel: 'n, Esc',
+		description: 'no',
+		modes: ['confirm'],
+		footer: {keys: 'n', label: 'no'},
+	},
+	{
+		command: 'dismiss',
+		keys: [{special: 'escape'}, {special: 'return'}, {input: 'q'}],
+		keyLabel: 'Esc, Enter',
+		description: 'close this panel',
+		modes: ['panel'],
+		footer: {keys: 'Esc', label: 'close'},
+	},
 ];
 
 /** The config-view command a keypress means in a mode, or null. */

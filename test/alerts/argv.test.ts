@@ -13,7 +13,22 @@ describe('splitting --on-alert into argv (no shell)', () => {
 	});
 
 	test('nothing else is special: variables, globs, pipes and separators stay plain text', () => {
-		expect(splitCommand('echo $HOME ~ * | tee x; rm -rf / && y > z')).toEqual(['echo', '$HOME', '~', '*', '|', 'tee', 'x;', 'rm', '-rf', '/', '&&', 'y', '>', 'z']);
+		expect(splitCommand('echo $HOME ~ * | tee x; rm -rf / && y > z')).toEqual([
+			'echo',
+			'$HOME',
+			'~',
+			'*',
+			'|',
+			'tee',
+			'x;',
+			'rm',
+			'-rf',
+			'/',
+			'&&',
+			'y',
+			'>',
+			'z',
+		]);
 		expect(splitCommand(`echo "$(id)" '\`id\`'`)).toEqual(['echo', '$(id)', '`id`']);
 	});
 

@@ -19,7 +19,17 @@ afterEach(async () => {
 });
 
 function alert(overrides: Partial<Alert> = {}): Alert {
-	return {seq: 1, at: Date.UTC(2026, 2, 14, 12, 0, 0), kind: 'down', severity: 'error', minerIndex: 2, rig: 'rig-03', url: 'http://127.0.0.1:18088', message: 'down: connection refused', ...overrides};
+	return {
+		seq: 1,
+		at: Date.UTC(2026, 2, 14, 12, 0, 0),
+		kind: 'down',
+		severity: 'error',
+		minerIndex: 2,
+		rig: 'rig-03',
+		url: 'http://127.0.0.1:18088',
+		message: 'down: connection refused',
+		...overrides,
+	};
 }
 
 /** A script that appends its stdin (and what it was given) to a file. */
@@ -39,7 +49,10 @@ process.stdin.on('end', () => {
 	return {script, out};
 }
 
-function runner(argv: readonly string[], options: {timeoutMs?: number; maxConcurrent?: number; maxQueued?: number; env?: NodeJS.ProcessEnv} = {}) {
+function runner(
+	argv: readonly string[],
+	options: {timeoutMs?: number; maxConcurrent?: number; maxQueued?: number; env?: NodeJS.ProcessEnv} = {},
+) {
 	const problems: {alert: Alert; message: string}[] = [];
 	const command = new AlertCommand({argv, ...options, onProblem: (a, message) => problems.push({alert: a, message})});
 	runners.push(command);
@@ -57,7 +70,9 @@ async function lines(file: string): Promise<{stdin: string; argv: string[]; toke
 describe('--on-alert runs a command with the alert as JSON on stdin', () => {
 	test('the command gets one line of JSON; text from the miner reaches neither argv nor a shell', async () => {
 		const {script, out} = await recorder();
-		const {command, problems} = runner([process.execPath, script, out, 'fixed-arg'], {env: {...process.env, RIGTOP_TOKEN: 'secret-token-value'}});
+		const {command, problems} = runner([process.execPath, script, out, 'fixed-arg'], {
+			env: {...process.env, RIGTOP_TOKEN: 'secret-token-value'},
+		});
 		const hostile = alert({kind: 'pool-lost', severity: 'warn', message: 'pool lost: $(touch pwned) `id` ; rm -rf ~ "quoted"'});
 		command.run(hostile);
 		await command.idle();
@@ -81,7 +96,9 @@ describe('--on-alert runs a command with the alert as JSON on stdin', () => {
 		const missing = runner(['/no/such/program-rigtop']);
 		missing.command.run(alert());
 		await missing.command.idle();
-		expect(missing.problems.map((p) => p.message)).toEqual([expect.stringMatching(/could not run "\/no\/such\/program-rigtop": no such program \(ENOENT\)/)]);
+		expect(missing.problems.map((p) => p.message)).toEqual([
+			expect.stringMatching(/could not run "\/no\/such\/program-rigtop": no such program \(ENOENT\)/),
+		]);
 		expect(missing.problems[0]?.alert.rig).toBe('rig-03');
 
 		const failing = runner(splitCommand(`${process.execPath} -e "process.stderr.write('webhook said no\\n\\nmore'); process.exit(3)"`));

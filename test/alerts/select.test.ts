@@ -7,13 +7,18 @@ const event = (kind: EventKind, message: string = kind) => ({kind, message});
 
 describe('which events are alerts', () => {
 	test('trouble kinds alert; ordinary news does not', () => {
-		expect(alertForEvent(event('down', 'down: connection refused'), none).alert).toEqual({kind: 'down', severity: 'error', message: 'down: connection refused'});
+		expect(alertForEvent(event('down', 'down: connection refused'), none).alert).toEqual({
+			kind: 'down',
+			severity: 'error',
+			message: 'down: connection refused',
+		});
 		expect(alertForEvent(event('error'), none).alert?.severity).toBe('error');
 		expect(alertForEvent(event('pool-lost'), none).alert?.kind).toBe('pool-lost');
 		expect(alertForEvent(event('hashrate-drop'), none).alert?.kind).toBe('hashrate-drop');
 		expect(alertForEvent(event('restarted'), none).alert?.kind).toBe('restarted');
 		expect(alertForEvent(event('hugepages-lost'), none).alert?.kind).toBe('hugepages-lost');
-		for (const kind of ['started', 'paused', 'resumed', 'rejected', 'action'] as const) expect(alertForEvent(event(kind), none).alert).toBeNull();
+		for (const kind of ['started', 'paused', 'resumed', 'rejected', 'action'] as const)
+			expect(alertForEvent(event(kind), none).alert).toBeNull();
 	});
 
 	test('an all-clear is an alert only after its trouble was alerted', () => {

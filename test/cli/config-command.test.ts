@@ -84,7 +84,9 @@ describe('rigtop config get', () => {
 		expect(result.code).toBe(1);
 		expect(result.out).toBe('');
 		// The summary is refused too (that is how a wrong token is told from restricted mode).
-		expect(result.err).toMatch(/^rigtop: the miner refused rigtop's token \(403\) — use the value of http\.access-token .*from the miner's config/);
+		expect(result.err).toMatch(
+			/^rigtop: the miner refused rigtop's token \(403\) — use the value of http\.access-token .*from the miner's config/,
+		);
 		expect(result.err).not.toContain('not-the-token-1');
 	});
 
@@ -112,7 +114,9 @@ describe('rigtop config set', () => {
 	it('an API change needs --yes; a bad value is refused; --read-only refuses set; nothing is sent', async () => {
 		const guarded = await config(['set', 'http.restricted=true']);
 		expect(guarded.code).toBe(1);
-		expect(guarded.err).toContain('http.restricted can cut rigtop off from the miner\'s API; nothing was applied: run again with --yes to confirm');
+		expect(guarded.err).toContain(
+			"http.restricted can cut rigtop off from the miner's API; nothing was applied: run again with --yes to confirm",
+		);
 		const bad = await config(['set', 'print-time=-1']);
 		expect(bad).toMatchObject({code: 1, err: 'rigtop: print-time must be a whole number from 0 to 3600 (not -1)\nnothing was applied\n'});
 		const readOnly = await config(['set', 'colors=false'], {readOnly: true});

@@ -22,10 +22,7 @@ async function rigsFile(content: unknown): Promise<string> {
 
 describe('--rigs FILE', () => {
 	test('reads names, normalizes urls, and resolves tokenFile against the rigs file folder', async () => {
-		const file = await rigsFile([
-			{name: 'rig-01', url: '10.0.0.5:8080', tokenFile: 'tokens/rig-01'},
-			{url: 'http://10.0.0.6:8080/'},
-		]);
+		const file = await rigsFile([{name: 'rig-01', url: '10.0.0.5:8080', tokenFile: 'tokens/rig-01'}, {url: 'http://10.0.0.6:8080/'}]);
 		expect(await readRigsFile(path.relative(process.cwd(), file))).toEqual([
 			{url: 'http://10.0.0.5:8080', name: 'rig-01', tokenFile: path.join(dir, 'conf', 'tokens', 'rig-01')},
 			{url: 'http://10.0.0.6:8080', name: undefined, tokenFile: undefined},
@@ -64,6 +61,8 @@ describe('--rigs FILE', () => {
 		expect(await readRigToken({url: 'http://h:1', name: 'rig-a', tokenFile}, (line) => warnings.push(line))).toBe('tok-value-123');
 		expect(warnings).toEqual([expect.stringMatching(/^rig rig-a: tokenFile .* can be read by other users/)]);
 		expect(await readRigToken({url: 'http://h:1', name: undefined, tokenFile: undefined}, () => {})).toBeNull();
-		await expect(readRigToken({url: 'http://h:1', name: 'rig-b', tokenFile: path.join(dir, 'nope')}, () => {})).rejects.toThrow(/^rig rig-b: cannot read tokenFile .*does not exist/);
+		await expect(readRigToken({url: 'http://h:1', name: 'rig-b', tokenFile: path.join(dir, 'nope')}, () => {})).rejects.toThrow(
+			/^rig rig-b: cannot read tokenFile .*does not exist/,
+		);
 	});
 });

@@ -65,7 +65,12 @@ describe('session.setOpen: only the open dashboard reads per-thread data', () =>
 
 		session.setOpen(1);
 		await polled(session, 1, 3);
-		expect(b.seen().slice(seenB + 1).sort()).toEqual(['GET /2/backends', 'GET /2/summary']);
+		expect(
+			b
+				.seen()
+				.slice(seenB + 1)
+				.sort(),
+		).toEqual(['GET /2/backends', 'GET /2/summary']);
 		expect(a.seen()).toHaveLength(seenA + 1);
 	});
 });

@@ -58,7 +58,14 @@ describe('apply against a misbehaving miner', () => {
 		const text = v6Config();
 		const minerClient = await miner((request) => (request.method === 'PUT' ? 'reset' : json(text)));
 		const edits = editedColors();
-		const result = await applyEdits({client: minerClient, baseText: text, edits, backupDir: temp.dir, verifyTimeoutMs: 300, verifyIntervalMs: 50});
+		const result = await applyEdits({
+			client: minerClient,
+			baseText: text,
+			edits,
+			backupDir: temp.dir,
+			verifyTimeoutMs: 300,
+			verifyIntervalMs: 50,
+		});
 		expect(result.status).toBe('failed');
 		if (result.status !== 'failed') return;
 		expect(result).toMatchObject({stage: 'put', put: 'unanswered'});
@@ -67,7 +74,9 @@ describe('apply against a misbehaving miner', () => {
 		expect(result.message).toBe(
 			`the PUT was sent but no answer came: the miner may or may not have applied it; your config as it was is saved in ${result.backupPath}; reading it back afterwards: 0 of 1 changes show`,
 		);
-		expect(result.keys).toEqual([expect.objectContaining({path: 'colors', status: 'unknown', before: 'false', after: 'true', seen: 'false'})]);
+		expect(result.keys).toEqual([
+			expect.objectContaining({path: 'colors', status: 'unknown', before: 'false', after: 'true', seen: 'false'}),
+		]);
 		expect(puts()).toHaveLength(1);
 		expect(puts()[0]?.body).toBe(edits.text());
 		expectNoSecret(result);
@@ -80,14 +89,23 @@ describe('apply against a misbehaving miner', () => {
 			text = request.body;
 			return 'reset';
 		});
-		const result = await applyEdits({client: minerClient, baseText: text, edits: editedColors(), backupDir: temp.dir, verifyTimeoutMs: 300, verifyIntervalMs: 50});
+		const result = await applyEdits({
+			client: minerClient,
+			baseText: text,
+			edits: editedColors(),
+			backupDir: temp.dir,
+			verifyTimeoutMs: 300,
+			verifyIntervalMs: 50,
+		});
 		expect(result).toMatchObject({status: 'failed', put: 'unanswered', keys: [expect.objectContaining({status: 'applied'})]});
 		expect(result.status === 'failed' && result.message).toMatch(/reading it back afterwards: 1 of 1 changes show$/);
 	});
 
 	it('a 400 from the miner (recorded 6.26 answer): nothing applied, its message shown, backup kept', async () => {
 		const text = v6Config();
-		const minerClient = await miner((request) => (request.method === 'PUT' ? {capture: fixture('v6.26/put_1_config_badjson.txt')} : json(text)));
+		const minerClient = await miner((request) =>
+			request.method === 'PUT' ? {capture: fixture('v6.26/put_1_config_badjson.txt')} : json(text),
+		);
 		const result = await applyEdits({client: minerClient, baseText: text, edits: editedColors(), backupDir: temp.dir});
 		expect(result).toMatchObject({status: 'failed', stage: 'put', put: 'refused'});
 		if (result.status !== 'failed') return;
@@ -101,7 +119,9 @@ describe('apply against a misbehaving miner', () => {
 
 	it('a 415 from the miner (recorded 6.26 answer)', async () => {
 		const text = v6Config();
-		const minerClient = await miner((request) => (request.method === 'PUT' ? {capture: fixture('v6.26/put_1_config_json_charset.txt')} : json(text)));
+		const minerClient = await miner((request) =>
+			request.method === 'PUT' ? {capture: fixture('v6.26/put_1_config_json_charset.txt')} : json(text),
+		);
 		const result = await applyEdits({client: minerClient, baseText: text, edits: editedColors(), backupDir: temp.dir});
 		expect(result).toMatchObject({status: 'failed', put: 'refused', problem: {kind: 'unsupported-media-type'}});
 		expect(puts()[0]?.headers['content-type']).toBe('application/json');
@@ -109,7 +129,9 @@ describe('apply against a misbehaving miner', () => {
 
 	it('restricted mode (recorded 6.26: config 403, summary 200): says to set http.restricted to false; nothing sent', async () => {
 		const minerClient = await miner((request) =>
-			request.path === '/1/summary' ? {capture: fixture('v6.26/restricted/get_1_summary_goodtoken.txt')} : {capture: fixture('v6.26/restricted/get_1_config_goodtoken.txt')},
+			request.path === '/1/summary'
+				? {capture: fixture('v6.26/restricted/get_1_summary_goodtoken.txt')}
+				: {capture: fixture('v6.26/restricted/get_1_config_goodtoken.txt')},
 		);
 		const result = await applyEdits({client: minerClient, baseText: v6Config(), edits: editedColors(), backupDir: temp.dir});
 		expect(result).toMatchObject({status: 'failed', stage: 'read', put: 'not-sent', backupPath: null, problem: {kind: 'restricted'}});
@@ -134,14 +156,28 @@ describe('apply against a misbehaving miner', () => {
 		if (!tokenEdit.ok) throw new Error(tokenEdit.message);
 		edits = tokenEdit.edits;
 		const started = Date.now();
-		const result = await applyEdits({client: minerClient, baseText: text, edits, backupDir: temp.dir, verifyTimeoutMs: 400, verifyIntervalMs: 50});
+		const result = await applyEdits({
+			client: minerClient,
+			baseText: text,
+			edits,
+			backupDir: temp.dir,
+			verifyTimeoutMs: 400,
+			verifyIntervalMs: 50,
+		});
 		expect(Date.now() - started).toBeGreaterThanOrEqual(350);
 		expect(result).toMatchObject({status: 'done', allApplied: false});
 		expect(result.status === 'done' && result.applied?.reveal()).toBe(text);
 		if (result.status !== 'done') return;
 		expect(result.keys).toEqual([
 			expect.objectContaining({path: 'colors', status: 'not-applied', seen: 'false'}),
-			expect.objectContaining({path: 'pools.0.pass', status: 'not-applied', secret: true, before: '••••••••', after: '••••••••', seen: '••••••••'}),
+			expect.objectContaining({
+				path: 'pools.0.pass',
+				status: 'not-applied',
+				secret: true,
+				before: '••••••••',
+				after: '••••••••',
+				seen: '••••••••',
+			}),
 		]);
 		expect(result.message).toMatch(/^0 of 2 changes applied \(not confirmed: colors, pools\.0\.pass\); your config as it was is saved in /);
 		expect(JSON.stringify(result)).not.toContain('pool-secret-77');
@@ -155,7 +191,9 @@ describe('apply against a misbehaving miner', () => {
 		writeFileSync(blocker, '');
 		const result = await applyEdits({client: minerClient, baseText: text, edits: editedColors(), backupDir: path.join(blocker, 'backups')});
 		expect(result).toMatchObject({status: 'failed', stage: 'backup', put: 'not-sent', backupPath: null, problem: {kind: 'backup'}});
-		expect(result.status === 'failed' && result.message).toMatch(/could not save a backup .* — nothing was sent to the miner; its config is unchanged$/);
+		expect(result.status === 'failed' && result.message).toMatch(
+			/could not save a backup .* — nothing was sent to the miner; its config is unchanged$/,
+		);
 		expect(puts()).toHaveLength(0);
 	});
 
@@ -167,7 +205,9 @@ describe('apply against a misbehaving miner', () => {
 		const result = await applyEdits({client: minerClient, baseText: base, edits: editedColors(), backupDir: temp.dir});
 		expect(result.status).toBe('conflict');
 		if (result.status !== 'conflict') return;
-		expect(result.conflicts).toEqual(['pools.1: (absent) → {"url":"backup.pool:3333","user":"wallet","pass":"••••••••","enabled":true} (changed on the miner)']);
+		expect(result.conflicts).toEqual([
+			'pools.1: (absent) → {"url":"backup.pool:3333","user":"wallet","pass":"••••••••","enabled":true} (changed on the miner)',
+		]);
 		expect(JSON.stringify(result)).not.toContain('second-pool-secret');
 		expect(puts()).toHaveLength(0);
 		expect(backups()).toHaveLength(0);
@@ -177,7 +217,14 @@ describe('apply against a misbehaving miner', () => {
 		const base = v6Config();
 		const reformatted = JSON.stringify(JSON.parse(base), null, 2);
 		const minerClient = await miner((request) => (request.method === 'PUT' ? {status: 204} : json(reformatted)));
-		const result = await applyEdits({client: minerClient, baseText: base, edits: editedColors(), backupDir: temp.dir, verifyTimeoutMs: 100, verifyIntervalMs: 50});
+		const result = await applyEdits({
+			client: minerClient,
+			baseText: base,
+			edits: editedColors(),
+			backupDir: temp.dir,
+			verifyTimeoutMs: 100,
+			verifyIntervalMs: 50,
+		});
 		expect(result.status).toBe('done');
 		expect(puts()[0]?.body).toBe(reformatted.replace('"colors": false', '"colors": true'));
 		expect(result.status === 'done' && readFileSync(result.backupPath, 'utf8')).toBe(reformatted);

@@ -86,7 +86,9 @@ for (const dialect of ['6', '2.14'] as const) {
 			client = new MinerClient({url: sim.url, token: TOKEN});
 			const restricted = await applyEdits({client, baseText, edits, backupDir: '/nonexistent-never-written'});
 			expect(restricted).toMatchObject({status: 'failed', stage: 'read', put: 'not-sent', problem: {kind: 'restricted'}});
-			expect(restricted.status === 'failed' && restricted.problem.fix).toMatch(new RegExp(`^set ${api}\\.restricted to false in the miner's config file`));
+			expect(restricted.status === 'failed' && restricted.problem.fix).toMatch(
+				new RegExp(`^set ${api}\\.restricted to false in the miner's config file`),
+			);
 			await client.close();
 
 			client = new MinerClient({url: sim.url, token: 'wrong-token-0000'});

@@ -99,7 +99,9 @@ describe('writeBackup', () => {
 		const error = await writeBackup(path.join(blocker, 'backups'), url, v6Config()).catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(BackupError);
 		expect(error).toMatchObject({reason: 'not-writable', location: path.join(blocker, 'backups')});
-		expect((error as Error).message).toMatch(/could not save a backup of the miner's config in .*: that directory cannot be written \(ENOTDIR\)/);
+		expect((error as Error).message).toMatch(
+			/could not save a backup of the miner's config in .*: that directory cannot be written \(ENOTDIR\)/,
+		);
 		expect((error as Error).message).not.toContain('testtoken');
 		expect(readdirSync(temp.dir)).toEqual(['a-file']);
 	});
@@ -114,7 +116,9 @@ describe('writeBackup', () => {
 
 		const failure = backupFailure(enospc, '/some/dir', 'write');
 		expect(failure.reason).toBe('disk-full');
-		expect(failure.message).toBe("could not save a backup of the miner's config in /some/dir: the disk is full; free some space and try again");
+		expect(failure.message).toBe(
+			"could not save a backup of the miner's config in /some/dir: the disk is full; free some space and try again",
+		);
 	});
 });
 

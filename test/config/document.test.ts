@@ -11,14 +11,27 @@ describe('ConfigDocument: reading', () => {
 
 	it('lists every key as a tree with kind, depth and child count', () => {
 		const hugePages = doc.entry(['cpu', 'huge-pages']);
-		expect(hugePages).toMatchObject({id: 'cpu.huge-pages', key: 'huge-pages', depth: 1, kind: 'boolean', value: true, display: 'true', childCount: 0});
+		expect(hugePages).toMatchObject({
+			id: 'cpu.huge-pages',
+			key: 'huge-pages',
+			depth: 1,
+			kind: 'boolean',
+			value: true,
+			display: 'true',
+			childCount: 0,
+		});
 		expect(doc.entry(['pools'])).toMatchObject({kind: 'array', childCount: 1, display: '[…]', value: undefined});
 		expect(doc.entry(['pools', 0])).toMatchObject({id: 'pools.0', key: 0, kind: 'object', childCount: 16});
 		expect(doc.entry(['pools', 0, 'tls'])).toMatchObject({kind: 'boolean', value: false, depth: 2});
 		expect(doc.entry(['cpu', 'priority'])).toMatchObject({kind: 'null', value: null, display: 'null'});
 		expect(doc.entry(['cpu', 'cn'])).toMatchObject({kind: 'array', childCount: 1});
 		expect(doc.entry(['cpu', 'rx/arq'])).toMatchObject({kind: 'string', value: 'rx/wow', display: '"rx/wow"'});
-		expect(doc.children([]).map((entry) => entry.id).slice(0, 4)).toEqual(['api', 'http', 'autosave', 'background']);
+		expect(
+			doc
+				.children([])
+				.map((entry) => entry.id)
+				.slice(0, 4),
+		).toEqual(['api', 'http', 'autosave', 'background']);
 		expect(doc.children(['http']).map((entry) => entry.key)).toEqual(['enabled', 'host', 'port', 'access-token', 'restricted']);
 	});
 
@@ -28,7 +41,10 @@ describe('ConfigDocument: reading', () => {
 		expect(doc.entry(['pools', 0, 'pass'])).toMatchObject({secret: true, value: undefined, display: SECRET_MASK});
 		expect(doc.entry(['pools', 0, 'user'])).toMatchObject({secret: false, value: 'realpeer-test'});
 		expect(doc.entry(['api', 'id'])).toMatchObject({secret: false, guarded: false});
-		const shown = doc.entries().map((entry) => `${entry.display} ${String(entry.value)}`).join('\n');
+		const shown = doc
+			.entries()
+			.map((entry) => `${entry.display} ${String(entry.value)}`)
+			.join('\n');
 		expect(shown).not.toContain('testtoken');
 	});
 

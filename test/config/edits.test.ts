@@ -37,7 +37,11 @@ describe('PendingEdits', () => {
 		expect(edits.diffLines()).toEqual(['colors: false → true', 'cpu.huge-pages: true → false', 'print-time: 60 → 30']);
 		expect(edits.hasGuarded).toBe(false);
 		// The edited text differs from what was read on exactly those three lines.
-		expect(changedLines(v6Config(), edits.text())).toEqual(['    "colors": true,', '        "huge-pages": false,', '    "print-time": 30,']);
+		expect(changedLines(v6Config(), edits.text())).toEqual([
+			'    "colors": true,',
+			'        "huge-pages": false,',
+			'    "print-time": 30,',
+		]);
 		expect(edits.document().get(['print-time'])).toBe(30);
 	});
 
@@ -59,7 +63,7 @@ describe('PendingEdits', () => {
 		expect(displayValue(['pools'], [pool, {...pool, pass: null}])).toBe(
 			'[{"url":"p:1","user":"wallet","pass":"••••••••"},{"url":"p:1","user":"wallet","pass":null}]',
 		);
-		expect(displayValue(['http'], {'access-token': 'abc-secret', 'port': 1})).toBe('{"access-token":"••••••••","port":1}');
+		expect(displayValue(['http'], {'access-token': 'abc-secret', port: 1})).toBe('{"access-token":"••••••••","port":1}');
 		const whole = ok(new PendingEdits(v6Config()).set(['http'], {enabled: true, 'access-token': 'abc-secret'}));
 		expect(whole.diffLines()[0]).not.toMatch(/abc-secret|testtoken/);
 	});
@@ -101,7 +105,12 @@ describe('PendingEdits', () => {
 		let edits = new PendingEdits(v6Config());
 		edits = ok(edits.toggle(['colors']));
 		edits = ok(edits.toggle(['cpu', 'enabled']));
-		expect(edits.discard(['colors']).list().map((edit) => edit.id)).toEqual(['cpu.enabled']);
+		expect(
+			edits
+				.discard(['colors'])
+				.list()
+				.map((edit) => edit.id),
+		).toEqual(['cpu.enabled']);
 		expect(edits.discard().size).toBe(0);
 		expect(edits.discard().text()).toBe(v6Config());
 	});
@@ -109,10 +118,13 @@ describe('PendingEdits', () => {
 	it('refuses overlapping paths and adds new keys', () => {
 		let edits = new PendingEdits(v6Config());
 		edits = ok(edits.set(['cpu', 'rx'], [0, 1]));
-		expect(edits.set(['cpu', 'rx', 0], 2)).toMatchObject({ok: false, message: expect.stringMatching(/overlaps the pending change to cpu\.rx/)});
+		expect(edits.set(['cpu', 'rx', 0], 2)).toMatchObject({
+			ok: false,
+			message: expect.stringMatching(/overlaps the pending change to cpu\.rx/),
+		});
 		edits = ok(edits.set(['cpu', 'max-threads-hint'], 75));
 		expect(edits.get(['cpu', 'max-threads-hint'])?.before).toBeUndefined();
-		expect(JSON.parse(edits.text()).cpu).toMatchObject({'rx': [0, 1], 'max-threads-hint': 75});
+		expect(JSON.parse(edits.text()).cpu).toMatchObject({rx: [0, 1], 'max-threads-hint': 75});
 	});
 
 	it('works on the older layout', () => {

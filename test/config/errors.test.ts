@@ -32,7 +32,9 @@ describe('describeConfigError', () => {
 	});
 
 	it('415 and 400 (with the miner’s own message)', () => {
-		const media = describeConfigError(new MinerError('unsupported-media-type', 'unsupported media type (HTTP 415)', {status: 415}), {operation: 'write'});
+		const media = describeConfigError(new MinerError('unsupported-media-type', 'unsupported media type (HTTP 415)', {status: 415}), {
+			operation: 'write',
+		});
 		expect(media.message).toMatch(/refused the request body type \(415\); nothing was changed/);
 		expect(media.fix).toMatch(/Content-Type: application\/json/);
 		const bad = describeConfigError(
@@ -49,7 +51,9 @@ describe('describeConfigError', () => {
 	it('unreachable, backups and bad documents', () => {
 		const down = describeConfigError(new MinerError('unreachable', 'connection refused'), {operation: 'read'});
 		expect(down).toMatchObject({kind: 'unreachable', message: 'could not read its config: connection refused'});
-		const backup = describeConfigError(new BackupError('disk-full', 'could not save a backup … the disk is full', '/x'), {operation: 'write'});
+		const backup = describeConfigError(new BackupError('disk-full', 'could not save a backup … the disk is full', '/x'), {
+			operation: 'write',
+		});
 		expect(backup.fix).toBe('nothing was sent to the miner; its config is unchanged');
 		expect(describeConfigError(new ConfigParseError('the config is not a JSON object'), {operation: 'read'}).kind).toBe('not-json');
 		expect(describeConfigError('weird', {operation: 'write'}).message).toBe('could not change its config: weird');

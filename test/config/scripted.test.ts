@@ -60,7 +60,11 @@ for (const dialect of ['6', '2.14'] as const) {
 
 		it('set applies with backup and verification; exit 0 when every change applied', async () => {
 			const before = sim.configText();
-			const result = await configSet({...common(), assignments: ['print-time=30', 'colors=false', 'pools.0.pass=new-pool-pass'], confirmApiChanges: false});
+			const result = await configSet({
+				...common(),
+				assignments: ['print-time=30', 'colors=false', 'pools.0.pass=new-pool-pass'],
+				confirmApiChanges: false,
+			});
 			expect(result.lines.slice(0, 3)).toEqual([
 				'print-time: 60 → 30  applied',
 				'colors: true → false  applied',
@@ -68,7 +72,12 @@ for (const dialect of ['6', '2.14'] as const) {
 			]);
 			expect(result.lines.at(-1)).toMatch(/^backup: .*\.json$/);
 			expect(result.exitCode).toBe(0);
-			expect(sim.configText()).toBe(before.replace('"print-time": 60', '"print-time": 30').replace('"colors": true', '"colors": false').replace(POOL_PASS, 'new-pool-pass'));
+			expect(sim.configText()).toBe(
+				before
+					.replace('"print-time": 60', '"print-time": 30')
+					.replace('"colors": true', '"colors": false')
+					.replace(POOL_PASS, 'new-pool-pass'),
+			);
 			expect(readdirSync(temp.dir)).toHaveLength(1);
 			expect(result.lines.join('\n')).not.toMatch(/new-pool-pass|scripted-pool-pass|scripted-token/);
 		});
@@ -77,11 +86,21 @@ for (const dialect of ['6', '2.14'] as const) {
 			const bad = await configSet({...common(), assignments: ['print-time=99999', 'nope.deep=1'], confirmApiChanges: true});
 			expect(bad).toEqual({
 				exitCode: 1,
-				lines: ['print-time must be a whole number from 0 to 3600 (not 99999)', "the miner's config has no key nope.deep", 'nothing was applied'],
+				lines: [
+					'print-time must be a whole number from 0 to 3600 (not 99999)',
+					"the miner's config has no key nope.deep",
+					'nothing was applied',
+				],
 			});
-			expect(await configSet({...common(), assignments: ['print-time'], confirmApiChanges: true})).toMatchObject({exitCode: 1, lines: [expect.stringMatching(/expected PATH=VALUE/)]});
+			expect(await configSet({...common(), assignments: ['print-time'], confirmApiChanges: true})).toMatchObject({
+				exitCode: 1,
+				lines: [expect.stringMatching(/expected PATH=VALUE/)],
+			});
 			expect(await configSet({...common(), assignments: [], confirmApiChanges: true})).toMatchObject({exitCode: 1});
-			expect(await configSet({...common(), assignments: ['print-time=60'], confirmApiChanges: true})).toEqual({exitCode: 0, lines: ['nothing to change: the miner already has these values']});
+			expect(await configSet({...common(), assignments: ['print-time=60'], confirmApiChanges: true})).toEqual({
+				exitCode: 0,
+				lines: ['nothing to change: the miner already has these values'],
+			});
 			expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
 		});
 
@@ -109,7 +128,14 @@ describe('config set against a miner that never applies', () => {
 		const client = new MinerClient({url: server.url, token: 'testtoken'});
 		const temp = tempDir('rigtop-scripted-stuck-');
 		try {
-			const result = await configSet({client, assignments: ['randomx.mode=fast'], confirmApiChanges: false, backupDir: temp.dir, verifyTimeoutMs: 200, verifyIntervalMs: 50});
+			const result = await configSet({
+				client,
+				assignments: ['randomx.mode=fast'],
+				confirmApiChanges: false,
+				backupDir: temp.dir,
+				verifyTimeoutMs: 200,
+				verifyIntervalMs: 50,
+			});
 			expect(result.exitCode).toBe(1);
 			expect(result.lines[0]).toBe('randomx.mode: "auto" → "fast"  NOT applied (the miner has "auto")');
 			expect(result.lines.at(-1)).toMatch(/^0 of 1 changes applied \(not confirmed: randomx\.mode\); your config as it was is saved in /);

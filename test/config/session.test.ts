@@ -17,7 +17,14 @@ type Seen = {result: ApplyResult; action: 'apply' | 'undo'};
 
 function sessionFor(client: ConfigClient, backupDir: string, readOnly = false) {
 	const applied: Seen[] = [];
-	const session = new ConfigSession({client, backupDir, readOnly, tokenGiven: true, ...FAST, onApplied: (result, action) => applied.push({result, action})});
+	const session = new ConfigSession({
+		client,
+		backupDir,
+		readOnly,
+		tokenGiven: true,
+		...FAST,
+		onApplied: (result, action) => applied.push({result, action}),
+	});
 	const states: ConfigSessionState[] = [];
 	session.subscribe(() => states.push(session.getState()));
 	return {session, applied, states};
@@ -88,7 +95,9 @@ for (const dialect of ['6', '2.14'] as const) {
 				['colors', 'applied'],
 				[priority.join('.'), 'applied'],
 			]);
-			const expected = original.replace('"colors": true', '"colors": false').replace(`"${priority.at(-1)}": null`, `"${priority.at(-1)}": 2`);
+			const expected = original
+				.replace('"colors": true', '"colors": false')
+				.replace(`"${priority.at(-1)}": null`, `"${priority.at(-1)}": 2`);
 			expect(sim.configText()).toBe(expected);
 			expect(puts()).toHaveLength(1);
 			expect(puts()[0]?.body).toBe(expected);

@@ -88,21 +88,25 @@ describe('API settings and the config chain', () => {
 
 describe('describeCommand', () => {
 	it('masks token and password values in every form', () => {
-		const text = describeCommand([
-			'/opt/xmrig/xmrig',
-			'--http-access-token=tok-one',
-			'--http-access-token',
-			'tok-two',
-			'--api-access-token=tok-three',
-			'-ppassword1',
-			'-p',
-			'password2',
-			'--userpass=u:password3',
-			'--http-acc=tok-four',
-			'-c',
-			'/opt/xmrig/config.json',
-		], {maxLength: 1000});
-		for (const secret of ['tok-one', 'tok-two', 'tok-three', 'password1', 'password2', 'password3', 'tok-four']) expect(text).not.toContain(secret);
+		const text = describeCommand(
+			[
+				'/opt/xmrig/xmrig',
+				'--http-access-token=tok-one',
+				'--http-access-token',
+				'tok-two',
+				'--api-access-token=tok-three',
+				'-ppassword1',
+				'-p',
+				'password2',
+				'--userpass=u:password3',
+				'--http-acc=tok-four',
+				'-c',
+				'/opt/xmrig/config.json',
+			],
+			{maxLength: 1000},
+		);
+		for (const secret of ['tok-one', 'tok-two', 'tok-three', 'password1', 'password2', 'password3', 'tok-four'])
+			expect(text).not.toContain(secret);
 		expect(text).toContain('--http-access-token=••••');
 		expect(text).toContain('-c /opt/xmrig/config.json');
 	});

@@ -59,7 +59,10 @@ describe('explicit settings win', () => {
 			{
 				url: 'http://127.0.0.1:18090',
 				token: 'file-token',
-				provenance: {url: {kind: 'flag', detail: 'the address given on the command line'}, token: {kind: 'flag', detail: `--token-file ${tokenFile}`}},
+				provenance: {
+					url: {kind: 'flag', detail: 'the address given on the command line'},
+					token: {kind: 'flag', detail: `--token-file ${tokenFile}`},
+				},
 			},
 		]);
 		expect(result.warnings).toEqual([]);
@@ -69,7 +72,11 @@ describe('explicit settings win', () => {
 		const tokenFile = path.join(work, 'token');
 		await writeFile(tokenFile, 'from-file\r\n');
 		await chmod(tokenFile, 0o644);
-		const all = await discover({urls: ['h:1'], tokenFile, tokenEnv: 'from-env', tokenFlag: 'from-flag'}, ['from-file', 'from-env', 'from-flag']);
+		const all = await discover({urls: ['h:1'], tokenFile, tokenEnv: 'from-env', tokenFlag: 'from-flag'}, [
+			'from-file',
+			'from-env',
+			'from-flag',
+		]);
 		expect(all.targets[0]?.token).toBe('from-file');
 		expect(all.warnings.join('\n')).toMatch(/can be read by other users \(mode 0644\)/);
 		expect(all.warnings.join('\n')).toMatch(/--token puts the access token where every user/);
@@ -100,9 +107,21 @@ describe('explicit settings win', () => {
 	});
 
 	it('a loopback URL without a token borrows the token of the local miner listening there', async () => {
-		const config = await writeJson(path.join(work, 'opt', 'config.json'), minerConfig({enabled: true, port: 0, 'access-token': 'proc-token'}));
+		const config = await writeJson(
+			path.join(work, 'opt', 'config.json'),
+			minerConfig({enabled: true, port: 0, 'access-token': 'proc-token'}),
+		);
 		const procRoot = await procWith(
-			[{pid: 900, comm: 'xmrig', argv: ['./xmrig', '-c', 'config.json'], exe: path.join(work, 'opt', 'xmrig'), cwd: path.dirname(config), socketInodes: [71]}],
+			[
+				{
+					pid: 900,
+					comm: 'xmrig',
+					argv: ['./xmrig', '-c', 'config.json'],
+					exe: path.join(work, 'opt', 'xmrig'),
+					cwd: path.dirname(config),
+					socketInodes: [71],
+				},
+			],
 			[{address: '127.0.0.1', port: 41_234, inode: 71}],
 		);
 		const result = await discover({urls: ['127.0.0.1:41234'], procRoot}, ['proc-token']);
@@ -131,19 +150,29 @@ describe('--config', () => {
 		const configPath = path.join(fixtures, version, name);
 		const result = await discover({configPath, procRoot: '/nonexistent'}, ['testtoken']);
 		expect(result.targets).toEqual([
-			{url, token: 'testtoken', provenance: {url: {kind: 'config-file', detail: `--config ${configPath}`}, token: {kind: 'config-file', detail: `--config ${configPath}`}}},
+			{
+				url,
+				token: 'testtoken',
+				provenance: {
+					url: {kind: 'config-file', detail: `--config ${configPath}`},
+					token: {kind: 'config-file', detail: `--config ${configPath}`},
+				},
+			},
 		]);
 		if (version === 'v2.14') expect(result.warnings.join(' ')).toMatch(/older "api" layout/);
 	});
 
-	it('a relative --config is relative to rigtop\'s working directory; an explicit token beats the file\'s', async () => {
+	it("a relative --config is relative to rigtop's working directory; an explicit token beats the file's", async () => {
 		await copyFile(path.join(fixtures, 'v6.26', 'config_main_as_written.json'), path.join(work, 'config.json'));
 		const result = await discover({configPath: 'config.json', tokenEnv: 'override'}, ['override', 'testtoken']);
 		expect(result.targets[0]).toMatchObject({token: 'override', provenance: {token: {kind: 'env'}}});
 	});
 
 	it('API off: no target, the reason and how to turn it on', async () => {
-		const configPath = await writeJson(path.join(work, 'off.json'), minerConfig({enabled: false, port: 18088, 'access-token': 'off-token'}));
+		const configPath = await writeJson(
+			path.join(work, 'off.json'),
+			minerConfig({enabled: false, port: 18088, 'access-token': 'off-token'}),
+		);
 		const result = await discover({configPath}, ['off-token']);
 		expect(result.targets).toEqual([]);
 		expect(result.problems.join('\n')).toMatch(/"enabled" is false/);
@@ -165,7 +194,10 @@ describe('--config', () => {
 
 	it('port 0: the random port comes from the process running with that file', async () => {
 		const dir = path.join(work, 'miner');
-		const configPath = await writeJson(path.join(dir, 'config.json'), minerConfig({enabled: true, host: '0.0.0.0', port: 0, 'access-token': 'rnd-token'}));
+		const configPath = await writeJson(
+			path.join(dir, 'config.json'),
+			minerConfig({enabled: true, host: '0.0.0.0', port: 0, 'access-token': 'rnd-token'}),
+		);
 		const procRoot = await procWith(
 			[
 				{pid: 300, comm: 'xmrig', argv: ['./xmrig', '--config=config.json'], exe: path.join(dir, 'xmrig'), cwd: dir, socketInodes: [31]},
@@ -178,8 +210,14 @@ describe('--config', () => {
 		);
 		const result = await discover({configPath, procRoot}, ['rnd-token']);
 		expect(result.targets).toHaveLength(1);
-		expect(result.targets[0]).toMatchObject({url: 'http://127.0.0.1:45001', token: 'rnd-token', provenance: {token: {kind: 'config-file'}}});
-		expect(result.targets[0]?.provenance.url.detail).toMatch(/^process 300 \(\.\/xmrig --config=config\.json\), listening on 0\.0\.0\.0:45001$/);
+		expect(result.targets[0]).toMatchObject({
+			url: 'http://127.0.0.1:45001',
+			token: 'rnd-token',
+			provenance: {token: {kind: 'config-file'}},
+		});
+		expect(result.targets[0]?.provenance.url.detail).toMatch(
+			/^process 300 \(\.\/xmrig --config=config\.json\), listening on 0\.0\.0\.0:45001$/,
+		);
 		expect(result.problems).toEqual([]);
 	});
 
@@ -213,7 +251,11 @@ describe('running processes', () => {
 				url: 'http://[::1]:39999',
 				token: 'cli-token',
 				provenance: {
-					url: {kind: 'process', detail: 'process 4100 (/opt/xmrig/xmrig -o pool:3333 --http-host :: --http-port=0 --http-access-token=••••), listening on [::]:39999'},
+					url: {
+						kind: 'process',
+						detail:
+							'process 4100 (/opt/xmrig/xmrig -o pool:3333 --http-host :: --http-port=0 --http-access-token=••••), listening on [::]:39999',
+					},
 					token: {kind: 'process', detail: 'the command line of process 4100'},
 				},
 			},
@@ -222,7 +264,10 @@ describe('running processes', () => {
 
 	it('-c relative to the process working directory; config port used when it is listened on', async () => {
 		const dir = path.join(work, 'srv');
-		const config = await writeJson(path.join(dir, 'conf', 'rig.json'), minerConfig({enabled: true, host: '127.0.0.1', port: 18088, 'access-token': 'rel-token'}));
+		const config = await writeJson(
+			path.join(dir, 'conf', 'rig.json'),
+			minerConfig({enabled: true, host: '127.0.0.1', port: 18088, 'access-token': 'rel-token'}),
+		);
 		const procRoot = await procWith(
 			[{pid: 10, comm: 'xmrig', argv: ['./xmrig', '-c', 'conf/rig.json'], exe: path.join(dir, 'xmrig'), cwd: dir, socketInodes: [5, 6]}],
 			[
@@ -231,7 +276,9 @@ describe('running processes', () => {
 			],
 		);
 		const result = await discover({procRoot}, ['rel-token']);
-		expect(result.targets).toMatchObject([{url: 'http://127.0.0.1:18088', token: 'rel-token', provenance: {token: {detail: `${config} (the config of process 10)`}}}]);
+		expect(result.targets).toMatchObject([
+			{url: 'http://127.0.0.1:18088', token: 'rel-token', provenance: {token: {detail: `${config} (the config of process 10)`}}},
+		]);
 		expect(result.warnings).toEqual([]);
 	});
 
@@ -247,9 +294,12 @@ describe('running processes', () => {
 		expect(result.targets).toMatchObject([{url: 'http://127.0.0.1:18090', token: 'testtoken'}]);
 	});
 
-	it('then ~/.xmrig.json and ~/.config/xmrig.json (the owner\'s home from passwd first)', async () => {
+	it("then ~/.xmrig.json and ~/.config/xmrig.json (the owner's home from passwd first)", async () => {
 		const ownerHome = path.join(work, 'miner-home');
-		await writeJson(path.join(ownerHome, '.config', 'xmrig.json'), minerConfig({enabled: true, port: 18100, 'access-token': 'owner-token'}));
+		await writeJson(
+			path.join(ownerHome, '.config', 'xmrig.json'),
+			minerConfig({enabled: true, port: 18100, 'access-token': 'owner-token'}),
+		);
 		await writeJson(path.join(home, '.xmrig.json'), minerConfig({enabled: true, port: 18100, 'access-token': 'my-token'}));
 		const passwdPath = path.join(work, 'passwd');
 		await writeFile(passwdPath, `root:x:0:0:root:/root:/bin/bash\nminer:x:1500:1500::${ownerHome}:/bin/sh\n`);
@@ -267,7 +317,16 @@ describe('running processes', () => {
 		const dir = path.join(work, 'chain');
 		await writeJson(path.join(dir, 'config.json'), minerConfig({enabled: true, port: 18088, 'access-token': 'file-token'}));
 		const procRoot = await procWith(
-			[{pid: 40, comm: 'xmrig', argv: ['./xmrig', '-c', 'config.json', '--http-port=18200'], exe: path.join(dir, 'xmrig'), cwd: dir, socketInodes: [9]}],
+			[
+				{
+					pid: 40,
+					comm: 'xmrig',
+					argv: ['./xmrig', '-c', 'config.json', '--http-port=18200'],
+					exe: path.join(dir, 'xmrig'),
+					cwd: dir,
+					socketInodes: [9],
+				},
+			],
 			[{address: '127.0.0.1', port: 18_200, inode: 9}],
 		);
 		const result = await discover({procRoot}, ['file-token']);
@@ -280,7 +339,16 @@ describe('running processes', () => {
 		const dir = path.join(work, 'chain2');
 		await writeJson(path.join(dir, 'config.json'), minerConfig({enabled: true, port: 18088, 'access-token': 'file-token'}));
 		const procRoot = await procWith(
-			[{pid: 41, comm: 'xmrig', argv: ['./xmrig', '--http-access-token=early', '-c', 'config.json'], exe: path.join(dir, 'xmrig'), cwd: dir, socketInodes: [9]}],
+			[
+				{
+					pid: 41,
+					comm: 'xmrig',
+					argv: ['./xmrig', '--http-access-token=early', '-c', 'config.json'],
+					exe: path.join(dir, 'xmrig'),
+					cwd: dir,
+					socketInodes: [9],
+				},
+			],
 			[{address: '127.0.0.1', port: 43_210, inode: 9}],
 		);
 		const result = await discover({procRoot}, ['file-token', 'early']);
@@ -303,7 +371,14 @@ describe('running processes', () => {
 		const procRoot = await procWith(
 			[
 				{pid: 61, comm: 'xmrig', argv: ['xmrig', '-o', 'p:1', '--http-port=18001'], exe: '/a/xmrig', cwd: '/', socketInodes: [61]},
-				{pid: 62, comm: 'xmrig-notls', argv: ['xmrig-notls', '-o', 'p:1', '--http-port=18002'], exe: '/b/xmrig-notls', cwd: '/', socketInodes: [62]},
+				{
+					pid: 62,
+					comm: 'xmrig-notls',
+					argv: ['xmrig-notls', '-o', 'p:1', '--http-port=18002'],
+					exe: '/b/xmrig-notls',
+					cwd: '/',
+					socketInodes: [62],
+				},
 			],
 			[
 				{address: '127.0.0.1', port: 18_001, inode: 61},
@@ -329,24 +404,43 @@ describe('running processes', () => {
 	});
 
 	it('a -c file that cannot be read is named', async () => {
-		const procRoot = await procWith([{pid: 71, comm: 'xmrig', argv: ['xmrig', '-c', '/gone/config.json'], exe: '/x/xmrig', cwd: '/', socketInodes: [1]}], [
-			{address: '127.0.0.1', port: 18_300, inode: 1},
-		]);
+		const procRoot = await procWith(
+			[{pid: 71, comm: 'xmrig', argv: ['xmrig', '-c', '/gone/config.json'], exe: '/x/xmrig', cwd: '/', socketInodes: [1]}],
+			[{address: '127.0.0.1', port: 18_300, inode: 1}],
+		);
 		const result = await discover({procRoot});
 		expect(result.targets.map((target) => target.url)).toEqual(['http://127.0.0.1:18300']);
 		expect(result.problems).toContain('process 71 was started with -c /gone/config.json, but /gone/config.json does not exist');
 		expect(result.warnings.join('\n')).toMatch(/found no config it can read for this miner, so it knows no token/);
 	});
 
-	it('another user\'s miner (sockets hidden): the configured port, else the one port its user listens on, as a guess', async () => {
+	it("another user's miner (sockets hidden): the configured port, else the one port its user listens on, as a guess", async () => {
 		await chmod(work, 0o755);
 		const dir = path.join(work, 'other');
 		await writeJson(path.join(dir, 'fixed.json'), minerConfig({enabled: true, port: 18_400}));
 		await writeJson(path.join(dir, 'random.json'), minerConfig({enabled: true, port: 0}));
 		const procRoot = await procWith(
 			[
-				{pid: 90, comm: 'xmrig', argv: ['./xmrig', '-c', 'fixed.json'], exe: path.join(dir, 'xmrig'), cwd: dir, uid: 1002, socketInodes: [91], hideFds: true},
-				{pid: 95, comm: 'xmrig', argv: ['./xmrig', '-c', 'random.json'], exe: path.join(dir, 'xmrig'), cwd: dir, uid: 1003, socketInodes: [96], hideFds: true},
+				{
+					pid: 90,
+					comm: 'xmrig',
+					argv: ['./xmrig', '-c', 'fixed.json'],
+					exe: path.join(dir, 'xmrig'),
+					cwd: dir,
+					uid: 1002,
+					socketInodes: [91],
+					hideFds: true,
+				},
+				{
+					pid: 95,
+					comm: 'xmrig',
+					argv: ['./xmrig', '-c', 'random.json'],
+					exe: path.join(dir, 'xmrig'),
+					cwd: dir,
+					uid: 1003,
+					socketInodes: [96],
+					hideFds: true,
+				},
 			],
 			[
 				{address: '127.0.0.1', port: 18_400, inode: 91, uid: 1002},

@@ -90,7 +90,10 @@ export async function makeFakeProc(processes: readonly FakeProcess[], sockets: r
 		await mkdir(path.join(dir, 'net'), {recursive: true});
 		await writeFile(path.join(dir, 'comm'), `${fake.comm}\n`);
 		await writeFile(path.join(dir, 'cmdline'), fake.argv.map((arg) => `${arg}\0`).join(''));
-		await writeFile(path.join(dir, 'status'), `Name:\t${fake.comm}\nUmask:\t0022\nState:\tS (sleeping)\nUid:\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\n`);
+		await writeFile(
+			path.join(dir, 'status'),
+			`Name:\t${fake.comm}\nUmask:\t0022\nState:\tS (sleeping)\nUid:\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\n`,
+		);
 		if (fake.exe !== undefined) await symlink(fake.exe, path.join(dir, 'exe'));
 		if (fake.cwd !== undefined) await symlink(fake.cwd, path.join(dir, 'cwd'));
 		const fdDir = path.join(dir, 'fd');
@@ -98,7 +101,8 @@ export async function makeFakeProc(processes: readonly FakeProcess[], sockets: r
 		await symlink('/dev/null', path.join(fdDir, '0'));
 		await symlink('pipe:[4242]', path.join(fdDir, '1'));
 		await symlink('anon_inode:[eventpoll]', path.join(fdDir, '2'));
-		for (const [index, inode] of (fake.socketInodes ?? []).entries()) await symlink(`socket:[${inode}]`, path.join(fdDir, String(index + 10)));
+		for (const [index, inode] of (fake.socketInodes ?? []).entries())
+			await symlink(`socket:[${inode}]`, path.join(fdDir, String(index + 10)));
 		if (fake.hideFds) await chmod(fdDir, 0o000);
 		await writeFile(path.join(dir, 'net', 'tcp'), netTcpText(sockets, 4));
 		await writeFile(path.join(dir, 'net', 'tcp6'), netTcpText(sockets, 6));

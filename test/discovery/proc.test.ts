@@ -53,7 +53,9 @@ describe('recognising XMRig processes', () => {
 		expect(looksLikeXmrig({comm: 'xmrig', argv: ['/usr/bin/node', './xmrig'], exe: '/usr/bin/node'})).toBe(true);
 		// Node 24 renames its main thread: the kernel name no longer says xmrig, the script still does.
 		expect(looksLikeXmrig({comm: 'MainThread', argv: ['/opt/node24/bin/node', './xmrig'], exe: '/opt/node24/bin/node'})).toBe(true);
-		expect(looksLikeXmrig({comm: 'MainThread', argv: ['/opt/node24/bin/node', 'server.js', 'xmrig'], exe: '/opt/node24/bin/node'})).toBe(false);
+		expect(looksLikeXmrig({comm: 'MainThread', argv: ['/opt/node24/bin/node', 'server.js', 'xmrig'], exe: '/opt/node24/bin/node'})).toBe(
+			false,
+		);
 		expect(looksLikeXmrig({comm: 'randomx-worker', argv: ['./xmrig-6.26.0/xmrig'], exe: null})).toBe(true);
 		expect(looksLikeXmrig({comm: 'x', argv: [], exe: '/opt/XMRig/xmrig-notls (deleted)'})).toBe(true);
 		expect(looksLikeXmrig({comm: 'tail', argv: ['tail', '-f', 'xmrig.log'], exe: '/usr/bin/tail'})).toBe(false);
@@ -121,9 +123,20 @@ describe('scanning a /proc tree', () => {
 		expect((await scanXmrigProcesses({procRoot: fake.root, selfPid: 77})).processes).toEqual([]);
 	});
 
-	it('another user\'s process: fd unreadable → a note and the sockets its user owns as a guess', async () => {
+	it("another user's process: fd unreadable → a note and the sockets its user owns as a guess", async () => {
 		fake = await makeFakeProc(
-			[{pid: 555, comm: 'xmrig', argv: ['/home/miner/xmrig'], exe: '/home/miner/xmrig', cwd: '/home/miner', uid: 1002, socketInodes: [610], hideFds: true}],
+			[
+				{
+					pid: 555,
+					comm: 'xmrig',
+					argv: ['/home/miner/xmrig'],
+					exe: '/home/miner/xmrig',
+					cwd: '/home/miner',
+					uid: 1002,
+					socketInodes: [610],
+					hideFds: true,
+				},
+			],
 			[
 				{address: '127.0.0.1', port: 37_001, inode: 610, uid: 1002},
 				{address: '0.0.0.0', port: 80, inode: 611, uid: 0},

@@ -106,8 +106,13 @@ describe.runIf(onLinux)('a real miner process on this machine', () => {
 		const target = result.targets.find((candidate) => candidate.url === `http://127.0.0.1:${port}`);
 		expect(target).toBeDefined();
 		expect(target?.token).toBe(TOKEN);
-		expect(target?.provenance.url.detail).toMatch(new RegExp(`^process ${child?.pid} \\(.*xmrig -c config\\.json\\), listening on 127\\.0\\.0\\.1:${port}$`));
-		expect(target?.provenance.token).toEqual({kind: 'config-file', detail: `${path.join(dir, 'config.json')} (the config of process ${child?.pid})`});
+		expect(target?.provenance.url.detail).toMatch(
+			new RegExp(`^process ${child?.pid} \\(.*xmrig -c config\\.json\\), listening on 127\\.0\\.0\\.1:${port}$`),
+		);
+		expect(target?.provenance.token).toEqual({
+			kind: 'config-file',
+			detail: `${path.join(dir, 'config.json')} (the config of process ${child?.pid})`,
+		});
 		expect(await get(target?.url ?? '', target?.token ?? null)).toBe(200);
 		expect(formatWhere(result).join('\n')).not.toContain(TOKEN);
 	});
@@ -135,7 +140,15 @@ describe.runIf(onLinux)('the simulated miner (source/sim/main.ts) running as xmr
 	beforeAll(async () => {
 		bundleDir = await mkdtemp(path.join(tmpdir(), 'rigtop-sim-bundle-'));
 		bundle = path.join(bundleDir, 'xmrig-sim.mjs');
-		await build({entryPoints: [path.join(import.meta.dirname, '..', '..', 'source', 'sim', 'main.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent'});
+		await build({
+			entryPoints: [path.join(import.meta.dirname, '..', '..', 'source', 'sim', 'main.ts')],
+			outfile: bundle,
+			bundle: true,
+			platform: 'node',
+			format: 'esm',
+			target: 'node20',
+			logLevel: 'silent',
+		});
 	});
 	afterAll(async () => {
 		await rm(bundleDir, {recursive: true, force: true});

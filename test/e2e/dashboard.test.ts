@@ -21,7 +21,10 @@ describe('the live dashboard in a real terminal', () => {
 		simulator = await startSimulator({dialect: '6', warm: true, workerId: 'e2e-rig-six', threads: 4});
 		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '--interval', '0.5'], {cols: 80, rows: 24});
 
-		const first = await terminal.waitFor((screen) => screen.includes('e2e-rig-six') && screen.includes('6.26.0') && /kH\/s|H\/s/.test(screen), 3000);
+		const first = await terminal.waitFor(
+			(screen) => screen.includes('e2e-rig-six') && screen.includes('6.26.0') && /kH\/s|H\/s/.test(screen),
+			3000,
+		);
 		expect(first).toMatch(/live/);
 		// Never taller than the terminal: the first row is the header, not scrolled away.
 		expect(first.split('\n')[0]).toContain('rigtop');

@@ -44,9 +44,15 @@ describe('the fleet view in a real terminal', () => {
 		const [six, five, two] = await threeRigs();
 		const recorder = path.join(dir, 'record.cjs');
 		const out = path.join(dir, 'alerts.jsonl');
-		await writeFile(recorder, `let s='';process.stdin.on('data',(c)=>{s+=c});process.stdin.on('end',()=>require('fs').appendFileSync(process.argv[2],s));\n`);
+		await writeFile(
+			recorder,
+			`let s='';process.stdin.on('data',(c)=>{s+=c});process.stdin.on('end',()=>require('fs').appendFileSync(process.argv[2],s));\n`,
+		);
 		const intervalMs = 1000;
-		terminal = await TmuxTerminal.start(['node', CLI, six!.url, five!.url, two!.url, '-i', String(intervalMs / 1000), '--bell', '--on-alert', `node '${recorder}' '${out}'`], {cols: 100, rows: 24});
+		terminal = await TmuxTerminal.start(
+			['node', CLI, six!.url, five!.url, two!.url, '-i', String(intervalMs / 1000), '--bell', '--on-alert', `node '${recorder}' '${out}'`],
+			{cols: 100, rows: 24},
+		);
 
 		const first = await terminal.waitFor((screen) => /● 3 live/.test(screen) && /total +3\/3 up/.test(screen), 5000);
 		expect(first.split('\n')[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s total/);
@@ -94,7 +100,14 @@ describe('--once with several miners', () => {
 		const deadUrl = dead.url;
 		await dead.stop();
 		const rigs = path.join(dir, 'rigs.json');
-		await writeFile(rigs, JSON.stringify([{name: 'alpha', url: six!.url}, {name: 'beta', url: five!.url.replace('http://', '')}, {name: 'gone', url: deadUrl}]));
+		await writeFile(
+			rigs,
+			JSON.stringify([
+				{name: 'alpha', url: six!.url},
+				{name: 'beta', url: five!.url.replace('http://', '')},
+				{name: 'gone', url: deadUrl},
+			]),
+		);
 		const env: NodeJS.ProcessEnv = {...process.env};
 		delete env['CI'];
 		const failure = await run('node', [CLI, '--once', '--json', '--rigs', rigs], {env, timeout: 20_000}).then(
@@ -102,7 +115,9 @@ describe('--once with several miners', () => {
 			(error: unknown) => error as {code: number; stdout: string},
 		);
 		expect(failure?.code).toBe(1);
-		const report = JSON.parse(failure?.stdout ?? '') as {miners: {name: string; ok: boolean; miner: {workerId: string} | null; error: {kind: string} | null}[]};
+		const report = JSON.parse(failure?.stdout ?? '') as {
+			miners: {name: string; ok: boolean; miner: {workerId: string} | null; error: {kind: string} | null}[];
+		};
 		expect(report.miners.map((miner) => [miner.name, miner.ok])).toEqual([
 			['alpha', true],
 			['beta', true],
@@ -111,7 +126,9 @@ describe('--once with several miners', () => {
 		expect(report.miners[0]?.miner?.workerId).toBe('fleet-six');
 		expect(report.miners[2]?.error?.kind).toBe('unreachable');
 
-		const bad = await run('node', [CLI, '--once', '--rigs', path.join(dir, 'nope.json')], {env, timeout: 20_000}).catch((error: unknown) => error as {code: number; stderr: string});
+		const bad = await run('node', [CLI, '--once', '--rigs', path.join(dir, 'nope.json')], {env, timeout: 20_000}).catch(
+			(error: unknown) => error as {code: number; stderr: string},
+		);
 		expect((bad as {code: number}).code).toBe(2);
 		expect((bad as {stderr: string}).stderr).toMatch(/cannot read --rigs/);
 	});

@@ -14,7 +14,13 @@ const TOKEN = 'tok-once-faults-51c0de9a';
 /** Node start-up and the bundle's load (~0.4 s alone, seconds with several CLIs starting at once on 2 CPUs). */
 const SLACK_MS = 5000;
 
-type Case = {readonly mode: FaultMode; readonly exit: 0 | 1; readonly kind?: MinerErrorKind; readonly hang?: boolean; readonly says?: RegExp};
+type Case = {
+	readonly mode: FaultMode;
+	readonly exit: 0 | 1;
+	readonly kind?: MinerErrorKind;
+	readonly hang?: boolean;
+	readonly says?: RegExp;
+};
 
 const cases: readonly Case[] = [
 	{mode: 'healthy', exit: 0},
@@ -89,7 +95,11 @@ describe.concurrent('rigtop --once against a misbehaving miner', () => {
 			}
 
 			const report = JSON.parse(json.stdout) as {
-				miners: {ok: boolean; error: {kind: string; message: string; hint: string} | null; miner: {workerId: string; dialect: string} | null}[];
+				miners: {
+					ok: boolean;
+					error: {kind: string; message: string; hint: string} | null;
+					miner: {workerId: string; dialect: string} | null;
+				}[];
 			};
 			expect(report.miners).toHaveLength(1);
 			const [miner] = report.miners;

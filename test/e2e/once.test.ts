@@ -32,7 +32,12 @@ describe('rigtop --once', () => {
 		const result = await rigtop(['--once', '--json', six.url, two.url.replace('http://', '')]);
 		expect(result.stderr).toBe('');
 		expect(result.code).toBe(0);
-		const report = JSON.parse(result.stdout) as {miners: {ok: boolean; miner: {workerId: string; dialect: string; version: string; hashrate: {total: unknown[]}; threads: unknown[]}}[]};
+		const report = JSON.parse(result.stdout) as {
+			miners: {
+				ok: boolean;
+				miner: {workerId: string; dialect: string; version: string; hashrate: {total: unknown[]}; threads: unknown[]};
+			}[];
+		};
 		expect(report.miners).toHaveLength(2);
 		const [first, second] = report.miners;
 		expect(first?.miner.workerId).toBe('json-six');

@@ -16,7 +16,11 @@ const prefix = path.join(work, 'prefix');
 const bin = path.join(prefix, 'node_modules', '.bin', 'rigtop');
 // The installed bin starts with `#!/usr/bin/env node`: put the node running the tests first on
 // PATH, so a run under Node 24 really runs the package under Node 24.
-const env: NodeJS.ProcessEnv = {...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env['PATH'] ?? ''}`, NO_UPDATE_NOTIFIER: '1'};
+const env: NodeJS.ProcessEnv = {
+	...process.env,
+	PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env['PATH'] ?? ''}`,
+	NO_UPDATE_NOTIFIER: '1',
+};
 delete env['CI'];
 
 type PackResult = {filename: string; files: {path: string}[]};
@@ -29,7 +33,22 @@ beforeAll(async () => {
 	if (!result) throw new Error(`npm pack printed no result: ${stdout}`);
 	packed = result;
 	// An unreachable registry proves the install needs none.
-	await run('npm', ['install', '--prefix', prefix, path.join(work, result.filename), '--offline', '--registry', 'http://127.0.0.1:9/', '--no-audit', '--no-fund', '--no-update-notifier'], {env, timeout: 60_000});
+	await run(
+		'npm',
+		[
+			'install',
+			'--prefix',
+			prefix,
+			path.join(work, result.filename),
+			'--offline',
+			'--registry',
+			'http://127.0.0.1:9/',
+			'--no-audit',
+			'--no-fund',
+			'--no-update-notifier',
+		],
+		{env, timeout: 60_000},
+	);
 }, 120_000);
 
 afterAll(() => {
@@ -71,7 +90,10 @@ describe('the npm package', () => {
 	});
 
 	it('has no runtime dependencies and no install scripts', () => {
-		const manifest = JSON.parse(readFileSync(path.join(prefix, 'node_modules', 'rigtop', 'package.json'), 'utf8')) as Record<string, unknown>;
+		const manifest = JSON.parse(readFileSync(path.join(prefix, 'node_modules', 'rigtop', 'package.json'), 'utf8')) as Record<
+			string,
+			unknown
+		>;
 		for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies', 'bundledDependencies']) {
 			expect(manifest[field], field).toBeUndefined();
 		}

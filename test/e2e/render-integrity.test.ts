@@ -143,7 +143,7 @@ describe('incremental rendering in a real terminal', () => {
 		expect(wrong).toBeNull();
 	});
 
-	it('the same frames through a writer with Ink 6.8\'s bug go wrong (the check can fail)', async () => {
+	it("the same frames through a writer with Ink 6.8's bug go wrong (the check can fail)", async () => {
 		const wrong = await play(BUGGY_WRITER, 600);
 		expect(wrong).not.toBeNull();
 		expect(wrong?.wrongAt).toBeLessThan(3);
@@ -174,7 +174,10 @@ describe('incremental rendering in a real terminal', () => {
 
 /** What is wrong with a dashboard screen: duplicated rows, pane borders that do not close, … */
 function integrityProblems(screen: string, rows: number): string[] {
-	const lines = screen.split('\n').slice(0, rows).map((line) => [...line]);
+	const lines = screen
+		.split('\n')
+		.slice(0, rows)
+		.map((line) => [...line]);
 	const problems: string[] = [];
 	const text = lines.map((line) => line.join(''));
 	if (!text[0]?.startsWith(' rigtop ')) problems.push('row 1 is not the header');
@@ -192,13 +195,19 @@ function integrityProblems(screen: string, rows: number): string[] {
 			const bottom = char === '╭' ? '╰' : '╯';
 			let below = row + 1;
 			while (below < lines.length && lines[below]?.[column] === '│') below += 1;
-			if (lines[below]?.[column] !== bottom) problems.push(`the pane at row ${row + 1}, column ${column + 1} does not close (found ${JSON.stringify(lines[below]?.[column] ?? 'nothing')} at row ${below + 1})`);
+			if (lines[below]?.[column] !== bottom)
+				problems.push(
+					`the pane at row ${row + 1}, column ${column + 1} does not close (found ${JSON.stringify(lines[below]?.[column] ?? 'nothing')} at row ${below + 1})`,
+				);
 		});
 	});
 	if (tops < 10) problems.push(`only ${tops} pane corners`);
 
 	// Thread rows: indices ascending by one, none repeated.
-	const indices = text.map((line) => /^│\s{2,}(\d+)\s{2,}[\d.—-]+\s/.exec(line)?.[1]).filter((index) => index !== undefined).map(Number);
+	const indices = text
+		.map((line) => /^│\s{2,}(\d+)\s{2,}[\d.—-]+\s/.exec(line)?.[1])
+		.filter((index) => index !== undefined)
+		.map(Number);
 	if (indices.length === 0) problems.push('no thread rows');
 	indices.forEach((index, position) => {
 		if (position > 0 && index !== (indices[position - 1] ?? 0) + 1) problems.push(`thread rows out of order: ${indices.join(',')}`);

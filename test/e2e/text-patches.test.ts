@@ -31,7 +31,12 @@ beforeAll(async () => {
 	const {build} = await importFrom('esbuild');
 	const {common} = await importFrom(pathToFileURL(path.resolve('scripts/build.mjs')).href);
 	const outfile = path.join(work, 'patched.mjs');
-	await (build as (options: object) => Promise<unknown>)({...(common as object), entryPoints: [entry], outfile, nodePaths: [path.resolve('node_modules')]});
+	await (build as (options: object) => Promise<unknown>)({
+		...(common as object),
+		entryPoints: [entry],
+		outfile,
+		nodePaths: [path.resolve('node_modules')],
+	});
 	patched = (await importFrom(pathToFileURL(outfile).href)) as TextFunctions;
 	original = {
 		sliceAnsi: (await importFrom('slice-ansi'))['default'] as TextFunctions['sliceAnsi'],
@@ -46,8 +51,55 @@ afterAll(() => {
 });
 
 // The first pieces are single-character graphemes (the patched fast path); the rest are not.
-const SIMPLE = ['a', 'Z', ' ', '1', '─', '│', '┌', '·', '…', '▁', '█', '●', '✓', '↑', 'é', '©', '™', '⌚', '\u001B[31m', '\u001B[39m', '\u001B[1m', '\u001B[38;5;12m', '\u001B]8;;http://x\u0007', '\u001B]8;;\u0007'];
-const OTHER = ['\u0301', '\u200D', '\uFE0F', '👍', '🏽', '🇩', '🇪', '👨‍👩‍👧', '한', '\u1100', '\u1161', '中', 'ｶ', 'ﾞ', '\r', '\n', '\t', '\u009B31m', '\u00AD', '\u20DD', '1\uFE0F\u20E3'];
+const SIMPLE = [
+	'a',
+	'Z',
+	' ',
+	'1',
+	'─',
+	'│',
+	'┌',
+	'·',
+	'…',
+	'▁',
+	'█',
+	'●',
+	'✓',
+	'↑',
+	'é',
+	'©',
+	'™',
+	'⌚',
+	'\u001B[31m',
+	'\u001B[39m',
+	'\u001B[1m',
+	'\u001B[38;5;12m',
+	'\u001B]8;;http://x\u0007',
+	'\u001B]8;;\u0007',
+];
+const OTHER = [
+	'\u0301',
+	'\u200D',
+	'\uFE0F',
+	'👍',
+	'🏽',
+	'🇩',
+	'🇪',
+	'👨‍👩‍👧',
+	'한',
+	'\u1100',
+	'\u1161',
+	'中',
+	'ｶ',
+	'ﾞ',
+	'\r',
+	'\n',
+	'\t',
+	'\u009B31m',
+	'\u00AD',
+	'\u20DD',
+	'1\uFE0F\u20E3',
+];
 
 describe('the build patches of Ink text packages', () => {
 	it('measure, slice, tokenize and wrap every generated text as the unpatched packages do', () => {
@@ -70,7 +122,11 @@ describe('the build patches of Ink text packages', () => {
 				['sliceAnsi', patched.sliceAnsi(text, from, to), original.sliceAnsi(text, from, to)],
 				['stringWidth', patched.stringWidth(text), original.stringWidth(text)],
 				['tokenize', JSON.stringify(patched.tokenize(text, endChar)), JSON.stringify(original.tokenize(text, endChar))],
-				['wrapAnsi', patched.wrapAnsi(text, columns, {hard: true, trim: false}), original.wrapAnsi(text, columns, {hard: true, trim: false})],
+				[
+					'wrapAnsi',
+					patched.wrapAnsi(text, columns, {hard: true, trim: false}),
+					original.wrapAnsi(text, columns, {hard: true, trim: false}),
+				],
 			];
 			for (const [name, got, want] of checks) if (got !== want) differences.push(`${name}(${JSON.stringify(text)})`);
 		}
@@ -81,7 +137,10 @@ describe('the build patches of Ink text packages', () => {
 	it('give single code points the width string-width gives them (the RGI emoji shortcut)', () => {
 		const differences: number[] = [];
 		// Where the symbols and emoji are: the BMP up to CJK, and the emoji planes' blocks.
-		for (const [first, last] of [[0x20, 0x2f_ff], [0x1_f0_00, 0x1_fa_ff]] as const) {
+		for (const [first, last] of [
+			[0x20, 0x2f_ff],
+			[0x1_f0_00, 0x1_fa_ff],
+		] as const) {
 			for (let codePoint = first; codePoint <= last; codePoint++) {
 				const text = String.fromCodePoint(codePoint);
 				if (patched.stringWidth(text) !== original.stringWidth(text)) differences.push(codePoint);

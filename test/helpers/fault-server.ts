@@ -236,7 +236,8 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 				return xmrigAnswer(200, 'OK', state.configText);
 			case 'PUT /1/config':
 			case 'PUT /2/config': {
-				if (request.headers['content-type'] !== 'application/json') return xmrigAnswer(415, 'UNSUPPORTED_MEDIA_TYPE', errorBody(415, 'UNSUPPORTED_MEDIA_TYPE'));
+				if (request.headers['content-type'] !== 'application/json')
+					return xmrigAnswer(415, 'UNSUPPORTED_MEDIA_TYPE', errorBody(415, 'UNSUPPORTED_MEDIA_TYPE'));
 				try {
 					JSON.parse(request.body);
 				} catch {
@@ -338,7 +339,9 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 			}
 
 			case 'drip': {
-				socket.write('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n');
+				socket.write(
+					'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n',
+				);
 				const timer = setInterval(() => {
 					if (socket.destroyed) {
 						clearInterval(timer);
@@ -367,7 +370,9 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 			}
 
 			case 'status-503': {
-				end(xmrigAnswer(503, 'Service Unavailable', '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>\n', 'text/html'));
+				end(
+					xmrigAnswer(503, 'Service Unavailable', '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>\n', 'text/html'),
+				);
 				return;
 			}
 
@@ -401,7 +406,10 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 
 			case 'nan': {
 				const answer = healthy(request);
-				const body = answer.slice(answer.indexOf('\r\n\r\n') + 4).replace(/"total": \[[^\]]*\]/u, '"total": [NaN, Infinity, -Infinity]').replace(/"highest": [^,\n]+/u, '"highest": NaN');
+				const body = answer
+					.slice(answer.indexOf('\r\n\r\n') + 4)
+					.replace(/"total": \[[^\]]*\]/u, '"total": [NaN, Infinity, -Infinity]')
+					.replace(/"highest": [^,\n]+/u, '"highest": NaN');
 				end(xmrigAnswer(200, 'OK', body));
 				return;
 			}
@@ -467,7 +475,13 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 					return;
 				}
 
-				end(xmrigAnswer(200, 'OK', '{"status":"ok","service":"node-exporter","uptime":51234,"version":"1.8.2","checks":[{"name":"disk","ok":true}]}'));
+				end(
+					xmrigAnswer(
+						200,
+						'OK',
+						'{"status":"ok","service":"node-exporter","uptime":51234,"version":"1.8.2","checks":[{"name":"disk","ok":true}]}',
+					),
+				);
 			}
 		}
 	};

@@ -49,7 +49,14 @@ async function failure(promise: Promise<unknown>): Promise<MinerError> {
 
 function expectNoToken(error: unknown): void {
 	const minerError = error as MinerError;
-	for (const text of [minerError.message, minerError.detail ?? '', minerError.hint, minerError.oneLine(), String(error), inspect(error, {depth: 8})]) {
+	for (const text of [
+		minerError.message,
+		minerError.detail ?? '',
+		minerError.hint,
+		minerError.oneLine(),
+		String(error),
+		inspect(error, {depth: 8}),
+	]) {
 		expect(text).not.toContain(token);
 	}
 }

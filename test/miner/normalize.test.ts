@@ -106,7 +106,11 @@ describe('normalizeSnapshot: real 6.26 captures (no pool, no job)', () => {
 	});
 
 	it('sees pause and resume', () => {
-		const paused = normalizeSnapshot('v2-legacy-summary', captureJson('v6.26/get_1_summary_paused.txt'), captureJson('v6.26/get_2_backends_paused.txt'));
+		const paused = normalizeSnapshot(
+			'v2-legacy-summary',
+			captureJson('v6.26/get_1_summary_paused.txt'),
+			captureJson('v6.26/get_2_backends_paused.txt'),
+		);
 		expect(paused.paused).toBe(true);
 		expect(paused.uptime).toBe(32);
 		const resumed = normalizeSnapshot('v2-legacy-summary', captureJson('v6.26/get_1_summary_resumed.txt'), backends);
@@ -129,7 +133,11 @@ describe('normalizeSnapshot: real 6.26 captures (no pool, no job)', () => {
 		['v6.26/get_1_summary_after_set_restricted_via_api.txt', true],
 		['v6.26/restricted-notoken/get_1_summary_notoken.txt', true],
 	])('reads %s (restricted %s)', (file, restricted) => {
-		const snapshot = normalizeSnapshot('v2-legacy-summary', captureJson(file), captureJson('v6.26/restricted-notoken/get_2_backends_notoken.txt'));
+		const snapshot = normalizeSnapshot(
+			'v2-legacy-summary',
+			captureJson(file),
+			captureJson('v6.26/restricted-notoken/get_2_backends_notoken.txt'),
+		);
 		expect(snapshot.restricted).toBe(restricted);
 		expect(snapshot.hugepages).toEqual({kind: 'pages', allocated: 0, total: 0});
 	});
@@ -281,8 +289,28 @@ describe('normalizeSnapshot: live-shaped 6.x payloads', () => {
 		const snapshot = normalizeSnapshot('v2', summary, list);
 		expect(snapshot.threads).toHaveLength(4);
 		expect(snapshot.backends.slice(1)).toEqual([
-			{type: 'opencl', enabled: false, algo: null, profile: null, hashrate: null, threadCount: 0, hugepages: null, memory: null, detail: null},
-			{type: 'cuda', enabled: false, algo: null, profile: null, hashrate: null, threadCount: 0, hugepages: null, memory: null, detail: null},
+			{
+				type: 'opencl',
+				enabled: false,
+				algo: null,
+				profile: null,
+				hashrate: null,
+				threadCount: 0,
+				hugepages: null,
+				memory: null,
+				detail: null,
+			},
+			{
+				type: 'cuda',
+				enabled: false,
+				algo: null,
+				profile: null,
+				hashrate: null,
+				threadCount: 0,
+				hugepages: null,
+				memory: null,
+				detail: null,
+			},
 		]);
 	});
 
@@ -414,7 +442,12 @@ describe('normalizeSnapshot: GPU forks', () => {
 			},
 		]);
 		expect(snapshot.backends).toEqual([
-			expect.objectContaining({type: 'nvidia', threadCount: 2, hashrate: [1210.5, 1208.33, 1199.9], hugepages: {kind: 'flag', enabled: false}}),
+			expect.objectContaining({
+				type: 'nvidia',
+				threadCount: 2,
+				hashrate: [1210.5, 1208.33, 1199.9],
+				hugepages: {kind: 'flag', enabled: false},
+			}),
 		]);
 		expect(snapshot.connection.connected).toBe(true);
 	});

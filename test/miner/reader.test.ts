@@ -51,7 +51,10 @@ async function readError(reader: MinerReader): Promise<MinerError> {
 }
 
 /** A 2.6 – 2.14 libmicrohttpd miner: /1/threads has the threads, every other GET path the summary. */
-function routes214(summary: unknown = readSynthetic('v2.14-summary.json'), threads: unknown = readSynthetic('v2.14-threads.json')): [Routes, string] {
+function routes214(
+	summary: unknown = readSynthetic('v2.14-summary.json'),
+	threads: unknown = readSynthetic('v2.14-threads.json'),
+): [Routes, string] {
 	return [{'GET /1/threads': json(threads)}, json(summary)];
 }
 
@@ -205,7 +208,10 @@ describe('detection failures', () => {
 	});
 
 	it('retries detection on the next read after a truncated answer', async () => {
-		const miner = await minerWith({...routes626(), 'GET /2/summary': httpAnswer(200, '{"id": "f800509bdc3fb659", "hashrate": {"total": [')});
+		const miner = await minerWith({
+			...routes626(),
+			'GET /2/summary': httpAnswer(200, '{"id": "f800509bdc3fb659", "hashrate": {"total": ['),
+		});
 		const reader = readerFor(miner);
 		expect((await readError(reader)).kind).toBe('bad-payload');
 		miner.setRoutes(routes626());
@@ -215,14 +221,18 @@ describe('detection failures', () => {
 
 describe('re-detection after a restart or a replacement', () => {
 	it('detects once when the uptime goes down', async () => {
-		const miner = await minerWith(with626Summary((summary) => {
-			summary['uptime'] = 5000;
-		}));
+		const miner = await minerWith(
+			with626Summary((summary) => {
+				summary['uptime'] = 5000;
+			}),
+		);
 		const reader = readerFor(miner);
 		await reader.read();
-		miner.setRoutes(with626Summary((summary) => {
-			summary['uptime'] = 3;
-		}));
+		miner.setRoutes(
+			with626Summary((summary) => {
+				summary['uptime'] = 3;
+			}),
+		);
 		const before = miner.seen().length;
 		const snapshot = await reader.read();
 		expect(snapshot.uptime).toBe(3);
@@ -233,14 +243,18 @@ describe('re-detection after a restart or a replacement', () => {
 	});
 
 	it('does not re-detect while the uptime grows', async () => {
-		const miner = await minerWith(with626Summary((summary) => {
-			summary['uptime'] = 100;
-		}));
+		const miner = await minerWith(
+			with626Summary((summary) => {
+				summary['uptime'] = 100;
+			}),
+		);
 		const reader = readerFor(miner);
 		await reader.read();
-		miner.setRoutes(with626Summary((summary) => {
-			summary['uptime'] = 102;
-		}));
+		miner.setRoutes(
+			with626Summary((summary) => {
+				summary['uptime'] = 102;
+			}),
+		);
 		const before = miner.seen().length;
 		await reader.read();
 		expect(miner.seen().length - before).toBe(2);
@@ -250,9 +264,11 @@ describe('re-detection after a restart or a replacement', () => {
 		const miner = await minerWith(routes626());
 		const reader = readerFor(miner);
 		await reader.read();
-		miner.setRoutes(with626Summary((summary) => {
-			summary['id'] = '0000000000000001';
-		}));
+		miner.setRoutes(
+			with626Summary((summary) => {
+				summary['id'] = '0000000000000001';
+			}),
+		);
 		const before = miner.seen().length;
 		expect((await reader.read()).id).toBe('0000000000000001');
 		expect(miner.seen().length - before).toBe(4);
@@ -330,7 +346,12 @@ describe('read({perThread: false}): the summary alone', () => {
 		expect(light.results).toEqual(full.results);
 		// Back to the dashboard: both documents again.
 		const again = await reader.read(undefined, {perThread: true});
-		expect(miner.seen().slice(before + 1).sort()).toEqual(['GET /2/backends', 'GET /2/summary']);
+		expect(
+			miner
+				.seen()
+				.slice(before + 1)
+				.sort(),
+		).toEqual(['GET /2/backends', 'GET /2/summary']);
 		expect(again).toEqual(full);
 	});
 

@@ -183,7 +183,11 @@ describe('deriveEvents', () => {
 		it('judges against the 60 s average while the 15 m window is still filling', () => {
 			const early = withRates([1000, 3000, null]);
 			const {events} = run([early, early, early]);
-			expect(events[1]).toEqual({kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 1.00 kH/s, 33% of the 60 s average (3.00 kH/s)'});
+			expect(events[1]).toEqual({
+				kind: 'hashrate-drop',
+				severity: 'warn',
+				message: 'hashrate down to 1.00 kH/s, 33% of the 60 s average (3.00 kH/s)',
+			});
 		});
 
 		it('keeps the average it fell from: a drop long enough to drag the 15 m average down is not a recovery', () => {

@@ -78,7 +78,17 @@ const base: MinerSnapshot = {
 			memory: 8_388_608,
 			detail: null,
 		},
-		{type: 'opencl', enabled: false, algo: null, profile: null, hashrate: null, threadCount: 0, hugepages: null, memory: null, detail: null},
+		{
+			type: 'opencl',
+			enabled: false,
+			algo: null,
+			profile: null,
+			hashrate: null,
+			threadCount: 0,
+			hugepages: null,
+			memory: null,
+			detail: null,
+		},
 	],
 	features: ['api', 'asm', 'http', 'hwloc', 'tls', 'opencl', 'cuda'],
 };

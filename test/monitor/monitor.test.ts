@@ -192,7 +192,13 @@ describe('Monitor failures', () => {
 
 		await vi.advanceTimersByTimeAsync(1000);
 		const stale = monitor.getState();
-		expect(stale).toMatchObject({status: 'stale', snapshot: live.snapshot, consecutiveFailures: 1, failingSince: t0 + 1000, lastSuccessAt: t0});
+		expect(stale).toMatchObject({
+			status: 'stale',
+			snapshot: live.snapshot,
+			consecutiveFailures: 1,
+			failingSince: t0 + 1000,
+			lastSuccessAt: t0,
+		});
 		expect(stale.error?.kind).toBe('timeout');
 		expect(stale.history).toBe(live.history);
 		expect(stale.events).toBe(live.events);

@@ -19,7 +19,9 @@ import {startFaultServer, type FaultMode} from '../helpers/fault-server.js';
 
 const TOKEN = 'tok-config-faults-0b7e21';
 const POOL_PASS = 'pool-pass-config-faults-9d';
-const baseConfig = readCapture('v6.26/get_1_config.txt').body.replace('"access-token": "testtoken"', `"access-token": "${TOKEN}"`).replace('"pass": "x"', `"pass": "${POOL_PASS}"`);
+const baseConfig = readCapture('v6.26/get_1_config.txt')
+	.body.replace('"access-token": "testtoken"', `"access-token": "${TOKEN}"`)
+	.replace('"pass": "x"', `"pass": "${POOL_PASS}"`);
 
 type Case = {
 	readonly mode: FaultMode | 'refused-before-put';
@@ -29,16 +31,36 @@ type Case = {
 };
 
 const cases: readonly Case[] = [
-	{mode: 'refused-before-put', put: 'not-sent', status: 'failed', says: /^the miner could not be reached to send the change: nothing was sent and nothing changed; your config as it was is saved in /},
-	{mode: 'no-answer', put: 'unanswered', status: 'failed', says: /^the PUT was sent but no answer came: the miner may or may not have applied it; your config as it was is saved in .*; reading it back afterwards: 0 of 1 changes show$/},
+	{
+		mode: 'refused-before-put',
+		put: 'not-sent',
+		status: 'failed',
+		says: /^the miner could not be reached to send the change: nothing was sent and nothing changed; your config as it was is saved in /,
+	},
+	{
+		mode: 'no-answer',
+		put: 'unanswered',
+		status: 'failed',
+		says: /^the PUT was sent but no answer came: the miner may or may not have applied it; your config as it was is saved in .*; reading it back afterwards: 0 of 1 changes show$/,
+	},
 	{mode: 'reset-before-answer', put: 'unanswered', status: 'failed', says: /^the PUT was sent but no answer came/},
 	{mode: 'not-http', put: 'unanswered', status: 'failed', says: /^the PUT was sent but no answer came/},
 	{mode: 'status-500', put: 'refused', status: 'failed', says: /500.*; your config as it was is saved in /},
 	{mode: 'status-503-empty', put: 'refused', status: 'failed', says: /503.*; your config as it was is saved in /},
 	// A 200 with a page instead of 204: taken as accepted, and the read-back tells the truth.
 	// 200 then a body that drips forever: the status is the answer (the body is dropped at the deadline).
-	{mode: 'drip', put: 'accepted', status: 'done', says: /^0 of 1 changes applied \(not confirmed: colors\); your config as it was is saved in /},
-	{mode: 'html', put: 'accepted', status: 'done', says: /^0 of 1 changes applied \(not confirmed: colors\); your config as it was is saved in /},
+	{
+		mode: 'drip',
+		put: 'accepted',
+		status: 'done',
+		says: /^0 of 1 changes applied \(not confirmed: colors\); your config as it was is saved in /,
+	},
+	{
+		mode: 'html',
+		put: 'accepted',
+		status: 'done',
+		says: /^0 of 1 changes applied \(not confirmed: colors\); your config as it was is saved in /,
+	},
 ];
 
 describe.concurrent('a PUT that fails at any point', () => {
@@ -73,7 +95,15 @@ describe.concurrent('a PUT that fails at any point', () => {
 				await server.setMode(fault.mode, {only: (request) => request.method === 'PUT'});
 			}
 
-			const result = await applyEdits({client, baseText: read, edits, backupDir: temp.dir, verifyTimeoutMs: 400, verifyIntervalMs: 50, tokenGiven: true});
+			const result = await applyEdits({
+				client,
+				baseText: read,
+				edits,
+				backupDir: temp.dir,
+				verifyTimeoutMs: 400,
+				verifyIntervalMs: 50,
+				tokenGiven: true,
+			});
 			expect(result.status).toBe(fault.status);
 			if (result.status !== 'failed' && result.status !== 'done') return;
 			if (result.status === 'failed') expect(result.put).toBe(fault.put);

@@ -19,7 +19,10 @@ test(`${HUNG} hung miners do not hold up the healthy ones`, async (context: Test
 	await Promise.all(hung.map(async (server) => server.setMode('no-answer')));
 	const healthy = await Promise.all([startSimulator({warm: true, dialect: '6'}), startSimulator({warm: true, dialect: '2'})]);
 	// The hung miners first, so their first polls take the slots.
-	const session = createSession([...hung, ...healthy].map((server) => ({url: server.url, token: null})), INTERVAL_MS);
+	const session = createSession(
+		[...hung, ...healthy].map((server) => ({url: server.url, token: null})),
+		INTERVAL_MS,
+	);
 	context.onTestFinished(async () => {
 		await session.close();
 		await Promise.all(hung.map(async (server) => server.close()));

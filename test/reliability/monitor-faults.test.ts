@@ -115,7 +115,9 @@ describe.concurrent('a fault, then the miner healthy again on the same port', ()
 			// It holds: a second failed poll changes nothing but the count (transient faults go down after a while).
 			const second = await w.until((state) => state.consecutiveFailures >= 2, 2 * budget + 3000);
 			expect(second.state.snapshot).toBe(lastGood!.snapshot);
-			expect(second.state.status).toBe(fault.status === 'error' ? 'error' : second.state.consecutiveFailures >= 3 ? 'down' : second.state.status);
+			expect(second.state.status).toBe(
+				fault.status === 'error' ? 'error' : second.state.consecutiveFailures >= 3 ? 'down' : second.state.status,
+			);
 			expect(['stale', 'down', 'error']).toContain(second.state.status);
 			for (const event of second.state.events) expectOneCleanLine(event.message);
 
@@ -135,7 +137,7 @@ describe.concurrent('a fault, then the miner healthy again on the same port', ()
 
 describe.concurrent('faults the data survives', () => {
 	it('two answers on one socket: the first, whole answer is used; the link stays live', async (context) => {
-			const {expect} = context;
+		const {expect} = context;
 		const {server, w} = await liveMiner(context);
 		await server.setMode('two-responses');
 		const pollsAtSwitch = w.monitor.getState().polls;
@@ -147,7 +149,7 @@ describe.concurrent('faults the data survives', () => {
 	});
 
 	it('404 on the per-thread endpoint, 200 on the summary: the summary is shown (no threads) and the link stays live; threads come back with the endpoint', async (context) => {
-			const {expect} = context;
+		const {expect} = context;
 		const {server, w} = await liveMiner(context);
 		const switchedAt = Date.now();
 		await server.setMode('split-404');
@@ -165,7 +167,7 @@ describe.concurrent('faults the data survives', () => {
 	});
 
 	it('a miner that restarts (uptime falls, id changes): the new process is read within one interval and the restart is logged', async (context) => {
-			const {expect} = context;
+		const {expect} = context;
 		const {server, w, live} = await liveMiner(context);
 		const oldId = live.snapshot?.id;
 		const switchedAt = Date.now();

@@ -23,13 +23,20 @@ import {xmrigAnswer} from '../helpers/fault-server.js';
 
 // ---- the read path ----
 
-const realBodies = ['v6.26/get_2_summary.txt', 'v6.26/get_2_backends.txt', 'v6.26/get_1_summary.txt', 'v2.16/get_1_summary.txt', 'v2.16/get_1_threads.txt'].map(
-	(file) => JSON.parse(readCapture(file).body) as unknown,
-);
+const realBodies = [
+	'v6.26/get_2_summary.txt',
+	'v6.26/get_2_backends.txt',
+	'v6.26/get_1_summary.txt',
+	'v2.16/get_1_summary.txt',
+	'v2.16/get_1_threads.txt',
+].map((file) => JSON.parse(readCapture(file).body) as unknown);
 
 /** A real payload with random fields deleted or given a value of another type. */
 const mutatedPayload = fc
-	.tuple(fc.constantFrom(...realBodies), fc.array(fc.tuple(fc.nat(), fc.oneof(fc.constant(undefined), fc.jsonValue({maxDepth: 2}))), {maxLength: 8}))
+	.tuple(
+		fc.constantFrom(...realBodies),
+		fc.array(fc.tuple(fc.nat(), fc.oneof(fc.constant(undefined), fc.jsonValue({maxDepth: 2}))), {maxLength: 8}),
+	)
 	.map(([document, changes]) => {
 		const copy = structuredClone(document);
 		for (const [pick, replacement] of changes) {
@@ -140,14 +147,21 @@ describe('the read path on arbitrary answers', () => {
 
 	it('parseJsonText: any text → a value or a MinerError (bad-payload), never another throw', () => {
 		fc.assert(
-			fc.property(fc.oneof(fc.string(), fc.jsonValue().map((value) => JSON.stringify(value)), anyBody), (text) => {
-				try {
-					parseJsonText(text);
-				} catch (error) {
-					expect(error).toBeInstanceOf(MinerError);
-					expect((error as MinerError).kind).toBe('bad-payload');
-				}
-			}),
+			fc.property(
+				fc.oneof(
+					fc.string(),
+					fc.jsonValue().map((value) => JSON.stringify(value)),
+					anyBody,
+				),
+				(text) => {
+					try {
+						parseJsonText(text);
+					} catch (error) {
+						expect(error).toBeInstanceOf(MinerError);
+						expect((error as MinerError).kind).toBe('bad-payload');
+					}
+				},
+			),
 			{numRuns: 2000},
 		);
 	});
@@ -161,24 +175,29 @@ const realConfigs = readdirSync(configsDir).flatMap((version) =>
 );
 
 /** Real config files as written by 2.14, 2.16 and 6.26, and the same documents laid out as other editors would. */
-const configText = fc.tuple(fc.constantFrom(...realConfigs), fc.constantFrom('as-is', 'tabs', 'two', 'one-line', 'crlf')).map(([text, layout]) => {
-	const value = JSON.parse(text) as unknown;
-	switch (layout) {
-		case 'tabs':
-			return JSON.stringify(value, null, '\t');
-		case 'two':
-			return `${JSON.stringify(value, null, 2)}\n`;
-		case 'one-line':
-			return JSON.stringify(value);
-		case 'crlf':
-			return text.replaceAll(/\r?\n/gu, '\r\n');
-		default:
-			return text;
-	}
-});
+const configText = fc
+	.tuple(fc.constantFrom(...realConfigs), fc.constantFrom('as-is', 'tabs', 'two', 'one-line', 'crlf'))
+	.map(([text, layout]) => {
+		const value = JSON.parse(text) as unknown;
+		switch (layout) {
+			case 'tabs':
+				return JSON.stringify(value, null, '\t');
+			case 'two':
+				return `${JSON.stringify(value, null, 2)}\n`;
+			case 'one-line':
+				return JSON.stringify(value);
+			case 'crlf':
+				return text.replaceAll(/\r?\n/gu, '\r\n');
+			default:
+				return text;
+		}
+	});
 
 function booleanPaths(document: ConfigDocument): ConfigPath[] {
-	return document.entries().filter((entry) => entry.kind === 'boolean').map((entry) => entry.path);
+	return document
+		.entries()
+		.filter((entry) => entry.kind === 'boolean')
+		.map((entry) => entry.path);
 }
 
 function scalarPaths(document: ConfigDocument): ConfigPath[] {
@@ -203,10 +222,14 @@ describe('config document operations on real-config-derived documents', () => {
 				const document = new ConfigDocument(text);
 				const paths = booleanPaths(document);
 				if (paths.length === 0) return;
-				const chosen = [...new Map(picks.map((pick) => {
-					const at = paths[pick % paths.length]!;
-					return [at.join('\u0000'), at] as const;
-				})).values()];
+				const chosen = [
+					...new Map(
+						picks.map((pick) => {
+							const at = paths[pick % paths.length]!;
+							return [at.join('\u0000'), at] as const;
+						}),
+					).values(),
+				];
 				let current = text;
 				for (const at of chosen) current = new ConfigDocument(current).set(at, !(new ConfigDocument(current).get(at) as boolean));
 				expect(current).not.toBe(text);
@@ -236,7 +259,12 @@ describe('config document operations on real-config-derived documents', () => {
 				let expected: JsonValue = document.value;
 				for (const edit of list) expected = setAt(expected, edit.path, edit.after);
 				expect(JSON.parse(sent)).toEqual(expected);
-				expect(applyEditsToText(sent, list.map((edit) => ({path: edit.path, after: edit.before})))).toBe(text);
+				expect(
+					applyEditsToText(
+						sent,
+						list.map((edit) => ({path: edit.path, after: edit.before})),
+					),
+				).toBe(text);
 			}),
 			{numRuns: 300},
 		);

@@ -31,7 +31,9 @@ const POOL_PASS = `pass-${randomBytes(9).toString('hex')}`;
 const OTHER_TOKEN = `other-${randomBytes(6).toString('hex')}`;
 
 /** The recorded 6.26 config with our token and pool password in it. */
-const minerConfig = readCapture('v6.26/get_1_config.txt').body.replace('"access-token": "testtoken"', `"access-token": "${TOKEN}"`).replace('"pass": "x"', `"pass": "${POOL_PASS}"`);
+const minerConfig = readCapture('v6.26/get_1_config.txt')
+	.body.replace('"access-token": "testtoken"', `"access-token": "${TOKEN}"`)
+	.replace('"pass": "x"', `"pass": "${POOL_PASS}"`);
 
 type Captured = {readonly label: string; readonly text: string};
 
@@ -94,7 +96,15 @@ it('neither the token nor a pool password appears in any output, frame, message 
 		// The config names the port the miner listens on (an applied config moves the API there): a free one.
 		const port = await freePort();
 		const goodConfig = minerConfig.replace(/"port": \d+/u, `"port": ${port}`);
-		const good = await startSimulator({dialect: '6', token: TOKEN, restricted: false, warm: true, configText: goodConfig, port, applyDelayMs: 100});
+		const good = await startSimulator({
+			dialect: '6',
+			token: TOKEN,
+			restricted: false,
+			warm: true,
+			configText: goodConfig,
+			port,
+			applyDelayMs: 100,
+		});
 		const noToken = await startSimulator({dialect: '6', token: null, restricted: true, warm: true, workerId: 'no-token-rig'}); // any token → 401
 		const wrong = await startSimulator({dialect: '6', token: OTHER_TOKEN, restricted: false, warm: true, workerId: 'wrong-token-rig'}); // our token → 403
 		const gone = await startSimulator({dialect: '2', token: TOKEN});
@@ -208,14 +218,25 @@ it('neither the token nor a pool password appears in any output, frame, message 
 		keep('conflict', describeResult(conflict));
 		good.setConfigText(stale);
 
-		const session = new ConfigSession({client, backupDir: backups, readOnly: false, tokenGiven: true, verifyTimeoutMs: 2000, verifyIntervalMs: 50});
+		const session = new ConfigSession({
+			client,
+			backupDir: backups,
+			readOnly: false,
+			tokenGiven: true,
+			verifyTimeoutMs: 2000,
+			verifyIntervalMs: 50,
+		});
 		await session.load();
 		session.toggle(['colors']);
 		session.set(['pools', 0, 'pass'], `${POOL_PASS}-new`);
 		// What the config view shows: the tree's display values and the diff of the pending edits.
 		const shown = () => {
 			const state = session.getState();
-			const tree = state.edits?.document().entries().map((entry) => `${entry.id} ${entry.display}`) ?? [];
+			const tree =
+				state.edits
+					?.document()
+					.entries()
+					.map((entry) => `${entry.id} ${entry.display}`) ?? [];
 			return [...tree, ...(state.edits?.diffLines() ?? []), JSON.stringify(state.problem), describeResult(state.lastResult)].join('\n');
 		};
 

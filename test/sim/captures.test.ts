@@ -54,7 +54,8 @@ function compare(folder: string, row: IndexRow, raw: string): void {
 		expect(ours.raw, `${folder}/${row.name}`).toBe(theirs.raw);
 		return;
 	}
-	const withoutLength = (headers: Capture['headers']): string[] => headers.filter(([name]) => name !== 'Content-Length').map(([n, v]) => `${n}: ${v}`);
+	const withoutLength = (headers: Capture['headers']): string[] =>
+		headers.filter(([name]) => name !== 'Content-Length').map(([n, v]) => `${n}: ${v}`);
 	expect(withoutLength(ours.headers), row.name).toEqual(withoutLength(theirs.headers));
 	expect(keyPaths(JSON.parse(ours.body)), row.name).toEqual(keyPaths(JSON.parse(theirs.body)));
 }

@@ -140,7 +140,9 @@ describe('PUT /1/config with the watcher on (default)', () => {
 		await waitFor(() => refused(port), 3000, 'API off');
 		expect(server.listening).toBe(false);
 		// Someone fixes the file by hand: the API comes back on the same port.
-		server.setConfigText(JSON.stringify({http: {enabled: true, port: 0, 'access-token': TOKEN, restricted: false}, pools: [{url: 'pool.example.org:3333'}]}));
+		server.setConfigText(
+			JSON.stringify({http: {enabled: true, port: 0, 'access-token': TOKEN, restricted: false}, pools: [{url: 'pool.example.org:3333'}]}),
+		);
 		await server.settled();
 		expect(server.port).toBe(port);
 		expect((await summary(server))['donate_level']).toBe(1);
@@ -183,7 +185,10 @@ describe('what an applied document changes', () => {
 		const before = (await summary(server))['connection'] as Record<string, unknown>;
 		expect(before['pool']).toBe('pool.example.org:443');
 		expect(before['tls']).toBe('TLSv1.3');
-		const text = server.configText().replace('"url": "pool.example.org:443"', '"url": "stratum+tcp://10.0.0.5:3333"').replace('"tls": true', '"tls": false');
+		const text = server
+			.configText()
+			.replace('"url": "pool.example.org:443"', '"url": "stratum+tcp://10.0.0.5:3333"')
+			.replace('"tls": true', '"tls": false');
 		expect(await put(server, text)).toBe(204);
 		await waitFor(() => server.configText() === text, 3000, 'apply');
 		clock.advance(5);
@@ -194,13 +199,17 @@ describe('what an applied document changes', () => {
 	it('cpu.huge-pages false: threads restart (windows null again) without huge pages', async () => {
 		const clock = manualClock();
 		const server = await sim({applyDelayMs: 5, clock: clock.clock, warm: true, threads: 2});
-		const backendsBefore = (await (await fetch(`${server.url}/2/backends`, {headers: AUTH})).json()) as [{hashrate: unknown[]; hugepages: number[]}];
+		const backendsBefore = (await (await fetch(`${server.url}/2/backends`, {headers: AUTH})).json()) as [
+			{hashrate: unknown[]; hugepages: number[]},
+		];
 		expect(backendsBefore[0].hashrate.every((v) => typeof v === 'number')).toBe(true);
 		expect(backendsBefore[0].hugepages).toEqual([1170, 1170]);
 		const text = edit(server.configText(), 'huge-pages', 'true', 'false');
 		expect(await put(server, text)).toBe(204);
 		await waitFor(() => server.configText() === text, 3000, 'apply');
-		const backendsAfter = (await (await fetch(`${server.url}/2/backends`, {headers: AUTH})).json()) as [{hashrate: unknown[]; hugepages: number[]}];
+		const backendsAfter = (await (await fetch(`${server.url}/2/backends`, {headers: AUTH})).json()) as [
+			{hashrate: unknown[]; hugepages: number[]},
+		];
 		expect(backendsAfter[0].hashrate).toEqual([null, null, null]);
 		expect(backendsAfter[0].hugepages).toEqual([0, 1170]);
 		clock.advance(12);

@@ -30,7 +30,8 @@ describe("dialect '6' (6.23+)", () => {
 			expect(response.status, path).toBe(404);
 			expect(await response.json()).toEqual({status: 404, error: 'NOT_FOUND'});
 		}
-		for (const path of ['/1/summary', '/2/summary', '/api.json', '/2/backends', '/2/dmi']) expect((await get(server, path)).status, path).toBe(200);
+		for (const path of ['/1/summary', '/2/summary', '/api.json', '/2/backends', '/2/dmi'])
+			expect((await get(server, path)).status, path).toBe(200);
 	});
 
 	it('answers the favicon with a bare 404 (no CORS, no body)', async () => {
@@ -58,7 +59,12 @@ describe("dialect '6' (6.23+)", () => {
 		const auth = {Authorization: 'Bearer secret'};
 		const statusOf = async (method: string, contentType: string | null): Promise<number> =>
 			parseCapture(
-				await rawRequest(server.port, {method, path: '/1/config', headers: contentType === null ? auth : {...auth, 'Content-Type': contentType}, body: '{}'}),
+				await rawRequest(server.port, {
+					method,
+					path: '/1/config',
+					headers: contentType === null ? auth : {...auth, 'Content-Type': contentType},
+					body: '{}',
+				}),
 			).status;
 		expect(await statusOf('PUT', null)).toBe(415);
 		expect(await statusOf('PUT', 'application/json; charset=utf-8')).toBe(415);
@@ -95,7 +101,12 @@ describe("dialect '5' (5.x, 6.0–6.22)", () => {
 
 	it('serves the 5.11 summary shape (no ms fields, no x86 details) and /2/dmi only from 6.8.0', async () => {
 		const old = await sim({dialect: '5'});
-		const summary = (await (await get(old, '/2/summary')).json()) as {version: string; results: object; cpu: object; hashrate: {total: unknown[]}};
+		const summary = (await (await get(old, '/2/summary')).json()) as {
+			version: string;
+			results: object;
+			cpu: object;
+			hashrate: {total: unknown[]};
+		};
 		expect(summary.version).toBe('5.11.4');
 		expect(summary.results).not.toHaveProperty('avg_time_ms');
 		expect(summary.cpu).not.toHaveProperty('family');
@@ -115,7 +126,11 @@ describe("dialect '2' (2.15.1–2.16)", () => {
 		const server = await sim({dialect: '2', threads: 1, token: 'secret', restricted: false});
 		const auth = {Authorization: 'Bearer secret'};
 		for (const path of ['/2/summary', '/2/backends', '/2/config', '/2/dmi']) expect((await get(server, path, auth)).status, path).toBe(404);
-		const rpc = await fetch(`${server.url}/json_rpc`, {method: 'POST', headers: {...auth, 'Content-Type': 'application/json'}, body: '{"method":"pause"}'});
+		const rpc = await fetch(`${server.url}/json_rpc`, {
+			method: 'POST',
+			headers: {...auth, 'Content-Type': 'application/json'},
+			body: '{"method":"pause"}',
+		});
 		expect(rpc.status).toBe(404);
 		expect(await rpc.json()).toEqual({status: 404, error: 'Not Found'});
 		const threads = await rawRequest(server.port, {method: 'GET', path: '/1/threads', headers: auth});
@@ -138,11 +153,43 @@ describe("dialect '2.14' (libmicrohttpd)", () => {
 		expect(ok.status).toBe(200);
 		const summary = (await ok.json()) as Record<string, unknown>;
 		expect(keyPaths(summary)).toEqual([
-			'id', 'worker_id', 'version', 'kind', 'ua', 'cpu', 'cpu.brand', 'cpu.aes', 'cpu.x64', 'cpu.sockets', 'algo', 'hugepages',
-			'donate_level', 'hashrate', 'hashrate.total', 'hashrate.total[]', 'hashrate.highest', 'hashrate.threads', 'hashrate.threads[]',
-			'hashrate.threads[][]', 'results', 'results.diff_current', 'results.shares_good', 'results.shares_total', 'results.avg_time',
-			'results.hashes_total', 'results.best', 'results.best[]', 'results.error_log', 'results.error_log[]', 'connection',
-			'connection.pool', 'connection.uptime', 'connection.ping', 'connection.failures', 'connection.error_log', 'connection.error_log[]',
+			'id',
+			'worker_id',
+			'version',
+			'kind',
+			'ua',
+			'cpu',
+			'cpu.brand',
+			'cpu.aes',
+			'cpu.x64',
+			'cpu.sockets',
+			'algo',
+			'hugepages',
+			'donate_level',
+			'hashrate',
+			'hashrate.total',
+			'hashrate.total[]',
+			'hashrate.highest',
+			'hashrate.threads',
+			'hashrate.threads[]',
+			'hashrate.threads[][]',
+			'results',
+			'results.diff_current',
+			'results.shares_good',
+			'results.shares_total',
+			'results.avg_time',
+			'results.hashes_total',
+			'results.best',
+			'results.best[]',
+			'results.error_log',
+			'results.error_log[]',
+			'connection',
+			'connection.pool',
+			'connection.uptime',
+			'connection.ping',
+			'connection.failures',
+			'connection.error_log',
+			'connection.error_log[]',
 		]);
 		expect(summary['worker_id']).toBe('realpeer-v2.14');
 		expect(summary['version']).toBe('2.14.4');
@@ -164,7 +211,12 @@ describe("dialect '2.14' (libmicrohttpd)", () => {
 		const server = await sim({dialect: '2.14', token: null, restricted: false});
 		expect((await get(server, '/1/summary', {Authorization: 'Bearer anything'})).status).toBe(200);
 		expect((await get(server, '/1/config')).status).toBe(403);
-		const put = await rawRequest(server.port, {method: 'PUT', path: '/1/config', headers: {'Content-Type': 'application/json'}, body: '{}'});
+		const put = await rawRequest(server.port, {
+			method: 'PUT',
+			path: '/1/config',
+			headers: {'Content-Type': 'application/json'},
+			body: '{}',
+		});
 		expect(parseCapture(put).status).toBe(403);
 	});
 

@@ -36,7 +36,10 @@ describe('JSON writer against the captures', () => {
 	}
 
 	it('re-writes the config files each miner saved', () => {
-		for (const file of ['v6.26/configs/config_main_as_autosaved_on_start.json', 'v6.26/configs/config_main_on_disk_after_put_modified.json']) {
+		for (const file of [
+			'v6.26/configs/config_main_as_autosaved_on_start.json',
+			'v6.26/configs/config_main_on_disk_after_put_modified.json',
+		]) {
 			const text = fixture(file);
 			const parsed = parseRapidJson(text, {doubles: true});
 			expect(parsed.ok).toBe(true);
@@ -51,7 +54,9 @@ describe('JSON writer against the captures', () => {
 	});
 
 	it('puts scalars on one line but nested containers on their own lines (XMRig’s single-line-array patch)', () => {
-		expect(writeJson({a: [1, [2, 3]], b: [], c: {}}, STYLE_6)).toBe('{\n    "a": [1,\n        [2, 3]\n    ],\n    "b": [],\n    "c": {}\n}');
+		expect(writeJson({a: [1, [2, 3]], b: [], c: {}}, STYLE_6)).toBe(
+			'{\n    "a": [1,\n        [2, 3]\n    ],\n    "b": [],\n    "c": {}\n}',
+		);
 		expect(writeJson([{x: 1}, 2], STYLE_6)).toBe('[\n    {\n        "x": 1\n    }, 2]');
 		expect(writeJson({a: [1, 2]}, STYLE_2)).toBe('{\n    "a": [\n        1,\n        2\n    ]\n}');
 	});

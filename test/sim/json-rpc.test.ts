@@ -23,7 +23,9 @@ async function rpc(server: Simulator, body: string): Promise<unknown> {
 	return response.json();
 }
 
-async function summary(server: Simulator): Promise<{paused: boolean; hashrate: {total: (number | null)[]}; results: {shares_total: number}}> {
+async function summary(
+	server: Simulator,
+): Promise<{paused: boolean; hashrate: {total: (number | null)[]}; results: {shares_total: number}}> {
 	return (await (await fetch(`${server.url}/2/summary`, {headers: AUTH})).json()) as never;
 }
 
@@ -32,36 +34,66 @@ describe('JSON-RPC envelopes', () => {
 		const server = await sim();
 		expect(await rpc(server, '{"id": "x-1", "method": "pause"}')).toEqual({result: {status: 'OK'}, jsonrpc: '2.0', id: 'x-1'});
 		expect(await rpc(server, '{"id": {"n": [1]}, "method": "resume"}')).toEqual({result: {status: 'OK'}, jsonrpc: '2.0', id: {n: [1]}});
-		expect(await rpc(server, '{"method": "start"}')).toEqual({error: {code: -32601, message: 'Method not found'}, jsonrpc: '2.0', id: null});
-		expect(await rpc(server, '{"id": 3, "method": ""}')).toEqual({error: {code: -32600, message: 'Invalid Request'}, jsonrpc: '2.0', id: 3});
-		expect(await rpc(server, '{"id": 3, "method": 42}')).toEqual({error: {code: -32600, message: 'Invalid Request'}, jsonrpc: '2.0', id: 3});
+		expect(await rpc(server, '{"method": "start"}')).toEqual({
+			error: {code: -32601, message: 'Method not found'},
+			jsonrpc: '2.0',
+			id: null,
+		});
+		expect(await rpc(server, '{"id": 3, "method": ""}')).toEqual({
+			error: {code: -32600, message: 'Invalid Request'},
+			jsonrpc: '2.0',
+			id: 3,
+		});
+		expect(await rpc(server, '{"id": 3, "method": 42}')).toEqual({
+			error: {code: -32600, message: 'Invalid Request'},
+			jsonrpc: '2.0',
+			id: 3,
+		});
 		expect(await rpc(server, '[1]')).toEqual({error: {code: -32600, message: 'Invalid Request'}, jsonrpc: '2.0', id: null});
 		expect(await rpc(server, '{"id": 3, "method": ')).toEqual({error: {code: -32700, message: 'Parse error'}, jsonrpc: '2.0', id: null});
 	});
 
 	it('writes a fractional id back as a double', async () => {
 		const server = await sim();
-		const raw = await rawRequest(server.port, {method: 'POST', path: '/json_rpc', headers: {...AUTH, 'Content-Type': 'application/json'}, body: '{"id": 2.0, "method": "pause"}'});
+		const raw = await rawRequest(server.port, {
+			method: 'POST',
+			path: '/json_rpc',
+			headers: {...AUTH, 'Content-Type': 'application/json'},
+			body: '{"id": 2.0, "method": "pause"}',
+		});
 		expect(parseCapture(raw).body).toContain('"id": 2.0');
 	});
 
 	it('is a plain HTTP 403 while restricted, not an envelope', async () => {
 		const server = await sim({restricted: true});
-		const response = await fetch(`${server.url}/json_rpc`, {method: 'POST', headers: {...AUTH, 'Content-Type': 'application/json'}, body: '{"method":"pause"}'});
+		const response = await fetch(`${server.url}/json_rpc`, {
+			method: 'POST',
+			headers: {...AUTH, 'Content-Type': 'application/json'},
+			body: '{"method":"pause"}',
+		});
 		expect(response.status).toBe(403);
 		expect(await response.json()).toEqual({status: 403, error: 'FORBIDDEN'});
 	});
 
 	it('can send each answer twice on the socket, as XMRig 5.5.1+ is thought to', async () => {
 		const server = await sim({duplicateRpcAnswers: true});
-		const raw = await rawRequest(server.port, {method: 'POST', path: '/json_rpc', headers: {...AUTH, 'Content-Type': 'application/json'}, body: '{"method":"resume"}'});
+		const raw = await rawRequest(server.port, {
+			method: 'POST',
+			path: '/json_rpc',
+			headers: {...AUTH, 'Content-Type': 'application/json'},
+			body: '{"method":"resume"}',
+		});
 		const first = parseCapture(raw);
 		const length = Number(first.headers.find(([name]) => name === 'Content-Length')?.[1]);
 		const single = first.head + first.body.slice(0, length);
 		expect(JSON.parse(first.body.slice(0, length))).toEqual({result: {status: 'OK'}, jsonrpc: '2.0', id: null});
 		expect(raw).toBe(single + single);
 		// A client that stops at Content-Length still gets one good answer.
-		const response = await fetch(`${server.url}/json_rpc`, {method: 'POST', headers: {...AUTH, 'Content-Type': 'application/json'}, body: '{"method":"pause","id":1}'});
+		const response = await fetch(`${server.url}/json_rpc`, {
+			method: 'POST',
+			headers: {...AUTH, 'Content-Type': 'application/json'},
+			body: '{"method":"pause","id":1}',
+		});
 		expect(await response.json()).toEqual({result: {status: 'OK'}, jsonrpc: '2.0', id: 1});
 	});
 });

@@ -108,7 +108,11 @@ describe('the request log', () => {
 	it('records method, raw path, headers, body and status of every request', async () => {
 		const server = await sim({token: 'tok'});
 		await fetch(`${server.url}/1/summary?x=1`, {headers: {Authorization: 'Bearer tok'}});
-		await fetch(`${server.url}/json_rpc`, {method: 'POST', headers: {Authorization: 'Bearer tok', 'Content-Type': 'application/json'}, body: '{"method":"pause"}'});
+		await fetch(`${server.url}/json_rpc`, {
+			method: 'POST',
+			headers: {Authorization: 'Bearer tok', 'Content-Type': 'application/json'},
+			body: '{"method":"pause"}',
+		});
 		expect(server.requests).toHaveLength(2);
 		expect(server.requests[0]).toMatchObject({method: 'GET', path: '/1/summary?x=1', body: '', status: 404});
 		expect(server.requests[0]!.headers['authorization']).toBe('Bearer tok');
@@ -128,7 +132,20 @@ describe('the request log', () => {
 
 describe('xmrig-sim command line', () => {
 	it('takes the option forms XMRig accepts', () => {
-		const parsed = parseSimArgs(['-c', 'a.json', '--http-port=0', '--http-access-token', 'tok', '--http-no-restricted', '--sim-dialect', '5', '--sim-warm', '-t4', '--donate-level', '1']);
+		const parsed = parseSimArgs([
+			'-c',
+			'a.json',
+			'--http-port=0',
+			'--http-access-token',
+			'tok',
+			'--http-no-restricted',
+			'--sim-dialect',
+			'5',
+			'--sim-warm',
+			'-t4',
+			'--donate-level',
+			'1',
+		]);
 		expect(parsed.ok).toBe(true);
 		if (!parsed.ok) return;
 		expect(parsed.options).toMatchObject({

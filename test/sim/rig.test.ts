@@ -18,13 +18,33 @@ type Summary = {
 	paused: boolean;
 	algo: string | null;
 	resources: {memory: {free: number; total: number; resident_set_memory: number}; load_average: number[]; hardware_concurrency: number};
-	results: {diff_current: number; shares_good: number; shares_total: number; avg_time: number; avg_time_ms: number; hashes_total: number; best: number[]};
-	connection: {pool: string; ip: string | null; uptime: number; ping: number; failures: number; tls: string | null; 'tls-fingerprint': string | null; diff: number; algo: string | null};
+	results: {
+		diff_current: number;
+		shares_good: number;
+		shares_total: number;
+		avg_time: number;
+		avg_time_ms: number;
+		hashes_total: number;
+		best: number[];
+	};
+	connection: {
+		pool: string;
+		ip: string | null;
+		uptime: number;
+		ping: number;
+		failures: number;
+		tls: string | null;
+		'tls-fingerprint': string | null;
+		diff: number;
+		algo: string | null;
+	};
 	hashrate: {total: (number | null)[]; highest: number | null; threads?: (number | null)[][]};
 	hugepages: boolean | number[];
 };
 
-async function sim(options: SimOptions = {}): Promise<{server: Simulator; advance: (s: number) => void; summary: (path?: string) => Promise<Summary>}> {
+async function sim(
+	options: SimOptions = {},
+): Promise<{server: Simulator; advance: (s: number) => void; summary: (path?: string) => Promise<Summary>}> {
 	const clock = manualClock();
 	const server = await startSimulator({seed: 42, clock: clock.clock, ...options});
 	started.push(server);
@@ -88,7 +108,8 @@ describe('a cold start', () => {
 	it('with timeScale the windows fill in real time too', async () => {
 		const server = await startSimulator({seed: 1, timeScale: 100});
 		started.push(server);
-		const total = async (): Promise<(number | null)[]> => ((await (await fetch(`${server.url}/2/summary`)).json()) as Summary).hashrate.total;
+		const total = async (): Promise<(number | null)[]> =>
+			((await (await fetch(`${server.url}/2/summary`)).json()) as Summary).hashrate.total;
 		await waitFor(async () => ((await total())[0] ?? 0) > 0, 5000, '10 s window');
 		// Connect (1 s), threads (1 s), then a full 10 s window of simulated time had to pass.
 		expect(server.simTime()).toBeGreaterThanOrEqual(12);
@@ -215,7 +236,10 @@ describe('2.x rigs', () => {
 		expect(s.hashrate.total[0]).toBeGreaterThan(300);
 		expect(s.hashrate.total[0]).toBeLessThan(600);
 		expect(s.hashrate.total.slice(1)).toEqual([null, null]);
-		const threads = (await (await fetch(`${server.url}/1/threads`)).json()) as {hugepages: number[]; threads: {hashrate: (number | null)[]}[]};
+		const threads = (await (await fetch(`${server.url}/1/threads`)).json()) as {
+			hugepages: number[];
+			threads: {hashrate: (number | null)[]}[];
+		};
 		expect(threads.hugepages).toEqual([2, 2]);
 		expect(threads.threads.map((t) => t.hashrate[0] !== null)).toEqual([true, true]);
 	});

@@ -17,7 +17,15 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
 	dir = mkdtempSync(path.join(tmpdir(), 'rigtop-xmrig-sim-'));
 	bundle = path.join(dir, 'xmrig-sim.mjs');
-	await build({entryPoints: ['source/sim/main.ts'], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error'});
+	await build({
+		entryPoints: ['source/sim/main.ts'],
+		outfile: bundle,
+		bundle: true,
+		platform: 'node',
+		format: 'esm',
+		target: 'node20',
+		logLevel: 'error',
+	});
 });
 
 afterEach(() => {
@@ -70,7 +78,11 @@ describe('xmrig-sim', () => {
 		const auth = {Authorization: 'Bearer testtoken'};
 		expect(await (await fetch(`http://127.0.0.1:${port}/1/config`, {headers: auth})).text()).toBe(original);
 		const changed = original.replace('"print-time": 60', '"print-time": 30');
-		const put = await fetch(`http://127.0.0.1:${port}/1/config`, {method: 'PUT', headers: {...auth, 'Content-Type': 'application/json'}, body: changed});
+		const put = await fetch(`http://127.0.0.1:${port}/1/config`, {
+			method: 'PUT',
+			headers: {...auth, 'Content-Type': 'application/json'},
+			body: changed,
+		});
 		expect(put.status).toBe(204);
 		expect(readFileSync(file, 'utf8')).toBe(changed);
 		sim.child.kill('SIGINT');

@@ -73,7 +73,16 @@ describe('colour switch', () => {
 		const terminal = await renderAll(false, state, false);
 		for (const frame of terminal.frames) expect(colourSequences(frame)).toEqual([]);
 		const header = terminal.frame().split('\n')[0] ?? '';
-		const word = {live: 'live', stale: 'stale', down: 'down', error: 'error', paused: 'PAUSED', noPool: 'no pool', connecting: 'connecting', errorFirst: 'error'}[name];
+		const word = {
+			live: 'live',
+			stale: 'stale',
+			down: 'down',
+			error: 'error',
+			paused: 'PAUSED',
+			noPool: 'no pool',
+			connecting: 'connecting',
+			errorFirst: 'error',
+		}[name];
 		expect(header).toContain(`● ${word}`);
 	});
 

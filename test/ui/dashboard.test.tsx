@@ -28,9 +28,13 @@ function expectFits(terminal: Terminal, columns: number, rows: number) {
 
 describe('live dashboard at 80×24', () => {
 	test('in error with values on screen, the whole reason and its fix are on screen, wrapped above the events', async () => {
-		const {terminal} = await show(makeState({status: 'error', error: wrongToken(), failingSince: NOW - 30_000, lastSuccessAt: NOW - 40_000}));
+		const {terminal} = await show(
+			makeState({status: 'error', error: wrongToken(), failingSince: NOW - 30_000, lastSuccessAt: NOW - 40_000}),
+		);
 		const frame = terminal.frame();
-		const text = linesOf(frame).map((line) => line.trim()).join(' ');
+		const text = linesOf(frame)
+			.map((line) => line.trim())
+			.join(' ');
 		expect(text).toContain(wrongToken().message);
 		expect(text.replaceAll(/\s+/g, ' ')).toContain(`fix: ${wrongToken().hint}`.replaceAll(/\s+/g, ' '));
 		expectFits(terminal, 80, 24);
@@ -83,7 +87,14 @@ describe('live dashboard at 80×24', () => {
 	test('partial hugepages and an old miner without pages or resources', async () => {
 		const partial = await show(makeState({snapshot: makeSnapshot({hugepages: {kind: 'pages', allocated: 600, total: 1168}})}));
 		expect(partial.terminal.frame()).toContain('hugepages 600/1168 51.4%');
-		const old = makeSnapshot({version: '2.16.0-beta', kind: 'cpu', uptime: null, paused: null, hugepages: {kind: 'flag', enabled: true}, resources: null});
+		const old = makeSnapshot({
+			version: '2.16.0-beta',
+			kind: 'cpu',
+			uptime: null,
+			paused: null,
+			hugepages: {kind: 'flag', enabled: true},
+			resources: null,
+		});
 		const legacy = await show(makeState({snapshot: old}));
 		expect(legacy.terminal.frame()).toContain('XMRig 2.16.0-beta');
 		expect(linesOf(legacy.terminal.frame())[0]).not.toContain(' up ');
@@ -122,7 +133,8 @@ describe('when the miner goes away', () => {
 		const {terminal} = await show(makeState({status: 'stale', lastSuccessAt: NOW - 12_000, error: refused()}));
 		const frame = terminal.frame();
 		expect(linesOf(frame)[0]).toMatch(/● stale · 12s\s*$/);
-		for (const title of ['Hashrate (stale)', 'Pool (stale)', 'Shares (stale)', 'System (stale)', 'Threads 16 (stale)']) expect(frame).toContain(title);
+		for (const title of ['Hashrate (stale)', 'Pool (stale)', 'Shares (stale)', 'System (stale)', 'Threads 16 (stale)'])
+			expect(frame).toContain(title);
 		expect(frame).toContain('10s 4.82 kH/s');
 	});
 
@@ -143,7 +155,12 @@ describe('when the miner goes away', () => {
 
 	test('updates from the store are drawn, and recovery clears the marks', async () => {
 		const {store, terminal} = await show(makeState({status: 'stale', lastSuccessAt: NOW - 12_000, error: refused()}));
-		store.set({status: 'live', lastSuccessAt: NOW - 1000, error: null, snapshot: makeSnapshot({hashrate: {total: [9123.45, 9110.02, 9000]}})});
+		store.set({
+			status: 'live',
+			lastSuccessAt: NOW - 1000,
+			error: null,
+			snapshot: makeSnapshot({hashrate: {total: [9123.45, 9110.02, 9000]}}),
+		});
 		await terminal.waitFor('● live · 1s ago');
 		expect(terminal.frame()).not.toContain('(stale)');
 		expect(terminal.frame()).toContain('10s 9.12 kH/s  60s 9.11  15m 9.00');
@@ -167,7 +184,15 @@ describe('before any data', () => {
 	});
 
 	test('an unreachable miner says it is retrying', async () => {
-		const state = makeState({status: 'down', snapshot: null, lastSuccessAt: null, error: refused(), failingSince: NOW - 60_000, consecutiveFailures: 4, nextPollAt: NOW + 8000});
+		const state = makeState({
+			status: 'down',
+			snapshot: null,
+			lastSuccessAt: null,
+			error: refused(),
+			failingSince: NOW - 60_000,
+			consecutiveFailures: 4,
+			nextPollAt: NOW + 8000,
+		});
 		const {terminal} = await show(state);
 		expect(terminal.frame()).toContain('✗ cannot reach http://127.0.0.1:18088');
 		expect(terminal.frame()).toContain('retrying in 8s');
@@ -223,7 +248,15 @@ describe('threads', () => {
 	});
 
 	test('GPU threads next to CPU threads each keep their own unit', async () => {
-		const gpu = {backend: 'opencl', index: 0, hashrate: [1_200_000, 1_190_000, null] as const, intensity: 1024, affinity: null, device: 'RX 580', health: {temperature: 65, power: 120, clock: null, memClock: null, fan: null}};
+		const gpu = {
+			backend: 'opencl',
+			index: 0,
+			hashrate: [1_200_000, 1_190_000, null] as const,
+			intensity: 1024,
+			affinity: null,
+			device: 'RX 580',
+			health: {temperature: 65, power: 120, clock: null, memClock: null, fan: null},
+		};
 		const {terminal} = await show(makeState({snapshot: makeSnapshot({threads: [...makeThreads(2), gpu]})}), {columns: 100, rows: 30});
 		const frame = terminal.frame();
 		expect(frame).toMatch(/cpu\s+0\s+300 H\/s\s+300 H\/s\s+—/);
@@ -238,7 +271,7 @@ describe('keys', () => {
 		const frame = terminal.frame();
 		expect(frame).toContain('q, Ctrl+C  quit rigtop');
 		expect(frame).toContain('p          pause mining');
-		expect(frame).toContain('c          view and edit the miner\'s config (not available here)');
+		expect(frame).toContain("c          view and edit the miner's config (not available here)");
 		expect(frame).not.toContain('Hashrate');
 		expect(linesOf(frame).at(-1)).toBe(' q quit  ? help  Esc close');
 		await terminal.press(KEYS.escape, 'Hashrate');
@@ -305,18 +338,27 @@ describe('terminal size', () => {
 
 	test('any size, any state: never taller than rows - 1, never wider than the terminal', async () => {
 		const states = [
-			makeState({snapshot: makeSnapshot({threads: makeThreads(64)}), events: Array.from({length: 20}, (_, index) => makeEvent(index, index, `event number ${index} with a long message that goes on`))}),
+			makeState({
+				snapshot: makeSnapshot({threads: makeThreads(64)}),
+				events: Array.from({length: 20}, (_, index) => makeEvent(index, index, `event number ${index} with a long message that goes on`)),
+			}),
 			makeState({status: 'down', failingSince: NOW - 60_000, error: refused()}),
 			makeState({status: 'error', snapshot: null, error: wrongToken()}),
 			makeState({status: 'connecting', snapshot: null}),
 		];
 		await fc.assert(
-			fc.asyncProperty(fc.integer({min: 30, max: 220}), fc.integer({min: 3, max: 70}), fc.integer({min: 0, max: states.length - 1}), fc.boolean(), async (columns, rows, which, help) => {
-				const {terminal} = await show(states[which] ?? makeState(), {columns, rows});
-				if (help) await terminal.press('?');
-				expectFits(terminal, columns, rows);
-				terminal.unmount();
-			}),
+			fc.asyncProperty(
+				fc.integer({min: 30, max: 220}),
+				fc.integer({min: 3, max: 70}),
+				fc.integer({min: 0, max: states.length - 1}),
+				fc.boolean(),
+				async (columns, rows, which, help) => {
+					const {terminal} = await show(states[which] ?? makeState(), {columns, rows});
+					if (help) await terminal.press('?');
+					expectFits(terminal, columns, rows);
+					terminal.unmount();
+				},
+			),
 			{numRuns: 20},
 		);
 	});

@@ -1,5 +1,11 @@
 import {describe, expect, test} from 'vitest';
-import {availableCommands, dashboardReducer, initialUiState, type ActionCommand, type DashboardUiState} from '../../source/ui/dashboard-reducer.js';
+import {
+	availableCommands,
+	dashboardReducer,
+	initialUiState,
+	type ActionCommand,
+	type DashboardUiState,
+} from '../../source/ui/dashboard-reducer.js';
 import {commandFor, footerHints, helpEntries, KEYMAP, type CommandName, type KeyLike} from '../../source/ui/keymap.js';
 
 const everything = new Set<CommandName>(KEYMAP.map((binding) => binding.command));

@@ -27,7 +27,11 @@ describe('statusBadge', () => {
 	});
 
 	test('error says why', () => {
-		expect(statusBadge(makeState({status: 'error', error: wrongToken()}), NOW)).toEqual({word: 'error', detail: ' — wrong token (403)', tone: 'error'});
+		expect(statusBadge(makeState({status: 'error', error: wrongToken()}), NOW)).toEqual({
+			word: 'error',
+			detail: ' — wrong token (403)',
+			tone: 'error',
+		});
 	});
 
 	test('a stale or failed link over old data counts as outdated', () => {

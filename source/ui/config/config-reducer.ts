@@ -33,7 +33,13 @@ export type TypedText = {readonly text: string; readonly caret: number};
 
 export type Prompt =
 	| ({readonly kind: 'search'} & TypedText)
-	| ({readonly kind: 'edit'; readonly path: ConfigPath; readonly id: string; readonly secret: boolean; readonly error: string | null} & TypedText);
+	| ({
+			readonly kind: 'edit';
+			readonly path: ConfigPath;
+			readonly id: string;
+			readonly secret: boolean;
+			readonly error: string | null;
+	  } & TypedText);
 
 export type ConfigUiState = {
 	/** The id (dotted path) of the key under the cursor; null: the first row. */
@@ -129,7 +135,12 @@ function reveal(state: ConfigUiState, session: ConfigSessionState, entry: Config
 	for (const id of ancestorIds(entry.path)) expanded.add(id);
 	const next = {...state, expanded};
 	const rows = session.document ? visibleEntries(session.document, expanded) : [];
-	return moveTo(next, rows, rows.findIndex((row) => row.id === entry.id), pageSize);
+	return moveTo(
+		next,
+		rows,
+		rows.findIndex((row) => row.id === entry.id),
+		pageSize,
+	);
 }
 
 /**
@@ -260,7 +271,11 @@ function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: C
 }
 
 function panelKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
-	const closed: ConfigUiState = {...state, dialog: state.dialog?.kind === 'diff' ? null : state.dialog, resultSeen: context.session.resultSeq};
+	const closed: ConfigUiState = {
+		...state,
+		dialog: state.dialog?.kind === 'diff' ? null : state.dialog,
+		resultSeen: context.session.resultSeq,
+	};
 	switch (command) {
 		case 'dismiss':
 			return same(closed);
@@ -310,7 +325,14 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 			if (isContainer(entry) && state.expanded.has(entry.id)) return same(expand(state, entry.id, false));
 			const parent = ancestorIds(entry.path).at(-1);
 			if (parent === undefined) return same(state);
-			return same(moveTo(state, rows, rows.findIndex((row) => row.id === parent), pageSize));
+			return same(
+				moveTo(
+					state,
+					rows,
+					rows.findIndex((row) => row.id === parent),
+					pageSize,
+				),
+			);
 		}
 
 		case 'activate': {
@@ -322,7 +344,11 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 			const current = edits.valueOf(entry.path);
 			const raw = edits.get(entry.path) ? JSON.stringify(current) : entry.display;
 			const text = editorStartText(current, raw, entry.secret);
-			return same({...state, cursor: entry.id, prompt: {kind: 'edit', path: entry.path, id: entry.id, text, caret: text.length, secret: entry.secret, error: null}});
+			return same({
+				...state,
+				cursor: entry.id,
+				prompt: {kind: 'edit', path: entry.path, id: entry.id, text, caret: text.length, secret: entry.secret, error: null},
+			});
 		}
 
 		case 'toggle': {

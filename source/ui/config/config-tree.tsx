@@ -57,7 +57,10 @@ function ConfigTreeView({document, edits, rows, top, height, cursor, expanded, w
 	const names = shown.map((entry) => nameText(entry, expanded.has(entry.id), edits?.isChanged(entry.path) === true));
 	const values = shown.map((entry) => entryValue(entry, edits, document));
 	const nameWidth = Math.min(Math.max(MIN_NAME, ...names.map((name) => name.length + 3)), Math.max(MIN_NAME, Math.floor(width * 0.45)));
-	const valueWidth = Math.min(Math.max(MIN_VALUE, ...values.map((value) => value.length + 2)), Math.max(MIN_VALUE, Math.floor(width * 0.3)));
+	const valueWidth = Math.min(
+		Math.max(MIN_VALUE, ...values.map((value) => value.length + 2)),
+		Math.max(MIN_VALUE, Math.floor(width * 0.3)),
+	);
 	return (
 		<Box flexDirection="column" width={width} height={Math.max(0, height)} overflow="hidden">
 			{shown.map((entry, index) => {
@@ -86,7 +89,11 @@ function ConfigTreeView({document, edits, rows, top, height, cursor, expanded, w
 								<>
 									<Text {...(changed ? theme.text('warn') : isContainer(entry) ? theme.text('muted') : {})}>{valueCell}</Text>
 									{was ? <Text {...theme.text('muted')}>{was}</Text> : null}
-									{outcome ? <Text {...theme.text(outcome === 'applied' ? 'ok' : outcome === 'not-applied' ? 'error' : 'warn')}>{OUTCOME_TEXT[outcome]}</Text> : null}
+									{outcome ? (
+										<Text {...theme.text(outcome === 'applied' ? 'ok' : outcome === 'not-applied' ? 'error' : 'warn')}>
+											{OUTCOME_TEXT[outcome]}
+										</Text>
+									) : null}
 									{hint ? <Text {...theme.text('muted')}>{hint}</Text> : null}
 								</>
 							)}

@@ -9,7 +9,17 @@ import {Footer} from '../panes/footer.js';
 import {Line, Pane} from '../panes/pane.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {ConfigPanel} from './config-panel.js';
-import {configReducer, initialConfigUi, modeOf, scrollFor, showsResult, splitInput, type ConfigEffect, type ConfigUiAction, type ConfigUiState} from './config-reducer.js';
+import {
+	configReducer,
+	initialConfigUi,
+	modeOf,
+	scrollFor,
+	showsResult,
+	splitInput,
+	type ConfigEffect,
+	type ConfigUiAction,
+	type ConfigUiState,
+} from './config-reducer.js';
 import {ConfigTree} from './config-tree.js';
 import {dialogContent, resultContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
@@ -25,7 +35,10 @@ export type ConfigViewProps = {
 };
 
 /** The config view's rows: header, tree (or a panel), one line of feedback, footer; never taller than rows - 1. */
-export function configLayout(columns: number, rows: number): {readonly width: number; readonly bodyRows: number; readonly noticeLines: number; readonly footerLines: number} {
+export function configLayout(
+	columns: number,
+	rows: number,
+): {readonly width: number; readonly bodyRows: number; readonly noticeLines: number; readonly footerLines: number} {
 	const available = Math.max(1, rows - 1);
 	const footerLines = available >= 3 ? 1 : 0;
 	const noticeLines = available >= 4 ? 1 : 0;
@@ -155,7 +168,11 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	// state at that moment; the effects they ask for run right here, so the next key sees them.
 	const dispatch = useCallback(
 		(action: ConfigUiAction) => {
-			const step = configReducer(uiRef.current, action, {session: session.getState(), pageSize: pageRef.current, readOnly: readOnlyRef.current});
+			const step = configReducer(uiRef.current, action, {
+				session: session.getState(),
+				pageSize: pageRef.current,
+				readOnly: readOnlyRef.current,
+			});
 			if (step.state !== uiRef.current) {
 				uiRef.current = step.state;
 				setUi(step.state);
@@ -221,10 +238,21 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	}
 
 	let notice: {text: string; tone: ThemeToken} | null = null;
-	if (ui.prompt?.kind === 'search') notice = {text: `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}  Enter: find · Esc: cancel`, tone: 'accent'};
-	else if (ui.prompt?.kind === 'edit') notice = ui.prompt.error ? {text: ui.prompt.error, tone: 'error'} : {text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; Enter sets it, Esc cancels, Ctrl+U clears`, tone: 'muted'};
+	if (ui.prompt?.kind === 'search')
+		notice = {
+			text: `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}  Enter: find · Esc: cancel`,
+			tone: 'accent',
+		};
+	else if (ui.prompt?.kind === 'edit')
+		notice = ui.prompt.error
+			? {text: ui.prompt.error, tone: 'error'}
+			: {
+					text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; Enter sets it, Esc cancels, Ctrl+U clears`,
+					tone: 'muted',
+				};
 	else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};
-	else if (state.busy === 'apply' || state.busy === 'undo') notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
+	else if (state.busy === 'apply' || state.busy === 'undo')
+		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
 	else if (state.problem && document !== null) notice = {text: `${state.problem.message} — ${state.problem.fix}`, tone: 'error'};
 	else if (cursorEntry && mode === 'browse') {
 		const note = keyNote(cursorEntry);
@@ -234,7 +262,12 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	const status = statusText(state, writesOff);
 	const hints = configFooterHints(mode, footerFor(mode, state, writesOff));
 	return (
-		<Box flexDirection="column" width={layout.width} height={1 + layout.bodyRows + layout.noticeLines + layout.footerLines} overflow="hidden">
+		<Box
+			flexDirection="column"
+			width={layout.width}
+			height={1 + layout.bodyRows + layout.noticeLines + layout.footerLines}
+			overflow="hidden"
+		>
 			<Box width={layout.width} height={1} flexDirection="row">
 				<Box flexGrow={1} flexShrink={1} overflow="hidden">
 					<Text wrap="truncate-end">

@@ -49,7 +49,8 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 			}
 
 			const lines: PanelLine[] = [...diffLines(session), {text: ''}];
-			if (guarded.length > 0) lines.push({text: `⚠ ${guarded.join(', ')} can cut rigtop off from the miner's API (asks again)`, tone: 'warn'});
+			if (guarded.length > 0)
+				lines.push({text: `⚠ ${guarded.join(', ')} can cut rigtop off from the miner's API (asks again)`, tone: 'warn'});
 			lines.push({text: 'A backup is saved first; then the whole config is sent and read back.', tone: 'muted'});
 			return {title: `Apply ${plural(count, 'change')} to ${minerName}?`, lines, prompt: 'y apply · n cancel'};
 		}
@@ -68,7 +69,11 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 		}
 
 		case 'leave':
-			return {title: `Leave with ${plural(count, 'pending change')}?`, lines: [...diffLines(session), {text: ''}, {text: 'They are dropped; the miner keeps its config.', tone: 'muted'}], prompt: 'y leave · n stay'};
+			return {
+				title: `Leave with ${plural(count, 'pending change')}?`,
+				lines: [...diffLines(session), {text: ''}, {text: 'They are dropped; the miner keeps its config.', tone: 'muted'}],
+				prompt: 'y leave · n stay',
+			};
 		case 'reload':
 			return {
 				title: 'Read the config from the miner again?',
@@ -113,7 +118,7 @@ export function resultContent(result: ApplyResult, action: 'apply' | 'undo'): Pa
 					{text: "The miner's config changed since rigtop read it:", tone: 'warn'},
 					...result.conflicts.map((line): PanelLine => ({text: `  ${line}`, tone: 'warn'})),
 					{text: ''},
-					{text: "R reads it again (your changes are dropped); then make them again on what the miner has now.", tone: 'muted'},
+					{text: 'R reads it again (your changes are dropped); then make them again on what the miner has now.', tone: 'muted'},
 				],
 				prompt: null,
 			};
@@ -130,7 +135,9 @@ export function resultContent(result: ApplyResult, action: 'apply' | 'undo'): Pa
 			};
 		case 'done': {
 			const applied = result.keys.filter((key) => key.status === 'applied').length;
-			const title = result.allApplied ? `${verb}: applied ${plural(result.keys.length, 'change')}` : `${verb}: ${applied} of ${result.keys.length} applied`;
+			const title = result.allApplied
+				? `${verb}: applied ${plural(result.keys.length, 'change')}`
+				: `${verb}: ${applied} of ${result.keys.length} applied`;
 			return {
 				title,
 				lines: [

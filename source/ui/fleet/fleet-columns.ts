@@ -47,7 +47,12 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 			header: 'shares',
 			width: 11,
 			align: 'right',
-			cell: (line) => (line.kind === 'rig' ? formatShares(line.row.good, line.row.total) : line.totals.answered > 0 ? formatShares(line.totals.good, line.totals.total) : DASH),
+			cell: (line) =>
+				line.kind === 'rig'
+					? formatShares(line.row.good, line.row.total)
+					: line.totals.answered > 0
+						? formatShares(line.totals.good, line.totals.total)
+						: DASH,
 		},
 		{
 			id: 'rej',
@@ -56,10 +61,19 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 			align: 'right',
 			drop: 3,
 			cell: (line) =>
-				line.kind === 'rig' ? formatPercent(line.row.rejected, line.row.total) : formatPercent(line.totals.total - line.totals.good, line.totals.total),
+				line.kind === 'rig'
+					? formatPercent(line.row.rejected, line.row.total)
+					: formatPercent(line.totals.total - line.totals.good, line.totals.total),
 		},
 		{id: 'pool', header: 'pool', width: 12, drop: 5, cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : '')},
-		{id: 'up', header: 'up', width: 4, align: 'right', drop: 4, cell: (line) => (line.kind === 'rig' ? shortDuration(line.row.uptime) : '')},
+		{
+			id: 'up',
+			header: 'up',
+			width: 4,
+			align: 'right',
+			drop: 4,
+			cell: (line) => (line.kind === 'rig' ? shortDuration(line.row.uptime) : ''),
+		},
 		{
 			id: 'seen',
 			header: 'seen',
@@ -68,6 +82,13 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 			drop: 6,
 			cell: (line) => (line.kind === 'rig' ? formatAgo(line.row.lastSeenAt, now).replace(' ago', '') : ''),
 		},
-		{id: 'alert', header: 'alert', width: 16, flex: true, drop: 7, cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : '')},
+		{
+			id: 'alert',
+			header: 'alert',
+			width: 16,
+			flex: true,
+			drop: 7,
+			cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
+		},
 	];
 }

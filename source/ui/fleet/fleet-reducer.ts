@@ -54,7 +54,11 @@ function follow(offset: number, selected: number, pageSize: number, count: numbe
 	return Math.min(Math.max(0, next), Math.max(0, count - size));
 }
 
-export function initialFleetUiState(options: {readonly count: number; readonly pageSize?: number; readonly selected?: number}): FleetUiState {
+export function initialFleetUiState(options: {
+	readonly count: number;
+	readonly pageSize?: number;
+	readonly selected?: number;
+}): FleetUiState {
 	const count = Math.max(0, options.count);
 	const pageSize = Math.max(0, options.pageSize ?? 0);
 	const selected = clampIndex(options.selected ?? 0, count);

@@ -103,11 +103,14 @@ export class FleetStore implements FleetSource {
 		if (this.#timer !== null && this.#due <= at) return;
 		this.#disarm();
 		this.#due = at;
-		this.#timer = setTimeout(() => {
-			this.#timer = null;
-			this.#due = Number.POSITIVE_INFINITY;
-			this.#flush();
-		}, Math.max(0, at - Date.now()));
+		this.#timer = setTimeout(
+			() => {
+				this.#timer = null;
+				this.#due = Number.POSITIVE_INFINITY;
+				this.#flush();
+			},
+			Math.max(0, at - Date.now()),
+		);
 		this.#timer.unref?.();
 	}
 

@@ -104,7 +104,11 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 }
 
 /** Redrawn only when something it shows changed (most rows, most seconds, nothing did). */
-const RigLine = memo(RigLineView, (before, after) => before.fitted === after.fitted && before.gap === after.gap && before.selected === after.selected && sameRow(before.row, after.row));
+const RigLine = memo(
+	RigLineView,
+	(before, after) =>
+		before.fitted === after.fitted && before.gap === after.gap && before.selected === after.selected && sameRow(before.row, after.row),
+);
 
 /** Column headings, one line per rig in view, and the totals line; never wider than `width`. */
 function FleetTableView({rows, totals, selected, width, now}: FleetTableProps) {

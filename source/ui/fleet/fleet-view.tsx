@@ -44,7 +44,11 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 	// The fleet store's time: the labels redraw with the data, with no clock of their own.
 	const now = fixedNow ?? at;
 
-	const [ui, dispatch] = useReducer(fleetReducer, {count: states.length, pageSize: layout.rigRows, selected: initialSelected}, initialFleetUiState);
+	const [ui, dispatch] = useReducer(
+		fleetReducer,
+		{count: states.length, pageSize: layout.rigRows, selected: initialSelected},
+		initialFleetUiState,
+	);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.rigRows, count: states.length});
 	}, [layout.rigRows, states.length]);
@@ -73,7 +77,10 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 
 	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
 	const visible = useMemo(
-		() => states.slice(ui.offset, ui.offset + layout.rigRows).map((state, i) => fleetRow(state, ui.offset + i, now, alerts?.rigs[ui.offset + i])),
+		() =>
+			states
+				.slice(ui.offset, ui.offset + layout.rigRows)
+				.map((state, i) => fleetRow(state, ui.offset + i, now, alerts?.rigs[ui.offset + i])),
 		[states, alerts, ui.offset, layout.rigRows, now],
 	);
 	const events = useMemo(() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines), [states, layout.eventLines]);
@@ -88,7 +95,12 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>
-			<Box flexDirection="column" width={columns} height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height} overflow="hidden">
+			<Box
+				flexDirection="column"
+				width={columns}
+				height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
+				overflow="hidden"
+			>
 				<FleetHeader totals={totals} width={columns} window={window} />
 				{ui.help ? (
 					<HelpOverlay entries={help} width={columns} height={layout.bodyHeight} />

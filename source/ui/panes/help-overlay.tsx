@@ -29,7 +29,9 @@ function HelpOverlayView({entries, width, height}: HelpOverlayProps) {
 					</Text>
 				</Box>
 			))}
-			{entries.length > shown.length ? <Line tone="muted">{`… ${entries.length - shown.length} more (make the terminal taller)`}</Line> : null}
+			{entries.length > shown.length ? (
+				<Line tone="muted">{`… ${entries.length - shown.length} more (make the terminal taller)`}</Line>
+			) : null}
 		</Pane>
 	);
 }

@@ -35,7 +35,9 @@ export function Pane({title, note, width, height, outdated = false, children}: P
 		<Box flexDirection="column" width={width} height={height} flexShrink={0}>
 			<Text wrap="truncate-end" {...edgeTone}>
 				{width >= 2 ? '╭' : ''}
-				<Text bold {...theme.dim(outdated)}>{label.slice(0, titleEnd)}</Text>
+				<Text bold {...theme.dim(outdated)}>
+					{label.slice(0, titleEnd)}
+				</Text>
 				<Text {...theme.text('warn')}>{label.slice(titleEnd, staleEnd)}</Text>
 				<Text {...theme.text('muted')}>{label.slice(staleEnd)}</Text>
 				{'─'.repeat(Math.max(0, inner - label.length))}

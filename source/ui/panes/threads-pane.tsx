@@ -59,8 +59,22 @@ function columnsFor(threads: readonly ThreadInfo[], unit: RateUnit | null): read
 		{id: '10s', header: '10s', width: rateWidth, align: 'right', cell: rate(0)},
 		{id: '60s', header: '60s', width: rateWidth, align: 'right', cell: rate(1)},
 		{id: '15m', header: '15m', width: rateWidth, align: 'right', cell: rate(2)},
-		{id: 'intensity', header: 'intensity', width: 9, align: 'right', drop: 2, cell: (thread) => (thread.intensity === null ? DASH : String(thread.intensity))},
-		{id: 'affinity', header: 'affinity', width: 8, align: 'right', drop: 1, cell: (thread) => (thread.affinity === null ? DASH : String(thread.affinity))},
+		{
+			id: 'intensity',
+			header: 'intensity',
+			width: 9,
+			align: 'right',
+			drop: 2,
+			cell: (thread) => (thread.intensity === null ? DASH : String(thread.intensity)),
+		},
+		{
+			id: 'affinity',
+			header: 'affinity',
+			width: 8,
+			align: 'right',
+			drop: 1,
+			cell: (thread) => (thread.affinity === null ? DASH : String(thread.affinity)),
+		},
 	);
 	if (hasDevices) columns.push({id: 'device', header: 'device', width: 6, flex: true, drop: 4, cell: health});
 	return columns;
@@ -80,7 +94,13 @@ function ThreadsPaneView({threads, offset, visibleRows, width, height, outdated}
 	const notes: string[] = unit === null ? [] : [unit];
 	if (count > visibleRows && shown.length > 0) notes.push(`rows ${offset + 1}–${offset + shown.length} of ${count}`, '↑↓');
 	return (
-		<Pane title={`Threads ${count}`} note={notes.length > 0 ? `· ${notes.join(' · ')}` : ''} width={width} height={height} outdated={outdated}>
+		<Pane
+			title={`Threads ${count}`}
+			note={notes.length > 0 ? `· ${notes.join(' · ')}` : ''}
+			width={width}
+			height={height}
+			outdated={outdated}
+		>
 			{count === 0 ? (
 				<Line tone="muted">this miner reports no per-thread rates</Line>
 			) : (

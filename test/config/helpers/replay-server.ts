@@ -32,7 +32,12 @@ export async function startReplayServer(route: (request: SeenRequest) => Reply):
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
-			const seen: SeenRequest = {method: request.method ?? '', path: request.url ?? '', headers: headersOf(request), body: Buffer.concat(chunks).toString('utf8')};
+			const seen: SeenRequest = {
+				method: request.method ?? '',
+				path: request.url ?? '',
+				headers: headersOf(request),
+				body: Buffer.concat(chunks).toString('utf8'),
+			};
 			requests.push(seen);
 			const reply = route(seen);
 			if (reply === 'reset') {
@@ -46,7 +51,11 @@ export async function startReplayServer(route: (request: SeenRequest) => Reply):
 			}
 
 			const body = reply.body ?? '';
-			response.writeHead(reply.status, {'Connection': 'close', 'Content-Type': 'application/json', ...(body ? {'Content-Length': Buffer.byteLength(body)} : {})});
+			response.writeHead(reply.status, {
+				Connection: 'close',
+				'Content-Type': 'application/json',
+				...(body ? {'Content-Length': Buffer.byteLength(body)} : {}),
+			});
 			response.end(body);
 		});
 	});

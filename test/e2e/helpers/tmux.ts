@@ -27,14 +27,31 @@ export class TmuxTerminal {
 		this.session = session;
 	}
 
-	static async start(command: readonly string[], options: {cols?: number; rows?: number; env?: Record<string, string>} = {}): Promise<TmuxTerminal> {
+	static async start(
+		command: readonly string[],
+		options: {cols?: number; rows?: number; env?: Record<string, string>} = {},
+	): Promise<TmuxTerminal> {
 		counter += 1;
 		const socket = `rigtop-e2e-${process.pid}-${counter}`;
 		const session = 'main';
 		const envAssignments = Object.entries({TERM: 'xterm-256color', ...options.env}).map(([key, value]) => `${key}=${shellQuote(value)}`);
 		// CI=true makes Ink draw nothing live; the terminal under test must not inherit it.
 		const inner = `env -u CI ${envAssignments.join(' ')} ${command.map((part) => shellQuote(part)).join(' ')}; echo "[exit $?]"; sleep 600`;
-		await run('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', String(options.cols ?? 100), '-y', String(options.rows ?? 30), inner]);
+		await run('tmux', [
+			'-L',
+			socket,
+			'-f',
+			'/dev/null',
+			'new-session',
+			'-d',
+			'-s',
+			session,
+			'-x',
+			String(options.cols ?? 100),
+			'-y',
+			String(options.rows ?? 30),
+			inner,
+		]);
 		return new TmuxTerminal(socket, session);
 	}
 
@@ -46,7 +63,10 @@ export class TmuxTerminal {
 
 	/** Waits until the screen satisfies the predicate (or contains the text); returns that screen. */
 	async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
-		const test = typeof expected === 'function' ? expected : (screen: string) => (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen));
+		const test =
+			typeof expected === 'function'
+				? expected
+				: (screen: string) => (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen));
 		const deadline = Date.now() + timeoutMs;
 		let last = '';
 		while (Date.now() < deadline) {

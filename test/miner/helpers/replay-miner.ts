@@ -28,7 +28,10 @@ export function json(value: unknown): string {
 	return jsonAnswer(value);
 }
 
-export async function startReplayMiner(routes: Routes, fallback: string | ((request: RawRequest) => string) = notFound6): Promise<ReplayMiner> {
+export async function startReplayMiner(
+	routes: Routes,
+	fallback: string | ((request: RawRequest) => string) = notFound6,
+): Promise<ReplayMiner> {
 	let current = routes;
 	let otherwise = fallback;
 	const server = await startRawServer((request, socket) => {

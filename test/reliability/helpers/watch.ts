@@ -70,7 +70,11 @@ export function watch(server: FaultServer, options: {token?: string | null; inte
 				const timer = setTimeout(() => {
 					waiters.delete(waiter);
 					const last = monitor.getState();
-					reject(new Error(`no matching state within ${timeoutMs} ms; last: ${last.status} ${last.error?.kind ?? ''} ${last.error?.message ?? ''}`));
+					reject(
+						new Error(
+							`no matching state within ${timeoutMs} ms; last: ${last.status} ${last.error?.kind ?? ''} ${last.error?.message ?? ''}`,
+						),
+					);
 				}, timeoutMs);
 				const waiter: Waiter = {
 					match,

@@ -8,7 +8,16 @@ import {ConfigDocument} from '../../../source/config/document.js';
 import {PendingEdits} from '../../../source/config/edits.js';
 import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../source/config/session.js';
 import {CONFIG_KEYMAP, configCommandFor, configFooterHints, type ConfigMode, type KeyLike} from '../../../source/ui/keymap.js';
-import {configReducer, initialConfigUi, modeOf, scrollFor, splitInput, typeKey, type ConfigStep, type ConfigUiState} from '../../../source/ui/config/config-reducer.js';
+import {
+	configReducer,
+	initialConfigUi,
+	modeOf,
+	scrollFor,
+	splitInput,
+	typeKey,
+	type ConfigStep,
+	type ConfigUiState,
+} from '../../../source/ui/config/config-reducer.js';
 import {typedValue} from '../../../source/ui/config/typed-value.js';
 import {v6Config} from '../../config/helpers/fixtures.js';
 
@@ -35,7 +44,10 @@ function press(state: ConfigUiState, session: ConfigSessionState, input: string,
 }
 
 /** Runs keys, applying the session effects the reducer asks for to the edits (as the view does). */
-function run(keys: readonly (string | KeyLike)[], session = sessionState()): {state: ConfigUiState; session: ConfigSessionState; effects: string[]} {
+function run(
+	keys: readonly (string | KeyLike)[],
+	session = sessionState(),
+): {state: ConfigUiState; session: ConfigSessionState; effects: string[]} {
 	let state = initialConfigUi();
 	let current = session;
 	const effects: string[] = [];
@@ -79,7 +91,10 @@ describe('line editing', () => {
 			{input: 'o', key: {}},
 			{input: '', key: {return: true}},
 		]);
-		expect(splitInput('x\u007F', {})).toEqual([{input: 'x', key: {}}, {input: '', key: {delete: true}}]);
+		expect(splitInput('x\u007F', {})).toEqual([
+			{input: 'x', key: {}},
+			{input: '', key: {delete: true}},
+		]);
 		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
 		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);
 		// Run through the reducer, the same keys typed together or one by one end in the same place.
@@ -149,7 +164,13 @@ describe('config reducer', () => {
 		const opened = run(['/', 'print-time', {return: true}, {return: true}]);
 		expect(opened.state.prompt).toMatchObject({kind: 'edit', text: '60', caret: 2});
 		let state = opened.state;
-		for (const [input, key] of [['', {delete: true}], ['', {delete: true}], ['-5', {}], ['', {return: true}]] as const) state = press(state, opened.session, input, key).state;
+		for (const [input, key] of [
+			['', {delete: true}],
+			['', {delete: true}],
+			['-5', {}],
+			['', {return: true}],
+		] as const)
+			state = press(state, opened.session, input, key).state;
 		expect(state.prompt).toMatchObject({kind: 'edit', error: 'print-time must be a whole number from 0 to 3600 (not -5)'});
 		state = press(state, opened.session, '', {delete: true}).state;
 		state = press(state, opened.session, '', {delete: true}).state;
@@ -163,7 +184,13 @@ describe('config reducer', () => {
 		const session = sessionState(undefined, {readOnly: true});
 		let {state} = run(['/', 'print-time', {return: true}], session);
 		expect(state.cursor).toBe('print-time');
-		for (const [input, key] of [[' ', {}], ['w', {}], ['u', {}], ['+', {}], ['', {return: true}]] as const) {
+		for (const [input, key] of [
+			[' ', {}],
+			['w', {}],
+			['u', {}],
+			['+', {}],
+			['', {return: true}],
+		] as const) {
 			const step = press(state, session, input, key);
 			expect(step.effects).toEqual([]);
 			expect(step.state.notice?.text).toBe(READ_ONLY_MESSAGE);
@@ -183,7 +210,11 @@ describe('config reducer', () => {
 	});
 
 	test('a result panel shows until closed, then the tree has the keys again', () => {
-		const session = sessionState(undefined, {resultSeq: 1, lastAction: 'apply', lastResult: {status: 'nothing-to-apply', message: 'nothing'}});
+		const session = sessionState(undefined, {
+			resultSeq: 1,
+			lastAction: 'apply',
+			lastResult: {status: 'nothing-to-apply', message: 'nothing'},
+		});
 		const state = initialConfigUi();
 		expect(modeOf(state, session)).toBe('panel');
 		expect(press(state, session, 'j').state).toBe(state);

@@ -64,7 +64,10 @@ describe('the config view against the simulated 6.x miner', () => {
 		const backs: number[] = [];
 		const columns = options.columns ?? 80;
 		const rows = options.rows ?? 24;
-		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={readOnly} />, {columns, rows});
+		const terminal = await renderTerminal(
+			<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={readOnly} />,
+			{columns, rows},
+		);
 		await terminal.waitFor('▸ cpu');
 		return {sim, client, session, terminal, original, backs, columns, rows};
 	}
@@ -313,7 +316,9 @@ describe('the config view when the config cannot be read', () => {
 		opened.push(session);
 		let back = 0;
 		try {
-			const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => (back += 1)} readOnly={false} />);
+			const terminal = await renderTerminal(
+				<ConfigView session={session} minerName="rig-01" onBack={() => (back += 1)} readOnly={false} />,
+			);
 			await terminal.waitFor("Could not read the miner's config");
 			expect(terminal.frame()).toContain('restricted mode');
 			expect(terminal.frame()).toContain("fix: set http.restricted to false in the miner's config");

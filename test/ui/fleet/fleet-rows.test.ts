@@ -8,7 +8,13 @@ import {makeEvent, makeSnapshot, makeState, NOW, refused} from '../helpers/state
 const live = (name: string, rates: [number | null, number | null, number | null], good = 100, total = 101) =>
 	makeState({name, snapshot: makeSnapshot({workerId: name, hashrate: {total: rates}, results: {good, total, rejected: total - good}})});
 const down = (name: string) =>
-	makeState({name, status: 'down', failingSince: NOW - 4 * 60_000, error: refused(), snapshot: makeSnapshot({hashrate: {total: [9999, 9999, 9999]}})});
+	makeState({
+		name,
+		status: 'down',
+		failingSince: NOW - 4 * 60_000,
+		error: refused(),
+		snapshot: makeSnapshot({hashrate: {total: [9999, 9999, 9999]}}),
+	});
 
 describe('fleet rows and totals', () => {
 	test('totals sum the miners that answered their latest poll; a down one is left out', () => {
@@ -29,7 +35,16 @@ describe('fleet rows and totals', () => {
 	});
 
 	test('an open trouble stays on the row; other alerts for ten minutes', () => {
-		const alert = (kind: Alert['kind'], at: number): Alert => ({seq: 1, at, kind, severity: 'warn', minerIndex: 0, rig: 'a', url: 'u', message: kind});
+		const alert = (kind: Alert['kind'], at: number): Alert => ({
+			seq: 1,
+			at,
+			kind,
+			severity: 'warn',
+			minerIndex: 0,
+			rig: 'a',
+			url: 'u',
+			message: kind,
+		});
 		expect(rowAlert({open: alert('down', NOW - 3_600_000), last: alert('down', NOW - 3_600_000)}, NOW)?.kind).toBe('down');
 		expect(rowAlert({open: null, last: alert('restarted', NOW - 60_000)}, NOW)?.kind).toBe('restarted');
 		expect(rowAlert({open: null, last: alert('restarted', NOW - RECENT_ALERT_MS)}, NOW)).toBeNull();
@@ -39,7 +54,11 @@ describe('fleet rows and totals', () => {
 	test('events of all rigs, newest first, each named', () => {
 		const a = makeState({name: 'a', events: [makeEvent(1, 10, 'started'), makeEvent(2, 1, 'share rejected', 'warn')]});
 		const b = makeState({name: 'b', events: [makeEvent(1, 5, 'pool lost', 'warn')]});
-		expect(fleetEvents([a, b], 8).map((event) => `${event.rig} ${event.message}`)).toEqual(['a share rejected', 'b pool lost', 'a started']);
+		expect(fleetEvents([a, b], 8).map((event) => `${event.rig} ${event.message}`)).toEqual([
+			'a share rejected',
+			'b pool lost',
+			'a started',
+		]);
 		expect(fleetEvents([a, b], 1)).toHaveLength(1);
 	});
 
@@ -54,7 +73,14 @@ describe('fleet rows and totals', () => {
 
 describe('fleet layout', () => {
 	test('never taller than rows - 1; rig rows scroll when there are more rigs than fit', () => {
-		for (const [rows, rigs] of [[24, 3], [24, 100], [10, 100], [6, 5], [3, 5], [60, 100]] as const) {
+		for (const [rows, rigs] of [
+			[24, 3],
+			[24, 100],
+			[10, 100],
+			[6, 5],
+			[3, 5],
+			[60, 100],
+		] as const) {
 			const layout = computeFleetLayout(80, rows, rigs);
 			expect(layout.height, `${rows} rows, ${rigs} rigs`).toBeLessThanOrEqual(rows - 1);
 			if (rows >= 6) expect(layout.rigRows).toBeGreaterThanOrEqual(1);

@@ -9,7 +9,11 @@ import {startSimFleet, type SimFleet} from './helpers/sim-fleet.js';
 function rigs(count: number): AppMiner[] {
 	return Array.from({length: count}, (_, index) => {
 		const name = `rig-${String(index + 1).padStart(2, '0')}`;
-		return {store: createStore(makeState({name, snapshot: makeSnapshot({workerId: name, hashrate: {total: [1000 * (index + 1), 1000 * (index + 1), null]}})}))};
+		return {
+			store: createStore(
+				makeState({name, snapshot: makeSnapshot({workerId: name, hashrate: {total: [1000 * (index + 1), 1000 * (index + 1), null]}})}),
+			),
+		};
 	});
 }
 
@@ -116,7 +120,10 @@ describe('the fleet view', () => {
 
 	test('a hundred rigs: the table scrolls with the selection and the frame stays inside the terminal', async () => {
 		const quits: number[] = [];
-		const terminal = await renderTerminal(<App miners={rigs(100)} onQuit={() => quits.push(1)} now={NOW} color={false} />, {columns: 80, rows: 24});
+		const terminal = await renderTerminal(<App miners={rigs(100)} onQuit={() => quits.push(1)} now={NOW} color={false} />, {
+			columns: 80,
+			rows: 24,
+		});
 		let lines = linesOf(terminal.frame());
 		expect(lines.length).toBeLessThanOrEqual(23);
 		expect(lines[0]).toContain('100 rigs');
@@ -155,7 +162,10 @@ describe('the fleet against real simulated miners', () => {
 		center.start();
 		fleet.start();
 		const miners = fleet.miners.map((miner) => ({store: miner.monitor}));
-		const terminal = await renderTerminal(<App miners={miners} alerts={center} onQuit={() => {}} color={false} fleetThrottleMs={50} />, {columns: 120, rows: 24});
+		const terminal = await renderTerminal(<App miners={miners} alerts={center} onQuit={() => {}} color={false} fleetThrottleMs={50} />, {
+			columns: 120,
+			rows: 24,
+		});
 		await terminal.waitFor(/● 3 live/);
 		for (const name of ['six-rig', 'five-rig', 'two-rig']) expect(terminal.frame()).toMatch(new RegExp(`${name} +live +[\\d.]+ k?H/s`));
 

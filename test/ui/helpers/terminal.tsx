@@ -90,7 +90,10 @@ export type Terminal = {
 	unmount(): void;
 };
 
-export async function renderTerminal(tree: ReactElement, size: {columns: number; rows: number} = {columns: 80, rows: 24}): Promise<Terminal> {
+export async function renderTerminal(
+	tree: ReactElement,
+	size: {columns: number; rows: number} = {columns: 80, rows: 24},
+): Promise<Terminal> {
 	const stdout = new FakeStdout(size.columns, size.rows);
 	const stdin = new FakeStdin();
 	const stderr = new FakeStdout(size.columns, size.rows);
