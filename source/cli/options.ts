@@ -54,6 +54,16 @@ export type PlanInputs = {
 	readonly stdoutIsTty: boolean;
 };
 
+/**
+ * Whether to draw in colour: off with `--no-color` or a non-empty NO_COLOR (no-color.org; present but
+ * empty does not count). Ink's colour layer looks only at FORCE_COLOR and the TTY, never at NO_COLOR.
+ */
+export function colorEnabled(env: Readonly<Record<string, string | undefined>>, flag: boolean): boolean {
+	if (!flag) return false;
+	const noColor = env['NO_COLOR'];
+	return noColor === undefined || noColor === '';
+}
+
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */
 export function planRun(inputs: PlanInputs): RunPlan {
 	const {flags} = inputs;
@@ -86,9 +96,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		notices.push('not a terminal: printing one snapshot instead of the live dashboard (use --once to say so)');
 	}
 
-	// no-color.org: NO_COLOR counts when present and not empty.
-	const noColorEnv = inputs.env['NO_COLOR'];
-	const color = flags.color && (noColorEnv === undefined || noColorEnv === '');
+	const color = colorEnabled(inputs.env, flags.color);
 	return {
 		mode,
 		json: flags.json,

@@ -321,8 +321,3 @@ export class ConfigDocument {
 		if (container && !secret) this.#collect(node, path, list);
 	}
 }
-
-/** Parses a config text (throws ConfigParseError). */
-export function parseConfig(text: string): ConfigDocument {
-	return new ConfigDocument(text);
-}

@@ -19,7 +19,7 @@ export type ConfigTarget = {readonly index: number; readonly store: MonitorStore
 
 type CommonProps = {
 	readonly onQuit: () => void;
-	/** Draw in colour (default true). Off for --no-color or NO_COLOR: see `colorEnabled`. */
+	/** Draw in colour (default true). Off for --no-color or NO_COLOR (cli/options.ts). */
 	readonly color?: boolean;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;

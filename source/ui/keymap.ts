@@ -458,12 +458,3 @@ export function configFooterHints(mode: ConfigMode, shown: ReadonlySet<ConfigCom
 
 	return hints;
 }
-
-/** Every config-view binding of a mode, for help. */
-export function configHelpEntries(mode: ConfigMode, available: ReadonlySet<ConfigCommandName>): readonly HelpEntry[] {
-	return CONFIG_KEYMAP.filter((binding) => binding.modes.includes(mode)).map((binding) => ({
-		keys: binding.keyLabel,
-		description: binding.description,
-		available: available.has(binding.command),
-	}));
-}
