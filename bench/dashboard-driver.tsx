@@ -157,7 +157,7 @@ async function main(): Promise<void> {
 	const renderTimes: number[] = [];
 	let renders = 0;
 	let rendered: (() => void) | null = null;
-	const instance = render(<App store={store} onQuit={() => undefined} />, {
+	const instance = render(<App miners={[{store}]} onQuit={() => undefined} />, {
 		stdout: terminal as unknown as NodeJS.WriteStream,
 		stdin: keyboard(),
 		stderr: terminal as unknown as NodeJS.WriteStream,

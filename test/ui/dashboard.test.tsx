@@ -378,7 +378,7 @@ describe('last accepted share', () => {
 describe('wiring', () => {
 	test('App renders the dashboard; unmounting unsubscribes from the store', async () => {
 		const store = createStore(makeState());
-		const {lastFrame, unmount} = render(<App store={store} onQuit={() => {}} now={NOW} color={false} />);
+		const {lastFrame, unmount} = render(<App miners={[{store}]} onQuit={() => {}} now={NOW} color={false} />);
 		expect(lastFrame()).toContain('rig-01');
 		expect(store.listeners).toBe(1);
 		unmount();
