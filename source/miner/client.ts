@@ -12,8 +12,8 @@ import {normalizeMinerUrl, UsageError, type MinerTarget} from './target.js';
  * - Every failure is a MinerError, mapped from the status code or the socket error. The one exception: when the
  *   caller's signal aborts (or close() is called), the promise rejects with the abort reason (an 'AbortError').
  * - Each request has an overall deadline (default 8 s) on top of the pool's connect/header/body timeouts, so a server
- *   that drips bytes forever still ends. It is a timer of its own (no AbortSignal.any: it leaks on Node 20 with a
- *   long-lived signal).
+ *   that drips bytes forever still ends. It is a timer of its own (no AbortSignal.any: it leaks with a
+ *   long-lived signal, nodejs/node#54614).
  * - Requests go through undici's dispatch API (http-exchange.ts) on a Pool of this client's own (http-pool.ts).
  *   Bodies are capped (default 1 MiB); unwanted bodies are read and dropped.
  * - `Authorization: Bearer …` is sent only when a token is set: real miners answer 401 to any Authorization header

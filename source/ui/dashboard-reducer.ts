@@ -1,7 +1,7 @@
 /**
  * All dashboard key handling, as a reducer: `useInput` only dispatches the raw `{input, key}`,
  * and this maps it through the keymap. Keys pressed back to back therefore never act on stale
- * state (ink-stack.md §2.3). Commands that reach outside the UI (quit, pause, …) are queued in
+ * state. Commands that reach outside the UI (quit, pause, …) are queued in
  * `outbox`; the component hands them to the app's callbacks after the render.
  */
 import {commandFor, type CommandName, type KeyLike, type Screen} from './keymap.js';

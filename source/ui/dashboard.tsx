@@ -102,7 +102,6 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		dispatch({type: 'actions', actions});
 	}, [actions]);
 
-	// A stable handler: useInput re-subscribes whenever its handler changes (ink 6.8).
 	const onInput = useCallback((input: string, key: Key) => {
 		dispatch({type: 'key', input, key});
 	}, []);

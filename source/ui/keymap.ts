@@ -59,7 +59,7 @@ const both: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
 
-// Refresh is on R only: Ink 6.8's useInput reports F5 with an empty input and no Key flag, so
+// Refresh is on R only: Ink's useInput reports F5 with an empty input and no Key flag, so
 // a function key cannot be told apart from other unnamed keys.
 export const KEYMAP: readonly Binding[] = [
 	{
@@ -262,9 +262,9 @@ export function helpEntries(available: ReadonlySet<CommandName>, screen?: Exclud
 }
 
 // ---- The config view -------------------------------------------------------------------------
-// A second table in the same place, for the config view: its key handling (config-reducer.ts), its
-// footer and its help all read this one table too. Its keys depend on the view's mode: browsing the
-// tree, typing in a prompt (search or an inline edit), answering a y/n question, or reading a panel.
+// A second table in the same place, for the config view: its key handling (config-reducer.ts) and its
+// footer read this one table too. Its keys depend on the view's mode: browsing the tree, typing in a
+// prompt (search or an inline edit), answering a y/n question, or reading a panel.
 
 export type ConfigMode = 'browse' | 'prompt' | 'confirm' | 'panel';
 

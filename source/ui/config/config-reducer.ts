@@ -144,7 +144,7 @@ function reveal(state: ConfigUiState, session: ConfigSessionState, entry: Config
 }
 
 /**
- * Splits what Ink delivered as one input into single keys. Ink 6.8 passes a run of plain text (a
+ * Splits what Ink delivered as one input into single keys. Ink passes a run of plain text (a
  * paste, or keys that arrived together, e.g. `/colors⏎` typed fast or sent by tmux) as one string;
  * the view handles it one key at a time so `/`, Enter and the rest each do what they do alone.
  * Escape sequences always arrive on their own, so a one-character or flagged input is returned as is.
@@ -190,7 +190,7 @@ function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: Key
 
 /**
  * One key of line editing: printable text goes in at the caret (a paste arrives as one string),
- * Backspace deletes left of it (Ink 6.8 reports the usual 0x7F as `delete`), ←/→ move it, Home/End
+ * Backspace (and Delete) deletes left of it, ←/→ move it, Home/End
  * and Ctrl+A/Ctrl+E jump to the ends, Ctrl+U clears. Returns the same object when nothing changed.
  */
 export function typeKey(current: TypedText, input: string, key: KeyLike): TypedText {

@@ -72,8 +72,9 @@ describe('line editing', () => {
 		typed = typeKey(typed, '', {leftArrow: true});
 		typed = typeKey(typed, 'x', {});
 		expect(typed).toEqual({text: '1x2', caret: 2});
-		typed = typeKey(typed, '', {delete: true}); // what Backspace (0x7F) is in Ink 6.8
+		typed = typeKey(typed, '', {backspace: true}); // Backspace (0x7F)
 		expect(typed).toEqual({text: '12', caret: 1});
+		expect(typeKey({text: '12', caret: 2}, '', {delete: true})).toEqual({text: '1', caret: 1});
 		typed = typeKey(typed, 'a', {ctrl: true});
 		expect(typed.caret).toBe(0);
 		expect(typeKey(typed, '', {backspace: true})).toBe(typed);
