@@ -13,7 +13,7 @@ import {
 	formatRateIn,
 	pickRateUnit,
 	rateDecimals,
-} from '../ui/format.js';
+} from '../format.js';
 
 export type OnceResult = {
 	readonly url: string;
@@ -66,7 +66,7 @@ function formatOne({url, name, snapshot, error}: OnceResult): string {
 				? s.hugepages.enabled
 					? 'on'
 					: 'off'
-				: `${s.hugepages.allocated}/${s.hugepages.total} (${formatPercent(s.hugepages.allocated, s.hugepages.total)})`;
+				: `${formatInteger(s.hugepages.allocated)}/${formatInteger(s.hugepages.total)} (${formatPercent(s.hugepages.allocated, s.hugepages.total)})`;
 	const systemParts = [cpu.brand ?? 'unknown CPU', cores, `hugepages ${hugepages}`];
 	if (s.resources) systemParts.push(`mem ${formatBytes(s.resources.rss)}`, `load ${formatLoad(s.resources.loadAverage)}`);
 	lines.push(`  system    ${systemParts.filter(Boolean).join('  ')}`);

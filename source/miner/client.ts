@@ -1,4 +1,5 @@
 import type {Pool} from 'undici';
+import {formatSeconds} from '../format.js';
 import {MinerError} from './errors.js';
 import {createMinerPool, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultHeadersTimeoutMs} from './http-pool.js';
 import {Exchange} from './http-exchange.js';
@@ -66,10 +67,6 @@ function positive(value: number | undefined, fallback: number): number {
 /** The rejection of a request cut short by close(). */
 function closedError(): DOMException {
 	return new DOMException('the miner client was closed', 'AbortError');
-}
-
-function seconds(ms: number): string {
-	return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 export class MinerClient {
@@ -184,7 +181,7 @@ export class MinerClient {
 
 		const exchange = new Exchange({wantBody, maxBodyBytes: this.#maxBodyBytes, errorBodyBytes});
 		const timer = setTimeout(() => {
-			exchange.abort(new MinerError('timeout', `no complete answer within ${seconds(this.#deadlineMs)}`));
+			exchange.abort(new MinerError('timeout', `no complete answer within ${formatSeconds(this.#deadlineMs)}`));
 		}, this.#deadlineMs);
 		timer.unref();
 		const onCallerAbort = (): void => {

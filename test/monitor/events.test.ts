@@ -87,7 +87,7 @@ describe('deriveEvents', () => {
 				connection: {connected: false, ip: null, uptime: 0},
 				hugepages: {kind: 'pages', allocated: 0, total: 1168},
 			});
-			const dropped: DropState = {dropped: true, streak: 0, baseline: 4800, baselineWindow: '15 m'};
+			const dropped: DropState = {dropped: true, streak: 0, baseline: 4800, baselineWindow: '15m'};
 			const result = deriveEvents(prev, next, ctx(dropped));
 			expect(kinds(result.events)).toEqual(['restarted']);
 			expect(result.drop).toEqual(initialDropState);
@@ -144,7 +144,7 @@ describe('deriveEvents', () => {
 		it('lost when fewer pages are allocated than before and than wanted', () => {
 			const next = makeSnapshot({hugepages: {kind: 'pages', allocated: 0, total: 1168}});
 			expect(deriveEvents(makeSnapshot(), next, ctx()).events).toEqual([
-				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost: 1168 → 0 of 1168 allocated'},
+				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost: 1 168 → 0 of 1 168 allocated'},
 			]);
 		});
 
@@ -170,7 +170,7 @@ describe('deriveEvents', () => {
 			const {events, drop} = run([normal, low, low, low, low, low, normal, normal, normal, normal]);
 			expect(events).toEqual([
 				{kind: 'started', severity: 'info', message: 'watching rig-01, XMRig 6.26.0'},
-				{kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 2.10 kH/s, 45% of the 15 m average (4.70 kH/s)'},
+				{kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 2.10 kH/s, 44.7% of the 15m average (4.70 kH/s)'},
 				{kind: 'hashrate-recovered', severity: 'info', message: 'hashrate recovered: 4.80 kH/s'},
 			]);
 			expect(drop).toEqual(initialDropState);
@@ -186,7 +186,7 @@ describe('deriveEvents', () => {
 			expect(events[1]).toEqual({
 				kind: 'hashrate-drop',
 				severity: 'warn',
-				message: 'hashrate down to 1.00 kH/s, 33% of the 60 s average (3.00 kH/s)',
+				message: 'hashrate down to 1.00 kH/s, 33.3% of the 60s average (3.00 kH/s)',
 			});
 		});
 

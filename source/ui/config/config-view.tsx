@@ -2,7 +2,7 @@ import {Box, Text, useInput, type Key} from 'ink';
 import {useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore} from 'react';
 import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
-import {formatClock} from '../format.js';
+import {formatClock} from '../../format.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {configFooterHints, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';

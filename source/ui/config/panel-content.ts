@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type {ApplyResult, KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState} from '../../config/session.js';
-import {formatClock} from '../format.js';
+import {formatClock} from '../../format.js';
 import type {Dialog, Tone} from './config-reducer.js';
 
 export type PanelLine = {readonly text: string; readonly tone?: Tone | 'muted' | 'accent'};
