@@ -1,11 +1,12 @@
 import process from 'node:process';
 import meow from 'meow';
 import {planRun, type RunPlan} from './cli/options.js';
+import {keysHelpLines} from './ui/keymap.js';
 import type {Session} from './cli/session.js';
 import {UsageError} from './miner/target.js';
 
 // Start-up time matters (rigtop is started by hand, often over SSH): this file loads only the flag
-// parser. Everything else is imported where it is needed, and the bundle is split along those
+// parser (and the keymap, for the keys in --help). Everything else is imported where it is needed, and the bundle is split along those
 // imports (scripts/build.mjs), so --version, --help, --once and config never load Ink or React,
 // and the live dashboard's first poll is on the wire while Ink and React load.
 
@@ -38,14 +39,15 @@ const cli = meow(
 	                            pool lost, miner restarted, huge pages lost)
 	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
 	                            split into words like a shell would (quotes, backslash) but no shell runs
-	                            it: use "sh -c '…'" for pipes; stopped after 10 s
+	                            it: use "sh -c '…'" for pipes; stopped after 10s
 	  --no-color                no colours (so does the NO_COLOR variable)
 	  --help, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
 
-	Keys (live): q quit · ? help · ↑↓ scroll threads · c config · p pause · r resume
-	      fleet: ↑↓ select · Enter open the rig · Esc (on a rig) back to the fleet
+${keysHelpLines()
+	.map((line) => `\t${line}`)
+	.join('\n')}
 
 	Examples
 	  $ rigtop 127.0.0.1:18088 --token-file ~/.config/rigtop/token

@@ -4,7 +4,7 @@
  * state. Commands that reach outside the UI (quit, pause, …) are queued in
  * `outbox`; the component hands them to the app's callbacks after the render.
  */
-import {commandFor, type CommandName, type KeyLike, type Screen} from './keymap.js';
+import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
 
 /** Commands carried out by the app through a callback. */
 export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet';
@@ -18,8 +18,8 @@ export type DashboardUiState = {
 	/** How many thread rows fit in the pane now. */
 	readonly pageSize: number;
 	readonly threadCount: number;
-	/** Which app actions exist (their callbacks were given). */
-	readonly actions: ReadonlySet<ActionCommand>;
+	/** What the app offers (the callbacks it gave): keys that need anything else do nothing. */
+	readonly offered: ReadonlySet<Capability>;
 	/** Recent app commands, oldest first, each numbered; bounded. */
 	readonly outbox: readonly Outgoing[];
 	readonly nextSeq: number;
@@ -28,24 +28,12 @@ export type DashboardUiState = {
 export type DashboardUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
 	| {readonly type: 'viewport'; readonly pageSize: number; readonly threadCount: number}
-	| {readonly type: 'actions'; readonly actions: ReadonlySet<ActionCommand>};
+	| {readonly type: 'offered'; readonly offered: ReadonlySet<Capability>};
 
 const OUTBOX_LIMIT = 16;
 
-const ALWAYS: readonly CommandName[] = [
-	'quit',
-	'help',
-	'back',
-	'threadsUp',
-	'threadsDown',
-	'pageUp',
-	'pageDown',
-	'threadsTop',
-	'threadsBottom',
-];
-
 export function initialUiState(options: {
-	readonly actions: ReadonlySet<ActionCommand>;
+	readonly offered: ReadonlySet<Capability>;
 	readonly pageSize?: number;
 	readonly threadCount?: number;
 }): DashboardUiState {
@@ -54,15 +42,10 @@ export function initialUiState(options: {
 		threadsOffset: 0,
 		pageSize: Math.max(0, options.pageSize ?? 0),
 		threadCount: Math.max(0, options.threadCount ?? 0),
-		actions: options.actions,
+		offered: options.offered,
 		outbox: [],
 		nextSeq: 1,
 	};
-}
-
-/** Every command the keys can trigger in this state. */
-export function availableCommands(actions: ReadonlySet<ActionCommand>): ReadonlySet<CommandName> {
-	return new Set<CommandName>([...ALWAYS, ...actions]);
 }
 
 function maxOffset(state: DashboardUiState): number {
@@ -94,12 +77,13 @@ export function dashboardReducer(state: DashboardUiState, action: DashboardUiAct
 			return clamped === next.threadsOffset ? next : {...next, threadsOffset: clamped};
 		}
 
-		case 'actions': {
-			return action.actions === state.actions ? state : {...state, actions: action.actions};
+		case 'offered': {
+			return action.offered === state.offered ? state : {...state, offered: action.offered};
 		}
 
 		case 'key': {
-			const command = commandFor(action.input, action.key, screenOf(state), availableCommands(state.actions));
+			const screen = screenOf(state);
+			const command = SCREEN_KEYMAP.commandFor(action.input, action.key, screen, SCREEN_KEYMAP.available(screen, state.offered));
 			switch (command) {
 				case null:
 					return state;

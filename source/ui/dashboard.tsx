@@ -1,11 +1,11 @@
 import {Box, useInput, type Key} from 'ink';
 import {useCallback, useEffect, useMemo, useReducer, useRef} from 'react';
-import {availableCommands, dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
+import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
 import {FixedNowContext} from './hooks/use-now.js';
 import {useMonitorState} from './hooks/use-monitor-state.js';
 import {useShareTrack} from './hooks/use-share-track.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {footerHints, helpEntries, type CommandName} from './keymap.js';
+import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
 import {computeLayout, STAT_PANE_HEIGHT} from './layout.js';
 import {EventsPane, type Notice} from './panes/events-pane.js';
 import {Footer} from './panes/footer.js';
@@ -84,23 +84,23 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	const hasResume = onResume !== undefined;
 	const hasRefresh = onRefresh !== undefined;
 	const hasBack = onBack !== undefined;
-	const actions = useMemo(() => {
-		const set = new Set<ActionCommand>(['quit']);
+	const offered = useMemo(() => {
+		const set = new Set<Capability>();
 		if (hasConfig) set.add('config');
 		if (hasPause) set.add('pause');
 		if (hasResume) set.add('resume');
 		if (hasRefresh) set.add('refresh');
-		if (hasBack) set.add('toFleet');
-		return set as ReadonlySet<ActionCommand>;
+		if (hasBack) set.add('fleet');
+		return set as ReadonlySet<Capability>;
 	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack]);
 
-	const [ui, dispatch] = useReducer(dashboardReducer, {actions, pageSize: layout.threadRows, threadCount}, initialUiState);
+	const [ui, dispatch] = useReducer(dashboardReducer, {offered, pageSize: layout.threadRows, threadCount}, initialUiState);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount});
 	}, [layout.threadRows, threadCount]);
 	useEffect(() => {
-		dispatch({type: 'actions', actions});
-	}, [actions]);
+		dispatch({type: 'offered', offered});
+	}, [offered]);
 
 	const onInput = useCallback((input: string, key: Key) => {
 		dispatch({type: 'key', input, key});
@@ -131,7 +131,7 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	const paused = snapshot?.paused ?? null;
 	const connected = snapshot !== null && state.status === 'live';
 	const footer = useMemo(() => {
-		if (ui.help) return footerHints('help', new Set<CommandName>(['quit', 'help', 'back']));
+		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
 		const shown = new Set<CommandName>(['quit', 'help']);
 		if (hasConfig) shown.add('config');
 		// Offer pause or resume by what the miner says it is doing (both when it does not say).
@@ -140,9 +140,9 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (hasRefresh) shown.add('refresh');
 		if (scrollable) shown.add('threadsUp');
 		if (hasBack) shown.add('toFleet');
-		return footerHints('dashboard', shown);
+		return SCREEN_KEYMAP.footer('dashboard', shown);
 	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
-	const help = useMemo(() => helpEntries(availableCommands(actions), 'dashboard'), [actions]);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered), [offered]);
 
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;

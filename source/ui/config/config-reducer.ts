@@ -12,7 +12,7 @@ import {jsonEqual} from '../../config/json-values.js';
 import type {ConfigSessionState} from '../../config/session.js';
 import {READ_ONLY_MESSAGE} from '../../config/session.js';
 import type {ConfigPath, JsonValue} from '../../config/types.js';
-import {configCommandFor, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
 
@@ -168,7 +168,7 @@ export function configReducer(state: ConfigUiState, action: ConfigUiAction, cont
 	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;
 
 	if (mode === 'prompt' && state.prompt) return promptKey(base, state.prompt, input, key, context);
-	const command = configCommandFor(input, key, mode);
+	const command = CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode));
 	if (command === null) return same(base);
 	if (mode === 'confirm') return confirmKey(base, command, context);
 	if (mode === 'panel') return panelKey(base, command, context);
@@ -176,7 +176,7 @@ export function configReducer(state: ConfigUiState, action: ConfigUiAction, cont
 }
 
 function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: KeyLike, context: ConfigContext): ConfigStep {
-	const command = configCommandFor(input, key, 'prompt');
+	const command = CONFIG_KEYMAP.commandFor(input, key, 'prompt', CONFIG_KEYMAP.available('prompt'));
 	if (command === 'cancel') return same({...state, prompt: null});
 	if (command === 'submit') {
 		if (prompt.kind === 'edit') return submitEdit(state, prompt, context);

@@ -4,7 +4,7 @@ import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
 import {formatClock} from '../../format.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {configFooterHints, type ConfigCommandName, type ConfigMode} from '../keymap.js';
+import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
 import {Line, Pane} from '../panes/pane.js';
 import {useTheme, type ThemeToken} from '../theme.js';
@@ -260,7 +260,7 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	}
 
 	const status = statusText(state, writesOff);
-	const hints = configFooterHints(mode, footerFor(mode, state, writesOff));
+	const hints = CONFIG_KEYMAP.footer(mode, footerFor(mode, state, writesOff));
 	return (
 		<Box
 			flexDirection="column"

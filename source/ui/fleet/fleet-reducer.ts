@@ -3,7 +3,7 @@
  * it through the one keymap. The selection moves by rig; the visible window of rows follows it.
  * Commands for the app (quit, open a rig) are queued in `outbox` and run after the render.
  */
-import {commandFor, type CommandName, type KeyLike, type Screen} from '../keymap.js';
+import {SCREEN_KEYMAP, type KeyLike, type Screen} from '../keymap.js';
 
 export type FleetCommand = {readonly command: 'quit'} | {readonly command: 'open'; readonly index: number};
 
@@ -27,19 +27,6 @@ export type FleetUiAction =
 	| {readonly type: 'viewport'; readonly pageSize: number; readonly count: number};
 
 const OUTBOX_LIMIT = 16;
-
-export const FLEET_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
-	'quit',
-	'help',
-	'back',
-	'fleetUp',
-	'fleetDown',
-	'fleetPageUp',
-	'fleetPageDown',
-	'fleetTop',
-	'fleetBottom',
-	'open',
-]);
 
 function clampIndex(value: number, count: number): number {
 	return Math.min(Math.max(0, value), Math.max(0, count - 1));
@@ -91,7 +78,8 @@ export function fleetReducer(state: FleetUiState, action: FleetUiAction): FleetU
 		}
 
 		case 'key': {
-			const command = commandFor(action.input, action.key, screenOf(state), FLEET_COMMANDS);
+			const screen = screenOf(state);
+			const command = SCREEN_KEYMAP.commandFor(action.input, action.key, screen, SCREEN_KEYMAP.available(screen));
 			const page = Math.max(1, state.pageSize);
 			switch (command) {
 				case 'help':

@@ -2,13 +2,13 @@ import {Box, useInput, type Key} from 'ink';
 import {useCallback, useEffect, useMemo, useReducer, useRef, useSyncExternalStore} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {footerHints, helpEntries, type CommandName} from '../keymap.js';
+import {SCREEN_KEYMAP} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
 import {HelpOverlay} from '../panes/help-overlay.js';
 import {computeFleetLayout} from './fleet-layout.js';
 import {FleetEvents} from './fleet-events.js';
 import {FleetHeader} from './fleet-header.js';
-import {FLEET_COMMANDS, fleetReducer, initialFleetUiState} from './fleet-reducer.js';
+import {fleetReducer, initialFleetUiState} from './fleet-reducer.js';
 import {fleetEvents, fleetRow, fleetTotals} from './fleet-rows.js';
 import type {FleetSource} from './fleet-store.js';
 import {FleetTable} from './fleet-table.js';
@@ -88,10 +88,10 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 	const window = scrolls ? `rigs ${ui.offset + 1}–${Math.min(states.length, ui.offset + layout.rigRows)} of ${states.length}` : null;
 
 	const footer = useMemo(() => {
-		if (ui.help) return footerHints('help', new Set<CommandName>(['quit', 'help', 'back']));
-		return footerHints('fleet', new Set<CommandName>(['quit', 'help', 'fleetUp', 'open']));
+		const screen = ui.help ? 'help' : 'fleet';
+		return SCREEN_KEYMAP.footer(screen, SCREEN_KEYMAP.available(screen));
 	}, [ui.help]);
-	const help = useMemo(() => helpEntries(FLEET_COMMANDS, 'fleet'), []);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'help']), []);
 
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>
