@@ -106,6 +106,9 @@ function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
+/** The key for a command while browsing, as the footer writes it (for hints in messages). */
+const keyFor = (command: ConfigCommandName): string => CONFIG_KEYMAP.keyOf(command, 'browse');
+
 const same = (state: ConfigUiState): ConfigStep => ({state, effects: []});
 const say = (state: ConfigUiState, text: string, tone: Tone = 'info', effects: readonly ConfigEffect[] = []): ConfigStep => ({
 	state: {...state, notice: {text, tone}},
@@ -244,7 +247,7 @@ function runSearch(state: ConfigUiState, query: string, which: 'first' | 'next',
 	if (!target) return same(state);
 	const position = matches.indexOf(target) + 1;
 	const next = reveal(state, context.session, target, context.pageSize);
-	return say(next, `${target.id} — match ${position} of ${matches.length}${matches.length > 1 ? ' (n: next)' : ''}`);
+	return say(next, `${target.id} — match ${position} of ${matches.length}${matches.length > 1 ? ` (${keyFor('nextMatch')}: next)` : ''}`);
 }
 
 function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
@@ -376,7 +379,7 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'search':
 			return same({...state, prompt: {kind: 'search', text: '', caret: 0}});
 		case 'nextMatch':
-			if (state.query === null) return say(state, 'press / to search first');
+			if (state.query === null) return say(state, `press ${keyFor('search')} to search first`);
 			return runSearch(state, state.query, 'next', context);
 		case 'diff':
 			if (pendingCount(session) === 0) return say(state, 'no pending changes');
@@ -390,7 +393,11 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'apply': {
 			const refused = writesRefused(context);
 			if (refused) return say(state, refused, 'warn');
-			if (pendingCount(session) === 0) return say(state, 'nothing to apply: change a key first (Space, Enter, + or -)');
+			if (pendingCount(session) === 0)
+				return say(
+					state,
+					`nothing to apply: change a key first (${keyFor('toggle')}, ${keyFor('activate')}, ${keyFor('increment')} or ${keyFor('decrement')})`,
+				);
 			return same({...state, dialog: {kind: 'confirm', step: 1}});
 		}
 
@@ -419,9 +426,9 @@ function toggleKey(state: ConfigUiState, entry: ConfigEntry, context: ConfigCont
 	if (refused) return say(state, refused, 'warn');
 	const {edits} = context.session;
 	if (!edits) return same(state);
-	if (entry.secret) return say(state, `${entry.id} is a secret: press Enter to type a new one`, 'warn');
+	if (entry.secret) return say(state, `${entry.id} is a secret: press ${keyFor('activate')} to type a new one`, 'warn');
 	const outcome = edits.toggle(entry.path);
-	if (!outcome.ok) return say(state, `${outcome.message} (Enter)`, 'warn');
+	if (!outcome.ok) return say(state, `${outcome.message} (${keyFor('activate')})`, 'warn');
 	return {state, effects: [{type: 'toggle', path: entry.path}]};
 }
 

@@ -210,7 +210,7 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 					<Line tone="error">{state.problem.message}</Line>
 					{state.problem.detail ? <Line tone="muted">{state.problem.detail}</Line> : null}
 					<Line>{`fix: ${state.problem.fix}`}</Line>
-					<Line tone="muted">R: try again · Esc: back to the dashboard</Line>
+					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')}: back to the dashboard`}</Line>
 				</Pane>
 			);
 		} else {
@@ -240,14 +240,14 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	let notice: {text: string; tone: ThemeToken} | null = null;
 	if (ui.prompt?.kind === 'search')
 		notice = {
-			text: `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}  Enter: find · Esc: cancel`,
+			text: `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}  ${CONFIG_KEYMAP.keyOf('submit', 'prompt')}: find · ${CONFIG_KEYMAP.keyOf('cancel', 'prompt')}: cancel`,
 			tone: 'accent',
 		};
 	else if (ui.prompt?.kind === 'edit')
 		notice = ui.prompt.error
 			? {text: ui.prompt.error, tone: 'error'}
 			: {
-					text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; Enter sets it, Esc cancels, Ctrl+U clears`,
+					text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; ${CONFIG_KEYMAP.keyOf('submit', 'prompt')} sets it, ${CONFIG_KEYMAP.keyOf('cancel', 'prompt')} cancels, Ctrl+U clears`,
 					tone: 'muted',
 				};
 	else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};
