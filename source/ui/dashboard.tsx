@@ -1,9 +1,10 @@
 import {Box, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo, useReducer, useRef} from 'react';
+import {useCallback, useEffect, useMemo} from 'react';
 import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
 import {FixedNowContext} from './hooks/use-now.js';
 import {useMonitorState} from './hooks/use-monitor-state.js';
 import {useShareTrack} from './hooks/use-share-track.js';
+import {useStepReducer} from './hooks/use-step-reducer.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
 import {computeLayout, STAT_PANE_HEIGHT} from './layout.js';
@@ -34,30 +35,6 @@ export type DashboardProps = {
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 };
-
-type Callbacks = Pick<DashboardProps, 'onQuit' | 'onConfig' | 'onPause' | 'onResume' | 'onRefresh' | 'onBack'>;
-
-function run(command: ActionCommand, callbacks: Callbacks): void {
-	switch (command) {
-		case 'quit':
-			callbacks.onQuit();
-			return;
-		case 'config':
-			callbacks.onConfig?.();
-			return;
-		case 'pause':
-			callbacks.onPause?.();
-			return;
-		case 'resume':
-			callbacks.onResume?.();
-			return;
-		case 'refresh':
-			callbacks.onRefresh?.();
-			return;
-		case 'toFleet':
-			callbacks.onBack?.();
-	}
-}
 
 /**
  * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
@@ -94,38 +71,24 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		return set as ReadonlySet<Capability>;
 	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack]);
 
-	const [ui, dispatch] = useReducer(dashboardReducer, {offered, pageSize: layout.threadRows, threadCount}, initialUiState);
+	const run = useCallback(
+		(command: ActionCommand) => {
+			const callback = {quit: onQuit, config: onConfig, pause: onPause, resume: onResume, refresh: onRefresh, toFleet: onBack}[command];
+			callback?.();
+		},
+		[onQuit, onConfig, onPause, onResume, onRefresh, onBack],
+	);
+	const [ui, dispatch] = useStepReducer(dashboardReducer, () => initialUiState({offered, pageSize: layout.threadRows, threadCount}), run);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount});
-	}, [layout.threadRows, threadCount]);
+	}, [dispatch, layout.threadRows, threadCount]);
 	useEffect(() => {
 		dispatch({type: 'offered', offered});
-	}, [offered]);
+	}, [dispatch, offered]);
 
-	const onInput = useCallback((input: string, key: Key) => {
+	useInput((input: string, key: Key) => {
 		dispatch({type: 'key', input, key});
-	}, []);
-	useInput(onInput);
-
-	// Hand queued commands to the latest callbacks, each exactly once, in order.
-	const callbacks = useRef<Callbacks>({onQuit});
-	useEffect(() => {
-		const current: {-readonly [K in keyof Callbacks]: Callbacks[K]} = {onQuit};
-		if (onConfig) current.onConfig = onConfig;
-		if (onPause) current.onPause = onPause;
-		if (onResume) current.onResume = onResume;
-		if (onRefresh) current.onRefresh = onRefresh;
-		if (onBack) current.onBack = onBack;
-		callbacks.current = current;
-	}, [onQuit, onConfig, onPause, onResume, onRefresh, onBack]);
-	const handled = useRef(0);
-	useEffect(() => {
-		for (const item of ui.outbox) {
-			if (item.seq <= handled.current) continue;
-			handled.current = item.seq;
-			run(item.command, callbacks.current);
-		}
-	}, [ui.outbox]);
+	});
 
 	const scrollable = snapshot !== null && layout.threadsHeight > 0 && threadCount > layout.threadRows;
 	const paused = snapshot?.paused ?? null;

@@ -122,7 +122,10 @@ describe('keymap', () => {
 describe('dashboard reducer', () => {
 	const offered = new Set<Capability>(['pause']);
 	const start = (pageSize = 7, threadCount = 16): DashboardUiState => initialUiState({offered, pageSize, threadCount});
-	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
+	const step = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
+	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => step(state, input, key).state;
+	const viewport = (state: DashboardUiState, pageSize: number, threadCount: number) =>
+		dashboardReducer(state, {type: 'viewport', pageSize, threadCount}).state;
 
 	test('scrolls threads within bounds', () => {
 		let state = start();
@@ -146,15 +149,15 @@ describe('dashboard reducer', () => {
 		const state = start(20, 16);
 		expect(press(state, '', {downArrow: true})).toBe(state);
 		expect(press(state, 'x')).toBe(state);
-		expect(dashboardReducer(state, {type: 'viewport', pageSize: 20, threadCount: 16})).toBe(state);
+		expect(viewport(state, 20, 16)).toBe(state);
 	});
 
 	test('a bigger viewport pulls the offset back', () => {
 		let state = press(start(), 'G');
 		expect(state.threadsOffset).toBe(9);
-		state = dashboardReducer(state, {type: 'viewport', pageSize: 12, threadCount: 16});
+		state = viewport(state, 12, 16);
 		expect(state.threadsOffset).toBe(4);
-		state = dashboardReducer(state, {type: 'viewport', pageSize: 12, threadCount: 4});
+		state = viewport(state, 12, 4);
 		expect(state.threadsOffset).toBe(0);
 	});
 
@@ -170,21 +173,11 @@ describe('dashboard reducer', () => {
 		expect(state.help).toBe(false);
 	});
 
-	test('app commands are queued in order, each numbered once', () => {
-		let state = start();
-		state = press(state, 'p');
-		state = press(state, 'c'); // config was not given: ignored
-		state = press(state, 'q');
-		expect(state.outbox).toEqual([
-			{seq: 1, command: 'pause'},
-			{seq: 2, command: 'quit'},
-		]);
-	});
-
-	test('the outbox is bounded', () => {
-		let state = start();
-		for (let index = 0; index < 40; index++) state = press(state, 'p');
-		expect(state.outbox).toHaveLength(16);
-		expect(state.outbox.at(-1)?.seq).toBe(40);
+	test('app commands are effects, one per key, and change no state', () => {
+		const state = start();
+		expect(step(state, 'p')).toEqual({state, effects: ['pause']});
+		expect(step(state, 'c')).toEqual({state, effects: []}); // config was not offered: ignored
+		expect(step(state, 'q')).toEqual({state, effects: ['quit']});
+		expect(step(state, '', {downArrow: true}).effects).toEqual([]);
 	});
 });

@@ -12,6 +12,7 @@ import {jsonEqual} from '../../config/json-values.js';
 import type {ConfigSessionState} from '../../config/session.js';
 import {READ_ONLY_MESSAGE} from '../../config/session.js';
 import type {ConfigPath, JsonValue} from '../../config/types.js';
+import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
@@ -78,7 +79,7 @@ export type ConfigContext = {
 	readonly readOnly: boolean;
 };
 
-export type ConfigStep = {readonly state: ConfigUiState; readonly effects: readonly ConfigEffect[]};
+export type ConfigStep = Step<ConfigUiState, ConfigEffect>;
 
 export function initialConfigUi(): ConfigUiState {
 	return {cursor: null, expanded: new Set(), top: 0, prompt: null, dialog: null, query: null, notice: null, resultSeen: 0};
@@ -109,7 +110,7 @@ function plural(count: number, word: string): string {
 /** The key for a command while browsing, as the footer writes it (for hints in messages). */
 const keyFor = (command: ConfigCommandName): string => CONFIG_KEYMAP.keyOf(command, 'browse');
 
-const same = (state: ConfigUiState): ConfigStep => ({state, effects: []});
+const same = (state: ConfigUiState): ConfigStep => stateOnly(state);
 const say = (state: ConfigUiState, text: string, tone: Tone = 'info', effects: readonly ConfigEffect[] = []): ConfigStep => ({
 	state: {...state, notice: {text, tone}},
 	effects,

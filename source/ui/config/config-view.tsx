@@ -1,8 +1,9 @@
 import {Box, Text, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore} from 'react';
+import {useCallback, useEffect, useMemo, useSyncExternalStore} from 'react';
 import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
 import {formatClock} from '../../format.js';
+import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
@@ -149,46 +150,23 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	const layout = configLayout(columns, rows);
 	const writesOff = readOnly || state.readOnly;
 
-	const [ui, setUi] = useState<ConfigUiState>(initialConfigUi);
-	const uiRef = useRef(ui);
-	const pageRef = useRef(layout.bodyRows);
-	const backRef = useRef(onBack);
-	const readOnlyRef = useRef(writesOff);
-	useEffect(() => {
-		pageRef.current = layout.bodyRows;
-		backRef.current = onBack;
-		readOnlyRef.current = writesOff;
-	}, [layout.bodyRows, onBack, writesOff]);
-
 	useEffect(() => {
 		void session.ensureLoaded();
 	}, [session]);
 
-	// Keys act on the latest view state (held in a ref, not a render-time closure) and the session's
-	// state at that moment; the effects they ask for run right here, so the next key sees them.
-	const dispatch = useCallback(
-		(action: ConfigUiAction) => {
-			const step = configReducer(uiRef.current, action, {
-				session: session.getState(),
-				pageSize: pageRef.current,
-				readOnly: readOnlyRef.current,
-			});
-			if (step.state !== uiRef.current) {
-				uiRef.current = step.state;
-				setUi(step.state);
-			}
-
-			for (const effect of step.effects) runEffect(effect, session, backRef.current);
+	// Keys act on the session's state at that moment; the effects they ask for run right away, so the
+	// next key sees them.
+	const [ui, dispatch] = useStepReducer(
+		(current: ConfigUiState, action: ConfigUiAction) =>
+			configReducer(current, action, {session: session.getState(), pageSize: layout.bodyRows, readOnly: writesOff}),
+		initialConfigUi,
+		(effect: ConfigEffect) => {
+			runEffect(effect, session, onBack);
 		},
-		[session],
 	);
-	const onInput = useCallback(
-		(input: string, key: Key) => {
-			for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
-		},
-		[dispatch],
-	);
-	useInput(onInput);
+	useInput((input: string, key: Key) => {
+		for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
+	});
 
 	const {document, edits} = state;
 	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);

@@ -1,6 +1,7 @@
 import {Box, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo, useReducer, useRef, useSyncExternalStore} from 'react';
+import {useCallback, useEffect, useMemo, useSyncExternalStore} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
+import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
@@ -8,7 +9,7 @@ import {HelpOverlay} from '../panes/help-overlay.js';
 import {computeFleetLayout} from './fleet-layout.js';
 import {FleetEvents} from './fleet-events.js';
 import {FleetHeader} from './fleet-header.js';
-import {fleetReducer, initialFleetUiState} from './fleet-reducer.js';
+import {fleetReducer, initialFleetUiState, type FleetCommand} from './fleet-reducer.js';
 import {fleetEvents, fleetRow, fleetTotals} from './fleet-rows.js';
 import type {FleetSource} from './fleet-store.js';
 import {FleetTable} from './fleet-table.js';
@@ -44,36 +45,29 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 	// The fleet store's time: the labels redraw with the data, with no clock of their own.
 	const now = fixedNow ?? at;
 
-	const [ui, dispatch] = useReducer(
+	const run = useCallback(
+		(effect: FleetCommand) => {
+			if (effect.command === 'quit') onQuit();
+			else onOpen(effect.index);
+		},
+		[onQuit, onOpen],
+	);
+	const [ui, dispatch] = useStepReducer(
 		fleetReducer,
-		{count: states.length, pageSize: layout.rigRows, selected: initialSelected},
-		initialFleetUiState,
+		() => initialFleetUiState({count: states.length, pageSize: layout.rigRows, selected: initialSelected}),
+		run,
 	);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.rigRows, count: states.length});
-	}, [layout.rigRows, states.length]);
+	}, [dispatch, layout.rigRows, states.length]);
 
-	const onInput = useCallback((input: string, key: Key) => {
+	useInput((input: string, key: Key) => {
 		dispatch({type: 'key', input, key});
-	}, []);
-	useInput(onInput);
+	});
 
-	const callbacks = useRef({onQuit, onOpen, onSelect});
 	useEffect(() => {
-		callbacks.current = {onQuit, onOpen, onSelect};
-	}, [onQuit, onOpen, onSelect]);
-	const handled = useRef(0);
-	useEffect(() => {
-		for (const item of ui.outbox) {
-			if (item.seq <= handled.current) continue;
-			handled.current = item.seq;
-			if (item.command === 'quit') callbacks.current.onQuit();
-			else callbacks.current.onOpen(item.index);
-		}
-	}, [ui.outbox]);
-	useEffect(() => {
-		callbacks.current.onSelect?.(ui.selected);
-	}, [ui.selected]);
+		onSelect?.(ui.selected);
+	}, [onSelect, ui.selected]);
 
 	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
 	const visible = useMemo(
