@@ -15,12 +15,11 @@ import {
 	type BurstState,
 	type OpenTroubles,
 } from './select.js';
+import type {Store} from '../store.js';
 import type {Alert, AlertKind} from './types.js';
 
-/** What the center reads a miner from; the Monitor satisfies it. */
-export type AlertMiner = {
-	subscribe(listener: () => void): () => void;
-	getState(): MonitorState;
+/** What the center reads a miner from (and writes a reject burst to); the Monitor is one. */
+export type AlertMiner = Store<MonitorState> & {
 	addEvent(kind: EventKind, severity: Severity, message: string): void;
 };
 
@@ -56,7 +55,7 @@ type Tracked = {
 
 const noRig: RigAlerts = Object.freeze({open: null, last: null});
 
-export class AlertCenter {
+export class AlertCenter implements Store<AlertCenterState> {
 	readonly #miners: readonly AlertMiner[];
 	readonly #burstOptions: BurstOptions;
 	readonly #maxAlerts: number;

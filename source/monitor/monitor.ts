@@ -1,5 +1,6 @@
 import {MinerError, isMinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
+import type {Store} from '../store.js';
 import type {DropOptions, DropState, EventDraft} from './events.js';
 import {defaultDropOptions, deriveEvents, initialDropState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
@@ -63,7 +64,7 @@ type Outcome = {readonly ok: true; readonly snapshot: MinerSnapshot} | {readonly
  * while failing, the delay doubles from the interval up to maxBackoffMs, measured from the failure.
  * Subscribers are told after every poll; getState() keeps its identity until something changes.
  */
-export class Monitor {
+export class Monitor implements Store<MonitorState> {
 	readonly #read: ReadSnapshot;
 	readonly #configuredName: string | undefined;
 	readonly #intervalMs: number;

@@ -1,13 +1,15 @@
 import {useCallback, useEffect, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps} from './dashboard.js';
-import {FleetStore, type AlertStore} from './fleet/fleet-store.js';
+import type {AlertCenterState} from '../alerts/center.js';
+import type {MonitorState} from '../monitor/types.js';
+import type {Store} from '../store.js';
+import {FleetStore} from './fleet/fleet-store.js';
 import {FleetView} from './fleet/fleet-view.js';
-import type {MonitorStore} from './store.js';
 import {createTheme, ThemeContext} from './theme.js';
 
 /** One watched miner as the app sees it: its state, and the actions its dashboard offers. */
 export type AppMiner = {
-	readonly store: MonitorStore;
+	readonly store: Store<MonitorState>;
 	readonly onPause?: () => void;
 	readonly onResume?: () => void;
 	/** Poll now. */
@@ -15,7 +17,7 @@ export type AppMiner = {
 };
 
 /** What the config view slot is given: which miner, and its store. */
-export type ConfigTarget = {readonly index: number; readonly store: MonitorStore};
+export type ConfigTarget = {readonly index: number; readonly store: Store<MonitorState>};
 
 export type AppProps = {
 	/** Several miners: the fleet view first, Enter opens one, Esc comes back. One miner: its dashboard. */
@@ -32,7 +34,7 @@ export type AppProps = {
 	 */
 	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void) => ReactNode;
 	/** Alerts for the fleet rows (the AlertCenter). */
-	readonly alerts?: AlertStore;
+	readonly alerts?: Store<AlertCenterState>;
 	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
 	readonly onOpenChange?: (minerIndex: number | null) => void;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */

@@ -1,10 +1,10 @@
 import {Box, useInput, type Key} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
 import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
-import {FixedNowContext} from './hooks/use-now.js';
-import {useMonitorState} from './hooks/use-monitor-state.js';
+import {FixedNowContext, syncClocks} from './hooks/use-now.js';
 import {useShareTrack} from './hooks/use-share-track.js';
 import {useStepReducer} from './hooks/use-step-reducer.js';
+import {useStore} from './hooks/use-store.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
 import {computeLayout, STAT_PANE_HEIGHT} from './layout.js';
@@ -19,10 +19,11 @@ import {SystemPane} from './panes/system-pane.js';
 import {ThreadsPane} from './panes/threads-pane.js';
 import {WaitingScreen} from './panes/waiting-screen.js';
 import {isOutdated} from './status.js';
-import type {MonitorStore} from './store.js';
+import type {MonitorState} from '../monitor/types.js';
+import type {Store} from '../store.js';
 
 export type DashboardProps = {
-	readonly store: MonitorStore;
+	readonly store: Store<MonitorState>;
 	readonly onQuit: () => void;
 	/** Open the config view; without it the key does nothing and the footer does not offer it. */
 	readonly onConfig?: () => void;
@@ -42,7 +43,7 @@ export type DashboardProps = {
  * under its height (rows - 1), whatever the terminal and the number of threads.
  */
 export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
-	const state = useMonitorState(store);
+	const state = useStore(store, syncClocks);
 	const {columns, rows} = useTerminalSize();
 	const outdated = isOutdated(state);
 	// Down or in error with values on screen: the reason and its fix in full, above the events.

@@ -1,9 +1,10 @@
 import {Box, Text, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo, useSyncExternalStore} from 'react';
+import {useEffect, useMemo} from 'react';
 import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
 import {formatClock} from '../../format.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
@@ -143,9 +144,7 @@ function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult[
  */
 export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewProps) {
 	const theme = useTheme();
-	const subscribe = useCallback((listener: () => void) => session.subscribe(listener), [session]);
-	const getState = useCallback(() => session.getState(), [session]);
-	const state = useSyncExternalStore(subscribe, getState, getState);
+	const state = useStore(session);
 	const {columns, rows} = useTerminalSize();
 	const layout = configLayout(columns, rows);
 	const writesOff = readOnly || state.readOnly;

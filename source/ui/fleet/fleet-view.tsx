@@ -1,5 +1,5 @@
 import {Box, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo, useSyncExternalStore} from 'react';
+import {useCallback, useEffect, useMemo} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
@@ -11,11 +11,13 @@ import {FleetEvents} from './fleet-events.js';
 import {FleetHeader} from './fleet-header.js';
 import {fleetReducer, initialFleetUiState, type FleetCommand} from './fleet-reducer.js';
 import {fleetEvents, fleetRow, fleetTotals} from './fleet-rows.js';
-import type {FleetSource} from './fleet-store.js';
+import type {Store} from '../../store.js';
+import {useStore} from '../hooks/use-store.js';
+import type {FleetState} from './fleet-store.js';
 import {FleetTable} from './fleet-table.js';
 
 export type FleetViewProps = {
-	readonly fleet: FleetSource;
+	readonly fleet: Store<FleetState>;
 	readonly onQuit: () => void;
 	/** Enter on a rig: open its dashboard. */
 	readonly onOpen: (index: number) => void;
@@ -27,19 +29,13 @@ export type FleetViewProps = {
 	readonly now?: number;
 };
 
-function useFleetState(fleet: FleetSource) {
-	const subscribe = useCallback((listener: () => void) => fleet.subscribe(listener), [fleet]);
-	const getState = useCallback(() => fleet.getState(), [fleet]);
-	return useSyncExternalStore(subscribe, getState, getState);
-}
-
 /**
  * Every miner on one screen: a row each (in session order), a totals row, the newest events of all
  * of them, and the keys. The table scrolls to keep the selected rig in view; the frame stays under
  * the terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
  */
 export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
-	const {states, alerts, at} = useFleetState(fleet);
+	const {states, alerts, at} = useStore(fleet);
 	const {columns, rows} = useTerminalSize();
 	const layout = useMemo(() => computeFleetLayout(columns, rows, states.length), [columns, rows, states.length]);
 	// The fleet store's time: the labels redraw with the data, with no clock of their own.

@@ -6,7 +6,7 @@
 import {MinerError} from '../../../source/miner/errors.js';
 import type {MinerSnapshot, ThreadInfo} from '../../../source/miner/model.js';
 import type {MinerEvent, MonitorState} from '../../../source/monitor/types.js';
-import type {MonitorStore} from '../../../source/ui/store.js';
+import type {Store} from '../../../source/store.js';
 
 /** 2026-03-14 12:00:00 local time: a fixed "now" for every test. */
 export const NOW = new Date(2026, 2, 14, 12, 0, 0).getTime();
@@ -127,7 +127,7 @@ export function wrongToken(): MinerError {
 	return new MinerError('forbidden', 'wrong token (403)', {status: 403});
 }
 
-export type TestStore = MonitorStore & {
+export type TestStore = Store<MonitorState> & {
 	set(patch: Partial<MonitorState>): void;
 	readonly listeners: number;
 };
