@@ -3,7 +3,8 @@ import meow from 'meow';
 import {planRun, type RunPlan} from './cli/options.js';
 import {keysHelpLines} from './ui/keymap.js';
 import type {Session} from './cli/session.js';
-import {UsageError} from './miner/target.js';
+import {UsageError} from './cli/errors.js';
+import {TargetError} from './miner/target.js';
 
 // Start-up time matters (rigtop is started by hand, often over SSH): this file loads only the flag
 // parser (and the keymap, for the keys in --help). Everything else is imported where it is needed, and the bundle is split along those
@@ -207,7 +208,7 @@ main().then(
 			return;
 		}
 
-		if (error instanceof UsageError) {
+		if (error instanceof UsageError || error instanceof TargetError) {
 			process.stderr.write(`rigtop: ${error.message}\nRun rigtop --help for usage.\n`);
 			process.exitCode = 2;
 			return;

@@ -1,7 +1,7 @@
 import {resolveTargets} from '../discovery/discover.js';
 import type {DiscoveryResult} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
-import {UsageError} from '../miner/target.js';
+import {UsageError} from './errors.js';
 import type {RunPlan} from './options.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';

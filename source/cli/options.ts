@@ -1,5 +1,6 @@
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
-import {normalizeMinerUrl, UsageError} from '../miner/target.js';
+import {normalizeMinerUrl, TargetError} from '../miner/target.js';
+import {UsageError} from './errors.js';
 
 /** Flags as meow parsed them (only the ones rigtop reads). */
 export type CliFlags = {
@@ -72,7 +73,14 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	}
 
 	const urls = [...inputs.positional, ...(flags.url ?? [])];
-	for (const url of urls) normalizeMinerUrl(url); // throws UsageError for anything that is not host:port
+	for (const url of urls) {
+		try {
+			normalizeMinerUrl(url);
+		} catch (error) {
+			if (error instanceof TargetError) throw new UsageError(error.message);
+			throw error;
+		}
+	}
 	if (flags.demo && (urls.length > 0 || flags.config !== undefined || flags.rigs !== undefined)) {
 		throw new UsageError('--demo watches the simulated miner; give either --demo or a miner (URL, --rigs or --config), not both');
 	}

@@ -5,7 +5,7 @@ import {createMinerPool, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultH
 import {Exchange} from './http-exchange.js';
 import {networkError, statusError} from './http-errors.js';
 import {parseJsonText, sanitizeText} from './json-text.js';
-import {normalizeMinerUrl, UsageError, type MinerTarget} from './target.js';
+import {normalizeMinerUrl, TargetError, type MinerTarget} from './target.js';
 
 /**
  * The HTTP client for one miner's API: GET JSON or text, PUT a config document, POST a JSON-RPC call.
@@ -48,7 +48,7 @@ function checkToken(token: string | null): string | null {
 	}
 
 	if (!/^[\u0020-\u007E]+$/u.test(token)) {
-		throw new UsageError('the access token holds characters that cannot be sent in an HTTP header (printable ASCII only)');
+		throw new TargetError('the access token holds characters that cannot be sent in an HTTP header (printable ASCII only)');
 	}
 
 	return token;

@@ -4,7 +4,7 @@ import {inspect} from 'node:util';
 import {afterEach, describe, expect, it} from 'vitest';
 import {isAbortError, MinerClient, type ClientOptions} from '../../source/miner/client.js';
 import {MinerError} from '../../source/miner/errors.js';
-import {UsageError} from '../../source/miner/target.js';
+import {TargetError} from '../../source/miner/target.js';
 import {readCapture} from '../helpers/captures.js';
 import {answer, httpAnswer, startRawServer, type RawHandler, type RawServer} from './helpers/raw-server.js';
 
@@ -110,13 +110,13 @@ describe('MinerClient requests', () => {
 
 	it('refuses a token that cannot go in a header, without echoing it', () => {
 		const bad = `${token}\r\nX-Evil: 1`;
-		expect(() => new MinerClient({url: 'http://127.0.0.1:1', token: bad})).toThrow(UsageError);
+		expect(() => new MinerClient({url: 'http://127.0.0.1:1', token: bad})).toThrow(TargetError);
 		const client = new MinerClient({url: 'http://127.0.0.1:1', token: null});
 		try {
 			client.setToken(bad);
 			expect.unreachable();
 		} catch (error) {
-			expect(error).toBeInstanceOf(UsageError);
+			expect(error).toBeInstanceOf(TargetError);
 			expect((error as Error).message).not.toContain(token);
 		}
 	});

@@ -1,0 +1,10 @@
+/**
+ * The CLI's own errors, which decide how rigtop exits (cli.tsx): bad usage is exit 2 with a pointer to
+ * --help, nothing to watch is exit 1 with the whole explanation. Kept free of imports, so the entry can
+ * match them by type without loading anything else.
+ */
+
+/** A mistake in what the user gave rigtop (flags, files, addresses, tokens): shown as is, with no stack. */
+export class UsageError extends Error {
+	override readonly name = 'UsageError';
+}
