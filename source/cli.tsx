@@ -3,7 +3,7 @@ import meow from 'meow';
 import {planRun, type RunPlan} from './cli/options.js';
 import {keysHelpLines} from './ui/keymap.js';
 import type {Session} from './cli/session.js';
-import {UsageError} from './cli/errors.js';
+import {NothingToWatchError, UsageError} from './cli/errors.js';
 import {TargetError} from './miner/target.js';
 
 // Start-up time matters (rigtop is started by hand, often over SSH): this file loads only the flag
@@ -201,8 +201,7 @@ main().then(
 		process.exitCode = code;
 	},
 	(error: unknown) => {
-		// NothingToWatchError (cli/build-session.ts), matched by name: that module loads only when needed.
-		if (error instanceof Error && error.name === 'NothingToWatchError') {
+		if (error instanceof NothingToWatchError) {
 			process.stderr.write(`${error.message}\n`);
 			process.exitCode = 1;
 			return;

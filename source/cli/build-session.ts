@@ -1,16 +1,11 @@
 import {resolveTargets} from '../discovery/discover.js';
 import type {DiscoveryResult} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
-import {UsageError} from './errors.js';
+import {NothingToWatchError, UsageError} from './errors.js';
 import type {RunPlan} from './options.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
-
-/** Thrown when there is nothing to watch; the message is the whole multi-line explanation. */
-export class NothingToWatchError extends Error {
-	override readonly name = 'NothingToWatchError';
-}
 
 /** Finds what to watch: explicit URLs and tokens, else --config, else the XMRig processes on this machine. */
 export async function discover(plan: RunPlan, urls: readonly string[] = plan.urls): Promise<DiscoveryResult> {

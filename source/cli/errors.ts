@@ -8,3 +8,8 @@
 export class UsageError extends Error {
 	override readonly name = 'UsageError';
 }
+
+/** Nothing to watch was found; the message is the whole multi-line explanation (what was looked at, how to turn the API on). */
+export class NothingToWatchError extends Error {
+	override readonly name = 'NothingToWatchError';
+}
