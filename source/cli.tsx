@@ -1,15 +1,16 @@
 import process from 'node:process';
 import meow from 'meow';
-import {planRun, type RunPlan} from './cli/options.js';
-import {keysHelpLines} from './ui/keymap.js';
-import type {Session} from './cli/session.js';
 import {NothingToWatchError, UsageError} from './cli/errors.js';
+import {planRun} from './cli/options.js';
+import {loadLiveUi, runLive} from './cli/run-live.js';
 import {TargetError} from './miner/target.js';
+import {keysHelpLines} from './ui/keymap.js';
 
 // Start-up time matters (rigtop is started by hand, often over SSH): this file loads only the flag
-// parser (and the keymap, for the keys in --help). Everything else is imported where it is needed, and the bundle is split along those
-// imports (scripts/build.mjs), so --version, --help, --once and config never load Ink or React,
-// and the live dashboard's first poll is on the wire while Ink and React load.
+// parser, the keymap (for the keys in --help) and small modules of the CLI's own. Everything else is
+// imported where it is needed, and the bundle is split along those imports (scripts/build.mjs), so
+// --version, --help, --once and config never load Ink or React, and the live dashboard's first poll
+// is on the wire while Ink and React load.
 
 const cli = meow(
 	`
@@ -79,68 +80,6 @@ ${keysHelpLines()
 		},
 	},
 );
-
-/**
- * How long the live dashboard waits for the first poll of every miner before drawing: its first
- * frame then shows the miner's data instead of "connecting" (drawing twice also costs the second
- * frame Ink's render throttle). A miner that is slow to answer gets the dashboard after this.
- */
-const FIRST_FRAME_WAIT_MS = 500;
-
-/** Resolves when every miner has finished its first poll (answered or failed), or after `maxMs`. */
-async function firstPolls(session: Session, maxMs: number): Promise<void> {
-	const pending = session.miners.filter((miner) => miner.monitor.getState().polls === 0);
-	if (pending.length === 0) return;
-	await new Promise<void>((resolve) => {
-		const unsubscribes: Array<() => void> = [];
-		const done = () => {
-			clearTimeout(timer);
-			for (const unsubscribe of unsubscribes) unsubscribe();
-			resolve();
-		};
-
-		const timer = setTimeout(done, maxMs);
-		const check = () => {
-			if (pending.every((miner) => miner.monitor.getState().polls > 0)) done();
-		};
-
-		for (const miner of pending) unsubscribes.push(miner.monitor.subscribe(check));
-	});
-}
-
-/** Ink, React and the screens: the bulk of rigtop's code, only needed for the live dashboard. */
-async function loadLiveUi() {
-	const [{render}, {startLive}] = await Promise.all([import('ink'), import('./cli/live.js')]);
-	return {render, startLive};
-}
-
-type LiveUi = Awaited<ReturnType<typeof loadLiveUi>>;
-
-/** The live dashboard (or fleet view) until the user quits. */
-async function runLive(session: Session, plan: RunPlan, warnings: readonly string[], loadingUi: Promise<LiveUi>): Promise<number> {
-	if (session.miners.length === 0) throw new UsageError('no miner to watch');
-	// The first poll runs while the rest of the UI code loads.
-	session.start();
-	const {render, startLive} = await loadingUi;
-	await firstPolls(session, FIRST_FRAME_WAIT_MS);
-	const live = startLive(session, plan, warnings, () => instance.unmount());
-	// interactive: rigtop has already decided (a terminal on both ends, else --once), whatever CI says;
-	// alternateScreen: the dashboard owns the window, as top and htop do, and the scrollback is untouched.
-	const instance = render(live.element, {
-		incrementalRendering: true,
-		maxFps: 20,
-		patchConsole: true,
-		interactive: true,
-		alternateScreen: true,
-	});
-	try {
-		await instance.waitUntilExit();
-	} finally {
-		await live.close();
-	}
-
-	return 0;
-}
 
 async function main(): Promise<number> {
 	if (cli.input[0] === 'config') {
