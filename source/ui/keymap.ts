@@ -14,14 +14,25 @@ import type {Key} from 'ink';
 
 /** The special keys a binding can use (names of Ink's `Key` flags). */
 export type SpecialKey =
-	'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'escape' | 'return';
+	| 'upArrow'
+	| 'downArrow'
+	| 'leftArrow'
+	| 'rightArrow'
+	| 'pageUp'
+	| 'pageDown'
+	| 'home'
+	| 'end'
+	| 'escape'
+	| 'return'
+	| 'backspace'
+	| 'delete';
 
 export type KeySpec =
 	/** A printed character, case-sensitive ('R' is Shift+r). With `ctrl`, the letter of a Ctrl chord. */
 	{readonly input: string; readonly ctrl?: boolean} | {readonly special: SpecialKey};
 
 /** The subset of Ink's `Key` the keymap reads (tests can pass just the flags they set). */
-export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab' | 'backspace' | 'delete'>>;
+export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab'>>;
 
 /**
  * What a key may need that a session or a miner does not always offer: the config view (not given to
@@ -60,6 +71,8 @@ const SPECIAL_NAMES: Readonly<Record<SpecialKey, string>> = {
 	end: 'End',
 	escape: 'Esc',
 	return: 'Enter',
+	backspace: 'Backspace',
+	delete: 'Del',
 };
 
 /** How a key is written everywhere: "q", "R", "Ctrl+C", "↑", "PgUp", "Esc", "Enter", "Space". */
@@ -256,6 +269,13 @@ export type ConfigCommandName =
 	| 'back'
 	| 'submit'
 	| 'cancel'
+	/** Line editing in a prompt (line-editor.ts). */
+	| 'caretLeft'
+	| 'caretRight'
+	| 'caretStart'
+	| 'caretEnd'
+	| 'deleteBack'
+	| 'clearLine'
 	| 'yes'
 	| 'no'
 	| 'dismiss';
@@ -308,6 +328,17 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 	{command: 'back', keys: [{special: 'escape'}], description: 'back to the dashboard', contexts: browse, footer: 'back'},
 	{command: 'submit', keys: [{special: 'return'}], description: 'accept what was typed', contexts: ['prompt'], footer: 'ok'},
 	{command: 'cancel', keys: [{special: 'escape'}], description: 'cancel typing', contexts: ['prompt'], footer: 'cancel'},
+	{command: 'caretLeft', keys: [{special: 'leftArrow'}], description: 'caret one left', contexts: ['prompt']},
+	{command: 'caretRight', keys: [{special: 'rightArrow'}], description: 'caret one right', contexts: ['prompt']},
+	{command: 'caretStart', keys: [{special: 'home'}, {input: 'a', ctrl: true}], description: 'caret to the start', contexts: ['prompt']},
+	{command: 'caretEnd', keys: [{special: 'end'}, {input: 'e', ctrl: true}], description: 'caret to the end', contexts: ['prompt']},
+	{
+		command: 'deleteBack',
+		keys: [{special: 'backspace'}, {special: 'delete'}],
+		description: 'delete the character before the caret',
+		contexts: ['prompt'],
+	},
+	{command: 'clearLine', keys: [{input: 'u', ctrl: true}], description: 'clear what was typed', contexts: ['prompt']},
 	{command: 'yes', keys: [{input: 'y'}], description: 'yes', contexts: ['confirm'], footer: 'yes'},
 	{command: 'no', keys: [{input: 'n'}, {special: 'escape'}], description: 'no', contexts: ['confirm'], footer: 'no'},
 	{

@@ -3,9 +3,9 @@
  * session's current state give the next view state plus the session calls to make (effects). The
  * view runs the effects at once, in the input handler, so keys pressed back to back always act on
  * the latest state. Edits are checked here first (PendingEdits is immutable, so trying one costs
- * nothing), so a refused value keeps the editor open with the reason. The inline editor and the
- * search prompt are edited here too (not by a component holding its own copy of the text), so fast
- * typing loses no key.
+ * nothing), so a refused value keeps the editor open with the reason. The inline editor's and the
+ * search prompt's text lives in this state too (line-editor.ts edits it; no component holds its own
+ * copy of the text), so fast typing loses no key.
  */
 import type {ConfigEntry} from '../../config/document.js';
 import {jsonEqual} from '../../config/json-values.js';
@@ -14,6 +14,7 @@ import {READ_ONLY_MESSAGE} from '../../config/session.js';
 import type {ConfigPath, JsonValue} from '../../config/types.js';
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {typeKey, type TypedText} from './line-editor.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
 
@@ -28,9 +29,6 @@ export type Dialog =
 	| {readonly kind: 'undo'}
 	| {readonly kind: 'leave'}
 	| {readonly kind: 'reload'};
-
-/** Text being typed, and where the caret is in it (0…length). */
-export type TypedText = {readonly text: string; readonly caret: number};
 
 export type Prompt =
 	| ({readonly kind: 'search'} & TypedText)
@@ -190,37 +188,6 @@ function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: Key
 	const typed = typeKey(prompt, input, key);
 	if (typed === prompt) return same(state);
 	return same({...state, prompt: prompt.kind === 'edit' ? {...prompt, ...typed, error: null} : {...prompt, ...typed}});
-}
-
-/**
- * One key of line editing: printable text goes in at the caret (a paste arrives as one string),
- * Backspace (and Delete) deletes left of it, ←/→ move it, Home/End
- * and Ctrl+A/Ctrl+E jump to the ends, Ctrl+U clears. Returns the same object when nothing changed.
- */
-export function typeKey(current: TypedText, input: string, key: KeyLike): TypedText {
-	const {text, caret} = current;
-	if (key.backspace === true || key.delete === true) {
-		if (caret === 0) return current;
-		return {text: text.slice(0, caret - 1) + text.slice(caret), caret: caret - 1};
-	}
-
-	if (key.leftArrow === true) return caret === 0 ? current : {text, caret: caret - 1};
-	if (key.rightArrow === true) return caret >= text.length ? current : {text, caret: caret + 1};
-	if (key.home === true || (key.ctrl === true && input === 'a')) return caret === 0 ? current : {text, caret: 0};
-	if (key.end === true || (key.ctrl === true && input === 'e')) return caret === text.length ? current : {text, caret: text.length};
-	if (key.ctrl === true && input === 'u') return text === '' ? current : {text: '', caret: 0};
-	if (key.ctrl === true || key.meta === true || key.tab === true || input === '' || hasControl(input)) return current;
-	return {text: text.slice(0, caret) + input + text.slice(caret), caret: caret + input.length};
-}
-
-/** Whether a text holds a control character (an escape sequence or a key Ink did not name). */
-function hasControl(text: string): boolean {
-	for (const char of text) {
-		const code = char.codePointAt(0) ?? 0;
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-
-	return false;
 }
 
 function submitEdit(state: ConfigUiState, prompt: Extract<Prompt, {kind: 'edit'}>, context: ConfigContext): ConfigStep {

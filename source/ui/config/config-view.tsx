@@ -224,7 +224,7 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 		notice = ui.prompt.error
 			? {text: ui.prompt.error, tone: 'error'}
 			: {
-					text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; ${CONFIG_KEYMAP.keyOf('submit', 'prompt')} sets it, ${CONFIG_KEYMAP.keyOf('cancel', 'prompt')} cancels, Ctrl+U clears`,
+					text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; ${CONFIG_KEYMAP.keyOf('submit', 'prompt')} sets it, ${CONFIG_KEYMAP.keyOf('cancel', 'prompt')} cancels, ${CONFIG_KEYMAP.keyOf('clearLine', 'prompt')} clears`,
 					tone: 'muted',
 				};
 	else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};

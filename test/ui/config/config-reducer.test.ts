@@ -14,7 +14,6 @@ import {
 	modeOf,
 	scrollFor,
 	splitInput,
-	typeKey,
 	type ConfigStep,
 	type ConfigUiState,
 } from '../../../source/ui/config/config-reducer.js';
@@ -64,55 +63,6 @@ function run(
 
 	return {state, session: current, effects};
 }
-
-describe('line editing', () => {
-	test('inserts at the caret, deletes left of it, moves, clears; a paste arrives whole', () => {
-		let typed = {text: '', caret: 0};
-		typed = typeKey(typed, '12', {});
-		typed = typeKey(typed, '', {leftArrow: true});
-		typed = typeKey(typed, 'x', {});
-		expect(typed).toEqual({text: '1x2', caret: 2});
-		typed = typeKey(typed, '', {backspace: true}); // Backspace (0x7F)
-		expect(typed).toEqual({text: '12', caret: 1});
-		expect(typeKey({text: '12', caret: 2}, '', {delete: true})).toEqual({text: '1', caret: 1});
-		typed = typeKey(typed, 'a', {ctrl: true});
-		expect(typed.caret).toBe(0);
-		expect(typeKey(typed, '', {backspace: true})).toBe(typed);
-		typed = typeKey(typed, '', {end: true});
-		expect(typed.caret).toBe(2);
-		expect(typeKey(typed, '', {rightArrow: true})).toBe(typed);
-		expect(typeKey(typed, '\u001B[15~', {})).toBe(typed);
-		expect(typeKey(typed, 'u', {ctrl: true})).toEqual({text: '', caret: 0});
-	});
-
-	test('a run of keys that arrived as one input is taken one key at a time', () => {
-		expect(splitInput('/co\r', {})).toEqual([
-			{input: '/', key: {}},
-			{input: 'c', key: {}},
-			{input: 'o', key: {}},
-			{input: '', key: {return: true}},
-		]);
-		expect(splitInput('x\u007F', {})).toEqual([
-			{input: 'x', key: {}},
-			{input: '', key: {delete: true}},
-		]);
-		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
-		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);
-		// Run through the reducer, the same keys typed together or one by one end in the same place.
-		const together = splitInput('/colors\r', {}).map((part) => (part.input === '' ? part.key : part.input));
-		expect(run(together).state.cursor).toBe('colors');
-	});
-
-	test('what a typed text means for a key', () => {
-		expect(typedValue(['print-time'], '30', 60, false)).toEqual({kind: 'value', value: 30});
-		expect(typedValue(['pools', 0, 'rig-id'], '123', null, false)).toEqual({kind: 'value', value: '123'});
-		expect(typedValue(['pools', 0, 'url'], 'pool.example:3333', 'x:1', false)).toEqual({kind: 'value', value: 'pool.example:3333'});
-		expect(typedValue(['log-file'], '', '/var/log/x', false)).toEqual({kind: 'value', value: ''});
-		expect(typedValue(['log-file'], 'null', '/var/log/x', false)).toEqual({kind: 'value', value: null});
-		expect(typedValue(['http', 'access-token'], '1234', 'old', true)).toEqual({kind: 'value', value: '1234'});
-		expect(typedValue(['http', 'access-token'], '', 'old', true)).toEqual({kind: 'unchanged'});
-	});
-});
 
 describe('config reducer', () => {
 	test('scrolls as little as possible to keep the cursor on screen', () => {
@@ -221,6 +171,36 @@ describe('config reducer', () => {
 		expect(press(state, session, 'j').state).toBe(state);
 		const closed = press(state, session, '', {escape: true, meta: true}).state;
 		expect(modeOf(closed, session)).toBe('browse');
+	});
+});
+
+describe('typed input', () => {
+	test('a run of keys that arrived as one input is taken one key at a time', () => {
+		expect(splitInput('/co\r', {})).toEqual([
+			{input: '/', key: {}},
+			{input: 'c', key: {}},
+			{input: 'o', key: {}},
+			{input: '', key: {return: true}},
+		]);
+		expect(splitInput('x\u007F', {})).toEqual([
+			{input: 'x', key: {}},
+			{input: '', key: {delete: true}},
+		]);
+		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
+		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);
+		// Run through the reducer, the same keys typed together or one by one end in the same place.
+		const together = splitInput('/colors\r', {}).map((part) => (part.input === '' ? part.key : part.input));
+		expect(run(together).state.cursor).toBe('colors');
+	});
+
+	test('what a typed text means for a key', () => {
+		expect(typedValue(['print-time'], '30', 60, false)).toEqual({kind: 'value', value: 30});
+		expect(typedValue(['pools', 0, 'rig-id'], '123', null, false)).toEqual({kind: 'value', value: '123'});
+		expect(typedValue(['pools', 0, 'url'], 'pool.example:3333', 'x:1', false)).toEqual({kind: 'value', value: 'pool.example:3333'});
+		expect(typedValue(['log-file'], '', '/var/log/x', false)).toEqual({kind: 'value', value: ''});
+		expect(typedValue(['log-file'], 'null', '/var/log/x', false)).toEqual({kind: 'value', value: null});
+		expect(typedValue(['http', 'access-token'], '1234', 'old', true)).toEqual({kind: 'value', value: '1234'});
+		expect(typedValue(['http', 'access-token'], '', 'old', true)).toEqual({kind: 'unchanged'});
 	});
 });
 
