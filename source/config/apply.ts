@@ -136,7 +136,6 @@ export async function applyEdits(options: ApplyOptions): Promise<ApplyResult> {
  * backup written first becomes the newest, so a second undo re-applies what the first one undid.
  */
 export async function undoLast(options: UndoOptions): Promise<ApplyResult> {
-	const empty: readonly KeyResult[] = [];
 	let backupText: string;
 	let backup: ConfigDocument;
 	try {
@@ -148,14 +147,14 @@ export async function undoLast(options: UndoOptions): Promise<ApplyResult> {
 				fix: 'nothing was changed',
 				detail: null,
 			};
-			return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: empty, message: problemLine(problem)};
+			return failedBeforePut('backup', problem);
 		}
 
 		backupText = await readBackup(file);
 		backup = new ConfigDocument(backupText);
 	} catch (error) {
 		const problem = describeConfigError(error, {operation: 'read'});
-		return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: empty, message: problemLine(problem)};
+		return failedBeforePut('backup', problem);
 	}
 
 	const applied = typeof options.applied === 'string' ? options.applied : options.applied.reveal();
@@ -235,6 +234,16 @@ function neverConnected(error: unknown): boolean {
 
 type Failed = Extract<ApplyResult, {status: 'failed'}>;
 
+/** A failure before anything was sent: no backup written, no key touched. */
+function failedBeforePut(stage: 'read' | 'backup', problem: ConfigProblem, message = problemLine(problem)): Failed {
+	return {status: 'failed', stage, problem, put: 'not-sent', backupPath: null, keys: [], message};
+}
+
+/** A failure at the PUT: the backup is on disk, and `keys` says what is known of each change. */
+function failedAtPut(problem: ConfigProblem, put: PutState, backupPath: string, keys: readonly KeyResult[], message: string): Failed {
+	return {status: 'failed', stage: 'put', problem, put, backupPath, keys, message};
+}
+
 /**
  * The safe write, in its steps: read the config again, stop on a conflict, build the text to send, back
  * the current config up, PUT, read back, and say per key what happened.
@@ -274,15 +283,7 @@ async function readAgain(options: SafePutOptions, expected: ConfigDocument, layo
 			}),
 			secretsOf(expected),
 		);
-		return {
-			status: 'failed',
-			stage: 'read',
-			problem,
-			put: 'not-sent',
-			backupPath: null,
-			keys: [],
-			message: `${problemLine(problem)}; nothing was changed`,
-		};
+		return failedBeforePut('read', problem, `${problemLine(problem)}; nothing was changed`);
 	}
 }
 
@@ -312,7 +313,7 @@ async function backUp(
 		});
 	} catch (error) {
 		const problem = cleanProblem(describeConfigError(error, {operation: 'write', layout}), secrets);
-		return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: [], message: problemLine(problem)};
+		return failedBeforePut('backup', problem);
 	}
 }
 
@@ -378,15 +379,13 @@ async function putRefused(
 		sent.put === 'not-sent'
 			? 'the miner could not be reached to send the change: nothing was sent and nothing changed'
 			: problemLine(problem);
-	return {
-		status: 'failed',
-		stage: 'put',
+	return failedAtPut(
 		problem,
-		put: sent.put,
+		sent.put,
 		backupPath,
-		keys: keyResults(target, () => 'not-applied', null),
-		message: `${lead}; ${savedIn(backupPath)}`,
-	};
+		keyResults(target, () => 'not-applied', null),
+		`${lead}; ${savedIn(backupPath)}`,
+	);
 }
 
 /** 6. What the read-back shows, key by key, after a PUT that was answered or went unanswered. */
@@ -420,15 +419,13 @@ function outcome(
 		const learned = verified.document
 			? `; reading it back afterwards: ${keys.filter((key) => key.status === 'applied').length} of ${keys.length} changes show`
 			: '';
-		return {
-			status: 'failed',
-			stage: 'put',
+		return failedAtPut(
 			problem,
-			put: sent.put,
+			sent.put,
 			backupPath,
 			keys,
-			message: `the PUT was sent but no answer came: the miner may or may not have applied it; ${savedIn(backupPath)}${learned}`,
-		};
+			`the PUT was sent but no answer came: the miner may or may not have applied it; ${savedIn(backupPath)}${learned}`,
+		);
 	}
 
 	const applied = keys.filter((key) => key.status === 'applied').length;
