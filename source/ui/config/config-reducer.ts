@@ -14,6 +14,7 @@ import {READ_ONLY_MESSAGE} from '../../config/session.js';
 import type {ConfigPath, JsonValue} from '../../config/types.js';
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {scrollToShow} from '../scroll.js';
 import {typeKey, type TypedText} from './line-editor.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
@@ -119,16 +120,7 @@ function moveTo(state: ConfigUiState, rows: readonly ConfigEntry[], index: numbe
 	if (rows.length === 0) return state;
 	const at = Math.min(Math.max(0, index), rows.length - 1);
 	const row = rows[at];
-	return {...state, cursor: row ? row.id : state.cursor, top: scrollFor(state.top, at, rows.length, pageSize)};
-}
-
-/** The first row to show so that row `at` is on screen, moving the view as little as possible. */
-export function scrollFor(top: number, at: number, total: number, pageSize: number): number {
-	const page = Math.max(1, pageSize);
-	let next = Math.min(top, Math.max(0, total - page));
-	if (at < next) next = at;
-	if (at >= next + page) next = at - page + 1;
-	return Math.max(0, next);
+	return {...state, cursor: row ? row.id : state.cursor, top: scrollToShow(state.top, at, rows.length, pageSize)};
 }
 
 /** Opens every section around a key and puts the cursor on it. */

@@ -4,6 +4,7 @@ import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
 import {formatClock} from '../../format.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {scrollToShow} from '../scroll.js';
 import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
@@ -15,7 +16,6 @@ import {
 	configReducer,
 	initialConfigUi,
 	modeOf,
-	scrollFor,
 	showsResult,
 	splitInput,
 	type ConfigEffect,
@@ -170,7 +170,7 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	const {document, edits} = state;
 	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
 	const cursor = cursorIndex(treeRows, ui.cursor, document);
-	const top = cursor === -1 ? 0 : scrollFor(ui.top, cursor, treeRows.length, layout.bodyRows);
+	const top = cursor === -1 ? 0 : scrollToShow(ui.top, cursor, treeRows.length, layout.bodyRows);
 	const cursorEntry = cursor === -1 ? undefined : treeRows[cursor];
 	const mode = modeOf(ui, state);
 	const outcomes = useMemo(() => outcomesOf(state), [state]);

@@ -5,6 +5,7 @@
  */
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
 import {SCREEN_KEYMAP, type KeyLike, type Screen} from '../keymap.js';
+import {scrollToShow} from '../scroll.js';
 
 export type FleetCommand = {readonly command: 'quit'} | {readonly command: 'open'; readonly index: number};
 
@@ -29,15 +30,6 @@ function clampIndex(value: number, count: number): number {
 	return Math.min(Math.max(0, value), Math.max(0, count - 1));
 }
 
-/** The window offset that keeps `selected` visible, moving as little as possible. */
-function follow(offset: number, selected: number, pageSize: number, count: number): number {
-	const size = Math.max(1, pageSize);
-	let next = offset;
-	if (selected < next) next = selected;
-	if (selected >= next + size) next = selected - size + 1;
-	return Math.min(Math.max(0, next), Math.max(0, count - size));
-}
-
 export function initialFleetUiState(options: {
 	readonly count: number;
 	readonly pageSize?: number;
@@ -46,12 +38,12 @@ export function initialFleetUiState(options: {
 	const count = Math.max(0, options.count);
 	const pageSize = Math.max(0, options.pageSize ?? 0);
 	const selected = clampIndex(options.selected ?? 0, count);
-	return {help: false, selected, offset: follow(0, selected, pageSize, count), pageSize, count};
+	return {help: false, selected, offset: scrollToShow(0, selected, count, pageSize), pageSize, count};
 }
 
 function select(state: FleetUiState, index: number): FleetUiState {
 	const selected = clampIndex(index, state.count);
-	const offset = follow(state.offset, selected, state.pageSize, state.count);
+	const offset = scrollToShow(state.offset, selected, state.count, state.pageSize);
 	return selected === state.selected && offset === state.offset ? state : {...state, selected, offset};
 }
 
@@ -66,7 +58,7 @@ export function fleetReducer(state: FleetUiState, action: FleetUiAction): FleetS
 			const count = Math.max(0, action.count);
 			if (pageSize === state.pageSize && count === state.count) return stateOnly(state);
 			const selected = clampIndex(state.selected, count);
-			return stateOnly({...state, pageSize, count, selected, offset: follow(state.offset, selected, pageSize, count)});
+			return stateOnly({...state, pageSize, count, selected, offset: scrollToShow(state.offset, selected, count, pageSize)});
 		}
 
 		case 'key':

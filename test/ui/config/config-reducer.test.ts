@@ -12,7 +12,6 @@ import {
 	configReducer,
 	initialConfigUi,
 	modeOf,
-	scrollFor,
 	splitInput,
 	type ConfigStep,
 	type ConfigUiState,
@@ -65,13 +64,6 @@ function run(
 }
 
 describe('config reducer', () => {
-	test('scrolls as little as possible to keep the cursor on screen', () => {
-		expect(scrollFor(0, 3, 20, 5)).toBe(0);
-		expect(scrollFor(0, 7, 20, 5)).toBe(3);
-		expect(scrollFor(10, 4, 20, 5)).toBe(4);
-		expect(scrollFor(18, 19, 20, 5)).toBe(15);
-	});
-
 	test('keys typed into the search prompt stay there; Enter goes to the first match, n to the next', () => {
 		const {state} = run(['/', 'c', 'o', 'l', 'o', 'r', 's', {return: true}]);
 		expect(state.cursor).toBe('colors');
