@@ -10,6 +10,7 @@ import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
 import {Line, Pane} from '../panes/pane.js';
+import {TitleBar} from '../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {ConfigPanel} from './config-panel.js';
 import {
@@ -245,21 +246,11 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 			height={1 + layout.bodyRows + layout.noticeLines + layout.footerLines}
 			overflow="hidden"
 		>
-			<Box width={layout.width} height={1} flexDirection="row">
-				<Box flexGrow={1} flexShrink={1} overflow="hidden">
-					<Text wrap="truncate-end">
-						<Text bold {...theme.text('accent')}>
-							{' rigtop  '}
-						</Text>
-						{`${minerName} · config`}
-					</Text>
-				</Box>
-				<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
-					<Text wrap="truncate-end" {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>
-						{status}
-					</Text>
-				</Box>
-			</Box>
+			<TitleBar width={layout.width} title={`${minerName} · config`}>
+				<Text wrap="truncate-end" {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>
+					{status}
+				</Text>
+			</TitleBar>
 			{body}
 			{layout.noticeLines > 0 ? (
 				<Box width={layout.width} height={1} paddingX={1} overflow="hidden">
