@@ -8,3 +8,27 @@ export type Store<T> = {
 	subscribe(listener: () => void): () => void;
 	getState(): T;
 };
+
+/** A store's listeners: `add` returns the unsubscribe; `notify` tells each listener there when it starts. */
+export class Listeners {
+	readonly #set = new Set<() => void>();
+
+	get size(): number {
+		return this.#set.size;
+	}
+
+	add(listener: () => void): () => void {
+		this.#set.add(listener);
+		return () => {
+			this.#set.delete(listener);
+		};
+	}
+
+	notify(): void {
+		for (const listener of [...this.#set]) listener();
+	}
+
+	clear(): void {
+		this.#set.clear();
+	}
+}

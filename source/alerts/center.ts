@@ -15,7 +15,7 @@ import {
 	type BurstState,
 	type OpenTroubles,
 } from './select.js';
-import type {Store} from '../store.js';
+import {Listeners, type Store} from '../store.js';
 import type {Alert, AlertKind} from './types.js';
 
 /** What the center reads a miner from (and writes a reject burst to); the Monitor is one. */
@@ -62,7 +62,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 	readonly #now: () => number;
 	readonly #sinks: AlertSink[];
 	readonly #tracked: Tracked[];
-	readonly #listeners = new Set<() => void>();
+	readonly #listeners = new Listeners();
 	#state: AlertCenterState;
 	#seq = 0;
 
@@ -111,10 +111,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 	}
 
 	subscribe(listener: () => void): () => void {
-		this.#listeners.add(listener);
-		return () => {
-			this.#listeners.delete(listener);
-		};
+		return this.#listeners.add(listener);
 	}
 
 	getState(): AlertCenterState {
@@ -193,7 +190,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 		rigs[index] = {open, last: alerts.at(-1) ?? null};
 		const all = [...this.#state.alerts, ...alerts];
 		this.#state = {alerts: all.length > this.#maxAlerts ? all.slice(-this.#maxAlerts) : all, rigs};
-		for (const listener of this.#listeners) listener();
+		this.#listeners.notify();
 	}
 }
 

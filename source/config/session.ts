@@ -10,7 +10,7 @@ import {ConfigDocument} from './document.js';
 import {PendingEdits, type EditOutcome} from './edits.js';
 import {explainConfigError, type ConfigProblem} from './errors.js';
 import {isAbortError} from '../miner/client.js';
-import type {Store} from '../store.js';
+import {Listeners, type Store} from '../store.js';
 import {CONFIG_ENDPOINT} from './types.js';
 import type {ConfigClient, ConfigPath, JsonValue, SealedText} from './types.js';
 
@@ -78,7 +78,7 @@ export type ConfigStore = Store<ConfigSessionState> &
 
 export class ConfigSession implements Store<ConfigSessionState> {
 	readonly #options: ConfigSessionOptions;
-	readonly #listeners = new Set<() => void>();
+	readonly #listeners = new Listeners();
 	readonly #abort = new AbortController();
 	#state: ConfigSessionState;
 	/** The config the last apply left on the miner (never shown; the undo conflict check needs it). */
@@ -104,10 +104,7 @@ export class ConfigSession implements Store<ConfigSessionState> {
 	}
 
 	subscribe = (listener: () => void): (() => void) => {
-		this.#listeners.add(listener);
-		return () => {
-			this.#listeners.delete(listener);
-		};
+		return this.#listeners.add(listener);
 	};
 
 	getState = (): ConfigSessionState => this.#state;
@@ -298,7 +295,7 @@ export class ConfigSession implements Store<ConfigSessionState> {
 	#update(patch: Partial<ConfigSessionState>): void {
 		if (this.#disposed) return;
 		this.#state = {...this.#state, ...patch};
-		for (const listener of [...this.#listeners]) listener();
+		this.#listeners.notify();
 	}
 }
 

@@ -1,6 +1,6 @@
 import {MinerError, isMinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
-import type {Store} from '../store.js';
+import {Listeners, type Store} from '../store.js';
 import type {DropOptions, DropState, EventDraft} from './events.js';
 import {defaultDropOptions, deriveEvents, initialDropState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
@@ -75,7 +75,7 @@ export class Monitor implements Store<MonitorState> {
 	readonly #probe: ((signal: AbortSignal) => Promise<boolean>) | undefined;
 	readonly #history: RingBuffer<number | null>;
 	readonly #events: RingBuffer<MinerEvent>;
-	readonly #listeners = new Set<() => void>();
+	readonly #listeners = new Listeners();
 
 	#state: MonitorState;
 	#running = false;
@@ -161,10 +161,7 @@ export class Monitor implements Store<MonitorState> {
 	}
 
 	subscribe(listener: () => void): () => void {
-		this.#listeners.add(listener);
-		return () => {
-			this.#listeners.delete(listener);
-		};
+		return this.#listeners.add(listener);
 	}
 
 	getState(): MonitorState {
@@ -340,7 +337,7 @@ export class Monitor implements Store<MonitorState> {
 
 	#commit(state: MonitorState): void {
 		this.#state = state;
-		for (const listener of this.#listeners) listener();
+		this.#listeners.notify();
 	}
 }
 

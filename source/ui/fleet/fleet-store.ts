@@ -11,7 +11,7 @@
  */
 import type {AlertCenterState} from '../../alerts/center.js';
 import type {MonitorState} from '../../monitor/types.js';
-import type {Store} from '../../store.js';
+import {Listeners, type Store} from '../../store.js';
 
 export type FleetState = {
 	/** One per miner, in session order. */
@@ -35,7 +35,7 @@ export class FleetStore implements Store<FleetState> {
 	readonly #alerts: Store<AlertCenterState> | null;
 	readonly #throttleMs: number;
 	readonly #tickMs: number;
-	readonly #listeners = new Set<() => void>();
+	readonly #listeners = new Listeners();
 	#unsubscribers: (() => void)[] = [];
 	#timer: ReturnType<typeof setTimeout> | null = null;
 	#due = Number.POSITIVE_INFINITY;
@@ -55,10 +55,10 @@ export class FleetStore implements Store<FleetState> {
 	}
 
 	subscribe(listener: () => void): () => void {
-		this.#listeners.add(listener);
+		const remove = this.#listeners.add(listener);
 		if (this.#listeners.size === 1) this.#attach();
 		return () => {
-			this.#listeners.delete(listener);
+			remove();
 			if (this.#listeners.size === 0) this.#detach();
 		};
 	}
@@ -115,7 +115,7 @@ export class FleetStore implements Store<FleetState> {
 		if (next !== this.#state) {
 			this.#state = next;
 			this.#lastNotify = now;
-			for (const listener of this.#listeners) listener();
+			this.#listeners.notify();
 		}
 
 		// The clock's tick, unless a change comes first.
