@@ -171,7 +171,7 @@ function pauseEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null
 function rejectedEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null {
 	const count = next.results.rejected - prev.results.rejected;
 	if (count <= 0) return null;
-	const tally = `(${next.results.rejected} of ${next.results.total})`;
+	const tally = `(${formatInteger(next.results.rejected)} of ${formatInteger(next.results.total)})`;
 	const message = count === 1 ? `share rejected ${tally}` : `${count} shares rejected ${tally}`;
 	return {kind: 'rejected', severity: 'warn', message};
 }

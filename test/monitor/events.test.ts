@@ -135,8 +135,8 @@ describe('deriveEvents', () => {
 		const before = makeSnapshot({results: {good: 1205, total: 1208, rejected: 3}});
 		const one = makeSnapshot({results: {good: 1205, total: 1209, rejected: 4}});
 		const two = makeSnapshot({results: {good: 1205, total: 1211, rejected: 6}});
-		expect(deriveEvents(before, one, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: 'share rejected (4 of 1209)'}]);
-		expect(deriveEvents(one, two, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: '2 shares rejected (6 of 1211)'}]);
+		expect(deriveEvents(before, one, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: 'share rejected (4 of 1 209)'}]);
+		expect(deriveEvents(one, two, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: '2 shares rejected (6 of 1 211)'}]);
 		expect(deriveEvents(two, makeSnapshot({results: {good: 1206, total: 1212, rejected: 6}}), ctx()).events).toEqual([]);
 	});
 
