@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest';
 import type {MinerSnapshot} from '../../source/miner/model.js';
 import type {DropState, EventDraft} from '../../source/monitor/events.js';
 import {deriveEvents, initialDropState, isRestart} from '../../source/monitor/events.js';
-import {makeSnapshot, withRates} from './make-snapshot.js';
+import {makeSnapshot, withRates} from '../helpers/snapshot.js';
 
 const ctx = (drop: DropState = initialDropState, elapsedMs = 1000) => ({name: 'rig-01', drop, elapsedMs});
 
@@ -39,7 +39,7 @@ describe('deriveEvents', () => {
 
 	it('finds nothing between two polls of a steady miner, and hands back the same drop state', () => {
 		const prev = makeSnapshot();
-		const next = makeSnapshot({uptime: 5424, connection: {uptime: 5381}});
+		const next = makeSnapshot({uptime: (prev.uptime ?? 0) + 1, connection: {uptime: (prev.connection.uptime ?? 0) + 1}});
 		const result = deriveEvents(prev, next, ctx());
 		expect(result.events).toEqual([]);
 		expect(result.drop).toBe(initialDropState);
@@ -227,7 +227,7 @@ describe('deriveEvents', () => {
 	it('lists several changes of one poll in a fixed order', () => {
 		const next = makeSnapshot({
 			paused: true,
-			results: {good: 87, total: 90, rejected: 3},
+			results: {good: 1204, total: 1209, rejected: 5},
 			connection: {connected: false, ip: null, uptime: 0},
 			hugepages: {kind: 'pages', allocated: 100, total: 1168},
 		});

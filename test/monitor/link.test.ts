@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
 import {backoffDelay, statusAfterFailure, upEvent} from '../../source/monitor/link.js';
 import {displayName, hostPort, withoutCredentials} from '../../source/monitor/name.js';
-import {makeSnapshot} from './make-snapshot.js';
+import {makeSnapshot} from '../helpers/snapshot.js';
 
 const timeout = new MinerError('timeout', 'no answer within 5 s');
 const refused = new MinerError('unreachable', 'connection refused');
