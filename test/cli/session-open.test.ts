@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest';
 import {createSession, type Session} from '../../source/cli/session.js';
-import {startRawServer} from '../miner/helpers/raw-server.js';
+import {startRawServer} from '../helpers/raw-server.js';
 import {routes626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
 
 const miners: ReplayMiner[] = [];

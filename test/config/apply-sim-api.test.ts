@@ -8,7 +8,8 @@ import {applyEdits} from '../../source/config/apply.js';
 import {PendingEdits} from '../../source/config/edits.js';
 import {MinerClient} from '../../source/miner/client.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {expectNoSecrets, FAST, freePort, NEW_TOKEN, ok, TOKEN, useSimulatedMiner} from './helpers/sim-miner.js';
+import {freePort} from '../helpers/raw-server.js';
+import {expectNoSecrets, FAST, NEW_TOKEN, ok, TOKEN, useSimulatedMiner} from './helpers/sim-miner.js';
 
 for (const dialect of ['6', '2.14'] as const) {
 	const api = dialect === '6' ? 'http' : 'api';
