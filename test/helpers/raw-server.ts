@@ -188,3 +188,15 @@ export async function freePort(): Promise<number> {
 	await new Promise<void>((resolve) => probe.close(() => resolve()));
 	return port;
 }
+
+/** Whether a connection to this loopback port is refused (nothing listens there). */
+export async function refused(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = net.connect({host: '127.0.0.1', port});
+		socket.on('connect', () => {
+			socket.destroy();
+			resolve(false);
+		});
+		socket.on('error', () => resolve(true));
+	});
+}
