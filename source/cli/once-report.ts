@@ -53,8 +53,10 @@ function formatOne({url, name, snapshot, error}: OnceResult): string {
 	lines.push(`  pool      ${poolParts.filter(Boolean).join('  ')}`);
 
 	const r = s.results;
+	const rejected = `${formatInteger(r.rejected)} rejected (${formatPercent(r.rejected, r.total)})`;
+	const average = r.avgTime === null ? DASH : formatDuration(r.avgTime);
 	lines.push(
-		`  shares    ${formatInteger(r.good)}/${formatInteger(r.total)} good  ${formatInteger(r.rejected)} rejected (${formatPercent(r.rejected, r.total)})  avg ${r.avgTime === null ? DASH : `${formatDuration(r.avgTime)}`}  best ${formatCount(r.best)}`,
+		`  shares    ${formatInteger(r.good)}/${formatInteger(r.total)} good  ${rejected}  avg ${average}  best ${formatCount(r.best)}`,
 	);
 
 	const cpu = s.cpu;

@@ -295,7 +295,9 @@ function conflictOf(expected: ConfigDocument, current: ConfigDocument): ApplyRes
 		status: 'conflict',
 		conflicts,
 		current: new SealedText(current.text),
-		message: `the miner's config changed since rigtop read it (${conflicts.length} ${conflicts.length === 1 ? 'difference' : 'differences'}); nothing was applied: re-read the config and make the changes again`,
+		message:
+			`the miner's config changed since rigtop read it (${conflicts.length} ${conflicts.length === 1 ? 'difference' : 'differences'}); ` +
+			'nothing was applied: re-read the config and make the changes again',
 	};
 }
 
@@ -533,7 +535,8 @@ async function verify(
 	if (tokenApplied) notes.push('rigtop now uses the new access token');
 	if (restrictedOn) {
 		notes.push(
-			`restricted mode is on now: the miner no longer lets rigtop read or change its config (set ${layout === 'api' ? 'api' : 'http'}.restricted back to false in its config file to undo)`,
+			'restricted mode is on now: the miner no longer lets rigtop read or change its config ' +
+				`(set ${layout === 'api' ? 'api' : 'http'}.restricted back to false in its config file to undo)`,
 		);
 	}
 

@@ -229,7 +229,9 @@ export function stepDrop(state: DropState, next: MinerSnapshot, options: DropOpt
 			event: {
 				kind: 'hashrate-drop',
 				severity: 'warn',
-				message: `hashrate down to ${formatHashrate(rate)}, ${formatPercent(rate, baseline)} of the ${baselineWindow ?? '15m'} average (${formatHashrate(baseline)})`,
+				message:
+					`hashrate down to ${formatHashrate(rate)}, ${formatPercent(rate, baseline)} ` +
+					`of the ${baselineWindow ?? '15m'} average (${formatHashrate(baseline)})`,
 			},
 		};
 	}

@@ -47,7 +47,8 @@ for (const dialect of ['6', '2.14'] as const) {
 				['colors', 'unknown'],
 			]);
 			expect(result.notes).toEqual([
-				`rigtop lost contact with the miner's API after the change to ${api}.port (that change can move or close it): could not read its config: connection refused; if it applied, the API now listens on port ${port}: point rigtop there`,
+				`rigtop lost contact with the miner's API after the change to ${api}.port (that change can move or close it): ` +
+					`could not read its config: connection refused; if it applied, the API now listens on port ${port}: point rigtop there`,
 			]);
 			await sim.settled();
 			expect(sim.port).toBe(port);

@@ -156,8 +156,17 @@ function errorBody(status: number, error: string): string {
 	return `{\n    "status": ${status},\n    "error": "${error}"\n}`;
 }
 
-const htmlPage =
-	'<!DOCTYPE html>\n<html>\n<head><title>Welcome to nginx!</title></head>\n<body>\n<h1>Welcome to nginx!</h1>\n<p>If you see this page, the nginx web server is successfully installed.</p>\n</body>\n</html>\n';
+const htmlPage = [
+	'<!DOCTYPE html>',
+	'<html>',
+	'<head><title>Welcome to nginx!</title></head>',
+	'<body>',
+	'<h1>Welcome to nginx!</h1>',
+	'<p>If you see this page, the nginx web server is successfully installed.</p>',
+	'</body>',
+	'</html>',
+	'',
+].join('\n');
 
 export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
 	const token = options.token ?? null;
@@ -371,7 +380,11 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 			case 'wrong-shape': {
 				const body = isThreadsPath(request.target)
 					? '{\n    "type": "cpu",\n    "threads": 4\n}'
-					: `{\n    "id": "${minerId()}",\n    "uptime": "${uptime()} s",\n    "hashrate": {\n        "total": "1.2 kH/s"\n    },\n    "results": [1, 2],\n    "connection": "up"\n}`;
+					: JSON.stringify(
+							{id: minerId(), uptime: `${uptime()} s`, hashrate: {total: '1.2 kH/s'}, results: [1, 2], connection: 'up'},
+							null,
+							4,
+						);
 				end(xmrigAnswer(200, 'OK', body));
 				return;
 			}
@@ -440,7 +453,16 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 						xmrigAnswer(
 							404,
 							'Not Found',
-							'<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n',
+							[
+								'<html>',
+								'<head><title>404 Not Found</title></head>',
+								'<body>',
+								'<center><h1>404 Not Found</h1></center>',
+								'<hr><center>nginx/1.24.0</center>',
+								'</body>',
+								'</html>',
+								'',
+							].join('\r\n'),
 							'text/html',
 						),
 					);

@@ -215,20 +215,18 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 		);
 	}
 
+	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
 	let notice: {text: string; tone: ThemeToken} | null = null;
-	if (ui.prompt?.kind === 'search')
-		notice = {
-			text: `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}  ${CONFIG_KEYMAP.keyOf('submit', 'prompt')}: find · ${CONFIG_KEYMAP.keyOf('cancel', 'prompt')}: cancel`,
-			tone: 'accent',
-		};
-	else if (ui.prompt?.kind === 'edit')
+	if (ui.prompt?.kind === 'search') {
+		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
+		notice = {text: `${typed}  ${promptKey('submit')}: find · ${promptKey('cancel')}: cancel`, tone: 'accent'};
+	} else if (ui.prompt?.kind === 'edit') {
+		const keys = `${promptKey('submit')} sets it, ${promptKey('cancel')} cancels, ${promptKey('clearLine')} clears`;
+		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
 		notice = ui.prompt.error
 			? {text: ui.prompt.error, tone: 'error'}
-			: {
-					text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; ${CONFIG_KEYMAP.keyOf('submit', 'prompt')} sets it, ${CONFIG_KEYMAP.keyOf('cancel', 'prompt')} cancels, ${CONFIG_KEYMAP.keyOf('clearLine', 'prompt')} clears`,
-					tone: 'muted',
-				};
-	else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};
+			: {text: `${ui.prompt.id}: type the new value${hidden}; ${keys}`, tone: 'muted'};
+	} else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};
 	else if (state.busy === 'apply' || state.busy === 'undo')
 		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
 	else if (state.problem && document !== null) notice = {text: `${state.problem.message} — ${state.problem.fix}`, tone: 'error'};
