@@ -4,6 +4,7 @@
  * pause, …) are the step's effects; the view hands them to the app's callbacks.
  */
 import {stateOnly, type Step} from './hooks/use-step-reducer.js';
+import {toggleHelp} from './help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
 
 /** Commands carried out by the app through a callback. */
@@ -81,9 +82,8 @@ function keyStep(state: DashboardUiState, input: string, key: KeyLike): Dashboar
 		case null:
 			return stateOnly(state);
 		case 'help':
-			return stateOnly({...state, help: !state.help});
 		case 'back':
-			return stateOnly(state.help ? {...state, help: false} : state);
+			return stateOnly(toggleHelp(state, command));
 		case 'threadsUp':
 			return stateOnly(scrollTo(state, state.threadsOffset - 1));
 		case 'threadsDown':

@@ -4,6 +4,7 @@
  * Commands for the app (quit, open a rig) are the step's effects.
  */
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
+import {toggleHelp} from '../help-toggle.js';
 import {SCREEN_KEYMAP, type KeyLike, type Screen} from '../keymap.js';
 import {scrollToShow} from '../scroll.js';
 
@@ -72,9 +73,8 @@ function keyStep(state: FleetUiState, input: string, key: KeyLike): FleetStep {
 	const page = Math.max(1, state.pageSize);
 	switch (command) {
 		case 'help':
-			return stateOnly({...state, help: !state.help});
 		case 'back':
-			return stateOnly(state.help ? {...state, help: false} : state);
+			return stateOnly(toggleHelp(state, command));
 		case 'fleetUp':
 			return stateOnly(select(state, state.selected - 1));
 		case 'fleetDown':
