@@ -19,7 +19,7 @@ import {MinerReader} from '../source/miner/reader.js';
 import type {MinerSnapshot, RateWindows} from '../source/miner/model.js';
 import {pollOnce} from '../source/monitor/monitor.js';
 import type {MinerEvent, MonitorState} from '../source/monitor/types.js';
-import type {MonitorStore} from '../source/ui/store.js';
+import type {Store} from '../source/store.js';
 
 class Terminal extends EventEmitter {
 	readonly isTTY = true;
@@ -48,7 +48,7 @@ function keyboard(): NodeJS.ReadStream {
 	return stdin;
 }
 
-class ChangingStore implements MonitorStore {
+class ChangingStore implements Store<MonitorState> {
 	#state: MonitorState;
 	readonly #base: MonitorState;
 	readonly #listeners = new Set<() => void>();
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
 	const renderTimes: number[] = [];
 	let renders = 0;
 	let rendered: (() => void) | null = null;
-	const instance = render(<App store={store} onQuit={() => undefined} />, {
+	const instance = render(<App miners={[{store}]} onQuit={() => undefined} />, {
 		stdout: terminal as unknown as NodeJS.WriteStream,
 		stdin: keyboard(),
 		stderr: terminal as unknown as NodeJS.WriteStream,

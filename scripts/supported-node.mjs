@@ -33,7 +33,8 @@ if (supported) {
 	await import(pathToFileURL(path.resolve(script)).href);
 } else {
 	process.stderr.write(
-		`rigtop: this machine's Node is ${process.versions.node}; rigtop needs ${floorMajor}.${floorMinor} or newer, so ${script} runs under Node ${floorMajor} from the npm registry (npx -y -p node@${floorMajor})\n`,
+		`rigtop: this machine's Node is ${process.versions.node}; rigtop needs ${floorMajor}.${floorMinor} or newer, ` +
+			`so ${script} runs under Node ${floorMajor} from the npm registry (npx -y -p node@${floorMajor})\n`,
 	);
 	const child = spawn('npx', ['-y', '-p', `node@${floorMajor}`, 'node', script, ...args], {stdio: 'inherit'});
 	// Ctrl+C reaches the child from the terminal itself; a signal sent to this process is passed on.

@@ -1,13 +1,16 @@
 import process from 'node:process';
 import meow from 'meow';
-import {planRun, type RunPlan} from './cli/options.js';
-import type {Session} from './cli/session.js';
-import {UsageError} from './miner/target.js';
+import {NothingToWatchError, UsageError} from './cli/errors.js';
+import {planRun} from './cli/options.js';
+import {loadLiveUi, runLive} from './cli/run-live.js';
+import {TargetError} from './miner/target.js';
+import {keysHelpLines} from './ui/keymap.js';
 
 // Start-up time matters (rigtop is started by hand, often over SSH): this file loads only the flag
-// parser. Everything else is imported where it is needed, and the bundle is split along those
-// imports (scripts/build.mjs), so --version, --help, --once and config never load Ink or React,
-// and the live dashboard's first poll is on the wire while Ink and React load.
+// parser, the keymap (for the keys in --help) and small modules of the CLI's own. Everything else is
+// imported where it is needed, and the bundle is split along those imports (scripts/build.mjs), so
+// --version, --help, --once and config never load Ink or React, and the live dashboard's first poll
+// is on the wire while Ink and React load.
 
 const cli = meow(
 	`
@@ -38,14 +41,15 @@ const cli = meow(
 	                            pool lost, miner restarted, huge pages lost)
 	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
 	                            split into words like a shell would (quotes, backslash) but no shell runs
-	                            it: use "sh -c '…'" for pipes; stopped after 10 s
+	                            it: use "sh -c '…'" for pipes; stopped after 10s
 	  --no-color                no colours (so does the NO_COLOR variable)
 	  --help, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
 
-	Keys (live): q quit · ? help · ↑↓ scroll threads · c config · p pause · r resume
-	      fleet: ↑↓ select · Enter open the rig · Esc (on a rig) back to the fleet
+${keysHelpLines()
+	.map((line) => `\t${line}`)
+	.join('\n')}
 
 	Examples
 	  $ rigtop 127.0.0.1:18088 --token-file ~/.config/rigtop/token
@@ -77,68 +81,6 @@ const cli = meow(
 	},
 );
 
-/**
- * How long the live dashboard waits for the first poll of every miner before drawing: its first
- * frame then shows the miner's data instead of "connecting" (drawing twice also costs the second
- * frame Ink's render throttle). A miner that is slow to answer gets the dashboard after this.
- */
-const FIRST_FRAME_WAIT_MS = 500;
-
-/** Resolves when every miner has finished its first poll (answered or failed), or after `maxMs`. */
-async function firstPolls(session: Session, maxMs: number): Promise<void> {
-	const pending = session.miners.filter((miner) => miner.monitor.getState().polls === 0);
-	if (pending.length === 0) return;
-	await new Promise<void>((resolve) => {
-		const unsubscribes: Array<() => void> = [];
-		const done = () => {
-			clearTimeout(timer);
-			for (const unsubscribe of unsubscribes) unsubscribe();
-			resolve();
-		};
-
-		const timer = setTimeout(done, maxMs);
-		const check = () => {
-			if (pending.every((miner) => miner.monitor.getState().polls > 0)) done();
-		};
-
-		for (const miner of pending) unsubscribes.push(miner.monitor.subscribe(check));
-	});
-}
-
-/** Ink, React and the screens: the bulk of rigtop's code, only needed for the live dashboard. */
-async function loadLiveUi() {
-	const [{render}, {startLive}] = await Promise.all([import('ink'), import('./cli/live.js')]);
-	return {render, startLive};
-}
-
-type LiveUi = Awaited<ReturnType<typeof loadLiveUi>>;
-
-/** The live dashboard (or fleet view) until the user quits. */
-async function runLive(session: Session, plan: RunPlan, warnings: readonly string[], loadingUi: Promise<LiveUi>): Promise<number> {
-	if (session.miners.length === 0) throw new UsageError('no miner to watch');
-	// The first poll runs while the rest of the UI code loads.
-	session.start();
-	const {render, startLive} = await loadingUi;
-	await firstPolls(session, FIRST_FRAME_WAIT_MS);
-	const live = startLive(session, plan, warnings, () => instance.unmount());
-	// interactive: rigtop has already decided (a terminal on both ends, else --once), whatever CI says;
-	// alternateScreen: the dashboard owns the window, as top and htop do, and the scrollback is untouched.
-	const instance = render(live.element, {
-		incrementalRendering: true,
-		maxFps: 20,
-		patchConsole: true,
-		interactive: true,
-		alternateScreen: true,
-	});
-	try {
-		await instance.waitUntilExit();
-	} finally {
-		await live.close();
-	}
-
-	return 0;
-}
-
 async function main(): Promise<number> {
 	if (cli.input[0] === 'config') {
 		const {runConfigCommand} = await import('./cli/config-command.js');
@@ -164,8 +106,12 @@ async function main(): Promise<number> {
 	for (const notice of plan.notices) warn(notice);
 
 	if (plan.mode === 'where') {
-		const [{discover}, {formatWhere}] = await Promise.all([import('./cli/build-session.js'), import('./discovery/where.js')]);
-		const result = await discover(plan);
+		const [{resolveTargets}, {discoveryInput}, {formatWhere}] = await Promise.all([
+			import('./discovery/discover.js'),
+			import('./cli/targets.js'),
+			import('./discovery/where.js'),
+		]);
+		const result = await resolveTargets(discoveryInput(plan, plan.urls));
 		process.stdout.write(`${formatWhere(result).join('\n')}\n`);
 		return result.targets.length > 0 ? 0 : 1;
 	}
@@ -198,14 +144,13 @@ main().then(
 		process.exitCode = code;
 	},
 	(error: unknown) => {
-		// NothingToWatchError (cli/build-session.ts), matched by name: that module loads only when needed.
-		if (error instanceof Error && error.name === 'NothingToWatchError') {
+		if (error instanceof NothingToWatchError) {
 			process.stderr.write(`${error.message}\n`);
 			process.exitCode = 1;
 			return;
 		}
 
-		if (error instanceof UsageError) {
+		if (error instanceof UsageError || error instanceof TargetError) {
 			process.stderr.write(`rigtop: ${error.message}\nRun rigtop --help for usage.\n`);
 			process.exitCode = 2;
 			return;

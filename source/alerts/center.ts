@@ -15,12 +15,11 @@ import {
 	type BurstState,
 	type OpenTroubles,
 } from './select.js';
+import {Listeners, type Store} from '../store.js';
 import type {Alert, AlertKind} from './types.js';
 
-/** What the center reads a miner from; the Monitor satisfies it. */
-export type AlertMiner = {
-	subscribe(listener: () => void): () => void;
-	getState(): MonitorState;
+/** What the center reads a miner from (and writes a reject burst to); the Monitor is one. */
+export type AlertMiner = Store<MonitorState> & {
 	addEvent(kind: EventKind, severity: Severity, message: string): void;
 };
 
@@ -56,14 +55,14 @@ type Tracked = {
 
 const noRig: RigAlerts = Object.freeze({open: null, last: null});
 
-export class AlertCenter {
+export class AlertCenter implements Store<AlertCenterState> {
 	readonly #miners: readonly AlertMiner[];
 	readonly #burstOptions: BurstOptions;
 	readonly #maxAlerts: number;
 	readonly #now: () => number;
 	readonly #sinks: AlertSink[];
 	readonly #tracked: Tracked[];
-	readonly #listeners = new Set<() => void>();
+	readonly #listeners = new Listeners();
 	#state: AlertCenterState;
 	#seq = 0;
 
@@ -112,10 +111,7 @@ export class AlertCenter {
 	}
 
 	subscribe(listener: () => void): () => void {
-		this.#listeners.add(listener);
-		return () => {
-			this.#listeners.delete(listener);
-		};
+		return this.#listeners.add(listener);
 	}
 
 	getState(): AlertCenterState {
@@ -194,7 +190,7 @@ export class AlertCenter {
 		rigs[index] = {open, last: alerts.at(-1) ?? null};
 		const all = [...this.#state.alerts, ...alerts];
 		this.#state = {alerts: all.length > this.#maxAlerts ? all.slice(-this.#maxAlerts) : all, rigs};
-		for (const listener of this.#listeners) listener();
+		this.#listeners.notify();
 	}
 }
 

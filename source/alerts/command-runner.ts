@@ -9,6 +9,7 @@
  * Every failure is reported through `onProblem`, never thrown. The child does not get RIGTOP_TOKEN.
  */
 import {spawn, type ChildProcess} from 'node:child_process';
+import {formatSeconds} from '../format.js';
 import {alertJson, type Alert} from './types.js';
 
 export type AlertCommandOptions = {
@@ -197,8 +198,4 @@ function firstLine(text: string): string {
 	// eslint-disable-next-line no-control-regex
 	const line = (text.split(/\r?\n/).find((part) => part.trim() !== '') ?? '').replace(/[\u0000-\u001F\u007F]/g, ' ').trim();
 	return line.length > 160 ? `${line.slice(0, 159)}…` : line;
-}
-
-function formatSeconds(ms: number): string {
-	return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -5,6 +5,7 @@
  * An all-clear (pool-back, hashrate-recovered) is an alert only when its trouble was alerted, so a
  * pool switch or the first pool connection is not news. 'up' always follows a down or error.
  */
+import {formatInteger, formatSeconds} from '../format.js';
 import type {MinerEvent, Severity} from '../monitor/types.js';
 import type {AlertKind} from './types.js';
 
@@ -100,9 +101,7 @@ export function stepRejects(
 	return {state: unchanged ? state : {marks, quietUntil: state.quietUntil}, burst: null};
 }
 
-/** "5 shares rejected within 5m" */
+/** "reject burst: 5 shares rejected within 5m" */
 export function burstMessage(count: number, windowMs: number): string {
-	const minutes = Math.round(windowMs / 60_000);
-	const window = minutes >= 1 ? `${minutes}m` : `${Math.round(windowMs / 1000)}s`;
-	return `reject burst: ${count} shares rejected within ${window}`;
+	return `reject burst: ${formatInteger(count)} shares rejected within ${formatSeconds(windowMs)}`;
 }

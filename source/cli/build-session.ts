@@ -1,27 +1,10 @@
-import {resolveTargets} from '../discovery/discover.js';
-import type {DiscoveryResult} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
-import {UsageError} from '../miner/target.js';
+import {NothingToWatchError} from './errors.js';
 import type {RunPlan} from './options.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
-
-/** Thrown when there is nothing to watch; the message is the whole multi-line explanation. */
-export class NothingToWatchError extends Error {
-	override readonly name = 'NothingToWatchError';
-}
-
-/** Finds what to watch: explicit URLs and tokens, else --config, else the XMRig processes on this machine. */
-export async function discover(plan: RunPlan, urls: readonly string[] = plan.urls): Promise<DiscoveryResult> {
-	return resolveTargets({
-		urls,
-		...(plan.tokenFile === undefined ? {} : {tokenFile: plan.tokenFile}),
-		...(plan.tokenEnv === undefined ? {} : {tokenEnv: plan.tokenEnv}),
-		...(plan.tokenFlag === undefined ? {} : {tokenFlag: plan.tokenFlag}),
-		...(plan.configPath === undefined ? {} : {configPath: plan.configPath}),
-	});
-}
+import {findTargets} from './targets.js';
 
 /**
  * Builds the session: the simulated miner for --demo, else what discovery found. Warnings go to
@@ -44,11 +27,8 @@ export async function buildSession(plan: RunPlan, warn: (line: string) => void):
 		return createSession(targets, plan.intervalMs);
 	}
 
-	const result = await discover(plan);
+	const result = await findTargets(plan, plan.urls);
 	const {createSession} = await loading;
-	// A token file that cannot be read is the user's typo, not something to carry on without.
-	const tokenFileProblem = plan.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
-	if (tokenFileProblem) throw new UsageError(tokenFileProblem);
 	if (result.targets.length === 0) throw new NothingToWatchError(formatNoneFound(result).join('\n'));
 	for (const line of [...result.warnings, ...result.problems]) warn(line);
 	return createSession(
@@ -69,9 +49,7 @@ async function rigsTargets(plan: RunPlan, rigsFile: string, warn: (line: string)
 	const rest = [...rigs.filter((rig) => rig.tokenFile === undefined).map((rig) => rig.url), ...plan.urls];
 	const found = new Map<string, {token: string | null}>();
 	if (rest.length > 0) {
-		const result = await discover(plan, rest);
-		const tokenFileProblem = plan.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
-		if (tokenFileProblem) throw new UsageError(tokenFileProblem);
+		const result = await findTargets(plan, rest);
 		for (const line of [...result.warnings, ...result.problems]) warn(line);
 		for (const target of result.targets) found.set(target.url, {token: target.token});
 	}

@@ -6,20 +6,14 @@
  * trace, never the token.
  */
 import {configGet, configSet, type ScriptedResult} from '../config/scripted.js';
-import {resolveTargets} from '../discovery/discover.js';
-import type {DiscoveryInput} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
 import {MinerClient} from '../miner/client.js';
+import {UsageError} from './errors.js';
+import {findTargets, type DiscoveryPlaces, type TargetOptions} from './targets.js';
 
-export type ConfigCommandOptions = {
+export type ConfigCommandOptions = TargetOptions & {
 	/** URL arguments and --url values, as typed. */
 	readonly urls: readonly string[];
-	readonly tokenFile: string | undefined;
-	/** The value of RIGTOP_TOKEN. */
-	readonly tokenEnv: string | undefined;
-	readonly tokenFlag: string | undefined;
-	/** --config: the miner's own config file. */
-	readonly configPath: string | undefined;
 	/** --yes: confirms a change that can cut rigtop off from the miner's API. */
 	readonly yes: boolean;
 	/** --read-only: `set` is refused. */
@@ -32,7 +26,7 @@ export type ConfigCommandOptions = {
 	readonly verifyTimeoutMs?: number;
 	readonly verifyIntervalMs?: number;
 	/** Where discovery looks (process table, home, passwd), for tests. */
-	readonly discovery?: Pick<DiscoveryInput, 'procRoot' | 'homeDir' | 'cwd' | 'passwdPath' | 'selfPid'>;
+	readonly discovery?: DiscoveryPlaces;
 };
 
 export const CONFIG_USAGE = [
@@ -108,17 +102,7 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 	const urls = [...options.urls, ...parsed.urls];
 	let client: MinerClient | null = null;
 	try {
-		const result = await resolveTargets({
-			urls,
-			...(options.tokenFile === undefined ? {} : {tokenFile: options.tokenFile}),
-			...(options.tokenEnv === undefined ? {} : {tokenEnv: options.tokenEnv}),
-			...(options.tokenFlag === undefined ? {} : {tokenFlag: options.tokenFlag}),
-			...(options.configPath === undefined ? {} : {configPath: options.configPath}),
-			...options.discovery,
-		});
-		const tokenFileProblem =
-			options.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
-		if (tokenFileProblem) return fail(2, tokenFileProblem);
+		const result = await findTargets(options, urls, options.discovery);
 		if (result.targets.length === 0) {
 			print(stderr, formatNoneFound(result));
 			return 1;
@@ -159,7 +143,7 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 	} catch (error) {
 		// Never a stack trace: one line (messages never hold the token).
 		const message = error instanceof Error ? error.message : String(error);
-		return fail(1, message);
+		return fail(error instanceof UsageError ? 2 : 1, message);
 	} finally {
 		await client?.close();
 	}

@@ -12,5 +12,9 @@ export function nodeIsSupported(version: string): boolean {
 
 /** One line: what rigtop needs, what this is, and the command that runs rigtop on a supported Node. */
 export function unsupportedNodeMessage(version: string): string {
-	return `rigtop needs Node.js ${NODE_FLOOR.major}.${NODE_FLOOR.minor} or newer (this is Node.js ${version}); run it with a supported one: npx -y -p node@${NODE_FLOOR.major} -p rigtop rigtop\n`;
+	const {major, minor} = NODE_FLOOR;
+	return (
+		`rigtop needs Node.js ${major}.${minor} or newer (this is Node.js ${version}); ` +
+		`run it with a supported one: npx -y -p node@${major} -p rigtop rigtop\n`
+	);
 }

@@ -13,7 +13,7 @@ import {
 	formatRateIn,
 	pickRateUnit,
 	rateDecimals,
-} from '../ui/format.js';
+} from '../format.js';
 
 export type OnceResult = {
 	readonly url: string;
@@ -53,8 +53,10 @@ function formatOne({url, name, snapshot, error}: OnceResult): string {
 	lines.push(`  pool      ${poolParts.filter(Boolean).join('  ')}`);
 
 	const r = s.results;
+	const rejected = `${formatInteger(r.rejected)} rejected (${formatPercent(r.rejected, r.total)})`;
+	const average = r.avgTime === null ? DASH : formatDuration(r.avgTime);
 	lines.push(
-		`  shares    ${formatInteger(r.good)}/${formatInteger(r.total)} good  ${formatInteger(r.rejected)} rejected (${formatPercent(r.rejected, r.total)})  avg ${r.avgTime === null ? DASH : `${formatDuration(r.avgTime)}`}  best ${formatCount(r.best)}`,
+		`  shares    ${formatInteger(r.good)}/${formatInteger(r.total)} good  ${rejected}  avg ${average}  best ${formatCount(r.best)}`,
 	);
 
 	const cpu = s.cpu;
@@ -66,7 +68,7 @@ function formatOne({url, name, snapshot, error}: OnceResult): string {
 				? s.hugepages.enabled
 					? 'on'
 					: 'off'
-				: `${s.hugepages.allocated}/${s.hugepages.total} (${formatPercent(s.hugepages.allocated, s.hugepages.total)})`;
+				: `${formatInteger(s.hugepages.allocated)}/${formatInteger(s.hugepages.total)} (${formatPercent(s.hugepages.allocated, s.hugepages.total)})`;
 	const systemParts = [cpu.brand ?? 'unknown CPU', cores, `hugepages ${hugepages}`];
 	if (s.resources) systemParts.push(`mem ${formatBytes(s.resources.rss)}`, `load ${formatLoad(s.resources.loadAverage)}`);
 	lines.push(`  system    ${systemParts.filter(Boolean).join('  ')}`);

@@ -1,5 +1,6 @@
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
-import {normalizeMinerUrl, UsageError} from '../miner/target.js';
+import {normalizeMinerUrl, TargetError} from '../miner/target.js';
+import {UsageError} from './errors.js';
 
 /** Flags as meow parsed them (only the ones rigtop reads). */
 export type CliFlags = {
@@ -54,6 +55,16 @@ export type PlanInputs = {
 	readonly stdoutIsTty: boolean;
 };
 
+/**
+ * Whether to draw in colour: off with `--no-color` or a non-empty NO_COLOR (no-color.org; present but
+ * empty does not count). Ink's colour layer looks only at FORCE_COLOR and the TTY, never at NO_COLOR.
+ */
+export function colorEnabled(env: Readonly<Record<string, string | undefined>>, flag: boolean): boolean {
+	if (!flag) return false;
+	const noColor = env['NO_COLOR'];
+	return noColor === undefined || noColor === '';
+}
+
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */
 export function planRun(inputs: PlanInputs): RunPlan {
 	const {flags} = inputs;
@@ -62,7 +73,14 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	}
 
 	const urls = [...inputs.positional, ...(flags.url ?? [])];
-	for (const url of urls) normalizeMinerUrl(url); // throws UsageError for anything that is not host:port
+	for (const url of urls) {
+		try {
+			normalizeMinerUrl(url);
+		} catch (error) {
+			if (error instanceof TargetError) throw new UsageError(error.message);
+			throw error;
+		}
+	}
 	if (flags.demo && (urls.length > 0 || flags.config !== undefined || flags.rigs !== undefined)) {
 		throw new UsageError('--demo watches the simulated miner; give either --demo or a miner (URL, --rigs or --config), not both');
 	}
@@ -86,9 +104,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		notices.push('not a terminal: printing one snapshot instead of the live dashboard (use --once to say so)');
 	}
 
-	// no-color.org: NO_COLOR counts when present and not empty.
-	const noColorEnv = inputs.env['NO_COLOR'];
-	const color = flags.color && (noColorEnv === undefined || noColorEnv === '');
+	const color = colorEnabled(inputs.env, flags.color);
 	return {
 		mode,
 		json: flags.json,

@@ -15,7 +15,8 @@
 import {readFile, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {readTokenFile} from '../discovery/token-source.js';
-import {normalizeMinerUrl, UsageError} from '../miner/target.js';
+import {normalizeMinerUrl} from '../miner/target.js';
+import {UsageError} from './errors.js';
 
 export type RigEntry = {
 	/** Canonical base URL. */

@@ -25,6 +25,8 @@ export type Session = {
 	/** The simulated miner when running --demo. */
 	readonly simulator: Simulator | null;
 	start(): void;
+	/** Resolves when every miner has finished its first poll (answered or failed), or after `maxMs`. */
+	firstPolls(maxMs: number): Promise<void>;
 	/**
 	 * Which miner's dashboard is open (null: none, the fleet view). With several miners, only that one reads its
 	 * per-thread document; the others read their summary alone (all the fleet rows and the alerts use). A newly
@@ -85,6 +87,25 @@ export function createSession(targets: readonly SessionTarget[], intervalMs: num
 		simulator,
 		start() {
 			for (const miner of miners) miner.monitor.start();
+		},
+		async firstPolls(maxMs) {
+			const pending = miners.filter((miner) => miner.monitor.getState().polls === 0);
+			if (pending.length === 0) return;
+			await new Promise<void>((resolve) => {
+				const unsubscribes: Array<() => void> = [];
+				const done = () => {
+					clearTimeout(timer);
+					for (const unsubscribe of unsubscribes) unsubscribe();
+					resolve();
+				};
+
+				const timer = setTimeout(done, maxMs);
+				const check = () => {
+					if (pending.every((miner) => miner.monitor.getState().polls > 0)) done();
+				};
+
+				for (const miner of pending) unsubscribes.push(miner.monitor.subscribe(check));
+			});
 		},
 		setOpen(index) {
 			if (targets.length === 1 || index === open) return;

@@ -136,7 +136,6 @@ export async function applyEdits(options: ApplyOptions): Promise<ApplyResult> {
  * backup written first becomes the newest, so a second undo re-applies what the first one undid.
  */
 export async function undoLast(options: UndoOptions): Promise<ApplyResult> {
-	const empty: readonly KeyResult[] = [];
 	let backupText: string;
 	let backup: ConfigDocument;
 	try {
@@ -148,14 +147,14 @@ export async function undoLast(options: UndoOptions): Promise<ApplyResult> {
 				fix: 'nothing was changed',
 				detail: null,
 			};
-			return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: empty, message: problemLine(problem)};
+			return failedBeforePut('backup', problem);
 		}
 
 		backupText = await readBackup(file);
 		backup = new ConfigDocument(backupText);
 	} catch (error) {
 		const problem = describeConfigError(error, {operation: 'read'});
-		return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: empty, message: problemLine(problem)};
+		return failedBeforePut('backup', problem);
 	}
 
 	const applied = typeof options.applied === 'string' ? options.applied : options.applied.reveal();
@@ -233,16 +232,46 @@ function neverConnected(error: unknown): boolean {
 	return false;
 }
 
+type Failed = Extract<ApplyResult, {status: 'failed'}>;
+
+/** A failure before anything was sent: no backup written, no key touched. */
+function failedBeforePut(stage: 'read' | 'backup', problem: ConfigProblem, message = problemLine(problem)): Failed {
+	return {status: 'failed', stage, problem, put: 'not-sent', backupPath: null, keys: [], message};
+}
+
+/** A failure at the PUT: the backup is on disk, and `keys` says what is known of each change. */
+function failedAtPut(problem: ConfigProblem, put: PutState, backupPath: string, keys: readonly KeyResult[], message: string): Failed {
+	return {status: 'failed', stage: 'put', problem, put, backupPath, keys, message};
+}
+
+/**
+ * The safe write, in its steps: read the config again, stop on a conflict, build the text to send, back
+ * the current config up, PUT, read back, and say per key what happened.
+ */
 async function safePut(options: SafePutOptions, expectedText: string, build: (current: ConfigDocument) => Target): Promise<ApplyResult> {
-	const {client, signal} = options;
 	const expected = new ConfigDocument(expectedText);
 	const layout = layoutOf(expected.value);
-	const noKeys: readonly KeyResult[] = [];
+	const current = await readAgain(options, expected, layout);
+	if (!(current instanceof ConfigDocument)) return current;
+	const conflict = conflictOf(expected, current);
+	if (conflict) return conflict;
+	const target = build(current);
+	if (target.changes.length === 0 || target.text === current.text)
+		return {status: 'nothing-to-apply', message: 'nothing to apply: the miner already has these values'};
+	const secrets = secretsOf(expected, current, new ConfigDocument(target.text));
+	const backupPath = await backUp(options, current, layout, secrets);
+	if (typeof backupPath !== 'string') return backupPath;
+	const sent = await put(options, target.text);
+	if (sent.put === 'not-sent' || sent.put === 'refused') return await putRefused(options, sent, target, layout, secrets, backupPath);
+	const verified = await verify(options.client, target.changes, layout, options);
+	return outcome(sent, target, verified, layout, secrets, backupPath);
+}
 
-	// 1. Read the config again.
-	let current: ConfigDocument;
+/** 1. Read the config again: the miner is there and says what it has now. */
+async function readAgain(options: SafePutOptions, expected: ConfigDocument, layout: ApiLayout | null): Promise<ConfigDocument | Failed> {
+	const {client, signal} = options;
 	try {
-		current = new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal));
+		return new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal));
 	} catch (error) {
 		const problem = cleanProblem(
 			await explainConfigError(error, {
@@ -254,119 +283,137 @@ async function safePut(options: SafePutOptions, expectedText: string, build: (cu
 			}),
 			secretsOf(expected),
 		);
-		return {
-			status: 'failed',
-			stage: 'read',
-			problem,
-			put: 'not-sent',
-			backupPath: null,
-			keys: noKeys,
-			message: `${problemLine(problem)}; nothing was changed`,
-		};
+		return failedBeforePut('read', problem, `${problemLine(problem)}; nothing was changed`);
 	}
+}
 
-	// 2. Conflict: the miner's config changed (in meaning) since the edits started.
-	if (!jsonEqual(expected.value, current.value)) {
-		const conflicts = conflictLines(expected.value, current.value);
-		return {
-			status: 'conflict',
-			conflicts,
-			current: new SealedText(current.text),
-			message: `the miner's config changed since rigtop read it (${conflicts.length} ${conflicts.length === 1 ? 'difference' : 'differences'}); nothing was applied: re-read the config and make the changes again`,
-		};
-	}
+/** 2. A conflict: the miner's config changed (in meaning) since the edits started. */
+function conflictOf(expected: ConfigDocument, current: ConfigDocument): ApplyResult | null {
+	if (jsonEqual(expected.value, current.value)) return null;
+	const conflicts = conflictLines(expected.value, current.value);
+	return {
+		status: 'conflict',
+		conflicts,
+		current: new SealedText(current.text),
+		message:
+			`the miner's config changed since rigtop read it (${conflicts.length} ${conflicts.length === 1 ? 'difference' : 'differences'}); ` +
+			'nothing was applied: re-read the config and make the changes again',
+	};
+}
 
-	const target = build(current);
-	if (target.changes.length === 0 || target.text === current.text)
-		return {status: 'nothing-to-apply', message: 'nothing to apply: the miner already has these values'};
-	const targetDocument = new ConfigDocument(target.text);
-	const secrets = secretsOf(expected, current, targetDocument);
-
-	// 3. Back up the config as it is now. No backup on disk, no PUT.
-	let backupPath: string;
+/** 3. Back up the config as it is now: its path, or why not. No backup on disk, no PUT. */
+async function backUp(
+	options: SafePutOptions,
+	current: ConfigDocument,
+	layout: ApiLayout | null,
+	secrets: readonly string[],
+): Promise<string | Failed> {
 	try {
-		backupPath = await writeBackup(options.backupDir ?? defaultBackupDir(), client.url, current.text, {
+		return await writeBackup(options.backupDir ?? defaultBackupDir(), options.client.url, current.text, {
 			keep: options.keepBackups ?? DEFAULT_KEEP,
 			...(options.now ? {now: options.now} : {}),
 		});
 	} catch (error) {
 		const problem = cleanProblem(describeConfigError(error, {operation: 'write', layout}), secrets);
-		return {status: 'failed', stage: 'backup', problem, put: 'not-sent', backupPath: null, keys: noKeys, message: problemLine(problem)};
+		return failedBeforePut('backup', problem);
 	}
+}
 
-	const saved = `your config as it was is saved in ${backupPath}`;
-	const keyResults = (statusOf: (change: Change) => KeyStatus, seenDocument: ConfigDocument | null) =>
-		target.changes.map((change): KeyResult => {
-			const seen = seenDocument ? valueAt(seenDocument.value, change.path) : undefined;
-			return {
-				path: formatPath(change.path),
-				segments: change.path,
-				status: statusOf(change),
-				before: displayValue(change.path, change.before),
-				after: displayValue(change.path, change.after),
-				seen: seenDocument ? displayValue(change.path, seen) : null,
-				secret: isSecret(change.path),
-				guarded: isApiGuarded(change.path),
-			};
-		});
+type Sent = {readonly put: PutState; readonly error: unknown};
 
-	// 4. PUT the whole document.
-	let put: PutState = 'accepted';
-	let putError: unknown = null;
+/** 4. PUT the whole document, and what is known of its fate. */
+async function put(options: SafePutOptions, text: string): Promise<Sent> {
 	try {
-		await client.putJsonText(CONFIG_ENDPOINT, target.text, signal);
+		await options.client.putJsonText(CONFIG_ENDPOINT, text, options.signal);
+		return {put: 'accepted', error: null};
 	} catch (error) {
-		putError = error;
 		// A status code means the miner answered (and refused); a socket that never connected means
 		// nothing was delivered; anything else (reset, timeout, a cut answer, an abort) leaves it open.
-		if (isMinerError(error) && error.status !== null) put = 'refused';
-		else if (neverConnected(error)) put = 'not-sent';
-		else put = 'unanswered';
+		if (isMinerError(error) && error.status !== null) return {put: 'refused', error};
+		return {put: neverConnected(error) ? 'not-sent' : 'unanswered', error};
 	}
+}
 
-	if (put === 'not-sent' || put === 'refused') {
-		const problem = cleanProblem(
-			put === 'refused'
-				? await explainConfigError(putError, {
-						client,
-						operation: 'write',
-						layout,
-						tokenGiven: options.tokenGiven ?? null,
-						...(signal ? {signal} : {}),
-					})
-				: {...describeConfigError(putError, {operation: 'write', layout}), fix: 'check that the miner is running, then try again'},
-			secrets,
-		);
-		const lead =
-			put === 'not-sent' ? 'the miner could not be reached to send the change: nothing was sent and nothing changed' : problemLine(problem);
+function savedIn(backupPath: string): string {
+	return `your config as it was is saved in ${backupPath}`;
+}
+
+/** The per-key report: each change with the status `statusOf` gives it and the value last read back. */
+function keyResults(target: Target, statusOf: (change: Change) => KeyStatus, seenDocument: ConfigDocument | null): KeyResult[] {
+	return target.changes.map((change): KeyResult => {
+		const seen = seenDocument ? valueAt(seenDocument.value, change.path) : undefined;
 		return {
-			status: 'failed',
-			stage: 'put',
-			problem,
-			put,
-			backupPath,
-			keys: keyResults(() => 'not-applied', null),
-			message: `${lead}; ${saved}`,
+			path: formatPath(change.path),
+			segments: change.path,
+			status: statusOf(change),
+			before: displayValue(change.path, change.before),
+			after: displayValue(change.path, change.after),
+			seen: seenDocument ? displayValue(change.path, seen) : null,
+			secret: isSecret(change.path),
+			guarded: isApiGuarded(change.path),
 		};
-	}
+	});
+}
 
-	// 5. Read back until every change shows, or the time is up.
-	const verified = await verify(client, target.changes, layout, options);
+/** The PUT never reached the miner, or the miner refused it: nothing changed, the backup is on disk. */
+async function putRefused(
+	options: SafePutOptions,
+	sent: Sent,
+	target: Target,
+	layout: ApiLayout | null,
+	secrets: readonly string[],
+	backupPath: string,
+): Promise<Failed> {
+	const {client, signal} = options;
+	const problem = cleanProblem(
+		sent.put === 'refused'
+			? await explainConfigError(sent.error, {
+					client,
+					operation: 'write',
+					layout,
+					tokenGiven: options.tokenGiven ?? null,
+					...(signal ? {signal} : {}),
+				})
+			: {...describeConfigError(sent.error, {operation: 'write', layout}), fix: 'check that the miner is running, then try again'},
+		secrets,
+	);
+	const lead =
+		sent.put === 'not-sent'
+			? 'the miner could not be reached to send the change: nothing was sent and nothing changed'
+			: problemLine(problem);
+	return failedAtPut(
+		problem,
+		sent.put,
+		backupPath,
+		keyResults(target, () => 'not-applied', null),
+		`${lead}; ${savedIn(backupPath)}`,
+	);
+}
+
+/** 6. What the read-back shows, key by key, after a PUT that was answered or went unanswered. */
+function outcome(
+	sent: Sent,
+	target: Target,
+	verified: Verified,
+	layout: ApiLayout | null,
+	secrets: readonly string[],
+	backupPath: string,
+): ApplyResult {
 	const statusOf = (change: Change): KeyStatus => {
 		if (verified.restrictedOn && isRestrictedKey(change.path)) return 'applied';
 		if (!verified.document) return 'unknown';
 		if (jsonEqual(valueAt(verified.document.value, change.path), change.after)) return 'applied';
 		// Only a miner that answered the PUT and, at the last read, still showed the old value has
 		// certainly not applied it; after a lost answer or a lost contact it is not known.
-		return put === 'accepted' && !verified.lostContact ? 'not-applied' : 'unknown';
+		return sent.put === 'accepted' && !verified.lostContact ? 'not-applied' : 'unknown';
 	};
 
-	const keys = keyResults(statusOf, verified.document);
+	const keys = keyResults(target, statusOf, verified.document);
 	const notes = verified.notes.map((note) => scrubSecrets(note, secrets));
-	if (put === 'unanswered') {
+	if (sent.put === 'unanswered') {
 		const problem = cleanProblem(
 			{
-				...describeConfigError(putError, {operation: 'write', layout}),
+				...describeConfigError(sent.error, {operation: 'write', layout}),
 				fix: 'check the keys marked applied / unknown below, and read the config again before changing more',
 			},
 			secrets,
@@ -374,23 +421,21 @@ async function safePut(options: SafePutOptions, expectedText: string, build: (cu
 		const learned = verified.document
 			? `; reading it back afterwards: ${keys.filter((key) => key.status === 'applied').length} of ${keys.length} changes show`
 			: '';
-		return {
-			status: 'failed',
-			stage: 'put',
+		return failedAtPut(
 			problem,
-			put,
+			sent.put,
 			backupPath,
 			keys,
-			message: `the PUT was sent but no answer came: the miner may or may not have applied it; ${saved}${learned}`,
-		};
+			`the PUT was sent but no answer came: the miner may or may not have applied it; ${savedIn(backupPath)}${learned}`,
+		);
 	}
 
 	const applied = keys.filter((key) => key.status === 'applied').length;
 	const allApplied = applied === keys.length;
 	const failedNames = keys.filter((key) => key.status !== 'applied').map((key) => key.path);
 	const message = allApplied
-		? `applied ${keys.length} ${keys.length === 1 ? 'change' : 'changes'}; ${saved}`
-		: `${applied} of ${keys.length} changes applied (not confirmed: ${failedNames.join(', ')}); ${saved}`;
+		? `applied ${keys.length} ${keys.length === 1 ? 'change' : 'changes'}; ${savedIn(backupPath)}`
+		: `${applied} of ${keys.length} changes applied (not confirmed: ${failedNames.join(', ')}); ${savedIn(backupPath)}`;
 	return {
 		status: 'done',
 		allApplied,
@@ -419,6 +464,7 @@ function isAuthError(error: unknown): boolean {
 	return isMinerError(error) && (error.kind === 'forbidden' || error.kind === 'unauthorized');
 }
 
+/** 5. Read back until every change shows or the time is up, following a token change and restricted mode turned on. */
 async function verify(
 	client: ConfigClient,
 	changes: readonly Change[],
@@ -489,7 +535,8 @@ async function verify(
 	if (tokenApplied) notes.push('rigtop now uses the new access token');
 	if (restrictedOn) {
 		notes.push(
-			`restricted mode is on now: the miner no longer lets rigtop read or change its config (set ${layout === 'api' ? 'api' : 'http'}.restricted back to false in its config file to undo)`,
+			'restricted mode is on now: the miner no longer lets rigtop read or change its config ' +
+				`(set ${layout === 'api' ? 'api' : 'http'}.restricted back to false in its config file to undo)`,
 		);
 	}
 

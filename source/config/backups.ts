@@ -99,7 +99,8 @@ export function backupFailure(error: unknown, location: string, doing: 'write' |
 		return new BackupError(
 			'not-writable',
 			doing === 'write'
-				? `could not save a backup of the miner's config in ${location}: that directory cannot be written (${code}); fix its permissions or set XDG_STATE_HOME to a writable directory`
+				? `could not save a backup of the miner's config in ${location}: that directory cannot be written (${code}); ` +
+						'fix its permissions or set XDG_STATE_HOME to a writable directory'
 				: `could not read the backup ${location} (${code}); check its permissions`,
 			location,
 			error,

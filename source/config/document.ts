@@ -6,7 +6,7 @@
  */
 import {applyEdits, findNodeAtLocation, modify, parseTree, printParseErrorCode} from 'jsonc-parser';
 import type {Edit, FormattingOptions, Node as JsonNode, ParseError} from 'jsonc-parser';
-import {formatPath, jsonEqual} from './json-values.js';
+import {formatPath, jsonEqual, valueOfTree} from './json-values.js';
 import {isApiGuarded, isSecret} from './schema.js';
 import {SECRET_MASK} from './types.js';
 import type {ConfigPath, JsonObject, JsonScalar, JsonValue, PathSegment, ValueKind} from './types.js';
@@ -55,36 +55,6 @@ export function inferFormatting(text: string): FormattingOptions {
 	return {tabSize: Number.isFinite(smallest) ? smallest : 4, insertSpaces: true, eol};
 }
 
-function nodeValue(node: JsonNode): JsonValue {
-	switch (node.type) {
-		case 'object': {
-			const object: Record<string, JsonValue> = {};
-			for (const property of node.children ?? []) {
-				const [keyNode, valueNode] = property.children ?? [];
-				if (!keyNode || !valueNode) continue;
-				// defineProperty so a key such as "__proto__" stays a plain key.
-				Object.defineProperty(object, String(keyNode.value), {
-					value: nodeValue(valueNode),
-					enumerable: true,
-					writable: true,
-					configurable: true,
-				});
-			}
-
-			return object;
-		}
-
-		case 'array':
-			return (node.children ?? []).map((child) => nodeValue(child));
-		case 'string':
-		case 'number':
-		case 'boolean':
-			return node.value as JsonScalar;
-		default:
-			return null;
-	}
-}
-
 function nodeKind(node: JsonNode): ValueKind {
 	// A value node is never a 'property' node; that type only wraps key + value.
 	return node.type === 'property' ? 'null' : node.type;
@@ -128,7 +98,7 @@ export class ConfigDocument {
 
 	/** The parsed document. */
 	get value(): JsonObject {
-		this.#value ??= nodeValue(this.#root) as JsonObject;
+		this.#value ??= valueOfTree(this.#root) as JsonObject;
 		return this.#value;
 	}
 
@@ -163,7 +133,7 @@ export class ConfigDocument {
 	/** The value at a path, or undefined when there is no such key. */
 	get(path: ConfigPath): JsonValue | undefined {
 		const node = this.#node(path);
-		return node ? nodeValue(node) : undefined;
+		return node ? valueOfTree(node) : undefined;
 	}
 
 	/** Where the value at a path sits in the text. */
@@ -188,7 +158,7 @@ export class ConfigDocument {
 		if (path.length === 0) throw new ConfigPathError('cannot replace the whole document');
 		const node = this.#node(path);
 		if (node) {
-			if (jsonEqual(nodeValue(node), value)) return this.text;
+			if (jsonEqual(valueOfTree(node), value)) return this.text;
 			if (isScalar(value) && node.type !== 'object' && node.type !== 'array') {
 				return applyEdits(this.text, [{offset: node.offset, length: node.length, content: JSON.stringify(value)}]);
 			}
@@ -305,7 +275,7 @@ export class ConfigDocument {
 		else if (kind === 'object') display = '{…}';
 		else if (kind === 'array') display = '[…]';
 		else display = this.text.slice(node.offset, node.offset + node.length);
-		const value = container || secret ? undefined : (nodeValue(node) as JsonScalar);
+		const value = container || secret ? undefined : (valueOfTree(node) as JsonScalar);
 		list.push({
 			path,
 			id: formatPath(path),
@@ -320,9 +290,4 @@ export class ConfigDocument {
 		});
 		if (container && !secret) this.#collect(node, path, list);
 	}
-}
-
-/** Parses a config text (throws ConfigParseError). */
-export function parseConfig(text: string): ConfigDocument {
-	return new ConfigDocument(text);
 }

@@ -73,7 +73,10 @@ function key(layout: ApiLayout | null | undefined, name: 'restricted' | 'access-
 	return `http.${name} (api.${name} on miners before 2.15)`;
 }
 
-/** Replaces any of the given secret values found in a text with the mask. Values shorter than 4 characters are left alone (a pool pass "x" is no secret, and masking it would garble words). */
+/**
+ * Replaces any of the given secret values found in a text with the mask. Values shorter than 4
+ * characters are left alone (a pool pass "x" is no secret, and masking it would garble words).
+ */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
 	let clean = text;
 	for (const secret of secrets) if (secret.length >= 4) clean = clean.split(secret).join(SECRET_MASK);
@@ -118,11 +121,15 @@ function describeMinerError(error: MinerError, context: ProblemContext, doing: s
 		case 'unauthorized': {
 			let fix: string;
 			if (tokenGiven === true) {
-				fix = `the miner has no access token set, so it refuses requests that carry one: set ${token} in the miner's config (restricted mode off needs one), or drop the token you gave`;
+				fix =
+					`the miner has no access token set, so it refuses requests that carry one: set ${token} in the miner's config ` +
+					'(restricted mode off needs one), or drop the token you gave';
 			} else if (tokenGiven === false) {
 				fix = `the miner wants its access token: pass the value of ${token} with --token-file or RIGTOP_TOKEN`;
 			} else {
-				fix = `either the miner wants its access token (the value of ${token}: pass it with --token-file or RIGTOP_TOKEN), or it has none set and refuses a request that carries one (drop the token, or set one in the miner's config)`;
+				fix =
+					`either the miner wants its access token (the value of ${token}: pass it with --token-file or RIGTOP_TOKEN), ` +
+					"or it has none set and refuses a request that carries one (drop the token, or set one in the miner's config)";
 			}
 
 			return {kind: 'unauthorized', message: `the miner refused to let rigtop ${doing} (401)`, fix, detail: null};
@@ -160,7 +167,9 @@ function describeMinerError(error: MinerError, context: ProblemContext, doing: s
 			return {
 				kind: 'unsupported-media-type',
 				message: `the miner refused the request body type (415); nothing was changed`,
-				fix: 'rigtop sends Content-Type: application/json exactly; if a proxy sits between rigtop and the miner it may rewrite that header: connect to the miner directly, else please report a rigtop bug',
+				fix:
+					'rigtop sends Content-Type: application/json exactly; if a proxy sits between rigtop and the miner it may rewrite ' +
+					'that header: connect to the miner directly, else please report a rigtop bug',
 				detail: null,
 			};
 		case 'bad-request':

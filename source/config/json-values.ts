@@ -1,4 +1,5 @@
-import type {ConfigPath, JsonValue, ValueKind} from './types.js';
+import type {Node as JsonNode} from 'jsonc-parser';
+import type {ConfigPath, JsonScalar, JsonValue, ValueKind} from './types.js';
 
 /** The kind of a JSON value as the config tree shows it. */
 export function kindOf(value: JsonValue): ValueKind {
@@ -72,4 +73,35 @@ export function isPrefix(prefix: ConfigPath, path: ConfigPath): boolean {
 /** A JSON value as one line of text (what `JSON.stringify` gives; undefined for a key that is absent). */
 export function showValue(value: JsonValue | undefined): string {
 	return value === undefined ? '(absent)' : JSON.stringify(value);
+}
+
+/**
+ * The value of a parsed JSON tree (jsonc-parser's), read as XMRig reads its config with rapidjson:
+ * where a key appears twice the first one counts (FindMember), which is also the one an edit changes.
+ * A key such as "__proto__" stays a plain key.
+ */
+export function valueOfTree(node: JsonNode): JsonValue {
+	switch (node.type) {
+		case 'object': {
+			const object: Record<string, JsonValue> = {};
+			for (const property of node.children ?? []) {
+				const [keyNode, valueNode] = property.children ?? [];
+				if (!keyNode || !valueNode) continue;
+				const key = String(keyNode.value);
+				if (Object.hasOwn(object, key)) continue;
+				Object.defineProperty(object, key, {value: valueOfTree(valueNode), enumerable: true, writable: true, configurable: true});
+			}
+
+			return object;
+		}
+
+		case 'array':
+			return (node.children ?? []).map((child) => valueOfTree(child));
+		case 'string':
+		case 'number':
+		case 'boolean':
+			return node.value as JsonScalar;
+		default:
+			return null;
+	}
 }

@@ -152,7 +152,8 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 			exitCode: 1,
 			lines: [
 				...guarded.map((edit) => diffLine(edit)),
-				`${guarded.map((edit) => edit.id).join(', ')} can cut rigtop off from the miner's API; nothing was applied: run again with ${options.confirmFlag ?? '--yes'} to confirm`,
+				`${guarded.map((edit) => edit.id).join(', ')} can cut rigtop off from the miner's API; ` +
+					`nothing was applied: run again with ${options.confirmFlag ?? '--yes'} to confirm`,
 			],
 		};
 	}

@@ -10,6 +10,7 @@ import {ConfigDocument} from './document.js';
 import {PendingEdits, type EditOutcome} from './edits.js';
 import {explainConfigError, type ConfigProblem} from './errors.js';
 import {isAbortError} from '../miner/client.js';
+import {Listeners, type Store} from '../store.js';
 import {CONFIG_ENDPOINT} from './types.js';
 import type {ConfigClient, ConfigPath, JsonValue, SealedText} from './types.js';
 
@@ -72,14 +73,12 @@ export type ConfigSessionOptions = {
 export const READ_ONLY_MESSAGE = 'rigtop runs with --read-only: writes are off (no apply, undo, pause or resume)';
 
 /** The subset of ConfigSession the view uses (tests may pass any object of this shape). */
-export type ConfigStore = Pick<
-	ConfigSession,
-	'subscribe' | 'getState' | 'ensureLoaded' | 'load' | 'reload' | 'toggle' | 'cycle' | 'step' | 'set' | 'discard' | 'apply' | 'undo'
->;
+export type ConfigStore = Store<ConfigSessionState> &
+	Pick<ConfigSession, 'ensureLoaded' | 'load' | 'reload' | 'toggle' | 'cycle' | 'step' | 'set' | 'discard' | 'apply' | 'undo'>;
 
-export class ConfigSession {
+export class ConfigSession implements Store<ConfigSessionState> {
 	readonly #options: ConfigSessionOptions;
-	readonly #listeners = new Set<() => void>();
+	readonly #listeners = new Listeners();
 	readonly #abort = new AbortController();
 	#state: ConfigSessionState;
 	/** The config the last apply left on the miner (never shown; the undo conflict check needs it). */
@@ -105,10 +104,7 @@ export class ConfigSession {
 	}
 
 	subscribe = (listener: () => void): (() => void) => {
-		this.#listeners.add(listener);
-		return () => {
-			this.#listeners.delete(listener);
-		};
+		return this.#listeners.add(listener);
 	};
 
 	getState = (): ConfigSessionState => this.#state;
@@ -299,7 +295,7 @@ export class ConfigSession {
 	#update(patch: Partial<ConfigSessionState>): void {
 		if (this.#disposed) return;
 		this.#state = {...this.#state, ...patch};
-		for (const listener of [...this.#listeners]) listener();
+		this.#listeners.notify();
 	}
 }
 

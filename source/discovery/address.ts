@@ -56,8 +56,3 @@ export function httpUrl(host: string, port: number): string {
 	const bracketed = isIP(host) === 6 ? `[${host}]` : host;
 	return `http://${bracketed}:${port}`;
 }
-
-/** Whether a port number is one a TCP server can listen on (1–65535). */
-export function isListenPort(port: number): boolean {
-	return Number.isInteger(port) && port >= 1 && port <= 65_535;
-}

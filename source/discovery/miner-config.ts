@@ -13,7 +13,8 @@
  */
 
 import {readFile, stat} from 'node:fs/promises';
-import {parseTree, printParseErrorCode, type Node, type ParseError} from 'jsonc-parser';
+import {parseTree, printParseErrorCode, type ParseError} from 'jsonc-parser';
+import {valueOfTree} from '../config/json-values.js';
 import {connectHost, httpUrl, isIpAddress} from './address.js';
 import {enableApiHint} from './messages.js';
 
@@ -72,26 +73,7 @@ export function parseConfigText(text: string): ConfigParse {
 		return {ok: false, message: `not valid JSON at line ${line}, column ${column} (${printParseErrorCode(first.error)})`};
 	}
 	if (tree?.type !== 'object') return {ok: false, message: 'not a JSON object'};
-	return {ok: true, doc: nodeValue(tree) as ConfigDocument};
-}
-
-function nodeValue(node: Node): unknown {
-	switch (node.type) {
-		case 'object': {
-			const object: Record<string, unknown> = {};
-			for (const property of node.children ?? []) {
-				const [keyNode, valueNode] = property.children ?? [];
-				if (!keyNode || !valueNode || typeof keyNode.value !== 'string') continue;
-				if (Object.hasOwn(object, keyNode.value)) continue;
-				object[keyNode.value] = nodeValue(valueNode);
-			}
-			return object;
-		}
-		case 'array':
-			return (node.children ?? []).map(nodeValue);
-		default:
-			return node.value as unknown;
-	}
+	return {ok: true, doc: valueOfTree(tree) as ConfigDocument};
 }
 
 function lineAndColumn(text: string, offset: number): {line: number; column: number} {

@@ -1,10 +1,11 @@
 import type {Pool} from 'undici';
+import {formatSeconds} from '../format.js';
 import {MinerError} from './errors.js';
 import {createMinerPool, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultHeadersTimeoutMs} from './http-pool.js';
 import {Exchange} from './http-exchange.js';
 import {networkError, statusError} from './http-errors.js';
 import {parseJsonText, sanitizeText} from './json-text.js';
-import {normalizeMinerUrl, UsageError, type MinerTarget} from './target.js';
+import {normalizeMinerUrl, TargetError, type MinerTarget} from './target.js';
 
 /**
  * The HTTP client for one miner's API: GET JSON or text, PUT a config document, POST a JSON-RPC call.
@@ -12,8 +13,8 @@ import {normalizeMinerUrl, UsageError, type MinerTarget} from './target.js';
  * - Every failure is a MinerError, mapped from the status code or the socket error. The one exception: when the
  *   caller's signal aborts (or close() is called), the promise rejects with the abort reason (an 'AbortError').
  * - Each request has an overall deadline (default 8 s) on top of the pool's connect/header/body timeouts, so a server
- *   that drips bytes forever still ends. It is a timer of its own (no AbortSignal.any: it leaks on Node 20 with a
- *   long-lived signal).
+ *   that drips bytes forever still ends. It is a timer of its own (no AbortSignal.any: it leaks with a
+ *   long-lived signal, nodejs/node#54614).
  * - Requests go through undici's dispatch API (http-exchange.ts) on a Pool of this client's own (http-pool.ts).
  *   Bodies are capped (default 1 MiB); unwanted bodies are read and dropped.
  * - `Authorization: Bearer …` is sent only when a token is set: real miners answer 401 to any Authorization header
@@ -47,7 +48,7 @@ function checkToken(token: string | null): string | null {
 	}
 
 	if (!/^[\u0020-\u007E]+$/u.test(token)) {
-		throw new UsageError('the access token holds characters that cannot be sent in an HTTP header (printable ASCII only)');
+		throw new TargetError('the access token holds characters that cannot be sent in an HTTP header (printable ASCII only)');
 	}
 
 	return token;
@@ -66,10 +67,6 @@ function positive(value: number | undefined, fallback: number): number {
 /** The rejection of a request cut short by close(). */
 function closedError(): DOMException {
 	return new DOMException('the miner client was closed', 'AbortError');
-}
-
-function seconds(ms: number): string {
-	return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 export class MinerClient {
@@ -184,7 +181,7 @@ export class MinerClient {
 
 		const exchange = new Exchange({wantBody, maxBodyBytes: this.#maxBodyBytes, errorBodyBytes});
 		const timer = setTimeout(() => {
-			exchange.abort(new MinerError('timeout', `no complete answer within ${seconds(this.#deadlineMs)}`));
+			exchange.abort(new MinerError('timeout', `no complete answer within ${formatSeconds(this.#deadlineMs)}`));
 		}, this.#deadlineMs);
 		timer.unref();
 		const onCallerAbort = (): void => {

@@ -1,5 +1,5 @@
 import type {MinerSnapshot, Rate} from '../miner/model.js';
-import {formatDuration, formatRate, formatShare} from './format.js';
+import {formatDuration, formatHashrate, formatInteger, formatPercent} from '../format.js';
 import type {EventKind, Severity} from './types.js';
 
 /**
@@ -31,7 +31,7 @@ export type DropState = {
 	/** The average the rate fell from, taken when the first low poll of the streak was seen. */
 	readonly baseline: number | null;
 	/** Which of the miner's windows `baseline` came from. */
-	readonly baselineWindow: '15 m' | '60 s' | null;
+	readonly baselineWindow: '15m' | '60s' | null;
 };
 
 export const initialDropState: DropState = Object.freeze({dropped: false, streak: 0, baseline: null, baselineWindow: null});
@@ -120,7 +120,7 @@ function restartReason(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs: numb
 		// Uptime is whole seconds and read somewhere inside each request: allow a little slack.
 		const slack = 5 + elapsed * 0.02;
 		if (next.uptime < prev.uptime || next.uptime + slack < elapsed) {
-			return `miner restarted (up ${formatDuration(next.uptime * 1000)})`;
+			return `miner restarted (up ${formatDuration(next.uptime)})`;
 		}
 
 		return null;
@@ -171,7 +171,7 @@ function pauseEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null
 function rejectedEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null {
 	const count = next.results.rejected - prev.results.rejected;
 	if (count <= 0) return null;
-	const tally = `(${next.results.rejected} of ${next.results.total})`;
+	const tally = `(${formatInteger(next.results.rejected)} of ${formatInteger(next.results.total)})`;
 	const message = count === 1 ? `share rejected ${tally}` : `${count} shares rejected ${tally}`;
 	return {kind: 'rejected', severity: 'warn', message};
 }
@@ -185,7 +185,7 @@ function hugepagesEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | 
 			return {
 				kind: 'hugepages-lost',
 				severity: 'warn',
-				message: `huge pages lost: ${before.allocated} → ${after.allocated} of ${after.total} allocated`,
+				message: `huge pages lost: ${formatInteger(before.allocated)} → ${formatInteger(after.allocated)} of ${formatInteger(after.total)} allocated`,
 			};
 		}
 
@@ -218,7 +218,7 @@ export function stepDrop(state: DropState, next: MinerSnapshot, options: DropOpt
 
 		const continuing = state.streak > 0 && state.baseline !== null;
 		const baseline = continuing && state.baseline !== null ? state.baseline : reference;
-		const baselineWindow = continuing ? state.baselineWindow : long === null ? '60 s' : '15 m';
+		const baselineWindow = continuing ? state.baselineWindow : long === null ? '60s' : '15m';
 		const streak = state.streak + 1;
 		if (streak < options.polls) {
 			return {state: {dropped: false, streak, baseline, baselineWindow}, event: null};
@@ -229,7 +229,9 @@ export function stepDrop(state: DropState, next: MinerSnapshot, options: DropOpt
 			event: {
 				kind: 'hashrate-drop',
 				severity: 'warn',
-				message: `hashrate down to ${formatRate(rate)}, ${formatShare(rate / baseline)} of the ${baselineWindow ?? '15 m'} average (${formatRate(baseline)})`,
+				message:
+					`hashrate down to ${formatHashrate(rate)}, ${formatPercent(rate, baseline)} ` +
+					`of the ${baselineWindow ?? '15m'} average (${formatHashrate(baseline)})`,
 			},
 		};
 	}
@@ -243,6 +245,6 @@ export function stepDrop(state: DropState, next: MinerSnapshot, options: DropOpt
 	if (streak < options.polls) return {state: {...state, streak}, event: null};
 	return {
 		state: initialDropState,
-		event: {kind: 'hashrate-recovered', severity: 'info', message: `hashrate recovered: ${formatRate(rate)}`},
+		event: {kind: 'hashrate-recovered', severity: 'info', message: `hashrate recovered: ${formatHashrate(rate)}`},
 	};
 }

@@ -1,6 +1,6 @@
 import type {MinerError} from '../miner/errors.js';
 import type {EventDraft} from './events.js';
-import {formatDuration} from './format.js';
+import {formatDuration} from '../format.js';
 import type {LinkStatus} from './types.js';
 
 /** How rigtop's link to a miner stands after a failed poll, and the events for changes of it. */
@@ -47,7 +47,7 @@ export function downEvent(error: MinerError): EventDraft {
 }
 
 export function upEvent(downForMs: number): EventDraft {
-	return {kind: 'up', severity: 'info', message: `back up after ${formatDuration(downForMs)}`};
+	return {kind: 'up', severity: 'info', message: `back up after ${formatDuration(downForMs / 1000)}`};
 }
 
 export function errorEvent(error: MinerError): EventDraft {

@@ -1,5 +1,6 @@
 import {MinerError, isMinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
+import {Listeners, type Store} from '../store.js';
 import type {DropOptions, DropState, EventDraft} from './events.js';
 import {defaultDropOptions, deriveEvents, initialDropState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
@@ -63,7 +64,7 @@ type Outcome = {readonly ok: true; readonly snapshot: MinerSnapshot} | {readonly
  * while failing, the delay doubles from the interval up to maxBackoffMs, measured from the failure.
  * Subscribers are told after every poll; getState() keeps its identity until something changes.
  */
-export class Monitor {
+export class Monitor implements Store<MonitorState> {
 	readonly #read: ReadSnapshot;
 	readonly #configuredName: string | undefined;
 	readonly #intervalMs: number;
@@ -74,7 +75,7 @@ export class Monitor {
 	readonly #probe: ((signal: AbortSignal) => Promise<boolean>) | undefined;
 	readonly #history: RingBuffer<number | null>;
 	readonly #events: RingBuffer<MinerEvent>;
-	readonly #listeners = new Set<() => void>();
+	readonly #listeners = new Listeners();
 
 	#state: MonitorState;
 	#running = false;
@@ -160,10 +161,7 @@ export class Monitor {
 	}
 
 	subscribe(listener: () => void): () => void {
-		this.#listeners.add(listener);
-		return () => {
-			this.#listeners.delete(listener);
-		};
+		return this.#listeners.add(listener);
 	}
 
 	getState(): MonitorState {
@@ -339,7 +337,7 @@ export class Monitor {
 
 	#commit(state: MonitorState): void {
 		this.#state = state;
-		for (const listener of this.#listeners) listener();
+		this.#listeners.notify();
 	}
 }
 

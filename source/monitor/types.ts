@@ -37,7 +37,7 @@ export type MinerEvent = {
 	readonly at: number;
 	readonly kind: EventKind;
 	readonly severity: Severity;
-	/** One short line, e.g. "share rejected (3 of 1207)" or "down: connection refused". */
+	/** One short line, e.g. "share rejected (3 of 1 207)" or "down: connection refused". */
 	readonly message: string;
 };
 

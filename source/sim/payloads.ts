@@ -192,10 +192,22 @@ function legacyThreadWindows(rig: Rig): RawWindows[] {
 	return rig.settings.cpu.threads.map((_, i) => running[i] ?? [null, null, null]);
 }
 
+/** The `results` of a 2.x summary (2.14 and 2.16 alike). */
+function legacyResults(rig: Rig): JsonObject {
+	return {
+		diff_current: rig.diff,
+		shares_good: rig.accepted,
+		shares_total: rig.accepted + rig.rejected,
+		avg_time: Math.floor(rig.avgTimeMs / 1000),
+		hashes_total: rig.hashesTotal,
+		best: rig.best,
+		error_log: [],
+	};
+}
+
 function summary216(ctx: PayloadContext): JsonObject {
 	const {rig, info} = ctx;
 	const perThread = legacyThreadWindows(rig);
-	const avgTimeMs = rig.avgTimeMs;
 	return {
 		id: ctx.id,
 		worker_id: ctx.workerId,
@@ -207,15 +219,7 @@ function summary216(ctx: PayloadContext): JsonObject {
 		hugepages: rig.hugePages.allocated > 0,
 		donate_level: rig.settings.donateLevel,
 		hashrate: {total: totals(info, perThread), highest: rate(info, rig.highest), threads: perThread.map((w) => windows(info, w))},
-		results: {
-			diff_current: rig.diff,
-			shares_good: rig.accepted,
-			shares_total: rig.accepted + rig.rejected,
-			avg_time: Math.floor(avgTimeMs / 1000),
-			hashes_total: rig.hashesTotal,
-			best: rig.best,
-			error_log: [],
-		},
+		results: legacyResults(rig),
 		algo: rig.algo ?? 'cn',
 		connection: {
 			pool: rig.poolAddress,
@@ -244,15 +248,7 @@ function summary214(ctx: PayloadContext): JsonObject {
 		hugepages: rig.hugePages.allocated > 0,
 		donate_level: rig.settings.donateLevel,
 		hashrate: {total: totals(info, perThread), highest: rate(info, rig.highest), threads: perThread.map((w) => windows(info, w))},
-		results: {
-			diff_current: rig.diff,
-			shares_good: rig.accepted,
-			shares_total: rig.accepted + rig.rejected,
-			avg_time: Math.floor(rig.avgTimeMs / 1000),
-			hashes_total: rig.hashesTotal,
-			best: rig.best,
-			error_log: [],
-		},
+		results: legacyResults(rig),
 		connection: {pool: rig.poolAddress, uptime: Math.floor(rig.connectionUptime), ping: rig.ping, failures: rig.failures, error_log: []},
 	};
 }

@@ -1,7 +1,7 @@
 /**
  * The simulated XMRig miner: a real HTTP server on loopback that speaks the 6.23+, 5.x/6.0–6.22, 2.15–2.16
  * and 2.6–2.15.0 (libmicrohttpd) API dialects byte for byte, over a rig whose numbers move like a real one.
- * Used by `rigtop --demo` and by the project's tests. See /tmp/sim-api.md for the contract.
+ * Used by `rigtop --demo` and by the project's tests.
  */
 import {createHash} from 'node:crypto';
 import {writeFileSync} from 'node:fs';

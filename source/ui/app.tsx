@@ -1,13 +1,15 @@
 import {useCallback, useEffect, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps} from './dashboard.js';
-import {FleetStore, type AlertStore} from './fleet/fleet-store.js';
+import type {AlertCenterState} from '../alerts/center.js';
+import type {MonitorState} from '../monitor/types.js';
+import type {Store} from '../store.js';
+import {FleetStore} from './fleet/fleet-store.js';
 import {FleetView} from './fleet/fleet-view.js';
-import type {MonitorStore} from './store.js';
 import {createTheme, ThemeContext} from './theme.js';
 
 /** One watched miner as the app sees it: its state, and the actions its dashboard offers. */
 export type AppMiner = {
-	readonly store: MonitorStore;
+	readonly store: Store<MonitorState>;
 	readonly onPause?: () => void;
 	readonly onResume?: () => void;
 	/** Poll now. */
@@ -15,61 +17,39 @@ export type AppMiner = {
 };
 
 /** What the config view slot is given: which miner, and its store. */
-export type ConfigTarget = {readonly index: number; readonly store: MonitorStore};
+export type ConfigTarget = {readonly index: number; readonly store: Store<MonitorState>};
 
-type CommonProps = {
+export type AppProps = {
+	/** Several miners: the fleet view first, Enter opens one, Esc comes back. One miner: its dashboard. */
+	readonly miners: readonly AppMiner[];
 	readonly onQuit: () => void;
-	/** Draw in colour (default true). Off for --no-color or NO_COLOR: see `colorEnabled`. */
+	/** Draw in colour (default true). Off for --no-color or NO_COLOR (cli/options.ts). */
 	readonly color?: boolean;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 	/**
-	 * `c` on a miner's dashboard. Called with the miner's index; when `renderConfig` is given the
-	 * app also switches to the config screen. With neither, `c` is not offered.
-	 */
-	readonly onConfig?: (minerIndex: number) => void;
-	/**
-	 * The config view slot: renders the config screen of one miner; `onBack` returns to that
-	 * miner's dashboard (Esc there). The config view owns its keys while it is shown.
+	 * The config view slot (`c` on a miner's dashboard): renders the config screen of one miner; `onBack`
+	 * returns to that miner's dashboard (Esc there). The config view owns its keys while it is shown.
+	 * Without it, `c` is not offered.
 	 */
 	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void) => ReactNode;
 	/** Alerts for the fleet rows (the AlertCenter). */
-	readonly alerts?: AlertStore;
+	readonly alerts?: Store<AlertCenterState>;
 	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
 	readonly onOpenChange?: (minerIndex: number | null) => void;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
 	readonly fleetThrottleMs?: number;
 };
 
-export type AppProps = CommonProps &
-	(
-		| {
-				/** Several miners: the fleet view first, Enter opens one, Esc comes back. One miner: its dashboard. */
-				readonly miners: readonly AppMiner[];
-		  }
-		| (Pick<DashboardProps, 'store' | 'onPause' | 'onResume' | 'onRefresh'> & {readonly miners?: undefined})
-	);
-
 type Screen =
 	{readonly name: 'fleet'} | {readonly name: 'dashboard'; readonly index: number} | {readonly name: 'config'; readonly index: number};
-
-function minersOf(props: AppProps): readonly AppMiner[] {
-	if (props.miners !== undefined) return props.miners;
-	const miner: {-readonly [K in keyof AppMiner]: AppMiner[K]} = {store: props.store};
-	if (props.onPause) miner.onPause = props.onPause;
-	if (props.onResume) miner.onResume = props.onResume;
-	if (props.onRefresh) miner.onRefresh = props.onRefresh;
-	return [miner];
-}
 
 /**
  * The root: the theme, and which screen shows. One miner: its dashboard (and its config view).
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
  * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
  */
-export function App(props: AppProps) {
-	const {onQuit, color = true, now, onConfig, renderConfig, alerts, fleetThrottleMs, onOpenChange} = props;
-	const miners = minersOf(props);
+export function App({miners, onQuit, color = true, now, renderConfig, alerts, fleetThrottleMs, onOpenChange}: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
@@ -96,10 +76,8 @@ export function App(props: AppProps) {
 		onOpenChange?.(index < 0 ? null : index);
 	}, [index, onOpenChange]);
 	const openConfig = useCallback(() => {
-		if (index < 0) return;
-		if (renderConfig) setScreen({name: 'config', index});
-		onConfig?.(index);
-	}, [index, renderConfig, onConfig]);
+		if (index >= 0) setScreen({name: 'config', index});
+	}, [index]);
 	const backToDashboard = useCallback(() => {
 		if (index >= 0) setScreen({name: 'dashboard', index});
 	}, [index]);
@@ -124,7 +102,7 @@ export function App(props: AppProps) {
 		if (miner.onPause) optional.onPause = miner.onPause;
 		if (miner.onResume) optional.onResume = miner.onResume;
 		if (miner.onRefresh) optional.onRefresh = miner.onRefresh;
-		if (renderConfig || onConfig) optional.onConfig = openConfig;
+		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
 		if (now !== undefined) optional.now = now;
 		body = <Dashboard key={index} store={miner.store} onQuit={onQuit} {...optional} />;

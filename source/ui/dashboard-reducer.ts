@@ -1,15 +1,16 @@
 /**
  * All dashboard key handling, as a reducer: `useInput` only dispatches the raw `{input, key}`,
- * and this maps it through the keymap. Keys pressed back to back therefore never act on stale
- * state (ink-stack.md §2.3). Commands that reach outside the UI (quit, pause, …) are queued in
- * `outbox`; the component hands them to the app's callbacks after the render.
+ * and this maps it through the keymap (useStepReducer). Commands that reach outside the UI (quit,
+ * pause, …) are the step's effects; the view hands them to the app's callbacks.
  */
-import {commandFor, type CommandName, type KeyLike, type Screen} from './keymap.js';
+import {stateOnly, type Step} from './hooks/use-step-reducer.js';
+import {toggleHelp} from './help-toggle.js';
+import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
 
 /** Commands carried out by the app through a callback. */
 export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet';
 
-export type Outgoing = {readonly seq: number; readonly command: ActionCommand};
+export type DashboardStep = Step<DashboardUiState, ActionCommand>;
 
 export type DashboardUiState = {
 	readonly help: boolean;
@@ -18,34 +19,17 @@ export type DashboardUiState = {
 	/** How many thread rows fit in the pane now. */
 	readonly pageSize: number;
 	readonly threadCount: number;
-	/** Which app actions exist (their callbacks were given). */
-	readonly actions: ReadonlySet<ActionCommand>;
-	/** Recent app commands, oldest first, each numbered; bounded. */
-	readonly outbox: readonly Outgoing[];
-	readonly nextSeq: number;
+	/** What the app offers (the callbacks it gave): keys that need anything else do nothing. */
+	readonly offered: ReadonlySet<Capability>;
 };
 
 export type DashboardUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
 	| {readonly type: 'viewport'; readonly pageSize: number; readonly threadCount: number}
-	| {readonly type: 'actions'; readonly actions: ReadonlySet<ActionCommand>};
-
-const OUTBOX_LIMIT = 16;
-
-const ALWAYS: readonly CommandName[] = [
-	'quit',
-	'help',
-	'back',
-	'threadsUp',
-	'threadsDown',
-	'pageUp',
-	'pageDown',
-	'threadsTop',
-	'threadsBottom',
-];
+	| {readonly type: 'offered'; readonly offered: ReadonlySet<Capability>};
 
 export function initialUiState(options: {
-	readonly actions: ReadonlySet<ActionCommand>;
+	readonly offered: ReadonlySet<Capability>;
 	readonly pageSize?: number;
 	readonly threadCount?: number;
 }): DashboardUiState {
@@ -54,15 +38,8 @@ export function initialUiState(options: {
 		threadsOffset: 0,
 		pageSize: Math.max(0, options.pageSize ?? 0),
 		threadCount: Math.max(0, options.threadCount ?? 0),
-		actions: options.actions,
-		outbox: [],
-		nextSeq: 1,
+		offered: options.offered,
 	};
-}
-
-/** Every command the keys can trigger in this state. */
-export function availableCommands(actions: ReadonlySet<ActionCommand>): ReadonlySet<CommandName> {
-	return new Set<CommandName>([...ALWAYS, ...actions]);
 }
 
 function maxOffset(state: DashboardUiState): number {
@@ -74,68 +51,66 @@ function scrollTo(state: DashboardUiState, offset: number): DashboardUiState {
 	return clamped === state.threadsOffset ? state : {...state, threadsOffset: clamped};
 }
 
-function send(state: DashboardUiState, command: ActionCommand): DashboardUiState {
-	const outbox = [...state.outbox, {seq: state.nextSeq, command}].slice(-OUTBOX_LIMIT);
-	return {...state, outbox, nextSeq: state.nextSeq + 1};
-}
-
 function screenOf(state: DashboardUiState): Screen {
 	return state.help ? 'help' : 'dashboard';
 }
 
-export function dashboardReducer(state: DashboardUiState, action: DashboardUiAction): DashboardUiState {
+export function dashboardReducer(state: DashboardUiState, action: DashboardUiAction): DashboardStep {
 	switch (action.type) {
 		case 'viewport': {
 			const pageSize = Math.max(0, action.pageSize);
 			const threadCount = Math.max(0, action.threadCount);
-			if (pageSize === state.pageSize && threadCount === state.threadCount) return state;
+			if (pageSize === state.pageSize && threadCount === state.threadCount) return stateOnly(state);
 			const next = {...state, pageSize, threadCount};
 			const clamped = Math.min(next.threadsOffset, maxOffset(next));
-			return clamped === next.threadsOffset ? next : {...next, threadsOffset: clamped};
+			return stateOnly(clamped === next.threadsOffset ? next : {...next, threadsOffset: clamped});
 		}
 
-		case 'actions': {
-			return action.actions === state.actions ? state : {...state, actions: action.actions};
+		case 'offered': {
+			return stateOnly(action.offered === state.offered ? state : {...state, offered: action.offered});
 		}
 
-		case 'key': {
-			const command = commandFor(action.input, action.key, screenOf(state), availableCommands(state.actions));
-			switch (command) {
-				case null:
-					return state;
-				case 'help':
-					return {...state, help: !state.help};
-				case 'back':
-					return state.help ? {...state, help: false} : state;
-				case 'threadsUp':
-					return scrollTo(state, state.threadsOffset - 1);
-				case 'threadsDown':
-					return scrollTo(state, state.threadsOffset + 1);
-				case 'pageUp':
-					return scrollTo(state, state.threadsOffset - Math.max(1, state.pageSize));
-				case 'pageDown':
-					return scrollTo(state, state.threadsOffset + Math.max(1, state.pageSize));
-				case 'threadsTop':
-					return scrollTo(state, 0);
-				case 'threadsBottom':
-					return scrollTo(state, maxOffset(state));
-				case 'quit':
-				case 'config':
-				case 'pause':
-				case 'resume':
-				case 'refresh':
-				case 'toFleet':
-					return send(state, command);
-				case 'fleetUp':
-				case 'fleetDown':
-				case 'fleetPageUp':
-				case 'fleetPageDown':
-				case 'fleetTop':
-				case 'fleetBottom':
-				case 'open':
-					// Fleet-screen commands never reach the dashboard (not in its screen's bindings).
-					return state;
-			}
-		}
+		case 'key':
+			return keyStep(state, action.input, action.key);
+	}
+}
+
+function keyStep(state: DashboardUiState, input: string, key: KeyLike): DashboardStep {
+	const screen = screenOf(state);
+	const command = SCREEN_KEYMAP.commandFor(input, key, screen, SCREEN_KEYMAP.available(screen, state.offered));
+	switch (command) {
+		case null:
+			return stateOnly(state);
+		case 'help':
+		case 'back':
+			return stateOnly(toggleHelp(state, command));
+		case 'threadsUp':
+			return stateOnly(scrollTo(state, state.threadsOffset - 1));
+		case 'threadsDown':
+			return stateOnly(scrollTo(state, state.threadsOffset + 1));
+		case 'pageUp':
+			return stateOnly(scrollTo(state, state.threadsOffset - Math.max(1, state.pageSize)));
+		case 'pageDown':
+			return stateOnly(scrollTo(state, state.threadsOffset + Math.max(1, state.pageSize)));
+		case 'threadsTop':
+			return stateOnly(scrollTo(state, 0));
+		case 'threadsBottom':
+			return stateOnly(scrollTo(state, maxOffset(state)));
+		case 'quit':
+		case 'config':
+		case 'pause':
+		case 'resume':
+		case 'refresh':
+		case 'toFleet':
+			return {state, effects: [command]};
+		case 'fleetUp':
+		case 'fleetDown':
+		case 'fleetPageUp':
+		case 'fleetPageDown':
+		case 'fleetTop':
+		case 'fleetBottom':
+		case 'open':
+			// Fleet-screen commands never reach the dashboard (not in its screen's bindings).
+			return stateOnly(state);
 	}
 }

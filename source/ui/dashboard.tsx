@@ -1,11 +1,12 @@
 import {Box, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo, useReducer, useRef} from 'react';
-import {availableCommands, dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
-import {FixedNowContext} from './hooks/use-now.js';
-import {useMonitorState} from './hooks/use-monitor-state.js';
+import {useCallback, useEffect, useMemo} from 'react';
+import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
+import {FixedNowContext, syncClocks} from './hooks/use-now.js';
 import {useShareTrack} from './hooks/use-share-track.js';
+import {useStepReducer} from './hooks/use-step-reducer.js';
+import {useStore} from './hooks/use-store.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {footerHints, helpEntries, type CommandName} from './keymap.js';
+import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
 import {computeLayout, STAT_PANE_HEIGHT} from './layout.js';
 import {EventsPane, type Notice} from './panes/events-pane.js';
 import {Footer} from './panes/footer.js';
@@ -18,10 +19,11 @@ import {SystemPane} from './panes/system-pane.js';
 import {ThreadsPane} from './panes/threads-pane.js';
 import {WaitingScreen} from './panes/waiting-screen.js';
 import {isOutdated} from './status.js';
-import type {MonitorStore} from './store.js';
+import type {MonitorState} from '../monitor/types.js';
+import type {Store} from '../store.js';
 
 export type DashboardProps = {
-	readonly store: MonitorStore;
+	readonly store: Store<MonitorState>;
 	readonly onQuit: () => void;
 	/** Open the config view; without it the key does nothing and the footer does not offer it. */
 	readonly onConfig?: () => void;
@@ -35,37 +37,13 @@ export type DashboardProps = {
 	readonly now?: number;
 };
 
-type Callbacks = Pick<DashboardProps, 'onQuit' | 'onConfig' | 'onPause' | 'onResume' | 'onRefresh' | 'onBack'>;
-
-function run(command: ActionCommand, callbacks: Callbacks): void {
-	switch (command) {
-		case 'quit':
-			callbacks.onQuit();
-			return;
-		case 'config':
-			callbacks.onConfig?.();
-			return;
-		case 'pause':
-			callbacks.onPause?.();
-			return;
-		case 'resume':
-			callbacks.onResume?.();
-			return;
-		case 'refresh':
-			callbacks.onRefresh?.();
-			return;
-		case 'toFleet':
-			callbacks.onBack?.();
-	}
-}
-
 /**
  * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
  * actions reach the app through the callbacks. The frame fills the terminal's width and stays
  * under its height (rows - 1), whatever the terminal and the number of threads.
  */
 export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
-	const state = useMonitorState(store);
+	const state = useStore(store, syncClocks);
 	const {columns, rows} = useTerminalSize();
 	const outdated = isOutdated(state);
 	// Down or in error with values on screen: the reason and its fix in full, above the events.
@@ -84,55 +62,40 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	const hasResume = onResume !== undefined;
 	const hasRefresh = onRefresh !== undefined;
 	const hasBack = onBack !== undefined;
-	const actions = useMemo(() => {
-		const set = new Set<ActionCommand>(['quit']);
+	const offered = useMemo(() => {
+		const set = new Set<Capability>();
 		if (hasConfig) set.add('config');
 		if (hasPause) set.add('pause');
 		if (hasResume) set.add('resume');
 		if (hasRefresh) set.add('refresh');
-		if (hasBack) set.add('toFleet');
-		return set as ReadonlySet<ActionCommand>;
+		if (hasBack) set.add('fleet');
+		return set as ReadonlySet<Capability>;
 	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack]);
 
-	const [ui, dispatch] = useReducer(dashboardReducer, {actions, pageSize: layout.threadRows, threadCount}, initialUiState);
+	const run = useCallback(
+		(command: ActionCommand) => {
+			const callback = {quit: onQuit, config: onConfig, pause: onPause, resume: onResume, refresh: onRefresh, toFleet: onBack}[command];
+			callback?.();
+		},
+		[onQuit, onConfig, onPause, onResume, onRefresh, onBack],
+	);
+	const [ui, dispatch] = useStepReducer(dashboardReducer, () => initialUiState({offered, pageSize: layout.threadRows, threadCount}), run);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount});
-	}, [layout.threadRows, threadCount]);
+	}, [dispatch, layout.threadRows, threadCount]);
 	useEffect(() => {
-		dispatch({type: 'actions', actions});
-	}, [actions]);
+		dispatch({type: 'offered', offered});
+	}, [dispatch, offered]);
 
-	// A stable handler: useInput re-subscribes whenever its handler changes (ink 6.8).
-	const onInput = useCallback((input: string, key: Key) => {
+	useInput((input: string, key: Key) => {
 		dispatch({type: 'key', input, key});
-	}, []);
-	useInput(onInput);
-
-	// Hand queued commands to the latest callbacks, each exactly once, in order.
-	const callbacks = useRef<Callbacks>({onQuit});
-	useEffect(() => {
-		const current: {-readonly [K in keyof Callbacks]: Callbacks[K]} = {onQuit};
-		if (onConfig) current.onConfig = onConfig;
-		if (onPause) current.onPause = onPause;
-		if (onResume) current.onResume = onResume;
-		if (onRefresh) current.onRefresh = onRefresh;
-		if (onBack) current.onBack = onBack;
-		callbacks.current = current;
-	}, [onQuit, onConfig, onPause, onResume, onRefresh, onBack]);
-	const handled = useRef(0);
-	useEffect(() => {
-		for (const item of ui.outbox) {
-			if (item.seq <= handled.current) continue;
-			handled.current = item.seq;
-			run(item.command, callbacks.current);
-		}
-	}, [ui.outbox]);
+	});
 
 	const scrollable = snapshot !== null && layout.threadsHeight > 0 && threadCount > layout.threadRows;
 	const paused = snapshot?.paused ?? null;
 	const connected = snapshot !== null && state.status === 'live';
 	const footer = useMemo(() => {
-		if (ui.help) return footerHints('help', new Set<CommandName>(['quit', 'help', 'back']));
+		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
 		const shown = new Set<CommandName>(['quit', 'help']);
 		if (hasConfig) shown.add('config');
 		// Offer pause or resume by what the miner says it is doing (both when it does not say).
@@ -141,9 +104,9 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (hasRefresh) shown.add('refresh');
 		if (scrollable) shown.add('threadsUp');
 		if (hasBack) shown.add('toFleet');
-		return footerHints('dashboard', shown);
+		return SCREEN_KEYMAP.footer('dashboard', shown);
 	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
-	const help = useMemo(() => helpEntries(availableCommands(actions), 'dashboard'), [actions]);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered), [offered]);
 
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;

@@ -1,9 +1,159 @@
 /**
- * The one keymap: each binding names a command, the keys that trigger it, the words shown for it,
- * and the screens where it applies. Key handling (`commandFor`) and the footer/help text
- * (`footerHints`, `helpEntries`) both read this table, so they can never disagree.
+ * The keys, as data. Each binding names a command, the keys that trigger it, what it does, the
+ * contexts (screens, or a screen's modes) where it works, its footer label and what it needs from the
+ * session. Everything a user reads about keys is derived from these tables: key handling
+ * (`commandFor`), the footer (`footer`), the `?` help (`help`), the "Keys" section of `rigtop --help`
+ * (`keysHelpLines`) and the readme's keys table (`keysMarkdown`, checked by a test). Key names are
+ * spelled in one place (`keyName`), so a label cannot say one thing while the key does another.
+ *
+ * A new screen adds a context to a table (or a table of its own, built with `createKeymap`); a key that
+ * works only where the session or the miner offers something names that capability in `needs`, and the
+ * screen passes what it has to `available`.
  */
 import type {Key} from 'ink';
+
+/** The special keys a binding can use (names of Ink's `Key` flags). */
+export type SpecialKey =
+	| 'upArrow'
+	| 'downArrow'
+	| 'leftArrow'
+	| 'rightArrow'
+	| 'pageUp'
+	| 'pageDown'
+	| 'home'
+	| 'end'
+	| 'escape'
+	| 'return'
+	| 'backspace'
+	| 'delete';
+
+export type KeySpec =
+	/** A printed character, case-sensitive ('R' is Shift+r). With `ctrl`, the letter of a Ctrl chord. */
+	{readonly input: string; readonly ctrl?: boolean} | {readonly special: SpecialKey};
+
+/** The subset of Ink's `Key` the keymap reads (tests can pass just the flags they set). */
+export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab'>>;
+
+/**
+ * What a key may need that a session or a miner does not always offer: the config view (not given to
+ * every screen), pause / resume / poll-now actions, a fleet to go back to.
+ */
+export type Capability = 'config' | 'pause' | 'resume' | 'refresh' | 'fleet';
+
+export type Binding<Command extends string, Context extends string> = {
+	readonly command: Command;
+	readonly keys: readonly KeySpec[];
+	/** One line for help and the readme. */
+	readonly description: string;
+	readonly contexts: readonly Context[];
+	/** The footer's word for it ("quit"); without one the footer leaves the key to help. */
+	readonly footer?: string;
+	/** The footer shows this binding's first key with the first key of `footerWith` before the label: "↑↓ threads". */
+	readonly footerWith?: Command;
+	/** The key works only where this is offered (see `available`). */
+	readonly needs?: Capability;
+};
+
+/** A footer entry: " q quit". */
+export type Hint = {readonly keys: string; readonly label: string};
+
+/** A help line; `available: false` marks a key this session cannot use here. */
+export type HelpEntry = {readonly keys: string; readonly description: string; readonly available: boolean};
+
+const SPECIAL_NAMES: Readonly<Record<SpecialKey, string>> = {
+	upArrow: '↑',
+	downArrow: '↓',
+	leftArrow: '←',
+	rightArrow: '→',
+	pageUp: 'PgUp',
+	pageDown: 'PgDn',
+	home: 'Home',
+	end: 'End',
+	escape: 'Esc',
+	return: 'Enter',
+	backspace: 'Backspace',
+	delete: 'Del',
+};
+
+/** How a key is written everywhere: "q", "R", "Ctrl+C", "↑", "PgUp", "Esc", "Enter", "Space". */
+export function keyName(spec: KeySpec): string {
+	if ('special' in spec) return SPECIAL_NAMES[spec.special];
+	if (spec.ctrl === true) return `Ctrl+${spec.input.toUpperCase()}`;
+	return spec.input === ' ' ? 'Space' : spec.input;
+}
+
+/** Every key of a binding: "q, Ctrl+C". */
+export function keysLabel(binding: {readonly keys: readonly KeySpec[]}): string {
+	return binding.keys.map((spec) => keyName(spec)).join(', ');
+}
+
+function matches(spec: KeySpec, input: string, key: KeyLike): boolean {
+	if ('special' in spec) return key[spec.special] === true;
+	if (spec.ctrl === true) return key.ctrl === true && input.toLowerCase() === spec.input;
+	return key.ctrl !== true && input === spec.input;
+}
+
+export type Keymap<Command extends string, Context extends string> = {
+	readonly bindings: readonly Binding<Command, Context>[];
+	/** The command a keypress means in a context, or null. Commands not in `available` are ignored. */
+	commandFor(input: string, key: KeyLike, context: Context, available: ReadonlySet<Command>): Command | null;
+	/** The commands of a context whose needs `offered` meets. */
+	available(context: Context, offered?: ReadonlySet<Capability>): ReadonlySet<Command>;
+	/** The footer of a context: the hints of the shown commands that have a footer word, in table order. */
+	footer(context: Context, shown: ReadonlySet<Command>): readonly Hint[];
+	/** Help for the bindings of these contexts, in table order, marking the ones whose needs `offered` does not meet. */
+	help(contexts: readonly Context[], offered?: ReadonlySet<Capability>): readonly HelpEntry[];
+	/** The first key of a command in a context, as written in the footer ("Enter"), for hints in running text. */
+	keyOf(command: Command, context: Context): string;
+};
+
+export function createKeymap<Command extends string, Context extends string>(
+	bindings: readonly Binding<Command, Context>[],
+): Keymap<Command, Context> {
+	const on = (context: Context) => bindings.filter((binding) => binding.contexts.includes(context));
+	const first = (binding: Binding<Command, Context> | undefined) => (binding?.keys[0] ? keyName(binding.keys[0]) : '');
+	const find = (command: Command, context: Context) => on(context).find((binding) => binding.command === command);
+	const usable = (binding: Binding<Command, Context>, offered: ReadonlySet<Capability>) =>
+		binding.needs === undefined || offered.has(binding.needs);
+	return {
+		bindings,
+		commandFor(input, key, context, available) {
+			for (const binding of on(context)) {
+				if (!available.has(binding.command)) continue;
+				if (binding.keys.some((spec) => matches(spec, input, key))) return binding.command;
+			}
+
+			return null;
+		},
+		available(context, offered = new Set()) {
+			return new Set(
+				on(context)
+					.filter((binding) => usable(binding, offered))
+					.map((binding) => binding.command),
+			);
+		},
+		footer(context, shown) {
+			const hints: Hint[] = [];
+			for (const binding of on(context)) {
+				if (binding.footer === undefined || !shown.has(binding.command)) continue;
+				const paired = binding.footerWith === undefined ? '' : first(find(binding.footerWith, context));
+				hints.push({keys: first(binding) + paired, label: binding.footer});
+			}
+
+			return hints;
+		},
+		help(contexts, offered = new Set()) {
+			return bindings
+				.filter((binding) => contexts.some((context) => binding.contexts.includes(context)))
+				.map((binding) => ({keys: keysLabel(binding), description: binding.description, available: usable(binding, offered)}));
+		},
+		keyOf(command, context) {
+			return first(find(command, context));
+		},
+	};
+}
+
+// ---- The live screens --------------------------------------------------------------------------
 
 /** 'fleet' is the many-miners table; 'help' is the help overlay over either. */
 export type Screen = 'dashboard' | 'help' | 'fleet';
@@ -32,239 +182,67 @@ export type CommandName =
 	| 'open'
 	| 'toFleet';
 
-/** The special keys a binding can use (names of Ink's `Key` flags). */
-export type SpecialKey =
-	'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'escape' | 'return';
-
-export type KeySpec =
-	/** A printed character, case-sensitive ('R' is Shift+r). With `ctrl`, the letter of a Ctrl chord. */
-	{readonly input: string; readonly ctrl?: boolean} | {readonly special: SpecialKey};
-
-export type Binding = {
-	readonly command: CommandName;
-	readonly keys: readonly KeySpec[];
-	/** How the keys are written in help: "q, Ctrl+C". */
-	readonly keyLabel: string;
-	/** One line for the help overlay. */
-	readonly description: string;
-	readonly screens: readonly Screen[];
-	/** Shown in the footer as `keys label`, or null when the footer leaves it to help. */
-	readonly footer: {readonly keys: string; readonly label: string} | null;
-};
-
-/** The subset of Ink's `Key` the keymap reads (tests can pass just the flags they set). */
-export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab' | 'backspace' | 'delete'>>;
-
-const both: readonly Screen[] = ['dashboard', 'help', 'fleet'];
+const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
 
-// Refresh is on R only: Ink 6.8's useInput reports F5 with an empty input and no Key flag, so
-// a function key cannot be told apart from other unnamed keys.
-export const KEYMAP: readonly Binding[] = [
-	{
-		command: 'quit',
-		keys: [{input: 'q'}, {input: 'c', ctrl: true}],
-		keyLabel: 'q, Ctrl+C',
-		description: 'quit rigtop',
-		screens: both,
-		footer: {keys: 'q', label: 'quit'},
-	},
-	{
-		command: 'help',
-		keys: [{input: '?'}],
-		keyLabel: '?',
-		description: 'show or hide this help',
-		screens: both,
-		footer: {keys: '?', label: 'help'},
-	},
-	{
-		command: 'back',
-		keys: [{special: 'escape'}],
-		keyLabel: 'Esc',
-		description: 'close this help',
-		screens: ['help'],
-		footer: {keys: 'Esc', label: 'close'},
-	},
+// Refresh is on R only: Ink's useInput reports F5 with an empty input and no Key flag, so a function
+// key cannot be told apart from other unnamed keys.
+export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
+	{command: 'quit', keys: [{input: 'q'}, {input: 'c', ctrl: true}], description: 'quit rigtop', contexts: everywhere, footer: 'quit'},
+	{command: 'help', keys: [{input: '?'}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
+	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
 	{
 		command: 'config',
 		keys: [{input: 'c'}],
-		keyLabel: 'c',
 		description: "view and edit the miner's config",
-		screens: dashboard,
-		footer: {keys: 'c', label: 'config'},
+		contexts: dashboard,
+		footer: 'config',
+		needs: 'config',
 	},
-	{
-		command: 'pause',
-		keys: [{input: 'p'}],
-		keyLabel: 'p',
-		description: 'pause mining',
-		screens: dashboard,
-		footer: {keys: 'p', label: 'pause'},
-	},
-	{
-		command: 'resume',
-		keys: [{input: 'r'}],
-		keyLabel: 'r',
-		description: 'resume mining',
-		screens: dashboard,
-		footer: {keys: 'r', label: 'resume'},
-	},
-	{
-		command: 'refresh',
-		keys: [{input: 'R'}],
-		keyLabel: 'R',
-		description: 'poll the miner now',
-		screens: dashboard,
-		footer: {keys: 'R', label: 'refresh'},
-	},
+	{command: 'pause', keys: [{input: 'p'}], description: 'pause mining', contexts: dashboard, footer: 'pause', needs: 'pause'},
+	{command: 'resume', keys: [{input: 'r'}], description: 'resume mining', contexts: dashboard, footer: 'resume', needs: 'resume'},
+	{command: 'refresh', keys: [{input: 'R'}], description: 'poll the miner now', contexts: dashboard, footer: 'refresh', needs: 'refresh'},
 	{
 		command: 'threadsUp',
 		keys: [{special: 'upArrow'}, {input: 'k'}],
-		keyLabel: '↑, k',
 		description: 'scroll threads up',
-		screens: dashboard,
-		footer: {keys: '↑↓', label: 'threads'},
+		contexts: dashboard,
+		footer: 'threads',
+		footerWith: 'threadsDown',
 	},
-	{
-		command: 'threadsDown',
-		keys: [{special: 'downArrow'}, {input: 'j'}],
-		keyLabel: '↓, j',
-		description: 'scroll threads down',
-		screens: dashboard,
-		footer: null,
-	},
-	{command: 'pageUp', keys: [{special: 'pageUp'}], keyLabel: 'PgUp', description: 'threads: one page up', screens: dashboard, footer: null},
-	{
-		command: 'pageDown',
-		keys: [{special: 'pageDown'}],
-		keyLabel: 'PgDn',
-		description: 'threads: one page down',
-		screens: dashboard,
-		footer: null,
-	},
-	{
-		command: 'threadsTop',
-		keys: [{special: 'home'}, {input: 'g'}],
-		keyLabel: 'Home, g',
-		description: 'threads: first row',
-		screens: dashboard,
-		footer: null,
-	},
-	{
-		command: 'threadsBottom',
-		keys: [{special: 'end'}, {input: 'G'}],
-		keyLabel: 'End, G',
-		description: 'threads: last row',
-		screens: dashboard,
-		footer: null,
-	},
+	{command: 'threadsDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll threads down', contexts: dashboard},
+	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'threads: one page up', contexts: dashboard},
+	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'threads: one page down', contexts: dashboard},
+	{command: 'threadsTop', keys: [{special: 'home'}, {input: 'g'}], description: 'threads: first row', contexts: dashboard},
+	{command: 'threadsBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'threads: last row', contexts: dashboard},
 	{
 		command: 'toFleet',
 		keys: [{special: 'escape'}],
-		keyLabel: 'Esc',
 		description: 'back to the fleet (all rigs)',
-		screens: dashboard,
-		footer: {keys: 'Esc', label: 'fleet'},
+		contexts: dashboard,
+		footer: 'fleet',
+		needs: 'fleet',
 	},
 	{
 		command: 'fleetUp',
 		keys: [{special: 'upArrow'}, {input: 'k'}],
-		keyLabel: '↑, k',
 		description: 'select the rig above',
-		screens: fleet,
-		footer: {keys: '↑↓', label: 'select'},
+		contexts: fleet,
+		footer: 'select',
+		footerWith: 'fleetDown',
 	},
-	{
-		command: 'fleetDown',
-		keys: [{special: 'downArrow'}, {input: 'j'}],
-		keyLabel: '↓, j',
-		description: 'select the rig below',
-		screens: fleet,
-		footer: null,
-	},
-	{
-		command: 'open',
-		keys: [{special: 'return'}],
-		keyLabel: 'Enter',
-		description: "open the selected rig's dashboard",
-		screens: fleet,
-		footer: {keys: 'Enter', label: 'open'},
-	},
-	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], keyLabel: 'PgUp', description: 'rigs: one page up', screens: fleet, footer: null},
-	{
-		command: 'fleetPageDown',
-		keys: [{special: 'pageDown'}],
-		keyLabel: 'PgDn',
-		description: 'rigs: one page down',
-		screens: fleet,
-		footer: null,
-	},
-	{
-		command: 'fleetTop',
-		keys: [{special: 'home'}, {input: 'g'}],
-		keyLabel: 'Home, g',
-		description: 'rigs: first one',
-		screens: fleet,
-		footer: null,
-	},
-	{
-		command: 'fleetBottom',
-		keys: [{special: 'end'}, {input: 'G'}],
-		keyLabel: 'End, G',
-		description: 'rigs: last one',
-		screens: fleet,
-		footer: null,
-	},
-];
+	{command: 'fleetDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'select the rig below', contexts: fleet},
+	{command: 'open', keys: [{special: 'return'}], description: "open the selected rig's dashboard", contexts: fleet, footer: 'open'},
+	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'rigs: one page up', contexts: fleet},
+	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'rigs: one page down', contexts: fleet},
+	{command: 'fleetTop', keys: [{special: 'home'}, {input: 'g'}], description: 'rigs: first one', contexts: fleet},
+	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'rigs: last one', contexts: fleet},
+]);
 
-function matches(spec: KeySpec, input: string, key: KeyLike): boolean {
-	if ('special' in spec) return key[spec.special] === true;
-	if (spec.ctrl === true) return key.ctrl === true && input.toLowerCase() === spec.input;
-	return key.ctrl !== true && input === spec.input;
-}
-
-/**
- * The command a keypress means on a screen, or null. Commands not in `available` are ignored
- * (e.g. pause when the app gave no pause action).
- */
-export function commandFor(input: string, key: KeyLike, screen: Screen, available: ReadonlySet<CommandName>): CommandName | null {
-	for (const binding of KEYMAP) {
-		if (!binding.screens.includes(screen) || !available.has(binding.command)) continue;
-		if (binding.keys.some((spec) => matches(spec, input, key))) return binding.command;
-	}
-
-	return null;
-}
-
-export type Hint = {readonly keys: string; readonly label: string};
-
-/** The footer for a screen: the hints of the bindings that are available and shown there. */
-export function footerHints(screen: Screen, shown: ReadonlySet<CommandName>): readonly Hint[] {
-	const hints: Hint[] = [];
-	for (const binding of KEYMAP) {
-		if (binding.footer && binding.screens.includes(screen) && shown.has(binding.command)) hints.push(binding.footer);
-	}
-
-	return hints;
-}
-
-export type HelpEntry = {readonly keys: string; readonly description: string; readonly available: boolean};
-
-/**
- * The bindings for the help overlay, marking the ones this session cannot use: with a screen, those
- * of that screen and of the help overlay itself; without one, every binding.
- */
-export function helpEntries(available: ReadonlySet<CommandName>, screen?: Exclude<Screen, 'help'>): readonly HelpEntry[] {
-	const bindings =
-		screen === undefined ? KEYMAP : KEYMAP.filter((binding) => binding.screens.includes(screen) || binding.screens.includes('help'));
-	return bindings.map((binding) => ({keys: binding.keyLabel, description: binding.description, available: available.has(binding.command)}));
-}
-
-// ---- The config view -------------------------------------------------------------------------
-// A second table in the same place, for the config view: its key handling (config-reducer.ts), its
-// footer and its help all read this one table too. Its keys depend on the view's mode: browsing the
-// tree, typing in a prompt (search or an inline edit), answering a y/n question, or reading a panel.
+// ---- The config view ---------------------------------------------------------------------------
+// Its keys depend on the view's mode: browsing the tree, typing in a prompt (search or an inline edit),
+// answering a y/n question, or reading a panel.
 
 export type ConfigMode = 'browse' | 'prompt' | 'confirm' | 'panel';
 
@@ -291,179 +269,135 @@ export type ConfigCommandName =
 	| 'back'
 	| 'submit'
 	| 'cancel'
+	/** Line editing in a prompt (line-editor.ts). */
+	| 'caretLeft'
+	| 'caretRight'
+	| 'caretStart'
+	| 'caretEnd'
+	| 'deleteBack'
+	| 'clearLine'
 	| 'yes'
 	| 'no'
 	| 'dismiss';
 
-export type ConfigBinding = {
-	readonly command: ConfigCommandName;
-	readonly keys: readonly KeySpec[];
-	readonly keyLabel: string;
-	readonly description: string;
-	readonly modes: readonly ConfigMode[];
-	readonly footer: {readonly keys: string; readonly label: string} | null;
-};
-
 const browse: readonly ConfigMode[] = ['browse'];
 
-export const CONFIG_KEYMAP: readonly ConfigBinding[] = [
-	{command: 'up', keys: [{special: 'upArrow'}, {input: 'k'}], keyLabel: '↑, k', description: 'move up', modes: browse, footer: null},
-	{command: 'down', keys: [{special: 'downArrow'}, {input: 'j'}], keyLabel: '↓, j', description: 'move down', modes: browse, footer: null},
-	{command: 'pageUp', keys: [{special: 'pageUp'}], keyLabel: 'PgUp', description: 'one page up', modes: browse, footer: null},
-	{command: 'pageDown', keys: [{special: 'pageDown'}], keyLabel: 'PgDn', description: 'one page down', modes: browse, footer: null},
-	{command: 'top', keys: [{special: 'home'}, {input: 'g'}], keyLabel: 'Home, g', description: 'first key', modes: browse, footer: null},
-	{command: 'bottom', keys: [{special: 'end'}, {input: 'G'}], keyLabel: 'End, G', description: 'last key', modes: browse, footer: null},
-	{
-		command: 'open',
-		keys: [{special: 'rightArrow'}, {input: 'l'}],
-		keyLabel: '→, l',
-		description: 'open a section or list item',
-		modes: browse,
-		footer: null,
-	},
+export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
+	{command: 'up', keys: [{special: 'upArrow'}, {input: 'k'}], description: 'move up', contexts: browse},
+	{command: 'down', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'move down', contexts: browse},
+	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'one page up', contexts: browse},
+	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'one page down', contexts: browse},
+	{command: 'top', keys: [{special: 'home'}, {input: 'g'}], description: 'first key', contexts: browse},
+	{command: 'bottom', keys: [{special: 'end'}, {input: 'G'}], description: 'last key', contexts: browse},
+	{command: 'open', keys: [{special: 'rightArrow'}, {input: 'l'}], description: 'open a section or list item', contexts: browse},
 	{
 		command: 'close',
 		keys: [{special: 'leftArrow'}, {input: 'h'}],
-		keyLabel: '←, h',
 		description: 'close a section (or go to the one around)',
-		modes: browse,
-		footer: null,
+		contexts: browse,
 	},
 	{
 		command: 'search',
 		keys: [{input: '/'}],
-		keyLabel: '/',
 		description: 'find a key by its dotted path (cpu.huge-pages, pools.0.tls)',
-		modes: browse,
-		footer: {keys: '/', label: 'search'},
+		contexts: browse,
+		footer: 'search',
 	},
-	{command: 'nextMatch', keys: [{input: 'n'}], keyLabel: 'n', description: 'next key matching the search', modes: browse, footer: null},
+	{command: 'nextMatch', keys: [{input: 'n'}], description: 'next key matching the search', contexts: browse},
 	{
 		command: 'toggle',
 		keys: [{input: ' '}],
-		keyLabel: 'Space',
 		description: 'toggle a boolean, or the next of a set of values',
-		modes: browse,
-		footer: {keys: 'Space', label: 'toggle'},
+		contexts: browse,
+		footer: 'toggle',
 	},
-	{
-		command: 'activate',
-		keys: [{special: 'return'}],
-		keyLabel: 'Enter',
-		description: 'edit a value (or open a section)',
-		modes: browse,
-		footer: {keys: 'Enter', label: 'edit'},
-	},
-	{command: 'increment', keys: [{input: '+'}, {input: '='}], keyLabel: '+', description: 'number one up', modes: browse, footer: null},
-	{command: 'decrement', keys: [{input: '-'}], keyLabel: '-', description: 'number one down', modes: browse, footer: null},
-	{
-		command: 'diff',
-		keys: [{input: 'd'}],
-		keyLabel: 'd',
-		description: 'show every pending change (before → after)',
-		modes: browse,
-		footer: {keys: 'd', label: 'diff'},
-	},
-	{
-		command: 'apply',
-		keys: [{input: 'w'}],
-		keyLabel: 'w',
-		description: 'apply the changes to the miner (asks first)',
-		modes: browse,
-		footer: {keys: 'w', label: 'apply'},
-	},
-	{
-		command: 'undo',
-		keys: [{input: 'u'}],
-		keyLabel: 'u',
-		description: 'undo the last apply (asks first)',
-		modes: ['browse', 'panel'],
-		footer: {keys: 'u', label: 'undo'},
-	},
-	{
-		command: 'discard',
-		keys: [{input: 'x'}],
-		keyLabel: 'x',
-		description: 'discard every pending change',
-		modes: browse,
-		footer: {keys: 'x', label: 'discard'},
-	},
+	{command: 'activate', keys: [{special: 'return'}], description: 'edit a value (or open a section)', contexts: browse, footer: 'edit'},
+	{command: 'increment', keys: [{input: '+'}, {input: '='}], description: 'number one up', contexts: browse},
+	{command: 'decrement', keys: [{input: '-'}], description: 'number one down', contexts: browse},
+	{command: 'diff', keys: [{input: 'd'}], description: 'show every pending change (before → after)', contexts: browse, footer: 'diff'},
+	{command: 'apply', keys: [{input: 'w'}], description: 'apply the changes to the miner (asks first)', contexts: browse, footer: 'apply'},
+	{command: 'undo', keys: [{input: 'u'}], description: 'undo the last apply (asks first)', contexts: ['browse', 'panel'], footer: 'undo'},
+	{command: 'discard', keys: [{input: 'x'}], description: 'discard every pending change', contexts: browse, footer: 'discard'},
 	{
 		command: 'reload',
 		keys: [{input: 'R'}],
-		keyLabel: 'R',
 		description: 'read the config from the miner again',
-		modes: ['browse', 'panel'],
-		footer: {keys: 'R', label: 'reload'},
+		contexts: ['browse', 'panel'],
+		footer: 'reload',
 	},
+	{command: 'back', keys: [{special: 'escape'}], description: 'back to the dashboard', contexts: browse, footer: 'back'},
+	{command: 'submit', keys: [{special: 'return'}], description: 'accept what was typed', contexts: ['prompt'], footer: 'ok'},
+	{command: 'cancel', keys: [{special: 'escape'}], description: 'cancel typing', contexts: ['prompt'], footer: 'cancel'},
+	{command: 'caretLeft', keys: [{special: 'leftArrow'}], description: 'caret one left', contexts: ['prompt']},
+	{command: 'caretRight', keys: [{special: 'rightArrow'}], description: 'caret one right', contexts: ['prompt']},
+	{command: 'caretStart', keys: [{special: 'home'}, {input: 'a', ctrl: true}], description: 'caret to the start', contexts: ['prompt']},
+	{command: 'caretEnd', keys: [{special: 'end'}, {input: 'e', ctrl: true}], description: 'caret to the end', contexts: ['prompt']},
 	{
-		command: 'back',
-		keys: [{special: 'escape'}],
-		keyLabel: 'Esc',
-		description: 'back to the dashboard',
-		modes: browse,
-		footer: {keys: 'Esc', label: 'back'},
+		command: 'deleteBack',
+		keys: [{special: 'backspace'}, {special: 'delete'}],
+		description: 'delete the character before the caret',
+		contexts: ['prompt'],
 	},
-	{
-		command: 'submit',
-		keys: [{special: 'return'}],
-		keyLabel: 'Enter',
-		description: 'accept what was typed',
-		modes: ['prompt'],
-		footer: {keys: 'Enter', label: 'ok'},
-	},
-	{
-		command: 'cancel',
-		keys: [{special: 'escape'}],
-		keyLabel: 'Esc',
-		description: 'cancel typing',
-		modes: ['prompt'],
-		footer: {keys: 'Esc', label: 'cancel'},
-	},
-	{command: 'yes', keys: [{input: 'y'}], keyLabel: 'y', description: 'yes', modes: ['confirm'], footer: {keys: 'y', label: 'yes'}},
-	{
-		command: 'no',
-		keys: [{input: 'n'}, {special: 'escape'}],
-		keyLabel: 'n, Esc',
-		description: 'no',
-		modes: ['confirm'],
-		footer: {keys: 'n', label: 'no'},
-	},
+	{command: 'clearLine', keys: [{input: 'u', ctrl: true}], description: 'clear what was typed', contexts: ['prompt']},
+	{command: 'yes', keys: [{input: 'y'}], description: 'yes', contexts: ['confirm'], footer: 'yes'},
+	{command: 'no', keys: [{input: 'n'}, {special: 'escape'}], description: 'no', contexts: ['confirm'], footer: 'no'},
 	{
 		command: 'dismiss',
 		keys: [{special: 'escape'}, {special: 'return'}, {input: 'q'}],
-		keyLabel: 'Esc, Enter',
 		description: 'close this panel',
-		modes: ['panel'],
-		footer: {keys: 'Esc', label: 'close'},
+		contexts: ['panel'],
+		footer: 'close',
 	},
-];
+]);
 
-/** The config-view command a keypress means in a mode, or null. */
-export function configCommandFor(input: string, key: KeyLike, mode: ConfigMode): ConfigCommandName | null {
-	for (const binding of CONFIG_KEYMAP) {
-		if (!binding.modes.includes(mode)) continue;
-		if (binding.keys.some((spec) => matches(spec, input, key))) return binding.command;
-	}
+// ---- For people reading about the keys ---------------------------------------------------------
 
-	return null;
+type Section = {
+	readonly title: string;
+	readonly bindings: readonly {readonly keys: readonly KeySpec[]; readonly description: string}[];
+	readonly footer: readonly Hint[];
+};
+
+function section<Command extends string, Context extends string>(
+	keymap: Keymap<Command, Context>,
+	context: Context,
+	title: string,
+): Section {
+	const all = new Set(keymap.bindings.map((binding) => binding.command));
+	return {title, bindings: keymap.bindings.filter((binding) => binding.contexts.includes(context)), footer: keymap.footer(context, all)};
 }
 
-/** The config view's footer in a mode: the hints of the commands shown there, in table order. */
-export function configFooterHints(mode: ConfigMode, shown: ReadonlySet<ConfigCommandName>): readonly Hint[] {
-	const hints: Hint[] = [];
-	for (const binding of CONFIG_KEYMAP) {
-		if (binding.footer && binding.modes.includes(mode) && shown.has(binding.command)) hints.push(binding.footer);
-	}
-
-	return hints;
+/** Every context a user can be in, with what each of its keys does. */
+export function keysReference(): readonly Section[] {
+	return [
+		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
+		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
+		section(SCREEN_KEYMAP, 'help', 'help (?)'),
+		section(CONFIG_KEYMAP, 'browse', 'config view'),
+		section(CONFIG_KEYMAP, 'prompt', 'config: typing a value or a search'),
+		section(CONFIG_KEYMAP, 'confirm', 'config: a question'),
+		section(CONFIG_KEYMAP, 'panel', 'config: the diff or a result'),
+	];
 }
 
-/** Every config-view binding of a mode, for help. */
-export function configHelpEntries(mode: ConfigMode, available: ReadonlySet<ConfigCommandName>): readonly HelpEntry[] {
-	return CONFIG_KEYMAP.filter((binding) => binding.modes.includes(mode)).map((binding) => ({
-		keys: binding.keyLabel,
-		description: binding.description,
-		available: available.has(binding.command),
-	}));
+/** The "Keys" section of `rigtop --help`: each main screen's footer, one line each. */
+export function keysHelpLines(): readonly string[] {
+	const [dashboardKeys, fleetKeys, , configKeys] = keysReference();
+	const line = (label: string, of: Section | undefined) =>
+		`  ${label.padEnd(11)}${(of?.footer ?? []).map((hint) => `${hint.keys} ${hint.label}`).join(' · ')}`;
+	return [
+		'Keys (? on the dashboard or the fleet lists every key)',
+		line('dashboard', dashboardKeys),
+		line('fleet', fleetKeys),
+		line('config', configKeys),
+	];
+}
+
+/** The readme's keys table (test/ui/keymap.test.ts checks that readme.md holds exactly this). */
+export function keysMarkdown(): string {
+	const rows = keysReference().map(({title, bindings}) => {
+		const keys = bindings.map((binding) => `${binding.keys.map((spec) => `\`${keyName(spec)}\``).join(' ')} ${binding.description}`);
+		return `| ${title} | ${keys.join(' · ')} |`;
+	});
+	return ['| where | keys |', '| --- | --- |', ...rows].join('\n');
 }

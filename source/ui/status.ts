@@ -4,7 +4,7 @@
  * "no pool", "error — <reason>", "connecting".
  */
 import type {MonitorState} from '../monitor/types.js';
-import {formatAgo, formatClock, formatDuration} from './format.js';
+import {formatAgo, formatClock, formatDuration} from '../format.js';
 import type {ThemeToken} from './theme.js';
 
 export type StatusBadge = {

@@ -2,7 +2,7 @@
  * A small table for live panes. Not @alcalzone/ink-table: that fork never truncates to the
  * terminal width (a wide row wraps and breaks the frame's height budget) and it hashes every row
  * with object-hash on each render to build keys, which a pane redrawn on every poll should not
- * pay for (ink-stack.md §1.2). Here columns have fixed widths fitted to the space given, columns
+ * pay for. Here columns have fixed widths fitted to the space given, columns
  * that do not fit are dropped by priority, each row is one pre-padded line cut at the edge, and
  * React keys come from the caller's stable row ids.
  */

@@ -65,16 +65,6 @@ export function createTheme(options: {readonly color: boolean}): Theme {
 	return options.color ? coloured : plain;
 }
 
-/**
- * Whether to draw in colour: off with `--no-color` (pass `flag: false`) or a non-empty NO_COLOR
- * (no-color.org). Ink's colour layer looks only at FORCE_COLOR and the TTY, never at NO_COLOR.
- */
-export function colorEnabled(env: Readonly<Record<string, string | undefined>>, flag?: boolean): boolean {
-	if (flag === false) return false;
-	const noColor = env['NO_COLOR'];
-	return noColor === undefined || noColor === '';
-}
-
 export const ThemeContext = createContext<Theme>(coloured);
 
 export function useTheme(): Theme {

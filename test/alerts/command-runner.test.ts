@@ -111,7 +111,7 @@ describe('--on-alert runs a command with the alert as JSON on stdin', () => {
 		hung.command.run(alert());
 		await hung.command.idle();
 		expect(Date.now() - started).toBeLessThan(3000);
-		expect(hung.problems.map((p) => p.message)).toEqual(['alert command timed out after 0.3 s and was stopped']);
+		expect(hung.problems.map((p) => p.message)).toEqual(['alert command timed out after 0.3s and was stopped']);
 	});
 
 	test('at most maxConcurrent run at once; beyond the queue, alerts are dropped and said so', async () => {

@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
 import {readRigsFile, readRigToken} from '../../source/cli/rigs-file.js';
-import {UsageError} from '../../source/miner/target.js';
+import {UsageError} from '../../source/cli/errors.js';
 
 let dir = '';
 beforeEach(async () => {

@@ -1,5 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest';
 import {createSession, type Session} from '../../source/cli/session.js';
+import {startRawServer} from '../helpers/raw-server.js';
 import {routes626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
 
 const miners: ReplayMiner[] = [];
@@ -72,5 +73,41 @@ describe('session.setOpen: only the open dashboard reads per-thread data', () =>
 				.sort(),
 		).toEqual(['GET /2/backends', 'GET /2/summary']);
 		expect(a.seen()).toHaveLength(seenA + 1);
+	});
+});
+
+describe('first polls', () => {
+	it('resolves once every miner has answered or failed its first poll', async () => {
+		const a = await startReplayMiner(routes626());
+		miners.push(a);
+		// Nothing listens on the second address: its first poll fails at once.
+		const closed = await startReplayMiner(routes626());
+		const deadUrl = closed.url;
+		await closed.close();
+		const session = createSession(
+			[
+				{url: a.url, token: null},
+				{url: deadUrl, token: null},
+			],
+			60_000,
+		);
+		sessions.push(session);
+		session.start();
+		await session.firstPolls(10_000);
+		expect(session.miners.map((miner) => miner.monitor.getState().polls)).toEqual([1, 1]);
+		expect(session.miners[1]!.monitor.getState().error).not.toBeNull();
+	});
+
+	it('gives up after maxMs when a miner never answers', async () => {
+		const silent = await startRawServer(() => undefined);
+		const session = createSession([{url: silent.url, token: null}], 60_000);
+		sessions.push(session);
+		session.start();
+		const started = Date.now();
+		await session.firstPolls(150);
+		expect(Date.now() - started).toBeLessThan(2000);
+		expect(session.miners[0]!.monitor.getState().polls).toBe(0);
+		await session.close();
+		await silent.close();
 	});
 });

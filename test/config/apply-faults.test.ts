@@ -72,7 +72,8 @@ describe('apply against a misbehaving miner', () => {
 		expect(result.backupPath).not.toBeNull();
 		expect(readFileSync(result.backupPath!, 'utf8')).toBe(text);
 		expect(result.message).toBe(
-			`the PUT was sent but no answer came: the miner may or may not have applied it; your config as it was is saved in ${result.backupPath}; reading it back afterwards: 0 of 1 changes show`,
+			'the PUT was sent but no answer came: the miner may or may not have applied it; ' +
+				`your config as it was is saved in ${result.backupPath}; reading it back afterwards: 0 of 1 changes show`,
 		);
 		expect(result.keys).toEqual([
 			expect.objectContaining({path: 'colors', status: 'unknown', before: 'false', after: 'true', seen: 'false'}),
@@ -111,7 +112,8 @@ describe('apply against a misbehaving miner', () => {
 		if (result.status !== 'failed') return;
 		expect(result.problem).toMatchObject({kind: 'rejected', detail: 'Missing a name for object member.'});
 		expect(result.message).toBe(
-			`the miner rejected the new config (400); nothing was changed (Missing a name for object member.) — check the values you set: the miner needs at least one enabled pool with a valid url; your config as it was is saved in ${result.backupPath}`,
+			'the miner rejected the new config (400); nothing was changed (Missing a name for object member.) — check the values you set: ' +
+				`the miner needs at least one enabled pool with a valid url; your config as it was is saved in ${result.backupPath}`,
 		);
 		expect(result.keys.map((key) => key.status)).toEqual(['not-applied']);
 		expect(backups()).toHaveLength(1);

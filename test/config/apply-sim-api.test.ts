@@ -8,7 +8,8 @@ import {applyEdits} from '../../source/config/apply.js';
 import {PendingEdits} from '../../source/config/edits.js';
 import {MinerClient} from '../../source/miner/client.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {expectNoSecrets, FAST, freePort, NEW_TOKEN, ok, TOKEN, useSimulatedMiner} from './helpers/sim-miner.js';
+import {freePort} from '../helpers/raw-server.js';
+import {expectNoSecrets, FAST, NEW_TOKEN, ok, TOKEN, useSimulatedMiner} from './helpers/sim-miner.js';
 
 for (const dialect of ['6', '2.14'] as const) {
 	const api = dialect === '6' ? 'http' : 'api';
@@ -46,7 +47,8 @@ for (const dialect of ['6', '2.14'] as const) {
 				['colors', 'unknown'],
 			]);
 			expect(result.notes).toEqual([
-				`rigtop lost contact with the miner's API after the change to ${api}.port (that change can move or close it): could not read its config: connection refused; if it applied, the API now listens on port ${port}: point rigtop there`,
+				`rigtop lost contact with the miner's API after the change to ${api}.port (that change can move or close it): ` +
+					`could not read its config: connection refused; if it applied, the API now listens on port ${port}: point rigtop there`,
 			]);
 			await sim.settled();
 			expect(sim.port).toBe(port);

@@ -61,6 +61,20 @@ describe('writeBackup', () => {
 		expect(readdirSync(dir)).toEqual([path.basename(file)]);
 	});
 
+	it('is mode 0600 (directory 0700) even with a permissive umask', async () => {
+		const dir = path.join(temp.dir, 'open');
+		const previous = process.umask(0);
+		let file: string;
+		try {
+			file = await writeBackup(dir, url, '{"token": "abc"}', {now: clock()});
+		} finally {
+			process.umask(previous);
+		}
+
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(statSync(dir).mode & 0o777).toBe(0o700);
+	});
+
 	it('never overwrites: two backups in the same millisecond get two names; the latest is the last written', async () => {
 		const fixed = () => new Date(Date.UTC(2026, 0, 1));
 		const first = await writeBackup(temp.dir, url, '{"n": 1}', {now: fixed});

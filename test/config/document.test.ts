@@ -72,6 +72,16 @@ describe('ConfigDocument: reading', () => {
 	});
 });
 
+describe('ConfigDocument: a key written twice', () => {
+	it('the first counts, as XMRig reads it, and it is the one an edit changes', () => {
+		const document = new ConfigDocument('{"colors": true, "colors": false, "__proto__": {"x": 1}}');
+		expect(document.value['colors']).toBe(true);
+		expect(document.get(['colors'])).toBe(true);
+		expect(document.set(['colors'], false)).toBe('{"colors": false, "colors": false, "__proto__": {"x": 1}}');
+		expect(Object.keys(document.value)).toEqual(['colors', '__proto__']);
+	});
+});
+
 describe('ConfigDocument: editing in place', () => {
 	for (const [name, text] of Object.entries(documents)) {
 		it(`toggling any boolean of the ${name} config and back restores the exact bytes; only that value changes`, () => {

@@ -44,7 +44,8 @@ describe('describeConfigError', () => {
 		expect(bad.kind).toBe('rejected');
 		expect(bad.detail).toBe('Missing a name for object member.');
 		expect(problemLine(bad)).toBe(
-			'the miner rejected the new config (400); nothing was changed (Missing a name for object member.) — check the values you set: the miner needs at least one enabled pool with a valid url',
+			'the miner rejected the new config (400); nothing was changed (Missing a name for object member.) — ' +
+				'check the values you set: the miner needs at least one enabled pool with a valid url',
 		);
 	});
 

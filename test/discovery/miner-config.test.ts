@@ -186,6 +186,12 @@ describe('parsing like rapidjson', () => {
 		expect(parsed.ok && apiSettingsFromDocument(parsed.doc, 'c').port).toBe(1111);
 	});
 
+	it('a "__proto__" key is a plain key', () => {
+		const parsed = parseConfigText('{"__proto__": {"port": 1}, "http": {"port": 2}}');
+		expect(parsed.ok && Object.keys(parsed.doc)).toEqual(['__proto__', 'http']);
+		expect(parsed.ok && Object.getPrototypeOf(parsed.doc)).toBe(Object.prototype);
+	});
+
 	it('invalid JSON: line and column, never the content', async () => {
 		const file = await configFile('broken.json', '{\n  "http": {"access-token": "leaky-secret" "port": 1}\n}');
 		const read = await readConfigFile(file);

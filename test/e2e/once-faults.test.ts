@@ -32,7 +32,7 @@ const cases: readonly Case[] = [
 	{mode: 'reset-mid-body', exit: 1, kind: 'bad-payload'},
 	{mode: 'no-answer', exit: 1, kind: 'timeout', hang: true},
 	{mode: 'stall-body', exit: 1, kind: 'timeout', hang: true},
-	{mode: 'drip', exit: 1, kind: 'timeout', hang: true, says: /no complete answer within 8 s/},
+	{mode: 'drip', exit: 1, kind: 'timeout', hang: true, says: /no complete answer within 8s/},
 	{mode: 'status-500', exit: 1, kind: 'server-error', says: /HTTP 500/},
 	{mode: 'status-500-empty', exit: 1, kind: 'server-error', says: /HTTP 500/},
 	{mode: 'status-503', exit: 1, kind: 'server-error', says: /HTTP 503/},

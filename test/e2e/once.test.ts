@@ -2,6 +2,7 @@ import {execFile} from 'node:child_process';
 import {promisify} from 'node:util';
 import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {keysHelpLines} from '../../source/ui/keymap.js';
 import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);
@@ -88,8 +89,10 @@ describe('rigtop --once', () => {
 		expect(result.stdout).toContain('piped-rig');
 	});
 
-	it('--version and --help work', async () => {
+	it('--version and --help work; the help lists the keys from the keymap', async () => {
 		expect((await rigtop(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-		expect((await rigtop(['--help'])).stdout).toContain('--token-file');
+		const help = (await rigtop(['--help'])).stdout;
+		expect(help).toContain('--token-file');
+		for (const line of keysHelpLines()) expect(help).toContain(line.trim());
 	});
 });

@@ -1,10 +1,11 @@
-import net from 'node:net';
+import type net from 'node:net';
 import {readCapture} from './captures.js';
+import {httpAnswer, startRawServer, type RawRequest} from './raw-server.js';
 
 /**
- * ONE fault-injecting miner for the reliability tests: a raw node:net server on 127.0.0.1 (so any byte sequence is
- * possible), whose `mode` can be switched at runtime on the same port, to see rigtop fall into a fault and recover
- * from it.
+ * ONE fault-injecting miner for the reliability tests: a handler on the tests' raw server (raw-server.ts: any byte
+ * sequence is possible), whose `mode` can be switched at runtime on the same port, to see rigtop fall into a fault and
+ * recover from it.
  *
  * 'healthy' serves the recorded XMRig 6.26 answers (test/fixtures/xmrig/v6.26: /2/summary, /2/backends, /1/summary,
  * 404 NOT_FOUND elsewhere, 401/403 as 6.26 words them when a token is set) with the uptime moving on, plus GET and
@@ -88,12 +89,7 @@ export const faultModes: readonly FaultMode[] = [
 	'impostor',
 ];
 
-export type FaultRequest = {
-	readonly method: string;
-	readonly target: string;
-	readonly headers: Readonly<Record<string, string>>;
-	readonly body: string;
-};
+export type FaultRequest = RawRequest;
 
 /** One connection the server saw, once it closed. */
 export type ConnectionRecord = {
@@ -151,38 +147,26 @@ const recordedConfig = (() => {
 
 const fiftyMegabytes = 50 * 1024 * 1024;
 
-/** An answer in 6.x's format: its headers (CORS, Connection: close), Content-Length and Content-Type with a body. */
-export function xmrigAnswer(status: number, reason: string, body: string, contentType = 'application/json'): string {
-	const lines = [
-		`HTTP/1.1 ${status} ${reason}`,
-		'Access-Control-Allow-Headers: Authorization, Content-Type',
-		'Access-Control-Allow-Methods: GET, PUT, POST, DELETE',
-		'Access-Control-Allow-Origin: *',
-		'Connection: close',
-	];
-	if (body !== '') lines.push(`Content-Length: ${Buffer.byteLength(body)}`, `Content-Type: ${contentType}`);
-	else lines.push('Content-Length: 0');
-	return `${lines.join('\r\n')}\r\n\r\n${body}`;
+/** An answer in 6.x's format; an empty body says so with Content-Length: 0 (a proxy's empty error page). */
+function xmrigAnswer(status: number, reason: string, body: string, contentType = 'application/json'): string {
+	return httpAnswer(status, body, reason, body === '' ? ['Content-Length: 0'] : [], contentType);
 }
 
 function errorBody(status: number, error: string): string {
 	return `{\n    "status": ${status},\n    "error": "${error}"\n}`;
 }
 
-const htmlPage =
-	'<!DOCTYPE html>\n<html>\n<head><title>Welcome to nginx!</title></head>\n<body>\n<h1>Welcome to nginx!</h1>\n<p>If you see this page, the nginx web server is successfully installed.</p>\n</body>\n</html>\n';
-
-function parseHead(head: string): {method: string; target: string; headers: Record<string, string>} {
-	const [requestLine = '', ...lines] = head.split('\r\n');
-	const [method = '', target = ''] = requestLine.split(' ');
-	const headers: Record<string, string> = {};
-	for (const line of lines) {
-		const colon = line.indexOf(':');
-		if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-	}
-
-	return {method, target, headers};
-}
+const htmlPage = [
+	'<!DOCTYPE html>',
+	'<html>',
+	'<head><title>Welcome to nginx!</title></head>',
+	'<body>',
+	'<h1>Welcome to nginx!</h1>',
+	'<p>If you see this page, the nginx web server is successfully installed.</p>',
+	'</body>',
+	'</html>',
+	'',
+].join('\n');
 
 export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
 	const token = options.token ?? null;
@@ -193,11 +177,8 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 	let generation = 0;
 	let processStart = Date.now();
 	let uptimeAtStart = options.uptime ?? 3600;
-	const requests: FaultRequest[] = [];
 	const connections: ConnectionRecord[] = [];
-	const sockets = new Set<net.Socket>();
 	const timers = new Set<NodeJS.Timeout>();
-	let port = 0;
 
 	const minerId = () => `f800509bdc3f${(0xb6_59 + generation * 7919).toString(16).padStart(4, '0').slice(-4)}`;
 	const uptime = () => uptimeAtStart + Math.floor((Date.now() - processStart) / 1000);
@@ -399,7 +380,11 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 			case 'wrong-shape': {
 				const body = isThreadsPath(request.target)
 					? '{\n    "type": "cpu",\n    "threads": 4\n}'
-					: `{\n    "id": "${minerId()}",\n    "uptime": "${uptime()} s",\n    "hashrate": {\n        "total": "1.2 kH/s"\n    },\n    "results": [1, 2],\n    "connection": "up"\n}`;
+					: JSON.stringify(
+							{id: minerId(), uptime: `${uptime()} s`, hashrate: {total: '1.2 kH/s'}, results: [1, 2], connection: 'up'},
+							null,
+							4,
+						);
 				end(xmrigAnswer(200, 'OK', body));
 				return;
 			}
@@ -468,7 +453,16 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 						xmrigAnswer(
 							404,
 							'Not Found',
-							'<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n',
+							[
+								'<html>',
+								'<head><title>404 Not Found</title></head>',
+								'<body>',
+								'<center><h1>404 Not Found</h1></center>',
+								'<hr><center>nginx/1.24.0</center>',
+								'</body>',
+								'</html>',
+								'',
+							].join('\r\n'),
 							'text/html',
 						),
 					);
@@ -486,73 +480,18 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 		}
 	};
 
-	const onConnection = (socket: net.Socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-		socket.on('error', () => {
-			// The client resets or goes away in many of these tests: nothing to do.
-		});
-		if (mode === 'not-http' && only === null) {
+	const server = await startRawServer(serve, {
+		onConnection(socket) {
 			// An SSH server speaks first.
-			socket.write('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3\r\n');
-		}
-
-		let buffered = Buffer.alloc(0);
-		let done = false;
-		socket.on('data', (chunk: Buffer) => {
-			if (done) return;
-			buffered = Buffer.concat([buffered, chunk]);
-			const end = buffered.indexOf('\r\n\r\n');
-			if (end === -1) {
-				if (buffered.length > 64 * 1024) socket.destroy();
-				return;
-			}
-
-			const head = parseHead(buffered.subarray(0, end).toString('latin1'));
-			const length = Number(head.headers['content-length'] ?? '0');
-			const bodyBytes = buffered.subarray(end + 4);
-			if (bodyBytes.length < length) return;
-			done = true;
-			const request: FaultRequest = {...head, body: bodyBytes.subarray(0, length).toString('utf8')};
-			requests.push(request);
-			serve(request, socket);
-		});
-	};
-
-	let server: net.Server | null = null;
-	const listen = async (): Promise<void> => {
-		const next = net.createServer(onConnection);
-		await new Promise<void>((resolve, reject) => {
-			next.once('error', reject);
-			next.listen(port, '127.0.0.1', () => {
-				next.off('error', reject);
-				resolve();
-			});
-		});
-		const address = next.address();
-		if (address === null || typeof address === 'string') throw new Error('no port');
-		port = address.port;
-		server = next;
-	};
-
-	const stopListening = async (): Promise<void> => {
-		const current = server;
-		server = null;
-		for (const socket of sockets) socket.destroy();
-		if (current) {
-			await new Promise<void>((resolve) => {
-				current.close(() => resolve());
-			});
-		}
-	};
-
-	await listen();
+			if (mode === 'not-http' && only === null) socket.write('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3\r\n');
+		},
+	});
 	const api: FaultServer = {
 		get url() {
-			return `http://127.0.0.1:${port}`;
+			return server.url;
 		},
 		get port() {
-			return port;
+			return server.port;
 		},
 		get mode() {
 			return mode;
@@ -566,7 +505,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 		set configText(text: string) {
 			state.configText = text;
 		},
-		requests,
+		requests: server.requests,
 		connections,
 		async setMode(next, modeOptions = {}) {
 			if (next === 'restart') {
@@ -577,13 +516,13 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 
 			mode = next;
 			only = modeOptions.only ?? null;
-			if (next === 'refused' && only === null) await stopListening();
-			else if (server === null) await listen();
+			if (next === 'refused' && only === null) await server.stopListening();
+			else await server.listen();
 		},
 		async close() {
 			for (const timer of timers) clearTimeout(timer);
 			timers.clear();
-			await stopListening();
+			await server.close();
 		},
 	};
 	return api;

@@ -4,7 +4,7 @@ import {detectDialect} from '../../source/miner/dialect.js';
 import {MinerError} from '../../source/miner/errors.js';
 import {MinerReader} from '../../source/miner/reader.js';
 import {captureJson, readSynthetic} from '../helpers/captures.js';
-import {httpAnswer} from './helpers/raw-server.js';
+import {httpAnswer} from '../helpers/raw-server.js';
 import {
 	capture,
 	json,

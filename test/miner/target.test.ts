@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {normalizeMinerUrl, UsageError} from '../../source/miner/target.js';
+import {normalizeMinerUrl, TargetError} from '../../source/miner/target.js';
 
 describe('normalizeMinerUrl', () => {
 	it.each([
@@ -58,7 +58,7 @@ describe('normalizeMinerUrl', () => {
 			thrown = error;
 		}
 
-		expect(thrown).toBeInstanceOf(UsageError);
+		expect(thrown).toBeInstanceOf(TargetError);
 		expect((thrown as Error).message).toMatch(message);
 	});
 

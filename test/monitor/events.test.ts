@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest';
 import type {MinerSnapshot} from '../../source/miner/model.js';
 import type {DropState, EventDraft} from '../../source/monitor/events.js';
 import {deriveEvents, initialDropState, isRestart} from '../../source/monitor/events.js';
-import {makeSnapshot, withRates} from './make-snapshot.js';
+import {makeSnapshot, withRates} from '../helpers/snapshot.js';
 
 const ctx = (drop: DropState = initialDropState, elapsedMs = 1000) => ({name: 'rig-01', drop, elapsedMs});
 
@@ -39,7 +39,7 @@ describe('deriveEvents', () => {
 
 	it('finds nothing between two polls of a steady miner, and hands back the same drop state', () => {
 		const prev = makeSnapshot();
-		const next = makeSnapshot({uptime: 5424, connection: {uptime: 5381}});
+		const next = makeSnapshot({uptime: (prev.uptime ?? 0) + 1, connection: {uptime: (prev.connection.uptime ?? 0) + 1}});
 		const result = deriveEvents(prev, next, ctx());
 		expect(result.events).toEqual([]);
 		expect(result.drop).toBe(initialDropState);
@@ -87,7 +87,7 @@ describe('deriveEvents', () => {
 				connection: {connected: false, ip: null, uptime: 0},
 				hugepages: {kind: 'pages', allocated: 0, total: 1168},
 			});
-			const dropped: DropState = {dropped: true, streak: 0, baseline: 4800, baselineWindow: '15 m'};
+			const dropped: DropState = {dropped: true, streak: 0, baseline: 4800, baselineWindow: '15m'};
 			const result = deriveEvents(prev, next, ctx(dropped));
 			expect(kinds(result.events)).toEqual(['restarted']);
 			expect(result.drop).toEqual(initialDropState);
@@ -135,8 +135,8 @@ describe('deriveEvents', () => {
 		const before = makeSnapshot({results: {good: 1205, total: 1208, rejected: 3}});
 		const one = makeSnapshot({results: {good: 1205, total: 1209, rejected: 4}});
 		const two = makeSnapshot({results: {good: 1205, total: 1211, rejected: 6}});
-		expect(deriveEvents(before, one, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: 'share rejected (4 of 1209)'}]);
-		expect(deriveEvents(one, two, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: '2 shares rejected (6 of 1211)'}]);
+		expect(deriveEvents(before, one, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: 'share rejected (4 of 1 209)'}]);
+		expect(deriveEvents(one, two, ctx()).events).toEqual([{kind: 'rejected', severity: 'warn', message: '2 shares rejected (6 of 1 211)'}]);
 		expect(deriveEvents(two, makeSnapshot({results: {good: 1206, total: 1212, rejected: 6}}), ctx()).events).toEqual([]);
 	});
 
@@ -144,7 +144,7 @@ describe('deriveEvents', () => {
 		it('lost when fewer pages are allocated than before and than wanted', () => {
 			const next = makeSnapshot({hugepages: {kind: 'pages', allocated: 0, total: 1168}});
 			expect(deriveEvents(makeSnapshot(), next, ctx()).events).toEqual([
-				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost: 1168 → 0 of 1168 allocated'},
+				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost: 1 168 → 0 of 1 168 allocated'},
 			]);
 		});
 
@@ -170,7 +170,7 @@ describe('deriveEvents', () => {
 			const {events, drop} = run([normal, low, low, low, low, low, normal, normal, normal, normal]);
 			expect(events).toEqual([
 				{kind: 'started', severity: 'info', message: 'watching rig-01, XMRig 6.26.0'},
-				{kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 2.10 kH/s, 45% of the 15 m average (4.70 kH/s)'},
+				{kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 2.10 kH/s, 44.7% of the 15m average (4.70 kH/s)'},
 				{kind: 'hashrate-recovered', severity: 'info', message: 'hashrate recovered: 4.80 kH/s'},
 			]);
 			expect(drop).toEqual(initialDropState);
@@ -186,7 +186,7 @@ describe('deriveEvents', () => {
 			expect(events[1]).toEqual({
 				kind: 'hashrate-drop',
 				severity: 'warn',
-				message: 'hashrate down to 1.00 kH/s, 33% of the 60 s average (3.00 kH/s)',
+				message: 'hashrate down to 1.00 kH/s, 33.3% of the 60s average (3.00 kH/s)',
 			});
 		});
 
@@ -227,7 +227,7 @@ describe('deriveEvents', () => {
 	it('lists several changes of one poll in a fixed order', () => {
 		const next = makeSnapshot({
 			paused: true,
-			results: {good: 87, total: 90, rejected: 3},
+			results: {good: 1204, total: 1209, rejected: 5},
 			connection: {connected: false, ip: null, uptime: 0},
 			hugepages: {kind: 'pages', allocated: 100, total: 1168},
 		});

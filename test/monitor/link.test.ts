@@ -1,9 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
-import {formatDuration, formatRate} from '../../source/monitor/format.js';
-import {backoffDelay, statusAfterFailure} from '../../source/monitor/link.js';
+import {backoffDelay, statusAfterFailure, upEvent} from '../../source/monitor/link.js';
 import {displayName, hostPort, withoutCredentials} from '../../source/monitor/name.js';
-import {makeSnapshot} from './make-snapshot.js';
+import {makeSnapshot} from '../helpers/snapshot.js';
 
 const timeout = new MinerError('timeout', 'no answer within 5 s');
 const refused = new MinerError('unreachable', 'connection refused');
@@ -62,18 +61,9 @@ describe('names and text', () => {
 		expect(withoutCredentials('http://10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
 	});
 
-	it('formats rates with three significant digits and durations in two units', () => {
-		expect([0, 812, 999.4, 4823.45, 12_400, 123_456, 2_500_000].map(formatRate)).toEqual([
-			'0.00 H/s',
-			'812 H/s',
-			'999 H/s',
-			'4.82 kH/s',
-			'12.4 kH/s',
-			'123 kH/s',
-			'2.50 MH/s',
-		]);
-		expect(formatDuration(400)).toBe('1s');
-		expect(formatDuration(252_000)).toBe('4m 12s');
-		expect(formatDuration(3 * 86_400_000 + 4 * 3_600_000 + 5000)).toBe('3d 4h');
+	it('says how long the miner was down in the duration style of every screen', () => {
+		expect(upEvent(252_000).message).toBe('back up after 4m 12s');
+		expect(upEvent(3 * 86_400_000 + 4 * 3_600_000 + 5000).message).toBe('back up after 3d 04h');
+		expect(upEvent(400).message).toBe('back up after 0s');
 	});
 });

@@ -3,7 +3,7 @@ import type {MinerSnapshot} from '../../source/miner/model.js';
 import type {Clock} from '../../source/monitor/monitor.js';
 import {Monitor, pollOnce} from '../../source/monitor/monitor.js';
 import type {MonitorState} from '../../source/monitor/types.js';
-import {makeSnapshot, withRates} from './make-snapshot.js';
+import {makeSnapshot, withRates} from '../helpers/snapshot.js';
 import type {Step} from './scripted-read.js';
 import {refused, scriptedRead, timedOut, unauthorized} from './scripted-read.js';
 
@@ -432,8 +432,8 @@ describe('Monitor state', () => {
 		const script = [
 			makeSnapshot(),
 			makeSnapshot({paused: true}),
-			makeSnapshot({paused: true, results: {good: 87, total: 90, rejected: 3}}),
-			makeSnapshot({paused: false, results: {good: 88, total: 91, rejected: 3}, connection: {connected: false, ip: null, uptime: 0}}),
+			makeSnapshot({paused: true, results: {good: 1204, total: 1209, rejected: 5}}),
+			makeSnapshot({paused: false, results: {good: 1205, total: 1210, rejected: 5}, connection: {connected: false, ip: null, uptime: 0}}),
 		];
 		const {monitor} = watch(script.map((snapshot) => ok(snapshot, 0)));
 		monitor.start();
@@ -441,7 +441,7 @@ describe('Monitor state', () => {
 		expect(monitor.getState().events.map((event) => [event.seq, event.message])).toEqual([
 			[1, 'watching rig-01, XMRig 6.26.0'],
 			[2, 'paused'],
-			[3, '2 shares rejected (3 of 90)'],
+			[3, '2 shares rejected (5 of 1 209)'],
 			[4, 'pool lost: pool.example.org:443'],
 			[5, 'resumed'],
 		]);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {shareUnchanged} from '../../source/monitor/structural-share.js';
-import {makeSnapshot} from './make-snapshot.js';
+import {makeSnapshot} from '../helpers/snapshot.js';
 
 describe('shareUnchanged', () => {
 	it('returns the previous snapshot itself when nothing changed', () => {

@@ -29,7 +29,10 @@ async function dashboardOn(context: TestContext) {
 		await w.stop();
 		await server.close();
 	});
-	const terminal = await renderTerminal(<App store={w.monitor} onQuit={() => undefined} color={false} />, {columns: 80, rows: 24});
+	const terminal = await renderTerminal(<App miners={[{store: w.monitor}]} onQuit={() => undefined} color={false} />, {
+		columns: 80,
+		rows: 24,
+	});
 	return {server, w, terminal};
 }
 

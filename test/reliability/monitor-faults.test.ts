@@ -31,7 +31,7 @@ const failing: readonly Failing[] = [
 	{mode: 'reset-mid-body', status: 'stale', kind: 'bad-payload', says: /cut short/},
 	{mode: 'no-answer', status: 'stale', kind: 'timeout', says: /timed out|no complete answer/, hang: true},
 	{mode: 'stall-body', status: 'stale', kind: 'timeout', says: /stalled|no complete answer/, hang: true},
-	{mode: 'drip', status: 'stale', kind: 'timeout', says: /no complete answer within 0\.6 s/, hang: true},
+	{mode: 'drip', status: 'stale', kind: 'timeout', says: /no complete answer within 0\.6s/, hang: true},
 	{mode: 'status-500', status: 'stale', kind: 'server-error', says: /HTTP 500/},
 	{mode: 'status-500-empty', status: 'stale', kind: 'server-error', says: /HTTP 500/},
 	{mode: 'status-503', status: 'stale', kind: 'server-error', says: /HTTP 503/},

@@ -7,7 +7,6 @@
  * MinerReader.read() gives a MinerSnapshot or rejects with a MinerError, nothing else, and always ends.
  */
 import {readdirSync, readFileSync} from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -19,7 +18,7 @@ import {MinerError} from '../../source/miner/errors.js';
 import {parseJsonText} from '../../source/miner/json-text.js';
 import {MinerReader} from '../../source/miner/reader.js';
 import {readCapture} from '../helpers/captures.js';
-import {xmrigAnswer} from '../helpers/fault-server.js';
+import {httpAnswer, startRawServer, type RawServer} from '../helpers/raw-server.js';
 
 // ---- the read path ----
 
@@ -80,7 +79,8 @@ const anyAnswer = fc.record({
 type Answer = {status: number; body: string; framing: string};
 
 function encode(answer: Answer): string {
-	const raw = xmrigAnswer(answer.status, 'X', answer.body);
+	// An empty body still announces its length, so the framing faults below apply to it too.
+	const raw = httpAnswer(answer.status, answer.body, 'X', answer.body === '' ? ['Content-Length: 0'] : []);
 	const length = Buffer.byteLength(answer.body);
 	switch (answer.framing) {
 		case 'short':
@@ -96,30 +96,24 @@ function encode(answer: Answer): string {
 	}
 }
 
-let server: net.Server;
-let port = 0;
+let server: RawServer;
 let answers: Answer[] = [];
 let served = 0;
 
 beforeAll(async () => {
-	server = net.createServer((socket) => {
-		socket.on('error', () => undefined);
-		socket.once('data', () => {
-			const answer = answers[served++ % Math.max(answers.length, 1)];
-			socket.end(answer ? encode(answer) : '');
-		});
+	server = await startRawServer((_request, socket) => {
+		const answer = answers[served++ % Math.max(answers.length, 1)];
+		socket.end(answer ? encode(answer) : '');
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	port = (server.address() as net.AddressInfo).port;
 });
 
 afterAll(async () => {
-	await new Promise<void>((resolve) => server.close(() => resolve()));
+	await server.close();
 });
 
 describe('the read path on arbitrary answers', () => {
 	it('MinerReader.read() gives a snapshot or a MinerError with a one-line message, whatever the server sends, and ends', async () => {
-		const client = new MinerClient({url: `http://127.0.0.1:${port}`, token: null}, {deadlineMs: 1000});
+		const client = new MinerClient({url: server.url, token: null}, {deadlineMs: 1000});
 		try {
 			await fc.assert(
 				fc.asyncProperty(fc.array(anyAnswer, {minLength: 1, maxLength: 4}), async (list) => {

@@ -22,7 +22,7 @@ import {ConfigSession} from '../../source/config/session.js';
 import {MinerClient} from '../../source/miner/client.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {tempDir} from '../config/helpers/fixtures.js';
-import {freePort} from '../config/helpers/sim-miner.js';
+import {freePort} from '../helpers/raw-server.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from '../e2e/helpers/tmux.js';
 import {readCapture} from '../helpers/captures.js';
 

@@ -3,12 +3,12 @@
  * changes (auth, port, API on/off, pool, CPU threads), the file on disk, and outside edits.
  */
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
-import net from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type SimOptions, type Simulator} from '../../source/sim/simulator.js';
 import {manualClock, parseCapture, rawRequest, waitFor} from './helpers.js';
+import {freePort, refused} from '../helpers/raw-server.js';
 
 const started: Simulator[] = [];
 const dirs: string[] = [];
@@ -48,25 +48,6 @@ async function getConfig(server: Simulator, port = server.port): Promise<string>
 
 async function summary(server: Simulator): Promise<Record<string, unknown>> {
 	return (await (await fetch(`${server.url}/1/summary`, {headers: AUTH})).json()) as Record<string, unknown>;
-}
-
-async function freePort(): Promise<number> {
-	const probe = net.createServer();
-	await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-	const {port} = probe.address() as net.AddressInfo;
-	await new Promise<void>((resolve) => probe.close(() => resolve()));
-	return port;
-}
-
-async function refused(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const socket = net.connect({host: '127.0.0.1', port});
-		socket.on('connect', () => {
-			socket.destroy();
-			resolve(false);
-		});
-		socket.on('error', () => resolve(true));
-	});
 }
 
 describe('PUT /1/config with the watcher on (default)', () => {

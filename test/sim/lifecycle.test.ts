@@ -4,6 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {parseSimArgs} from '../../source/sim/cli-args.js';
 import {startSimulator, type SimOptions, type Simulator} from '../../source/sim/simulator.js';
 import {manualClock, parseCapture, rawRequest} from './helpers.js';
+import {refused} from '../helpers/raw-server.js';
 
 const started: Simulator[] = [];
 
@@ -15,17 +16,6 @@ async function sim(options: SimOptions = {}): Promise<Simulator> {
 	const server = await startSimulator({seed: 3, ...options});
 	started.push(server);
 	return server;
-}
-
-async function refused(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const socket = net.connect({host: '127.0.0.1', port});
-		socket.on('connect', () => {
-			socket.destroy();
-			resolve(false);
-		});
-		socket.on('error', () => resolve(true));
-	});
 }
 
 describe('stop() and start()', () => {

@@ -56,7 +56,9 @@ const states: Record<string, MonitorState> = {
 };
 
 async function renderAll(color: boolean, state: MonitorState, withHelp: boolean) {
-	const terminal = await renderTerminal(<App store={createStore(state)} onQuit={() => {}} onPause={() => {}} now={NOW} color={color} />);
+	const terminal = await renderTerminal(
+		<App miners={[{store: createStore(state), onPause: () => {}}]} onQuit={() => {}} now={NOW} color={color} />,
+	);
 	if (withHelp) await terminal.press('?', 'Keys');
 	return terminal;
 }

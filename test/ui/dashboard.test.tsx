@@ -5,7 +5,7 @@ import {describe, expect, test, vi} from 'vitest';
 import type {MonitorState} from '../../source/monitor/types.js';
 import {App} from '../../source/ui/app.js';
 import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
-import {formatClock} from '../../source/ui/format.js';
+import {formatClock} from '../../source/format.js';
 import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from './helpers/state.js';
 import {KEYS, linesOf, renderTerminal, type Terminal} from './helpers/terminal.js';
 
@@ -80,13 +80,13 @@ describe('live dashboard at 80×24', () => {
 		expect(frame).toContain('1 204 / 1 207 good · best 4.1M');
 		expect(frame).toContain('3 rejected 0.2% · avg 31s');
 		expect(frame).toContain('16C/32T AES AVX2 · AMD Ryzen 9 5950X');
-		expect(frame).toContain('hugepages 1168/1168 100%');
+		expect(frame).toContain('hugepages 1 168/1 168 100%');
 		expect(frame).toContain('load 7.91 7.88 7.50 · rss 2.5 GB');
 	});
 
 	test('partial hugepages and an old miner without pages or resources', async () => {
 		const partial = await show(makeState({snapshot: makeSnapshot({hugepages: {kind: 'pages', allocated: 600, total: 1168}})}));
-		expect(partial.terminal.frame()).toContain('hugepages 600/1168 51.4%');
+		expect(partial.terminal.frame()).toContain('hugepages 600/1 168 51.4%');
 		const old = makeSnapshot({
 			version: '2.16.0-beta',
 			kind: 'cpu',
@@ -378,7 +378,7 @@ describe('last accepted share', () => {
 describe('wiring', () => {
 	test('App renders the dashboard; unmounting unsubscribes from the store', async () => {
 		const store = createStore(makeState());
-		const {lastFrame, unmount} = render(<App store={store} onQuit={() => {}} now={NOW} color={false} />);
+		const {lastFrame, unmount} = render(<App miners={[{store}]} onQuit={() => {}} now={NOW} color={false} />);
 		expect(lastFrame()).toContain('rig-01');
 		expect(store.listeners).toBe(1);
 		unmount();

@@ -1,78 +1,131 @@
+import {readFileSync} from 'node:fs';
 import {describe, expect, test} from 'vitest';
+import {dashboardReducer, initialUiState, type DashboardUiState} from '../../source/ui/dashboard-reducer.js';
 import {
-	availableCommands,
-	dashboardReducer,
-	initialUiState,
-	type ActionCommand,
-	type DashboardUiState,
-} from '../../source/ui/dashboard-reducer.js';
-import {commandFor, footerHints, helpEntries, KEYMAP, type CommandName, type KeyLike} from '../../source/ui/keymap.js';
+	CONFIG_KEYMAP,
+	keyName,
+	keysHelpLines,
+	keysMarkdown,
+	SCREEN_KEYMAP,
+	type Capability,
+	type CommandName,
+	type KeyLike,
+	type Keymap,
+} from '../../source/ui/keymap.js';
 
-const everything = new Set<CommandName>(KEYMAP.map((binding) => binding.command));
+const everything: ReadonlySet<CommandName> = new Set<CommandName>(SCREEN_KEYMAP.bindings.map((binding) => binding.command));
+const commandFor = (input: string, key: KeyLike, screen: 'dashboard' | 'help' | 'fleet', available = everything) =>
+	SCREEN_KEYMAP.commandFor(input, key, screen, available);
 
 describe('keymap', () => {
 	test('maps keys to commands on the dashboard', () => {
-		expect(commandFor('q', {}, 'dashboard', everything)).toBe('quit');
-		expect(commandFor('c', {ctrl: true}, 'dashboard', everything)).toBe('quit');
-		expect(commandFor('c', {}, 'dashboard', everything)).toBe('config');
-		expect(commandFor('?', {}, 'dashboard', everything)).toBe('help');
-		expect(commandFor('p', {}, 'dashboard', everything)).toBe('pause');
-		expect(commandFor('r', {}, 'dashboard', everything)).toBe('resume');
-		expect(commandFor('R', {}, 'dashboard', everything)).toBe('refresh');
-		expect(commandFor('', {downArrow: true}, 'dashboard', everything)).toBe('threadsDown');
-		expect(commandFor('j', {}, 'dashboard', everything)).toBe('threadsDown');
-		expect(commandFor('k', {}, 'dashboard', everything)).toBe('threadsUp');
-		expect(commandFor('', {pageDown: true}, 'dashboard', everything)).toBe('pageDown');
-		expect(commandFor('', {end: true}, 'dashboard', everything)).toBe('threadsBottom');
-		expect(commandFor('x', {}, 'dashboard', everything)).toBeNull();
+		expect(commandFor('q', {}, 'dashboard')).toBe('quit');
+		expect(commandFor('c', {ctrl: true}, 'dashboard')).toBe('quit');
+		expect(commandFor('c', {}, 'dashboard')).toBe('config');
+		expect(commandFor('?', {}, 'dashboard')).toBe('help');
+		expect(commandFor('p', {}, 'dashboard')).toBe('pause');
+		expect(commandFor('r', {}, 'dashboard')).toBe('resume');
+		expect(commandFor('R', {}, 'dashboard')).toBe('refresh');
+		expect(commandFor('', {downArrow: true}, 'dashboard')).toBe('threadsDown');
+		expect(commandFor('j', {}, 'dashboard')).toBe('threadsDown');
+		expect(commandFor('k', {}, 'dashboard')).toBe('threadsUp');
+		expect(commandFor('', {pageDown: true}, 'dashboard')).toBe('pageDown');
+		expect(commandFor('', {end: true}, 'dashboard')).toBe('threadsBottom');
+		expect(commandFor('x', {}, 'dashboard')).toBeNull();
 	});
 
 	test('a Ctrl chord is not its plain letter, and the help screen takes fewer keys', () => {
-		expect(commandFor('p', {ctrl: true}, 'dashboard', everything)).toBeNull();
-		expect(commandFor('p', {}, 'help', everything)).toBeNull();
-		expect(commandFor('', {downArrow: true}, 'help', everything)).toBeNull();
-		expect(commandFor('', {escape: true, meta: true}, 'help', everything)).toBe('back');
-		expect(commandFor('q', {}, 'help', everything)).toBe('quit');
+		expect(commandFor('p', {ctrl: true}, 'dashboard')).toBeNull();
+		expect(commandFor('p', {}, 'help')).toBeNull();
+		expect(commandFor('', {downArrow: true}, 'help')).toBeNull();
+		expect(commandFor('', {escape: true, meta: true}, 'help')).toBe('back');
+		expect(commandFor('q', {}, 'help')).toBe('quit');
 	});
 
-	test('commands that are not available do nothing', () => {
-		const basic = new Set<CommandName>(['quit', 'help']);
-		expect(commandFor('c', {}, 'dashboard', basic)).toBeNull();
-		expect(commandFor('p', {}, 'dashboard', basic)).toBeNull();
-		expect(commandFor('q', {}, 'dashboard', basic)).toBe('quit');
+	test('a key works only where what it needs is offered', () => {
+		const offered = new Set<Capability>(['pause']);
+		const available = SCREEN_KEYMAP.available('dashboard', offered);
+		expect(commandFor('p', {}, 'dashboard', available)).toBe('pause');
+		expect(commandFor('c', {}, 'dashboard', available)).toBeNull();
+		expect(commandFor('', {escape: true}, 'dashboard', available)).toBeNull();
+		expect(commandFor('q', {}, 'dashboard', available)).toBe('quit');
+		expect(commandFor('', {downArrow: true}, 'dashboard', available)).toBe('threadsDown');
+		const help = SCREEN_KEYMAP.help(['dashboard', 'help'], offered);
+		expect(help.find((entry) => entry.keys === 'p')?.available).toBe(true);
+		expect(help.find((entry) => entry.keys === 'c')?.available).toBe(false);
+		expect(help.find((entry) => entry.keys === 'q, Ctrl+C')?.available).toBe(true);
 	});
 
-	test('no key is bound twice on one screen', () => {
-		for (const screen of ['dashboard', 'help'] as const) {
-			const seen = new Set<string>();
-			for (const binding of KEYMAP.filter((entry) => entry.screens.includes(screen))) {
-				for (const spec of binding.keys) {
-					const id = JSON.stringify(spec);
-					expect(seen.has(id), `${id} on ${screen}`).toBe(false);
-					seen.add(id);
+	test('no key means two things in one context', () => {
+		const check = <C extends string, X extends string>(keymap: Keymap<C, X>) => {
+			const contexts = new Set(keymap.bindings.flatMap((binding) => binding.contexts));
+			for (const context of contexts) {
+				const seen = new Set<string>();
+				for (const binding of keymap.bindings.filter((entry) => entry.contexts.includes(context))) {
+					for (const spec of binding.keys) {
+						const id = JSON.stringify(spec);
+						expect(seen.has(id), `${id} in ${context}`).toBe(false);
+						seen.add(id);
+					}
 				}
 			}
-		}
+		};
+
+		check(SCREEN_KEYMAP);
+		check(CONFIG_KEYMAP);
+	});
+
+	test('key names are spelled in one place', () => {
+		expect(keyName({input: 'c', ctrl: true})).toBe('Ctrl+C');
+		expect(keyName({input: ' '})).toBe('Space');
+		expect(keyName({special: 'escape'})).toBe('Esc');
+		expect(keyName({special: 'return'})).toBe('Enter');
+		expect(keyName({special: 'pageDown'})).toBe('PgDn');
+		expect(keyName({input: 'R'})).toBe('R');
 	});
 
 	test('the footer comes from the same table and hides what is not shown', () => {
-		const hints = footerHints('dashboard', new Set<CommandName>(['quit', 'help', 'pause', 'threadsUp', 'threadsDown']));
+		const hints = SCREEN_KEYMAP.footer('dashboard', new Set<CommandName>(['quit', 'help', 'pause', 'threadsUp', 'threadsDown']));
 		expect(hints.map((hint) => `${hint.keys} ${hint.label}`)).toEqual(['q quit', '? help', 'p pause', '↑↓ threads']);
-		expect(footerHints('help', new Set<CommandName>(['quit', 'help', 'back'])).map((hint) => hint.keys)).toEqual(['q', '?', 'Esc']);
+		expect(SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help')).map((hint) => hint.keys)).toEqual(['q', '?', 'Esc']);
+		expect(SCREEN_KEYMAP.footer('fleet', SCREEN_KEYMAP.available('fleet')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
+			'q quit',
+			'? help',
+			'↑↓ select',
+			'Enter open',
+		]);
 	});
 
-	test('help lists every binding and marks the unavailable ones', () => {
-		const entries = helpEntries(new Set<CommandName>(['quit', 'help']));
-		expect(entries).toHaveLength(KEYMAP.length);
-		expect(entries.find((entry) => entry.keys === 'q, Ctrl+C')?.available).toBe(true);
-		expect(entries.find((entry) => entry.keys === 'p')?.available).toBe(false);
+	test('help labels list every key a command answers to', () => {
+		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'help']);
+		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
+		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, Ctrl+C');
+		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
+		expect(dismiss?.keys).toBe('Esc, Enter, q');
+	});
+
+	test("rigtop --help's keys are the footers of the screens", () => {
+		const lines = keysHelpLines();
+		expect(lines[1]).toBe('  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet');
+		expect(lines[2]).toBe('  fleet      q quit · ? help · ↑↓ select · Enter open');
+		expect(lines[3]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
+	});
+
+	test("the readme's keys table is the one the keymap gives", () => {
+		const readme = readFileSync(new URL('../../readme.md', import.meta.url), 'utf8');
+		const table = /<!-- keys:begin -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)?.[1];
+		expect(table, 'readme.md has no <!-- keys:begin --> … <!-- keys:end --> block').toBeDefined();
+		expect(table, `readme.md's keys table is out of date; it should read:\n${keysMarkdown()}\n`).toBe(keysMarkdown());
 	});
 });
 
 describe('dashboard reducer', () => {
-	const actions = new Set<ActionCommand>(['quit', 'pause']);
-	const start = (pageSize = 7, threadCount = 16): DashboardUiState => initialUiState({actions, pageSize, threadCount});
-	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
+	const offered = new Set<Capability>(['pause']);
+	const start = (pageSize = 7, threadCount = 16): DashboardUiState => initialUiState({offered, pageSize, threadCount});
+	const step = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
+	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => step(state, input, key).state;
+	const viewport = (state: DashboardUiState, pageSize: number, threadCount: number) =>
+		dashboardReducer(state, {type: 'viewport', pageSize, threadCount}).state;
 
 	test('scrolls threads within bounds', () => {
 		let state = start();
@@ -96,15 +149,15 @@ describe('dashboard reducer', () => {
 		const state = start(20, 16);
 		expect(press(state, '', {downArrow: true})).toBe(state);
 		expect(press(state, 'x')).toBe(state);
-		expect(dashboardReducer(state, {type: 'viewport', pageSize: 20, threadCount: 16})).toBe(state);
+		expect(viewport(state, 20, 16)).toBe(state);
 	});
 
 	test('a bigger viewport pulls the offset back', () => {
 		let state = press(start(), 'G');
 		expect(state.threadsOffset).toBe(9);
-		state = dashboardReducer(state, {type: 'viewport', pageSize: 12, threadCount: 16});
+		state = viewport(state, 12, 16);
 		expect(state.threadsOffset).toBe(4);
-		state = dashboardReducer(state, {type: 'viewport', pageSize: 12, threadCount: 4});
+		state = viewport(state, 12, 4);
 		expect(state.threadsOffset).toBe(0);
 	});
 
@@ -120,28 +173,11 @@ describe('dashboard reducer', () => {
 		expect(state.help).toBe(false);
 	});
 
-	test('app commands are queued in order, each numbered once', () => {
-		let state = start();
-		state = press(state, 'p');
-		state = press(state, 'c'); // config was not given: ignored
-		state = press(state, 'q');
-		expect(state.outbox).toEqual([
-			{seq: 1, command: 'pause'},
-			{seq: 2, command: 'quit'},
-		]);
-	});
-
-	test('the outbox is bounded', () => {
-		let state = start();
-		for (let index = 0; index < 40; index++) state = press(state, 'p');
-		expect(state.outbox).toHaveLength(16);
-		expect(state.outbox.at(-1)?.seq).toBe(40);
-	});
-
-	test('available commands always include navigation and help', () => {
-		const available = availableCommands(new Set<ActionCommand>(['quit']));
-		expect(available.has('help')).toBe(true);
-		expect(available.has('threadsDown')).toBe(true);
-		expect(available.has('pause')).toBe(false);
+	test('app commands are effects, one per key, and change no state', () => {
+		const state = start();
+		expect(step(state, 'p')).toEqual({state, effects: ['pause']});
+		expect(step(state, 'c')).toEqual({state, effects: []}); // config was not offered: ignored
+		expect(step(state, 'q')).toEqual({state, effects: ['quit']});
+		expect(step(state, '', {downArrow: true}).effects).toEqual([]);
 	});
 });

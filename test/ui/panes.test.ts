@@ -12,9 +12,9 @@ describe('system pane helpers', () => {
 	});
 
 	test('hugepages: all, part, none, not wanted, and the 2.x flag', () => {
-		expect(hugepagesText({kind: 'pages', allocated: 1168, total: 1168})).toEqual({text: '1168/1168 100%', tone: 'ok'});
-		expect(hugepagesText({kind: 'pages', allocated: 600, total: 1168})).toEqual({text: '600/1168 51.4%', tone: 'warn'});
-		expect(hugepagesText({kind: 'pages', allocated: 0, total: 1168})).toEqual({text: '0/1168 0%', tone: 'error'});
+		expect(hugepagesText({kind: 'pages', allocated: 1168, total: 1168})).toEqual({text: '1 168/1 168 100%', tone: 'ok'});
+		expect(hugepagesText({kind: 'pages', allocated: 600, total: 1168})).toEqual({text: '600/1 168 51.4%', tone: 'warn'});
+		expect(hugepagesText({kind: 'pages', allocated: 0, total: 1168})).toEqual({text: '0/1 168 0%', tone: 'error'});
 		expect(hugepagesText({kind: 'pages', allocated: 0, total: 0})).toEqual({text: 'off', tone: 'muted'});
 		expect(hugepagesText({kind: 'flag', enabled: false})).toEqual({text: 'off', tone: 'warn'});
 		expect(hugepagesText(null).text).toBe('—');

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {colorEnabled, createTheme} from '../../source/ui/theme.js';
+import {createTheme} from '../../source/ui/theme.js';
 
 describe('theme', () => {
 	test('colour off emits no colour props at all', () => {
@@ -21,13 +21,5 @@ describe('theme', () => {
 		expect(theme.dim(false)).toEqual({});
 		expect(theme.text('ok')).toBe(theme.text('ok'));
 		expect(createTheme({color: true})).toBe(theme);
-	});
-
-	test('NO_COLOR (non-empty) or --no-color turn colour off', () => {
-		expect(colorEnabled({})).toBe(true);
-		expect(colorEnabled({NO_COLOR: '1'})).toBe(false);
-		expect(colorEnabled({NO_COLOR: ''})).toBe(true);
-		expect(colorEnabled({}, false)).toBe(false);
-		expect(colorEnabled({}, true)).toBe(true);
 	});
 });

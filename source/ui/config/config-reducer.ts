@@ -3,16 +3,19 @@
  * session's current state give the next view state plus the session calls to make (effects). The
  * view runs the effects at once, in the input handler, so keys pressed back to back always act on
  * the latest state. Edits are checked here first (PendingEdits is immutable, so trying one costs
- * nothing), so a refused value keeps the editor open with the reason. The inline editor and the
- * search prompt are edited here too (not by a component holding its own copy of the text), so fast
- * typing loses no key.
+ * nothing), so a refused value keeps the editor open with the reason. The inline editor's and the
+ * search prompt's text lives in this state too (line-editor.ts edits it; no component holds its own
+ * copy of the text), so fast typing loses no key.
  */
 import type {ConfigEntry} from '../../config/document.js';
 import {jsonEqual} from '../../config/json-values.js';
 import type {ConfigSessionState} from '../../config/session.js';
 import {READ_ONLY_MESSAGE} from '../../config/session.js';
 import type {ConfigPath, JsonValue} from '../../config/types.js';
-import {configCommandFor, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
+import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {scrollToShow} from '../scroll.js';
+import {typeKey, type TypedText} from './line-editor.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
 
@@ -27,9 +30,6 @@ export type Dialog =
 	| {readonly kind: 'undo'}
 	| {readonly kind: 'leave'}
 	| {readonly kind: 'reload'};
-
-/** Text being typed, and where the caret is in it (0…length). */
-export type TypedText = {readonly text: string; readonly caret: number};
 
 export type Prompt =
 	| ({readonly kind: 'search'} & TypedText)
@@ -78,7 +78,7 @@ export type ConfigContext = {
 	readonly readOnly: boolean;
 };
 
-export type ConfigStep = {readonly state: ConfigUiState; readonly effects: readonly ConfigEffect[]};
+export type ConfigStep = Step<ConfigUiState, ConfigEffect>;
 
 export function initialConfigUi(): ConfigUiState {
 	return {cursor: null, expanded: new Set(), top: 0, prompt: null, dialog: null, query: null, notice: null, resultSeen: 0};
@@ -106,7 +106,10 @@ function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-const same = (state: ConfigUiState): ConfigStep => ({state, effects: []});
+/** The key for a command while browsing, as the footer writes it (for hints in messages). */
+const keyFor = (command: ConfigCommandName): string => CONFIG_KEYMAP.keyOf(command, 'browse');
+
+const same = (state: ConfigUiState): ConfigStep => stateOnly(state);
 const say = (state: ConfigUiState, text: string, tone: Tone = 'info', effects: readonly ConfigEffect[] = []): ConfigStep => ({
 	state: {...state, notice: {text, tone}},
 	effects,
@@ -117,16 +120,7 @@ function moveTo(state: ConfigUiState, rows: readonly ConfigEntry[], index: numbe
 	if (rows.length === 0) return state;
 	const at = Math.min(Math.max(0, index), rows.length - 1);
 	const row = rows[at];
-	return {...state, cursor: row ? row.id : state.cursor, top: scrollFor(state.top, at, rows.length, pageSize)};
-}
-
-/** The first row to show so that row `at` is on screen, moving the view as little as possible. */
-export function scrollFor(top: number, at: number, total: number, pageSize: number): number {
-	const page = Math.max(1, pageSize);
-	let next = Math.min(top, Math.max(0, total - page));
-	if (at < next) next = at;
-	if (at >= next + page) next = at - page + 1;
-	return Math.max(0, next);
+	return {...state, cursor: row ? row.id : state.cursor, top: scrollToShow(state.top, at, rows.length, pageSize)};
 }
 
 /** Opens every section around a key and puts the cursor on it. */
@@ -144,7 +138,7 @@ function reveal(state: ConfigUiState, session: ConfigSessionState, entry: Config
 }
 
 /**
- * Splits what Ink delivered as one input into single keys. Ink 6.8 passes a run of plain text (a
+ * Splits what Ink delivered as one input into single keys. Ink passes a run of plain text (a
  * paste, or keys that arrived together, e.g. `/colors⏎` typed fast or sent by tmux) as one string;
  * the view handles it one key at a time so `/`, Enter and the rest each do what they do alone.
  * Escape sequences always arrive on their own, so a one-character or flagged input is returned as is.
@@ -168,7 +162,7 @@ export function configReducer(state: ConfigUiState, action: ConfigUiAction, cont
 	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;
 
 	if (mode === 'prompt' && state.prompt) return promptKey(base, state.prompt, input, key, context);
-	const command = configCommandFor(input, key, mode);
+	const command = CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode));
 	if (command === null) return same(base);
 	if (mode === 'confirm') return confirmKey(base, command, context);
 	if (mode === 'panel') return panelKey(base, command, context);
@@ -176,7 +170,7 @@ export function configReducer(state: ConfigUiState, action: ConfigUiAction, cont
 }
 
 function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: KeyLike, context: ConfigContext): ConfigStep {
-	const command = configCommandFor(input, key, 'prompt');
+	const command = CONFIG_KEYMAP.commandFor(input, key, 'prompt', CONFIG_KEYMAP.available('prompt'));
 	if (command === 'cancel') return same({...state, prompt: null});
 	if (command === 'submit') {
 		if (prompt.kind === 'edit') return submitEdit(state, prompt, context);
@@ -186,37 +180,6 @@ function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: Key
 	const typed = typeKey(prompt, input, key);
 	if (typed === prompt) return same(state);
 	return same({...state, prompt: prompt.kind === 'edit' ? {...prompt, ...typed, error: null} : {...prompt, ...typed}});
-}
-
-/**
- * One key of line editing: printable text goes in at the caret (a paste arrives as one string),
- * Backspace deletes left of it (Ink 6.8 reports the usual 0x7F as `delete`), ←/→ move it, Home/End
- * and Ctrl+A/Ctrl+E jump to the ends, Ctrl+U clears. Returns the same object when nothing changed.
- */
-export function typeKey(current: TypedText, input: string, key: KeyLike): TypedText {
-	const {text, caret} = current;
-	if (key.backspace === true || key.delete === true) {
-		if (caret === 0) return current;
-		return {text: text.slice(0, caret - 1) + text.slice(caret), caret: caret - 1};
-	}
-
-	if (key.leftArrow === true) return caret === 0 ? current : {text, caret: caret - 1};
-	if (key.rightArrow === true) return caret >= text.length ? current : {text, caret: caret + 1};
-	if (key.home === true || (key.ctrl === true && input === 'a')) return caret === 0 ? current : {text, caret: 0};
-	if (key.end === true || (key.ctrl === true && input === 'e')) return caret === text.length ? current : {text, caret: text.length};
-	if (key.ctrl === true && input === 'u') return text === '' ? current : {text: '', caret: 0};
-	if (key.ctrl === true || key.meta === true || key.tab === true || input === '' || hasControl(input)) return current;
-	return {text: text.slice(0, caret) + input + text.slice(caret), caret: caret + input.length};
-}
-
-/** Whether a text holds a control character (an escape sequence or a key Ink did not name). */
-function hasControl(text: string): boolean {
-	for (const char of text) {
-		const code = char.codePointAt(0) ?? 0;
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-
-	return false;
 }
 
 function submitEdit(state: ConfigUiState, prompt: Extract<Prompt, {kind: 'edit'}>, context: ConfigContext): ConfigStep {
@@ -244,7 +207,7 @@ function runSearch(state: ConfigUiState, query: string, which: 'first' | 'next',
 	if (!target) return same(state);
 	const position = matches.indexOf(target) + 1;
 	const next = reveal(state, context.session, target, context.pageSize);
-	return say(next, `${target.id} — match ${position} of ${matches.length}${matches.length > 1 ? ' (n: next)' : ''}`);
+	return say(next, `${target.id} — match ${position} of ${matches.length}${matches.length > 1 ? ` (${keyFor('nextMatch')}: next)` : ''}`);
 }
 
 function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
@@ -376,7 +339,7 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'search':
 			return same({...state, prompt: {kind: 'search', text: '', caret: 0}});
 		case 'nextMatch':
-			if (state.query === null) return say(state, 'press / to search first');
+			if (state.query === null) return say(state, `press ${keyFor('search')} to search first`);
 			return runSearch(state, state.query, 'next', context);
 		case 'diff':
 			if (pendingCount(session) === 0) return say(state, 'no pending changes');
@@ -390,7 +353,11 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'apply': {
 			const refused = writesRefused(context);
 			if (refused) return say(state, refused, 'warn');
-			if (pendingCount(session) === 0) return say(state, 'nothing to apply: change a key first (Space, Enter, + or -)');
+			if (pendingCount(session) === 0)
+				return say(
+					state,
+					`nothing to apply: change a key first (${keyFor('toggle')}, ${keyFor('activate')}, ${keyFor('increment')} or ${keyFor('decrement')})`,
+				);
 			return same({...state, dialog: {kind: 'confirm', step: 1}});
 		}
 
@@ -419,9 +386,9 @@ function toggleKey(state: ConfigUiState, entry: ConfigEntry, context: ConfigCont
 	if (refused) return say(state, refused, 'warn');
 	const {edits} = context.session;
 	if (!edits) return same(state);
-	if (entry.secret) return say(state, `${entry.id} is a secret: press Enter to type a new one`, 'warn');
+	if (entry.secret) return say(state, `${entry.id} is a secret: press ${keyFor('activate')} to type a new one`, 'warn');
 	const outcome = edits.toggle(entry.path);
-	if (!outcome.ok) return say(state, `${outcome.message} (Enter)`, 'warn');
+	if (!outcome.ok) return say(state, `${outcome.message} (${keyFor('activate')})`, 'warn');
 	return {state, effects: [{type: 'toggle', path: entry.path}]};
 }
 

@@ -1,19 +1,22 @@
 import {Box, Text, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore} from 'react';
+import {useEffect, useMemo} from 'react';
 import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
-import {formatClock} from '../format.js';
+import {formatClock} from '../../format.js';
+import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {scrollToShow} from '../scroll.js';
+import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {configFooterHints, type ConfigCommandName, type ConfigMode} from '../keymap.js';
+import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
 import {Line, Pane} from '../panes/pane.js';
+import {TitleBar} from '../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {ConfigPanel} from './config-panel.js';
 import {
 	configReducer,
 	initialConfigUi,
 	modeOf,
-	scrollFor,
 	showsResult,
 	splitInput,
 	type ConfigEffect,
@@ -142,58 +145,33 @@ function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult[
  */
 export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewProps) {
 	const theme = useTheme();
-	const subscribe = useCallback((listener: () => void) => session.subscribe(listener), [session]);
-	const getState = useCallback(() => session.getState(), [session]);
-	const state = useSyncExternalStore(subscribe, getState, getState);
+	const state = useStore(session);
 	const {columns, rows} = useTerminalSize();
 	const layout = configLayout(columns, rows);
 	const writesOff = readOnly || state.readOnly;
-
-	const [ui, setUi] = useState<ConfigUiState>(initialConfigUi);
-	const uiRef = useRef(ui);
-	const pageRef = useRef(layout.bodyRows);
-	const backRef = useRef(onBack);
-	const readOnlyRef = useRef(writesOff);
-	useEffect(() => {
-		pageRef.current = layout.bodyRows;
-		backRef.current = onBack;
-		readOnlyRef.current = writesOff;
-	}, [layout.bodyRows, onBack, writesOff]);
 
 	useEffect(() => {
 		void session.ensureLoaded();
 	}, [session]);
 
-	// Keys act on the latest view state (held in a ref, not a render-time closure) and the session's
-	// state at that moment; the effects they ask for run right here, so the next key sees them.
-	const dispatch = useCallback(
-		(action: ConfigUiAction) => {
-			const step = configReducer(uiRef.current, action, {
-				session: session.getState(),
-				pageSize: pageRef.current,
-				readOnly: readOnlyRef.current,
-			});
-			if (step.state !== uiRef.current) {
-				uiRef.current = step.state;
-				setUi(step.state);
-			}
-
-			for (const effect of step.effects) runEffect(effect, session, backRef.current);
+	// Keys act on the session's state at that moment; the effects they ask for run right away, so the
+	// next key sees them.
+	const [ui, dispatch] = useStepReducer(
+		(current: ConfigUiState, action: ConfigUiAction) =>
+			configReducer(current, action, {session: session.getState(), pageSize: layout.bodyRows, readOnly: writesOff}),
+		initialConfigUi,
+		(effect: ConfigEffect) => {
+			runEffect(effect, session, onBack);
 		},
-		[session],
 	);
-	const onInput = useCallback(
-		(input: string, key: Key) => {
-			for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
-		},
-		[dispatch],
-	);
-	useInput(onInput);
+	useInput((input: string, key: Key) => {
+		for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
+	});
 
 	const {document, edits} = state;
 	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
 	const cursor = cursorIndex(treeRows, ui.cursor, document);
-	const top = cursor === -1 ? 0 : scrollFor(ui.top, cursor, treeRows.length, layout.bodyRows);
+	const top = cursor === -1 ? 0 : scrollToShow(ui.top, cursor, treeRows.length, layout.bodyRows);
 	const cursorEntry = cursor === -1 ? undefined : treeRows[cursor];
 	const mode = modeOf(ui, state);
 	const outcomes = useMemo(() => outcomesOf(state), [state]);
@@ -210,7 +188,7 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 					<Line tone="error">{state.problem.message}</Line>
 					{state.problem.detail ? <Line tone="muted">{state.problem.detail}</Line> : null}
 					<Line>{`fix: ${state.problem.fix}`}</Line>
-					<Line tone="muted">R: try again · Esc: back to the dashboard</Line>
+					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')}: back to the dashboard`}</Line>
 				</Pane>
 			);
 		} else {
@@ -237,20 +215,18 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 		);
 	}
 
+	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
 	let notice: {text: string; tone: ThemeToken} | null = null;
-	if (ui.prompt?.kind === 'search')
-		notice = {
-			text: `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}  Enter: find · Esc: cancel`,
-			tone: 'accent',
-		};
-	else if (ui.prompt?.kind === 'edit')
+	if (ui.prompt?.kind === 'search') {
+		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
+		notice = {text: `${typed}  ${promptKey('submit')}: find · ${promptKey('cancel')}: cancel`, tone: 'accent'};
+	} else if (ui.prompt?.kind === 'edit') {
+		const keys = `${promptKey('submit')} sets it, ${promptKey('cancel')} cancels, ${promptKey('clearLine')} clears`;
+		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
 		notice = ui.prompt.error
 			? {text: ui.prompt.error, tone: 'error'}
-			: {
-					text: `${ui.prompt.id}: type the new value${ui.prompt.secret ? ' (it stays hidden)' : ''}; Enter sets it, Esc cancels, Ctrl+U clears`,
-					tone: 'muted',
-				};
-	else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};
+			: {text: `${ui.prompt.id}: type the new value${hidden}; ${keys}`, tone: 'muted'};
+	} else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};
 	else if (state.busy === 'apply' || state.busy === 'undo')
 		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
 	else if (state.problem && document !== null) notice = {text: `${state.problem.message} — ${state.problem.fix}`, tone: 'error'};
@@ -260,7 +236,7 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	}
 
 	const status = statusText(state, writesOff);
-	const hints = configFooterHints(mode, footerFor(mode, state, writesOff));
+	const hints = CONFIG_KEYMAP.footer(mode, footerFor(mode, state, writesOff));
 	return (
 		<Box
 			flexDirection="column"
@@ -268,21 +244,11 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 			height={1 + layout.bodyRows + layout.noticeLines + layout.footerLines}
 			overflow="hidden"
 		>
-			<Box width={layout.width} height={1} flexDirection="row">
-				<Box flexGrow={1} flexShrink={1} overflow="hidden">
-					<Text wrap="truncate-end">
-						<Text bold {...theme.text('accent')}>
-							{' rigtop  '}
-						</Text>
-						{`${minerName} · config`}
-					</Text>
-				</Box>
-				<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
-					<Text wrap="truncate-end" {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>
-						{status}
-					</Text>
-				</Box>
-			</Box>
+			<TitleBar width={layout.width} title={`${minerName} · config`}>
+				<Text wrap="truncate-end" {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>
+					{status}
+				</Text>
+			</TitleBar>
 			{body}
 			{layout.noticeLines > 0 ? (
 				<Box width={layout.width} height={1} paddingX={1} overflow="hidden">

@@ -7,11 +7,17 @@
 import path from 'node:path';
 import type {ApplyResult, KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState} from '../../config/session.js';
-import {formatClock} from '../format.js';
+import {formatClock} from '../../format.js';
+import {CONFIG_KEYMAP} from '../keymap.js';
 import type {Dialog, Tone} from './config-reducer.js';
 
 export type PanelLine = {readonly text: string; readonly tone?: Tone | 'muted' | 'accent'};
 export type PanelContent = {readonly title: string; readonly lines: readonly PanelLine[]; readonly prompt: string | null};
+
+/** A question's answers with their keys: "y apply · n cancel". */
+function answers(yes: string, no: string): string {
+	return `${CONFIG_KEYMAP.keyOf('yes', 'confirm')} ${yes} · ${CONFIG_KEYMAP.keyOf('no', 'confirm')} ${no}`;
+}
 
 function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -44,7 +50,7 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 						{text: 'rigtop may not reach the miner afterwards (new port, host, token, or API off).', tone: 'warn'},
 						{text: "If that happens, fix it in the miner's config file; the config as it was is backed up first."},
 					],
-					prompt: 'y apply anyway · n cancel',
+					prompt: answers('apply anyway', 'cancel'),
 				};
 			}
 
@@ -52,7 +58,7 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 			if (guarded.length > 0)
 				lines.push({text: `⚠ ${guarded.join(', ')} can cut rigtop off from the miner's API (asks again)`, tone: 'warn'});
 			lines.push({text: 'A backup is saved first; then the whole config is sent and read back.', tone: 'muted'});
-			return {title: `Apply ${plural(count, 'change')} to ${minerName}?`, lines, prompt: 'y apply · n cancel'};
+			return {title: `Apply ${plural(count, 'change')} to ${minerName}?`, lines, prompt: answers('apply', 'cancel')};
 		}
 
 		case 'undo': {
@@ -65,20 +71,24 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 			}
 
 			if (count > 0) lines.push({text: `Your ${plural(count, 'pending change')} will be dropped.`, tone: 'warn'});
-			return {title: last?.wasUndo ? 'Redo the change the undo reverted?' : 'Undo the last apply?', lines, prompt: 'y undo · n cancel'};
+			return {
+				title: last?.wasUndo ? 'Redo the change the undo reverted?' : 'Undo the last apply?',
+				lines,
+				prompt: answers('undo', 'cancel'),
+			};
 		}
 
 		case 'leave':
 			return {
 				title: `Leave with ${plural(count, 'pending change')}?`,
 				lines: [...diffLines(session), {text: ''}, {text: 'They are dropped; the miner keeps its config.', tone: 'muted'}],
-				prompt: 'y leave · n stay',
+				prompt: answers('leave', 'stay'),
 			};
 		case 'reload':
 			return {
 				title: 'Read the config from the miner again?',
 				lines: [{text: `Your ${plural(count, 'pending change')} will be dropped:`, tone: 'warn'}, ...diffLines(session)],
-				prompt: 'y reload · n keep them',
+				prompt: answers('reload', 'keep them'),
 			};
 	}
 }
@@ -118,7 +128,10 @@ export function resultContent(result: ApplyResult, action: 'apply' | 'undo'): Pa
 					{text: "The miner's config changed since rigtop read it:", tone: 'warn'},
 					...result.conflicts.map((line): PanelLine => ({text: `  ${line}`, tone: 'warn'})),
 					{text: ''},
-					{text: 'R reads it again (your changes are dropped); then make them again on what the miner has now.', tone: 'muted'},
+					{
+						text: `${CONFIG_KEYMAP.keyOf('reload', 'panel')} reads it again (your changes are dropped); then make them again on what the miner has now.`,
+						tone: 'muted',
+					},
 				],
 				prompt: null,
 			};
@@ -144,7 +157,7 @@ export function resultContent(result: ApplyResult, action: 'apply' | 'undo'): Pa
 					...result.keys.map((key) => keyLine(key)),
 					...result.notes.map((note): PanelLine => ({text: note, tone: 'warn'})),
 					...backupLines(result.backupPath),
-					{text: action === 'undo' ? 'u: redo the change' : 'u: undo this apply', tone: 'muted'},
+					{text: `${CONFIG_KEYMAP.keyOf('undo', 'panel')}: ${action === 'undo' ? 'redo the change' : 'undo this apply'}`, tone: 'muted'},
 				],
 				prompt: null,
 			};

@@ -9,6 +9,7 @@ import {formatPath} from '../../config/json-values.js';
 import {cycleValues, specFor} from '../../config/schema.js';
 import {SECRET_MASK} from '../../config/types.js';
 import type {ConfigPath} from '../../config/types.js';
+import {CONFIG_KEYMAP} from '../keymap.js';
 
 /** The ids (dotted paths) of every section around a key, outermost first. */
 export function ancestorIds(path: ConfigPath): string[] {
@@ -90,7 +91,7 @@ export function cycleHint(entry: ConfigEntry): string | null {
 	if (!spec?.cycle) return null;
 	const values = cycleValues(entry.path, entry.value);
 	if (!values) return null;
-	return `Space: ${values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(' ')}`;
+	return `${CONFIG_KEYMAP.keyOf('toggle', 'browse')}: ${values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(' ')}`;
 }
 
 /** When a change to this key takes effect, where that is not "at once". */

@@ -5,7 +5,7 @@
  * 15 m rates and the shares always stay.
  */
 import type {RateWindows} from '../../miner/model.js';
-import {DASH, formatAgo, formatCount, formatDuration, formatHashrate, formatPercent} from '../format.js';
+import {DASH, formatAgo, formatCount, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../format.js';
 import type {Column} from '../table.js';
 import type {FleetRow, FleetTotals} from './fleet-rows.js';
 
@@ -17,17 +17,14 @@ function rate(line: FleetLine, window: 0 | 1 | 2): string {
 	return rates === null ? DASH : formatHashrate(rates[window] ?? null, {pad: true}).trimEnd();
 }
 
-/** "1204/1207"; large counts shortened: "1.2M/1.2M". */
+/** The shares column's width: "9 999/9 999". */
+const SHARES_WIDTH = 11;
+
+/** "1 204/1 207" while that fits the column; larger counts shortened: "17.9K/18K", "1.2M/1.21M". */
 export function formatShares(good: number | null, total: number | null): string {
 	if (good === null || total === null) return DASH;
-	if (total < 100_000) return `${good}/${total}`;
-	return `${formatCount(good)}/${formatCount(total)}`;
-}
-
-/** The larger unit of a duration only: "3d", "4h", "12m", "40s". */
-export function shortDuration(seconds: number | null): string {
-	const text = formatDuration(seconds);
-	return text.split(' ')[0] ?? text;
+	const exact = `${formatInteger(good)}/${formatInteger(total)}`;
+	return exact.length <= SHARES_WIDTH ? exact : `${formatCount(good)}/${formatCount(total)}`;
 }
 
 export function fleetColumns(now: number): readonly Column<FleetLine>[] {
@@ -45,7 +42,7 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 		{
 			id: 'shares',
 			header: 'shares',
-			width: 11,
+			width: SHARES_WIDTH,
 			align: 'right',
 			cell: (line) =>
 				line.kind === 'rig'
@@ -72,7 +69,7 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 			width: 4,
 			align: 'right',
 			drop: 4,
-			cell: (line) => (line.kind === 'rig' ? shortDuration(line.row.uptime) : ''),
+			cell: (line) => (line.kind === 'rig' ? formatDurationShort(line.row.uptime) : ''),
 		},
 		{
 			id: 'seen',

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {Severity} from '../../monitor/types.js';
-import {formatClock} from '../format.js';
+import {formatClock} from '../../format.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import type {FleetEvent} from './fleet-rows.js';
 

@@ -1,6 +1,6 @@
 import {Text} from 'ink';
 import {memo} from 'react';
-import {formatHashrate} from '../format.js';
+import {formatHashrate} from '../../format.js';
 import type {StatusBadge} from '../status.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {TitleBar} from '../panes/title-bar.js';

@@ -1,13 +1,16 @@
 /**
  * Fleet key handling as a reducer (as the dashboard's): `useInput` dispatches the raw key, this maps
  * it through the one keymap. The selection moves by rig; the visible window of rows follows it.
- * Commands for the app (quit, open a rig) are queued in `outbox` and run after the render.
+ * Commands for the app (quit, open a rig) are the step's effects.
  */
-import {commandFor, type CommandName, type KeyLike, type Screen} from '../keymap.js';
+import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
+import {toggleHelp} from '../help-toggle.js';
+import {SCREEN_KEYMAP, type KeyLike, type Screen} from '../keymap.js';
+import {scrollToShow} from '../scroll.js';
 
 export type FleetCommand = {readonly command: 'quit'} | {readonly command: 'open'; readonly index: number};
 
-export type FleetOutgoing = FleetCommand & {readonly seq: number};
+export type FleetStep = Step<FleetUiState, FleetCommand>;
 
 export type FleetUiState = {
 	readonly help: boolean;
@@ -18,40 +21,14 @@ export type FleetUiState = {
 	/** Rig rows that fit now. */
 	readonly pageSize: number;
 	readonly count: number;
-	readonly outbox: readonly FleetOutgoing[];
-	readonly nextSeq: number;
 };
 
 export type FleetUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
 	| {readonly type: 'viewport'; readonly pageSize: number; readonly count: number};
 
-const OUTBOX_LIMIT = 16;
-
-export const FLEET_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
-	'quit',
-	'help',
-	'back',
-	'fleetUp',
-	'fleetDown',
-	'fleetPageUp',
-	'fleetPageDown',
-	'fleetTop',
-	'fleetBottom',
-	'open',
-]);
-
 function clampIndex(value: number, count: number): number {
 	return Math.min(Math.max(0, value), Math.max(0, count - 1));
-}
-
-/** The window offset that keeps `selected` visible, moving as little as possible. */
-function follow(offset: number, selected: number, pageSize: number, count: number): number {
-	const size = Math.max(1, pageSize);
-	let next = offset;
-	if (selected < next) next = selected;
-	if (selected >= next + size) next = selected - size + 1;
-	return Math.min(Math.max(0, next), Math.max(0, count - size));
 }
 
 export function initialFleetUiState(options: {
@@ -62,61 +39,59 @@ export function initialFleetUiState(options: {
 	const count = Math.max(0, options.count);
 	const pageSize = Math.max(0, options.pageSize ?? 0);
 	const selected = clampIndex(options.selected ?? 0, count);
-	return {help: false, selected, offset: follow(0, selected, pageSize, count), pageSize, count, outbox: [], nextSeq: 1};
+	return {help: false, selected, offset: scrollToShow(0, selected, count, pageSize), pageSize, count};
 }
 
 function select(state: FleetUiState, index: number): FleetUiState {
 	const selected = clampIndex(index, state.count);
-	const offset = follow(state.offset, selected, state.pageSize, state.count);
+	const offset = scrollToShow(state.offset, selected, state.count, state.pageSize);
 	return selected === state.selected && offset === state.offset ? state : {...state, selected, offset};
-}
-
-function send(state: FleetUiState, command: FleetCommand): FleetUiState {
-	const outbox = [...state.outbox, {...command, seq: state.nextSeq}].slice(-OUTBOX_LIMIT);
-	return {...state, outbox, nextSeq: state.nextSeq + 1};
 }
 
 function screenOf(state: FleetUiState): Screen {
 	return state.help ? 'help' : 'fleet';
 }
 
-export function fleetReducer(state: FleetUiState, action: FleetUiAction): FleetUiState {
+export function fleetReducer(state: FleetUiState, action: FleetUiAction): FleetStep {
 	switch (action.type) {
 		case 'viewport': {
 			const pageSize = Math.max(0, action.pageSize);
 			const count = Math.max(0, action.count);
-			if (pageSize === state.pageSize && count === state.count) return state;
+			if (pageSize === state.pageSize && count === state.count) return stateOnly(state);
 			const selected = clampIndex(state.selected, count);
-			return {...state, pageSize, count, selected, offset: follow(state.offset, selected, pageSize, count)};
+			return stateOnly({...state, pageSize, count, selected, offset: scrollToShow(state.offset, selected, count, pageSize)});
 		}
 
-		case 'key': {
-			const command = commandFor(action.input, action.key, screenOf(state), FLEET_COMMANDS);
-			const page = Math.max(1, state.pageSize);
-			switch (command) {
-				case 'help':
-					return {...state, help: !state.help};
-				case 'back':
-					return state.help ? {...state, help: false} : state;
-				case 'fleetUp':
-					return select(state, state.selected - 1);
-				case 'fleetDown':
-					return select(state, state.selected + 1);
-				case 'fleetPageUp':
-					return select(state, state.selected - page);
-				case 'fleetPageDown':
-					return select(state, state.selected + page);
-				case 'fleetTop':
-					return select(state, 0);
-				case 'fleetBottom':
-					return select(state, state.count - 1);
-				case 'open':
-					return state.count === 0 ? state : send(state, {command: 'open', index: state.selected});
-				case 'quit':
-					return send(state, {command: 'quit'});
-				default:
-					return state;
-			}
-		}
+		case 'key':
+			return keyStep(state, action.input, action.key);
+	}
+}
+
+function keyStep(state: FleetUiState, input: string, key: KeyLike): FleetStep {
+	const screen = screenOf(state);
+	const command = SCREEN_KEYMAP.commandFor(input, key, screen, SCREEN_KEYMAP.available(screen));
+	const page = Math.max(1, state.pageSize);
+	switch (command) {
+		case 'help':
+		case 'back':
+			return stateOnly(toggleHelp(state, command));
+		case 'fleetUp':
+			return stateOnly(select(state, state.selected - 1));
+		case 'fleetDown':
+			return stateOnly(select(state, state.selected + 1));
+		case 'fleetPageUp':
+			return stateOnly(select(state, state.selected - page));
+		case 'fleetPageDown':
+			return stateOnly(select(state, state.selected + page));
+		case 'fleetTop':
+			return stateOnly(select(state, 0));
+		case 'fleetBottom':
+			return stateOnly(select(state, state.count - 1));
+		case 'open':
+			return state.count === 0 ? stateOnly(state) : {state, effects: [{command: 'open', index: state.selected}]};
+		case 'quit':
+			return {state, effects: [{command: 'quit'}]};
+		default:
+			return stateOnly(state);
 	}
 }

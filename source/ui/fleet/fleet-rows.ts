@@ -7,7 +7,7 @@ import type {RigAlerts} from '../../alerts/center.js';
 import type {Alert} from '../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {RateWindows} from '../../miner/model.js';
-import {formatDuration} from '../format.js';
+import {formatDurationShort} from '../../format.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import type {ThemeToken} from '../theme.js';
 
@@ -50,8 +50,7 @@ export type FleetTotals = {
 
 /** The larger unit of how long since `since`: "4m", "12s", "3d". */
 function age(since: number, now: number): string {
-	const text = formatDuration(Math.max(0, (now - since) / 1000));
-	return text.split(' ')[0] ?? text;
+	return formatDurationShort(Math.max(0, (now - since) / 1000));
 }
 
 function stateText(badge: StatusBadge, state: MonitorState, now: number): string {

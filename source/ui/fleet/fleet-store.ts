@@ -11,13 +11,7 @@
  */
 import type {AlertCenterState} from '../../alerts/center.js';
 import type {MonitorState} from '../../monitor/types.js';
-import type {MonitorStore} from '../store.js';
-
-/** What the fleet reads the alerts from; the AlertCenter satisfies it. */
-export type AlertStore = {
-	subscribe(listener: () => void): () => void;
-	getState(): AlertCenterState;
-};
+import {Listeners, type Store} from '../../store.js';
 
 export type FleetState = {
 	/** One per miner, in session order. */
@@ -27,32 +21,28 @@ export type FleetState = {
 	readonly at: number;
 };
 
-export type FleetSource = {
-	subscribe(listener: () => void): () => void;
-	getState(): FleetState;
-};
-
 export type FleetStoreOptions = {
-	readonly alerts?: AlertStore | undefined;
+	/** The AlertCenter, for the rows' alerts. */
+	readonly alerts?: Store<AlertCenterState> | undefined;
 	/** Default 250 ms for up to 10 miners, 1000 ms for more. */
 	readonly throttleMs?: number | undefined;
 	/** Default 1000 ms. */
 	readonly tickMs?: number;
 };
 
-export class FleetStore implements FleetSource {
-	readonly #stores: readonly MonitorStore[];
-	readonly #alerts: AlertStore | null;
+export class FleetStore implements Store<FleetState> {
+	readonly #stores: readonly Store<MonitorState>[];
+	readonly #alerts: Store<AlertCenterState> | null;
 	readonly #throttleMs: number;
 	readonly #tickMs: number;
-	readonly #listeners = new Set<() => void>();
+	readonly #listeners = new Listeners();
 	#unsubscribers: (() => void)[] = [];
 	#timer: ReturnType<typeof setTimeout> | null = null;
 	#due = Number.POSITIVE_INFINITY;
 	#lastNotify = Number.NEGATIVE_INFINITY;
 	#state: FleetState;
 
-	constructor(stores: readonly MonitorStore[], options: FleetStoreOptions = {}) {
+	constructor(stores: readonly Store<MonitorState>[], options: FleetStoreOptions = {}) {
 		this.#stores = stores;
 		this.#alerts = options.alerts ?? null;
 		this.#throttleMs = Math.max(0, options.throttleMs ?? (stores.length > 10 ? 1000 : 250));
@@ -65,10 +55,10 @@ export class FleetStore implements FleetSource {
 	}
 
 	subscribe(listener: () => void): () => void {
-		this.#listeners.add(listener);
+		const remove = this.#listeners.add(listener);
 		if (this.#listeners.size === 1) this.#attach();
 		return () => {
-			this.#listeners.delete(listener);
+			remove();
 			if (this.#listeners.size === 0) this.#detach();
 		};
 	}
@@ -125,7 +115,7 @@ export class FleetStore implements FleetSource {
 		if (next !== this.#state) {
 			this.#state = next;
 			this.#lastNotify = now;
-			for (const listener of this.#listeners) listener();
+			this.#listeners.notify();
 		}
 
 		// The clock's tick, unless a change comes first.

@@ -1,20 +1,23 @@
 import {Box, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo, useReducer, useRef, useSyncExternalStore} from 'react';
+import {useCallback, useEffect, useMemo} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
+import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {footerHints, helpEntries, type CommandName} from '../keymap.js';
+import {SCREEN_KEYMAP} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
 import {HelpOverlay} from '../panes/help-overlay.js';
 import {computeFleetLayout} from './fleet-layout.js';
 import {FleetEvents} from './fleet-events.js';
 import {FleetHeader} from './fleet-header.js';
-import {FLEET_COMMANDS, fleetReducer, initialFleetUiState} from './fleet-reducer.js';
+import {fleetReducer, initialFleetUiState, type FleetCommand} from './fleet-reducer.js';
 import {fleetEvents, fleetRow, fleetTotals} from './fleet-rows.js';
-import type {FleetSource} from './fleet-store.js';
+import type {Store} from '../../store.js';
+import {useStore} from '../hooks/use-store.js';
+import type {FleetState} from './fleet-store.js';
 import {FleetTable} from './fleet-table.js';
 
 export type FleetViewProps = {
-	readonly fleet: FleetSource;
+	readonly fleet: Store<FleetState>;
 	readonly onQuit: () => void;
 	/** Enter on a rig: open its dashboard. */
 	readonly onOpen: (index: number) => void;
@@ -26,54 +29,41 @@ export type FleetViewProps = {
 	readonly now?: number;
 };
 
-function useFleetState(fleet: FleetSource) {
-	const subscribe = useCallback((listener: () => void) => fleet.subscribe(listener), [fleet]);
-	const getState = useCallback(() => fleet.getState(), [fleet]);
-	return useSyncExternalStore(subscribe, getState, getState);
-}
-
 /**
  * Every miner on one screen: a row each (in session order), a totals row, the newest events of all
  * of them, and the keys. The table scrolls to keep the selected rig in view; the frame stays under
  * the terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
  */
 export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
-	const {states, alerts, at} = useFleetState(fleet);
+	const {states, alerts, at} = useStore(fleet);
 	const {columns, rows} = useTerminalSize();
 	const layout = useMemo(() => computeFleetLayout(columns, rows, states.length), [columns, rows, states.length]);
 	// The fleet store's time: the labels redraw with the data, with no clock of their own.
 	const now = fixedNow ?? at;
 
-	const [ui, dispatch] = useReducer(
+	const run = useCallback(
+		(effect: FleetCommand) => {
+			if (effect.command === 'quit') onQuit();
+			else onOpen(effect.index);
+		},
+		[onQuit, onOpen],
+	);
+	const [ui, dispatch] = useStepReducer(
 		fleetReducer,
-		{count: states.length, pageSize: layout.rigRows, selected: initialSelected},
-		initialFleetUiState,
+		() => initialFleetUiState({count: states.length, pageSize: layout.rigRows, selected: initialSelected}),
+		run,
 	);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.rigRows, count: states.length});
-	}, [layout.rigRows, states.length]);
+	}, [dispatch, layout.rigRows, states.length]);
 
-	const onInput = useCallback((input: string, key: Key) => {
+	useInput((input: string, key: Key) => {
 		dispatch({type: 'key', input, key});
-	}, []);
-	useInput(onInput);
+	});
 
-	const callbacks = useRef({onQuit, onOpen, onSelect});
 	useEffect(() => {
-		callbacks.current = {onQuit, onOpen, onSelect};
-	}, [onQuit, onOpen, onSelect]);
-	const handled = useRef(0);
-	useEffect(() => {
-		for (const item of ui.outbox) {
-			if (item.seq <= handled.current) continue;
-			handled.current = item.seq;
-			if (item.command === 'quit') callbacks.current.onQuit();
-			else callbacks.current.onOpen(item.index);
-		}
-	}, [ui.outbox]);
-	useEffect(() => {
-		callbacks.current.onSelect?.(ui.selected);
-	}, [ui.selected]);
+		onSelect?.(ui.selected);
+	}, [onSelect, ui.selected]);
 
 	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
 	const visible = useMemo(
@@ -88,10 +78,10 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 	const window = scrolls ? `rigs ${ui.offset + 1}–${Math.min(states.length, ui.offset + layout.rigRows)} of ${states.length}` : null;
 
 	const footer = useMemo(() => {
-		if (ui.help) return footerHints('help', new Set<CommandName>(['quit', 'help', 'back']));
-		return footerHints('fleet', new Set<CommandName>(['quit', 'help', 'fleetUp', 'open']));
+		const screen = ui.help ? 'help' : 'fleet';
+		return SCREEN_KEYMAP.footer(screen, SCREEN_KEYMAP.available(screen));
 	}, [ui.help]);
-	const help = useMemo(() => helpEntries(FLEET_COMMANDS, 'fleet'), []);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'help']), []);
 
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {MinerEvent, Severity} from '../../monitor/types.js';
-import {formatClock} from '../format.js';
+import {formatClock} from '../../format.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 
 export type Notice = {readonly text: string; readonly tone: ThemeToken};

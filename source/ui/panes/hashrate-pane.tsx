@@ -1,7 +1,8 @@
 import {Text} from 'ink';
 import {memo} from 'react';
 import type {MinerSnapshot} from '../../miner/model.js';
-import {DASH, formatHashrate, formatRateIn, pickRateUnit, sparkline} from '../format.js';
+import {DASH, formatHashrate, formatRateIn, pickRateUnit} from '../../format.js';
+import {sparkline} from '../sparkline.js';
 import {Line, Pane, Tone} from './pane.js';
 
 export type HashratePaneProps = {

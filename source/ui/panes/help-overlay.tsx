@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import type {HelpEntry} from '../keymap.js';
+import {SCREEN_KEYMAP, type HelpEntry} from '../keymap.js';
 import {useTheme} from '../theme.js';
 import {Line, Pane} from './pane.js';
 
@@ -10,6 +10,8 @@ export type HelpOverlayProps = {
 	readonly height: number;
 };
 
+const closeKeys = `${SCREEN_KEYMAP.keyOf('help', 'help')} or ${SCREEN_KEYMAP.keyOf('back', 'help')} to close`;
+
 /** Every key, from the keymap; keys whose action this session lacks are marked, not hidden. */
 function HelpOverlayView({entries, width, height}: HelpOverlayProps) {
 	const theme = useTheme();
@@ -17,7 +19,7 @@ function HelpOverlayView({entries, width, height}: HelpOverlayProps) {
 	const inner = Math.max(0, height - 2);
 	const shown = entries.length <= inner ? entries : entries.slice(0, Math.max(0, inner - 1));
 	return (
-		<Pane title="Keys" note="· ? or Esc to close" width={width} height={height}>
+		<Pane title="Keys" note={`· ${closeKeys}`} width={width} height={height}>
 			{shown.map((entry) => (
 				<Box key={`${entry.keys} ${entry.description}`} height={1}>
 					<Text wrap="truncate-end">

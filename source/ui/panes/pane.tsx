@@ -18,7 +18,7 @@ export type PaneProps = {
 
 /**
  * A rounded frame with its title set in the top border ("╭ Hashrate ───╮"), exactly `width` by
- * `height`. Ink 6.8 boxes have no border titles, so the top edge is drawn as a text line.
+ * `height`. Ink boxes have no border titles, so the top edge is drawn as a text line.
  */
 export function Pane({title, note, width, height, outdated = false, children}: PaneProps) {
 	const theme = useTheme();

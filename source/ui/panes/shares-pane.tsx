@@ -1,6 +1,6 @@
 import {memo} from 'react';
 import type {ShareResults} from '../../miner/model.js';
-import {DASH, formatAgo, formatCount, formatDuration, formatInteger, formatPercent} from '../format.js';
+import {DASH, formatAgo, formatCount, formatDuration, formatInteger, formatPercent} from '../../format.js';
 import {useNow} from '../hooks/use-now.js';
 import {Line, Pane, Tone} from './pane.js';
 

@@ -1,6 +1,6 @@
 import {memo} from 'react';
 import type {CpuInfo, HugePages, Resources} from '../../miner/model.js';
-import {DASH, formatBytes, formatLoad, formatPercent} from '../format.js';
+import {DASH, formatBytes, formatInteger, formatLoad, formatPercent} from '../../format.js';
 import type {ThemeToken} from '../theme.js';
 import {Line, Pane, Tone} from './pane.js';
 
@@ -33,7 +33,7 @@ export function hugepagesText(hugepages: HugePages | null): {readonly text: stri
 	const {allocated, total} = hugepages;
 	if (total <= 0) return {text: 'off', tone: 'muted'};
 	const tone: ThemeToken = allocated >= total ? 'ok' : allocated > 0 ? 'warn' : 'error';
-	return {text: `${allocated}/${total} ${formatPercent(allocated, total)}`, tone};
+	return {text: `${formatInteger(allocated)}/${formatInteger(total)} ${formatPercent(allocated, total)}`, tone};
 }
 
 /**

@@ -10,7 +10,7 @@ export type TitleBarProps = {
 	readonly children: ReactNode;
 };
 
-/** The first line of every screen: " rigtop  <title>" on the left, the state on the right. */
+/** The first line of every screen (dashboard, fleet, config view): " rigtop  <title>" on the left, the state on the right. */
 export function TitleBar({width, title, children}: TitleBarProps) {
 	const theme = useTheme();
 	return (

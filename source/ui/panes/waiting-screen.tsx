@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {MonitorState} from '../../monitor/types.js';
-import {formatDuration} from '../format.js';
+import {formatDuration} from '../../format.js';
 import {useNow} from '../hooks/use-now.js';
 import {useTheme} from '../theme.js';
 

@@ -1,4 +1,3 @@
-import {createServer, type AddressInfo} from 'node:net';
 import {inspect} from 'node:util';
 import {afterEach, beforeEach, expect} from 'vitest';
 import type {ApplyResult} from '../../../source/config/apply.js';
@@ -51,12 +50,4 @@ export function expectNoSecrets(result: ApplyResult, ...more: string[]): void {
 		expect(inspect(result, {depth: 10})).not.toContain(secret);
 		expect(String(result.message)).not.toContain(secret);
 	}
-}
-
-export async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const {port} = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
 }

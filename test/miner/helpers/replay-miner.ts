@@ -1,5 +1,5 @@
 import {readCapture} from '../../helpers/captures.js';
-import {answer, httpAnswer, jsonAnswer, startRawServer, type RawRequest, type RawServer} from './raw-server.js';
+import {answer, httpAnswer, jsonAnswer, startRawServer, type RawRequest, type RawServer} from '../../helpers/raw-server.js';
 
 /**
  * A stand-in miner that answers each "METHOD /path" with a fixed raw answer: a real capture, or a synthetic payload in

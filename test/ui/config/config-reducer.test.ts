@@ -7,14 +7,12 @@ import {describe, expect, test} from 'vitest';
 import {ConfigDocument} from '../../../source/config/document.js';
 import {PendingEdits} from '../../../source/config/edits.js';
 import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../source/config/session.js';
-import {CONFIG_KEYMAP, configCommandFor, configFooterHints, type ConfigMode, type KeyLike} from '../../../source/ui/keymap.js';
+import {CONFIG_KEYMAP, type ConfigMode, type KeyLike} from '../../../source/ui/keymap.js';
 import {
 	configReducer,
 	initialConfigUi,
 	modeOf,
-	scrollFor,
 	splitInput,
-	typeKey,
 	type ConfigStep,
 	type ConfigUiState,
 } from '../../../source/ui/config/config-reducer.js';
@@ -65,62 +63,7 @@ function run(
 	return {state, session: current, effects};
 }
 
-describe('line editing', () => {
-	test('inserts at the caret, deletes left of it, moves, clears; a paste arrives whole', () => {
-		let typed = {text: '', caret: 0};
-		typed = typeKey(typed, '12', {});
-		typed = typeKey(typed, '', {leftArrow: true});
-		typed = typeKey(typed, 'x', {});
-		expect(typed).toEqual({text: '1x2', caret: 2});
-		typed = typeKey(typed, '', {delete: true}); // what Backspace (0x7F) is in Ink 6.8
-		expect(typed).toEqual({text: '12', caret: 1});
-		typed = typeKey(typed, 'a', {ctrl: true});
-		expect(typed.caret).toBe(0);
-		expect(typeKey(typed, '', {backspace: true})).toBe(typed);
-		typed = typeKey(typed, '', {end: true});
-		expect(typed.caret).toBe(2);
-		expect(typeKey(typed, '', {rightArrow: true})).toBe(typed);
-		expect(typeKey(typed, '\u001B[15~', {})).toBe(typed);
-		expect(typeKey(typed, 'u', {ctrl: true})).toEqual({text: '', caret: 0});
-	});
-
-	test('a run of keys that arrived as one input is taken one key at a time', () => {
-		expect(splitInput('/co\r', {})).toEqual([
-			{input: '/', key: {}},
-			{input: 'c', key: {}},
-			{input: 'o', key: {}},
-			{input: '', key: {return: true}},
-		]);
-		expect(splitInput('x\u007F', {})).toEqual([
-			{input: 'x', key: {}},
-			{input: '', key: {delete: true}},
-		]);
-		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
-		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);
-		// Run through the reducer, the same keys typed together or one by one end in the same place.
-		const together = splitInput('/colors\r', {}).map((part) => (part.input === '' ? part.key : part.input));
-		expect(run(together).state.cursor).toBe('colors');
-	});
-
-	test('what a typed text means for a key', () => {
-		expect(typedValue(['print-time'], '30', 60, false)).toEqual({kind: 'value', value: 30});
-		expect(typedValue(['pools', 0, 'rig-id'], '123', null, false)).toEqual({kind: 'value', value: '123'});
-		expect(typedValue(['pools', 0, 'url'], 'pool.example:3333', 'x:1', false)).toEqual({kind: 'value', value: 'pool.example:3333'});
-		expect(typedValue(['log-file'], '', '/var/log/x', false)).toEqual({kind: 'value', value: ''});
-		expect(typedValue(['log-file'], 'null', '/var/log/x', false)).toEqual({kind: 'value', value: null});
-		expect(typedValue(['http', 'access-token'], '1234', 'old', true)).toEqual({kind: 'value', value: '1234'});
-		expect(typedValue(['http', 'access-token'], '', 'old', true)).toEqual({kind: 'unchanged'});
-	});
-});
-
 describe('config reducer', () => {
-	test('scrolls as little as possible to keep the cursor on screen', () => {
-		expect(scrollFor(0, 3, 20, 5)).toBe(0);
-		expect(scrollFor(0, 7, 20, 5)).toBe(3);
-		expect(scrollFor(10, 4, 20, 5)).toBe(4);
-		expect(scrollFor(18, 19, 20, 5)).toBe(15);
-	});
-
 	test('keys typed into the search prompt stay there; Enter goes to the first match, n to the next', () => {
 		const {state} = run(['/', 'c', 'o', 'l', 'o', 'r', 's', {return: true}]);
 		expect(state.cursor).toBe('colors');
@@ -223,30 +166,49 @@ describe('config reducer', () => {
 	});
 });
 
-describe('config keymap', () => {
-	test('no key means two things in one mode', () => {
-		for (const mode of ['browse', 'prompt', 'confirm', 'panel'] as const satisfies readonly ConfigMode[]) {
-			const seen = new Set<string>();
-			for (const binding of CONFIG_KEYMAP.filter((entry) => entry.modes.includes(mode))) {
-				for (const spec of binding.keys) {
-					const id = JSON.stringify(spec);
-					expect(seen.has(id), `${id} in ${mode}`).toBe(false);
-					seen.add(id);
-				}
-			}
-		}
+describe('typed input', () => {
+	test('a run of keys that arrived as one input is taken one key at a time', () => {
+		expect(splitInput('/co\r', {})).toEqual([
+			{input: '/', key: {}},
+			{input: 'c', key: {}},
+			{input: 'o', key: {}},
+			{input: '', key: {return: true}},
+		]);
+		expect(splitInput('x\u007F', {})).toEqual([
+			{input: 'x', key: {}},
+			{input: '', key: {delete: true}},
+		]);
+		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
+		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);
+		// Run through the reducer, the same keys typed together or one by one end in the same place.
+		const together = splitInput('/colors\r', {}).map((part) => (part.input === '' ? part.key : part.input));
+		expect(run(together).state.cursor).toBe('colors');
 	});
 
+	test('what a typed text means for a key', () => {
+		expect(typedValue(['print-time'], '30', 60, false)).toEqual({kind: 'value', value: 30});
+		expect(typedValue(['pools', 0, 'rig-id'], '123', null, false)).toEqual({kind: 'value', value: '123'});
+		expect(typedValue(['pools', 0, 'url'], 'pool.example:3333', 'x:1', false)).toEqual({kind: 'value', value: 'pool.example:3333'});
+		expect(typedValue(['log-file'], '', '/var/log/x', false)).toEqual({kind: 'value', value: ''});
+		expect(typedValue(['log-file'], 'null', '/var/log/x', false)).toEqual({kind: 'value', value: null});
+		expect(typedValue(['http', 'access-token'], '1234', 'old', true)).toEqual({kind: 'value', value: '1234'});
+		expect(typedValue(['http', 'access-token'], '', 'old', true)).toEqual({kind: 'unchanged'});
+	});
+});
+
+describe('config keymap', () => {
 	test('keys and footer come from the one table', () => {
-		expect(configCommandFor(' ', {}, 'browse')).toBe('toggle');
-		expect(configCommandFor('', {return: true}, 'browse')).toBe('activate');
-		expect(configCommandFor('', {return: true}, 'prompt')).toBe('submit');
-		expect(configCommandFor('n', {}, 'browse')).toBe('nextMatch');
-		expect(configCommandFor('n', {}, 'confirm')).toBe('no');
-		expect(configCommandFor('', {escape: true, meta: true}, 'confirm')).toBe('no');
-		expect(configCommandFor('w', {ctrl: true}, 'browse')).toBeNull();
-		const all = new Set(CONFIG_KEYMAP.map((binding) => binding.command));
-		expect(configFooterHints('browse', all).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
+		const commandFor = (input: string, key: KeyLike, mode: ConfigMode) =>
+			CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode));
+		expect(commandFor(' ', {}, 'browse')).toBe('toggle');
+		expect(commandFor('', {return: true}, 'browse')).toBe('activate');
+		expect(commandFor('', {return: true}, 'prompt')).toBe('submit');
+		expect(commandFor('n', {}, 'browse')).toBe('nextMatch');
+		expect(commandFor('n', {}, 'confirm')).toBe('no');
+		expect(commandFor('', {escape: true, meta: true}, 'confirm')).toBe('no');
+		expect(commandFor('w', {ctrl: true}, 'browse')).toBeNull();
+		expect(commandFor('q', {}, 'panel')).toBe('dismiss');
+		expect(CONFIG_KEYMAP.footer('browse', CONFIG_KEYMAP.available('browse')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
 			'/ search',
 			'Space toggle',
 			'Enter edit',

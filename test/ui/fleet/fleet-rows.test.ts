@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {computeFleetLayout} from '../../../source/ui/fleet/fleet-layout.js';
 import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rowAlert} from '../../../source/ui/fleet/fleet-rows.js';
-import {formatShares, shortDuration} from '../../../source/ui/fleet/fleet-columns.js';
+import {formatShares} from '../../../source/ui/fleet/fleet-columns.js';
 import type {Alert} from '../../../source/alerts/types.js';
 import {makeEvent, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
 
@@ -63,11 +63,11 @@ describe('fleet rows and totals', () => {
 	});
 
 	test('cell formats', () => {
-		expect(formatShares(1204, 1207)).toBe('1204/1207');
+		expect(formatShares(1204, 1207)).toBe('1 204/1 207');
+		expect(formatShares(9999, 9999)).toBe('9 999/9 999');
+		expect(formatShares(17_921, 18_022)).toBe('17.9K/18K');
 		expect(formatShares(1_204_000, 1_207_000)).toBe('1.2M/1.21M');
 		expect(formatShares(null, null)).toBe('—');
-		expect(shortDuration(3 * 86_400 + 3600)).toBe('3d');
-		expect(shortDuration(null)).toBe('—');
 	});
 });
 

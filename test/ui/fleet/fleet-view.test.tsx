@@ -33,10 +33,10 @@ describe('the fleet view', () => {
 		const lines = linesOf(terminal.frame());
 		expect(lines[0]).toMatch(/^ rigtop {2}3 rigs · 3\.00 kH\/s total +● 2 live · 1 down$/);
 		expect(lines[1]).toMatch(/^ {2}rig +state +10s +60s +15m +shares +rej/);
-		expect(lines[2]).toMatch(/^▸ rig-01 +live +1\.00 kH\/s +1\.00 kH\/s +— +1204\/1207 +0\.2%/);
+		expect(lines[2]).toMatch(/^▸ rig-01 +live +1\.00 kH\/s +1\.00 kH\/s +— +1 204\/1 207 +0\.2%/);
 		expect(lines[3]).toMatch(/^ {2}rig-02 +live +2\.00 kH\/s/);
 		expect(lines[4]).toMatch(/^ {2}rig-03 +down 4m +— +— +— +—/);
-		expect(lines[5]).toMatch(/^ {2}total +2\/3 up +3\.00 kH\/s +3\.00 kH\/s +— +2408\/2414 +0\.2%/);
+		expect(lines[5]).toMatch(/^ {2}total +2\/3 up +3\.00 kH\/s +3\.00 kH\/s +— +2 408\/2 414 +0\.2%/);
 		expect(lines.at(-1)).toBe(' q quit  ? help  ↑↓ select  Enter open');
 		expect(lines.length).toBeLessThanOrEqual(23);
 		for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
@@ -70,15 +70,12 @@ describe('the fleet view', () => {
 	});
 
 	test('↑/↓ select, Enter opens the rig, Esc comes back with it still selected; c opens the config slot', async () => {
-		const miners = rigs(3);
-		const configs: number[] = [];
 		const terminal = await renderTerminal(
 			<App
-				miners={miners}
+				miners={rigs(3)}
 				onQuit={() => {}}
 				now={NOW}
 				color={false}
-				onConfig={(index) => configs.push(index)}
 				renderConfig={(target, onBack) => <ConfigSlot target={target} onBack={onBack} />}
 			/>,
 		);
@@ -95,7 +92,6 @@ describe('the fleet view', () => {
 
 		await terminal.press('c', 'config view of miner 1');
 		await tick();
-		expect(configs).toEqual([1]);
 		await terminal.press(KEYS.escape, 'Hashrate');
 		await tick();
 		expect(linesOf(terminal.frame())[0]).toContain('rig-02');
@@ -177,13 +173,19 @@ describe('the fleet against real simulated miners', () => {
 		expect(frame).toMatch(/total +2\/3 up/);
 		expect(frame).toContain('two-rig down: connection refused');
 
-		// The total is the two live rigs' sum, and the live rows keep moving.
-		const sharesOf = (text: string, name: string) => Number(new RegExp(`${name} .*? (\\d+)/(\\d+) +[\\d.]+%`).exec(text)?.[2]);
-		const sixShares = () => sharesOf(terminal.frame(), 'six-rig');
-		const before = sixShares();
-		await vi.waitFor(() => expect(sixShares()).not.toBe(before), {timeout: 6000, interval: 20});
+		// The total is the two live rigs' sum, and the live rows keep moving. Share counts are exact
+		// ("1 204/1 207") while they fit the column, else three digits ("17.9K/18K"): compare within that.
+		const scale: Record<string, number> = {'': 1, K: 1e3, M: 1e6};
+		const count = (text: string) => Number(/^[\d.]+/.exec(text)?.[0]) * (scale[/[KM]?$/.exec(text)?.[0] ?? ''] ?? Number.NaN);
+		const sharesCell = (text: string, name: string) =>
+			new RegExp(`${name} .*? (\\d{1,3}(?: \\d{3})*|[\\d.]+[KM])/(\\d{1,3}(?: \\d{3})*|[\\d.]+[KM]) +[\\d.]+%`).exec(text)?.[2] ?? '';
+		const sharesOf = (text: string, name: string) => count(sharesCell(text, name).replaceAll(' ', ''));
+		const sixRow = () => linesOf(terminal.frame()).find((line) => line.includes('six-rig'));
+		const before = sixRow();
+		await vi.waitFor(() => expect(sixRow()).not.toBe(before), {timeout: 6000, interval: 20});
 		frame = terminal.frame();
-		expect(sharesOf(frame, 'total')).toBe(sharesOf(frame, 'six-rig') + sharesOf(frame, 'five-rig'));
+		const live = sharesOf(frame, 'six-rig') + sharesOf(frame, 'five-rig');
 		expect(sharesOf(frame, 'total')).toBeGreaterThan(0);
+		expect(Math.abs(sharesOf(frame, 'total') - live)).toBeLessThanOrEqual(live * 0.01);
 	});
 });

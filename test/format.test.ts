@@ -15,8 +15,9 @@ import {
 	formatRateIn,
 	pickRateUnit,
 	rateDecimals,
-	sparkline,
-} from '../../source/ui/format.js';
+	formatDurationShort,
+	formatSeconds,
+} from '../source/format.js';
 
 describe('formatHashrate', () => {
 	test('scales to H/s, kH/s, MH/s with three significant digits', () => {
@@ -136,6 +137,19 @@ describe('time', () => {
 		expect(formatDuration(-5)).toBe(DASH);
 	});
 
+	test('the larger unit alone, for narrow columns', () => {
+		expect(formatDurationShort(3 * 86_400 + 3600)).toBe('3d');
+		expect(formatDurationShort(5 * 60 + 3)).toBe('5m');
+		expect(formatDurationShort(null)).toBe(DASH);
+	});
+
+	test('time limits: whole seconds as durations, less with one decimal', () => {
+		expect(formatSeconds(8000)).toBe('8s');
+		expect(formatSeconds(90_000)).toBe('1m 30s');
+		expect(formatSeconds(600)).toBe('0.6s');
+		expect(formatSeconds(300_000)).toBe('5m');
+	});
+
 	test('"ago" labels', () => {
 		const now = 1_000_000_000_000;
 		expect(formatAgo(now - 12_000, now)).toBe('12s ago');
@@ -149,38 +163,5 @@ describe('time', () => {
 		expect(formatClock(new Date(2026, 0, 2, 9, 2, 59).getTime())).toBe('09:02');
 		expect(formatClock(new Date(2026, 0, 2, 23, 45).getTime())).toBe('23:45');
 		expect(formatClock(null)).toBe(DASH);
-	});
-});
-
-describe('sparkline', () => {
-	test('keeps the newest samples that fit the width', () => {
-		const values = Array.from({length: 100}, (_, index) => index);
-		const line = sparkline(values, 30);
-		expect(line).toHaveLength(30);
-		expect(line.at(-1)).toBe('█');
-		expect(line[0]).toBe('▁');
-		expect(sparkline([1, 2, 3], 30)).toHaveLength(3);
-	});
-
-	test('null samples leave gaps', () => {
-		expect(sparkline([4800, null, 4000, 4800], 10)).toBe('█ ▁█');
-		expect(sparkline([null, null], 10)).toBe('  ');
-	});
-
-	test('a steady rate draws a level line mid-height, not magnified noise', () => {
-		const steady = sparkline([4800, 4801, 4799, 4800, 4800], 10);
-		expect(new Set(steady).size).toBeLessThanOrEqual(2);
-		expect(steady).not.toContain('▁');
-		expect(steady).not.toContain('█');
-	});
-
-	test('a real drop shows at the bottom', () => {
-		expect(sparkline([4800, 4800, 2400, 4800], 10)).toBe('██▁█');
-		expect(sparkline([0, 0, 0], 10)).toBe('▁▁▁');
-	});
-
-	test('nothing to draw gives an empty string', () => {
-		expect(sparkline([], 10)).toBe('');
-		expect(sparkline([1, 2], 0)).toBe('');
 	});
 });

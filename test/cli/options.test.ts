@@ -1,10 +1,17 @@
 import {expect, test} from 'vitest';
 import {planRun, type CliFlags} from '../../source/cli/options.js';
-import {UsageError} from '../../source/miner/target.js';
+import {UsageError} from '../../source/cli/errors.js';
 
 const base: CliFlags = {interval: 2, demo: false, once: false, json: false, where: false, color: true, readOnly: false};
-const plan = (flags: Partial<CliFlags>, positional: string[] = []) =>
-	planRun({positional, flags: {...base, ...flags}, env: {}, stdinIsTty: true, stdoutIsTty: true});
+const plan = (flags: Partial<CliFlags>, positional: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+	planRun({positional, flags: {...base, ...flags}, env, stdinIsTty: true, stdoutIsTty: true});
+
+test('NO_COLOR (present and not empty) or --no-color turn colour off', () => {
+	expect(plan({}).color).toBe(true);
+	expect(plan({}, [], {NO_COLOR: '1'}).color).toBe(false);
+	expect(plan({}, [], {NO_COLOR: ''}).color).toBe(true);
+	expect(plan({color: false}).color).toBe(false);
+});
 
 test('--rigs, --bell and --on-alert reach the plan; the command is split into argv, never run through a shell', () => {
 	const result = plan({rigs: 'rigs.json', bell: true, onAlert: `logger -t "rigtop alert"`});

@@ -1,9 +1,12 @@
 /**
- * Pure formatters for the dashboard. Every one of them turns a missing or non-finite value into
- * "—" (never "0" or "NaN"), so a window that has not filled reads as unknown, not as idle.
+ * The one place numbers, rates and durations become text, for every screen and message: the panes,
+ * the fleet, the events (and the alerts made from them), --once and error messages. One style
+ * everywhere: three significant digits for rates ("4.82 kH/s"), thousands grouped with a space
+ * ("1 204"), durations in at most two units with the second zero-padded ("4m 03s", "3d 04h", "0s"
+ * under a second). Every formatter turns a missing or non-finite value into "—" (never "0" or "NaN"),
+ * so a window that has not filled reads as unknown, not as idle.
  */
 import prettyMilliseconds from 'pretty-ms';
-import sparkly from 'sparkly';
 
 export const DASH = '—';
 
@@ -104,6 +107,20 @@ export function formatDuration(seconds: number | null): string {
 	return parts.map((part, index) => (index > 0 && /^\d[hms]$/.test(part) ? `0${part}` : part)).join(' ');
 }
 
+/** The larger unit of a duration only, for narrow columns: "3d", "4h", "12m", "40s"; null → "—". */
+export function formatDurationShort(seconds: number | null): string {
+	const text = formatDuration(seconds);
+	return text.split(' ')[0] ?? text;
+}
+
+/**
+ * A time limit given in ms (a deadline, a timeout): whole seconds as a duration ("8s", "1m 30s"),
+ * less than that with one decimal ("0.6s").
+ */
+export function formatSeconds(ms: number): string {
+	return ms % 1000 === 0 ? formatDuration(ms / 1000) : `${(ms / 1000).toFixed(1)}s`;
+}
+
 /** "12s ago", "3m 05s ago", "just now" (under a second, or a clock a little ahead); null → "—". */
 export function formatAgo(at: number | null, now: number): string {
 	if (!isNumber(at)) return DASH;
@@ -160,31 +177,4 @@ export function formatPing(ms: number | null): string {
 export function formatLoad(loads: readonly number[] | null): string {
 	if (!loads || loads.length === 0) return DASH;
 	return loads.map((load) => (isNumber(load) ? threeDigits(load) : DASH)).join(' ');
-}
-
-/**
- * A sparkline of the newest `width` samples, oldest left. A null sample (window not filled, or
- * a failed poll) leaves a gap. The scale spans at least 10% of the peak, centred on the data,
- * so a steady miner draws a level line mid-height instead of magnifying noise into a saw.
- * Returns at most `width` characters (fewer while history is short); "" when there is nothing.
- */
-export function sparkline(values: readonly (number | null)[], width: number): string {
-	const count = Math.max(0, Math.floor(width));
-	if (count === 0 || values.length === 0) return '';
-	const shown = values.slice(-count);
-	const finite = shown.filter(isNumber);
-	if (finite.length === 0) return ' '.repeat(shown.length);
-	let low = Math.min(...finite);
-	let high = Math.max(...finite);
-	const minimumSpan = high * 0.1;
-	if (high > 0 && high - low < minimumSpan) {
-		const middle = (high + low) / 2;
-		low = Math.max(0, middle - minimumSpan / 2);
-		high = low + minimumSpan;
-	}
-
-	return sparkly(
-		shown.map((value) => (isNumber(value) ? value : '')),
-		{minimum: low, maximum: high},
-	);
 }

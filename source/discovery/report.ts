@@ -1,0 +1,50 @@
+/**
+ * What the discovery strategies share: the report they write warnings, what was looked at and problems
+ * into, and where on this machine they look.
+ */
+import type {ConfigIssueKind} from './miner-config.js';
+import type {ExplicitToken} from './token-source.js';
+
+/** Issues that still matter when the miner was found and is reachable. */
+export const ISSUES_WHEN_REACHABLE: ReadonlySet<ConfigIssueKind> = new Set([
+	'empty-token',
+	'no-token-unrestricted',
+	'host-not-ip',
+	'unreadable',
+]);
+
+export class Report {
+	readonly warnings: string[] = [];
+	readonly lookedAt: string[] = [];
+	readonly problems: string[] = [];
+
+	warn(...texts: readonly string[]): void {
+		for (const text of texts) if (!this.warnings.includes(text)) this.warnings.push(text);
+	}
+
+	looked(...texts: readonly string[]): void {
+		for (const text of texts) if (!this.lookedAt.includes(text)) this.lookedAt.push(text);
+	}
+
+	problem(...texts: readonly string[]): void {
+		for (const text of texts) if (!this.problems.includes(text)) this.problems.push(text);
+	}
+}
+
+export type Context = {
+	readonly report: Report;
+	readonly explicit: ExplicitToken | null;
+	readonly cwd: string;
+	readonly homeDir: string;
+	readonly procRoot: string;
+	readonly passwdPath: string;
+	readonly selfPid: number;
+};
+
+/** A token was given to rigtop, but the miner's config sets none: 2.15 and later would answer 401. */
+export function warnTokenNotExpected(where: string, report: Report): void {
+	report.warn(
+		`${where} sets no access token, but rigtop was given one: XMRig 2.15 and later answer 401 to a request that carries a token ` +
+			'when the miner has none. Drop the token, or set the same one in the miner\'s "http"."access-token".',
+	);
+}

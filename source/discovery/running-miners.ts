@@ -1,0 +1,183 @@
+/**
+ * Strategy 3, and what the others borrow from it: the XMRig processes running on this machine, each
+ * with the config it runs with (command line > config files) and the ports it really listens on,
+ * which win whenever the configured port is 0, unknown or not listened on.
+ */
+import {connectHost, httpUrl} from './address.js';
+import {describeCommand} from './cmdline.js';
+import {homeDirsFor} from './home-dirs.js';
+import {resolveProcessConfig, type ChainLayer, type ProcessConfig} from './process-config.js';
+import {scanXmrigProcesses, type ListeningSocket, type ProcProcess, type ProcScan} from './proc.js';
+import {ISSUES_WHEN_REACHABLE, warnTokenNotExpected, type Context} from './report.js';
+import type {Source, Target} from './types.js';
+
+export type ScannedMiner = {readonly process: ProcProcess; readonly config: ProcessConfig};
+
+/** The XMRig processes (those `keep` accepts, when given) with their configs, read in parallel, in scan order. */
+export async function scanMiners(context: Context, describe: boolean, keep?: (process: ProcProcess) => boolean): Promise<ScannedMiner[]> {
+	const scan: ProcScan = await scanXmrigProcesses({procRoot: context.procRoot, selfPid: context.selfPid});
+	if (describe) {
+		if (!scan.available) context.report.looked(`no ${context.procRoot} here (finding running miners works on Linux only)`);
+		else if (scan.processes.length === 0) context.report.looked(`${scan.scanned} processes in ${context.procRoot}, none of them XMRig`);
+	}
+	const processes = keep ? scan.processes.filter(keep) : scan.processes;
+	return Promise.all(
+		processes.map(async (process) => {
+			const homeDirs = await homeDirsFor(process.uid, context.homeDir, context.passwdPath);
+			return {process, config: await resolveProcessConfig(process, {homeDirs})};
+		}),
+	);
+}
+
+export async function processTargets(context: Context): Promise<Target[]> {
+	const miners = await scanMiners(context, true);
+	const targets: Target[] = [];
+	for (const miner of miners) targets.push(...processTargetsFor(miner, context, {quiet: false}));
+	return targets;
+}
+
+function commandOf(miner: ScannedMiner, context: Context): string {
+	return describeCommand(miner.process.argv.length > 0 ? miner.process.argv : [miner.process.comm ?? 'xmrig'], {
+		secrets: [miner.config.settings.token, context.explicit?.token ?? null],
+		maxLength: 120,
+	});
+}
+
+export function tokenSourceOf(miner: ScannedMiner): Source | null {
+	const {config, process} = miner;
+	if (!config.settings.tokenSet || config.from === null) return null;
+	if (config.from.kind === 'file') return {kind: 'config-file', detail: `${config.from.path} (the config of process ${process.pid})`};
+	return {kind: 'process', detail: `the command line of process ${process.pid}`};
+}
+
+/** Ports a proxy serves miners on (`bind`), which are not its API. */
+function bindPorts(layers: readonly ChainLayer[]): Set<number> {
+	const ports = new Set<number>();
+	for (let index = layers.length - 1; index >= 0; index--) {
+		const bind = layers[index]?.doc['bind'];
+		if (!Array.isArray(bind)) continue;
+		for (const entry of bind) {
+			const text =
+				typeof entry === 'string'
+					? entry
+					: typeof entry === 'object' && entry !== null
+						? String((entry as Record<string, unknown>)['port'] ?? '')
+						: '';
+			const match = /(\d+)$/.exec(text);
+			if (match?.[1]) ports.add(Number(match[1]));
+		}
+		break;
+	}
+	return ports;
+}
+
+/** One socket per port, preferring IPv4 (0.0.0.0 and :: on the same port are one server). */
+function byPort(sockets: readonly ListeningSocket[]): Map<number, ListeningSocket> {
+	const ports = new Map<number, ListeningSocket>();
+	for (const socket of sockets) {
+		const existing = ports.get(socket.port);
+		if (!existing || (existing.family === 6 && socket.family === 4)) ports.set(socket.port, socket);
+	}
+	return new Map([...ports.entries()].sort(([a], [b]) => a - b));
+}
+
+function socketUrl(socket: ListeningSocket): string {
+	return httpUrl(connectHost(socket.address), socket.port);
+}
+
+function shownAddress(socket: ListeningSocket): string {
+	return `${socket.family === 6 ? `[${socket.address}]` : socket.address}:${socket.port}`;
+}
+
+/** The targets of one miner process, with the problems and warnings it explains. */
+export function processTargetsFor(miner: ScannedMiner, context: Context, options: {quiet: boolean}): Target[] {
+	const {report, explicit} = context;
+	const {process, config} = miner;
+	const settings = config.settings;
+	const who = `process ${process.pid} (${commandOf(miner, context)})`;
+	const token = explicit?.token ?? (settings.tokenSet ? settings.token : null);
+	const tokenSource = explicit?.source ?? tokenSourceOf(miner);
+	const configSource = config.from?.kind === 'file' ? config.from.path : config.from?.kind === 'cmdline' ? 'its command line' : null;
+	const configured = settings.apiEnabled && settings.port !== null && settings.port > 0 ? settings.port : null;
+	const proxyPorts = bindPorts(config.layers);
+	const certain = process.listening !== null;
+	const ports = byPort((process.listening ?? process.listeningByOwner ?? []).filter((socket) => !proxyPorts.has(socket.port)));
+	if (!options.quiet) {
+		report.looked(`${who}: config ${config.files.length > 0 ? config.files.join(', ') : 'none found'}`);
+		report.problem(...config.problems);
+	}
+	const make = (url: string, detail: string): Target => ({url, token, provenance: {url: {kind: 'process', detail}, token: tokenSource}});
+	const explain = (found: boolean) => {
+		const issues = settings.issues.filter((issue) => {
+			if (found) return ISSUES_WHEN_REACHABLE.has(issue.kind);
+			return issue.kind !== 'random-port' || !certain;
+		});
+		report.problem(...issues.map((issue) => issue.text));
+		if (found && explicit && config.from !== null && !settings.tokenSet && settings.apiEnabled) {
+			warnTokenNotExpected(
+				configSource === 'its command line' ? `the command line of process ${process.pid}` : (configSource ?? who),
+				report,
+			);
+		}
+	};
+
+	let targets: Target[] = [];
+	if (certain) {
+		const matching = configured === null ? undefined : ports.get(configured);
+		if (matching) {
+			targets = [make(socketUrl(matching), `${who}, listening on ${shownAddress(matching)}`)];
+		} else if (ports.size > 0) {
+			targets = [...ports.values()].map((socket) => make(socketUrl(socket), `${who}, listening on ${shownAddress(socket)}`));
+			const listed = [...ports.keys()].join(', ');
+			if (configured !== null) {
+				report.warn(
+					`${who}: its config says port ${configured}, but it listens on ${listed}; using what it listens on (the config may have changed since it started)`,
+				);
+			} else if (!settings.apiEnabled) {
+				report.warn(`${who}: its config has the API off, yet it listens on ${listed}; trying that`);
+			}
+			if (ports.size > 1) report.warn(`${who} listens on several ports (${listed}); rigtop tries each — pass the address to pick one`);
+		} else if (configured !== null && settings.url !== null) {
+			targets = [make(settings.url, `${who}, port ${configured} from ${configSource ?? 'its config'}`)];
+			report.warn(
+				`${who} is not listening on port ${configured} yet: its API did not start (is the port taken by another program? ` +
+					'XMRig 6.20 and later keep retrying)',
+			);
+		} else if (!options.quiet) {
+			report.problem(`${who} does not listen on any TCP port: its HTTP API is off.`);
+		}
+	} else {
+		report.warn(...process.notes);
+		if (configured !== null && settings.url !== null) {
+			targets = [make(settings.url, `${who}, port ${configured} from ${configSource ?? 'its config'}`)];
+		} else if (settings.apiEnabled && ports.size === 1) {
+			const [socket] = [...ports.values()];
+			if (socket) {
+				targets = [make(socketUrl(socket), `${who}: the only port its user listens on, ${shownAddress(socket)} (a guess)`)];
+				report.warn(`${who}: rigtop cannot see its sockets, so ${shownAddress(socket)} (the only port its user listens on) is a guess`);
+			}
+		} else if (!options.quiet) {
+			report.problem(
+				`${who}: rigtop cannot tell which port its API listens on; run rigtop as the miner's user (or root), or pass the address`,
+			);
+		}
+	}
+	if (!options.quiet || targets.length > 0) explain(targets.length > 0);
+	if (targets.length > 0 && !explicit && config.from === null && config.files.length === 0) {
+		report.warn(
+			`${who}: rigtop found no config it can read for this miner, so it knows no token; if the miner has one, pass it with --token-file or RIGTOP_TOKEN`,
+		);
+	}
+	return targets;
+}
+
+/** Whether listensOn() can hold for this process and one of `ports` (its sockets, when seen, decide). */
+export function mayListenOn(process: ProcProcess, ports: ReadonlySet<number>): boolean {
+	return process.listening === null || process.listening.some((socket) => ports.has(socket.port));
+}
+
+export function listensOn(miner: ScannedMiner, port: number): boolean {
+	const sockets = miner.process.listening ?? miner.process.listeningByOwner;
+	if (sockets?.some((socket) => socket.port === port)) return true;
+	return miner.process.listening === null && miner.config.settings.apiEnabled && miner.config.settings.port === port;
+}
