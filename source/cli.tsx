@@ -18,6 +18,7 @@ const cli = meow(
 	  $ rigtop                   finds the XMRig running on this machine (its command line, config, ports)
 	  $ rigtop config get [PATH] [URL]            print the miner's config (secrets masked) or one value
 	  $ rigtop config set PATH=VALUE… [URL]       change settings: conflict check, backup, verify
+	  $ rigtop history [URL] [--since 24h] [--json | --csv]   the miner's stored polls and events
 
 	Options
 	  --url URL                 a miner to watch (repeatable)
@@ -39,6 +40,10 @@ const cli = meow(
 	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
 	                            split into words like a shell would (quotes, backslash) but no shell runs
 	                            it: use "sh -c '…'" for pipes; stopped after 10 s
+	  --no-history              keep no history (default: every poll and event is stored in
+	                            $XDG_STATE_HOME/rigtop/history.sqlite, at most 7 days in full detail…30 days)
+	  --since, --until TIME     with history: from / to (a duration back from now: 90m, 24h, 7d; or a date)
+	  --csv                     with history: print CSV instead of text; --list: the miners stored
 	  --no-color                no colours (so does the NO_COLOR variable)
 	  --help, --version
 
@@ -73,6 +78,11 @@ const cli = meow(
 			readOnly: {type: 'boolean', default: false},
 			yes: {type: 'boolean', default: false},
 			color: {type: 'boolean', default: true},
+			history: {type: 'boolean', default: true},
+			since: {type: 'string'},
+			until: {type: 'string'},
+			csv: {type: 'boolean', default: false},
+			list: {type: 'boolean', default: false},
 		},
 	},
 );
@@ -151,6 +161,26 @@ async function main(): Promise<number> {
 			yes: cli.flags.yes,
 			readOnly: cli.flags.readOnly,
 		});
+	}
+
+	if (cli.input[0] === 'history') {
+		const {runHistoryCommand} = await import('./history/command.js');
+		return runHistoryCommand({
+			urls: [...cli.input.slice(1), ...(cli.flags.url ?? [])],
+			since: cli.flags.since,
+			until: cli.flags.until,
+			json: cli.flags.json,
+			csv: cli.flags.csv,
+			list: cli.flags.list,
+			tokenFile: cli.flags.tokenFile,
+			tokenEnv: process.env['RIGTOP_TOKEN'],
+			tokenFlag: cli.flags.token,
+			configPath: cli.flags.config,
+		});
+	}
+
+	for (const flag of ['since', 'until', 'csv', 'list'] as const) {
+		if (cli.flags[flag] !== undefined && cli.flags[flag] !== false) throw new UsageError(`--${flag} goes with rigtop history`);
 	}
 
 	const plan = planRun({

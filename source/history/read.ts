@@ -282,7 +282,15 @@ export class HistoryReader {
  */
 export function segmentsFor(coverage: readonly Coverage[], from: number, to: number, step: number): Segment[] {
 	if (coverage.length === 0 || !(to > from)) return [];
-	const byFineness = [...coverage].sort((a, b) => a.resolution - b.resolution);
+	const sorted = [...coverage].sort((a, b) => a.resolution - b.resolution);
+	// Where a finer tier begins inside a bucket of the next coarser one, that whole bucket is the coarser tier's (it
+	// summarizes the polls the finer tier no longer has): the finer tier starts at the bucket's end. Nothing counts twice.
+	const byFineness = sorted.map((tier, i) => {
+		const coarser = sorted.slice(i + 1).find((c) => c.resolution > tier.resolution && tier.lo >= c.lo && tier.lo < c.hi);
+		if (!coarser) return tier;
+		const aligned = Math.ceil(tier.lo / coarser.resolution) * coarser.resolution;
+		return {...tier, lo: Math.min(aligned, tier.hi)};
+	});
 	const acceptable = byFineness.filter((c) => c.resolution <= step);
 	const preferred = acceptable.at(-1) ?? byFineness[0];
 	if (!preferred) return [];
@@ -300,7 +308,7 @@ export function segmentsFor(coverage: readonly Coverage[], from: number, to: num
 	};
 
 	const cuts = new Set<number>([from, to]);
-	for (const c of coverage) {
+	for (const c of byFineness) {
 		for (const t of [c.lo, c.hi]) if (t > from && t < to) cuts.add(t);
 	}
 

@@ -97,10 +97,10 @@ export class HistoryRecorder {
 			readonly name: string;
 			readonly at: number;
 			readonly snapshot: MinerSnapshot | null;
-			readonly link: LinkCode;
+			readonly link: 'live' | 'down' | 'error';
 		},
 	): void {
-		const sample = read.snapshot ? sampleOf(read.snapshot, read.at) : failedSample(read.at, read.link);
+		const sample = read.snapshot ? sampleOf(read.snapshot, read.at) : failedSample(read.at, linkCode(read.link));
 		this.#observations.push({
 			slot,
 			url: read.url,
