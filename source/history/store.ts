@@ -91,6 +91,8 @@ export type HistoryStoreOptions = {
 	 * is reported through `offReason`.
 	 */
 	readonly readOnly?: boolean;
+	/** The clock (tests); default Date.now. */
+	readonly now?: () => number;
 };
 
 type Params = readonly SQLInputValue[];
@@ -104,6 +106,7 @@ export class HistoryStore {
 	readonly maxBytes: number;
 	readonly readOnly: boolean;
 	readonly #notify: (line: string) => void;
+	readonly #now: () => number;
 	#db: DatabaseSync | null = null;
 	#statements = new Map<string, StatementSync>();
 	#offReason: string | null = null;
@@ -117,6 +120,7 @@ export class HistoryStore {
 		this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 		this.readOnly = options.readOnly === true;
 		this.#notify = options.notify ?? (() => undefined);
+		this.#now = options.now ?? Date.now;
 	}
 
 	/** Opens (creating when needed) the store. Never throws: a store that cannot be used is returned off. */
@@ -369,7 +373,7 @@ export class HistoryStore {
 		const where = shownPath(this.file);
 		switch (trouble) {
 			case 'full':
-				return `history off: the disk is full (or the store reached its ${Math.round(this.maxBytes / 2 ** 20)} MB bound) writing ${where}`;
+				return `history off: the disk is full (or the store reached its bound, ${sizeText(this.maxBytes)}) writing ${where}`;
 			case 'not-writable':
 				return `history off: ${where} cannot be written (${detail(error)}); fix its folder's permissions or set XDG_STATE_HOME`;
 			case 'newer':
@@ -521,7 +525,7 @@ export class HistoryStore {
 		if (!this.#db || this.readOnly) return false;
 		try {
 			if (!urgent && this.usedBytes() < this.maxBytes * EVICT_AT) return false;
-			const recent = Date.now() - 60 * 60_000;
+			const recent = this.#now() - 60 * 60_000;
 			const candidates = this.all<{miner: number}>('SELECT miner FROM miner WHERE last_seen < ? ORDER BY last_seen', recent);
 			let dropped = false;
 			for (const {miner} of candidates) {
@@ -548,4 +552,8 @@ function tighten(directory: string, mode: number): void {
 	} catch {
 		// The open that follows reports what matters.
 	}
+}
+
+function sizeText(bytes: number): string {
+	return bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
