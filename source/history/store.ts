@@ -18,7 +18,7 @@
 import {chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync} from 'node:fs';
 import path from 'node:path';
 import {loadSqlite, type DatabaseSync, type SQLInputValue, type StatementSync} from './sqlite.js';
-import {EVENT_KEEP_MS, EVENT_MAX_ROWS, SAMPLE_TIER, SUMMARY_TIERS} from './tiers.js';
+import {EVENT_KEEP_MS, EVENT_MAX_BYTES, EVENT_MAX_ROWS, EVENT_ROW_OVERHEAD, SAMPLE_TIER, SUMMARY_TIERS} from './tiers.js';
 import {classify, detail, shownPath, StoreProblem, type Trouble} from './trouble.js';
 
 /** "rgtp": marks the file as rigtop's history store (PRAGMA application_id). */
@@ -231,9 +231,9 @@ export class HistoryStore {
 	/** Bytes the store's pages hold (its live data, free pages excluded). */
 	usedBytes(): number {
 		return this.read(() => {
-			const pages = this.get<{n: number}>('PRAGMA page_count')?.n ?? 0;
-			const free = this.get<{n: number}>('PRAGMA freelist_count')?.n ?? 0;
-			const size = this.get<{n: number}>('PRAGMA page_size')?.n ?? 4096;
+			const pages = this.get<{page_count: number}>('PRAGMA page_count')?.page_count ?? 0;
+			const free = this.get<{freelist_count: number}>('PRAGMA freelist_count')?.freelist_count ?? 0;
+			const size = this.get<{page_size: number}>('PRAGMA page_size')?.page_size ?? 4096;
 			return (pages - free) * size;
 		}, 0);
 	}
@@ -505,9 +505,17 @@ export class HistoryStore {
 
 		this.run('DELETE FROM event WHERE miner = ? AND t < ?', miner, now - EVENT_KEEP_MS);
 		this.run(
-			'DELETE FROM event WHERE miner = ?1 AND id <= (SELECT id FROM event WHERE miner = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)',
+			'DELETE FROM event WHERE miner = ?1 AND id IN (SELECT id FROM event WHERE miner = ?1 ORDER BY t DESC, id DESC LIMIT -1 OFFSET ?2)',
 			miner,
 			EVENT_MAX_ROWS,
+		);
+		this.run(
+			`DELETE FROM event WHERE miner = ?1 AND id IN (
+				SELECT id FROM (SELECT id, sum(length(CAST(text AS BLOB)) + ?3) OVER (ORDER BY t DESC, id DESC) AS bytes FROM event WHERE miner = ?1)
+				WHERE bytes > ?2)`,
+			miner,
+			EVENT_MAX_BYTES,
+			EVENT_ROW_OVERHEAD,
 		);
 		// A miner with nothing left (not seen for the longest span kept) goes too.
 		this.run(

@@ -99,9 +99,14 @@ export const MINUTE_TIER: Tier = {name: '1m', resolution: MINUTE, keepMs: 2 * DA
 export const TEN_MINUTE_TIER: Tier = {name: '10m', resolution: 10 * MINUTE, keepMs: 30 * DAY, maxRows: 30 * 24 * 6 + 10};
 export const SUMMARY_TIERS = [MINUTE_TIER, TEN_MINUTE_TIER] as const;
 
-/** Events kept per miner: at most 30 days and 10,000 (a flapping miner logs a few per minute). */
+/**
+ * Events kept per miner: at most 30 days, 10,000 events (a flapping miner logs a few per minute) and 2 MiB of them
+ * (texts plus 40 bytes a row: measured in test/history/bounds.test.ts, a row's overhead in the table and its index).
+ */
 export const EVENT_KEEP_MS = 30 * DAY;
 export const EVENT_MAX_ROWS = 10_000;
+export const EVENT_MAX_BYTES = 2 * 1024 * 1024;
+export const EVENT_ROW_OVERHEAD = 40;
 /** Longest event text stored (the monitor's lines are well under it). */
 export const EVENT_TEXT_MAX = 300;
 
