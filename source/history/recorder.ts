@@ -4,9 +4,10 @@
  * what the user's actions write (config applied or undone, pause sent), and any kind added later — as
  * kind, severity, text and time.
  *
- * Writes are batched: what arrives within a second goes in one transaction (a fleet of 100 at 1 s is
- * one commit a second, not a hundred). So a kill -9 loses at most the last second; the store itself
- * is never damaged by it (store.ts). Writing is synchronous and short; it never delays a poll.
+ * Writes are batched: the polls that arrive within a second go in one transaction (a fleet of 100 at
+ * 1 s is one commit a second, not a hundred); an event is written within 50 ms. So a kill -9 loses at
+ * most the last second of polls; the store itself is never damaged by it (store.ts). Writing is
+ * synchronous and short (a fraction of a millisecond per poll, bench/history.bench.mjs).
  */
 import type {MinerSnapshot} from '../miner/model.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
@@ -31,6 +32,9 @@ export type HistoryRecorderOptions = {
 	readonly writerId?: number;
 };
 
+/** How soon a new event is written. */
+const EVENT_FLUSH_MS = 50;
+
 /** Polls and events kept for a store that is busy (another rigtop writing) at most; older ones are dropped. */
 const MAX_PENDING = 20_000;
 
@@ -45,6 +49,7 @@ export class HistoryRecorder {
 	#observations: Observation[] = [];
 	#events: EventRecord[] = [];
 	#timer: ReturnType<typeof setTimeout> | null = null;
+	#timerDue = 0;
 	#closed = false;
 	readonly #written = new Set<number>();
 
@@ -208,15 +213,22 @@ export class HistoryRecorder {
 			});
 		}
 
-		this.#schedule();
+		// Events are few and are what the morning asks about: written at once (with whatever polls wait).
+		this.#schedule(EVENT_FLUSH_MS);
 	}
 
-	#schedule(): void {
-		if (this.#timer !== null || this.#closed) return;
+	#schedule(delay = this.#flushMs): void {
+		if (this.#closed) return;
+		if (this.#timer !== null) {
+			if (this.#timerDue <= Date.now() + delay) return;
+			clearTimeout(this.#timer);
+		}
+
+		this.#timerDue = Date.now() + delay;
 		this.#timer = setTimeout(() => {
 			this.#timer = null;
 			this.flush();
-		}, this.#flushMs);
+		}, delay);
 		this.#timer.unref?.();
 	}
 }

@@ -10,7 +10,7 @@
  * soon as the miner says who it is).
  *
  * Two rigtops on the same miner: a poll within ¾ of an interval of one already stored is not stored
- * again, and an event of the same miner and kind (or text) that another rigtop stored within a minute
+ * again, and an event of the miner's state (or of the same text) that another rigtop stored within a minute
  * is not stored twice. Summaries are made from the stored polls and replace themselves, so whoever
  * makes them, they are the same.
  */
@@ -66,8 +66,8 @@ export const EVENT_DEDUPE_MS = 60_000;
 
 /**
  * Kinds that describe the miner's own state changes: two rigtops see the same one, with words that may differ
- * ("down: connection refused" / "down: timed out"), so any two within the window are one. Other kinds (actions,
- * "watching …", kinds added later) count as the same only with the same text.
+ * ("down: connection refused" / "down: timed out"), so any two within the window are one. Kinds added later (and
+ * reject bursts) count as the same only with the same text; a rigtop's own kinds (OWN_KINDS) never do.
  */
 const STATE_KINDS = new Set([
 	'down',
@@ -82,6 +82,16 @@ const STATE_KINDS = new Set([
 	'hashrate-recovered',
 	'hugepages-lost',
 ]);
+
+/** Kinds that are this rigtop's own doing (watching started, an action of its user): never the same as another's. */
+const OWN_KINDS = new Set(['started', 'action']);
+
+/** The text as stored: no secret of the session in it, at most EVENT_TEXT_MAX characters. */
+function cleanText(text: string, secrets: readonly string[]): string {
+	let clean = text;
+	for (const secret of secrets) clean = clean.replaceAll(secret, '***');
+	return clean.length > EVENT_TEXT_MAX ? `${clean.slice(0, EVENT_TEXT_MAX - 1)}…` : clean;
+}
 
 type Slot = {
 	readonly miner: number;
@@ -308,9 +318,20 @@ export class HistoryWriter {
 	}
 
 	#insertEvent(miner: number, event: EventRecord): void {
-		let text = event.text;
-		for (const secret of this.#secrets) text = text.replaceAll(secret, '***');
-		if (text.length > EVENT_TEXT_MAX) text = `${text.slice(0, EVENT_TEXT_MAX - 1)}…`;
+		if (OWN_KINDS.has(event.kind)) {
+			this.#store.run(
+				'INSERT INTO event (miner, t, kind, severity, text, writer) VALUES (?, ?, ?, ?, ?, ?)',
+				miner,
+				event.t,
+				event.kind,
+				event.severity,
+				cleanText(event.text, this.#secrets),
+				this.#writerId,
+			);
+			return;
+		}
+
+		const text = cleanText(event.text, this.#secrets);
 		this.#store.run(
 			`INSERT INTO event (miner, t, kind, severity, text, writer)
 			SELECT ?1, ?2, ?3, ?4, ?5, ?6
