@@ -18,6 +18,7 @@ import {
 	mergeInto,
 	MINUTE_TIER,
 	sampleAsSummary,
+	summaryTable,
 	TEN_MINUTE_TIER,
 	type Builder,
 	type SampleRow,
@@ -90,8 +91,10 @@ type TierName = 'sample' | '1m' | '10m';
 type Coverage = {readonly tier: TierName; readonly resolution: number; readonly lo: number; readonly hi: number};
 type Segment = {readonly tier: TierName; readonly resolution: number; readonly from: number; readonly to: number};
 
-const SUMMARY_SQL = `SELECT t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected
-	FROM summary WHERE miner = ? AND res = ? AND t >= ? AND t < ? ORDER BY t`;
+const summarySql = (
+	resolution: number,
+) => `SELECT t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected
+	FROM ${summaryTable(resolution)} WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`;
 const SAMPLE_SQL = `SELECT t, link, hr10, hr60, hr15, good, total, rejected, pool, paused
 	FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`;
 
@@ -190,7 +193,7 @@ export class HistoryReader {
 				}
 
 				const rows = this.#store
-					.all<SummaryColumns>(SUMMARY_SQL, miner, segment.resolution, segment.from, segment.to)
+					.all<SummaryColumns>(summarySql(segment.resolution), miner, segment.from, segment.to)
 					.map(summaryFromColumns);
 				for (const row of rows) {
 					if (segment.resolution <= step) {
@@ -243,7 +246,7 @@ export class HistoryReader {
 					for (const row of this.#store.all<SampleRow>(SAMPLE_SQL, miner, segment.from, segment.to))
 						out.push({...sampleAsSummary(row), resolution: 0});
 				} else {
-					for (const row of this.#store.all<SummaryColumns>(SUMMARY_SQL, miner, segment.resolution, segment.from, segment.to)) {
+					for (const row of this.#store.all<SummaryColumns>(summarySql(segment.resolution), miner, segment.from, segment.to)) {
 						out.push({...summaryFromColumns(row), resolution: segment.resolution});
 					}
 				}
@@ -263,9 +266,8 @@ export class HistoryReader {
 		if (samples?.lo != null && samples.hi != null) out.push({tier: 'sample', resolution: 0, lo: samples.lo, hi: samples.hi + 1});
 		for (const tier of [MINUTE_TIER, TEN_MINUTE_TIER]) {
 			const row = this.#store.get<{lo: number | null; hi: number | null}>(
-				'SELECT min(t) AS lo, max(t) AS hi FROM summary WHERE miner = ? AND res = ?',
+				`SELECT min(t) AS lo, max(t) AS hi FROM ${tier.table} WHERE miner = ?`,
 				miner,
-				tier.resolution,
 			);
 			if (row?.lo != null && row.hi != null)
 				out.push({tier: tier.name, resolution: tier.resolution, lo: row.lo, hi: row.hi + tier.resolution});

@@ -4,10 +4,10 @@
  * what the user's actions write (config applied or undone, pause sent), and any kind added later — as
  * kind, severity, text and time.
  *
- * Writes are batched: the polls that arrive within a second go in one transaction (a fleet of 100 at
- * 1 s is one commit a second, not a hundred); an event is written within 50 ms. So a kill -9 loses at
- * most the last second of polls; the store itself is never damaged by it (store.ts). Writing is
- * synchronous and short (a fraction of a millisecond per poll, bench/history.bench.mjs).
+ * Writes are batched: the polls of five seconds go in one transaction (a fleet of 100 is one commit
+ * every five seconds, not a hundred a second); an event is written within 50 ms. So a kill -9 loses
+ * at most the last five seconds of polls; the store itself is never damaged by it (store.ts). Writing
+ * is synchronous and short (about 0.01 ms of CPU per poll, bench/history.bench.mjs).
  */
 import type {MinerSnapshot} from '../miner/model.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
@@ -24,13 +24,20 @@ export type RecordedMonitor = {
 
 export type HistoryRecorderOptions = {
 	readonly intervalMs: number;
-	/** How long polls wait to be written together (default 1000 ms). */
+	/** How long polls wait to be written together (default 5 s). */
 	readonly flushMs?: number;
 	readonly now?: () => number;
 	/** Strings never stored (the session's access tokens). */
 	readonly secrets?: readonly string[];
 	readonly writerId?: number;
 };
+
+/**
+ * How long polls wait to be written together. Each commit writes at least one page to the WAL, however few polls it
+ * holds: every 5 s instead of every poll writes a fifth to a tenth as much (docs/history.md); a kill -9 loses at
+ * most these last seconds of polls.
+ */
+const DEFAULT_FLUSH_MS = 5000;
 
 /** How soon a new event is written. */
 const EVENT_FLUSH_MS = 50;
@@ -61,7 +68,7 @@ export class HistoryRecorder {
 			...(options.writerId === undefined ? {} : {writerId: options.writerId}),
 		});
 		this.#intervalMs = options.intervalMs;
-		this.#flushMs = options.flushMs ?? 1000;
+		this.#flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
 		// Reads in this process see every poll: what waits for the next flush is written first.
 		this.reader = new HistoryReader(store, () => {
 			this.flush();

@@ -3,8 +3,8 @@
  * next. Pure: no database here, so the arithmetic is tested on its own.
  *
  * - `sample`: every poll (good or failed) for the last hour;
- * - `summary` at 60 s: min / avg / max of the 10 s hashrate and the poll counts of each minute, 2 days;
- * - `summary` at 600 s: the same per 10 minutes, 30 days.
+ * - `summary_1m`: min / avg / max of the 10 s hashrate and the poll counts of each minute, 2 days;
+ * - `summary_10m`: the same per 10 minutes, 30 days.
  *
  * Each tier is also capped in rows per miner, whatever the clock says (a poll every 0.25 s, a clock
  * stepped back), which is what bounds one miner's share of the store (docs/history.md has the sizes).
@@ -83,6 +83,8 @@ export type Tier = {
 	readonly keepMs: number;
 	/** Rows kept per miner at most. */
 	readonly maxRows: number;
+	/** Its table (each summary tier has its own: a miner's rows are appended at the end of its range, not split into the middle of another tier's). */
+	readonly table: 'sample' | 'summary_1m' | 'summary_10m';
 };
 
 const MINUTE = 60_000;
@@ -94,19 +96,31 @@ const DAY = 24 * HOUR;
  * most 18,000 rows: one per 0.2 s, the densest the spacing rule (store.ts) lets through at the shortest
  * interval, 0.25 s.
  */
-export const SAMPLE_TIER: Tier = {name: 'sample', resolution: 0, keepMs: HOUR + 5 * MINUTE, maxRows: 18_000};
-export const MINUTE_TIER: Tier = {name: '1m', resolution: MINUTE, keepMs: 2 * DAY, maxRows: 2 * 24 * 60 + 10};
-export const TEN_MINUTE_TIER: Tier = {name: '10m', resolution: 10 * MINUTE, keepMs: 30 * DAY, maxRows: 30 * 24 * 6 + 10};
+export const SAMPLE_TIER: Tier = {name: 'sample', resolution: 0, keepMs: HOUR + 5 * MINUTE, maxRows: 18_000, table: 'sample'};
+export const MINUTE_TIER: Tier = {name: '1m', resolution: MINUTE, keepMs: 2 * DAY, maxRows: 2 * 24 * 60 + 10, table: 'summary_1m'};
+export const TEN_MINUTE_TIER: Tier = {
+	name: '10m',
+	resolution: 10 * MINUTE,
+	keepMs: 30 * DAY,
+	maxRows: 30 * 24 * 6 + 10,
+	table: 'summary_10m',
+};
 export const SUMMARY_TIERS = [MINUTE_TIER, TEN_MINUTE_TIER] as const;
 
+/** The table of the summary tier of this resolution. */
+export function summaryTable(resolution: number): 'summary_1m' | 'summary_10m' {
+	return resolution === MINUTE_TIER.resolution ? 'summary_1m' : 'summary_10m';
+}
+
 /**
- * Events kept per miner: at most 30 days, 10,000 events (a flapping miner logs a few per minute) and 2 MiB of them
- * (texts plus 40 bytes a row: measured in test/history/bounds.test.ts, a row's overhead in the table and its index).
+ * Events kept per miner: at most 30 days, 10,000 events (a flapping miner logs a few per minute) and 1.5 MiB of them
+ * counted as their texts plus 60 bytes a row. Long texts fill 1 KiB pages less well than that counts: at the worst
+ * (10,000 texts of 300 characters) they take about 2.2 MB on disk with their index (test/history/bounds.test.ts prints it).
  */
 export const EVENT_KEEP_MS = 30 * DAY;
 export const EVENT_MAX_ROWS = 10_000;
-export const EVENT_MAX_BYTES = 2 * 1024 * 1024;
-export const EVENT_ROW_OVERHEAD = 40;
+export const EVENT_MAX_BYTES = 1.5 * 1024 * 1024;
+export const EVENT_ROW_OVERHEAD = 60;
 /** Longest event text stored (the monitor's lines are well under it). */
 export const EVENT_TEXT_MAX = 300;
 

@@ -23,6 +23,7 @@ import {
 	TEN_MINUTE_TIER,
 	summarizeSamples,
 	summarizeSummaries,
+	summaryTable,
 	type SampleRow,
 	type SummaryRow,
 } from './tiers.js';
@@ -60,6 +61,12 @@ export type EventRecord = {
 	readonly severity: string;
 	readonly text: string;
 };
+
+/** How often the summaries are made (and the bounds applied) per miner. */
+const SUMMARIZE_EVERY_MS = 10 * 60_000;
+
+/** A miner's row (last seen, URL, name) is written at most this often while nothing about it changes. */
+const TOUCH_EVERY_MS = 60_000;
 
 /** Events from another rigtop within this window are taken as the same happening. */
 export const EVENT_DEDUPE_MS = 60_000;
@@ -123,6 +130,9 @@ export class HistoryWriter {
 	/** Per miner: the minute / ten-minute bucket up to which summaries are made. */
 	#rolled = new Map<string, number>();
 	#lastPrune = new Map<number, number>();
+	/** When each miner's row was last written, and what it said; the newest poll time per miner. */
+	#touched = new Map<number, {at: number; url: string; name: string}>();
+	#seen = new Map<number, number>();
 	#generation: number;
 
 	constructor(store: HistoryStore, options: HistoryWriterOptions = {}) {
@@ -174,27 +184,44 @@ export class HistoryWriter {
 	}
 
 	/**
-	 * Makes the summaries of complete minutes and ten-minute spans of these miners that are not made yet (and
-	 * makes again the last one before, for polls another rigtop stored late), then, every ten minutes per miner,
-	 * applies the bounds. `force`: do it now whatever was done before (a --once that writes one poll).
+	 * Every ten minutes per miner, makes the summaries of the complete minutes and ten-minute spans not made yet (and
+	 * makes again the last one before, for polls another rigtop stored late), and applies the bounds. `force`: now,
+	 * whatever was done before (closing, or a --once that writes one poll).
 	 */
 	summarize(miners: readonly number[], force = false): void {
 		const now = this.#now();
 		const minute = Math.floor(now / MINUTE_TIER.resolution) * MINUTE_TIER.resolution;
-		const due = miners.filter((miner) => force || this.#rolled.get(`1m:${miner}`) !== minute);
+		// Every ten minutes: a summary transaction dirties a few pages whatever it holds, so ten minutes of them go in
+		// one (the reader takes the last minutes from the polls meanwhile).
+		const round = Math.floor(now / SUMMARIZE_EVERY_MS);
+		const due = miners.filter((miner) => force || this.#rolled.get(`round:${miner}`) !== round);
 		if (due.length > 0) {
 			const before = new Map(this.#rolled);
 			const ok = this.#store.write(() => {
 				for (const miner of due) {
 					this.#rollMinutes(miner, minute);
 					this.#rollTenMinutes(miner, now);
+					this.#rolled.set(`round:${miner}`, round);
 				}
 			});
 			// Not made (another rigtop held the store): made at the next write.
 			if (!ok) this.#rolled = before;
 		}
 
-		const prune = miners.filter((miner) => force || now - (this.#lastPrune.get(miner) ?? 0) >= 10 * MINUTE_TIER.resolution);
+		if (force) {
+			// Closing: the miners' last-seen times to the last poll.
+			const seen = miners.flatMap((miner) => {
+				const at = this.#seen.get(miner);
+				return at === undefined ? [] : [[miner, at] as const];
+			});
+			if (seen.length > 0) {
+				this.#store.write(() => {
+					for (const [miner, at] of seen) this.#store.run('UPDATE miner SET last_seen = max(last_seen, ?) WHERE miner = ?', at, miner);
+				});
+			}
+		}
+
+		const prune = miners.filter((miner) => force || now - (this.#lastPrune.get(miner) ?? 0) >= SUMMARIZE_EVERY_MS);
 		if (prune.length > 0) {
 			for (const miner of prune) this.#lastPrune.set(miner, now);
 			this.#store.maintain(now, prune);
@@ -208,6 +235,8 @@ export class HistoryWriter {
 		this.#slots = new Map();
 		this.#rolled = new Map();
 		this.#lastPrune = new Map();
+		this.#touched = new Map();
+		this.#seen = new Map();
 	}
 
 	// ---- identity ----
@@ -217,7 +246,13 @@ export class HistoryWriter {
 		const apiId = facts ? nonEmpty(facts.apiId) : null;
 		const workerId = facts ? nonEmpty(facts.workerId) : null;
 		if (current && (facts === null || (!current.provisional && current.apiId === apiId && current.workerId === workerId))) {
-			this.#touch(current.miner, url, name, facts, at);
+			// The miner row changes once a minute at most while nothing about it changes: a poll then dirties one page, not two.
+			const touched = this.#touched.get(current.miner);
+			if (!touched || touched.url !== url || touched.name !== name || at - touched.at >= TOUCH_EVERY_MS) {
+				this.#touch(current.miner, url, name, facts, at);
+			}
+
+			this.#seen.set(current.miner, Math.max(at, this.#seen.get(current.miner) ?? at));
 			return current.miner;
 		}
 
@@ -262,6 +297,7 @@ export class HistoryWriter {
 	}
 
 	#touch(miner: number, url: string, name: string, facts: IdentityFacts | null, at: number): void {
+		this.#touched.set(miner, {at, url, name});
 		if (facts === null) {
 			this.#store.run('UPDATE miner SET last_seen = max(last_seen, ?) WHERE miner = ?', at, miner);
 			return;
@@ -285,14 +321,15 @@ export class HistoryWriter {
 	/** Moves what was stored under a provisional miner to the real one. */
 	#merge(from: number, to: number): void {
 		this.#store.run('UPDATE OR IGNORE sample SET miner = ? WHERE miner = ?', to, from);
-		this.#store.run('UPDATE OR IGNORE summary SET miner = ? WHERE miner = ?', to, from);
+		this.#store.run('UPDATE OR IGNORE summary_1m SET miner = ? WHERE miner = ?', to, from);
+		this.#store.run('UPDATE OR IGNORE summary_10m SET miner = ? WHERE miner = ?', to, from);
 		this.#store.run('UPDATE event SET miner = ? WHERE miner = ?', to, from);
 		this.#store.run(
 			'UPDATE miner SET first_seen = min(first_seen, (SELECT first_seen FROM miner WHERE miner = ?)) WHERE miner = ?',
 			from,
 			to,
 		);
-		for (const table of ['sample', 'summary', 'miner']) this.#store.run(`DELETE FROM ${table} WHERE miner = ?`, from);
+		for (const table of ['sample', 'summary_1m', 'summary_10m', 'miner']) this.#store.run(`DELETE FROM ${table} WHERE miner = ?`, from);
 	}
 
 	// ---- rows ----
@@ -354,7 +391,7 @@ export class HistoryWriter {
 		const res = MINUTE_TIER.resolution;
 		let from =
 			this.#rolled.get(key) ??
-			this.#store.get<{t: number | null}>('SELECT max(t) AS t FROM summary WHERE miner = ? AND res = ?', miner, res)?.t ??
+			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${summaryTable(res)} WHERE miner = ?`, miner)?.t ??
 			null;
 		from = Math.max((from ?? 0) - res, minute - SAMPLE_TIER.keepMs);
 		if (from < minute) {
@@ -377,16 +414,15 @@ export class HistoryWriter {
 		if (this.#rolled.get(key) === bucket) return;
 		let from =
 			this.#rolled.get(key) ??
-			this.#store.get<{t: number | null}>('SELECT max(t) AS t FROM summary WHERE miner = ? AND res = ?', miner, res)?.t ??
+			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${summaryTable(res)} WHERE miner = ?`, miner)?.t ??
 			null;
 		from = Math.max((from ?? 0) - res, bucket - MINUTE_TIER.keepMs);
 		if (from < bucket) {
 			const rows = this.#store
 				.all<SummaryColumns>(
 					`SELECT t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected
-					FROM summary WHERE miner = ? AND res = ? AND t >= ? AND t < ? ORDER BY t`,
+					FROM summary_1m WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
 					miner,
-					MINUTE_TIER.resolution,
 					from,
 					bucket,
 				)
@@ -399,10 +435,9 @@ export class HistoryWriter {
 
 	#upsertSummary(miner: number, res: number, row: SummaryRow): void {
 		this.#store.run(
-			`INSERT OR REPLACE INTO summary (miner, res, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			miner,
-			res,
 			row.t,
 			row.n,
 			row.live,

@@ -1,6 +1,6 @@
 /**
  * History with the built CLI: a writing rigtop killed with SIGKILL at random moments (the store opens whole
- * again and lost at most the last second or so), a live rigtop and a crowd of cron-like --once runs on the
+ * again and lost at most the last five seconds of polls), a live rigtop and a crowd of cron-like --once runs on the
  * same miner at once, a restart that continues the history, `rigtop history` against the real store, and a
  * read-only state folder (history off with one line, the report printed all the same).
  */
@@ -77,7 +77,7 @@ function openStore(file: string) {
 }
 
 describe('history with the built CLI', () => {
-	it('survives kill -9 at random moments: the store opens whole every time and loses at most the last second or so', async () => {
+	it('survives kill -9 at random moments: the store opens whole every time and loses at most the last five seconds of polls', async () => {
 		const sim = await simulator('kill-rig');
 		const state = stateDir();
 		const env = {XDG_STATE_HOME: state};
@@ -87,7 +87,7 @@ describe('history with the built CLI', () => {
 			const term = await terminal([sim.url, '--interval', '0.25'], env);
 			await term.waitFor('kill-rig', 10_000);
 			const pid = await rigtopPid(term);
-			await new Promise((resolve) => setTimeout(resolve, 700 + Math.random() * 2300));
+			await new Promise((resolve) => setTimeout(resolve, 700 + Math.random() * 6300));
 			process.kill(pid, 'SIGKILL');
 			killedAt.push(Date.now());
 			await term.waitFor('[exit 137]', 5000);
@@ -99,8 +99,8 @@ describe('history with the built CLI', () => {
 			try {
 				expect(db.prepare('PRAGMA integrity_check').get()).toEqual({integrity_check: 'ok'});
 				const last = (db.prepare('SELECT max(t) AS t FROM sample').get() as {t: number}).t;
-				// Polls every 0.25 s, written every second: at most about a second and a half lost.
-				expect(killedAt.at(-1)! - last).toBeLessThan(2500);
+				// Polls every 0.25 s, written every 5 s: at most those 5 s (and the poll in flight) lost.
+				expect(killedAt.at(-1)! - last).toBeLessThan(6000);
 			} finally {
 				db.close();
 			}

@@ -76,15 +76,9 @@ describe('history store: bounds', () => {
 		const count = (sql: string, ...params: number[]) => store.get<{n: number}>(sql, miner, ...params)?.n ?? 0;
 		expect(count('SELECT count(*) AS n FROM sample WHERE miner = ?')).toBeLessThanOrEqual(SAMPLE_TIER.maxRows + 1);
 		expect(count('SELECT count(*) AS n FROM sample WHERE miner = ?')).toBeGreaterThan(SAMPLE_TIER.maxRows - 200);
-		expect(count('SELECT count(*) AS n FROM summary WHERE miner = ? AND res = ?', MINUTE_TIER.resolution)).toBeLessThanOrEqual(
-			MINUTE_TIER.maxRows + 1,
-		);
-		expect(count('SELECT count(*) AS n FROM summary WHERE miner = ? AND res = ?', TEN_MINUTE_TIER.resolution)).toBeLessThanOrEqual(
-			TEN_MINUTE_TIER.maxRows + 1,
-		);
-		expect(count('SELECT count(*) AS n FROM summary WHERE miner = ? AND res = ?', TEN_MINUTE_TIER.resolution)).toBeGreaterThan(
-			30 * 24 * 6 - 20,
-		);
+		expect(count('SELECT count(*) AS n FROM summary_1m WHERE miner = ?')).toBeLessThanOrEqual(MINUTE_TIER.maxRows + 1);
+		expect(count('SELECT count(*) AS n FROM summary_10m WHERE miner = ?')).toBeLessThanOrEqual(TEN_MINUTE_TIER.maxRows + 1);
+		expect(count('SELECT count(*) AS n FROM summary_10m WHERE miner = ?')).toBeGreaterThan(30 * 24 * 6 - 20);
 		// These events are long (about 430 bytes): the 2 MiB bound keeps fewer than 10,000 of them, the newest.
 		const events = count('SELECT count(*) AS n FROM event WHERE miner = ?');
 		expect(events).toBeGreaterThan(4000);

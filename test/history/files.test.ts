@@ -33,11 +33,14 @@ function works(store: HistoryStore): boolean {
 	return series.points.some((point) => point.avg === 1234);
 }
 
+/** 'ok', or what SQLite finds wrong (its check's first line, or the error the check itself met). */
 function integrity(file: string): string {
 	const {DatabaseSync} = loadSqlite();
 	const db = new DatabaseSync(file, {readOnly: true});
 	try {
 		return (db.prepare('PRAGMA integrity_check').get() as {integrity_check: string}).integrity_check;
+	} catch (error) {
+		return error instanceof Error ? error.message : String(error);
 	} finally {
 		db.close();
 	}
@@ -69,26 +72,33 @@ describe('history store: damaged and foreign files', () => {
 	it('sets a store with damaged pages aside when a write meets them, and goes on in a fresh one', () => {
 		const dir = temp();
 		const clock = manualClock();
-		{
+		const {pages, pageSize} = (() => {
 			const {store} = openStore(dir);
 			const writer = new HistoryWriter(store, {now: clock.now});
 			writeRun(writer, clock, clock.now(), clock.now() + 30 * 60_000, 1000, () => 1000);
+			// The pages of the polls' table and of the miners' (the schema stays readable: the store opens).
+			const found = {
+				pages: store
+					.all<{pageno: number}>("SELECT pageno FROM dbstat WHERE name IN ('sample', 'miner', 'sqlite_autoindex_miner_1')")
+					.map((row) => row.pageno),
+				pageSize: store.get<{page_size: number}>('PRAGMA page_size')?.page_size ?? 0,
+			};
 			store.close();
-		}
+			return found;
+		})();
 
 		const file = storeFile(dir);
-		const size = statSync(file).size;
-		expect(size).toBeGreaterThan(16 * 4096);
-		// Overwrite every page but the first (the header and the schema) with noise.
+		expect(pages.length).toBeGreaterThan(10);
 		const fd = openSync(file, 'r+');
-		const noise = Buffer.alloc(size - 4096, 0xa5);
-		writeSync(fd, noise, 0, noise.length, 4096);
+		const noise = Buffer.alloc(pageSize, 0xa5);
+		for (const page of pages) writeSync(fd, noise, 0, pageSize, (page - 1) * pageSize);
 		closeSync(fd);
 		expect(integrity(file)).not.toBe('ok');
 
 		const {store, notices} = openStore(dir);
 		cleanups.unshift(() => store.close());
 		expect(store.enabled).toBe(true); // the header and schema read fine
+		expect(notices).toEqual([]);
 		const writer = new HistoryWriter(store, {now: clock.now});
 		clock.advance(1000);
 		const wrote = writer.write([observation(goodSample(clock.now(), 1000), sixFacts('id-a'))], [eventRecord(clock.now(), 'up', 'back up')]);
@@ -99,6 +109,28 @@ describe('history store: damaged and foreign files', () => {
 		expect(store.enabled).toBe(true);
 		expect(writer.write([observation(goodSample(clock.now(), 1000), sixFacts('id-a'))], [])).toBe(true);
 		expect(integrity(file)).toBe('ok');
+		expect(works(store)).toBe(true);
+	});
+
+	it('sets a store whose schema is damaged aside when it opens', () => {
+		const dir = temp();
+		{
+			const {store} = openStore(dir);
+			expect(works(store)).toBe(true);
+			store.close();
+		}
+
+		const file = storeFile(dir);
+		const size = statSync(file).size;
+		const pageSize = readFileSync(file).readUInt16BE(16); // the header's page size
+		// Everything after the first page (the schema goes on past it) overwritten with noise.
+		const fd = openSync(file, 'r+');
+		const noise = Buffer.alloc(size - pageSize, 0xa5);
+		writeSync(fd, noise, 0, noise.length, pageSize);
+		closeSync(fd);
+		const {store, notices} = openStore(dir);
+		cleanups.unshift(() => store.close());
+		expect(notices).toEqual([expect.stringMatching(/is damaged \(database disk image is malformed\); moved it to/)]);
 		expect(works(store)).toBe(true);
 	});
 

@@ -57,21 +57,18 @@ describe('history store: tiers', () => {
 		expect(samples?.n).toBeGreaterThanOrEqual(360);
 		expect(samples?.n).toBeLessThanOrEqual(450); // 65 minutes kept, pruned every 10: 75 at most
 		expect(end - (samples?.lo ?? 0)).toBeLessThanOrEqual(75 * MINUTE);
-		const minutes = store.get<{n: number; lo: number}>(
-			'SELECT count(*) AS n, min(t) AS lo FROM summary WHERE miner = ? AND res = 60000',
-			id,
-		);
+		const minutes = store.get<{n: number; lo: number}>('SELECT count(*) AS n, min(t) AS lo FROM summary_1m WHERE miner = ?', id);
 		expect(end - (minutes?.lo ?? 0)).toBeLessThanOrEqual(2 * DAY + 11 * MINUTE);
 		expect(end - (minutes?.lo ?? 0)).toBeGreaterThanOrEqual(2 * DAY - MINUTE);
-		const tens = store.get<{n: number; lo: number}>('SELECT count(*) AS n, min(t) AS lo FROM summary WHERE miner = ? AND res = 600000', id);
+		const tens = store.get<{n: number; lo: number}>('SELECT count(*) AS n, min(t) AS lo FROM summary_10m WHERE miner = ?', id);
 		expect(tens?.lo).toBe(Math.floor(start / 600_000) * 600_000);
 		const row = store.get<{n: number; hr_min: number; hr_avg: number; hr_max: number}>(
-			'SELECT n, hr_min, hr_avg, hr_max FROM summary WHERE miner = ? AND res = 60000 ORDER BY t DESC LIMIT 1 OFFSET 5',
+			'SELECT n, hr_min, hr_avg, hr_max FROM summary_1m WHERE miner = ? ORDER BY t DESC LIMIT 1 OFFSET 5',
 			id,
 		);
 		expect(row).toEqual({n: 6, hr_min: 900, hr_avg: 1000, hr_max: 1100});
 		const ten = store.get<{n: number; hr_min: number; hr_avg: number; hr_max: number}>(
-			'SELECT n, hr_min, hr_avg, hr_max FROM summary WHERE miner = ? AND res = 600000 ORDER BY t LIMIT 1',
+			'SELECT n, hr_min, hr_avg, hr_max FROM summary_10m WHERE miner = ? ORDER BY t LIMIT 1',
 			id,
 		);
 		expect(ten).toEqual({n: 60, hr_min: 900, hr_avg: 1000, hr_max: 1100});
