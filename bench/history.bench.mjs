@@ -91,7 +91,8 @@ try {
 		details: [
 			`pairs (history / none, ms CPU): ${runs.map((run) => `${round(run.cpu.history)} / ${round(run.cpu.none)} = ${round(run.cpu.history / run.cpu.none, 3)}×`).join('; ')}`,
 			`storing one poll, in process: ${round(inProcess.write.cpuMsPerPoll, 3)} ms CPU (${round(inProcess.write.wallMsPerPoll, 3)} ms wall) over ${inProcess.write.polls} polls = ${round((inProcess.write.cpuMsPerPoll / steadyPerPoll) * 100, 1)} % of a steady poll's ${round(steadyPerPoll, 2)} ms`,
-			`written per day per miner at ${interval} s: ${mb(wcharDay)} through write() (the WAL's pages and checkpoints), ${mb(blockDay)} reaching the block layer in the window; at the default 2 s, about half`,
+			`written per day per miner at ${interval} s, live: ${mb(wcharDay)} through write() (the WAL's pages and its checkpoints; the pty output of both processes cancels out), ${mb(blockDay)} accounted to the block layer (with the pages of the WAL index that SQLite maps in memory, -shm, dirtied again after each writeback)`,
+			`written per day per miner through write(), in process (polls batched every 5 s as the recorder does, summaries, bounds): ${mb(inProcess.bytesPerDay.at2s)} at the default 2 s interval, ${mb(inProcess.bytesPerDay.at1s)} at 1 s (commits, not polls, set it)`,
 			`a 7-day store of one miner polled every 2 s: ${mb(inProcess.week.fileBytes)} on disk (${mb(inProcess.week.usedBytes)} in use; rows ${JSON.stringify(inProcess.week.rows)})`,
 		],
 		extra: {

@@ -36,6 +36,19 @@ const BUSY_WAIT_MS = 250;
 /** Set-aside files kept (older ones are removed). */
 const KEEP_SET_ASIDE = 3;
 
+/** A summary tier's table (summary_1m, summary_10m): one bucket per row, a miner's rows in time order. */
+function summaryTableSql(name: string): string {
+	return `CREATE TABLE IF NOT EXISTS ${name} (
+	miner INTEGER NOT NULL,
+	t INTEGER NOT NULL,
+	n INTEGER NOT NULL, live INTEGER NOT NULL, hr_n INTEGER NOT NULL,
+	pool INTEGER NOT NULL, paused INTEGER NOT NULL, link INTEGER NOT NULL,
+	hr_min REAL, hr_avg REAL, hr_max REAL, hr60 REAL, hr15 REAL,
+	good INTEGER, total INTEGER, rejected INTEGER,
+	PRIMARY KEY (miner, t)
+) WITHOUT ROWID;`;
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS miner (
 	miner INTEGER PRIMARY KEY,
@@ -59,24 +72,8 @@ CREATE TABLE IF NOT EXISTS sample (
 	pool INTEGER, paused INTEGER,
 	PRIMARY KEY (miner, t)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS summary_1m (
-	miner INTEGER NOT NULL,
-	t INTEGER NOT NULL,
-	n INTEGER NOT NULL, live INTEGER NOT NULL, hr_n INTEGER NOT NULL,
-	pool INTEGER NOT NULL, paused INTEGER NOT NULL, link INTEGER NOT NULL,
-	hr_min REAL, hr_avg REAL, hr_max REAL, hr60 REAL, hr15 REAL,
-	good INTEGER, total INTEGER, rejected INTEGER,
-	PRIMARY KEY (miner, t)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS summary_10m (
-	miner INTEGER NOT NULL,
-	t INTEGER NOT NULL,
-	n INTEGER NOT NULL, live INTEGER NOT NULL, hr_n INTEGER NOT NULL,
-	pool INTEGER NOT NULL, paused INTEGER NOT NULL, link INTEGER NOT NULL,
-	hr_min REAL, hr_avg REAL, hr_max REAL, hr60 REAL, hr15 REAL,
-	good INTEGER, total INTEGER, rejected INTEGER,
-	PRIMARY KEY (miner, t)
-) WITHOUT ROWID;
+${summaryTableSql('summary_1m')}
+${summaryTableSql('summary_10m')}
 CREATE TABLE IF NOT EXISTS event (
 	id INTEGER PRIMARY KEY,
 	miner INTEGER NOT NULL,

@@ -124,41 +124,9 @@ export const EVENT_ROW_OVERHEAD = 60;
 /** Longest event text stored (the monitor's lines are well under it). */
 export const EVENT_TEXT_MAX = 300;
 
-/** Summarizes per-poll rows (ordered by time) into buckets of `resolution` ms. */
+/** Summarizes per-poll rows (ordered by time) into buckets of `resolution` ms: each poll is a summary of one. */
 export function summarizeSamples(rows: readonly SampleRow[], resolution: number): SummaryRow[] {
-	const out: SummaryRow[] = [];
-	let bucket: Builder | null = null;
-	for (const row of rows) {
-		const t = Math.floor(row.t / resolution) * resolution;
-		if (bucket === null || bucket.t !== t) {
-			if (bucket) out.push(finish(bucket));
-			bucket = builder(t);
-		}
-
-		bucket.n++;
-		bucket.link = Math.max(bucket.link, row.link);
-		if (row.link !== LINK.live) continue;
-		bucket.live++;
-		if (row.pool === 1) bucket.pool++;
-		if (row.paused === 1) bucket.paused++;
-		if (row.hr10 !== null) {
-			bucket.hrN++;
-			bucket.hrSum += row.hr10;
-			bucket.hrMin = bucket.hrMin === null ? row.hr10 : Math.min(bucket.hrMin, row.hr10);
-			bucket.hrMax = bucket.hrMax === null ? row.hr10 : Math.max(bucket.hrMax, row.hr10);
-		}
-
-		add(bucket.hr60, row.hr60);
-		add(bucket.hr15, row.hr15);
-		if (row.total !== null) {
-			bucket.good = row.good;
-			bucket.total = row.total;
-			bucket.rejected = row.rejected;
-		}
-	}
-
-	if (bucket) out.push(finish(bucket));
-	return out;
+	return summarizeSummaries(rows.map(sampleAsSummary), resolution);
 }
 
 /** Summarizes finer summary rows (ordered by time) into buckets of `resolution` ms. */
@@ -287,12 +255,6 @@ export function sampleAsSummary(row: SampleRow): SummaryRow {
 		total: live ? row.total : null,
 		rejected: live ? row.rejected : null,
 	};
-}
-
-function add(mean: Mean, value: number | null): void {
-	if (value === null) return;
-	mean.sum += value;
-	mean.weight++;
 }
 
 function addWeighted(mean: Mean, value: number, weight: number): void {
