@@ -293,12 +293,13 @@ export class HistoryStore {
 		}
 
 		mkdirSync(directory, {recursive: true, mode: 0o700});
-		tighten(directory, 0o700);
+		withoutOthers(directory);
 		// Created here with 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
 		const fd = openSync(this.file, 'a', 0o600);
 		try {
 			const stat = fstatSync(fd);
-			if ((stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) chmodSync(this.file, 0o600);
+			// Others lose what they had; the owner gains nothing (a read-only file stays one).
+			if ((stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) chmodSync(this.file, stat.mode & 0o700);
 			this.#inode = {dev: stat.dev, ino: stat.ino};
 		} finally {
 			closeSync(fd);
@@ -428,8 +429,8 @@ export class HistoryStore {
 		}
 
 		this.#pruneSetAside();
-		const why = trouble === 'foreign' ? 'belongs to another program' : `is damaged (${detail(error)})`;
-		this.#notify(`history: ${shownPath(this.file)} ${why}; moved it to ${path.basename(aside)} and started a fresh store`);
+		const why = trouble === 'foreign' ? 'a file of another program' : `damaged (${detail(error)})`;
+		this.#notify(`history: the store was ${why}: set aside as ${shownPath(aside)}; started a fresh one`);
 	}
 
 	#pruneSetAside(): void {
@@ -563,11 +564,14 @@ export class HistoryStore {
 	}
 }
 
-/** Narrows a directory of ours to `mode` when it is wider (a folder someone else owns is left as it is). */
-function tighten(directory: string, mode: number): void {
+/**
+ * Takes group's and others' rights off a directory of ours (it holds the miners' history); the owner's rights are
+ * left as they are (a folder made read-only stays read-only). A folder someone else owns is left alone.
+ */
+function withoutOthers(directory: string): void {
 	try {
 		const stat = statSync(directory);
-		if ((stat.mode & 0o777 & ~mode) !== 0 && stat.uid === process.getuid?.()) chmodSync(directory, mode);
+		if ((stat.mode & 0o077) !== 0 && stat.uid === process.getuid?.()) chmodSync(directory, stat.mode & 0o700);
 	} catch {
 		// The open that follows reports what matters.
 	}

@@ -108,7 +108,10 @@ export function detail(error: unknown): string {
 	const code = fsCode(error);
 	const message = error instanceof Error ? error.message : String(error);
 	const line = message.split('\n')[0] ?? message;
-	return code !== null && !line.includes(code) ? `${line} (${code})` : line;
+	if (code === null) return line;
+	// Node's "EACCES: permission denied, open '/path'": the path is in the notice already.
+	const words = new RegExp(`^${code}: ([^,]+)`).exec(line)?.[1];
+	return words ? `${words}, ${code}` : `${line} (${code})`;
 }
 
 /** `$XDG_STATE_HOME/rigtop` (default `~/.local/state/rigtop`), where the store lives beside the config backups. */

@@ -5,7 +5,7 @@
  * read-only state folder (history off with one line, the report printed all the same).
  */
 import {execFile, spawn} from 'node:child_process';
-import {chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
@@ -212,7 +212,9 @@ describe('history with the built CLI', () => {
 		let command: string[];
 		if (process.getuid?.() === 0) {
 			// root writes through any mode bits: run the CLI as nobody (a copy of it, readable by nobody), dropping the
-			// rights after node has started.
+			// rights after node has started; the read-only folders are nobody's own, as a user's would be.
+			chownSync(state, 65534, 65534);
+			chownSync(path.join(state, 'rigtop'), 65534, 65534);
 			const app = path.join(base, 'app');
 			cpSync(path.resolve('dist'), path.join(app, 'dist'), {recursive: true});
 			cpSync(path.resolve('package.json'), path.join(app, 'package.json'));
@@ -243,6 +245,8 @@ await import(${JSON.stringify(`file://${cliCopy}`)});
 		expect(result.code).toBe(0);
 		const lines = result.stderr.trim().split('\n');
 		expect(lines).toHaveLength(1);
+		// The folder stayed read-only (rigtop takes others' rights away, never gives its owner any).
+		expect(statSync(path.join(state, 'rigtop')).mode & 0o777).toBe(0o500);
 		expect(lines[0]).toMatch(
 			/^rigtop: history off: .*history\.sqlite cannot be written \(.*(EACCES|permission denied).*\); fix its folder's permissions or set XDG_STATE_HOME$/i,
 		);

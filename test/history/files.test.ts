@@ -61,7 +61,7 @@ describe('history store: damaged and foreign files', () => {
 		expect(store.enabled).toBe(true);
 		expect(notices).toHaveLength(1);
 		expect(notices[0]).toMatch(
-			/history\.sqlite is damaged \(file is not a database\); moved it to history\.sqlite\.damaged-.+ and started a fresh store/,
+			/^history: the store was damaged \(file is not a database\): set aside as .*\/rigtop\/history\.sqlite\.damaged-.+; started a fresh one$/,
 		);
 		const [aside] = setAside(dir);
 		expect(aside).toBeDefined();
@@ -104,7 +104,9 @@ describe('history store: damaged and foreign files', () => {
 		const wrote = writer.write([observation(goodSample(clock.now(), 1000), sixFacts('id-a'))], [eventRecord(clock.now(), 'up', 'back up')]);
 		expect(wrote).toBe(false); // met the damage; the batch is kept by the recorder for the fresh store
 		expect(notices).toHaveLength(1);
-		expect(notices[0]).toMatch(/is damaged \(database disk image is malformed\); moved it to history\.sqlite\.damaged-/);
+		expect(notices[0]).toMatch(
+			/^history: the store was damaged \(database disk image is malformed\): set aside as .*history\.sqlite\.damaged-/,
+		);
 		expect(setAside(dir)).toHaveLength(1);
 		expect(store.enabled).toBe(true);
 		expect(writer.write([observation(goodSample(clock.now(), 1000), sixFacts('id-a'))], [])).toBe(true);
@@ -130,7 +132,7 @@ describe('history store: damaged and foreign files', () => {
 		closeSync(fd);
 		const {store, notices} = openStore(dir);
 		cleanups.unshift(() => store.close());
-		expect(notices).toEqual([expect.stringMatching(/is damaged \(database disk image is malformed\); moved it to/)]);
+		expect(notices).toEqual([expect.stringMatching(/^history: the store was damaged \(database disk image is malformed\): set aside as/)]);
 		expect(works(store)).toBe(true);
 	});
 
@@ -143,7 +145,9 @@ describe('history store: damaged and foreign files', () => {
 		other.close();
 		const {store, notices} = openStore(dir);
 		cleanups.unshift(() => store.close());
-		expect(notices).toEqual([expect.stringMatching(/belongs to another program; moved it to history\.sqlite\.foreign-/)]);
+		expect(notices).toEqual([
+			expect.stringMatching(/^history: the store was a file of another program: set aside as .*history\.sqlite\.foreign-/),
+		]);
 		expect(works(store)).toBe(true);
 		const [aside] = setAside(dir);
 		const kept = new DatabaseSync(path.join(dir, 'rigtop', aside ?? ''), {readOnly: true});

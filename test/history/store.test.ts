@@ -1,4 +1,4 @@
-import {statSync} from 'node:fs';
+import {chmodSync, mkdirSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {HistoryReader} from '../../source/history/read.js';
@@ -40,6 +40,38 @@ describe('history store: the file', () => {
 		expect(store.get<{application_id: number}>('PRAGMA application_id')?.application_id).toBe(APPLICATION_ID);
 		expect(store.get<{user_version: number}>('PRAGMA user_version')?.user_version).toBe(SCHEMA_VERSION);
 		expect(store.get<{journal_mode: string}>('PRAGMA journal_mode')?.journal_mode).toBe('wal');
+	});
+});
+
+describe('history store: permissions', () => {
+	it('takes group and other rights off an existing folder and file, and never gives the owner any', () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const folder = path.join(temp.dir, 'rigtop');
+		mkdirSync(folder, {mode: 0o755});
+		chmodSync(folder, 0o755);
+		const file = path.join(folder, 'history.sqlite');
+		{
+			const {store} = openStore(temp.dir);
+			store.close();
+		}
+
+		chmodSync(file, 0o644);
+		{
+			const {store} = openStore(temp.dir);
+			store.close();
+		}
+
+		expect(statSync(folder).mode & 0o777).toBe(0o700);
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		// Made read-only by its owner: it stays read-only (the owner's bits are not touched).
+		chmodSync(file, 0o444);
+		chmodSync(folder, 0o555);
+		const {store} = openStore(temp.dir);
+		store.close();
+		expect(statSync(folder).mode & 0o777).toBe(0o500);
+		expect(statSync(file).mode & 0o777).toBe(0o400);
+		chmodSync(folder, 0o700);
 	});
 });
 
