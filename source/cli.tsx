@@ -40,10 +40,11 @@ const cli = meow(
 	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
 	                            split into words like a shell would (quotes, backslash) but no shell runs
 	                            it: use "sh -c '…'" for pipes; stopped after 10 s
-	  --no-history              keep no history (default: every poll and event is stored in
-	                            $XDG_STATE_HOME/rigtop/history.sqlite, at most 7 days in full detail…30 days)
+	  --no-history              store nothing (by default polls and events go to $XDG_STATE_HOME/rigtop/
+	                            history.sqlite: every poll for an hour, per minute for 2 days, per 10 min for 30)
 	  --since, --until TIME     with history: from / to (a duration back from now: 90m, 24h, 7d; or a date)
-	  --csv                     with history: print CSV instead of text; --list: the miners stored
+	  --csv                     with history: CSV instead of text (--json: JSON)
+	  --list                    with history: the miners stored
 	  --no-color                no colours (so does the NO_COLOR variable)
 	  --help, --version
 
