@@ -101,11 +101,20 @@ const SAMPLE_SQL = `SELECT t, link, hr10, hr60, hr15, good, total, rejected, poo
 export class HistoryReader {
 	readonly #store: HistoryStore;
 	readonly #beforeRead: () => void;
+	readonly #pending: (miner: number) => readonly SampleRow[];
 
-	/** `beforeRead`: called first by every read (the recorder writes what it holds, so reads include the last poll). */
-	constructor(store: HistoryStore, beforeRead: () => void = () => undefined) {
+	/**
+	 * In a live session the recorder passes `beforeRead` (called first by every read: it writes the events that wait)
+	 * and `pending` (the polls of a miner not written yet, at most the last 5 s): reads include the last poll without
+	 * a commit for every redraw.
+	 */
+	constructor(
+		store: HistoryStore,
+		hooks: {readonly beforeRead?: () => void; readonly pending?: (miner: number) => readonly SampleRow[]} = {},
+	) {
 		this.#store = store;
-		this.#beforeRead = beforeRead;
+		this.#beforeRead = hooks.beforeRead ?? (() => undefined);
+		this.#pending = hooks.pending ?? (() => []);
 	}
 
 	/** Every stored miner, the one seen most recently first. */
@@ -151,9 +160,11 @@ export class HistoryReader {
 	span(miner: number): {readonly first: number; readonly last: number} | null {
 		this.#beforeRead();
 		return this.#store.read(() => {
-			const coverage = this.#coverage(miner);
-			if (coverage.length === 0) return null;
-			return {first: Math.min(...coverage.map((c) => c.lo)), last: Math.max(...coverage.map((c) => c.hi - Math.max(1, c.resolution)))};
+			const times = [
+				...this.#coverage(miner).flatMap((c) => [c.lo, c.hi - Math.max(1, c.resolution)]),
+				...this.#pending(miner).map((row) => row.t),
+			];
+			return times.length === 0 ? null : {first: Math.min(...times), last: Math.max(...times)};
 		}, null);
 	}
 
@@ -206,6 +217,10 @@ export class HistoryReader {
 					const last = index(Math.min(row.t + segment.resolution, to) - 1);
 					for (let i = first; i <= last; i++) mergeInto(bucketAt(i), row);
 				}
+			}
+
+			for (const row of this.#pending(miner)) {
+				if (row.t >= from && row.t < to) mergeInto(bucketAt(index(row.t)), sampleAsSummary(row));
 			}
 
 			return {miner, from, to, step, points: builders.map((bucket, i) => (bucket ? toPoint(finish(bucket)) : emptyPoint(from + i * step)))};

@@ -70,8 +70,11 @@ export class HistoryRecorder {
 		this.#intervalMs = options.intervalMs;
 		this.#flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
 		// Reads in this process see every poll: what waits for the next flush is written first.
-		this.reader = new HistoryReader(store, () => {
-			this.flush();
+		this.reader = new HistoryReader(store, {
+			beforeRead: () => {
+				if (this.#events.length > 0) this.flush();
+			},
+			pending: (miner) => this.#pendingSamples(miner),
 		});
 	}
 
@@ -79,8 +82,11 @@ export class HistoryRecorder {
 		return this.store.enabled;
 	}
 
-	/** The store's id of the session's miner at `slot` (for reader calls), or null before its first poll is written. */
+	/** The store's id of the session's miner at `slot` (for reader calls), or null before its first poll. */
 	minerOf(slot: number): number | null {
+		const miner = this.#writer.minerOf(slot);
+		if (miner !== null || !this.#observations.some((observation) => observation.slot === slot)) return miner;
+		// Its first poll waits to be written: written now, so that it has an id.
 		this.flush();
 		return this.#writer.minerOf(slot);
 	}
@@ -173,6 +179,13 @@ export class HistoryRecorder {
 		}
 
 		this.store.close();
+	}
+
+	/** The polls of a stored miner that wait to be written. */
+	#pendingSamples(miner: number): SampleRow[] {
+		return this.#observations
+			.filter((observation) => this.#writer.minerOf(observation.slot) === miner)
+			.map((observation) => observation.sample);
 	}
 
 	#onState(slot: number, state: MonitorState): void {

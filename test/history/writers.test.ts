@@ -103,3 +103,40 @@ function liveState(at: number): MonitorState {
 		polls: 1,
 	};
 }
+
+describe('history reader in a live session', () => {
+	it('includes the polls still waiting to be written without writing them, and writes waiting events before reading events', () => {
+		const temp = tempDir();
+		const {store} = openStore(temp.dir);
+		cleanups.push(() => store.close(), temp.cleanup);
+		const recorder = new HistoryRecorder(store, {intervalMs: 1000, flushMs: 60_000});
+		cleanups.unshift(() => recorder.close());
+		const t = Date.now() - 10_000;
+		let state = liveState(t);
+		let listener = () => undefined as void;
+		recorder.watch([
+			{
+				subscribe(next) {
+					listener = next;
+					return () => undefined;
+				},
+				getState: () => state,
+			},
+		]);
+		const miner = recorder.minerOf(0) ?? 0; // its first poll written, for an id
+		const stored = () => store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ?', miner)?.n;
+		expect(stored()).toBe(1);
+		for (let i = 1; i <= 4; i++) {
+			state = {...liveState(t + i * 2000), polls: 1 + i, events: state.events};
+			listener();
+		}
+
+		const series = recorder.reader.series(miner, {from: t - 1000, to: t + 9000, points: 5});
+		expect(series.points.map((point) => point.samples)).toEqual([1, 1, 1, 1, 1]);
+		expect(recorder.reader.span(miner)).toEqual({first: t, last: t + 8000});
+		expect(stored()).toBe(1); // read without a commit
+		state = {...state, events: [...state.events, {seq: 2, at: t + 8500, kind: 'pool-lost', severity: 'warn', message: 'pool lost'}]};
+		listener();
+		expect(recorder.reader.events(miner, {since: 0}).map((event) => event.kind)).toEqual(['started', 'pool-lost']);
+	});
+});
