@@ -1,11 +1,14 @@
 // In-process figures of the history store (bundled and run by bench/history.bench.mjs), printed as one JSON line:
 // - week: the size of a store holding 7 days of one miner polled every 2 s (the default), written through the real
 //   writer with a clock moved by hand (an hour per transaction, so it takes seconds, not a week);
+//   and the time of the reads the screens will make on it (a 7-day, a 24-hour and a 10-minute chart of 400 points,
+//   a 20-point last hour, a week of events);
 // - write: the CPU time of storing one poll as the recorder does in a live session (a transaction of one poll,
 //   its summaries when a minute turns), over polls a second apart on the hand-moved clock.
 import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
+import {HistoryReader} from '../source/history/read.js';
 import {HistoryStore} from '../source/history/store.js';
 import {LINK, type SampleRow} from '../source/history/tiers.js';
 import {HistoryWriter, type Observation} from '../source/history/writer.js';
@@ -68,12 +71,33 @@ function week(dir: string) {
 		"SELECT 'polls' AS name, count(*) AS n FROM sample UNION ALL SELECT '1m', count(*) FROM summary_1m UNION ALL SELECT '10m', count(*) FROM summary_10m UNION ALL SELECT 'events', count(*) FROM event",
 	);
 	const used = store.usedBytes();
+	// What the screens will ask, on this week of data: the median of 50 reads each.
+	const reader = new HistoryReader(store);
+	const miner = writer.minerOf(0) ?? 0;
+	const time = (read: () => unknown) => {
+		const times: number[] = [];
+		for (let i = 0; i < 50; i++) {
+			const started = performance.now();
+			read();
+			times.push(performance.now() - started);
+		}
+
+		return times.sort((x, y) => x - y)[25] ?? 0;
+	};
+	const reads = {
+		series7d: time(() => reader.series(miner, {from: now - 7 * DAY, to: now, points: 400})),
+		series24h: time(() => reader.series(miner, {from: now - DAY, to: now, points: 400})),
+		series10m: time(() => reader.series(miner, {from: now - 10 * MINUTE, to: now, points: 400})),
+		lastHour: time(() => reader.series(miner, {from: now - HOUR, to: now, points: 20})),
+		events7d: time(() => reader.events(miner, {since: now - 7 * DAY})),
+	};
 	store.close(); // checkpoints the WAL into the file and removes it
 	return {
 		fileBytes: statSync(file).size,
 		usedBytes: used,
 		rows: Object.fromEntries(rows.map((row) => [row.name, row.n])),
 		spanDays: (now - start) / DAY,
+		reads,
 	};
 }
 

@@ -94,6 +94,9 @@ try {
 			`written per day per miner at ${interval} s, live: ${mb(wcharDay)} through write() (the WAL's pages and its checkpoints; the pty output of both processes cancels out), ${mb(blockDay)} accounted to the block layer (with the pages of the WAL index that SQLite maps in memory, -shm, dirtied again after each writeback)`,
 			`written per day per miner through write(), in process (polls batched every 5 s as the recorder does, summaries, bounds): ${mb(inProcess.bytesPerDay.at2s)} at the default 2 s interval, ${mb(inProcess.bytesPerDay.at1s)} at 1 s (commits, not polls, set it)`,
 			`a 7-day store of one miner polled every 2 s: ${mb(inProcess.week.fileBytes)} on disk (${mb(inProcess.week.usedBytes)} in use; rows ${JSON.stringify(inProcess.week.rows)})`,
+			`reads on it (median of 50, ms): ${Object.entries(inProcess.week.reads)
+				.map(([name, ms]) => `${name} ${round(ms, 3)}`)
+				.join(', ')}`,
 		],
 		extra: {
 			wcharPerDay: wcharDay,
