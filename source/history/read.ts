@@ -172,7 +172,8 @@ export class HistoryReader {
 	 * The span [from, to) of a miner in `points` equal buckets (see SeriesPoint). Each part of the span is read from
 	 * the coarsest tier whose buckets are no wider than the chart's, and where that tier has nothing (yet, or any
 	 * more), from the finer or coarser one that does: the last minutes come from the polls, days ago from the
-	 * 10-minute summaries. A stored bucket wider than a chart bucket fills every chart bucket it covers.
+	 * 10-minute summaries. A stored bucket wider than a chart bucket fills every chart bucket it covers; one that begins
+	 * before its part of the span (the span starts inside it) counts from the part's start.
 	 */
 	series(miner: number, options: {readonly from: number; readonly to: number; readonly points: number}): Series {
 		this.#beforeRead();
@@ -204,7 +205,7 @@ export class HistoryReader {
 				}
 
 				const rows = this.#store
-					.all<SummaryColumns>(summarySql(segment.resolution), miner, segment.from, segment.to)
+					.all<SummaryColumns>(summarySql(segment.resolution), miner, segment.from - segment.resolution + 1, segment.to)
 					.map(summaryFromColumns);
 				for (const row of rows) {
 					if (segment.resolution <= step) {
@@ -213,7 +214,7 @@ export class HistoryReader {
 					}
 
 					// A stored bucket wider than the chart's: it stands for each chart bucket that starts inside it.
-					const first = index(row.t);
+					const first = index(Math.max(row.t, segment.from));
 					const last = index(Math.min(row.t + segment.resolution, to) - 1);
 					for (let i = first; i <= last; i++) mergeInto(bucketAt(i), row);
 				}
@@ -261,7 +262,12 @@ export class HistoryReader {
 					for (const row of this.#store.all<SampleRow>(SAMPLE_SQL, miner, segment.from, segment.to))
 						out.push({...sampleAsSummary(row), resolution: 0});
 				} else {
-					for (const row of this.#store.all<SummaryColumns>(summarySql(segment.resolution), miner, segment.from, segment.to)) {
+					for (const row of this.#store.all<SummaryColumns>(
+						summarySql(segment.resolution),
+						miner,
+						segment.from - segment.resolution + 1,
+						segment.to,
+					)) {
 						out.push({...summaryFromColumns(row), resolution: segment.resolution});
 					}
 				}

@@ -133,6 +133,17 @@ describe('history store: tiers', () => {
 		expect(series.points[25]?.avg).toBeNull();
 	});
 
+	it('counts a stored bucket that the span starts inside (a span need not start on a minute)', () => {
+		const {writer, clock, reader} = setup();
+		const start = clock.now();
+		writeRun(writer, clock, start, start + 2 * HOUR, 10_000, () => 1000);
+		const id = writer.minerOf(0) ?? 0;
+		// Minutes 5 to 20, from half a minute into minute 5, in 87 s buckets: read from the minute summaries.
+		const series = reader.series(id, {from: start + 5.5 * MINUTE, to: start + 20 * MINUTE, points: 10});
+		expect(series.points[0]?.samples).toBe(12); // minutes 5 and 6, six polls each
+		expect(series.points.reduce((sum, point) => sum + point.samples, 0)).toBe(15 * 6); // minutes 5 to 19
+	});
+
 	it('stores events and reads them back from a time on, oldest first', () => {
 		const {writer, clock, reader} = setup();
 		const t = clock.now();
