@@ -21,6 +21,7 @@ const cli = meow(
 	  $ rigtop                   finds the XMRig running on this machine (its command line, config, ports)
 	  $ rigtop config get [PATH] [URL]            print the miner's config (secrets masked) or one value
 	  $ rigtop config set PATH=VALUE… [URL]       change settings: conflict check, backup, verify
+	  $ rigtop history [URL] [--since 24h] [--json | --csv]   the miner's stored polls and events
 
 	Options
 	  --url URL                 a miner to watch (repeatable)
@@ -42,6 +43,11 @@ const cli = meow(
 	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
 	                            split into words like a shell would (quotes, backslash) but no shell runs
 	                            it: use "sh -c '…'" for pipes; stopped after 10s
+	  --no-history              store nothing (by default polls and events go to $XDG_STATE_HOME/rigtop/
+	                            history.sqlite: every poll for an hour, per minute for 2 days, per 10 min for 30)
+	  --since, --until TIME     with history: from / to (a duration back from now: 90m, 24h, 7d; or a date)
+	  --csv                     with history: CSV instead of text (--json: JSON)
+	  --list                    with history: the miners stored
 	  --no-color                no colours (so does the NO_COLOR variable)
 	  --help, --version
 
@@ -77,6 +83,11 @@ ${keysHelpLines()
 			readOnly: {type: 'boolean', default: false},
 			yes: {type: 'boolean', default: false},
 			color: {type: 'boolean', default: true},
+			history: {type: 'boolean', default: true},
+			since: {type: 'string'},
+			until: {type: 'string'},
+			csv: {type: 'boolean', default: false},
+			list: {type: 'boolean', default: false},
 		},
 	},
 );
@@ -93,6 +104,26 @@ async function main(): Promise<number> {
 			yes: cli.flags.yes,
 			readOnly: cli.flags.readOnly,
 		});
+	}
+
+	if (cli.input[0] === 'history') {
+		const {runHistoryCommand} = await import('./history/command.js');
+		return runHistoryCommand({
+			urls: [...cli.input.slice(1), ...(cli.flags.url ?? [])],
+			since: cli.flags.since,
+			until: cli.flags.until,
+			json: cli.flags.json,
+			csv: cli.flags.csv,
+			list: cli.flags.list,
+			tokenFile: cli.flags.tokenFile,
+			tokenEnv: process.env['RIGTOP_TOKEN'],
+			tokenFlag: cli.flags.token,
+			configPath: cli.flags.config,
+		});
+	}
+
+	for (const flag of ['since', 'until', 'csv', 'list'] as const) {
+		if (cli.flags[flag] !== undefined && cli.flags[flag] !== false) throw new UsageError(`--${flag} goes with rigtop history`);
 	}
 
 	const plan = planRun({

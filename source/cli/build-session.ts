@@ -12,6 +12,22 @@ import {findTargets} from './targets.js';
  * address that is not one, is bad usage; finding no miner at all is NothingToWatchError.
  */
 export async function buildSession(plan: RunPlan, warn: (line: string) => void): Promise<Session> {
+	return withHistory(await buildBareSession(plan, warn), plan, warn);
+}
+
+/** The session with history recorded (source/history/attach.ts), unless --no-history; a store that fails only warns. */
+async function withHistory(session: Session, plan: RunPlan, warn: (line: string) => void): Promise<Session> {
+	if (!plan.history) return session;
+	try {
+		const {attachHistory} = await import('../history/attach.js');
+		return attachHistory(session, plan, warn);
+	} catch (error) {
+		warn(`history off: ${error instanceof Error ? error.message : String(error)}`);
+		return session;
+	}
+}
+
+async function buildBareSession(plan: RunPlan, warn: (line: string) => void): Promise<Session> {
 	// The session's code (HTTP client, monitor, simulator) loads while discovery reads files.
 	const loading = import('./session.js');
 	loading.catch(() => undefined); // awaited below; a failure must not go unhandled when discovery throws first

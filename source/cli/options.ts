@@ -18,6 +18,8 @@ export type CliFlags = {
 	readonly rigs?: string | undefined;
 	readonly bell?: boolean | undefined;
 	readonly onAlert?: string | undefined;
+	/** --no-history turns it off (meow: history false). */
+	readonly history?: boolean | undefined;
 };
 
 export type RunMode = 'live' | 'once' | 'where';
@@ -41,6 +43,8 @@ export type RunPlan = {
 	readonly bell: boolean;
 	/** --on-alert CMD split into the program and its arguments (no shell), or null. */
 	readonly onAlert: readonly string[] | null;
+	/** Record polls and events in the history store (off with --no-history). */
+	readonly history: boolean;
 	/** Lines for stderr before anything else (the non-terminal notice). */
 	readonly notices: readonly string[];
 };
@@ -120,6 +124,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		rigsFile: flags.rigs,
 		bell: flags.bell === true,
 		onAlert,
+		history: flags.history !== false,
 		notices,
 	};
 }

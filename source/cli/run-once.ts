@@ -2,6 +2,7 @@ import type {RunPlan} from './options.js';
 import type {Session} from './session.js';
 import {MinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
+import {withoutCredentials} from '../monitor/name.js';
 import {formatOnceText, type OnceResult} from './once-report.js';
 
 /** Reads every miner once, in parallel, and prints text or JSON. Returns the exit code: 0 all read, 1 otherwise. */
@@ -18,6 +19,17 @@ export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.Writa
 			}
 		}),
 	);
+	// A cron --once adds its sample to the history (written when the session closes).
+	const at = Date.now();
+	results.forEach((result, slot) => {
+		session.history?.recordRead(slot, {
+			url: withoutCredentials(result.url),
+			name: result.name,
+			at,
+			snapshot: result.snapshot,
+			link: result.error === null ? 'live' : result.error.transient ? 'down' : 'error',
+		});
+	});
 
 	if (plan.json) {
 		out.write(`${JSON.stringify(toJson(results), null, 2)}\n`);

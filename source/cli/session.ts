@@ -4,6 +4,7 @@ import {portIsOpen} from '../miner/probe.js';
 import {MinerReader} from '../miner/reader.js';
 import {createLimiter, type Limiter} from '../monitor/limiter.js';
 import {Monitor} from '../monitor/monitor.js';
+import type {HistoryRecorder} from '../history/recorder.js';
 import type {Simulator} from '../sim/simulator.js';
 
 export type SessionTarget = {
@@ -24,6 +25,8 @@ export type Session = {
 	readonly miners: readonly WatchedMiner[];
 	/** The simulated miner when running --demo. */
 	readonly simulator: Simulator | null;
+	/** The history recorder (source/history/), when history is on and its store could be opened. */
+	readonly history?: HistoryRecorder | null;
 	start(): void;
 	/** Resolves when every miner has finished its first poll (answered or failed), or after `maxMs`. */
 	firstPolls(maxMs: number): Promise<void>;

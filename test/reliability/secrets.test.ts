@@ -194,6 +194,21 @@ it('neither the token nor a pool password appears in any output, frame, message 
 		await refused.waitFor(/error|403/, 8000);
 		await frames(refused, 'tmux 403');
 
+		// ---- the history the runs above stored (every poll and event, the live session's pause and config) ----
+		for (const [label, args] of [
+			['history', ['history', good.url]],
+			['history --json', ['history', '--json', good.url]],
+			['history --csv', ['history', '--csv', good.url]],
+			['history --list', ['history', '--list']],
+		] as const) {
+			const result = await run(args, tokenEnv);
+			keep(`${label} stdout`, result.stdout);
+			keep(`${label} stderr`, result.stderr);
+		}
+
+		expect(text('history stdout')).toMatch(/pause sent/);
+		expect(text('history --csv stdout')).toMatch(/resume sent/);
+
 		// ---- the config engine in process ----
 		const client = new MinerClient({url: good.url, token: TOKEN});
 		clients.push(client);
@@ -257,6 +272,8 @@ it('neither the token nor a pool password appears in any output, frame, message 
 
 		// ---- the check ----
 		const written = filesUnder(home.dir, backups);
+		// The history store is among them (it holds the sessions' polls and events).
+		expect(written.some((file) => file.endsWith(path.join('rigtop', 'history.sqlite')))).toBe(true);
 		for (const file of written) keep(`file ${path.relative(home.dir, file)}`, readFileSync(file, 'utf8'));
 		// The scan works: the backups (left out on purpose) do hold the token.
 		const backupFiles = readdirSync(backups);

@@ -1,0 +1,63 @@
+/**
+ * Attaches history to a session: opens the store (or not, with --no-history), records every monitor of
+ * the session, and closes the recorder after the session. A store that cannot be used turns history off
+ * with one notice; the session runs either way.
+ */
+import path from 'node:path';
+import type {Session} from '../cli/session.js';
+import {HistoryRecorder} from './recorder.js';
+import {HistoryStore} from './store.js';
+import {defaultStateDir, STORE_FILE_NAME} from './trouble.js';
+
+export type HistoryPlan = {
+	readonly mode: 'live' | 'once' | 'where';
+	readonly intervalMs: number;
+};
+
+export type AttachOptions = {
+	/** The store's file (default $XDG_STATE_HOME/rigtop/history.sqlite). */
+	readonly file?: string;
+	readonly maxBytes?: number;
+};
+
+/** The store's default file. */
+export function defaultStoreFile(env: NodeJS.ProcessEnv = process.env): string {
+	return path.join(defaultStateDir(env), STORE_FILE_NAME);
+}
+
+/**
+ * The session with a recorder watching its miners (`session.history`). Notices (a damaged file set aside, history
+ * off) go to `warn` while the session is being built (stderr, and the events log once the dashboard is up), and
+ * afterwards, in a live session, into the first miner's events log (stderr is hidden behind the dashboard).
+ */
+export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: string) => void, options: AttachOptions = {}): Session {
+	let building = true;
+	const notify = (line: string) => {
+		const first = session.miners[0];
+		if (!building && plan.mode === 'live' && first) first.monitor.addEvent('action', 'warn', line);
+		else warn(line);
+	};
+
+	const store = HistoryStore.open({
+		file: options.file ?? defaultStoreFile(),
+		notify,
+		...(options.maxBytes === undefined ? {} : {maxBytes: options.maxBytes}),
+	});
+	if (!store.enabled) return {...session, history: null};
+	const secrets = session.miners.map((miner) => miner.target.token).filter((token): token is string => token !== null);
+	const recorder = new HistoryRecorder(store, {intervalMs: plan.intervalMs, secrets});
+	// --once reads outside the monitors (run-once.ts records them); the live screens poll through them.
+	if (plan.mode === 'live') recorder.watch(session.miners.map((miner) => miner.monitor));
+	building = false;
+	return {
+		...session,
+		history: recorder,
+		async close() {
+			try {
+				await session.close();
+			} finally {
+				recorder.close();
+			}
+		},
+	};
+}

@@ -1,0 +1,415 @@
+/**
+ * Reading the history back: for the screens (a chart from 10 minutes to 7 days, the sparkline filled at
+ * start, the fleet's last-hour column, the event view) and for `rigtop history`.
+ *
+ * The two questions the screens ask are answered with a few indexed range reads, whatever is being
+ * written meanwhile (in this process, on the same connection; in another, through WAL snapshots):
+ * - series(M, {from, to, points}): the span cut into `points` equal buckets, each with the 10 s
+ *   hashrate's min / avg / max and what the link did, from the finest tier that holds each part of the
+ *   span — empty buckets are gaps (nothing stored: rigtop was not watching), buckets whose polls all
+ *   failed are outages;
+ * - events(M, {since}): the stored events, oldest first.
+ */
+import type {HistoryStore} from './store.js';
+import {
+	builder,
+	finish,
+	linkName,
+	mergeInto,
+	MINUTE_TIER,
+	sampleAsSummary,
+	summaryTable,
+	TEN_MINUTE_TIER,
+	type Builder,
+	type SampleRow,
+	type SummaryRow,
+} from './tiers.js';
+import {identify, type IdentityFacts, summaryFromColumns, type SummaryColumns} from './writer.js';
+
+export type StoredMiner = {
+	/** The store's id of the miner (what series() and events() take). */
+	readonly id: number;
+	readonly name: string;
+	/** The URL it was last seen at (no credentials). */
+	readonly url: string;
+	readonly apiId: string | null;
+	readonly workerId: string | null;
+	readonly firstSeen: number;
+	readonly lastSeen: number;
+};
+
+export type SeriesPoint = {
+	/** Start of the bucket, epoch ms. */
+	readonly t: number;
+	/** Polls stored in the bucket; 0: nothing stored (rigtop was not watching): a gap. */
+	readonly samples: number;
+	/** Polls the miner answered; 0 while `samples` > 0: an outage. */
+	readonly live: number;
+	/** The 10 s hashrate over the answered polls, H/s; null when none had one. */
+	readonly min: number | null;
+	readonly avg: number | null;
+	readonly max: number | null;
+	/** Averages of the miner's own 60 s and 15 min windows. */
+	readonly avg60: number | null;
+	readonly avg15: number | null;
+	/** Share of the answered polls with a pool connection, 0–1; null without answered polls. */
+	readonly pool: number | null;
+	/** Share of the answered polls while paused, 0–1. */
+	readonly paused: number | null;
+	/** The worst link state in the bucket; null for an empty bucket. */
+	readonly link: 'live' | 'stale' | 'down' | 'error' | null;
+	/** Share counters at the bucket's last answered poll. */
+	readonly good: number | null;
+	readonly total: number | null;
+	readonly rejected: number | null;
+};
+
+export type Series = {
+	readonly miner: number;
+	readonly from: number;
+	readonly to: number;
+	/** Width of each bucket, ms. */
+	readonly step: number;
+	readonly points: readonly SeriesPoint[];
+};
+
+export type StoredEvent = {
+	/** Epoch ms. */
+	readonly t: number;
+	readonly kind: string;
+	readonly severity: string;
+	readonly text: string;
+};
+
+/** A stored row as `rigtop history` prints it: one poll, or one summary bucket. */
+export type StoredRow = SummaryRow & {
+	/** 0 for one poll, else the bucket width in ms. */
+	readonly resolution: number;
+};
+
+type TierName = 'sample' | '1m' | '10m';
+type Coverage = {readonly tier: TierName; readonly resolution: number; readonly lo: number; readonly hi: number};
+type Segment = {readonly tier: TierName; readonly resolution: number; readonly from: number; readonly to: number};
+
+const summarySql = (
+	resolution: number,
+) => `SELECT t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected
+	FROM ${summaryTable(resolution)} WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`;
+const SAMPLE_SQL = `SELECT t, link, hr10, hr60, hr15, good, total, rejected, pool, paused
+	FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`;
+
+export class HistoryReader {
+	readonly #store: HistoryStore;
+	readonly #beforeRead: () => void;
+	readonly #pending: (miner: number) => readonly SampleRow[];
+
+	/**
+	 * In a live session the recorder passes `beforeRead` (called first by every read: it writes the events that wait)
+	 * and `pending` (the polls of a miner not written yet, at most the last 5 s): reads include the last poll without
+	 * a commit for every redraw.
+	 */
+	constructor(
+		store: HistoryStore,
+		hooks: {readonly beforeRead?: () => void; readonly pending?: (miner: number) => readonly SampleRow[]} = {},
+	) {
+		this.#store = store;
+		this.#beforeRead = hooks.beforeRead ?? (() => undefined);
+		this.#pending = hooks.pending ?? (() => []);
+	}
+
+	/** Every stored miner, the one seen most recently first. */
+	miners(): StoredMiner[] {
+		this.#beforeRead();
+		return this.#store.read(
+			() =>
+				this.#store
+					.all<MinerColumns>('SELECT miner, name, url, api_id, worker, first_seen, last_seen FROM miner ORDER BY last_seen DESC')
+					.map(minerFromColumns),
+			[],
+		);
+	}
+
+	miner(id: number): StoredMiner | null {
+		this.#beforeRead();
+		return this.#store.read(() => {
+			const row = this.#store.get<MinerColumns>(
+				'SELECT miner, name, url, api_id, worker, first_seen, last_seen FROM miner WHERE miner = ?',
+				id,
+			);
+			return row ? minerFromColumns(row) : null;
+		}, null);
+	}
+
+	/** The stored miner a live one is (from what its answer says), without writing anything; null when none. */
+	identify(url: string, facts: IdentityFacts, at: number): number | null {
+		this.#beforeRead();
+		const clean: IdentityFacts = {...facts, apiId: blankToNull(facts.apiId), workerId: blankToNull(facts.workerId)};
+		return this.#store.read(() => identify(this.#store, {url, name: '', facts: clean, at}), null);
+	}
+
+	/** The miner last seen at a URL; null when none. */
+	byUrl(url: string): number | null {
+		this.#beforeRead();
+		return this.#store.read(
+			() => this.#store.get<{miner: number}>('SELECT miner FROM miner WHERE url = ? ORDER BY last_seen DESC LIMIT 1', url)?.miner ?? null,
+			null,
+		);
+	}
+
+	/** The first and last stored times of a miner (any tier), or null when nothing is stored. */
+	span(miner: number): {readonly first: number; readonly last: number} | null {
+		this.#beforeRead();
+		return this.#store.read(() => {
+			const times = [
+				...this.#coverage(miner).flatMap((c) => [c.lo, c.hi - Math.max(1, c.resolution)]),
+				...this.#pending(miner).map((row) => row.t),
+			];
+			return times.length === 0 ? null : {first: Math.min(...times), last: Math.max(...times)};
+		}, null);
+	}
+
+	/**
+	 * The span [from, to) of a miner in `points` equal buckets (see SeriesPoint). Each part of the span is read from
+	 * the coarsest tier whose buckets are no wider than the chart's, and where that tier has nothing (yet, or any
+	 * more), from the finer or coarser one that does: the last minutes come from the polls, days ago from the
+	 * 10-minute summaries. A stored bucket wider than a chart bucket fills every chart bucket it covers; one that begins
+	 * before its part of the span (the span starts inside it) counts from the part's start.
+	 */
+	series(miner: number, options: {readonly from: number; readonly to: number; readonly points: number}): Series {
+		this.#beforeRead();
+		const points = Math.max(1, Math.floor(options.points));
+		const {from, to} = options;
+		const step = Math.max(1, (to - from) / points);
+		const empty = (): Series => ({miner, from, to, step, points: Array.from({length: points}, (_, i) => emptyPoint(from + i * step))});
+		if (!(to > from)) return empty();
+		return this.#store.read(() => {
+			const builders: (Builder | null)[] = Array.from({length: points}, () => null);
+			const bucketAt = (i: number): Builder => {
+				let bucket = builders[i];
+				if (!bucket) {
+					bucket = builder(from + i * step);
+					builders[i] = bucket;
+				}
+
+				return bucket;
+			};
+
+			const index = (t: number) => Math.min(points - 1, Math.max(0, Math.floor((t - from) / step)));
+			for (const segment of segmentsFor(this.#coverage(miner), from, to, step)) {
+				if (segment.tier === 'sample') {
+					for (const row of this.#store.all<SampleRow>(SAMPLE_SQL, miner, segment.from, segment.to)) {
+						mergeInto(bucketAt(index(row.t)), sampleAsSummary(row));
+					}
+
+					continue;
+				}
+
+				const rows = this.#store
+					.all<SummaryColumns>(summarySql(segment.resolution), miner, segment.from - segment.resolution + 1, segment.to)
+					.map(summaryFromColumns);
+				for (const row of rows) {
+					if (segment.resolution <= step) {
+						mergeInto(bucketAt(index(row.t)), row);
+						continue;
+					}
+
+					// A stored bucket wider than the chart's: it stands for each chart bucket that starts inside it.
+					const first = index(Math.max(row.t, segment.from));
+					const last = index(Math.min(row.t + segment.resolution, to) - 1);
+					for (let i = first; i <= last; i++) mergeInto(bucketAt(i), row);
+				}
+			}
+
+			for (const row of this.#pending(miner)) {
+				if (row.t >= from && row.t < to) mergeInto(bucketAt(index(row.t)), sampleAsSummary(row));
+			}
+
+			return {miner, from, to, step, points: builders.map((bucket, i) => (bucket ? toPoint(finish(bucket)) : emptyPoint(from + i * step)))};
+		}, empty());
+	}
+
+	/** Stored events of a miner from `since` (to `until`), oldest first; the newest `limit` (default 1000) when more. */
+	events(miner: number, options: {readonly since: number; readonly until?: number; readonly limit?: number}): StoredEvent[] {
+		this.#beforeRead();
+		const until = options.until ?? Number.MAX_SAFE_INTEGER;
+		const limit = Math.max(1, Math.floor(options.limit ?? 1000));
+		return this.#store.read(
+			() =>
+				this.#store
+					.all<StoredEvent>(
+						'SELECT t, kind, severity, text FROM event WHERE miner = ? AND t >= ? AND t < ? ORDER BY t DESC, id DESC LIMIT ?',
+						miner,
+						options.since,
+						until,
+						limit,
+					)
+					.map((row) => ({t: row.t, kind: row.kind, severity: row.severity, text: row.text}))
+					.reverse(),
+			[],
+		);
+	}
+
+	/**
+	 * The stored rows of a miner in [from, to), oldest first, from the finest tier for each time (the polls of the
+	 * last hour, minute summaries before them, 10-minute summaries before those): what `rigtop history` prints.
+	 */
+	rows(miner: number, options: {readonly from: number; readonly to: number}): StoredRow[] {
+		this.#beforeRead();
+		return this.#store.read(() => {
+			const out: StoredRow[] = [];
+			for (const segment of segmentsFor(this.#coverage(miner), options.from, options.to, 0)) {
+				if (segment.tier === 'sample') {
+					for (const row of this.#store.all<SampleRow>(SAMPLE_SQL, miner, segment.from, segment.to))
+						out.push({...sampleAsSummary(row), resolution: 0});
+				} else {
+					for (const row of this.#store.all<SummaryColumns>(
+						summarySql(segment.resolution),
+						miner,
+						segment.from - segment.resolution + 1,
+						segment.to,
+					)) {
+						out.push({...summaryFromColumns(row), resolution: segment.resolution});
+					}
+				}
+			}
+
+			return out;
+		}, []);
+	}
+
+	/** What each tier of a miner holds: [lo, hi) per tier, for the tiers that hold anything. */
+	#coverage(miner: number): Coverage[] {
+		const out: Coverage[] = [];
+		const samples = this.#store.get<{lo: number | null; hi: number | null}>(
+			'SELECT min(t) AS lo, max(t) AS hi FROM sample WHERE miner = ?',
+			miner,
+		);
+		if (samples?.lo != null && samples.hi != null) out.push({tier: 'sample', resolution: 0, lo: samples.lo, hi: samples.hi + 1});
+		for (const tier of [MINUTE_TIER, TEN_MINUTE_TIER]) {
+			const row = this.#store.get<{lo: number | null; hi: number | null}>(
+				`SELECT min(t) AS lo, max(t) AS hi FROM ${tier.table} WHERE miner = ?`,
+				miner,
+			);
+			if (row?.lo != null && row.hi != null)
+				out.push({tier: tier.name, resolution: tier.resolution, lo: row.lo, hi: row.hi + tier.resolution});
+		}
+
+		return out;
+	}
+}
+
+/**
+ * Which tier each part of [from, to) is read from. The preferred tier is the coarsest whose resolution is within
+ * `step`; after its last bucket the finer tiers take over (the coarsest one that holds the time), before its first
+ * the coarser ones (the finest one that holds it). Exported for tests.
+ */
+export function segmentsFor(coverage: readonly Coverage[], from: number, to: number, step: number): Segment[] {
+	if (coverage.length === 0 || !(to > from)) return [];
+	const sorted = [...coverage].sort((a, b) => a.resolution - b.resolution);
+	// Where a finer tier begins inside a bucket of the next coarser one, that whole bucket is the coarser tier's (it
+	// summarizes the polls the finer tier no longer has): the finer tier starts at the bucket's end. Nothing counts twice.
+	const byFineness = sorted.map((tier, i) => {
+		const coarser = sorted.slice(i + 1).find((c) => c.resolution > tier.resolution && tier.lo >= c.lo && tier.lo < c.hi);
+		if (!coarser) return tier;
+		const aligned = Math.ceil(tier.lo / coarser.resolution) * coarser.resolution;
+		return {...tier, lo: Math.min(aligned, tier.hi)};
+	});
+	const acceptable = byFineness.filter((c) => c.resolution <= step);
+	const preferred = acceptable.at(-1) ?? byFineness[0];
+	if (!preferred) return [];
+	const owner = (t: number): Coverage | null => {
+		if (t >= preferred.lo && t < preferred.hi) return preferred;
+		if (t >= preferred.hi) {
+			// Newer than the preferred tier holds: the coarsest finer tier holding t.
+			const finer = byFineness.filter((c) => c.resolution < preferred.resolution && t >= c.lo && t < c.hi);
+			return finer.at(-1) ?? null;
+		}
+
+		// Older: the finest coarser tier holding t.
+		const coarser = byFineness.filter((c) => c.resolution > preferred.resolution && t >= c.lo && t < c.hi);
+		return coarser[0] ?? null;
+	};
+
+	const cuts = new Set<number>([from, to]);
+	for (const c of byFineness) {
+		for (const t of [c.lo, c.hi]) if (t > from && t < to) cuts.add(t);
+	}
+
+	const edges = [...cuts].sort((a, b) => a - b);
+	const segments: Segment[] = [];
+	for (let i = 0; i + 1 < edges.length; i++) {
+		const a = edges[i] ?? from;
+		const b = edges[i + 1] ?? to;
+		const tier = owner(a);
+		if (!tier) continue;
+		const last = segments.at(-1);
+		if (last && last.tier === tier.tier && last.to === a) segments[segments.length - 1] = {...last, to: b};
+		else segments.push({tier: tier.tier, resolution: tier.resolution, from: a, to: b});
+	}
+
+	return segments;
+}
+
+function toPoint(row: SummaryRow): SeriesPoint {
+	return {
+		t: row.t,
+		samples: row.n,
+		live: row.live,
+		min: row.hrMin,
+		avg: row.hrAvg,
+		max: row.hrMax,
+		avg60: row.hr60,
+		avg15: row.hr15,
+		pool: row.live > 0 ? row.pool / row.live : null,
+		paused: row.live > 0 ? row.paused / row.live : null,
+		link: row.n > 0 ? linkName(row.link) : null,
+		good: row.good,
+		total: row.total,
+		rejected: row.rejected,
+	};
+}
+
+function emptyPoint(t: number): SeriesPoint {
+	return {
+		t,
+		samples: 0,
+		live: 0,
+		min: null,
+		avg: null,
+		max: null,
+		avg60: null,
+		avg15: null,
+		pool: null,
+		paused: null,
+		link: null,
+		good: null,
+		total: null,
+		rejected: null,
+	};
+}
+
+type MinerColumns = {
+	miner: number;
+	name: string;
+	url: string;
+	api_id: string | null;
+	worker: string | null;
+	first_seen: number;
+	last_seen: number;
+};
+
+function minerFromColumns(row: MinerColumns): StoredMiner {
+	return {
+		id: row.miner,
+		name: row.name,
+		url: row.url,
+		apiId: row.api_id,
+		workerId: row.worker,
+		firstSeen: row.first_seen,
+		lastSeen: row.last_seen,
+	};
+}
+
+function blankToNull(value: string | null): string | null {
+	return value === null || value.trim() === '' ? null : value;
+}

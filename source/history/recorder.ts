@@ -1,0 +1,290 @@
+/**
+ * Records a session's miners into the history store: every poll (good or failed) and every event of the
+ * monitors' event logs — what the monitor derives, what the alert center writes there (reject bursts),
+ * what the user's actions write (config applied or undone, pause sent), and any kind added later — as
+ * kind, severity, text and time.
+ *
+ * Writes are batched: the polls of five seconds go in one transaction (a fleet of 100 is one commit
+ * every five seconds, not a hundred a second); an event is written within 50 ms. So a kill -9 loses
+ * at most the last five seconds of polls; the store itself is never damaged by it (store.ts). Writing
+ * is synchronous and short (about 0.01 ms of CPU per poll, bench/history.bench.mjs).
+ */
+import type {MinerSnapshot} from '../miner/model.js';
+import type {MinerEvent, MonitorState} from '../monitor/types.js';
+import {HistoryReader} from './read.js';
+import type {HistoryStore} from './store.js';
+import {linkCode, LINK, type LinkCode, type SampleRow} from './tiers.js';
+import {HistoryWriter, type EventRecord, type Observation} from './writer.js';
+
+/** What the recorder reads a miner from; the Monitor satisfies it. */
+export type RecordedMonitor = {
+	subscribe(listener: () => void): () => void;
+	getState(): MonitorState;
+};
+
+export type HistoryRecorderOptions = {
+	readonly intervalMs: number;
+	/** How long polls wait to be written together (default 5 s). */
+	readonly flushMs?: number;
+	readonly now?: () => number;
+	/** Strings never stored (the session's access tokens). */
+	readonly secrets?: readonly string[];
+	readonly writerId?: number;
+};
+
+/**
+ * How long polls wait to be written together. Each commit writes at least one page to the WAL, however few polls it
+ * holds: every 5 s instead of every poll writes a fifth to a tenth as much (docs/history.md); a kill -9 loses at
+ * most these last seconds of polls.
+ */
+const DEFAULT_FLUSH_MS = 5000;
+
+/** How soon a new event is written. */
+const EVENT_FLUSH_MS = 50;
+
+/** Polls and events kept for a store that is busy (another rigtop writing) at most; older ones are dropped. */
+const MAX_PENDING = 20_000;
+
+export class HistoryRecorder {
+	readonly store: HistoryStore;
+	readonly reader: HistoryReader;
+	readonly #writer: HistoryWriter;
+	readonly #intervalMs: number;
+	readonly #flushMs: number;
+	readonly #unsubscribes: (() => void)[] = [];
+	readonly #tracked = new Map<number, {polls: number; lastSeq: number}>();
+	#observations: Observation[] = [];
+	#events: EventRecord[] = [];
+	#timer: ReturnType<typeof setTimeout> | null = null;
+	#timerDue = 0;
+	#closed = false;
+	readonly #written = new Set<number>();
+
+	constructor(store: HistoryStore, options: HistoryRecorderOptions) {
+		this.store = store;
+		this.#writer = new HistoryWriter(store, {
+			...(options.now ? {now: options.now} : {}),
+			...(options.secrets ? {secrets: options.secrets} : {}),
+			...(options.writerId === undefined ? {} : {writerId: options.writerId}),
+		});
+		this.#intervalMs = options.intervalMs;
+		this.#flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
+		// Reads in this process see every poll: what waits for the next flush is written first.
+		this.reader = new HistoryReader(store, {
+			beforeRead: () => {
+				if (this.#events.length > 0) this.flush();
+			},
+			pending: (miner) => this.#pendingSamples(miner),
+		});
+	}
+
+	get enabled(): boolean {
+		return this.store.enabled;
+	}
+
+	/** The store's id of the session's miner at `slot` (for reader calls), or null before its first poll. */
+	minerOf(slot: number): number | null {
+		const miner = this.#writer.minerOf(slot);
+		if (miner !== null || !this.#observations.some((observation) => observation.slot === slot)) return miner;
+		// Its first poll waits to be written: written now, so that it has an id.
+		this.flush();
+		return this.#writer.minerOf(slot);
+	}
+
+	/** Records every poll and event of these monitors from now on (slot = position in the list). */
+	watch(monitors: readonly RecordedMonitor[]): void {
+		monitors.forEach((monitor, slot) => {
+			const state = monitor.getState();
+			// Events already in the log are recorded too (start-up warnings, a first poll that came before).
+			this.#tracked.set(slot, {polls: state.polls, lastSeq: 0});
+			if (state.polls > 0) this.#observe(slot, state);
+			this.#collectEvents(slot, state);
+			this.#unsubscribes.push(
+				monitor.subscribe(() => {
+					this.#onState(slot, monitor.getState());
+				}),
+			);
+		});
+	}
+
+	/** Records one read made outside a monitor (--once): the snapshot, or the failure's link state. */
+	recordRead(
+		slot: number,
+		read: {
+			readonly url: string;
+			readonly name: string;
+			readonly at: number;
+			readonly snapshot: MinerSnapshot | null;
+			readonly link: 'live' | 'down' | 'error';
+		},
+	): void {
+		const sample = read.snapshot ? sampleOf(read.snapshot, read.at) : failedSample(read.at, linkCode(read.link));
+		this.#observations.push({
+			slot,
+			url: read.url,
+			name: read.name,
+			facts: read.snapshot ? factsOf(read.snapshot) : null,
+			sample,
+			spacingMs: this.#intervalMs * 0.75,
+		});
+		this.#schedule();
+	}
+
+	/** Writes what waits. False when it must wait longer (another rigtop holds the store; it is tried again). */
+	flush(): boolean {
+		if (this.#timer !== null) {
+			clearTimeout(this.#timer);
+			this.#timer = null;
+		}
+
+		if (this.#observations.length === 0 && this.#events.length === 0) return true;
+		if (!this.store.enabled) {
+			this.#observations = [];
+			this.#events = [];
+			return false;
+		}
+
+		const observations = this.#observations;
+		const events = this.#events;
+		this.#observations = [];
+		this.#events = [];
+		if (this.#writer.write(observations, events)) {
+			for (const observation of observations) {
+				const miner = this.#writer.minerOf(observation.slot);
+				if (miner !== null) this.#written.add(miner);
+			}
+
+			return true;
+		}
+
+		if (this.store.enabled) {
+			// Busy, or a fresh file replaced a damaged one: keep them for the next try, newest kept when too many.
+			this.#observations = [...observations, ...this.#observations].slice(-MAX_PENDING);
+			this.#events = [...events, ...this.#events].slice(-MAX_PENDING);
+			if (!this.#closed) this.#schedule();
+		}
+
+		return false;
+	}
+
+	/** Stops recording, writes what waits, makes the summaries now due, and closes the store. */
+	close(): void {
+		if (this.#closed) return;
+		this.#closed = true;
+		for (const unsubscribe of this.#unsubscribes.splice(0)) unsubscribe();
+		if (!this.flush()) this.flush(); // one more try when busy
+		if (this.store.enabled) {
+			this.#writer.summarize([...this.#written], true);
+			this.store.checkpoint();
+		}
+
+		this.store.close();
+	}
+
+	/** The polls of a stored miner that wait to be written. */
+	#pendingSamples(miner: number): SampleRow[] {
+		return this.#observations
+			.filter((observation) => this.#writer.minerOf(observation.slot) === miner)
+			.map((observation) => observation.sample);
+	}
+
+	#onState(slot: number, state: MonitorState): void {
+		if (this.#closed) return;
+		const tracked = this.#tracked.get(slot);
+		if (!tracked) return;
+		if (state.polls !== tracked.polls) {
+			tracked.polls = state.polls;
+			this.#observe(slot, state);
+		}
+
+		this.#collectEvents(slot, state);
+	}
+
+	#observe(slot: number, state: MonitorState): void {
+		const at = state.lastAttemptAt;
+		if (at === null) return;
+		const fresh = state.status === 'live' && state.snapshot !== null && state.lastSuccessAt === at;
+		this.#observations.push({
+			slot,
+			url: state.url,
+			name: state.name,
+			facts: fresh && state.snapshot ? factsOf(state.snapshot) : null,
+			sample: fresh && state.snapshot ? sampleOf(state.snapshot, at) : failedSample(at, linkCode(state.status)),
+			spacingMs: this.#intervalMs * 0.75,
+		});
+		this.#schedule();
+	}
+
+	#collectEvents(slot: number, state: MonitorState): void {
+		const tracked = this.#tracked.get(slot);
+		if (!tracked) return;
+		const fresh = newEvents(state.events, tracked.lastSeq);
+		if (fresh.length === 0) return;
+		tracked.lastSeq = fresh.at(-1)?.seq ?? tracked.lastSeq;
+		for (const event of fresh) {
+			this.#events.push({
+				slot,
+				url: state.url,
+				name: state.name,
+				t: event.at,
+				kind: event.kind,
+				severity: event.severity,
+				text: event.message,
+			});
+		}
+
+		// Events are few and are what the morning asks about: written at once (with whatever polls wait).
+		this.#schedule(EVENT_FLUSH_MS);
+	}
+
+	#schedule(delay = this.#flushMs): void {
+		if (this.#closed) return;
+		if (this.#timer !== null) {
+			if (this.#timerDue <= Date.now() + delay) return;
+			clearTimeout(this.#timer);
+		}
+
+		this.#timerDue = Date.now() + delay;
+		this.#timer = setTimeout(() => {
+			this.#timer = null;
+			this.flush();
+		}, delay);
+		this.#timer.unref?.();
+	}
+}
+
+function factsOf(snapshot: MinerSnapshot) {
+	return {apiId: snapshot.id, workerId: snapshot.workerId, kind: snapshot.kind, uptimeS: snapshot.uptime};
+}
+
+/** A good poll as stored: the three hashrate windows, the share counters, pool and pause state. */
+export function sampleOf(snapshot: MinerSnapshot, at: number): SampleRow {
+	const [hr10, hr60, hr15] = snapshot.hashrate.total;
+	return {
+		t: at,
+		link: LINK.live,
+		hr10: finite(hr10),
+		hr60: finite(hr60),
+		hr15: finite(hr15),
+		good: snapshot.results.good,
+		total: snapshot.results.total,
+		rejected: snapshot.results.rejected,
+		pool: snapshot.connection.connected ? 1 : 0,
+		paused: snapshot.paused === null ? null : snapshot.paused ? 1 : 0,
+	};
+}
+
+export function failedSample(at: number, link: LinkCode): SampleRow {
+	return {t: at, link, hr10: null, hr60: null, hr15: null, good: null, total: null, rejected: null, pool: null, paused: null};
+}
+
+function finite(value: number | null): number | null {
+	return value !== null && Number.isFinite(value) ? value : null;
+}
+
+/** The events after `lastSeq` (the log is ordered by seq). */
+function newEvents(events: readonly MinerEvent[], lastSeq: number): readonly MinerEvent[] {
+	let start = events.length;
+	while (start > 0 && (events[start - 1]?.seq ?? 0) > lastSeq) start--;
+	return start === events.length ? [] : events.slice(start);
+}

@@ -1,0 +1,263 @@
+/**
+ * What is stored, at which resolution, for how long — and how a tier's rows are summarized into the
+ * next. Pure: no database here, so the arithmetic is tested on its own.
+ *
+ * - `sample`: every poll (good or failed) for the last hour;
+ * - `summary_1m`: min / avg / max of the 10 s hashrate and the poll counts of each minute, 2 days;
+ * - `summary_10m`: the same per 10 minutes, 30 days.
+ *
+ * Each tier is also capped in rows per miner, whatever the clock says (a poll every 0.25 s, a clock
+ * stepped back), which is what bounds one miner's share of the store (docs/history.md has the sizes).
+ */
+
+/** How rigtop's link to the miner stood at a poll (worst is highest). */
+export const LINK = {live: 0, stale: 1, down: 2, error: 3} as const;
+export type LinkCode = (typeof LINK)[keyof typeof LINK];
+
+/** The link code of a monitor LinkStatus ('connecting' after a failed poll is a failing poll not yet called down). */
+export function linkCode(status: string): LinkCode {
+	switch (status) {
+		case 'live':
+			return LINK.live;
+		case 'down':
+			return LINK.down;
+		case 'error':
+			return LINK.error;
+		default:
+			return LINK.stale;
+	}
+}
+
+export function linkName(code: number): 'live' | 'stale' | 'down' | 'error' {
+	return code === LINK.live ? 'live' : code === LINK.down ? 'down' : code === LINK.error ? 'error' : 'stale';
+}
+
+/** One poll as stored. Hashrates in H/s; null where the miner did not say (or the poll failed). */
+export type SampleRow = {
+	readonly t: number;
+	readonly link: LinkCode;
+	readonly hr10: number | null;
+	readonly hr60: number | null;
+	readonly hr15: number | null;
+	readonly good: number | null;
+	readonly total: number | null;
+	readonly rejected: number | null;
+	/** 1 connected to a pool, 0 not, null unknown (failed poll). */
+	readonly pool: number | null;
+	/** 1 paused, 0 mining, null unknown (failed poll, or a miner before 4.4). */
+	readonly paused: number | null;
+};
+
+/** One bucket of a summary tier. */
+export type SummaryRow = {
+	/** Bucket start, epoch ms (a multiple of the resolution). */
+	readonly t: number;
+	/** Polls in the bucket, good or failed. */
+	readonly n: number;
+	/** Polls that the miner answered. */
+	readonly live: number;
+	/** Answered polls that had a 10 s hashrate (the weight of the averages). */
+	readonly hrN: number;
+	/** Answered polls with a pool connection. */
+	readonly pool: number;
+	/** Answered polls while paused. */
+	readonly paused: number;
+	/** Worst link code in the bucket. */
+	readonly link: number;
+	readonly hrMin: number | null;
+	readonly hrAvg: number | null;
+	readonly hrMax: number | null;
+	readonly hr60: number | null;
+	readonly hr15: number | null;
+	/** Share counters at the bucket's last answered poll. */
+	readonly good: number | null;
+	readonly total: number | null;
+	readonly rejected: number | null;
+};
+
+export type Tier = {
+	readonly name: 'sample' | '1m' | '10m';
+	/** Bucket width, ms; 0 for the per-poll tier. */
+	readonly resolution: number;
+	/** How long rows are kept, ms. */
+	readonly keepMs: number;
+	/** Rows kept per miner at most. */
+	readonly maxRows: number;
+	/** Its table (each summary tier has its own: a miner's rows are appended at the end of its range, not split into the middle of another tier's). */
+	readonly table: 'sample' | 'summary_1m' | 'summary_10m';
+};
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * The per-poll tier keeps 65 minutes (the hour, plus time for the minute summaries to be made from it) and at
+ * most 18,000 rows: one per 0.2 s, the densest the spacing rule (store.ts) lets through at the shortest
+ * interval, 0.25 s.
+ */
+export const SAMPLE_TIER: Tier = {name: 'sample', resolution: 0, keepMs: HOUR + 5 * MINUTE, maxRows: 18_000, table: 'sample'};
+export const MINUTE_TIER: Tier = {name: '1m', resolution: MINUTE, keepMs: 2 * DAY, maxRows: 2 * 24 * 60 + 10, table: 'summary_1m'};
+export const TEN_MINUTE_TIER: Tier = {
+	name: '10m',
+	resolution: 10 * MINUTE,
+	keepMs: 30 * DAY,
+	maxRows: 30 * 24 * 6 + 10,
+	table: 'summary_10m',
+};
+export const SUMMARY_TIERS = [MINUTE_TIER, TEN_MINUTE_TIER] as const;
+
+/** The table of the summary tier of this resolution. */
+export function summaryTable(resolution: number): 'summary_1m' | 'summary_10m' {
+	return resolution === MINUTE_TIER.resolution ? 'summary_1m' : 'summary_10m';
+}
+
+/**
+ * Events kept per miner: at most 30 days, 10,000 events (a flapping miner logs a few per minute) and 1.5 MiB of them
+ * counted as their texts plus 60 bytes a row. Long texts fill 1 KiB pages less well than that counts: at the worst
+ * (10,000 texts of 300 characters) they take about 2.2 MB on disk with their index (test/history/bounds.test.ts prints it).
+ */
+export const EVENT_KEEP_MS = 30 * DAY;
+export const EVENT_MAX_ROWS = 10_000;
+export const EVENT_MAX_BYTES = 1.5 * 1024 * 1024;
+export const EVENT_ROW_OVERHEAD = 60;
+/** Longest event text stored (the monitor's lines are well under it). */
+export const EVENT_TEXT_MAX = 300;
+
+/** Summarizes per-poll rows (ordered by time) into buckets of `resolution` ms: each poll is a summary of one. */
+export function summarizeSamples(rows: readonly SampleRow[], resolution: number): SummaryRow[] {
+	return summarizeSummaries(rows.map(sampleAsSummary), resolution);
+}
+
+/** Summarizes finer summary rows (ordered by time) into buckets of `resolution` ms. */
+export function summarizeSummaries(rows: readonly SummaryRow[], resolution: number): SummaryRow[] {
+	const out: SummaryRow[] = [];
+	let bucket: Builder | null = null;
+	for (const row of rows) {
+		const t = Math.floor(row.t / resolution) * resolution;
+		if (bucket === null || bucket.t !== t) {
+			if (bucket) out.push(finish(bucket));
+			bucket = builder(t);
+		}
+
+		mergeInto(bucket, row);
+	}
+
+	if (bucket) out.push(finish(bucket));
+	return out;
+}
+
+/** Adds a summary row into a bucket being built (also used by the reader to merge rows into one point). */
+export function mergeInto(bucket: Builder, row: SummaryRow): void {
+	bucket.n += row.n;
+	bucket.live += row.live;
+	bucket.pool += row.pool;
+	bucket.paused += row.paused;
+	bucket.link = Math.max(bucket.link, row.link);
+	if (row.hrN > 0 && row.hrAvg !== null) {
+		bucket.hrN += row.hrN;
+		bucket.hrSum += row.hrAvg * row.hrN;
+		if (row.hrMin !== null) bucket.hrMin = bucket.hrMin === null ? row.hrMin : Math.min(bucket.hrMin, row.hrMin);
+		if (row.hrMax !== null) bucket.hrMax = bucket.hrMax === null ? row.hrMax : Math.max(bucket.hrMax, row.hrMax);
+	}
+
+	const weight = Math.max(row.hrN, 1);
+	if (row.hr60 !== null) addWeighted(bucket.hr60, row.hr60, weight);
+	if (row.hr15 !== null) addWeighted(bucket.hr15, row.hr15, weight);
+	if (row.total !== null && (bucket.lastCountersAt === null || row.t >= bucket.lastCountersAt)) {
+		bucket.lastCountersAt = row.t;
+		bucket.good = row.good;
+		bucket.total = row.total;
+		bucket.rejected = row.rejected;
+	}
+}
+
+type Mean = {sum: number; weight: number};
+
+export type Builder = {
+	t: number;
+	n: number;
+	live: number;
+	hrN: number;
+	pool: number;
+	paused: number;
+	link: number;
+	hrSum: number;
+	hrMin: number | null;
+	hrMax: number | null;
+	hr60: Mean;
+	hr15: Mean;
+	good: number | null;
+	total: number | null;
+	rejected: number | null;
+	lastCountersAt: number | null;
+};
+
+export function builder(t: number): Builder {
+	return {
+		t,
+		n: 0,
+		live: 0,
+		hrN: 0,
+		pool: 0,
+		paused: 0,
+		link: 0,
+		hrSum: 0,
+		hrMin: null,
+		hrMax: null,
+		hr60: {sum: 0, weight: 0},
+		hr15: {sum: 0, weight: 0},
+		good: null,
+		total: null,
+		rejected: null,
+		lastCountersAt: null,
+	};
+}
+
+export function finish(bucket: Builder): SummaryRow {
+	return {
+		t: bucket.t,
+		n: bucket.n,
+		live: bucket.live,
+		hrN: bucket.hrN,
+		pool: bucket.pool,
+		paused: bucket.paused,
+		link: bucket.link,
+		hrMin: bucket.hrMin,
+		hrAvg: bucket.hrN === 0 ? null : bucket.hrSum / bucket.hrN,
+		hrMax: bucket.hrMax,
+		hr60: bucket.hr60.weight === 0 ? null : bucket.hr60.sum / bucket.hr60.weight,
+		hr15: bucket.hr15.weight === 0 ? null : bucket.hr15.sum / bucket.hr15.weight,
+		good: bucket.good,
+		total: bucket.total,
+		rejected: bucket.rejected,
+	};
+}
+
+/** A per-poll row as a one-poll summary row (the reader mixes tiers). */
+export function sampleAsSummary(row: SampleRow): SummaryRow {
+	const live = row.link === LINK.live;
+	const hr = live ? row.hr10 : null;
+	return {
+		t: row.t,
+		n: 1,
+		live: live ? 1 : 0,
+		hrN: hr === null ? 0 : 1,
+		pool: live && row.pool === 1 ? 1 : 0,
+		paused: live && row.paused === 1 ? 1 : 0,
+		link: row.link,
+		hrMin: hr,
+		hrAvg: hr,
+		hrMax: hr,
+		hr60: live ? row.hr60 : null,
+		hr15: live ? row.hr15 : null,
+		good: live ? row.good : null,
+		total: live ? row.total : null,
+		rejected: live ? row.rejected : null,
+	};
+}
+
+function addWeighted(mean: Mean, value: number, weight: number): void {
+	mean.sum += value * weight;
+	mean.weight += weight;
+}

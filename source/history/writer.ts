@@ -1,0 +1,562 @@
+/**
+ * Writes polls and events into the store under the miner's identity, and makes the summary tiers.
+ *
+ * Identity (which stored miner a watched one is): the API's `id`; where the id is new, a stored miner of
+ * the same worker id on the same host that was last seen before this miner process started (its uptime
+ * says when) — XMRig derives its id from the API port unless `api.id` is set, so a miner restarted on a
+ * new random port has a new id and continues its history this way, while two miners running at once
+ * on one host never merge; without an id, the worker id and host; without both, the URL. Before the
+ * first answer, polls go to the miner last seen at the URL (or a new one, merged into the real one as
+ * soon as the miner says who it is).
+ *
+ * Two rigtops on the same miner: a poll within ¾ of an interval of one already stored is not stored
+ * again, and an event of the miner's state (or of the same text) that another rigtop stored within a minute
+ * is not stored twice. Summaries are made from the stored polls and replace themselves, so whoever
+ * makes them, they are the same.
+ */
+import {hostPort} from '../monitor/name.js';
+import type {HistoryStore} from './store.js';
+import {
+	EVENT_TEXT_MAX,
+	MINUTE_TIER,
+	SAMPLE_TIER,
+	TEN_MINUTE_TIER,
+	summarizeSamples,
+	summarizeSummaries,
+	summaryTable,
+	type SampleRow,
+	type SummaryRow,
+} from './tiers.js';
+
+/** What a good poll says about who the miner is. */
+export type IdentityFacts = {
+	readonly apiId: string | null;
+	readonly workerId: string | null;
+	/** XMRig's `kind` ('miner', 'cpu', 'nvidia', 'amd'). */
+	readonly kind: string | null;
+	/** Seconds since the miner process started, when it says. */
+	readonly uptimeS: number | null;
+};
+
+/** One poll of one watched miner (`slot`: its place in the session). */
+export type Observation = {
+	readonly slot: number;
+	/** Base URL, without credentials. */
+	readonly url: string;
+	/** Display name (configured rig name, worker id, or host:port). */
+	readonly name: string;
+	/** Null for a failed poll. */
+	readonly facts: IdentityFacts | null;
+	readonly sample: SampleRow;
+	/** A poll closer than this to one already stored (by any rigtop) is not stored (¾ of the poll interval). */
+	readonly spacingMs: number;
+};
+
+export type EventRecord = {
+	readonly slot: number;
+	readonly url: string;
+	readonly name: string;
+	readonly t: number;
+	readonly kind: string;
+	readonly severity: string;
+	readonly text: string;
+};
+
+/** How often the summaries are made (and the bounds applied) per miner. */
+const SUMMARIZE_EVERY_MS = 10 * 60_000;
+
+/** A miner's row (last seen, URL, name) is written at most this often while nothing about it changes. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** Events from another rigtop within this window are taken as the same happening. */
+export const EVENT_DEDUPE_MS = 60_000;
+
+/**
+ * Kinds that describe the miner's own state changes: two rigtops see the same one, with words that may differ
+ * ("down: connection refused" / "down: timed out"), so any two within the window are one. Kinds added later (and
+ * reject bursts) count as the same only with the same text; a rigtop's own kinds (OWN_KINDS) never do.
+ */
+const STATE_KINDS = new Set([
+	'down',
+	'up',
+	'error',
+	'pool-lost',
+	'pool-connected',
+	'paused',
+	'resumed',
+	'restarted',
+	'hashrate-drop',
+	'hashrate-recovered',
+	'hugepages-lost',
+]);
+
+/** Kinds that are this rigtop's own doing (watching started, an action of its user): never the same as another's. */
+const OWN_KINDS = new Set(['started', 'action']);
+
+/** The text as stored: no secret of the session in it, at most EVENT_TEXT_MAX characters. */
+function cleanText(text: string, secrets: readonly string[]): string {
+	let clean = text;
+	for (const secret of secrets) clean = clean.replaceAll(secret, '***');
+	return clean.length > EVENT_TEXT_MAX ? `${clean.slice(0, EVENT_TEXT_MAX - 1)}…` : clean;
+}
+
+type Slot = {
+	readonly miner: number;
+	readonly generation: number;
+	/** Resolved from the URL alone (no good poll yet). */
+	readonly provisional: boolean;
+	/** The miner row was created for this slot (merged away once the real identity is known). */
+	readonly createdHere: boolean;
+	readonly apiId: string | null;
+	readonly workerId: string | null;
+};
+
+type MinerRow = {miner: number; api_id: string | null; worker: string | null; kind: string | null; url: string; last_seen: number};
+
+export type HistoryWriterOptions = {
+	/** Tells the events of this process from other rigtops' (random by default). */
+	readonly writerId?: number;
+	readonly now?: () => number;
+	/** Strings never stored (the access tokens of the session): replaced by "***" in event texts. */
+	readonly secrets?: readonly string[];
+};
+
+export class HistoryWriter {
+	readonly #store: HistoryStore;
+	readonly #writerId: number;
+	readonly #now: () => number;
+	readonly #secrets: readonly string[];
+	#slots = new Map<number, Slot>();
+	/** Per miner: the minute / ten-minute bucket up to which summaries are made. */
+	#rolled = new Map<string, number>();
+	#lastPrune = new Map<number, number>();
+	/** When each miner's row was last written, and what it said; the newest poll time per miner. */
+	#touched = new Map<number, {at: number; url: string; name: string}>();
+	#seen = new Map<number, number>();
+	#generation: number;
+
+	constructor(store: HistoryStore, options: HistoryWriterOptions = {}) {
+		this.#store = store;
+		this.#writerId = options.writerId ?? Math.floor(Math.random() * 2 ** 31);
+		this.#now = options.now ?? Date.now;
+		this.#secrets = (options.secrets ?? []).filter((secret) => secret.length >= 4);
+		this.#generation = store.generation;
+	}
+
+	get writerId(): number {
+		return this.#writerId;
+	}
+
+	/** The stored miner a session's miner is written as, or null before its first write. */
+	minerOf(slot: number): number | null {
+		this.#checkGeneration();
+		return this.#slots.get(slot)?.miner ?? null;
+	}
+
+	/**
+	 * Writes polls and events in one transaction, then makes the summaries that became due. False when nothing
+	 * was written (another rigtop held the store past the wait, or the store is off): keep them for the next try.
+	 */
+	write(observations: readonly Observation[], events: readonly EventRecord[]): boolean {
+		if (!this.#store.enabled) return false;
+		this.#checkGeneration();
+		if (observations.length === 0 && events.length === 0) return true;
+		const slots = new Map(this.#slots);
+		const touched = new Set<number>();
+		const ok = this.#store.write(() => {
+			for (const observation of observations) {
+				const miner = this.#resolve(slots, observation.slot, observation.url, observation.name, observation.facts, observation.sample.t);
+				touched.add(miner);
+				this.#insertSample(miner, observation.sample, observation.spacingMs);
+			}
+
+			for (const event of events) {
+				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event.name, null, event.t);
+				touched.add(miner);
+				this.#insertEvent(miner, event);
+			}
+		});
+		if (!ok) return false;
+		if (this.#store.generation !== this.#generation) return false; // the file was replaced while writing
+		this.#slots = slots;
+		this.summarize([...touched]);
+		return true;
+	}
+
+	/**
+	 * Every ten minutes per miner, makes the summaries of the complete minutes and ten-minute spans not made yet (and
+	 * makes again the last one before, for polls another rigtop stored late), and applies the bounds. `force`: now,
+	 * whatever was done before (closing, or a --once that writes one poll).
+	 */
+	summarize(miners: readonly number[], force = false): void {
+		const now = this.#now();
+		const minute = Math.floor(now / MINUTE_TIER.resolution) * MINUTE_TIER.resolution;
+		// Every ten minutes: a summary transaction dirties a few pages whatever it holds, so ten minutes of them go in
+		// one (the reader takes the last minutes from the polls meanwhile).
+		const round = Math.floor(now / SUMMARIZE_EVERY_MS);
+		const due = miners.filter((miner) => force || this.#rolled.get(`round:${miner}`) !== round);
+		if (due.length > 0) {
+			const before = new Map(this.#rolled);
+			const ok = this.#store.write(() => {
+				for (const miner of due) {
+					this.#rollMinutes(miner, minute);
+					this.#rollTenMinutes(miner, now);
+					this.#rolled.set(`round:${miner}`, round);
+				}
+			});
+			// Not made (another rigtop held the store): made at the next write.
+			if (!ok) this.#rolled = before;
+		}
+
+		if (force) {
+			// Closing: the miners' last-seen times to the last poll.
+			const seen = miners.flatMap((miner) => {
+				const at = this.#seen.get(miner);
+				return at === undefined ? [] : [[miner, at] as const];
+			});
+			if (seen.length > 0) {
+				this.#store.write(() => {
+					for (const [miner, at] of seen) this.#store.run('UPDATE miner SET last_seen = max(last_seen, ?) WHERE miner = ?', at, miner);
+				});
+			}
+		}
+
+		const prune = miners.filter((miner) => force || now - (this.#lastPrune.get(miner) ?? 0) >= SUMMARIZE_EVERY_MS);
+		if (prune.length > 0) {
+			for (const miner of prune) this.#lastPrune.set(miner, now);
+			this.#store.maintain(now, prune);
+		}
+	}
+
+	#checkGeneration(): void {
+		if (this.#store.generation === this.#generation) return;
+		// A fresh file: the miner ids of the old one mean nothing in it.
+		this.#generation = this.#store.generation;
+		this.#slots = new Map();
+		this.#rolled = new Map();
+		this.#lastPrune = new Map();
+		this.#touched = new Map();
+		this.#seen = new Map();
+	}
+
+	// ---- identity ----
+
+	#resolve(slots: Map<number, Slot>, slot: number, url: string, name: string, facts: IdentityFacts | null, at: number): number {
+		const current = slots.get(slot);
+		const apiId = facts ? nonEmpty(facts.apiId) : null;
+		const workerId = facts ? nonEmpty(facts.workerId) : null;
+		if (current && (facts === null || (!current.provisional && current.apiId === apiId && current.workerId === workerId))) {
+			// The miner row changes once a minute at most while nothing about it changes: a poll then dirties one page, not two.
+			const touched = this.#touched.get(current.miner);
+			if (!touched || touched.url !== url || touched.name !== name || at - touched.at >= TOUCH_EVERY_MS) {
+				this.#touch(current.miner, url, name, facts, at);
+			}
+
+			this.#seen.set(current.miner, Math.max(at, this.#seen.get(current.miner) ?? at));
+			return current.miner;
+		}
+
+		if (facts === null) {
+			const known = this.#store.get<{miner: number}>('SELECT miner FROM miner WHERE url = ? ORDER BY last_seen DESC LIMIT 1', url);
+			const miner = known?.miner ?? this.#insertMiner(url, name, null, at);
+			slots.set(slot, {
+				miner,
+				generation: this.#generation,
+				provisional: true,
+				createdHere: known === undefined,
+				apiId: null,
+				workerId: null,
+			});
+			this.#touch(miner, url, name, null, at);
+			return miner;
+		}
+
+		const preferred = current && !current.provisional ? current.miner : null;
+		const miner =
+			identify(this.#store, {url, name, facts: {...facts, apiId, workerId}, at, preferred}) ??
+			this.#insertMiner(url, name, {...facts, apiId, workerId}, at);
+		if (current?.provisional && current.createdHere && current.miner !== miner) this.#merge(current.miner, miner);
+		slots.set(slot, {miner, generation: this.#generation, provisional: false, createdHere: false, apiId, workerId});
+		this.#touch(miner, url, name, {...facts, apiId, workerId}, at);
+		return miner;
+	}
+
+	#insertMiner(url: string, name: string, facts: IdentityFacts | null, at: number): number {
+		const result = this.#store.run(
+			'INSERT INTO miner (api_id, worker, host, url, name, kind, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+			facts?.apiId ?? null,
+			facts?.workerId ?? null,
+			hostOf(url),
+			url,
+			name,
+			facts?.kind ?? null,
+			at,
+			at,
+		);
+		return Number(result.lastInsertRowid);
+	}
+
+	#touch(miner: number, url: string, name: string, facts: IdentityFacts | null, at: number): void {
+		this.#touched.set(miner, {at, url, name});
+		if (facts === null) {
+			this.#store.run('UPDATE miner SET last_seen = max(last_seen, ?) WHERE miner = ?', at, miner);
+			return;
+		}
+
+		this.#store.run(
+			`UPDATE miner SET last_seen = max(last_seen, ?1), url = ?2, host = ?3, name = ?4, worker = coalesce(?5, worker), kind = coalesce(?6, kind),
+				api_id = CASE WHEN ?7 IS NULL OR EXISTS (SELECT 1 FROM miner WHERE api_id = ?7 AND miner <> ?8) THEN api_id ELSE ?7 END
+			WHERE miner = ?8`,
+			at,
+			url,
+			hostOf(url),
+			name,
+			facts.workerId,
+			facts.kind,
+			facts.apiId,
+			miner,
+		);
+	}
+
+	/** Moves what was stored under a provisional miner to the real one. */
+	#merge(from: number, to: number): void {
+		this.#store.run('UPDATE OR IGNORE sample SET miner = ? WHERE miner = ?', to, from);
+		this.#store.run('UPDATE OR IGNORE summary_1m SET miner = ? WHERE miner = ?', to, from);
+		this.#store.run('UPDATE OR IGNORE summary_10m SET miner = ? WHERE miner = ?', to, from);
+		this.#store.run('UPDATE event SET miner = ? WHERE miner = ?', to, from);
+		this.#store.run(
+			'UPDATE miner SET first_seen = min(first_seen, (SELECT first_seen FROM miner WHERE miner = ?)) WHERE miner = ?',
+			from,
+			to,
+		);
+		for (const table of ['sample', 'summary_1m', 'summary_10m', 'miner']) this.#store.run(`DELETE FROM ${table} WHERE miner = ?`, from);
+	}
+
+	// ---- rows ----
+
+	#insertSample(miner: number, row: SampleRow, spacingMs: number): void {
+		this.#store.run(
+			`INSERT OR IGNORE INTO sample (miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused)
+			SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
+			WHERE NOT EXISTS (SELECT 1 FROM sample WHERE miner = ?1 AND t > ?2 - ?12 AND t < ?2 + ?12)`,
+			miner,
+			row.t,
+			row.link,
+			row.hr10,
+			row.hr60,
+			row.hr15,
+			row.good,
+			row.total,
+			row.rejected,
+			row.pool,
+			row.paused,
+			Math.max(1, Math.round(spacingMs)),
+		);
+	}
+
+	#insertEvent(miner: number, event: EventRecord): void {
+		if (OWN_KINDS.has(event.kind)) {
+			this.#store.run(
+				'INSERT INTO event (miner, t, kind, severity, text, writer) VALUES (?, ?, ?, ?, ?, ?)',
+				miner,
+				event.t,
+				event.kind,
+				event.severity,
+				cleanText(event.text, this.#secrets),
+				this.#writerId,
+			);
+			return;
+		}
+
+		const text = cleanText(event.text, this.#secrets);
+		this.#store.run(
+			`INSERT INTO event (miner, t, kind, severity, text, writer)
+			SELECT ?1, ?2, ?3, ?4, ?5, ?6
+			WHERE NOT EXISTS (SELECT 1 FROM event WHERE miner = ?1 AND t BETWEEN ?2 - ?8 AND ?2 + ?8 AND writer <> ?6 AND (text = ?5 OR (?7 AND kind = ?3)))`,
+			miner,
+			event.t,
+			event.kind,
+			event.severity,
+			text,
+			this.#writerId,
+			STATE_KINDS.has(event.kind) ? 1 : 0,
+			EVENT_DEDUPE_MS,
+		);
+	}
+
+	// ---- summaries ----
+
+	#rollMinutes(miner: number, minute: number): void {
+		const key = `1m:${miner}`;
+		const res = MINUTE_TIER.resolution;
+		let from =
+			this.#rolled.get(key) ??
+			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${summaryTable(res)} WHERE miner = ?`, miner)?.t ??
+			null;
+		from = Math.max((from ?? 0) - res, minute - SAMPLE_TIER.keepMs);
+		if (from < minute) {
+			const rows = this.#store.all<SampleRow>(
+				'SELECT t, link, hr10, hr60, hr15, good, total, rejected, pool, paused FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t',
+				miner,
+				from,
+				minute,
+			);
+			for (const summary of summarizeSamples(rows, res)) this.#upsertSummary(miner, res, summary);
+		}
+
+		this.#rolled.set(key, minute);
+	}
+
+	#rollTenMinutes(miner: number, now: number): void {
+		const key = `10m:${miner}`;
+		const res = TEN_MINUTE_TIER.resolution;
+		const bucket = Math.floor(now / res) * res;
+		if (this.#rolled.get(key) === bucket) return;
+		let from =
+			this.#rolled.get(key) ??
+			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${summaryTable(res)} WHERE miner = ?`, miner)?.t ??
+			null;
+		from = Math.max((from ?? 0) - res, bucket - MINUTE_TIER.keepMs);
+		if (from < bucket) {
+			const rows = this.#store
+				.all<SummaryColumns>(
+					`SELECT t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected
+					FROM summary_1m WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+					miner,
+					from,
+					bucket,
+				)
+				.map(summaryFromColumns);
+			for (const summary of summarizeSummaries(rows, res)) this.#upsertSummary(miner, res, summary);
+		}
+
+		this.#rolled.set(key, bucket);
+	}
+
+	#upsertSummary(miner: number, res: number, row: SummaryRow): void {
+		this.#store.run(
+			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			miner,
+			row.t,
+			row.n,
+			row.live,
+			row.hrN,
+			row.pool,
+			row.paused,
+			row.link,
+			row.hrMin,
+			row.hrAvg,
+			row.hrMax,
+			row.hr60,
+			row.hr15,
+			row.good,
+			row.total,
+			row.rejected,
+		);
+	}
+}
+
+/** A summary row as SQLite returns it. */
+export type SummaryColumns = {
+	t: number;
+	n: number;
+	live: number;
+	hr_n: number;
+	pool: number;
+	paused: number;
+	link: number;
+	hr_min: number | null;
+	hr_avg: number | null;
+	hr_max: number | null;
+	hr60: number | null;
+	hr15: number | null;
+	good: number | null;
+	total: number | null;
+	rejected: number | null;
+};
+
+export function summaryFromColumns(row: SummaryColumns): SummaryRow {
+	return {
+		t: row.t,
+		n: row.n,
+		live: row.live,
+		hrN: row.hr_n,
+		pool: row.pool,
+		paused: row.paused,
+		link: row.link,
+		hrMin: row.hr_min,
+		hrAvg: row.hr_avg,
+		hrMax: row.hr_max,
+		hr60: row.hr60,
+		hr15: row.hr15,
+		good: row.good,
+		total: row.total,
+		rejected: row.rejected,
+	};
+}
+
+export type IdentifyInput = {
+	readonly url: string;
+	readonly name: string;
+	readonly facts: IdentityFacts;
+	readonly at: number;
+	/** The miner this session already writes as (kept while the worker id and host still match). */
+	readonly preferred?: number | null;
+};
+
+/** Slack on "last seen before the process started" (uptime is whole seconds, clocks differ a little). */
+const START_SLACK_MS = 10_000;
+
+/**
+ * The stored miner these facts belong to, or null when none does (the rules at the top of this file). Only reads:
+ * `rigtop history` uses it to find a miner without writing.
+ */
+export function identify(store: HistoryStore, input: IdentifyInput): number | null {
+	const {facts, at} = input;
+	if (facts.apiId !== null) {
+		const byId = store.get<{miner: number}>('SELECT miner FROM miner WHERE api_id = ?', facts.apiId);
+		if (byId) return byId.miner;
+	}
+
+	const host = hostOf(input.url);
+	if (facts.workerId !== null) {
+		const candidates = store.all<MinerRow>(
+			'SELECT miner, api_id, worker, kind, url, last_seen FROM miner WHERE worker = ? AND host = ? ORDER BY (url = ?) DESC, last_seen DESC',
+			facts.workerId,
+			host,
+			input.url,
+		);
+		const startedAt = facts.uptimeS === null ? null : at - facts.uptimeS * 1000;
+		for (const candidate of candidates) {
+			if (facts.kind !== null && candidate.kind !== null && facts.kind !== candidate.kind) continue;
+			if (candidate.miner === input.preferred) return candidate.miner;
+			// Without an id there is nothing else to tell two miners of one worker id apart.
+			if (facts.apiId === null || candidate.api_id === null) return candidate.miner;
+			// A new id: the same miner restarted (on a new port) only if the stored one was gone before this one started.
+			const gone = startedAt === null ? candidate.last_seen < at - 120_000 : candidate.last_seen <= startedAt + START_SLACK_MS;
+			if (gone) return candidate.miner;
+		}
+	}
+
+	if (facts.apiId === null && facts.workerId === null) {
+		const byUrl = store.get<{miner: number}>(
+			'SELECT miner FROM miner WHERE url = ? AND api_id IS NULL AND worker IS NULL ORDER BY last_seen DESC LIMIT 1',
+			input.url,
+		);
+		if (byUrl) return byUrl.miner;
+	}
+
+	return null;
+}
+
+/** The host of a miner URL without its port ('[::1]' kept bracketed). */
+export function hostOf(url: string): string {
+	const hp = hostPort(url);
+	const match = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(hp);
+	return match?.[1] ?? hp;
+}
+
+function nonEmpty(value: string | null): string | null {
+	return value === null || value.trim() === '' ? null : value;
+}

@@ -1,0 +1,107 @@
+import {afterEach, describe, expect, it} from 'vitest';
+import {HistoryReader} from '../../source/history/read.js';
+import type {HistoryStore} from '../../source/history/store.js';
+import {HistoryWriter, hostOf, type IdentityFacts} from '../../source/history/writer.js';
+import {downSample, eventRecord, goodSample, manualClock, observation, openStore, sixFacts, tempDir} from './helpers.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+	for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function setup() {
+	const temp = tempDir();
+	const {store} = openStore(temp.dir);
+	cleanups.push(() => store.close(), temp.cleanup);
+	return {store, clock: manualClock(), reader: new HistoryReader(store)};
+}
+
+/** A new rigtop session (a new writer) that polls once; returns the stored miner it wrote as. */
+function session(store: HistoryStore, at: number, url: string, facts: IdentityFacts | null): number | null {
+	const writer = new HistoryWriter(store, {now: () => at});
+	writer.write([observation(facts ? goodSample(at, 1000) : downSample(at), facts, {url})], []);
+	return writer.minerOf(0);
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+describe('history identity', () => {
+	it('continues a miner by its API id, whatever its URL', () => {
+		const {store, clock} = setup();
+		const first = session(store, clock.now(), 'http://127.0.0.1:1111', sixFacts('id-a'));
+		const again = session(store, clock.now() + HOUR, 'http://127.0.0.1:2222', sixFacts('id-a'));
+		expect(first).not.toBeNull();
+		expect(again).toBe(first);
+	});
+
+	it('continues a miner restarted on a new random port (a new id, the same worker id, started after it was last seen)', () => {
+		const {store, clock} = setup();
+		const t = clock.now();
+		const before = session(store, t, 'http://127.0.0.1:1111', sixFacts('id-port-1111', 'rig-a', 7200));
+		// Ten minutes later the miner runs again on another port, up for 5 minutes: XMRig's id changed with the port.
+		const after = session(store, t + 10 * MINUTE, 'http://127.0.0.1:2222', sixFacts('id-port-2222', 'rig-a', 300));
+		expect(after).toBe(before);
+		// The stored miner now answers to the new id.
+		expect(session(store, t + 11 * MINUTE, 'http://127.0.0.1:2222', sixFacts('id-port-2222', 'rig-a', 360))).toBe(before);
+	});
+
+	it('keeps two miners of one worker id on one host apart while both run (the other started before the first was last seen)', () => {
+		const {store, clock} = setup();
+		const t = clock.now();
+		const cpu = session(store, t, 'http://127.0.0.1:1111', sixFacts('id-1111', 'box', 86_400));
+		const second = session(store, t + 5000, 'http://127.0.0.1:2222', sixFacts('id-2222', 'box', 3600));
+		expect(second).not.toBe(cpu);
+		// Each keeps its own from then on.
+		expect(session(store, t + 10_000, 'http://127.0.0.1:1111', sixFacts('id-1111', 'box', 86_410))).toBe(cpu);
+		expect(session(store, t + 10_000, 'http://127.0.0.1:2222', sixFacts('id-2222', 'box', 3610))).toBe(second);
+	});
+
+	it('does not take the history of a miner of the same worker id on another host, or of another kind', () => {
+		const {store, clock} = setup();
+		const t = clock.now();
+		const here = session(store, t, 'http://10.0.0.5:1111', sixFacts('id-a', 'rig'));
+		expect(session(store, t + HOUR, 'http://10.0.0.6:1111', sixFacts('id-b', 'rig', 60))).not.toBe(here);
+		expect(session(store, t + HOUR, 'http://10.0.0.5:2222', {apiId: 'id-c', workerId: 'rig', kind: 'nvidia', uptimeS: 60})).not.toBe(here);
+	});
+
+	it('falls back to the worker id without an API id, and to the URL without both', () => {
+		const {store, clock} = setup();
+		const t = clock.now();
+		const noId = session(store, t, 'http://127.0.0.1:1111', sixFacts(null, 'old-rig', null));
+		expect(session(store, t + HOUR, 'http://127.0.0.1:3333', sixFacts('', 'old-rig', null))).toBe(noId);
+		const bare = session(store, t, 'http://127.0.0.1:4444', sixFacts(null, null, null));
+		expect(bare).not.toBe(noId);
+		expect(session(store, t + HOUR, 'http://127.0.0.1:4444', sixFacts(null, null, null))).toBe(bare);
+	});
+
+	it('writes polls before the first answer under the miner last seen at the URL', () => {
+		const {store, clock} = setup();
+		const t = clock.now();
+		const known = session(store, t, 'http://127.0.0.1:1111', sixFacts('id-a'));
+		expect(session(store, t + HOUR, 'http://127.0.0.1:1111', null)).toBe(known);
+	});
+
+	it('moves polls and events stored before the first answer to the miner it turns out to be', () => {
+		const {store, clock, reader} = setup();
+		const t = clock.now();
+		const known = session(store, t, 'http://127.0.0.1:1111', sixFacts('id-a', 'rig-a', 60));
+		// The miner comes back on a new port; rigtop starts while it is still starting up (no answer yet).
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const url = 'http://127.0.0.1:5555';
+		writer.write([observation(downSample(t + HOUR), null, {url})], [eventRecord(t + HOUR, 'down', 'down: connection refused', {url})]);
+		const provisional = writer.minerOf(0);
+		expect(provisional).not.toBe(known);
+		writer.write([observation(goodSample(t + HOUR + 2000, 1000), sixFacts('id-new', 'rig-a', 1), {url})], []);
+		expect(writer.minerOf(0)).toBe(known);
+		expect(reader.miners().map((miner) => miner.id)).toEqual([known]);
+		expect(reader.events(known ?? 0, {since: t + HOUR - 1}).map((event) => event.text)).toEqual(['down: connection refused']);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ?', known ?? 0)?.n).toBe(3);
+	});
+
+	it('hostOf drops the port, keeps IPv6 brackets', () => {
+		expect(hostOf('http://10.0.0.5:8080')).toBe('10.0.0.5');
+		expect(hostOf('http://[::1]:8080')).toBe('[::1]');
+		expect(hostOf('http://rig.local')).toBe('rig.local');
+	});
+});

@@ -1,0 +1,121 @@
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {createSession, type Session} from '../../source/cli/session.js';
+import {runOnce} from '../../source/cli/run-once.js';
+import type {RunPlan} from '../../source/cli/options.js';
+import {attachHistory} from '../../source/history/attach.js';
+import {HistoryReader} from '../../source/history/read.js';
+import {HistoryStore} from '../../source/history/store.js';
+import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {tempDir} from './helpers.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+	for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function until(test: () => boolean, timeoutMs: number, what: string): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!test()) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
+
+function readStore(file: string) {
+	const store = HistoryStore.open({file, readOnly: true});
+	cleanups.push(() => store.close());
+	return new HistoryReader(store);
+}
+
+const plan = (mode: 'live' | 'once', intervalMs: number) => ({mode, intervalMs}) as const;
+
+describe('history recorder on a real session', () => {
+	it('records every poll and every event of a live session: down and back, a restart, paused, an action', async () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
+		const token = 'sekrit-token-123456';
+		const sim: Simulator = await startSimulator({dialect: '6', warm: true, workerId: 'rec-rig', token, restricted: false});
+		cleanups.push(async () => sim.stop());
+		const notices: string[] = [];
+		const session: Session = attachHistory(createSession([{url: sim.url, token}], 250), plan('live', 250), (line) => notices.push(line), {
+			file,
+		});
+		expect(session.history?.enabled).toBe(true);
+		const [miner] = session.miners;
+		if (!miner) throw new Error('no miner');
+		session.start();
+		await until(() => miner.monitor.getState().polls >= 4, 5000, 'four polls');
+		await miner.client.rpc('pause');
+		await until(() => miner.monitor.getState().snapshot?.paused === true, 5000, 'paused');
+		miner.monitor.addEvent('action', 'info', `config apply: set cpu.enabled (token ${token} never stored)`);
+		await sim.stop();
+		await until(() => miner.monitor.getState().status === 'down', 8000, 'down');
+		await sim.start();
+		await until(() => miner.monitor.getState().events.some((event) => event.kind === 'up'), 8000, 'back up');
+		sim.restartMiner();
+		await until(() => miner.monitor.getState().events.some((event) => event.kind === 'restarted'), 8000, 'restarted');
+		const polls = miner.monitor.getState().polls;
+		const logged = miner.monitor.getState().events.map((event) => event.kind);
+		await session.close();
+		expect(notices).toEqual([]);
+
+		const reader = readStore(file);
+		const [stored] = reader.miners();
+		expect(stored?.workerId).toBe('rec-rig');
+		const id = stored?.id ?? 0;
+		const events = reader.events(id, {since: 0});
+		expect(events.map((event) => event.kind)).toEqual(logged);
+		for (const kind of ['started', 'paused', 'action', 'down', 'up', 'restarted'])
+			expect(events.map((event) => event.kind)).toContain(kind);
+		expect(events.find((event) => event.kind === 'action')?.text).toBe('config apply: set cpu.enabled (token *** never stored)');
+		const rows = reader.rows(id, {from: 0, to: Date.now() + 1000});
+		// Every poll (a poll right after another — pollNow — may fall within the spacing and not be stored).
+		expect(rows.length).toBeGreaterThanOrEqual(polls - 3);
+		expect(rows.length).toBeLessThanOrEqual(polls);
+		expect(rows.some((row) => row.live === 0 && row.link >= 2)).toBe(true); // the outage
+		expect(rows.some((row) => row.paused === 1)).toBe(true);
+	}, 30_000);
+
+	it('a --once adds its sample, and a miner that does not answer adds a failed one', async () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
+		const sim = await startSimulator({dialect: '6', warm: true, workerId: 'cron-rig'});
+		cleanups.push(async () => sim.stop());
+		const gone = await startSimulator({dialect: '2', workerId: 'gone-rig'});
+		const goneUrl = gone.url;
+		await gone.stop();
+		const out = {write: () => true} as unknown as NodeJS.WritableStream;
+		for (let i = 0; i < 3; i++) {
+			const session = attachHistory(
+				createSession(
+					[
+						{url: sim.url, token: null},
+						{url: goneUrl, token: null},
+					],
+					2000,
+				),
+				plan('once', 2000),
+				() => undefined,
+				{file},
+			);
+			expect(await runOnce(session, {json: false} as RunPlan, out)).toBe(1);
+			await session.close();
+			await new Promise((resolve) => setTimeout(resolve, 1600));
+		}
+
+		const reader = readStore(file);
+		const miners = reader.miners();
+		expect(miners.map((miner) => miner.name).sort()).toEqual(['cron-rig', goneUrl.replace('http://', '')].sort());
+		const cron = miners.find((miner) => miner.name === 'cron-rig');
+		const rows = reader.rows(cron?.id ?? 0, {from: 0, to: Date.now() + 1});
+		expect(rows.reduce((sum, row) => sum + row.n, 0)).toBe(3);
+		expect(rows.every((row) => row.hrAvg !== null && row.live === row.n)).toBe(true);
+		const down = miners.find((miner) => miner.name !== 'cron-rig');
+		const failed = reader.rows(down?.id ?? 0, {from: 0, to: Date.now() + 1});
+		expect(failed.reduce((sum, row) => sum + row.n, 0)).toBe(3);
+		expect(failed.every((row) => row.live === 0)).toBe(true);
+	}, 30_000);
+});

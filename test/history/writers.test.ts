@@ -1,0 +1,142 @@
+import {afterEach, describe, expect, it} from 'vitest';
+import {HistoryReader} from '../../source/history/read.js';
+import {HistoryRecorder} from '../../source/history/recorder.js';
+import {HistoryWriter} from '../../source/history/writer.js';
+import type {MonitorState} from '../../source/monitor/types.js';
+import {makeSnapshot} from '../helpers/snapshot.js';
+import {eventRecord, goodSample, manualClock, observation, openStore, sixFacts, tempDir} from './helpers.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+	for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+const MINUTE = 60_000;
+
+describe('history store: two rigtops on one miner', () => {
+	it('neither doubles the polls, the summaries nor the events (two connections to one file, interleaved)', () => {
+		const temp = tempDir();
+		const clock = manualClock();
+		const a = openStore(temp.dir, {now: clock.now}).store;
+		const b = openStore(temp.dir, {now: clock.now}).store;
+		cleanups.push(
+			() => a.close(),
+			() => b.close(),
+			temp.cleanup,
+		);
+		const writerA = new HistoryWriter(a, {now: clock.now, writerId: 1});
+		const writerB = new HistoryWriter(b, {now: clock.now, writerId: 2});
+		const start = clock.now();
+		// Both poll every 2 s, one second apart, for ten minutes; each sees the pool go and come back, at its own poll.
+		for (let t = start; t < start + 10 * MINUTE; t += 2000) {
+			clock.set(t);
+			const eventsA = t === start + 4 * MINUTE ? [eventRecord(t, 'pool-lost', 'pool lost: pool.example:3333')] : [];
+			writerA.write([observation(goodSample(t, 1000), sixFacts('id-a'), {spacingMs: 1500})], eventsA);
+			clock.set(t + 1000);
+			const eventsB =
+				t === start + 4 * MINUTE
+					? [eventRecord(t + 1000, 'pool-lost', 'pool lost: pool.example:3333'), eventRecord(t + 1000, 'action', 'pause sent to the miner')]
+					: t === start + 6 * MINUTE
+						? [eventRecord(t + 1000, 'down', 'down: timed out')]
+						: [];
+			writerB.write([observation(goodSample(t + 1000, 1000), sixFacts('id-a'), {spacingMs: 1500})], eventsB);
+			if (t === start + 6 * MINUTE) writerA.write([], [eventRecord(t + 1500, 'down', 'down: connection refused')]);
+		}
+
+		const miner = writerA.minerOf(0) ?? 0;
+		expect(writerB.minerOf(0)).toBe(miner);
+		// Both make the summaries (as each does every ten minutes, and when closing).
+		writerA.summarize([miner], true);
+		writerB.summarize([miner], true);
+		const polls = a.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ?', miner)?.n;
+		expect(polls).toBe(300); // one per 2 s, not 600
+		const minute = a.get<{n: number}>('SELECT n FROM summary_1m WHERE miner = ? ORDER BY t LIMIT 1 OFFSET 2', miner);
+		expect(minute?.n).toBe(30);
+		expect(a.get<{n: number}>('SELECT count(*) AS n FROM summary_1m WHERE miner = ?', miner)?.n).toBeLessThanOrEqual(10);
+		const events = new HistoryReader(b).events(miner, {since: 0});
+		// Each happening once, whoever saw it first; B's own action is its own.
+		expect(events.map((event) => event.kind)).toEqual(['pool-lost', 'action', 'down']);
+	});
+
+	it('keeps a batch while the other rigtop holds the store, and writes it at the next flush', () => {
+		const temp = tempDir();
+		const clock = manualClock();
+		const holder = openStore(temp.dir).store;
+		const {store} = openStore(temp.dir);
+		cleanups.push(
+			() => holder.close(),
+			() => store.close(),
+			temp.cleanup,
+		);
+		const recorder = new HistoryRecorder(store, {intervalMs: 1000, now: clock.now, flushMs: 60_000});
+		cleanups.unshift(() => recorder.close());
+		const state = liveState(clock.now());
+		recorder.watch([{subscribe: () => () => undefined, getState: () => state}]);
+		holder.db?.exec('BEGIN IMMEDIATE');
+		const started = Date.now();
+		expect(recorder.flush()).toBe(false); // busy past the short wait: kept
+		expect(Date.now() - started).toBeLessThan(2000);
+		expect(store.enabled).toBe(true);
+		holder.db?.exec('COMMIT');
+		expect(recorder.flush()).toBe(true);
+		const miner = recorder.minerOf(0) ?? 0;
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ?', miner)?.n).toBe(1);
+		expect(new HistoryReader(store).events(miner, {since: 0}).map((event) => event.text)).toEqual(['watching rig-a']);
+	});
+});
+
+function liveState(at: number): MonitorState {
+	return {
+		name: 'rig-a',
+		url: 'http://127.0.0.1:18080',
+		status: 'live',
+		snapshot: makeSnapshot(),
+		lastSuccessAt: at,
+		lastAttemptAt: at,
+		failingSince: null,
+		consecutiveFailures: 0,
+		error: null,
+		history: [],
+		sessionAverage: null,
+		events: [{seq: 1, at, kind: 'started', severity: 'info', message: 'watching rig-a'}],
+		nextPollAt: null,
+		polls: 1,
+	};
+}
+
+describe('history reader in a live session', () => {
+	it('includes the polls still waiting to be written without writing them, and writes waiting events before reading events', () => {
+		const temp = tempDir();
+		const {store} = openStore(temp.dir);
+		cleanups.push(() => store.close(), temp.cleanup);
+		const recorder = new HistoryRecorder(store, {intervalMs: 1000, flushMs: 60_000});
+		cleanups.unshift(() => recorder.close());
+		const t = Date.now() - 10_000;
+		let state = liveState(t);
+		let listener = () => undefined as void;
+		recorder.watch([
+			{
+				subscribe(next) {
+					listener = next;
+					return () => undefined;
+				},
+				getState: () => state,
+			},
+		]);
+		const miner = recorder.minerOf(0) ?? 0; // its first poll written, for an id
+		const stored = () => store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ?', miner)?.n;
+		expect(stored()).toBe(1);
+		for (let i = 1; i <= 4; i++) {
+			state = {...liveState(t + i * 2000), polls: 1 + i, events: state.events};
+			listener();
+		}
+
+		const series = recorder.reader.series(miner, {from: t - 1000, to: t + 9000, points: 5});
+		expect(series.points.map((point) => point.samples)).toEqual([1, 1, 1, 1, 1]);
+		expect(recorder.reader.span(miner)).toEqual({first: t, last: t + 8000});
+		expect(stored()).toBe(1); // read without a commit
+		state = {...state, events: [...state.events, {seq: 2, at: t + 8500, kind: 'pool-lost', severity: 'warn', message: 'pool lost'}]};
+		listener();
+		expect(recorder.reader.events(miner, {since: 0}).map((event) => event.kind)).toEqual(['started', 'pool-lost']);
+	});
+});
