@@ -14,7 +14,7 @@ import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {CpuModel, PayloadContext} from './payloads.js';
 import {handleRequest, type PipelineHost, type PutOutcome} from './pipeline.js';
 import {createRandom, randomSeed} from './random.js';
-import {Rig} from './rig.js';
+import {DEFAULT_WARM_UPTIME_SECONDS, Rig} from './rig.js';
 
 export type {SimDialect} from './dialect.js';
 
@@ -206,6 +206,17 @@ class SimulatedMiner implements Simulator, PipelineHost {
 			settings,
 			now: 0,
 			warm: options.warm ?? false,
+			// 3 days and up to an hour more, the same for the same worker id at every start.
+			warmUptimeSeconds:
+				DEFAULT_WARM_UPTIME_SECONDS +
+				(Number.parseInt(
+					createHash('sha256')
+						.update(`rigtop-sim-uptime:${options.workerId ?? 'sim-rig'}`)
+						.digest('hex')
+						.slice(0, 8),
+					16,
+				) %
+					3600),
 		});
 	}
 
