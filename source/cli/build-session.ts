@@ -34,8 +34,8 @@ export async function buildSession(plan: RunPlan, warn: (line: string) => void):
 	loading.catch(() => undefined); // awaited below; a failure must not go unhandled when discovery throws first
 	if (plan.demo) {
 		const {createSession, startDemoMiner} = await loading;
-		const {simulator, target} = await startDemoMiner();
-		return createSession([target], plan.intervalMs, simulator);
+		const {simulator, target, stateDir} = await startDemoMiner();
+		return createSession([target], plan.intervalMs, {simulator, stateDir});
 	}
 
 	if (plan.rigsFile !== undefined) {
