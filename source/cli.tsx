@@ -34,6 +34,7 @@ const cli = meow(
 	  --json                    with --once: print the snapshot as JSON (the normalized model, per miner)
 	  --read-only               never write to the miner (no config apply, undo, pause or resume)
 	  --yes                     with config set: confirm a change to http.*/api.* that can cut rigtop off
+	  --add                     with config set: add a key the miner's config does not have (else refused)
 	  --bell                    ring the terminal bell on an alert (rig down, hashrate drop, reject burst,
 	                            pool lost, miner restarted, huge pages lost)
 	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
@@ -72,6 +73,7 @@ const cli = meow(
 			json: {type: 'boolean', default: false},
 			readOnly: {type: 'boolean', default: false},
 			yes: {type: 'boolean', default: false},
+			add: {type: 'boolean', default: false},
 			color: {type: 'boolean', default: true},
 		},
 	},
@@ -149,6 +151,7 @@ async function main(): Promise<number> {
 			tokenFlag: cli.flags.token,
 			configPath: cli.flags.config,
 			yes: cli.flags.yes,
+			add: cli.flags.add,
 			readOnly: cli.flags.readOnly,
 		});
 	}

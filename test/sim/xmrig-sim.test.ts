@@ -23,7 +23,9 @@ beforeAll(async () => {
 		bundle: true,
 		platform: 'node',
 		format: 'esm',
-		target: 'node20',
+		target: 'node22',
+		// jsonc-parser's UMD main has require()s esbuild cannot follow; its ESM build is what rigtop bundles too.
+		mainFields: ['module', 'main'],
 		logLevel: 'error',
 	});
 });
