@@ -1,5 +1,7 @@
 import process from 'node:process';
 import meow from 'meow';
+import {checkArgv} from './cli/argv.js';
+import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {planRun, type RunPlan} from './cli/options.js';
 import type {Session} from './cli/session.js';
 import {UsageError} from './miner/target.js';
@@ -8,6 +10,15 @@ import {UsageError} from './miner/target.js';
 // parser. Everything else is imported where it is needed, and the bundle is split along those
 // imports (scripts/build.mjs), so --version, --help, --once and config never load Ink or React,
 // and the live dashboard's first poll is on the wire while Ink and React load.
+
+// `rigtop help` and `-h` print the usage, like --help.
+const args = process.argv.slice(2);
+const argv = args[0] === 'help' || args.includes('-h') ? ['--help'] : args;
+const argvProblem = checkArgv(argv, FLAGS, VALUE_HINTS);
+if (argvProblem !== null) {
+	process.stderr.write(`rigtop: ${argvProblem}\nRun rigtop --help for usage.\n`);
+	process.exit(2);
+}
 
 const cli = meow(
 	`
@@ -41,7 +52,7 @@ const cli = meow(
 	                            split into words like a shell would (quotes, backslash) but no shell runs
 	                            it: use "sh -c '…'" for pipes; stopped after 10 s
 	  --no-color                no colours (so does the NO_COLOR variable)
-	  --help, --version
+	  --help, -h, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
 
@@ -56,26 +67,10 @@ const cli = meow(
 `,
 	{
 		importMeta: import.meta,
+		argv,
 		allowUnknownFlags: false,
 		booleanDefault: undefined,
-		flags: {
-			url: {type: 'string', isMultiple: true},
-			rigs: {type: 'string'},
-			bell: {type: 'boolean', default: false},
-			onAlert: {type: 'string'},
-			tokenFile: {type: 'string'},
-			token: {type: 'string'},
-			config: {type: 'string', shortFlag: 'c'},
-			where: {type: 'boolean', default: false},
-			interval: {type: 'number', shortFlag: 'i', default: 2},
-			demo: {type: 'boolean', default: false},
-			once: {type: 'boolean', default: false},
-			json: {type: 'boolean', default: false},
-			readOnly: {type: 'boolean', default: false},
-			yes: {type: 'boolean', default: false},
-			add: {type: 'boolean', default: false},
-			color: {type: 'boolean', default: true},
-		},
+		flags: FLAGS,
 	},
 );
 
