@@ -48,6 +48,7 @@ const cli = meow(
 	  --add                     with config set: add a key the miner's config does not have (else refused)
 	  --bell                    ring the terminal bell on an alert (rig down, hashrate drop, reject burst,
 	                            pool lost, miner restarted, huge pages lost)
+	  --paused-alert DURATION   alert when a miner stays paused this long (default 10m; 0 never)
 	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
 	                            split into words like a shell would (quotes, backslash) but no shell runs
 	                            it: use "sh -c '…'" for pipes; stopped after 10 s

@@ -35,13 +35,13 @@ export async function buildSession(plan: RunPlan, warn: (line: string) => void):
 	if (plan.demo) {
 		const {createSession, startDemoMiner} = await loading;
 		const {simulator, target, stateDir} = await startDemoMiner();
-		return createSession([target], plan.intervalMs, {simulator, stateDir});
+		return createSession([target], plan.intervalMs, {simulator, stateDir}, {pausedAlertMs: plan.pausedAlertMs});
 	}
 
 	if (plan.rigsFile !== undefined) {
 		const targets = await rigsTargets(plan, plan.rigsFile, warn);
 		const {createSession} = await loading;
-		return createSession(targets, plan.intervalMs);
+		return createSession(targets, plan.intervalMs, null, {pausedAlertMs: plan.pausedAlertMs});
 	}
 
 	const result = await discover(plan);
@@ -54,6 +54,8 @@ export async function buildSession(plan: RunPlan, warn: (line: string) => void):
 	return createSession(
 		result.targets.map((target) => ({url: target.url, token: target.token, name: target.name})),
 		plan.intervalMs,
+		null,
+		{pausedAlertMs: plan.pausedAlertMs},
 	);
 }
 

@@ -1,5 +1,7 @@
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {normalizeMinerUrl, UsageError} from '../miner/target.js';
+import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
+import {parseDuration} from './duration.js';
 
 /** Flags as meow parsed them (only the ones rigtop reads). */
 export type CliFlags = {
@@ -17,6 +19,8 @@ export type CliFlags = {
 	readonly rigs?: string | undefined;
 	readonly bell?: boolean | undefined;
 	readonly onAlert?: string | undefined;
+	/** --paused-alert DURATION (default 10m; 0 never). */
+	readonly pausedAlert?: string | undefined;
 };
 
 export type RunMode = 'live' | 'once' | 'where';
@@ -40,6 +44,8 @@ export type RunPlan = {
 	readonly bell: boolean;
 	/** --on-alert CMD split into the program and its arguments (no shell), or null. */
 	readonly onAlert: readonly string[] | null;
+	/** --paused-alert: after how long a paused miner is an alert (ms; 0 never). */
+	readonly pausedAlertMs: number;
 	/** Lines for stderr before anything else (the non-terminal notice). */
 	readonly notices: readonly string[];
 };
@@ -68,6 +74,11 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	}
 
 	if (flags.rigs !== undefined && flags.rigs.trim() === '') throw new UsageError('--rigs needs the path of a JSON file listing the rigs');
+	const pausedAlertMs = flags.pausedAlert === undefined ? DEFAULT_PAUSED_ALERT_MS : parseDuration(flags.pausedAlert);
+	if (pausedAlertMs === null) {
+		throw new UsageError(`--paused-alert takes a duration such as 10m, 90s or 1h (0: never), not ${JSON.stringify(flags.pausedAlert)}`);
+	}
+
 	let onAlert: string[] | null = null;
 	if (flags.onAlert !== undefined) {
 		try {
@@ -104,6 +115,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		rigsFile: flags.rigs,
 		bell: flags.bell === true,
 		onAlert,
+		pausedAlertMs,
 		notices,
 	};
 }

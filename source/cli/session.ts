@@ -55,6 +55,7 @@ export function watchMiner(
 	intervalMs: number,
 	limiter?: Limiter,
 	perThread: () => boolean = () => true,
+	options: MonitorSettings = {},
 ): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
@@ -64,6 +65,7 @@ export function watchMiner(
 		url: target.url,
 		...(target.name === undefined ? {} : {name: target.name}),
 		intervalMs,
+		...(options.pausedAlertMs === undefined ? {} : {pausedAlertMs: options.pausedAlertMs}),
 		probe: async (signal) => portIsOpen(target.url, Math.min(intervalMs, 3000), signal),
 	});
 	return {target, client, reader, monitor};
@@ -82,10 +84,17 @@ export async function startDemoMiner(): Promise<{simulator: Simulator; target: S
 	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}, stateDir};
 }
 
+/** What every monitor of a session is told besides its interval. */
+export type MonitorSettings = {
+	/** After how long a paused miner is an alert (--paused-alert); default 10 minutes, 0 never. */
+	readonly pausedAlertMs?: number;
+};
+
 export function createSession(
 	targets: readonly SessionTarget[],
 	intervalMs: number,
 	demo: {readonly simulator: Simulator; readonly stateDir: string} | null = null,
+	settings: MonitorSettings = {},
 ): Session {
 	const simulator = demo?.simulator ?? null;
 	// Each monitor keeps its own schedule and backoff; the limiter only bounds how many read at once.
@@ -93,7 +102,7 @@ export function createSession(
 	// Every miner reads its per-thread document until a screen says which dashboard is open (--once reads all).
 	let open: number | null | 'all' = 'all';
 	const miners = targets.map((target, index) =>
-		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || open === 'all' || open === index),
+		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || open === 'all' || open === index, settings),
 	);
 	return {
 		miners,
