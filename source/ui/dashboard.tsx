@@ -19,6 +19,7 @@ import {ThreadsPane} from './panes/threads-pane.js';
 import {WaitingScreen} from './panes/waiting-screen.js';
 import {isOutdated} from './status.js';
 import type {MonitorStore} from './store.js';
+import type {LinkStatus} from '../monitor/types.js';
 
 export type DashboardProps = {
 	readonly store: MonitorStore;
@@ -64,6 +65,13 @@ function run(command: ActionCommand, callbacks: Callbacks): void {
  * actions reach the app through the callbacks. The frame fills the terminal's width and stays
  * under its height (rows - 1), whatever the terminal and the number of threads.
  */
+/** Why the threads of a snapshot read without them (a fleet rig opened) are not shown yet. */
+function threadsNotRead(status: LinkStatus): string {
+	if (status === 'down') return 'the threads have not been read: the rig is down';
+	if (status === 'error') return 'the threads have not been read: the rig cannot be read (see above)';
+	return 'reading the threads…';
+}
+
 export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
 	const state = useMonitorState(store);
 	const {columns, rows} = useTerminalSize();
@@ -192,6 +200,7 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 				{layout.threadsHeight > 0 ? (
 					<ThreadsPane
 						threads={snapshot.threads}
+						{...(snapshot.perThreadRead ? {} : {empty: threadsNotRead(state.status)})}
 						offset={offset}
 						visibleRows={layout.threadRows}
 						width={columns}

@@ -90,6 +90,7 @@ const base: MinerSnapshot = {
 			detail: null,
 		},
 	],
+	perThreadRead: true,
 	features: ['api', 'asm', 'http', 'hwloc', 'tls', 'opencl', 'cuda'],
 };
 
