@@ -1,6 +1,8 @@
 import process from 'node:process';
 import meow from 'meow';
+import {checkArgv} from './cli/argv.js';
 import {NothingToWatchError, UsageError} from './cli/errors.js';
+import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {planRun} from './cli/options.js';
 import {loadLiveUi, runLive} from './cli/run-live.js';
 import {TargetError} from './miner/target.js';
@@ -11,6 +13,15 @@ import {keysHelpLines} from './ui/keymap.js';
 // imported where it is needed, and the bundle is split along those imports (scripts/build.mjs), so
 // --version, --help, --once and config never load Ink or React, and the live dashboard's first poll
 // is on the wire while Ink and React load.
+
+// `rigtop help` and `-h` print the usage, like --help.
+const args = process.argv.slice(2);
+const argv = args[0] === 'help' || args.includes('-h') ? ['--help'] : args;
+const argvProblem = checkArgv(argv, FLAGS, VALUE_HINTS);
+if (argvProblem !== null) {
+	process.stderr.write(`rigtop: ${argvProblem}\nRun rigtop --help for usage.\n`);
+	process.exit(2);
+}
 
 const cli = meow(
 	`
@@ -38,8 +49,10 @@ const cli = meow(
 	  --json                    with --once: print the snapshot as JSON (the normalized model, per miner)
 	  --read-only               never write to the miner (no config apply, undo, pause or resume)
 	  --yes                     with config set: confirm a change to http.*/api.* that can cut rigtop off
+	  --add                     with config set: add a key the miner's config does not have (else refused)
 	  --bell                    ring the terminal bell on an alert (rig down, hashrate drop, reject burst,
 	                            pool lost, miner restarted, huge pages lost)
+	  --paused-alert DURATION   alert when a miner stays paused this long (default 10m; 0 never)
 	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
 	                            split into words like a shell would (quotes, backslash) but no shell runs
 	                            it: use "sh -c '…'" for pipes; stopped after 10s
@@ -49,7 +62,7 @@ const cli = meow(
 	  --csv                     with history: CSV instead of text (--json: JSON)
 	  --list                    with history: the miners stored
 	  --no-color                no colours (so does the NO_COLOR variable)
-	  --help, --version
+	  --help, -h, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
 
@@ -65,30 +78,10 @@ ${keysHelpLines()
 `,
 	{
 		importMeta: import.meta,
+		argv,
 		allowUnknownFlags: false,
 		booleanDefault: undefined,
-		flags: {
-			url: {type: 'string', isMultiple: true},
-			rigs: {type: 'string'},
-			bell: {type: 'boolean', default: false},
-			onAlert: {type: 'string'},
-			tokenFile: {type: 'string'},
-			token: {type: 'string'},
-			config: {type: 'string', shortFlag: 'c'},
-			where: {type: 'boolean', default: false},
-			interval: {type: 'number', shortFlag: 'i', default: 2},
-			demo: {type: 'boolean', default: false},
-			once: {type: 'boolean', default: false},
-			json: {type: 'boolean', default: false},
-			readOnly: {type: 'boolean', default: false},
-			yes: {type: 'boolean', default: false},
-			color: {type: 'boolean', default: true},
-			history: {type: 'boolean', default: true},
-			since: {type: 'string'},
-			until: {type: 'string'},
-			csv: {type: 'boolean', default: false},
-			list: {type: 'boolean', default: false},
-		},
+		flags: FLAGS,
 	},
 );
 
@@ -102,6 +95,7 @@ async function main(): Promise<number> {
 			tokenFlag: cli.flags.token,
 			configPath: cli.flags.config,
 			yes: cli.flags.yes,
+			add: cli.flags.add,
 			readOnly: cli.flags.readOnly,
 		});
 	}

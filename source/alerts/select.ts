@@ -12,18 +12,20 @@ import type {AlertKind} from './types.js';
 export type AlertDraft = {readonly kind: AlertKind; readonly severity: Severity; readonly message: string};
 
 /** The troubles of one miner that are alerted and not yet cleared. */
-export type OpenTroubles = ReadonlySet<'down' | 'error' | 'pool-lost' | 'hashrate-drop'>;
+/** Named as the alert that opens them. */
+type Trouble = 'down' | 'error' | 'pool-lost' | 'hashrate-drop' | 'paused' | 'hugepages-lost';
+export type OpenTroubles = ReadonlySet<Trouble>;
 
 export type SelectResult = {readonly alert: AlertDraft | null; readonly open: OpenTroubles};
 
-function without(open: OpenTroubles, ...kinds: ('down' | 'error' | 'pool-lost' | 'hashrate-drop')[]): OpenTroubles {
+function without(open: OpenTroubles, ...kinds: Trouble[]): OpenTroubles {
 	if (!kinds.some((kind) => open.has(kind))) return open;
 	const next = new Set(open);
 	for (const kind of kinds) next.delete(kind);
 	return next;
 }
 
-function adding(open: OpenTroubles, kind: 'down' | 'error' | 'pool-lost' | 'hashrate-drop'): OpenTroubles {
+function adding(open: OpenTroubles, kind: Trouble): OpenTroubles {
 	if (open.has(kind)) return open;
 	return new Set([...open, kind]);
 }
@@ -38,7 +40,10 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 			return {alert: {kind: 'error', severity: 'error', message}, open: adding(without(open, 'down'), 'error')};
 		case 'up':
 			// Whatever the miner was doing before it went away is unknown now.
-			return {alert: {kind: 'up', severity: 'info', message}, open: without(open, 'down', 'error', 'pool-lost', 'hashrate-drop')};
+			return {
+				alert: {kind: 'up', severity: 'info', message},
+				open: without(open, 'down', 'error', 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost'),
+			};
 		case 'pool-lost':
 			return {alert: {kind: 'pool-lost', severity: 'warn', message}, open: adding(open, 'pool-lost')};
 		case 'pool-connected':
@@ -53,9 +58,22 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 				: {alert: null, open};
 		case 'restarted':
 			// A new process: its pool and hashrate start from scratch, and get their own events.
-			return {alert: {kind: 'restarted', severity: 'warn', message}, open: without(open, 'pool-lost', 'hashrate-drop')};
+			return {
+				alert: {kind: 'restarted', severity: 'warn', message},
+				open: without(open, 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost'),
+			};
 		case 'hugepages-lost':
-			return {alert: {kind: 'hugepages-lost', severity: 'warn', message}, open};
+			return {alert: {kind: 'hugepages-lost', severity: 'warn', message}, open: adding(open, 'hugepages-lost')};
+		case 'hugepages-restored':
+			return open.has('hugepages-lost')
+				? {alert: {kind: 'hugepages-restored', severity: 'info', message}, open: without(open, 'hugepages-lost')}
+				: {alert: null, open};
+		case 'paused-long':
+			return {alert: {kind: 'paused', severity: 'warn', message}, open: adding(open, 'paused')};
+		case 'resumed':
+			return open.has('paused')
+				? {alert: {kind: 'resumed', severity: 'info', message}, open: without(open, 'paused')}
+				: {alert: null, open};
 		default:
 			return {alert: null, open};
 	}

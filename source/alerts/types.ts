@@ -10,7 +10,9 @@ import type {Severity} from '../monitor/types.js';
  * - reject-burst: several shares rejected within a few minutes;
  * - pool-lost / pool-back: the miner lost its pool connection, and has one again;
  * - restarted: the miner process restarted (uptime went back, new id or version);
- * - hugepages-lost: fewer huge pages allocated than before.
+ * - hugepages-lost / hugepages-restored: fewer huge pages allocated than before, and all of them again;
+ * - paused / resumed: the miner has been paused (by anyone) for longer than the threshold (default
+ *   10 minutes, --paused-alert), and mines again.
  */
 export type AlertKind =
 	| 'down'
@@ -22,7 +24,10 @@ export type AlertKind =
 	| 'pool-lost'
 	| 'pool-back'
 	| 'restarted'
-	| 'hugepages-lost';
+	| 'hugepages-lost'
+	| 'hugepages-restored'
+	| 'paused'
+	| 'resumed';
 
 export type Alert = {
 	/** Unique and increasing within one alert center. */

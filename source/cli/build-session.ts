@@ -33,14 +33,14 @@ async function buildBareSession(plan: RunPlan, warn: (line: string) => void): Pr
 	loading.catch(() => undefined); // awaited below; a failure must not go unhandled when discovery throws first
 	if (plan.demo) {
 		const {createSession, startDemoMiner} = await loading;
-		const {simulator, target} = await startDemoMiner();
-		return createSession([target], plan.intervalMs, simulator);
+		const {simulator, target, stateDir} = await startDemoMiner();
+		return createSession([target], plan.intervalMs, {simulator, stateDir}, {pausedAlertMs: plan.pausedAlertMs});
 	}
 
 	if (plan.rigsFile !== undefined) {
 		const targets = await rigsTargets(plan, plan.rigsFile, warn);
 		const {createSession} = await loading;
-		return createSession(targets, plan.intervalMs);
+		return createSession(targets, plan.intervalMs, null, {pausedAlertMs: plan.pausedAlertMs});
 	}
 
 	const result = await findTargets(plan, plan.urls);
@@ -50,6 +50,8 @@ async function buildBareSession(plan: RunPlan, warn: (line: string) => void): Pr
 	return createSession(
 		result.targets.map((target) => ({url: target.url, token: target.token, name: target.name})),
 		plan.intervalMs,
+		null,
+		{pausedAlertMs: plan.pausedAlertMs},
 	);
 }
 

@@ -16,6 +16,8 @@ export type ConfigCommandOptions = TargetOptions & {
 	readonly urls: readonly string[];
 	/** --yes: confirms a change that can cut rigtop off from the miner's API. */
 	readonly yes: boolean;
+	/** --add: config set may add keys the miner's config does not have. */
+	readonly add?: boolean;
 	/** --read-only: `set` is refused. */
 	readonly readOnly: boolean;
 	// ---- optional, for tests and embedding ----
@@ -37,6 +39,7 @@ export const CONFIG_USAGE = [
 	'  PATH is dotted: cpu.huge-pages, pools.0.tls, randomx.mode. VALUE is JSON (true, 30, null, "x")',
 	'  or plain text (fast, pool.example.org:3333). The miner: URL, --url, --config or the local XMRig;',
 	'  the token: --token-file or RIGTOP_TOKEN. --yes confirms a change to the API settings (http.*, api.*).',
+	"  A PATH the miner's config does not have is refused (with the closest keys); --add adds it on purpose.",
 	'',
 	'  Exit codes: 0 done (every change applied), 1 not (the reason is printed), 2 bad usage.',
 ];
@@ -131,6 +134,8 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 				assignments: parsed.assignments,
 				confirmApiChanges: options.yes,
 				confirmFlag: '--yes',
+				addKeys: options.add === true,
+				addFlag: '--add',
 				...(options.backupDir === undefined ? {} : {backupDir: options.backupDir}),
 				...(options.verifyTimeoutMs === undefined ? {} : {verifyTimeoutMs: options.verifyTimeoutMs}),
 				...(options.verifyIntervalMs === undefined ? {} : {verifyIntervalMs: options.verifyIntervalMs}),
@@ -138,7 +143,7 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 		}
 
 		if (outcome.exitCode === 0) print(stdout, outcome.lines);
-		else fail(1, ...outcome.lines);
+		else fail(outcome.exitCode, ...outcome.lines);
 		return outcome.exitCode;
 	} catch (error) {
 		// Never a stack trace: one line (messages never hold the token).

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type {ReactElement} from 'react';
 import {ConfigSession} from '../config/session.js';
 import {App, type ConfigTarget} from '../ui/app.js';
@@ -35,6 +36,7 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 				client: miner.client,
 				readOnly: plan.readOnly,
 				tokenGiven: miner.target.token !== null,
+				...(session.stateDir === undefined ? {} : {backupDir: path.join(session.stateDir, 'backups')}),
 				onApplied(result, action) {
 					miner.monitor.pollNow();
 					const severity = result.status === 'done' && result.allApplied ? 'info' : 'warn';

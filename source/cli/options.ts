@@ -1,6 +1,8 @@
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {normalizeMinerUrl, TargetError} from '../miner/target.js';
 import {UsageError} from './errors.js';
+import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
+import {parseDuration} from './duration.js';
 
 /** Flags as meow parsed them (only the ones rigtop reads). */
 export type CliFlags = {
@@ -20,6 +22,8 @@ export type CliFlags = {
 	readonly onAlert?: string | undefined;
 	/** --no-history turns it off (meow: history false). */
 	readonly history?: boolean | undefined;
+	/** --paused-alert DURATION (default 10m; 0 never). */
+	readonly pausedAlert?: string | undefined;
 };
 
 export type RunMode = 'live' | 'once' | 'where';
@@ -45,6 +49,8 @@ export type RunPlan = {
 	readonly onAlert: readonly string[] | null;
 	/** Record polls and events in the history store (off with --no-history). */
 	readonly history: boolean;
+	/** --paused-alert: after how long a paused miner is an alert (ms; 0 never). */
+	readonly pausedAlertMs: number;
 	/** Lines for stderr before anything else (the non-terminal notice). */
 	readonly notices: readonly string[];
 };
@@ -90,6 +96,11 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	}
 
 	if (flags.rigs !== undefined && flags.rigs.trim() === '') throw new UsageError('--rigs needs the path of a JSON file listing the rigs');
+	const pausedAlertMs = flags.pausedAlert === undefined ? DEFAULT_PAUSED_ALERT_MS : parseDuration(flags.pausedAlert);
+	if (pausedAlertMs === null) {
+		throw new UsageError(`--paused-alert takes a duration such as 10m, 90s or 1h (0: never), not ${JSON.stringify(flags.pausedAlert)}`);
+	}
+
 	let onAlert: string[] | null = null;
 	if (flags.onAlert !== undefined) {
 		try {
@@ -125,6 +136,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		bell: flags.bell === true,
 		onAlert,
 		history: flags.history !== false,
+		pausedAlertMs,
 		notices,
 	};
 }

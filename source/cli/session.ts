@@ -1,4 +1,7 @@
 import {randomBytes} from 'node:crypto';
+import {mkdtemp, rm} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {MinerClient} from '../miner/client.js';
 import {portIsOpen} from '../miner/probe.js';
 import {MinerReader} from '../miner/reader.js';
@@ -27,6 +30,12 @@ export type Session = {
 	readonly simulator: Simulator | null;
 	/** The history recorder (source/history/), when history is on and its store could be opened. */
 	readonly history?: HistoryRecorder | null;
+	/**
+	 * Where this session keeps what it writes (config backups): undefined is the user's own
+	 * ($XDG_STATE_HOME/rigtop). The demo keeps its state in a temporary folder of its own, removed on close:
+	 * its miner is new at every run, on a new port, and must not fill the user's backups.
+	 */
+	readonly stateDir: string | undefined;
 	start(): void;
 	/** Resolves when every miner has finished its first poll (answered or failed), or after `maxMs`. */
 	firstPolls(maxMs: number): Promise<void>;
@@ -51,6 +60,7 @@ export function watchMiner(
 	intervalMs: number,
 	limiter?: Limiter,
 	perThread: () => boolean = () => true,
+	options: MonitorSettings = {},
 ): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
@@ -60,6 +70,7 @@ export function watchMiner(
 		url: target.url,
 		...(target.name === undefined ? {} : {name: target.name}),
 		intervalMs,
+		...(options.pausedAlertMs === undefined ? {} : {pausedAlertMs: options.pausedAlertMs}),
 		probe: async (signal) => portIsOpen(target.url, Math.min(intervalMs, 3000), signal),
 	});
 	return {target, client, reader, monitor};
@@ -69,25 +80,39 @@ export function watchMiner(
  * Starts the simulated miner for --demo: a warm 6.x rig on a free loopback port, with a fresh random
  * token and restricted off, so every feature (config view, pause, resume) can be tried on it.
  */
-export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget}> {
+export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget; stateDir: string}> {
 	const token = randomBytes(16).toString('hex');
 	// Loaded only for --demo: a normal run never pays for the simulator's code.
 	const {startSimulator} = await import('../sim/simulator.js');
 	const simulator = await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'demo-rig', threads: 8});
-	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}};
+	const stateDir = await mkdtemp(path.join(tmpdir(), 'rigtop-demo-'));
+	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}, stateDir};
 }
 
-export function createSession(targets: readonly SessionTarget[], intervalMs: number, simulator: Simulator | null = null): Session {
+/** What every monitor of a session is told besides its interval. */
+export type MonitorSettings = {
+	/** After how long a paused miner is an alert (--paused-alert); default 10 minutes, 0 never. */
+	readonly pausedAlertMs?: number;
+};
+
+export function createSession(
+	targets: readonly SessionTarget[],
+	intervalMs: number,
+	demo: {readonly simulator: Simulator; readonly stateDir: string} | null = null,
+	settings: MonitorSettings = {},
+): Session {
+	const simulator = demo?.simulator ?? null;
 	// Each monitor keeps its own schedule and backoff; the limiter only bounds how many read at once.
 	const limiter = targets.length > 1 ? createLimiter(MAX_CONCURRENT_POLLS) : undefined;
 	// Every miner reads its per-thread document until a screen says which dashboard is open (--once reads all).
 	let open: number | null | 'all' = 'all';
 	const miners = targets.map((target, index) =>
-		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || open === 'all' || open === index),
+		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || open === 'all' || open === index, settings),
 	);
 	return {
 		miners,
 		simulator,
+		stateDir: demo?.stateDir,
 		start() {
 			for (const miner of miners) miner.monitor.start();
 		},
@@ -119,6 +144,7 @@ export function createSession(targets: readonly SessionTarget[], intervalMs: num
 			for (const miner of miners) miner.monitor.stop();
 			await Promise.allSettled(miners.map(async (miner) => miner.client.close()));
 			if (simulator) await simulator.stop();
+			if (demo) await rm(demo.stateDir, {recursive: true, force: true});
 		},
 	};
 }

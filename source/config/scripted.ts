@@ -8,10 +8,13 @@ import {ConfigDocument} from './document.js';
 import {AssignmentError, assignmentValue, diffLine, parseAssignment, PendingEdits, SECRET_CHANGED} from './edits.js';
 import type {Assignment} from './edits.js';
 import {explainConfigError, problemLine} from './errors.js';
+import {showValue} from './json-values.js';
+import {didYouMean} from './suggest.js';
 import {CONFIG_ENDPOINT} from './types.js';
 import type {ConfigClient} from './types.js';
 
-export type ScriptedResult = {readonly exitCode: 0 | 1; readonly lines: readonly string[]};
+/** 0: done; 1: not done, with the reason; 2: bad usage (a key the miner does not have), nothing sent. */
+export type ScriptedResult = {readonly exitCode: 0 | 1 | 2; readonly lines: readonly string[]};
 
 export type ConfigGetOptions = {
 	readonly client: ConfigClient;
@@ -32,6 +35,14 @@ export type ConfigSetOptions = {
 	readonly confirmApiChanges: boolean;
 	/** How the user confirms (shown in the refusal), default `--yes`. */
 	readonly confirmFlag?: string;
+	/**
+	 * Whether a PATH may name a key the miner's config does not have, to add it (--add). Without it such a key is
+	 * refused before any backup or PUT, with the closest existing keys suggested: a typo (cpu.hugepages for
+	 * cpu.huge-pages) would otherwise be sent, and a real miner reloads its config for nothing and drops the key.
+	 */
+	readonly addKeys?: boolean;
+	/** How the user allows new keys (shown in the refusal), default `--add`. */
+	readonly addFlag?: string;
 	readonly backupDir?: string;
 	readonly verifyTimeoutMs?: number;
 	readonly verifyIntervalMs?: number;
@@ -89,7 +100,10 @@ function statusWord(key: KeyResult): string {
 		case 'applied':
 			return 'applied';
 		case 'not-applied':
-			return key.seen === null ? 'NOT applied' : `NOT applied (the miner has ${key.secret ? 'another value' : key.seen})`;
+			if (key.seen === null) return 'NOT applied';
+			// A key added with --add that the miner did not keep (XMRig 5.x/6.x drop keys they do not know).
+			if (key.seen === showValue(undefined)) return 'NOT applied (the miner did not keep this key)';
+			return `NOT applied (the miner has ${key.secret ? 'another value' : key.seen})`;
 		case 'unknown':
 			return 'unknown (could not be checked)';
 	}
@@ -132,16 +146,32 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 	const {document} = read;
 	let edits = new PendingEdits(document);
 	const problems: string[] = [];
+	const missing: string[] = [];
+	const existing = document.entries().map((entry) => entry.id);
 	for (const assignment of assignments) {
+		// --add can add a key under one that exists (resolve() allows a new last segment), never a whole new branch.
 		const path = document.resolve(assignment.path);
-		if (!path) {
-			problems.push(`the miner's config has no key ${assignment.path}`);
+		if (!path || (!document.has(path) && options.addKeys !== true)) {
+			missing.push(`the miner's config has no key ${assignment.path}${didYouMean(assignment.path, existing)}`);
 			continue;
 		}
 
 		const outcome = edits.set(path, assignmentValue(path, assignment, document.get(path)));
 		if (outcome.ok) edits = outcome.edits;
 		else problems.push(outcome.message);
+	}
+
+	if (missing.length > 0) {
+		return {
+			exitCode: 2,
+			lines: [
+				...missing,
+				...problems,
+				options.addKeys === true
+					? 'nothing was sent'
+					: `nothing was sent; to add a key the config does not have, run again with ${options.addFlag ?? '--add'}`,
+			],
+		};
 	}
 
 	if (problems.length > 0) return {exitCode: 1, lines: [...problems, 'nothing was applied']};

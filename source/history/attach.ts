@@ -38,8 +38,10 @@ export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: 
 		else warn(line);
 	};
 
+	// The demo keeps its state in a folder of its own (session.stateDir), its history too.
+	const file = options.file ?? (session.stateDir === undefined ? defaultStoreFile() : path.join(session.stateDir, STORE_FILE_NAME));
 	const store = HistoryStore.open({
-		file: options.file ?? defaultStoreFile(),
+		file,
 		notify,
 		...(options.maxBytes === undefined ? {} : {maxBytes: options.maxBytes}),
 	});
@@ -53,10 +55,12 @@ export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: 
 		...session,
 		history: recorder,
 		async close() {
+			// The recorder first: it writes what it holds into the store, which the session's close may remove (the
+			// demo's folder). Closing the recorder stops it listening, so at most a poll still in flight goes unstored.
 			try {
-				await session.close();
-			} finally {
 				recorder.close();
+			} finally {
+				await session.close();
 			}
 		},
 	};

@@ -7,11 +7,11 @@
  * at; with nothing given and no miner running, the miner seen most recently. Reads only: never creates,
  * changes or sets aside the store.
  */
-import parseDuration from 'parse-duration';
 import {resolveTargets} from '../discovery/discover.js';
 import type {DiscoveryInput} from '../discovery/types.js';
 import {MinerClient} from '../miner/client.js';
 import {MinerReader} from '../miner/reader.js';
+import {parseDuration} from '../cli/duration.js';
 import {UsageError} from '../cli/errors.js';
 import {formatDuration, formatHashrate} from '../format.js';
 import {normalizeMinerUrl, TargetError} from '../miner/target.js';
@@ -62,9 +62,10 @@ export function parseTime(text: string, now: number, flag: string): number {
 	if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
 		const time = Date.parse(trimmed.length === 10 ? `${trimmed}T00:00` : trimmed);
 		if (Number.isFinite(time)) return time;
-	} else if (/^\d/.test(trimmed)) {
-		const ms = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) * 3_600_000 : parseDuration(trimmed);
-		if (ms !== null && ms !== undefined && Number.isFinite(ms) && ms >= 0) return now - ms;
+	} else {
+		// A bare number is hours: --since 6 is the last six hours.
+		const ms = parseDuration(trimmed, {bareUnitMs: 3_600_000});
+		if (ms !== null) return now - ms;
 	}
 
 	throw new UsageError(

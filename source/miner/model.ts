@@ -152,5 +152,11 @@ export type MinerSnapshot = {
 	readonly resources: Resources | null;
 	readonly threads: readonly ThreadInfo[];
 	readonly backends: readonly BackendInfo[];
+	/**
+	 * Whether the per-thread document was read for this snapshot. false when the poll read the summary alone on
+	 * purpose (a fleet rig whose dashboard is not open): `threads` and `backends` are then only what the summary
+	 * says (often nothing), not what the miner has.
+	 */
+	readonly perThreadRead: boolean;
 	readonly features: readonly string[];
 };

@@ -92,6 +92,7 @@ export function normalizeSnapshot(dialect: DialectName, summary: unknown, perThr
 		resources: readResources(summary),
 		threads: detail.threads,
 		backends: detail.backends,
+		perThreadRead: true,
 		features: strings(field(summary, 'features')),
 	};
 }

@@ -59,7 +59,7 @@ export class MinerReader {
 	#accept(found: Detection | Fetched, previous: Dialect | null): MinerSnapshot {
 		const snapshot =
 			'summaryOnly' in found && found.summaryOnly
-				? {...normalizeSnapshot('v1-summary-only', found.summary, null), dialect: found.dialect.name}
+				? {...normalizeSnapshot('v1-summary-only', found.summary, null), dialect: found.dialect.name, perThreadRead: false}
 				: normalizeSnapshot(found.dialect.name, found.summary, found.perThread);
 		const sameProcess = !this.#changed(identityOf(found.summary));
 		const richest = this.#degradedFrom ?? previous;

@@ -22,6 +22,12 @@ export type DropOptions = {
 
 export const defaultDropOptions: DropOptions = Object.freeze({share: 0.7, polls: 3, recoverShare: 0.85});
 
+/**
+ * How much mining a miner must show after a pause before its hashrate is judged again: the 10 s window must hold
+ * no paused seconds (XMRig samples the rate about once a second, so a little more than 10 s).
+ */
+export const RESUME_GRACE_MS = 15_000;
+
 /** Hashrate-drop tracking carried from poll to poll. */
 export type DropState = {
 	/** Whether a drop has been reported and not yet a recovery. */
@@ -32,14 +38,43 @@ export type DropState = {
 	readonly baseline: number | null;
 	/** Which of the miner's windows `baseline` came from. */
 	readonly baselineWindow: '15m' | '60s' | null;
+	/**
+	 * Milliseconds of mining seen since the miner was last seen paused, while that is under RESUME_GRACE_MS (its
+	 * windows still hold paused seconds, which is no drop); null when not waiting.
+	 */
+	readonly sinceResume: number | null;
 };
 
-export const initialDropState: DropState = Object.freeze({dropped: false, streak: 0, baseline: null, baselineWindow: null});
+export const initialDropState: DropState = Object.freeze({
+	dropped: false,
+	streak: 0,
+	baseline: null,
+	baselineWindow: null,
+	sinceResume: null,
+});
+
+/** How long the miner has been paused, carried from poll to poll. */
+export type PauseState = {
+	/** Milliseconds the miner has been seen paused (0 when it is not paused). */
+	readonly pausedMs: number;
+	/** Whether this pause was reported as too long ('paused-long'). */
+	readonly reported: boolean;
+};
+
+export const initialPauseState: PauseState = Object.freeze({pausedMs: 0, reported: false});
+
+/** After how long a pause is reported (default 10 minutes; 0 turns it off). */
+export const DEFAULT_PAUSED_ALERT_MS = 10 * 60_000;
 
 export type EventContext = {
 	/** Display name of the rig, for the 'started' message. */
 	readonly name: string;
 	readonly drop: DropState;
+	readonly pause?: PauseState;
+	/** Whether huge pages were reported lost and not yet restored. */
+	readonly hugepagesLost?: boolean;
+	/** After how long a pause is reported; default DEFAULT_PAUSED_ALERT_MS, 0 never. */
+	readonly pausedAlertMs?: number;
 	/** Milliseconds between the two snapshots being read; 0 or absent when unknown. */
 	readonly elapsedMs?: number;
 	readonly dropOptions?: DropOptions;
@@ -48,6 +83,8 @@ export type EventContext = {
 export type DeriveResult = {
 	readonly events: readonly EventDraft[];
 	readonly drop: DropState;
+	readonly pause: PauseState;
+	readonly hugepagesLost: boolean;
 	/** The miner process changed between the two snapshots: counters and windows started again. */
 	readonly restarted: boolean;
 };
@@ -56,16 +93,23 @@ const noEvents: readonly EventDraft[] = Object.freeze([]);
 
 export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ctx: EventContext): DeriveResult {
 	const options = ctx.dropOptions ?? defaultDropOptions;
+	const elapsedMs = ctx.elapsedMs ?? 0;
 	if (prev === null) {
 		const started = startedEvent(ctx.name, next);
-		const step = stepDrop(ctx.drop, next, options);
-		return {events: step.event ? [started, step.event] : [started], drop: step.state, restarted: false};
+		const step = stepDrop(ctx.drop, next, options, elapsedMs);
+		return {
+			events: step.event ? [started, step.event] : [started],
+			drop: step.state,
+			pause: initialPauseState,
+			hugepagesLost: false,
+			restarted: false,
+		};
 	}
 
-	const restart = restartEvent(prev, next, ctx.elapsedMs ?? 0);
+	const restart = restartEvent(prev, next, elapsedMs);
 	if (restart) {
 		// Counters, windows and allocations all start again: comparing them with the old process means nothing.
-		return {events: [restart], drop: initialDropState, restarted: true};
+		return {events: [restart], drop: initialDropState, pause: initialPauseState, hugepagesLost: false, restarted: true};
 	}
 
 	let events: EventDraft[] | null = null;
@@ -74,12 +118,15 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 	};
 
 	add(poolEvent(prev, next));
-	add(pauseEvent(prev, next));
+	const pause = stepPause(ctx.pause ?? initialPauseState, prev, next, elapsedMs, ctx.pausedAlertMs ?? DEFAULT_PAUSED_ALERT_MS);
+	add(pause.event);
 	add(rejectedEvent(prev, next));
-	add(hugepagesEvent(prev, next));
-	const step = stepDrop(ctx.drop, next, options);
+	const hugepages = hugepagesEvent(prev, next, ctx.hugepagesLost ?? false);
+	add(hugepages);
+	const step = stepDrop(ctx.drop, next, options, elapsedMs);
 	add(step.event);
-	return {events: events ?? noEvents, drop: step.state, restarted: false};
+	const hugepagesLost = hugepages === null ? (ctx.hugepagesLost ?? false) : hugepages.kind === 'hugepages-lost';
+	return {events: events ?? noEvents, drop: step.state, pause: pause.state, hugepagesLost, restarted: false};
 }
 
 export function startedEvent(name: string, snapshot: MinerSnapshot): EventDraft {
@@ -162,10 +209,36 @@ function poolEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null 
 	return null;
 }
 
-function pauseEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null {
-	if (prev.paused === false && next.paused === true) return {kind: 'paused', severity: 'info', message: 'paused'};
-	if (prev.paused === true && next.paused === false) return {kind: 'resumed', severity: 'info', message: 'resumed'};
-	return null;
+/**
+ * Paused and resumed, and a pause that lasts: reported once when it has lasted `alertMs` (the miner earns nothing
+ * while paused, whoever paused it), and its resume then says for how long.
+ */
+function stepPause(
+	state: PauseState,
+	prev: MinerSnapshot,
+	next: MinerSnapshot,
+	elapsedMs: number,
+	alertMs: number,
+): {readonly state: PauseState; readonly event: EventDraft | null} {
+	if (next.paused !== true) {
+		if (prev.paused === true) {
+			const message = state.reported ? `resumed after ${formatDuration((state.pausedMs + elapsedMs) / 1000)} paused` : 'resumed';
+			return {state: initialPauseState, event: {kind: 'resumed', severity: 'info', message}};
+		}
+
+		return {state: state === initialPauseState ? state : initialPauseState, event: null};
+	}
+
+	if (prev.paused !== true) return {state: initialPauseState, event: {kind: 'paused', severity: 'info', message: 'paused'}};
+	const pausedMs = state.pausedMs + elapsedMs;
+	if (!state.reported && alertMs > 0 && pausedMs >= alertMs) {
+		return {
+			state: {pausedMs, reported: true},
+			event: {kind: 'paused-long', severity: 'warn', message: `paused for ${formatDuration(pausedMs / 1000)}`},
+		};
+	}
+
+	return {state: {pausedMs, reported: state.reported}, event: null};
 }
 
 function rejectedEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null {
@@ -176,7 +249,8 @@ function rejectedEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | n
 	return {kind: 'rejected', severity: 'warn', message};
 }
 
-function hugepagesEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null {
+/** Huge pages lost (fewer allocated than before, short of the total), and restored once a loss was reported. */
+function hugepagesEvent(prev: MinerSnapshot, next: MinerSnapshot, lost: boolean): EventDraft | null {
 	const before = prev.hugepages;
 	const after = next.hugepages;
 	if (before === null || after === null) return null;
@@ -189,11 +263,20 @@ function hugepagesEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | 
 			};
 		}
 
+		if (lost && after.allocated > before.allocated && after.allocated >= after.total) {
+			return {
+				kind: 'hugepages-restored',
+				severity: 'info',
+				message: `huge pages restored: ${before.allocated} → ${after.allocated} of ${after.total} allocated`,
+			};
+		}
+
 		return null;
 	}
 
-	if (before.kind === 'flag' && after.kind === 'flag' && before.enabled && !after.enabled) {
-		return {kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost'};
+	if (before.kind === 'flag' && after.kind === 'flag') {
+		if (before.enabled && !after.enabled) return {kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost'};
+		if (lost && !before.enabled && after.enabled) return {kind: 'hugepages-restored', severity: 'info', message: 'huge pages restored'};
 	}
 
 	return null;
@@ -205,11 +288,26 @@ type DropStep = {readonly state: DropState; readonly event: EventDraft | null};
  * One poll of drop tracking. The 10 s rate is judged against the miner's 15 m average (or its 60 s
  * one while the 15 m window fills). A drop needs `polls` low polls in a row; the average it fell
  * from is kept, so a drop long enough to drag the average down is still not reported as recovered.
- * Polls while paused or without a pool are not judged: those have their own events.
+ * Polls while paused or without a pool are not judged: those have their own events. Nor are the polls
+ * of the first RESUME_GRACE_MS of mining after a pause, whose 10 s window still holds paused seconds:
+ * a pause is no drop, and the baseline is taken afresh once they are past.
  */
-export function stepDrop(state: DropState, next: MinerSnapshot, options: DropOptions = defaultDropOptions): DropStep {
+export function stepDrop(given: DropState, next: MinerSnapshot, options: DropOptions = defaultDropOptions, elapsedMs = 0): DropStep {
 	const [rate, medium, long] = next.hashrate.total;
-	const judged = rate !== null && next.paused !== true && next.connection.connected;
+	if (next.paused === true) {
+		// Judged again only after RESUME_GRACE_MS of mining; a drop reported before the pause stays open until then.
+		const waiting: DropState = given.dropped ? {...given, streak: 0, sinceResume: 0} : {...initialDropState, sinceResume: 0};
+		return {state: waiting, event: null};
+	}
+
+	let state = given;
+	if (state.sinceResume !== null) {
+		const sinceResume = state.sinceResume + elapsedMs;
+		if (sinceResume < RESUME_GRACE_MS) return {state: {...state, sinceResume}, event: null};
+		state = {...state, sinceResume: null};
+	}
+
+	const judged = rate !== null && next.connection.connected;
 	if (!state.dropped) {
 		const reference: Rate = long ?? medium;
 		if (!judged || reference === null || reference <= 0 || rate >= options.share * reference) {
@@ -221,11 +319,11 @@ export function stepDrop(state: DropState, next: MinerSnapshot, options: DropOpt
 		const baselineWindow = continuing ? state.baselineWindow : long === null ? '60s' : '15m';
 		const streak = state.streak + 1;
 		if (streak < options.polls) {
-			return {state: {dropped: false, streak, baseline, baselineWindow}, event: null};
+			return {state: {dropped: false, streak, baseline, baselineWindow, sinceResume: null}, event: null};
 		}
 
 		return {
-			state: {dropped: true, streak: 0, baseline, baselineWindow},
+			state: {dropped: true, streak: 0, baseline, baselineWindow, sinceResume: null},
 			event: {
 				kind: 'hashrate-drop',
 				severity: 'warn',

@@ -1,8 +1,8 @@
 import {MinerError, isMinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
 import {Listeners, type Store} from '../store.js';
-import type {DropOptions, DropState, EventDraft} from './events.js';
-import {defaultDropOptions, deriveEvents, initialDropState} from './events.js';
+import type {DropOptions, DropState, EventDraft, PauseState} from './events.js';
+import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropState, initialPauseState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
 import {displayName, withoutCredentials} from './name.js';
 import {RingBuffer} from './ring-buffer.js';
@@ -43,6 +43,8 @@ export type MonitorOptions = {
 	random?: () => number;
 	/** Hashrate-drop detection thresholds; default 70 % for 3 polls, recovered at 85 %. */
 	drop?: Partial<DropOptions>;
+	/** After how long a pause is an event ('paused-long', an alert); default 10 minutes, 0 never. */
+	pausedAlertMs?: number;
 	/**
 	 * A cheap check (a bare TCP connect) of whether the miner's port is open again. While full polls
 	 * of an unreachable miner back off, it runs every interval, and an open port brings the next
@@ -84,6 +86,9 @@ export class Monitor implements Store<MonitorState> {
 	#pollAgain = false;
 	#seq = 0;
 	#drop: DropState = initialDropState;
+	#pause: PauseState = initialPauseState;
+	#hugepagesLost = false;
+	readonly #pausedAlertMs: number;
 	#sampleSum = 0;
 	#sampleCount = 0;
 
@@ -99,6 +104,7 @@ export class Monitor implements Store<MonitorState> {
 		this.#clock = options.clock ?? realClock;
 		this.#random = options.random ?? Math.random;
 		this.#dropOptions = {...defaultDropOptions, ...options.drop};
+		this.#pausedAlertMs = options.pausedAlertMs ?? DEFAULT_PAUSED_ALERT_MS;
 		this.#probe = options.probe;
 		this.#history = new RingBuffer(options.historySize ?? defaultHistorySize);
 		this.#events = new RingBuffer(options.maxEvents ?? defaultMaxEvents);
@@ -262,8 +268,18 @@ export class Monitor implements Store<MonitorState> {
 		const snapshot = prev === null ? read : shareUnchanged(prev, read);
 		const name = displayName(this.#configuredName, snapshot, prevState.url);
 		const elapsedMs = prevState.lastSuccessAt === null ? 0 : now - prevState.lastSuccessAt;
-		const derived = deriveEvents(prev, snapshot, {name, drop: this.#drop, elapsedMs, dropOptions: this.#dropOptions});
+		const derived = deriveEvents(prev, snapshot, {
+			name,
+			drop: this.#drop,
+			pause: this.#pause,
+			hugepagesLost: this.#hugepagesLost,
+			pausedAlertMs: this.#pausedAlertMs,
+			elapsedMs,
+			dropOptions: this.#dropOptions,
+		});
 		this.#drop = derived.drop;
+		this.#pause = derived.pause;
+		this.#hugepagesLost = derived.hugepagesLost;
 		const back = prevState.status === 'down' || prevState.status === 'error';
 		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now)), ...derived.events] : derived.events;
 		if (derived.restarted) {

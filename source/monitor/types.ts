@@ -18,11 +18,14 @@ export type EventKind =
 	| 'pool-lost'
 	| 'pool-connected'
 	| 'paused'
+	/** Paused (by rigtop, the console, the API or pause-on-battery/active) for longer than the alert threshold. */
+	| 'paused-long'
 	| 'resumed'
 	| 'rejected'
 	| 'hashrate-drop'
 	| 'hashrate-recovered'
 	| 'hugepages-lost'
+	| 'hugepages-restored'
 	| 'restarted'
 	| 'started'
 	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */

@@ -23,6 +23,10 @@ export type SimCliOptions = {
 	readonly warm: boolean;
 	readonly seed: number | null;
 	readonly timeScale: number | null;
+	/** -h/--help: print the usage and exit, as XMRig does. */
+	readonly help: boolean;
+	/** -V/--version: print the version and exit, as XMRig does. */
+	readonly version: boolean;
 	/** Unknown or malformed options that were ignored. */
 	readonly warnings: readonly string[];
 };
@@ -45,8 +49,39 @@ const OPTIONS: Readonly<Record<string, Spec>> = {
 	'sim-warm': {value: false},
 	'sim-seed': {value: true},
 	'sim-time-scale': {value: true},
+	help: {value: false},
+	version: {value: false},
 };
-const SHORT: Readonly<Record<string, string>> = {c: 'config', t: 'threads'};
+const SHORT: Readonly<Record<string, string>> = {c: 'config', t: 'threads', h: 'help', V: 'version'};
+
+/** What `xmrig-sim --help` prints: the XMRig options it understands, then its own. */
+export const SIM_USAGE = `Usage: xmrig-sim [OPTIONS]
+
+A simulated XMRig miner: its HTTP API, as real miners of the chosen version answer it.
+
+XMRig options it understands:
+  -c, --config=FILE             load a JSON-format configuration file
+  -t, --threads=N               number of CPU threads
+      --http-host=HOST          bind host for HTTP API (default: 127.0.0.1)
+      --http-port=N             bind port for HTTP API (0: a free port)
+      --http-access-token=T     access token for HTTP API
+      --http-no-restricted      enable full remote access to HTTP API (only if access token set)
+      --http-enabled            enable the HTTP API
+      --api-port=N              the HTTP API port of XMRig 2.x (the older api layout)
+      --api-access-token=T      the access token of XMRig 2.x
+      --api-no-restricted       full remote access, XMRig 2.x
+      --api-worker-id=ID        custom worker-id for API
+      --api-id=ID               custom instance ID for API
+  -h, --help                    display this help and exit
+  -V, --version                 output version information and exit
+
+Simulator options:
+      --sim-dialect=D           6 (6.23+), 5 (5.x to 6.22), 2 (2.15, 2.16), 2.14 (2.6 to 2.14); default 6,
+                                or 2.14 for a config file in the older api layout
+      --sim-warm                start as a miner that has been up for days (windows full, shares, pool up)
+      --sim-seed=N              deterministic randomness
+      --sim-time-scale=X        simulated seconds per real second (default 1)
+`;
 
 export type ParsedArgs = {readonly ok: true; readonly options: SimCliOptions} | {readonly ok: false; readonly error: string};
 
@@ -132,6 +167,8 @@ export function parseSimArgs(argv: readonly string[]): ParsedArgs {
 			threads,
 			dialect: dialect ?? null,
 			warm: flags.has('sim-warm'),
+			help: flags.has('help'),
+			version: flags.has('version'),
 			seed,
 			timeScale,
 			warnings,

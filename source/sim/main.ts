@@ -11,7 +11,7 @@
  */
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {parseSimArgs} from './cli-args.js';
+import {parseSimArgs, SIM_USAGE} from './cli-args.js';
 import {defaultConfigDoc, readConfig} from './config-doc.js';
 import {DEFAULT_VERSIONS, type SimDialect} from './dialect.js';
 import {isJsonObject, parseRapidJson, type ParsedJson} from './json-reader.js';
@@ -28,6 +28,16 @@ async function main(): Promise<void> {
 	if (!parsed.ok) fail(parsed.error);
 	const cli = parsed.options;
 	for (const warning of cli.warnings) console.error(`xmrig-sim: ${warning}`);
+	if (cli.help) {
+		process.stdout.write(SIM_USAGE);
+		return;
+	}
+
+	if (cli.version) {
+		const dialect = cli.dialect ?? '6';
+		process.stdout.write(`XMRig ${DEFAULT_VERSIONS[dialect]} (xmrig-sim, the ${dialect} dialect)\n`);
+		return;
+	}
 
 	let fileText: string | null = null;
 	let configPath: string | null = null;

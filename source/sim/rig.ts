@@ -53,7 +53,15 @@ export type RigOptions = {
 	readonly now: number;
 	/** Start as a rig that has been up for days. */
 	readonly warm: boolean;
+	/**
+	 * How long a warm rig has been up (default 3 days). Fixed per miner, never random: a simulator stopped and
+	 * started again on the same port comes back with this uptime, below the one it last answered, so a restart
+	 * never looks continuous.
+	 */
+	readonly warmUptimeSeconds?: number;
 };
+
+export const DEFAULT_WARM_UPTIME_SECONDS = 3 * 86400;
 
 const ALGO_BASE_RATES: Readonly<Record<string, number>> = {
 	'rx/0': 1250,
@@ -130,7 +138,7 @@ export class Rig {
 		this.settings = options.settings;
 		this.now = options.now;
 		if (options.warm) {
-			this.processStart = options.now - 3 * 86400 - this.random.int(0, 3600);
+			this.processStart = options.now - (options.warmUptimeSeconds ?? DEFAULT_WARM_UPTIME_SECONDS);
 			this.t = Math.floor(this.processStart);
 			this.schedule(this.processStart + 1, 'connect');
 			this.schedule(options.now - 19 * 3600 - this.random.int(0, 1800), 'drop');

@@ -14,7 +14,8 @@ import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {CpuModel, PayloadContext} from './payloads.js';
 import {handleRequest, type PipelineHost, type PutOutcome} from './pipeline.js';
 import {createRandom, randomSeed} from './random.js';
-import {Rig} from './rig.js';
+import {dropUnknownKeys} from './known-keys.js';
+import {DEFAULT_WARM_UPTIME_SECONDS, Rig} from './rig.js';
 
 export type {SimDialect} from './dialect.js';
 
@@ -206,6 +207,17 @@ class SimulatedMiner implements Simulator, PipelineHost {
 			settings,
 			now: 0,
 			warm: options.warm ?? false,
+			// 3 days and up to an hour more, the same for the same worker id at every start.
+			warmUptimeSeconds:
+				DEFAULT_WARM_UPTIME_SECONDS +
+				(Number.parseInt(
+					createHash('sha256')
+						.update(`rigtop-sim-uptime:${options.workerId ?? 'sim-rig'}`)
+						.digest('hex')
+						.slice(0, 8),
+					16,
+				) %
+					3600),
 		});
 	}
 
@@ -324,9 +336,11 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		};
 	}
 
-	putConfig(text: string): PutOutcome {
-		const check = checkConfigText(text, this.info.dialect, this.threadCount);
+	putConfig(sent: string): PutOutcome {
+		const check = checkConfigText(sent, this.info.dialect, this.threadCount);
 		if (!check.ok) return {ok: false, parseError: check.parseError};
+		// 5.x and 6.x serve and save the config from their own objects: keys they do not know are gone.
+		const text = this.info.modern ? dropUnknownKeys(sent) : sent;
 		const saved = this.writeFile(text);
 		if (this.watch && check.settings.watch && saved) {
 			// XMRig's file watcher: a 500 ms debounce, then the file (not the request) is read again.

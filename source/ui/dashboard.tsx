@@ -19,7 +19,7 @@ import {SystemPane} from './panes/system-pane.js';
 import {ThreadsPane} from './panes/threads-pane.js';
 import {WaitingScreen} from './panes/waiting-screen.js';
 import {isOutdated} from './status.js';
-import type {MonitorState} from '../monitor/types.js';
+import type {LinkStatus, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 
 export type DashboardProps = {
@@ -42,6 +42,13 @@ export type DashboardProps = {
  * actions reach the app through the callbacks. The frame fills the terminal's width and stays
  * under its height (rows - 1), whatever the terminal and the number of threads.
  */
+/** Why the threads of a snapshot read without them (a fleet rig opened) are not shown yet. */
+function threadsNotRead(status: LinkStatus): string {
+	if (status === 'down') return 'the threads have not been read: the rig is down';
+	if (status === 'error') return 'the threads have not been read: the rig cannot be read (see above)';
+	return 'reading the threads…';
+}
+
 export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
 	const state = useStore(store, syncClocks);
 	const {columns, rows} = useTerminalSize();
@@ -155,6 +162,7 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 				{layout.threadsHeight > 0 ? (
 					<ThreadsPane
 						threads={snapshot.threads}
+						{...(snapshot.perThreadRead ? {} : {empty: threadsNotRead(state.status)})}
 						offset={offset}
 						visibleRows={layout.threadRows}
 						width={columns}

@@ -86,3 +86,50 @@ test('events logged before the center started are not alerted, and a throwing si
 	await dead.start();
 	await waitFor(() => expect(seen.map((a) => a.kind)).toEqual(['up']));
 });
+
+test('pause and resume of a real miner: no hashrate-drop alert after the resume; a pause that lasts alerts, and its resume too', async () => {
+	const {startSimulator} = await import('../../source/sim/simulator.js');
+	const {MinerClient} = await import('../../source/miner/client.js');
+	const {MinerReader} = await import('../../source/miner/reader.js');
+	const {Monitor} = await import('../../source/monitor/monitor.js');
+	// Five simulated seconds per real one: a pause of 1.2 s leaves 6 paused seconds in the 10 s window.
+	const sim = await startSimulator({dialect: '6', warm: true, seed: 21, workerId: 'pausing', timeScale: 5});
+	const client = new MinerClient({url: sim.url, token: null});
+	const reader = new MinerReader(client);
+	const monitor = new Monitor({read: async (signal) => reader.read(signal), url: sim.url, intervalMs: 250, pausedAlertMs: 2500});
+	const alerts: Alert[] = [];
+	center = new AlertCenter([monitor], {sinks: [(alert) => alerts.push(alert)]});
+	try {
+		center.start();
+		monitor.start();
+		await waitFor(() => expect(monitor.getState().status).toBe('live'));
+
+		// A short pause: the 10 s window refills over ten seconds after it, which is not a drop.
+		sim.pause();
+		await waitFor(() => expect(monitor.getState().events.map((event) => event.kind)).toContain('paused'));
+		await new Promise((resolve) => setTimeout(resolve, 1200));
+		sim.resume();
+		await waitFor(() => expect(monitor.getState().events.map((event) => event.kind)).toContain('resumed'));
+		// Right after the resume the 10 s rate is far under the 15 m average (what used to be alerted as a drop)…
+		const [ten, , fifteen] = monitor.getState().snapshot?.hashrate.total ?? [];
+		expect(ten).toBeLessThan(0.7 * (fifteen ?? 0));
+		const resumedAt = monitor.getState().polls;
+		await waitFor(() => expect(monitor.getState().polls).toBeGreaterThan(resumedAt + 6));
+		// …and it is not one.
+		expect(monitor.getState().events.map((event) => event.kind)).not.toContain('hashrate-drop');
+		expect(alerts).toEqual([]);
+
+		// A pause longer than the threshold (2.5 s here): one alert, and the resume is one too.
+		sim.pause();
+		await waitFor(() => expect(alerts.map((alert) => alert.kind)).toEqual(['paused']));
+		expect(alerts[0]?.message).toMatch(/^paused for \d/);
+		expect(alerts[0]?.severity).toBe('warn');
+		sim.resume();
+		await waitFor(() => expect(alerts.map((alert) => alert.kind)).toEqual(['paused', 'resumed']));
+		expect(alerts[1]?.message).toMatch(/^resumed after \d+s paused$/);
+	} finally {
+		monitor.stop();
+		await client.close();
+		await sim.stop();
+	}
+});

@@ -190,3 +190,23 @@ describe('rigtop config set against a miner that changes or refuses', () => {
 		}
 	});
 });
+
+describe('config set with a key the miner does not have', () => {
+	it('is bad usage: exit 2, the closest key suggested, nothing backed up or sent; --add sends it', async () => {
+		const typo = await config(['config', 'set', 'cpu.hugepages=false']);
+		expect(typo.code).toBe(2);
+		expect(typo.out).toBe('');
+		expect(typo.err).toBe(
+			"rigtop: the miner's config has no key cpu.hugepages: did you mean cpu.huge-pages?\n" +
+				'nothing was sent; to add a key the config does not have, run again with --add\n',
+		);
+		expect(puts()).toHaveLength(0);
+		expect(readdirSync(temp.dir)).not.toContain('backups');
+
+		const added = await config(['config', 'set', 'cpu.hugepages=false'], {add: true});
+		expect(puts()).toHaveLength(1);
+		// The simulated 6.x miner, like a real one, drops a key it does not know.
+		expect(added.code).toBe(1);
+		expect(added.err).toContain('NOT applied (the miner did not keep this key)');
+	});
+});

@@ -28,3 +28,14 @@ test('a malformed --on-alert, an empty --rigs, or --rigs with --demo is bad usag
 	expect(() => plan({rigs: ' '})).toThrow(/--rigs needs the path/);
 	expect(() => plan({rigs: 'r.json', demo: true})).toThrow(/--demo/);
 });
+
+test('--paused-alert takes a duration with a unit (default 10 minutes, 0 never); anything else is bad usage', () => {
+	expect(plan({}).pausedAlertMs).toBe(600_000);
+	expect(plan({pausedAlert: '30m'}).pausedAlertMs).toBe(1_800_000);
+	expect(plan({pausedAlert: '90s'}).pausedAlertMs).toBe(90_000);
+	expect(plan({pausedAlert: '1.5h'}).pausedAlertMs).toBe(5_400_000);
+	expect(plan({pausedAlert: '0'}).pausedAlertMs).toBe(0);
+	for (const bad of ['10', 'soon', '-5m', '']) {
+		expect(() => plan({pausedAlert: bad})).toThrow(/--paused-alert takes a duration such as 10m, 90s or 1h \(0: never\)/);
+	}
+});

@@ -85,12 +85,16 @@ for (const dialect of ['6', '2.14'] as const) {
 		it('set refuses bad values and unknown keys with the reason, and sends nothing', async () => {
 			const bad = await configSet({...common(), assignments: ['print-time=99999', 'nope.deep=1'], confirmApiChanges: true});
 			expect(bad).toEqual({
-				exitCode: 1,
+				exitCode: 2,
 				lines: [
-					'print-time must be a whole number from 0 to 3600 (not 99999)',
 					"the miner's config has no key nope.deep",
-					'nothing was applied',
+					'print-time must be a whole number from 0 to 3600 (not 99999)',
+					'nothing was sent; to add a key the config does not have, run again with --add',
 				],
+			});
+			expect(await configSet({...common(), assignments: ['print-time=99999'], confirmApiChanges: true})).toEqual({
+				exitCode: 1,
+				lines: ['print-time must be a whole number from 0 to 3600 (not 99999)', 'nothing was applied'],
 			});
 			expect(await configSet({...common(), assignments: ['print-time'], confirmApiChanges: true})).toMatchObject({
 				exitCode: 1,
@@ -102,6 +106,39 @@ for (const dialect of ['6', '2.14'] as const) {
 				lines: ['nothing to change: the miner already has these values'],
 			});
 			expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+		});
+
+		it('set refuses a key the miner does not have before any backup or PUT, exit 2, with the closest keys', async () => {
+			const key = dialect === '6' ? 'cpu.hugepages' : 'hugepages';
+			const typo = await configSet({...common(), assignments: [`${key}=false`], confirmApiChanges: true});
+			expect(typo).toEqual({
+				exitCode: 2,
+				lines: [
+					`the miner's config has no key ${key}: did you mean ${dialect === '6' ? 'cpu.huge-pages' : 'huge-pages'}?`,
+					'nothing was sent; to add a key the config does not have, run again with --add',
+				],
+			});
+			const far = await configSet({...common(), assignments: ['zzzzzzzz=1'], confirmApiChanges: true});
+			expect(far.lines[0]).toBe("the miner's config has no key zzzzzzzz");
+			expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+			expect(readdirSync(temp.dir)).toHaveLength(0);
+		});
+
+		it('set --add sends a new key on purpose; a 6.x miner drops a key it does not know, and that is reported', async () => {
+			const key = dialect === '6' ? 'cpu.hugepages' : 'hugepages';
+			const before = sim.configText();
+			const added = await configSet({...common(), assignments: [`${key}=false`], confirmApiChanges: true, addKeys: true});
+			expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(1);
+			expect(readdirSync(temp.dir)).toHaveLength(1);
+			if (dialect === '6') {
+				// XMRig 5.x/6.x serve and save their config from their own objects: the key is gone.
+				expect(added.exitCode).toBe(1);
+				expect(added.lines[0]).toBe(`${key}: (absent) → false  NOT applied (the miner did not keep this key)`);
+				expect(sim.configText()).toBe(before);
+			} else {
+				expect(added.exitCode).toBe(0);
+				expect(sim.configText()).toContain('"hugepages": false');
+			}
 		});
 
 		it('set asks for confirmation before an API change, then applies it and uses the new token', async () => {

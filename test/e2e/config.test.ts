@@ -4,7 +4,7 @@
  * search `colors`, Space, `w`, `y`: the simulator's document differs in exactly that key and the
  * screen says applied; `u`, `y` puts the exact original text back. The token never shows.
  */
-import {readdirSync, statSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
@@ -98,5 +98,44 @@ describe('the config view in a real terminal', () => {
 		await see('[exit 0]', 5000);
 
 		for (const screen of screens) expect(screen).not.toContain(TOKEN);
+	});
+
+	it("--demo keeps its backups in a temporary folder of its own, removed when it quits; the user's backups stay empty", async () => {
+		state = tempDir('rigtop-e2e-state-');
+		const temp = path.join(state.dir, 'tmp');
+		mkdirSync(temp);
+		const xdgState = path.join(state.dir, 'state');
+		terminal = await TmuxTerminal.start(['node', CLI, '--demo', '--interval', '1'], {
+			cols: 80,
+			rows: 24,
+			env: {XDG_STATE_HOME: xdgState, TMPDIR: temp},
+		});
+		await terminal.waitFor((screen) => screen.includes('demo-rig') && /live/.test(screen), 8000);
+		await terminal.send('c', true);
+		await terminal.waitFor('▸ cpu', 8000);
+		await terminal.send('/', true);
+		await terminal.send('colors', true);
+		await terminal.send('Enter');
+		await terminal.waitFor(/› +colors +true/, 5000);
+		await terminal.send('Space');
+		await terminal.send('w', true);
+		await terminal.waitFor('y apply · n cancel', 5000);
+		await terminal.send('y', true);
+		await terminal.waitFor(/applied 1 change/, 10_000);
+
+		// The backup is in the demo's own folder, not in the user's state folder.
+		const demoDirs = readdirSync(temp).filter((name) => name.startsWith('rigtop-demo-'));
+		expect(demoDirs).toHaveLength(1);
+		expect(readdirSync(path.join(temp, demoDirs[0]!, 'backups')).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+		expect(existsSync(path.join(xdgState, 'rigtop', 'backups'))).toBe(false);
+
+		await terminal.send('Escape');
+		await terminal.waitFor('✓ applied', 5000);
+		await terminal.send('Escape');
+		await terminal.waitFor((screen) => screen.includes('demo-rig') && !screen.includes('· config'), 5000);
+		await terminal.send('q', true);
+		await terminal.waitFor('[exit 0]', 5000);
+		expect(readdirSync(temp)).toEqual([]);
+		expect(existsSync(path.join(xdgState, 'rigtop', 'backups'))).toBe(false);
 	});
 });

@@ -42,6 +42,7 @@ export function makeSnapshot(overrides: SnapshotOverrides = {}): MinerSnapshot {
 		donateLevel: 1,
 		threads: makeThreads(16),
 		backends: [],
+		perThreadRead: true,
 		features: ['api', 'asm', 'http', 'hwloc', 'tls'],
 		hugepages: {kind: 'pages', allocated: 1168, total: 1168},
 		resources: {

@@ -87,6 +87,7 @@ describe('normalizeSnapshot: real 6.26 captures (no pool, no job)', () => {
 					detail: null,
 				},
 			],
+			perThreadRead: true,
 			features: ['api', 'asm', 'http', 'hwloc', 'tls'],
 		});
 	});

@@ -344,6 +344,10 @@ describe('read({perThread: false}): the summary alone', () => {
 		expect(light.hashrate).toEqual(full.hashrate);
 		expect(light.hugepages).toEqual(full.hugepages);
 		expect(light.results).toEqual(full.results);
+		// The snapshot says its threads were not read (the dashboard must not say the miner has none).
+		expect(full.perThreadRead).toBe(true);
+		expect(light.perThreadRead).toBe(false);
+		expect(light.threads).toEqual([]);
 		// Back to the dashboard: both documents again.
 		const again = await reader.read(undefined, {perThread: true});
 		expect(

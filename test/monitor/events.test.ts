@@ -1,20 +1,36 @@
 import {describe, expect, it} from 'vitest';
 import type {MinerSnapshot} from '../../source/miner/model.js';
 import type {DropState, EventDraft} from '../../source/monitor/events.js';
-import {deriveEvents, initialDropState, isRestart} from '../../source/monitor/events.js';
+import {deriveEvents, initialDropState, initialPauseState, isRestart, RESUME_GRACE_MS} from '../../source/monitor/events.js';
 import {makeSnapshot, withRates} from '../helpers/snapshot.js';
 
 const ctx = (drop: DropState = initialDropState, elapsedMs = 1000) => ({name: 'rig-01', drop, elapsedMs});
 
-/** Feeds snapshots through deriveEvents one poll at a time, as the monitor does; returns every event. */
-function run(snapshots: readonly MinerSnapshot[], first: MinerSnapshot | null = null): {events: EventDraft[]; drop: DropState} {
+/**
+ * Feeds snapshots through deriveEvents one poll at a time, as the monitor does (every state carried from poll to
+ * poll, `elapsedMs` between polls); returns every event.
+ */
+function run(
+	snapshots: readonly MinerSnapshot[],
+	first: MinerSnapshot | null = null,
+	{elapsedMs = 1000, pausedAlertMs}: {elapsedMs?: number; pausedAlertMs?: number} = {},
+): {events: EventDraft[]; drop: DropState} {
 	let prev = first;
 	let drop = initialDropState;
+	let pause = initialPauseState;
+	let hugepagesLost = false;
 	const events: EventDraft[] = [];
 	for (const next of snapshots) {
-		const result = deriveEvents(prev, next, ctx(drop));
+		const result = deriveEvents(prev, next, {
+			...ctx(drop, elapsedMs),
+			pause,
+			hugepagesLost,
+			...(pausedAlertMs === undefined ? {} : {pausedAlertMs}),
+		});
 		events.push(...result.events);
 		drop = result.drop;
+		pause = result.pause;
+		hugepagesLost = result.hugepagesLost;
 		prev = next;
 	}
 
@@ -87,7 +103,7 @@ describe('deriveEvents', () => {
 				connection: {connected: false, ip: null, uptime: 0},
 				hugepages: {kind: 'pages', allocated: 0, total: 1168},
 			});
-			const dropped: DropState = {dropped: true, streak: 0, baseline: 4800, baselineWindow: '15m'};
+			const dropped: DropState = {dropped: true, streak: 0, baseline: 4800, baselineWindow: '15m', sinceResume: null};
 			const result = deriveEvents(prev, next, ctx(dropped));
 			expect(kinds(result.events)).toEqual(['restarted']);
 			expect(result.drop).toEqual(initialDropState);
@@ -217,10 +233,79 @@ describe('deriveEvents', () => {
 			expect(kinds(run([normal, noPool, noPool, noPool, noPool]).events)).toEqual(['started', 'pool-lost']);
 		});
 
+		it('a pause is no drop: after a resume the windows that still hold paused seconds are not judged, then the baseline is new', () => {
+			const paused = withRates([0, 2000, 4700], {paused: true});
+			// XMRig's 10 s window refills over ten seconds after a resume; the 15 m average still remembers the rate before.
+			const ramp = [500, 1200, 2000, 2800, 3500, 4200, 4800].map((rate) => withRates([rate, 3000, 4600]));
+			const after = Array.from({length: 10}, () => normal);
+			const {events} = run([normal, paused, paused, ...ramp, ...after], null, {elapsedMs: 2000});
+			expect(kinds(events)).toEqual(['started', 'paused', 'resumed']);
+			// …and a real drop once the grace is over is still reported.
+			const dropAfter = run([normal, paused, ...ramp, ...after, low, low, low], null, {elapsedMs: 2000});
+			expect(kinds(dropAfter.events)).toEqual(['started', 'paused', 'resumed', 'hashrate-drop']);
+		});
+
+		it('the grace after a resume is measured in time, whatever the interval', () => {
+			const paused = withRates([0, 2000, 4700], {paused: true});
+			const lowAfterResume = withRates([1000, 3000, 4600]);
+			const polls = Math.ceil(RESUME_GRACE_MS / 250) - 1;
+			const {events} = run([normal, paused, ...Array.from({length: polls}, () => lowAfterResume)], null, {elapsedMs: 250});
+			expect(kinds(events)).toEqual(['started', 'paused', 'resumed']);
+		});
+
 		it('does not judge when the 10 s window or both averages are unknown', () => {
 			const unknown = withRates([null, 4000, 4700]);
 			const noAverage = withRates([100, null, null]);
 			expect(kinds(run([normal, unknown, unknown, unknown, noAverage, noAverage, noAverage]).events)).toEqual(['started']);
+		});
+	});
+
+	describe('a pause that lasts', () => {
+		const mining = withRates([4800, 4810, 4800]);
+		const paused = withRates([0, 0, 4000], {paused: true});
+
+		it('is reported once when it has lasted the threshold (default 10 minutes), and its resume says for how long', () => {
+			const polls = Array.from({length: 301}, () => paused); // 301 polls 2 s apart: 10 minutes after the first
+			const {events} = run([mining, ...polls, mining], null, {elapsedMs: 2000});
+			expect(events.slice(1)).toEqual([
+				{kind: 'paused', severity: 'info', message: 'paused'},
+				{kind: 'paused-long', severity: 'warn', message: 'paused for 10m'},
+				{kind: 'resumed', severity: 'info', message: 'resumed after 10m 02s paused'},
+			]);
+		});
+
+		it('is not reported before the threshold, at another threshold, or with 0 (never)', () => {
+			const nine = Array.from({length: 270}, () => paused);
+			expect(kinds(run([mining, ...nine, mining], null, {elapsedMs: 2000}).events)).toEqual(['started', 'paused', 'resumed']);
+			expect(kinds(run([mining, paused, paused, paused], null, {elapsedMs: 30_000, pausedAlertMs: 60_000}).events)).toEqual([
+				'started',
+				'paused',
+				'paused-long',
+			]);
+			const long = Array.from({length: 400}, () => paused);
+			expect(kinds(run([mining, ...long], null, {elapsedMs: 2000, pausedAlertMs: 0}).events)).toEqual(['started', 'paused']);
+		});
+
+		it('counts from the first poll of a miner that was already paused when rigtop started', () => {
+			expect(kinds(run([paused, paused, paused], null, {elapsedMs: 40_000, pausedAlertMs: 60_000}).events)).toEqual([
+				'started',
+				'paused-long',
+			]);
+		});
+	});
+
+	describe('huge pages restored', () => {
+		const all = makeSnapshot({hugepages: {kind: 'pages', allocated: 1168, total: 1168}});
+		const some = makeSnapshot({hugepages: {kind: 'pages', allocated: 600, total: 1168}});
+
+		it('follows a loss when every page is allocated again, and only then', () => {
+			expect(kinds(run([all, some, all]).events)).toEqual(['started', 'hugepages-lost', 'hugepages-restored']);
+			// Pages still being allocated at start are not a restore.
+			expect(kinds(run([some, all]).events)).toEqual(['started']);
+			const on = makeSnapshot({dialect: 'v1', hugepages: {kind: 'flag', enabled: true}});
+			const off = makeSnapshot({dialect: 'v1', hugepages: {kind: 'flag', enabled: false}});
+			expect(kinds(run([on, off, on]).events)).toEqual(['started', 'hugepages-lost', 'hugepages-restored']);
+			expect(kinds(run([off, on]).events)).toEqual(['started']);
 		});
 	});
 

@@ -263,3 +263,44 @@ describe('the file on disk and the watcher', () => {
 		expect((await summary(server))['donate_level']).toBe(4);
 	});
 });
+
+describe('keys a miner does not know', () => {
+	/** The 6.x document with a typo'd key in cpu, a junk top-level key, a junk pool key and a new thread profile. */
+	function withStrangers(original: string): string {
+		const typo = original.replace('"huge-pages": true,', '"huge-pages": true,\n        "hugepages": false,');
+		const junk = typo.replace('"colors": true,', '"colors": true,\n    "junk": 1,');
+		const pool = junk.replace('"nicehash": false,', '"nicehash": false,\n            "nicehahs": true,');
+		const profile = pool.replace('"rx/arq": "rx/wow"', '"rx/arq": "rx/wow",\n        "rx/keva": "rx/wow"');
+		expect(profile).not.toBe(pool);
+		expect(pool).not.toBe(junk);
+		expect(junk).not.toBe(typo);
+		expect(typo).not.toBe(original);
+		return profile;
+	}
+
+	for (const dialect of ['6', '5'] as const) {
+		it(`${dialect}.x drops them from a PUT document: the config it serves and saves has everything else as sent`, async () => {
+			const server = await sim({dialect, watch: false});
+			const original = await getConfig(server);
+			const sent = withStrangers(original);
+			expect(await put(server, sent)).toBe(204);
+			const served = await getConfig(server);
+			expect(served).not.toContain('hugepages"');
+			expect(served).not.toContain('"junk"');
+			expect(served).not.toContain('nicehahs');
+			// A thread profile (an algorithm's name) is a key XMRig keeps.
+			expect(served).toContain('"rx/keva": "rx/wow"');
+			expect(served).toBe(original.replace('"rx/arq": "rx/wow"', '"rx/arq": "rx/wow",\n        "rx/keva": "rx/wow"'));
+			expect(server.fileText()).toBe(served);
+		});
+	}
+
+	it('2.x keeps the document as sent', async () => {
+		const server = await sim({dialect: '2', watch: false});
+		const original = await getConfig(server);
+		const sent = original.replace('"colors": true,', '"colors": true,\n    "junk": 1,');
+		expect(sent).not.toBe(original);
+		expect(await put(server, sent)).toBe(204);
+		expect(await getConfig(server)).toBe(sent);
+	});
+});

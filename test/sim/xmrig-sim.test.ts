@@ -23,7 +23,9 @@ beforeAll(async () => {
 		bundle: true,
 		platform: 'node',
 		format: 'esm',
-		target: 'node20',
+		target: 'node22',
+		// jsonc-parser's UMD main has require()s esbuild cannot follow; its ESM build is what rigtop bundles too.
+		mainFields: ['module', 'main'],
 		logLevel: 'error',
 	});
 });
@@ -118,5 +120,46 @@ describe('xmrig-sim', () => {
 		const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
 		expect(code).toBe(1);
 		expect(stderr).toContain('unable to open');
+	});
+
+	for (const flag of ['--help', '-h']) {
+		it(`${flag} prints the usage and exits 0, as XMRig does (no warning, no server)`, async () => {
+			const sim = await run([flag]);
+			expect(await sim.exit).toBe(0);
+			expect(sim.firstLine).toBe('Usage: xmrig-sim [OPTIONS]');
+			expect(sim.stderr()).toBe('');
+		});
+	}
+
+	it('--version prints the version of the dialect and exits 0', async () => {
+		const sim = await run(['--version', '--sim-dialect', '2']);
+		expect(await sim.exit).toBe(0);
+		expect(sim.firstLine).toMatch(/^XMRig 2\.16\.0/);
+	});
+
+	it('a warm simulator stopped and started again on the same port answers a lower uptime: the restart shows', async () => {
+		const uptimes: number[] = [];
+		let port = 0;
+		for (let start = 0; start < 3; start++) {
+			const sim = await run(['--http-port', String(port), '--sim-warm', '--api-worker-id', 'restarting-rig']);
+			port = apiPort(sim.firstLine);
+			const summary = (await (await fetch(`http://127.0.0.1:${port}/2/summary`)).json()) as {uptime: number};
+			uptimes.push(summary.uptime);
+			// It has been up for days, and moves on while it runs.
+			expect(summary.uptime).toBeGreaterThan(3 * 86400);
+			if (start === 0) {
+				await new Promise((resolve) => setTimeout(resolve, 1100));
+				const later = (await (await fetch(`http://127.0.0.1:${port}/2/summary`)).json()) as {uptime: number};
+				expect(later.uptime).toBeGreaterThan(summary.uptime);
+				uptimes[0] = later.uptime;
+			}
+
+			sim.child.kill('SIGTERM');
+			expect(await sim.exit).toBe(0);
+		}
+
+		// Every start begins at the same warm uptime, never above the last answer of the process before it.
+		expect(uptimes[1]).toBeLessThan(uptimes[0]!);
+		expect(uptimes[2]).toBe(uptimes[1]);
 	});
 });

@@ -40,6 +40,17 @@ describe('live dashboard at 80×24', () => {
 		expectFits(terminal, 80, 24);
 	});
 
+	test('a rig opened from the fleet whose threads were not read says why, not that the miner reports none', async () => {
+		const unread = makeSnapshot({threads: [], perThreadRead: false});
+		const down = await show(makeState({status: 'down', snapshot: unread, error: refused(), failingSince: NOW - 60_000}), {rows: 40});
+		expect(down.terminal.frame()).toContain('the threads have not been read: the rig is down');
+		expect(down.terminal.frame()).not.toContain('reports no per-thread rates');
+		const live = await show(makeState({snapshot: unread}), {rows: 40});
+		expect(live.terminal.frame()).toContain('reading the threads…');
+		const none = await show(makeState({snapshot: makeSnapshot({threads: []})}), {rows: 40});
+		expect(none.terminal.frame()).toContain('this miner reports no per-thread rates');
+	});
+
 	test('shows who the miner is and that it is live', async () => {
 		const {terminal} = await show(makeState());
 		const [header] = linesOf(terminal.frame());

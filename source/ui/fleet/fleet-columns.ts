@@ -13,7 +13,7 @@ import type {FleetRow, FleetTotals} from './fleet-rows.js';
 export type FleetLine = {readonly kind: 'rig'; readonly row: FleetRow} | {readonly kind: 'total'; readonly totals: FleetTotals};
 
 function rate(line: FleetLine, window: 0 | 1 | 2): string {
-	const rates: RateWindows | null = line.kind === 'rig' ? line.row.rates : line.totals.answered > 0 ? line.totals.rates : null;
+	const rates: RateWindows | null = line.kind === 'rig' ? line.row.rates : line.totals.summed > 0 ? line.totals.rates : null;
 	return rates === null ? DASH : formatHashrate(rates[window] ?? null, {pad: true}).trimEnd();
 }
 
@@ -27,6 +27,11 @@ export function formatShares(good: number | null, total: number | null): string 
 	return exact.length <= SHARES_WIDTH ? exact : `${formatCount(good)}/${formatCount(total)}`;
 }
 
+/** "4/6 up"; "5 of 6" when the row sums fewer rigs than are up (a window still filling). */
+export function totalsState(totals: FleetTotals): string {
+	return totals.summed < totals.answered ? `${totals.summed} of ${totals.count}` : `${totals.answered}/${totals.count} up`;
+}
+
 export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 	return [
 		{id: 'rig', header: 'rig', width: 10, cell: (line) => (line.kind === 'rig' ? line.row.name : 'total')},
@@ -34,7 +39,8 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 			id: 'state',
 			header: 'state',
 			width: 9,
-			cell: (line) => (line.kind === 'rig' ? line.row.state : `${line.totals.answered}/${line.totals.count} up`),
+			// The totals row says how many rigs it sums when some that are up are left out ("5 of 6").
+			cell: (line) => (line.kind === 'rig' ? line.row.state : totalsState(line.totals)),
 		},
 		{id: 'r10', header: '10s', width: 9, align: 'right', cell: (line) => rate(line, 0)},
 		{id: 'r60', header: '60s', width: 9, align: 'right', drop: 2, cell: (line) => rate(line, 1)},
@@ -47,7 +53,7 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 			cell: (line) =>
 				line.kind === 'rig'
 					? formatShares(line.row.good, line.row.total)
-					: line.totals.answered > 0
+					: line.totals.summed > 0
 						? formatShares(line.totals.good, line.totals.total)
 						: DASH,
 		},

@@ -1,12 +1,12 @@
 /**
  * The fleet table's content, from the monitors' states: one row per miner in session order (never
- * re-sorted, so a row does not jump while it is being read), and a totals row summed over the
- * miners that answered their latest poll. Pure; the view only lays it out.
+ * re-sorted, so a row does not jump while it is being read), and a totals row. Pure; the view only
+ * lays it out.
  */
 import type {RigAlerts} from '../../alerts/center.js';
 import type {Alert} from '../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
-import type {RateWindows} from '../../miner/model.js';
+import type {MinerSnapshot, RateWindows} from '../../miner/model.js';
 import {formatDurationShort} from '../../format.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import type {ThemeToken} from '../theme.js';
@@ -36,11 +36,18 @@ export type FleetRow = {
 	readonly alert: Alert | null;
 };
 
+/**
+ * The totals row: every column sums the same miners. Those are the miners that answered their latest poll and know
+ * every window some answering miner knows; a miner whose window has not filled yet (started less than 15 minutes
+ * ago) is left out of the whole row, not out of one column, and `summed` < `answered` says so ("5 of 6").
+ */
 export type FleetTotals = {
-	/** Miners summed (those that answered their latest poll). */
+	/** Miners that answered their latest poll. */
 	readonly answered: number;
+	/** Miners summed in every column (≤ answered). */
+	readonly summed: number;
 	readonly count: number;
-	/** Sum of the known values of each window; null when no answering miner knows it. */
+	/** Sum of each window over the summed miners; null when no answering miner knows that window. */
 	readonly rates: RateWindows;
 	readonly good: number;
 	readonly total: number;
@@ -92,26 +99,25 @@ export function fleetRow(state: MonitorState, index: number, now: number, alerts
 	};
 }
 
+const known = (rate: number | null): rate is number => rate !== null && Number.isFinite(rate);
+
 export function fleetTotals(states: readonly MonitorState[], now: number): FleetTotals {
-	const sums: [number | null, number | null, number | null] = [null, null, null];
-	let good = 0;
-	let total = 0;
-	let answered = 0;
 	const byState = new Map<StatusBadge['word'], number>();
+	const answering: MinerSnapshot[] = [];
 	for (const state of states) {
 		const word = statusBadge(state, now).word;
 		byState.set(word, (byState.get(word) ?? 0) + 1);
-		const snapshot = state.snapshot;
-		if (state.status !== 'live' || snapshot === null) continue;
-		answered++;
-		good += snapshot.results.good;
-		total += snapshot.results.total;
-		snapshot.hashrate.total.forEach((rate, window) => {
-			if (rate !== null && Number.isFinite(rate)) sums[window] = (sums[window] ?? 0) + rate;
-		});
+		if (state.status === 'live' && state.snapshot !== null) answering.push(state.snapshot);
 	}
 
-	return {answered, count: states.length, rates: sums, good, total, byState};
+	// The windows the row shows: those some answering miner knows; the miners summed: those that know all of them.
+	const windows = [0, 1, 2].filter((window) => answering.some((snapshot) => known(snapshot.hashrate.total[window] ?? null)));
+	const summed = answering.filter((snapshot) => windows.every((window) => known(snapshot.hashrate.total[window] ?? null)));
+	const sums: [number | null, number | null, number | null] = [null, null, null];
+	for (const window of windows) sums[window] = summed.reduce((sum, snapshot) => sum + (snapshot.hashrate.total[window] ?? 0), 0);
+	const good = summed.reduce((sum, snapshot) => sum + snapshot.results.good, 0);
+	const total = summed.reduce((sum, snapshot) => sum + snapshot.results.total, 0);
+	return {answered: answering.length, summed: summed.length, count: states.length, rates: sums, good, total, byState};
 }
 
 export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex: number};

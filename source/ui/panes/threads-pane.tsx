@@ -13,6 +13,8 @@ export type ThreadsPaneProps = {
 	readonly width: number;
 	readonly height: number;
 	readonly outdated: boolean;
+	/** What to say when there are no threads to show; default: the miner reports none. */
+	readonly empty?: string;
 };
 
 function health(thread: ThreadInfo): string {
@@ -86,7 +88,7 @@ const rowKey = (thread: ThreadInfo) => `${thread.backend}:${thread.index}`;
  * Per-thread rates in one shared unit (named in the title), intensity and affinity, and the GPU
  * device with its health where known. Scrolls when there are more threads than rows.
  */
-function ThreadsPaneView({threads, offset, visibleRows, width, height, outdated}: ThreadsPaneProps) {
+function ThreadsPaneView({threads, offset, visibleRows, width, height, outdated, empty}: ThreadsPaneProps) {
 	const unit = useMemo(() => sharedThreadUnit(threads), [threads]);
 	const columns = useMemo(() => columnsFor(threads, unit), [threads, unit]);
 	const count = threads.length;
@@ -102,7 +104,7 @@ function ThreadsPaneView({threads, offset, visibleRows, width, height, outdated}
 			outdated={outdated}
 		>
 			{count === 0 ? (
-				<Line tone="muted">this miner reports no per-thread rates</Line>
+				<Line tone="muted">{empty ?? 'this miner reports no per-thread rates'}</Line>
 			) : (
 				<Table columns={columns} rows={shown} rowKey={rowKey} width={Math.max(0, width - 4)} dim={outdated} />
 			)}

@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {computeFleetLayout} from '../../../source/ui/fleet/fleet-layout.js';
 import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rowAlert} from '../../../source/ui/fleet/fleet-rows.js';
-import {formatShares} from '../../../source/ui/fleet/fleet-columns.js';
+import {formatShares, totalsState} from '../../../source/ui/fleet/fleet-columns.js';
 import type {Alert} from '../../../source/alerts/types.js';
 import {makeEvent, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
 
@@ -18,11 +18,23 @@ const down = (name: string) =>
 
 describe('fleet rows and totals', () => {
 	test('totals sum the miners that answered their latest poll; a down one is left out', () => {
-		const states = [live('a', [1000, 1100, 1200]), live('b', [2000, null, 2200], 50, 60), down('c')];
+		const states = [live('a', [1000, 1100, 1200]), live('b', [2000, 2100, 2200], 50, 60), down('c')];
 		const totals = fleetTotals(states, NOW);
-		expect(totals).toMatchObject({answered: 2, count: 3, rates: [3000, 1100, 3400], good: 150, total: 161});
+		expect(totals).toMatchObject({answered: 2, summed: 2, count: 3, rates: [3000, 3200, 3400], good: 150, total: 161});
+		expect(totalsState(totals)).toBe('2/3 up');
 		expect(Object.fromEntries(totals.byState)).toEqual({live: 2, down: 1});
 		expect(fleetTotals([down('x')], NOW).rates).toEqual([null, null, null]);
+	});
+
+	test('every column sums the same rigs: one whose window has not filled is left out of the whole row, which says so', () => {
+		// b restarted a minute ago: its 15 m window is still filling. Before, the 10 s column summed a and b, the 15 m one a alone.
+		const states = [live('a', [1000, 1100, 1200]), live('b', [2000, 2100, null], 50, 60), down('c')];
+		const totals = fleetTotals(states, NOW);
+		expect(totals).toMatchObject({answered: 2, summed: 1, count: 3, rates: [1000, 1100, 1200], good: 100, total: 101});
+		expect(totalsState(totals)).toBe('1 of 3');
+		// A window no answering rig knows yet is not a reason to leave anyone out.
+		const early = fleetTotals([live('a', [1000, null, null]), live('b', [2000, null, null])], NOW);
+		expect(early).toMatchObject({answered: 2, summed: 2, rates: [3000, null, null]});
 	});
 
 	test('a down row says so with how long, and shows no numbers; a stale one keeps them, marked outdated', () => {

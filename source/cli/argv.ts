@@ -1,0 +1,72 @@
+/**
+ * Checks the command line against rigtop's flags before meow reads it, so that a mistake is a usage error
+ * (exit 2) with a one-line message instead of something meow lets through: a flag whose value is missing
+ * (`rigtop -i`, a trailing `--interval`, `--token-file` followed by another flag) would otherwise fall back to
+ * its default or swallow the next flag, and an unknown flag gets meow's bare "Unknown flag".
+ */
+
+/** What meow needs to know of a flag (the subset of its flag options rigtop uses). */
+export type FlagSpec = {
+	readonly type: 'string' | 'number' | 'boolean';
+	readonly shortFlag?: string;
+	readonly isMultiple?: boolean;
+	readonly default?: unknown;
+};
+
+/** What each value-taking flag's value is, for the message. */
+export type ValueHints = Readonly<Record<string, string>>;
+
+const kebab = (name: string) => name.replaceAll(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/** A word that is a flag rather than a value (a lone "-" and negative numbers are values). */
+const isFlagWord = (word: string) => word.startsWith('-') && word !== '-' && !/^-\d/.test(word);
+
+/**
+ * The first problem with `argv` (process.argv without node and the script), or null. Flags meow adds itself
+ * (--help, --version) count as known.
+ */
+export function checkArgv(argv: readonly string[], flags: Readonly<Record<string, FlagSpec>>, hints: ValueHints = {}): string | null {
+	const byLong = new Map<string, [string, FlagSpec]>();
+	const byShort = new Map<string, [string, FlagSpec]>();
+	for (const [name, spec] of Object.entries(flags)) {
+		byLong.set(kebab(name), [name, spec]);
+		if (spec.shortFlag !== undefined) byShort.set(spec.shortFlag, [name, spec]);
+	}
+
+	for (const builtIn of ['help', 'version']) if (!byLong.has(builtIn)) byLong.set(builtIn, [builtIn, {type: 'boolean'}]);
+
+	for (let index = 0; index < argv.length; index++) {
+		const word = argv[index] ?? '';
+		if (word === '--') return null;
+		if (!isFlagWord(word)) continue;
+		const long = word.startsWith('--');
+		const body = long ? word.slice(2) : word.slice(1);
+		const equals = body.indexOf('=');
+		const name = long ? (equals === -1 ? body : body.slice(0, equals)) : body.slice(0, 1);
+		const inline = long ? (equals === -1 ? null : body.slice(equals + 1)) : body.length > 1 ? body.slice(1).replace(/^=/, '') : null;
+		const found = long ? byLong.get(name) : byShort.get(name);
+		// --no-color and the like: the negation of a boolean flag.
+		if (!found && long && name.startsWith('no-')) {
+			const negated = byLong.get(name.slice(3));
+			if (negated?.[1].type === 'boolean' && inline === null) continue;
+		}
+
+		if (!found) return `unknown flag ${long ? `--${name}` : `-${name}`}`;
+		const [key, spec] = found;
+		const shown = long ? `--${name}` : `-${name}`;
+		if (spec.type === 'boolean') {
+			if (inline !== null && inline !== 'true' && inline !== 'false')
+				return `${shown} takes no value (got ${JSON.stringify(inline.slice(0, 40))})`;
+			continue;
+		}
+
+		const value = inline ?? argv[index + 1];
+		const hint = hints[key] === undefined ? '' : ` (${hints[key]})`;
+		if (value === undefined || value === '' || (inline === null && isFlagWord(value))) return `${shown} needs a value${hint}`;
+		if (inline === null) index += 1;
+		if (spec.type === 'number' && !Number.isFinite(Number(value)))
+			return `${shown} needs a number${hint}, not ${JSON.stringify(value.slice(0, 40))}`;
+	}
+
+	return null;
+}

@@ -1,0 +1,38 @@
+import {describe, expect, it} from 'vitest';
+import {checkArgv} from '../../source/cli/argv.js';
+import {FLAGS, VALUE_HINTS} from '../../source/cli/flags.js';
+
+const check = (...argv: string[]) => checkArgv(argv, FLAGS, VALUE_HINTS);
+
+describe("rigtop's command line, checked before meow reads it", () => {
+	it('accepts what rigtop takes: values after a space or =, short flags, negations, repeated --url, words after --', () => {
+		expect(check()).toBeNull();
+		expect(check('127.0.0.1:18081', '--interval', '1', '--once', '--json')).toBeNull();
+		expect(check('-i', '0.5', '-c', '/etc/xmrig.json', '--token-file=/run/token')).toBeNull();
+		expect(check('-i2', '--url', 'a:1', '--url=b:2', '--no-color', '--read-only', '--bell')).toBeNull();
+		expect(check('--on-alert', 'logger -t rigtop', '--rigs', 'rigs.json')).toBeNull();
+		expect(check('config', 'set', 'cpu.huge-pages=false', '--yes', '--add')).toBeNull();
+		expect(check('--help')).toBeNull();
+		expect(check('--version')).toBeNull();
+		expect(check('--once', '--', '--not-a-flag')).toBeNull();
+	});
+
+	it('a flag without its value is a usage error that says what the value is', () => {
+		expect(check('-i')).toBe('-i needs a value (seconds between polls, e.g. -i 2)');
+		expect(check('--url')).toBe('--url needs a value (a miner address, host:port)');
+		expect(check('127.0.0.1:1', '--interval')).toBe('--interval needs a value (seconds between polls, e.g. -i 2)');
+		expect(check('--once', '--token-file')).toBe("--token-file needs a value (a file holding the miner's access token)");
+		expect(check('--token-file', '--once')).toBe("--token-file needs a value (a file holding the miner's access token)");
+		expect(check('--config=')).toBe("--config needs a value (the miner's config file)");
+		expect(check('-i', 'abc')).toBe('-i needs a number (seconds between polls, e.g. -i 2), not "abc"');
+	});
+
+	it('an unknown flag is named; a boolean flag given a value is refused', () => {
+		expect(check('--foo')).toBe('unknown flag --foo');
+		expect(check('-x')).toBe('unknown flag -x');
+		expect(check('--intervall', '2')).toBe('unknown flag --intervall');
+		expect(check('--no-interval')).toBe('unknown flag --no-interval');
+		expect(check('--json=yes')).toBe('--json takes no value (got "yes")');
+		expect(check('--json=false')).toBeNull();
+	});
+});

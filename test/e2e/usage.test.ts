@@ -1,0 +1,46 @@
+import {execFile} from 'node:child_process';
+import {promisify} from 'node:util';
+import {describe, expect, it} from 'vitest';
+import {CLI} from './helpers/tmux.js';
+
+const run = promisify(execFile);
+
+async function rigtop(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
+	const env: NodeJS.ProcessEnv = {...process.env};
+	delete env['CI'];
+	try {
+		const {stdout, stderr} = await run('node', [CLI, ...args], {env, timeout: 20_000});
+		return {code: 0, stdout, stderr};
+	} catch (error) {
+		const failure = error as {code?: number; stdout?: string; stderr?: string};
+		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
+	}
+}
+
+describe('the built CLI on a wrong command line', () => {
+	it('a flag without its value, or an unknown flag: exit 2, one line and the --help hint, nothing else done', async () => {
+		for (const [args, line] of [
+			[['-i'], 'rigtop: -i needs a value (seconds between polls, e.g. -i 2)'],
+			[['127.0.0.1:9', '--interval'], 'rigtop: --interval needs a value (seconds between polls, e.g. -i 2)'],
+			[['--once', '--token-file'], "rigtop: --token-file needs a value (a file holding the miner's access token)"],
+			[['--url'], 'rigtop: --url needs a value (a miner address, host:port)'],
+			[['--foo'], 'rigtop: unknown flag --foo'],
+		] as const) {
+			const result = await rigtop(...args);
+			expect(result.code, args.join(' ')).toBe(2);
+			expect(result.stdout).toBe('');
+			expect(result.stderr).toBe(`${line}\nRun rigtop --help for usage.\n`);
+		}
+	});
+
+	it('-h and `rigtop help` print the usage, as --help does, exit 0', async () => {
+		const help = await rigtop('--help');
+		expect(help.code).toBe(0);
+		expect(help.stdout).toContain('Usage');
+		for (const args of [['-h'], ['help']]) {
+			const result = await rigtop(...args);
+			expect(result.code).toBe(0);
+			expect(result.stdout).toBe(help.stdout);
+		}
+	});
+});
