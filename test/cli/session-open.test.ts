@@ -73,4 +73,19 @@ describe('session.setOpen: only the open dashboard reads per-thread data', () =>
 		).toEqual(['GET /2/backends', 'GET /2/summary']);
 		expect(a.seen()).toHaveLength(seenA + 1);
 	});
+
+	it('readEveryThread (--metrics): the fleet view no longer drops the per-thread document of the miners not open', async () => {
+		const [a, b, session] = await twoMiners();
+		session.readEveryThread();
+		session.start();
+		await Promise.all([polled(session, 0, 1), polled(session, 1, 1)]);
+		session.setOpen(null);
+		const seenA = a.seen().length;
+		const seenB = b.seen().length;
+		session.miners[0]!.monitor.pollNow();
+		session.miners[1]!.monitor.pollNow();
+		await Promise.all([polled(session, 0, 2), polled(session, 1, 2)]);
+		expect(a.seen().slice(seenA).sort()).toEqual(['GET /2/backends', 'GET /2/summary']);
+		expect(b.seen().slice(seenB).sort()).toEqual(['GET /2/backends', 'GET /2/summary']);
+	});
 });
