@@ -18,6 +18,7 @@ const cli = meow(
 	  $ rigtop                   finds the XMRig running on this machine (its command line, config, ports)
 	  $ rigtop config get [PATH] [URL]            print the miner's config (secrets masked) or one value
 	  $ rigtop config set PATH=VALUE… [URL]       change settings: conflict check, backup, verify
+	  $ rigtop exporter [URL…] [--rigs FILE]      serve the miners' metrics to Prometheus on /metrics
 
 	Options
 	  --url URL                 a miner to watch (repeatable)
@@ -28,7 +29,7 @@ const cli = meow(
 	                            (or set RIGTOP_TOKEN; --token VALUE works but is visible in the process list)
 	  --config, -c PATH         read the API address and token from the miner's own config file
 	  --where                   print where each setting came from (token masked) and exit
-	  --interval, -i SECONDS    poll interval, default 2, at least 0.25
+	  --interval, -i SECONDS    poll interval, default 2 (exporter: 10), at least 0.25
 	  --demo                    start a simulated miner on a free loopback port and watch it
 	  --once                    print one snapshot as text and exit
 	  --json                    with --once: print the snapshot as JSON (the normalized model, per miner)
@@ -40,6 +41,10 @@ const cli = meow(
 	                            split into words like a shell would (quotes, backslash) but no shell runs
 	                            it: use "sh -c '…'" for pipes; stopped after 10 s
 	  --no-color                no colours (so does the NO_COLOR variable)
+	  --listen HOST:PORT        exporter: where /metrics listens, default 127.0.0.1:9189
+	                            (:PORT for every interface: then protect it with a token)
+	  --metrics HOST:PORT       live view: also serve the miners' metrics there, as the exporter does
+	  --metrics-token-file PATH /metrics wants "Authorization: Bearer TOKEN", TOKEN read from PATH
 	  --help, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
@@ -52,6 +57,7 @@ const cli = meow(
 	  $ rigtop --once --json http://10.0.0.5:8080
 	  $ rigtop 10.0.0.5:8080 10.0.0.6:8080 --bell --on-alert "logger -t rigtop"
 	  $ rigtop --demo
+	  $ rigtop exporter --rigs rigs.json                    (Prometheus: docs/prometheus/)
 `,
 	{
 		importMeta: import.meta,
@@ -66,13 +72,16 @@ const cli = meow(
 			token: {type: 'string'},
 			config: {type: 'string', shortFlag: 'c'},
 			where: {type: 'boolean', default: false},
-			interval: {type: 'number', shortFlag: 'i', default: 2},
+			interval: {type: 'number', shortFlag: 'i'},
 			demo: {type: 'boolean', default: false},
 			once: {type: 'boolean', default: false},
 			json: {type: 'boolean', default: false},
 			readOnly: {type: 'boolean', default: false},
 			yes: {type: 'boolean', default: false},
 			color: {type: 'boolean', default: true},
+			listen: {type: 'string'},
+			metrics: {type: 'string'},
+			metricsTokenFile: {type: 'string'},
 		},
 	},
 );
@@ -153,8 +162,10 @@ async function main(): Promise<number> {
 		});
 	}
 
+	const exporter = cli.input[0] === 'exporter';
 	const plan = planRun({
-		positional: cli.input,
+		positional: exporter ? cli.input.slice(1) : cli.input,
+		command: exporter ? 'exporter' : undefined,
 		flags: cli.flags,
 		env: process.env,
 		stdinIsTty: process.stdin.isTTY === true,
@@ -181,14 +192,31 @@ async function main(): Promise<number> {
 	const loadingUi = plan.mode === 'live' ? loadLiveUi() : null;
 	loadingUi?.catch(() => undefined);
 	const session = await building;
+	let metrics: {close(): Promise<void>} | null = null;
 	try {
 		if (plan.mode === 'once') {
 			const {runOnce} = await import('./cli/run-once.js');
 			return await runOnce(session, plan, process.stdout);
 		}
 
+		// The exporter's code loads only here: rigtop exporter, or the live view with --metrics.
+		const version = cli.pkg.version ?? 'unknown';
+		if (plan.mode === 'exporter' && plan.metrics) {
+			const {runExporter} = await import('./exporter/run.js');
+			return await runExporter(session, {...plan.metrics, version, intervalMs: plan.intervalMs}, warn);
+		}
+
+		if (plan.metrics) {
+			const {serveSessionMetrics} = await import('./exporter/serve.js');
+			metrics = await serveSessionMetrics(session, {...plan.metrics, version}, (line) => {
+				warnings.push(line);
+				warn(line);
+			});
+		}
+
 		return await runLive(session, plan, warnings, loadingUi ?? loadLiveUi());
 	} finally {
+		await metrics?.close();
 		await session.close();
 	}
 }
