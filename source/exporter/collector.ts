@@ -51,7 +51,7 @@ export function minerLabels(miners: readonly CollectedMiner['target'][]): string
 }
 
 /** One miner's sample lines, per family (by index in allFamilies). */
-export function minerFragments(miner: string, monitor: CollectedMiner['monitor']): string[] {
+export function minerFragments(miner: string, monitor: Pick<Monitor, 'getState' | 'getStats'>): string[] {
 	const fragments = Array.from<string>({length: allFamilies.length}).fill('');
 	for (const sample of minerSamples({miner, state: monitor.getState(), stats: monitor.getStats()})) {
 		const family = minerFamilies[sample.family];
