@@ -181,6 +181,11 @@ async function main(): Promise<number> {
 		return result.targets.length > 0 ? 0 : 1;
 	}
 
+	if (plan.mode === 'exporter') {
+		const {runExporterCommand} = await import('./exporter/command.js');
+		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', warn);
+	}
+
 	const warnings: string[] = [];
 	const {buildSession} = await import('./cli/build-session.js');
 	const building = buildSession(plan, (line) => {
@@ -199,16 +204,10 @@ async function main(): Promise<number> {
 			return await runOnce(session, plan, process.stdout);
 		}
 
-		// The exporter's code loads only here: rigtop exporter, or the live view with --metrics.
-		const version = cli.pkg.version ?? 'unknown';
-		if (plan.mode === 'exporter' && plan.metrics) {
-			const {runExporter} = await import('./exporter/run.js');
-			return await runExporter(session, {...plan.metrics, version, intervalMs: plan.intervalMs}, warn);
-		}
-
+		// The exporter's code loads only with --metrics (and for rigtop exporter, above).
 		if (plan.metrics) {
 			const {serveSessionMetrics} = await import('./exporter/serve.js');
-			metrics = await serveSessionMetrics(session, {...plan.metrics, version}, (line) => {
+			metrics = await serveSessionMetrics(session, {...plan.metrics, version: cli.pkg.version ?? 'unknown'}, (line) => {
 				warnings.push(line);
 				warn(line);
 			});

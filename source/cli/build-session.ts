@@ -6,6 +6,7 @@ import type {RunPlan} from './options.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
+import type {Simulator} from '../sim/simulator.js';
 
 /** Thrown when there is nothing to watch; the message is the whole multi-line explanation. */
 export class NothingToWatchError extends Error {
@@ -32,29 +33,33 @@ export async function buildSession(plan: RunPlan, warn: (line: string) => void):
 	// The session's code (HTTP client, monitor, simulator) loads while discovery reads files.
 	const loading = import('./session.js');
 	loading.catch(() => undefined); // awaited below; a failure must not go unhandled when discovery throws first
-	if (plan.demo) {
-		const {createSession, startDemoMiner} = await loading;
-		const {simulator, target} = await startDemoMiner();
-		return createSession([target], plan.intervalMs, simulator);
-	}
-
-	if (plan.rigsFile !== undefined) {
-		const targets = await rigsTargets(plan, plan.rigsFile, warn);
-		const {createSession} = await loading;
-		return createSession(targets, plan.intervalMs);
-	}
-
-	const result = await discover(plan);
+	const {targets, simulator} = await resolveSessionTargets(plan, warn);
 	const {createSession} = await loading;
+	return createSession(targets, plan.intervalMs, simulator);
+}
+
+/**
+ * What a session watches, without making it (rigtop exporter makes its own in a worker thread): the simulated miner
+ * for --demo (started here), the rigs of --rigs, else what discovery found. Same warnings and errors as buildSession.
+ */
+export async function resolveSessionTargets(
+	plan: RunPlan,
+	warn: (line: string) => void,
+): Promise<{targets: SessionTarget[]; simulator: Simulator | null}> {
+	if (plan.demo) {
+		const {startDemoMiner} = await import('./session.js');
+		const {simulator, target} = await startDemoMiner();
+		return {targets: [target], simulator};
+	}
+
+	if (plan.rigsFile !== undefined) return {targets: await rigsTargets(plan, plan.rigsFile, warn), simulator: null};
+	const result = await discover(plan);
 	// A token file that cannot be read is the user's typo, not something to carry on without.
 	const tokenFileProblem = plan.tokenFile === undefined ? undefined : result.problems.find((problem) => problem.includes('--token-file'));
 	if (tokenFileProblem) throw new UsageError(tokenFileProblem);
 	if (result.targets.length === 0) throw new NothingToWatchError(formatNoneFound(result).join('\n'));
 	for (const line of [...result.warnings, ...result.problems]) warn(line);
-	return createSession(
-		result.targets.map((target) => ({url: target.url, token: target.token, name: target.name})),
-		plan.intervalMs,
-	);
+	return {targets: result.targets.map((target) => ({url: target.url, token: target.token, name: target.name})), simulator: null};
 }
 
 /**

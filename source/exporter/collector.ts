@@ -50,16 +50,20 @@ export function minerLabels(miners: readonly CollectedMiner['target'][]): string
 	});
 }
 
-/** One miner's sample lines, per family (by index in allFamilies). */
+/**
+ * One miner's sample lines, per family (by index in allFamilies). Each family's lines are joined into one flat string:
+ * they live until the miner's next poll, and built with `+=` they would be ropes of hundreds of small heap objects per
+ * miner (measured at 1000 miners: 18 MB of them, and all promoted to the old generation).
+ */
 export function minerFragments(miner: string, monitor: Pick<Monitor, 'getState' | 'getStats'>): string[] {
-	const fragments = Array.from<string>({length: allFamilies.length}).fill('');
+	const lines: Array<string[] | undefined> = [];
 	for (const sample of minerSamples({miner, state: monitor.getState(), stats: monitor.getStats()})) {
 		const family = minerFamilies[sample.family];
 		const index = familyIndex.get(family)!;
-		fragments[index] += sampleLine(family, labelNames(sample.family), [miner, ...sample.labels], sample.value);
+		(lines[index] ??= []).push(sampleLine(family, labelNames(sample.family), [miner, ...sample.labels], sample.value));
 	}
 
-	return fragments;
+	return Array.from(allFamilies, (_, index) => lines[index]?.join('') ?? '');
 }
 
 export function createCollector(miners: readonly CollectedMiner[], options: CollectorOptions): MetricsCollector {

@@ -35,14 +35,18 @@ export function formatValue(value: number): string {
 	return Object.is(value, -0) ? '0' : String(value);
 }
 
-/** One sample line, with its line feed. `names` and `values` pair up. */
+/**
+ * One sample line, with its line feed. `names` and `values` pair up. Built with join() so that the line is one flat
+ * string: it is kept until the miner's next poll, and a line built with `+` would be a rope of a dozen heap objects.
+ */
 export function sampleLine(family: Family, names: readonly string[], values: readonly string[], value: number): string {
-	let labels = '';
+	const parts: string[] = [family.sample];
 	for (let index = 0; index < names.length; index++) {
-		labels += `${index === 0 ? '' : ','}${names[index]}="${escapeLabelValue(values[index] ?? '')}"`;
+		parts.push(index === 0 ? '{' : ',', names[index]!, '="', escapeLabelValue(values[index] ?? ''), '"');
 	}
 
-	return `${family.sample}${labels === '' ? '' : `{${labels}}`} ${formatValue(value)}\n`;
+	parts.push(names.length === 0 ? ' ' : '} ', formatValue(value), '\n');
+	return parts.join('');
 }
 
 /** The HELP and TYPE lines of a family in a format. */

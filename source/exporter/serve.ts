@@ -2,7 +2,7 @@ import type {Session} from '../cli/session.js';
 import {readTokenFile} from '../discovery/token-source.js';
 import {UsageError} from '../miner/target.js';
 import {createCollector} from './collector.js';
-import {hostPortText, parseListen} from './listen.js';
+import {hostPortText, parseListen, type ListenAddress} from './listen.js';
 import {startMetricsServer} from './server.js';
 
 /** How to serve: `rigtop exporter --listen ADDR` or the live view's `--metrics ADDR`, and `--metrics-token-file`. */
@@ -37,12 +37,14 @@ async function readMetricsToken(file: string, warn: (line: string) => void): Pro
 	return read.token;
 }
 
+/** What serving needs once the flags are checked: where to listen, and the token /metrics wants (null: none). */
+export type PreparedServing = {readonly listen: ListenAddress; readonly token: string | null};
+
 /**
- * Serves the session's miners on /metrics: checks the address and the token file (UsageError), warns when the endpoint
- * is reachable from other machines without a token, makes every miner read its per-thread document, and binds (an
- * Error with one line when it cannot). Call before session.start() so that a bad address stops rigtop first.
+ * Checks the address and reads the token file (UsageError for either), and warns when the endpoint will be reachable
+ * from other machines without a token.
  */
-export async function serveSessionMetrics(session: Session, settings: ServeSettings, warn: (line: string) => void): Promise<ServedMetrics> {
+export async function prepareServing(settings: Omit<ServeSettings, 'version'>, warn: (line: string) => void): Promise<PreparedServing> {
 	const listen = parseListen(settings.listen, settings.flag);
 	const token = settings.tokenFile === undefined ? null : await readMetricsToken(settings.tokenFile, warn);
 	if (!listen.loopback && token === null) {
@@ -51,10 +53,15 @@ export async function serveSessionMetrics(session: Session, settings: ServeSetti
 		);
 	}
 
+	return {listen, token};
+}
+
+/** Makes every miner of the session read its per-thread document, and binds (an Error with one line when it cannot). */
+export async function serveMiners(session: Session, prepared: PreparedServing, version: string): Promise<ServedMetrics> {
 	session.readEveryThread();
-	const collector = createCollector(session.miners, {version: settings.version});
+	const collector = createCollector(session.miners, {version});
 	try {
-		const server = await startMetricsServer({listen, token, render: collector.render});
+		const server = await startMetricsServer({listen: prepared.listen, token: prepared.token, render: collector.render});
 		return {
 			url: server.url,
 			labels: collector.labels,
@@ -67,4 +74,12 @@ export async function serveSessionMetrics(session: Session, settings: ServeSetti
 		collector.close();
 		throw error;
 	}
+}
+
+/**
+ * Serves the session's miners on /metrics (the live view's --metrics): prepareServing, then serveMiners. Call before
+ * session.start() so that a bad address stops rigtop first.
+ */
+export async function serveSessionMetrics(session: Session, settings: ServeSettings, warn: (line: string) => void): Promise<ServedMetrics> {
+	return serveMiners(session, await prepareServing(settings, warn), settings.version);
 }
