@@ -90,7 +90,7 @@ export async function runExporter(
 					break;
 				case 'serving':
 					log(
-						`exporter serving ${message.url} for ${targets.length} miner${targets.length === 1 ? '' : 's'}, polled every ${settings.intervalMs / 1000} s (SIGINT or SIGTERM stops it)`,
+						`serving ${message.url}: ${targets.length} miner${targets.length === 1 ? '' : 's'}, polled every ${settings.intervalMs / 1000} s`,
 					);
 					break;
 				case 'failed':

@@ -227,7 +227,7 @@ describe('rigtop exporter → a real Prometheus', () => {
 	});
 
 	it('the exporter logged the down miner once, never a token, and stops cleanly on SIGTERM', async () => {
-		expect(exporterLog).toMatch(/rigtop: exporter serving http:\/\/127\.0\.0\.1:\d+\/metrics for 7 miners, polled every 1 s/);
+		expect(exporterLog).toMatch(/^rigtop: serving http:\/\/127\.0\.0\.1:\d+\/metrics: 7 miners, polled every 1 s$/m);
 		expect(exporterLog.match(/rig-down: down/g)).toHaveLength(1);
 		const exited = new Promise<number | null>((resolve) => exporter!.once('exit', resolve));
 		exporter!.kill('SIGTERM');
