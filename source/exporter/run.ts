@@ -1,6 +1,6 @@
 import process from 'node:process';
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads';
-import {createSession, type SessionTarget} from '../cli/session.js';
+import type {SessionTarget} from '../cli/session.js';
 import {UsageError} from '../miner/target.js';
 import type {EventKind} from '../monitor/types.js';
 import {prepareServing, serveMiners, type PreparedServing, type ServeSettings} from './serve.js';
@@ -39,15 +39,18 @@ type FromWorker =
 type ToWorker = {readonly type: 'stop'};
 
 /**
- * The worker's old-generation bound: room for about 4 times what 1000 miners keep live (about 55 KB each, measured),
- * and never under 96 MB. V8 collects when the heap nears it, so a fleet that needs more is slower, not killed, until
- * it truly needs more than the bound; then rigtop says so and exits 1.
+ * The worker's old-generation bound: 32 MB and 120 kB per miner (152 MB for 1000), about three times what the worker
+ * keeps live (measured at 1000 miners: 52 MB after each full collection, most of it per miner: its monitor, its undici
+ * pool, its series). Under 256 MB V8 grows the heap by about 1.3× of what is live between full collections (4× on a
+ * machine with gigabytes of memory), and it lets the heap grow further before the first one the higher the bound is
+ * (measured: 214 MB let RSS reach 204 MB in the first 10 s, 152 MB 165 MB). A fleet that somehow needs more than the
+ * bound makes the worker fail, and rigtop says so and exits 1 (a service manager restarts it).
  */
 export function heapLimitMb(miners: number): number {
 	return Math.max(64, Math.ceil(32 + miners * 0.12));
 }
 
-/** The young generation: small, so that each scavenge stays short and little of a poll's garbage is promoted. */
+/** The young generation: small, since the new space counts in RSS all the time; a poll's garbage dies in it anyway. */
 const YOUNG_GENERATION_MB = 8;
 
 export async function runExporter(
@@ -120,6 +123,8 @@ export async function runExporter(
 /** The worker: the session, the collector and the server, until told to stop. */
 async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPort>): Promise<void> {
 	const send = (message: FromWorker) => port.postMessage(message);
+	// Loaded here, in the worker only: the main thread never loads the HTTP client, the monitors or the simulator.
+	const {createSession} = await import('../cli/session.js');
 	const session = createSession(input.targets, input.intervalMs);
 	let served;
 	try {

@@ -264,3 +264,30 @@ describe('the live view with --metrics', () => {
 		}
 	});
 });
+
+describe('rigtop exporter that cannot serve', () => {
+	async function exporterRun(args: readonly string[]): Promise<{code: number | null; stderr: string}> {
+		const env = {...process.env};
+		delete env['CI'];
+		return new Promise((resolve) => {
+			const child = spawn('node', [CLI, 'exporter', ...args], {env, stdio: ['ignore', 'ignore', 'pipe']});
+			let stderr = '';
+			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+			child.once('exit', (code) => resolve({code, stderr}));
+		});
+	}
+
+	it('a port in use: one line saying so, exit 1; a bad address: usage, exit 2', async () => {
+		const sim = await startSimulator({dialect: '6', warm: true});
+		try {
+			const taken = await exporterRun(['--listen', `127.0.0.1:${sim.port}`, sim.url]);
+			expect(taken.code).toBe(1);
+			expect(taken.stderr).toBe(`rigtop: cannot listen on 127.0.0.1:${sim.port}: the address is already in use (another exporter?)\n`);
+			const bad = await exporterRun(['--listen', '9189', sim.url]);
+			expect(bad.code).toBe(2);
+			expect(bad.stderr).toMatch(/^rigtop: --listen "9189": not an address and port; write HOST:PORT/);
+		} finally {
+			await sim.stop();
+		}
+	});
+});
