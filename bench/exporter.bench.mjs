@@ -92,7 +92,13 @@ async function measureExporter(urls) {
 	exporter = await startExporter(rigsFile);
 	const {pid} = exporter.child;
 	const upCount = (text) => (text.match(/^xmrig_up\{[^}]*\} 1$/gm) ?? []).length;
-	await waitUntil(async () => upCount((await scrape(exporter.url)).text) === RIGS, 120_000, `all ${RIGS} miners up`);
+	// Once a second, not faster: a scrape writes megabytes, and a scraper that never stops would be measured instead.
+	const deadline = Date.now() + 120_000;
+	while (upCount((await scrape(exporter.url)).text) !== RIGS) {
+		if (Date.now() > deadline) throw new Error(`not all ${RIGS} miners were up within 120 s`);
+		await sleep(1000);
+	}
+
 	console.log(`exporter: all ${RIGS} miners up; warm-up ${WARMUP_S} s, then ${SECONDS} s measured with a scrape every ${SCRAPE_S} s…`);
 	await sleep(WARMUP_S * 1000);
 
