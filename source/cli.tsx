@@ -33,6 +33,7 @@ const cli = meow(
 	  $ rigtop config get [PATH] [URL]            print the miner's config (secrets masked) or one value
 	  $ rigtop config set PATH=VALUE… [URL]       change settings: conflict check, backup, verify
 	  $ rigtop history [URL] [--since 24h] [--json | --csv]   the miner's stored polls and events
+	  $ rigtop exporter [URL…] [--rigs FILE]      serve the miners' metrics to Prometheus on /metrics
 
 	Options
 	  --url URL                 a miner to watch (repeatable)
@@ -43,7 +44,7 @@ const cli = meow(
 	                            (or set RIGTOP_TOKEN; --token VALUE works but is visible in the process list)
 	  --config, -c PATH         read the API address and token from the miner's own config file
 	  --where                   print where each setting came from (token masked) and exit
-	  --interval, -i SECONDS    poll interval, default 2, at least 0.25
+	  --interval, -i SECONDS    poll interval, default 2 (exporter: 10), at least 0.25
 	  --demo                    start a simulated miner on a free loopback port and watch it
 	  --once                    print one snapshot as text and exit
 	  --json                    with --once: print the snapshot as JSON (the normalized model, per miner)
@@ -62,6 +63,10 @@ const cli = meow(
 	  --csv                     with history: CSV instead of text (--json: JSON)
 	  --list                    with history: the miners stored
 	  --no-color                no colours (so does the NO_COLOR variable)
+	  --listen HOST:PORT        exporter: where /metrics listens, default 127.0.0.1:9189
+	                            (:PORT for every interface: then protect it with a token)
+	  --metrics HOST:PORT       live view: also serve the miners' metrics there, as the exporter does
+	  --metrics-token-file PATH /metrics wants "Authorization: Bearer TOKEN", TOKEN read from PATH
 	  --help, -h, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
@@ -75,6 +80,7 @@ ${keysHelpLines()
 	  $ rigtop --once --json http://10.0.0.5:8080
 	  $ rigtop 10.0.0.5:8080 10.0.0.6:8080 --bell --on-alert "logger -t rigtop"
 	  $ rigtop --demo
+	  $ rigtop exporter --rigs rigs.json                    (Prometheus: docs/prometheus/)
 `,
 	{
 		importMeta: import.meta,
@@ -120,8 +126,10 @@ async function main(): Promise<number> {
 		if (cli.flags[flag] !== undefined && cli.flags[flag] !== false) throw new UsageError(`--${flag} goes with rigtop history`);
 	}
 
+	const exporter = cli.input[0] === 'exporter';
 	const plan = planRun({
-		positional: cli.input,
+		positional: exporter ? cli.input.slice(1) : cli.input,
+		command: exporter ? 'exporter' : undefined,
 		flags: cli.flags,
 		env: process.env,
 		stdinIsTty: process.stdin.isTTY === true,
@@ -141,6 +149,11 @@ async function main(): Promise<number> {
 		return result.targets.length > 0 ? 0 : 1;
 	}
 
+	if (plan.mode === 'exporter') {
+		const {runExporterCommand} = await import('./exporter/command.js');
+		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', warn);
+	}
+
 	const warnings: string[] = [];
 	const {buildSession} = await import('./cli/build-session.js');
 	const building = buildSession(plan, (line) => {
@@ -152,14 +165,25 @@ async function main(): Promise<number> {
 	const loadingUi = plan.mode === 'live' ? loadLiveUi() : null;
 	loadingUi?.catch(() => undefined);
 	const session = await building;
+	let metrics: {close(): Promise<void>} | null = null;
 	try {
 		if (plan.mode === 'once') {
 			const {runOnce} = await import('./cli/run-once.js');
 			return await runOnce(session, plan, process.stdout);
 		}
 
+		// The exporter's code loads only with --metrics (and for rigtop exporter, above).
+		if (plan.metrics) {
+			const {serveSessionMetrics} = await import('./exporter/serve.js');
+			metrics = await serveSessionMetrics(session, {...plan.metrics, version: cli.pkg.version ?? 'unknown'}, (line) => {
+				warnings.push(line);
+				warn(line);
+			});
+		}
+
 		return await runLive(session, plan, warnings, loadingUi ?? loadLiveUi());
 	} finally {
+		await metrics?.close();
 		await session.close();
 	}
 }

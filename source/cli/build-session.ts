@@ -5,6 +5,7 @@ import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
 import {findTargets} from './targets.js';
+import type {Simulator} from '../sim/simulator.js';
 
 /**
  * Builds the session: the simulated miner for --demo, else what discovery found. Warnings go to
@@ -31,28 +32,33 @@ async function buildBareSession(plan: RunPlan, warn: (line: string) => void): Pr
 	// The session's code (HTTP client, monitor, simulator) loads while discovery reads files.
 	const loading = import('./session.js');
 	loading.catch(() => undefined); // awaited below; a failure must not go unhandled when discovery throws first
-	if (plan.demo) {
-		const {createSession, startDemoMiner} = await loading;
-		const {simulator, target, stateDir} = await startDemoMiner();
-		return createSession([target], plan.intervalMs, {simulator, stateDir}, {pausedAlertMs: plan.pausedAlertMs});
-	}
-
-	if (plan.rigsFile !== undefined) {
-		const targets = await rigsTargets(plan, plan.rigsFile, warn);
-		const {createSession} = await loading;
-		return createSession(targets, plan.intervalMs, null, {pausedAlertMs: plan.pausedAlertMs});
-	}
-
-	const result = await findTargets(plan, plan.urls);
+	const {targets, demo} = await resolveSessionTargets(plan, warn);
 	const {createSession} = await loading;
+	return createSession(targets, plan.intervalMs, demo, {pausedAlertMs: plan.pausedAlertMs});
+}
+
+/** The simulated miner of --demo and the folder it keeps its state in (removed when the session closes). */
+export type DemoMiner = {readonly simulator: Simulator; readonly stateDir: string};
+
+/**
+ * What a session watches, without making it (rigtop exporter makes its own in a worker thread): the simulated miner
+ * for --demo (started here), the rigs of --rigs, else what discovery found. Same warnings and errors as buildSession.
+ */
+export async function resolveSessionTargets(
+	plan: RunPlan,
+	warn: (line: string) => void,
+): Promise<{targets: SessionTarget[]; demo: DemoMiner | null}> {
+	if (plan.demo) {
+		const {startDemoMiner} = await import('./session.js');
+		const {simulator, target, stateDir} = await startDemoMiner();
+		return {targets: [target], demo: {simulator, stateDir}};
+	}
+
+	if (plan.rigsFile !== undefined) return {targets: await rigsTargets(plan, plan.rigsFile, warn), demo: null};
+	const result = await findTargets(plan, plan.urls);
 	if (result.targets.length === 0) throw new NothingToWatchError(formatNoneFound(result).join('\n'));
 	for (const line of [...result.warnings, ...result.problems]) warn(line);
-	return createSession(
-		result.targets.map((target) => ({url: target.url, token: target.token, name: target.name})),
-		plan.intervalMs,
-		null,
-		{pausedAlertMs: plan.pausedAlertMs},
-	);
+	return {targets: result.targets.map((target) => ({url: target.url, token: target.token, name: target.name})), demo: null};
 }
 
 /**

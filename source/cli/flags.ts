@@ -9,7 +9,8 @@ export const FLAGS = {
 	token: {type: 'string'},
 	config: {type: 'string', shortFlag: 'c'},
 	where: {type: 'boolean', default: false},
-	interval: {type: 'number', shortFlag: 'i', default: 2},
+	// No default here: the live view polls every 2 s, the exporter every 10 s (cli/options.ts).
+	interval: {type: 'number', shortFlag: 'i'},
 	demo: {type: 'boolean', default: false},
 	once: {type: 'boolean', default: false},
 	json: {type: 'boolean', default: false},
@@ -22,6 +23,9 @@ export const FLAGS = {
 	until: {type: 'string'},
 	csv: {type: 'boolean', default: false},
 	list: {type: 'boolean', default: false},
+	listen: {type: 'string'},
+	metrics: {type: 'string'},
+	metricsTokenFile: {type: 'string'},
 } as const;
 
 export const VALUE_HINTS = {
@@ -35,4 +39,7 @@ export const VALUE_HINTS = {
 	interval: 'seconds between polls, e.g. -i 2',
 	since: 'a duration back from now such as 24h, or a date',
 	until: 'a duration back from now such as 2h, or a date',
+	listen: 'the address /metrics listens on, host:port or :port',
+	metrics: 'the address /metrics listens on, host:port or :port',
+	metricsTokenFile: 'a file holding the token /metrics wants',
 };

@@ -10,7 +10,8 @@ export type CliFlags = {
 	readonly tokenFile?: string | undefined;
 	readonly token?: string | undefined;
 	readonly config?: string | undefined;
-	readonly interval: number;
+	/** Seconds; default 2 (the exporter: 10). */
+	readonly interval?: number | undefined;
 	readonly demo: boolean;
 	readonly once: boolean;
 	readonly json: boolean;
@@ -24,9 +25,19 @@ export type CliFlags = {
 	readonly history?: boolean | undefined;
 	/** --paused-alert DURATION (default 10m; 0 never). */
 	readonly pausedAlert?: string | undefined;
+	readonly listen?: string | undefined;
+	readonly metrics?: string | undefined;
+	readonly metricsTokenFile?: string | undefined;
 };
 
-export type RunMode = 'live' | 'once' | 'where';
+export type RunMode = 'live' | 'once' | 'where' | 'exporter';
+
+/** Where the metrics endpoint listens (`rigtop exporter --listen`, or the live view's `--metrics`); checked when served. */
+export type MetricsPlan = {
+	readonly listen: string;
+	readonly flag: '--listen' | '--metrics';
+	readonly tokenFile: string | undefined;
+};
 
 export type RunPlan = {
 	readonly mode: RunMode;
@@ -51,11 +62,18 @@ export type RunPlan = {
 	readonly history: boolean;
 	/** --paused-alert: after how long a paused miner is an alert (ms; 0 never). */
 	readonly pausedAlertMs: number;
+	/** The metrics endpoint to serve: always for the exporter, with --metrics for the live view; else null. */
+	readonly metrics: MetricsPlan | null;
 	/** Lines for stderr before anything else (the non-terminal notice). */
 	readonly notices: readonly string[];
 };
 
 export const MIN_INTERVAL_SECONDS = 0.25;
+export const DEFAULT_INTERVAL_SECONDS = 2;
+/** The exporter polls as often as XMRig's shortest hashrate window fills: more often adds nothing to a 15 s scrape. */
+export const DEFAULT_EXPORTER_INTERVAL_SECONDS = 10;
+/** `rigtop exporter` listens here unless --listen says otherwise (loopback: another address must be asked for). */
+export const DEFAULT_EXPORTER_LISTEN = '127.0.0.1:9189';
 
 export type PlanInputs = {
 	readonly positional: readonly string[];
@@ -63,6 +81,8 @@ export type PlanInputs = {
 	readonly env: NodeJS.ProcessEnv;
 	readonly stdinIsTty: boolean;
 	readonly stdoutIsTty: boolean;
+	/** `rigtop exporter …` (the word itself is not in `positional`). */
+	readonly command?: 'exporter' | undefined;
 };
 
 /**
@@ -78,7 +98,9 @@ export function colorEnabled(env: Readonly<Record<string, string | undefined>>, 
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */
 export function planRun(inputs: PlanInputs): RunPlan {
 	const {flags} = inputs;
-	if (!Number.isFinite(flags.interval) || flags.interval < MIN_INTERVAL_SECONDS) {
+	const exporter = inputs.command === 'exporter';
+	const interval = flags.interval ?? (exporter ? DEFAULT_EXPORTER_INTERVAL_SECONDS : DEFAULT_INTERVAL_SECONDS);
+	if (!Number.isFinite(interval) || interval < MIN_INTERVAL_SECONDS) {
 		throw new UsageError(`--interval must be a number of seconds, at least ${MIN_INTERVAL_SECONDS}`);
 	}
 
@@ -112,9 +134,20 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	}
 
 	const notices: string[] = [];
+	const metrics = planMetrics(flags, exporter);
 	// --json is a --once format; asking for it alone means one JSON snapshot.
-	let mode: RunMode = flags.where ? 'where' : flags.once || flags.json ? 'once' : 'live';
+	let mode: RunMode = exporter ? 'exporter' : flags.where ? 'where' : flags.once || flags.json ? 'once' : 'live';
+	if (metrics !== null && mode !== 'exporter' && mode !== 'live') {
+		throw new UsageError("--metrics serves the live view's miners while it runs; for metrics without a screen, run rigtop exporter");
+	}
+
 	if (mode === 'live' && (!inputs.stdinIsTty || !inputs.stdoutIsTty)) {
+		if (metrics !== null) {
+			throw new UsageError(
+				'--metrics serves while the live view runs, which needs a terminal; without one, run rigtop exporter --listen ADDR',
+			);
+		}
+
 		mode = 'once';
 		notices.push('not a terminal: printing one snapshot instead of the live dashboard (use --once to say so)');
 	}
@@ -124,7 +157,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		mode,
 		json: flags.json,
 		color,
-		intervalMs: Math.round(flags.interval * 1000),
+		intervalMs: Math.round(interval * 1000),
 		readOnly: flags.readOnly,
 		demo: flags.demo,
 		urls,
@@ -137,6 +170,44 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		onAlert,
 		history: flags.history !== false,
 		pausedAlertMs,
+		metrics,
 		notices,
 	};
+}
+
+/** The metrics endpoint the flags ask for, or null; UsageError for a flag that does not go with the command. */
+function planMetrics(flags: CliFlags, exporter: boolean): MetricsPlan | null {
+	const given = (value: string | undefined, flag: string): string | undefined => {
+		if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs an address, HOST:PORT`);
+		return value;
+	};
+
+	const listen = given(flags.listen, '--listen');
+	const metrics = given(flags.metrics, '--metrics');
+	if (flags.metricsTokenFile !== undefined && flags.metricsTokenFile.trim() === '') {
+		throw new UsageError('--metrics-token-file needs the path of a file holding the token');
+	}
+
+	if (exporter) {
+		if (metrics !== undefined) throw new UsageError('rigtop exporter serves on --listen ADDR; --metrics is for the live view');
+		if (flags.once || flags.json || flags.where) {
+			throw new UsageError('--once, --json and --where are for the live view; rigtop exporter serves until stopped');
+		}
+
+		if (flags.bell === true || flags.onAlert !== undefined) {
+			throw new UsageError(
+				"--bell and --on-alert are the live view's; the exporter's alerts are Prometheus's (docs/prometheus/alerts.yml)",
+			);
+		}
+
+		return {listen: listen ?? DEFAULT_EXPORTER_LISTEN, flag: '--listen', tokenFile: flags.metricsTokenFile};
+	}
+
+	if (listen !== undefined) throw new UsageError('--listen is for rigtop exporter; the live view serves metrics with --metrics ADDR');
+	if (metrics === undefined) {
+		if (flags.metricsTokenFile !== undefined) throw new UsageError('--metrics-token-file protects --metrics ADDR or rigtop exporter');
+		return null;
+	}
+
+	return {listen: metrics, flag: '--metrics', tokenFile: flags.metricsTokenFile};
 }

@@ -45,6 +45,11 @@ export type Session = {
 	 * opened miner is polled at once, so its threads show without waiting for the next poll.
 	 */
 	setOpen(index: number | null): void;
+	/**
+	 * From now on every miner reads its per-thread document at every poll, whichever dashboard is open (the metrics
+	 * endpoint serves every miner's threads, so they must not come and go with the screen).
+	 */
+	readEveryThread(): void;
 	close(): Promise<void>;
 };
 
@@ -106,8 +111,9 @@ export function createSession(
 	const limiter = targets.length > 1 ? createLimiter(MAX_CONCURRENT_POLLS) : undefined;
 	// Every miner reads its per-thread document until a screen says which dashboard is open (--once reads all).
 	let open: number | null | 'all' = 'all';
+	let everyThread = false;
 	const miners = targets.map((target, index) =>
-		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || open === 'all' || open === index, settings),
+		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || everyThread || open === 'all' || open === index, settings),
 	);
 	return {
 		miners,
@@ -139,6 +145,9 @@ export function createSession(
 			if (targets.length === 1 || index === open) return;
 			open = index;
 			if (index !== null) miners[index]?.monitor.pollNow();
+		},
+		readEveryThread() {
+			everyThread = true;
 		},
 		async close() {
 			for (const miner of miners) miner.monitor.stop();

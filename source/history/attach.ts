@@ -10,7 +10,7 @@ import {HistoryStore} from './store.js';
 import {defaultStateDir, STORE_FILE_NAME} from './trouble.js';
 
 export type HistoryPlan = {
-	readonly mode: 'live' | 'once' | 'where';
+	readonly mode: 'live' | 'once' | 'where' | 'exporter';
 	readonly intervalMs: number;
 };
 

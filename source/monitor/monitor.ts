@@ -60,6 +60,16 @@ const defaultMaxEvents = 200;
 
 type Outcome = {readonly ok: true; readonly snapshot: MinerSnapshot} | {readonly ok: false; readonly error: MinerError};
 
+/** Counts about rigtop's own polling of one miner since the monitor was made (the exporter reports them). */
+export type PollStats = {
+	/** Polls that failed (any MinerError). */
+	readonly failures: number;
+	/** Times the miner was seen to restart between two good polls (uptime went back, new id or version). */
+	readonly restarts: number;
+	/** How long the last finished poll took, in ms; null before the first. */
+	readonly lastDurationMs: number | null;
+};
+
 /**
  * Polls one miner on a setTimeout chain: a poll starts only after the previous one settled, each
  * with its own AbortController. While live, polls start every interval (measured from poll start);
@@ -91,6 +101,7 @@ export class Monitor implements Store<MonitorState> {
 	readonly #pausedAlertMs: number;
 	#sampleSum = 0;
 	#sampleCount = 0;
+	#stats: PollStats = {failures: 0, restarts: 0, lastDurationMs: null};
 
 	constructor(options: MonitorOptions) {
 		if (!Number.isFinite(options.intervalMs) || options.intervalMs < minIntervalMs) {
@@ -174,6 +185,11 @@ export class Monitor implements Store<MonitorState> {
 		return this.#state;
 	}
 
+	/** Failures, restarts seen and the last poll's duration; up to date when subscribers are told of a poll. */
+	getStats(): PollStats {
+		return this.#stats;
+	}
+
 	/** Logs an event from elsewhere, e.g. "config applied". */
 	addEvent(kind: EventKind, severity: Severity, message: string): void {
 		this.#commit({...this.#state, events: this.#append([{kind, severity, message}], this.#clock.now())});
@@ -198,6 +214,8 @@ export class Monitor implements Store<MonitorState> {
 		const unreachable = !outcome.ok && outcome.error.kind === 'unreachable';
 		const delay = this.#nextDelay(outcome.ok, unreachable, startedAt, now, failures);
 		const nextPollAt = now + delay;
+		const stats = this.#stats;
+		this.#stats = {...stats, failures: stats.failures + (outcome.ok ? 0 : 1), lastDurationMs: now - startedAt};
 		const state = outcome.ok
 			? this.#afterSuccess(outcome.snapshot, now, nextPollAt)
 			: this.#afterFailure(outcome.error, failures, startedAt, now, nextPollAt);
@@ -285,6 +303,7 @@ export class Monitor implements Store<MonitorState> {
 		if (derived.restarted) {
 			this.#sampleSum = 0;
 			this.#sampleCount = 0;
+			this.#stats = {...this.#stats, restarts: this.#stats.restarts + 1};
 		}
 
 		const sample = snapshot.hashrate.total[0];

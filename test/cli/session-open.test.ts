@@ -40,6 +40,20 @@ async function polled(session: Session, index: number, polls: number): Promise<v
 	});
 }
 
+/** With the fleet view showing (no dashboard open), polls both miners once more: what each was asked, and its count before. */
+async function pollInFleetView(
+	a: ReplayMiner,
+	b: ReplayMiner,
+	session: Session,
+): Promise<{before: [number, number]; asked: [string[], string[]]}> {
+	session.setOpen(null);
+	const before: [number, number] = [a.seen().length, b.seen().length];
+	session.miners[0]!.monitor.pollNow();
+	session.miners[1]!.monitor.pollNow();
+	await Promise.all([polled(session, 0, 2), polled(session, 1, 2)]);
+	return {before, asked: [a.seen().slice(before[0]), b.seen().slice(before[1])]};
+}
+
 describe('session.setOpen: only the open dashboard reads per-thread data', () => {
 	it('reads both documents from every miner until a screen says which is open (--once)', async () => {
 		const [a, b, session] = await twoMiners();
@@ -55,14 +69,11 @@ describe('session.setOpen: only the open dashboard reads per-thread data', () =>
 		const [a, b, session] = await twoMiners();
 		session.start();
 		await Promise.all([polled(session, 0, 1), polled(session, 1, 1)]);
-		session.setOpen(null);
-		const seenA = a.seen().length;
-		const seenB = b.seen().length;
-		session.miners[0]!.monitor.pollNow();
-		session.miners[1]!.monitor.pollNow();
-		await Promise.all([polled(session, 0, 2), polled(session, 1, 2)]);
-		expect(a.seen().slice(seenA)).toEqual(['GET /2/summary']);
-		expect(b.seen().slice(seenB)).toEqual(['GET /2/summary']);
+		const {
+			before: [seenA, seenB],
+			asked,
+		} = await pollInFleetView(a, b, session);
+		expect(asked).toEqual([['GET /2/summary'], ['GET /2/summary']]);
 
 		session.setOpen(1);
 		await polled(session, 1, 3);
@@ -73,6 +84,18 @@ describe('session.setOpen: only the open dashboard reads per-thread data', () =>
 				.sort(),
 		).toEqual(['GET /2/backends', 'GET /2/summary']);
 		expect(a.seen()).toHaveLength(seenA + 1);
+	});
+
+	it('readEveryThread (--metrics): the fleet view no longer drops the per-thread document of the miners not open', async () => {
+		const [a, b, session] = await twoMiners();
+		session.readEveryThread();
+		session.start();
+		await Promise.all([polled(session, 0, 1), polled(session, 1, 1)]);
+		const {asked} = await pollInFleetView(a, b, session);
+		expect(asked.map((lines) => lines.sort())).toEqual([
+			['GET /2/backends', 'GET /2/summary'],
+			['GET /2/backends', 'GET /2/summary'],
+		]);
 	});
 });
 

@@ -368,6 +368,29 @@ describe('Monitor state', () => {
 		expect(monitor.getState().history).toEqual([null, 1000, 2000, 3000, null, 500]);
 	});
 
+	it('counts failed polls, restarts seen and the last poll duration (getStats), up to date when subscribers are told', async () => {
+		const script: Step[] = [
+			ok(withRates([1000, 1000, null], {uptime: 100}), 40),
+			fail(timedOut(), 300),
+			ok(withRates([1000, 1000, null], {uptime: 102}), 10),
+			ok(withRates([1000, 1000, null], {uptime: 3}), 25),
+			fail(refused(), 5),
+		];
+		const {monitor} = watch(script);
+		const seen: Array<ReturnType<Monitor['getStats']>> = [];
+		monitor.subscribe(() => seen.push(monitor.getStats()));
+		expect(monitor.getStats()).toEqual({failures: 0, restarts: 0, lastDurationMs: null});
+		monitor.start();
+		await vi.advanceTimersByTimeAsync(4400);
+		expect(seen).toEqual([
+			{failures: 0, restarts: 0, lastDurationMs: 40},
+			{failures: 1, restarts: 0, lastDurationMs: 300},
+			{failures: 1, restarts: 0, lastDurationMs: 10},
+			{failures: 1, restarts: 1, lastDurationMs: 25},
+			{failures: 2, restarts: 1, lastDurationMs: 5},
+		]);
+	});
+
 	it('keeps the same state object until something changes, and the same parts across polls', async () => {
 		const {monitor, states} = watch([ok(makeSnapshot(), 0)]);
 		const initial = monitor.getState();

@@ -5,12 +5,13 @@
  *   and --token), --where (from the miner's own config file), `config get` / `config set` (good and failing);
  * - the live dashboard in a real terminal (tmux): every frame sampled, live, pause/resume, the config view, the miner
  *   going down, a wrong token;
+ * - rigtop exporter: its log and its /metrics with a good miner, a 401, a 403 and an unreachable one;
  * - the config engine in process: apply, undo, a conflict, a PUT that fails, and the ConfigSession over them, every
  *   result and message (as JSON and as util.inspect prints it);
  * - every file rigtop wrote under a private HOME / XDG_STATE_HOME / XDG_CONFIG_HOME / XDG_CACHE_HOME, except the
  *   backups directory (backups hold the token by design: mode 0600 in a 0700 directory).
  */
-import {execFile} from 'node:child_process';
+import {execFile, spawn} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
 import {mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
@@ -208,6 +209,45 @@ it('neither the token nor a pool password appears in any output, frame, message 
 
 		expect(text('history stdout')).toMatch(/pause sent/);
 		expect(text('history --csv stdout')).toMatch(/resume sent/);
+
+		// ---- rigtop exporter: its log and what it serves on /metrics ----
+		const exporter = spawn(
+			'node',
+			[CLI, 'exporter', '--listen', '127.0.0.1:0', '--interval', '0.5', good.url, wrong.url, noToken.url, goneUrl],
+			{
+				env: (() => {
+					const childEnv: NodeJS.ProcessEnv = {...process.env, ...tokenEnv};
+					delete childEnv['CI'];
+					return childEnv;
+				})(),
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
+		let exporterLog = '';
+		exporter.stderr.on('data', (chunk: Buffer) => (exporterLog += chunk.toString()));
+		try {
+			const deadline = Date.now() + 15_000;
+			let metrics = '';
+			while (
+				!/xmrig_up\{[^}]*\} 1/.test(metrics) ||
+				!metrics.includes('reason="forbidden"') ||
+				!metrics.includes('reason="unauthorized"')
+			) {
+				if (Date.now() > deadline)
+					throw new Error(`the exporter did not serve every miner's state within 15 s:\n${exporterLog}\n${metrics}`);
+				await new Promise((resolve) => setTimeout(resolve, 200));
+				const url = /serving (http:\/\/\S+\/metrics)/.exec(exporterLog)?.[1];
+				if (url) metrics = await (await fetch(url)).text();
+			}
+
+			keep('exporter /metrics', metrics);
+			expect(metrics).toContain('worker_id="realpeer-v6"');
+		} finally {
+			const exited = new Promise((resolve) => exporter.once('exit', resolve));
+			exporter.kill('SIGTERM');
+			await exited;
+			keep('exporter stderr', exporterLog);
+		}
 
 		// ---- the config engine in process ----
 		const client = new MinerClient({url: good.url, token: TOKEN});

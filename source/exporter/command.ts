@@ -1,0 +1,20 @@
+import {rm} from 'node:fs/promises';
+import {resolveSessionTargets} from '../cli/build-session.js';
+import type {RunPlan} from '../cli/options.js';
+
+/**
+ * `rigtop exporter`: finds the miners as the live view does (URLs, --rigs, --config, discovery; --demo starts the
+ * simulated miner here), then runs the exporter until it is stopped. Its session is made in the exporter's worker
+ * thread, so none is made here.
+ */
+export async function runExporterCommand(plan: RunPlan, version: string, warn: (line: string) => void): Promise<number> {
+	if (plan.metrics === null) throw new Error('rigtop exporter without an address to listen on');
+	// run.js is also the worker's entry: loaded on its own, so that the worker does not load discovery's code.
+	const [{runExporter}, {targets, demo}] = await Promise.all([import('./run.js'), resolveSessionTargets(plan, warn)]);
+	try {
+		return await runExporter(targets, {...plan.metrics, version, intervalMs: plan.intervalMs}, warn);
+	} finally {
+		await demo?.simulator.stop();
+		if (demo) await rm(demo.stateDir, {recursive: true, force: true});
+	}
+}

@@ -1,0 +1,164 @@
+import process from 'node:process';
+import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads';
+import type {SessionTarget} from '../cli/session.js';
+import {UsageError} from '../cli/errors.js';
+import type {EventKind} from '../monitor/types.js';
+import {prepareServing, serveMiners, type PreparedServing, type ServeSettings} from './serve.js';
+
+/**
+ * `rigtop exporter`: polls the miners on its own interval and serves /metrics until SIGINT or SIGTERM. It writes one
+ * line to stderr when it starts and one per change of a miner's link (down, back up, an error that needs the user, a
+ * restart), each naming the miner, never a token.
+ *
+ * The polling and the server run in a worker thread whose heap is bounded (Node's Worker `resourceLimits`), sized from
+ * the number of miners. Left to V8's defaults on a machine with gigabytes of memory, the old generation grows to about
+ * four times what is live before it is collected: at 1000 miners (about 55 MB live) the process reached 330-420 MB
+ * RSS; with the bound, V8 collects sooner and RSS stays under 200 MB (docs/prometheus/README.md, Performance). The
+ * main thread only checks the flags, hands the targets over and relays the worker's log lines.
+ */
+
+export type ExporterSettings = ServeSettings & {readonly intervalMs: number};
+
+/** Events worth a log line in a long-running service; share-by-share events are Prometheus's to count. */
+const LOGGED: ReadonlySet<EventKind> = new Set(['down', 'up', 'error', 'restarted']);
+
+/** What the worker is handed. Tokens travel in memory between the two threads only. */
+type WorkerInput = {
+	readonly kind: 'rigtop-exporter';
+	readonly targets: readonly SessionTarget[];
+	readonly intervalMs: number;
+	readonly prepared: PreparedServing;
+	readonly version: string;
+};
+
+type FromWorker =
+	| {readonly type: 'log'; readonly line: string}
+	| {readonly type: 'serving'; readonly url: string}
+	| {readonly type: 'failed'; readonly message: string};
+
+type ToWorker = {readonly type: 'stop'};
+
+/**
+ * The worker's old-generation bound: 32 MB and 120 kB per miner (152 MB for 1000), about three times what the worker
+ * keeps live (measured at 1000 miners: 52 MB after each full collection, most of it per miner: its monitor, its undici
+ * pool, its series). Under 256 MB V8 grows the heap by about 1.3× of what is live between full collections (4× on a
+ * machine with gigabytes of memory), and it lets the heap grow further before the first one the higher the bound is
+ * (measured: 214 MB let RSS reach 204 MB in the first 10 s, 152 MB 165 MB). A fleet that somehow needs more than the
+ * bound makes the worker fail, and rigtop says so and exits 1 (a service manager restarts it).
+ */
+export function heapLimitMb(miners: number): number {
+	return Math.max(64, Math.ceil(32 + miners * 0.12));
+}
+
+/** The young generation: small, since the new space counts in RSS all the time; a poll's garbage dies in it anyway. */
+const YOUNG_GENERATION_MB = 8;
+
+export async function runExporter(
+	targets: readonly SessionTarget[],
+	settings: ExporterSettings,
+	log: (line: string) => void,
+	signals: NodeJS.EventEmitter = process,
+): Promise<number> {
+	if (targets.length === 0) throw new UsageError('no miner to watch');
+	const prepared = await prepareServing(settings, log);
+	const input: WorkerInput = {kind: 'rigtop-exporter', targets, intervalMs: settings.intervalMs, prepared, version: settings.version};
+	const limitMb = heapLimitMb(targets.length);
+	const worker = new Worker(new URL(import.meta.url), {
+		workerData: input,
+		resourceLimits: {maxOldGenerationSizeMb: limitMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB},
+		stdout: false,
+		stderr: false,
+	});
+
+	return new Promise<number>((resolve, reject) => {
+		let stopping = false;
+		const stop = () => {
+			if (stopping) return;
+			stopping = true;
+			worker.postMessage({type: 'stop'} satisfies ToWorker);
+		};
+
+		const done = () => {
+			signals.off('SIGINT', stop);
+			signals.off('SIGTERM', stop);
+		};
+
+		signals.on('SIGINT', stop);
+		signals.on('SIGTERM', stop);
+		let failure: string | null = null;
+		worker.on('message', (message: FromWorker) => {
+			switch (message.type) {
+				case 'log':
+					log(message.line);
+					break;
+				case 'serving':
+					log(
+						`serving ${message.url}: ${targets.length} miner${targets.length === 1 ? '' : 's'}, polled every ${settings.intervalMs / 1000} s`,
+					);
+					break;
+				case 'failed':
+					failure = message.message;
+					break;
+			}
+		});
+		worker.on('error', (error: Error & {code?: string}) => {
+			failure =
+				error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+					? `the exporter needed more than its ${limitMb} MB heap for ${targets.length} miners and stopped; please report this`
+					: error.message;
+		});
+		worker.on('exit', (code) => {
+			done();
+			if (failure !== null) {
+				reject(new Error(failure));
+				return;
+			}
+
+			if (code === 0 && stopping) log('exporter stopped');
+			resolve(code === 0 && stopping ? 0 : 1);
+		});
+	});
+}
+
+/** The worker: the session, the collector and the server, until told to stop. */
+async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPort>): Promise<void> {
+	const send = (message: FromWorker) => port.postMessage(message);
+	// Loaded here, in the worker only: the main thread never loads the HTTP client, the monitors or the simulator.
+	const {createSession} = await import('../cli/session.js');
+	const session = createSession(input.targets, input.intervalMs);
+	let served;
+	try {
+		served = await serveMiners(session, input.prepared, input.version);
+	} catch (error) {
+		await session.close();
+		send({type: 'failed', message: error instanceof Error ? error.message : String(error)});
+		process.exit(1);
+	}
+
+	const lastSeq = session.miners.map(() => 0);
+	for (const [index, miner] of session.miners.entries()) {
+		miner.monitor.subscribe(() => {
+			for (const event of miner.monitor.getState().events) {
+				if (event.seq <= lastSeq[index]!) continue;
+				lastSeq[index] = event.seq;
+				if (LOGGED.has(event.kind)) send({type: 'log', line: `${served.labels[index]}: ${event.message}`});
+			}
+		});
+	}
+
+	session.start();
+	send({type: 'serving', url: served.url});
+	port.on('message', (message: ToWorker) => {
+		if (message.type !== 'stop') return;
+		void (async () => {
+			await served.close();
+			await session.close();
+			// Ends this thread only; whatever a miner connection still holds goes with it.
+			process.exit(0);
+		})();
+	});
+}
+
+if (!isMainThread && parentPort && (workerData as Partial<WorkerInput> | null)?.kind === 'rigtop-exporter') {
+	void workerMain(workerData as WorkerInput, parentPort);
+}

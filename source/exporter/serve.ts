@@ -1,0 +1,85 @@
+import type {Session} from '../cli/session.js';
+import {readTokenFile} from '../discovery/token-source.js';
+import {UsageError} from '../cli/errors.js';
+import {createCollector} from './collector.js';
+import {hostPortText, parseListen, type ListenAddress} from './listen.js';
+import {startMetricsServer} from './server.js';
+
+/** How to serve: `rigtop exporter --listen ADDR` or the live view's `--metrics ADDR`, and `--metrics-token-file`. */
+export type ServeSettings = {
+	/** The address as typed. */
+	readonly listen: string;
+	/** The flag it came from, for messages. */
+	readonly flag: '--listen' | '--metrics';
+	readonly tokenFile: string | undefined;
+	/** rigtop's version (xmrig_exporter_build_info). */
+	readonly version: string;
+};
+
+export type ServedMetrics = {
+	readonly url: string;
+	/** The `miner` label of each of the session's miners. */
+	readonly labels: readonly string[];
+	close(): Promise<void>;
+};
+
+/** Reads --metrics-token-file: its problems are bad usage (exit 2); its content is never shown. */
+async function readMetricsToken(file: string, warn: (line: string) => void): Promise<string> {
+	let read;
+	try {
+		read = await readTokenFile(file);
+	} catch (error) {
+		throw new UsageError((error instanceof Error ? error.message : String(error)).replaceAll('--token-file', '--metrics-token-file'));
+	}
+
+	if (read.token === '') throw new UsageError(`--metrics-token-file ${file} is empty: /metrics would take any request`);
+	for (const line of read.warnings) warn(line.replaceAll('--token-file', '--metrics-token-file'));
+	return read.token;
+}
+
+/** What serving needs once the flags are checked: where to listen, and the token /metrics wants (null: none). */
+export type PreparedServing = {readonly listen: ListenAddress; readonly token: string | null};
+
+/**
+ * Checks the address and reads the token file (UsageError for either), and warns when the endpoint will be reachable
+ * from other machines without a token.
+ */
+export async function prepareServing(settings: Omit<ServeSettings, 'version'>, warn: (line: string) => void): Promise<PreparedServing> {
+	const listen = parseListen(settings.listen, settings.flag);
+	const token = settings.tokenFile === undefined ? null : await readMetricsToken(settings.tokenFile, warn);
+	if (!listen.loopback && token === null) {
+		warn(
+			`${settings.flag} ${hostPortText(listen.host, listen.port)} can be reached from other machines and /metrics is not protected: anyone who reaches it reads your miners' addresses, versions, pools and hashrates; give --metrics-token-file FILE (Prometheus: authorization.credentials_file)`,
+		);
+	}
+
+	return {listen, token};
+}
+
+/** Makes every miner of the session read its per-thread document, and binds (an Error with one line when it cannot). */
+export async function serveMiners(session: Session, prepared: PreparedServing, version: string): Promise<ServedMetrics> {
+	session.readEveryThread();
+	const collector = createCollector(session.miners, {version});
+	try {
+		const server = await startMetricsServer({listen: prepared.listen, token: prepared.token, render: collector.render});
+		return {
+			url: server.url,
+			labels: collector.labels,
+			async close() {
+				collector.close();
+				await server.close();
+			},
+		};
+	} catch (error) {
+		collector.close();
+		throw error;
+	}
+}
+
+/**
+ * Serves the session's miners on /metrics (the live view's --metrics): prepareServing, then serveMiners. Call before
+ * session.start() so that a bad address stops rigtop first.
+ */
+export async function serveSessionMetrics(session: Session, settings: ServeSettings, warn: (line: string) => void): Promise<ServedMetrics> {
+	return serveMiners(session, await prepareServing(settings, warn), settings.version);
+}

@@ -1,0 +1,65 @@
+import {expect, test} from 'vitest';
+import {planRun, type CliFlags} from '../../source/cli/options.js';
+import {UsageError} from '../../source/cli/errors.js';
+
+const base: CliFlags = {demo: false, once: false, json: false, where: false, color: true, readOnly: false};
+const plan = (flags: Partial<CliFlags>, options: {exporter?: boolean; tty?: boolean; positional?: string[]} = {}) =>
+	planRun({
+		positional: options.positional ?? [],
+		command: options.exporter ? 'exporter' : undefined,
+		flags: {...base, ...flags},
+		env: {},
+		stdinIsTty: options.tty ?? true,
+		stdoutIsTty: options.tty ?? true,
+	});
+
+test('rigtop exporter: its own mode, loopback :9189 by default, polled every 10 s, with or without a terminal', () => {
+	for (const tty of [true, false]) {
+		const result = plan({}, {exporter: true, tty, positional: ['127.0.0.1:18088']});
+		expect(result.mode).toBe('exporter');
+		expect(result.metrics).toEqual({listen: '127.0.0.1:9189', flag: '--listen', tokenFile: undefined});
+		expect(result.intervalMs).toBe(10_000);
+		expect(result.urls).toEqual(['127.0.0.1:18088']);
+		expect(result.notices).toEqual([]);
+	}
+
+	expect(plan({listen: ':9189', metricsTokenFile: 'tok', interval: 5, rigs: 'rigs.json'}, {exporter: true})).toMatchObject({
+		metrics: {listen: ':9189', flag: '--listen', tokenFile: 'tok'},
+		intervalMs: 5000,
+		rigsFile: 'rigs.json',
+	});
+	expect(plan({demo: true}, {exporter: true}).demo).toBe(true);
+});
+
+test('the live view keeps its 2 s default and serves metrics only with --metrics', () => {
+	expect(plan({}).intervalMs).toBe(2000);
+	expect(plan({}).metrics).toBeNull();
+	expect(plan({metrics: '127.0.0.1:9190', metricsTokenFile: 'tok'})).toMatchObject({
+		mode: 'live',
+		metrics: {listen: '127.0.0.1:9190', flag: '--metrics', tokenFile: 'tok'},
+	});
+});
+
+test('flags that do not go together are bad usage, each saying what to use instead', () => {
+	const cases: ReadonlyArray<[Partial<CliFlags>, boolean, RegExp]> = [
+		[{metrics: ':9189'}, true, /--metrics is for the live view/],
+		[{once: true}, true, /rigtop exporter serves until stopped/],
+		[{where: true}, true, /rigtop exporter serves until stopped/],
+		[{bell: true}, true, /alerts are Prometheus's/],
+		[{onAlert: 'logger'}, true, /alerts are Prometheus's/],
+		[{listen: ':9189'}, false, /--listen is for rigtop exporter/],
+		[{metricsTokenFile: 'tok'}, false, /--metrics-token-file protects --metrics ADDR or rigtop exporter/],
+		[{metrics: ':9189', once: true}, false, /for metrics without a screen, run rigtop exporter/],
+		[{metrics: ' '}, false, /--metrics needs an address/],
+		[{listen: ''}, true, /--listen needs an address/],
+		[{metricsTokenFile: ''}, true, /--metrics-token-file needs the path/],
+		[{interval: 0.1}, true, /--interval/],
+	];
+	for (const [flags, exporter, message] of cases) {
+		expect(() => plan(flags, {exporter})).toThrow(UsageError);
+		expect(() => plan(flags, {exporter})).toThrow(message);
+	}
+
+	// The live view without a terminal prints one snapshot; with --metrics it would serve nothing for long.
+	expect(() => plan({metrics: '127.0.0.1:9190'}, {tty: false})).toThrow(/needs a terminal; without one, run rigtop exporter --listen ADDR/);
+});

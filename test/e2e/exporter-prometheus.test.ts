@@ -1,0 +1,293 @@
+/**
+ * The whole chain a user sets up, with the real engine: the built `rigtop exporter --rigs rigs.json` watching
+ * simulated miners of every dialect rigtop reads plus one that is down, a real Prometheus (Debian's package) scraping
+ * it with docs/prometheus/alerts.yml loaded, and assertions made through Prometheus's HTTP query API: one xmrig_up per
+ * miner with the right value, hashrate series for each live miner and none for the down one, the shipped alert pending
+ * for the down miner only, every rule evaluating without error, and every query of the shipped Grafana dashboard
+ * running without error. Also the live view's --metrics, scraped while the dashboard is on screen.
+ */
+import {spawn, type ChildProcess} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {startSimulator, type SimDialect, type Simulator} from '../../source/sim/simulator.js';
+import {eventually, freePort, parseSamples, select, startPrometheus, type RunningPrometheus} from '../exporter/helpers/prometheus.js';
+import {readSynthetic} from '../helpers/captures.js';
+import {json, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
+import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
+
+const docs = path.resolve('docs/prometheus');
+const ODD_NAME = 'rig "quoted" \\ ✓';
+
+type Vector = Array<{metric: Record<string, string>; value: [number, string]}>;
+
+let dir = '';
+const sims: Simulator[] = [];
+const replays: ReplayMiner[] = [];
+let exporter: ChildProcess | null = null;
+let exporterLog = '';
+let prometheus: RunningPrometheus | null = null;
+/** rig name → whether it is up. */
+const expected = new Map<string, boolean>();
+
+async function startExporter(rigsFile: string): Promise<string> {
+	const env = {...process.env};
+	delete env['CI'];
+	const child = spawn('node', [CLI, 'exporter', '--rigs', rigsFile, '--listen', '127.0.0.1:0', '--interval', '1'], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	exporter = child;
+	return new Promise((resolve, reject) => {
+		child.stderr!.on('data', (chunk: Buffer) => {
+			exporterLog += chunk.toString();
+			const match = /serving (http:\/\/\S+\/metrics)/.exec(exporterLog);
+			if (match) resolve(match[1]!);
+		});
+		child.once('exit', (code) => reject(new Error(`rigtop exporter exited (${code}) before serving:\n${exporterLog}`)));
+	});
+}
+
+beforeAll(async () => {
+	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
+	dir = mkdtempSync(path.join(tmpdir(), 'rigtop-e2e-prometheus-'));
+	const rigs: Array<{name: string; url: string}> = [];
+	// The simulator's dialects: 6.x and 5.x (/2/summary + /2/backends), 2.16 and 2.14 (/1/summary + /1/threads).
+	for (const [index, dialect] of (['6', '5', '2', '2.14'] as SimDialect[]).entries()) {
+		const sim = await startSimulator({dialect, warm: true, seed: 90 + index, workerId: `sim-${dialect}`, threads: 2});
+		sims.push(sim);
+		rigs.push({name: index === 0 ? ODD_NAME : `rig-${dialect}`, url: sim.url});
+	}
+
+	// The two dialects only older or odd miners speak, replayed from payloads of their shape.
+	const legacy = await startReplayMiner({
+		'GET /1/summary': json(readSynthetic('v6-live-summary-v1.json')),
+		'GET /2/backends': json(readSynthetic('v6-live-backends.json')),
+	});
+	const summaryOnly = await startReplayMiner({}, json(readSynthetic('v2.5-summary.json')));
+	replays.push(legacy, summaryOnly);
+	rigs.push({name: 'rig-legacy-summary', url: legacy.url}, {name: 'rig-2.5', url: summaryOnly.url});
+	rigs.push({name: 'rig-down', url: `127.0.0.1:${await freePort()}`});
+	for (const rig of rigs) expected.set(rig.name, rig.name !== 'rig-down');
+
+	const rigsFile = path.join(dir, 'rigs.json');
+	writeFileSync(rigsFile, JSON.stringify(rigs));
+	const metricsUrl = await startExporter(rigsFile);
+	const target = new URL(metricsUrl).host;
+	prometheus = await startPrometheus(
+		[
+			'global:',
+			'  scrape_interval: 1s',
+			'  evaluation_interval: 1s',
+			'rule_files:',
+			'  - alerts.yml',
+			'scrape_configs:',
+			'  - job_name: rigtop',
+			'    static_configs:',
+			`      - targets: ['${target}']`,
+			'',
+		].join('\n'),
+		{'alerts.yml': readFileSync(path.join(docs, 'alerts.yml'), 'utf8')},
+	);
+}, 60_000);
+
+afterAll(async () => {
+	await prometheus?.stop();
+	if (exporter && exporter.exitCode === null) {
+		const exited = new Promise((resolve) => exporter!.once('exit', resolve));
+		exporter.kill('SIGTERM');
+		await exited;
+	}
+
+	await Promise.all(sims.map(async (sim) => sim.stop()));
+	await Promise.all(replays.map(async (replay) => replay.close()));
+	if (dir) rmSync(dir, {recursive: true, force: true});
+});
+
+const instant = async (query: string): Promise<Vector> => (await prometheus!.api<{result: Vector}>('query', {query})).result;
+
+describe('rigtop exporter → a real Prometheus', () => {
+	it('one xmrig_up per miner with the right value; hashrates for each live miner, none for the down one', async () => {
+		// Wait until Prometheus has scraped the exporter after every miner's first poll.
+		const ups = await eventually(
+			async () => {
+				const result = await instant('xmrig_up');
+				return result.length === expected.size &&
+					result.every((sample) => (sample.value[1] === '1') === expected.get(sample.metric['miner']!))
+					? result
+					: undefined;
+			},
+			30_000,
+			`Prometheus to hold xmrig_up for the ${expected.size} miners, with the right values`,
+		);
+		expect(new Map(ups.map((sample) => [sample.metric['miner'], sample.value[1] === '1']))).toEqual(expected);
+		expect(ups.every((sample) => sample.metric['job'] === 'rigtop')).toBe(true);
+		expect((await instant('up{job="rigtop"}')).map((sample) => sample.value[1])).toEqual(['1']);
+
+		const hashing = await eventually(
+			async () => {
+				const result = await instant('count by (miner) (xmrig_hashrate_hashes_per_second)');
+				return result.length === expected.size - 1 ? result : undefined;
+			},
+			15_000,
+			'hashrate series for every live miner',
+		);
+		const live = [...expected].filter(([, up]) => up).map(([name]) => name);
+		expect(hashing.map((sample) => sample.metric['miner']).sort()).toEqual(live.sort());
+		expect(await instant('xmrig_hashrate_hashes_per_second{miner="rig-down"}')).toEqual([]);
+		expect(await instant('xmrig_shares_total{miner="rig-down"}')).toEqual([]);
+		const reasons = await instant('xmrig_poll_error');
+		expect(reasons.map((sample) => [sample.metric['miner'], sample.metric['reason']])).toEqual([['rig-down', 'unreachable']]);
+
+		// Every dialect under the same names, one per reader dialect.
+		const info = await instant('xmrig_miner_info');
+		expect(new Set(info.map((sample) => sample.metric['dialect']))).toEqual(new Set(['v2', 'v2-legacy-summary', 'v1', 'v1-summary-only']));
+		// Per-thread series for the miners that report threads (2 threads, 3 windows each for the simulators).
+		expect((await instant(`count(xmrig_thread_hashrate_hashes_per_second{miner="rig-5"})`))[0]?.value[1]).toBe('6');
+	});
+
+	it('Prometheus read OpenMetrics (counters stored under their family names) and the escaped rig name came through', async () => {
+		const metadata = await prometheus!.api<Record<string, Array<{type: string}>>>('metadata', {metric: 'xmrig_shares_good'});
+		expect(metadata['xmrig_shares_good']?.[0]?.type).toBe('counter');
+		const odd = await instant('xmrig_up{miner=~"rig \\"quoted\\".*"}');
+		expect(odd.map((sample) => sample.metric['miner'])).toEqual([ODD_NAME]);
+	});
+
+	it('the shipped alert rules evaluate without error, and XmrigMinerDown is pending for the down miner only', async () => {
+		const groups = await eventually(
+			async () => {
+				const data = await prometheus!.api<{
+					groups: Array<{name: string; rules: Array<{name: string; health: string; lastError?: string; lastEvaluation: string}>}>;
+				}>('rules');
+				const rules = data.groups.flatMap((group) => group.rules);
+				return rules.length > 0 && rules.every((rule) => !rule.lastEvaluation.startsWith('0001')) ? data.groups : undefined;
+			},
+			20_000,
+			'every rule to be evaluated',
+		);
+		const rules = groups.flatMap((group) => group.rules);
+		expect(rules.map((rule) => rule.name).sort()).toEqual(
+			[
+				'RigtopExporterDown',
+				'XmrigHashrateLow',
+				'XmrigHugePagesLost',
+				'XmrigMinerDown',
+				'XmrigPausedTooLong',
+				'XmrigPoolDisconnected',
+				'XmrigRejectRateHigh',
+			].sort(),
+		);
+		for (const rule of rules)
+			expect({rule: rule.name, health: rule.health, error: rule.lastError ?? ''}).toEqual({rule: rule.name, health: 'ok', error: ''});
+
+		const alerts = await eventually(
+			async () => {
+				const data = await prometheus!.api<{alerts: Array<{labels: Record<string, string>; state: string}>}>('alerts');
+				return data.alerts.length > 0 ? data.alerts : undefined;
+			},
+			20_000,
+			'an alert',
+		);
+		expect(alerts.map((alert) => [alert.labels['alertname'], alert.labels['miner'], alert.state])).toEqual([
+			['XmrigMinerDown', 'rig-down', 'pending'],
+		]);
+	});
+
+	it('every query of the shipped Grafana dashboard runs without error; all but the GPU ones find data', async () => {
+		const dashboard = JSON.parse(readFileSync(path.join(docs, 'grafana-dashboard.json'), 'utf8')) as {
+			panels: Array<{title: string; targets: Array<{expr: string}>}>;
+			templating: {list: Array<{name: string; query: {query: string}}>};
+		};
+		// The miner variable: label_values(xmrig_up, miner).
+		const variable = dashboard.templating.list.find((item) => item.name === 'miner')!;
+		const [, metric, label] = /^label_values\((\w+), (\w+)\)$/.exec(variable.query.query)!;
+		const values = await prometheus!.api<string[]>(`label/${label}/values`, {'match[]': metric!});
+		expect(values.sort()).toEqual([...expected.keys()].sort());
+
+		// Let rates see a few scrapes, then run each panel's queries over the last minute as Grafana would ("All" miners).
+		await new Promise((resolve) => setTimeout(resolve, 3000));
+		const end = Date.now() / 1000;
+		const empty: string[] = [];
+		for (const panel of dashboard.panels) {
+			for (const target of panel.targets) {
+				const query = target.expr.replaceAll('$miner', '.*').replaceAll('$__rate_interval', '15s');
+				const data = await prometheus!.api<{result: unknown[]}>('query_range', {
+					query,
+					start: String(end - 60),
+					end: String(end),
+					step: '2',
+				});
+				if (data.result.length === 0) empty.push(`${panel.title}: ${target.expr}`);
+			}
+		}
+
+		// The simulators are CPU miners and nobody is down long enough to restart: those panels are rightly empty here.
+		expect(empty.filter((line) => !/^(GPU temperature|GPU power):/.test(line))).toEqual([]);
+	});
+
+	it('the exporter logged the down miner once, never a token, and stops cleanly on SIGTERM', async () => {
+		expect(exporterLog).toMatch(/^rigtop: serving http:\/\/127\.0\.0\.1:\d+\/metrics: 7 miners, polled every 1 s$/m);
+		expect(exporterLog.match(/rig-down: down/g)).toHaveLength(1);
+		const exited = new Promise<number | null>((resolve) => exporter!.once('exit', resolve));
+		exporter!.kill('SIGTERM');
+		expect(await exited).toBe(0);
+		expect(exporterLog).toMatch(/rigtop: exporter stopped\n$/);
+	});
+});
+
+describe('the live view with --metrics', () => {
+	it('serves the same metrics while the dashboard is on screen', async () => {
+		const sim = await startSimulator({dialect: '6', warm: true, workerId: 'live-rig'});
+		const port = await freePort();
+		const terminal = await TmuxTerminal.start(['node', CLI, sim.url, '--metrics', `127.0.0.1:${port}`]);
+		try {
+			await terminal.waitFor('live-rig', 15_000);
+			const text = await eventually(
+				async () => {
+					const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+					const body = await response.text();
+					return body.includes('xmrig_thread_hashrate_hashes_per_second') ? body : undefined;
+				},
+				10_000,
+				'/metrics with the per-thread series',
+			);
+			const samples = parseSamples(text);
+			expect(select(samples, 'xmrig_up').map((sample) => sample.value)).toEqual([1]);
+			expect(select(samples, 'xmrig_miner_info')[0]?.labels['worker_id']).toBe('live-rig');
+			const screen = await terminal.screen();
+			expect(screen).toContain('live-rig');
+			expect(screen).not.toContain('metrics'); // nothing printed over the dashboard
+		} finally {
+			await terminal.kill();
+			await sim.stop();
+		}
+	});
+});
+
+describe('rigtop exporter that cannot serve', () => {
+	async function exporterRun(args: readonly string[]): Promise<{code: number | null; stderr: string}> {
+		const env = {...process.env};
+		delete env['CI'];
+		return new Promise((resolve) => {
+			const child = spawn('node', [CLI, 'exporter', ...args], {env, stdio: ['ignore', 'ignore', 'pipe']});
+			let stderr = '';
+			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+			child.once('exit', (code) => resolve({code, stderr}));
+		});
+	}
+
+	it('a port in use: one line saying so, exit 1; a bad address: usage, exit 2', async () => {
+		const sim = await startSimulator({dialect: '6', warm: true});
+		try {
+			const taken = await exporterRun(['--listen', `127.0.0.1:${sim.port}`, sim.url]);
+			expect(taken.code).toBe(1);
+			expect(taken.stderr).toBe(`rigtop: cannot listen on 127.0.0.1:${sim.port}: the address is already in use (another exporter?)\n`);
+			const bad = await exporterRun(['--listen', '9189', sim.url]);
+			expect(bad.code).toBe(2);
+			expect(bad.stderr).toMatch(/^rigtop: --listen "9189": not an address and port; write HOST:PORT/);
+		} finally {
+			await sim.stop();
+		}
+	});
+});
