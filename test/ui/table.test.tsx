@@ -22,6 +22,20 @@ describe('fitColumns', () => {
 		expect(fitColumns(columns, 15).map((entry) => entry.column.id)).toEqual(['id', 'value']);
 		expect(fitColumns(columns, 5).map((entry) => entry.column.id)).toEqual(['id', 'value']);
 	});
+
+	test('spare width goes to the columns whose content wants more, the one least likely to be dropped first, then to the flexible one', () => {
+		const wanting: readonly Column<Row>[] = [
+			{id: 'name', header: 'name', width: 6, want: 20, cell: (row) => row.name},
+			{id: 'value', header: 'value', width: 8, cell: (row) => row.value},
+			{id: 'pool', header: 'pool', width: 6, want: 16, drop: 1, cell: () => ''},
+			{id: 'note', header: 'note', width: 4, flex: true, drop: 2, cell: () => ''},
+		];
+		// The minimum is 6 + 8 + 6 + 4 + 3 gaps = 27.
+		expect(fitColumns(wanting, 27, 1).map((entry) => entry.width)).toEqual([6, 8, 6, 4]);
+		expect(fitColumns(wanting, 35, 1).map((entry) => entry.width)).toEqual([14, 8, 6, 4]);
+		expect(fitColumns(wanting, 45, 1).map((entry) => entry.width)).toEqual([20, 8, 10, 4]);
+		expect(fitColumns(wanting, 80, 1).map((entry) => entry.width)).toEqual([20, 8, 16, 4 + 80 - 51]);
+	});
 });
 
 describe('fitCell', () => {
