@@ -1,4 +1,4 @@
-import {useCallback, useEffect, useState, type ReactNode} from 'react';
+import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MonitorState} from '../monitor/types.js';
@@ -64,6 +64,15 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 			),
 	);
 
+	// `R` on the fleet: every rig that can be polled now is.
+	const refreshAll = useMemo(() => {
+		const refreshes = miners.flatMap((miner) => (miner.onRefresh ? [miner.onRefresh] : []));
+		if (refreshes.length === 0) return undefined;
+		return () => {
+			for (const refresh of refreshes) refresh();
+		};
+	}, [miners]);
+
 	const openRig = useCallback((index: number) => {
 		setSelected(index);
 		setScreen({name: 'dashboard', index});
@@ -92,6 +101,7 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 				onOpen={openRig}
 				initialSelected={selected}
 				onSelect={setSelected}
+				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(now === undefined ? {} : {now})}
 			/>
 		);

@@ -2,7 +2,8 @@
  * The fleet table's columns: what each cell says for a rig row or the totals row. Widths are the
  * minimum each needs; `drop` says which go first on narrow terminals (the alert text, then when the
  * rig was last seen, its pool, uptime, reject rate and the 60 s window). Name, state, the 10 s and
- * 15 m rates and the shares always stay.
+ * 15 m rates and the shares always stay. The rig and pool columns want the width of their longest
+ * text and get it where the terminal has room (at 200 columns names and pools show whole).
  */
 import type {RateWindows} from '../../miner/model.js';
 import {DASH, formatAgo, formatCount, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../format.js';
@@ -32,9 +33,55 @@ export function totalsState(totals: FleetTotals): string {
 	return totals.summed < totals.answered ? `${totals.summed} of ${totals.count}` : `${totals.answered}/${totals.count} up`;
 }
 
-export function fleetColumns(now: number): readonly Column<FleetLine>[] {
+/** A name or pool longer than this is cut even where there is room (one odd name must not take the table). */
+const MAX_WANT = 40;
+
+/** The rig column's full text: the name, and the address after it when another rig has the same name. */
+export function rigLabel(row: Pick<FleetRow, 'name' | 'where' | 'twin'>): string {
+	return row.twin && row.name !== row.where ? `${row.name} ${row.where}` : row.name;
+}
+
+const tail = (text: string, width: number) => (width <= 0 ? '' : text.length <= width ? text : `…${text.slice(-(width - 1))}`);
+
+/**
+ * The rig column's text in `width` columns. A name that is an address (a rig without a worker id) is cut at its start,
+ * so that the port, which tells rigs on one host apart, stays: "…0.0.1:18081". A twin keeps the end of its address
+ * after as much of its name as leaves room for it: "garage …:18081".
+ */
+export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'twin'>, width: number): string {
+	const label = rigLabel(row);
+	if (label.length <= width) return label;
+	if (row.name === row.where) return tail(row.name, width);
+	if (!row.twin) return label; // cut at its end by the table
+	const keep = Math.min(row.name.length, Math.max(3, width - 1 - row.where.length));
+	const name = keep < row.name.length ? `${row.name.slice(0, Math.max(0, keep - 1))}…` : row.name;
+	const room = width - name.length - 1;
+	return room < 2 ? name : `${name} ${tail(row.where, room)}`;
+}
+
+/** What the rig and pool columns want: their longest text over every rig (not only those in view, so scrolling keeps the widths). */
+export type FleetWants = {readonly rig: number; readonly pool: number};
+
+export function fleetWants(rows: readonly FleetRow[]): FleetWants {
+	let rig = 0;
+	let pool = 0;
+	for (const row of rows) {
+		rig = Math.max(rig, rigLabel(row).length);
+		pool = Math.max(pool, row.pool?.length ?? 0);
+	}
+
+	return {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool)};
+}
+
+export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0}): readonly Column<FleetLine>[] {
 	return [
-		{id: 'rig', header: 'rig', width: 10, cell: (line) => (line.kind === 'rig' ? line.row.name : 'total')},
+		{
+			id: 'rig',
+			header: 'rig',
+			width: 10,
+			want: wants.rig,
+			cell: (line, width) => (line.kind === 'rig' ? fitRigLabel(line.row, width) : 'total'),
+		},
 		{
 			id: 'state',
 			header: 'state',
@@ -68,7 +115,14 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 					? formatPercent(line.row.rejected, line.row.total)
 					: formatPercent(line.totals.total - line.totals.good, line.totals.total),
 		},
-		{id: 'pool', header: 'pool', width: 12, drop: 5, cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : '')},
+		{
+			id: 'pool',
+			header: 'pool',
+			width: 12,
+			want: wants.pool,
+			drop: 5,
+			cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : ''),
+		},
 		{
 			id: 'up',
 			header: 'up',

@@ -1,13 +1,13 @@
 /**
- * The fleet table's content, from the monitors' states: one row per miner in session order (never
- * re-sorted, so a row does not jump while it is being read), and a totals row. Pure; the view only
- * lays it out.
+ * The fleet table's content, from the monitors' states: one row per miner (fleet-order.ts sorts and
+ * filters them), and a totals row. Pure; the view only lays it out.
  */
 import type {RigAlerts} from '../../alerts/center.js';
 import type {Alert} from '../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {MinerSnapshot, RateWindows} from '../../miner/model.js';
 import {formatDurationShort} from '../../format.js';
+import {hostPort} from '../../monitor/name.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import type {ThemeToken} from '../theme.js';
 
@@ -17,8 +17,19 @@ export const RECENT_ALERT_MS = 10 * 60_000;
 export type FleetRow = {
 	readonly index: number;
 	readonly name: string;
+	/** The rig's address, host:port. */
+	readonly where: string;
+	/**
+	 * Another rig of the fleet has the same name (two miners with one worker id, or no worker id and one host): the
+	 * rig column adds the address, so that the two can be told apart.
+	 */
+	readonly twin: boolean;
+	/** What `/` matches: name, URL and pool (the last one known, even while the rig is down), lower case. */
+	readonly search: string;
 	/** "live", "down 4m", "stale 12s", "paused", "no pool", "error", "connecting". */
 	readonly state: string;
+	/** The state's word alone (for sorting). */
+	readonly word: StatusBadge['word'];
 	readonly tone: ThemeToken;
 	/** The values are the last ones read, not the present (stale): dimmed. */
 	readonly outdated: boolean;
@@ -78,14 +89,19 @@ export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | nu
 	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
 }
 
-export function fleetRow(state: MonitorState, index: number, now: number, alerts?: RigAlerts): FleetRow {
+export function fleetRow(state: MonitorState, index: number, now: number, alerts?: RigAlerts, twin = false): FleetRow {
 	const badge = statusBadge(state, now);
 	const snapshot = state.snapshot;
 	const shown = snapshot !== null && (state.status === 'live' || state.status === 'stale');
+	const where = hostPort(state.url);
 	return {
 		index,
 		name: state.name,
+		where,
+		twin,
+		search: [state.name, state.url, snapshot?.connection.pool ?? ''].join(' ').toLowerCase(),
 		state: stateText(badge, state, now),
+		word: badge.word,
 		tone: badge.tone,
 		outdated: state.status === 'stale',
 		rates: shown ? snapshot.hashrate.total : null,
@@ -97,6 +113,13 @@ export function fleetRow(state: MonitorState, index: number, now: number, alerts
 		lastSeenAt: state.lastSuccessAt,
 		alert: rowAlert(alerts, now),
 	};
+}
+
+/** Every rig's row, in session order; rigs that share a name are marked as twins. */
+export function fleetRows(states: readonly MonitorState[], now: number, alerts?: readonly (RigAlerts | undefined)[]): FleetRow[] {
+	const names = new Map<string, number>();
+	for (const state of states) names.set(state.name, (names.get(state.name) ?? 0) + 1);
+	return states.map((state, index) => fleetRow(state, index, now, alerts?.[index], (names.get(state.name) ?? 0) > 1));
 }
 
 const known = (rate: number | null): rate is number => rate !== null && Number.isFinite(rate);

@@ -1,87 +1,141 @@
-import {Box, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo} from 'react';
+import {Box, Text, useInput, type Key} from 'ink';
+import {useCallback, useEffect, useMemo, useRef} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {SCREEN_KEYMAP} from '../keymap.js';
+import {SCREEN_KEYMAP, type Capability} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
 import {HelpOverlay} from '../panes/help-overlay.js';
+import {useTheme} from '../theme.js';
 import {computeFleetLayout} from './fleet-layout.js';
 import {FleetEvents} from './fleet-events.js';
 import {FleetHeader} from './fleet-header.js';
-import {fleetReducer, initialFleetUiState, type FleetCommand} from './fleet-reducer.js';
-import {fleetEvents, fleetRow, fleetTotals} from './fleet-rows.js';
+import {describeSort, fleetOrder} from './fleet-order.js';
+import {
+	activeFilter,
+	fleetAvailable,
+	fleetReducer,
+	initialFleetUiState,
+	place,
+	type FleetCommand,
+	type FleetUiState,
+} from './fleet-reducer.js';
+import {fleetEvents, fleetRows, fleetTotals} from './fleet-rows.js';
 import type {Store} from '../../store.js';
 import {useStore} from '../hooks/use-store.js';
 import type {FleetState} from './fleet-store.js';
 import {FleetTable} from './fleet-table.js';
+import {fleetWants} from './fleet-columns.js';
 
 export type FleetViewProps = {
 	readonly fleet: Store<FleetState>;
 	readonly onQuit: () => void;
 	/** Enter on a rig: open its dashboard. */
 	readonly onOpen: (index: number) => void;
+	/** `R`: poll every rig now; without it the key is not offered. */
+	readonly onRefreshAll?: () => void;
 	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed). */
 	readonly initialSelected?: number;
-	/** Told whenever the selection moves, so the app can restore it. */
+	/** Told whenever the selection moves to another rig, so the app can restore it. */
 	readonly onSelect?: (index: number) => void;
 	/** A fixed clock (epoch ms), for tests and screenshots. */
 	readonly now?: number;
 };
 
+const NONE: ReadonlySet<Capability> = new Set();
+const REFRESH: ReadonlySet<Capability> = new Set(['refresh']);
+
+/** The footer's lead while a filter is typed or in force: "/gar▏ 2 of 6". */
+function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly shown: number; readonly count: number}) {
+	const theme = useTheme();
+	const matched = `${shown} of ${count}`;
+	if (ui.prompt) {
+		const {text, caret} = ui.prompt;
+		return (
+			<Text>
+				<Text {...theme.text('accent')}>{`/${text.slice(0, caret)}▏${text.slice(caret)}`}</Text>
+				<Text {...theme.text('muted')}>{` ${matched}`}</Text>
+			</Text>
+		);
+	}
+
+	return (
+		<Text>
+			<Text {...theme.text('accent')}>{`/${ui.filter}`}</Text>
+			<Text {...theme.text('muted')}>{` ${matched}`}</Text>
+		</Text>
+	);
+}
+
 /**
- * Every miner on one screen: a row each (in session order), a totals row, the newest events of all
- * of them, and the keys. The table scrolls to keep the selected rig in view; the frame stays under
- * the terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
+ * Every miner on one screen: a row each, a totals row, the newest events of all of them, and the
+ * keys. Rows can be sorted (`s`, `I`) and filtered (`/`); the selection stays on its rig while the
+ * rows move. The table scrolls to keep the selected rig in view; the frame stays under the
+ * terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
  */
-export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
+export function FleetView({fleet, onQuit, onOpen, onRefreshAll, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
 	const {states, alerts, at} = useStore(fleet);
-	const {columns, rows} = useTerminalSize();
-	const layout = useMemo(() => computeFleetLayout(columns, rows, states.length), [columns, rows, states.length]);
+	const {columns, rows: terminalRows} = useTerminalSize();
 	// The fleet store's time: the labels redraw with the data, with no clock of their own.
 	const now = fixedNow ?? at;
+	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs), [states, alerts, now]);
+	// Keys act on the rows as drawn.
+	const latestRows = useRef(rows);
+	useEffect(() => {
+		latestRows.current = rows;
+	}, [rows]);
 
 	const run = useCallback(
 		(effect: FleetCommand) => {
 			if (effect.command === 'quit') onQuit();
+			else if (effect.command === 'refreshAll') onRefreshAll?.();
 			else onOpen(effect.index);
 		},
-		[onQuit, onOpen],
+		[onQuit, onOpen, onRefreshAll],
 	);
-	const [ui, dispatch] = useStepReducer(
-		fleetReducer,
-		() => initialFleetUiState({count: states.length, pageSize: layout.rigRows, selected: initialSelected}),
-		run,
-	);
+	const offered = onRefreshAll ? REFRESH : NONE;
+	const [ui, dispatch] = useStepReducer(fleetReducer, () => initialFleetUiState({selected: initialSelected, offered}), run);
+	const filter = activeFilter(ui);
+	const order = useMemo(() => fleetOrder(rows, ui.sort, filter), [rows, ui.sort, filter]);
+	const layout = useMemo(() => computeFleetLayout(columns, terminalRows, Math.max(1, order.length)), [columns, terminalRows, order.length]);
 	useEffect(() => {
-		dispatch({type: 'viewport', pageSize: layout.rigRows, count: states.length});
-	}, [dispatch, layout.rigRows, states.length]);
+		dispatch({type: 'viewport', pageSize: layout.rigRows});
+	}, [dispatch, layout.rigRows]);
 
 	useInput((input: string, key: Key) => {
-		dispatch({type: 'key', input, key});
+		dispatch({type: 'key', input, key, rows: latestRows.current});
 	});
 
+	// Placed with this render's page size (the reducer hears of a new one after the frame).
+	const {position, offset} = place({...ui, pageSize: layout.rigRows}, order);
+	const selected = position < 0 ? null : (order[position] ?? null);
 	useEffect(() => {
-		onSelect?.(ui.selected);
-	}, [onSelect, ui.selected]);
+		if (selected !== null) onSelect?.(selected);
+	}, [onSelect, selected]);
 
-	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
-	const visible = useMemo(
+	const fleetTotalsAll = useMemo(() => fleetTotals(states, now), [states, now]);
+	const shownTotals = useMemo(
 		() =>
-			states
-				.slice(ui.offset, ui.offset + layout.rigRows)
-				.map((state, i) => fleetRow(state, ui.offset + i, now, alerts?.rigs[ui.offset + i])),
-		[states, alerts, ui.offset, layout.rigRows, now],
+			order.length === states.length
+				? fleetTotalsAll
+				: fleetTotals(
+						order.map((index) => states[index]!),
+						now,
+					),
+		[order, states, now, fleetTotalsAll],
 	);
+	const visible = useMemo(
+		() => order.slice(offset, offset + layout.rigRows).flatMap((index) => (rows[index] ? [rows[index]] : [])),
+		[order, rows, offset, layout.rigRows],
+	);
+	const wants = fleetWants(rows);
 	const events = useMemo(() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines), [states, layout.eventLines]);
-	const scrolls = states.length > layout.rigRows;
-	const window = scrolls ? `rigs ${ui.offset + 1}–${Math.min(states.length, ui.offset + layout.rigRows)} of ${states.length}` : null;
+	const scrolls = order.length > layout.rigRows;
+	const window = scrolls ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null;
 
-	const footer = useMemo(() => {
-		const screen = ui.help ? 'help' : 'fleet';
-		return SCREEN_KEYMAP.footer(screen, SCREEN_KEYMAP.available(screen));
-	}, [ui.help]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'help']), []);
+	const footer = useMemo(() => SCREEN_KEYMAP.footer(ui.help ? 'help' : ui.prompt ? 'fleetFilter' : 'fleet', fleetAvailable(ui)), [ui]);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'fleetFilter', 'help'], offered), [offered]);
+	const filtering = ui.prompt !== null || ui.filter !== '';
 
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>
@@ -91,16 +145,30 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 				height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
 				overflow="hidden"
 			>
-				<FleetHeader totals={totals} width={columns} window={window} />
+				<FleetHeader totals={fleetTotalsAll} width={columns} window={window} sort={describeSort(ui.sort)} />
 				{ui.help ? (
 					<HelpOverlay entries={help} width={columns} height={layout.bodyHeight} />
 				) : (
 					<>
-						<FleetTable rows={visible} totals={totals} selected={ui.selected} width={columns} now={now} />
+						<FleetTable
+							rows={visible}
+							totals={shownTotals}
+							selected={selected ?? -1}
+							width={columns}
+							now={now}
+							wants={wants}
+							empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
+						/>
 						<FleetEvents events={events} lines={layout.eventLines} width={columns} />
 					</>
 				)}
-				{layout.footerLines > 0 ? <Footer hints={footer} width={columns} /> : null}
+				{layout.footerLines > 0 ? (
+					<Footer
+						hints={footer}
+						width={columns}
+						{...(filtering && !ui.help ? {lead: <FilterLead ui={ui} shown={order.length} count={states.length} />} : {})}
+					/>
+				) : null}
 			</Box>
 		</FixedNowContext.Provider>
 	);
