@@ -36,27 +36,27 @@ export function totalsState(totals: FleetTotals): string {
 /** A name or pool longer than this is cut even where there is room (one odd name must not take the table). */
 const MAX_WANT = 40;
 
-/** The rig column's full text: the name, and the address after it when another rig has the same name. */
-export function rigLabel(row: Pick<FleetRow, 'name' | 'where' | 'twin'>): string {
-	return row.twin && row.name !== row.where ? `${row.name} ${row.where}` : row.name;
+/** The rig column's full text: the name, and what tells it apart when another rig has the same name ("attic :18082"). */
+export function rigLabel(row: Pick<FleetRow, 'name' | 'tag'>): string {
+	return row.tag === null ? row.name : `${row.name} ${row.tag}`;
 }
 
 const tail = (text: string, width: number) => (width <= 0 ? '' : text.length <= width ? text : `…${text.slice(-(width - 1))}`);
 
 /**
  * The rig column's text in `width` columns. A name that is an address (a rig without a worker id) is cut at its start,
- * so that the port, which tells rigs on one host apart, stays: "…0.0.1:18081". A twin keeps the end of its address
- * after as much of its name as leaves room for it: "garage …:18081".
+ * so that the port, which tells rigs on one host apart, stays: "…0.0.1:18081". A tagged rig keeps its tag whole (or
+ * its end) after as much of its name as leaves room for it: "garage-ry… :18081".
  */
-export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'twin'>, width: number): string {
+export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width: number): string {
 	const label = rigLabel(row);
 	if (label.length <= width) return label;
 	if (row.name === row.where) return tail(row.name, width);
-	if (!row.twin) return label; // cut at its end by the table
-	const keep = Math.min(row.name.length, Math.max(3, width - 1 - row.where.length));
+	if (row.tag === null) return label; // cut at its end by the table
+	const keep = Math.min(row.name.length, Math.max(3, width - 1 - row.tag.length));
 	const name = keep < row.name.length ? `${row.name.slice(0, Math.max(0, keep - 1))}…` : row.name;
 	const room = width - name.length - 1;
-	return room < 2 ? name : `${name} ${tail(row.where, room)}`;
+	return room < 2 ? name : `${name} ${tail(row.tag, room)}`;
 }
 
 /** What the rig and pool columns want: their longest text over every rig (not only those in view, so scrolling keeps the widths). */

@@ -20,10 +20,10 @@ export type FleetRow = {
 	/** The rig's address, host:port. */
 	readonly where: string;
 	/**
-	 * Another rig of the fleet has the same name (two miners with one worker id, or no worker id and one host): the
-	 * rig column adds the address, so that the two can be told apart.
+	 * What tells this rig from another of the same name (two miners with one worker id): its port (":18082") when
+	 * they all run on one host, else its host:port; null when its name is its own.
 	 */
-	readonly twin: boolean;
+	readonly tag: string | null;
 	/** What `/` matches: name, URL and pool (the last one known, even while the rig is down), lower case. */
 	readonly search: string;
 	/** "live", "down 4m", "stale 12s", "paused", "no pool", "error", "connecting". */
@@ -89,7 +89,7 @@ export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | nu
 	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
 }
 
-export function fleetRow(state: MonitorState, index: number, now: number, alerts?: RigAlerts, twin = false): FleetRow {
+export function fleetRow(state: MonitorState, index: number, now: number, alerts?: RigAlerts, tag: string | null = null): FleetRow {
 	const badge = statusBadge(state, now);
 	const snapshot = state.snapshot;
 	const shown = snapshot !== null && (state.status === 'live' || state.status === 'stale');
@@ -98,7 +98,7 @@ export function fleetRow(state: MonitorState, index: number, now: number, alerts
 		index,
 		name: state.name,
 		where,
-		twin,
+		tag,
 		search: [state.name, state.url, snapshot?.connection.pool ?? ''].join(' ').toLowerCase(),
 		state: stateText(badge, state, now),
 		word: badge.word,
@@ -115,11 +115,43 @@ export function fleetRow(state: MonitorState, index: number, now: number, alerts
 	};
 }
 
-/** Every rig's row, in session order; rigs that share a name are marked as twins. */
+/** The address of a URL split in host and port ("[::1]" and "8080"). */
+function addressOf(url: string): {readonly host: string; readonly port: string} {
+	const where = hostPort(url);
+	const colon = where.lastIndexOf(':');
+	return colon <= 0 ? {host: where, port: ''} : {host: where.slice(0, colon), port: where.slice(colon + 1)};
+}
+
+/**
+ * What tells each rig from the others of its name: nothing for a name no other rig has; among rigs of one name on one
+ * host, the port; else the host and port.
+ */
+export function rigTags(states: readonly Pick<MonitorState, 'name' | 'url'>[]): (string | null)[] {
+	const byName = new Map<string, number[]>();
+	states.forEach((state, index) => {
+		byName.set(state.name, [...(byName.get(state.name) ?? []), index]);
+	});
+	const tags: (string | null)[] = states.map(() => null);
+	for (const [name, indexes] of byName) {
+		if (indexes.length < 2) continue;
+		const addresses = indexes.map((index) => addressOf(states[index]?.url ?? ''));
+		const oneHost = addresses.every((address) => address.host === addresses[0]?.host && address.port !== '');
+		indexes.forEach((index, at) => {
+			const address = addresses[at];
+			const where = hostPort(states[index]?.url ?? '');
+			// A rig named by its address (no worker id) needs no tag: its name is the address.
+			if (!address || name === where) return;
+			tags[index] = oneHost ? `:${address.port}` : where;
+		});
+	}
+
+	return tags;
+}
+
+/** Every rig's row, in session order; rigs that share a name are tagged with what tells them apart. */
 export function fleetRows(states: readonly MonitorState[], now: number, alerts?: readonly (RigAlerts | undefined)[]): FleetRow[] {
-	const names = new Map<string, number>();
-	for (const state of states) names.set(state.name, (names.get(state.name) ?? 0) + 1);
-	return states.map((state, index) => fleetRow(state, index, now, alerts?.[index], (names.get(state.name) ?? 0) > 1));
+	const tags = rigTags(states);
+	return states.map((state, index) => fleetRow(state, index, now, alerts?.[index], tags[index] ?? null));
 }
 
 const known = (rate: number | null): rate is number => rate !== null && Number.isFinite(rate);
@@ -146,17 +178,23 @@ export function fleetTotals(states: readonly MonitorState[], now: number): Fleet
 export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex: number};
 
 /**
- * The newest `limit` events of all miners, newest first, each with its rig's name. Reads only the
- * tail of each miner's log.
+ * The newest `limit` events of the miners (those in `only`, when given), newest first, each with its rig's name (its
+ * label, where `labels` gives one: "attic :18082" for one of two attics). Reads only the tail of each miner's log.
  */
-export function fleetEvents(states: readonly MonitorState[], limit: number): readonly FleetEvent[] {
+export function fleetEvents(
+	states: readonly MonitorState[],
+	limit: number,
+	options: {readonly labels?: readonly string[]; readonly only?: ReadonlySet<number>} = {},
+): readonly FleetEvent[] {
 	if (limit <= 0) return [];
 	const merged: FleetEvent[] = [];
 	states.forEach((state, minerIndex) => {
+		if (options.only && !options.only.has(minerIndex)) return;
 		const {events} = state;
+		const rig = options.labels?.[minerIndex] ?? state.name;
 		for (let i = events.length - 1; i >= Math.max(0, events.length - limit); i--) {
 			const event = events[i];
-			if (event) merged.push({...event, rig: state.name, minerIndex});
+			if (event) merged.push({...event, rig, minerIndex});
 		}
 	});
 	merged.sort((a, b) => b.at - a.at || a.minerIndex - b.minerIndex || b.seq - a.seq);

@@ -93,7 +93,7 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.index === b.index &&
 		a.name === b.name &&
 		a.where === b.where &&
-		a.twin === b.twin &&
+		a.tag === b.tag &&
 		a.state === b.state &&
 		a.tone === b.tone &&
 		a.outdated === b.outdated &&

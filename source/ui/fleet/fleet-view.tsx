@@ -25,7 +25,7 @@ import type {Store} from '../../store.js';
 import {useStore} from '../hooks/use-store.js';
 import type {FleetState} from './fleet-store.js';
 import {FleetTable} from './fleet-table.js';
-import {fleetWants} from './fleet-columns.js';
+import {fleetWants, rigLabel} from './fleet-columns.js';
 
 export type FleetViewProps = {
 	readonly fleet: Store<FleetState>;
@@ -129,11 +129,22 @@ export function FleetView({fleet, onQuit, onOpen, onRefreshAll, initialSelected 
 		[order, rows, offset, layout.rigRows],
 	);
 	const wants = fleetWants(rows);
-	const events = useMemo(() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines), [states, layout.eventLines]);
+	// The events of the rigs shown (all of them without a filter), each named as its row is.
+	const labels = useMemo(() => rows.map((row) => rigLabel(row)), [rows]);
+	const only = useMemo(() => (filter.trim() === '' ? undefined : new Set(order)), [filter, order]);
+	const events = useMemo(
+		() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines, {labels, ...(only ? {only} : {})}),
+		[states, layout.eventLines, labels, only],
+	);
 	const scrolls = order.length > layout.rigRows;
 	const window = scrolls ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null;
 
-	const footer = useMemo(() => SCREEN_KEYMAP.footer(ui.help ? 'help' : ui.prompt ? 'fleetFilter' : 'fleet', fleetAvailable(ui)), [ui]);
+	const footer = useMemo(() => {
+		const hints = SCREEN_KEYMAP.footer(ui.help ? 'help' : ui.prompt ? 'fleetFilter' : 'fleet', fleetAvailable(ui));
+		// With a filter in force, the key that clears it goes first, next to the filter.
+		const clear = ui.help || ui.prompt ? undefined : hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'fleet'));
+		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
+	}, [ui]);
 	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'fleetFilter', 'help'], offered), [offered]);
 	const filtering = ui.prompt !== null || ui.filter !== '';
 
