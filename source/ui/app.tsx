@@ -1,11 +1,12 @@
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
-import type {MonitorState} from '../monitor/types.js';
+import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import {FleetStore} from './fleet/fleet-store.js';
 import {FleetView} from './fleet/fleet-view.js';
 import {createTheme, ThemeContext} from './theme.js';
+import {WithNotices} from './with-notices.js';
 
 /** One watched miner as the app sees it: its state, and the actions its dashboard offers. */
 export type AppMiner = {
@@ -35,6 +36,11 @@ export type AppProps = {
 	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void) => ReactNode;
 	/** Alerts for the fleet rows (the AlertCenter). */
 	readonly alerts?: Store<AlertCenterState>;
+	/**
+	 * The session's own notices (about no miner in particular): among the fleet's events as rigtop's, or, with one
+	 * miner, among its dashboard's events.
+	 */
+	readonly notices?: Store<readonly MinerEvent[]>;
 	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
 	readonly onOpenChange?: (minerIndex: number | null) => void;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
@@ -49,7 +55,7 @@ type Screen =
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
  * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
  */
-export function App({miners, onQuit, color = true, now, renderConfig, alerts, fleetThrottleMs, onOpenChange}: AppProps) {
+export function App({miners, onQuit, color = true, now, renderConfig, alerts, notices, fleetThrottleMs, onOpenChange}: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
@@ -60,9 +66,14 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 		() =>
 			new FleetStore(
 				miners.map((miner) => miner.store),
-				{alerts, throttleMs: fleetThrottleMs},
+				{alerts, notices, throttleMs: fleetThrottleMs},
 			),
 	);
+	// One miner: its dashboard shows the session's notices among its events.
+	const [single] = useState(() => {
+		const only = miners[0]?.store;
+		return only && notices && !fleetMode ? new WithNotices(only, notices) : only;
+	});
 
 	// `R` on the fleet: every rig that can be polled now is.
 	const refreshAll = useMemo(() => {
@@ -115,7 +126,7 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
 		if (now !== undefined) optional.now = now;
-		body = <Dashboard key={index} store={miner.store} onQuit={onQuit} {...optional} />;
+		body = <Dashboard key={index} store={fleetMode || !single ? miner.store : single} onQuit={onQuit} {...optional} />;
 	}
 
 	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;

@@ -175,7 +175,11 @@ export function fleetTotals(states: readonly MonitorState[], now: number): Fleet
 	return {answered: answering.length, summed: summed.length, count: states.length, rates: sums, good, total, byState};
 }
 
+/** minerIndex -1: a notice of the session's own (rig "rigtop"). */
 export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex: number};
+
+/** The name the fleet's events give the session's own notices. */
+export const SESSION_LABEL = 'rigtop';
 
 /**
  * The newest `limit` events of the miners (those in `only`, when given), newest first, each with its rig's name (its
@@ -184,10 +188,17 @@ export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex
 export function fleetEvents(
 	states: readonly MonitorState[],
 	limit: number,
-	options: {readonly labels?: readonly string[]; readonly only?: ReadonlySet<number>} = {},
+	options: {readonly labels?: readonly string[]; readonly only?: ReadonlySet<number>; readonly notices?: readonly MinerEvent[]} = {},
 ): readonly FleetEvent[] {
 	if (limit <= 0) return [];
 	const merged: FleetEvent[] = [];
+	// The session's own notices, as rigtop's (minerIndex -1).
+	const notices = options.notices ?? [];
+	for (let i = notices.length - 1; i >= Math.max(0, notices.length - limit); i--) {
+		const notice = notices[i];
+		if (notice) merged.push({...notice, rig: SESSION_LABEL, minerIndex: -1});
+	}
+
 	states.forEach((state, minerIndex) => {
 		if (options.only && !options.only.has(minerIndex)) return;
 		const {events} = state;

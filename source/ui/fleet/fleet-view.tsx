@@ -74,7 +74,7 @@ function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly sho
  * terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
  */
 export function FleetView({fleet, onQuit, onOpen, onRefreshAll, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
-	const {states, alerts, at} = useStore(fleet);
+	const {states, alerts, notices, at} = useStore(fleet);
 	const {columns, rows: terminalRows} = useTerminalSize();
 	// The fleet store's time: the labels redraw with the data, with no clock of their own.
 	const now = fixedNow ?? at;
@@ -133,8 +133,8 @@ export function FleetView({fleet, onQuit, onOpen, onRefreshAll, initialSelected 
 	const labels = useMemo(() => rows.map((row) => rigLabel(row)), [rows]);
 	const only = useMemo(() => (filter.trim() === '' ? undefined : new Set(order)), [filter, order]);
 	const events = useMemo(
-		() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines, {labels, ...(only ? {only} : {})}),
-		[states, layout.eventLines, labels, only],
+		() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines, {labels, notices, ...(only ? {only} : {})}),
+		[states, layout.eventLines, labels, only, notices],
 	);
 	const scrolls = order.length > layout.rigRows;
 	const window = scrolls ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null;
