@@ -3,6 +3,7 @@ import type {ReactElement} from 'react';
 import {ConfigSession} from '../config/session.js';
 import {App, type ConfigTarget} from '../ui/app.js';
 import {ConfigView} from '../ui/config/config-view.js';
+import {lastHourSource} from '../history/last-hour.js';
 import {startAlerting} from './alerting.js';
 import {minerActions} from './live-actions.js';
 import type {RunPlan} from './options.js';
@@ -73,6 +74,7 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 			miners={miners}
 			alerts={alerting.center}
 			notices={session.notices}
+			{...(session.history ? {history: lastHourSource(session.history)} : {})}
 			onQuit={quit}
 			color={plan.color}
 			renderConfig={renderConfig}

@@ -4,6 +4,8 @@ import type {AlertCenterState} from '../alerts/center.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import {FleetStore} from './fleet/fleet-store.js';
+import {FleetHoursStore} from './fleet/fleet-hours.js';
+import type {LastHourSource} from '../history/last-hour.js';
 import {FleetView} from './fleet/fleet-view.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
@@ -43,6 +45,8 @@ export type AppProps = {
 	readonly notices?: Store<readonly MinerEvent[]>;
 	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
 	readonly onOpenChange?: (minerIndex: number | null) => void;
+	/** The history store's last hour of each miner, for the fleet's history column; without it (no history), no column. */
+	readonly history?: LastHourSource;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
 	readonly fleetThrottleMs?: number;
 };
@@ -55,7 +59,7 @@ type Screen =
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
  * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
  */
-export function App({miners, onQuit, color = true, now, renderConfig, alerts, notices, fleetThrottleMs, onOpenChange}: AppProps) {
+export function App({miners, onQuit, color = true, now, renderConfig, alerts, notices, history, fleetThrottleMs, onOpenChange}: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
@@ -69,6 +73,8 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, no
 				{alerts, notices, throttleMs: fleetThrottleMs},
 			),
 	);
+	// The fleet's last-hour column, read once a minute while the fleet shows.
+	const [hours] = useState(() => (history && fleetMode ? new FleetHoursStore(history, miners.length) : undefined));
 	// One miner: its dashboard shows the session's notices among its events.
 	const [single] = useState(() => {
 		const only = miners[0]?.store;
@@ -113,6 +119,7 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, no
 				initialSelected={selected}
 				onSelect={setSelected}
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
+				{...(hours ? {hours} : {})}
 				{...(now === undefined ? {} : {now})}
 			/>
 		);

@@ -20,6 +20,11 @@ export type Column<Row> = {
 	 * gets what is left after them.
 	 */
 	readonly want?: number;
+	/**
+	 * The columns of this drop rank and above go before this one is cut below its want: while any of them is shown,
+	 * the column counts at its want (the fleet drops its history column before cutting the rigs' names).
+	 */
+	readonly wantOver?: number;
 	readonly align?: 'left' | 'right';
 	/** Takes whatever width is left over (at most one column should). */
 	readonly flex?: boolean;
@@ -34,7 +39,12 @@ export type FittedColumn<Row> = {readonly column: Column<Row>; readonly width: n
 /** The columns that fit in `width` (with `gap` spaces between), and the width each gets. */
 export function fitColumns<Row>(columns: readonly Column<Row>[], width: number, gap = 2): readonly FittedColumn<Row>[] {
 	let kept = [...columns];
-	const total = (list: readonly Column<Row>[]) => list.reduce((sum, column) => sum + column.width, 0) + gap * Math.max(0, list.length - 1);
+	const needs = (column: Column<Row>, list: readonly Column<Row>[]) =>
+		column.wantOver !== undefined && list.some((other) => (other.drop ?? 0) >= (column.wantOver ?? 0))
+			? Math.max(column.width, column.want ?? 0)
+			: column.width;
+	const total = (list: readonly Column<Row>[]) =>
+		list.reduce((sum, column) => sum + needs(column, list), 0) + gap * Math.max(0, list.length - 1);
 	while (total(kept) > width) {
 		let victim: Column<Row> | null = null;
 		for (const column of kept) {
@@ -45,7 +55,7 @@ export function fitColumns<Row>(columns: readonly Column<Row>[], width: number, 
 		kept = kept.filter((column) => column !== victim);
 	}
 
-	let spare = Math.max(0, width - total(kept));
+	let spare = Math.max(0, width - kept.reduce((sum, column) => sum + column.width, 0) - gap * Math.max(0, kept.length - 1));
 	const widths = new Map(kept.map((column) => [column, column.width]));
 	const growing = kept.filter((column) => (column.want ?? 0) > column.width).sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0));
 	for (const column of growing) {

@@ -1,13 +1,15 @@
 /**
  * The fleet table's columns: what each cell says for a rig row or the totals row. Widths are the
  * minimum each needs; `drop` says which go first on narrow terminals (the alert text, then when the
- * rig was last seen, its pool, uptime, reject rate and the 60 s window). Name, state, the 10 s and
- * 15 m rates and the shares always stay. The rig and pool columns want the width of their longest
- * text and get it where the terminal has room (at 200 columns names and pools show whole).
+ * rig was last seen, the last hour's history, its pool, uptime, reject rate and the 60 s window).
+ * Name, state, the 10 s and 15 m rates and the shares always stay. The rig and pool columns want the
+ * width of their longest text, and the history column 30 characters (2 minutes each); they get it
+ * where the terminal has room (at 200 columns names and pools show whole).
  */
 import type {RateWindows} from '../../miner/model.js';
 import {DASH, formatAgo, formatCount, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../format.js';
 import type {Column} from '../table.js';
+import {hourCells} from './fleet-hours.js';
 import type {FleetRow, FleetTotals} from './fleet-rows.js';
 
 /** A cell source: a rig's row, or the totals. */
@@ -73,13 +75,20 @@ export function fleetWants(rows: readonly FleetRow[]): FleetWants {
 	return {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool)};
 }
 
-export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0}): readonly Column<FleetLine>[] {
-	return [
+/** The history column: at least 12 characters (5 minutes each), 30 where there is room (2 minutes each). */
+const HOUR_WIDTH = 12;
+const HOUR_WANT = 30;
+
+/** The columns; `hours`: the session keeps history, so the table has its last-hour column where the width allows. */
+export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0}, hours = false): readonly Column<FleetLine>[] {
+	const columns: Column<FleetLine>[] = [
 		{
 			id: 'rig',
 			header: 'rig',
 			width: 10,
 			want: wants.rig,
+			// The last hour, when it was seen and the alert text go before a name is cut.
+			wantOver: 6,
 			cell: (line, width) => (line.kind === 'rig' ? fitRigLabel(line.row, width) : 'total'),
 		},
 		{
@@ -92,6 +101,14 @@ export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0})
 		{id: 'r10', header: '10s', width: 9, align: 'right', cell: (line) => rate(line, 0)},
 		{id: 'r60', header: '60s', width: 9, align: 'right', drop: 2, cell: (line) => rate(line, 1)},
 		{id: 'r15', header: '15m', width: 9, align: 'right', cell: (line) => rate(line, 2)},
+		{
+			id: 'hour',
+			header: 'last hour',
+			width: HOUR_WIDTH,
+			want: HOUR_WANT,
+			drop: 6,
+			cell: (line, width) => (line.kind === 'rig' ? hourCells(line.row.hour, width) : ''),
+		},
 		{
 			id: 'shares',
 			header: 'shares',
@@ -136,7 +153,7 @@ export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0})
 			header: 'seen',
 			width: 8,
 			align: 'right',
-			drop: 6,
+			drop: 7,
 			cell: (line) => (line.kind === 'rig' ? formatAgo(line.row.lastSeenAt, now).replace(' ago', '') : ''),
 		},
 		{
@@ -144,8 +161,9 @@ export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0})
 			header: 'alert',
 			width: 16,
 			flex: true,
-			drop: 7,
+			drop: 8,
 			cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
 		},
 	];
+	return hours ? columns : columns.filter((column) => column.id !== 'hour');
 }

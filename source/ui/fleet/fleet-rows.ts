@@ -8,6 +8,7 @@ import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {MinerSnapshot, RateWindows} from '../../miner/model.js';
 import {formatDurationShort} from '../../format.js';
 import {hostPort} from '../../monitor/name.js';
+import type {HourPoint} from '../../history/last-hour.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import type {ThemeToken} from '../theme.js';
 
@@ -45,6 +46,8 @@ export type FleetRow = {
 	readonly lastSeenAt: number | null;
 	/** The alert to show on the row: an open trouble, else a recent one. */
 	readonly alert: Alert | null;
+	/** Its last hour from the history store (the fleet's history column), or null. */
+	readonly hour: readonly HourPoint[] | null;
 };
 
 /**
@@ -89,7 +92,14 @@ export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | nu
 	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
 }
 
-export function fleetRow(state: MonitorState, index: number, now: number, alerts?: RigAlerts, tag: string | null = null): FleetRow {
+export function fleetRow(
+	state: MonitorState,
+	index: number,
+	now: number,
+	alerts?: RigAlerts,
+	tag: string | null = null,
+	hour: readonly HourPoint[] | null = null,
+): FleetRow {
 	const badge = statusBadge(state, now);
 	const snapshot = state.snapshot;
 	const shown = snapshot !== null && (state.status === 'live' || state.status === 'stale');
@@ -112,6 +122,7 @@ export function fleetRow(state: MonitorState, index: number, now: number, alerts
 		uptime: shown ? snapshot.uptime : null,
 		lastSeenAt: state.lastSuccessAt,
 		alert: rowAlert(alerts, now),
+		hour,
 	};
 }
 
@@ -149,9 +160,14 @@ export function rigTags(states: readonly Pick<MonitorState, 'name' | 'url'>[]): 
 }
 
 /** Every rig's row, in session order; rigs that share a name are tagged with what tells them apart. */
-export function fleetRows(states: readonly MonitorState[], now: number, alerts?: readonly (RigAlerts | undefined)[]): FleetRow[] {
+export function fleetRows(
+	states: readonly MonitorState[],
+	now: number,
+	alerts?: readonly (RigAlerts | undefined)[],
+	hours?: readonly (readonly HourPoint[] | null)[],
+): FleetRow[] {
 	const tags = rigTags(states);
-	return states.map((state, index) => fleetRow(state, index, now, alerts?.[index], tags[index] ?? null));
+	return states.map((state, index) => fleetRow(state, index, now, alerts?.[index], tags[index] ?? null, hours?.[index] ?? null));
 }
 
 const known = (rate: number | null): rate is number => rate !== null && Number.isFinite(rate);

@@ -18,6 +18,8 @@ export type FleetTableProps = {
 	readonly wants?: FleetWants;
 	/** The line shown when there is no row (a filter that matches no rig). */
 	readonly empty?: string;
+	/** The session keeps history: the last-hour column, where the width allows. */
+	readonly hours?: boolean;
 };
 
 /** Selection mark, then alert mark: "▸!" — both readable without colour. */
@@ -106,7 +108,8 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.pool === b.pool &&
 		a.uptime === b.uptime &&
 		a.lastSeenAt === b.lastSeenAt &&
-		a.alert === b.alert
+		a.alert === b.alert &&
+		a.hour === b.hour
 	);
 }
 
@@ -118,14 +121,14 @@ const RigLine = memo(
 );
 
 /** Column headings, one line per rig in view, and the totals line; never wider than `width`. */
-function FleetTableView({rows, totals, selected, width, now, wants, empty = 'no rigs'}: FleetTableProps) {
+function FleetTableView({rows, totals, selected, width, now, wants, empty = 'no rigs', hours = false}: FleetTableProps) {
 	const theme = useTheme();
 	const gap = width >= 110 ? 2 : 1;
 	const rigWant = wants?.rig ?? 0;
 	const poolWant = wants?.pool ?? 0;
 	const fitted = useMemo(
-		() => fitColumns(fleetColumns(now, {rig: rigWant, pool: poolWant}), Math.max(1, width - PREFIX_WIDTH), gap),
-		[now, width, gap, rigWant, poolWant],
+		() => fitColumns(fleetColumns(now, {rig: rigWant, pool: poolWant}, hours), Math.max(1, width - PREFIX_WIDTH), gap),
+		[now, width, gap, rigWant, poolWant, hours],
 	);
 	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
 	return (

@@ -24,6 +24,7 @@ import {fleetEvents, fleetRows, fleetTotals} from './fleet-rows.js';
 import type {Store} from '../../store.js';
 import {useStore} from '../hooks/use-store.js';
 import type {FleetState} from './fleet-store.js';
+import type {FleetHours} from './fleet-hours.js';
 import {FleetTable} from './fleet-table.js';
 import {fleetWants, rigLabel} from './fleet-columns.js';
 
@@ -38,9 +39,15 @@ export type FleetViewProps = {
 	readonly initialSelected?: number;
 	/** Told whenever the selection moves to another rig, so the app can restore it. */
 	readonly onSelect?: (index: number) => void;
+	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
+	readonly hours?: Store<FleetHours>;
 	/** A fixed clock (epoch ms), for tests and screenshots. */
 	readonly now?: number;
 };
+
+/** The hours of a session without history: no column. */
+const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
+const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
 
 const NONE: ReadonlySet<Capability> = new Set();
 const REFRESH: ReadonlySet<Capability> = new Set(['refresh']);
@@ -73,12 +80,22 @@ function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly sho
  * rows move. The table scrolls to keep the selected rig in view; the frame stays under the
  * terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
  */
-export function FleetView({fleet, onQuit, onOpen, onRefreshAll, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
+export function FleetView({
+	fleet,
+	onQuit,
+	onOpen,
+	onRefreshAll,
+	initialSelected = 0,
+	onSelect,
+	hours = NO_HOURS,
+	now: fixedNow,
+}: FleetViewProps) {
 	const {states, alerts, notices, at} = useStore(fleet);
+	const hour = useStore(hours);
 	const {columns, rows: terminalRows} = useTerminalSize();
 	// The fleet store's time: the labels redraw with the data, with no clock of their own.
 	const now = fixedNow ?? at;
-	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs), [states, alerts, now]);
+	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs), [states, alerts, now, hour.rigs]);
 	// Keys act on the rows as drawn.
 	const latestRows = useRef(rows);
 	useEffect(() => {
@@ -169,6 +186,7 @@ export function FleetView({fleet, onQuit, onOpen, onRefreshAll, initialSelected 
 							now={now}
 							wants={wants}
 							empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
+							hours={hour.enabled}
 						/>
 						<FleetEvents events={events} lines={layout.eventLines} width={columns} />
 					</>
