@@ -7,6 +7,7 @@ import {FleetStore} from './fleet/fleet-store.js';
 import {FleetHoursStore} from './fleet/fleet-hours.js';
 import type {LastHourSource} from '../history/last-hour.js';
 import {FleetView} from './fleet/fleet-view.js';
+import type {FleetSaved} from './fleet/fleet-reducer.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
 
@@ -63,6 +64,8 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, no
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
+	// The fleet's sort and filter, kept while a rig's dashboard is open.
+	const [fleetSaved, setFleetSaved] = useState<FleetSaved | undefined>(undefined);
 
 	// One fleet store for the app's life (the miners do not change); it listens to the monitors
 	// only while the fleet view shows.
@@ -118,6 +121,8 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, no
 				onOpen={openRig}
 				initialSelected={selected}
 				onSelect={setSelected}
+				{...(fleetSaved ? {saved: fleetSaved} : {})}
+				onSave={setFleetSaved}
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
 				{...(now === undefined ? {} : {now})}

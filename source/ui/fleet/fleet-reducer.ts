@@ -40,18 +40,22 @@ export type FleetUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike; readonly rows: readonly FleetRow[]}
 	| {readonly type: 'viewport'; readonly pageSize: number};
 
+/** What the fleet keeps while a rig's dashboard is open, so that Esc comes back to the same table. */
+export type FleetSaved = {readonly sort: FleetSort; readonly filter: string};
+
 export function initialFleetUiState(options: {
 	readonly pageSize?: number;
 	readonly selected?: number;
 	readonly offered?: ReadonlySet<Capability>;
+	readonly saved?: FleetSaved;
 }): FleetUiState {
 	return {
 		help: false,
 		selected: Math.max(0, options.selected ?? 0),
 		offset: 0,
 		pageSize: Math.max(0, options.pageSize ?? 0),
-		sort: LISTED,
-		filter: '',
+		sort: options.saved?.sort ?? LISTED,
+		filter: options.saved?.filter ?? '',
 		prompt: null,
 		offered: options.offered ?? new Set(),
 	};

@@ -18,6 +18,7 @@ import {
 	initialFleetUiState,
 	place,
 	type FleetCommand,
+	type FleetSaved,
 	type FleetUiState,
 } from './fleet-reducer.js';
 import {fleetEvents, fleetRows, fleetTotals} from './fleet-rows.js';
@@ -39,6 +40,10 @@ export type FleetViewProps = {
 	readonly initialSelected?: number;
 	/** Told whenever the selection moves to another rig, so the app can restore it. */
 	readonly onSelect?: (index: number) => void;
+	/** The sort and filter when the view opens (those it had before a rig's dashboard was opened). */
+	readonly saved?: FleetSaved;
+	/** Told whenever the sort or the filter in force changes, so the app can restore them. */
+	readonly onSave?: (saved: FleetSaved) => void;
 	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
 	readonly hours?: Store<FleetHours>;
 	/** A fixed clock (epoch ms), for tests and screenshots. */
@@ -87,6 +92,8 @@ export function FleetView({
 	onRefreshAll,
 	initialSelected = 0,
 	onSelect,
+	saved,
+	onSave,
 	hours = NO_HOURS,
 	now: fixedNow,
 }: FleetViewProps) {
@@ -111,7 +118,14 @@ export function FleetView({
 		[onQuit, onOpen, onRefreshAll],
 	);
 	const offered = onRefreshAll ? REFRESH : NONE;
-	const [ui, dispatch] = useStepReducer(fleetReducer, () => initialFleetUiState({selected: initialSelected, offered}), run);
+	const [ui, dispatch] = useStepReducer(
+		fleetReducer,
+		() => initialFleetUiState({selected: initialSelected, offered, ...(saved ? {saved} : {})}),
+		run,
+	);
+	useEffect(() => {
+		onSave?.({sort: ui.sort, filter: ui.filter});
+	}, [onSave, ui.sort, ui.filter]);
 	const filter = activeFilter(ui);
 	const order = useMemo(() => fleetOrder(rows, ui.sort, filter), [rows, ui.sort, filter]);
 	const layout = useMemo(() => computeFleetLayout(columns, terminalRows, Math.max(1, order.length)), [columns, terminalRows, order.length]);

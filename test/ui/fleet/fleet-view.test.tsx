@@ -278,4 +278,28 @@ describe('the fleet view: widths, names, sort, filter, poll all', () => {
 		await terminal.press('R');
 		expect(polled).toEqual([0, 1, 2]);
 	});
+
+	test('a rig opened from a sorted, filtered table: Esc comes back to the same sort, filter and rig', async () => {
+		const miners: AppMiner[] = [
+			{store: createStore(named('garage-1', 18_081, {rate: 3000}))},
+			{store: createStore(named('attic', 18_082, {rate: 1000}))},
+			{store: createStore(named('garage-2', 18_083, {rate: 2000}))},
+		];
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 100, rows: 24});
+		await terminal.press('s', 'by state');
+		await terminal.press('s', 'by 10s, lowest first');
+		await terminal.press('/', '/▏');
+		await terminal.press('garage', '/garage▏ 2 of 3');
+		await terminal.press('\r', /^ \/garage 2 of 3/m);
+		await terminal.press(KEYS.down, /^▸ garage-1/m);
+		await terminal.press('\r', 'Hashrate');
+		await tick();
+		expect(linesOf(terminal.frame())[0]).toContain('garage-1');
+		await terminal.press(KEYS.escape, 'by 10s, lowest first');
+		await tick();
+		const lines = linesOf(terminal.frame());
+		expect(lines.slice(2, 4).map((line) => line.slice(2).split(' ')[0])).toEqual(['garage-2', 'garage-1']);
+		expect(lines[3]).toMatch(/^▸ garage-1/);
+		expect(lines.at(-1)).toMatch(/^ \/garage 2 of 3/);
+	});
 });
