@@ -249,7 +249,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{
 		command: 'sort',
 		keys: [{input: 's'}],
-		description: 'sort by the next column (as listed, state, 10s, 15m, rejects, uptime, name): trouble first',
+		description: 'sort by the next column: state, 10s, 15m, rejects, uptime, name',
 		contexts: fleet,
 		footer: 'sort',
 	},
@@ -273,11 +273,17 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{
 		command: 'filterKeep',
 		keys: [{special: 'return'}],
-		description: 'keep the filter (the line-editing keys are those of config: typing)',
+		description: 'while typing a filter: keep it (it edits as in the config view)',
 		contexts: ['fleetFilter'],
 		footer: 'keep',
 	},
-	{command: 'filterClear', keys: [{special: 'escape'}], description: 'clear the filter', contexts: ['fleetFilter'], footer: 'clear'},
+	{
+		command: 'filterClear',
+		keys: [{special: 'escape'}],
+		description: 'while typing a filter: clear it',
+		contexts: ['fleetFilter'],
+		footer: 'clear',
+	},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------
