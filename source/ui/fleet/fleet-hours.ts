@@ -84,12 +84,12 @@ export class FleetHoursStore implements Store<FleetHours> {
 	}
 }
 
-/** Where the miner did not answer in a bucket (polls stored, none answered): marked, not a level. */
+/** Where the miner did not answer (half the polls stored or more failed): marked, not a level. */
 export const OUTAGE_MARK = '×';
 
 /**
  * A rig's hour in `width` characters, oldest left: each character the average of its buckets' 10 s hashrate (a
- * sparkline scaled to the rig's own range), "×" where every poll stored failed (the rig was down), a space where
+ * sparkline scaled to the rig's own range), "×" where half the polls stored or more failed (the rig was down), a space where
  * nothing was stored (rigtop was not watching). "" with no hour.
  */
 export function hourCells(points: readonly HourPoint[] | null, width: number): string {
@@ -114,7 +114,8 @@ export function hourCells(points: readonly HourPoint[] | null, width: number): s
 		}
 
 		values.push(weight > 0 ? sum / weight : null);
-		outages.push(samples > 0 && live === 0);
+		// Down for half of the character's time or more: a minute's outage shows in a 2-minute character.
+		outages.push(samples > 0 && live * 2 <= samples);
 	}
 
 	const line = [...sparkline(values, count).padEnd(count)];

@@ -30,11 +30,14 @@ describe('the last-hour cells', () => {
 			point(30, 30, 2000),
 		];
 		expect(hourCells(hour, 8)).toBe(`  ▁█${OUTAGE_MARK}${OUTAGE_MARK}▁█`);
-		// Two buckets a character: averages weighted by the answered polls; a half-down pair is not an outage.
+		// Two buckets a character: averages weighted by the answered polls.
 		// (Both levels are 1 500: a steady rig draws a level line mid-height.)
 		expect(hourCells(hour, 4)).toBe(` ▄${OUTAGE_MARK}▄`);
+		// Down for half a character's time or more: marked (a minute's outage shows in a 2-minute character); less: a level.
 		const mixed = [point(30, 30, 1000), point(30, 0, null), point(30, 30, 3000), point(30, 30, 3000)];
-		expect(hourCells(mixed, 2)).toBe('▁█');
+		expect(hourCells(mixed, 2)).toBe(`${OUTAGE_MARK}█`);
+		const blip = [point(30, 30, 1000), point(30, 20, 1000), point(30, 30, 3000), point(30, 30, 3000)];
+		expect(hourCells(blip, 2)).toBe('▁█');
 		expect(hourCells(null, 10)).toBe('');
 		expect(hourCells(hour, 0)).toBe('');
 		// Never wider than the buckets there are.
