@@ -58,7 +58,10 @@ export async function resolveSessionTargets(
 	const result = await findTargets(plan, plan.urls);
 	if (result.targets.length === 0) throw new NothingToWatchError(formatNoneFound(result).join('\n'));
 	for (const line of [...result.warnings, ...result.problems]) warn(line);
-	return {targets: result.targets.map((target) => ({url: target.url, token: target.token, name: target.name})), demo: null};
+	return {
+		targets: result.targets.map((target) => ({url: target.url, token: target.token, name: target.name, notes: target.notes})),
+		demo: null,
+	};
 }
 
 /**
@@ -69,13 +72,20 @@ export async function resolveSessionTargets(
 async function rigsTargets(plan: RunPlan, rigsFile: string, warn: (line: string) => void): Promise<SessionTarget[]> {
 	const rigs = await readRigsFile(rigsFile);
 	const own = new Map<RigEntry, string | null>();
-	for (const rig of rigs) if (rig.tokenFile !== undefined) own.set(rig, await readRigToken(rig, warn));
+	// What is found about one rig (its token file, its token going out in clear) is noted on it too.
+	const notes = new Map<RigEntry, string[]>();
+	const note = (rig: RigEntry, line: string) => {
+		notes.set(rig, [...(notes.get(rig) ?? []), line]);
+		warn(line);
+	};
+
+	for (const rig of rigs) if (rig.tokenFile !== undefined) own.set(rig, await readRigToken(rig, (line) => note(rig, line)));
 	const rest = [...rigs.filter((rig) => rig.tokenFile === undefined).map((rig) => rig.url), ...plan.urls];
-	const found = new Map<string, {token: string | null}>();
+	const found = new Map<string, {token: string | null; notes: readonly string[] | undefined}>();
 	if (rest.length > 0) {
 		const result = await findTargets(plan, rest);
 		for (const line of [...result.warnings, ...result.problems]) warn(line);
-		for (const target of result.targets) found.set(target.url, {token: target.token});
+		for (const target of result.targets) found.set(target.url, {token: target.token, notes: target.notes});
 	}
 
 	const warnCleartext = createCleartextTokenWarner();
@@ -84,14 +94,15 @@ async function rigsTargets(plan: RunPlan, rigsFile: string, warn: (line: string)
 		const token = own.has(rig) ? (own.get(rig) ?? null) : (found.get(rig.url)?.token ?? null);
 		if (own.has(rig)) {
 			const warning = warnCleartext(rig.url, token);
-			if (warning) warn(warning);
+			if (warning) note(rig, warning);
 		}
 
-		targets.push({url: rig.url, token, name: rig.name});
+		const rigNotes = [...(found.get(rig.url)?.notes ?? []), ...(notes.get(rig) ?? [])];
+		targets.push({url: rig.url, token, name: rig.name, ...(rigNotes.length > 0 ? {notes: rigNotes} : {})});
 	}
 
-	for (const [url, {token}] of found) {
-		if (!targets.some((target) => target.url === url)) targets.push({url, token});
+	for (const [url, {token, notes: urlNotes}] of found) {
+		if (!targets.some((target) => target.url === url)) targets.push({url, token, notes: urlNotes});
 	}
 
 	return targets;

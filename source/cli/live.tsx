@@ -3,6 +3,7 @@ import type {ReactElement} from 'react';
 import {ConfigSession} from '../config/session.js';
 import {App, type ConfigTarget} from '../ui/app.js';
 import {ConfigView} from '../ui/config/config-view.js';
+import {lastHourSource} from '../history/last-hour.js';
 import {startAlerting} from './alerting.js';
 import {minerActions} from './live-actions.js';
 import type {RunPlan} from './options.js';
@@ -20,9 +21,17 @@ export type LiveApp = {
  * the monitor's client (so a token change that applied carries over to the dashboard).
  */
 export function startLive(session: Session, plan: RunPlan, startupWarnings: readonly string[], quit: () => void): LiveApp {
-	const [first] = session.miners;
-	// The alternate screen hides stderr: repeat the start-up warnings in the events log.
-	if (first) for (const line of startupWarnings) first.monitor.addEvent('action', 'warn', line);
+	// The alternate screen hides stderr: repeat the start-up warnings on screen. What was found about one miner goes
+	// into its events log (and its history); the rest is the session's own.
+	const noted = new Set<string>();
+	for (const miner of session.miners) {
+		for (const note of miner.target.notes ?? []) {
+			miner.monitor.addEvent('action', 'warn', note);
+			noted.add(note);
+		}
+	}
+
+	for (const line of startupWarnings) if (!noted.has(line)) session.notices.add('warn', line);
 
 	const alerting = startAlerting(session.miners, {
 		bell: plan.bell ? (text) => process.stdout.write(text) : null,
@@ -64,6 +73,8 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		<App
 			miners={miners}
 			alerts={alerting.center}
+			notices={session.notices}
+			{...(session.history ? {history: lastHourSource(session.history)} : {})}
 			onQuit={quit}
 			color={plan.color}
 			renderConfig={renderConfig}

@@ -8,12 +8,15 @@ import {MinerReader} from '../miner/reader.js';
 import {createLimiter, type Limiter} from '../monitor/limiter.js';
 import {Monitor} from '../monitor/monitor.js';
 import type {HistoryRecorder} from '../history/recorder.js';
+import {NoticeLog} from '../monitor/notices.js';
 import type {Simulator} from '../sim/simulator.js';
 
 export type SessionTarget = {
 	readonly url: string;
 	readonly token: string | null;
 	readonly name?: string | undefined;
+	/** What discovery found about this miner in particular (its process, its config, its token in clear): its events. */
+	readonly notes?: readonly string[] | undefined;
 };
 
 /** One watched miner: its client (for config and pause/resume), reader and monitor. */
@@ -28,6 +31,8 @@ export type Session = {
 	readonly miners: readonly WatchedMiner[];
 	/** The simulated miner when running --demo. */
 	readonly simulator: Simulator | null;
+	/** What rigtop has to say about no miner in particular (start-up warnings, history's notices): the session's events. */
+	readonly notices: NoticeLog;
 	/** The history recorder (source/history/), when history is on and its store could be opened. */
 	readonly history?: HistoryRecorder | null;
 	/**
@@ -118,6 +123,7 @@ export function createSession(
 	return {
 		miners,
 		simulator,
+		notices: new NoticeLog(),
 		stateDir: demo?.stateDir,
 		start() {
 			for (const miner of miners) miner.monitor.start();

@@ -4,12 +4,18 @@
  */
 import {realpath} from 'node:fs/promises';
 import {readMinerConfig, type ConfigIssueKind} from './miner-config.js';
-import {ISSUES_WHEN_REACHABLE, warnTokenNotExpected, type Context} from './report.js';
+import {ISSUES_WHEN_REACHABLE, Report, warnTokenNotExpected, type Context} from './report.js';
 import {processTargetsFor, scanMiners} from './running-miners.js';
 import type {Source, Target} from './types.js';
 
+/** The miner of --config; what is found about that file is about that miner: its targets carry it as notes too. */
 export async function configFileTargets(configPath: string, context: Context): Promise<Target[]> {
-	const {report, explicit} = context;
+	const {explicit} = context;
+	const report = new Report();
+	return context.report.adopt(report, await targetsOf(configPath, context, report, explicit));
+}
+
+async function targetsOf(configPath: string, context: Context, report: Report, explicit: Context['explicit']): Promise<Target[]> {
 	const settings = await readMinerConfig(configPath);
 	report.looked(`--config ${configPath}`);
 	if (!settings.read.ok) {

@@ -18,7 +18,7 @@ import {homedir} from 'node:os';
 import path from 'node:path';
 import {configFileTargets} from './config-file.js';
 import {explicitUrlTargets} from './explicit-urls.js';
-import {Report, type Context} from './report.js';
+import {Report, withNotes, type Context} from './report.js';
 import {processTargets} from './running-miners.js';
 import {createCleartextTokenWarner} from './token-warning.js';
 import {pickExplicitToken} from './token-source.js';
@@ -30,8 +30,7 @@ export type {DiscoveryInput, DiscoveryResult, Source, SourceKind, Target} from '
 export async function resolveTargets(input: DiscoveryInput = {}): Promise<DiscoveryResult> {
 	const report = new Report();
 	const context = await contextFor(input, report);
-	const targets = withoutRepeats(await targetsByPrecedence(input, context));
-	warnCleartextTokens(targets, report);
+	const targets = warnCleartextTokens(withoutRepeats(await targetsByPrecedence(input, context)), report);
 	return {targets, warnings: report.warnings, lookedAt: report.lookedAt, problems: report.problems};
 }
 
@@ -66,18 +65,25 @@ async function targetsByPrecedence(input: DiscoveryInput, context: Context): Pro
 	return processTargets(context);
 }
 
-/** The first target for each URL. */
+/** The first target for each URL (with the notes of any other found at that URL). */
 function withoutRepeats(targets: readonly Target[]): Target[] {
 	const unique: Target[] = [];
-	for (const target of targets) if (!unique.some((other) => other.url === target.url)) unique.push(target);
+	for (const target of targets) {
+		const first = unique.findIndex((other) => other.url === target.url);
+		if (first < 0) unique.push(target);
+		else unique[first] = withNotes(unique[first]!, target.notes ?? []);
+	}
+
 	return unique;
 }
 
-/** One warning per host a token would go to in clear (not loopback). */
-function warnCleartextTokens(targets: readonly Target[], report: Report): void {
+/** One warning per host a token would go to in clear (not loopback), noted on the first target it goes to there. */
+function warnCleartextTokens(targets: readonly Target[], report: Report): Target[] {
 	const warnCleartext = createCleartextTokenWarner();
-	for (const target of targets) {
+	return targets.map((target) => {
 		const warning = warnCleartext(target.url, target.token);
-		if (warning) report.warn(warning);
-	}
+		if (!warning) return target;
+		report.warn(warning);
+		return withNotes(target, [warning]);
+	});
 }

@@ -29,6 +29,22 @@ export class Report {
 	problem(...texts: readonly string[]): void {
 		for (const text of texts) if (!this.problems.includes(text)) this.problems.push(text);
 	}
+
+	/** Everything `own` found goes into this report too; the targets it is about carry it as their notes. */
+	adopt<T extends {readonly notes?: readonly string[]}>(own: Report, targets: readonly T[]): T[] {
+		this.warn(...own.warnings);
+		this.problem(...own.problems);
+		this.looked(...own.lookedAt);
+		const found = [...own.warnings, ...own.problems];
+		return targets.map((target) => withNotes(target, found));
+	}
+}
+
+/** The target with these notes added to its own (none repeated). */
+export function withNotes<T extends {readonly notes?: readonly string[]}>(target: T, notes: readonly string[]): T {
+	const before = target.notes ?? [];
+	const added = notes.filter((note) => !before.includes(note));
+	return added.length === 0 ? target : {...target, notes: [...before, ...added]};
 }
 
 export type Context = {

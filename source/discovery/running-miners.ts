@@ -8,7 +8,7 @@ import {describeCommand} from './cmdline.js';
 import {homeDirsFor} from './home-dirs.js';
 import {resolveProcessConfig, type ChainLayer, type ProcessConfig} from './process-config.js';
 import {scanXmrigProcesses, type ListeningSocket, type ProcProcess, type ProcScan} from './proc.js';
-import {ISSUES_WHEN_REACHABLE, warnTokenNotExpected, type Context} from './report.js';
+import {ISSUES_WHEN_REACHABLE, Report, warnTokenNotExpected, type Context} from './report.js';
 import type {Source, Target} from './types.js';
 
 export type ScannedMiner = {readonly process: ProcProcess; readonly config: ProcessConfig};
@@ -89,9 +89,13 @@ function shownAddress(socket: ListeningSocket): string {
 	return `${socket.family === 6 ? `[${socket.address}]` : socket.address}:${socket.port}`;
 }
 
-/** The targets of one miner process, with the problems and warnings it explains. */
+/**
+ * The targets of one miner process, with the problems and warnings it explains: in the context's report, and as the
+ * notes of its targets (they are about this miner, and are shown under it).
+ */
 export function processTargetsFor(miner: ScannedMiner, context: Context, options: {quiet: boolean}): Target[] {
-	const {report, explicit} = context;
+	const {explicit} = context;
+	const report = new Report();
 	const {process, config} = miner;
 	const settings = config.settings;
 	const who = `process ${process.pid} (${commandOf(miner, context)})`;
@@ -168,7 +172,7 @@ export function processTargetsFor(miner: ScannedMiner, context: Context, options
 			`${who}: rigtop found no config it can read for this miner, so it knows no token; if the miner has one, pass it with --token-file or RIGTOP_TOKEN`,
 		);
 	}
-	return targets;
+	return context.report.adopt(report, targets);
 }
 
 /** Whether listensOn() can hold for this process and one of `ports` (its sockets, when seen, decide). */

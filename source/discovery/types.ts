@@ -16,6 +16,11 @@ export type Target = {
 	readonly token: string | null;
 	readonly name?: string;
 	readonly provenance: {readonly url: Source; readonly token: Source | null};
+	/**
+	 * The warnings and problems found about this miner in particular (its process, its config, its token going out in
+	 * clear); they are in the result's warnings and problems too. Those about no miner in particular are there alone.
+	 */
+	readonly notes?: readonly string[];
 };
 
 export type DiscoveryResult = {

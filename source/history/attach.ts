@@ -27,14 +27,14 @@ export function defaultStoreFile(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * The session with a recorder watching its miners (`session.history`). Notices (a damaged file set aside, history
- * off) go to `warn` while the session is being built (stderr, and the events log once the dashboard is up), and
- * afterwards, in a live session, into the first miner's events log (stderr is hidden behind the dashboard).
+ * off) go to `warn` while the session is being built (stderr, and the session's notices once the dashboard is up),
+ * and afterwards, in a live session, into the session's notices (stderr is hidden behind the dashboard): they are
+ * about no miner in particular, so they are neither shown under nor stored as the events of any one.
  */
 export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: string) => void, options: AttachOptions = {}): Session {
 	let building = true;
 	const notify = (line: string) => {
-		const first = session.miners[0];
-		if (!building && plan.mode === 'live' && first) first.monitor.addEvent('action', 'warn', line);
+		if (!building && plan.mode === 'live') session.notices.add('warn', line);
 		else warn(line);
 	};
 

@@ -1,11 +1,15 @@
-import {useCallback, useEffect, useState, type ReactNode} from 'react';
+import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
-import type {MonitorState} from '../monitor/types.js';
+import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import {FleetStore} from './fleet/fleet-store.js';
+import {FleetHoursStore} from './fleet/fleet-hours.js';
+import type {LastHourSource} from '../history/last-hour.js';
 import {FleetView} from './fleet/fleet-view.js';
+import type {FleetSaved} from './fleet/fleet-reducer.js';
 import {createTheme, ThemeContext} from './theme.js';
+import {WithNotices} from './with-notices.js';
 
 /** One watched miner as the app sees it: its state, and the actions its dashboard offers. */
 export type AppMiner = {
@@ -35,8 +39,15 @@ export type AppProps = {
 	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void) => ReactNode;
 	/** Alerts for the fleet rows (the AlertCenter). */
 	readonly alerts?: Store<AlertCenterState>;
+	/**
+	 * The session's own notices (about no miner in particular): among the fleet's events as rigtop's, or, with one
+	 * miner, among its dashboard's events.
+	 */
+	readonly notices?: Store<readonly MinerEvent[]>;
 	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
 	readonly onOpenChange?: (minerIndex: number | null) => void;
+	/** The history store's last hour of each miner, for the fleet's history column; without it (no history), no column. */
+	readonly history?: LastHourSource;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
 	readonly fleetThrottleMs?: number;
 };
@@ -49,10 +60,12 @@ type Screen =
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
  * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
  */
-export function App({miners, onQuit, color = true, now, renderConfig, alerts, fleetThrottleMs, onOpenChange}: AppProps) {
+export function App({miners, onQuit, color = true, now, renderConfig, alerts, notices, history, fleetThrottleMs, onOpenChange}: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
+	// The fleet's sort and filter, kept while a rig's dashboard is open.
+	const [fleetSaved, setFleetSaved] = useState<FleetSaved | undefined>(undefined);
 
 	// One fleet store for the app's life (the miners do not change); it listens to the monitors
 	// only while the fleet view shows.
@@ -60,9 +73,25 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 		() =>
 			new FleetStore(
 				miners.map((miner) => miner.store),
-				{alerts, throttleMs: fleetThrottleMs},
+				{alerts, notices, throttleMs: fleetThrottleMs},
 			),
 	);
+	// The fleet's last-hour column, read once a minute while the fleet shows.
+	const [hours] = useState(() => (history && fleetMode ? new FleetHoursStore(history, miners.length) : undefined));
+	// One miner: its dashboard shows the session's notices among its events.
+	const [single] = useState(() => {
+		const only = miners[0]?.store;
+		return only && notices && !fleetMode ? new WithNotices(only, notices) : only;
+	});
+
+	// `R` on the fleet: every rig that can be polled now is.
+	const refreshAll = useMemo(() => {
+		const refreshes = miners.flatMap((miner) => (miner.onRefresh ? [miner.onRefresh] : []));
+		if (refreshes.length === 0) return undefined;
+		return () => {
+			for (const refresh of refreshes) refresh();
+		};
+	}, [miners]);
 
 	const openRig = useCallback((index: number) => {
 		setSelected(index);
@@ -92,6 +121,10 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 				onOpen={openRig}
 				initialSelected={selected}
 				onSelect={setSelected}
+				{...(fleetSaved ? {saved: fleetSaved} : {})}
+				onSave={setFleetSaved}
+				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
+				{...(hours ? {hours} : {})}
 				{...(now === undefined ? {} : {now})}
 			/>
 		);
@@ -105,7 +138,7 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
 		if (now !== undefined) optional.now = now;
-		body = <Dashboard key={index} store={miner.store} onQuit={onQuit} {...optional} />;
+		body = <Dashboard key={index} store={fleetMode || !single ? miner.store : single} onQuit={onQuit} {...optional} />;
 	}
 
 	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;

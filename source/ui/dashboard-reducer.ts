@@ -110,6 +110,13 @@ function keyStep(state: DashboardUiState, input: string, key: KeyLike): Dashboar
 		case 'fleetTop':
 		case 'fleetBottom':
 		case 'open':
+		case 'sort':
+		case 'sortReverse':
+		case 'filter':
+		case 'clearFilter':
+		case 'refreshAll':
+		case 'filterKeep':
+		case 'filterClear':
 			// Fleet-screen commands never reach the dashboard (not in its screen's bindings).
 			return stateOnly(state);
 	}

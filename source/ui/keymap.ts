@@ -155,8 +155,8 @@ export function createKeymap<Command extends string, Context extends string>(
 
 // ---- The live screens --------------------------------------------------------------------------
 
-/** 'fleet' is the many-miners table; 'help' is the help overlay over either. */
-export type Screen = 'dashboard' | 'help' | 'fleet';
+/** 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over either. */
+export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter';
 
 export type CommandName =
 	| 'quit'
@@ -180,7 +180,15 @@ export type CommandName =
 	| 'fleetTop'
 	| 'fleetBottom'
 	| 'open'
-	| 'toFleet';
+	| 'toFleet'
+	/** Fleet: sort, filter, poll every rig; typing the filter: keep it, clear it. */
+	| 'sort'
+	| 'sortReverse'
+	| 'filter'
+	| 'clearFilter'
+	| 'refreshAll'
+	| 'filterKeep'
+	| 'filterClear';
 
 const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
@@ -238,6 +246,44 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'rigs: one page down', contexts: fleet},
 	{command: 'fleetTop', keys: [{special: 'home'}, {input: 'g'}], description: 'rigs: first one', contexts: fleet},
 	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'rigs: last one', contexts: fleet},
+	{
+		command: 'sort',
+		keys: [{input: 's'}],
+		description: 'sort by the next column: state, 10s, 15m, rejects, uptime, name',
+		contexts: fleet,
+		footer: 'sort',
+	},
+	{command: 'sortReverse', keys: [{input: 'I'}], description: 'reverse the sort', contexts: fleet},
+	{
+		command: 'filter',
+		keys: [{input: '/'}],
+		description: 'show only the rigs whose name, URL or pool holds what you type',
+		contexts: fleet,
+		footer: 'filter',
+	},
+	{command: 'clearFilter', keys: [{special: 'escape'}], description: 'clear the filter', contexts: fleet, footer: 'clear filter'},
+	{
+		command: 'refreshAll',
+		keys: [{input: 'R'}],
+		description: 'poll every rig now',
+		contexts: fleet,
+		footer: 'refresh',
+		needs: 'refresh',
+	},
+	{
+		command: 'filterKeep',
+		keys: [{special: 'return'}],
+		description: 'while typing a filter: keep it (it edits as in the config view)',
+		contexts: ['fleetFilter'],
+		footer: 'keep',
+	},
+	{
+		command: 'filterClear',
+		keys: [{special: 'escape'}],
+		description: 'while typing a filter: clear it',
+		contexts: ['fleetFilter'],
+		footer: 'clear',
+	},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------
@@ -372,6 +418,7 @@ export function keysReference(): readonly Section[] {
 	return [
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
+		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet: typing a filter (/)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
 		section(CONFIG_KEYMAP, 'browse', 'config view'),
 		section(CONFIG_KEYMAP, 'prompt', 'config: typing a value or a search'),
@@ -382,7 +429,9 @@ export function keysReference(): readonly Section[] {
 
 /** The "Keys" section of `rigtop --help`: each main screen's footer, one line each. */
 export function keysHelpLines(): readonly string[] {
-	const [dashboardKeys, fleetKeys, , configKeys] = keysReference();
+	const sections = keysReference();
+	const titled = (title: string) => sections.find((entry) => entry.title === title);
+	const [dashboardKeys, fleetKeys, configKeys] = [titled('dashboard'), titled('fleet'), titled('config view')];
 	const line = (label: string, of: Section | undefined) =>
 		`  ${label.padEnd(11)}${(of?.footer ?? []).map((hint) => `${hint.keys} ${hint.label}`).join(' · ')}`;
 	return [

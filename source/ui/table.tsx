@@ -12,14 +12,26 @@ import {useTheme} from './theme.js';
 export type Column<Row> = {
 	readonly id: string;
 	readonly header: string;
-	/** Width in columns (the minimum, for the flexible column). */
+	/** Width in columns: the least it is given (the flexible column and one with `want` may get more). */
 	readonly width: number;
+	/**
+	 * The width its content needs (the longest name, say), when that is more than `width`: spare width goes to
+	 * such columns first, the one least likely to be dropped first, up to what each wants; the flexible column
+	 * gets what is left after them.
+	 */
+	readonly want?: number;
+	/**
+	 * The columns of this drop rank and above go before this one is cut below its want: while any of them is shown,
+	 * the column counts at its want (the fleet drops its history column before cutting the rigs' names).
+	 */
+	readonly wantOver?: number;
 	readonly align?: 'left' | 'right';
 	/** Takes whatever width is left over (at most one column should). */
 	readonly flex?: boolean;
 	/** When the table is too wide, the column with the highest number goes first; 0 = never dropped. */
 	readonly drop?: number;
-	readonly cell: (row: Row) => string;
+	/** The cell's text; `width` is what the column was given (a cell may cut itself smarter than at its end). */
+	readonly cell: (row: Row, width: number) => string;
 };
 
 export type FittedColumn<Row> = {readonly column: Column<Row>; readonly width: number};
@@ -27,7 +39,12 @@ export type FittedColumn<Row> = {readonly column: Column<Row>; readonly width: n
 /** The columns that fit in `width` (with `gap` spaces between), and the width each gets. */
 export function fitColumns<Row>(columns: readonly Column<Row>[], width: number, gap = 2): readonly FittedColumn<Row>[] {
 	let kept = [...columns];
-	const total = (list: readonly Column<Row>[]) => list.reduce((sum, column) => sum + column.width, 0) + gap * Math.max(0, list.length - 1);
+	const needs = (column: Column<Row>, list: readonly Column<Row>[]) =>
+		column.wantOver !== undefined && list.some((other) => (other.drop ?? 0) >= (column.wantOver ?? 0))
+			? Math.max(column.width, column.want ?? 0)
+			: column.width;
+	const total = (list: readonly Column<Row>[]) =>
+		list.reduce((sum, column) => sum + needs(column, list), 0) + gap * Math.max(0, list.length - 1);
 	while (total(kept) > width) {
 		let victim: Column<Row> | null = null;
 		for (const column of kept) {
@@ -38,8 +55,16 @@ export function fitColumns<Row>(columns: readonly Column<Row>[], width: number, 
 		kept = kept.filter((column) => column !== victim);
 	}
 
-	const spare = Math.max(0, width - total(kept));
-	return kept.map((column) => ({column, width: column.flex ? column.width + spare : column.width}));
+	let spare = Math.max(0, width - kept.reduce((sum, column) => sum + column.width, 0) - gap * Math.max(0, kept.length - 1));
+	const widths = new Map(kept.map((column) => [column, column.width]));
+	const growing = kept.filter((column) => (column.want ?? 0) > column.width).sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0));
+	for (const column of growing) {
+		const more = Math.min(spare, (column.want ?? 0) - column.width);
+		widths.set(column, column.width + more);
+		spare -= more;
+	}
+
+	return kept.map((column) => ({column, width: (widths.get(column) ?? column.width) + (column.flex ? spare : 0)}));
 }
 
 /** Pads or cuts `text` to exactly `width` columns ("…" marks a cut). */
@@ -49,9 +74,9 @@ export function fitCell(text: string, width: number, align: 'left' | 'right' = '
 	return align === 'right' ? text.padStart(width) : text.padEnd(width);
 }
 
-function joinCells<Row>(fitted: readonly FittedColumn<Row>[], gap: number, text: (column: Column<Row>) => string): string {
+function joinCells<Row>(fitted: readonly FittedColumn<Row>[], gap: number, text: (column: Column<Row>, width: number) => string): string {
 	return fitted
-		.map(({column, width}) => fitCell(text(column), width, column.align))
+		.map(({column, width}) => fitCell(text(column, width), width, column.align))
 		.join(' '.repeat(gap))
 		.trimEnd();
 }
@@ -77,7 +102,7 @@ export function Table<Row>({columns, rows, rowKey, width, gap = 2, dim = false}:
 			</Text>
 			{rows.map((row) => (
 				<Text key={rowKey(row)} wrap="truncate-end" {...theme.dim(dim)}>
-					{joinCells(fitted, gap, (column) => column.cell(row))}
+					{joinCells(fitted, gap, (column, cellWidth) => column.cell(row, cellWidth))}
 				</Text>
 			))}
 		</>

@@ -138,6 +138,8 @@ describe('explicit settings win', () => {
 		const clear = result.warnings.filter((warning) => warning.includes('without encryption'));
 		expect(clear).toHaveLength(1);
 		expect(clear[0]).toContain('10.0.0.7');
+		// Noted on the first target it goes to in clear; the token given two ways is about no miner in particular.
+		expect(result.targets.map((target) => target.notes ?? [])).toEqual([clear, [], []]);
 	});
 });
 
@@ -157,6 +159,8 @@ describe('--config', () => {
 					url: {kind: 'config-file', detail: `--config ${configPath}`},
 					token: {kind: 'config-file', detail: `--config ${configPath}`},
 				},
+				// What is found about the miner's config file is noted on its target (shown under that rig).
+				...(version === 'v2.14' ? {notes: [expect.stringMatching(/older "api" layout/)]} : {}),
 			},
 		]);
 		if (version === 'v2.14') expect(result.warnings.join(' ')).toMatch(/older "api" layout/);
@@ -412,6 +416,33 @@ describe('running processes', () => {
 		expect(result.targets.map((target) => target.url)).toEqual(['http://127.0.0.1:18300']);
 		expect(result.problems).toContain('process 71 was started with -c /gone/config.json, but /gone/config.json does not exist');
 		expect(result.warnings.join('\n')).toMatch(/found no config it can read for this miner, so it knows no token/);
+	});
+
+	it("what is found about a process is noted on that process's targets, not on the first miner's", async () => {
+		const procRoot = await procWith(
+			[
+				{pid: 81, comm: 'xmrig', argv: ['xmrig', '-o', 'p:1', '--http-port=18081'], exe: '/a/xmrig', cwd: '/', socketInodes: [81]},
+				{
+					pid: 86,
+					comm: 'xmrig',
+					argv: ['xmrig', '-c', '/gone/config.json', '--http-port=18086'],
+					exe: '/b/xmrig',
+					cwd: '/',
+					socketInodes: [86],
+				},
+			],
+			[
+				{address: '127.0.0.1', port: 18_081, inode: 81},
+				{address: '127.0.0.1', port: 18_086, inode: 86},
+			],
+		);
+		const result = await discover({procRoot});
+		expect(result.targets.map((target) => target.url)).toEqual(['http://127.0.0.1:18081', 'http://127.0.0.1:18086']);
+		const [first, second] = result.targets;
+		expect(first?.notes ?? []).toEqual([]);
+		expect(second?.notes).toContain('process 86 was started with -c /gone/config.json, but /gone/config.json does not exist');
+		// Everything noted is in the result's lists too (for stderr and --where).
+		for (const note of second?.notes ?? []) expect([...result.warnings, ...result.problems]).toContain(note);
 	});
 
 	it("another user's miner (sockets hidden): the configured port, else the one port its user listens on, as a guess", async () => {

@@ -1,5 +1,5 @@
 import {execFile} from 'node:child_process';
-import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {chmod, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
@@ -90,6 +90,81 @@ describe('the fleet view in a real terminal', () => {
 		await terminal.waitFor((screen) => /● 3 live/.test(screen), 20_000);
 		await terminal.send('q', true);
 		await terminal.waitFor('[exit 0]', 5000);
+	});
+});
+
+describe('the fleet at full width: names, sort, filter, poll all, the last hour, warnings under their rig', () => {
+	it('200 columns show names and pools whole and the last-hour column; twins by port; s sorts with the cursor on its rig; / filters; R polls now; a rig file warning is that rig’s', async () => {
+		simulators = await Promise.all([
+			startSimulator({dialect: '6', warm: true, workerId: 'garage-ryzen-9-5950x-left', seed: 31}),
+			startSimulator({dialect: '5', warm: true, workerId: 'twin', seed: 32, token: 'e2e-fleet-token'}),
+			startSimulator({dialect: '2', warm: true, workerId: 'twin', seed: 33}),
+		]);
+		const [garage, twinA, twinB] = simulators;
+		const portOf = (sim: Simulator | undefined) => new URL(sim!.url).port;
+		// The second rig's token file can be read by others: a warning about that rig alone.
+		const token = path.join(dir, 'twin.token');
+		await writeFile(token, 'e2e-fleet-token\n');
+		await chmod(token, 0o644);
+		const rigs = path.join(dir, 'rigs.json');
+		await writeFile(rigs, JSON.stringify([{url: garage!.url}, {url: twinA!.url, tokenFile: 'twin.token'}, {url: twinB!.url}]));
+		// A long interval: only R can make the rows notice a stopped rig within seconds.
+		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '30'], {
+			cols: 200,
+			rows: 50,
+			env: {XDG_STATE_HOME: path.join(dir, 'state')},
+		});
+		const first = await terminal.waitFor((screen) => /● 3 live/.test(screen), 8000);
+		const lines = first.split('\n');
+		expect(lines[1]).toMatch(/^ {2}rig +state +10s +60s +15m +last hour +shares/);
+		expect(rowOf(first, 'garage-ryzen-9-5950x-left')).toMatch(/^▸ garage-ryzen-9-5950x-left +live .* pool\.example\.org:443 /);
+		expect(rowOf(first, `twin :${portOf(twinA)}`)).toMatch(/live/);
+		expect(rowOf(first, `twin :${portOf(twinB)}`)).toMatch(/live/);
+		// The token file warning is under that rig in the events, and under no other.
+		const warning = first.split('\n').filter((line) => line.includes('can be read by other users'));
+		expect(warning).toHaveLength(1);
+		expect(warning[0]).toMatch(new RegExp(`^ \\d\\d:\\d\\d twin :${portOf(twinA)} rig http://127\\.0\\.0\\.1:${portOf(twinA)}: tokenFile`));
+
+		// Sort by 10 s: the 2.x rig (about 860 H/s) rises above the 6.x one (about 5 kH/s); the cursor stays on garage.
+		await terminal.send('s', true);
+		await terminal.waitFor('by state, worst first', 3000);
+		await terminal.send('s', true);
+		const sorted = await terminal.waitFor('by 10s, lowest first', 3000);
+		const order = sorted.split('\n').slice(2, 5);
+		expect(order[0]).toContain(`twin :${portOf(twinB)}`);
+		expect(order.find((line) => line.startsWith('▸'))).toContain('garage-ryzen-9-5950x-left');
+
+		await terminal.send('/', true);
+		await terminal.send('twin', true);
+		const filtered = await terminal.waitFor(/\/twin▏ 2 of 3/, 3000);
+		expect(filtered).not.toContain('garage-ryzen-9-5950x-left live');
+		expect(filtered).toMatch(/total +2\/2 up/);
+		await terminal.send('Enter');
+		await terminal.waitFor(/\/twin 2 of 3 {2}Esc clear filter/, 3000);
+		await terminal.send('Escape');
+		await terminal.waitFor((screen) => /garage-ryzen-9-5950x-left +live/.test(screen) && !/^ \/twin/m.test(screen), 3000);
+
+		// R: every rig is polled now; the stopped one shows it at once, not after the 30 s interval.
+		await twinB!.stop();
+		const stoppedAt = Date.now();
+		await terminal.send('R', true);
+		await terminal.waitFor((screen) => new RegExp(`twin :${portOf(twinB)} +(stale|down)`).test(screen), 5000);
+		expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+
+		// At 80 columns everything fits: no line wider than the terminal, the names cut, the twins still apart.
+		await terminal.resize(80, 24);
+		const narrow = await terminal.waitFor((screen) => !screen.includes('last hour') && /twin :\d+/.test(screen), 3000);
+		for (const line of narrow.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+		await terminal.send('q', true);
+		await terminal.waitFor('[exit 0]', 5000);
+	});
+
+	it('--no-history: no last-hour column, at any width', async () => {
+		const [six, five] = await threeRigs();
+		terminal = await TmuxTerminal.start(['node', CLI, six!.url, five!.url, '--no-history'], {cols: 200, rows: 30});
+		const screen = await terminal.waitFor(/● 2 live/, 8000);
+		expect(screen.split('\n')[1]).toMatch(/^ {2}rig +state +10s +60s +15m +shares/);
+		expect(screen).not.toContain('last hour');
 	});
 });
 

@@ -78,6 +78,43 @@ describe('history recorder on a real session', () => {
 		expect(rows.some((row) => row.paused === 1)).toBe(true);
 	}, 30_000);
 
+	it("a notice after start (history off: the store is full) is the session's, not an event of the first miner", async () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
+		const sims = await Promise.all([startSimulator({dialect: '6', warm: true}), startSimulator({dialect: '5', warm: true})]);
+		cleanups.push(async () => {
+			await Promise.all(sims.map(async (sim) => sim.stop()));
+		});
+		const warned: string[] = [];
+		const session = attachHistory(
+			createSession(
+				sims.map((sim) => ({url: sim.url, token: null})),
+				250,
+			),
+			plan('live', 250),
+			(line) => warned.push(line),
+			{file, maxBytes: 96 * 1024},
+		);
+		cleanups.push(async () => session.close());
+		session.start();
+		const [first, second] = session.miners;
+		if (!first || !second) throw new Error('no miners');
+		await until(() => first.monitor.getState().polls > 0, 5000, 'a first poll');
+		// Events of 200 characters fill 96 KiB in a few hundred; each is written within 50 ms.
+		for (let burst = 0; burst < 200 && session.notices.getState().length === 0; burst++) {
+			for (let i = 0; i < 20; i++) second.monitor.addEvent('action', 'info', `note ${burst}.${i} ${'x'.repeat(200)}`);
+			await new Promise((resolve) => setTimeout(resolve, 60));
+		}
+
+		expect(session.history?.enabled).toBe(false);
+		expect(session.notices.getState().map((notice) => notice.message)).toEqual([expect.stringMatching(/^history off: /)]);
+		expect(warned).toEqual([]);
+		for (const miner of session.miners) {
+			expect(miner.monitor.getState().events.some((event) => event.message.startsWith('history off'))).toBe(false);
+		}
+	}, 30_000);
+
 	it('a --once adds its sample, and a miner that does not answer adds a failed one', async () => {
 		const temp = tempDir();
 		cleanups.push(temp.cleanup);

@@ -14,7 +14,7 @@ import {
 } from '../../source/ui/keymap.js';
 
 const everything: ReadonlySet<CommandName> = new Set<CommandName>(SCREEN_KEYMAP.bindings.map((binding) => binding.command));
-const commandFor = (input: string, key: KeyLike, screen: 'dashboard' | 'help' | 'fleet', available = everything) =>
+const commandFor = (input: string, key: KeyLike, screen: 'dashboard' | 'help' | 'fleet' | 'fleetFilter', available = everything) =>
 	SCREEN_KEYMAP.commandFor(input, key, screen, available);
 
 describe('keymap', () => {
@@ -93,11 +93,22 @@ describe('keymap', () => {
 			'? help',
 			'↑↓ select',
 			'Enter open',
+			's sort',
+			'/ filter',
+			'Esc clear filter',
 		]);
+		// R needs a session that can poll its rigs.
+		expect(SCREEN_KEYMAP.footer('fleet', SCREEN_KEYMAP.available('fleet', new Set(['refresh']))).at(-1)).toEqual({
+			keys: 'R',
+			label: 'refresh',
+		});
+		expect(SCREEN_KEYMAP.footer('fleetFilter', SCREEN_KEYMAP.available('fleetFilter')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual(
+			['Enter keep', 'Esc clear'],
+		);
 	});
 
 	test('help labels list every key a command answers to', () => {
-		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'help']);
+		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help']);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
@@ -107,7 +118,7 @@ describe('keymap', () => {
 	test("rigtop --help's keys are the footers of the screens", () => {
 		const lines = keysHelpLines();
 		expect(lines[1]).toBe('  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet');
-		expect(lines[2]).toBe('  fleet      q quit · ? help · ↑↓ select · Enter open');
+		expect(lines[2]).toBe('  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh');
 		expect(lines[3]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
 	});
 

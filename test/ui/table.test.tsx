@@ -22,6 +22,48 @@ describe('fitColumns', () => {
 		expect(fitColumns(columns, 15).map((entry) => entry.column.id)).toEqual(['id', 'value']);
 		expect(fitColumns(columns, 5).map((entry) => entry.column.id)).toEqual(['id', 'value']);
 	});
+
+	test('spare width goes to the columns whose content wants more, the one least likely to be dropped first, then to the flexible one', () => {
+		const wanting: readonly Column<Row>[] = [
+			{id: 'name', header: 'name', width: 6, want: 20, cell: (row) => row.name},
+			{id: 'value', header: 'value', width: 8, cell: (row) => row.value},
+			{id: 'pool', header: 'pool', width: 6, want: 16, drop: 1, cell: () => ''},
+			{id: 'note', header: 'note', width: 4, flex: true, drop: 2, cell: () => ''},
+		];
+		// The minimum is 6 + 8 + 6 + 4 + 3 gaps = 27.
+		expect(fitColumns(wanting, 27, 1).map((entry) => entry.width)).toEqual([6, 8, 6, 4]);
+		expect(fitColumns(wanting, 35, 1).map((entry) => entry.width)).toEqual([14, 8, 6, 4]);
+		expect(fitColumns(wanting, 45, 1).map((entry) => entry.width)).toEqual([20, 8, 10, 4]);
+		expect(fitColumns(wanting, 80, 1).map((entry) => entry.width)).toEqual([20, 8, 16, 4 + 80 - 51]);
+	});
+
+	test('a column with wantOver is not cut below its want while a column of that drop rank or above is shown', () => {
+		const wanting: readonly Column<Row>[] = [
+			{id: 'name', header: 'name', width: 6, want: 20, wantOver: 2, cell: (row) => row.name},
+			{id: 'value', header: 'value', width: 8, cell: (row) => row.value},
+			{id: 'pool', header: 'pool', width: 6, drop: 1, cell: () => ''},
+			{id: 'history', header: 'history', width: 10, drop: 2, cell: () => ''},
+		];
+		// 20 + 8 + 6 + 10 + 3 gaps = 47: all, the name whole.
+		expect(fitColumns(wanting, 47, 1).map((entry) => [entry.column.id, entry.width])).toEqual([
+			['name', 20],
+			['value', 8],
+			['pool', 6],
+			['history', 10],
+		]);
+		// One less: the history goes rather than the name being cut; the name still gets its want from the spare.
+		expect(fitColumns(wanting, 46, 1).map((entry) => [entry.column.id, entry.width])).toEqual([
+			['name', 20],
+			['value', 8],
+			['pool', 6],
+		]);
+		// Columns below that rank are kept at the name's expense.
+		expect(fitColumns(wanting, 30, 1).map((entry) => [entry.column.id, entry.width])).toEqual([
+			['name', 14],
+			['value', 8],
+			['pool', 6],
+		]);
+	});
 });
 
 describe('fitCell', () => {

@@ -1,12 +1,15 @@
 /**
  * The fleet table's columns: what each cell says for a rig row or the totals row. Widths are the
  * minimum each needs; `drop` says which go first on narrow terminals (the alert text, then when the
- * rig was last seen, its pool, uptime, reject rate and the 60 s window). Name, state, the 10 s and
- * 15 m rates and the shares always stay.
+ * rig was last seen, the last hour's history, its pool, uptime, reject rate and the 60 s window).
+ * Name, state, the 10 s and 15 m rates and the shares always stay. The rig and pool columns want the
+ * width of their longest text, and the history column 30 characters (2 minutes each); they get it
+ * where the terminal has room (at 200 columns names and pools show whole).
  */
 import type {RateWindows} from '../../miner/model.js';
 import {DASH, formatAgo, formatCount, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../format.js';
 import type {Column} from '../table.js';
+import {hourCells} from './fleet-hours.js';
 import type {FleetRow, FleetTotals} from './fleet-rows.js';
 
 /** A cell source: a rig's row, or the totals. */
@@ -32,9 +35,62 @@ export function totalsState(totals: FleetTotals): string {
 	return totals.summed < totals.answered ? `${totals.summed} of ${totals.count}` : `${totals.answered}/${totals.count} up`;
 }
 
-export function fleetColumns(now: number): readonly Column<FleetLine>[] {
-	return [
-		{id: 'rig', header: 'rig', width: 10, cell: (line) => (line.kind === 'rig' ? line.row.name : 'total')},
+/** A name or pool longer than this is cut even where there is room (one odd name must not take the table). */
+const MAX_WANT = 40;
+
+/** The rig column's full text: the name, and what tells it apart when another rig has the same name ("attic :18082"). */
+export function rigLabel(row: Pick<FleetRow, 'name' | 'tag'>): string {
+	return row.tag === null ? row.name : `${row.name} ${row.tag}`;
+}
+
+const tail = (text: string, width: number) => (width <= 0 ? '' : text.length <= width ? text : `…${text.slice(-(width - 1))}`);
+
+/**
+ * The rig column's text in `width` columns. A name that is an address (a rig without a worker id) is cut at its start,
+ * so that the port, which tells rigs on one host apart, stays: "…0.0.1:18081". A tagged rig keeps its tag whole (or
+ * its end) after as much of its name as leaves room for it: "garage-ry… :18081".
+ */
+export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width: number): string {
+	const label = rigLabel(row);
+	if (label.length <= width) return label;
+	if (row.name === row.where) return tail(row.name, width);
+	if (row.tag === null) return label; // cut at its end by the table
+	const keep = Math.min(row.name.length, Math.max(3, width - 1 - row.tag.length));
+	const name = keep < row.name.length ? `${row.name.slice(0, Math.max(0, keep - 1))}…` : row.name;
+	const room = width - name.length - 1;
+	return room < 2 ? name : `${name} ${tail(row.tag, room)}`;
+}
+
+/** What the rig and pool columns want: their longest text over every rig (not only those in view, so scrolling keeps the widths). */
+export type FleetWants = {readonly rig: number; readonly pool: number};
+
+export function fleetWants(rows: readonly FleetRow[]): FleetWants {
+	let rig = 0;
+	let pool = 0;
+	for (const row of rows) {
+		rig = Math.max(rig, rigLabel(row).length);
+		pool = Math.max(pool, row.pool?.length ?? 0);
+	}
+
+	return {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool)};
+}
+
+/** The history column: at least 12 characters (5 minutes each), 30 where there is room (2 minutes each). */
+const HOUR_WIDTH = 12;
+const HOUR_WANT = 30;
+
+/** The columns; `hours`: the session keeps history, so the table has its last-hour column where the width allows. */
+export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0}, hours = false): readonly Column<FleetLine>[] {
+	const columns: Column<FleetLine>[] = [
+		{
+			id: 'rig',
+			header: 'rig',
+			width: 10,
+			want: wants.rig,
+			// The last hour, when it was seen and the alert text go before a name is cut.
+			wantOver: 6,
+			cell: (line, width) => (line.kind === 'rig' ? fitRigLabel(line.row, width) : 'total'),
+		},
 		{
 			id: 'state',
 			header: 'state',
@@ -45,6 +101,14 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 		{id: 'r10', header: '10s', width: 9, align: 'right', cell: (line) => rate(line, 0)},
 		{id: 'r60', header: '60s', width: 9, align: 'right', drop: 2, cell: (line) => rate(line, 1)},
 		{id: 'r15', header: '15m', width: 9, align: 'right', cell: (line) => rate(line, 2)},
+		{
+			id: 'hour',
+			header: 'last hour',
+			width: HOUR_WIDTH,
+			want: HOUR_WANT,
+			drop: 6,
+			cell: (line, width) => (line.kind === 'rig' ? hourCells(line.row.hour, width) : ''),
+		},
 		{
 			id: 'shares',
 			header: 'shares',
@@ -68,7 +132,14 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 					? formatPercent(line.row.rejected, line.row.total)
 					: formatPercent(line.totals.total - line.totals.good, line.totals.total),
 		},
-		{id: 'pool', header: 'pool', width: 12, drop: 5, cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : '')},
+		{
+			id: 'pool',
+			header: 'pool',
+			width: 12,
+			want: wants.pool,
+			drop: 5,
+			cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : ''),
+		},
 		{
 			id: 'up',
 			header: 'up',
@@ -82,7 +153,7 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 			header: 'seen',
 			width: 8,
 			align: 'right',
-			drop: 6,
+			drop: 7,
 			cell: (line) => (line.kind === 'rig' ? formatAgo(line.row.lastSeenAt, now).replace(' ago', '') : ''),
 		},
 		{
@@ -90,8 +161,9 @@ export function fleetColumns(now: number): readonly Column<FleetLine>[] {
 			header: 'alert',
 			width: 16,
 			flex: true,
-			drop: 7,
+			drop: 8,
 			cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
 		},
 	];
+	return hours ? columns : columns.filter((column) => column.id !== 'hour');
 }

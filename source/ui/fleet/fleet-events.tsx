@@ -14,7 +14,7 @@ export type FleetEventsProps = {
 
 const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'warn', error: 'error'};
 
-/** The latest events of every rig, "12:07 rig-03 down: connection refused", newest first. */
+/** The latest events of every rig and the session's notices, "12:07 rig-03 down: connection refused", newest first. */
 function FleetEventsView({events, lines, width}: FleetEventsProps) {
 	const theme = useTheme();
 	if (lines <= 0) return null;
@@ -22,7 +22,10 @@ function FleetEventsView({events, lines, width}: FleetEventsProps) {
 		<Text key={`${event.minerIndex}:${event.seq}`}>
 			{separator}
 			<Text {...theme.text('muted')}>{formatClock(event.at)} </Text>
-			<Text bold={event.severity !== 'info'}>{event.rig} </Text>
+			{/* The session's own notices are rigtop's, in its colour. */}
+			<Text bold={event.severity !== 'info'} {...(event.minerIndex < 0 ? theme.text('accent') : {})}>
+				{event.rig}{' '}
+			</Text>
 			<Text {...theme.text(toneOf[event.severity])}>{event.message}</Text>
 		</Text>
 	);

@@ -1,13 +1,14 @@
 /**
- * The fleet table's content, from the monitors' states: one row per miner in session order (never
- * re-sorted, so a row does not jump while it is being read), and a totals row. Pure; the view only
- * lays it out.
+ * The fleet table's content, from the monitors' states: one row per miner (fleet-order.ts sorts and
+ * filters them), and a totals row. Pure; the view only lays it out.
  */
 import type {RigAlerts} from '../../alerts/center.js';
 import type {Alert} from '../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {MinerSnapshot, RateWindows} from '../../miner/model.js';
 import {formatDurationShort} from '../../format.js';
+import {hostPort} from '../../monitor/name.js';
+import type {HourPoint} from '../../history/last-hour.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import type {ThemeToken} from '../theme.js';
 
@@ -17,8 +18,19 @@ export const RECENT_ALERT_MS = 10 * 60_000;
 export type FleetRow = {
 	readonly index: number;
 	readonly name: string;
+	/** The rig's address, host:port. */
+	readonly where: string;
+	/**
+	 * What tells this rig from another of the same name (two miners with one worker id): its port (":18082") when
+	 * they all run on one host, else its host:port; null when its name is its own.
+	 */
+	readonly tag: string | null;
+	/** What `/` matches: name, URL and pool (the last one known, even while the rig is down), lower case. */
+	readonly search: string;
 	/** "live", "down 4m", "stale 12s", "paused", "no pool", "error", "connecting". */
 	readonly state: string;
+	/** The state's word alone (for sorting). */
+	readonly word: StatusBadge['word'];
 	readonly tone: ThemeToken;
 	/** The values are the last ones read, not the present (stale): dimmed. */
 	readonly outdated: boolean;
@@ -34,6 +46,8 @@ export type FleetRow = {
 	readonly lastSeenAt: number | null;
 	/** The alert to show on the row: an open trouble, else a recent one. */
 	readonly alert: Alert | null;
+	/** Its last hour from the history store (the fleet's history column), or null. */
+	readonly hour: readonly HourPoint[] | null;
 };
 
 /**
@@ -78,14 +92,26 @@ export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | nu
 	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
 }
 
-export function fleetRow(state: MonitorState, index: number, now: number, alerts?: RigAlerts): FleetRow {
+export function fleetRow(
+	state: MonitorState,
+	index: number,
+	now: number,
+	alerts?: RigAlerts,
+	tag: string | null = null,
+	hour: readonly HourPoint[] | null = null,
+): FleetRow {
 	const badge = statusBadge(state, now);
 	const snapshot = state.snapshot;
 	const shown = snapshot !== null && (state.status === 'live' || state.status === 'stale');
+	const where = hostPort(state.url);
 	return {
 		index,
 		name: state.name,
+		where,
+		tag,
+		search: [state.name, state.url, snapshot?.connection.pool ?? ''].join(' ').toLowerCase(),
 		state: stateText(badge, state, now),
+		word: badge.word,
 		tone: badge.tone,
 		outdated: state.status === 'stale',
 		rates: shown ? snapshot.hashrate.total : null,
@@ -96,7 +122,52 @@ export function fleetRow(state: MonitorState, index: number, now: number, alerts
 		uptime: shown ? snapshot.uptime : null,
 		lastSeenAt: state.lastSuccessAt,
 		alert: rowAlert(alerts, now),
+		hour,
 	};
+}
+
+/** The address of a URL split in host and port ("[::1]" and "8080"). */
+function addressOf(url: string): {readonly host: string; readonly port: string} {
+	const where = hostPort(url);
+	const colon = where.lastIndexOf(':');
+	return colon <= 0 ? {host: where, port: ''} : {host: where.slice(0, colon), port: where.slice(colon + 1)};
+}
+
+/**
+ * What tells each rig from the others of its name: nothing for a name no other rig has; among rigs of one name on one
+ * host, the port; else the host and port.
+ */
+export function rigTags(states: readonly Pick<MonitorState, 'name' | 'url'>[]): (string | null)[] {
+	const byName = new Map<string, number[]>();
+	states.forEach((state, index) => {
+		byName.set(state.name, [...(byName.get(state.name) ?? []), index]);
+	});
+	const tags: (string | null)[] = states.map(() => null);
+	for (const [name, indexes] of byName) {
+		if (indexes.length < 2) continue;
+		const addresses = indexes.map((index) => addressOf(states[index]?.url ?? ''));
+		const oneHost = addresses.every((address) => address.host === addresses[0]?.host && address.port !== '');
+		indexes.forEach((index, at) => {
+			const address = addresses[at];
+			const where = hostPort(states[index]?.url ?? '');
+			// A rig named by its address (no worker id) needs no tag: its name is the address.
+			if (!address || name === where) return;
+			tags[index] = oneHost ? `:${address.port}` : where;
+		});
+	}
+
+	return tags;
+}
+
+/** Every rig's row, in session order; rigs that share a name are tagged with what tells them apart. */
+export function fleetRows(
+	states: readonly MonitorState[],
+	now: number,
+	alerts?: readonly (RigAlerts | undefined)[],
+	hours?: readonly (readonly HourPoint[] | null)[],
+): FleetRow[] {
+	const tags = rigTags(states);
+	return states.map((state, index) => fleetRow(state, index, now, alerts?.[index], tags[index] ?? null, hours?.[index] ?? null));
 }
 
 const known = (rate: number | null): rate is number => rate !== null && Number.isFinite(rate);
@@ -120,20 +191,37 @@ export function fleetTotals(states: readonly MonitorState[], now: number): Fleet
 	return {answered: answering.length, summed: summed.length, count: states.length, rates: sums, good, total, byState};
 }
 
+/** minerIndex -1: a notice of the session's own (rig "rigtop"). */
 export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex: number};
 
+/** The name the fleet's events give the session's own notices. */
+export const SESSION_LABEL = 'rigtop';
+
 /**
- * The newest `limit` events of all miners, newest first, each with its rig's name. Reads only the
- * tail of each miner's log.
+ * The newest `limit` events of the miners (those in `only`, when given), newest first, each with its rig's name (its
+ * label, where `labels` gives one: "attic :18082" for one of two attics). Reads only the tail of each miner's log.
  */
-export function fleetEvents(states: readonly MonitorState[], limit: number): readonly FleetEvent[] {
+export function fleetEvents(
+	states: readonly MonitorState[],
+	limit: number,
+	options: {readonly labels?: readonly string[]; readonly only?: ReadonlySet<number>; readonly notices?: readonly MinerEvent[]} = {},
+): readonly FleetEvent[] {
 	if (limit <= 0) return [];
 	const merged: FleetEvent[] = [];
+	// The session's own notices, as rigtop's (minerIndex -1).
+	const notices = options.notices ?? [];
+	for (let i = notices.length - 1; i >= Math.max(0, notices.length - limit); i--) {
+		const notice = notices[i];
+		if (notice) merged.push({...notice, rig: SESSION_LABEL, minerIndex: -1});
+	}
+
 	states.forEach((state, minerIndex) => {
+		if (options.only && !options.only.has(minerIndex)) return;
 		const {events} = state;
+		const rig = options.labels?.[minerIndex] ?? state.name;
 		for (let i = events.length - 1; i >= Math.max(0, events.length - limit); i--) {
 			const event = events[i];
-			if (event) merged.push({...event, rig: state.name, minerIndex});
+			if (event) merged.push({...event, rig, minerIndex});
 		}
 	});
 	merged.sort((a, b) => b.at - a.at || a.minerIndex - b.minerIndex || b.seq - a.seq);

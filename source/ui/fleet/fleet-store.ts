@@ -10,13 +10,15 @@
  * dashboard open) costs nothing.
  */
 import type {AlertCenterState} from '../../alerts/center.js';
-import type {MonitorState} from '../../monitor/types.js';
+import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import {Listeners, type Store} from '../../store.js';
 
 export type FleetState = {
 	/** One per miner, in session order. */
 	readonly states: readonly MonitorState[];
 	readonly alerts: AlertCenterState | null;
+	/** The session's own notices (about no miner in particular), oldest first. */
+	readonly notices: readonly MinerEvent[];
 	/** Epoch ms when this state was taken: the view's clock. */
 	readonly at: number;
 };
@@ -24,15 +26,20 @@ export type FleetState = {
 export type FleetStoreOptions = {
 	/** The AlertCenter, for the rows' alerts. */
 	readonly alerts?: Store<AlertCenterState> | undefined;
+	/** The session's notices. */
+	readonly notices?: Store<readonly MinerEvent[]> | undefined;
 	/** Default 250 ms for up to 10 miners, 1000 ms for more. */
 	readonly throttleMs?: number | undefined;
 	/** Default 1000 ms. */
 	readonly tickMs?: number;
 };
 
+const NO_NOTICES: readonly MinerEvent[] = [];
+
 export class FleetStore implements Store<FleetState> {
 	readonly #stores: readonly Store<MonitorState>[];
 	readonly #alerts: Store<AlertCenterState> | null;
+	readonly #notices: Store<readonly MinerEvent[]> | null;
 	readonly #throttleMs: number;
 	readonly #tickMs: number;
 	readonly #listeners = new Listeners();
@@ -45,6 +52,7 @@ export class FleetStore implements Store<FleetState> {
 	constructor(stores: readonly Store<MonitorState>[], options: FleetStoreOptions = {}) {
 		this.#stores = stores;
 		this.#alerts = options.alerts ?? null;
+		this.#notices = options.notices ?? null;
 		this.#throttleMs = Math.max(0, options.throttleMs ?? (stores.length > 10 ? 1000 : 250));
 		this.#tickMs = Math.max(50, options.tickMs ?? 1000);
 		this.#state = this.#read(null, Date.now());
@@ -73,6 +81,7 @@ export class FleetStore implements Store<FleetState> {
 		};
 		this.#unsubscribers = this.#stores.map((store) => store.subscribe(changed));
 		if (this.#alerts) this.#unsubscribers.push(this.#alerts.subscribe(changed));
+		if (this.#notices) this.#unsubscribers.push(this.#notices.subscribe(changed));
 		// Whatever happened while nobody listened.
 		this.#flush();
 	}
@@ -125,9 +134,14 @@ export class FleetStore implements Store<FleetState> {
 	#read(previous: FleetState | null, now: number): FleetState {
 		const states = this.#stores.map((store) => store.getState());
 		const alerts = this.#alerts?.getState() ?? null;
-		const same = previous !== null && previous.alerts === alerts && previous.states.every((state, index) => state === states[index]);
+		const notices = this.#notices?.getState() ?? NO_NOTICES;
+		const same =
+			previous !== null &&
+			previous.alerts === alerts &&
+			previous.notices === notices &&
+			previous.states.every((state, index) => state === states[index]);
 		// 5 % slack: a tick timer firing a hair early still renews the clock.
 		if (same && now - previous.at < this.#tickMs * 0.95) return previous;
-		return {states: same ? previous.states : states, alerts, at: now};
+		return {states: same ? previous.states : states, alerts, notices, at: now};
 	}
 }

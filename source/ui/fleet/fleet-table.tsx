@@ -3,16 +3,23 @@ import {memo, useMemo} from 'react';
 import type {Severity} from '../../monitor/types.js';
 import {fitCell, fitColumns, type FittedColumn} from '../table.js';
 import {useTheme, type ThemeToken} from '../theme.js';
-import {fleetColumns, type FleetLine} from './fleet-columns.js';
+import {fleetColumns, type FleetLine, type FleetWants} from './fleet-columns.js';
 import type {FleetRow, FleetTotals} from './fleet-rows.js';
 
 export type FleetTableProps = {
 	/** The rows in view (already windowed). */
 	readonly rows: readonly FleetRow[];
 	readonly totals: FleetTotals;
+	/** The selected rig's index (-1: none). */
 	readonly selected: number;
 	readonly width: number;
 	readonly now: number;
+	/** What the rig and pool columns want (their longest text over every rig). */
+	readonly wants?: FleetWants;
+	/** The line shown when there is no row (a filter that matches no rig). */
+	readonly empty?: string;
+	/** The session keeps history: the last-hour column, where the width allows. */
+	readonly hours?: boolean;
 };
 
 /** Selection mark, then alert mark: "▸!" — both readable without colour. */
@@ -35,7 +42,7 @@ function segments(fitted: Fitted, line: FleetLine, gap: number, tone: (id: strin
 	const out: Segment[] = [];
 	let plain = '';
 	fitted.forEach(({column, width}, index) => {
-		const text = `${index === 0 ? '' : ' '.repeat(gap)}${fitCell(column.cell(line), width, column.align)}`;
+		const text = `${index === 0 ? '' : ' '.repeat(gap)}${fitCell(column.cell(line, width), width, column.align)}`;
 		const token = TONED.has(column.id) ? tone(column.id) : null;
 		if (token === null) {
 			plain += text;
@@ -87,6 +94,8 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 	return (
 		a.index === b.index &&
 		a.name === b.name &&
+		a.where === b.where &&
+		a.tag === b.tag &&
 		a.state === b.state &&
 		a.tone === b.tone &&
 		a.outdated === b.outdated &&
@@ -99,7 +108,8 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.pool === b.pool &&
 		a.uptime === b.uptime &&
 		a.lastSeenAt === b.lastSeenAt &&
-		a.alert === b.alert
+		a.alert === b.alert &&
+		a.hour === b.hour
 	);
 }
 
@@ -111,10 +121,15 @@ const RigLine = memo(
 );
 
 /** Column headings, one line per rig in view, and the totals line; never wider than `width`. */
-function FleetTableView({rows, totals, selected, width, now}: FleetTableProps) {
+function FleetTableView({rows, totals, selected, width, now, wants, empty = 'no rigs', hours = false}: FleetTableProps) {
 	const theme = useTheme();
 	const gap = width >= 110 ? 2 : 1;
-	const fitted = useMemo(() => fitColumns(fleetColumns(now), Math.max(1, width - PREFIX_WIDTH), gap), [now, width, gap]);
+	const rigWant = wants?.rig ?? 0;
+	const poolWant = wants?.pool ?? 0;
+	const fitted = useMemo(
+		() => fitColumns(fleetColumns(now, {rig: rigWant, pool: poolWant}, hours), Math.max(1, width - PREFIX_WIDTH), gap),
+		[now, width, gap, rigWant, poolWant, hours],
+	);
 	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
 	return (
 		<>
@@ -122,9 +137,14 @@ function FleetTableView({rows, totals, selected, width, now}: FleetTableProps) {
 				{' '.repeat(PREFIX_WIDTH)}
 				{headings.trimEnd()}
 			</Text>
-			{rows.map((row) => (
-				<RigLine key={row.index} row={row} fitted={fitted} gap={gap} selected={row.index === selected} />
-			))}
+			{rows.length === 0 ? (
+				<Text wrap="truncate-end" {...theme.text('muted')}>
+					{' '.repeat(PREFIX_WIDTH)}
+					{empty}
+				</Text>
+			) : (
+				rows.map((row) => <RigLine key={row.index} row={row} fitted={fitted} gap={gap} selected={row.index === selected} />)
+			)}
 			<Text wrap="truncate-end" bold>
 				{' '.repeat(PREFIX_WIDTH)}
 				<Segments parts={segments(fitted, {kind: 'total', totals}, gap, () => null)} dim={false} />

@@ -1,87 +1,183 @@
-import {Box, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo} from 'react';
+import {Box, Text, useInput, type Key} from 'ink';
+import {useCallback, useEffect, useMemo, useRef} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {SCREEN_KEYMAP} from '../keymap.js';
+import {SCREEN_KEYMAP, type Capability} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
 import {HelpOverlay} from '../panes/help-overlay.js';
+import {useTheme} from '../theme.js';
 import {computeFleetLayout} from './fleet-layout.js';
 import {FleetEvents} from './fleet-events.js';
 import {FleetHeader} from './fleet-header.js';
-import {fleetReducer, initialFleetUiState, type FleetCommand} from './fleet-reducer.js';
-import {fleetEvents, fleetRow, fleetTotals} from './fleet-rows.js';
+import {describeSort, fleetOrder} from './fleet-order.js';
+import {
+	activeFilter,
+	fleetAvailable,
+	fleetReducer,
+	initialFleetUiState,
+	place,
+	type FleetCommand,
+	type FleetSaved,
+	type FleetUiState,
+} from './fleet-reducer.js';
+import {fleetEvents, fleetRows, fleetTotals} from './fleet-rows.js';
 import type {Store} from '../../store.js';
 import {useStore} from '../hooks/use-store.js';
 import type {FleetState} from './fleet-store.js';
+import type {FleetHours} from './fleet-hours.js';
 import {FleetTable} from './fleet-table.js';
+import {fleetWants, rigLabel} from './fleet-columns.js';
 
 export type FleetViewProps = {
 	readonly fleet: Store<FleetState>;
 	readonly onQuit: () => void;
 	/** Enter on a rig: open its dashboard. */
 	readonly onOpen: (index: number) => void;
+	/** `R`: poll every rig now; without it the key is not offered. */
+	readonly onRefreshAll?: () => void;
 	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed). */
 	readonly initialSelected?: number;
-	/** Told whenever the selection moves, so the app can restore it. */
+	/** Told whenever the selection moves to another rig, so the app can restore it. */
 	readonly onSelect?: (index: number) => void;
+	/** The sort and filter when the view opens (those it had before a rig's dashboard was opened). */
+	readonly saved?: FleetSaved;
+	/** Told whenever the sort or the filter in force changes, so the app can restore them. */
+	readonly onSave?: (saved: FleetSaved) => void;
+	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
+	readonly hours?: Store<FleetHours>;
 	/** A fixed clock (epoch ms), for tests and screenshots. */
 	readonly now?: number;
 };
 
+/** The hours of a session without history: no column. */
+const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
+const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
+
+const NONE: ReadonlySet<Capability> = new Set();
+const REFRESH: ReadonlySet<Capability> = new Set(['refresh']);
+
+/** The footer's lead while a filter is typed or in force: "/gar▏ 2 of 6". */
+function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly shown: number; readonly count: number}) {
+	const theme = useTheme();
+	const matched = `${shown} of ${count}`;
+	if (ui.prompt) {
+		const {text, caret} = ui.prompt;
+		return (
+			<Text>
+				<Text {...theme.text('accent')}>{`/${text.slice(0, caret)}▏${text.slice(caret)}`}</Text>
+				<Text {...theme.text('muted')}>{` ${matched}`}</Text>
+			</Text>
+		);
+	}
+
+	return (
+		<Text>
+			<Text {...theme.text('accent')}>{`/${ui.filter}`}</Text>
+			<Text {...theme.text('muted')}>{` ${matched}`}</Text>
+		</Text>
+	);
+}
+
 /**
- * Every miner on one screen: a row each (in session order), a totals row, the newest events of all
- * of them, and the keys. The table scrolls to keep the selected rig in view; the frame stays under
- * the terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
+ * Every miner on one screen: a row each, a totals row, the newest events of all of them, and the
+ * keys. Rows can be sorted (`s`, `I`) and filtered (`/`); the selection stays on its rig while the
+ * rows move. The table scrolls to keep the selected rig in view; the frame stays under the
+ * terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
  */
-export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
-	const {states, alerts, at} = useStore(fleet);
-	const {columns, rows} = useTerminalSize();
-	const layout = useMemo(() => computeFleetLayout(columns, rows, states.length), [columns, rows, states.length]);
+export function FleetView({
+	fleet,
+	onQuit,
+	onOpen,
+	onRefreshAll,
+	initialSelected = 0,
+	onSelect,
+	saved,
+	onSave,
+	hours = NO_HOURS,
+	now: fixedNow,
+}: FleetViewProps) {
+	const {states, alerts, notices, at} = useStore(fleet);
+	const hour = useStore(hours);
+	const {columns, rows: terminalRows} = useTerminalSize();
 	// The fleet store's time: the labels redraw with the data, with no clock of their own.
 	const now = fixedNow ?? at;
+	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs), [states, alerts, now, hour.rigs]);
+	// Keys act on the rows as drawn.
+	const latestRows = useRef(rows);
+	useEffect(() => {
+		latestRows.current = rows;
+	}, [rows]);
 
 	const run = useCallback(
 		(effect: FleetCommand) => {
 			if (effect.command === 'quit') onQuit();
+			else if (effect.command === 'refreshAll') onRefreshAll?.();
 			else onOpen(effect.index);
 		},
-		[onQuit, onOpen],
+		[onQuit, onOpen, onRefreshAll],
 	);
+	const offered = onRefreshAll ? REFRESH : NONE;
 	const [ui, dispatch] = useStepReducer(
 		fleetReducer,
-		() => initialFleetUiState({count: states.length, pageSize: layout.rigRows, selected: initialSelected}),
+		() => initialFleetUiState({selected: initialSelected, offered, ...(saved ? {saved} : {})}),
 		run,
 	);
 	useEffect(() => {
-		dispatch({type: 'viewport', pageSize: layout.rigRows, count: states.length});
-	}, [dispatch, layout.rigRows, states.length]);
+		onSave?.({sort: ui.sort, filter: ui.filter});
+	}, [onSave, ui.sort, ui.filter]);
+	const filter = activeFilter(ui);
+	const order = useMemo(() => fleetOrder(rows, ui.sort, filter), [rows, ui.sort, filter]);
+	const layout = useMemo(() => computeFleetLayout(columns, terminalRows, Math.max(1, order.length)), [columns, terminalRows, order.length]);
+	useEffect(() => {
+		dispatch({type: 'viewport', pageSize: layout.rigRows});
+	}, [dispatch, layout.rigRows]);
 
 	useInput((input: string, key: Key) => {
-		dispatch({type: 'key', input, key});
+		dispatch({type: 'key', input, key, rows: latestRows.current});
 	});
 
+	// Placed with this render's page size (the reducer hears of a new one after the frame).
+	const {position, offset} = place({...ui, pageSize: layout.rigRows}, order);
+	const selected = position < 0 ? null : (order[position] ?? null);
 	useEffect(() => {
-		onSelect?.(ui.selected);
-	}, [onSelect, ui.selected]);
+		if (selected !== null) onSelect?.(selected);
+	}, [onSelect, selected]);
 
-	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
-	const visible = useMemo(
+	const fleetTotalsAll = useMemo(() => fleetTotals(states, now), [states, now]);
+	const shownTotals = useMemo(
 		() =>
-			states
-				.slice(ui.offset, ui.offset + layout.rigRows)
-				.map((state, i) => fleetRow(state, ui.offset + i, now, alerts?.rigs[ui.offset + i])),
-		[states, alerts, ui.offset, layout.rigRows, now],
+			order.length === states.length
+				? fleetTotalsAll
+				: fleetTotals(
+						order.map((index) => states[index]!),
+						now,
+					),
+		[order, states, now, fleetTotalsAll],
 	);
-	const events = useMemo(() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines), [states, layout.eventLines]);
-	const scrolls = states.length > layout.rigRows;
-	const window = scrolls ? `rigs ${ui.offset + 1}–${Math.min(states.length, ui.offset + layout.rigRows)} of ${states.length}` : null;
+	const visible = useMemo(
+		() => order.slice(offset, offset + layout.rigRows).flatMap((index) => (rows[index] ? [rows[index]] : [])),
+		[order, rows, offset, layout.rigRows],
+	);
+	const wants = fleetWants(rows);
+	// The events of the rigs shown (all of them without a filter), each named as its row is.
+	const labels = useMemo(() => rows.map((row) => rigLabel(row)), [rows]);
+	const only = useMemo(() => (filter.trim() === '' ? undefined : new Set(order)), [filter, order]);
+	const events = useMemo(
+		() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines, {labels, notices, ...(only ? {only} : {})}),
+		[states, layout.eventLines, labels, only, notices],
+	);
+	const scrolls = order.length > layout.rigRows;
+	const window = scrolls ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null;
 
 	const footer = useMemo(() => {
-		const screen = ui.help ? 'help' : 'fleet';
-		return SCREEN_KEYMAP.footer(screen, SCREEN_KEYMAP.available(screen));
-	}, [ui.help]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'help']), []);
+		const hints = SCREEN_KEYMAP.footer(ui.help ? 'help' : ui.prompt ? 'fleetFilter' : 'fleet', fleetAvailable(ui));
+		// With a filter in force, the key that clears it goes first, next to the filter.
+		const clear = ui.help || ui.prompt ? undefined : hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'fleet'));
+		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
+	}, [ui]);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'fleetFilter', 'help'], offered), [offered]);
+	const filtering = ui.prompt !== null || ui.filter !== '';
 
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>
@@ -91,16 +187,31 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 				height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
 				overflow="hidden"
 			>
-				<FleetHeader totals={totals} width={columns} window={window} />
+				<FleetHeader totals={fleetTotalsAll} width={columns} window={window} sort={describeSort(ui.sort)} />
 				{ui.help ? (
 					<HelpOverlay entries={help} width={columns} height={layout.bodyHeight} />
 				) : (
 					<>
-						<FleetTable rows={visible} totals={totals} selected={ui.selected} width={columns} now={now} />
+						<FleetTable
+							rows={visible}
+							totals={shownTotals}
+							selected={selected ?? -1}
+							width={columns}
+							now={now}
+							wants={wants}
+							empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
+							hours={hour.enabled}
+						/>
 						<FleetEvents events={events} lines={layout.eventLines} width={columns} />
 					</>
 				)}
-				{layout.footerLines > 0 ? <Footer hints={footer} width={columns} /> : null}
+				{layout.footerLines > 0 ? (
+					<Footer
+						hints={footer}
+						width={columns}
+						{...(filtering && !ui.help ? {lead: <FilterLead ui={ui} shown={order.length} count={states.length} />} : {})}
+					/>
+				) : null}
 			</Box>
 		</FixedNowContext.Provider>
 	);

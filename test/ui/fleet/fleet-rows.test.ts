@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {computeFleetLayout} from '../../../source/ui/fleet/fleet-layout.js';
-import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rowAlert} from '../../../source/ui/fleet/fleet-rows.js';
-import {formatShares, totalsState} from '../../../source/ui/fleet/fleet-columns.js';
+import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rigTags, rowAlert} from '../../../source/ui/fleet/fleet-rows.js';
+import {fitRigLabel, fleetWants, formatShares, rigLabel, totalsState} from '../../../source/ui/fleet/fleet-columns.js';
 import type {Alert} from '../../../source/alerts/types.js';
 import {makeEvent, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
 
@@ -72,6 +72,38 @@ describe('fleet rows and totals', () => {
 			'a started',
 		]);
 		expect(fleetEvents([a, b], 1)).toHaveLength(1);
+		// Only the rigs a filter shows, named by their labels.
+		expect(fleetEvents([a, b], 8, {only: new Set([1]), labels: ['a :1', 'b :2']}).map((event) => `${event.rig} ${event.message}`)).toEqual([
+			'b :2 pool lost',
+		]);
+	});
+
+	test('rigs of one name are told apart: by port on one host, else by host and port; a rig named by its address needs nothing', () => {
+		const at = (name: string, url: string) => ({name, url});
+		expect(
+			rigTags([
+				at('attic', 'http://127.0.0.1:18082'),
+				at('attic', 'http://127.0.0.1:18085'),
+				at('garage', 'http://10.0.0.5:18081'),
+				at('garage', 'http://10.0.0.6:18081'),
+				at('solo', 'http://10.0.0.7:18081'),
+				at('[::1]:8080', 'http://[::1]:8080'),
+				at('[::1]:8080', 'http://[::1]:8080'),
+			]),
+		).toEqual([':18082', ':18085', '10.0.0.5:18081', '10.0.0.6:18081', null, null, null]);
+	});
+
+	test('the rig column cuts an address at its start and keeps a tag whole; its want is the longest label', () => {
+		const row = (name: string, where: string, tag: string | null) => ({name, where, tag});
+		expect(fitRigLabel(row('192.168.100.201:18081', '192.168.100.201:18081', null), 12)).toBe('…0.201:18081');
+		expect(fitRigLabel(row('garage-ryzen-9', '10.0.0.5:18081', ':18081'), 21)).toBe('garage-ryzen-9 :18081');
+		expect(fitRigLabel(row('garage-ryzen-9', '10.0.0.5:18081', ':18081'), 15)).toBe('garage-… :18081');
+		expect(fitRigLabel(row('garage', '10.0.0.5:18081', '10.0.0.5:18081'), 12)).toBe('ga… …5:18081');
+		// An ordinary name is left for the table to cut at its end.
+		expect(fitRigLabel(row('garage-ryzen-9', '10.0.0.5:18081', null), 10)).toBe('garage-ryzen-9');
+		expect(rigLabel(row('attic', '127.0.0.1:18082', ':18082'))).toBe('attic :18082');
+		const rows = [fleetRow(makeState({name: 'a-rather-long-rig-name'}), 0, NOW), fleetRow(makeState({name: 'b'}), 1, NOW)];
+		expect(fleetWants(rows)).toEqual({rig: 22, pool: 'pool.example.org:443'.length});
 	});
 
 	test('cell formats', () => {

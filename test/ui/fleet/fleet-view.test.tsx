@@ -37,7 +37,7 @@ describe('the fleet view', () => {
 		expect(lines[3]).toMatch(/^ {2}rig-02 +live +2\.00 kH\/s/);
 		expect(lines[4]).toMatch(/^ {2}rig-03 +down 4m +— +— +— +—/);
 		expect(lines[5]).toMatch(/^ {2}total +2\/3 up +3\.00 kH\/s +3\.00 kH\/s +— +2 408\/2 414 +0\.2%/);
-		expect(lines.at(-1)).toBe(' q quit  ? help  ↑↓ select  Enter open');
+		expect(lines.at(-1)).toBe(' q quit  ? help  ↑↓ select  Enter open  s sort  / filter');
 		expect(lines.length).toBeLessThanOrEqual(23);
 		for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
 	});
@@ -187,5 +187,119 @@ describe('the fleet against real simulated miners', () => {
 		const live = sharesOf(frame, 'six-rig') + sharesOf(frame, 'five-rig');
 		expect(sharesOf(frame, 'total')).toBeGreaterThan(0);
 		expect(Math.abs(sharesOf(frame, 'total') - live)).toBeLessThanOrEqual(live * 0.01);
+	});
+});
+
+describe('the fleet view: widths, names, sort, filter, poll all', () => {
+	const named = (name: string, port: number, options: {pool?: string; rate?: number; workerId?: string | null; host?: string} = {}) =>
+		makeState({
+			name,
+			url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+			snapshot: makeSnapshot({
+				workerId: options.workerId === undefined ? name : options.workerId,
+				hashrate: {total: [options.rate ?? 1000, options.rate ?? 1000, null]},
+				connection: {pool: options.pool ?? 'pool.example.org:443'},
+			}),
+		});
+
+	test('at 200 columns names and pools are whole; at 80 they are cut, never past the edge', async () => {
+		const miners: AppMiner[] = [
+			{store: createStore(named('garage-ryzen-9-5950x-left', 18_081, {pool: 'gulf.moneroocean.stream:10128'}))},
+			{store: createStore(named('attic', 18_082, {pool: 'xmr-eu1.nanopool.org:14433'}))},
+		];
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 200, rows: 24});
+		let lines = linesOf(terminal.frame());
+		expect(lines[2]).toMatch(/^▸ garage-ryzen-9-5950x-left +live .* gulf\.moneroocean\.stream:10128 /);
+		expect(lines[3]).toMatch(/^ {2}attic +live .* xmr-eu1\.nanopool\.org:14433 /);
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(200);
+
+		terminal.resize(80, 24);
+		await terminal.waitFor(/garage-ry\S*…/);
+		lines = linesOf(terminal.frame());
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+	});
+
+	test('rigs without a worker id are told apart by their port, and two rigs of one name by their port, in the rows and the events', async () => {
+		const miners: AppMiner[] = [
+			{store: createStore(named('192.168.100.201:18081', 18_081, {workerId: null, host: '192.168.100.201'}))},
+			{store: createStore(named('192.168.100.201:18082', 18_082, {workerId: null, host: '192.168.100.201'}))},
+			{store: createStore(named('x', 18_083))},
+			{store: createStore(named('x', 18_084))},
+		];
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 80, rows: 24});
+		const lines = linesOf(terminal.frame());
+		// At 80 columns the rig column is narrower than the addresses: they are cut at their start, so the ports stay.
+		expect(lines[2]).toMatch(/^▸ …\S*:18081 +live/);
+		expect(lines[3]).toMatch(/^ {2}…\S*:18082 +live/);
+		expect(lines[4]).toMatch(/^ {2}x :18083 +live/);
+		expect(lines[5]).toMatch(/^ {2}x :18084 +live/);
+		expect(terminal.frame()).toMatch(/^ \d\d:\d\d x :18084 share rejected/m);
+		terminal.resize(120, 24);
+		await terminal.waitFor(/192\.168\.100\.201:18081 +live/);
+	});
+
+	test('s sorts (the title says how), the selection stays on its rig; / filters; Esc clears; R polls every rig', async () => {
+		const polled: number[] = [];
+		const stores = [
+			createStore(named('alpha', 18_081, {rate: 3000})),
+			createStore(named('bravo', 18_082, {rate: 1000})),
+			createStore(named('charlie', 18_083, {rate: 2000})),
+		];
+		const miners: AppMiner[] = stores.map((store, index) => ({store, onRefresh: () => polled.push(index)}));
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} fleetThrottleMs={0} />, {
+			columns: 100,
+			rows: 24,
+		});
+		const rigLines = () => linesOf(terminal.frame()).slice(2, 5);
+		expect(linesOf(terminal.frame()).at(-1)).toContain('R refresh');
+		await terminal.press('s', 'by state, worst first');
+		await terminal.press('s', 'by 10s, lowest first');
+		expect(rigLines().map((line) => line.slice(2).split(' ')[0])).toEqual(['bravo', 'charlie', 'alpha']);
+		// alpha was selected and still is, on the line it moved to.
+		expect(rigLines()[2]).toMatch(/^▸ alpha/);
+		await terminal.press('g', /^▸ bravo/m);
+		// bravo's rate climbs: it moves to the bottom, and the selection goes with it.
+		stores[1]!.set({snapshot: makeSnapshot({workerId: 'bravo', hashrate: {total: [9000, 9000, null]}})});
+		await terminal.waitFor(/charlie[\s\S]*alpha[\s\S]*▸ bravo/);
+		await terminal.press('I', 'by 10s, highest first');
+		expect(rigLines()[0]).toMatch(/^▸ bravo/);
+
+		await terminal.press('/', '/▏');
+		await terminal.press('a', '/a▏');
+		await terminal.press('l', /\/al▏ 1 of 3/);
+		expect(terminal.frame()).not.toMatch(/bravo +live/);
+		expect(terminal.frame()).toMatch(/▸ alpha/);
+		await terminal.press('\r', /^ \/al 1 of 3 {2}Esc clear filter {2}q quit/m);
+		await terminal.press('/', '/al▏');
+		await terminal.press('z', /no rig matches "alz"/);
+		await terminal.press(KEYS.escape, /bravo +live/);
+		expect(terminal.frame()).toMatch(/charlie +live/);
+
+		await terminal.press('R');
+		expect(polled).toEqual([0, 1, 2]);
+	});
+
+	test('a rig opened from a sorted, filtered table: Esc comes back to the same sort, filter and rig', async () => {
+		const miners: AppMiner[] = [
+			{store: createStore(named('garage-1', 18_081, {rate: 3000}))},
+			{store: createStore(named('attic', 18_082, {rate: 1000}))},
+			{store: createStore(named('garage-2', 18_083, {rate: 2000}))},
+		];
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 100, rows: 24});
+		await terminal.press('s', 'by state');
+		await terminal.press('s', 'by 10s, lowest first');
+		await terminal.press('/', '/▏');
+		await terminal.press('garage', '/garage▏ 2 of 3');
+		await terminal.press('\r', /^ \/garage 2 of 3/m);
+		await terminal.press(KEYS.down, /^▸ garage-1/m);
+		await terminal.press('\r', 'Hashrate');
+		await tick();
+		expect(linesOf(terminal.frame())[0]).toContain('garage-1');
+		await terminal.press(KEYS.escape, 'by 10s, lowest first');
+		await tick();
+		const lines = linesOf(terminal.frame());
+		expect(lines.slice(2, 4).map((line) => line.slice(2).split(' ')[0])).toEqual(['garage-2', 'garage-1']);
+		expect(lines[3]).toMatch(/^▸ garage-1/);
+		expect(lines.at(-1)).toMatch(/^ \/garage 2 of 3/);
 	});
 });
