@@ -1,5 +1,6 @@
 import process from 'node:process';
 import meow from 'meow';
+import packageJson from '../package.json' with {type: 'json'};
 import {planRun, type RunPlan} from './cli/options.js';
 import type {Session} from './cli/session.js';
 import {UsageError} from './miner/target.js';
@@ -55,6 +56,8 @@ const cli = meow(
 `,
 	{
 		importMeta: import.meta,
+		// meow's `pkg`: the fields it uses (version, description, the process title), so it does not look for package.json.
+		pkg: {name: packageJson.name, version: packageJson.version, description: packageJson.description, bin: packageJson.bin},
 		allowUnknownFlags: false,
 		booleanDefault: undefined,
 		flags: {
