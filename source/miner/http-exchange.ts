@@ -1,7 +1,8 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type {Socket} from 'node:net';
 import {MinerError} from './errors.js';
 import {networkError} from './http-errors.js';
+import {nodeHttp} from './http-pool.js';
 
 /** A miner's answer: its status and (the kept part of) its body. */
 export type Answer = {
@@ -88,7 +89,7 @@ export class Exchange {
 			return;
 		}
 
-		const outgoing = http.request({
+		const outgoing = nodeHttp.request({
 			protocol: request.origin.protocol,
 			hostname: request.origin.hostname.replace(/^\[|\]$/gu, ''),
 			port: request.origin.port === '' ? 80 : Number(request.origin.port),
