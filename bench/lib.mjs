@@ -3,8 +3,10 @@
 // the goal is met, then one machine-readable line `RESULT {json}` that bench/run.mjs collects into
 // bench/RESULTS.md.
 import {execFileSync, spawn} from 'node:child_process';
-import {existsSync, mkdirSync, readFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import {performance} from 'node:perf_hooks';
 import process from 'node:process';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {fileURLToPath} from 'node:url';
@@ -22,15 +24,41 @@ export function requireBuild() {
 	}
 }
 
+/** The bare node:http scripts the benchmarks measure rigtop against (bench/bare-once.mjs, bench/bare-poller.mjs). */
+export const BARE_ONCE = path.join(root, 'bench', 'bare-once.mjs');
+export const BARE_POLLER = path.join(root, 'bench', 'bare-poller.mjs');
+
+/** A scratch directory for one benchmark run (token files, rigtop's compile cache). */
+export function scratchDir(name) {
+	return mkdtempSync(path.join(os.tmpdir(), `rigtop-bench-${name}-`));
+}
+
 /**
  * The simulated miner (dist/xmrig-sim.js) in a process of its own, so its CPU is never counted
- * as rigtop's. A warm 6.x rig with 8 threads on `port` (default: a free loopback port).
+ * as rigtop's. A warm 6.x rig with 8 threads on `port` (default: a free loopback port). With
+ * `token`, the miner wants it (http.access-token) and `tokenFile` is a file that holds it.
  */
-export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0} = {}) {
+export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0, token = null} = {}) {
 	requireBuild();
+	let tokenFile = null;
+	if (token !== null) {
+		tokenFile = path.join(scratchDir('token'), 'token');
+		writeFileSync(tokenFile, `${token}\n`, {mode: 0o600});
+	}
+
 	const child = spawn(
 		process.execPath,
-		[SIM, '--http-port', String(port), '--sim-warm', '--threads', String(threads), '--api-worker-id', workerId],
+		[
+			SIM,
+			'--http-port',
+			String(port),
+			'--sim-warm',
+			'--threads',
+			String(threads),
+			'--api-worker-id',
+			workerId,
+			...(token === null ? [] : ['--http-access-token', token]),
+		],
 		{stdio: ['ignore', 'pipe', 'inherit']},
 	);
 	const url = await new Promise((resolve, reject) => {
@@ -44,6 +72,7 @@ export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0}
 	});
 	return {
 		url,
+		tokenFile,
 		pid: child.pid,
 		async stop() {
 			if (child.exitCode !== null) return;
@@ -52,6 +81,25 @@ export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0}
 			await exited;
 		},
 	};
+}
+
+/** ms from spawning a command to its exit (its output read and dropped); rejects on a non-zero exit. */
+export function timeToExit(command, args, {env = process.env} = {}) {
+	return new Promise((resolve, reject) => {
+		const started = performance.now();
+		const child = spawn(command, args, {stdio: ['ignore', 'pipe', 'pipe'], env});
+		let errors = '';
+		child.stdout.resume();
+		child.stderr.on('data', (chunk) => {
+			errors += chunk;
+		});
+		child.on('error', reject);
+		child.on('close', (code) => {
+			const ms = performance.now() - started;
+			if (code === 0) resolve(ms);
+			else reject(new Error(`${path.basename(command)} ${args.join(' ')} exited ${code}: ${errors.slice(-500)}`));
+		});
+	});
 }
 
 /** CPU time (user + system, ms) a process has used, and with `children` what its waited-for children used. */
