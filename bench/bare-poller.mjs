@@ -7,6 +7,7 @@
 import {readFileSync} from 'node:fs';
 import http from 'node:http';
 import process from 'node:process';
+import {setInterval} from 'node:timers';
 
 const [intervalText, tokenFile, ...urls] = process.argv.slice(2);
 const token = tokenFile === '-' ? null : readFileSync(tokenFile, 'utf8').trim();
