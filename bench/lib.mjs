@@ -225,8 +225,8 @@ const shellQuote = (value) => `'${String(value).replaceAll("'", "'\\''")}'`;
  * command writes to the terminal, `innerPid()` is the command's own pid (script's child, which
  * execs it), and stop() ends it.
  */
-export function inPty(command, args, {cols = 80, rows = 24, onOutput = () => undefined} = {}) {
-	const env = {...process.env, TERM: 'xterm-256color'};
+export function inPty(command, args, {cols = 80, rows = 24, onOutput = () => undefined, env: baseEnv = process.env} = {}) {
+	const env = {...baseEnv, TERM: 'xterm-256color'};
 	delete env.CI;
 	const line = `stty cols ${cols} rows ${rows}; exec ${[command, ...args].map(shellQuote).join(' ')}`;
 	const child = spawn('script', ['-qfec', line, '/dev/null'], {stdio: ['pipe', 'pipe', 'ignore'], env, detached: true});
