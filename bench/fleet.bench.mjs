@@ -83,7 +83,12 @@ async function main() {
 	const rigsFile = path.join(outDir, 'rigs.json');
 	writeFileSync(rigsFile, JSON.stringify(urls.map((url, i) => ({name: `rig-${String(i + 1).padStart(3, '0')}`, url}))));
 	const pidFile = path.join(outDir, 'rigtop.pid');
-	const command = `echo $$ > '${pidFile}'; exec env -u CI TERM=xterm-256color '${process.execPath}' ${process.env.RIGTOP_BENCH_NODE_ARGS ?? ''} '${process.env.RIGTOP_BENCH_CLI ?? path.join(root, 'dist', 'cli.js')}' --rigs '${rigsFile}' -i 1`;
+	// rigtop's bin executed itself with this Node first on PATH, as a user runs it (its shebang applies); with
+	// RIGTOP_BENCH_NODE_ARGS, through `node OPTIONS` instead.
+	const nodeArgs = process.env.RIGTOP_BENCH_NODE_ARGS ?? '';
+	const cli = process.env.RIGTOP_BENCH_CLI ?? path.join(root, 'dist', 'cli.js');
+	const launcher = nodeArgs.trim() === '' ? `'${cli}'` : `'${process.execPath}' ${nodeArgs} '${cli}'`;
+	const command = `echo $$ > '${pidFile}'; exec env -u CI TERM=xterm-256color PATH='${path.dirname(process.execPath)}':"$PATH" ${launcher} --rigs '${rigsFile}' -i 1`;
 	await run('tmux', [
 		'-L',
 		socket,

@@ -14,7 +14,8 @@ import {build} from 'esbuild';
 import {common} from '../scripts/build.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI = path.join(root, 'dist', 'cli.js');
+// RIGTOP_BENCH_CLI: another build's cli.js in place of this checkout's (to compare builds).
+export const CLI = process.env.RIGTOP_BENCH_CLI || path.join(root, 'dist', 'cli.js');
 export const SIM = path.join(root, 'dist', 'xmrig-sim.js');
 export {sleep};
 
@@ -22,6 +23,14 @@ export function requireBuild() {
 	for (const file of [CLI, SIM]) {
 		if (!existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: run npm run build (npm run bench does)`);
 	}
+}
+
+/**
+ * The environment in which rigtop's bin runs as users run it (`rigtop …`, `npx rigtop …`): executed itself, so
+ * its shebang line (and any node option on it) applies, with this process's Node first on PATH.
+ */
+export function binEnv(env = process.env) {
+	return {...env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`};
 }
 
 /** The bare node:http scripts the benchmarks measure rigtop against (bench/bare-once.mjs, bench/bare-poller.mjs). */

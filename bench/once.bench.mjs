@@ -5,19 +5,20 @@
 // run), as for any user from the second start on. Goal: ≤ 1.5×.
 import path from 'node:path';
 import process from 'node:process';
-import {BARE_ONCE, CLI, median, report, round, scratchDir, setting, startMiner, timeToExit} from './lib.mjs';
+import {BARE_ONCE, binEnv, CLI, median, report, round, scratchDir, setting, startMiner, timeToExit} from './lib.mjs';
 
 const runs = setting('ONCE_RUNS', 30);
 const miner = await startMiner({token: 'bench-token-0123'});
-const env = {...process.env, XDG_CACHE_HOME: scratchDir('once-cache')};
+const env = binEnv({...process.env, XDG_CACHE_HOME: scratchDir('once-cache')});
 delete env.NODE_COMPILE_CACHE;
 try {
-	const rigtopArgs = [CLI, '--once', '--json', miner.url, '--token-file', miner.tokenFile];
+	// rigtop's bin, executed itself (its shebang applies); the bare script through node.
+	const rigtopArgs = ['--once', '--json', miner.url, '--token-file', miner.tokenFile];
 	const bareArgs = [BARE_ONCE, miner.url, miner.tokenFile];
-	const versionArgs = [CLI, '--version'];
+	const versionArgs = ['--version'];
 	// Warm the file cache and rigtop's compile cache, then alternate.
 	for (let i = 0; i < 2; i++) {
-		await timeToExit(process.execPath, rigtopArgs, {env});
+		await timeToExit(CLI, rigtopArgs, {env});
 		await timeToExit(process.execPath, bareArgs, {env});
 	}
 
@@ -26,14 +27,14 @@ try {
 	const version = [];
 	for (let i = 0; i < runs; i++) {
 		if (i % 2 === 0) {
-			rigtop.push(await timeToExit(process.execPath, rigtopArgs, {env}));
+			rigtop.push(await timeToExit(CLI, rigtopArgs, {env}));
 			bare.push(await timeToExit(process.execPath, bareArgs, {env}));
 		} else {
 			bare.push(await timeToExit(process.execPath, bareArgs, {env}));
-			rigtop.push(await timeToExit(process.execPath, rigtopArgs, {env}));
+			rigtop.push(await timeToExit(CLI, rigtopArgs, {env}));
 		}
 
-		if (i % 3 === 0) version.push(await timeToExit(process.execPath, versionArgs, {env}));
+		if (i % 3 === 0) version.push(await timeToExit(CLI, versionArgs, {env}));
 	}
 
 	const figure = median(rigtop);

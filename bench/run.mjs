@@ -26,7 +26,7 @@ import {root} from './lib.mjs';
 const args = process.argv.slice(2);
 const nodeAt = args.indexOf('--node');
 const majors = nodeAt === -1 ? [Number(process.versions.node.split('.')[0])] : args[nodeAt + 1].split(',').map(Number);
-const words = args.filter((arg, index) => arg !== '--node' && index !== nodeAt + 1);
+const words = args.filter((arg, index) => nodeAt === -1 || (index !== nodeAt && index !== nodeAt + 1));
 const optIn = (file) => file.startsWith('soak');
 const benchDir = path.join(root, 'bench');
 const files = readdirSync(benchDir)

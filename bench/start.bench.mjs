@@ -12,11 +12,11 @@
 import {performance} from 'node:perf_hooks';
 import process from 'node:process';
 import {clearInterval, setInterval} from 'node:timers';
-import {BARE_ONCE, CLI, inPty, median, report, round, scratchDir, setting, startMiner} from './lib.mjs';
+import {BARE_ONCE, binEnv, CLI, inPty, median, report, round, scratchDir, setting, startMiner} from './lib.mjs';
 
 const runs = setting('START_RUNS', 15);
 const before = process.env.RIGTOP_BENCH_BEFORE || null;
-const env = {...process.env, XDG_CACHE_HOME: scratchDir('start-cache')};
+const env = binEnv({...process.env, XDG_CACHE_HOME: scratchDir('start-cache')});
 delete env.NODE_COMPILE_CACHE;
 
 /** ms from spawning `script` until `done(output)` holds (or, without `done`, until the command exits). */
@@ -52,7 +52,8 @@ async function timeRun(command, args, done) {
 const miner = await startMiner({token: 'bench-token-0123'});
 try {
 	const hasData = (output) => /\d H\/s|kH\/s|MH\/s/.test(output) && output.includes('bench-rig');
-	const live = (cli) => () => timeRun(process.execPath, [cli, miner.url, '--token-file', miner.tokenFile], hasData);
+	// Each build's bin executed itself, as a user runs it (its shebang applies).
+	const live = (cli) => () => timeRun(cli, [miner.url, '--token-file', miner.tokenFile], hasData);
 	const variants = {
 		rigtop: live(CLI),
 		...(before ? {before: live(before)} : {}),

@@ -12,20 +12,36 @@
 import {spawn} from 'node:child_process';
 import process from 'node:process';
 import {clearInterval, setInterval} from 'node:timers';
-import {BARE_POLLER, CLI, cpuMs, inPty, report, round, rssBytes, scratchDir, setting, sleep, startMiner, waitUntil} from './lib.mjs';
+import {
+	BARE_POLLER,
+	binEnv,
+	CLI,
+	cpuMs,
+	inPty,
+	report,
+	round,
+	rssBytes,
+	scratchDir,
+	setting,
+	sleep,
+	startMiner,
+	waitUntil,
+} from './lib.mjs';
 
 const early = setting('STEADY_EARLY_SECONDS', 25);
 const from = setting('STEADY_FROM_SECONDS', 30);
 const to = setting('STEADY_TO_SECONDS', 90);
 const miner = await startMiner({token: 'bench-token-0123'});
-const env = {...process.env, XDG_CACHE_HOME: scratchDir('steady-cache')};
+const env = binEnv({...process.env, XDG_CACHE_HOME: scratchDir('steady-cache')});
 delete env.NODE_COMPILE_CACHE;
 const token = 'bench-token-0123';
 
 let output = '';
-// RIGTOP_BENCH_NODE_ARGS: node options for rigtop only (to measure one, e.g. a shebang option).
+// rigtop's bin executed itself, as a user runs it (its shebang applies); with RIGTOP_BENCH_NODE_ARGS, through
+// `node OPTIONS` instead (to measure an option).
 const nodeArgs = (process.env.RIGTOP_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const rigtop = inPty(process.execPath, [...nodeArgs, CLI, miner.url, '--token-file', miner.tokenFile, '-i', '1'], {
+const rigtopArgs = [miner.url, '--token-file', miner.tokenFile, '-i', '1'];
+const rigtop = inPty(nodeArgs.length > 0 ? process.execPath : CLI, nodeArgs.length > 0 ? [...nodeArgs, CLI, ...rigtopArgs] : rigtopArgs, {
 	env,
 	onOutput(chunk) {
 		output += chunk;
