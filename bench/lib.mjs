@@ -33,6 +33,14 @@ export function binEnv(env = process.env) {
 	return {...env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`};
 }
 
+/** The node options on the bin's shebang line (source/bin.ts): the in-process drivers run with them, as rigtop does. */
+export function binNodeOptions() {
+	requireBuild();
+	const first = readFileSync(CLI, 'utf8').split('\n', 1)[0];
+	const match = /^#!\/usr\/bin\/env -S node (.+)$/.exec(first);
+	return match ? match[1].split(/\s+/).filter(Boolean) : [];
+}
+
 /** The bare node:http scripts the benchmarks measure rigtop against (bench/bare-once.mjs, bench/bare-poller.mjs). */
 export const BARE_ONCE = path.join(root, 'bench', 'bare-once.mjs');
 export const BARE_POLLER = path.join(root, 'bench', 'bare-poller.mjs');
