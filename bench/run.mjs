@@ -117,8 +117,15 @@ for (const run of runs) {
 
 writeFileSync(resultsFile, `${JSON.stringify(store, null, '\t')}\n`);
 
+// Issue 11's figures first, in its order; then the others; each on Node 22 before 26.
+const fileOrder = ['once', 'start', 'steady', 'fleet', 'soak', 'per-poll', 'http-client', 'render', 'output'];
+const rank = (key) => {
+	const file = key.split('.bench.mjs')[0];
+	const index = fileOrder.indexOf(file);
+	return `${String(index === -1 ? fileOrder.length : index).padStart(2, '0')} ${key.replace(/\|(\d+)$/, (_, major) => `|${major.padStart(3, '0')}`)}`;
+};
 const ordered = Object.entries(store.results)
-	.sort(([a], [b]) => a.localeCompare(b, 'en', {numeric: true}))
+	.sort(([a], [b]) => rank(a).localeCompare(rank(b), 'en', {numeric: true}))
 	.map(([, result]) => result);
 const cell = (value) => (value === undefined || value === null ? '–' : String(value));
 const figureText = (result) => `${cell(result.figure)} ${result.unit}`;
@@ -167,7 +174,7 @@ const record = [
 	'### Output of each benchmark',
 	'',
 	...Object.entries(store.outputs)
-		.sort(([a], [b]) => a.localeCompare(b, 'en', {numeric: true}))
+		.sort(([a], [b]) => rank(a).localeCompare(rank(b), 'en', {numeric: true}))
 		.flatMap(([key, output]) => [
 			`#### ${key.split('|')[0]} on Node ${output.node} (${output.date}, ${output.seconds} s, load ${output.load.join(' → ')}${output.code === 0 ? '' : `, exit ${output.code}`})`,
 			'',

@@ -84,7 +84,7 @@ try {
 			`median of ${runs} runs each, in an 80×24 pty (util-linux script), in turn; every time includes script's own start`,
 			`rigtop min ${round(Math.min(...times.rigtop))} / max ${round(Math.max(...times.rigtop))} ms; bare min ${round(Math.min(...times.bare))} / max ${round(Math.max(...times.bare))} ms`,
 			before
-				? `before the move (${before}): median ${round(median(times.before))} ms = ${round(beforeRatio)}× the bare request (min ${round(Math.min(...times.before))} / max ${round(Math.max(...times.before))} ms)`
+				? `before the move (the build RIGTOP_BENCH_BEFORE names): median ${round(median(times.before))} ms = ${round(beforeRatio)}× the bare request (min ${round(Math.min(...times.before))} / max ${round(Math.max(...times.before))} ms)`
 				: 'before the move: not measured (RIGTOP_BENCH_BEFORE unset)',
 		],
 	});
