@@ -159,7 +159,9 @@ async function main(): Promise<void> {
 		stdout: terminal as unknown as NodeJS.WriteStream,
 		stdin: keyboard(),
 		stderr: terminal as unknown as NodeJS.WriteStream,
-		// The CLI's settings, but no frame-rate cap: every update is drawn.
+		// The CLI's settings (interactive, as rigtop decides for itself whatever CI says), but no frame-rate cap:
+		// every update is drawn.
+		interactive: true,
 		incrementalRendering: true,
 		maxFps: Number(process.env['DRIVER_MAXFPS'] ?? 1000),
 		patchConsole: false,

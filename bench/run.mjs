@@ -42,6 +42,10 @@ function nodeCommand(major) {
 		: {command: 'npx', prefix: ['-y', '-p', `node@${major}`, 'node']};
 }
 
+// CI unset, not empty: Ink takes any CI variable, even an empty one, for a CI run and draws no live frames.
+const benchEnv = {...process.env, RIGTOP_BENCH_RUNNER: '1'};
+delete benchEnv.CI;
+
 function runBench(file, major) {
 	const {command, prefix} = nodeCommand(major);
 	return new Promise((resolve) => {
@@ -50,7 +54,7 @@ function runBench(file, major) {
 		const child = spawn(command, [...prefix, '--expose-gc', path.join(benchDir, file)], {
 			cwd: root,
 			stdio: ['ignore', 'pipe', 'inherit'],
-			env: {...process.env, CI: '', RIGTOP_BENCH_RUNNER: '1'},
+			env: benchEnv,
 		});
 		let out = '';
 		child.stdout.on('data', (chunk) => {
