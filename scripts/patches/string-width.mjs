@@ -2,8 +2,8 @@
 // be an emoji. As published, the regex literal is built when the module loads and first run on the first non-ASCII
 // grapheme the dashboard draws (its borders): about 10 ms to build and 12 ms to run the first time, on the first
 // frame of every start (docs/performance.md). A single code point is an RGI emoji only if it has Emoji_Presentation
-// (true of every single-code-point RGI emoji; test/e2e/patches.test.ts checks every code point against the
-// original), so a single code point without it skips the regex; any other grapheme is tested exactly as before.
+// (true of every single-code-point RGI emoji; test/e2e/patches.test.ts checks every code point of planes 0, 1
+// and 14 against the original), so a single code point without it skips the regex; any other grapheme is tested exactly as before.
 import {versionedPatch} from './versioned-patch.mjs';
 
 export default versionedPatch({
