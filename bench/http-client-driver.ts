@@ -3,7 +3,7 @@
 //
 //   node http-client-driver.mjs '<urls json>' rigtop|shared-agent|node-http WARMUP_S MEASURE_S
 //
-// rigtop: MinerClient.getJson (a Pool per miner, deadline, cap, typed errors). shared-agent: undici request() through
+// rigtop: MinerClient.getJson (node:http, an Agent per miner, deadline, cap, typed errors). shared-agent: undici request() through
 // one Agent + body.json(), the straightforward client. node-http: http.get without an agent + JSON.parse.
 import http from 'node:http';
 import {Agent, request} from 'undici';

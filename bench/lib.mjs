@@ -1,10 +1,12 @@
 // Shared pieces of the benchmarks (bench/*.bench.mjs, run by bench/run.mjs after `npm run build`).
 // Every benchmark prints its figure, the baseline measured in the same run, the ratio and whether
 // the goal is met, then one machine-readable line `RESULT {json}` that bench/run.mjs collects into
-// bench/RESULTS.md.
+// bench/results.json, docs/performance.md and the readme's Performance table.
 import {execFileSync, spawn} from 'node:child_process';
-import {existsSync, mkdirSync, readFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import {performance} from 'node:perf_hooks';
 import process from 'node:process';
 import {setTimeout as sleep} from 'node:timers/promises';
 import {fileURLToPath} from 'node:url';
@@ -12,7 +14,8 @@ import {build} from 'esbuild';
 import {common} from '../scripts/build.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI = path.join(root, 'dist', 'cli.js');
+// RIGTOP_BENCH_CLI: another build's cli.js in place of this checkout's (to compare builds).
+export const CLI = process.env.RIGTOP_BENCH_CLI || path.join(root, 'dist', 'cli.js');
 export const SIM = path.join(root, 'dist', 'xmrig-sim.js');
 export {sleep};
 
@@ -23,14 +26,56 @@ export function requireBuild() {
 }
 
 /**
- * The simulated miner (dist/xmrig-sim.js) in a process of its own, so its CPU is never counted
- * as rigtop's. A warm 6.x rig with 8 threads on `port` (default: a free loopback port).
+ * The environment in which rigtop's bin runs as users run it (`rigtop …`, `npx rigtop …`): executed itself, so
+ * its shebang line (and any node option on it) applies, with this process's Node first on PATH.
  */
-export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0} = {}) {
+export function binEnv(env = process.env) {
+	return {...env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`};
+}
+
+/** The node options on the bin's shebang line (source/bin.ts): the in-process drivers run with them, as rigtop does. */
+export function binNodeOptions() {
 	requireBuild();
+	const first = readFileSync(CLI, 'utf8').split('\n', 1)[0];
+	const match = /^#!\/usr\/bin\/env -S node (.+)$/.exec(first);
+	return match ? match[1].split(/\s+/).filter(Boolean) : [];
+}
+
+/** The bare node:http scripts the benchmarks measure rigtop against (bench/bare-once.mjs, bench/bare-poller.mjs). */
+export const BARE_ONCE = path.join(root, 'bench', 'bare-once.mjs');
+export const BARE_POLLER = path.join(root, 'bench', 'bare-poller.mjs');
+
+/** A scratch directory for one benchmark run (token files, rigtop's compile cache). */
+export function scratchDir(name) {
+	return mkdtempSync(path.join(os.tmpdir(), `rigtop-bench-${name}-`));
+}
+
+/**
+ * The simulated miner (dist/xmrig-sim.js) in a process of its own, so its CPU is never counted
+ * as rigtop's. A warm 6.x rig with 8 threads on `port` (default: a free loopback port). With
+ * `token`, the miner wants it (http.access-token) and `tokenFile` is a file that holds it.
+ */
+export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0, token = null} = {}) {
+	requireBuild();
+	let tokenFile = null;
+	if (token !== null) {
+		tokenFile = path.join(scratchDir('token'), 'token');
+		writeFileSync(tokenFile, `${token}\n`, {mode: 0o600});
+	}
+
 	const child = spawn(
 		process.execPath,
-		[SIM, '--http-port', String(port), '--sim-warm', '--threads', String(threads), '--api-worker-id', workerId],
+		[
+			SIM,
+			'--http-port',
+			String(port),
+			'--sim-warm',
+			'--threads',
+			String(threads),
+			'--api-worker-id',
+			workerId,
+			...(token === null ? [] : ['--http-access-token', token]),
+		],
 		{stdio: ['ignore', 'pipe', 'inherit']},
 	);
 	const url = await new Promise((resolve, reject) => {
@@ -44,6 +89,7 @@ export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0}
 	});
 	return {
 		url,
+		tokenFile,
 		pid: child.pid,
 		async stop() {
 			if (child.exitCode !== null) return;
@@ -52,6 +98,25 @@ export async function startMiner({threads = 8, workerId = 'bench-rig', port = 0}
 			await exited;
 		},
 	};
+}
+
+/** ms from spawning a command to its exit (its output read and dropped); rejects on a non-zero exit. */
+export function timeToExit(command, args, {env = process.env} = {}) {
+	return new Promise((resolve, reject) => {
+		const started = performance.now();
+		const child = spawn(command, args, {stdio: ['ignore', 'pipe', 'pipe'], env});
+		let errors = '';
+		child.stdout.resume();
+		child.stderr.on('data', (chunk) => {
+			errors += chunk;
+		});
+		child.on('error', reject);
+		child.on('close', (code) => {
+			const ms = performance.now() - started;
+			if (code === 0) resolve(ms);
+			else reject(new Error(`${path.basename(command)} ${args.join(' ')} exited ${code}: ${errors.slice(-500)}`));
+		});
+	});
 }
 
 /** CPU time (user + system, ms) a process has used, and with `children` what its waited-for children used. */
@@ -113,14 +178,17 @@ export function setting(name, fallback) {
 
 /**
  * Bundles a benchmark entry (a TS/TSX file under bench/ importing the real source) with the shipped
- * bundle's esbuild settings (production React, patched Ink) into .bench-out/<name>.mjs; returns its path.
+ * bundle's esbuild settings (production React, the versioned patches) into .bench-out/<name>/<name>.mjs and
+ * its chunks, split as the shipped CLI is (Ink imports React DevTools, left external, only from a chunk of its
+ * own that loads when DEV=true); returns the entry's path.
  */
 export async function bundleEntry(entry) {
-	const outDir = path.join(root, '.bench-out');
-	mkdirSync(outDir, {recursive: true});
-	const outfile = path.join(outDir, `${path.basename(entry).replace(/\.[^.]+$/, '')}.mjs`);
-	await build({...common, entryPoints: [path.join(root, entry)], outfile});
-	return outfile;
+	const name = path.basename(entry).replace(/\.[^.]+$/, '');
+	const outdir = path.join(root, '.bench-out', name);
+	rmSync(outdir, {recursive: true, force: true});
+	mkdirSync(outdir, {recursive: true});
+	await build({...common, entryPoints: {[name]: path.join(root, entry)}, outdir, splitting: true, outExtension: {'.js': '.mjs'}});
+	return path.join(outdir, `${name}.mjs`);
 }
 
 /** Runs a command to its end; resolves with its stdout (rejects on a non-zero exit). */
@@ -141,12 +209,13 @@ export {round};
 
 /**
  * Prints a benchmark's result: the figure, the baseline, the ratio, the goal and whether it is met,
- * then the RESULT line. `goal` is {max, of: 'ratio' | 'figure', text}.
+ * then the RESULT line. `goal` is {max, of: 'ratio' | 'figure', text, strict?} (strict: the figure must stay under max).
+ * `command` is what reproduces the figure (the readme's table shows it).
  */
 export function report(result) {
 	const {name, figure, unit, baseline, baselineText, ratio, goal, details = []} = result;
 	const judged = goal.of === 'ratio' ? ratio : figure;
-	const meets = judged <= goal.max;
+	const meets = goal.strict ? judged < goal.max : judged <= goal.max;
 	console.log(`\n${name}: ${round(figure)} ${unit}`);
 	if (baseline !== undefined) console.log(`  baseline (${baselineText}): ${round(baseline)} ${unit}`);
 	if (ratio !== undefined) console.log(`  ratio: ${round(ratio)}×`);
@@ -177,8 +246,8 @@ const shellQuote = (value) => `'${String(value).replaceAll("'", "'\\''")}'`;
  * command writes to the terminal, `innerPid()` is the command's own pid (script's child, which
  * execs it), and stop() ends it.
  */
-export function inPty(command, args, {cols = 80, rows = 24, onOutput = () => undefined} = {}) {
-	const env = {...process.env, TERM: 'xterm-256color'};
+export function inPty(command, args, {cols = 80, rows = 24, onOutput = () => undefined, env: baseEnv = process.env} = {}) {
+	const env = {...baseEnv, TERM: 'xterm-256color'};
 	delete env.CI;
 	const line = `stty cols ${cols} rows ${rows}; exec ${[command, ...args].map(shellQuote).join(' ')}`;
 	const child = spawn('script', ['-qfec', line, '/dev/null'], {stdio: ['pipe', 'pipe', 'ignore'], env, detached: true});

@@ -1,12 +1,12 @@
-// rigtop's HTTP client against a bare undici request to the same miner, in one process, turn
-// about. bench/per-poll.bench.mjs bundles this with the shipped bundle's settings and runs:
+// rigtop's HTTP client against a bare node:http request (no agent, body read and parsed) to the same
+// miner, in one process, turn about. bench/per-poll.bench.mjs bundles this with the shipped bundle's settings and runs:
 //
 //   node .bench-out/per-poll-driver.mjs URL ROUNDS
 //
 // and reads the one JSON line it prints (milliseconds per round trip).
 import {performance} from 'node:perf_hooks';
 import process from 'node:process';
-import {request} from 'undici';
+import http from 'node:http';
 import {MinerClient} from '../source/miner/client.js';
 import {MinerReader} from '../source/miner/reader.js';
 
@@ -17,10 +17,19 @@ async function main(): Promise<void> {
 	const client = new MinerClient({url, token: null});
 	const reader = new MinerReader(client);
 	const summary = `${url}/2/summary`;
-	const bare = async () => {
-		const {body} = await request(summary);
-		return body.json();
-	};
+	const bare = async () =>
+		new Promise((resolve, reject) => {
+			http
+				.get(summary, {agent: false}, (response) => {
+					const chunks: Buffer[] = [];
+					response.on('data', (chunk: Buffer) => chunks.push(chunk));
+					response.on('end', () => {
+						resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+					});
+					response.on('error', reject);
+				})
+				.on('error', reject);
+		});
 
 	const rigtop = async () => client.getJson('/2/summary');
 	const poll = async () => reader.read();

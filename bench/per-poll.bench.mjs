@@ -1,6 +1,6 @@
 // Per poll: rigtop's client round trip (MinerClient.getJson('/2/summary'): deadline, body cap,
-// typed errors) against a bare undici request() + body.json() to the same simulated miner.
-// Goal: ≤ 1.3×.
+// typed errors) against a bare node:http request (http.get without an agent, body parsed) to the
+// same simulated miner. Goal: ≤ 1.3×.
 import {execFileSync} from 'node:child_process';
 import process from 'node:process';
 import {bundleEntry, median, percentile, report, round, setting, startMiner} from './lib.mjs';
@@ -17,7 +17,8 @@ try {
 		figure: rigtop,
 		unit: 'ms',
 		baseline: bare,
-		baselineText: 'bare undici request',
+		baselineText: 'bare node:http request',
+		command: 'node bench/run.mjs per-poll',
 		ratio: rigtop / bare,
 		goal: {of: 'ratio', max: 1.3, text: '≤ 1.3×'},
 		details: [

@@ -1,101 +1,201 @@
 #!/usr/bin/env node
-// Runs every bench/*.bench.mjs in turn, each in a process of its own (node --expose-gc), and
-// writes what they measured to bench/RESULTS.md (the readme's Performance section is copied from
-// it). `npm run bench` builds first. `node bench/run.mjs soak output` runs only the benchmarks
-// whose file names contain one of the words, and then RESULTS.md is left as it is.
+// Runs the benchmarks (bench/*.bench.mjs), each in a process of its own, on one or more Node lines, and writes what
+// they measured where people read it: `npm run bench` builds first, then runs this.
 //
-// A benchmark prints its figures for people, and one line `RESULT {json}` per result for this
-// runner (see report() in bench/lib.mjs); a benchmark that prints none still has its output kept.
+//   node bench/run.mjs                      every benchmark but the soaks, on the Node running this
+//   node bench/run.mjs --node 22,26         the same on Node 22 and 26 (one that is not this Node is fetched from
+//                                           the npm registry with `npx -y -p node@MAJOR`, as scripts/run-tests.mjs does)
+//   node bench/run.mjs once start           only the benchmarks whose file names contain one of the words
+//   node bench/run.mjs soak                 the soaks run only when named (the 200k-render soak takes 10+ minutes;
+//                                           soak-flap 30 minutes, see its header)
+//
+// A benchmark prints its figures for people, and one line `RESULT {json}` per figure for this runner (report() in
+// bench/lib.mjs). The last result of each figure on each Node line is kept in bench/results.json, so a run of some
+// benchmarks updates only theirs; from that file this runner rewrites
+//   - docs/performance.md, between <!-- bench:begin --> and <!-- bench:end -->: every figure with its baseline,
+//     when and under what load it was measured, and each benchmark's whole output;
+//   - readme.md, between <!-- performance:begin --> and <!-- performance:end -->: the compact table.
+// Nothing outside those markers is touched.
 import {spawn} from 'node:child_process';
-import {readdirSync, writeFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {root} from './lib.mjs';
 
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const nodeAt = args.indexOf('--node');
+const majors = nodeAt === -1 ? [Number(process.versions.node.split('.')[0])] : args[nodeAt + 1].split(',').map(Number);
+const words = args.filter((arg, index) => nodeAt === -1 || (index !== nodeAt && index !== nodeAt + 1));
+const optIn = (file) => file.startsWith('soak');
 const benchDir = path.join(root, 'bench');
 const files = readdirSync(benchDir)
 	.filter((file) => file.endsWith('.bench.mjs'))
-	.filter((file) => filters.length === 0 || filters.some((word) => file.includes(word)))
+	.filter((file) => (words.length === 0 ? !optIn(file) : words.some((word) => file.includes(word))))
 	.sort();
+if (files.length === 0) throw new Error(`no benchmark matches ${words.join(', ')}`);
 
-function runBench(file) {
+/** The command that runs `node` of a major: this process's Node when it is that major, else npx's. */
+function nodeCommand(major) {
+	return Number(process.versions.node.split('.')[0]) === major
+		? {command: process.execPath, prefix: []}
+		: {command: 'npx', prefix: ['-y', '-p', `node@${major}`, 'node']};
+}
+
+// CI unset, not empty: Ink takes any CI variable, even an empty one, for a CI run and draws no live frames.
+const benchEnv = {...process.env, RIGTOP_BENCH_RUNNER: '1'};
+delete benchEnv.CI;
+
+function runBench(file, major) {
+	const {command, prefix} = nodeCommand(major);
 	return new Promise((resolve) => {
 		const started = Date.now();
-		const child = spawn(process.execPath, ['--expose-gc', path.join(benchDir, file)], {
+		const load = os.loadavg()[0];
+		const child = spawn(command, [...prefix, '--expose-gc', path.join(benchDir, file)], {
 			cwd: root,
 			stdio: ['ignore', 'pipe', 'inherit'],
-			env: {...process.env, CI: ''},
+			env: benchEnv,
 		});
 		let out = '';
 		child.stdout.on('data', (chunk) => {
 			out += chunk;
 			process.stdout.write(chunk);
 		});
-		child.on('exit', (code) => resolve({file, code, out, seconds: (Date.now() - started) / 1000}));
+		child.on('exit', (code) => resolve({file, major, code, out, seconds: (Date.now() - started) / 1000, load: [load, os.loadavg()[0]]}));
 	});
 }
 
-console.log(`rigtop benchmarks on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}: ${files.join(', ')}`);
-const loadBefore = os.loadavg();
+const nodeVersion = (major) =>
+	new Promise((resolve) => {
+		const {command, prefix} = nodeCommand(major);
+		const child = spawn(command, [...prefix, '--version'], {stdio: ['ignore', 'pipe', 'ignore']});
+		let out = '';
+		child.stdout.on('data', (chunk) => {
+			out += chunk;
+		});
+		child.on('exit', () => resolve(out.trim() || `v${major}`));
+	});
+
+const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}`;
 const runs = [];
-for (const file of files) {
-	console.log(`\n=== ${file} ===`);
-	runs.push(await runBench(file));
+for (const major of majors) {
+	const version = await nodeVersion(major);
+	console.log(`rigtop benchmarks on ${cpu}, Node ${version}: ${files.join(', ')}`);
+	for (const file of files) {
+		console.log(`\n=== ${file} (Node ${version}) ===`);
+		runs.push({...(await runBench(file, major)), version});
+	}
 }
 
-const results = runs.flatMap((run) =>
-	run.out
-		.split('\n')
-		.filter((line) => line.startsWith('RESULT '))
-		.map((line) => ({file: run.file, ...JSON.parse(line.slice('RESULT '.length))})),
-);
-const failed = runs.filter((run) => run.code !== 0);
+// Keep the newest result of each figure on each Node line.
+const resultsFile = path.join(benchDir, 'results.json');
+const store = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {results: {}, outputs: {}};
+const date = new Date().toISOString().slice(0, 10);
+for (const run of runs) {
+	const lines = run.out.split('\n');
+	const results = lines.filter((line) => line.startsWith('RESULT ')).map((line) => JSON.parse(line.slice('RESULT '.length)));
+	// Names may carry run-specific numbers (windows, counts): key by file and position.
+	for (const [index, result] of results.entries()) {
+		store.results[`${run.file}#${index}|${run.major}`] = {
+			...result,
+			file: run.file,
+			major: run.major,
+			node: run.version,
+			date,
+			load: run.load.map((value) => Math.round(value * 100) / 100),
+		};
+	}
 
-if (filters.length === 0) {
-	const cell = (value) => (value === undefined || value === null ? '–' : String(value));
-	const lines = [
-		'# rigtop performance',
-		'',
-		`Measured by \`npm run bench\` (build, then \`node bench/run.mjs\`) on ${new Date().toISOString().slice(0, 10)}:`,
-		`${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Linux ${os.release()}, Node ${process.version}.`,
-		`Load average when the run started: ${loadBefore.map((load) => load.toFixed(2)).join(', ')} (1, 5, 15 min); at the end: ${os
-			.loadavg()
-			.map((load) => load.toFixed(2))
-			.join(', ')}. Other work on the machine shows up in every timing.`,
-		'Every figure is compared with a baseline measured in the same run, on the same machine.',
-		'',
-		'| benchmark | rigtop | baseline | ratio | goal | met |',
-		'|---|---|---|---|---|---|',
-		...results.map(
-			(result) =>
-				`| ${result.name} | ${cell(result.figure)} ${result.unit} | ${result.baselineText ? `${cell(result.baseline)} ${result.unit} (${result.baselineText})` : '–'} | ${result.ratio === undefined ? '–' : `${result.ratio}×`} | ${result.goal.text} | ${result.meets ? 'yes' : '**no**'} |`,
-		),
-		'',
-		...results.filter((result) => result.note).map((result) => `- **${result.name}**: ${result.note}`),
-		'',
-		`Reproduce: \`npm run bench\` (this run took ${Math.round(runs.reduce((sum, run) => sum + run.seconds, 0) / 60)} minutes, most of it the soak), or one benchmark: \`npm run build && node bench/run.mjs soak\`.`,
-		'',
-		'## Output of each benchmark',
-		'',
-		...runs.flatMap((run) => [
-			`### ${run.file} (${Math.round(run.seconds)} s${run.code === 0 ? '' : `, exit ${run.code}`})`,
+	store.outputs[`${run.file}|${run.major}`] = {
+		node: run.version,
+		date,
+		seconds: Math.round(run.seconds),
+		code: run.code,
+		load: run.load.map((value) => Math.round(value * 100) / 100),
+		text: lines
+			.filter((line) => !line.startsWith('RESULT '))
+			.join('\n')
+			.trim(),
+	};
+}
+
+// Formatted as the repository formats JSON (npm test checks it).
+const prettier = await import('prettier');
+const prettierOptions = (await prettier.resolveConfig(resultsFile)) ?? {};
+writeFileSync(resultsFile, await prettier.format(JSON.stringify(store), {...prettierOptions, filepath: resultsFile}));
+
+// Issue 11's figures first, in its order; then the others; each on Node 22 before 26.
+const fileOrder = ['once', 'start', 'steady', 'fleet', 'soak', 'per-poll', 'http-client', 'render', 'output'];
+const rank = (key) => {
+	const file = key.split('.bench.mjs')[0];
+	const index = fileOrder.indexOf(file);
+	return `${String(index === -1 ? fileOrder.length : index).padStart(2, '0')} ${key.replace(/\|(\d+)$/, (_, major) => `|${major.padStart(3, '0')}`)}`;
+};
+const ordered = Object.entries(store.results)
+	.sort(([a], [b]) => rank(a).localeCompare(rank(b), 'en', {numeric: true}))
+	.map(([, result]) => result);
+const cell = (value) => (value === undefined || value === null ? '–' : String(value));
+const figureText = (result) => `${cell(result.figure)} ${result.unit}`;
+const baselineText = (result) => (result.baselineText ? `${cell(result.baseline)} ${result.unit} (${result.baselineText})` : '–');
+const ratioText = (result) => (result.ratio === undefined || result.ratio === null ? '–' : `${result.ratio}×`);
+const met = (result) => (result.meets ? 'yes' : '**no**');
+const commandText = (result) => `\`${result.command ?? `node bench/run.mjs ${result.file.replace('.bench.mjs', '')}`}\``;
+
+/** Replaces what is between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in `file` (both markers must be there). */
+function rewriteBlock(file, name, body) {
+	const text = readFileSync(file, 'utf8');
+	const begin = `<!-- ${name}:begin -->`;
+	const end = `<!-- ${name}:end -->`;
+	const from = text.indexOf(begin);
+	const to = text.indexOf(end);
+	if (from === -1 || to < from) throw new Error(`${path.relative(root, file)} has no ${begin} … ${end} block`);
+	writeFileSync(file, `${text.slice(0, from + begin.length)}\n${body.trimEnd()}\n${text.slice(to)}`);
+}
+
+const readmeTable = [
+	'<!-- Written by bench/run.mjs from bench/results.json: run `npm run bench -- --node 22,26` instead of editing. -->',
+	'',
+	'| figure | Node | rigtop | baseline (same run) | ratio | goal | met | reproduce |',
+	'| --- | --- | --- | --- | --- | --- | --- | --- |',
+	...ordered.map(
+		(result) =>
+			`| ${result.name} | ${result.major} | ${figureText(result)} | ${baselineText(result)} | ${ratioText(result)} | ${result.goal.text} | ${met(result)} | ${commandText(result)} |`,
+	),
+	'',
+	`Measured on ${cpu}; dates, loads and every benchmark's full output: [docs/performance.md](docs/performance.md).`,
+];
+rewriteBlock(path.join(root, 'readme.md'), 'performance', readmeTable.join('\n'));
+
+const record = [
+	'<!-- Written by bench/run.mjs from bench/results.json; the text outside this block is not. -->',
+	'',
+	`Machine: ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Linux ${os.release()}. Every ratio is against a baseline measured in the same run; the load average (1 min) at the start and the end of each benchmark is shown, because other work on the machine shows up in every timing.`,
+	'',
+	'| figure | Node | rigtop | baseline (same run) | ratio | goal | met | measured (load) |',
+	'| --- | --- | --- | --- | --- | --- | --- | --- |',
+	...ordered.map(
+		(result) =>
+			`| ${result.name} | ${result.node} | ${figureText(result)} | ${baselineText(result)} | ${ratioText(result)} | ${result.goal.text} | ${met(result)} | ${result.date} (${result.load.join(' → ')}) |`,
+	),
+	'',
+	'### Output of each benchmark',
+	'',
+	...Object.entries(store.outputs)
+		.sort(([a], [b]) => rank(a).localeCompare(rank(b), 'en', {numeric: true}))
+		.flatMap(([key, output]) => [
+			`#### ${key.split('|')[0]} on Node ${output.node} (${output.date}, ${output.seconds} s, load ${output.load.join(' → ')}${output.code === 0 ? '' : `, exit ${output.code}`})`,
 			'',
 			'```',
-			...run.out
-				.trimEnd()
-				.split('\n')
-				.filter((line) => !line.startsWith('RESULT ')),
+			output.text,
 			'```',
 			'',
 		]),
-	];
-	writeFileSync(path.join(benchDir, 'RESULTS.md'), `${lines.join('\n').trimEnd()}\n`);
-	console.log('\nwrote bench/RESULTS.md');
-}
+];
+rewriteBlock(path.join(root, 'docs', 'performance.md'), 'bench', record.join('\n'));
+console.log('\nwrote bench/results.json, docs/performance.md (bench block) and readme.md (performance block)');
 
+const failed = runs.filter((run) => run.code !== 0);
 if (failed.length > 0) {
-	console.log(`exited non-zero: ${failed.map((run) => run.file).join(', ')}`);
+	console.log(`exited non-zero: ${failed.map((run) => `${run.file} on Node ${run.version}`).join(', ')}`);
 	process.exitCode = 1;
 }

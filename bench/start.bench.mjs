@@ -1,19 +1,31 @@
-// Start: from process start to the first frame that shows the miner's data (a hashrate), for the
-// built CLI in a real 80×24 pty, against `node -e 0` (start to exit) run the same way.
-// Goal: ≤ 3×.
+// Start: from process start to the first frame of the live dashboard that shows the miner's data (a hashrate), for
+// the built CLI watching a miner on loopback with a token file, in a real 80×24 pty, against bench/bare-once.mjs (a
+// bare node:http script that makes one request and prints the body) run the same way, start to exit.
+//
+// The goal is the figure before the move to Node 22+ and Ink 8 (issue 11): the build of commit a109146 (Ink 6.8 and
+// every bundle patch of that time), measured in the same run when RIGTOP_BENCH_BEFORE names its cli.js:
+//
+//   git worktree add /tmp/rigtop-before a109146 && (cd /tmp/rigtop-before && npm ci && node scripts/build.mjs)
+//   RIGTOP_BENCH_BEFORE=/tmp/rigtop-before/dist/cli.js node bench/run.mjs start
+//
+// rigtop's compile cache is on (its own, in $XDG_CACHE_HOME/rigtop: a scratch directory, filled by the warm-up run).
 import {performance} from 'node:perf_hooks';
 import process from 'node:process';
 import {clearInterval, setInterval} from 'node:timers';
-import {CLI, inPty, median, report, round, setting, startMiner} from './lib.mjs';
+import {BARE_ONCE, binEnv, CLI, inPty, median, report, round, scratchDir, setting, startMiner} from './lib.mjs';
 
 const runs = setting('START_RUNS', 15);
+const before = process.env.RIGTOP_BENCH_BEFORE || null;
+const env = binEnv({...process.env, XDG_CACHE_HOME: scratchDir('start-cache')});
+delete env.NODE_COMPILE_CACHE;
 
-/** ms from spawning `script` until `done(output)` holds (or the command exits, for the baseline). */
+/** ms from spawning `script` until `done(output)` holds (or, without `done`, until the command exits). */
 async function timeRun(command, args, done) {
 	let output = '';
 	const started = performance.now();
 	let finished = 0;
 	const session = inPty(command, args, {
+		env,
 		onOutput(chunk) {
 			output += chunk;
 			if (!finished && done && done(output)) finished = performance.now();
@@ -37,41 +49,44 @@ async function timeRun(command, args, done) {
 	return finished - started;
 }
 
-const miner = await startMiner();
+const miner = await startMiner({token: 'bench-token-0123'});
 try {
 	const hasData = (output) => /\d H\/s|kH\/s|MH\/s/.test(output) && output.includes('bench-rig');
-	const rigtop = [];
-	const baseline = [];
-	const loadOnly = [];
-	// Warm the file cache, then alternate.
-	await timeRun(process.execPath, ['-e', '0']);
-	await timeRun(process.execPath, [CLI, miner.url], hasData);
+	// Each build's bin executed itself, as a user runs it (its shebang applies).
+	const live = (cli) => () => timeRun(cli, [miner.url, '--token-file', miner.tokenFile], hasData);
+	const variants = {
+		rigtop: live(CLI),
+		...(before ? {before: live(before)} : {}),
+		bare: () => timeRun(process.execPath, [BARE_ONCE, miner.url, miner.tokenFile]),
+	};
+	const times = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+	// Warm the file cache and rigtop's compile cache, then alternate.
+	for (const run of Object.values(variants)) await run();
 	for (let i = 0; i < runs; i++) {
-		baseline.push(await timeRun(process.execPath, ['-e', '0']));
-		rigtop.push(await timeRun(process.execPath, [CLI, miner.url], hasData));
-		loadOnly.push(await timeRun(process.execPath, [CLI, '--version']));
+		for (const [name, run] of Object.entries(variants)) times[name].push(await run());
 	}
 
-	const figure = median(rigtop);
-	const base = median(baseline);
-	const load = median(loadOnly);
+	const figure = median(times.rigtop);
+	const baseline = median(times.bare);
+	const beforeRatio = before ? median(times.before) / baseline : null;
 	report({
-		name: 'start (to the first frame with miner data)',
+		name: 'start, to the first frame with miner data',
 		figure,
 		unit: 'ms',
-		baseline: base,
-		baselineText: '`node -e 0`, start to exit',
-		ratio: figure / base,
-		goal: {of: 'ratio', max: 3, text: '≤ 3×'},
+		baseline,
+		baselineText: 'bare node:http script, one request, start to exit',
+		ratio: figure / baseline,
+		goal: before
+			? {of: 'ratio', max: beforeRatio, text: `≤ ${round(beforeRatio)}× (the pre-move build, same run)`}
+			: {of: 'ratio', max: Number.POSITIVE_INFINITY, text: 'not judged: set RIGTOP_BENCH_BEFORE to the pre-move build'},
+		command: 'RIGTOP_BENCH_BEFORE=… node bench/run.mjs start',
 		details: [
-			`median of ${runs} runs each, in an 80×24 pty (util-linux script), alternating; both include script's own start`,
-			`rigtop min ${round(Math.min(...rigtop))} / max ${round(Math.max(...rigtop))} ms; node -e 0 min ${round(Math.min(...baseline))} / max ${round(Math.max(...baseline))} ms`,
-			`\`rigtop --version\` (load the bundle, print, exit): median ${round(load)} ms = ${round(load / base)}× node -e 0`,
+			`median of ${runs} runs each, in an 80×24 pty (util-linux script), in turn; every time includes script's own start`,
+			`rigtop min ${round(Math.min(...times.rigtop))} / max ${round(Math.max(...times.rigtop))} ms; bare min ${round(Math.min(...times.bare))} / max ${round(Math.max(...times.bare))} ms`,
+			before
+				? `before the move (the build RIGTOP_BENCH_BEFORE names): median ${round(median(times.before))} ms = ${round(beforeRatio)}× the bare request (min ${round(Math.min(...times.before))} / max ${round(Math.max(...times.before))} ms)`
+				: 'before the move: not measured (RIGTOP_BENCH_BEFORE unset)',
 		],
-		note:
-			figure / base <= 3
-				? undefined
-				: `the live path loads about 1.1 MB of code before its first frame (undici, React, Ink, yoga, the screens; \`rigtop --version\`, which loads the whole bundle but runs only the flag parser, takes ${round(load)} ms = ${round(load / base)}× \`node -e 0\`), with no compile cache on Node 20 (module.enableCompileCache is Node 22.1+); see bench/RESULTS.md for where the rest goes.`,
 	});
 } finally {
 	await miner.stop();

@@ -6,6 +6,15 @@ import path from 'node:path';
 import process from 'node:process';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import meowPatch from './patches/meow.mjs';
+import stringWidthPatch from './patches/string-width.mjs';
+import yogaLayoutPatch from './patches/yoga-layout.mjs';
+
+/**
+ * The versioned patches of dependencies (scripts/patches/, docs/build.md): each edits one file of one exact
+ * package version and fails the build on any other. At most 3 (issue 11); each pays for itself in a benchmark.
+ */
+export const patches = [meowPatch, stringWidthPatch, yogaLayoutPatch];
 
 /** The esbuild settings of every rigtop bundle (benchmarks bundle their own entries with them). */
 export const common = {
@@ -27,7 +36,7 @@ export const common = {
 	external: ['react-devtools-core'],
 	// CommonJS dependencies inside an ESM bundle need a real require().
 	banner: {js: "import {createRequire as __rigtopCreateRequire} from 'node:module';const require=__rigtopCreateRequire(import.meta.url);"},
-	plugins: [],
+	plugins: patches.map((patch) => patch.plugin),
 };
 
 /**
@@ -46,6 +55,11 @@ export const cliBuild = {
 export async function buildAll() {
 	rmSync(new URL('../dist', import.meta.url), {recursive: true, force: true});
 	await build(cliBuild);
+	// Each patch is for a package the shipped CLI bundles: one that edited nothing is out of date.
+	for (const patch of patches) {
+		if (patch.applied === 0) throw new Error(`${patch.patchFile}: ${patch.packageName} is no longer in the bundle; remove the patch`);
+	}
+
 	await build({...common, entryPoints: ['source/sim/main.ts'], outfile: 'dist/xmrig-sim.js'});
 }
 

@@ -1,5 +1,6 @@
 import process from 'node:process';
 import meow from 'meow';
+import packageJson from '../package.json' with {type: 'json'};
 import {checkArgv} from './cli/argv.js';
 import {NothingToWatchError, UsageError} from './cli/errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
@@ -85,6 +86,8 @@ ${keysHelpLines()
 	{
 		importMeta: import.meta,
 		argv,
+		// meow's `pkg`: the fields it uses (version, description, the process title), so it does not look for package.json.
+		pkg: {name: packageJson.name, version: packageJson.version, description: packageJson.description, bin: packageJson.bin},
 		allowUnknownFlags: false,
 		booleanDefault: undefined,
 		flags: FLAGS,

@@ -1,7 +1,7 @@
-import type {Pool} from 'undici';
+import type http from 'node:http';
 import {formatSeconds} from '../format.js';
 import {MinerError} from './errors.js';
-import {createMinerPool, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultHeadersTimeoutMs} from './http-pool.js';
+import {createMinerAgent, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultHeadersTimeoutMs} from './http-pool.js';
 import {Exchange} from './http-exchange.js';
 import {networkError, statusError} from './http-errors.js';
 import {parseJsonText, sanitizeText} from './json-text.js';
@@ -15,7 +15,7 @@ import {normalizeMinerUrl, TargetError, type MinerTarget} from './target.js';
  * - Each request has an overall deadline (default 8 s) on top of the pool's connect/header/body timeouts, so a server
  *   that drips bytes forever still ends. It is a timer of its own (no AbortSignal.any: it leaks with a
  *   long-lived signal, nodejs/node#54614).
- * - Requests go through undici's dispatch API (http-exchange.ts) on a Pool of this client's own (http-pool.ts).
+ * - Requests go through node:http (http-exchange.ts) on an Agent of this client's own (http-pool.ts).
  *   Bodies are capped (default 1 MiB); unwanted bodies are read and dropped.
  * - `Authorization: Bearer …` is sent only when a token is set: real miners answer 401 to any Authorization header
  *   when they have no token. The token never appears in an error.
@@ -78,12 +78,14 @@ export class MinerClient {
 	readonly #bodyTimeoutMs: number;
 	readonly #connectTimeoutMs: number;
 	/** Created on the first request, so a client that never asks (a --once against a bad token file…) costs nothing. */
-	#pool: Pool | null = null;
+	#agent: http.Agent | null = null;
+	readonly #origin: URL;
 	readonly #inflight = new Set<Exchange>();
 	#closed = false;
 
 	constructor(target: MinerTarget, options: ClientOptions = {}) {
 		this.url = normalizeMinerUrl(target.url);
+		this.#origin = new URL(this.url);
 		this.#token = checkToken(target.token);
 		this.#deadlineMs = positive(options.deadlineMs, defaultDeadlineMs);
 		this.#maxBodyBytes = positive(options.maxBodyBytes, defaultMaxBodyBytes);
@@ -139,11 +141,9 @@ export class MinerClient {
 		}
 
 		this.#inflight.clear();
-		const pool = this.#pool;
-		this.#pool = null;
-		if (pool) {
-			await pool.destroy();
-		}
+		const agent = this.#agent;
+		this.#agent = null;
+		agent?.destroy();
 	}
 
 	#rpcErrorText(error: unknown): string | null {
@@ -191,14 +191,21 @@ export class MinerClient {
 		signal?.addEventListener('abort', onCallerAbort, {once: true});
 		this.#inflight.add(exchange);
 		try {
-			this.#pool ??= createMinerPool(this.url, this.#connectTimeoutMs);
+			this.#agent ??= createMinerAgent();
 			try {
-				this.#pool.dispatch(
-					{path, method, headers, body, headersTimeout: this.#headersTimeoutMs, bodyTimeout: this.#bodyTimeoutMs},
-					exchange,
-				);
+				exchange.start({
+					origin: this.#origin,
+					path,
+					method,
+					headers,
+					body,
+					agent: this.#agent,
+					connectTimeoutMs: this.#connectTimeoutMs,
+					headersTimeoutMs: this.#headersTimeoutMs,
+					bodyTimeoutMs: this.#bodyTimeoutMs,
+				});
 			} catch (error) {
-				// undici reports through the handler; a throw here would be a request it refused outright.
+				// Failures come through the request's events; a throw here is a request node:http refused outright.
 				exchange.abort(networkError(error, false));
 			}
 

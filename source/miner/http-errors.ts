@@ -43,16 +43,14 @@ const unreachableCodes: Readonly<Record<string, string>> = {
 	ECONNRESET: 'connection reset',
 	ECONNABORTED: 'connection aborted',
 	EPIPE: 'connection closed',
-	UND_ERR_SOCKET: 'connection closed before an answer',
-	UND_ERR_CLOSED: 'connection closed',
-	UND_ERR_DESTROYED: 'connection closed',
+	CLOSED_BEFORE_ANSWER: 'connection closed before an answer',
 };
 
 const timeoutCodes: Readonly<Record<string, string>> = {
-	UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+	CONNECT_TIMEOUT: 'connect timed out',
 	ETIMEDOUT: 'connect timed out',
-	UND_ERR_HEADERS_TIMEOUT: 'no answer (timed out waiting for headers)',
-	UND_ERR_BODY_TIMEOUT: 'the answer stalled (timed out reading the body)',
+	HEADERS_TIMEOUT: 'no answer (timed out waiting for headers)',
+	BODY_TIMEOUT: 'the answer stalled (timed out reading the body)',
 };
 
 function errorCode(error: unknown): string | null {
@@ -88,7 +86,7 @@ export function networkError(error: unknown, afterHeaders: boolean): MinerError 
 		return new MinerError('incompatible', 'the answer is not valid HTTP', {cause: error});
 	}
 
-	if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (afterHeaders && code !== null && code in unreachableCodes)) {
+	if (code === 'CUT_SHORT' || (afterHeaders && code !== null && code in unreachableCodes)) {
 		return new MinerError('bad-payload', 'the answer was cut short (the connection closed mid-answer)', {cause: error});
 	}
 

@@ -1,7 +1,8 @@
-import type {IncomingHttpHeaders} from 'node:http';
-import type {Dispatcher} from 'undici';
+import type http from 'node:http';
+import type {Socket} from 'node:net';
 import {MinerError} from './errors.js';
 import {networkError} from './http-errors.js';
+import {nodeHttp} from './http-pool.js';
 
 /** A miner's answer: its status and (the kept part of) its body. */
 export type Answer = {
@@ -18,9 +19,21 @@ export type ExchangeOptions = {
 	readonly errorBodyBytes: number;
 };
 
-function contentLengthOf(headers: IncomingHttpHeaders): number | null {
-	const value = headers['content-length'];
-	const text = Array.isArray(value) ? value[0] : value;
+/** What to send, where, and the socket-level limits (http-pool.ts). */
+export type ExchangeRequest = {
+	readonly origin: URL;
+	readonly path: string;
+	readonly method: string;
+	readonly headers: Record<string, string>;
+	readonly body: string | null;
+	readonly agent: http.Agent;
+	readonly connectTimeoutMs: number;
+	readonly headersTimeoutMs: number;
+	readonly bodyTimeoutMs: number;
+};
+
+function contentLengthOf(headers: http.IncomingHttpHeaders): number | null {
+	const text = headers['content-length'];
 	if (text === undefined || !/^\d+$/u.test(text.trim())) {
 		return null;
 	}
@@ -33,24 +46,29 @@ function sizeText(bytes: number): string {
 	return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }
 
+/** An error with one of the codes http-errors.ts maps (the socket-level limits and failures node:http does not name). */
+function coded(code: string, message: string): Error {
+	return Object.assign(new Error(message), {code});
+}
+
 /**
- * One request, as a handler of undici's dispatch API: it keeps the status and the body (within the caps) and settles
- * `answer` once. Reading through dispatch rather than `request()` skips a body stream per request, which counts when a
- * fleet of miners is polled every second (`node bench/run.mjs http-client`).
+ * One request on node:http: it keeps the status and the body (within the caps) and settles `answer` once.
  *
  * `answer` resolves with every answer that has a status, 2xx or not (the caller maps statuses); it rejects with a
  * MinerError when no status came or a wanted body broke off, or with the reason given to abort(). A wanted 2xx body
  * that arrived whole (its Content-Length reached) is kept even if the socket then fails: XMRig 6.x writes its
  * JSON-RPC answer twice on one socket, and the second copy breaks the HTTP parser.
  */
-export class Exchange implements Dispatcher.DispatchHandler {
+export class Exchange {
 	readonly answer: Promise<Answer>;
 	readonly #options: ExchangeOptions;
 	#resolve!: (answer: Answer) => void;
 	#reject!: (reason: unknown) => void;
 	#settled = false;
-	#controller: Dispatcher.DispatchController | null = null;
-	#abortReason: {reason: unknown} | null = null;
+	#request: http.ClientRequest | null = null;
+	#response: http.IncomingMessage | null = null;
+	readonly #timers: NodeJS.Timeout[] = [];
+	#socket: Socket | null = null;
 	#status = 0;
 	#contentLength: number | null = null;
 	readonly #chunks: Buffer[] = [];
@@ -65,49 +83,96 @@ export class Exchange implements Dispatcher.DispatchHandler {
 		});
 	}
 
+	/** Sends the request. May throw when node:http refuses it outright (the caller maps that). */
+	start(request: ExchangeRequest): void {
+		if (this.#settled) {
+			return;
+		}
+
+		const outgoing = nodeHttp.request({
+			protocol: request.origin.protocol,
+			hostname: request.origin.hostname.replace(/^\[|\]$/gu, ''),
+			port: request.origin.port === '' ? 80 : Number(request.origin.port),
+			path: request.path,
+			method: request.method,
+			headers: request.body === null ? request.headers : {...request.headers, 'content-length': String(Buffer.byteLength(request.body))},
+			agent: request.agent,
+		});
+		this.#request = outgoing;
+		// After the answer settled, a late failure (the second copy of a 6.x JSON-RPC answer…) changes nothing.
+		outgoing.on('error', (error) => {
+			this.#onError(error);
+		});
+		outgoing.on('socket', (socket: Socket) => {
+			this.#socket = socket;
+			if (socket.connecting) {
+				const timer = this.#timer(request.connectTimeoutMs, () => {
+					this.#fail(coded('CONNECT_TIMEOUT', 'connect timed out'));
+				});
+				socket.once('connect', () => {
+					clearTimeout(timer);
+				});
+			}
+		});
+		const headersTimer = this.#timer(request.headersTimeoutMs, () => {
+			this.#fail(coded('HEADERS_TIMEOUT', 'timed out waiting for headers'));
+		});
+		outgoing.on('response', (response: http.IncomingMessage) => {
+			clearTimeout(headersTimer);
+			this.#onResponse(response, request.bodyTimeoutMs);
+		});
+		outgoing.end(request.body ?? undefined);
+	}
+
 	/** End the request now: `answer` rejects with `reason` (unless it has settled already) and the socket is dropped. */
 	abort(reason: unknown): void {
 		if (this.#settled) {
 			return;
 		}
 
-		this.#settled = true;
+		this.#settle();
 		this.#reject(reason);
-		if (this.#controller) {
-			this.#controller.abort(reason instanceof Error ? reason : new Error(String(reason)));
-		} else {
-			// Still waiting for a connection: dropped as soon as it gets one.
-			this.#abortReason = {reason};
-		}
 	}
 
-	onRequestStart(controller: Dispatcher.DispatchController): void {
-		this.#controller = controller;
-		if (this.#abortReason !== null) {
-			const {reason} = this.#abortReason;
-			controller.abort(reason instanceof Error ? reason : new Error(String(reason)));
-		}
-	}
-
-	onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-		if (statusCode < 200) {
-			// An informational answer: the real one follows.
+	#onResponse(response: http.IncomingMessage, bodyTimeoutMs: number): void {
+		if (this.#settled) {
+			response.destroy();
 			return;
 		}
 
-		this.#status = statusCode;
-		this.#contentLength = contentLengthOf(headers);
+		this.#response = response;
+		this.#status = response.statusCode ?? 0;
+		this.#contentLength = contentLengthOf(response.headers);
 		if (this.#ok && !this.#options.wantBody) {
 			// The status is the answer: a body that follows is dropped with the socket (even one that drips forever).
 			this.#succeed();
-		} else if (this.#capped && this.#contentLength !== null && this.#contentLength > this.#options.maxBodyBytes) {
-			this.abort(this.#tooLarge());
+			return;
 		}
+
+		if (this.#capped && this.#contentLength !== null && this.#contentLength > this.#options.maxBodyBytes) {
+			this.abort(this.#tooLarge());
+			return;
+		}
+
+		response.setTimeout(bodyTimeoutMs, () => {
+			this.#fail(coded('BODY_TIMEOUT', 'timed out reading the body'));
+		});
+		response.on('data', (chunk: Buffer) => {
+			this.#onData(chunk);
+		});
+		response.on('end', () => {
+			this.#succeed();
+		});
+		response.on('error', (error) => {
+			this.#onError(error);
+		});
+		response.on('close', () => {
+			if (!response.complete) this.#onError(coded('CUT_SHORT', 'the connection closed mid-answer'));
+		});
 	}
 
-	onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+	#onData(chunk: Buffer): void {
 		if (this.#settled) {
-			if (!controller.aborted) controller.abort(new Error('the rest of the answer is not wanted'));
 			return;
 		}
 
@@ -126,12 +191,14 @@ export class Exchange implements Dispatcher.DispatchHandler {
 		}
 	}
 
-	onResponseEnd(): void {
-		this.#succeed();
-	}
-
-	onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+	#onError(error: Error): void {
 		if (this.#settled) {
+			return;
+		}
+
+		// The whole answer was parsed before the failure (a second copy of it after the first, say): its body is
+		// still in the response stream, and its 'end' settles the exchange.
+		if (this.#response?.complete === true) {
 			return;
 		}
 
@@ -143,8 +210,33 @@ export class Exchange implements Dispatcher.DispatchHandler {
 			return;
 		}
 
-		this.#settled = true;
+		// node:http calls a connection the server closed (its side ended) before any answer a reset ("socket hang up").
+		const closedEarly = this.#status === 0 && this.#socket?.readableEnded === true && (error as {code?: unknown}).code === 'ECONNRESET';
+		this.#fail(closedEarly ? coded('CLOSED_BEFORE_ANSWER', 'the connection closed before an answer') : error);
+	}
+
+	/** Rejects with the MinerError for `error` (a socket failure or one of the limits above). */
+	#fail(error: Error): void {
+		if (this.#settled) {
+			return;
+		}
+
+		this.#settle();
 		this.#reject(networkError(error, this.#status !== 0));
+	}
+
+	#timer(ms: number, onTimeout: () => void): NodeJS.Timeout {
+		const timer = setTimeout(onTimeout, ms);
+		this.#timers.push(timer);
+		return timer;
+	}
+
+	/** Marks the exchange settled: its timers stop, and a request still open is dropped with its socket. */
+	#settle(): void {
+		this.#settled = true;
+		for (const timer of this.#timers) clearTimeout(timer);
+		const request = this.#request;
+		if (request !== null && !(this.#response?.complete ?? false)) request.destroy();
 	}
 
 	get #ok(): boolean {
@@ -165,7 +257,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 			return;
 		}
 
-		this.#settled = true;
+		this.#settle();
 		const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
 		this.#resolve({status: this.#status, body});
 	}

@@ -1,16 +1,24 @@
-import {Pool} from 'undici';
+import type http from 'node:http';
+import process from 'node:process';
 
 /**
- * The connection pool of one miner's client.
+ * node:http as Node's CommonJS module. An ESM `import` of it builds the module's ESM facade, which reads every export,
+ * and Node 22's lazy `WebSocket`/`MessageEvent` exports then load Node's internal copy of undici: ~13 ms of every start
+ * (docs/performance.md). getBuiltinModule (Node 22.3+) returns the same module without the facade.
+ */
+export const nodeHttp = process.getBuiltinModule('node:http');
+
+/**
+ * The connections of one miner's client: a node:http Agent of its own.
  *
- * XMRig closes every connection after one answer, so pooling buys no connection reuse. A Pool of its own per miner
- * still matters: undici's shared Agent drops an origin's Pool once its last connection closes and builds a new Pool
- * and Client for the next request, which cost a fleet of 100 miners polled every second about 4 % of one core
- * (`node bench/http-client.bench.mjs`). A Pool keeps its Clients, which reconnect on the next request.
+ * XMRig closes every connection after one answer, so there is no connection to reuse: the Agent asks for none
+ * (keepAlive off) and only bounds how many requests run at once, 4 (a poll makes 2); more wait for a free socket.
+ * Node's own HTTP client rather than undici: it is part of Node, so it costs no code to load, and its parser (llhttp,
+ * as undici's) is native, where undici compiles a WebAssembly build of it at every start and waits for V8's
+ * background compile of it at exit (docs/performance.md: `rigtop --once` and start-up, measured both ways).
  *
  * The limits are here so a hung or hostile server cannot pin sockets: connect gives up after 3 s, headers and body
- * each after 5 s of silence (each request also has an overall deadline, see client.ts). Up to 4 requests run at once
- * (a poll makes 2); more wait for a free connection.
+ * each after 5 s of silence (each request also has an overall deadline, see client.ts).
  */
 
 export const defaultConnectTimeoutMs = 3000;
@@ -18,14 +26,6 @@ export const defaultHeadersTimeoutMs = 5000;
 export const defaultBodyTimeoutMs = 5000;
 export const maxConnectionsPerMiner = 4;
 
-export function createMinerPool(origin: string, connectTimeoutMs: number): Pool {
-	return new Pool(origin, {
-		// No TCP keep-alive probes: every connection lives for one answer (and setting them costs syscalls per connection).
-		connect: {timeout: connectTimeoutMs, keepAlive: false},
-		headersTimeout: defaultHeadersTimeoutMs,
-		bodyTimeout: defaultBodyTimeoutMs,
-		connections: maxConnectionsPerMiner,
-		pipelining: 1,
-		keepAliveTimeout: 1000,
-	});
+export function createMinerAgent(): http.Agent {
+	return new nodeHttp.Agent({keepAlive: false, maxSockets: maxConnectionsPerMiner});
 }

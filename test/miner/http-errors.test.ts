@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
 import {networkError, statusError} from '../../source/miner/http-errors.js';
 
-/** An error as Node's net/dns layer or undici raise it: a message and a `code`. */
+/** An error as Node's net/dns layer or the client's exchange (http-exchange.ts) raise it: a message and a `code`. */
 function systemError(code: string, message = `connect ${code} 10.0.0.9:8080`): Error {
 	return Object.assign(new Error(message), {code});
 }
@@ -43,13 +43,13 @@ describe('networkError', () => {
 		['EHOSTUNREACH', 'unreachable', 'host unreachable'],
 		['ENETUNREACH', 'unreachable', 'network unreachable'],
 		['ECONNRESET', 'unreachable', 'connection reset'],
-		['UND_ERR_SOCKET', 'unreachable', 'connection closed before an answer'],
+		['CLOSED_BEFORE_ANSWER', 'unreachable', 'connection closed before an answer'],
 		['ETIMEDOUT', 'timeout', 'connect timed out'],
-		['UND_ERR_CONNECT_TIMEOUT', 'timeout', 'connect timed out'],
-		['UND_ERR_HEADERS_TIMEOUT', 'timeout', 'no answer (timed out waiting for headers)'],
-		['UND_ERR_BODY_TIMEOUT', 'timeout', 'the answer stalled (timed out reading the body)'],
+		['CONNECT_TIMEOUT', 'timeout', 'connect timed out'],
+		['HEADERS_TIMEOUT', 'timeout', 'no answer (timed out waiting for headers)'],
+		['BODY_TIMEOUT', 'timeout', 'the answer stalled (timed out reading the body)'],
 		['HPE_INVALID_CONSTANT', 'incompatible', 'the answer is not valid HTTP'],
-		['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'bad-payload', 'the answer was cut short (the connection closed mid-answer)'],
+		['CUT_SHORT', 'bad-payload', 'the answer was cut short (the connection closed mid-answer)'],
 		['EWEIRD', 'unreachable', 'the request failed (EWEIRD)'],
 	])('%s → %s "%s"', (code, kind, message) => {
 		const error = networkError(systemError(code), false);
@@ -64,7 +64,7 @@ describe('networkError', () => {
 	});
 
 	it('calls a connection lost after the headers a cut-short answer', () => {
-		expect(networkError(systemError('UND_ERR_SOCKET'), true).kind).toBe('bad-payload');
+		expect(networkError(systemError('CLOSED_BEFORE_ANSWER'), true).kind).toBe('bad-payload');
 		expect(networkError(systemError('ECONNRESET'), true).kind).toBe('bad-payload');
 	});
 

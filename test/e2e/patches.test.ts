@@ -1,0 +1,271 @@
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {pathToFileURL} from 'node:url';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+
+// The versioned patches scripts/build.mjs applies (scripts/patches/): each patched module, bundled with the build's
+// own settings, runs beside the original package from node_modules on the same inputs and must answer the same.
+
+type Patch = {packageName: string; version: string; applied: number};
+type StringWidth = (text: string, options?: {ambiguousIsNarrow?: boolean; countAnsiEscapeCodes?: boolean}) => number;
+type Meow = (
+	help: string,
+	options: Record<string, unknown>,
+) => {input: string[]; flags: unknown; unnormalizedFlags: unknown; help: string; pkg: unknown};
+type YogaNode = {
+	setWidth(width: number): void;
+	setHeight(height: number | 'auto'): void;
+	setFlexDirection(direction: number): void;
+	setFlexGrow(grow: number): void;
+	setFlexShrink(shrink: number): void;
+	setFlexWrap(wrap: number): void;
+	setPadding(edge: number, value: number): void;
+	setMargin(edge: number, value: number): void;
+	setBorder(edge: number, value: number): void;
+	setMinWidth(value: number): void;
+	setJustifyContent(value: number): void;
+	setAlignItems(value: number): void;
+	setMeasureFunc(measure: (width: number, widthMode: number) => {width: number; height: number}): void;
+	insertChild(child: YogaNode, index: number): void;
+	getChildCount(): number;
+	getChild(index: number): YogaNode;
+	calculateLayout(width: number | undefined, height: number | undefined, direction: number): void;
+	getComputedLayout(): {left: number; top: number; width: number; height: number};
+	freeRecursive(): void;
+};
+type Yoga = {
+	Node: {create(): YogaNode};
+	[name: string]: unknown;
+};
+
+const work = mkdtempSync(path.join(tmpdir(), 'rigtop-patches-'));
+let patches: Patch[];
+let patched: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga};
+let original: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga};
+let patchedFile: string;
+
+const importFrom = async (specifier: string): Promise<Record<string, unknown>> => (await import(specifier)) as Record<string, unknown>;
+
+beforeAll(async () => {
+	{
+		const entry = path.join(work, 'entry.mjs');
+		writeFileSync(
+			entry,
+			"export {default as stringWidth} from 'string-width'; export {default as meow} from 'meow'; export {default as Yoga} from 'yoga-layout';",
+		);
+		const {build} = await importFrom('esbuild');
+		const buildModule = await importFrom(pathToFileURL(path.resolve('scripts/build.mjs')).href);
+		patches = buildModule['patches'] as Patch[];
+		const outfile = path.join(work, 'patched.mjs');
+		await (build as (options: object) => Promise<unknown>)({
+			...(buildModule['common'] as object),
+			entryPoints: [entry],
+			outfile,
+			nodePaths: [path.resolve('node_modules')],
+		});
+		original = {
+			stringWidth: (await importFrom('string-width'))['default'] as StringWidth,
+			meow: (await importFrom('meow'))['default'] as Meow,
+			Yoga: (await importFrom('yoga-layout'))['default'] as Yoga,
+		};
+		patchedFile = outfile;
+		patched = (await importFrom(pathToFileURL(outfile).href)) as typeof patched;
+	}
+}, 60_000);
+
+/** How many times a fresh Node process calls fetch() while it imports `specifier` (Ink's setup here has loaded yoga already). */
+function fetchCallsWhileImporting(specifier: string): number {
+	const script = `let calls = 0; const realFetch = globalThis.fetch; globalThis.fetch = (...a) => { calls++; return realFetch(...a); };
+const module = await import(${JSON.stringify(specifier)}); if (!module.default && !module.Yoga) throw new Error('nothing loaded');
+process.stdout.write(String(calls));`;
+	return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8', cwd: process.cwd()}));
+}
+
+afterAll(() => {
+	rmSync(work, {recursive: true, force: true});
+});
+
+it('the build applies each patch to the package version it names', () => {
+	expect(patches.map((patch) => patch.packageName).sort()).toEqual(['meow', 'string-width', 'yoga-layout']);
+	for (const patch of patches) expect(patch.applied, patch.packageName).toBe(1);
+});
+
+describe('string-width (the RGI emoji regex built on first need)', () => {
+	it('gives every single code point the width the original gives it', () => {
+		const differences: number[] = [];
+		// Planes 0 and 1 (every emoji, symbol and script with a width of its own; planes 2 and 3 hold CJK ideographs,
+		// none an emoji) and plane 14's tags and variation selectors.
+		const codePoints = function* () {
+			for (let codePoint = 0; codePoint <= 0x1_ff_ff; codePoint++) if (codePoint < 0xd8_00 || codePoint > 0xdf_ff) yield codePoint;
+			for (let codePoint = 0xe_00_00; codePoint <= 0xe_01_ef; codePoint++) yield codePoint;
+		};
+		for (const codePoint of codePoints()) {
+			const text = String.fromCodePoint(codePoint);
+			if (patched.stringWidth(text) !== original.stringWidth(text)) differences.push(codePoint);
+		}
+
+		expect(differences.slice(0, 5)).toEqual([]);
+	});
+
+	it('measures generated text (emoji sequences, marks, CJK, escapes) as the original does', () => {
+		const pieces = [
+			'a',
+			' ',
+			'─',
+			'│',
+			'●',
+			'✓',
+			'é',
+			'\u0301',
+			'\u200D',
+			'\uFE0F',
+			'\uFE0E',
+			'👍',
+			'🏽',
+			'🇩',
+			'🇪',
+			'👨‍👩‍👧',
+			'☺',
+			'♥',
+			'⌚',
+			'1\uFE0F\u20E3',
+			'#\u20E3',
+			'한',
+			'\u1100',
+			'\u1161',
+			'中',
+			'ｶ',
+			'ﾞ',
+			'\u001B[31m',
+			'\u001B[39m',
+			'\t',
+			'\u00AD',
+		];
+		let seed = 7;
+		const next = (n: number) => {
+			seed = (seed * 1_103_515_245 + 12_345) & 0x7f_ff_ff_ff;
+			return seed % n;
+		};
+
+		const differences: string[] = [];
+		for (let index = 0; index < 20_000; index++) {
+			let text = '';
+			for (let length = 1 + next(12); length > 0; length--) text += pieces[next(pieces.length)] ?? '';
+			const options = {ambiguousIsNarrow: next(2) === 0, countAnsiEscapeCodes: next(4) === 0};
+			if (patched.stringWidth(text, options) !== original.stringWidth(text, options)) differences.push(JSON.stringify(text));
+		}
+
+		expect(differences.slice(0, 5)).toEqual([]);
+	});
+});
+
+describe('yoga-layout (the wasm read without fetch)', () => {
+	it('loads without calling fetch, where the original calls it', () => {
+		expect(fetchCallsWhileImporting('yoga-layout')).toBeGreaterThan(0);
+		expect(fetchCallsWhileImporting(pathToFileURL(patchedFile).href)).toBe(0);
+	});
+
+	/** A tree like the dashboard's (columns of bordered, padded boxes with text), laid out at `width`. */
+	function layout(Yoga: Yoga, width: number, variant: number): number[] {
+		const constant = (name: string) => Yoga[name] as number;
+		const root = Yoga.Node.create();
+		root.setWidth(width);
+		root.setFlexDirection(constant('FLEX_DIRECTION_COLUMN'));
+		for (let pane = 0; pane < 4; pane++) {
+			const box = Yoga.Node.create();
+			box.setFlexDirection(constant(pane % 2 === 0 ? 'FLEX_DIRECTION_ROW' : 'FLEX_DIRECTION_COLUMN'));
+			box.setFlexWrap(constant(variant % 3 === 0 ? 'WRAP_WRAP' : 'WRAP_NO_WRAP'));
+			box.setBorder(constant('EDGE_ALL'), 1);
+			box.setPadding(constant('EDGE_HORIZONTAL'), (variant + pane) % 3);
+			box.setMargin(constant('EDGE_TOP'), pane % 2);
+			box.setJustifyContent(constant(variant % 2 === 0 ? 'JUSTIFY_SPACE_BETWEEN' : 'JUSTIFY_FLEX_START'));
+			box.setAlignItems(constant('ALIGN_FLEX_START'));
+			for (let item = 0; item < 3 + ((variant + pane) % 4); item++) {
+				const text = Yoga.Node.create();
+				const length = 3 + ((variant * 7 + pane * 5 + item * 11) % 40);
+				text.setFlexShrink(1);
+				text.setFlexGrow(item === 0 ? 1 : 0);
+				text.setMinWidth(item % 2);
+				text.setMeasureFunc((available, mode) => {
+					const fits = mode === constant('MEASURE_MODE_UNDEFINED') ? length : Math.max(1, Math.floor(available));
+					return {width: Math.min(length, fits), height: Math.ceil(length / fits)};
+				});
+				box.insertChild(text, item);
+			}
+
+			root.insertChild(box, pane);
+		}
+
+		root.calculateLayout(width, undefined, constant('DIRECTION_LTR'));
+		const out: number[] = [];
+		const walk = (node: YogaNode) => {
+			const {left, top, width: w, height: h} = node.getComputedLayout();
+			out.push(left, top, w, h);
+			for (let index = 0; index < node.getChildCount(); index++) walk(node.getChild(index));
+		};
+
+		walk(root);
+		root.freeRecursive();
+		return out;
+	}
+
+	it('lays out the same trees at every width as the original', () => {
+		for (let width = 10; width <= 220; width += 3) {
+			for (let variant = 0; variant < 6; variant++) {
+				expect(layout(patched.Yoga, width, variant), `width ${width}, variant ${variant}`).toEqual(layout(original.Yoga, width, variant));
+			}
+		}
+	});
+});
+
+describe('meow (normalize-package-data set up on first use)', () => {
+	const help = `
+	Usage
+	  $ tool [URL…]
+
+	Options
+	  --interval, -i SECONDS  poll interval
+	`;
+	const flags = {
+		url: {type: 'string', isMultiple: true},
+		interval: {type: 'number', shortFlag: 'i', default: 2},
+		once: {type: 'boolean', default: false},
+		color: {type: 'boolean', default: true},
+		tokenFile: {type: 'string'},
+	};
+	const pkg = {name: 'tool', version: '1.2.3', description: 'A tool.', bin: {tool: 'cli.js'}};
+
+	it('parses the same command lines into the same flags, input and help', () => {
+		const commandLines = [
+			[],
+			['127.0.0.1:8080'],
+			['a:1', 'b:2', '--once'],
+			['--url', 'x:1', '--url', 'y:2', '-i', '0.5'],
+			['--no-color', '--token-file', '/tmp/t', 'host:1'],
+			['--interval=3', '--', '--once'],
+			['config', 'get', 'http.port', '--once'],
+		];
+		for (const argv of commandLines) {
+			const options = {importMeta: import.meta, argv, pkg, flags, allowUnknownFlags: false, booleanDefault: undefined};
+			const got = patched.meow(help, options);
+			const want = original.meow(help, options);
+			expect({input: got.input, flags: got.flags, unnormalizedFlags: got.unnormalizedFlags, help: got.help}, argv.join(' ')).toEqual({
+				input: want.input,
+				flags: want.flags,
+				unnormalizedFlags: want.unnormalizedFlags,
+				help: want.help,
+			});
+		}
+	});
+
+	it('normalizes package data read from package.json as the original does (the patched, lazy path)', () => {
+		const options = {importMeta: import.meta, argv: [], flags};
+		const got = patched.meow(help, options).pkg as Record<string, unknown>;
+		const want = original.meow(help, options).pkg as Record<string, unknown>;
+		// normalize-package-data ran: it adds _id = name@version.
+		expect(got['_id']).toBe(`${String(want['name'])}@${String(want['version'])}`);
+		expect(got).toEqual(want);
+	});
+});
