@@ -501,14 +501,16 @@ export class HistoryStore {
 	#prune(miner: number, now: number): void {
 		this.run('DELETE FROM sample WHERE miner = ? AND t < ?', miner, now - SAMPLE_TIER.keepMs);
 		this.run(
-			'DELETE FROM sample WHERE miner = ?1 AND t <= (SELECT t FROM sample WHERE miner = ?1 ORDER BY t DESC LIMIT 1 OFFSET ?2)',
+			'DELETE FROM sample WHERE miner = ? AND t <= (SELECT t FROM sample WHERE miner = ? ORDER BY t DESC LIMIT 1 OFFSET ?)',
+			miner,
 			miner,
 			SAMPLE_TIER.maxRows,
 		);
 		for (const tier of SUMMARY_TIERS) {
 			this.run(`DELETE FROM ${tier.table} WHERE miner = ? AND t < ?`, miner, now - tier.keepMs);
 			this.run(
-				`DELETE FROM ${tier.table} WHERE miner = ?1 AND t <= (SELECT t FROM ${tier.table} WHERE miner = ?1 ORDER BY t DESC LIMIT 1 OFFSET ?2)`,
+				`DELETE FROM ${tier.table} WHERE miner = ? AND t <= (SELECT t FROM ${tier.table} WHERE miner = ? ORDER BY t DESC LIMIT 1 OFFSET ?)`,
+				miner,
 				miner,
 				tier.maxRows,
 			);
@@ -516,23 +518,29 @@ export class HistoryStore {
 
 		this.run('DELETE FROM event WHERE miner = ? AND t < ?', miner, now - EVENT_KEEP_MS);
 		this.run(
-			'DELETE FROM event WHERE miner = ?1 AND id IN (SELECT id FROM event WHERE miner = ?1 ORDER BY t DESC, id DESC LIMIT -1 OFFSET ?2)',
+			'DELETE FROM event WHERE miner = ? AND id IN (SELECT id FROM event WHERE miner = ? ORDER BY t DESC, id DESC LIMIT -1 OFFSET ?)',
+			miner,
 			miner,
 			EVENT_MAX_ROWS,
 		);
 		this.run(
-			`DELETE FROM event WHERE miner = ?1 AND id IN (
-				SELECT id FROM (SELECT id, sum(length(CAST(text AS BLOB)) + ?3) OVER (ORDER BY t DESC, id DESC) AS bytes FROM event WHERE miner = ?1)
-				WHERE bytes > ?2)`,
+			`DELETE FROM event WHERE miner = ? AND id IN (
+				SELECT id FROM (SELECT id, sum(length(CAST(text AS BLOB)) + ?) OVER (ORDER BY t DESC, id DESC) AS bytes FROM event WHERE miner = ?)
+				WHERE bytes > ?)`,
+			miner,
+			EVENT_ROW_OVERHEAD,
 			miner,
 			EVENT_MAX_BYTES,
-			EVENT_ROW_OVERHEAD,
 		);
 		// A miner with nothing left (not seen for the longest span kept) goes too.
 		this.run(
-			'DELETE FROM miner WHERE miner = ?1 AND last_seen < ?2 AND NOT EXISTS (SELECT 1 FROM summary_1m WHERE miner = ?1) AND NOT EXISTS (SELECT 1 FROM summary_10m WHERE miner = ?1) AND NOT EXISTS (SELECT 1 FROM sample WHERE miner = ?1) AND NOT EXISTS (SELECT 1 FROM event WHERE miner = ?1)',
+			'DELETE FROM miner WHERE miner = ? AND last_seen < ? AND NOT EXISTS (SELECT 1 FROM summary_1m WHERE miner = ?) AND NOT EXISTS (SELECT 1 FROM summary_10m WHERE miner = ?) AND NOT EXISTS (SELECT 1 FROM sample WHERE miner = ?) AND NOT EXISTS (SELECT 1 FROM event WHERE miner = ?)',
 			miner,
 			now - SAMPLE_TIER.keepMs,
+			miner,
+			miner,
+			miner,
+			miner,
 		);
 	}
 

@@ -303,16 +303,20 @@ export class HistoryWriter {
 			return;
 		}
 
+		// Plain `?` placeholders, each value passed where it is used: Node before 22.21 cannot bind `?NNN` by position.
 		this.#store.run(
-			`UPDATE miner SET last_seen = max(last_seen, ?1), url = ?2, host = ?3, name = ?4, worker = coalesce(?5, worker), kind = coalesce(?6, kind),
-				api_id = CASE WHEN ?7 IS NULL OR EXISTS (SELECT 1 FROM miner WHERE api_id = ?7 AND miner <> ?8) THEN api_id ELSE ?7 END
-			WHERE miner = ?8`,
+			`UPDATE miner SET last_seen = max(last_seen, ?), url = ?, host = ?, name = ?, worker = coalesce(?, worker), kind = coalesce(?, kind),
+				api_id = CASE WHEN ? IS NULL OR EXISTS (SELECT 1 FROM miner WHERE api_id = ? AND miner <> ?) THEN api_id ELSE ? END
+			WHERE miner = ?`,
 			at,
 			url,
 			hostOf(url),
 			name,
 			facts.workerId,
 			facts.kind,
+			facts.apiId,
+			facts.apiId,
+			miner,
 			facts.apiId,
 			miner,
 		);
@@ -335,10 +339,11 @@ export class HistoryWriter {
 	// ---- rows ----
 
 	#insertSample(miner: number, row: SampleRow, spacingMs: number): void {
+		const spacing = Math.max(1, Math.round(spacingMs));
 		this.#store.run(
 			`INSERT OR IGNORE INTO sample (miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused)
-			SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
-			WHERE NOT EXISTS (SELECT 1 FROM sample WHERE miner = ?1 AND t > ?2 - ?12 AND t < ?2 + ?12)`,
+			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+			WHERE NOT EXISTS (SELECT 1 FROM sample WHERE miner = ? AND t > ? - ? AND t < ? + ?)`,
 			miner,
 			row.t,
 			row.link,
@@ -350,7 +355,11 @@ export class HistoryWriter {
 			row.rejected,
 			row.pool,
 			row.paused,
-			Math.max(1, Math.round(spacingMs)),
+			miner,
+			row.t,
+			spacing,
+			row.t,
+			spacing,
 		);
 	}
 
@@ -371,16 +380,23 @@ export class HistoryWriter {
 		const text = cleanText(event.text, this.#secrets);
 		this.#store.run(
 			`INSERT INTO event (miner, t, kind, severity, text, writer)
-			SELECT ?1, ?2, ?3, ?4, ?5, ?6
-			WHERE NOT EXISTS (SELECT 1 FROM event WHERE miner = ?1 AND t BETWEEN ?2 - ?8 AND ?2 + ?8 AND writer <> ?6 AND (text = ?5 OR (?7 AND kind = ?3)))`,
+			SELECT ?, ?, ?, ?, ?, ?
+			WHERE NOT EXISTS (SELECT 1 FROM event WHERE miner = ? AND t BETWEEN ? - ? AND ? + ? AND writer <> ? AND (text = ? OR (? AND kind = ?)))`,
 			miner,
 			event.t,
 			event.kind,
 			event.severity,
 			text,
 			this.#writerId,
-			STATE_KINDS.has(event.kind) ? 1 : 0,
+			miner,
+			event.t,
 			EVENT_DEDUPE_MS,
+			event.t,
+			EVENT_DEDUPE_MS,
+			this.#writerId,
+			text,
+			STATE_KINDS.has(event.kind) ? 1 : 0,
+			event.kind,
 		);
 	}
 
