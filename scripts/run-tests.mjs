@@ -3,9 +3,10 @@
 // "N passed, N failed", which CI reads (Vitest's own summary is not read).
 //
 // Which Nodes: locally, the Node running this script (scripts/supported-node.mjs has made sure it is a
-// supported one). Under CI (CI set, as .ci/run is run), the oldest supported line and the newest LTS:
-// Node 22 and Node 26, each fetched from the npm registry with `npx -y -p node@MAJOR` unless it is the
-// Node running this script. `--also-node=MAJOR` (repeatable) or RIGTOP_ALSO_NODE=MAJOR,MAJOR adds runs.
+// supported one). Under CI (CI set, as .ci/run is run), the oldest supported Node exactly (package.json's
+// engines, 22.13.0: minor versions of 22 differ, node:sqlite's binding did) and the newest LTS, 26, each
+// fetched from the npm registry with `npx -y -p node@VERSION` unless it is the Node running this script.
+// `--also-node=VERSION` (repeatable) or RIGTOP_ALSO_NODE=VERSION,VERSION adds runs (22, 22.19.0, …).
 // The closing line sums every run. Within a run, `node` on PATH is that run's Node, so the e2e tests'
 // `node dist/cli.js` runs on it too.
 import {execFile, spawn} from 'node:child_process';
@@ -14,23 +15,27 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 
-/** Node lines CI tests on: the floor (package.json engines) and the newest LTS. */
-export const CI_NODE_MAJORS = [22, 26];
+/** The floor, exactly as package.json's engines names it (">=22.13.0" → "22.13.0"). */
+const floor = JSON.parse(readFileSync('package.json', 'utf8')).engines.node.replace(/^>=\s*/, '');
+/** Nodes CI tests on: the floor and the newest LTS. */
+export const CI_NODES = [floor, '26'];
 
-const currentMajor = Number(process.versions.node.split('.')[0]);
-const majors = process.env.CI ? [...CI_NODE_MAJORS] : [currentMajor];
+const current = process.versions.node;
+/** Whether a version spec ("26", "22.13.0") names the Node running this script. */
+const isCurrent = (spec) => spec === current || spec === current.split('.')[0];
+const specs = process.env.CI ? [...CI_NODES] : [current];
 const vitestArgs = [];
 const argv = process.argv.slice(2);
-const addMajor = (value) => {
-	const major = Number(value);
-	if (Number.isInteger(major) && !majors.includes(major)) majors.push(major);
+const addNode = (value) => {
+	const spec = String(value).trim();
+	if (/^\d+(\.\d+\.\d+)?$/.test(spec) && !specs.includes(spec)) specs.push(spec);
 };
 
-for (const value of (process.env.RIGTOP_ALSO_NODE ?? '').split(',').filter(Boolean)) addMajor(value);
+for (const value of (process.env.RIGTOP_ALSO_NODE ?? '').split(',').filter(Boolean)) addNode(value);
 for (let index = 0; index < argv.length; index++) {
 	const arg = argv[index];
-	if (arg.startsWith('--also-node=')) addMajor(arg.slice('--also-node='.length));
-	else if (arg === '--also-node' && index + 1 < argv.length) addMajor(argv[++index]);
+	if (arg.startsWith('--also-node=')) addNode(arg.slice('--also-node='.length));
+	else if (arg === '--also-node' && index + 1 < argv.length) addNode(argv[++index]);
 	else vitestArgs.push(arg);
 }
 
@@ -77,21 +82,21 @@ function runSuite(label, command, args) {
 }
 
 const runs = [];
-for (const major of majors) {
-	if (major === currentMajor) {
+for (const spec of specs) {
+	if (isCurrent(spec)) {
 		if (runs.length > 0) console.log(`\n── the suite on Node ${process.version} ──\n`);
 		runs.push({label: `Node ${process.version}`, ...(await runSuite('current', process.execPath, []))});
 		continue;
 	}
 
 	const version = await new Promise((resolve) => {
-		execFile('npx', ['-y', '-p', `node@${major}`, 'node', '--version'], (error, stdout) =>
-			resolve(error ? `${major} (npx could not fetch it)` : stdout.trim()),
+		execFile('npx', ['-y', '-p', `node@${spec}`, 'node', '--version'], (error, stdout) =>
+			resolve(error ? `${spec} (npx could not fetch it)` : stdout.trim()),
 		);
 	});
-	console.log(`\n── the suite on Node ${version} (npx -y -p node@${major}) ──\n`);
+	console.log(`\n── the suite on Node ${version} (npx -y -p node@${spec}) ──\n`);
 	// `node` here is the one npx put first on PATH: the vitest workers and the CLIs the e2e tests spawn use it.
-	runs.push({label: `Node ${version}`, ...(await runSuite(`node${major}`, 'npx', ['-y', '-p', `node@${major}`, 'node']))});
+	runs.push({label: `Node ${version}`, ...(await runSuite(`node${spec}`, 'npx', ['-y', '-p', `node@${spec}`, 'node']))});
 }
 
 rmSync(dir, {recursive: true, force: true});

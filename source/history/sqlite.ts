@@ -30,7 +30,7 @@ export function isSqliteExperimentalWarning(warning: unknown, type: unknown): bo
 	return name === 'ExperimentalWarning' && /^SQLite is an experimental feature\b/.test(text);
 }
 
-/** node:sqlite, loaded once; throws when this Node has none (rigtop's floor, 22.19, has it). */
+/** node:sqlite, loaded once; throws when this Node has none (rigtop's floor, 22.13, has it unflagged). */
 export function loadSqlite(): SqliteModule {
 	if (loaded) return loaded;
 	const original = process.emitWarning;
