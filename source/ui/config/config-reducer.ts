@@ -140,18 +140,26 @@ function reveal(state: ConfigUiState, session: ConfigSessionState, entry: Config
 /**
  * Splits what Ink delivered as one input into single keys. Ink passes a run of plain text (a
  * paste, or keys that arrived together, e.g. `/colors⏎` typed fast or sent by tmux) as one string;
- * the view handles it one key at a time so `/`, Enter and the rest each do what they do alone.
+ * the view handles it one key at a time so `/`, Enter and the rest each do what they do alone. A
+ * control character in the run is the key Ink names when it arrives alone (Enter, Tab, Backspace,
+ * Ctrl+letter), so "Enter Ctrl+U 7 8 9 Backspace 1" in one read edits as it does typed slowly.
  * Escape sequences always arrive on their own, so a one-character or flagged input is returned as is.
  */
 export function splitInput(input: string, key: KeyLike): ReadonlyArray<{readonly input: string; readonly key: KeyLike}> {
 	const chars = [...input];
 	if (chars.length <= 1 || input.includes('\u001B')) return [{input, key}];
-	return chars.map((char) => {
-		if (char === '\r' || char === '\n') return {input: '', key: {return: true}};
-		if (char === '\u007F' || char === '\b') return {input: '', key: {delete: true}};
-		if (char === '\t') return {input: '', key: {tab: true}};
-		return {input: char, key: {}};
-	});
+	return chars.map((char) => keyOfChar(char));
+}
+
+/** One character of a run as Ink reports that key alone (parse-keypress). */
+function keyOfChar(char: string): {readonly input: string; readonly key: KeyLike} {
+	const code = char.codePointAt(0) ?? 0;
+	if (char === '\r' || char === '\n') return {input: '', key: {return: true}};
+	if (char === '\u007F' || char === '\b') return {input: '', key: {backspace: true}};
+	if (char === '\t') return {input: '', key: {tab: true}};
+	if (code === 0) return {input: ' ', key: {ctrl: true}};
+	if (code <= 26) return {input: String.fromCodePoint(code + 96), key: {ctrl: true}};
+	return {input: char, key: {}};
 }
 
 export function configReducer(state: ConfigUiState, action: ConfigUiAction, context: ConfigContext): ConfigStep {

@@ -176,7 +176,15 @@ describe('typed input', () => {
 		]);
 		expect(splitInput('x\u007F', {})).toEqual([
 			{input: 'x', key: {}},
-			{input: '', key: {delete: true}},
+			{input: '', key: {backspace: true}},
+		]);
+		// Control characters are the keys Ink names when they arrive alone: Ctrl+U, Backspace (0x08), Tab.
+		expect(splitInput('\r\u00157\b\t', {})).toEqual([
+			{input: '', key: {return: true}},
+			{input: 'u', key: {ctrl: true}},
+			{input: '7', key: {}},
+			{input: '', key: {backspace: true}},
+			{input: '', key: {tab: true}},
 		]);
 		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
 		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);

@@ -191,6 +191,14 @@ describe('the config view against the simulated 6.x miner', () => {
 		expectCleanFrames(terminal);
 	});
 
+	it('keys that arrive in one read (Enter, Ctrl+U 7 8 9 Backspace 1 Enter) are each applied in order', async () => {
+		const {terminal} = await open();
+		await search(terminal, 'retries');
+		expect(row(terminal, /retries/)).toMatch(/^› {3}retries\s+5\s*$/);
+		await terminal.press('\r\u0015789\u007F1\r', /● retries\s+781\s+\(was 5\)/);
+		expectCleanFrames(terminal);
+	});
+
 	it('w asks with the diff, y applies: the miner changes in that key only, the screen says applied; u y undoes', async () => {
 		const {sim, terminal, original} = await open();
 		await search(terminal, 'cpu.huge-pages');
