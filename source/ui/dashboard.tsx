@@ -1,9 +1,10 @@
-import {Box, useInput, type Key} from 'ink';
+import {Box} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
 import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
 import {FixedNowContext, syncClocks} from './hooks/use-now.js';
 import {useShareTrack} from './hooks/use-share-track.js';
 import {useStepReducer} from './hooks/use-step-reducer.js';
+import {useKeys} from './hooks/use-keys.js';
 import {useStore} from './hooks/use-store.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
@@ -94,7 +95,7 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		dispatch({type: 'offered', offered});
 	}, [dispatch, offered]);
 
-	useInput((input: string, key: Key) => {
+	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
 	});
 

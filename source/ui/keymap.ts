@@ -29,10 +29,13 @@ export type SpecialKey =
 
 export type KeySpec =
 	/** A printed character, case-sensitive ('R' is Shift+r). With `ctrl`, the letter of a Ctrl chord. */
-	{readonly input: string; readonly ctrl?: boolean} | {readonly special: SpecialKey};
+	| {readonly input: string; readonly ctrl?: boolean}
+	| {readonly special: SpecialKey}
+	/** A function key: F1 is `{fn: 1}` (read by hooks/use-keys.ts: Ink's useInput does not tell them apart). */
+	| {readonly fn: number};
 
-/** The subset of Ink's `Key` the keymap reads (tests can pass just the flags they set). */
-export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab'>>;
+/** The subset of Ink's `Key` the keymap reads (tests can pass just the flags they set), and the function key pressed. */
+export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab'>> & {readonly fn?: number};
 
 /**
  * What a key may need that a session or a miner does not always offer: the config view (not given to
@@ -78,6 +81,7 @@ const SPECIAL_NAMES: Readonly<Record<SpecialKey, string>> = {
 /** How a key is written everywhere: "q", "R", "Ctrl+C", "↑", "PgUp", "Esc", "Enter", "Space". */
 export function keyName(spec: KeySpec): string {
 	if ('special' in spec) return SPECIAL_NAMES[spec.special];
+	if ('fn' in spec) return `F${spec.fn}`;
 	if (spec.ctrl === true) return `Ctrl+${spec.input.toUpperCase()}`;
 	return spec.input === ' ' ? 'Space' : spec.input;
 }
@@ -89,6 +93,7 @@ export function keysLabel(binding: {readonly keys: readonly KeySpec[]}): string 
 
 function matches(spec: KeySpec, input: string, key: KeyLike): boolean {
 	if ('special' in spec) return key[spec.special] === true;
+	if ('fn' in spec) return key.fn === spec.fn;
 	if (spec.ctrl === true) return key.ctrl === true && input.toLowerCase() === spec.input;
 	return key.ctrl !== true && input === spec.input;
 }
@@ -186,11 +191,16 @@ const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
 
-// Refresh is on R only: Ink's useInput reports F5 with an empty input and no Key flag, so a function
-// key cannot be told apart from other unnamed keys.
+// F1 and F10 are htop's help and quit.
 export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
-	{command: 'quit', keys: [{input: 'q'}, {input: 'c', ctrl: true}], description: 'quit rigtop', contexts: everywhere, footer: 'quit'},
-	{command: 'help', keys: [{input: '?'}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
+	{
+		command: 'quit',
+		keys: [{input: 'q'}, {fn: 10}, {input: 'c', ctrl: true}],
+		description: 'quit rigtop',
+		contexts: everywhere,
+		footer: 'quit',
+	},
+	{command: 'help', keys: [{input: '?'}, {fn: 1}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
 	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
 	{
 		command: 'config',

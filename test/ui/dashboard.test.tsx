@@ -280,9 +280,9 @@ describe('keys', () => {
 		const {terminal} = await show(makeState(), {onPause() {}});
 		await terminal.press('?', 'Keys');
 		const frame = terminal.frame();
-		expect(frame).toContain('q, Ctrl+C  quit rigtop');
-		expect(frame).toContain('p          pause mining');
-		expect(frame).toContain("c          view and edit the miner's config (not available here)");
+		expect(frame).toContain('q, F10, Ctrl+C  quit rigtop');
+		expect(frame).toContain('p               pause mining');
+		expect(frame).toContain("c               view and edit the miner's config (not available here)");
 		expect(frame).not.toContain('Hashrate');
 		expect(linesOf(frame).at(-1)).toBe(' q quit  ? help  Esc close');
 		await terminal.press(KEYS.escape, 'Hashrate');
@@ -300,6 +300,22 @@ describe('keys', () => {
 		await terminal.press(KEYS.ctrlC);
 		await vi.waitFor(() => {
 			expect(onQuit).toHaveBeenCalledTimes(2);
+		});
+	});
+
+	test('F1 opens and closes the help, F10 quits (htop), whatever way the terminal spells them', async () => {
+		const onQuit = vi.fn();
+		const {terminal} = await show(makeState(), {onQuit});
+		await terminal.press(KEYS.f1, 'Keys');
+		expect(terminal.frame()).toContain('?, F1');
+		await terminal.press(KEYS.f1, 'Hashrate');
+		await terminal.press('\u001B[11~', 'Keys'); // rxvt's F1
+		await terminal.press('\u001B[[A', 'Hashrate'); // the Linux console's
+		await terminal.press('\u001B[15~'); // F5: nothing
+		expect(onQuit).not.toHaveBeenCalled();
+		await terminal.press(KEYS.f10);
+		await vi.waitFor(() => {
+			expect(onQuit).toHaveBeenCalledTimes(1);
 		});
 	});
 

@@ -53,7 +53,7 @@ describe('keymap', () => {
 		const help = SCREEN_KEYMAP.help(['dashboard', 'help'], offered);
 		expect(help.find((entry) => entry.keys === 'p')?.available).toBe(true);
 		expect(help.find((entry) => entry.keys === 'c')?.available).toBe(false);
-		expect(help.find((entry) => entry.keys === 'q, Ctrl+C')?.available).toBe(true);
+		expect(help.find((entry) => entry.keys === 'q, F10, Ctrl+C')?.available).toBe(true);
 	});
 
 	test('no key means two things in one context', () => {
@@ -99,7 +99,7 @@ describe('keymap', () => {
 	test('help labels list every key a command answers to', () => {
 		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'help']);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
-		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, Ctrl+C');
+		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
 		expect(dismiss?.keys).toBe('Esc, Enter, q');
 	});

@@ -1,9 +1,10 @@
-import {Box, Text, useInput, type Key} from 'ink';
+import {Box, Text} from 'ink';
 import {useEffect, useMemo} from 'react';
 import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
 import {formatClock} from '../../format.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {useKeys} from '../hooks/use-keys.js';
 import {scrollToShow} from '../scroll.js';
 import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
@@ -164,7 +165,7 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 			runEffect(effect, session, onBack);
 		},
 	);
-	useInput((input: string, key: Key) => {
+	useKeys((input, key) => {
 		for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
 	});
 

@@ -1,7 +1,8 @@
-import {Box, useInput, type Key} from 'ink';
+import {Box} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {useKeys} from '../hooks/use-keys.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
@@ -57,7 +58,7 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 		dispatch({type: 'viewport', pageSize: layout.rigRows, count: states.length});
 	}, [dispatch, layout.rigRows, states.length]);
 
-	useInput((input: string, key: Key) => {
+	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
 	});
 
