@@ -49,10 +49,18 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		return config;
 	};
 
-	const renderConfig = ({index, store}: ConfigTarget, onBack: () => void) => {
+	const renderConfig = ({index, store}: ConfigTarget, onBack: () => void, onQuit: () => void) => {
 		const miner = session.miners[index];
 		if (!miner) return null;
-		return <ConfigView session={configFor(index, miner)} minerName={store.getState().name} onBack={onBack} readOnly={plan.readOnly} />;
+		return (
+			<ConfigView
+				session={configFor(index, miner)}
+				minerName={store.getState().name}
+				onBack={onBack}
+				onQuit={onQuit}
+				readOnly={plan.readOnly}
+			/>
+		);
 	};
 
 	const miners = session.miners.map((watched) => ({store: watched.monitor, ...minerActions(watched, plan.readOnly)}));

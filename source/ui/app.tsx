@@ -29,10 +29,10 @@ export type AppProps = {
 	readonly now?: number;
 	/**
 	 * The config view slot (`c` on a miner's dashboard): renders the config screen of one miner; `onBack`
-	 * returns to that miner's dashboard (Esc there). The config view owns its keys while it is shown.
-	 * Without it, `c` is not offered.
+	 * returns to that miner's dashboard (Esc or q there), `onQuit` quits rigtop (F10). The config view owns
+	 * its keys while it is shown. Without it, `c` is not offered.
 	 */
-	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void) => ReactNode;
+	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void, onQuit: () => void) => ReactNode;
 	/** Alerts for the fleet rows (the AlertCenter). */
 	readonly alerts?: Store<AlertCenterState>;
 	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
@@ -96,7 +96,7 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 			/>
 		);
 	} else if (screen.name === 'config' && renderConfig) {
-		body = renderConfig({index, store: miner.store}, backToDashboard);
+		body = renderConfig({index, store: miner.store}, backToDashboard, onQuit);
 	} else {
 		const optional: {-readonly [K in keyof DashboardProps]?: DashboardProps[K]} = {};
 		if (miner.onPause) optional.onPause = miner.onPause;

@@ -4,7 +4,7 @@
  * pause, …) are the step's effects; the view hands them to the app's callbacks.
  */
 import {stateOnly, type Step} from './hooks/use-step-reducer.js';
-import {toggleHelp} from './help-toggle.js';
+import {scrollHelp, toggleHelp} from './help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
 
 /** Commands carried out by the app through a callback. */
@@ -14,6 +14,9 @@ export type DashboardStep = Step<DashboardUiState, ActionCommand>;
 
 export type DashboardUiState = {
 	readonly help: boolean;
+	/** The first help entry shown, and how far the help can scroll in its frame. */
+	readonly helpOffset: number;
+	readonly helpMax: number;
 	/** Index of the first thread row shown. */
 	readonly threadsOffset: number;
 	/** How many thread rows fit in the pane now. */
@@ -25,7 +28,7 @@ export type DashboardUiState = {
 
 export type DashboardUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
-	| {readonly type: 'viewport'; readonly pageSize: number; readonly threadCount: number}
+	| {readonly type: 'viewport'; readonly pageSize: number; readonly threadCount: number; readonly helpMax?: number}
 	| {readonly type: 'offered'; readonly offered: ReadonlySet<Capability>};
 
 export function initialUiState(options: {
@@ -35,6 +38,8 @@ export function initialUiState(options: {
 }): DashboardUiState {
 	return {
 		help: false,
+		helpOffset: 0,
+		helpMax: 0,
 		threadsOffset: 0,
 		pageSize: Math.max(0, options.pageSize ?? 0),
 		threadCount: Math.max(0, options.threadCount ?? 0),
@@ -60,8 +65,9 @@ export function dashboardReducer(state: DashboardUiState, action: DashboardUiAct
 		case 'viewport': {
 			const pageSize = Math.max(0, action.pageSize);
 			const threadCount = Math.max(0, action.threadCount);
-			if (pageSize === state.pageSize && threadCount === state.threadCount) return stateOnly(state);
-			const next = {...state, pageSize, threadCount};
+			const helpMax = Math.max(0, action.helpMax ?? state.helpMax);
+			if (pageSize === state.pageSize && threadCount === state.threadCount && helpMax === state.helpMax) return stateOnly(state);
+			const next = {...state, pageSize, threadCount, helpMax, helpOffset: Math.min(state.helpOffset, helpMax)};
 			const clamped = Math.min(next.threadsOffset, maxOffset(next));
 			return stateOnly(clamped === next.threadsOffset ? next : {...next, threadsOffset: clamped});
 		}
@@ -83,7 +89,11 @@ function keyStep(state: DashboardUiState, input: string, key: KeyLike): Dashboar
 			return stateOnly(state);
 		case 'help':
 		case 'back':
-			return stateOnly(toggleHelp(state, command));
+			return stateOnly(toggleHelp({...state, helpOffset: 0}, command));
+		case 'helpUp':
+			return stateOnly(scrollHelp(state, -1, state.helpMax));
+		case 'helpDown':
+			return stateOnly(scrollHelp(state, 1, state.helpMax));
 		case 'threadsUp':
 			return stateOnly(scrollTo(state, state.threadsOffset - 1));
 		case 'threadsDown':

@@ -13,7 +13,7 @@ import {EventsPane, type Notice} from './panes/events-pane.js';
 import {Footer} from './panes/footer.js';
 import {HashratePane} from './panes/hashrate-pane.js';
 import {Header} from './panes/header.js';
-import {HelpOverlay} from './panes/help-overlay.js';
+import {HelpOverlay, helpMaxOffset} from './panes/help-overlay.js';
 import {PoolPane} from './panes/pool-pane.js';
 import {SharesPane} from './panes/shares-pane.js';
 import {SystemPane} from './panes/system-pane.js';
@@ -77,6 +77,7 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (hasResume) set.add('resume');
 		if (hasRefresh) set.add('refresh');
 		if (hasBack) set.add('fleet');
+		set.add('scrollHelp');
 		return set as ReadonlySet<Capability>;
 	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack]);
 
@@ -87,10 +88,12 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		},
 		[onQuit, onConfig, onPause, onResume, onRefresh, onBack],
 	);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered), [offered]);
+	const helpMax = helpMaxOffset(help.length, layout.bodyHeight);
 	const [ui, dispatch] = useStepReducer(dashboardReducer, () => initialUiState({offered, pageSize: layout.threadRows, threadCount}), run);
 	useEffect(() => {
-		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount});
-	}, [dispatch, layout.threadRows, threadCount]);
+		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount, helpMax});
+	}, [dispatch, layout.threadRows, threadCount, helpMax]);
 	useEffect(() => {
 		dispatch({type: 'offered', offered});
 	}, [dispatch, offered]);
@@ -114,14 +117,21 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (hasBack) shown.add('toFleet');
 		return SCREEN_KEYMAP.footer('dashboard', shown);
 	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered), [offered]);
 
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;
 
 	let body;
 	if (ui.help) {
-		body = <HelpOverlay entries={help} width={columns} height={layout.bodyHeight} />;
+		body = (
+			<HelpOverlay
+				entries={help}
+				offset={ui.helpOffset}
+				scrollKeys={`${SCREEN_KEYMAP.keyOf('helpUp', 'help')}${SCREEN_KEYMAP.keyOf('helpDown', 'help')}`}
+				width={columns}
+				height={layout.bodyHeight}
+			/>
+		);
 	} else if (snapshot === null) {
 		body = <WaitingScreen state={state} width={columns} height={layout.bodyHeight} />;
 	} else {

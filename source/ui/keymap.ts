@@ -41,7 +41,14 @@ export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab'>> &
  * What a key may need that a session or a miner does not always offer: the config view (not given to
  * every screen), pause / resume / poll-now actions, a fleet to go back to.
  */
-export type Capability = 'config' | 'pause' | 'resume' | 'refresh' | 'fleet';
+export type Capability =
+	| 'config'
+	| 'pause'
+	| 'resume'
+	| 'refresh'
+	| 'fleet'
+	/** The screen scrolls its help overlay (the dashboard does; the help is taller than small terminals). */
+	| 'scrollHelp';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;
@@ -185,7 +192,10 @@ export type CommandName =
 	| 'fleetTop'
 	| 'fleetBottom'
 	| 'open'
-	| 'toFleet';
+	| 'toFleet'
+	/** Scroll the help overlay (where the screen offers it). */
+	| 'helpUp'
+	| 'helpDown';
 
 const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
@@ -202,6 +212,20 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	},
 	{command: 'help', keys: [{input: '?'}, {fn: 1}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
 	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
+	{
+		command: 'helpUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll this help up',
+		contexts: ['help'],
+		needs: 'scrollHelp',
+	},
+	{
+		command: 'helpDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		description: 'scroll this help down',
+		contexts: ['help'],
+		needs: 'scrollHelp',
+	},
 	{
 		command: 'config',
 		keys: [{input: 'c'}],
@@ -252,9 +276,10 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 
 // ---- The config view ---------------------------------------------------------------------------
 // Its keys depend on the view's mode: browsing the tree, typing in a prompt (search or an inline edit),
-// answering a y/n question, or reading a panel.
+// answering a y/n question, reading a panel, or reading its help. Every key the view does not use in a
+// mode does nothing there: none reaches another screen.
 
-export type ConfigMode = 'browse' | 'prompt' | 'confirm' | 'panel';
+export type ConfigMode = 'browse' | 'prompt' | 'confirm' | 'panel' | 'help';
 
 export type ConfigCommandName =
 	| 'up'
@@ -288,7 +313,14 @@ export type ConfigCommandName =
 	| 'clearLine'
 	| 'yes'
 	| 'no'
-	| 'dismiss';
+	| 'dismiss'
+	/** The config view's help (?), and leaving the view (q) or rigtop (F10) from any mode. */
+	| 'help'
+	| 'closeHelp'
+	| 'helpUp'
+	| 'helpDown'
+	| 'leave'
+	| 'quit';
 
 const browse: readonly ConfigMode[] = ['browse'];
 
@@ -353,10 +385,32 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 	{command: 'no', keys: [{input: 'n'}, {special: 'escape'}], description: 'no', contexts: ['confirm'], footer: 'no'},
 	{
 		command: 'dismiss',
-		keys: [{special: 'escape'}, {special: 'return'}, {input: 'q'}],
+		keys: [{special: 'escape'}, {special: 'return'}],
 		description: 'close this panel',
 		contexts: ['panel'],
 		footer: 'close',
+	},
+	{
+		command: 'help',
+		keys: [{input: '?'}, {fn: 1}],
+		description: "show or hide the config view's keys",
+		contexts: ['browse', 'panel', 'help'],
+		footer: 'help',
+	},
+	{command: 'closeHelp', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
+	{command: 'helpUp', keys: [{special: 'upArrow'}, {input: 'k'}], description: 'scroll this help up', contexts: ['help']},
+	{command: 'helpDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll this help down', contexts: ['help']},
+	{
+		command: 'leave',
+		keys: [{input: 'q'}],
+		description: 'back to the dashboard (asks first when changes are pending)',
+		contexts: ['browse', 'panel', 'confirm', 'help'],
+	},
+	{
+		command: 'quit',
+		keys: [{fn: 10}],
+		description: 'quit rigtop (asks first when changes are pending)',
+		contexts: ['browse', 'prompt', 'panel', 'confirm', 'help'],
 	},
 ]);
 
@@ -387,6 +441,7 @@ export function keysReference(): readonly Section[] {
 		section(CONFIG_KEYMAP, 'prompt', 'config: typing a value or a search'),
 		section(CONFIG_KEYMAP, 'confirm', 'config: a question'),
 		section(CONFIG_KEYMAP, 'panel', 'config: the diff or a result'),
+		section(CONFIG_KEYMAP, 'help', 'config: its help (?)'),
 	];
 }
 

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useEffect, useMemo} from 'react';
+import {useEffect, useMemo, useState} from 'react';
 import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
 import {formatClock} from '../../format.js';
@@ -10,6 +10,7 @@ import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
+import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
 import {Line, Pane} from '../panes/pane.js';
 import {TitleBar} from '../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../theme.js';
@@ -32,8 +33,10 @@ export type ConfigViewProps = {
 	/** The miner's ConfigSession (or any store of its shape). */
 	readonly session: ConfigStore;
 	readonly minerName: string;
-	/** Back to the dashboard. */
+	/** Back to the dashboard (Esc, q). */
 	readonly onBack: () => void;
+	/** Quit rigtop (F10); without it F10 goes back to the dashboard. */
+	readonly onQuit?: () => void;
 	/** --read-only: every write key says so instead. */
 	readonly readOnly: boolean;
 };
@@ -49,7 +52,7 @@ export function configLayout(
 	return {width: Math.max(1, columns), bodyRows: Math.max(0, available - 1 - footerLines - noticeLines), noticeLines, footerLines};
 }
 
-function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void): void {
+function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): void {
 	switch (effect.type) {
 		case 'toggle':
 			session.cycle(effect.path, 1);
@@ -74,12 +77,17 @@ function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => voi
 			return;
 		case 'back':
 			onBack();
+			return;
+		case 'quit':
+			onQuit();
 	}
 }
 
 function footerFor(mode: ConfigMode, session: ConfigSessionState, readOnly: boolean): ReadonlySet<ConfigCommandName> {
 	const pending = session.edits?.size ?? 0;
 	switch (mode) {
+		case 'help':
+			return new Set<ConfigCommandName>(['help', 'closeHelp']);
 		case 'prompt':
 			return new Set<ConfigCommandName>(['submit', 'cancel']);
 		case 'confirm':
@@ -92,7 +100,7 @@ function footerFor(mode: ConfigMode, session: ConfigSessionState, readOnly: bool
 		}
 
 		case 'browse': {
-			const shown = new Set<ConfigCommandName>(['search', 'back']);
+			const shown = new Set<ConfigCommandName>(['search', 'back', 'help']);
 			if (session.document === null) {
 				shown.add('reload');
 				return shown;
@@ -144,32 +152,39 @@ function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult[
  * see the diff, apply (confirmed; asked twice for a change that can cut rigtop off), undo. Reads the
  * session; every key goes through the reducer and the session calls it asks for run at once.
  */
-export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewProps) {
+export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnly}: ConfigViewProps) {
 	const theme = useTheme();
 	const state = useStore(session);
 	const {columns, rows} = useTerminalSize();
 	const layout = configLayout(columns, rows);
 	const writesOff = readOnly || state.readOnly;
 
+	// Each visit reads the config afresh (never the document, result or undo of an earlier one). Until the
+	// visit has started (open() changes the session's state at once), the view shows nothing of its past.
+	const [before] = useState(() => session.getState());
+	const opened = state !== before;
 	useEffect(() => {
-		void session.ensureLoaded();
+		void session.open();
 	}, [session]);
 
+	const helpEntries = useMemo(() => CONFIG_KEYMAP.help(['browse', 'help']), []);
+	const helpMax = helpMaxOffset(helpEntries.length, layout.bodyRows);
 	// Keys act on the session's state at that moment; the effects they ask for run right away, so the
 	// next key sees them.
 	const [ui, dispatch] = useStepReducer(
 		(current: ConfigUiState, action: ConfigUiAction) =>
-			configReducer(current, action, {session: session.getState(), pageSize: layout.bodyRows, readOnly: writesOff}),
-		initialConfigUi,
+			configReducer(current, action, {session: session.getState(), pageSize: layout.bodyRows, readOnly: writesOff, helpMax}),
+		() => initialConfigUi(session.getState().resultSeq),
 		(effect: ConfigEffect) => {
-			runEffect(effect, session, onBack);
+			runEffect(effect, session, onBack, onQuit);
 		},
 	);
 	useKeys((input, key) => {
 		for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
 	});
 
-	const {document, edits} = state;
+	const document = opened ? state.document : null;
+	const {edits} = state;
 	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
 	const cursor = cursorIndex(treeRows, ui.cursor, document);
 	const top = cursor === -1 ? 0 : scrollToShow(ui.top, cursor, treeRows.length, layout.bodyRows);
@@ -178,7 +193,21 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 	const outcomes = useMemo(() => outcomesOf(state), [state]);
 
 	let body;
-	if (ui.dialog) {
+	if (mode === 'help') {
+		body = (
+			<HelpOverlay
+				entries={helpEntries}
+				offset={ui.helpOffset}
+				scrollKeys={`${CONFIG_KEYMAP.keyOf('helpUp', 'help')}${CONFIG_KEYMAP.keyOf('helpDown', 'help')}`}
+				width={layout.width}
+				height={layout.bodyRows}
+				title="Config view keys"
+				closeHint={`${CONFIG_KEYMAP.keyOf('help', 'help')} or ${CONFIG_KEYMAP.keyOf('closeHelp', 'help')} to close`}
+			/>
+		);
+	} else if (!opened) {
+		body = <Box height={layout.bodyRows} />;
+	} else if (ui.dialog) {
 		body = <ConfigPanel content={dialogContent(ui.dialog, state, minerName)} width={layout.width} height={layout.bodyRows} />;
 	} else if (showsResult(ui, state) && state.lastResult && state.lastAction) {
 		body = <ConfigPanel content={resultContent(state.lastResult, state.lastAction)} width={layout.width} height={layout.bodyRows} />;
@@ -189,7 +218,7 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 					<Line tone="error">{state.problem.message}</Line>
 					{state.problem.detail ? <Line tone="muted">{state.problem.detail}</Line> : null}
 					<Line>{`fix: ${state.problem.fix}`}</Line>
-					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')}: back to the dashboard`}</Line>
+					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`}</Line>
 				</Pane>
 			);
 		} else {

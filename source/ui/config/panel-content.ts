@@ -74,16 +74,18 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 			return {
 				title: last?.wasUndo ? 'Redo the change the undo reverted?' : 'Undo the last apply?',
 				lines,
-				prompt: answers('undo', 'cancel'),
+				prompt: answers(last?.wasUndo ? 'redo' : 'undo', 'cancel'),
 			};
 		}
 
-		case 'leave':
+		case 'leave': {
+			const quit = dialog.then === 'quit';
 			return {
-				title: `Leave with ${plural(count, 'pending change')}?`,
+				title: `${quit ? 'Quit rigtop' : 'Leave'} with ${plural(count, 'pending change')}?`,
 				lines: [...diffLines(session), {text: ''}, {text: 'They are dropped; the miner keeps its config.', tone: 'muted'}],
-				prompt: answers('leave', 'stay'),
+				prompt: answers(quit ? 'quit' : 'leave', 'stay'),
 			};
+		}
 		case 'reload':
 			return {
 				title: 'Read the config from the miner again?',

@@ -8,18 +8,40 @@ export type HelpOverlayProps = {
 	readonly entries: readonly HelpEntry[];
 	readonly width: number;
 	readonly height: number;
+	/** The first entry shown, for a screen that scrolls its help (clamped here). */
+	readonly offset?: number;
+	/** The keys that scroll it ("↑↓"), for a screen that does; without them, entries that do not fit are counted. */
+	readonly scrollKeys?: string;
+	/** How to close it; default the live screens' keys ("? or Esc to close"). */
+	readonly closeHint?: string;
+	/** The frame's title; default "Keys". */
+	readonly title?: string;
 };
 
 const closeKeys = `${SCREEN_KEYMAP.keyOf('help', 'help')} or ${SCREEN_KEYMAP.keyOf('back', 'help')} to close`;
 
-/** Every key, from the keymap; keys whose action this session lacks are marked, not hidden. */
-function HelpOverlayView({entries, width, height}: HelpOverlayProps) {
+/** Entries shown at once in a help frame of `height` lines when they do not all fit (one line says what is above and below). */
+function pageRows(height: number): number {
+	return Math.max(1, height - 3);
+}
+
+/** The largest useful offset for `count` entries in a frame of `height` lines (0 when they all fit). */
+export function helpMaxOffset(count: number, height: number): number {
+	if (count <= Math.max(0, height - 2)) return 0;
+	return Math.max(0, count - pageRows(height));
+}
+
+/** Every key, from the keymap; keys whose action this session lacks are marked, not hidden. A screen may scroll it. */
+function HelpOverlayView({entries, width, height, offset = 0, scrollKeys, closeHint = closeKeys, title = 'Keys'}: HelpOverlayProps) {
 	const theme = useTheme();
 	const keyWidth = Math.max(...entries.map((entry) => entry.keys.length), 4) + 2;
-	const inner = Math.max(0, height - 2);
-	const shown = entries.length <= inner ? entries : entries.slice(0, Math.max(0, inner - 1));
+	const fits = entries.length <= Math.max(0, height - 2);
+	const from = fits || scrollKeys === undefined ? 0 : Math.min(Math.max(0, offset), helpMaxOffset(entries.length, height));
+	const shown = fits ? entries : entries.slice(from, from + pageRows(height));
+	const above = from;
+	const below = entries.length - from - shown.length;
 	return (
-		<Pane title="Keys" note={`· ${closeKeys}`} width={width} height={height}>
+		<Pane title={title} note={`· ${closeHint}`} width={width} height={height}>
 			{shown.map((entry) => (
 				<Box key={`${entry.keys} ${entry.description}`} height={1}>
 					<Text wrap="truncate-end">
@@ -31,9 +53,13 @@ function HelpOverlayView({entries, width, height}: HelpOverlayProps) {
 					</Text>
 				</Box>
 			))}
-			{entries.length > shown.length ? (
-				<Line tone="muted">{`… ${entries.length - shown.length} more (make the terminal taller)`}</Line>
-			) : null}
+			{fits ? null : (
+				<Line tone="muted">
+					{scrollKeys === undefined
+						? `… ${below} more (make the terminal taller)`
+						: `${[above > 0 ? `${above} above` : '', below > 0 ? `${below} more below` : ''].filter(Boolean).join(', ')} · ${scrollKeys} scroll`}
+				</Line>
+			)}
 		</Pane>
 	);
 }

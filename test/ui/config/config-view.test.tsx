@@ -79,7 +79,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		expect(lines[1]).toMatch(/^› ▸ api\s*$/);
 		expect(terminal.frame()).toContain('  ▸ http');
 		expect(row(terminal, / colors /)).toMatch(/^ {4}colors\s+true\s*$/);
-		expect(lines.at(-1)).toBe(' / search  Space toggle  Enter edit  w apply  Esc back');
+		expect(lines.at(-1)).toBe(' / search  Space toggle  Enter edit  w apply  Esc back  ? help');
 		expect(lines).toHaveLength(23);
 		// The secrets' rows, opened up, show the mask.
 		await search(terminal, 'http.access-token');
@@ -142,7 +142,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press(KEY.space, '(was true)');
 		expect(row(terminal, /colors/)).toMatch(/^› ● colors\s+false\s+\(was true\)/);
 		expect(linesOf(terminal.frame())[0]).toContain('1 change pending');
-		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search  Space toggle  Enter edit  d diff  w apply  x discard  Esc back');
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search Space toggle Enter edit d diff w apply x discard Esc back ? help');
 		await terminal.press('d', 'Pending changes (1)');
 		expect(terminal.frame()).toContain('colors: true → false');
 		await terminal.press(KEY.escape, '● colors');
@@ -218,8 +218,81 @@ describe('the config view against the simulated 6.x miner', () => {
 		expect(terminal.frame()).toContain('cpu.huge-pages');
 		await terminal.press('y', 'Undo: applied 1 change');
 		expect(sim.configText()).toBe(original);
+		// The redo question's answers say what y does.
+		await terminal.press('u', 'Redo the change the undo reverted?');
+		expect(terminal.frame()).toContain('y redo · n cancel');
+		expect(terminal.frame()).not.toContain('y undo');
+		await terminal.press('n');
 		await terminal.press(KEY.enter, /huge-pages\s+true/);
 		expectCleanFrames(terminal);
+	});
+
+	it('opened again, it reads the config afresh: no old result panel, the value the miner has now, and no undo of the old apply', async () => {
+		const {sim, session, terminal, backs} = await open();
+		await search(terminal, 'cpu.huge-pages');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press('w', 'Apply 1 change');
+		await terminal.press('y', 'Apply: applied 1 change');
+		await terminal.press('q');
+		await vi.waitFor(() => expect(backs).toHaveLength(1));
+		terminal.unmount();
+		// Meanwhile the config changes on the miner (another tool, a hand edit).
+		sim.setConfigText(sim.configText().replace('"print-time": 60', '"print-time": 45'));
+		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
+		await again.waitFor('▸ cpu');
+		expect(again.frame()).not.toContain('Apply: applied');
+		expect(again.frame()).not.toContain('u undo');
+		await search(again, 'print-time');
+		expect(row(again, /print-time/)).toMatch(/print-time\s+45/);
+		await again.press('u', 'nothing to undo');
+		expect(again.frame()).not.toContain('Redo');
+		expect(again.frame()).not.toContain('Undo the last apply?');
+		expectCleanFrames(again);
+	});
+
+	it("? shows the view's keys; q leaves it from the tree, the help, a panel and a question, asking first with changes pending", async () => {
+		const {terminal, backs} = await open();
+		await terminal.press('?', 'Config view keys');
+		expect(terminal.frame()).toMatch(/\/\s+find a key by its dotted path/);
+		expect(terminal.frame()).toMatch(/more below · ↑↓ scroll/);
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' ? help  Esc close');
+		// Taller than the terminal: ↓ (j) scrolls it to the end.
+		for (let index = 0; index < 12; index++) await terminal.press('j');
+		await terminal.waitFor(/F10\s+quit rigtop/);
+		expect(terminal.frame()).toMatch(/q\s+back to the dashboard \(asks first when changes are pending\)/);
+		expect(terminal.frame()).not.toContain('more below');
+		await terminal.press('k', /above · ↑↓ scroll/);
+		await terminal.press(KEY.escape, '▸ cpu');
+		await terminal.press('q');
+		await vi.waitFor(() => expect(backs).toHaveLength(1));
+		// With a change pending: q at the tree, at the diff and at the apply question all ask first.
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press('q', 'Leave with 1 pending change?');
+		await terminal.press('n', '● colors');
+		await terminal.press('d', 'Pending changes (1)');
+		await terminal.press('q', 'Leave with 1 pending change?');
+		await terminal.press('n', '● colors');
+		await terminal.press('w', 'y apply · n cancel');
+		await terminal.press('q', 'Leave with 1 pending change?');
+		await terminal.press('y');
+		await vi.waitFor(() => expect(backs).toHaveLength(2));
+		expectCleanFrames(terminal);
+	});
+
+	it('F10 quits rigtop from the view, asking first with changes pending', async () => {
+		const {session} = await open();
+		const quits: number[] = [];
+		const terminal = await renderTerminal(
+			<ConfigView session={session} minerName="rig-01" onBack={() => {}} onQuit={() => quits.push(1)} readOnly={false} />,
+		);
+		await terminal.waitFor('▸ cpu');
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press(KEYS.f10, 'Quit rigtop with 1 pending change?');
+		expect(terminal.frame()).toContain('y quit · n stay');
+		await terminal.press('y');
+		await vi.waitFor(() => expect(quits).toHaveLength(1));
 	});
 
 	it('n or Esc at the question applies nothing', async () => {
@@ -294,7 +367,7 @@ describe('the config view against the simulated 6.x miner', () => {
 	it('--read-only: browsing works, every write key says writes are off, nothing is sent', async () => {
 		const {sim, terminal} = await open({readOnly: true});
 		expect(linesOf(terminal.frame())[0]).toContain('read-only');
-		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search  Esc back');
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search  Esc back  ? help');
 		await search(terminal, 'colors');
 		await terminal.press(KEY.space, 'rigtop runs with --read-only: writes are off');
 		await terminal.press('j');
@@ -316,7 +389,7 @@ describe('the config view against the simulated 6.x miner', () => {
 });
 
 describe('the config view when the config cannot be read', () => {
-	it('restricted mode: says so with the fix, R tries again, Esc goes back', async () => {
+	it('restricted mode: says so with the fix, R tries again, Esc and q go back, ? shows the keys', async () => {
 		const sim = await startSimulator({dialect: '6', token: TOKEN, restricted: true, seed: 9});
 		const client = new MinerClient({url: sim.url, token: TOKEN});
 		const temp = tempDir();
@@ -338,6 +411,12 @@ describe('the config view when the config cannot be read', () => {
 			await terminal.press(KEY.escape);
 			await new Promise((resolve) => setTimeout(resolve, 20));
 			expect(back).toBe(1);
+			// ? and q work here too.
+			await terminal.press('?', 'Config view keys');
+			await terminal.press('?', "Could not read the miner's config");
+			expect(terminal.frame()).toContain('Esc or q: back to the dashboard');
+			await terminal.press('q');
+			await vi.waitFor(() => expect(back).toBe(2));
 			expectCleanFrames(terminal);
 		} finally {
 			await client.close();
