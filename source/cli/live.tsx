@@ -63,7 +63,11 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		);
 	};
 
-	const miners = session.miners.map((watched) => ({store: watched.monitor, ...minerActions(watched, plan.readOnly)}));
+	const miners = session.miners.map((watched) => ({
+		store: watched.monitor,
+		tokenGiven: watched.target.token !== null,
+		...minerActions(watched, plan.readOnly),
+	}));
 	const onOpenChange = (index: number | null) => {
 		session.setOpen(index);
 	};
@@ -74,6 +78,7 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 			alerts={alerting.center}
 			onQuit={quit}
 			color={plan.color}
+			readOnly={plan.readOnly}
 			renderConfig={renderConfig}
 			onOpenChange={onOpenChange}
 		/>

@@ -14,6 +14,8 @@ export type AppMiner = {
 	readonly onResume?: () => void;
 	/** Poll now. */
 	readonly onRefresh?: () => void;
+	/** Whether rigtop sends this miner an access token (without one it allows no pause or config); default true. */
+	readonly tokenGiven?: boolean;
 };
 
 /** What the config view slot is given: which miner, and its store. */
@@ -25,6 +27,8 @@ export type AppProps = {
 	readonly onQuit: () => void;
 	/** Draw in colour (default true). Off for --no-color or NO_COLOR (cli/options.ts). */
 	readonly color?: boolean;
+	/** --read-only: pause and resume are not offered (their keys say why). */
+	readonly readOnly?: boolean;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 	/**
@@ -49,7 +53,7 @@ type Screen =
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
  * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
  */
-export function App({miners, onQuit, color = true, now, renderConfig, alerts, fleetThrottleMs, onOpenChange}: AppProps) {
+export function App({miners, onQuit, color = true, readOnly = false, now, renderConfig, alerts, fleetThrottleMs, onOpenChange}: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
@@ -105,7 +109,8 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
 		if (now !== undefined) optional.now = now;
-		body = <Dashboard key={index} store={miner.store} onQuit={onQuit} {...optional} />;
+		if (miner.tokenGiven !== undefined) optional.tokenGiven = miner.tokenGiven;
+		body = <Dashboard key={index} store={miner.store} onQuit={onQuit} readOnly={readOnly} {...optional} />;
 	}
 
 	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;

@@ -6,6 +6,10 @@
 import {stateOnly, type Step} from './hooks/use-step-reducer.js';
 import {scrollHelp, toggleHelp} from './help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
+import {NO_REFUSALS, type Refusals} from './offers.js';
+
+/** One line in the footer's place: why a key did nothing (warn), or a question. */
+export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
 
 /** Commands carried out by the app through a callback. */
 export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet';
@@ -22,17 +26,23 @@ export type DashboardUiState = {
 	/** How many thread rows fit in the pane now. */
 	readonly pageSize: number;
 	readonly threadCount: number;
-	/** What the app offers (the callbacks it gave): keys that need anything else do nothing. */
+	/** What the app offers (the callbacks it gave, less what the miner refuses): keys that need anything else do nothing. */
 	readonly offered: ReadonlySet<Capability>;
+	/** Why each refused capability cannot work: its key says so instead of doing nothing. */
+	readonly refusals: Refusals;
+	/** What the last key said; cleared by the next key (or after a few seconds, by the view). */
+	readonly message: DashboardMessage | null;
 };
 
 export type DashboardUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
 	| {readonly type: 'viewport'; readonly pageSize: number; readonly threadCount: number; readonly helpMax?: number}
-	| {readonly type: 'offered'; readonly offered: ReadonlySet<Capability>};
+	| {readonly type: 'offered'; readonly offered: ReadonlySet<Capability>; readonly refusals?: Refusals}
+	| {readonly type: 'clearMessage'};
 
 export function initialUiState(options: {
 	readonly offered: ReadonlySet<Capability>;
+	readonly refusals?: Refusals;
 	readonly pageSize?: number;
 	readonly threadCount?: number;
 }): DashboardUiState {
@@ -44,6 +54,8 @@ export function initialUiState(options: {
 		pageSize: Math.max(0, options.pageSize ?? 0),
 		threadCount: Math.max(0, options.threadCount ?? 0),
 		offered: options.offered,
+		refusals: options.refusals ?? NO_REFUSALS,
+		message: null,
 	};
 }
 
@@ -73,20 +85,37 @@ export function dashboardReducer(state: DashboardUiState, action: DashboardUiAct
 		}
 
 		case 'offered': {
-			return stateOnly(action.offered === state.offered ? state : {...state, offered: action.offered});
+			const refusals = action.refusals ?? state.refusals;
+			if (action.offered === state.offered && refusals === state.refusals) return stateOnly(state);
+			return stateOnly({...state, offered: action.offered, refusals});
 		}
+
+		case 'clearMessage':
+			return stateOnly(state.message === null ? state : {...state, message: null});
 
 		case 'key':
 			return keyStep(state, action.input, action.key);
 	}
 }
 
-function keyStep(state: DashboardUiState, input: string, key: KeyLike): DashboardStep {
+/** A key whose command needs a refused capability: why, in one line. */
+function refusalFor(state: DashboardUiState, screen: Screen, input: string, key: KeyLike): string | null {
+	const everything = SCREEN_KEYMAP.available(screen, new Set(state.refusals.keys()));
+	const wanted = SCREEN_KEYMAP.commandFor(input, key, screen, everything);
+	const needs = SCREEN_KEYMAP.bindings.find((binding) => binding.command === wanted && binding.contexts.includes(screen))?.needs;
+	return needs === undefined ? null : (state.refusals.get(needs) ?? null);
+}
+
+function keyStep(current: DashboardUiState, input: string, key: KeyLike): DashboardStep {
+	// Every key clears the last message; a key that says something sets a new one.
+	const state = current.message === null ? current : {...current, message: null};
 	const screen = screenOf(state);
 	const command = SCREEN_KEYMAP.commandFor(input, key, screen, SCREEN_KEYMAP.available(screen, state.offered));
 	switch (command) {
-		case null:
-			return stateOnly(state);
+		case null: {
+			const refused = refusalFor(state, screen, input, key);
+			return stateOnly(refused === null ? state : {...state, message: {text: refused, tone: 'warn'}});
+		}
 		case 'help':
 		case 'back':
 			return stateOnly(toggleHelp({...state, helpOffset: 0}, command));

@@ -1,5 +1,5 @@
 import {Box} from 'ink';
-import {useCallback, useEffect, useMemo} from 'react';
+import {useCallback, useEffect, useMemo, useState} from 'react';
 import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
 import {FixedNowContext, syncClocks} from './hooks/use-now.js';
 import {useShareTrack} from './hooks/use-share-track.js';
@@ -10,7 +10,8 @@ import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
 import {computeLayout, STAT_PANE_HEIGHT} from './layout.js';
 import {EventsPane, type Notice} from './panes/events-pane.js';
-import {Footer} from './panes/footer.js';
+import {Footer, MessageLine} from './panes/footer.js';
+import {dashboardRefusals, sameRefusals, type Refusals} from './offers.js';
 import {HashratePane} from './panes/hashrate-pane.js';
 import {Header} from './panes/header.js';
 import {HelpOverlay, helpMaxOffset} from './panes/help-overlay.js';
@@ -34,9 +35,16 @@ export type DashboardProps = {
 	readonly onRefresh?: () => void;
 	/** Back to the fleet view (Esc); without it Esc does nothing and the footer does not offer it. */
 	readonly onBack?: () => void;
+	/** --read-only: pause and resume are not offered (their keys say why). */
+	readonly readOnly?: boolean;
+	/** Whether rigtop sends this miner an access token (without one, the miner allows no pause or config; default true). */
+	readonly tokenGiven?: boolean;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 };
+
+/** How long a message in the footer's place stays when no key is pressed. */
+const MESSAGE_MS = 6000;
 
 /**
  * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
@@ -50,7 +58,18 @@ function threadsNotRead(status: LinkStatus): string {
 	return 'reading the threads…';
 }
 
-export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
+export function Dashboard({
+	store,
+	onQuit,
+	onConfig,
+	onPause,
+	onResume,
+	onRefresh,
+	onBack,
+	readOnly = false,
+	tokenGiven = true,
+	now,
+}: DashboardProps) {
 	const state = useStore(store, syncClocks);
 	const {columns, rows} = useTerminalSize();
 	const outdated = isOutdated(state);
@@ -60,7 +79,6 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		return {text: `${state.error.message} — fix: ${state.error.hint}`, tone: 'error'};
 	}, [outdated, state.error, state.status]);
 	const threadsKnown = state.snapshot === null ? null : state.snapshot.threads.length;
-	const layout = useMemo(() => computeLayout(columns, rows, notice ? 2 : 0, threadsKnown), [columns, rows, notice, threadsKnown]);
 	const snapshot = state.snapshot;
 	const threadCount = snapshot?.threads.length ?? 0;
 	const shares = useShareTrack(state);
@@ -70,6 +88,11 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	const hasResume = onResume !== undefined;
 	const hasRefresh = onRefresh !== undefined;
 	const hasBack = onBack !== undefined;
+	// What the miner and the mode refuse of what the app gives; a new map only when it says something new
+	// (React's "adjust state while rendering": the keys and footer then change only when the refusals do).
+	const latest = dashboardRefusals(state, {readOnly, tokenGiven}, {config: hasConfig, pause: hasPause, resume: hasResume});
+	const [refusals, setRefusals] = useState<Refusals>(latest);
+	if (!sameRefusals(latest, refusals)) setRefusals(latest);
 	const offered = useMemo(() => {
 		const set = new Set<Capability>();
 		if (hasConfig) set.add('config');
@@ -78,8 +101,9 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (hasRefresh) set.add('refresh');
 		if (hasBack) set.add('fleet');
 		set.add('scrollHelp');
+		for (const refused of refusals.keys()) set.delete(refused);
 		return set as ReadonlySet<Capability>;
-	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack]);
+	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack, refusals]);
 
 	const run = useCallback(
 		(command: ActionCommand) => {
@@ -88,35 +112,47 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		},
 		[onQuit, onConfig, onPause, onResume, onRefresh, onBack],
 	);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered), [offered]);
+	const [ui, dispatch] = useStepReducer(
+		dashboardReducer,
+		() => initialUiState({offered, refusals, pageSize: computeLayout(columns, rows, notice ? 2 : 0, threadsKnown).threadRows, threadCount}),
+		run,
+	);
+	// A message takes the footer's place, on two lines when one is too short for it.
+	const messageLines = ui.message && ui.message.text.length > columns - 2 ? 2 : 1;
+	const layout = useMemo(
+		() => computeLayout(columns, rows, notice ? 2 : 0, threadsKnown, messageLines),
+		[columns, rows, notice, threadsKnown, messageLines],
+	);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered).filter((entry) => entry.available), [offered]);
 	const helpMax = helpMaxOffset(help.length, layout.bodyHeight);
-	const [ui, dispatch] = useStepReducer(dashboardReducer, () => initialUiState({offered, pageSize: layout.threadRows, threadCount}), run);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount, helpMax});
 	}, [dispatch, layout.threadRows, threadCount, helpMax]);
 	useEffect(() => {
-		dispatch({type: 'offered', offered});
-	}, [dispatch, offered]);
+		dispatch({type: 'offered', offered, refusals});
+	}, [dispatch, offered, refusals]);
+	useEffect(() => {
+		if (ui.message === null) return;
+		const timer = setTimeout(() => {
+			dispatch({type: 'clearMessage'});
+		}, MESSAGE_MS);
+		return () => {
+			clearTimeout(timer);
+		};
+	}, [dispatch, ui.message]);
 
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
 	});
 
 	const scrollable = snapshot !== null && layout.threadsHeight > 0 && threadCount > layout.threadRows;
-	const paused = snapshot?.paused ?? null;
-	const connected = snapshot !== null && state.status === 'live';
 	const footer = useMemo(() => {
 		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
-		const shown = new Set<CommandName>(['quit', 'help']);
-		if (hasConfig) shown.add('config');
-		// Offer pause or resume by what the miner says it is doing (both when it does not say).
-		if (hasPause && connected && paused !== true) shown.add('pause');
-		if (hasResume && connected && paused !== false) shown.add('resume');
-		if (hasRefresh) shown.add('refresh');
-		if (scrollable) shown.add('threadsUp');
-		if (hasBack) shown.add('toFleet');
+		// What works now: the keys of everything offered (pause or resume by what the miner says it is doing).
+		const shown = new Set<CommandName>(SCREEN_KEYMAP.available('dashboard', offered));
+		if (!scrollable) shown.delete('threadsUp');
 		return SCREEN_KEYMAP.footer('dashboard', shown);
-	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
+	}, [ui.help, offered, scrollable]);
 
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;
@@ -196,7 +232,13 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 			>
 				<Header state={state} width={columns} />
 				{body}
-				{layout.footerLines > 0 ? <Footer hints={footer} width={columns} /> : null}
+				{layout.footerLines > 0 ? (
+					ui.message ? (
+						<MessageLine message={ui.message} width={columns} lines={layout.footerLines} />
+					) : (
+						<Footer hints={footer} width={columns} />
+					)
+				) : null}
 			</Box>
 		</FixedNowContext.Provider>
 	);

@@ -48,7 +48,9 @@ export type Capability =
 	| 'refresh'
 	| 'fleet'
 	/** The screen scrolls its help overlay (the dashboard does; the help is taller than small terminals). */
-	| 'scrollHelp';
+	| 'scrollHelp'
+	/** Changing the miner's config (not with --read-only). */
+	| 'write';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;
@@ -352,14 +354,43 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 		description: 'toggle a boolean, or the next of a set of values',
 		contexts: browse,
 		footer: 'toggle',
+		needs: 'write',
 	},
 	{command: 'activate', keys: [{special: 'return'}], description: 'edit a value (or open a section)', contexts: browse, footer: 'edit'},
-	{command: 'increment', keys: [{input: '+'}, {input: '='}], description: 'number one up', contexts: browse},
-	{command: 'decrement', keys: [{input: '-'}], description: 'number one down', contexts: browse},
-	{command: 'diff', keys: [{input: 'd'}], description: 'show every pending change (before → after)', contexts: browse, footer: 'diff'},
-	{command: 'apply', keys: [{input: 'w'}], description: 'apply the changes to the miner (asks first)', contexts: browse, footer: 'apply'},
-	{command: 'undo', keys: [{input: 'u'}], description: 'undo the last apply (asks first)', contexts: ['browse', 'panel'], footer: 'undo'},
-	{command: 'discard', keys: [{input: 'x'}], description: 'discard every pending change', contexts: browse, footer: 'discard'},
+	{command: 'increment', keys: [{input: '+'}, {input: '='}], description: 'number one up', contexts: browse, needs: 'write'},
+	{command: 'decrement', keys: [{input: '-'}], description: 'number one down', contexts: browse, needs: 'write'},
+	{
+		command: 'diff',
+		keys: [{input: 'd'}],
+		description: 'show every pending change (before → after)',
+		contexts: browse,
+		footer: 'diff',
+		needs: 'write',
+	},
+	{
+		command: 'apply',
+		keys: [{input: 'w'}],
+		description: 'apply the changes to the miner (asks first)',
+		contexts: browse,
+		footer: 'apply',
+		needs: 'write',
+	},
+	{
+		command: 'undo',
+		keys: [{input: 'u'}],
+		description: 'undo the last apply (asks first)',
+		contexts: ['browse', 'panel'],
+		footer: 'undo',
+		needs: 'write',
+	},
+	{
+		command: 'discard',
+		keys: [{input: 'x'}],
+		description: 'discard every pending change',
+		contexts: browse,
+		footer: 'discard',
+		needs: 'write',
+	},
 	{
 		command: 'reload',
 		keys: [{input: 'R'}],

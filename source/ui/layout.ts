@@ -18,7 +18,7 @@ export type DashboardLayout = {
 	/** Lines the whole frame uses (≤ rows - 1). */
 	readonly height: number;
 	readonly headerLines: 0 | 1;
-	readonly footerLines: 0 | 1;
+	readonly footerLines: 0 | 1 | 2;
 	/** Lines between header and footer (for the help, connecting and error screens). */
 	readonly bodyHeight: number;
 	readonly leftWidth: number;
@@ -39,12 +39,19 @@ export type DashboardLayout = {
  * lines than they need and the events list gets the rest.
  * `noticeLines`: extra lines wanted for a notice above the events (the reason and fix of an error,
  * wrapped); they are taken from the threads pane only while it keeps its smallest useful height.
+ * `footerWanted`: lines for the footer (a message in its place may want two).
  */
-export function computeLayout(columns: number, rows: number, noticeLines = 0, threadCount: number | null = null): DashboardLayout {
+export function computeLayout(
+	columns: number,
+	rows: number,
+	noticeLines = 0,
+	threadCount: number | null = null,
+	footerWanted = 1,
+): DashboardLayout {
 	const width = Math.max(1, Math.floor(columns));
 	const budget = Math.max(1, Math.floor(rows) - 1);
 	const headerLines = 1;
-	const footerLines = budget >= 2 ? 1 : 0;
+	const footerLines = budget >= 2 ? (footerWanted >= 2 && budget >= 8 ? 2 : 1) : 0;
 	const bodyHeight = budget - headerLines - footerLines;
 	let left = bodyHeight;
 

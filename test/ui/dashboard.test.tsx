@@ -282,7 +282,9 @@ describe('keys', () => {
 		const frame = terminal.frame();
 		expect(frame).toContain('q, F10, Ctrl+C  quit rigtop');
 		expect(frame).toContain('p               pause mining');
-		expect(frame).toContain("c               view and edit the miner's config (not available here)");
+		// Only what works here: no config view was given, and the miner is mining (nothing to resume).
+		expect(frame).not.toContain("view and edit the miner's config");
+		expect(frame).not.toContain('resume mining');
 		expect(frame).not.toContain('Hashrate');
 		expect(linesOf(frame).at(-1)).toBe(' q quit  ? help  Esc close');
 		await terminal.press(KEYS.escape, 'Hashrate');
@@ -321,7 +323,8 @@ describe('keys', () => {
 
 	test('c, p, r and R reach their callbacks, in order, once each', async () => {
 		const calls: string[] = [];
-		const {terminal} = await show(makeState(), {
+		// A miner that does not say whether it is paused (before 4.4): both are offered.
+		const {terminal} = await show(makeState({snapshot: makeSnapshot({paused: null})}), {
 			onConfig: () => calls.push('config'),
 			onPause: () => calls.push('pause'),
 			onResume: () => calls.push('resume'),
@@ -346,6 +349,60 @@ describe('keys', () => {
 		await terminal.press('r');
 		expect(onQuit).not.toHaveBeenCalled();
 		expect(terminal.frame()).toContain('Hashrate');
+	});
+});
+
+describe('actions that cannot work are not offered, and their keys say why', () => {
+	const actions = {onConfig() {}, onPause: vi.fn(), onResume: vi.fn(), onRefresh() {}};
+	const old = makeSnapshot({dialect: 'v1', version: '2.14.4', kind: 'cpu', paused: null, restricted: null});
+
+	test('a 2.14 miner: no pause or resume in the footer or the help; p says why in one line, and nothing is sent', async () => {
+		const {terminal} = await show(makeState({snapshot: old}), actions);
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  R refresh  ↑↓ threads');
+		await terminal.press('p', 'XMRig 2.14.4 has no pause or resume in its API (they came in XMRig 2.99.6)');
+		expect(terminal.frame()).not.toContain('method not allowed');
+		await terminal.press('j', 'q quit');
+		await terminal.press('r', 'XMRig 2.14.4 has no pause or resume');
+		// The next key puts the footer back.
+		await terminal.press('j', 'q quit');
+		await terminal.press('?', 'Keys');
+		expect(terminal.frame()).not.toContain('pause mining');
+		expect(terminal.frame()).not.toContain('resume mining');
+		expect(actions.onPause).not.toHaveBeenCalled();
+		expect(actions.onResume).not.toHaveBeenCalled();
+	});
+
+	test('--read-only: no pause or resume; the config view is still offered (to read)', async () => {
+		const {terminal} = await show(makeState({snapshot: makeSnapshot({paused: null})}), {...actions, readOnly: true});
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  R refresh  ↑↓ threads');
+		await terminal.press('p', 'rigtop runs with --read-only: writes are off');
+		expect(actions.onPause).not.toHaveBeenCalled();
+	});
+
+	test('a restricted miner, or no token: pause and the config view say what they need', async () => {
+		const restricted = await show(makeState({snapshot: makeSnapshot({restricted: true})}), actions);
+		expect(linesOf(restricted.terminal.frame()).at(-1)).toBe(' q quit  ? help  R refresh  ↑↓ threads');
+		await restricted.terminal.press('p', "the miner's API is restricted: pausing needs http.restricted false and a token");
+		await restricted.terminal.press('c', /the miner's API is restricted: reading its config needs http\.restricted false\s+and a token/);
+		const tokenless = await show(makeState(), {...actions, tokenGiven: false});
+		await tokenless.terminal.press('p', "pausing needs the miner's access token: --token-file or RIGTOP_TOKEN");
+	});
+
+	test('a miner that is down: pause says nothing can be sent now; a paused one is offered resume only', async () => {
+		const down = await show(makeState({status: 'down', failingSince: NOW - 60_000, error: refused()}), actions);
+		expect(linesOf(down.terminal.frame()).at(-1)).not.toContain('pause');
+		await down.terminal.press('p', 'the miner is not answering (down): nothing can be sent to it now');
+		const paused = await show(makeState({snapshot: makeSnapshot({paused: true})}), actions);
+		await paused.terminal.press('p', 'the miner is paused already (r resumes it)');
+	});
+
+	test("a long reason wraps over two lines in the footer's place at 60 columns, and the frame still fits", async () => {
+		const {terminal} = await show(makeState({snapshot: old}), {...actions, columns: 60, rows: 24});
+		await terminal.press('p', 'XMRig 2.14.4 has no pause or resume in its API');
+		const lines = linesOf(terminal.frame());
+		expect(lines.at(-2)).toMatch(/^ XMRig 2\.14\.4 has no pause or resume in its API \(they came\s*$/);
+		expect(lines.at(-1)).toMatch(/^ in XMRig 2\.99\.6\)\s*$/);
+		expectFits(terminal, 60, 24);
 	});
 });
 

@@ -13,7 +13,7 @@ import type {ConfigSessionState} from '../../config/session.js';
 import {READ_ONLY_MESSAGE} from '../../config/session.js';
 import type {ConfigPath, JsonValue} from '../../config/types.js';
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {CONFIG_KEYMAP, type Capability, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
 import {scrollHelp} from '../help-toggle.js';
 import {scrollToShow} from '../scroll.js';
 import {typeKey, type TypedText} from './line-editor.js';
@@ -87,6 +87,8 @@ export type ConfigContext = {
 };
 
 export type ConfigStep = Step<ConfigUiState, ConfigEffect>;
+
+const WRITES: ReadonlySet<Capability> = new Set<Capability>(['write']);
 
 /**
  * The view's state when it opens. `resultSeen`: the session's resultSeq then, so the result of an apply
@@ -194,7 +196,8 @@ export function configReducer(state: ConfigUiState, action: ConfigUiAction, cont
 	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;
 
 	if (mode === 'prompt' && state.prompt) return promptKey(base, state.prompt, input, key, context);
-	const command = CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode));
+	// Write keys reach the reducer even with --read-only: they say why they do nothing (the footer and the help leave them out).
+	const command = CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode, WRITES));
 	if (command === null) return same(base);
 	if (mode === 'help') return helpKey(base, command, context);
 	if (mode === 'confirm') return confirmKey(base, command, context);

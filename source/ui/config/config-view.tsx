@@ -8,7 +8,7 @@ import {useKeys} from '../hooks/use-keys.js';
 import {scrollToShow} from '../scroll.js';
 import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
+import {CONFIG_KEYMAP, type Capability, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
 import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
 import {Line, Pane} from '../panes/pane.js';
@@ -167,7 +167,11 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		void session.open();
 	}, [session]);
 
-	const helpEntries = useMemo(() => CONFIG_KEYMAP.help(['browse', 'help']), []);
+	// The help lists what works: without writes (--read-only), no toggling, editing values or applying.
+	const helpEntries = useMemo(
+		() => CONFIG_KEYMAP.help(['browse', 'help'], new Set<Capability>(writesOff ? [] : ['write'])).filter((entry) => entry.available),
+		[writesOff],
+	);
 	const helpMax = helpMaxOffset(helpEntries.length, layout.bodyRows);
 	// Keys act on the session's state at that moment; the effects they ask for run right away, so the
 	// next key sees them.

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {Hint} from '../keymap.js';
-import {useTheme} from '../theme.js';
+import {useTheme, type ThemeToken} from '../theme.js';
 
 export type FooterProps = {
 	readonly hints: readonly Hint[];
@@ -52,3 +52,24 @@ function FooterView({hints, width}: FooterProps) {
 }
 
 export const Footer = memo(FooterView);
+
+export type MessageLineProps = {
+	readonly message: {readonly text: string; readonly tone: ThemeToken};
+	readonly width: number;
+	/** Lines it may take (it wraps over them). */
+	readonly lines: number;
+};
+
+/** A message in the footer's place (why a key did nothing, a question): wrapped, never cut mid-word. */
+function MessageLineView({message, width, lines}: MessageLineProps) {
+	const theme = useTheme();
+	return (
+		<Box width={width} height={Math.max(1, lines)} paddingX={1} overflow="hidden">
+			<Text wrap="wrap" bold {...theme.text(message.tone)}>
+				{message.text}
+			</Text>
+		</Box>
+	);
+}
+
+export const MessageLine = memo(MessageLineView);

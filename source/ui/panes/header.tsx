@@ -1,5 +1,6 @@
 import {Text} from 'ink';
 import {memo} from 'react';
+import {minerProduct} from '../../miner/abilities.js';
 import type {MonitorState} from '../../monitor/types.js';
 import {formatDuration} from '../../format.js';
 import {useNow} from '../hooks/use-now.js';
@@ -12,12 +13,6 @@ export type HeaderProps = {
 	readonly width: number;
 };
 
-function minerLabel(kind: string | null, version: string | null): string | null {
-	if (version === null) return null;
-	const product = kind === 'nvidia' ? 'XMRig-NVIDIA' : kind === 'amd' ? 'XMRig-AMD' : kind === 'proxy' ? 'XMRig-proxy' : 'XMRig';
-	return `${product} ${version}`;
-}
-
 /** Who the miner is, left; how rigtop's link to it stands, right (the right side wins the space). */
 function HeaderView({state, width}: HeaderProps) {
 	const theme = useTheme();
@@ -27,8 +22,7 @@ function HeaderView({state, width}: HeaderProps) {
 	const name = worker !== null && worker !== state.name ? `${state.name} (${worker})` : state.name;
 	const parts = [name];
 	if (snapshot) {
-		const miner = minerLabel(snapshot.kind, snapshot.version);
-		if (miner) parts.push(miner);
+		if (snapshot.version !== null) parts.push(minerProduct(snapshot));
 		if (snapshot.algo) parts.push(snapshot.algo);
 		if (snapshot.uptime !== null) parts.push(`up ${formatDuration(snapshot.uptime)}`);
 	}

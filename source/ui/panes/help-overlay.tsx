@@ -31,9 +31,10 @@ export function helpMaxOffset(count: number, height: number): number {
 	return Math.max(0, count - pageRows(height));
 }
 
-/** Every key, from the keymap; keys whose action this session lacks are marked, not hidden. A screen may scroll it. */
-function HelpOverlayView({entries, width, height, offset = 0, scrollKeys, closeHint = closeKeys, title = 'Keys'}: HelpOverlayProps) {
+/** The keys that work here, from the keymap (the ones this miner or mode cannot use are left out). A screen may scroll it. */
+function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, closeHint = closeKeys, title = 'Keys'}: HelpOverlayProps) {
 	const theme = useTheme();
+	const entries = all.filter((entry) => entry.available);
 	const keyWidth = Math.max(...entries.map((entry) => entry.keys.length), 4) + 2;
 	const fits = entries.length <= Math.max(0, height - 2);
 	const from = fits || scrollKeys === undefined ? 0 : Math.min(Math.max(0, offset), helpMaxOffset(entries.length, height));
@@ -45,11 +46,10 @@ function HelpOverlayView({entries, width, height, offset = 0, scrollKeys, closeH
 			{shown.map((entry) => (
 				<Box key={`${entry.keys} ${entry.description}`} height={1}>
 					<Text wrap="truncate-end">
-						<Text bold {...theme.text(entry.available ? 'accent' : 'muted')}>
+						<Text bold {...theme.text('accent')}>
 							{entry.keys.padEnd(keyWidth)}
 						</Text>
-						<Text {...(entry.available ? {} : theme.text('muted'))}>{entry.description}</Text>
-						{entry.available ? '' : <Text {...theme.text('muted')}> (not available here)</Text>}
+						{entry.description}
 					</Text>
 				</Box>
 			))}

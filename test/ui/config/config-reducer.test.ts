@@ -270,7 +270,7 @@ describe('typed input', () => {
 describe('config keymap', () => {
 	test('keys and footer come from the one table', () => {
 		const commandFor = (input: string, key: KeyLike, mode: ConfigMode) =>
-			CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode));
+			CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode, new Set(['write'])));
 		expect(commandFor(' ', {}, 'browse')).toBe('toggle');
 		expect(commandFor('', {return: true}, 'browse')).toBe('activate');
 		expect(commandFor('', {return: true}, 'prompt')).toBe('submit');
@@ -280,17 +280,8 @@ describe('config keymap', () => {
 		expect(commandFor('w', {ctrl: true}, 'browse')).toBeNull();
 		expect(commandFor('q', {}, 'panel')).toBe('leave');
 		expect(commandFor('', {return: true}, 'panel')).toBe('dismiss');
-		expect(CONFIG_KEYMAP.footer('browse', CONFIG_KEYMAP.available('browse')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
-			'/ search',
-			'Space toggle',
-			'Enter edit',
-			'd diff',
-			'w apply',
-			'u undo',
-			'x discard',
-			'R reload',
-			'Esc back',
-			'? help',
-		]);
+		expect(
+			CONFIG_KEYMAP.footer('browse', CONFIG_KEYMAP.available('browse', new Set(['write']))).map((hint) => `${hint.keys} ${hint.label}`),
+		).toEqual(['/ search', 'Space toggle', 'Enter edit', 'd diff', 'w apply', 'u undo', 'x discard', 'R reload', 'Esc back', '? help']);
 	});
 });

@@ -375,6 +375,11 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press('u', 'rigtop runs with --read-only');
 		await terminal.press(KEY.enter, 'rigtop runs with --read-only');
 		expect(sim.requests.every((request) => request.method === 'GET')).toBe(true);
+		// The help lists only what works here: moving and searching, not toggling or applying.
+		await terminal.press('?', 'Config view keys');
+		expect(terminal.frame()).toContain('find a key by its dotted path');
+		expect(terminal.frame()).not.toContain('toggle a boolean');
+		expect(terminal.frame()).not.toContain('apply the changes');
 	});
 
 	it('fits smaller and larger terminals', async () => {
