@@ -32,6 +32,8 @@ export type DashboardUiState = {
 	readonly refusals: Refusals;
 	/** What the last key said; cleared by the next key (or after a few seconds, by the view). */
 	readonly message: DashboardMessage | null;
+	/** A question waiting for its answer: p asks before pausing (y pauses, any other key does not). */
+	readonly asking: 'pause' | null;
 };
 
 export type DashboardUiAction =
@@ -56,6 +58,7 @@ export function initialUiState(options: {
 		offered: options.offered,
 		refusals: options.refusals ?? NO_REFUSALS,
 		message: null,
+		asking: null,
 	};
 }
 
@@ -69,6 +72,7 @@ function scrollTo(state: DashboardUiState, offset: number): DashboardUiState {
 }
 
 function screenOf(state: DashboardUiState): Screen {
+	if (state.asking !== null) return 'question';
 	return state.help ? 'help' : 'dashboard';
 }
 
@@ -91,7 +95,8 @@ export function dashboardReducer(state: DashboardUiState, action: DashboardUiAct
 		}
 
 		case 'clearMessage':
-			return stateOnly(state.message === null ? state : {...state, message: null});
+			// A message's time is up, or a question's: unanswered, it is a no.
+			return stateOnly(state.message === null && state.asking === null ? state : {...state, message: null, asking: null});
 
 		case 'key':
 			return keyStep(state, action.input, action.key);
@@ -110,6 +115,7 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 	// Every key clears the last message; a key that says something sets a new one.
 	const state = current.message === null ? current : {...current, message: null};
 	const screen = screenOf(state);
+	if (screen === 'question') return answerStep(state, input, key);
 	const command = SCREEN_KEYMAP.commandFor(input, key, screen, SCREEN_KEYMAP.available(screen, state.offered));
 	switch (command) {
 		case null: {
@@ -135,9 +141,11 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 			return stateOnly(scrollTo(state, 0));
 		case 'threadsBottom':
 			return stateOnly(scrollTo(state, maxOffset(state)));
+		case 'pause':
+			// One stray key in the wrong tmux pane must not stop mining: ask first.
+			return stateOnly({...state, asking: 'pause'});
 		case 'quit':
 		case 'config':
-		case 'pause':
 		case 'resume':
 		case 'refresh':
 		case 'toFleet':
@@ -149,7 +157,23 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		case 'fleetTop':
 		case 'fleetBottom':
 		case 'open':
-			// Fleet-screen commands never reach the dashboard (not in its screen's bindings).
+		case 'yes':
+		case 'no':
+			// Fleet-screen commands never reach the dashboard (not in its screen's bindings), nor answers outside a question.
 			return stateOnly(state);
 	}
+}
+
+/** The answer to a question: y does it (if it can still work), any other key leaves it undone. */
+function answerStep(state: DashboardUiState, input: string, key: KeyLike): DashboardStep {
+	const asked = state.asking;
+	const answered: DashboardUiState = {...state, asking: null};
+	const command = SCREEN_KEYMAP.commandFor(input, key, 'question', SCREEN_KEYMAP.available('question'));
+	if (command !== 'yes' || asked === null) return stateOnly({...answered, message: {text: 'not paused: mining goes on', tone: 'info'}});
+	if (!state.offered.has(asked)) {
+		const refused = state.refusals.get(asked);
+		return stateOnly(refused === undefined ? answered : {...answered, message: {text: refused, tone: 'warn'}});
+	}
+
+	return {state: answered, effects: [asked]};
 }

@@ -21,6 +21,7 @@ import {SystemPane} from './panes/system-pane.js';
 import {ThreadsPane} from './panes/threads-pane.js';
 import {WaitingScreen} from './panes/waiting-screen.js';
 import {isOutdated} from './status.js';
+import type {ThemeToken} from './theme.js';
 import type {LinkStatus, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 
@@ -45,6 +46,15 @@ export type DashboardProps = {
 
 /** How long a message in the footer's place stays when no key is pressed. */
 const MESSAGE_MS = 6000;
+/** How long a question waits for its answer (unanswered, it is a no). */
+const QUESTION_MS = 15_000;
+
+/** The pause question, its answers from the keymap. */
+function pauseQuestion(name: string): string {
+	const yes = SCREEN_KEYMAP.keyOf('yes', 'question');
+	const no = SCREEN_KEYMAP.keyOf('no', 'question');
+	return `Pause mining on ${name}? ${yes} pause · ${no} or any other key: no`;
+}
 
 /**
  * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
@@ -118,7 +128,9 @@ export function Dashboard({
 		run,
 	);
 	// A message takes the footer's place, on two lines when one is too short for it.
-	const messageLines = ui.message && ui.message.text.length > columns - 2 ? 2 : 1;
+	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
+		ui.asking === 'pause' ? {text: pauseQuestion(state.name), tone: 'accent'} : ui.message;
+	const messageLines = shownMessage && shownMessage.text.length > columns - 2 ? 2 : 1;
 	const layout = useMemo(
 		() => computeLayout(columns, rows, notice ? 2 : 0, threadsKnown, messageLines),
 		[columns, rows, notice, threadsKnown, messageLines],
@@ -132,14 +144,17 @@ export function Dashboard({
 		dispatch({type: 'offered', offered, refusals});
 	}, [dispatch, offered, refusals]);
 	useEffect(() => {
-		if (ui.message === null) return;
-		const timer = setTimeout(() => {
-			dispatch({type: 'clearMessage'});
-		}, MESSAGE_MS);
+		if (ui.message === null && ui.asking === null) return;
+		const timer = setTimeout(
+			() => {
+				dispatch({type: 'clearMessage'});
+			},
+			ui.asking === null ? MESSAGE_MS : QUESTION_MS,
+		);
 		return () => {
 			clearTimeout(timer);
 		};
-	}, [dispatch, ui.message]);
+	}, [dispatch, ui.message, ui.asking]);
 
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
@@ -233,8 +248,8 @@ export function Dashboard({
 				<Header state={state} width={columns} />
 				{body}
 				{layout.footerLines > 0 ? (
-					ui.message ? (
-						<MessageLine message={ui.message} width={columns} lines={layout.footerLines} />
+					shownMessage ? (
+						<MessageLine message={shownMessage} width={columns} lines={layout.footerLines} />
 					) : (
 						<Footer hints={footer} width={columns} />
 					)

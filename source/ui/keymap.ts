@@ -169,8 +169,8 @@ export function createKeymap<Command extends string, Context extends string>(
 
 // ---- The live screens --------------------------------------------------------------------------
 
-/** 'fleet' is the many-miners table; 'help' is the help overlay over either. */
-export type Screen = 'dashboard' | 'help' | 'fleet';
+/** 'fleet' is the many-miners table; 'help' is the help overlay over either; 'question' a y/n question on the dashboard (p). */
+export type Screen = 'dashboard' | 'help' | 'fleet' | 'question';
 
 export type CommandName =
 	| 'quit'
@@ -197,7 +197,10 @@ export type CommandName =
 	| 'toFleet'
 	/** Scroll the help overlay (where the screen offers it). */
 	| 'helpUp'
-	| 'helpDown';
+	| 'helpDown'
+	/** The answers to a question (pause?). */
+	| 'yes'
+	| 'no';
 
 const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
@@ -236,7 +239,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		footer: 'config',
 		needs: 'config',
 	},
-	{command: 'pause', keys: [{input: 'p'}], description: 'pause mining', contexts: dashboard, footer: 'pause', needs: 'pause'},
+	{command: 'pause', keys: [{input: 'p'}], description: 'pause mining (asks first)', contexts: dashboard, footer: 'pause', needs: 'pause'},
 	{command: 'resume', keys: [{input: 'r'}], description: 'resume mining', contexts: dashboard, footer: 'resume', needs: 'resume'},
 	{command: 'refresh', keys: [{input: 'R'}], description: 'poll the miner now', contexts: dashboard, footer: 'refresh', needs: 'refresh'},
 	{
@@ -274,6 +277,14 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'rigs: one page down', contexts: fleet},
 	{command: 'fleetTop', keys: [{special: 'home'}, {input: 'g'}], description: 'rigs: first one', contexts: fleet},
 	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'rigs: last one', contexts: fleet},
+	{command: 'yes', keys: [{input: 'y'}], description: 'yes, do it', contexts: ['question'], footer: 'yes'},
+	{
+		command: 'no',
+		keys: [{input: 'n'}, {special: 'escape'}],
+		description: 'no (so does any other key)',
+		contexts: ['question'],
+		footer: 'no',
+	},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------
@@ -468,6 +479,7 @@ export function keysReference(): readonly Section[] {
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
+		section(SCREEN_KEYMAP, 'question', 'dashboard: a question (p)'),
 		section(CONFIG_KEYMAP, 'browse', 'config view'),
 		section(CONFIG_KEYMAP, 'prompt', 'config: typing a value or a search'),
 		section(CONFIG_KEYMAP, 'confirm', 'config: a question'),
@@ -478,7 +490,9 @@ export function keysReference(): readonly Section[] {
 
 /** The "Keys" section of `rigtop --help`: each main screen's footer, one line each. */
 export function keysHelpLines(): readonly string[] {
-	const [dashboardKeys, fleetKeys, , configKeys] = keysReference();
+	const sections = keysReference();
+	const titled = (title: string) => sections.find((entry) => entry.title === title);
+	const [dashboardKeys, fleetKeys, configKeys] = [titled('dashboard'), titled('fleet'), titled('config view')];
 	const line = (label: string, of: Section | undefined) =>
 		`  ${label.padEnd(11)}${(of?.footer ?? []).map((hint) => `${hint.keys} ${hint.label}`).join(' · ')}`;
 	return [

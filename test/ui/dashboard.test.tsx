@@ -330,7 +330,8 @@ describe('keys', () => {
 			onResume: () => calls.push('resume'),
 			onRefresh: () => calls.push('refresh'),
 		});
-		await terminal.press('p');
+		await terminal.press('p', 'Pause mining on rig-01? y pause · n or any other key: no');
+		await terminal.press('y');
 		await terminal.press('r');
 		await terminal.press('R');
 		await terminal.press('c');
@@ -339,6 +340,24 @@ describe('keys', () => {
 		});
 		await terminal.press(KEYS.down);
 		expect(calls).toHaveLength(4);
+	});
+
+	test("p asks before pausing, in the footer's place; a stray key is a no, and says so", async () => {
+		const onPause = vi.fn();
+		const {terminal} = await show(makeState(), {onPause});
+		await terminal.press('p', 'Pause mining on rig-01? y pause · n or any other key: no');
+		expect(linesOf(terminal.frame()).at(-1)).toContain('Pause mining on rig-01?');
+		await terminal.press('x', 'not paused: mining goes on');
+		await terminal.press('j', 'q quit');
+		await terminal.press('p', 'Pause mining on rig-01?');
+		await terminal.press(KEYS.escape, 'not paused');
+		expect(onPause).not.toHaveBeenCalled();
+		await terminal.press('p', 'Pause mining on rig-01?');
+		await terminal.press('y');
+		await vi.waitFor(() => {
+			expect(onPause).toHaveBeenCalledTimes(1);
+		});
+		expect(terminal.frame()).not.toContain('Pause mining on');
 	});
 
 	test('keys for actions the app did not give do nothing', async () => {

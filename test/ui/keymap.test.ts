@@ -98,7 +98,7 @@ describe('keymap', () => {
 	});
 
 	test('help labels list every key a command answers to', () => {
-		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'help']);
+		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'help', 'question']);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
@@ -121,7 +121,7 @@ describe('keymap', () => {
 });
 
 describe('dashboard reducer', () => {
-	const offered = new Set<Capability>(['pause']);
+	const offered = new Set<Capability>(['pause', 'resume', 'refresh']);
 	const start = (pageSize = 7, threadCount = 16): DashboardUiState => initialUiState({offered, pageSize, threadCount});
 	const step = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
 	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => step(state, input, key).state;
@@ -176,9 +176,46 @@ describe('dashboard reducer', () => {
 
 	test('app commands are effects, one per key, and change no state', () => {
 		const state = start();
-		expect(step(state, 'p')).toEqual({state, effects: ['pause']});
-		expect(step(state, 'c')).toEqual({state, effects: []}); // config was not offered: ignored
+		expect(step(state, 'R')).toEqual({state, effects: ['refresh']});
+		expect(step(state, 'c').effects).toEqual([]); // config was not offered: ignored
 		expect(step(state, 'q')).toEqual({state, effects: ['quit']});
 		expect(step(state, '', {downArrow: true}).effects).toEqual([]);
+	});
+
+	test('p asks first: y pauses, any other key (n, Esc, a stray letter) does not; r resumes at once', () => {
+		const asked = step(start(), 'p');
+		expect(asked.effects).toEqual([]);
+		expect(asked.state.asking).toBe('pause');
+		expect(step(asked.state, 'y')).toEqual({state: {...asked.state, asking: null}, effects: ['pause']});
+		for (const [input, key] of [
+			['n', {}],
+			['', {escape: true}],
+			['x', {}],
+			['p', {}],
+			['q', {}],
+		] as const) {
+			const answered = step(asked.state, input, key);
+			expect(answered.effects).toEqual([]);
+			expect(answered.state.asking).toBeNull();
+			expect(answered.state.message?.text).toBe('not paused: mining goes on');
+		}
+
+		// Unanswered, the question goes away (the view's timer) and a later y does nothing.
+		const expired = dashboardReducer(asked.state, {type: 'clearMessage'}).state;
+		expect(expired.asking).toBeNull();
+		expect(step(expired, 'y').effects).toEqual([]);
+		expect(step(start(), 'r').effects).toEqual(['resume']);
+	});
+
+	test('a y that comes after the miner stopped allowing a pause says why instead', () => {
+		const asked = step(start(), 'p').state;
+		const refused = dashboardReducer(asked, {
+			type: 'offered',
+			offered: new Set<Capability>(['resume', 'refresh']),
+			refusals: new Map([['pause', 'the miner is not answering (down): nothing can be sent to it now']]),
+		}).state;
+		const answered = step(refused, 'y');
+		expect(answered.effects).toEqual([]);
+		expect(answered.state.message?.text).toBe('the miner is not answering (down): nothing can be sent to it now');
 	});
 });
