@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type {ReactElement} from 'react';
 import {ConfigSession} from '../config/session.js';
+import {PollInterval} from '../monitor/poll-interval.js';
 import {App, type ConfigTarget} from '../ui/app.js';
 import {ConfigView} from '../ui/config/config-view.js';
 import {startAlerting} from './alerting.js';
@@ -68,6 +69,11 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		tokenGiven: watched.target.token !== null,
 		...minerActions(watched, plan.readOnly),
 	}));
+	// + and - on a dashboard: one interval for every miner of the session.
+	const interval = new PollInterval(
+		session.miners.map((watched) => watched.monitor),
+		plan.intervalMs,
+	);
 	const onOpenChange = (index: number | null) => {
 		session.setOpen(index);
 	};
@@ -79,6 +85,7 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 			onQuit={quit}
 			color={plan.color}
 			readOnly={plan.readOnly}
+			interval={interval}
 			renderConfig={renderConfig}
 			onOpenChange={onOpenChange}
 		/>

@@ -1,5 +1,5 @@
 import {useCallback, useEffect, useState, type ReactNode} from 'react';
-import {Dashboard, type DashboardProps} from './dashboard.js';
+import {Dashboard, type DashboardProps, type IntervalControl} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
@@ -29,6 +29,8 @@ export type AppProps = {
 	readonly color?: boolean;
 	/** --read-only: pause and resume are not offered (their keys say why). */
 	readonly readOnly?: boolean;
+	/** The session's poll interval, changed live with + and - on a dashboard (and shown in its header). */
+	readonly interval?: IntervalControl;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 	/**
@@ -53,7 +55,18 @@ type Screen =
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
  * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
  */
-export function App({miners, onQuit, color = true, readOnly = false, now, renderConfig, alerts, fleetThrottleMs, onOpenChange}: AppProps) {
+export function App({
+	miners,
+	onQuit,
+	color = true,
+	readOnly = false,
+	interval,
+	now,
+	renderConfig,
+	alerts,
+	fleetThrottleMs,
+	onOpenChange,
+}: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
@@ -110,6 +123,7 @@ export function App({miners, onQuit, color = true, readOnly = false, now, render
 		if (fleetMode) optional.onBack = backToFleet;
 		if (now !== undefined) optional.now = now;
 		if (miner.tokenGiven !== undefined) optional.tokenGiven = miner.tokenGiven;
+		if (interval) optional.interval = interval;
 		body = <Dashboard key={index} store={miner.store} onQuit={onQuit} readOnly={readOnly} {...optional} />;
 	}
 

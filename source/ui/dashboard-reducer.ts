@@ -3,6 +3,7 @@
  * and this maps it through the keymap (useStepReducer). Commands that reach outside the UI (quit,
  * pause, …) are the step's effects; the view hands them to the app's callbacks.
  */
+import {formatInterval, nextInterval} from '../monitor/poll-interval.js';
 import {stateOnly, type Step} from './hooks/use-step-reducer.js';
 import {scrollHelp, toggleHelp} from './help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
@@ -12,7 +13,7 @@ import {NO_REFUSALS, type Refusals} from './offers.js';
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
 
 /** Commands carried out by the app through a callback. */
-export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet';
+export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster';
 
 export type DashboardStep = Step<DashboardUiState, ActionCommand>;
 
@@ -34,13 +35,16 @@ export type DashboardUiState = {
 	readonly message: DashboardMessage | null;
 	/** A question waiting for its answer: p asks before pausing (y pauses, any other key does not). */
 	readonly asking: 'pause' | null;
+	/** The session's poll interval (ms), where it can be changed: + and - stop at the ends of its steps. */
+	readonly intervalMs: number | null;
 };
 
 export type DashboardUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
 	| {readonly type: 'viewport'; readonly pageSize: number; readonly threadCount: number; readonly helpMax?: number}
 	| {readonly type: 'offered'; readonly offered: ReadonlySet<Capability>; readonly refusals?: Refusals}
-	| {readonly type: 'clearMessage'};
+	| {readonly type: 'clearMessage'}
+	| {readonly type: 'interval'; readonly ms: number | null};
 
 export function initialUiState(options: {
 	readonly offered: ReadonlySet<Capability>;
@@ -59,6 +63,7 @@ export function initialUiState(options: {
 		refusals: options.refusals ?? NO_REFUSALS,
 		message: null,
 		asking: null,
+		intervalMs: null,
 	};
 }
 
@@ -93,6 +98,9 @@ export function dashboardReducer(state: DashboardUiState, action: DashboardUiAct
 			if (action.offered === state.offered && refusals === state.refusals) return stateOnly(state);
 			return stateOnly({...state, offered: action.offered, refusals});
 		}
+
+		case 'interval':
+			return stateOnly(action.ms === state.intervalMs ? state : {...state, intervalMs: action.ms});
 
 		case 'clearMessage':
 			// A message's time is up, or a question's: unanswered, it is a no.
@@ -144,6 +152,17 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		case 'pause':
 			// One stray key in the wrong tmux pane must not stop mining: ask first.
 			return stateOnly({...state, asking: 'pause'});
+		case 'slower':
+		case 'faster': {
+			const direction = command === 'slower' ? 1 : -1;
+			if (state.intervalMs !== null && nextInterval(state.intervalMs, direction) === state.intervalMs) {
+				const end = direction > 0 ? 'the longest step' : 'the shortest step';
+				return stateOnly({...state, message: {text: `polling every ${formatInterval(state.intervalMs)} already: ${end}`, tone: 'info'}});
+			}
+
+			return {state, effects: [command]};
+		}
+
 		case 'quit':
 		case 'config':
 		case 'resume':

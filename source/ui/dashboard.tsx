@@ -36,6 +36,8 @@ export type DashboardProps = {
 	readonly onRefresh?: () => void;
 	/** Back to the fleet view (Esc); without it Esc does nothing and the footer does not offer it. */
 	readonly onBack?: () => void;
+	/** The session's poll interval, shown in the header; + and - change it. Without it they are not offered. */
+	readonly interval?: IntervalControl;
 	/** --read-only: pause and resume are not offered (their keys say why). */
 	readonly readOnly?: boolean;
 	/** Whether rigtop sends this miner an access token (without one, the miner allows no pause or config; default true). */
@@ -43,6 +45,11 @@ export type DashboardProps = {
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 };
+
+/** The live poll interval (monitor/poll-interval.ts's PollInterval). */
+export type IntervalControl = Store<number> & {step(direction: 1 | -1): boolean};
+
+const NO_INTERVAL: Store<number | null> = {subscribe: () => () => {}, getState: () => null};
 
 /** How long a message in the footer's place stays when no key is pressed. */
 const MESSAGE_MS = 6000;
@@ -76,6 +83,7 @@ export function Dashboard({
 	onResume,
 	onRefresh,
 	onBack,
+	interval,
 	readOnly = false,
 	tokenGiven = true,
 	now,
@@ -98,6 +106,7 @@ export function Dashboard({
 	const hasResume = onResume !== undefined;
 	const hasRefresh = onRefresh !== undefined;
 	const hasBack = onBack !== undefined;
+	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
 	// What the miner and the mode refuse of what the app gives; a new map only when it says something new
 	// (React's "adjust state while rendering": the keys and footer then change only when the refusals do).
 	const latest = dashboardRefusals(state, {readOnly, tokenGiven}, {config: hasConfig, pause: hasPause, resume: hasResume});
@@ -110,17 +119,27 @@ export function Dashboard({
 		if (hasResume) set.add('resume');
 		if (hasRefresh) set.add('refresh');
 		if (hasBack) set.add('fleet');
+		if (interval) set.add('interval');
 		set.add('scrollHelp');
 		for (const refused of refusals.keys()) set.delete(refused);
 		return set as ReadonlySet<Capability>;
-	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack, refusals]);
+	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack, interval, refusals]);
 
 	const run = useCallback(
 		(command: ActionCommand) => {
-			const callback = {quit: onQuit, config: onConfig, pause: onPause, resume: onResume, refresh: onRefresh, toFleet: onBack}[command];
-			callback?.();
+			const callbacks = {
+				quit: onQuit,
+				config: onConfig,
+				pause: onPause,
+				resume: onResume,
+				refresh: onRefresh,
+				toFleet: onBack,
+				slower: () => interval?.step(1),
+				faster: () => interval?.step(-1),
+			};
+			callbacks[command]?.();
 		},
-		[onQuit, onConfig, onPause, onResume, onRefresh, onBack],
+		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, interval],
 	);
 	const [ui, dispatch] = useStepReducer(
 		dashboardReducer,
@@ -143,6 +162,9 @@ export function Dashboard({
 	useEffect(() => {
 		dispatch({type: 'offered', offered, refusals});
 	}, [dispatch, offered, refusals]);
+	useEffect(() => {
+		dispatch({type: 'interval', ms: intervalMs});
+	}, [dispatch, intervalMs]);
 	useEffect(() => {
 		if (ui.message === null && ui.asking === null) return;
 		const timer = setTimeout(
@@ -245,7 +267,7 @@ export function Dashboard({
 				height={ui.help || snapshot === null ? layout.headerLines + layout.bodyHeight + layout.footerLines : layout.height}
 				overflow="hidden"
 			>
-				<Header state={state} width={columns} />
+				<Header state={state} width={columns} {...(intervalMs === null ? {} : {intervalMs})} />
 				{body}
 				{layout.footerLines > 0 ? (
 					shownMessage ? (

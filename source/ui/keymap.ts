@@ -50,7 +50,9 @@ export type Capability =
 	/** The screen scrolls its help overlay (the dashboard does; the help is taller than small terminals). */
 	| 'scrollHelp'
 	/** Changing the miner's config (not with --read-only). */
-	| 'write';
+	| 'write'
+	/** Changing the session's poll interval live. */
+	| 'interval';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;
@@ -200,7 +202,10 @@ export type CommandName =
 	| 'helpDown'
 	/** The answers to a question (pause?). */
 	| 'yes'
-	| 'no';
+	| 'no'
+	/** The poll interval one step longer (+) or shorter (-), as btop's update interval. */
+	| 'slower'
+	| 'faster';
 
 const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
@@ -285,6 +290,16 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: ['question'],
 		footer: 'no',
 	},
+	{
+		command: 'slower',
+		keys: [{input: '+'}],
+		description: 'poll less often (the interval one step longer)',
+		contexts: dashboard,
+		footer: 'interval',
+		footerWith: 'faster',
+		needs: 'interval',
+	},
+	{command: 'faster', keys: [{input: '-'}], description: 'poll more often (one step shorter)', contexts: dashboard, needs: 'interval'},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------

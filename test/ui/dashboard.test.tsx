@@ -6,6 +6,7 @@ import type {MonitorState} from '../../source/monitor/types.js';
 import {App} from '../../source/ui/app.js';
 import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
 import {formatClock} from '../../source/format.js';
+import {PollInterval} from '../../source/monitor/poll-interval.js';
 import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from './helpers/state.js';
 import {KEYS, linesOf, renderTerminal, type Terminal} from './helpers/terminal.js';
 
@@ -358,6 +359,23 @@ describe('keys', () => {
 			expect(onPause).toHaveBeenCalledTimes(1);
 		});
 		expect(terminal.frame()).not.toContain('Pause mining on');
+	});
+
+	test('+ and - change the poll interval live, shown in the header; at the ends of the steps they say so', async () => {
+		const monitors: number[] = [];
+		const interval = new PollInterval([{setIntervalMs: (ms: number) => monitors.push(ms)}], 2000);
+		const {terminal} = await show(makeState(), {interval});
+		expect(linesOf(terminal.frame())[0]).toMatch(/● live · 2s ago · every 2s$/);
+		expect(linesOf(terminal.frame()).at(-1)).toContain('+- interval');
+		await terminal.press('+', 'every 3s');
+		await terminal.press('-', 'every 2s');
+		await terminal.press('-', 'every 1s');
+		expect(monitors).toEqual([3000, 2000, 1000]);
+		await terminal.press('-', 'every 500 ms');
+		await terminal.press('-', 'every 250 ms');
+		await terminal.press('-', 'polling every 250 ms already: the shortest step');
+		expect(monitors.at(-1)).toBe(250);
+		expect(monitors).toHaveLength(5);
 	});
 
 	test('keys for actions the app did not give do nothing', async () => {

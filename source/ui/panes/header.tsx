@@ -3,6 +3,7 @@ import {memo} from 'react';
 import {minerProduct} from '../../miner/abilities.js';
 import type {MonitorState} from '../../monitor/types.js';
 import {formatDuration} from '../../format.js';
+import {formatInterval} from '../../monitor/poll-interval.js';
 import {useNow} from '../hooks/use-now.js';
 import {statusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
@@ -11,10 +12,12 @@ import {TitleBar} from './title-bar.js';
 export type HeaderProps = {
 	readonly state: MonitorState;
 	readonly width: number;
+	/** The poll interval, where the user can change it (+ -): "every 2s" on the right. */
+	readonly intervalMs?: number;
 };
 
 /** Who the miner is, left; how rigtop's link to it stands, right (the right side wins the space). */
-function HeaderView({state, width}: HeaderProps) {
+function HeaderView({state, width, intervalMs}: HeaderProps) {
 	const theme = useTheme();
 	const now = useNow(1000);
 	const snapshot = state.snapshot;
@@ -30,7 +33,7 @@ function HeaderView({state, width}: HeaderProps) {
 	const badge = statusBadge(state, now);
 	// The state takes at most a little over half the line, so the rig name stays readable.
 	const room = Math.max(8, Math.min(width - 24, Math.floor(width * 0.55)));
-	let detail = badge.detail;
+	let detail = intervalMs === undefined ? badge.detail : `${badge.detail} · every ${formatInterval(intervalMs)}`;
 	const full = `● ${badge.word}${detail}`;
 	if (full.length > room) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3))}…`;
 	return (
