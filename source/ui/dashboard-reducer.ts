@@ -13,7 +13,7 @@ import {NO_REFUSALS, type Refusals} from './offers.js';
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
 
 /** Commands carried out by the app through a callback. */
-export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster';
+export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster' | 'freeze';
 
 export type DashboardStep = Step<DashboardUiState, ActionCommand>;
 
@@ -166,6 +166,7 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		case 'quit':
 		case 'config':
 		case 'resume':
+		case 'freeze':
 		case 'refresh':
 		case 'toFleet':
 			return {state, effects: [command]};

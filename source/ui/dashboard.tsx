@@ -88,7 +88,10 @@ export function Dashboard({
 	tokenGiven = true,
 	now,
 }: DashboardProps) {
-	const state = useStore(store, syncClocks);
+	const live = useStore(store, syncClocks);
+	// f holds the display still: the state and the clock of that moment, while the polls go on.
+	const [frozen, setFrozen] = useState<{readonly state: MonitorState; readonly at: number} | null>(null);
+	const state = frozen?.state ?? live;
 	const {columns, rows} = useTerminalSize();
 	const outdated = isOutdated(state);
 	// Down or in error with values on screen: the reason and its fix in full, above the events.
@@ -136,10 +139,13 @@ export function Dashboard({
 				toFleet: onBack,
 				slower: () => interval?.step(1),
 				faster: () => interval?.step(-1),
+				freeze() {
+					setFrozen((held) => (held ? null : {state: store.getState(), at: now ?? Date.now()}));
+				},
 			};
 			callbacks[command]?.();
 		},
-		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, interval],
+		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, interval, store, now],
 	);
 	const [ui, dispatch] = useStepReducer(
 		dashboardReducer,
@@ -260,14 +266,19 @@ export function Dashboard({
 	}
 
 	return (
-		<FixedNowContext.Provider value={now ?? null}>
+		<FixedNowContext.Provider value={frozen?.at ?? now ?? null}>
 			<Box
 				flexDirection="column"
 				width={columns}
 				height={ui.help || snapshot === null ? layout.headerLines + layout.bodyHeight + layout.footerLines : layout.height}
 				overflow="hidden"
 			>
-				<Header state={state} width={columns} {...(intervalMs === null ? {} : {intervalMs})} />
+				<Header
+					state={state}
+					width={columns}
+					{...(intervalMs === null ? {} : {intervalMs})}
+					{...(frozen === null ? {} : {frozenAt: frozen.at})}
+				/>
 				{body}
 				{layout.footerLines > 0 ? (
 					shownMessage ? (

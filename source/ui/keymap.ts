@@ -205,7 +205,9 @@ export type CommandName =
 	| 'no'
 	/** The poll interval one step longer (+) or shorter (-), as btop's update interval. */
 	| 'slower'
-	| 'faster';
+	| 'faster'
+	/** Hold the display still (bottom's f) while polling and alerts go on; f again lets it go. */
+	| 'freeze';
 
 const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
@@ -300,6 +302,13 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		needs: 'interval',
 	},
 	{command: 'faster', keys: [{input: '-'}], description: 'poll more often (one step shorter)', contexts: dashboard, needs: 'interval'},
+	{
+		command: 'freeze',
+		keys: [{input: 'f'}],
+		description: 'freeze the display (polling and alerts go on); again to go on',
+		contexts: dashboard,
+		footer: 'freeze',
+	},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------

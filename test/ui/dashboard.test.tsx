@@ -123,12 +123,12 @@ describe('live dashboard at 80×24', () => {
 
 	test('the footer offers only the actions the app gave', async () => {
 		const bare = await show(makeState());
-		expect(linesOf(bare.terminal.frame()).at(-1)).toBe(' q quit  ? help  ↑↓ threads');
+		expect(linesOf(bare.terminal.frame()).at(-1)).toBe(' q quit  ? help  ↑↓ threads  f freeze');
 		const full = await show(makeState(), {onConfig() {}, onPause() {}, onResume() {}, onRefresh() {}});
 		// The miner says it is mining, so pause is offered and resume is not.
-		expect(linesOf(full.terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  p pause  R refresh  ↑↓ threads');
+		expect(linesOf(full.terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  p pause  R refresh  ↑↓ threads  f freeze');
 		const paused = await show(makeState({snapshot: makeSnapshot({paused: true})}), {onPause() {}, onResume() {}});
-		expect(linesOf(paused.terminal.frame()).at(-1)).toBe(' q quit  ? help  r resume  ↑↓ threads');
+		expect(linesOf(paused.terminal.frame()).at(-1)).toBe(' q quit  ? help  r resume  ↑↓ threads  f freeze');
 		expect(linesOf(paused.terminal.frame())[0]).toContain('● PAUSED');
 	});
 
@@ -378,6 +378,21 @@ describe('keys', () => {
 		expect(monitors).toHaveLength(5);
 	});
 
+	test('f freezes the display while the store keeps changing; f again shows the present', async () => {
+		const {store, terminal} = await show(makeState());
+		await terminal.press('f', /● FROZEN at \d\d:\d\d · f goes on/);
+		store.set({snapshot: makeSnapshot({hashrate: {total: [9123.45, 9110.02, 9000]}})});
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		expect(terminal.frame()).not.toContain('9.12 kH/s');
+		expect(terminal.frame()).toContain('10s 4.82 kH/s');
+		// Keys still work while frozen (help, scrolling); only the data is held.
+		await terminal.press('?', 'Keys');
+		expect(terminal.frame()).toContain('freeze the display (polling and alerts go on)');
+		await terminal.press('?', 'Hashrate');
+		await terminal.press('f', '10s 9.12 kH/s');
+		expect(linesOf(terminal.frame())[0]).toContain('● live');
+	});
+
 	test('keys for actions the app did not give do nothing', async () => {
 		const onQuit = vi.fn();
 		const {terminal} = await show(makeState(), {onQuit});
@@ -395,7 +410,7 @@ describe('actions that cannot work are not offered, and their keys say why', () 
 
 	test('a 2.14 miner: no pause or resume in the footer or the help; p says why in one line, and nothing is sent', async () => {
 		const {terminal} = await show(makeState({snapshot: old}), actions);
-		expect(linesOf(terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  R refresh  ↑↓ threads');
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  R refresh  ↑↓ threads  f freeze');
 		await terminal.press('p', 'XMRig 2.14.4 has no pause or resume in its API (they came in XMRig 2.99.6)');
 		expect(terminal.frame()).not.toContain('method not allowed');
 		await terminal.press('j', 'q quit');
@@ -411,14 +426,14 @@ describe('actions that cannot work are not offered, and their keys say why', () 
 
 	test('--read-only: no pause or resume; the config view is still offered (to read)', async () => {
 		const {terminal} = await show(makeState({snapshot: makeSnapshot({paused: null})}), {...actions, readOnly: true});
-		expect(linesOf(terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  R refresh  ↑↓ threads');
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  R refresh  ↑↓ threads  f freeze');
 		await terminal.press('p', 'rigtop runs with --read-only: writes are off');
 		expect(actions.onPause).not.toHaveBeenCalled();
 	});
 
 	test('a restricted miner, or no token: pause and the config view say what they need', async () => {
 		const restricted = await show(makeState({snapshot: makeSnapshot({restricted: true})}), actions);
-		expect(linesOf(restricted.terminal.frame()).at(-1)).toBe(' q quit  ? help  R refresh  ↑↓ threads');
+		expect(linesOf(restricted.terminal.frame()).at(-1)).toBe(' q quit  ? help  R refresh  ↑↓ threads  f freeze');
 		await restricted.terminal.press('p', "the miner's API is restricted: pausing needs http.restricted false and a token");
 		await restricted.terminal.press('c', /the miner's API is restricted: reading its config needs http\.restricted false\s+and a token/);
 		const tokenless = await show(makeState(), {...actions, tokenGiven: false});

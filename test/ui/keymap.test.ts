@@ -108,7 +108,7 @@ describe('keymap', () => {
 	test("rigtop --help's keys are the footers of the screens", () => {
 		const lines = keysHelpLines();
 		expect(lines[1]).toBe(
-			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · +- interval',
+			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · +- interval · f freeze',
 		);
 		expect(lines[2]).toBe('  fleet      q quit · ? help · ↑↓ select · Enter open');
 		expect(lines[3]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
