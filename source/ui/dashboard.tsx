@@ -1,5 +1,5 @@
 import {Box} from 'ink';
-import {useCallback, useEffect, useMemo, useState} from 'react';
+import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
 import {FixedNowContext, syncClocks} from './hooks/use-now.js';
 import {useShareTrack} from './hooks/use-share-track.js';
@@ -8,7 +8,7 @@ import {useKeys} from './hooks/use-keys.js';
 import {useStore} from './hooks/use-store.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
-import {computeLayout, STAT_PANE_HEIGHT} from './layout.js';
+import {computeLayout, STAT_PANE_HEIGHT, type DashboardLayout} from './layout.js';
 import {EventsPane, type Notice} from './panes/events-pane.js';
 import {Footer, MessageLine} from './panes/footer.js';
 import {dashboardRefusals, sameRefusals, type Refusals} from './offers.js';
@@ -19,6 +19,7 @@ import {PoolPane} from './panes/pool-pane.js';
 import {SharesPane} from './panes/shares-pane.js';
 import {SystemPane} from './panes/system-pane.js';
 import {ThreadsPane} from './panes/threads-pane.js';
+import {TooSmall} from './panes/too-small.js';
 import {WaitingScreen} from './panes/waiting-screen.js';
 import {isOutdated} from './status.js';
 import type {ThemeToken} from './theme.js';
@@ -50,6 +51,22 @@ export type DashboardProps = {
 export type IntervalControl = Store<number> & {step(direction: 1 | -1): boolean};
 
 const NO_INTERVAL: Store<number | null> = {subscribe: () => () => {}, getState: () => null};
+
+/** The stats panes the layout has room for: two a row side by side, or one a row stacked. */
+function StatsPanes({layout, panes}: {readonly layout: DashboardLayout; readonly panes: readonly ReactNode[]}) {
+	const shown = panes.slice(0, layout.statPanes);
+	if (layout.stacked) return <>{shown}</>;
+	const rows: ReactNode[] = [];
+	for (let index = 0; index < shown.length; index += 2) {
+		rows.push(
+			<Box key={index} flexDirection="row" height={STAT_PANE_HEIGHT}>
+				{shown.slice(index, index + 2)}
+			</Box>,
+		);
+	}
+
+	return <>{rows}</>;
+}
 
 /** How long a message in the footer's place stays when no key is pressed. */
 const MESSAGE_MS = 6000;
@@ -216,9 +233,11 @@ export function Dashboard({
 	} else {
 		body = (
 			<>
-				{layout.statRows >= 1 ? (
-					<Box flexDirection="row" height={STAT_PANE_HEIGHT}>
+				<StatsPanes
+					layout={layout}
+					panes={[
 						<HashratePane
+							key="hashrate"
 							hashrate={snapshot.hashrate}
 							sessionAverage={state.sessionAverage}
 							history={state.history}
@@ -226,29 +245,27 @@ export function Dashboard({
 							width={leftWidth}
 							height={STAT_PANE_HEIGHT}
 							outdated={outdated}
-						/>
-						<PoolPane connection={snapshot.connection} width={rightWidth} height={STAT_PANE_HEIGHT} outdated={outdated} />
-					</Box>
-				) : null}
-				{layout.statRows >= 2 ? (
-					<Box flexDirection="row" height={STAT_PANE_HEIGHT}>
+						/>,
+						<PoolPane key="pool" connection={snapshot.connection} width={rightWidth} height={STAT_PANE_HEIGHT} outdated={outdated} />,
 						<SharesPane
+							key="shares"
 							results={snapshot.results}
 							lastAcceptedAt={shares.lastAcceptedAt}
 							width={leftWidth}
 							height={STAT_PANE_HEIGHT}
 							outdated={outdated}
-						/>
+						/>,
 						<SystemPane
+							key="system"
 							cpu={snapshot.cpu}
 							hugepages={snapshot.hugepages}
 							resources={snapshot.resources}
 							width={rightWidth}
 							height={STAT_PANE_HEIGHT}
 							outdated={outdated}
-						/>
-					</Box>
-				) : null}
+						/>,
+					]}
+				/>
 				{layout.threadsHeight > 0 ? (
 					<ThreadsPane
 						threads={snapshot.threads}
@@ -263,6 +280,10 @@ export function Dashboard({
 				<EventsPane events={state.events} lines={layout.eventLines} width={columns} notice={notice} />
 			</>
 		);
+	}
+
+	if (layout.tooSmall) {
+		return <TooSmall columns={columns} rows={rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'dashboard')} quits`} />;
 	}
 
 	return (

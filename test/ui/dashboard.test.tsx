@@ -472,6 +472,38 @@ describe('terminal size', () => {
 		expect(linesOf(terminal.frame()).length).toBeLessThanOrEqual(15);
 	});
 
+	test('between the smallest size and 80 columns the panes stack whole in one column', async () => {
+		const {terminal} = await show(makeState(), {columns: 60, rows: 20});
+		const lines = linesOf(terminal.frame());
+		expect(lines[1]).toMatch(/^╭ Hashrate ─+╮$/);
+		expect(lines[1]).toHaveLength(60);
+		expect(lines[2]).toContain('10s 4.82 kH/s  60s 4.80  15m —');
+		expect(lines[6]).toMatch(/^╭ Pool ─+╮$/);
+		expect(lines[7]).toContain('pool.example.org:443  TLSv1.3');
+		expect(lines[11]).toMatch(/^╭ Shares ─+╮$/);
+		// The panes are whole: nothing in them is cut.
+		expect(lines.slice(1, 16).join('\n')).not.toContain('…');
+		expectFits(terminal, 60, 20);
+	});
+
+	test('below the smallest size it says so (and what it needs); q still quits; made larger, the dashboard is back', async () => {
+		const onQuit = vi.fn();
+		const {terminal} = await show(makeState(), {columns: 40, rows: 12, onQuit});
+		expect(terminal.frame()).toContain('terminal too small — need 50×10');
+		expect(terminal.frame()).toContain('this one is 40×12 · q quits');
+		expect(terminal.frame()).not.toContain('Hashrate');
+		expectFits(terminal, 40, 12);
+		terminal.resize(100, 30);
+		await terminal.waitFor('Hashrate');
+		expect(terminal.frame()).not.toContain('too small');
+		terminal.resize(70, 8);
+		await terminal.waitFor('need 50×10');
+		await terminal.press('q');
+		await vi.waitFor(() => {
+			expect(onQuit).toHaveBeenCalledTimes(1);
+		});
+	});
+
 	test('any size, any state: never taller than rows - 1, never wider than the terminal', async () => {
 		const states = [
 			makeState({

@@ -13,6 +13,8 @@ import {Footer} from '../panes/footer.js';
 import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
 import {Line, Pane} from '../panes/pane.js';
 import {TitleBar} from '../panes/title-bar.js';
+import {TooSmall} from '../panes/too-small.js';
+import {isTooSmall} from '../layout.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {ConfigPanel} from './config-panel.js';
 import {
@@ -267,6 +269,10 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	else if (cursorEntry && mode === 'browse') {
 		const note = keyNote(cursorEntry);
 		if (note) notice = {text: `${cursorEntry.id}: ${note}`, tone: 'muted'};
+	}
+
+	if (isTooSmall(columns, rows)) {
+		return <TooSmall columns={columns} rows={rows} hint={`${CONFIG_KEYMAP.keyOf('leave', 'browse')} goes back to the dashboard`} />;
 	}
 
 	const status = statusText(state, writesOff);

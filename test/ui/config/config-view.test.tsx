@@ -382,6 +382,20 @@ describe('the config view against the simulated 6.x miner', () => {
 		expect(terminal.frame()).not.toContain('apply the changes');
 	});
 
+	it('below the smallest size it says so, q still goes back, and made larger it is back', async () => {
+		const {terminal, backs} = await open();
+		terminal.resize(40, 12);
+		await terminal.waitFor('terminal too small — need 50×10');
+		expect(terminal.frame()).toMatch(/this one is 40×12 · q goes back to the\s+dashboard/);
+		expectCleanFrames(terminal, 80, 24);
+		terminal.resize(80, 24);
+		await terminal.waitFor('▸ cpu');
+		terminal.resize(40, 12);
+		await terminal.waitFor('too small');
+		await terminal.press('q');
+		await vi.waitFor(() => expect(backs).toHaveLength(1));
+	});
+
 	it('fits smaller and larger terminals', async () => {
 		const small = await open({columns: 60, rows: 12});
 		await small.terminal.press('G');
