@@ -9,7 +9,7 @@ import {useStore} from './hooks/use-store.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
 import {computeLayout, STAT_PANE_HEIGHT, type DashboardLayout} from './layout.js';
-import {EventsPane, type Notice} from './panes/events-pane.js';
+import {EventsPane, noticeHeight, type Notice} from './panes/events-pane.js';
 import {Footer, MessageLine} from './panes/footer.js';
 import {dashboardRefusals, sameRefusals, type Refusals} from './offers.js';
 import {HashratePane} from './panes/hashrate-pane.js';
@@ -116,6 +116,7 @@ export function Dashboard({
 		if (!outdated || state.error === null || state.status === 'stale') return null;
 		return {text: `${state.error.message} — fix: ${state.error.hint}`, tone: 'error'};
 	}, [outdated, state.error, state.status]);
+	const noticeLines = noticeHeight(notice, columns);
 	const threadsKnown = state.snapshot === null ? null : state.snapshot.threads.length;
 	const snapshot = state.snapshot;
 	const threadCount = snapshot?.threads.length ?? 0;
@@ -166,7 +167,7 @@ export function Dashboard({
 	);
 	const [ui, dispatch] = useStepReducer(
 		dashboardReducer,
-		() => initialUiState({offered, refusals, pageSize: computeLayout(columns, rows, notice ? 2 : 0, threadsKnown).threadRows, threadCount}),
+		() => initialUiState({offered, refusals, pageSize: computeLayout(columns, rows, noticeLines, threadsKnown).threadRows, threadCount}),
 		run,
 	);
 	// A message takes the footer's place, on two lines when one is too short for it.
@@ -174,8 +175,8 @@ export function Dashboard({
 		ui.asking === 'pause' ? {text: pauseQuestion(state.name), tone: 'accent'} : ui.message;
 	const messageLines = shownMessage && shownMessage.text.length > columns - 2 ? 2 : 1;
 	const layout = useMemo(
-		() => computeLayout(columns, rows, notice ? 2 : 0, threadsKnown, messageLines),
-		[columns, rows, notice, threadsKnown, messageLines],
+		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines),
+		[columns, rows, noticeLines, threadsKnown, messageLines],
 	);
 	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered).filter((entry) => entry.available), [offered]);
 	const helpMax = helpMaxOffset(help.length, layout.bodyHeight);
@@ -277,7 +278,7 @@ export function Dashboard({
 						outdated={outdated}
 					/>
 				) : null}
-				<EventsPane events={state.events} lines={layout.eventLines} width={columns} notice={notice} />
+				<EventsPane events={state.events} lines={layout.eventLines} width={columns} notice={notice} noticeLines={noticeLines} />
 			</>
 		);
 	}

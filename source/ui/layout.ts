@@ -58,7 +58,7 @@ export type DashboardLayout = {
  * `threadCount`: the threads the miner reports, when known; the threads pane then takes no more
  * lines than they need and the events list gets the rest.
  * `noticeLines`: extra lines wanted for a notice above the events (the reason and fix of an error,
- * wrapped); they are taken from the threads pane only while it keeps its smallest useful height.
+ * wrapped); they come before the threads pane (which keeps the lines left if they are enough for it).
  * `footerWanted`: lines for the footer (a message in its place may want two).
  */
 export function computeLayout(
@@ -77,8 +77,12 @@ export function computeLayout(
 
 	const stacked = width < SIDE_BY_SIDE_COLUMNS;
 	const perRow = stacked ? 1 : 2;
+	// Hashrate and Pool always come first; the other panes only where a notice keeps its lines.
+	const essentialRows = stacked ? 2 : 1;
+	const reserve = noticeLines > 0 ? 1 + noticeLines : 0;
 	let statRows = 0;
 	while (statRows * perRow < 4 && left >= STAT_PANE_HEIGHT) {
+		if (statRows >= essentialRows && left - STAT_PANE_HEIGHT < reserve) break;
 		statRows++;
 		left -= STAT_PANE_HEIGHT;
 	}
@@ -89,8 +93,10 @@ export function computeLayout(
 		left -= 1;
 	}
 
+	// A notice (the reason and fix of an error) gets every line it needs before the threads do: the
+	// threads then show last-known values, and the fix is what the user needs to read.
 	if (noticeLines > 0 && eventLines > 0) {
-		const extra = Math.min(noticeLines, Math.max(0, left - MIN_THREADS_HEIGHT));
+		const extra = Math.min(noticeLines, left);
 		eventLines += extra;
 		left -= extra;
 	}

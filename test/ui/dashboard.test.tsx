@@ -2,6 +2,7 @@ import {stripVTControlCharacters} from 'node:util';
 import {render} from 'ink-testing-library';
 import fc from 'fast-check';
 import {describe, expect, test, vi} from 'vitest';
+import {MinerError} from '../../source/miner/errors.js';
 import type {MonitorState} from '../../source/monitor/types.js';
 import {App} from '../../source/ui/app.js';
 import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
@@ -39,6 +40,26 @@ describe('live dashboard at 80×24', () => {
 		expect(text).toContain(wrongToken().message);
 		expect(text.replaceAll(/\s+/g, ' ')).toContain(`fix: ${wrongToken().hint}`.replaceAll(/\s+/g, ' '));
 		expectFits(terminal, 80, 24);
+	});
+
+	test('a long reason and fix wrap over every line they need, never cut, at 80 and at 60 columns', async () => {
+		const error = new MinerError('unauthorized', 'the miner refused rigtop (401): it wants a token, or refuses one it did not ask for', {
+			status: 401,
+			hint:
+				"set http.restricted to false in the miner's config file (with http.access-token set to a token) and restart the miner, " +
+				'then give rigtop that token with --token-file or RIGTOP_TOKEN',
+		});
+		for (const columns of [80, 60]) {
+			const {terminal} = await show(makeState({status: 'error', error, failingSince: NOW - 30_000, lastSuccessAt: NOW - 40_000}), {
+				columns,
+			});
+			const text = linesOf(terminal.frame())
+				.map((line) => line.replace(/^[│ ]+|[│ ]+$/g, ''))
+				.join(' ')
+				.replaceAll(/\s+/g, ' ');
+			expect(text).toContain(`${error.message} — fix: ${error.hint}`);
+			expectFits(terminal, columns, 24);
+		}
 	});
 
 	test('a rig opened from the fleet whose threads were not read says why, not that the miner reports none', async () => {
@@ -193,6 +214,25 @@ describe('before any data', () => {
 		expect(frame).toContain('✗ cannot use the miner at http://127.0.0.1:18088');
 		expect(frame).toContain('wrong token (403)');
 		expect(frame).toContain('fix: the token is wrong: use the value of http.access-token');
+	});
+
+	test('before any data, a long reason wraps too (at 50 columns), as its fix does', async () => {
+		const error = new MinerError(
+			'incompatible',
+			'the answer from /2/summary is not an XMRig summary: it has no hashrate, no version and no results',
+			{
+				detail: 'an HTML page (text/html)',
+			},
+		);
+		const {terminal} = await show(makeState({status: 'error', snapshot: null, lastSuccessAt: null, error}), {columns: 50, rows: 20});
+		// Below the header line (whose state detail is cut to fit), nothing is cut.
+		const text = linesOf(terminal.frame())
+			.slice(1)
+			.map((line) => line.trim())
+			.join(' ');
+		expect(text).toContain(`${error.message} (an HTML page (text/html))`);
+		expect(text).not.toContain('…');
+		expectFits(terminal, 50, 20);
 	});
 
 	test('an unreachable miner says it is retrying', async () => {
