@@ -179,7 +179,7 @@ export function Dashboard({
 		[columns, rows, noticeLines, threadsKnown, messageLines],
 	);
 	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered).filter((entry) => entry.available), [offered]);
-	const helpMax = helpMaxOffset(help.length, layout.bodyHeight);
+	const helpMax = helpMaxOffset(help, columns, layout.bodyHeight);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount, helpMax});
 	}, [dispatch, layout.threadRows, threadCount, helpMax]);

@@ -333,6 +333,19 @@ describe('keys', () => {
 		await terminal.press('?', 'Hashrate');
 	});
 
+	test('the help wraps a long description beside its keys (never cut), and scrolls with ↑↓ where it does not fit', async () => {
+		const {terminal} = await show(makeState(), {columns: 60, rows: 16, interval: new PollInterval([], 2000), onPause() {}});
+		await terminal.press('?', 'Keys');
+		expect(terminal.frame()).toMatch(/│ q, F10, Ctrl\+C {2}quit rigtop/);
+		expect(terminal.frame()).toContain('more below · ↑↓ scroll');
+		for (let index = 0; index < 20; index++) await terminal.press('j');
+		await terminal.waitFor(/│ f +freeze the display \(polling and alerts +│\n│ +go on\); again to go on/);
+		expect(terminal.frame()).toContain('above · ↑↓ scroll');
+		// Below the header line (whose state detail is cut to fit), nothing is cut.
+		expect(linesOf(terminal.frame()).slice(1).join('\n')).not.toContain('…');
+		expectFits(terminal, 60, 16);
+	});
+
 	test('q and Ctrl+C call onQuit', async () => {
 		const onQuit = vi.fn();
 		const {terminal} = await show(makeState(), {onQuit});

@@ -31,6 +31,14 @@ function expectCleanFrames(terminal: Terminal, columns = 80, rows = 24, ...secre
 	}
 }
 
+/** The text inside the frame (borders and padding off, lines joined): for prose that wraps. */
+function prose(terminal: Terminal): string {
+	return linesOf(terminal.frame())
+		.map((line) => line.replace(/^[│ ]+|[│ ]+$/g, ''))
+		.join(' ')
+		.replaceAll(/\s+/g, ' ');
+}
+
 /** The row of the tree that shows a key (by its label), as text. */
 function row(terminal: Terminal, label: RegExp): string {
 	return linesOf(terminal.frame()).find((line) => label.test(line)) ?? '';
@@ -316,6 +324,11 @@ describe('the config view against the simulated 6.x miner', () => {
 		expect(row(terminal, /access-token/)).toMatch(/● access-token\s+••••••••\s+\(changed\)/);
 		await terminal.press('w', "http.access-token can cut rigtop off from the miner's API");
 		await terminal.press('y', 'Are you sure?');
+		// The second question's words wrap whole at 80 columns; nothing of them is cut.
+		expect(prose(terminal)).toContain(
+			"The change to http.access-token can cut rigtop off from the miner's API: rigtop may not reach the miner afterwards " +
+				"(new port, host, token, or API off). If that happens, fix it in the miner's config file; the config as it was is backed up first.",
+		);
 		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
 		// n at the second question applies nothing either.
 		await terminal.press('n', '● access-token');
@@ -337,6 +350,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press('w', 'y apply · n cancel');
 		await terminal.press('y', 'conflict — nothing was applied');
 		expect(terminal.frame()).toContain('print-time: 60 → 15 (changed on the miner)');
+		expect(prose(terminal)).toContain('R reads it again (your changes are dropped); then make them again on what the miner has now.');
 		expect(linesOf(terminal.frame()).at(-1)).toContain('R reload');
 		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
 		await terminal.press('R', 'Read the config from the miner again?');
@@ -394,6 +408,14 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.waitFor('too small');
 		await terminal.press('q');
 		await vi.waitFor(() => expect(backs).toHaveLength(1));
+	});
+
+	it('at 60 columns a message under the tree wraps whole, and so does a fix in a panel', async () => {
+		const {terminal} = await open({readOnly: true, columns: 60, rows: 24});
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, 'rigtop runs with --read-only');
+		expect(prose(terminal)).toContain('rigtop runs with --read-only: writes are off (no apply, undo, pause or resume)');
+		expectCleanFrames(terminal, 60, 24);
 	});
 
 	it('fits smaller and larger terminals', async () => {
