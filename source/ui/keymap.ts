@@ -305,7 +305,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{
 		command: 'freeze',
 		keys: [{input: 'f'}],
-		description: 'freeze the display (polling and alerts go on); again to go on',
+		description: 'freeze the display (polling and alerts go on)',
 		contexts: dashboard,
 		footer: 'freeze',
 	},

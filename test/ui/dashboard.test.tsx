@@ -339,7 +339,7 @@ describe('keys', () => {
 		expect(terminal.frame()).toMatch(/│ q, F10, Ctrl\+C {2}quit rigtop/);
 		expect(terminal.frame()).toContain('more below · ↑↓ scroll');
 		for (let index = 0; index < 20; index++) await terminal.press('j');
-		await terminal.waitFor(/│ f +freeze the display \(polling and alerts +│\n│ +go on\); again to go on/);
+		await terminal.waitFor(/│ f +freeze the display \(polling and alerts +│\n│ +go on\) +│/);
 		expect(terminal.frame()).toContain('above · ↑↓ scroll');
 		// Below the header line (whose state detail is cut to fit), nothing is cut.
 		expect(linesOf(terminal.frame()).slice(1).join('\n')).not.toContain('…');
