@@ -178,7 +178,8 @@ export function Dashboard({
 		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines),
 		[columns, rows, noticeLines, threadsKnown, messageLines],
 	);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered).filter((entry) => entry.available), [offered]);
+	// The dashboard's keys (the help's own, Esc and ↑↓, are on its frame: listing them here would give ↑ two meanings).
+	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard'], offered).filter((entry) => entry.available), [offered]);
 	const helpMax = helpMaxOffset(help, columns, layout.bodyHeight);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount, helpMax});

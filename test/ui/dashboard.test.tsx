@@ -326,6 +326,8 @@ describe('keys', () => {
 		// Only what works here: no config view was given, and the miner is mining (nothing to resume).
 		expect(frame).not.toContain("view and edit the miner's config");
 		expect(frame).not.toContain('resume mining');
+		// No key has two meanings in the list: the help's own keys (Esc, ↑↓) are on its frame, not beside the threads' ↑↓.
+		expect(frame).not.toContain('scroll this help');
 		expect(frame).not.toContain('Hashrate');
 		expect(linesOf(frame).at(-1)).toBe(' q quit  ? help  Esc close');
 		await terminal.press(KEYS.escape, 'Hashrate');

@@ -178,9 +178,10 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		void session.open();
 	}, [session]);
 
-	// The help lists what works: without writes (--read-only), no toggling, editing values or applying.
+	// The help lists the tree's keys that work: without writes (--read-only), no toggling, stepping or applying. Its own
+	// keys (Esc, ↑↓) are on its frame: listing them here would give Esc and ↑ two meanings in one list.
 	const helpEntries = useMemo(
-		() => CONFIG_KEYMAP.help(['browse', 'help'], new Set<Capability>(writesOff ? [] : ['write'])).filter((entry) => entry.available),
+		() => CONFIG_KEYMAP.help(['browse'], new Set<Capability>(writesOff ? [] : ['write'])).filter((entry) => entry.available),
 		[writesOff],
 	);
 	const helpMax = helpMaxOffset(helpEntries, layout.width, layout.bodyRows);
