@@ -32,6 +32,7 @@ export function minerActions(miner: WatchedMiner, readOnly: boolean): MinerActio
 					summaryReadable: monitor.getState().status === 'live',
 					layout: layoutForVersion(version),
 					tokenGiven: miner.target.token !== null,
+					doing: `${method} it`,
 				});
 				monitor.addEvent('action', 'error', `${method} failed: ${problemLine(problem)}`);
 			},

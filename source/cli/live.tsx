@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type {ReactElement} from 'react';
 import {ConfigSession} from '../config/session.js';
+import {PollInterval} from '../monitor/poll-interval.js';
 import {App, type ConfigTarget} from '../ui/app.js';
 import {ConfigView} from '../ui/config/config-view.js';
 import {lastHourSource} from '../history/last-hour.js';
@@ -58,13 +59,30 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		return config;
 	};
 
-	const renderConfig = ({index, store}: ConfigTarget, onBack: () => void) => {
+	const renderConfig = ({index, store}: ConfigTarget, onBack: () => void, onQuit: () => void) => {
 		const miner = session.miners[index];
 		if (!miner) return null;
-		return <ConfigView session={configFor(index, miner)} minerName={store.getState().name} onBack={onBack} readOnly={plan.readOnly} />;
+		return (
+			<ConfigView
+				session={configFor(index, miner)}
+				minerName={store.getState().name}
+				onBack={onBack}
+				onQuit={onQuit}
+				readOnly={plan.readOnly}
+			/>
+		);
 	};
 
-	const miners = session.miners.map((watched) => ({store: watched.monitor, ...minerActions(watched, plan.readOnly)}));
+	const miners = session.miners.map((watched) => ({
+		store: watched.monitor,
+		tokenGiven: watched.target.token !== null,
+		...minerActions(watched, plan.readOnly),
+	}));
+	// + and - on a dashboard: one interval for every miner of the session.
+	const interval = new PollInterval(
+		session.miners.map((watched) => watched.monitor),
+		plan.intervalMs,
+	);
 	const onOpenChange = (index: number | null) => {
 		session.setOpen(index);
 	};
@@ -77,6 +95,8 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 			{...(session.history ? {history: lastHourSource(session.history)} : {})}
 			onQuit={quit}
 			color={plan.color}
+			readOnly={plan.readOnly}
+			interval={interval}
 			renderConfig={renderConfig}
 			onOpenChange={onOpenChange}
 		/>

@@ -44,6 +44,8 @@ export type ProblemContext = {
 	readonly summaryReadable?: boolean | null;
 	/** Whether rigtop sent a token. */
 	readonly tokenGiven?: boolean | null;
+	/** What was being done, for the message ("pause it"); default "read its config" or "change its config". */
+	readonly doing?: string;
 };
 
 /** The config layout a document has, or null when it has neither API section. */
@@ -92,7 +94,7 @@ export function problemLine(problem: ConfigProblem): string {
 /** Maps an error from reading or writing the config to a plain-words problem (no network calls). */
 export function describeConfigError(error: unknown, context: ProblemContext): ConfigProblem {
 	const {operation} = context;
-	const doing = operation === 'read' ? 'read its config' : 'change its config';
+	const doing = context.doing ?? (operation === 'read' ? 'read its config' : 'change its config');
 	if (error instanceof BackupError) {
 		return {kind: 'backup', message: error.message, fix: 'nothing was sent to the miner; its config is unchanged', detail: null};
 	}

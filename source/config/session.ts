@@ -74,7 +74,7 @@ export const READ_ONLY_MESSAGE = 'rigtop runs with --read-only: writes are off (
 
 /** The subset of ConfigSession the view uses (tests may pass any object of this shape). */
 export type ConfigStore = Store<ConfigSessionState> &
-	Pick<ConfigSession, 'ensureLoaded' | 'load' | 'reload' | 'toggle' | 'cycle' | 'step' | 'set' | 'discard' | 'apply' | 'undo'>;
+	Pick<ConfigSession, 'ensureLoaded' | 'open' | 'load' | 'reload' | 'toggle' | 'cycle' | 'step' | 'set' | 'discard' | 'apply' | 'undo'>;
 
 export class ConfigSession implements Store<ConfigSessionState> {
 	readonly #options: ConfigSessionOptions;
@@ -113,6 +113,18 @@ export class ConfigSession implements Store<ConfigSessionState> {
 	ensureLoaded(): Promise<void> {
 		if (this.#loading) return this.#loading;
 		if (this.#state.document !== null) return Promise.resolve();
+		return this.load();
+	}
+
+	/**
+	 * A new visit of the config view: the config is read again (the view waits for it rather than show what
+	 * was read before), and the last visit's result and undo target are let go, so no old result, and no
+	 * undo of a change made in an earlier visit, is a key away. Its backup stays on disk.
+	 */
+	open(): Promise<void> {
+		if (this.#state.busy === 'apply' || this.#state.busy === 'undo') return Promise.resolve();
+		this.#applied = null;
+		this.#update({document: null, edits: null, lastResult: null, lastAction: null, lastApplied: null, problem: null, readAt: null});
 		return this.load();
 	}
 

@@ -79,7 +79,7 @@ export type PollStats = {
 export class Monitor implements Store<MonitorState> {
 	readonly #read: ReadSnapshot;
 	readonly #configuredName: string | undefined;
-	readonly #intervalMs: number;
+	#intervalMs: number;
 	readonly #maxBackoffMs: number;
 	readonly #clock: Clock;
 	readonly #random: () => number;
@@ -102,11 +102,11 @@ export class Monitor implements Store<MonitorState> {
 	#sampleSum = 0;
 	#sampleCount = 0;
 	#stats: PollStats = {failures: 0, restarts: 0, lastDurationMs: null};
+	/** When the last poll started (the cadence is measured from it). */
+	#lastStartedAt: number | null = null;
 
 	constructor(options: MonitorOptions) {
-		if (!Number.isFinite(options.intervalMs) || options.intervalMs < minIntervalMs) {
-			throw new RangeError(`intervalMs must be at least ${minIntervalMs}, got ${options.intervalMs}`);
-		}
+		checkInterval(options.intervalMs);
 
 		this.#read = options.read;
 		this.#configuredName = options.name;
@@ -177,6 +177,34 @@ export class Monitor implements Store<MonitorState> {
 		void this.#poll();
 	}
 
+	/** The poll interval now, ms. */
+	get intervalMs(): number {
+		return this.#intervalMs;
+	}
+
+	/**
+	 * Changes the poll interval (the `+` and `-` keys). While live, the poll due moves to the new interval
+	 * measured from the last poll's start (at once if that is past); a poll in flight or a miner being
+	 * backed off keeps its schedule, and the new interval applies from the next one.
+	 */
+	setIntervalMs(intervalMs: number): void {
+		checkInterval(intervalMs);
+		if (intervalMs === this.#intervalMs) return;
+		this.#intervalMs = intervalMs;
+		if (!this.#running || this.#timer === null || this.#controller !== null || this.#state.status !== 'live') return;
+		this.#clock.clearTimeout(this.#timer);
+		this.#timer = null;
+		const now = this.#clock.now();
+		const delay = Math.max(0, (this.#lastStartedAt ?? now) + intervalMs - now);
+		if (delay === 0) {
+			void this.#poll();
+			return;
+		}
+
+		this.#schedulePoll(delay);
+		this.#commit({...this.#state, nextPollAt: now + delay});
+	}
+
 	subscribe(listener: () => void): () => void {
 		return this.#listeners.add(listener);
 	}
@@ -199,6 +227,7 @@ export class Monitor implements Store<MonitorState> {
 		const controller = new AbortController();
 		this.#controller = controller;
 		const startedAt = this.#clock.now();
+		this.#lastStartedAt = startedAt;
 		let outcome: Outcome;
 		try {
 			outcome = {ok: true, snapshot: await this.#read(controller.signal)};
@@ -373,6 +402,12 @@ export class Monitor implements Store<MonitorState> {
 	#commit(state: MonitorState): void {
 		this.#state = state;
 		this.#listeners.notify();
+	}
+}
+
+function checkInterval(intervalMs: number): void {
+	if (!Number.isFinite(intervalMs) || intervalMs < minIntervalMs) {
+		throw new RangeError(`intervalMs must be at least ${minIntervalMs}, got ${intervalMs}`);
 	}
 }
 

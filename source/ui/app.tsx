@@ -1,5 +1,5 @@
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
-import {Dashboard, type DashboardProps} from './dashboard.js';
+import {Dashboard, type DashboardProps, type IntervalControl} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
@@ -18,6 +18,8 @@ export type AppMiner = {
 	readonly onResume?: () => void;
 	/** Poll now. */
 	readonly onRefresh?: () => void;
+	/** Whether rigtop sends this miner an access token (without one it allows no pause or config); default true. */
+	readonly tokenGiven?: boolean;
 };
 
 /** What the config view slot is given: which miner, and its store. */
@@ -29,14 +31,18 @@ export type AppProps = {
 	readonly onQuit: () => void;
 	/** Draw in colour (default true). Off for --no-color or NO_COLOR (cli/options.ts). */
 	readonly color?: boolean;
+	/** --read-only: pause and resume are not offered (their keys say why). */
+	readonly readOnly?: boolean;
+	/** The session's poll interval, changed live with + and - on a dashboard (and shown in its header). */
+	readonly interval?: IntervalControl;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 	/**
 	 * The config view slot (`c` on a miner's dashboard): renders the config screen of one miner; `onBack`
-	 * returns to that miner's dashboard (Esc there). The config view owns its keys while it is shown.
-	 * Without it, `c` is not offered.
+	 * returns to that miner's dashboard (Esc or q there), `onQuit` quits rigtop (F10). The config view owns
+	 * its keys while it is shown. Without it, `c` is not offered.
 	 */
-	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void) => ReactNode;
+	readonly renderConfig?: (miner: ConfigTarget, onBack: () => void, onQuit: () => void) => ReactNode;
 	/** Alerts for the fleet rows (the AlertCenter). */
 	readonly alerts?: Store<AlertCenterState>;
 	/**
@@ -60,7 +66,20 @@ type Screen =
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
  * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
  */
-export function App({miners, onQuit, color = true, now, renderConfig, alerts, notices, history, fleetThrottleMs, onOpenChange}: AppProps) {
+export function App({
+	miners,
+	onQuit,
+	color = true,
+	readOnly = false,
+	interval,
+	now,
+	renderConfig,
+	alerts,
+	notices,
+	history,
+	fleetThrottleMs,
+	onOpenChange,
+}: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
@@ -129,7 +148,7 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, no
 			/>
 		);
 	} else if (screen.name === 'config' && renderConfig) {
-		body = renderConfig({index, store: miner.store}, backToDashboard);
+		body = renderConfig({index, store: miner.store}, backToDashboard, onQuit);
 	} else {
 		const optional: {-readonly [K in keyof DashboardProps]?: DashboardProps[K]} = {};
 		if (miner.onPause) optional.onPause = miner.onPause;
@@ -138,7 +157,9 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, no
 		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
 		if (now !== undefined) optional.now = now;
-		body = <Dashboard key={index} store={fleetMode || !single ? miner.store : single} onQuit={onQuit} {...optional} />;
+		if (miner.tokenGiven !== undefined) optional.tokenGiven = miner.tokenGiven;
+		if (interval) optional.interval = interval;
+		body = <Dashboard key={index} store={fleetMode || !single ? miner.store : single} onQuit={onQuit} readOnly={readOnly} {...optional} />;
 	}
 
 	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;

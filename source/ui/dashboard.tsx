@@ -1,24 +1,28 @@
-import {Box, useInput, type Key} from 'ink';
-import {useCallback, useEffect, useMemo} from 'react';
+import {Box} from 'ink';
+import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
 import {FixedNowContext, syncClocks} from './hooks/use-now.js';
 import {useShareTrack} from './hooks/use-share-track.js';
 import {useStepReducer} from './hooks/use-step-reducer.js';
+import {useKeys} from './hooks/use-keys.js';
 import {useStore} from './hooks/use-store.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName} from './keymap.js';
-import {computeLayout, STAT_PANE_HEIGHT} from './layout.js';
-import {EventsPane, type Notice} from './panes/events-pane.js';
-import {Footer} from './panes/footer.js';
+import {computeLayout, STAT_PANE_HEIGHT, type DashboardLayout} from './layout.js';
+import {EventsPane, noticeHeight, type Notice} from './panes/events-pane.js';
+import {Footer, MessageLine} from './panes/footer.js';
+import {dashboardRefusals, sameRefusals, type Refusals} from './offers.js';
 import {HashratePane} from './panes/hashrate-pane.js';
 import {Header} from './panes/header.js';
-import {HelpOverlay} from './panes/help-overlay.js';
+import {HelpOverlay, helpMaxOffset} from './panes/help-overlay.js';
 import {PoolPane} from './panes/pool-pane.js';
 import {SharesPane} from './panes/shares-pane.js';
 import {SystemPane} from './panes/system-pane.js';
 import {ThreadsPane} from './panes/threads-pane.js';
+import {TooSmall} from './panes/too-small.js';
 import {WaitingScreen} from './panes/waiting-screen.js';
 import {isOutdated} from './status.js';
+import type {ThemeToken} from './theme.js';
 import type {LinkStatus, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 
@@ -33,9 +37,48 @@ export type DashboardProps = {
 	readonly onRefresh?: () => void;
 	/** Back to the fleet view (Esc); without it Esc does nothing and the footer does not offer it. */
 	readonly onBack?: () => void;
+	/** The session's poll interval, shown in the header; + and - change it. Without it they are not offered. */
+	readonly interval?: IntervalControl;
+	/** --read-only: pause and resume are not offered (their keys say why). */
+	readonly readOnly?: boolean;
+	/** Whether rigtop sends this miner an access token (without one, the miner allows no pause or config; default true). */
+	readonly tokenGiven?: boolean;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 };
+
+/** The live poll interval (monitor/poll-interval.ts's PollInterval). */
+export type IntervalControl = Store<number> & {step(direction: 1 | -1): boolean};
+
+const NO_INTERVAL: Store<number | null> = {subscribe: () => () => {}, getState: () => null};
+
+/** The stats panes the layout has room for: two a row side by side, or one a row stacked. */
+function StatsPanes({layout, panes}: {readonly layout: DashboardLayout; readonly panes: readonly ReactNode[]}) {
+	const shown = panes.slice(0, layout.statPanes);
+	if (layout.stacked) return <>{shown}</>;
+	const rows: ReactNode[] = [];
+	for (let index = 0; index < shown.length; index += 2) {
+		rows.push(
+			<Box key={index} flexDirection="row" height={STAT_PANE_HEIGHT}>
+				{shown.slice(index, index + 2)}
+			</Box>,
+		);
+	}
+
+	return <>{rows}</>;
+}
+
+/** How long a message in the footer's place stays when no key is pressed. */
+const MESSAGE_MS = 6000;
+/** How long a question waits for its answer (unanswered, it is a no). */
+const QUESTION_MS = 15_000;
+
+/** The pause question, its answers from the keymap. */
+function pauseQuestion(name: string): string {
+	const yes = SCREEN_KEYMAP.keyOf('yes', 'question');
+	const no = SCREEN_KEYMAP.keyOf('no', 'question');
+	return `Pause mining on ${name}? ${yes} pause · ${no} or any other key: no`;
+}
 
 /**
  * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
@@ -49,8 +92,23 @@ function threadsNotRead(status: LinkStatus): string {
 	return 'reading the threads…';
 }
 
-export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
-	const state = useStore(store, syncClocks);
+export function Dashboard({
+	store,
+	onQuit,
+	onConfig,
+	onPause,
+	onResume,
+	onRefresh,
+	onBack,
+	interval,
+	readOnly = false,
+	tokenGiven = true,
+	now,
+}: DashboardProps) {
+	const live = useStore(store, syncClocks);
+	// f holds the display still: the state and the clock of that moment, while the polls go on.
+	const [frozen, setFrozen] = useState<{readonly state: MonitorState; readonly at: number} | null>(null);
+	const state = frozen?.state ?? live;
 	const {columns, rows} = useTerminalSize();
 	const outdated = isOutdated(state);
 	// Down or in error with values on screen: the reason and its fix in full, above the events.
@@ -58,8 +116,8 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (!outdated || state.error === null || state.status === 'stale') return null;
 		return {text: `${state.error.message} — fix: ${state.error.hint}`, tone: 'error'};
 	}, [outdated, state.error, state.status]);
+	const noticeLines = noticeHeight(notice, columns);
 	const threadsKnown = state.snapshot === null ? null : state.snapshot.threads.length;
-	const layout = useMemo(() => computeLayout(columns, rows, notice ? 2 : 0, threadsKnown), [columns, rows, notice, threadsKnown]);
 	const snapshot = state.snapshot;
 	const threadCount = snapshot?.threads.length ?? 0;
 	const shares = useShareTrack(state);
@@ -69,6 +127,12 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	const hasResume = onResume !== undefined;
 	const hasRefresh = onRefresh !== undefined;
 	const hasBack = onBack !== undefined;
+	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
+	// What the miner and the mode refuse of what the app gives; a new map only when it says something new
+	// (React's "adjust state while rendering": the keys and footer then change only when the refusals do).
+	const latest = dashboardRefusals(state, {readOnly, tokenGiven}, {config: hasConfig, pause: hasPause, resume: hasResume});
+	const [refusals, setRefusals] = useState<Refusals>(latest);
+	if (!sameRefusals(latest, refusals)) setRefusals(latest);
 	const offered = useMemo(() => {
 		const set = new Set<Capability>();
 		if (hasConfig) set.add('config');
@@ -76,59 +140,106 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (hasResume) set.add('resume');
 		if (hasRefresh) set.add('refresh');
 		if (hasBack) set.add('fleet');
+		if (interval) set.add('interval');
+		set.add('scrollHelp');
+		for (const refused of refusals.keys()) set.delete(refused);
 		return set as ReadonlySet<Capability>;
-	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack]);
+	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack, interval, refusals]);
 
 	const run = useCallback(
 		(command: ActionCommand) => {
-			const callback = {quit: onQuit, config: onConfig, pause: onPause, resume: onResume, refresh: onRefresh, toFleet: onBack}[command];
-			callback?.();
+			const callbacks = {
+				quit: onQuit,
+				config: onConfig,
+				pause: onPause,
+				resume: onResume,
+				refresh: onRefresh,
+				toFleet: onBack,
+				slower: () => interval?.step(1),
+				faster: () => interval?.step(-1),
+				freeze() {
+					setFrozen((held) => (held ? null : {state: store.getState(), at: now ?? Date.now()}));
+				},
+			};
+			callbacks[command]?.();
 		},
-		[onQuit, onConfig, onPause, onResume, onRefresh, onBack],
+		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, interval, store, now],
 	);
-	const [ui, dispatch] = useStepReducer(dashboardReducer, () => initialUiState({offered, pageSize: layout.threadRows, threadCount}), run);
+	const [ui, dispatch] = useStepReducer(
+		dashboardReducer,
+		() => initialUiState({offered, refusals, pageSize: computeLayout(columns, rows, noticeLines, threadsKnown).threadRows, threadCount}),
+		run,
+	);
+	// A message takes the footer's place, on two lines when one is too short for it.
+	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
+		ui.asking === 'pause' ? {text: pauseQuestion(state.name), tone: 'accent'} : ui.message;
+	const messageLines = shownMessage && shownMessage.text.length > columns - 2 ? 2 : 1;
+	const layout = useMemo(
+		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines),
+		[columns, rows, noticeLines, threadsKnown, messageLines],
+	);
+	// The dashboard's keys (the help's own, Esc and ↑↓, are on its frame: listing them here would give ↑ two meanings).
+	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard'], offered).filter((entry) => entry.available), [offered]);
+	const helpMax = helpMaxOffset(help, columns, layout.bodyHeight);
 	useEffect(() => {
-		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount});
-	}, [dispatch, layout.threadRows, threadCount]);
+		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount, helpMax});
+	}, [dispatch, layout.threadRows, threadCount, helpMax]);
 	useEffect(() => {
-		dispatch({type: 'offered', offered});
-	}, [dispatch, offered]);
+		dispatch({type: 'offered', offered, refusals});
+	}, [dispatch, offered, refusals]);
+	useEffect(() => {
+		dispatch({type: 'interval', ms: intervalMs});
+	}, [dispatch, intervalMs]);
+	useEffect(() => {
+		if (ui.message === null && ui.asking === null) return;
+		const timer = setTimeout(
+			() => {
+				dispatch({type: 'clearMessage'});
+			},
+			ui.asking === null ? MESSAGE_MS : QUESTION_MS,
+		);
+		return () => {
+			clearTimeout(timer);
+		};
+	}, [dispatch, ui.message, ui.asking]);
 
-	useInput((input: string, key: Key) => {
+	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
 	});
 
 	const scrollable = snapshot !== null && layout.threadsHeight > 0 && threadCount > layout.threadRows;
-	const paused = snapshot?.paused ?? null;
-	const connected = snapshot !== null && state.status === 'live';
 	const footer = useMemo(() => {
 		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
-		const shown = new Set<CommandName>(['quit', 'help']);
-		if (hasConfig) shown.add('config');
-		// Offer pause or resume by what the miner says it is doing (both when it does not say).
-		if (hasPause && connected && paused !== true) shown.add('pause');
-		if (hasResume && connected && paused !== false) shown.add('resume');
-		if (hasRefresh) shown.add('refresh');
-		if (scrollable) shown.add('threadsUp');
-		if (hasBack) shown.add('toFleet');
+		// What works now: the keys of everything offered (pause or resume by what the miner says it is doing).
+		const shown = new Set<CommandName>(SCREEN_KEYMAP.available('dashboard', offered));
+		if (!scrollable) shown.delete('threadsUp');
 		return SCREEN_KEYMAP.footer('dashboard', shown);
-	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered), [offered]);
+	}, [ui.help, offered, scrollable]);
 
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;
 
 	let body;
 	if (ui.help) {
-		body = <HelpOverlay entries={help} width={columns} height={layout.bodyHeight} />;
+		body = (
+			<HelpOverlay
+				entries={help}
+				offset={ui.helpOffset}
+				scrollKeys={`${SCREEN_KEYMAP.keyOf('helpUp', 'help')}${SCREEN_KEYMAP.keyOf('helpDown', 'help')}`}
+				width={columns}
+				height={layout.bodyHeight}
+			/>
+		);
 	} else if (snapshot === null) {
 		body = <WaitingScreen state={state} width={columns} height={layout.bodyHeight} />;
 	} else {
 		body = (
 			<>
-				{layout.statRows >= 1 ? (
-					<Box flexDirection="row" height={STAT_PANE_HEIGHT}>
+				<StatsPanes
+					layout={layout}
+					panes={[
 						<HashratePane
+							key="hashrate"
 							hashrate={snapshot.hashrate}
 							sessionAverage={state.sessionAverage}
 							history={state.history}
@@ -136,29 +247,27 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 							width={leftWidth}
 							height={STAT_PANE_HEIGHT}
 							outdated={outdated}
-						/>
-						<PoolPane connection={snapshot.connection} width={rightWidth} height={STAT_PANE_HEIGHT} outdated={outdated} />
-					</Box>
-				) : null}
-				{layout.statRows >= 2 ? (
-					<Box flexDirection="row" height={STAT_PANE_HEIGHT}>
+						/>,
+						<PoolPane key="pool" connection={snapshot.connection} width={rightWidth} height={STAT_PANE_HEIGHT} outdated={outdated} />,
 						<SharesPane
+							key="shares"
 							results={snapshot.results}
 							lastAcceptedAt={shares.lastAcceptedAt}
 							width={leftWidth}
 							height={STAT_PANE_HEIGHT}
 							outdated={outdated}
-						/>
+						/>,
 						<SystemPane
+							key="system"
 							cpu={snapshot.cpu}
 							hugepages={snapshot.hugepages}
 							resources={snapshot.resources}
 							width={rightWidth}
 							height={STAT_PANE_HEIGHT}
 							outdated={outdated}
-						/>
-					</Box>
-				) : null}
+						/>,
+					]}
+				/>
 				{layout.threadsHeight > 0 ? (
 					<ThreadsPane
 						threads={snapshot.threads}
@@ -170,22 +279,37 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 						outdated={outdated}
 					/>
 				) : null}
-				<EventsPane events={state.events} lines={layout.eventLines} width={columns} notice={notice} />
+				<EventsPane events={state.events} lines={layout.eventLines} width={columns} notice={notice} noticeLines={noticeLines} />
 			</>
 		);
 	}
 
+	if (layout.tooSmall) {
+		return <TooSmall columns={columns} rows={rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'dashboard')} quits`} />;
+	}
+
 	return (
-		<FixedNowContext.Provider value={now ?? null}>
+		<FixedNowContext.Provider value={frozen?.at ?? now ?? null}>
 			<Box
 				flexDirection="column"
 				width={columns}
 				height={ui.help || snapshot === null ? layout.headerLines + layout.bodyHeight + layout.footerLines : layout.height}
 				overflow="hidden"
 			>
-				<Header state={state} width={columns} />
+				<Header
+					state={state}
+					width={columns}
+					{...(intervalMs === null ? {} : {intervalMs})}
+					{...(frozen === null ? {} : {frozenAt: frozen.at})}
+				/>
 				{body}
-				{layout.footerLines > 0 ? <Footer hints={footer} width={columns} /> : null}
+				{layout.footerLines > 0 ? (
+					shownMessage ? (
+						<MessageLine message={shownMessage} width={columns} lines={layout.footerLines} />
+					) : (
+						<Footer hints={footer} width={columns} />
+					)
+				) : null}
 			</Box>
 		</FixedNowContext.Provider>
 	);

@@ -3,3 +3,9 @@ export function toggleHelp<State extends {readonly help: boolean}>(state: State,
 	if (command === 'help') return {...state, help: !state.help};
 	return state.help ? {...state, help: false} : state;
 }
+
+/** ↑↓ in a help overlay that does not fit: one entry up or down, within 0…max (helpMaxOffset). */
+export function scrollHelp<State extends {readonly helpOffset: number}>(state: State, delta: number, max: number): State {
+	const next = Math.min(Math.max(0, state.helpOffset + delta), Math.max(0, max));
+	return next === state.helpOffset ? state : {...state, helpOffset: next};
+}

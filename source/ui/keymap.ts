@@ -29,16 +29,30 @@ export type SpecialKey =
 
 export type KeySpec =
 	/** A printed character, case-sensitive ('R' is Shift+r). With `ctrl`, the letter of a Ctrl chord. */
-	{readonly input: string; readonly ctrl?: boolean} | {readonly special: SpecialKey};
+	| {readonly input: string; readonly ctrl?: boolean}
+	| {readonly special: SpecialKey}
+	/** A function key: F1 is `{fn: 1}` (read by hooks/use-keys.ts: Ink's useInput does not tell them apart). */
+	| {readonly fn: number};
 
-/** The subset of Ink's `Key` the keymap reads (tests can pass just the flags they set). */
-export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab'>>;
+/** The subset of Ink's `Key` the keymap reads (tests can pass just the flags they set), and the function key pressed. */
+export type KeyLike = Partial<Pick<Key, SpecialKey | 'ctrl' | 'meta' | 'tab'>> & {readonly fn?: number};
 
 /**
  * What a key may need that a session or a miner does not always offer: the config view (not given to
  * every screen), pause / resume / poll-now actions, a fleet to go back to.
  */
-export type Capability = 'config' | 'pause' | 'resume' | 'refresh' | 'fleet';
+export type Capability =
+	| 'config'
+	| 'pause'
+	| 'resume'
+	| 'refresh'
+	| 'fleet'
+	/** The screen scrolls its help overlay (the dashboard does; the help is taller than small terminals). */
+	| 'scrollHelp'
+	/** Changing the miner's config (not with --read-only). */
+	| 'write'
+	/** Changing the session's poll interval live. */
+	| 'interval';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;
@@ -78,6 +92,7 @@ const SPECIAL_NAMES: Readonly<Record<SpecialKey, string>> = {
 /** How a key is written everywhere: "q", "R", "Ctrl+C", "↑", "PgUp", "Esc", "Enter", "Space". */
 export function keyName(spec: KeySpec): string {
 	if ('special' in spec) return SPECIAL_NAMES[spec.special];
+	if ('fn' in spec) return `F${spec.fn}`;
 	if (spec.ctrl === true) return `Ctrl+${spec.input.toUpperCase()}`;
 	return spec.input === ' ' ? 'Space' : spec.input;
 }
@@ -89,6 +104,7 @@ export function keysLabel(binding: {readonly keys: readonly KeySpec[]}): string 
 
 function matches(spec: KeySpec, input: string, key: KeyLike): boolean {
 	if ('special' in spec) return key[spec.special] === true;
+	if ('fn' in spec) return key.fn === spec.fn;
 	if (spec.ctrl === true) return key.ctrl === true && input.toLowerCase() === spec.input;
 	return key.ctrl !== true && input === spec.input;
 }
@@ -155,8 +171,11 @@ export function createKeymap<Command extends string, Context extends string>(
 
 // ---- The live screens --------------------------------------------------------------------------
 
-/** 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over either. */
-export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter';
+/**
+ * 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over
+ * either; 'question' a y/n question on the dashboard (p).
+ */
+export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question';
 
 export type CommandName =
 	| 'quit'
@@ -188,18 +207,48 @@ export type CommandName =
 	| 'clearFilter'
 	| 'refreshAll'
 	| 'filterKeep'
-	| 'filterClear';
+	| 'filterClear'
+	/** Scroll the help overlay (where the screen offers it). */
+	| 'helpUp'
+	| 'helpDown'
+	/** The answers to a question (pause?). */
+	| 'yes'
+	| 'no'
+	/** The poll interval one step longer (+) or shorter (-), as btop's update interval. */
+	| 'slower'
+	| 'faster'
+	/** Hold the display still (bottom's f) while polling and alerts go on; f again lets it go. */
+	| 'freeze';
 
 const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
 
-// Refresh is on R only: Ink's useInput reports F5 with an empty input and no Key flag, so a function
-// key cannot be told apart from other unnamed keys.
+// F1 and F10 are htop's help and quit.
 export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
-	{command: 'quit', keys: [{input: 'q'}, {input: 'c', ctrl: true}], description: 'quit rigtop', contexts: everywhere, footer: 'quit'},
-	{command: 'help', keys: [{input: '?'}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
+	{
+		command: 'quit',
+		keys: [{input: 'q'}, {fn: 10}, {input: 'c', ctrl: true}],
+		description: 'quit rigtop',
+		contexts: everywhere,
+		footer: 'quit',
+	},
+	{command: 'help', keys: [{input: '?'}, {fn: 1}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
 	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
+	{
+		command: 'helpUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll this help up',
+		contexts: ['help'],
+		needs: 'scrollHelp',
+	},
+	{
+		command: 'helpDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		description: 'scroll this help down',
+		contexts: ['help'],
+		needs: 'scrollHelp',
+	},
 	{
 		command: 'config',
 		keys: [{input: 'c'}],
@@ -208,7 +257,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		footer: 'config',
 		needs: 'config',
 	},
-	{command: 'pause', keys: [{input: 'p'}], description: 'pause mining', contexts: dashboard, footer: 'pause', needs: 'pause'},
+	{command: 'pause', keys: [{input: 'p'}], description: 'pause mining (asks first)', contexts: dashboard, footer: 'pause', needs: 'pause'},
 	{command: 'resume', keys: [{input: 'r'}], description: 'resume mining', contexts: dashboard, footer: 'resume', needs: 'resume'},
 	{command: 'refresh', keys: [{input: 'R'}], description: 'poll the miner now', contexts: dashboard, footer: 'refresh', needs: 'refresh'},
 	{
@@ -284,13 +333,39 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: ['fleetFilter'],
 		footer: 'clear',
 	},
+	{command: 'yes', keys: [{input: 'y'}], description: 'yes, do it', contexts: ['question'], footer: 'yes'},
+	{
+		command: 'no',
+		keys: [{input: 'n'}, {special: 'escape'}],
+		description: 'no (so does any other key)',
+		contexts: ['question'],
+		footer: 'no',
+	},
+	{
+		command: 'slower',
+		keys: [{input: '+'}],
+		description: 'poll less often (the interval one step longer)',
+		contexts: dashboard,
+		footer: 'interval',
+		footerWith: 'faster',
+		needs: 'interval',
+	},
+	{command: 'faster', keys: [{input: '-'}], description: 'poll more often (one step shorter)', contexts: dashboard, needs: 'interval'},
+	{
+		command: 'freeze',
+		keys: [{input: 'f'}],
+		description: 'freeze the display (polling and alerts go on)',
+		contexts: dashboard,
+		footer: 'freeze',
+	},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------
 // Its keys depend on the view's mode: browsing the tree, typing in a prompt (search or an inline edit),
-// answering a y/n question, or reading a panel.
+// answering a y/n question, reading a panel, or reading its help. Every key the view does not use in a
+// mode does nothing there: none reaches another screen.
 
-export type ConfigMode = 'browse' | 'prompt' | 'confirm' | 'panel';
+export type ConfigMode = 'browse' | 'prompt' | 'confirm' | 'panel' | 'help';
 
 export type ConfigCommandName =
 	| 'up'
@@ -324,7 +399,14 @@ export type ConfigCommandName =
 	| 'clearLine'
 	| 'yes'
 	| 'no'
-	| 'dismiss';
+	| 'dismiss'
+	/** The config view's help (?), and leaving the view (q) or rigtop (F10) from any mode. */
+	| 'help'
+	| 'closeHelp'
+	| 'helpUp'
+	| 'helpDown'
+	| 'leave'
+	| 'quit';
 
 const browse: readonly ConfigMode[] = ['browse'];
 
@@ -356,14 +438,43 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 		description: 'toggle a boolean, or the next of a set of values',
 		contexts: browse,
 		footer: 'toggle',
+		needs: 'write',
 	},
 	{command: 'activate', keys: [{special: 'return'}], description: 'edit a value (or open a section)', contexts: browse, footer: 'edit'},
-	{command: 'increment', keys: [{input: '+'}, {input: '='}], description: 'number one up', contexts: browse},
-	{command: 'decrement', keys: [{input: '-'}], description: 'number one down', contexts: browse},
-	{command: 'diff', keys: [{input: 'd'}], description: 'show every pending change (before → after)', contexts: browse, footer: 'diff'},
-	{command: 'apply', keys: [{input: 'w'}], description: 'apply the changes to the miner (asks first)', contexts: browse, footer: 'apply'},
-	{command: 'undo', keys: [{input: 'u'}], description: 'undo the last apply (asks first)', contexts: ['browse', 'panel'], footer: 'undo'},
-	{command: 'discard', keys: [{input: 'x'}], description: 'discard every pending change', contexts: browse, footer: 'discard'},
+	{command: 'increment', keys: [{input: '+'}, {input: '='}], description: 'number one up', contexts: browse, needs: 'write'},
+	{command: 'decrement', keys: [{input: '-'}], description: 'number one down', contexts: browse, needs: 'write'},
+	{
+		command: 'diff',
+		keys: [{input: 'd'}],
+		description: 'show every pending change (before → after)',
+		contexts: browse,
+		footer: 'diff',
+		needs: 'write',
+	},
+	{
+		command: 'apply',
+		keys: [{input: 'w'}],
+		description: 'apply the changes to the miner (asks first)',
+		contexts: browse,
+		footer: 'apply',
+		needs: 'write',
+	},
+	{
+		command: 'undo',
+		keys: [{input: 'u'}],
+		description: 'undo the last apply (asks first)',
+		contexts: ['browse', 'panel'],
+		footer: 'undo',
+		needs: 'write',
+	},
+	{
+		command: 'discard',
+		keys: [{input: 'x'}],
+		description: 'discard every pending change',
+		contexts: browse,
+		footer: 'discard',
+		needs: 'write',
+	},
 	{
 		command: 'reload',
 		keys: [{input: 'R'}],
@@ -389,10 +500,32 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 	{command: 'no', keys: [{input: 'n'}, {special: 'escape'}], description: 'no', contexts: ['confirm'], footer: 'no'},
 	{
 		command: 'dismiss',
-		keys: [{special: 'escape'}, {special: 'return'}, {input: 'q'}],
+		keys: [{special: 'escape'}, {special: 'return'}],
 		description: 'close this panel',
 		contexts: ['panel'],
 		footer: 'close',
+	},
+	{
+		command: 'help',
+		keys: [{input: '?'}, {fn: 1}],
+		description: "show or hide the config view's keys",
+		contexts: ['browse', 'panel', 'help'],
+		footer: 'help',
+	},
+	{command: 'closeHelp', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
+	{command: 'helpUp', keys: [{special: 'upArrow'}, {input: 'k'}], description: 'scroll this help up', contexts: ['help']},
+	{command: 'helpDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll this help down', contexts: ['help']},
+	{
+		command: 'leave',
+		keys: [{input: 'q'}],
+		description: 'back to the dashboard (asks first when changes are pending)',
+		contexts: ['browse', 'panel', 'confirm', 'help'],
+	},
+	{
+		command: 'quit',
+		keys: [{fn: 10}],
+		description: 'quit rigtop (asks first when changes are pending)',
+		contexts: ['browse', 'prompt', 'panel', 'confirm', 'help'],
 	},
 ]);
 
@@ -420,10 +553,12 @@ export function keysReference(): readonly Section[] {
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
 		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet: typing a filter (/)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
+		section(SCREEN_KEYMAP, 'question', 'dashboard: a question (p)'),
 		section(CONFIG_KEYMAP, 'browse', 'config view'),
 		section(CONFIG_KEYMAP, 'prompt', 'config: typing a value or a search'),
 		section(CONFIG_KEYMAP, 'confirm', 'config: a question'),
 		section(CONFIG_KEYMAP, 'panel', 'config: the diff or a result'),
+		section(CONFIG_KEYMAP, 'help', 'config: its help (?)'),
 	];
 }
 

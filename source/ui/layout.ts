@@ -4,6 +4,9 @@
  * height. Space is handed out by priority: header and footer, the Hashrate/Pool row, the
  * Shares/System row, one events line, then the threads pane takes all that is left. Small
  * terminals lose the threads pane first; tall ones give threads (and a few events) more room.
+ * Narrower than two stats panes side by side need (80 columns), the four stack in one column,
+ * whole, rather than being cut to nothing; below MIN_COLUMNS × MIN_ROWS the screens say the
+ * terminal is too small (as btop does) instead of drawing a broken frame.
  */
 
 /** Height of a stats pane: two border lines and three lines of content. */
@@ -12,19 +15,36 @@ export const STAT_PANE_HEIGHT = 5;
 export const MIN_THREADS_HEIGHT = 4;
 /** Lines of the threads pane that are not thread rows: two borders and the column header. */
 export const THREADS_CHROME = 3;
+/** The width two stats panes need side by side (each line of a pane is up to 36 columns, plus border and padding). */
+export const SIDE_BY_SIDE_COLUMNS = 80;
+/** The smallest terminal the screens serve: one stats pane whole, with the header, an events line and the footer. */
+export const MIN_COLUMNS = 50;
+export const MIN_ROWS = 10;
+
+/** Whether a terminal is below the smallest size the screens serve. */
+export function isTooSmall(columns: number, rows: number): boolean {
+	return columns < MIN_COLUMNS || rows < MIN_ROWS;
+}
 
 export type DashboardLayout = {
 	readonly columns: number;
 	/** Lines the whole frame uses (≤ rows - 1). */
 	readonly height: number;
 	readonly headerLines: 0 | 1;
-	readonly footerLines: 0 | 1;
+	readonly footerLines: 0 | 1 | 2;
 	/** Lines between header and footer (for the help, connecting and error screens). */
 	readonly bodyHeight: number;
+	/** Below MIN_COLUMNS × MIN_ROWS: the screen says so instead of drawing. */
+	readonly tooSmall: boolean;
+	/** The stats panes in one column (narrower than SIDE_BY_SIDE_COLUMNS), each the full width. */
+	readonly stacked: boolean;
+	/** Widths of the left and right stats panes side by side; stacked, both are the full width. */
 	readonly leftWidth: number;
 	readonly rightWidth: number;
-	/** How many rows of two stats panes fit: 2 = Hashrate/Pool and Shares/System. */
-	readonly statRows: 0 | 1 | 2;
+	/** Rows of stats panes that fit: side by side 2 = Hashrate/Pool and Shares/System; stacked, one pane a row (up to 4). */
+	readonly statRows: number;
+	/** Stats panes shown, in the order Hashrate, Pool, Shares, System. */
+	readonly statPanes: number;
 	readonly eventLines: number;
 	/** 0 when the threads pane does not fit. */
 	readonly threadsHeight: number;
@@ -38,24 +58,33 @@ export type DashboardLayout = {
  * `threadCount`: the threads the miner reports, when known; the threads pane then takes no more
  * lines than they need and the events list gets the rest.
  * `noticeLines`: extra lines wanted for a notice above the events (the reason and fix of an error,
- * wrapped); they are taken from the threads pane only while it keeps its smallest useful height.
+ * wrapped); they come before the threads pane (which keeps the lines left if they are enough for it).
+ * `footerWanted`: lines for the footer (a message in its place may want two).
  */
-export function computeLayout(columns: number, rows: number, noticeLines = 0, threadCount: number | null = null): DashboardLayout {
+export function computeLayout(
+	columns: number,
+	rows: number,
+	noticeLines = 0,
+	threadCount: number | null = null,
+	footerWanted = 1,
+): DashboardLayout {
 	const width = Math.max(1, Math.floor(columns));
 	const budget = Math.max(1, Math.floor(rows) - 1);
 	const headerLines = 1;
-	const footerLines = budget >= 2 ? 1 : 0;
+	const footerLines = budget >= 2 ? (footerWanted >= 2 && budget >= 8 ? 2 : 1) : 0;
 	const bodyHeight = budget - headerLines - footerLines;
 	let left = bodyHeight;
 
-	let statRows: 0 | 1 | 2 = 0;
-	if (left >= STAT_PANE_HEIGHT) {
-		statRows = 1;
+	const stacked = width < SIDE_BY_SIDE_COLUMNS;
+	const perRow = stacked ? 1 : 2;
+	// Hashrate and Pool always come first; the other panes only where a notice keeps its lines.
+	const essentialRows = stacked ? 2 : 1;
+	const reserve = noticeLines > 0 ? 1 + noticeLines : 0;
+	let statRows = 0;
+	while (statRows * perRow < 4 && left >= STAT_PANE_HEIGHT) {
+		if (statRows >= essentialRows && left - STAT_PANE_HEIGHT < reserve) break;
+		statRows++;
 		left -= STAT_PANE_HEIGHT;
-		if (left >= STAT_PANE_HEIGHT) {
-			statRows = 2;
-			left -= STAT_PANE_HEIGHT;
-		}
 	}
 
 	let eventLines = 0;
@@ -64,8 +93,10 @@ export function computeLayout(columns: number, rows: number, noticeLines = 0, th
 		left -= 1;
 	}
 
+	// A notice (the reason and fix of an error) gets every line it needs before the threads do: the
+	// threads then show last-known values, and the fix is what the user needs to read.
 	if (noticeLines > 0 && eventLines > 0) {
-		const extra = Math.min(noticeLines, Math.max(0, left - MIN_THREADS_HEIGHT));
+		const extra = Math.min(noticeLines, left);
 		eventLines += extra;
 		left -= extra;
 	}
@@ -93,16 +124,19 @@ export function computeLayout(columns: number, rows: number, noticeLines = 0, th
 		left = 0;
 	}
 
-	const leftWidth = Math.floor(width / 2);
+	const leftWidth = stacked ? width : Math.floor(width / 2);
 	return {
 		columns: width,
 		height: budget - left,
 		headerLines,
 		footerLines,
 		bodyHeight,
+		tooSmall: isTooSmall(width, Math.floor(rows)),
+		stacked,
 		leftWidth,
-		rightWidth: width - leftWidth,
+		rightWidth: stacked ? width : width - leftWidth,
 		statRows,
+		statPanes: statRows * perRow,
 		eventLines,
 		threadsHeight,
 		threadRows: Math.max(0, threadsHeight - THREADS_CHROME),

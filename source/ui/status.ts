@@ -9,7 +9,7 @@ import type {ThemeToken} from './theme.js';
 
 export type StatusBadge = {
 	/** The state in one or two words: what someone across the room needs. */
-	readonly word: 'connecting' | 'live' | 'PAUSED' | 'no pool' | 'stale' | 'down' | 'error';
+	readonly word: 'connecting' | 'live' | 'PAUSED' | 'no pool' | 'stale' | 'down' | 'error' | 'FROZEN';
 	/** The rest of the line ("· 2s ago", "since 12:03 — connection refused"), or "". */
 	readonly detail: string;
 	readonly tone: ThemeToken;

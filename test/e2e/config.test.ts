@@ -89,11 +89,20 @@ describe('the config view in a real terminal', () => {
 		await see(/Undo: applied 1 change/, 10_000);
 		expect(simulator.configText()).toBe(original);
 
-		// Back to the dashboard, then quit cleanly.
-		await terminal.send('Escape');
-		await see(/› +colors +true/);
-		await terminal.send('Escape');
+		// Back to the dashboard with q (the view's own key), then open it again: the config as it is now,
+		// no old result, no undo; ? shows its keys, q leaves it; then quit cleanly.
+		await terminal.send('q', true);
 		await see((screen) => screen.includes('e2e-config') && !screen.includes('· config'));
+		await terminal.send('c', true);
+		const reopened = await see((screen) => screen.includes('▸ cpu') && screen.includes('no changes'));
+		expect(reopened).not.toContain('Undo: applied');
+		expect(reopened).not.toContain('u undo');
+		await terminal.send('u', true);
+		await see('nothing to undo');
+		await terminal.send('?', true);
+		await see('Config view keys');
+		await terminal.send('q', true);
+		await see((screen) => screen.includes('e2e-config') && !screen.includes('· config') && !screen.includes('Config view keys'));
 		await terminal.send('q', true);
 		await see('[exit 0]', 5000);
 

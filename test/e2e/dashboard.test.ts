@@ -57,4 +57,61 @@ describe('the live dashboard in a real terminal', () => {
 		await terminal.send('q', true);
 		await terminal.waitFor('[exit 0]', 5000);
 	});
+
+	it('p asks before pausing: n leaves the miner mining, y pauses it; r resumes without asking', async () => {
+		simulator = await startSimulator({dialect: '6', warm: true, workerId: 'e2e-pause', token: 'e2e-pause-token', restricted: false});
+		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '-i', '0.5', '--no-history'], {
+			cols: 80,
+			rows: 24,
+			env: {RIGTOP_TOKEN: 'e2e-pause-token'},
+		});
+		await terminal.waitFor((screen) => screen.includes('e2e-pause') && /● live/.test(screen), 5000);
+		await terminal.send('p', true);
+		await terminal.waitFor('Pause mining on e2e-pause? y pause · n or any other key: no');
+		await terminal.send('n', true);
+		await terminal.waitFor('not paused: mining goes on');
+		await new Promise((resolve) => setTimeout(resolve, 1200));
+		expect(await terminal.screen()).not.toContain('PAUSED');
+		await terminal.send('p', true);
+		await terminal.waitFor('Pause mining on e2e-pause?');
+		await terminal.send('y', true);
+		await terminal.waitFor('● PAUSED', 5000);
+		await terminal.send('r', true);
+		await terminal.waitFor((screen) => /● live/.test(screen) && !screen.includes('PAUSED'), 5000);
+		await terminal.send('q', true);
+		await terminal.waitFor('[exit 0]', 5000);
+	});
+
+	it('+ makes the poll interval longer and - shorter, shown in the header; F10 quits', async () => {
+		simulator = await startSimulator({dialect: '6', warm: true, workerId: 'e2e-interval'});
+		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '-i', '2', '--no-history'], {cols: 100, rows: 30});
+		await terminal.waitFor((screen) => screen.includes('e2e-interval') && screen.includes('every 2s'), 5000);
+		await terminal.send('+', true);
+		await terminal.waitFor('every 3s');
+		await terminal.send('-', true);
+		await terminal.send('-', true);
+		await terminal.waitFor('every 1s');
+		await terminal.send('F10');
+		await terminal.waitFor('[exit 0]', 5000);
+	});
+
+	it('too small a terminal says so and what it needs; made larger, the dashboard is there', async () => {
+		simulator = await startSimulator({dialect: '6', warm: true, workerId: 'e2e-small'});
+		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '-i', '0.5', '--no-history'], {cols: 40, rows: 12});
+		const small = await terminal.waitFor('terminal too small — need 50×10', 5000);
+		expect(small).toContain('this one is 40×12');
+		expect(small).not.toContain('Hashrate');
+		await terminal.resize(60, 20);
+		const stacked = await terminal.waitFor((screen) => screen.includes('╭ Hashrate') && screen.includes('╭ Pool'), 5000);
+		// Stacked in one column: the Pool pane is under the Hashrate pane, each the full width.
+		const lines = stacked.split('\n');
+		const hashrate = lines.findIndex((line) => line.startsWith('╭ Hashrate'));
+		const pool = lines.findIndex((line) => line.startsWith('╭ Pool'));
+		expect(pool).toBeGreaterThan(hashrate);
+		expect(lines[hashrate]?.trimEnd()).toHaveLength(60);
+		await terminal.resize(40, 12);
+		await terminal.waitFor('terminal too small', 5000);
+		await terminal.send('q', true);
+		await terminal.waitFor('[exit 0]', 5000);
+	});
 });

@@ -55,6 +55,25 @@ describe('Monitor polling', () => {
 		expect(new Set(gaps(log.starts))).toEqual(new Set([2850]));
 	});
 
+	it('setIntervalMs changes the cadence live: the poll due moves to the new interval from the last start', async () => {
+		const {monitor, log} = watch([ok(makeSnapshot(), 100)]);
+		monitor.start();
+		await vi.advanceTimersByTimeAsync(2500);
+		expect(log.starts).toEqual([0, 1000, 2000].map((ms) => t0 + ms));
+		// Longer: the next poll is 5 s after the last start, not at 3 s.
+		monitor.setIntervalMs(5000);
+		expect(monitor.getState().nextPollAt).toBe(t0 + 7000);
+		await vi.advanceTimersByTimeAsync(10_000);
+		expect(log.starts.slice(3)).toEqual([7000, 12_000].map((ms) => t0 + ms));
+		// Shorter, past due already: at once.
+		monitor.setIntervalMs(500);
+		expect(log.starts.at(-1)).toBe(t0 + 12_500);
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(log.starts.slice(-2)).toEqual([13_000, 13_500].map((ms) => t0 + ms));
+		expect(log.maxInFlight).toBe(1);
+		expect(() => monitor.setIntervalMs(100)).toThrow(RangeError);
+	});
+
 	it('pollNow polls at once, or right after the poll in flight, never beside it', async () => {
 		const {monitor, log} = watch([ok(makeSnapshot(), 400)]);
 		monitor.start();

@@ -2,10 +2,12 @@ import {stripVTControlCharacters} from 'node:util';
 import {render} from 'ink-testing-library';
 import fc from 'fast-check';
 import {describe, expect, test, vi} from 'vitest';
+import {MinerError} from '../../source/miner/errors.js';
 import type {MonitorState} from '../../source/monitor/types.js';
 import {App} from '../../source/ui/app.js';
 import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
 import {formatClock} from '../../source/format.js';
+import {PollInterval} from '../../source/monitor/poll-interval.js';
 import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from './helpers/state.js';
 import {KEYS, linesOf, renderTerminal, type Terminal} from './helpers/terminal.js';
 
@@ -38,6 +40,26 @@ describe('live dashboard at 80×24', () => {
 		expect(text).toContain(wrongToken().message);
 		expect(text.replaceAll(/\s+/g, ' ')).toContain(`fix: ${wrongToken().hint}`.replaceAll(/\s+/g, ' '));
 		expectFits(terminal, 80, 24);
+	});
+
+	test('a long reason and fix wrap over every line they need, never cut, at 80 and at 60 columns', async () => {
+		const error = new MinerError('unauthorized', 'the miner refused rigtop (401): it wants a token, or refuses one it did not ask for', {
+			status: 401,
+			hint:
+				"set http.restricted to false in the miner's config file (with http.access-token set to a token) and restart the miner, " +
+				'then give rigtop that token with --token-file or RIGTOP_TOKEN',
+		});
+		for (const columns of [80, 60]) {
+			const {terminal} = await show(makeState({status: 'error', error, failingSince: NOW - 30_000, lastSuccessAt: NOW - 40_000}), {
+				columns,
+			});
+			const text = linesOf(terminal.frame())
+				.map((line) => line.replace(/^[│ ]+|[│ ]+$/g, ''))
+				.join(' ')
+				.replaceAll(/\s+/g, ' ');
+			expect(text).toContain(`${error.message} — fix: ${error.hint}`);
+			expectFits(terminal, columns, 24);
+		}
 	});
 
 	test('a rig opened from the fleet whose threads were not read says why, not that the miner reports none', async () => {
@@ -122,12 +144,12 @@ describe('live dashboard at 80×24', () => {
 
 	test('the footer offers only the actions the app gave', async () => {
 		const bare = await show(makeState());
-		expect(linesOf(bare.terminal.frame()).at(-1)).toBe(' q quit  ? help  ↑↓ threads');
+		expect(linesOf(bare.terminal.frame()).at(-1)).toBe(' q quit  ? help  ↑↓ threads  f freeze');
 		const full = await show(makeState(), {onConfig() {}, onPause() {}, onResume() {}, onRefresh() {}});
 		// The miner says it is mining, so pause is offered and resume is not.
-		expect(linesOf(full.terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  p pause  R refresh  ↑↓ threads');
+		expect(linesOf(full.terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  p pause  R refresh  ↑↓ threads  f freeze');
 		const paused = await show(makeState({snapshot: makeSnapshot({paused: true})}), {onPause() {}, onResume() {}});
-		expect(linesOf(paused.terminal.frame()).at(-1)).toBe(' q quit  ? help  r resume  ↑↓ threads');
+		expect(linesOf(paused.terminal.frame()).at(-1)).toBe(' q quit  ? help  r resume  ↑↓ threads  f freeze');
 		expect(linesOf(paused.terminal.frame())[0]).toContain('● PAUSED');
 	});
 
@@ -192,6 +214,25 @@ describe('before any data', () => {
 		expect(frame).toContain('✗ cannot use the miner at http://127.0.0.1:18088');
 		expect(frame).toContain('wrong token (403)');
 		expect(frame).toContain('fix: the token is wrong: use the value of http.access-token');
+	});
+
+	test('before any data, a long reason wraps too (at 50 columns), as its fix does', async () => {
+		const error = new MinerError(
+			'incompatible',
+			'the answer from /2/summary is not an XMRig summary: it has no hashrate, no version and no results',
+			{
+				detail: 'an HTML page (text/html)',
+			},
+		);
+		const {terminal} = await show(makeState({status: 'error', snapshot: null, lastSuccessAt: null, error}), {columns: 50, rows: 20});
+		// Below the header line (whose state detail is cut to fit), nothing is cut.
+		const text = linesOf(terminal.frame())
+			.slice(1)
+			.map((line) => line.trim())
+			.join(' ');
+		expect(text).toContain(`${error.message} (an HTML page (text/html))`);
+		expect(text).not.toContain('…');
+		expectFits(terminal, 50, 20);
 	});
 
 	test('an unreachable miner says it is retrying', async () => {
@@ -280,14 +321,31 @@ describe('keys', () => {
 		const {terminal} = await show(makeState(), {onPause() {}});
 		await terminal.press('?', 'Keys');
 		const frame = terminal.frame();
-		expect(frame).toContain('q, Ctrl+C  quit rigtop');
-		expect(frame).toContain('p          pause mining');
-		expect(frame).toContain("c          view and edit the miner's config (not available here)");
+		expect(frame).toContain('q, F10, Ctrl+C  quit rigtop');
+		expect(frame).toContain('p               pause mining');
+		// Only what works here: no config view was given, and the miner is mining (nothing to resume).
+		expect(frame).not.toContain("view and edit the miner's config");
+		expect(frame).not.toContain('resume mining');
+		// No key has two meanings in the list: the help's own keys (Esc, ↑↓) are on its frame, not beside the threads' ↑↓.
+		expect(frame).not.toContain('scroll this help');
 		expect(frame).not.toContain('Hashrate');
 		expect(linesOf(frame).at(-1)).toBe(' q quit  ? help  Esc close');
 		await terminal.press(KEYS.escape, 'Hashrate');
 		await terminal.press('?', 'Keys');
 		await terminal.press('?', 'Hashrate');
+	});
+
+	test('the help wraps a long description beside its keys (never cut), and scrolls with ↑↓ where it does not fit', async () => {
+		const {terminal} = await show(makeState(), {columns: 60, rows: 16, interval: new PollInterval([], 2000), onPause() {}});
+		await terminal.press('?', 'Keys');
+		expect(terminal.frame()).toMatch(/│ q, F10, Ctrl\+C {2}quit rigtop/);
+		expect(terminal.frame()).toContain('more below · ↑↓ scroll');
+		for (let index = 0; index < 20; index++) await terminal.press('j');
+		await terminal.waitFor(/│ f +freeze the display \(polling and alerts +│\n│ +go on\) +│/);
+		expect(terminal.frame()).toContain('above · ↑↓ scroll');
+		// Below the header line (whose state detail is cut to fit), nothing is cut.
+		expect(linesOf(terminal.frame()).slice(1).join('\n')).not.toContain('…');
+		expectFits(terminal, 60, 16);
 	});
 
 	test('q and Ctrl+C call onQuit', async () => {
@@ -303,15 +361,33 @@ describe('keys', () => {
 		});
 	});
 
+	test('F1 opens and closes the help, F10 quits (htop), whatever way the terminal spells them', async () => {
+		const onQuit = vi.fn();
+		const {terminal} = await show(makeState(), {onQuit});
+		await terminal.press(KEYS.f1, 'Keys');
+		expect(terminal.frame()).toContain('?, F1');
+		await terminal.press(KEYS.f1, 'Hashrate');
+		await terminal.press('\u001B[11~', 'Keys'); // rxvt's F1
+		await terminal.press('\u001B[[A', 'Hashrate'); // the Linux console's
+		await terminal.press('\u001B[15~'); // F5: nothing
+		expect(onQuit).not.toHaveBeenCalled();
+		await terminal.press(KEYS.f10);
+		await vi.waitFor(() => {
+			expect(onQuit).toHaveBeenCalledTimes(1);
+		});
+	});
+
 	test('c, p, r and R reach their callbacks, in order, once each', async () => {
 		const calls: string[] = [];
-		const {terminal} = await show(makeState(), {
+		// A miner that does not say whether it is paused (before 4.4): both are offered.
+		const {terminal} = await show(makeState({snapshot: makeSnapshot({paused: null})}), {
 			onConfig: () => calls.push('config'),
 			onPause: () => calls.push('pause'),
 			onResume: () => calls.push('resume'),
 			onRefresh: () => calls.push('refresh'),
 		});
-		await terminal.press('p');
+		await terminal.press('p', 'Pause mining on rig-01? y pause · n or any other key: no');
+		await terminal.press('y');
 		await terminal.press('r');
 		await terminal.press('R');
 		await terminal.press('c');
@@ -322,6 +398,56 @@ describe('keys', () => {
 		expect(calls).toHaveLength(4);
 	});
 
+	test("p asks before pausing, in the footer's place; a stray key is a no, and says so", async () => {
+		const onPause = vi.fn();
+		const {terminal} = await show(makeState(), {onPause});
+		await terminal.press('p', 'Pause mining on rig-01? y pause · n or any other key: no');
+		expect(linesOf(terminal.frame()).at(-1)).toContain('Pause mining on rig-01?');
+		await terminal.press('x', 'not paused: mining goes on');
+		await terminal.press('j', 'q quit');
+		await terminal.press('p', 'Pause mining on rig-01?');
+		await terminal.press(KEYS.escape, 'not paused');
+		expect(onPause).not.toHaveBeenCalled();
+		await terminal.press('p', 'Pause mining on rig-01?');
+		await terminal.press('y');
+		await vi.waitFor(() => {
+			expect(onPause).toHaveBeenCalledTimes(1);
+		});
+		expect(terminal.frame()).not.toContain('Pause mining on');
+	});
+
+	test('+ and - change the poll interval live, shown in the header; at the ends of the steps they say so', async () => {
+		const monitors: number[] = [];
+		const interval = new PollInterval([{setIntervalMs: (ms: number) => monitors.push(ms)}], 2000);
+		const {terminal} = await show(makeState(), {interval});
+		expect(linesOf(terminal.frame())[0]).toMatch(/● live · 2s ago · every 2s$/);
+		expect(linesOf(terminal.frame()).at(-1)).toContain('+- interval');
+		await terminal.press('+', 'every 3s');
+		await terminal.press('-', 'every 2s');
+		await terminal.press('-', 'every 1s');
+		expect(monitors).toEqual([3000, 2000, 1000]);
+		await terminal.press('-', 'every 500 ms');
+		await terminal.press('-', 'every 250 ms');
+		await terminal.press('-', 'polling every 250 ms already: the shortest step');
+		expect(monitors.at(-1)).toBe(250);
+		expect(monitors).toHaveLength(5);
+	});
+
+	test('f freezes the display while the store keeps changing; f again shows the present', async () => {
+		const {store, terminal} = await show(makeState());
+		await terminal.press('f', /● FROZEN at \d\d:\d\d · f goes on/);
+		store.set({snapshot: makeSnapshot({hashrate: {total: [9123.45, 9110.02, 9000]}})});
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		expect(terminal.frame()).not.toContain('9.12 kH/s');
+		expect(terminal.frame()).toContain('10s 4.82 kH/s');
+		// Keys still work while frozen (help, scrolling); only the data is held.
+		await terminal.press('?', 'Keys');
+		expect(terminal.frame()).toContain('freeze the display (polling and alerts go on)');
+		await terminal.press('?', 'Hashrate');
+		await terminal.press('f', '10s 9.12 kH/s');
+		expect(linesOf(terminal.frame())[0]).toContain('● live');
+	});
+
 	test('keys for actions the app did not give do nothing', async () => {
 		const onQuit = vi.fn();
 		const {terminal} = await show(makeState(), {onQuit});
@@ -330,6 +456,60 @@ describe('keys', () => {
 		await terminal.press('r');
 		expect(onQuit).not.toHaveBeenCalled();
 		expect(terminal.frame()).toContain('Hashrate');
+	});
+});
+
+describe('actions that cannot work are not offered, and their keys say why', () => {
+	const actions = {onConfig() {}, onPause: vi.fn(), onResume: vi.fn(), onRefresh() {}};
+	const old = makeSnapshot({dialect: 'v1', version: '2.14.4', kind: 'cpu', paused: null, restricted: null});
+
+	test('a 2.14 miner: no pause or resume in the footer or the help; p says why in one line, and nothing is sent', async () => {
+		const {terminal} = await show(makeState({snapshot: old}), actions);
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  R refresh  ↑↓ threads  f freeze');
+		await terminal.press('p', 'XMRig 2.14.4 has no pause or resume in its API (they came in XMRig 2.99.6)');
+		expect(terminal.frame()).not.toContain('method not allowed');
+		await terminal.press('j', 'q quit');
+		await terminal.press('r', 'XMRig 2.14.4 has no pause or resume');
+		// The next key puts the footer back.
+		await terminal.press('j', 'q quit');
+		await terminal.press('?', 'Keys');
+		expect(terminal.frame()).not.toContain('pause mining');
+		expect(terminal.frame()).not.toContain('resume mining');
+		expect(actions.onPause).not.toHaveBeenCalled();
+		expect(actions.onResume).not.toHaveBeenCalled();
+	});
+
+	test('--read-only: no pause or resume; the config view is still offered (to read)', async () => {
+		const {terminal} = await show(makeState({snapshot: makeSnapshot({paused: null})}), {...actions, readOnly: true});
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' q quit  ? help  c config  R refresh  ↑↓ threads  f freeze');
+		await terminal.press('p', 'rigtop runs with --read-only: writes are off');
+		expect(actions.onPause).not.toHaveBeenCalled();
+	});
+
+	test('a restricted miner, or no token: pause and the config view say what they need', async () => {
+		const restricted = await show(makeState({snapshot: makeSnapshot({restricted: true})}), actions);
+		expect(linesOf(restricted.terminal.frame()).at(-1)).toBe(' q quit  ? help  R refresh  ↑↓ threads  f freeze');
+		await restricted.terminal.press('p', "the miner's API is restricted: pausing needs http.restricted false and a token");
+		await restricted.terminal.press('c', /the miner's API is restricted: reading its config needs http\.restricted false\s+and a token/);
+		const tokenless = await show(makeState(), {...actions, tokenGiven: false});
+		await tokenless.terminal.press('p', "pausing needs the miner's access token: --token-file or RIGTOP_TOKEN");
+	});
+
+	test('a miner that is down: pause says nothing can be sent now; a paused one is offered resume only', async () => {
+		const down = await show(makeState({status: 'down', failingSince: NOW - 60_000, error: refused()}), actions);
+		expect(linesOf(down.terminal.frame()).at(-1)).not.toContain('pause');
+		await down.terminal.press('p', 'the miner is not answering (down): nothing can be sent to it now');
+		const paused = await show(makeState({snapshot: makeSnapshot({paused: true})}), actions);
+		await paused.terminal.press('p', 'the miner is paused already (r resumes it)');
+	});
+
+	test("a long reason wraps over two lines in the footer's place at 60 columns, and the frame still fits", async () => {
+		const {terminal} = await show(makeState({snapshot: old}), {...actions, columns: 60, rows: 24});
+		await terminal.press('p', 'XMRig 2.14.4 has no pause or resume in its API');
+		const lines = linesOf(terminal.frame());
+		expect(lines.at(-2)).toMatch(/^ XMRig 2\.14\.4 has no pause or resume in its API \(they came\s*$/);
+		expect(lines.at(-1)).toMatch(/^ in XMRig 2\.99\.6\)\s*$/);
+		expectFits(terminal, 60, 24);
 	});
 });
 
@@ -345,6 +525,38 @@ describe('terminal size', () => {
 			expect(terminal.frame()).not.toContain('Threads');
 		});
 		expect(linesOf(terminal.frame()).length).toBeLessThanOrEqual(15);
+	});
+
+	test('between the smallest size and 80 columns the panes stack whole in one column', async () => {
+		const {terminal} = await show(makeState(), {columns: 60, rows: 20});
+		const lines = linesOf(terminal.frame());
+		expect(lines[1]).toMatch(/^╭ Hashrate ─+╮$/);
+		expect(lines[1]).toHaveLength(60);
+		expect(lines[2]).toContain('10s 4.82 kH/s  60s 4.80  15m —');
+		expect(lines[6]).toMatch(/^╭ Pool ─+╮$/);
+		expect(lines[7]).toContain('pool.example.org:443  TLSv1.3');
+		expect(lines[11]).toMatch(/^╭ Shares ─+╮$/);
+		// The panes are whole: nothing in them is cut.
+		expect(lines.slice(1, 16).join('\n')).not.toContain('…');
+		expectFits(terminal, 60, 20);
+	});
+
+	test('below the smallest size it says so (and what it needs); q still quits; made larger, the dashboard is back', async () => {
+		const onQuit = vi.fn();
+		const {terminal} = await show(makeState(), {columns: 40, rows: 12, onQuit});
+		expect(terminal.frame()).toContain('terminal too small — need 50×10');
+		expect(terminal.frame()).toContain('this one is 40×12 · q quits');
+		expect(terminal.frame()).not.toContain('Hashrate');
+		expectFits(terminal, 40, 12);
+		terminal.resize(100, 30);
+		await terminal.waitFor('Hashrate');
+		expect(terminal.frame()).not.toContain('too small');
+		terminal.resize(70, 8);
+		await terminal.waitFor('need 50×10');
+		await terminal.press('q');
+		await vi.waitFor(() => {
+			expect(onQuit).toHaveBeenCalledTimes(1);
+		});
 	});
 
 	test('any size, any state: never taller than rows - 1, never wider than the terminal', async () => {

@@ -37,7 +37,8 @@ describe('keymap', () => {
 	test('a Ctrl chord is not its plain letter, and the help screen takes fewer keys', () => {
 		expect(commandFor('p', {ctrl: true}, 'dashboard')).toBeNull();
 		expect(commandFor('p', {}, 'help')).toBeNull();
-		expect(commandFor('', {downArrow: true}, 'help')).toBeNull();
+		expect(commandFor('', {downArrow: true}, 'help')).toBe('helpDown'); // where the screen scrolls its help
+		expect(commandFor('', {downArrow: true}, 'help', SCREEN_KEYMAP.available('help'))).toBeNull();
 		expect(commandFor('', {escape: true, meta: true}, 'help')).toBe('back');
 		expect(commandFor('q', {}, 'help')).toBe('quit');
 	});
@@ -53,7 +54,7 @@ describe('keymap', () => {
 		const help = SCREEN_KEYMAP.help(['dashboard', 'help'], offered);
 		expect(help.find((entry) => entry.keys === 'p')?.available).toBe(true);
 		expect(help.find((entry) => entry.keys === 'c')?.available).toBe(false);
-		expect(help.find((entry) => entry.keys === 'q, Ctrl+C')?.available).toBe(true);
+		expect(help.find((entry) => entry.keys === 'q, F10, Ctrl+C')?.available).toBe(true);
 	});
 
 	test('no key means two things in one context', () => {
@@ -108,16 +109,18 @@ describe('keymap', () => {
 	});
 
 	test('help labels list every key a command answers to', () => {
-		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help']);
+		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help', 'question']);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
-		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, Ctrl+C');
+		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
-		expect(dismiss?.keys).toBe('Esc, Enter, q');
+		expect(dismiss?.keys).toBe('Esc, Enter');
 	});
 
 	test("rigtop --help's keys are the footers of the screens", () => {
 		const lines = keysHelpLines();
-		expect(lines[1]).toBe('  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet');
+		expect(lines[1]).toBe(
+			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · +- interval · f freeze',
+		);
 		expect(lines[2]).toBe('  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh');
 		expect(lines[3]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
 	});
@@ -131,7 +134,7 @@ describe('keymap', () => {
 });
 
 describe('dashboard reducer', () => {
-	const offered = new Set<Capability>(['pause']);
+	const offered = new Set<Capability>(['pause', 'resume', 'refresh']);
 	const start = (pageSize = 7, threadCount = 16): DashboardUiState => initialUiState({offered, pageSize, threadCount});
 	const step = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
 	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => step(state, input, key).state;
@@ -186,9 +189,46 @@ describe('dashboard reducer', () => {
 
 	test('app commands are effects, one per key, and change no state', () => {
 		const state = start();
-		expect(step(state, 'p')).toEqual({state, effects: ['pause']});
-		expect(step(state, 'c')).toEqual({state, effects: []}); // config was not offered: ignored
+		expect(step(state, 'R')).toEqual({state, effects: ['refresh']});
+		expect(step(state, 'c').effects).toEqual([]); // config was not offered: ignored
 		expect(step(state, 'q')).toEqual({state, effects: ['quit']});
 		expect(step(state, '', {downArrow: true}).effects).toEqual([]);
+	});
+
+	test('p asks first: y pauses, any other key (n, Esc, a stray letter) does not; r resumes at once', () => {
+		const asked = step(start(), 'p');
+		expect(asked.effects).toEqual([]);
+		expect(asked.state.asking).toBe('pause');
+		expect(step(asked.state, 'y')).toEqual({state: {...asked.state, asking: null}, effects: ['pause']});
+		for (const [input, key] of [
+			['n', {}],
+			['', {escape: true}],
+			['x', {}],
+			['p', {}],
+			['q', {}],
+		] as const) {
+			const answered = step(asked.state, input, key);
+			expect(answered.effects).toEqual([]);
+			expect(answered.state.asking).toBeNull();
+			expect(answered.state.message?.text).toBe('not paused: mining goes on');
+		}
+
+		// Unanswered, the question goes away (the view's timer) and a later y does nothing.
+		const expired = dashboardReducer(asked.state, {type: 'clearMessage'}).state;
+		expect(expired.asking).toBeNull();
+		expect(step(expired, 'y').effects).toEqual([]);
+		expect(step(start(), 'r').effects).toEqual(['resume']);
+	});
+
+	test('a y that comes after the miner stopped allowing a pause says why instead', () => {
+		const asked = step(start(), 'p').state;
+		const refused = dashboardReducer(asked, {
+			type: 'offered',
+			offered: new Set<Capability>(['resume', 'refresh']),
+			refusals: new Map([['pause', 'the miner is not answering (down): nothing can be sent to it now']]),
+		}).state;
+		const answered = step(refused, 'y');
+		expect(answered.effects).toEqual([]);
+		expect(answered.state.message?.text).toBe('the miner is not answering (down): nothing can be sent to it now');
 	});
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {computeLayout, MIN_THREADS_HEIGHT, STAT_PANE_HEIGHT, THREADS_CHROME} from '../../source/ui/layout.js';
+import {computeLayout, MIN_COLUMNS, MIN_ROWS, MIN_THREADS_HEIGHT, STAT_PANE_HEIGHT, THREADS_CHROME} from '../../source/ui/layout.js';
 
 function used(layout: ReturnType<typeof computeLayout>): number {
 	return layout.headerLines + layout.footerLines + layout.statRows * STAT_PANE_HEIGHT + layout.eventLines + layout.threadsHeight;
@@ -42,9 +42,35 @@ describe('computeLayout', () => {
 				expect(layout.height).toBeLessThanOrEqual(Math.max(1, rows - 1));
 				expect(layout.headerLines + layout.bodyHeight + layout.footerLines).toBeLessThanOrEqual(Math.max(1, rows - 1));
 				if (layout.threadsHeight > 0) expect(layout.threadsHeight).toBeGreaterThanOrEqual(MIN_THREADS_HEIGHT);
-				expect(layout.leftWidth + layout.rightWidth).toBe(columns);
+				if (layout.stacked) expect([layout.leftWidth, layout.rightWidth]).toEqual([columns, columns]);
+				else expect(layout.leftWidth + layout.rightWidth).toBe(columns);
+				expect(layout.statPanes).toBeLessThanOrEqual(4);
+				expect(layout.tooSmall).toBe(columns < MIN_COLUMNS || rows < MIN_ROWS);
 			}),
 		);
+	});
+
+	test('narrower than 80 columns the stats panes stack whole, in one column, by priority', () => {
+		const narrow = computeLayout(60, 20);
+		expect(narrow.stacked).toBe(true);
+		expect(narrow.tooSmall).toBe(false);
+		expect([narrow.leftWidth, narrow.rightWidth]).toEqual([60, 60]);
+		// 17 lines between header and footer: Hashrate, Pool and Shares, and the events get the rest.
+		expect(narrow.statPanes).toBe(3);
+		expect(narrow.threadsHeight).toBe(0);
+		expect(narrow.eventLines).toBe(2);
+		// A tall narrow terminal: all four, then the threads.
+		const tall = computeLayout(60, 40);
+		expect(tall.statPanes).toBe(4);
+		expect(tall.threadsHeight).toBeGreaterThanOrEqual(MIN_THREADS_HEIGHT);
+		expect(computeLayout(80, 24).stacked).toBe(false);
+		expect(computeLayout(80, 24).statPanes).toBe(4);
+	});
+
+	test('below the smallest size it can serve, the layout says so', () => {
+		expect(computeLayout(40, 12).tooSmall).toBe(true);
+		expect(computeLayout(80, 9).tooSmall).toBe(true);
+		expect(computeLayout(MIN_COLUMNS, MIN_ROWS).tooSmall).toBe(false);
 	});
 
 	test('gives a tall terminal with few threads a threads pane as tall as its rows, and the rest to the events', () => {

@@ -1,7 +1,8 @@
-import {Box} from 'ink';
+import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {Line, Pane, Tone} from '../panes/pane.js';
-import type {ThemeToken} from '../theme.js';
+import {useTheme} from '../theme.js';
+import {wrappedHeight} from '../wrap.js';
 import type {PanelContent, PanelLine} from './panel-content.js';
 
 export type ConfigPanelProps = {
@@ -10,36 +11,61 @@ export type ConfigPanelProps = {
 	readonly height: number;
 };
 
-function token(line: PanelLine): ThemeToken | undefined {
-	return line.tone;
+/** The lines a panel line takes inside a frame `inner` columns wide: prose wraps, data is one line. */
+function heightOf(line: PanelLine, inner: number): number {
+	return line.data || line.text === '' ? 1 : wrappedHeight(line.text, inner);
 }
 
-/** A framed question or panel over the tree; a list too long for the frame ends with "… N more". */
+/**
+ * A framed question or panel over the tree. Prose wraps over the lines it needs, data lines are cut at
+ * the edge; what does not fit the frame ends with "… N more".
+ */
 function ConfigPanelView({content, width, height}: ConfigPanelProps) {
+	const theme = useTheme();
 	const inner = Math.max(0, height - 2);
-	const promptLines = content.prompt ? 1 : 0;
+	const textWidth = Math.max(1, width - 4);
+	const promptLines = content.prompt ? heightOf({text: content.prompt}, textWidth) : 0;
 	const room = Math.max(0, inner - promptLines);
-	const fits = content.lines.length <= room;
-	const shown = fits ? content.lines : content.lines.slice(0, Math.max(0, room - 1));
-	const hidden = content.lines.length - shown.length;
+	const heights = content.lines.map((line) => heightOf(line, textWidth));
+	const total = heights.reduce((sum, lines) => sum + lines, 0);
+	let shown = content.lines.length;
+	if (total > room) {
+		// Keep a line for "… N more".
+		let used = 0;
+		shown = 0;
+		while (shown < content.lines.length && used + (heights[shown] ?? 1) <= room - 1) used += heights[shown++] ?? 1;
+	}
+
+	const hidden = content.lines.length - shown;
 	return (
 		<Pane title={content.title} width={width} height={height}>
-			{shown.map((line, index) => {
-				const tone = token(line);
+			{content.lines.slice(0, shown).map((line, index) => {
+				const text = line.text === '' ? ' ' : line.text;
+				const tone = line.tone ? theme.text(line.tone) : {};
 				return (
-					<Box key={index} height={1}>
-						{tone ? <Line tone={tone}>{line.text === '' ? ' ' : line.text}</Line> : <Line>{line.text === '' ? ' ' : line.text}</Line>}
+					<Box key={index} height={heights[index]} flexShrink={0}>
+						{line.data ? (
+							line.tone ? (
+								<Line tone={line.tone}>{text}</Line>
+							) : (
+								<Line>{text}</Line>
+							)
+						) : (
+							<Text wrap="wrap" {...tone}>
+								{text}
+							</Text>
+						)}
 					</Box>
 				);
 			})}
 			{hidden > 0 && room > 0 ? <Line tone="muted">{`… ${hidden} more`}</Line> : null}
 			{content.prompt && inner > 0 ? (
-				<Box height={1}>
-					<Line>
+				<Box height={promptLines} flexShrink={0}>
+					<Text wrap="wrap">
 						<Tone token="accent" bold>
 							{content.prompt}
 						</Tone>
-					</Line>
+					</Text>
 				</Box>
 			) : null}
 		</Pane>

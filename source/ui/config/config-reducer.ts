@@ -13,7 +13,8 @@ import type {ConfigSessionState} from '../../config/session.js';
 import {READ_ONLY_MESSAGE} from '../../config/session.js';
 import type {ConfigPath, JsonValue} from '../../config/types.js';
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {CONFIG_KEYMAP, type Capability, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
+import {scrollHelp} from '../help-toggle.js';
 import {scrollToShow} from '../scroll.js';
 import {typeKey, type TypedText} from './line-editor.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
@@ -28,7 +29,8 @@ export type Dialog =
 	/** Apply: step 2 is the second question for a change that can cut rigtop off. */
 	| {readonly kind: 'confirm'; readonly step: 1 | 2}
 	| {readonly kind: 'undo'}
-	| {readonly kind: 'leave'}
+	/** Leaving with pending changes: back to the dashboard (q, Esc) or out of rigtop (F10). */
+	| {readonly kind: 'leave'; readonly then: 'back' | 'quit'}
 	| {readonly kind: 'reload'};
 
 export type Prompt =
@@ -56,6 +58,9 @@ export type ConfigUiState = {
 	readonly notice: Notice | null;
 	/** The session's resultSeq the user has closed the result panel for. */
 	readonly resultSeen: number;
+	/** The view's help (?) is up, and its first entry shown. */
+	readonly help: boolean;
+	readonly helpOffset: number;
 };
 
 export type ConfigEffect =
@@ -66,7 +71,8 @@ export type ConfigEffect =
 	| {readonly type: 'apply'}
 	| {readonly type: 'undo'}
 	| {readonly type: 'reload'}
-	| {readonly type: 'back'};
+	| {readonly type: 'back'}
+	| {readonly type: 'quit'};
 
 export type ConfigUiAction = {readonly type: 'key'; readonly input: string; readonly key: KeyLike};
 
@@ -76,12 +82,31 @@ export type ConfigContext = {
 	readonly pageSize: number;
 	/** --read-only (the prop; the session's own flag counts too). */
 	readonly readOnly: boolean;
+	/** How far the help can scroll (helpMaxOffset of the help's entries in the frame); default 0. */
+	readonly helpMax?: number;
 };
 
 export type ConfigStep = Step<ConfigUiState, ConfigEffect>;
 
-export function initialConfigUi(): ConfigUiState {
-	return {cursor: null, expanded: new Set(), top: 0, prompt: null, dialog: null, query: null, notice: null, resultSeen: 0};
+const WRITES: ReadonlySet<Capability> = new Set<Capability>(['write']);
+
+/**
+ * The view's state when it opens. `resultSeen`: the session's resultSeq then, so the result of an apply
+ * made in an earlier visit is never shown again.
+ */
+export function initialConfigUi(resultSeen = 0): ConfigUiState {
+	return {
+		cursor: null,
+		expanded: new Set(),
+		top: 0,
+		prompt: null,
+		dialog: null,
+		query: null,
+		notice: null,
+		resultSeen,
+		help: false,
+		helpOffset: 0,
+	};
 }
 
 /** Whether the result panel of the last apply/undo is up (derived: the user has not closed it yet). */
@@ -92,6 +117,7 @@ export function showsResult(state: ConfigUiState, session: ConfigSessionState): 
 /** The mode the keys work in now. */
 export function modeOf(state: ConfigUiState, session: ConfigSessionState): ConfigMode {
 	if (state.prompt) return 'prompt';
+	if (state.help) return 'help';
 	if (state.dialog?.kind === 'diff') return 'panel';
 	if (state.dialog) return 'confirm';
 	if (showsResult(state, session)) return 'panel';
@@ -140,18 +166,26 @@ function reveal(state: ConfigUiState, session: ConfigSessionState, entry: Config
 /**
  * Splits what Ink delivered as one input into single keys. Ink passes a run of plain text (a
  * paste, or keys that arrived together, e.g. `/colors⏎` typed fast or sent by tmux) as one string;
- * the view handles it one key at a time so `/`, Enter and the rest each do what they do alone.
+ * the view handles it one key at a time so `/`, Enter and the rest each do what they do alone. A
+ * control character in the run is the key Ink names when it arrives alone (Enter, Tab, Backspace,
+ * Ctrl+letter), so "Enter Ctrl+U 7 8 9 Backspace 1" in one read edits as it does typed slowly.
  * Escape sequences always arrive on their own, so a one-character or flagged input is returned as is.
  */
 export function splitInput(input: string, key: KeyLike): ReadonlyArray<{readonly input: string; readonly key: KeyLike}> {
 	const chars = [...input];
 	if (chars.length <= 1 || input.includes('\u001B')) return [{input, key}];
-	return chars.map((char) => {
-		if (char === '\r' || char === '\n') return {input: '', key: {return: true}};
-		if (char === '\u007F' || char === '\b') return {input: '', key: {delete: true}};
-		if (char === '\t') return {input: '', key: {tab: true}};
-		return {input: char, key: {}};
-	});
+	return chars.map((char) => keyOfChar(char));
+}
+
+/** One character of a run as Ink reports that key alone (parse-keypress). */
+function keyOfChar(char: string): {readonly input: string; readonly key: KeyLike} {
+	const code = char.codePointAt(0) ?? 0;
+	if (char === '\r' || char === '\n') return {input: '', key: {return: true}};
+	if (char === '\u007F' || char === '\b') return {input: '', key: {backspace: true}};
+	if (char === '\t') return {input: '', key: {tab: true}};
+	if (code === 0) return {input: ' ', key: {ctrl: true}};
+	if (code <= 26) return {input: String.fromCodePoint(code + 96), key: {ctrl: true}};
+	return {input: char, key: {}};
 }
 
 export function configReducer(state: ConfigUiState, action: ConfigUiAction, context: ConfigContext): ConfigStep {
@@ -162,15 +196,48 @@ export function configReducer(state: ConfigUiState, action: ConfigUiAction, cont
 	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;
 
 	if (mode === 'prompt' && state.prompt) return promptKey(base, state.prompt, input, key, context);
-	const command = CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode));
+	// Write keys reach the reducer even with --read-only: they say why they do nothing (the footer and the help leave them out).
+	const command = CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode, WRITES));
 	if (command === null) return same(base);
+	if (mode === 'help') return helpKey(base, command, context);
 	if (mode === 'confirm') return confirmKey(base, command, context);
 	if (mode === 'panel') return panelKey(base, command, context);
 	return browseKey(base, command, context);
 }
 
+/**
+ * q (back to the dashboard) and F10 (quit rigtop), from any mode: at once when nothing is pending, after
+ * a question when changes are (they would be lost), never while a change is being applied.
+ */
+function leaveStep(state: ConfigUiState, then: 'back' | 'quit', context: ConfigContext): ConfigStep {
+	const {session} = context;
+	if (session.busy === 'apply' || session.busy === 'undo') return say(state, 'wait: a change is being applied');
+	const closed: ConfigUiState = {...state, prompt: null, help: false, resultSeen: session.resultSeq};
+	if (pendingCount(session) > 0) return same({...closed, dialog: {kind: 'leave', then}});
+	return {state: {...closed, dialog: null}, effects: [{type: then}]};
+}
+
+function helpKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
+	switch (command) {
+		case 'help':
+		case 'closeHelp':
+			return same({...state, help: false});
+		case 'helpUp':
+			return same(scrollHelp(state, -1, context.helpMax ?? 0));
+		case 'helpDown':
+			return same(scrollHelp(state, 1, context.helpMax ?? 0));
+		case 'leave':
+			return leaveStep(state, 'back', context);
+		case 'quit':
+			return leaveStep(state, 'quit', context);
+		default:
+			return same(state);
+	}
+}
+
 function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: KeyLike, context: ConfigContext): ConfigStep {
 	const command = CONFIG_KEYMAP.commandFor(input, key, 'prompt', CONFIG_KEYMAP.available('prompt'));
+	if (command === 'quit') return leaveStep(state, 'quit', context);
 	if (command === 'cancel') return same({...state, prompt: null});
 	if (command === 'submit') {
 		if (prompt.kind === 'edit') return submitEdit(state, prompt, context);
@@ -215,6 +282,9 @@ function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: C
 	const {session} = context;
 	if (!dialog) return same(state);
 	if (command === 'no') return same({...state, dialog: null});
+	if (command === 'quit') return leaveStep(state, 'quit', context);
+	// q at another question: leaving is the question now (at the leave question itself it changes nothing).
+	if (command === 'leave') return dialog.kind === 'leave' ? same(state) : leaveStep(state, 'back', context);
 	if (command !== 'yes') return same(state);
 	switch (dialog.kind) {
 		case 'confirm': {
@@ -225,7 +295,7 @@ function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: C
 		case 'undo':
 			return {state: {...state, dialog: null, resultSeen: session.resultSeq}, effects: [{type: 'undo'}]};
 		case 'leave':
-			return {state: {...state, dialog: null}, effects: [{type: 'discard'}, {type: 'back'}]};
+			return {state: {...state, dialog: null}, effects: [{type: 'discard'}, {type: dialog.then}]};
 		case 'reload':
 			return {state: {...state, dialog: null}, effects: [{type: 'reload'}]};
 		case 'diff':
@@ -245,6 +315,13 @@ function panelKey(state: ConfigUiState, command: ConfigCommandName, context: Con
 		case 'undo':
 		case 'reload':
 			return browseKey(closed, command, context);
+		case 'help':
+			// Over the panel: closing the help shows the panel again.
+			return same({...state, help: true, helpOffset: 0});
+		case 'leave':
+			return leaveStep(closed, 'back', context);
+		case 'quit':
+			return leaveStep(closed, 'quit', context);
 		default:
 			return same(state);
 	}
@@ -373,9 +450,12 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 			if (pendingCount(session) > 0) return same({...state, dialog: {kind: 'reload'}});
 			return say(state, "reading the miner's config again", 'info', [{type: 'reload'}]);
 		case 'back':
-			if (session.busy === 'apply' || session.busy === 'undo') return say(state, 'wait: a change is being applied');
-			if (pendingCount(session) > 0) return same({...state, dialog: {kind: 'leave'}});
-			return {state, effects: [{type: 'back'}]};
+		case 'leave':
+			return leaveStep(state, 'back', context);
+		case 'quit':
+			return leaveStep(state, 'quit', context);
+		case 'help':
+			return same({...state, help: true, helpOffset: 0});
 		default:
 			return same(state);
 	}

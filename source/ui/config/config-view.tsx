@@ -1,16 +1,21 @@
-import {Box, Text, useInput, type Key} from 'ink';
-import {useEffect, useMemo} from 'react';
+import {Box, Text} from 'ink';
+import {useEffect, useMemo, useState} from 'react';
 import type {KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
 import {formatClock} from '../../format.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {useKeys} from '../hooks/use-keys.js';
 import {scrollToShow} from '../scroll.js';
 import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keymap.js';
+import {CONFIG_KEYMAP, type Capability, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
+import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
 import {Line, Pane} from '../panes/pane.js';
 import {TitleBar} from '../panes/title-bar.js';
+import {TooSmall} from '../panes/too-small.js';
+import {wrappedHeight} from '../wrap.js';
+import {isTooSmall} from '../layout.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {ConfigPanel} from './config-panel.js';
 import {
@@ -31,24 +36,34 @@ export type ConfigViewProps = {
 	/** The miner's ConfigSession (or any store of its shape). */
 	readonly session: ConfigStore;
 	readonly minerName: string;
-	/** Back to the dashboard. */
+	/** Back to the dashboard (Esc, q). */
 	readonly onBack: () => void;
+	/** Quit rigtop (F10); without it F10 goes back to the dashboard. */
+	readonly onQuit?: () => void;
 	/** --read-only: every write key says so instead. */
 	readonly readOnly: boolean;
 };
 
-/** The config view's rows: header, tree (or a panel), one line of feedback, footer; never taller than rows - 1. */
+/** The most lines the feedback under the tree takes (a message that needs more is cut there). */
+const MAX_NOTICE_LINES = 3;
+
+/**
+ * The config view's rows: header, tree (or a panel), the feedback under it (one line, or the lines a
+ * message needs, wrapped, up to three), footer; never taller than rows - 1.
+ */
 export function configLayout(
 	columns: number,
 	rows: number,
+	noticeWanted = 1,
 ): {readonly width: number; readonly bodyRows: number; readonly noticeLines: number; readonly footerLines: number} {
 	const available = Math.max(1, rows - 1);
 	const footerLines = available >= 3 ? 1 : 0;
-	const noticeLines = available >= 4 ? 1 : 0;
+	const wanted = Math.min(MAX_NOTICE_LINES, Math.max(1, noticeWanted));
+	const noticeLines = available >= 4 ? (available >= 8 ? wanted : 1) : 0;
 	return {width: Math.max(1, columns), bodyRows: Math.max(0, available - 1 - footerLines - noticeLines), noticeLines, footerLines};
 }
 
-function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void): void {
+function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): void {
 	switch (effect.type) {
 		case 'toggle':
 			session.cycle(effect.path, 1);
@@ -73,12 +88,17 @@ function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => voi
 			return;
 		case 'back':
 			onBack();
+			return;
+		case 'quit':
+			onQuit();
 	}
 }
 
 function footerFor(mode: ConfigMode, session: ConfigSessionState, readOnly: boolean): ReadonlySet<ConfigCommandName> {
 	const pending = session.edits?.size ?? 0;
 	switch (mode) {
+		case 'help':
+			return new Set<ConfigCommandName>(['help', 'closeHelp']);
 		case 'prompt':
 			return new Set<ConfigCommandName>(['submit', 'cancel']);
 		case 'confirm':
@@ -91,7 +111,7 @@ function footerFor(mode: ConfigMode, session: ConfigSessionState, readOnly: bool
 		}
 
 		case 'browse': {
-			const shown = new Set<ConfigCommandName>(['search', 'back']);
+			const shown = new Set<ConfigCommandName>(['search', 'back', 'help']);
 			if (session.document === null) {
 				shown.add('reload');
 				return shown;
@@ -143,57 +163,115 @@ function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult[
  * see the diff, apply (confirmed; asked twice for a change that can cut rigtop off), undo. Reads the
  * session; every key goes through the reducer and the session calls it asks for run at once.
  */
-export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewProps) {
+export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnly}: ConfigViewProps) {
 	const theme = useTheme();
 	const state = useStore(session);
 	const {columns, rows} = useTerminalSize();
 	const layout = configLayout(columns, rows);
 	const writesOff = readOnly || state.readOnly;
 
+	// Each visit reads the config afresh (never the document, result or undo of an earlier one). Until the
+	// visit has started (open() changes the session's state at once), the view shows nothing of its past.
+	const [before] = useState(() => session.getState());
+	const opened = state !== before;
 	useEffect(() => {
-		void session.ensureLoaded();
+		void session.open();
 	}, [session]);
 
+	// The help lists the tree's keys that work: without writes (--read-only), no toggling, stepping or applying. Its own
+	// keys (Esc, ↑↓) are on its frame: listing them here would give Esc and ↑ two meanings in one list.
+	const helpEntries = useMemo(
+		() => CONFIG_KEYMAP.help(['browse'], new Set<Capability>(writesOff ? [] : ['write'])).filter((entry) => entry.available),
+		[writesOff],
+	);
+	const helpMax = helpMaxOffset(helpEntries, layout.width, layout.bodyRows);
 	// Keys act on the session's state at that moment; the effects they ask for run right away, so the
 	// next key sees them.
 	const [ui, dispatch] = useStepReducer(
 		(current: ConfigUiState, action: ConfigUiAction) =>
-			configReducer(current, action, {session: session.getState(), pageSize: layout.bodyRows, readOnly: writesOff}),
-		initialConfigUi,
+			configReducer(current, action, {session: session.getState(), pageSize: layout.bodyRows, readOnly: writesOff, helpMax}),
+		() => initialConfigUi(session.getState().resultSeq),
 		(effect: ConfigEffect) => {
-			runEffect(effect, session, onBack);
+			runEffect(effect, session, onBack, onQuit);
 		},
 	);
-	useInput((input: string, key: Key) => {
+	useKeys((input, key) => {
 		for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
 	});
 
-	const {document, edits} = state;
+	const document = opened ? state.document : null;
+	const {edits} = state;
 	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
 	const cursor = cursorIndex(treeRows, ui.cursor, document);
-	const top = cursor === -1 ? 0 : scrollToShow(ui.top, cursor, treeRows.length, layout.bodyRows);
 	const cursorEntry = cursor === -1 ? undefined : treeRows[cursor];
 	const mode = modeOf(ui, state);
 	const outcomes = useMemo(() => outcomesOf(state), [state]);
 
+	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
+	// The feedback under the tree: a prompt is one line; a message wraps over the lines it needs.
+	let notice: {text: string; tone: ThemeToken; wraps?: true} | null = null;
+	if (ui.prompt?.kind === 'search') {
+		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
+		notice = {text: `${typed}  ${promptKey('submit')}: find · ${promptKey('cancel')}: cancel`, tone: 'accent'};
+	} else if (ui.prompt?.kind === 'edit') {
+		const keys = `${promptKey('submit')} sets it, ${promptKey('cancel')} cancels, ${promptKey('clearLine')} clears`;
+		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
+		notice = ui.prompt.error
+			? {text: ui.prompt.error, tone: 'error', wraps: true}
+			: {text: `${ui.prompt.id}: type the new value${hidden}; ${keys}`, tone: 'muted'};
+	} else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone, wraps: true};
+	else if (state.busy === 'apply' || state.busy === 'undo')
+		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
+	else if (state.problem && document !== null)
+		notice = {text: `${state.problem.message} — ${state.problem.fix}`, tone: 'error', wraps: true};
+	else if (cursorEntry && mode === 'browse') {
+		const note = keyNote(cursorEntry);
+		if (note) notice = {text: `${cursorEntry.id}: ${note}`, tone: 'muted'};
+	}
+
+	const noticeWanted = notice?.wraps ? wrappedHeight(notice.text, Math.max(1, columns - 2)) : 1;
+	// The frame as drawn (the keys use `layout`: a page one or two lines off while a message shows is harmless).
+	const view = configLayout(columns, rows, noticeWanted);
+	const top = cursor === -1 ? 0 : scrollToShow(ui.top, cursor, treeRows.length, view.bodyRows);
+
 	let body;
-	if (ui.dialog) {
-		body = <ConfigPanel content={dialogContent(ui.dialog, state, minerName)} width={layout.width} height={layout.bodyRows} />;
+	if (mode === 'help') {
+		body = (
+			<HelpOverlay
+				entries={helpEntries}
+				offset={ui.helpOffset}
+				scrollKeys={`${CONFIG_KEYMAP.keyOf('helpUp', 'help')}${CONFIG_KEYMAP.keyOf('helpDown', 'help')}`}
+				width={view.width}
+				height={view.bodyRows}
+				title="Config view keys"
+				closeHint={`${CONFIG_KEYMAP.keyOf('help', 'help')} or ${CONFIG_KEYMAP.keyOf('closeHelp', 'help')} to close`}
+			/>
+		);
+	} else if (!opened) {
+		body = <Box height={view.bodyRows} />;
+	} else if (ui.dialog) {
+		body = <ConfigPanel content={dialogContent(ui.dialog, state, minerName)} width={view.width} height={view.bodyRows} />;
 	} else if (showsResult(ui, state) && state.lastResult && state.lastAction) {
-		body = <ConfigPanel content={resultContent(state.lastResult, state.lastAction)} width={layout.width} height={layout.bodyRows} />;
+		body = <ConfigPanel content={resultContent(state.lastResult, state.lastAction)} width={view.width} height={view.bodyRows} />;
 	} else if (document === null) {
 		if (state.phase === 'error' && state.problem) {
 			body = (
-				<Pane title="Could not read the miner's config" width={layout.width} height={layout.bodyRows}>
-					<Line tone="error">{state.problem.message}</Line>
-					{state.problem.detail ? <Line tone="muted">{state.problem.detail}</Line> : null}
-					<Line>{`fix: ${state.problem.fix}`}</Line>
-					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')}: back to the dashboard`}</Line>
+				<Pane title="Could not read the miner's config" width={view.width} height={view.bodyRows}>
+					<Text wrap="wrap" {...theme.text('error')}>
+						{state.problem.message}
+					</Text>
+					{state.problem.detail ? (
+						<Text wrap="wrap" {...theme.text('muted')}>
+							{state.problem.detail}
+						</Text>
+					) : null}
+					<Text wrap="wrap">{`fix: ${state.problem.fix}`}</Text>
+					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`}</Line>
 				</Pane>
 			);
 		} else {
 			body = (
-				<Box height={layout.bodyRows} paddingX={1}>
+				<Box height={view.bodyRows} paddingX={1}>
 					<Text {...theme.text('muted')}>{`reading the config of ${minerName}…`}</Text>
 				</Box>
 			);
@@ -205,59 +283,38 @@ export function ConfigView({session, minerName, onBack, readOnly}: ConfigViewPro
 				edits={edits}
 				rows={treeRows}
 				top={top}
-				height={layout.bodyRows}
+				height={view.bodyRows}
 				cursor={cursor}
 				expanded={ui.expanded}
-				width={layout.width}
+				width={view.width}
 				editor={ui.prompt?.kind === 'edit' ? ui.prompt : null}
 				outcomes={outcomes}
 			/>
 		);
 	}
 
-	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
-	let notice: {text: string; tone: ThemeToken} | null = null;
-	if (ui.prompt?.kind === 'search') {
-		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
-		notice = {text: `${typed}  ${promptKey('submit')}: find · ${promptKey('cancel')}: cancel`, tone: 'accent'};
-	} else if (ui.prompt?.kind === 'edit') {
-		const keys = `${promptKey('submit')} sets it, ${promptKey('cancel')} cancels, ${promptKey('clearLine')} clears`;
-		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
-		notice = ui.prompt.error
-			? {text: ui.prompt.error, tone: 'error'}
-			: {text: `${ui.prompt.id}: type the new value${hidden}; ${keys}`, tone: 'muted'};
-	} else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone};
-	else if (state.busy === 'apply' || state.busy === 'undo')
-		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
-	else if (state.problem && document !== null) notice = {text: `${state.problem.message} — ${state.problem.fix}`, tone: 'error'};
-	else if (cursorEntry && mode === 'browse') {
-		const note = keyNote(cursorEntry);
-		if (note) notice = {text: `${cursorEntry.id}: ${note}`, tone: 'muted'};
+	if (isTooSmall(columns, rows)) {
+		return <TooSmall columns={columns} rows={rows} hint={`${CONFIG_KEYMAP.keyOf('leave', 'browse')} goes back to the dashboard`} />;
 	}
 
 	const status = statusText(state, writesOff);
 	const hints = CONFIG_KEYMAP.footer(mode, footerFor(mode, state, writesOff));
 	return (
-		<Box
-			flexDirection="column"
-			width={layout.width}
-			height={1 + layout.bodyRows + layout.noticeLines + layout.footerLines}
-			overflow="hidden"
-		>
-			<TitleBar width={layout.width} title={`${minerName} · config`}>
+		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflow="hidden">
+			<TitleBar width={view.width} title={`${minerName} · config`}>
 				<Text wrap="truncate-end" {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>
 					{status}
 				</Text>
 			</TitleBar>
 			{body}
-			{layout.noticeLines > 0 ? (
-				<Box width={layout.width} height={1} paddingX={1} overflow="hidden">
-					<Text wrap="truncate-end" {...(notice ? theme.text(notice.tone) : {})}>
+			{view.noticeLines > 0 ? (
+				<Box width={view.width} height={view.noticeLines} paddingX={1} overflow="hidden">
+					<Text wrap={notice?.wraps ? 'wrap' : 'truncate-end'} {...(notice ? theme.text(notice.tone) : {})}>
 						{notice?.text ?? ' '}
 					</Text>
 				</Box>
 			) : null}
-			{layout.footerLines > 0 ? <Footer hints={hints} width={layout.width} /> : null}
+			{view.footerLines > 0 ? <Footer hints={hints} width={view.width} /> : null}
 		</Box>
 	);
 }

@@ -11,7 +11,11 @@ import {formatClock} from '../../format.js';
 import {CONFIG_KEYMAP} from '../keymap.js';
 import type {Dialog, Tone} from './config-reducer.js';
 
-export type PanelLine = {readonly text: string; readonly tone?: Tone | 'muted' | 'accent'};
+/**
+ * A line of a panel. Prose (questions, reasons, fixes) wraps over the lines it needs; a data line (a key
+ * and its values, a file name) is one line, cut at the edge if it must be.
+ */
+export type PanelLine = {readonly text: string; readonly tone?: Tone | 'muted' | 'accent'; readonly data?: true};
 export type PanelContent = {readonly title: string; readonly lines: readonly PanelLine[]; readonly prompt: string | null};
 
 /** A question's answers with their keys: "y apply · n cancel". */
@@ -27,7 +31,7 @@ function diffLines(session: ConfigSessionState): PanelLine[] {
 	const edits = session.edits?.list() ?? [];
 	return edits.map((edit, index) => {
 		const line = session.edits?.diffLines()[index] ?? edit.id;
-		return {text: `  ${line}`, tone: edit.guarded ? 'warn' : 'accent'};
+		return {text: `  ${line}`, tone: edit.guarded ? 'warn' : 'accent', data: true};
 	});
 }
 
@@ -66,24 +70,26 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 			const lines: PanelLine[] = [];
 			if (last) {
 				lines.push({text: `Puts back the config as it was before the ${last.wasUndo ? 'undo' : 'apply'} at ${formatClock(last.at)}:`});
-				lines.push(...last.keys.map((key): PanelLine => ({text: `  ${key}`, tone: 'accent'})));
-				lines.push({text: `from the backup ${path.basename(last.backupPath)}`, tone: 'muted'});
+				lines.push(...last.keys.map((key): PanelLine => ({text: `  ${key}`, tone: 'accent', data: true})));
+				lines.push({text: `from the backup ${path.basename(last.backupPath)}`, tone: 'muted', data: true});
 			}
 
 			if (count > 0) lines.push({text: `Your ${plural(count, 'pending change')} will be dropped.`, tone: 'warn'});
 			return {
 				title: last?.wasUndo ? 'Redo the change the undo reverted?' : 'Undo the last apply?',
 				lines,
-				prompt: answers('undo', 'cancel'),
+				prompt: answers(last?.wasUndo ? 'redo' : 'undo', 'cancel'),
 			};
 		}
 
-		case 'leave':
+		case 'leave': {
+			const quit = dialog.then === 'quit';
 			return {
-				title: `Leave with ${plural(count, 'pending change')}?`,
+				title: `${quit ? 'Quit rigtop' : 'Leave'} with ${plural(count, 'pending change')}?`,
 				lines: [...diffLines(session), {text: ''}, {text: 'They are dropped; the miner keeps its config.', tone: 'muted'}],
-				prompt: answers('leave', 'stay'),
+				prompt: answers(quit ? 'quit' : 'leave', 'stay'),
 			};
+		}
 		case 'reload':
 			return {
 				title: 'Read the config from the miner again?',
@@ -97,22 +103,22 @@ function keyLine(key: KeyResult): PanelLine {
 	const change = key.secret ? `${key.path}: •••••••• (changed)` : `${key.path}: ${key.before} → ${key.after}`;
 	switch (key.status) {
 		case 'applied':
-			return {text: `✓ ${change}  applied`, tone: 'ok'};
+			return {text: `✓ ${change}  applied`, tone: 'ok', data: true};
 		case 'not-applied': {
 			const seen = key.seen === null || key.secret ? '' : ` (the miner has ${key.seen})`;
-			return {text: `✗ ${change}  not applied${seen}`, tone: 'error'};
+			return {text: `✗ ${change}  not applied${seen}`, tone: 'error', data: true};
 		}
 
 		case 'unknown':
-			return {text: `? ${change}  unknown (could not be checked)`, tone: 'warn'};
+			return {text: `? ${change}  unknown (could not be checked)`, tone: 'warn', data: true};
 	}
 }
 
 /** Where the backup went, as two lines so a long path is not cut off: the directory, then the file. */
 function backupLines(file: string): PanelLine[] {
 	return [
-		{text: `backup of the config as it was: ${path.dirname(file)}/`, tone: 'muted'},
-		{text: `  ${path.basename(file)}`, tone: 'muted'},
+		{text: `backup of the config as it was: ${path.dirname(file)}/`, tone: 'muted', data: true},
+		{text: `  ${path.basename(file)}`, tone: 'muted', data: true},
 	];
 }
 

@@ -48,6 +48,8 @@ const STATE_RANK: Readonly<Record<StatusBadge['word'], number>> = {
 	PAUSED: 4,
 	connecting: 6,
 	live: 7,
+	// The dashboard's own word (f); a fleet row never shows it.
+	FROZEN: 7,
 };
 
 function stateRank(row: FleetRow): number {

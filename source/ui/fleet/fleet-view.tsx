@@ -1,7 +1,8 @@
-import {Box, Text, useInput, type Key} from 'ink';
+import {Box, Text} from 'ink';
 import {useCallback, useEffect, useMemo, useRef} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {useKeys} from '../hooks/use-keys.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
@@ -133,7 +134,7 @@ export function FleetView({
 		dispatch({type: 'viewport', pageSize: layout.rigRows});
 	}, [dispatch, layout.rigRows]);
 
-	useInput((input: string, key: Key) => {
+	useKeys((input, key) => {
 		dispatch({type: 'key', input, key, rows: latestRows.current});
 	});
 

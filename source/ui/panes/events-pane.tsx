@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {MinerEvent, Severity} from '../../monitor/types.js';
 import {formatClock} from '../../format.js';
+import {wrappedHeight} from '../wrap.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 
 export type Notice = {readonly text: string; readonly tone: ThemeToken};
@@ -11,9 +12,16 @@ export type EventsPaneProps = {
 	readonly events: readonly MinerEvent[];
 	readonly lines: number;
 	readonly width: number;
-	/** A line that goes before the events (e.g. how to fix an error). */
+	/** A message that goes before the events (e.g. how to fix an error), wrapped over the lines it needs. */
 	readonly notice: Notice | null;
+	/** Lines the notice needs (wrapped in the pane's width: noticeHeight); it gets them all if the pane has them. */
+	readonly noticeLines?: number;
 };
+
+/** The lines a notice needs in an events pane of `width` columns. */
+export function noticeHeight(notice: Notice | null, width: number): number {
+	return notice ? wrappedHeight(notice.text, Math.max(1, width - 2)) : 0;
+}
 
 const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'warn', error: 'error'};
 
@@ -21,11 +29,11 @@ const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'wa
  * The latest events, newest first, each with its HH:MM: on one line (" · " between them) when
  * there is one line, else one per line.
  */
-function EventsPaneView({events, lines, width, notice}: EventsPaneProps) {
+function EventsPaneView({events, lines, width, notice, noticeLines: wanted = noticeHeight(notice, width)}: EventsPaneProps) {
 	const theme = useTheme();
 	if (lines <= 0) return null;
-	// The notice wraps over two lines where the pane has three or more, else it takes one.
-	const noticeLines = notice ? (lines >= 3 ? 2 : 1) : 0;
+	// The notice (the reason and its fix) first, on every line it needs that the pane has; the events get the rest.
+	const noticeLines = notice ? Math.min(Math.max(1, wanted), lines) : 0;
 	const eventLines = lines - noticeLines;
 	const newest = events.slice(-Math.max(eventLines === 1 ? 8 : eventLines, 0)).reverse();
 	const entry = (event: MinerEvent, separator: string) => (

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import {memo, type ReactNode} from 'react';
 import type {Hint} from '../keymap.js';
-import {useTheme} from '../theme.js';
+import {useTheme, type ThemeToken} from '../theme.js';
 
 export type FooterProps = {
 	readonly hints: readonly Hint[];
@@ -10,16 +10,39 @@ export type FooterProps = {
 	readonly lead?: ReactNode;
 };
 
+/** The footer's word for the help key: that hint is the last one given up when the line is short. */
+const HELP_LABEL = 'help';
+
+/**
+ * The hints that fit a line of `room` columns, and the gap between them: two spaces when all fit so,
+ * else one; when even that is too long, whole hints are dropped from the end (the help hint last), so
+ * no hint is ever cut mid-word.
+ */
+export function fitHints(hints: readonly Hint[], room: number): {readonly shown: readonly Hint[]; readonly gap: string} {
+	const length = (list: readonly Hint[], gap: number) =>
+		list.reduce((sum, hint, index) => sum + (index === 0 ? 0 : gap) + hint.keys.length + 1 + hint.label.length, 0);
+	if (length(hints, 2) <= room) return {shown: hints, gap: '  '};
+	const shown = [...hints];
+	while (shown.length > 0 && length(shown, 1) > room) {
+		let drop = shown.length - 1;
+		while (drop > 0 && shown[drop]?.label === HELP_LABEL) drop--;
+		shown.splice(drop, 1);
+	}
+
+	return {shown, gap: ' '};
+}
+
 /** The keys that work now, from the keymap: " q quit  ? help  p pause  ↑↓ threads". */
 function FooterView({hints, width, lead}: FooterProps) {
 	const theme = useTheme();
+	const {shown, gap} = fitHints(hints, Math.max(0, width - 2));
 	return (
 		<Box width={width} height={1} paddingX={1} overflow="hidden">
 			<Text wrap="truncate-end">
 				{lead}
-				{hints.map((hint, index) => (
+				{shown.map((hint, index) => (
 					<Text key={hint.keys}>
-						{index === 0 && !lead ? '' : '  '}
+						{index === 0 && !lead ? '' : gap}
 						<Text bold {...theme.text('accent')}>
 							{hint.keys}
 						</Text>
@@ -32,3 +55,24 @@ function FooterView({hints, width, lead}: FooterProps) {
 }
 
 export const Footer = memo(FooterView);
+
+export type MessageLineProps = {
+	readonly message: {readonly text: string; readonly tone: ThemeToken};
+	readonly width: number;
+	/** Lines it may take (it wraps over them). */
+	readonly lines: number;
+};
+
+/** A message in the footer's place (why a key did nothing, a question): wrapped, never cut mid-word. */
+function MessageLineView({message, width, lines}: MessageLineProps) {
+	const theme = useTheme();
+	return (
+		<Box width={width} height={Math.max(1, lines)} paddingX={1} overflow="hidden">
+			<Text wrap="wrap" bold {...theme.text(message.tone)}>
+				{message.text}
+			</Text>
+		</Box>
+	);
+}
+
+export const MessageLine = memo(MessageLineView);

@@ -2,38 +2,98 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {SCREEN_KEYMAP, type HelpEntry} from '../keymap.js';
 import {useTheme} from '../theme.js';
+import {wrappedHeight} from '../wrap.js';
 import {Line, Pane} from './pane.js';
 
 export type HelpOverlayProps = {
 	readonly entries: readonly HelpEntry[];
 	readonly width: number;
 	readonly height: number;
+	/** The first entry shown, for a screen that scrolls its help (clamped here). */
+	readonly offset?: number;
+	/** The keys that scroll it ("↑↓"), for a screen that does; without them, entries that do not fit are counted. */
+	readonly scrollKeys?: string;
+	/** How to close it; default the live screens' keys ("? or Esc to close"). */
+	readonly closeHint?: string;
+	/** The frame's title; default "Keys". */
+	readonly title?: string;
 };
 
 const closeKeys = `${SCREEN_KEYMAP.keyOf('help', 'help')} or ${SCREEN_KEYMAP.keyOf('back', 'help')} to close`;
 
-/** Every key, from the keymap; keys whose action this session lacks are marked, not hidden. */
-function HelpOverlayView({entries, width, height}: HelpOverlayProps) {
-	const theme = useTheme();
-	const keyWidth = Math.max(...entries.map((entry) => entry.keys.length), 4) + 2;
+/** The width of the keys column: the longest keys label and two spaces. */
+function keysWidth(entries: readonly HelpEntry[]): number {
+	return Math.max(...entries.map((entry) => entry.keys.length), 4) + 2;
+}
+
+/** The lines each entry takes in a frame `width` wide: its description wraps beside the keys column. */
+function entryHeights(entries: readonly HelpEntry[], width: number): number[] {
+	const room = Math.max(1, width - 4 - keysWidth(entries));
+	return entries.map((entry) => wrappedHeight(entry.description, room));
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+/** How many entries from `from` fit in `lines` lines. */
+function fitting(heights: readonly number[], from: number, lines: number): number {
+	let used = 0;
+	let count = 0;
+	while (from + count < heights.length && used + (heights[from + count] ?? 1) <= lines) used += heights[from + count++] ?? 1;
+	return Math.max(1, count);
+}
+
+/**
+ * The largest useful offset (first entry shown) for these entries in a frame `width` × `height`: 0 when they
+ * all fit, else the one that shows the last entries (one line of the frame says what is above and below).
+ */
+export function helpMaxOffset(all: readonly HelpEntry[], width: number, height: number): number {
+	const entries = all.filter((entry) => entry.available);
+	const heights = entryHeights(entries, width);
 	const inner = Math.max(0, height - 2);
-	const shown = entries.length <= inner ? entries : entries.slice(0, Math.max(0, inner - 1));
+	if (sum(heights) <= inner) return 0;
+	let offset = entries.length;
+	let used = 0;
+	while (offset > 0 && used + (heights[offset - 1] ?? 1) <= Math.max(1, inner - 1)) used += heights[--offset] ?? 1;
+	return Math.min(offset, Math.max(0, entries.length - 1));
+}
+
+/**
+ * The keys that work here, from the keymap (the ones this miner or mode cannot use are left out); a
+ * description wraps beside its keys. A screen may scroll it.
+ */
+function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, closeHint = closeKeys, title = 'Keys'}: HelpOverlayProps) {
+	const theme = useTheme();
+	const entries = all.filter((entry) => entry.available);
+	const keyWidth = keysWidth(entries);
+	const heights = entryHeights(entries, width);
+	const inner = Math.max(0, height - 2);
+	const fits = sum(heights) <= inner;
+	const from = fits || scrollKeys === undefined ? 0 : Math.min(Math.max(0, offset), helpMaxOffset(all, width, height));
+	const count = fits ? entries.length : fitting(heights, from, Math.max(1, inner - 1));
+	const shown = entries.slice(from, from + count);
+	const above = from;
+	const below = entries.length - from - shown.length;
 	return (
-		<Pane title="Keys" note={`· ${closeKeys}`} width={width} height={height}>
-			{shown.map((entry) => (
-				<Box key={`${entry.keys} ${entry.description}`} height={1}>
-					<Text wrap="truncate-end">
-						<Text bold {...theme.text(entry.available ? 'accent' : 'muted')}>
-							{entry.keys.padEnd(keyWidth)}
+		<Pane title={title} note={`· ${closeHint}`} width={width} height={height}>
+			{shown.map((entry, index) => (
+				<Box key={`${entry.keys} ${entry.description}`} height={heights[from + index]} flexDirection="row" flexShrink={0}>
+					<Box width={keyWidth} flexShrink={0}>
+						<Text bold wrap="truncate-end" {...theme.text('accent')}>
+							{entry.keys}
 						</Text>
-						<Text {...(entry.available ? {} : theme.text('muted'))}>{entry.description}</Text>
-						{entry.available ? '' : <Text {...theme.text('muted')}> (not available here)</Text>}
-					</Text>
+					</Box>
+					<Box flexGrow={1} flexShrink={1}>
+						<Text wrap="wrap">{entry.description}</Text>
+					</Box>
 				</Box>
 			))}
-			{entries.length > shown.length ? (
-				<Line tone="muted">{`… ${entries.length - shown.length} more (make the terminal taller)`}</Line>
-			) : null}
+			{fits ? null : (
+				<Line tone="muted">
+					{scrollKeys === undefined
+						? `… ${below} more (make the terminal taller)`
+						: `${[above > 0 ? `${above} above` : '', below > 0 ? `${below} more below` : ''].filter(Boolean).join(', ')} · ${scrollKeys} scroll`}
+				</Line>
+			)}
 		</Pane>
 	);
 }

@@ -46,10 +46,12 @@ function WaitingScreenView({state, width, height}: WaitingScreenProps) {
 	const detail = error.detail ? ` (${error.detail})` : '';
 	return (
 		<Box flexDirection="column" width={width} height={height} paddingX={1} paddingTop={height > 8 ? 1 : 0} overflow="hidden">
-			<Text wrap="truncate-end" bold {...theme.text('error')}>
+			<Text wrap="wrap" bold {...theme.text('error')}>
 				{`✗ ${headline}`}
 			</Text>
-			<Text wrap="truncate-end">{`  ${error.message}${detail}`}</Text>
+			<Box paddingLeft={2} flexShrink={0}>
+				<Text wrap="wrap">{`${error.message}${detail}`}</Text>
+			</Box>
 			<Box marginTop={height > 6 ? 1 : 0} width={Math.max(1, width - 2)} flexShrink={0}>
 				<Text wrap="wrap">
 					<Text bold {...theme.text('accent')}>

@@ -148,8 +148,71 @@ describe('config reducer', () => {
 	test('Esc goes back at once without changes, asks with them; leaving drops them', () => {
 		expect(run([{escape: true, meta: true}]).effects).toEqual(['back']);
 		const pending = run(['/', 'colors', {return: true}, ' ', {escape: true, meta: true}]);
-		expect(pending.state.dialog).toEqual({kind: 'leave'});
+		expect(pending.state.dialog).toEqual({kind: 'leave', then: 'back'});
 		expect(press(pending.state, pending.session, 'y').effects).toEqual([{type: 'discard'}, {type: 'back'}]);
+	});
+
+	test('q leaves from every mode but typing (asking first with pending changes), F10 quits from every mode', () => {
+		// Nothing pending: q goes back from browsing, the help, a result panel, a question.
+		expect(run(['q']).effects).toEqual(['back']);
+		expect(run(['?', 'q']).effects).toEqual(['back']);
+		expect(run([{fn: 1}, 'q']).effects).toEqual(['back']);
+		expect(run(['u', 'q']).effects).toEqual(['back']); // 'nothing to undo' said, then q
+		expect(run([{fn: 10}]).effects).toEqual(['quit']);
+		// While typing, q is a letter of the search; F10 still quits.
+		const typing = run(['/', 'q']);
+		expect(typing.effects).toEqual([]);
+		expect(typing.state.prompt?.text).toBe('q');
+		expect(run(['/', 'q', {fn: 10}]).effects).toEqual(['quit']);
+		// With a change pending, q asks; at the question q changes nothing, n stays, y drops and leaves.
+		const pending = run(['/', 'colors', {return: true}, ' ', 'q']);
+		expect(pending.state.dialog).toEqual({kind: 'leave', then: 'back'});
+		expect(press(pending.state, pending.session, 'q').state.dialog).toEqual({kind: 'leave', then: 'back'});
+		expect(press(pending.state, pending.session, 'n').state.dialog).toBeNull();
+		const quitting = run(['/', 'colors', {return: true}, ' ', 'w', {fn: 10}]);
+		expect(quitting.state.dialog).toEqual({kind: 'leave', then: 'quit'});
+		expect(press(quitting.state, quitting.session, 'y').effects).toEqual([{type: 'discard'}, {type: 'quit'}]);
+		// At the apply question, q asks about leaving instead (nothing is applied).
+		const asked = run(['/', 'colors', {return: true}, ' ', 'w']);
+		expect(asked.state.dialog).toEqual({kind: 'confirm', step: 1});
+		expect(press(asked.state, asked.session, 'q').state.dialog).toEqual({kind: 'leave', then: 'back'});
+		// Not while a change is being applied.
+		const busy = {...pending.session, busy: 'apply' as const};
+		const waiting = press(initialConfigUi(), busy, 'q');
+		expect(waiting.effects).toEqual([]);
+		expect(waiting.state.notice?.text).toBe('wait: a change is being applied');
+	});
+
+	test('? opens the help over any screen of the view; ? F1 or Esc close it and what was under it is back', () => {
+		const help = run(['?']);
+		expect(modeOf(help.state, help.session)).toBe('help');
+		for (const close of ['?', {fn: 1}, {escape: true, meta: true}] as const) {
+			const closed = typeof close === 'string' ? press(help.state, help.session, close) : press(help.state, help.session, '', close);
+			expect(modeOf(closed.state, help.session)).toBe('browse');
+		}
+
+		// Keys of the tree do nothing under the help.
+		expect(press(help.state, help.session, 'j').state).toBe(help.state);
+		expect(press(help.state, help.session, 'w').effects).toEqual([]);
+		// Over a result panel: closing the help shows the panel again.
+		const session = sessionState(undefined, {
+			resultSeq: 1,
+			lastAction: 'apply',
+			lastResult: {status: 'nothing-to-apply', message: 'nothing'},
+		});
+		const overPanel = press(initialConfigUi(), session, '?').state;
+		expect(modeOf(overPanel, session)).toBe('help');
+		expect(modeOf(press(overPanel, session, '?').state, session)).toBe('panel');
+	});
+
+	test('a view opened after an apply does not show its result again', () => {
+		const session = sessionState(undefined, {
+			resultSeq: 3,
+			lastAction: 'apply',
+			lastResult: {status: 'nothing-to-apply', message: 'nothing'},
+		});
+		expect(modeOf(initialConfigUi(), session)).toBe('panel');
+		expect(modeOf(initialConfigUi(session.resultSeq), session)).toBe('browse');
 	});
 
 	test('a result panel shows until closed, then the tree has the keys again', () => {
@@ -176,7 +239,15 @@ describe('typed input', () => {
 		]);
 		expect(splitInput('x\u007F', {})).toEqual([
 			{input: 'x', key: {}},
-			{input: '', key: {delete: true}},
+			{input: '', key: {backspace: true}},
+		]);
+		// Control characters are the keys Ink names when they arrive alone: Ctrl+U, Backspace (0x08), Tab.
+		expect(splitInput('\r\u00157\b\t', {})).toEqual([
+			{input: '', key: {return: true}},
+			{input: 'u', key: {ctrl: true}},
+			{input: '7', key: {}},
+			{input: '', key: {backspace: true}},
+			{input: '', key: {tab: true}},
 		]);
 		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
 		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);
@@ -199,7 +270,7 @@ describe('typed input', () => {
 describe('config keymap', () => {
 	test('keys and footer come from the one table', () => {
 		const commandFor = (input: string, key: KeyLike, mode: ConfigMode) =>
-			CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode));
+			CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode, new Set(['write'])));
 		expect(commandFor(' ', {}, 'browse')).toBe('toggle');
 		expect(commandFor('', {return: true}, 'browse')).toBe('activate');
 		expect(commandFor('', {return: true}, 'prompt')).toBe('submit');
@@ -207,17 +278,10 @@ describe('config keymap', () => {
 		expect(commandFor('n', {}, 'confirm')).toBe('no');
 		expect(commandFor('', {escape: true, meta: true}, 'confirm')).toBe('no');
 		expect(commandFor('w', {ctrl: true}, 'browse')).toBeNull();
-		expect(commandFor('q', {}, 'panel')).toBe('dismiss');
-		expect(CONFIG_KEYMAP.footer('browse', CONFIG_KEYMAP.available('browse')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
-			'/ search',
-			'Space toggle',
-			'Enter edit',
-			'd diff',
-			'w apply',
-			'u undo',
-			'x discard',
-			'R reload',
-			'Esc back',
-		]);
+		expect(commandFor('q', {}, 'panel')).toBe('leave');
+		expect(commandFor('', {return: true}, 'panel')).toBe('dismiss');
+		expect(
+			CONFIG_KEYMAP.footer('browse', CONFIG_KEYMAP.available('browse', new Set(['write']))).map((hint) => `${hint.keys} ${hint.label}`),
+		).toEqual(['/ search', 'Space toggle', 'Enter edit', 'd diff', 'w apply', 'u undo', 'x discard', 'R reload', 'Esc back', '? help']);
 	});
 });

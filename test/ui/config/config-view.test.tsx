@@ -31,6 +31,14 @@ function expectCleanFrames(terminal: Terminal, columns = 80, rows = 24, ...secre
 	}
 }
 
+/** The text inside the frame (borders and padding off, lines joined): for prose that wraps. */
+function prose(terminal: Terminal): string {
+	return linesOf(terminal.frame())
+		.map((line) => line.replace(/^[│ ]+|[│ ]+$/g, ''))
+		.join(' ')
+		.replaceAll(/\s+/g, ' ');
+}
+
 /** The row of the tree that shows a key (by its label), as text. */
 function row(terminal: Terminal, label: RegExp): string {
 	return linesOf(terminal.frame()).find((line) => label.test(line)) ?? '';
@@ -79,7 +87,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		expect(lines[1]).toMatch(/^› ▸ api\s*$/);
 		expect(terminal.frame()).toContain('  ▸ http');
 		expect(row(terminal, / colors /)).toMatch(/^ {4}colors\s+true\s*$/);
-		expect(lines.at(-1)).toBe(' / search  Space toggle  Enter edit  w apply  Esc back');
+		expect(lines.at(-1)).toBe(' / search  Space toggle  Enter edit  w apply  Esc back  ? help');
 		expect(lines).toHaveLength(23);
 		// The secrets' rows, opened up, show the mask.
 		await search(terminal, 'http.access-token');
@@ -142,7 +150,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press(KEY.space, '(was true)');
 		expect(row(terminal, /colors/)).toMatch(/^› ● colors\s+false\s+\(was true\)/);
 		expect(linesOf(terminal.frame())[0]).toContain('1 change pending');
-		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search  Space toggle  Enter edit  d diff  w apply  x discard  Esc back');
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search Space toggle Enter edit d diff w apply x discard Esc back ? help');
 		await terminal.press('d', 'Pending changes (1)');
 		expect(terminal.frame()).toContain('colors: true → false');
 		await terminal.press(KEY.escape, '● colors');
@@ -191,6 +199,14 @@ describe('the config view against the simulated 6.x miner', () => {
 		expectCleanFrames(terminal);
 	});
 
+	it('keys that arrive in one read (Enter, Ctrl+U 7 8 9 Backspace 1 Enter) are each applied in order', async () => {
+		const {terminal} = await open();
+		await search(terminal, 'retries');
+		expect(row(terminal, /retries/)).toMatch(/^› {3}retries\s+5\s*$/);
+		await terminal.press('\r\u0015789\u007F1\r', /● retries\s+781\s+\(was 5\)/);
+		expectCleanFrames(terminal);
+	});
+
 	it('w asks with the diff, y applies: the miner changes in that key only, the screen says applied; u y undoes', async () => {
 		const {sim, terminal, original} = await open();
 		await search(terminal, 'cpu.huge-pages');
@@ -210,8 +226,81 @@ describe('the config view against the simulated 6.x miner', () => {
 		expect(terminal.frame()).toContain('cpu.huge-pages');
 		await terminal.press('y', 'Undo: applied 1 change');
 		expect(sim.configText()).toBe(original);
+		// The redo question's answers say what y does.
+		await terminal.press('u', 'Redo the change the undo reverted?');
+		expect(terminal.frame()).toContain('y redo · n cancel');
+		expect(terminal.frame()).not.toContain('y undo');
+		await terminal.press('n');
 		await terminal.press(KEY.enter, /huge-pages\s+true/);
 		expectCleanFrames(terminal);
+	});
+
+	it('opened again, it reads the config afresh: no old result panel, the value the miner has now, and no undo of the old apply', async () => {
+		const {sim, session, terminal, backs} = await open();
+		await search(terminal, 'cpu.huge-pages');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press('w', 'Apply 1 change');
+		await terminal.press('y', 'Apply: applied 1 change');
+		await terminal.press('q');
+		await vi.waitFor(() => expect(backs).toHaveLength(1));
+		terminal.unmount();
+		// Meanwhile the config changes on the miner (another tool, a hand edit).
+		sim.setConfigText(sim.configText().replace('"print-time": 60', '"print-time": 45'));
+		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
+		await again.waitFor('▸ cpu');
+		expect(again.frame()).not.toContain('Apply: applied');
+		expect(again.frame()).not.toContain('u undo');
+		await search(again, 'print-time');
+		expect(row(again, /print-time/)).toMatch(/print-time\s+45/);
+		await again.press('u', 'nothing to undo');
+		expect(again.frame()).not.toContain('Redo');
+		expect(again.frame()).not.toContain('Undo the last apply?');
+		expectCleanFrames(again);
+	});
+
+	it("? shows the view's keys; q leaves it from the tree, the help, a panel and a question, asking first with changes pending", async () => {
+		const {terminal, backs} = await open();
+		await terminal.press('?', 'Config view keys');
+		expect(terminal.frame()).toMatch(/\/\s+find a key by its dotted path/);
+		expect(terminal.frame()).toMatch(/more below · ↑↓ scroll/);
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' ? help  Esc close');
+		// Taller than the terminal: ↓ (j) scrolls it to the end.
+		for (let index = 0; index < 12; index++) await terminal.press('j');
+		await terminal.waitFor(/F10\s+quit rigtop/);
+		expect(terminal.frame()).toMatch(/q\s+back to the dashboard \(asks first when changes are pending\)/);
+		expect(terminal.frame()).not.toContain('more below');
+		await terminal.press('k', /above · ↑↓ scroll/);
+		await terminal.press(KEY.escape, '▸ cpu');
+		await terminal.press('q');
+		await vi.waitFor(() => expect(backs).toHaveLength(1));
+		// With a change pending: q at the tree, at the diff and at the apply question all ask first.
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press('q', 'Leave with 1 pending change?');
+		await terminal.press('n', '● colors');
+		await terminal.press('d', 'Pending changes (1)');
+		await terminal.press('q', 'Leave with 1 pending change?');
+		await terminal.press('n', '● colors');
+		await terminal.press('w', 'y apply · n cancel');
+		await terminal.press('q', 'Leave with 1 pending change?');
+		await terminal.press('y');
+		await vi.waitFor(() => expect(backs).toHaveLength(2));
+		expectCleanFrames(terminal);
+	});
+
+	it('F10 quits rigtop from the view, asking first with changes pending', async () => {
+		const {session} = await open();
+		const quits: number[] = [];
+		const terminal = await renderTerminal(
+			<ConfigView session={session} minerName="rig-01" onBack={() => {}} onQuit={() => quits.push(1)} readOnly={false} />,
+		);
+		await terminal.waitFor('▸ cpu');
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press(KEYS.f10, 'Quit rigtop with 1 pending change?');
+		expect(terminal.frame()).toContain('y quit · n stay');
+		await terminal.press('y');
+		await vi.waitFor(() => expect(quits).toHaveLength(1));
 	});
 
 	it('n or Esc at the question applies nothing', async () => {
@@ -235,6 +324,11 @@ describe('the config view against the simulated 6.x miner', () => {
 		expect(row(terminal, /access-token/)).toMatch(/● access-token\s+••••••••\s+\(changed\)/);
 		await terminal.press('w', "http.access-token can cut rigtop off from the miner's API");
 		await terminal.press('y', 'Are you sure?');
+		// The second question's words wrap whole at 80 columns; nothing of them is cut.
+		expect(prose(terminal)).toContain(
+			"The change to http.access-token can cut rigtop off from the miner's API: rigtop may not reach the miner afterwards " +
+				"(new port, host, token, or API off). If that happens, fix it in the miner's config file; the config as it was is backed up first.",
+		);
 		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
 		// n at the second question applies nothing either.
 		await terminal.press('n', '● access-token');
@@ -256,6 +350,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press('w', 'y apply · n cancel');
 		await terminal.press('y', 'conflict — nothing was applied');
 		expect(terminal.frame()).toContain('print-time: 60 → 15 (changed on the miner)');
+		expect(prose(terminal)).toContain('R reads it again (your changes are dropped); then make them again on what the miner has now.');
 		expect(linesOf(terminal.frame()).at(-1)).toContain('R reload');
 		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
 		await terminal.press('R', 'Read the config from the miner again?');
@@ -286,7 +381,7 @@ describe('the config view against the simulated 6.x miner', () => {
 	it('--read-only: browsing works, every write key says writes are off, nothing is sent', async () => {
 		const {sim, terminal} = await open({readOnly: true});
 		expect(linesOf(terminal.frame())[0]).toContain('read-only');
-		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search  Esc back');
+		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search  Esc back  ? help');
 		await search(terminal, 'colors');
 		await terminal.press(KEY.space, 'rigtop runs with --read-only: writes are off');
 		await terminal.press('j');
@@ -294,6 +389,33 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press('u', 'rigtop runs with --read-only');
 		await terminal.press(KEY.enter, 'rigtop runs with --read-only');
 		expect(sim.requests.every((request) => request.method === 'GET')).toBe(true);
+		// The help lists only what works here: moving and searching, not toggling or applying.
+		await terminal.press('?', 'Config view keys');
+		expect(terminal.frame()).toContain('find a key by its dotted path');
+		expect(terminal.frame()).not.toContain('toggle a boolean');
+		expect(terminal.frame()).not.toContain('apply the changes');
+	});
+
+	it('below the smallest size it says so, q still goes back, and made larger it is back', async () => {
+		const {terminal, backs} = await open();
+		terminal.resize(40, 12);
+		await terminal.waitFor('terminal too small — need 50×10');
+		expect(terminal.frame()).toMatch(/this one is 40×12 · q goes back to the\s+dashboard/);
+		expectCleanFrames(terminal, 80, 24);
+		terminal.resize(80, 24);
+		await terminal.waitFor('▸ cpu');
+		terminal.resize(40, 12);
+		await terminal.waitFor('too small');
+		await terminal.press('q');
+		await vi.waitFor(() => expect(backs).toHaveLength(1));
+	});
+
+	it('at 60 columns a message under the tree wraps whole, and so does a fix in a panel', async () => {
+		const {terminal} = await open({readOnly: true, columns: 60, rows: 24});
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, 'rigtop runs with --read-only');
+		expect(prose(terminal)).toContain('rigtop runs with --read-only: writes are off (no apply, undo, pause or resume)');
+		expectCleanFrames(terminal, 60, 24);
 	});
 
 	it('fits smaller and larger terminals', async () => {
@@ -308,7 +430,7 @@ describe('the config view against the simulated 6.x miner', () => {
 });
 
 describe('the config view when the config cannot be read', () => {
-	it('restricted mode: says so with the fix, R tries again, Esc goes back', async () => {
+	it('restricted mode: says so with the fix, R tries again, Esc and q go back, ? shows the keys', async () => {
 		const sim = await startSimulator({dialect: '6', token: TOKEN, restricted: true, seed: 9});
 		const client = new MinerClient({url: sim.url, token: TOKEN});
 		const temp = tempDir();
@@ -330,6 +452,12 @@ describe('the config view when the config cannot be read', () => {
 			await terminal.press(KEY.escape);
 			await new Promise((resolve) => setTimeout(resolve, 20));
 			expect(back).toBe(1);
+			// ? and q work here too.
+			await terminal.press('?', 'Config view keys');
+			await terminal.press('?', "Could not read the miner's config");
+			expect(terminal.frame()).toContain('Esc or q: back to the dashboard');
+			await terminal.press('q');
+			await vi.waitFor(() => expect(back).toBe(2));
 			expectCleanFrames(terminal);
 		} finally {
 			await client.close();

@@ -67,6 +67,9 @@ export const KEYS = {
 	end: '\u001B[F',
 	escape: '\u001B',
 	ctrlC: '\u0003',
+	/** F1 and F10 as xterm (and tmux) send them. */
+	f1: '\u001BOP',
+	f10: '\u001B[21~',
 } as const;
 
 /** One macrotask: lets React flush passive effects (useInput subscribes in one). */

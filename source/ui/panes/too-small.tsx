@@ -1,0 +1,36 @@
+import {Box, Text} from 'ink';
+import {memo} from 'react';
+import {MIN_COLUMNS, MIN_ROWS} from '../layout.js';
+import {useTheme} from '../theme.js';
+
+export type TooSmallProps = {
+	readonly columns: number;
+	readonly rows: number;
+	/** The key that still works, e.g. "q quits". */
+	readonly hint: string;
+};
+
+/**
+ * What a screen shows below the smallest size it can serve (as btop does): the size it needs and the
+ * size it has, wrapped to whatever width there is, never taller than rows - 1. It goes as soon as the
+ * terminal is made larger.
+ */
+function TooSmallView({columns, rows, hint}: TooSmallProps) {
+	const theme = useTheme();
+	const width = Math.max(1, columns);
+	const height = Math.max(1, rows - 1);
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden" paddingX={width > 4 ? 1 : 0}>
+			<Text wrap="wrap" bold {...theme.text('warn')}>
+				{`terminal too small — need ${MIN_COLUMNS}×${MIN_ROWS}`}
+			</Text>
+			{height > 1 ? (
+				<Text wrap="wrap" {...theme.text('muted')}>
+					{`this one is ${columns}×${rows} · ${hint}`}
+				</Text>
+			) : null}
+		</Box>
+	);
+}
+
+export const TooSmall = memo(TooSmallView);
