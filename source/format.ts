@@ -136,6 +136,39 @@ export function formatClock(at: number | null): string {
 	return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+function sameDay(a: Date, b: Date): boolean {
+	return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+}
+
+/** The local date of an instant, short: "Mar 14" ("Mar 14 2025" in another year than `now`'s). */
+export function formatDate(at: number | null, now: number): string {
+	if (!isNumber(at)) return DASH;
+	const date = new Date(at);
+	const day = `${MONTHS[date.getMonth()] ?? ''} ${date.getDate()}`;
+	return date.getFullYear() === new Date(now).getFullYear() ? day : `${day} ${date.getFullYear()}`;
+}
+
+/**
+ * When something happened, as a user re-attaching days later needs it: the clock time today ("23:54"), with the
+ * date on any other day ("Mar 13 23:54"): "down since 23:54" is ambiguous after two days.
+ */
+export function formatWhen(at: number | null, now: number): string {
+	if (!isNumber(at)) return DASH;
+	return sameDay(new Date(at), new Date(now)) ? formatClock(at) : `${formatDate(at, now)} ${formatClock(at)}`;
+}
+
+/**
+ * A span of time: "23:54–00:12" (the end's date only when it is another day than the start's and not today:
+ * "Mar 12 23:54–Mar 13 00:12"), its start dated as formatWhen dates it.
+ */
+export function formatTimeSpan(from: number | null, to: number | null, now: number): string {
+	if (!isNumber(from) || !isNumber(to)) return DASH;
+	const end = sameDay(new Date(from), new Date(to)) || sameDay(new Date(to), new Date(now)) ? formatClock(to) : formatWhen(to, now);
+	return `${formatWhen(from, now)}–${end}`;
+}
+
 const BYTE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'] as const;
 
 /** Bytes in decimal (SI) units, so the labels are exact: "512 B", "2.5 GB", "16.7 GB", "512 MB". */
