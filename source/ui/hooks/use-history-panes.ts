@@ -1,0 +1,95 @@
+/**
+ * What the dashboard's hashrate and events panes read from a miner's history (history/source.ts): the sparkline
+ * filled from the store at once ("since 3d") instead of starting empty, and the events from before this session.
+ */
+import {useMemo} from 'react';
+import type {MinerHistory} from '../../history/source.js';
+import type {MinerEvent, MonitorState} from '../../monitor/types.js';
+import type {TimedEvent} from '../event-lines.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Bucket widths a sparkline uses: a fixed grid, so redrawing at each poll moves it by whole buckets. */
+const STEPS = [
+	SECOND,
+	2 * SECOND,
+	5 * SECOND,
+	10 * SECOND,
+	15 * SECOND,
+	30 * SECOND,
+	MINUTE,
+	2 * MINUTE,
+	5 * MINUTE,
+	10 * MINUTE,
+	15 * MINUTE,
+	30 * MINUTE,
+	HOUR,
+	2 * HOUR,
+	3 * HOUR,
+	6 * HOUR,
+	12 * HOUR,
+	DAY,
+];
+
+/** The longest a sparkline looks back. */
+export const SPARK_MAX_SPAN = 7 * DAY;
+
+export type SparkWindow = {readonly from: number; readonly to: number; readonly step: number};
+
+/**
+ * The span a sparkline of `points` buckets shows: everything known of the miner (from `first`, at most a week back),
+ * in buckets of a round width no narrower than the poll interval — so a miner known for 3 days fills the line at
+ * once, and one just started fills it from the right, a poll a bucket, as before.
+ */
+export function sparkWindow(first: number | null, now: number, points: number, intervalMs: number): SparkWindow {
+	const count = Math.max(1, Math.floor(points));
+	const start = Math.max(first ?? now, now - SPARK_MAX_SPAN);
+	const needed = Math.max(intervalMs, (now - start) / count);
+	const step = STEPS.find((candidate) => candidate >= needed) ?? Math.ceil(needed / DAY) * DAY;
+	const to = Math.ceil((now + 1) / step) * step;
+	return {from: to - step * count, to, step};
+}
+
+export type SparkData = {
+	/** One value a bucket, oldest first; null where nothing is known (rigtop was not watching, or the miner was down). */
+	readonly values: readonly (number | null)[];
+	/** When what the line shows begins (the first thing known, within the span); null without history. */
+	readonly since: number | null;
+};
+
+/**
+ * The sparkline's values: from the history (`points` buckets up to now), else the monitor's recent samples. Read
+ * again at each poll (a few indexed reads: history/read.ts measures them).
+ */
+export function useSparkline(history: MinerHistory | undefined, state: MonitorState, points: number, now: number): SparkData {
+	// `now` moves at every poll (the clocks are brought to the present with the data: use-now.ts), so each is read.
+	const samples = state.history;
+	return useMemo(() => {
+		if (!history || points <= 0) return {values: samples, since: null};
+		const first = history.span()?.first ?? null;
+		const window = sparkWindow(first, now, points, history.intervalMs);
+		const series = history.series({from: window.from, to: window.to, points});
+		const values = series.points.map((point) => (point.live > 0 ? point.avg : null));
+		return {values, since: first === null ? null : Math.max(first, window.from)};
+	}, [history, points, now, samples]);
+}
+
+/** A monitor's event as the panes list it. */
+export function timedEvent(event: MinerEvent): TimedEvent {
+	return {t: event.at, kind: event.kind, severity: event.severity, text: event.message};
+}
+
+/**
+ * The newest `count` events (oldest first), the stored ones from before this session included; read again when the
+ * monitor logs one. A few more than shown are read, so an 'up' on screen finds the 'down' it ends.
+ */
+export function usePaneEvents(history: MinerHistory | undefined, events: readonly MinerEvent[], count: number): readonly TimedEvent[] {
+	return useMemo(() => {
+		const wanted = Math.max(1, count) + 8;
+		if (!history) return events.slice(-wanted).map((event) => timedEvent(event));
+		return history.events({since: 0, limit: wanted});
+	}, [history, events, count]);
+}
