@@ -160,13 +160,13 @@ export function formatWhen(at: number | null, now: number): string {
 }
 
 /**
- * A span of time: "23:54–00:12" (the end's date only when it is another day than the start's and not today:
- * "Mar 12 23:54–Mar 13 00:12"), its start dated as formatWhen dates it.
+ * A span of time, its start dated as formatWhen dates it: "01:00–02:00", "Mar 13 23:54–00:12" (a span under a day
+ * that crosses midnight ends the next day: no second date), "Mar 13 00:00–Mar 14 00:00" (a day or more: both dated).
  */
 export function formatTimeSpan(from: number | null, to: number | null, now: number): string {
 	if (!isNumber(from) || !isNumber(to)) return DASH;
-	const end = sameDay(new Date(from), new Date(to)) || sameDay(new Date(to), new Date(now)) ? formatClock(to) : formatWhen(to, now);
-	return `${formatWhen(from, now)}–${end}`;
+	const dated = !sameDay(new Date(from), new Date(to)) && to - from >= 24 * 3_600_000;
+	return `${formatWhen(from, now)}–${dated ? `${formatDate(to, now)} ${formatClock(to)}` : formatClock(to)}`;
 }
 
 const BYTE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'] as const;

@@ -179,11 +179,13 @@ describe('dates where a time alone is ambiguous', () => {
 		expect(formatWhen(null, now)).toBe(DASH);
 	});
 
-	test('a span: the end dated only where the start does not say its day', () => {
-		const night = formatTimeSpan(new Date(2026, 2, 13, 23, 54).getTime(), new Date(2026, 2, 14, 0, 12).getTime(), now);
-		expect(night).toBe('Mar 13 23:54–00:12');
-		expect(formatTimeSpan(new Date(2026, 2, 14, 1).getTime(), new Date(2026, 2, 14, 2).getTime(), now)).toBe('01:00–02:00');
-		expect(formatTimeSpan(new Date(2026, 2, 11, 23).getTime(), new Date(2026, 2, 12, 1).getTime(), now)).toBe('Mar 11 23:00–Mar 12 01:00');
-		expect(formatTimeSpan(new Date(2026, 2, 12, 8).getTime(), new Date(2026, 2, 12, 9).getTime(), now)).toBe('Mar 12 08:00–09:00');
+	test('a span: the start dated when not today, the end too when the span is a day or more', () => {
+		const span = (a: Date, b: Date) => formatTimeSpan(a.getTime(), b.getTime(), now);
+		expect(span(new Date(2026, 2, 13, 23, 54), new Date(2026, 2, 14, 0, 12))).toBe('Mar 13 23:54–00:12');
+		expect(span(new Date(2026, 2, 14, 1), new Date(2026, 2, 14, 2))).toBe('01:00–02:00');
+		expect(span(new Date(2026, 2, 11, 23), new Date(2026, 2, 12, 1))).toBe('Mar 11 23:00–01:00');
+		expect(span(new Date(2026, 2, 12, 8), new Date(2026, 2, 12, 9))).toBe('Mar 12 08:00–09:00');
+		expect(span(new Date(2026, 2, 13), new Date(2026, 2, 14))).toBe('Mar 13 00:00–Mar 14 00:00');
+		expect(span(new Date(2026, 2, 7, 12), new Date(2026, 2, 14, 12))).toBe('Mar 7 12:00–Mar 14 12:00');
 	});
 });

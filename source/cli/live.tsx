@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type {ReactElement} from 'react';
 import {ConfigSession} from '../config/session.js';
+import {memoryCapacity, SessionHistory} from '../history/source.js';
 import {App, type ConfigTarget} from '../ui/app.js';
 import {ConfigView} from '../ui/config/config-view.js';
 import {startAlerting} from './alerting.js';
@@ -55,7 +56,20 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		return <ConfigView session={configFor(index, miner)} minerName={store.getState().name} onBack={onBack} readOnly={plan.readOnly} />;
 	};
 
-	const miners = session.miners.map((watched) => ({store: watched.monitor, ...minerActions(watched, plan.readOnly)}));
+	// What the chart, the event view, the sparkline and the events panes read: the store, or with history off this
+	// session's memory (history/source.ts).
+	const histories: SessionHistory[] = [];
+	const miners = session.miners.map((watched, slot) => {
+		const history = new SessionHistory({
+			monitor: watched.monitor,
+			slot,
+			recorder: session.history ?? null,
+			intervalMs: plan.intervalMs,
+			capacity: memoryCapacity(session.miners.length),
+		});
+		histories.push(history);
+		return {store: watched.monitor, history, ...minerActions(watched, plan.readOnly)};
+	});
 	const onOpenChange = (index: number | null) => {
 		session.setOpen(index);
 	};
@@ -73,6 +87,7 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 	return {
 		element,
 		async close() {
+			for (const history of histories) history.close();
 			for (const config of configSessions.values()) config.dispose();
 			await alerting.close();
 		},

@@ -1,6 +1,9 @@
-import {useCallback, useEffect, useState, type ReactNode} from 'react';
+import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
+import type {MinerHistory} from '../history/source.js';
+import {ChartView} from './chart/chart-view.js';
+import {EventView, type EventSource} from './events/event-view.js';
 import type {MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import {FleetStore} from './fleet/fleet-store.js';
@@ -14,6 +17,8 @@ export type AppMiner = {
 	readonly onResume?: () => void;
 	/** Poll now. */
 	readonly onRefresh?: () => void;
+	/** Its history (history/source.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
+	readonly history?: MinerHistory;
 };
 
 /** What the config view slot is given: which miner, and its store. */
@@ -42,12 +47,29 @@ export type AppProps = {
 };
 
 type Screen =
-	{readonly name: 'fleet'} | {readonly name: 'dashboard'; readonly index: number} | {readonly name: 'config'; readonly index: number};
+	| {readonly name: 'fleet'}
+	| {readonly name: 'dashboard'; readonly index: number}
+	| {readonly name: 'config'; readonly index: number}
+	/** The chart (`g`) and the event view (`e`) of a rig (index), or every rig's events (null); Esc goes back to `from`. */
+	| {readonly name: 'chart'; readonly index: number; readonly from: 'fleet' | 'dashboard'}
+	| {readonly name: 'events'; readonly index: number | null; readonly from: 'fleet' | 'dashboard'};
 
 /**
- * The root: the theme, and which screen shows. One miner: its dashboard (and its config view).
+ * The rig whose dashboard, config view, or chart or event view opened from its dashboard is open; -1 for the fleet
+ * and the screens opened from it (they leave the fleet's polling as it was: history/source.ts reads what it needs).
+ */
+function openRig(screen: Screen): number {
+	if (screen.name === 'fleet') return -1;
+	if (screen.name === 'chart' || screen.name === 'events') return screen.from === 'dashboard' && screen.index !== null ? screen.index : -1;
+	return screen.index;
+}
+
+/**
+ * The root: the theme, and which screen shows. One miner: its dashboard (and its config view, its chart `g` and its
+ * event view `e`, Esc coming back).
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
- * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
+ * the same rig selected, `c` opens that rig's config view; `g` in the fleet opens the selected rig's chart, `e`
+ * every rig's events. Only the screen shown reads keys.
  */
 export function App({miners, onQuit, color = true, now, renderConfig, alerts, fleetThrottleMs, onOpenChange}: AppProps) {
 	const fleetMode = miners.length > 1;
@@ -64,14 +86,14 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 			),
 	);
 
-	const openRig = useCallback((index: number) => {
+	const openDashboard = useCallback((index: number) => {
 		setSelected(index);
 		setScreen({name: 'dashboard', index});
 	}, []);
 	const backToFleet = useCallback(() => {
 		setScreen({name: 'fleet'});
 	}, []);
-	const index = screen.name === 'fleet' ? -1 : screen.index;
+	const index = openRig(screen);
 	useEffect(() => {
 		onOpenChange?.(index < 0 ? null : index);
 	}, [index, onOpenChange]);
@@ -81,15 +103,63 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 	const backToDashboard = useCallback(() => {
 		if (index >= 0) setScreen({name: 'dashboard', index});
 	}, [index]);
+	const openChart = useCallback(() => {
+		if (index >= 0) setScreen({name: 'chart', index, from: 'dashboard'});
+	}, [index]);
+	const openEvents = useCallback(() => {
+		if (index >= 0) setScreen({name: 'events', index, from: 'dashboard'});
+	}, [index]);
+	const fleetChart = useCallback((rig: number) => {
+		setSelected(rig);
+		setScreen({name: 'chart', index: rig, from: 'fleet'});
+	}, []);
+	const fleetEvents = useCallback(() => {
+		setScreen({name: 'events', index: null, from: 'fleet'});
+	}, []);
+	const closeView = useCallback(() => {
+		setScreen((current) =>
+			(current.name === 'chart' || current.name === 'events') && current.from === 'dashboard' && current.index !== null
+				? {name: 'dashboard', index: current.index}
+				: {name: 'fleet'},
+		);
+	}, []);
+	const allHistories = miners.every((entry) => entry.history !== undefined);
+	const eventSources = useMemo<EventSource[]>(
+		() =>
+			miners.flatMap((entry) => (entry.history ? [{name: entry.store.getState().name, store: entry.store, history: entry.history}] : [])),
+		[miners],
+	);
+
+	const shownIndex = screen.name === 'fleet' || screen.index === null ? -1 : screen.index;
+	const miner = shownIndex >= 0 ? miners[shownIndex] : undefined;
+	// The event view's rigs: the one whose `e` it is, or every rig (the fleet's `e`).
+	const viewSources = useMemo<EventSource[]>(
+		() => (miner?.history ? [{name: miner.store.getState().name, store: miner.store, history: miner.history}] : eventSources),
+		[miner, eventSources],
+	);
 
 	let body: ReactNode;
-	const miner = index >= 0 ? miners[index] : undefined;
-	if (screen.name === 'fleet' || !miner) {
+	if (screen.name === 'chart' && miner?.history) {
+		body = (
+			<ChartView store={miner.store} history={miner.history} onClose={closeView} onQuit={onQuit} {...(now === undefined ? {} : {now})} />
+		);
+	} else if (screen.name === 'events' && (miner?.history || (screen.index === null && eventSources.length > 0))) {
+		body = (
+			<EventView
+				sources={viewSources}
+				title={miner ? miner.store.getState().name : 'all rigs'}
+				onClose={closeView}
+				onQuit={onQuit}
+				{...(now === undefined ? {} : {now})}
+			/>
+		);
+	} else if (screen.name === 'fleet' || screen.name === 'chart' || screen.name === 'events' || !miner) {
 		body = (
 			<FleetView
 				fleet={fleet}
 				onQuit={onQuit}
-				onOpen={openRig}
+				onOpen={openDashboard}
+				{...(allHistories ? {onChart: fleetChart, onEvents: fleetEvents} : {})}
 				initialSelected={selected}
 				onSelect={setSelected}
 				{...(now === undefined ? {} : {now})}
@@ -105,7 +175,13 @@ export function App({miners, onQuit, color = true, now, renderConfig, alerts, fl
 		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
 		if (now !== undefined) optional.now = now;
-		body = <Dashboard key={index} store={miner.store} onQuit={onQuit} {...optional} />;
+		if (miner.history) {
+			optional.history = miner.history;
+			optional.onChart = openChart;
+			optional.onEvents = openEvents;
+		}
+
+		body = <Dashboard key={shownIndex} store={miner.store} onQuit={onQuit} {...optional} />;
 	}
 
 	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;

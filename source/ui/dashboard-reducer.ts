@@ -8,7 +8,7 @@ import {toggleHelp} from './help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
 
 /** Commands carried out by the app through a callback. */
-export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet';
+export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'chart' | 'events';
 
 export type DashboardStep = Step<DashboardUiState, ActionCommand>;
 
@@ -102,6 +102,8 @@ function keyStep(state: DashboardUiState, input: string, key: KeyLike): Dashboar
 		case 'resume':
 		case 'refresh':
 		case 'toFleet':
+		case 'chart':
+		case 'events':
 			return {state, effects: [command]};
 		case 'fleetUp':
 		case 'fleetDown':
@@ -110,7 +112,20 @@ function keyStep(state: DashboardUiState, input: string, key: KeyLike): Dashboar
 		case 'fleetTop':
 		case 'fleetBottom':
 		case 'open':
-			// Fleet-screen commands never reach the dashboard (not in its screen's bindings).
+		case 'closeView':
+		case 'zoomIn':
+		case 'zoomOut':
+		case 'span':
+		case 'older':
+		case 'newer':
+		case 'latest':
+		case 'eventsUp':
+		case 'eventsDown':
+		case 'eventsPageUp':
+		case 'eventsPageDown':
+		case 'eventsNewest':
+		case 'eventsOldest':
+			// Other screens' commands never reach the dashboard (not in its screen's bindings).
 			return stateOnly(state);
 	}
 }

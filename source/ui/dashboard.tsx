@@ -1,6 +1,10 @@
 import {Box, useInput, type Key} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
+import type {MinerHistory} from '../history/source.js';
+import {formatDurationShort} from '../format.js';
 import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
+import {describeEvents} from './event-lines.js';
+import {usePaneEvents, useSparkline} from './hooks/use-history-panes.js';
 import {FixedNowContext, syncClocks} from './hooks/use-now.js';
 import {useShareTrack} from './hooks/use-share-track.js';
 import {useStepReducer} from './hooks/use-step-reducer.js';
@@ -33,6 +37,11 @@ export type DashboardProps = {
 	readonly onRefresh?: () => void;
 	/** Back to the fleet view (Esc); without it Esc does nothing and the footer does not offer it. */
 	readonly onBack?: () => void;
+	/** Open the full-screen chart (`g`), the event view (`e`); without them the keys do nothing and are not offered. */
+	readonly onChart?: () => void;
+	readonly onEvents?: () => void;
+	/** The miner's history: the sparkline filled from the store at start, the events from before this session. */
+	readonly history?: MinerHistory;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 };
@@ -49,9 +58,24 @@ function threadsNotRead(status: LinkStatus): string {
 	return 'reading the threads…';
 }
 
-export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh, onBack, now}: DashboardProps) {
+export function Dashboard({
+	store,
+	onQuit,
+	onConfig,
+	onPause,
+	onResume,
+	onRefresh,
+	onBack,
+	onChart,
+	onEvents,
+	history,
+	now,
+}: DashboardProps) {
 	const state = useStore(store, syncClocks);
 	const {columns, rows} = useTerminalSize();
+	// "Now" for the events' dates and the sparkline's span: the last poll's time (each poll redraws them, and no clock
+	// of their own ticks: the header's one clock is the only timer, use-now.ts).
+	const current = now ?? state.lastAttemptAt ?? 0;
 	const outdated = isOutdated(state);
 	// Down or in error with values on screen: the reason and its fix in full, above the events.
 	const notice = useMemo<Notice | null>(() => {
@@ -69,6 +93,8 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 	const hasResume = onResume !== undefined;
 	const hasRefresh = onRefresh !== undefined;
 	const hasBack = onBack !== undefined;
+	const hasChart = onChart !== undefined;
+	const hasEvents = onEvents !== undefined;
 	const offered = useMemo(() => {
 		const set = new Set<Capability>();
 		if (hasConfig) set.add('config');
@@ -81,10 +107,19 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 
 	const run = useCallback(
 		(command: ActionCommand) => {
-			const callback = {quit: onQuit, config: onConfig, pause: onPause, resume: onResume, refresh: onRefresh, toFleet: onBack}[command];
+			const callback = {
+				quit: onQuit,
+				config: onConfig,
+				pause: onPause,
+				resume: onResume,
+				refresh: onRefresh,
+				toFleet: onBack,
+				chart: onChart,
+				events: onEvents,
+			}[command];
 			callback?.();
 		},
-		[onQuit, onConfig, onPause, onResume, onRefresh, onBack],
+		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, onChart, onEvents],
 	);
 	const [ui, dispatch] = useStepReducer(dashboardReducer, () => initialUiState({offered, pageSize: layout.threadRows, threadCount}), run);
 	useEffect(() => {
@@ -111,12 +146,19 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		if (hasRefresh) shown.add('refresh');
 		if (scrollable) shown.add('threadsUp');
 		if (hasBack) shown.add('toFleet');
+		if (hasChart) shown.add('chart');
+		if (hasEvents) shown.add('events');
 		return SCREEN_KEYMAP.footer('dashboard', shown);
-	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, connected, paused, scrollable]);
+	}, [ui.help, hasConfig, hasPause, hasResume, hasRefresh, hasBack, hasChart, hasEvents, connected, paused, scrollable]);
 	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard', 'help'], offered), [offered]);
 
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;
+	const sparkRows = 1 + layout.sparkExtra;
+	const hashrateHeight = STAT_PANE_HEIGHT + layout.sparkExtra;
+	const spark = useSparkline(history, state, sparkRows > 1 ? layout.sparklineWidth * 2 : layout.sparklineWidth, current);
+	const paneEvents = usePaneEvents(history, state.events, layout.eventLines);
+	const eventLines = useMemo(() => describeEvents(paneEvents, current).reverse(), [paneEvents, current]);
 
 	let body;
 	if (ui.help) {
@@ -127,17 +169,19 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 		body = (
 			<>
 				{layout.statRows >= 1 ? (
-					<Box flexDirection="row" height={STAT_PANE_HEIGHT}>
+					<Box flexDirection="row" height={hashrateHeight}>
 						<HashratePane
 							hashrate={snapshot.hashrate}
 							sessionAverage={state.sessionAverage}
-							history={state.history}
+							sparkline={spark.values}
+							sparkRows={sparkRows}
+							since={spark.since === null ? null : formatDurationShort(Math.max(0, current - spark.since) / 1000)}
 							paused={snapshot.paused === true}
 							width={leftWidth}
-							height={STAT_PANE_HEIGHT}
+							height={hashrateHeight}
 							outdated={outdated}
 						/>
-						<PoolPane connection={snapshot.connection} width={rightWidth} height={STAT_PANE_HEIGHT} outdated={outdated} />
+						<PoolPane connection={snapshot.connection} width={rightWidth} height={hashrateHeight} outdated={outdated} />
 					</Box>
 				) : null}
 				{layout.statRows >= 2 ? (
@@ -170,7 +214,7 @@ export function Dashboard({store, onQuit, onConfig, onPause, onResume, onRefresh
 						outdated={outdated}
 					/>
 				) : null}
-				<EventsPane events={state.events} lines={layout.eventLines} width={columns} notice={notice} />
+				<EventsPane events={eventLines} lines={layout.eventLines} width={columns} notice={notice} />
 			</>
 		);
 	}

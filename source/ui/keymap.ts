@@ -155,8 +155,11 @@ export function createKeymap<Command extends string, Context extends string>(
 
 // ---- The live screens --------------------------------------------------------------------------
 
-/** 'fleet' is the many-miners table; 'help' is the help overlay over either. */
-export type Screen = 'dashboard' | 'help' | 'fleet';
+/**
+ * 'fleet' is the many-miners table; 'help' is the help overlay over any screen; 'chart' the full-screen hashrate
+ * chart (`g`); 'events' the full-screen event view (`e`).
+ */
+export type Screen = 'dashboard' | 'help' | 'fleet' | 'chart' | 'events';
 
 export type CommandName =
 	| 'quit'
@@ -180,11 +183,32 @@ export type CommandName =
 	| 'fleetTop'
 	| 'fleetBottom'
 	| 'open'
-	| 'toFleet';
+	| 'toFleet'
+	/** Dashboard and fleet: open the chart, the event view; there: back to where they were opened from. */
+	| 'chart'
+	| 'events'
+	| 'closeView'
+	/** The chart: its span (zoom) and where it ends (back and forth in time). */
+	| 'zoomIn'
+	| 'zoomOut'
+	| 'span'
+	| 'older'
+	| 'newer'
+	| 'latest'
+	/** The event view: scrolling. */
+	| 'eventsUp'
+	| 'eventsDown'
+	| 'eventsPageUp'
+	| 'eventsPageDown'
+	| 'eventsNewest'
+	| 'eventsOldest';
 
-const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
+const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
+const dashboardAndFleet: readonly Screen[] = ['dashboard', 'fleet'];
+const chart: readonly Screen[] = ['chart'];
+const eventView: readonly Screen[] = ['events'];
 
 // Refresh is on R only: Ink's useInput reports F5 with an empty input and no Key flag, so a function
 // key cannot be told apart from other unnamed keys.
@@ -214,7 +238,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{command: 'threadsDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll threads down', contexts: dashboard},
 	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'threads: one page up', contexts: dashboard},
 	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'threads: one page down', contexts: dashboard},
-	{command: 'threadsTop', keys: [{special: 'home'}, {input: 'g'}], description: 'threads: first row', contexts: dashboard},
+	{command: 'threadsTop', keys: [{special: 'home'}], description: 'threads: first row', contexts: dashboard},
 	{command: 'threadsBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'threads: last row', contexts: dashboard},
 	{
 		command: 'toFleet',
@@ -236,8 +260,62 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{command: 'open', keys: [{special: 'return'}], description: "open the selected rig's dashboard", contexts: fleet, footer: 'open'},
 	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'rigs: one page up', contexts: fleet},
 	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'rigs: one page down', contexts: fleet},
-	{command: 'fleetTop', keys: [{special: 'home'}, {input: 'g'}], description: 'rigs: first one', contexts: fleet},
+	{command: 'fleetTop', keys: [{special: 'home'}], description: 'rigs: first one', contexts: fleet},
 	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'rigs: last one', contexts: fleet},
+	// The chart and the event view (issues 13 and 14). `g` was also "first row" (as `G` is "last"): Home still is.
+	{
+		command: 'chart',
+		keys: [{input: 'g'}],
+		description: "the hashrate chart (the selected rig's, in the fleet)",
+		contexts: dashboardAndFleet,
+		footer: 'chart',
+	},
+	{
+		command: 'events',
+		keys: [{input: 'e'}],
+		description: 'every event, with the stored ones before this session',
+		contexts: dashboardAndFleet,
+		footer: 'events',
+	},
+	{command: 'closeView', keys: [{special: 'escape'}], description: 'back', contexts: [...chart, ...eventView], footer: 'back'},
+	{
+		command: 'span',
+		keys: [{input: '1'}, {input: '2'}, {input: '3'}, {input: '4'}, {input: '5'}],
+		description: 'span: 10 min, 1 h, 6 h, 24 h, 7 days',
+		contexts: chart,
+	},
+	{
+		command: 'zoomIn',
+		keys: [{input: '+'}, {input: '='}],
+		description: 'a shorter span',
+		contexts: chart,
+		footer: 'zoom',
+		footerWith: 'zoomOut',
+	},
+	{command: 'zoomOut', keys: [{input: '-'}], description: 'a longer span', contexts: chart},
+	{
+		command: 'older',
+		keys: [{special: 'leftArrow'}, {input: 'h'}],
+		description: 'back in time (half a span)',
+		contexts: chart,
+		footer: 'time',
+		footerWith: 'newer',
+	},
+	{command: 'newer', keys: [{special: 'rightArrow'}, {input: 'l'}], description: 'forward in time', contexts: chart},
+	{command: 'latest', keys: [{special: 'end'}, {input: '0'}], description: 'back to now', contexts: chart, footer: 'now'},
+	{
+		command: 'eventsUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll to newer events',
+		contexts: eventView,
+		footer: 'scroll',
+		footerWith: 'eventsDown',
+	},
+	{command: 'eventsDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll to older events', contexts: eventView},
+	{command: 'eventsPageUp', keys: [{special: 'pageUp'}], description: 'one page newer', contexts: eventView},
+	{command: 'eventsPageDown', keys: [{special: 'pageDown'}], description: 'one page older', contexts: eventView},
+	{command: 'eventsNewest', keys: [{special: 'home'}], description: 'the newest event', contexts: eventView},
+	{command: 'eventsOldest', keys: [{special: 'end'}, {input: 'G'}], description: 'the oldest event', contexts: eventView},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------
@@ -372,6 +450,8 @@ export function keysReference(): readonly Section[] {
 	return [
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
+		section(SCREEN_KEYMAP, 'chart', 'chart (g)'),
+		section(SCREEN_KEYMAP, 'events', 'events (e)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
 		section(CONFIG_KEYMAP, 'browse', 'config view'),
 		section(CONFIG_KEYMAP, 'prompt', 'config: typing a value or a search'),
@@ -382,13 +462,15 @@ export function keysReference(): readonly Section[] {
 
 /** The "Keys" section of `rigtop --help`: each main screen's footer, one line each. */
 export function keysHelpLines(): readonly string[] {
-	const [dashboardKeys, fleetKeys, , configKeys] = keysReference();
+	const [dashboardKeys, fleetKeys, chartKeys, eventKeys, , configKeys] = keysReference();
 	const line = (label: string, of: Section | undefined) =>
 		`  ${label.padEnd(11)}${(of?.footer ?? []).map((hint) => `${hint.keys} ${hint.label}`).join(' · ')}`;
 	return [
 		'Keys (? on the dashboard or the fleet lists every key)',
 		line('dashboard', dashboardKeys),
 		line('fleet', fleetKeys),
+		line('chart', chartKeys),
+		line('events', eventKeys),
 		line('config', configKeys),
 	];
 }

@@ -12,6 +12,8 @@ export const STAT_PANE_HEIGHT = 5;
 export const MIN_THREADS_HEIGHT = 4;
 /** Lines of the threads pane that are not thread rows: two borders and the column header. */
 export const THREADS_CHROME = 3;
+/** Lines the hashrate row may grow by on a tall terminal, for a sparkline of several rows (up to 8). */
+export const MAX_SPARK_EXTRA = 7;
 
 export type DashboardLayout = {
 	readonly columns: number;
@@ -25,6 +27,8 @@ export type DashboardLayout = {
 	readonly rightWidth: number;
 	/** How many rows of two stats panes fit: 2 = Hashrate/Pool and Shares/System. */
 	readonly statRows: 0 | 1 | 2;
+	/** Lines the Hashrate/Pool row has beyond STAT_PANE_HEIGHT: its sparkline's extra rows. */
+	readonly sparkExtra: number;
 	readonly eventLines: number;
 	/** 0 when the threads pane does not fit. */
 	readonly threadsHeight: number;
@@ -78,14 +82,18 @@ export function computeLayout(columns: number, rows: number, noticeLines = 0, th
 	}
 
 	let threadsHeight = 0;
+	let sparkExtra = 0;
 	if (left >= MIN_THREADS_HEIGHT) {
 		threadsHeight = left;
 		left = 0;
 		// A tall terminal and few threads: the pane is as tall as its rows, the events get the rest.
 		const needed = threadCount === null ? threadsHeight : Math.max(MIN_THREADS_HEIGHT, threadCount + THREADS_CHROME);
 		if (needed < threadsHeight && eventLines > 0) {
-			eventLines += threadsHeight - needed;
+			const spare = threadsHeight - needed;
 			threadsHeight = needed;
+			// Half of what is spare makes the sparkline taller (instead of 25 blank lines at 200×50), the rest lists events.
+			sparkExtra = statRows >= 1 ? Math.min(MAX_SPARK_EXTRA, Math.floor(spare / 2)) : 0;
+			eventLines += spare - sparkExtra;
 		}
 	} else if (eventLines > 0) {
 		// Too little for threads: the spare lines list more events instead of staying blank.
@@ -103,6 +111,7 @@ export function computeLayout(columns: number, rows: number, noticeLines = 0, th
 		leftWidth,
 		rightWidth: width - leftWidth,
 		statRows,
+		sparkExtra,
 		eventLines,
 		threadsHeight,
 		threadRows: Math.max(0, threadsHeight - THREADS_CHROME),

@@ -93,11 +93,21 @@ describe('keymap', () => {
 			'? help',
 			'↑↓ select',
 			'Enter open',
+			'g chart',
+			'e events',
+		]);
+		expect(SCREEN_KEYMAP.footer('chart', SCREEN_KEYMAP.available('chart')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
+			'q quit',
+			'? help',
+			'Esc back',
+			'+- zoom',
+			'←→ time',
+			'End now',
 		]);
 	});
 
 	test('help labels list every key a command answers to', () => {
-		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'help']);
+		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'help', 'chart', 'events']);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
@@ -106,9 +116,13 @@ describe('keymap', () => {
 
 	test("rigtop --help's keys are the footers of the screens", () => {
 		const lines = keysHelpLines();
-		expect(lines[1]).toBe('  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet');
-		expect(lines[2]).toBe('  fleet      q quit · ? help · ↑↓ select · Enter open');
-		expect(lines[3]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
+		expect(lines[1]).toBe(
+			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · g chart · e events',
+		);
+		expect(lines[2]).toBe('  fleet      q quit · ? help · ↑↓ select · Enter open · g chart · e events');
+		expect(lines[3]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
+		expect(lines[4]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');
+		expect(lines[5]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
 	});
 
 	test("the readme's keys table is the one the keymap gives", () => {
@@ -137,7 +151,7 @@ describe('dashboard reducer', () => {
 		expect(state.threadsOffset).toBe(9);
 		state = press(state, 'j');
 		expect(state.threadsOffset).toBe(9);
-		state = press(state, 'g');
+		state = press(state, '', {home: true});
 		expect(state.threadsOffset).toBe(0);
 		state = press(state, 'k');
 		expect(state.threadsOffset).toBe(0);

@@ -71,6 +71,10 @@ describe('the span a sparkline shows', () => {
 		expect(sparkWindow(now - 10_000, now, 36, 2000).step).toBe(2000);
 		expect(sparkWindow(null, now, 36, 2000).step).toBe(2000);
 		const old = sparkWindow(now - 30 * 86_400_000, now, 36, 2000);
-		expect(old.step).toBe(6 * 3_600_000);
+		expect(old.step).toBe(4 * 3_600_000 + 40 * 60_000);
+		// A day and two hours over 72 buckets: whole minutes, the line full but for less than a bucket.
+		const day = sparkWindow(now - 26 * 3_600_000, now, 72, 2000);
+		expect(day.step).toBe(22 * 60_000);
+		expect(day.from).toBeGreaterThan(now - 26 * 3_600_000 - 2 * day.step);
 	});
 });

@@ -1,9 +1,10 @@
 /**
  * The hashrate chart as rows of coloured text, from a series (history/read.ts): pure, so it is tested at any size
- * without a terminal. A braille line of the 10 s hashrate (2×4 dots a cell), a y-axis from 0 with its unit, dashed
- * reference lines labelled at their right end, outages shaded (░: polls made, no answer), spans rigtop did not watch
- * left blank, an axis row under the chart carrying the time ticks and the event markers, and clock labels (dates
- * at midnight, and for spans of days).
+ * without a terminal. A braille line of the 10 s hashrate (2×4 dots a cell; a bucket whose lowest or highest poll
+ * is far from its average is drawn down or up to it, so a short dip shows at any zoom), a y-axis with round labels,
+ * dashed reference lines (where the miner answered) labelled right of the plot, outages shaded (░: polls made, no answer), spans rigtop did not
+ * watch left blank, an axis row under the chart carrying the time ticks and the event markers, and clock labels
+ * (dates at midnight, and for spans of days).
  */
 import type {SeriesPoint} from '../../history/read.js';
 import {formatClock, formatDate, pickRateUnit, RATE_UNITS, type RateUnit} from '../../format.js';
@@ -57,10 +58,20 @@ export type ChartModel = {
 export const Y_LABEL_WIDTH = 4;
 /** Columns left of the plot: the labels, a space, the axis line. */
 export const Y_AXIS_WIDTH = Y_LABEL_WIDTH + 2;
+/** Columns right of the plot: the reference lines' labels (" session"), never over the newest data. */
+export const RIGHT_GUTTER = 8;
 
 /** Plot columns for a chart of this width. */
 export function plotColumns(width: number): number {
-	return Math.max(1, Math.floor(width) - Y_AXIS_WIDTH);
+	return Math.max(1, Math.floor(width) - Y_AXIS_WIDTH - RIGHT_GUTTER);
+}
+
+/**
+ * Buckets to read for a chart: one a dot column, but none narrower than one and a half poll intervals (a narrower
+ * one would hold no poll every other time: a dotted line); the line is drawn straight across the dots between them.
+ */
+export function chartPoints(width: number, spanMs: number, intervalMs: number): number {
+	return Math.max(2, Math.min(plotColumns(width) * 2, Math.floor(spanMs / (intervalMs * 1.5))));
 }
 
 /** 1, 2, 2.5 or 5 × a power of ten, at least `value`. */
@@ -166,6 +177,17 @@ export function timeTicks(from: number, to: number, columns: number, now: number
 	return ticks;
 }
 
+/**
+ * A bucket the miner mostly did not answer: shaded, no line. Half its polls, not all: a 10-minute summary that holds
+ * the start of an outage would otherwise hide a short one on a chart of days.
+ */
+export function isOutage(point: SeriesPoint): boolean {
+	return point.samples > 0 && point.live < point.samples / 2;
+}
+
+/** Empty buckets up to this long between two of a kind are taken as that kind (a missed poll, a retry's backoff). */
+const BRIDGE_MS = 2 * 60_000;
+
 /** The column of a time in the plot, or -1 outside it. */
 function columnOf(t: number, from: number, to: number, columns: number): number {
 	if (t < from || t >= to) return -1;
@@ -212,23 +234,56 @@ export function chartModel(input: ChartInput): ChartModel {
 		Math.min(dotsHigh - 1, Math.max(0, Math.round((1 - (value - scale.bottom) / (scale.top - scale.bottom)) * (dotsHigh - 1))));
 	const xOf = (index: number) => Math.min(dotsWide - 1, Math.floor((index * dotsWide) / Math.max(1, points.length)));
 
-	// The line: each answered bucket's average, joined to the one before by a vertical run (a step, as btop draws).
+	// What each bucket is: the line (answered), an outage (shaded), or nothing (not watched). A short run of empty
+	// buckets between two of a kind — a missed poll, a retry after backoff — is taken as that kind.
+	const kinds = points.map((point): 'line' | 'outage' | 'none' =>
+		isOutage(point) ? 'outage' : point.live > 0 && point.avg !== null ? 'line' : 'none',
+	);
+	const bridge = Math.floor(BRIDGE_MS / Math.max(1, (to - from) / Math.max(1, points.length)));
+	for (let i = 0; i < kinds.length; i++) {
+		if (kinds[i] !== 'none') continue;
+		let end = i;
+		while (end < kinds.length && kinds[end] === 'none') end++;
+		const before = kinds[i - 1];
+		if (before !== undefined && before !== 'none' && end < kinds.length && end - i <= bridge && before === kinds[end])
+			kinds.fill(before, i, end);
+		i = end;
+	}
+
+	// The line: each answered bucket's average, joined to the one before (straight across the dots between them,
+	// and by a vertical run where it steps), as btop draws; cells covered by an outage's buckets are shaded.
 	const outage = new Array<boolean>(columns).fill(false);
-	let previous: number | null = null;
+	const answered = new Array<boolean>(columns).fill(false);
+	let previous: {x: number; y: number} | null = null;
 	let hasData = false;
 	points.forEach((point, index) => {
 		const x = xOf(index);
-		if (point.samples > 0 && point.live === 0) outage[Math.floor(x / 2)] = true;
-		if (point.live === 0 || point.avg === null) {
+		const next = index + 1 < points.length ? xOf(index + 1) : dotsWide;
+		const kind = kinds[index];
+		if (kind === 'outage') for (let xx = x; xx < Math.max(next, x + 1); xx++) outage[Math.floor(xx / 2)] = true;
+		if (kind !== 'line') {
 			previous = null;
 			return;
 		}
 
+		for (let xx = x; xx < Math.max(next, x + 1); xx++) answered[Math.floor(xx / 2)] = true;
+		if (point.live === 0 || point.avg === null) return; // a bridged empty bucket: the line goes straight across it
 		hasData = true;
 		const y = yOf(point.avg);
-		if (previous === null) line.set(x, y);
-		else for (let yy = Math.min(previous, y); yy <= Math.max(previous, y); yy++) line.set(x, yy);
-		previous = y;
+		const from = previous ?? {x, y};
+		let last = from.y;
+		for (let xx = from.x + 1; xx <= x; xx++) {
+			const target = Math.round(from.y + ((y - from.y) * (xx - from.x)) / Math.max(1, x - from.x));
+			for (let yy = Math.min(last, target); yy <= Math.max(last, target); yy++) line.set(xx, yy);
+			last = target;
+		}
+
+		line.set(x, y);
+		// A bucket that holds a dip or a spike (a tenth of its average away): drawn down and up to it.
+		const low = point.min !== null && point.min < point.avg * 0.9 ? yOf(point.min) : y;
+		const high = point.max !== null && point.max > point.avg * 1.1 ? yOf(point.max) : y;
+		for (let yy = high; yy <= low; yy++) line.set(x, yy);
+		previous = {x, y};
 	});
 
 	// Reference lines, each a layer of its own (its own colour), labelled at the right end of their row.
@@ -255,10 +310,10 @@ export function chartModel(input: ChartInput): ChartModel {
 			const mask = lineCells[row]?.[column] ?? 0;
 			let merged = mask;
 			let tone: ThemeToken | undefined = mask === 0 ? undefined : 'accent';
-			// A reference line gives way to the hashrate line: it is drawn only in cells the line leaves empty.
+			// A reference line is drawn where the miner answered, in the cells the hashrate line leaves empty.
 			for (const layer of layers) {
 				const bits = layer.cells[row]?.[column] ?? 0;
-				if (bits === 0 || mask !== 0) continue;
+				if (bits === 0 || mask !== 0 || answered[column] !== true) continue;
 				merged |= bits;
 				tone ??= layer.reference.tone;
 			}
@@ -267,21 +322,16 @@ export function chartModel(input: ChartInput): ChartModel {
 			else cells.push({text: brailleChar(merged), tone});
 		}
 
-		// Each reference's label over the right end of its row (the newest side), one after another when they share it.
-		let end = columns;
-		for (const {reference, row: at} of layers) {
-			if (at !== row) continue;
-			const text = ` ${reference.label}`;
-			const start = Math.max(0, end - text.length);
-			for (let i = start; i < end; i++) cells[i] = {text: text[i - start] ?? ' ', tone: reference.tone};
-			end = start;
-		}
-
+		// Right of the plot, the label of the reference line on this row (the first, where two share it).
+		const reference = layers.find((layer) => layer.row === row)?.reference;
 		const label = labelRows.get(row);
 		plot.push([
 			{text: `${(label ?? '').padStart(Y_LABEL_WIDTH)} `, tone: 'muted'},
 			{text: label === undefined ? '│' : '┤', tone: 'border'},
 			...toSegments(cells),
+			reference
+				? {text: ` ${reference.label}`.slice(0, RIGHT_GUTTER).padEnd(RIGHT_GUTTER), tone: reference.tone}
+				: {text: ' '.repeat(RIGHT_GUTTER)},
 		]);
 	}
 

@@ -8,7 +8,12 @@ import {toggleHelp} from '../help-toggle.js';
 import {SCREEN_KEYMAP, type KeyLike, type Screen} from '../keymap.js';
 import {scrollToShow} from '../scroll.js';
 
-export type FleetCommand = {readonly command: 'quit'} | {readonly command: 'open'; readonly index: number};
+export type FleetCommand =
+	| {readonly command: 'quit'}
+	| {readonly command: 'open'; readonly index: number}
+	/** The selected rig's chart; every rig's events. */
+	| {readonly command: 'chart'; readonly index: number}
+	| {readonly command: 'events'};
 
 export type FleetStep = Step<FleetUiState, FleetCommand>;
 
@@ -91,6 +96,10 @@ function keyStep(state: FleetUiState, input: string, key: KeyLike): FleetStep {
 			return state.count === 0 ? stateOnly(state) : {state, effects: [{command: 'open', index: state.selected}]};
 		case 'quit':
 			return {state, effects: [{command: 'quit'}]};
+		case 'chart':
+			return state.count === 0 ? stateOnly(state) : {state, effects: [{command: 'chart', index: state.selected}]};
+		case 'events':
+			return {state, effects: [{command: 'events'}]};
 		default:
 			return stateOnly(state);
 	}

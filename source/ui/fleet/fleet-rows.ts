@@ -8,6 +8,7 @@ import type {Alert} from '../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {MinerSnapshot, RateWindows} from '../../miner/model.js';
 import {formatDurationShort} from '../../format.js';
+import {describeEvents, type EventLine} from '../event-lines.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import type {ThemeToken} from '../theme.js';
 
@@ -121,6 +122,39 @@ export function fleetTotals(states: readonly MonitorState[], now: number): Fleet
 }
 
 export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex: number};
+
+/**
+ * The newest `limit` events of all miners as the fleet's events pane tells them (event-lines.ts: dated when not
+ * today; an 'up' with the outage it ends, found in its rig's log).
+ */
+export function fleetEventLines(states: readonly MonitorState[], limit: number, now: number): readonly EventLine[] {
+	const shown = fleetEvents(states, limit);
+	const told = new Map<string, EventLine>();
+	for (const index of new Set(shown.map((event) => event.minerIndex))) {
+		const events = states[index]?.events ?? [];
+		const lines = describeEvents(
+			events.map((event) => ({t: event.at, kind: event.kind, severity: event.severity, text: event.message})),
+			now,
+		);
+		events.forEach((event, i) => {
+			const line = lines[i];
+			if (line) told.set(`${index}:${event.seq}`, line);
+		});
+	}
+
+	return shown.map((event) => {
+		const key = `${event.minerIndex}:${event.seq}`;
+		const line = told.get(key);
+		return {
+			key,
+			t: event.at,
+			when: line?.when ?? '',
+			severity: event.severity,
+			text: line?.text ?? event.message,
+			rig: event.rig,
+		};
+	});
+}
 
 /**
  * The newest `limit` events of all miners, newest first, each with its rig's name. Reads only the

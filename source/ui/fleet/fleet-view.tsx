@@ -10,7 +10,7 @@ import {computeFleetLayout} from './fleet-layout.js';
 import {FleetEvents} from './fleet-events.js';
 import {FleetHeader} from './fleet-header.js';
 import {fleetReducer, initialFleetUiState, type FleetCommand} from './fleet-reducer.js';
-import {fleetEvents, fleetRow, fleetTotals} from './fleet-rows.js';
+import {fleetEventLines, fleetRow, fleetTotals} from './fleet-rows.js';
 import type {Store} from '../../store.js';
 import {useStore} from '../hooks/use-store.js';
 import type {FleetState} from './fleet-store.js';
@@ -21,6 +21,9 @@ export type FleetViewProps = {
 	readonly onQuit: () => void;
 	/** Enter on a rig: open its dashboard. */
 	readonly onOpen: (index: number) => void;
+	/** `g`: the selected rig's chart; `e`: every rig's events. Without them the keys do nothing. */
+	readonly onChart?: (index: number) => void;
+	readonly onEvents?: () => void;
 	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed). */
 	readonly initialSelected?: number;
 	/** Told whenever the selection moves, so the app can restore it. */
@@ -34,7 +37,7 @@ export type FleetViewProps = {
  * of them, and the keys. The table scrolls to keep the selected rig in view; the frame stays under
  * the terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
  */
-export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
+export function FleetView({fleet, onQuit, onOpen, onChart, onEvents, initialSelected = 0, onSelect, now: fixedNow}: FleetViewProps) {
 	const {states, alerts, at} = useStore(fleet);
 	const {columns, rows} = useTerminalSize();
 	const layout = useMemo(() => computeFleetLayout(columns, rows, states.length), [columns, rows, states.length]);
@@ -44,9 +47,11 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 	const run = useCallback(
 		(effect: FleetCommand) => {
 			if (effect.command === 'quit') onQuit();
-			else onOpen(effect.index);
+			else if (effect.command === 'open') onOpen(effect.index);
+			else if (effect.command === 'chart') onChart?.(effect.index);
+			else onEvents?.();
 		},
-		[onQuit, onOpen],
+		[onQuit, onOpen, onChart, onEvents],
 	);
 	const [ui, dispatch] = useStepReducer(
 		fleetReducer,
@@ -73,14 +78,22 @@ export function FleetView({fleet, onQuit, onOpen, initialSelected = 0, onSelect,
 				.map((state, i) => fleetRow(state, ui.offset + i, now, alerts?.rigs[ui.offset + i])),
 		[states, alerts, ui.offset, layout.rigRows, now],
 	);
-	const events = useMemo(() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines), [states, layout.eventLines]);
+	const events = useMemo(
+		() => fleetEventLines(states, layout.eventLines === 1 ? 8 : layout.eventLines, now),
+		[states, layout.eventLines, now],
+	);
 	const scrolls = states.length > layout.rigRows;
 	const window = scrolls ? `rigs ${ui.offset + 1}–${Math.min(states.length, ui.offset + layout.rigRows)} of ${states.length}` : null;
 
+	const hasChart = onChart !== undefined;
+	const hasEvents = onEvents !== undefined;
 	const footer = useMemo(() => {
 		const screen = ui.help ? 'help' : 'fleet';
-		return SCREEN_KEYMAP.footer(screen, SCREEN_KEYMAP.available(screen));
-	}, [ui.help]);
+		const shown = new Set(SCREEN_KEYMAP.available(screen));
+		if (!hasChart) shown.delete('chart');
+		if (!hasEvents) shown.delete('events');
+		return SCREEN_KEYMAP.footer(screen, shown);
+	}, [ui.help, hasChart, hasEvents]);
 	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'help']), []);
 
 	return (

@@ -10,45 +10,32 @@ import type {TimedEvent} from '../event-lines.js';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
-/** Bucket widths a sparkline uses: a fixed grid, so redrawing at each poll moves it by whole buckets. */
-const STEPS = [
-	SECOND,
-	2 * SECOND,
-	5 * SECOND,
-	10 * SECOND,
-	15 * SECOND,
-	30 * SECOND,
-	MINUTE,
-	2 * MINUTE,
-	5 * MINUTE,
-	10 * MINUTE,
-	15 * MINUTE,
-	30 * MINUTE,
-	HOUR,
-	2 * HOUR,
-	3 * HOUR,
-	6 * HOUR,
-	12 * HOUR,
-	DAY,
-];
+/** Bucket widths under a minute a sparkline uses; above, whole minutes (whole 10 minutes above an hour). */
+const SHORT_STEPS = [SECOND, 2 * SECOND, 5 * SECOND, 10 * SECOND, 15 * SECOND, 20 * SECOND, 30 * SECOND, MINUTE];
+
+/** The bucket width for at least `needed` ms: round, so the grid stays put while the span grows (a re-cut now and then). */
+function roundStep(needed: number): number {
+	if (needed <= MINUTE) return SHORT_STEPS.find((step) => step >= needed) ?? MINUTE;
+	const unit = needed <= HOUR ? MINUTE : 10 * MINUTE;
+	return Math.ceil(needed / unit) * unit;
+}
 
 /** The longest a sparkline looks back. */
-export const SPARK_MAX_SPAN = 7 * DAY;
+export const SPARK_MAX_SPAN = 7 * 24 * HOUR;
 
 export type SparkWindow = {readonly from: number; readonly to: number; readonly step: number};
 
 /**
  * The span a sparkline of `points` buckets shows: everything known of the miner (from `first`, at most a week back),
  * in buckets of a round width no narrower than the poll interval — so a miner known for 3 days fills the line at
- * once, and one just started fills it from the right, a poll a bucket, as before.
+ * once, and one just started fills it from the right, a poll a bucket, as before. The buckets lie on a grid of
+ * their width, so redrawing at each poll moves the line by whole buckets.
  */
 export function sparkWindow(first: number | null, now: number, points: number, intervalMs: number): SparkWindow {
 	const count = Math.max(1, Math.floor(points));
 	const start = Math.max(first ?? now, now - SPARK_MAX_SPAN);
-	const needed = Math.max(intervalMs, (now - start) / count);
-	const step = STEPS.find((candidate) => candidate >= needed) ?? Math.ceil(needed / DAY) * DAY;
+	const step = roundStep(Math.max(intervalMs, (now - start) / count));
 	const to = Math.ceil((now + 1) / step) * step;
 	return {from: to - step * count, to, step};
 }
@@ -65,16 +52,17 @@ export type SparkData = {
  * again at each poll (a few indexed reads: history/read.ts measures them).
  */
 export function useSparkline(history: MinerHistory | undefined, state: MonitorState, points: number, now: number): SparkData {
-	// `now` moves at every poll (the clocks are brought to the present with the data: use-now.ts), so each is read.
 	const samples = state.history;
+	// Read again at each poll (good or failed): the line ends at the newest one.
+	const latest = state.lastAttemptAt ?? 0;
 	return useMemo(() => {
 		if (!history || points <= 0) return {values: samples, since: null};
 		const first = history.span()?.first ?? null;
-		const window = sparkWindow(first, now, points, history.intervalMs);
+		const window = sparkWindow(first, Math.max(now, latest), points, history.intervalMs);
 		const series = history.series({from: window.from, to: window.to, points});
 		const values = series.points.map((point) => (point.live > 0 ? point.avg : null));
 		return {values, since: first === null ? null : Math.max(first, window.from)};
-	}, [history, points, now, samples]);
+	}, [history, points, now, latest, samples]);
 }
 
 /** A monitor's event as the panes list it. */

@@ -143,8 +143,10 @@ describe('the chart drawn', () => {
 		expect(lowest(columnOf(at(14, 9, 15)))).toBeGreaterThan(lowest(up) + 3);
 	});
 
-	test('the reference line is labelled at its right end', () => {
-		expect(plot.some((line) => line.endsWith(' 15m'))).toBe(true);
+	test('the reference line is labelled right of the plot, not over the newest data', () => {
+		const labelled = plot.filter((line) => / 15m {4}$/.test(line));
+		expect(labelled).toHaveLength(1);
+		expect(labelled[0]?.[Y_AXIS_WIDTH + columns - 1]).toMatch(/[\u2801-\u28FF]/);
 	});
 
 	test('markers sit on the axis row under their time; the most telling wins a shared column', () => {
