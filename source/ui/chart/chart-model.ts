@@ -198,12 +198,23 @@ type Cell = {text: string; tone: ThemeToken | undefined};
 
 function toSegments(cells: readonly Cell[]): Segment[] {
 	const out: Segment[] = [];
+	let run: string[] = [];
+	let tone: ThemeToken | undefined;
+	const close = () => {
+		if (run.length > 0) out.push({text: run.join(''), ...(tone ? {tone} : {})});
+	};
+
 	for (const cell of cells) {
-		const last = out.at(-1);
-		if (last && last.tone === cell.tone) out[out.length - 1] = {text: last.text + cell.text, ...(cell.tone ? {tone: cell.tone} : {})};
-		else out.push({text: cell.text, ...(cell.tone ? {tone: cell.tone} : {})});
+		if (run.length > 0 && cell.tone !== tone) {
+			close();
+			run = [];
+		}
+
+		tone = cell.tone;
+		run.push(cell.text);
 	}
 
+	close();
 	return out;
 }
 
@@ -287,14 +298,17 @@ export function chartModel(input: ChartInput): ChartModel {
 	});
 
 	// Reference lines, each a layer of its own (its own colour), labelled at the right end of their row.
-	const layers = references
-		.filter((reference): reference is Reference & {value: number} => reference.value !== null && reference.value > 0)
-		.map((reference) => {
-			const layer = new BrailleLayer(columns, rows);
-			const y = yOf(reference.value);
-			for (let x = 0; x < dotsWide; x++) if (reference.pattern === 'dashes' ? x % 4 < 2 : x % 4 === 0) layer.set(x, y);
-			return {reference, row: Math.floor(y / 4), cells: layer.cells()};
-		});
+	// The reference lines share one layer; each row's tone is its first reference's.
+	const shown = references.filter((reference): reference is Reference & {value: number} => reference.value !== null && reference.value > 0);
+	const referenceLayer = new BrailleLayer(columns, rows);
+	const referenceRows = new Map<number, Reference>();
+	for (const reference of shown) {
+		const y = yOf(reference.value);
+		for (let x = 0; x < dotsWide; x++) if (reference.pattern === 'dashes' ? x % 4 < 2 : x % 4 === 0) referenceLayer.set(x, y);
+		if (!referenceRows.has(Math.floor(y / 4))) referenceRows.set(Math.floor(y / 4), reference);
+	}
+
+	const referenceCells = shown.length > 0 ? referenceLayer.cells() : [];
 	const lineCells = line.cells();
 
 	const labelRows = new Map<number, string>();
@@ -306,24 +320,19 @@ export function chartModel(input: ChartInput): ChartModel {
 	const plot: SegmentRow[] = [];
 	for (let row = 0; row < rows; row++) {
 		const cells: Cell[] = [];
+		const reference = referenceRows.get(row);
+		const lineRow = lineCells[row];
+		const referenceRow = referenceCells[row];
 		for (let column = 0; column < columns; column++) {
-			const mask = lineCells[row]?.[column] ?? 0;
-			let merged = mask;
-			let tone: ThemeToken | undefined = mask === 0 ? undefined : 'accent';
+			const mask = lineRow?.[column] ?? 0;
 			// A reference line is drawn where the miner answered, in the cells the hashrate line leaves empty.
-			for (const layer of layers) {
-				const bits = layer.cells[row]?.[column] ?? 0;
-				if (bits === 0 || mask !== 0 || answered[column] !== true) continue;
-				merged |= bits;
-				tone ??= layer.reference.tone;
-			}
-
-			if (merged === 0) cells.push(outage[column] ? {text: '░', tone: 'error'} : {text: ' ', tone: undefined});
-			else cells.push({text: brailleChar(merged), tone});
+			const bits = mask === 0 && reference && answered[column] === true ? (referenceRow?.[column] ?? 0) : 0;
+			if (mask !== 0) cells.push({text: brailleChar(mask), tone: 'accent'});
+			else if (bits !== 0) cells.push({text: brailleChar(bits), tone: reference?.tone});
+			else cells.push(outage[column] ? {text: '░', tone: 'error'} : {text: ' ', tone: undefined});
 		}
 
 		// Right of the plot, the label of the reference line on this row (the first, where two share it).
-		const reference = layers.find((layer) => layer.row === row)?.reference;
 		const label = labelRows.get(row);
 		plot.push([
 			{text: `${(label ?? '').padStart(Y_LABEL_WIDTH)} `, tone: 'muted'},
