@@ -118,3 +118,50 @@ export class SessionHistory implements MinerHistory {
 		this.#memory.push(sample);
 	}
 }
+
+/**
+ * A series redrawn at every poll without reading it whole every time: while the request keeps its grid (the same
+ * bucket width, its end moved by whole buckets, as the screens ask for it), only the buckets that can have changed
+ * are read again — the last one before, and the new ones — and the rest is kept. Read whole when the span, the
+ * size or the miner changes, when the end moved back or by more than a quarter of the span, and once a minute
+ * (what another rigtop wrote meanwhile, a summary made). A chart of an hour at 200 columns reads a handful of
+ * polls per redraw instead of the hour's 1,800 (docs/history.md has the figures).
+ */
+export class SeriesCache {
+	#history: MinerHistory | null = null;
+	#request: SeriesRequest | null = null;
+	#series: Series | null = null;
+	#fullTo = 0;
+
+	read(history: MinerHistory, request: SeriesRequest): Series {
+		const previous = this.#request;
+		const kept = this.#series;
+		const points = Math.max(1, Math.floor(request.points));
+		const step = (request.to - request.from) / points;
+		const shift = previous ? (request.to - previous.to) / step : Number.NaN;
+		const incremental =
+			kept !== null &&
+			previous !== null &&
+			this.#history === history &&
+			previous.points === points &&
+			Math.abs(previous.to - previous.from - (request.to - request.from)) < 1e-6 &&
+			Math.abs(shift - Math.round(shift)) < 1e-6 &&
+			shift >= 0 &&
+			shift <= points / 4 &&
+			request.to - this.#fullTo < 60_000;
+		let series: Series;
+		if (incremental) {
+			const moved = Math.round(shift);
+			const tail = history.series({from: request.to - (moved + 1) * step, to: request.to, points: moved + 1});
+			series = {...tail, from: request.from, points: [...kept.points.slice(moved, points - 1), ...tail.points]};
+		} else {
+			series = history.series({from: request.from, to: request.to, points});
+			this.#fullTo = request.to;
+		}
+
+		this.#history = history;
+		this.#request = {from: request.from, to: request.to, points};
+		this.#series = series;
+		return series;
+	}
+}

@@ -3,7 +3,7 @@
  * history off the session's memory — against a real SQLite store.
  */
 import {afterEach, describe, expect, it} from 'vitest';
-import {memoryCapacity, SessionHistory} from '../../source/history/source.js';
+import {memoryCapacity, SeriesCache, SessionHistory, type MinerHistory, type SeriesRequest} from '../../source/history/source.js';
 import {createStore, makeEvent, makeState, NOW} from '../ui/helpers/state.js';
 import {NIGHT, nightHistory, POLL_MS} from '../ui/helpers/history.js';
 
@@ -58,5 +58,46 @@ describe('a miner’s history for the screens', () => {
 		expect(memoryCapacity(10)).toBe(7200);
 		expect(memoryCapacity(100)).toBe(900);
 		expect(memoryCapacity(40) * 40).toBeLessThanOrEqual(72_000);
+	});
+});
+
+describe('a series redrawn at every poll', () => {
+	it('reads only the buckets that can have changed, and comes out as a whole read', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		const asked: SeriesRequest[] = [];
+		const history: MinerHistory = {
+			...night.history,
+			where: () => night.history.where(),
+			span: () => night.history.span(),
+			events: (options) => night.history.events(options),
+			close: () => undefined,
+			series(request) {
+				asked.push(request);
+				return night.history.series(request);
+			},
+		};
+		const cache = new SeriesCache();
+		const step = 10_000;
+		const request = (to: number): SeriesRequest => ({from: to - 120 * step, to, points: 120});
+		const base = Math.floor((NOW - 30 * step) / step) * step;
+		for (const to of [base, base + step, base + 3 * step, base + 3 * step]) {
+			const cached = cache.read(history, request(to));
+			expect(cached.points).toEqual(night.history.series(request(to)).points);
+			expect(cached.from).toBe(to - 120 * step);
+		}
+
+		// A whole read first, then the last bucket and the new ones only.
+		expect(asked.map((a) => a.points)).toEqual([120, 2, 3, 1]);
+		// A jump of more than a quarter of the span, another size, another span, a minute since the last whole read:
+		// read whole.
+		cache.read(history, request(base + 40 * step));
+		cache.read(history, {...request(base + 40 * step), points: 60});
+		cache.read(history, {from: base, to: base + 40 * step, points: 60});
+		cache.read(history, request(base + 41 * step));
+		cache.read(history, request(base + 45 * step));
+		cache.read(history, request(base + 48 * step));
+		expect(asked.slice(4).map((a) => a.points)).toEqual([120, 60, 60, 120, 5, 120]);
 	});
 });

@@ -196,21 +196,29 @@ function columnOf(t: number, from: number, to: number, columns: number): number 
 
 type Cell = {text: string; tone: ThemeToken | undefined};
 
+/**
+ * Cells as runs of one tone. A blank cell joins whatever run it is in (a space shows no colour): a dotted reference
+ * line is one run, not one per dot — each run is a node Ink lays out and measures at every redraw.
+ */
 function toSegments(cells: readonly Cell[]): Segment[] {
 	const out: Segment[] = [];
 	let run: string[] = [];
-	let tone: ThemeToken | undefined;
+	// The run's tone; null while it holds only blanks (it takes the tone of the first cell that is not one).
+	let tone: ThemeToken | undefined | null = null;
 	const close = () => {
 		if (run.length > 0) out.push({text: run.join(''), ...(tone ? {tone} : {})});
 	};
 
 	for (const cell of cells) {
-		if (run.length > 0 && cell.tone !== tone) {
-			close();
-			run = [];
+		if (cell.text !== ' ') {
+			if (tone === null) tone = cell.tone;
+			else if (cell.tone !== tone) {
+				close();
+				run = [];
+				tone = cell.tone;
+			}
 		}
 
-		tone = cell.tone;
 		run.push(cell.text);
 	}
 

@@ -1,6 +1,6 @@
 import {Box, Text, useInput, type Key} from 'ink';
-import {useCallback, useMemo} from 'react';
-import type {MinerHistory} from '../../history/source.js';
+import {useCallback, useMemo, useState} from 'react';
+import {SeriesCache, type MinerHistory} from '../../history/source.js';
 import type {MonitorState} from '../../monitor/types.js';
 import type {Store} from '../../store.js';
 import {formatRateIn, formatTimeSpan, pickRateUnit} from '../../format.js';
@@ -108,10 +108,12 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 	const to = Math.ceil((ui.end ?? now) / step) * step;
 	const from = to - span;
 
+	// Each redraw reads the buckets that can have changed, not the whole span (history/source.ts, SeriesCache).
+	const [cache] = useState(() => new SeriesCache());
 	const series = useMemo(
-		() => (fits ? history.series({from, to, points}) : null),
+		() => (fits ? cache.read(history, {from, to, points}) : null),
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.polls: a new poll is read even while the span's grid has not moved
-		[history, fits, from, to, points, state.polls],
+		[cache, history, fits, from, to, points, state.polls],
 	);
 	const events = useMemo(
 		() => (fits ? history.events({since: from}).filter((event) => event.t < to) : []),

@@ -2,8 +2,8 @@
  * What the dashboard's hashrate and events panes read from a miner's history (history/source.ts): the sparkline
  * filled from the store at once ("since 3d") instead of starting empty, and the events from before this session.
  */
-import {useMemo} from 'react';
-import type {MinerHistory} from '../../history/source.js';
+import {useMemo, useState} from 'react';
+import {SeriesCache, type MinerHistory} from '../../history/source.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {TimedEvent} from '../event-lines.js';
 
@@ -53,16 +53,18 @@ export type SparkData = {
  */
 export function useSparkline(history: MinerHistory | undefined, state: MonitorState, points: number, now: number): SparkData {
 	const samples = state.history;
-	// Read again at each poll (good or failed): the line ends at the newest one.
+	// Read again at each poll (good or failed): the line ends at the newest one. Only the buckets that can have
+	// changed are read (SeriesCache).
 	const latest = state.lastAttemptAt ?? 0;
+	const [cache] = useState(() => new SeriesCache());
 	return useMemo(() => {
 		if (!history || points <= 0) return {values: samples, since: null};
 		const first = history.span()?.first ?? null;
 		const window = sparkWindow(first, Math.max(now, latest), points, history.intervalMs);
-		const series = history.series({from: window.from, to: window.to, points});
+		const series = cache.read(history, {from: window.from, to: window.to, points});
 		const values = series.points.map((point) => (point.live > 0 ? point.avg : null));
 		return {values, since: first === null ? null : Math.max(first, window.from)};
-	}, [history, points, now, latest, samples]);
+	}, [cache, history, points, now, latest, samples]);
 }
 
 /** A monitor's event as the panes list it. */
