@@ -52,6 +52,9 @@ export type ChartModel = {
 	readonly labels: string;
 	/** Whether any point of the span has a value (else the screen says nothing is known of it). */
 	readonly hasData: boolean;
+	/** Whether an outage is shaded (░), and whether a shorter one is marked on the axis (╳), for the legend. */
+	readonly shaded: boolean;
+	readonly brief: boolean;
 };
 
 /** Width of the y-axis labels ("12.5", "1000" cannot happen: the unit keeps values under 1000). */
@@ -185,13 +188,19 @@ export function isOutage(point: SeriesPoint): boolean {
 	return point.samples > 0 && point.live < point.samples / 2;
 }
 
+/** A bucket the miner mostly answered but not always (an outage shorter than it): marked ╳ on the axis row. */
+export function isBriefOutage(point: SeriesPoint): boolean {
+	return !isOutage(point) && (point.link === 'down' || point.link === 'error');
+}
+
 /** Empty buckets up to this long between two of a kind are taken as that kind (a missed poll, a retry's backoff). */
 const BRIDGE_MS = 2 * 60_000;
 
 /** The column of a time in the plot, or -1 outside it. */
 function columnOf(t: number, from: number, to: number, columns: number): number {
 	if (t < from || t >= to) return -1;
-	return Math.min(columns - 1, Math.floor(((t - from) / (to - from)) * columns));
+	// (A hair over: a time on a bucket's start lands in that bucket's column, whatever the rounding.)
+	return Math.min(columns - 1, Math.floor(((t - from) / (to - from)) * columns + 1e-9));
 }
 
 type Cell = {text: string; tone: ThemeToken | undefined};
@@ -360,7 +369,17 @@ export function chartModel(input: ChartInput): ChartModel {
 		if (column >= 0) axis[column] = {text: '┴', tone: 'border'};
 	}
 
+	// Polls the miner did not answer in a bucket it mostly answered (an outage shorter than the zoom shows): ╳ on the
+	// axis, under any event marker.
 	const ranks = new Array<number>(columns).fill(-1);
+	let brief = false;
+	points.forEach((point, index) => {
+		const column = Math.floor(xOf(index) / 2);
+		if (outage[column] === true || !isBriefOutage(point)) return;
+		brief = true;
+		ranks[column] = -0.5;
+		axis[column] = {text: '╳', tone: 'error'};
+	});
 	for (const marker of input.markers ?? []) {
 		const column = columnOf(marker.t, from, to, columns);
 		if (column < 0 || marker.rank <= (ranks[column] ?? -1)) continue;
@@ -382,6 +401,8 @@ export function chartModel(input: ChartInput): ChartModel {
 		axis: [{text: `${' '.repeat(Y_LABEL_WIDTH)} └`, tone: 'border'}, ...toSegments(axis)],
 		labels,
 		hasData,
+		shaded: outage.includes(true),
+		brief,
 	};
 }
 

@@ -16,6 +16,7 @@ import {useTheme} from '../theme.js';
 import {
 	chartModel,
 	chartPoints,
+	isBriefOutage,
 	isOutage,
 	spanStats,
 	Y_AXIS_WIDTH,
@@ -148,6 +149,7 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 			: `min ${formatRateIn(stats.min, unit)} avg ${formatRateIn(stats.avg, unit)} max ${formatRateIn(stats.max, unit)} ${unit}`;
 	const sessionOnly = history.where() === 'session';
 	const outages = series?.points.some((point) => isOutage(point)) ?? false;
+	const brief = series?.points.some((point) => isBriefOutage(point)) ?? false;
 	// The legend: what the lines, the shading and the markers on screen mean; on a second line when one is too short.
 	const legend = useMemo(() => {
 		const items: Segment[] = [{text: '⠤⠤ hashrate', tone: 'accent'}];
@@ -157,13 +159,14 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 		}
 
 		if (outages) items.push({text: '░ down', tone: 'error'});
+		if (brief) items.push({text: '╳ down briefly', tone: 'error'});
 		const marks = [...new Set(markers.map((marker) => marker.letter))].map((letter) => ({
 			text: `${letter} ${MARKER_NAMES[letter] ?? ''}`,
 			tone: 'muted' as const,
 		}));
 		const width = (segments: readonly Segment[]) => segments.reduce((sum, segment) => sum + segment.text.length + 2, Y_AXIS_WIDTH);
 		return width([...items, ...marks]) <= columns || marks.length === 0 ? [[...items, ...marks]] : [items, marks];
-	}, [sessionOnly, references, unit, outages, markers, columns]);
+	}, [sessionOnly, references, unit, outages, brief, markers, columns]);
 	const plotRows = budget - CHROME_LINES - (legend.length - 1);
 	const model = useMemo(
 		() => (series ? chartModel({points: series.points, from, to, width: columns, rows: plotRows, references, markers, now}) : null),

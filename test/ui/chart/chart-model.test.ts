@@ -167,3 +167,31 @@ describe('the chart drawn', () => {
 		expect(model.labels).toContain('Mar 14');
 	});
 });
+
+test('an outage shorter than a bucket is marked ╳ on the axis row, under any event marker', () => {
+	const from = at(14, 6);
+	const to = at(14, 12);
+	const count = plotColumns(80) * 2;
+	const step = (to - from) / count;
+	const points = Array.from({length: count}, (_, i) => {
+		const p = point(from + i * step, 4800, 10);
+		// Two buckets with one failed poll of ten each.
+		return i === 40 || i === 100 ? {...p, samples: 11, link: 'down' as const} : p;
+	});
+	const model = chartModel({
+		points,
+		from,
+		to,
+		width: 80,
+		rows: 10,
+		now: to,
+		markers: [{t: from + 100 * step, letter: 'R', tone: 'warn', rank: 3}],
+	});
+	const axis = text(model.axis);
+	expect(axis[Y_AXIS_WIDTH + 20]).toBe('╳');
+	expect(axis[Y_AXIS_WIDTH + 50]).toBe('R');
+	expect(model.brief).toBe(true);
+	expect(model.shaded).toBe(false);
+	// The line goes on through them.
+	expect(model.plot.some((row) => /[\u2801-\u28FF]/.test(text(row)[Y_AXIS_WIDTH + 20] ?? ''))).toBe(true);
+});
