@@ -186,7 +186,11 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 		);
 	} else {
 		const middle = Math.floor(plotRows / 2);
-		const empty = sessionOnly ? 'nothing seen in this span yet (history is off: this session only)' : 'nothing stored for this span';
+		const empty = outages
+			? 'the miner did not answer in this span'
+			: sessionOnly
+				? 'nothing seen in this span yet (history is off: this session only)'
+				: 'nothing stored for this span';
 		body = (
 			<>
 				{legend.map((items, line) => (
