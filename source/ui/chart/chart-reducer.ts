@@ -2,9 +2,9 @@
  * The chart's keys as a reducer (as every screen's): the span shown (10 min to 7 days) and where it ends — now
  * (following each poll) or a fixed time the user moved back to.
  */
-import {toggleHelp} from '../help-toggle.js';
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {SCREEN_KEYMAP, type KeyLike, type Screen} from '../keymap.js';
+import type {KeyLike} from '../keymap.js';
+import {viewKey, type ViewEffect} from '../view-keys.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -29,7 +29,7 @@ export type ChartUiState = {
 	readonly end: number | null;
 };
 
-export type ChartEffect = 'quit' | 'close';
+export type ChartEffect = ViewEffect;
 
 export type ChartAction = {
 	readonly type: 'key';
@@ -64,21 +64,10 @@ function moveEnd(state: ChartUiState, delta: number, now: number, earliest: numb
 	return end === state.end ? state : {...state, end};
 }
 
-function screenOf(state: ChartUiState): Screen {
-	return state.help ? 'help' : 'chart';
-}
-
 export function chartReducer(state: ChartUiState, action: ChartAction): Step<ChartUiState, ChartEffect> {
-	const screen = screenOf(state);
-	const command = SCREEN_KEYMAP.commandFor(action.input, action.key, screen, SCREEN_KEYMAP.available(screen));
+	const {command, step} = viewKey(state, 'chart', action.input, action.key);
+	if (step) return step;
 	switch (command) {
-		case 'help':
-		case 'back':
-			return stateOnly(toggleHelp(state, command));
-		case 'quit':
-			return {state, effects: ['quit']};
-		case 'closeView':
-			return {state, effects: ['close']};
 		case 'span': {
 			const span = clampSpan(Number(action.input) - 1);
 			return stateOnly(span === state.span ? state : {...state, span});

@@ -2,9 +2,9 @@
  * The event view's keys as a reducer: scrolling through the events, newest first. While the user reads older
  * events, new ones arriving at the top do not move what is on screen.
  */
-import {toggleHelp} from '../help-toggle.js';
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {SCREEN_KEYMAP, type KeyLike, type Screen} from '../keymap.js';
+import type {KeyLike} from '../keymap.js';
+import {viewKey, type ViewEffect} from '../view-keys.js';
 
 export type EventViewState = {
 	readonly help: boolean;
@@ -16,7 +16,7 @@ export type EventViewState = {
 	readonly pageSize: number;
 };
 
-export type EventViewEffect = 'quit' | 'close';
+export type EventViewEffect = ViewEffect;
 
 export type EventViewAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
@@ -31,10 +31,6 @@ function scrollTo(state: EventViewState, offset: number): EventViewState {
 	return clamped === state.offset ? state : {...state, offset: clamped};
 }
 
-function screenOf(state: EventViewState): Screen {
-	return state.help ? 'help' : 'events';
-}
-
 export function eventViewReducer(state: EventViewState, action: EventViewAction): Step<EventViewState, EventViewEffect> {
 	if (action.type === 'list') {
 		const count = Math.max(0, action.count);
@@ -45,16 +41,9 @@ export function eventViewReducer(state: EventViewState, action: EventViewAction)
 		return stateOnly({...state, count, pageSize, offset: Math.max(0, Math.min(offset, count - 1))});
 	}
 
-	const screen = screenOf(state);
-	const command = SCREEN_KEYMAP.commandFor(action.input, action.key, screen, SCREEN_KEYMAP.available(screen));
+	const {command, step} = viewKey(state, 'events', action.input, action.key);
+	if (step) return step;
 	switch (command) {
-		case 'help':
-		case 'back':
-			return stateOnly(toggleHelp(state, command));
-		case 'quit':
-			return {state, effects: ['quit']};
-		case 'closeView':
-			return {state, effects: ['close']};
 		case 'eventsUp':
 			return stateOnly(scrollTo(state, state.offset - 1));
 		case 'eventsDown':
