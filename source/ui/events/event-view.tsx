@@ -152,7 +152,7 @@ export function EventView({sources, title, onClose, onQuit, now: fixedNow}: Even
 	const summary =
 		lines.length === 0
 			? 'no events'
-			: `${lines.length} event${lines.length === 1 ? '' : 's'}${oldest ? ` since ${oldest.when}` : ''}${sessionOnly ? ' · this session only (history off)' : ''}`;
+			: `${lines.length} event${lines.length === 1 ? '' : 's'}${oldest ? ` since ${oldest.when}` : ''}${sessionOnly ? ' · history off' : ''}`;
 	const position =
 		lines.length === 0
 			? ''

@@ -107,7 +107,7 @@ describe('the event view', () => {
 		expect(frame).toMatch(/11:55 {9}attic {7}down: connection refused/);
 		expect(frame).toMatch(/Mar 13 23:54 {2}garage-rig {2}down: connection refused/);
 		// One of the rigs has no store: the title says its events are this session's only.
-		expect(linesOf(frame)[0]).toContain('this session only (history off)');
+		expect(linesOf(frame)[0]).toContain('· history off');
 	});
 });
 
@@ -119,7 +119,7 @@ describe('with history off', () => {
 		const terminal = await renderTerminal(
 			<EventView sources={[{name: 'rig-01', store, history}]} title="rig-01" onClose={() => {}} onQuit={() => {}} now={NOW} />,
 		);
-		expect(linesOf(terminal.frame())[0]).toContain('2 events since 11:30 · this session only (history off)');
+		expect(linesOf(terminal.frame())[0]).toContain('2 events since 11:30 · history off');
 		expect(linesOf(terminal.frame())[1]).toContain('11:58  paused');
 	});
 });
