@@ -136,6 +136,39 @@ export function formatClock(at: number | null): string {
 	return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+function sameDay(a: Date, b: Date): boolean {
+	return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+}
+
+/** The local date of an instant, short: "Mar 14" ("Mar 14 2025" in another year than `now`'s). */
+export function formatDate(at: number | null, now: number): string {
+	if (!isNumber(at)) return DASH;
+	const date = new Date(at);
+	const day = `${MONTHS[date.getMonth()] ?? ''} ${date.getDate()}`;
+	return date.getFullYear() === new Date(now).getFullYear() ? day : `${day} ${date.getFullYear()}`;
+}
+
+/**
+ * When something happened, as a user re-attaching days later needs it: the clock time today ("23:54"), with the
+ * date on any other day ("Mar 13 23:54"): "down since 23:54" is ambiguous after two days.
+ */
+export function formatWhen(at: number | null, now: number): string {
+	if (!isNumber(at)) return DASH;
+	return sameDay(new Date(at), new Date(now)) ? formatClock(at) : `${formatDate(at, now)} ${formatClock(at)}`;
+}
+
+/**
+ * A span of time, its start dated as formatWhen dates it: "01:00–02:00", "Mar 13 23:54–00:12" (a span under a day
+ * that crosses midnight ends the next day: no second date), "Mar 13 00:00–Mar 14 00:00" (a day or more: both dated).
+ */
+export function formatTimeSpan(from: number | null, to: number | null, now: number): string {
+	if (!isNumber(from) || !isNumber(to)) return DASH;
+	const dated = !sameDay(new Date(from), new Date(to)) && to - from >= 24 * 3_600_000;
+	return `${formatWhen(from, now)}–${dated ? `${formatDate(to, now)} ${formatClock(to)}` : formatClock(to)}`;
+}
+
 const BYTE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'] as const;
 
 /** Bytes in decimal (SI) units, so the labels are exact: "512 B", "2.5 GB", "16.7 GB", "512 MB". */

@@ -6,6 +6,9 @@ import {
 	formatBytes,
 	formatClock,
 	formatCount,
+	formatDate,
+	formatTimeSpan,
+	formatWhen,
 	formatDuration,
 	formatHashrate,
 	formatInteger,
@@ -163,5 +166,26 @@ describe('time', () => {
 		expect(formatClock(new Date(2026, 0, 2, 9, 2, 59).getTime())).toBe('09:02');
 		expect(formatClock(new Date(2026, 0, 2, 23, 45).getTime())).toBe('23:45');
 		expect(formatClock(null)).toBe(DASH);
+	});
+});
+
+describe('dates where a time alone is ambiguous', () => {
+	const now = new Date(2026, 2, 14, 9, 30).getTime();
+	test('today: the clock time; another day: with its date; another year: with the year', () => {
+		expect(formatWhen(new Date(2026, 2, 14, 0, 12).getTime(), now)).toBe('00:12');
+		expect(formatWhen(new Date(2026, 2, 13, 23, 54).getTime(), now)).toBe('Mar 13 23:54');
+		expect(formatWhen(new Date(2025, 11, 31, 23, 5).getTime(), now)).toBe('Dec 31 2025 23:05');
+		expect(formatDate(new Date(2026, 0, 2).getTime(), now)).toBe('Jan 2');
+		expect(formatWhen(null, now)).toBe(DASH);
+	});
+
+	test('a span: the start dated when not today, the end too when the span is a day or more', () => {
+		const span = (a: Date, b: Date) => formatTimeSpan(a.getTime(), b.getTime(), now);
+		expect(span(new Date(2026, 2, 13, 23, 54), new Date(2026, 2, 14, 0, 12))).toBe('Mar 13 23:54–00:12');
+		expect(span(new Date(2026, 2, 14, 1), new Date(2026, 2, 14, 2))).toBe('01:00–02:00');
+		expect(span(new Date(2026, 2, 11, 23), new Date(2026, 2, 12, 1))).toBe('Mar 11 23:00–01:00');
+		expect(span(new Date(2026, 2, 12, 8), new Date(2026, 2, 12, 9))).toBe('Mar 12 08:00–09:00');
+		expect(span(new Date(2026, 2, 13), new Date(2026, 2, 14))).toBe('Mar 13 00:00–Mar 14 00:00');
+		expect(span(new Date(2026, 2, 7, 12), new Date(2026, 2, 14, 12))).toBe('Mar 7 12:00–Mar 14 12:00');
 	});
 });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type {ReactElement} from 'react';
 import {ConfigSession} from '../config/session.js';
 import {PollInterval} from '../monitor/poll-interval.js';
+import {memoryCapacity, SessionHistory} from '../history/source.js';
 import {App, type ConfigTarget} from '../ui/app.js';
 import {ConfigView} from '../ui/config/config-view.js';
 import {lastHourSource} from '../history/last-hour.js';
@@ -73,11 +74,20 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		);
 	};
 
-	const miners = session.miners.map((watched) => ({
-		store: watched.monitor,
-		tokenGiven: watched.target.token !== null,
-		...minerActions(watched, plan.readOnly),
-	}));
+	// What the chart, the event view, the sparkline and the events panes read: the store, or with history off this
+	// session's memory (history/source.ts).
+	const histories: SessionHistory[] = [];
+	const miners = session.miners.map((watched, slot) => {
+		const history = new SessionHistory({
+			monitor: watched.monitor,
+			slot,
+			recorder: session.history ?? null,
+			intervalMs: plan.intervalMs,
+			capacity: memoryCapacity(session.miners.length),
+		});
+		histories.push(history);
+		return {store: watched.monitor, history, tokenGiven: watched.target.token !== null, ...minerActions(watched, plan.readOnly)};
+	});
 	// + and - on a dashboard: one interval for every miner of the session.
 	const interval = new PollInterval(
 		session.miners.map((watched) => watched.monitor),
@@ -92,7 +102,7 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 			miners={miners}
 			alerts={alerting.center}
 			notices={session.notices}
-			{...(session.history ? {history: lastHourSource(session.history)} : {})}
+			{...(session.history ? {lastHour: lastHourSource(session.history)} : {})}
 			onQuit={quit}
 			color={plan.color}
 			readOnly={plan.readOnly}
@@ -104,6 +114,7 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 	return {
 		element,
 		async close() {
+			for (const history of histories) history.close();
 			for (const config of configSessions.values()) config.dispose();
 			await alerting.close();
 		},

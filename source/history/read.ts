@@ -299,6 +299,36 @@ export class HistoryReader {
 }
 
 /**
+ * The series of polls held elsewhere than in the store (a session's memory, with history off), cut into buckets as
+ * `HistoryReader.series` cuts the stored ones: the screens draw either the same way.
+ */
+export function seriesOfSamples(
+	miner: number,
+	samples: Iterable<SampleRow>,
+	options: {readonly from: number; readonly to: number; readonly points: number},
+): Series {
+	const points = Math.max(1, Math.floor(options.points));
+	const {from, to} = options;
+	const step = Math.max(1, (to - from) / points);
+	const builders: (Builder | null)[] = Array.from({length: points}, () => null);
+	if (to > from) {
+		for (const row of samples) {
+			if (row.t < from || row.t >= to) continue;
+			const i = Math.min(points - 1, Math.floor((row.t - from) / step));
+			let bucket = builders[i];
+			if (!bucket) {
+				bucket = builder(from + i * step);
+				builders[i] = bucket;
+			}
+
+			mergeInto(bucket, sampleAsSummary(row));
+		}
+	}
+
+	return {miner, from, to, step, points: builders.map((bucket, i) => (bucket ? toPoint(finish(bucket)) : emptyPoint(from + i * step)))};
+}
+
+/**
  * Which tier each part of [from, to) is read from. The preferred tier is the coarsest whose resolution is within
  * `step`; after its last bucket the finer tiers take over (the coarsest one that holds the time), before its first
  * the coarser ones (the finest one that holds it). Exported for tests.

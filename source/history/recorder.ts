@@ -201,15 +201,14 @@ export class HistoryRecorder {
 	}
 
 	#observe(slot: number, state: MonitorState): void {
-		const at = state.lastAttemptAt;
-		if (at === null) return;
-		const fresh = state.status === 'live' && state.snapshot !== null && state.lastSuccessAt === at;
+		const sample = sampleOfState(state);
+		if (sample === null) return;
 		this.#observations.push({
 			slot,
 			url: state.url,
 			name: state.name,
-			facts: fresh && state.snapshot ? factsOf(state.snapshot) : null,
-			sample: fresh && state.snapshot ? sampleOf(state.snapshot, at) : failedSample(at, linkCode(state.status)),
+			facts: sample.link === LINK.live && state.snapshot ? factsOf(state.snapshot) : null,
+			sample,
 			spacingMs: this.#intervalMs * 0.75,
 		});
 		this.#schedule();
@@ -255,6 +254,14 @@ export class HistoryRecorder {
 
 function factsOf(snapshot: MinerSnapshot) {
 	return {apiId: snapshot.id, workerId: snapshot.workerId, kind: snapshot.kind, uptimeS: snapshot.uptime};
+}
+
+/** A monitor's last poll as stored: a good one with its values, a failed one with its link state; null before any. */
+export function sampleOfState(state: MonitorState): SampleRow | null {
+	const at = state.lastAttemptAt;
+	if (at === null) return null;
+	const fresh = state.status === 'live' && state.snapshot !== null && state.lastSuccessAt === at;
+	return fresh && state.snapshot ? sampleOf(state.snapshot, at) : failedSample(at, linkCode(state.status));
 }
 
 /** A good poll as stored: the three hashrate windows, the share counters, pool and pause state. */

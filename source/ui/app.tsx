@@ -1,6 +1,9 @@
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps, type IntervalControl} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
+import type {MinerHistory} from '../history/source.js';
+import {ChartView} from './chart/chart-view.js';
+import {EventView, type EventSource} from './events/event-view.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import {FleetStore} from './fleet/fleet-store.js';
@@ -20,6 +23,8 @@ export type AppMiner = {
 	readonly onRefresh?: () => void;
 	/** Whether rigtop sends this miner an access token (without one it allows no pause or config); default true. */
 	readonly tokenGiven?: boolean;
+	/** Its history (history/source.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
+	readonly history?: MinerHistory;
 };
 
 /** What the config view slot is given: which miner, and its store. */
@@ -53,18 +58,35 @@ export type AppProps = {
 	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
 	readonly onOpenChange?: (minerIndex: number | null) => void;
 	/** The history store's last hour of each miner, for the fleet's history column; without it (no history), no column. */
-	readonly history?: LastHourSource;
+	readonly lastHour?: LastHourSource;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
 	readonly fleetThrottleMs?: number;
 };
 
 type Screen =
-	{readonly name: 'fleet'} | {readonly name: 'dashboard'; readonly index: number} | {readonly name: 'config'; readonly index: number};
+	| {readonly name: 'fleet'}
+	| {readonly name: 'dashboard'; readonly index: number}
+	| {readonly name: 'config'; readonly index: number}
+	/** The chart (`g`) and the event view (`e`) of a rig (index), or every rig's events (null); Esc goes back to `from`. */
+	| {readonly name: 'chart'; readonly index: number; readonly from: 'fleet' | 'dashboard'}
+	| {readonly name: 'events'; readonly index: number | null; readonly from: 'fleet' | 'dashboard'};
 
 /**
- * The root: the theme, and which screen shows. One miner: its dashboard (and its config view).
+ * The rig whose dashboard, config view, or chart or event view opened from its dashboard is open; -1 for the fleet
+ * and the screens opened from it (they leave the fleet's polling as it was: history/source.ts reads what it needs).
+ */
+function openRig(screen: Screen): number {
+	if (screen.name === 'fleet') return -1;
+	if (screen.name === 'chart' || screen.name === 'events') return screen.from === 'dashboard' && screen.index !== null ? screen.index : -1;
+	return screen.index;
+}
+
+/**
+ * The root: the theme, and which screen shows. One miner: its dashboard (and its config view, its chart `g` and its
+ * event view `e`, Esc coming back).
  * Several: the fleet table; Enter opens a rig's dashboard, Esc there comes back to the fleet with
- * the same rig selected, `c` opens that rig's config view. Only the screen shown reads keys.
+ * the same rig selected, `c` opens that rig's config view; `g` in the fleet opens the selected rig's chart, `e`
+ * every rig's events. Only the screen shown reads keys.
  */
 export function App({
 	miners,
@@ -76,7 +98,7 @@ export function App({
 	renderConfig,
 	alerts,
 	notices,
-	history,
+	lastHour,
 	fleetThrottleMs,
 	onOpenChange,
 }: AppProps) {
@@ -96,7 +118,7 @@ export function App({
 			),
 	);
 	// The fleet's last-hour column, read once a minute while the fleet shows.
-	const [hours] = useState(() => (history && fleetMode ? new FleetHoursStore(history, miners.length) : undefined));
+	const [hours] = useState(() => (lastHour && fleetMode ? new FleetHoursStore(lastHour, miners.length) : undefined));
 	// One miner: its dashboard shows the session's notices among its events.
 	const [single] = useState(() => {
 		const only = miners[0]?.store;
@@ -112,14 +134,14 @@ export function App({
 		};
 	}, [miners]);
 
-	const openRig = useCallback((index: number) => {
+	const openDashboard = useCallback((index: number) => {
 		setSelected(index);
 		setScreen({name: 'dashboard', index});
 	}, []);
 	const backToFleet = useCallback(() => {
 		setScreen({name: 'fleet'});
 	}, []);
-	const index = screen.name === 'fleet' ? -1 : screen.index;
+	const index = openRig(screen);
 	useEffect(() => {
 		onOpenChange?.(index < 0 ? null : index);
 	}, [index, onOpenChange]);
@@ -129,15 +151,63 @@ export function App({
 	const backToDashboard = useCallback(() => {
 		if (index >= 0) setScreen({name: 'dashboard', index});
 	}, [index]);
+	const openChart = useCallback(() => {
+		if (index >= 0) setScreen({name: 'chart', index, from: 'dashboard'});
+	}, [index]);
+	const openEvents = useCallback(() => {
+		if (index >= 0) setScreen({name: 'events', index, from: 'dashboard'});
+	}, [index]);
+	const fleetChart = useCallback((rig: number) => {
+		setSelected(rig);
+		setScreen({name: 'chart', index: rig, from: 'fleet'});
+	}, []);
+	const fleetEvents = useCallback(() => {
+		setScreen({name: 'events', index: null, from: 'fleet'});
+	}, []);
+	const closeView = useCallback(() => {
+		setScreen((current) =>
+			(current.name === 'chart' || current.name === 'events') && current.from === 'dashboard' && current.index !== null
+				? {name: 'dashboard', index: current.index}
+				: {name: 'fleet'},
+		);
+	}, []);
+	const allHistories = miners.every((entry) => entry.history !== undefined);
+	const eventSources = useMemo<EventSource[]>(
+		() =>
+			miners.flatMap((entry) => (entry.history ? [{name: entry.store.getState().name, store: entry.store, history: entry.history}] : [])),
+		[miners],
+	);
+
+	const shownIndex = screen.name === 'fleet' || screen.index === null ? -1 : screen.index;
+	const miner = shownIndex >= 0 ? miners[shownIndex] : undefined;
+	// The event view's rigs: the one whose `e` it is, or every rig (the fleet's `e`).
+	const viewSources = useMemo<EventSource[]>(
+		() => (miner?.history ? [{name: miner.store.getState().name, store: miner.store, history: miner.history}] : eventSources),
+		[miner, eventSources],
+	);
 
 	let body: ReactNode;
-	const miner = index >= 0 ? miners[index] : undefined;
-	if (screen.name === 'fleet' || !miner) {
+	if (screen.name === 'chart' && miner?.history) {
+		body = (
+			<ChartView store={miner.store} history={miner.history} onClose={closeView} onQuit={onQuit} {...(now === undefined ? {} : {now})} />
+		);
+	} else if (screen.name === 'events' && (miner?.history || (screen.index === null && eventSources.length > 0))) {
+		body = (
+			<EventView
+				sources={viewSources}
+				title={miner ? miner.store.getState().name : 'all rigs'}
+				onClose={closeView}
+				onQuit={onQuit}
+				{...(now === undefined ? {} : {now})}
+			/>
+		);
+	} else if (screen.name === 'fleet' || screen.name === 'chart' || screen.name === 'events' || !miner) {
 		body = (
 			<FleetView
 				fleet={fleet}
 				onQuit={onQuit}
-				onOpen={openRig}
+				onOpen={openDashboard}
+				{...(allHistories ? {onChart: fleetChart, onEvents: fleetEvents} : {})}
 				initialSelected={selected}
 				onSelect={setSelected}
 				{...(fleetSaved ? {saved: fleetSaved} : {})}
@@ -159,7 +229,15 @@ export function App({
 		if (now !== undefined) optional.now = now;
 		if (miner.tokenGiven !== undefined) optional.tokenGiven = miner.tokenGiven;
 		if (interval) optional.interval = interval;
-		body = <Dashboard key={index} store={fleetMode || !single ? miner.store : single} onQuit={onQuit} readOnly={readOnly} {...optional} />;
+		if (miner.history) {
+			optional.history = miner.history;
+			optional.onChart = openChart;
+			optional.onEvents = openEvents;
+		}
+
+		body = (
+			<Dashboard key={shownIndex} store={fleetMode || !single ? miner.store : single} onQuit={onQuit} readOnly={readOnly} {...optional} />
+		);
 	}
 
 	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;

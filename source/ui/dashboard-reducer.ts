@@ -13,7 +13,8 @@ import {NO_REFUSALS, type Refusals} from './offers.js';
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
 
 /** Commands carried out by the app through a callback. */
-export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster' | 'freeze';
+export type ActionCommand =
+	'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster' | 'freeze' | 'chart' | 'events';
 
 export type DashboardStep = Step<DashboardUiState, ActionCommand>;
 
@@ -169,6 +170,8 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		case 'freeze':
 		case 'refresh':
 		case 'toFleet':
+		case 'chart':
+		case 'events':
 			return {state, effects: [command]};
 		case 'fleetUp':
 		case 'fleetDown':
@@ -186,7 +189,20 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		case 'filterClear':
 		case 'yes':
 		case 'no':
-			// Fleet-screen commands never reach the dashboard (not in its screen's bindings), nor answers outside a question.
+		case 'closeView':
+		case 'zoomIn':
+		case 'zoomOut':
+		case 'span':
+		case 'older':
+		case 'newer':
+		case 'latest':
+		case 'eventsUp':
+		case 'eventsDown':
+		case 'eventsPageUp':
+		case 'eventsPageDown':
+		case 'eventsNewest':
+		case 'eventsOldest':
+			// Other screens' commands never reach the dashboard (not in its screen's bindings), nor answers outside a question.
 			return stateOnly(state);
 	}
 }

@@ -1,6 +1,10 @@
 import {Box} from 'ink';
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
+import type {MinerHistory} from '../history/source.js';
+import {formatDurationShort} from '../format.js';
 import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
+import {describeEvents} from './event-lines.js';
+import {usePaneEvents, useSparkline} from './hooks/use-history-panes.js';
 import {FixedNowContext, syncClocks} from './hooks/use-now.js';
 import {useShareTrack} from './hooks/use-share-track.js';
 import {useStepReducer} from './hooks/use-step-reducer.js';
@@ -43,6 +47,11 @@ export type DashboardProps = {
 	readonly readOnly?: boolean;
 	/** Whether rigtop sends this miner an access token (without one, the miner allows no pause or config; default true). */
 	readonly tokenGiven?: boolean;
+	/** Open the full-screen chart (`g`), the event view (`e`); without them the keys do nothing and are not offered. */
+	readonly onChart?: () => void;
+	readonly onEvents?: () => void;
+	/** The miner's history: the sparkline filled from the store at start, the events from before this session. */
+	readonly history?: MinerHistory;
 	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
 	readonly now?: number;
 };
@@ -58,8 +67,9 @@ function StatsPanes({layout, panes}: {readonly layout: DashboardLayout; readonly
 	if (layout.stacked) return <>{shown}</>;
 	const rows: ReactNode[] = [];
 	for (let index = 0; index < shown.length; index += 2) {
+		// The first row (Hashrate and Pool) is taller by the sparkline's extra rows.
 		rows.push(
-			<Box key={index} flexDirection="row" height={STAT_PANE_HEIGHT}>
+			<Box key={index} flexDirection="row" height={STAT_PANE_HEIGHT + (index === 0 ? layout.sparkExtra : 0)}>
 				{shown.slice(index, index + 2)}
 			</Box>,
 		);
@@ -103,6 +113,9 @@ export function Dashboard({
 	interval,
 	readOnly = false,
 	tokenGiven = true,
+	onChart,
+	onEvents,
+	history,
 	now,
 }: DashboardProps) {
 	const live = useStore(store, syncClocks);
@@ -110,6 +123,9 @@ export function Dashboard({
 	const [frozen, setFrozen] = useState<{readonly state: MonitorState; readonly at: number} | null>(null);
 	const state = frozen?.state ?? live;
 	const {columns, rows} = useTerminalSize();
+	// "Now" for the events' dates and the sparkline's span: the last poll's time (each poll redraws them, and no clock
+	// of their own ticks: the header's one clock is the only timer, use-now.ts).
+	const current = now ?? state.lastAttemptAt ?? 0;
 	const outdated = isOutdated(state);
 	// Down or in error with values on screen: the reason and its fix in full, above the events.
 	const notice = useMemo<Notice | null>(() => {
@@ -133,6 +149,8 @@ export function Dashboard({
 	const latest = dashboardRefusals(state, {readOnly, tokenGiven}, {config: hasConfig, pause: hasPause, resume: hasResume});
 	const [refusals, setRefusals] = useState<Refusals>(latest);
 	if (!sameRefusals(latest, refusals)) setRefusals(latest);
+	const hasChart = onChart !== undefined;
+	const hasEvents = onEvents !== undefined;
 	const offered = useMemo(() => {
 		const set = new Set<Capability>();
 		if (hasConfig) set.add('config');
@@ -141,10 +159,12 @@ export function Dashboard({
 		if (hasRefresh) set.add('refresh');
 		if (hasBack) set.add('fleet');
 		if (interval) set.add('interval');
+		if (hasChart) set.add('chart');
+		if (hasEvents) set.add('events');
 		set.add('scrollHelp');
 		for (const refused of refusals.keys()) set.delete(refused);
 		return set as ReadonlySet<Capability>;
-	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack, interval, refusals]);
+	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack, interval, hasChart, hasEvents, refusals]);
 
 	const run = useCallback(
 		(command: ActionCommand) => {
@@ -157,13 +177,15 @@ export function Dashboard({
 				toFleet: onBack,
 				slower: () => interval?.step(1),
 				faster: () => interval?.step(-1),
+				chart: onChart,
+				events: onEvents,
 				freeze() {
 					setFrozen((held) => (held ? null : {state: store.getState(), at: now ?? Date.now()}));
 				},
 			};
 			callbacks[command]?.();
 		},
-		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, interval, store, now],
+		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, onChart, onEvents, interval, store, now],
 	);
 	const [ui, dispatch] = useStepReducer(
 		dashboardReducer,
@@ -218,6 +240,11 @@ export function Dashboard({
 
 	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
 	const {leftWidth, rightWidth} = layout;
+	const sparkRows = 1 + layout.sparkExtra;
+	const hashrateHeight = STAT_PANE_HEIGHT + layout.sparkExtra;
+	const spark = useSparkline(history, state, sparkRows > 1 ? layout.sparklineWidth * 2 : layout.sparklineWidth, current);
+	const paneEvents = usePaneEvents(history, state.events, layout.eventLines);
+	const eventLines = useMemo(() => describeEvents(paneEvents, current).reverse(), [paneEvents, current]);
 
 	let body;
 	if (ui.help) {
@@ -242,13 +269,21 @@ export function Dashboard({
 							key="hashrate"
 							hashrate={snapshot.hashrate}
 							sessionAverage={state.sessionAverage}
-							history={state.history}
+							sparkline={spark.values}
+							sparkRows={sparkRows}
+							since={spark.since === null ? null : formatDurationShort(Math.max(0, current - spark.since) / 1000)}
 							paused={snapshot.paused === true}
 							width={leftWidth}
-							height={STAT_PANE_HEIGHT}
+							height={hashrateHeight}
 							outdated={outdated}
 						/>,
-						<PoolPane key="pool" connection={snapshot.connection} width={rightWidth} height={STAT_PANE_HEIGHT} outdated={outdated} />,
+						<PoolPane
+							key="pool"
+							connection={snapshot.connection}
+							width={rightWidth}
+							height={layout.stacked ? STAT_PANE_HEIGHT : hashrateHeight}
+							outdated={outdated}
+						/>,
 						<SharesPane
 							key="shares"
 							results={snapshot.results}
@@ -279,7 +314,7 @@ export function Dashboard({
 						outdated={outdated}
 					/>
 				) : null}
-				<EventsPane events={state.events} lines={layout.eventLines} width={columns} notice={notice} noticeLines={noticeLines} />
+				<EventsPane events={eventLines} lines={layout.eventLines} width={columns} notice={notice} noticeLines={noticeLines} />
 			</>
 		);
 	}

@@ -52,7 +52,10 @@ export type Capability =
 	/** Changing the miner's config (not with --read-only). */
 	| 'write'
 	/** Changing the session's poll interval live. */
-	| 'interval';
+	| 'interval'
+	/** The chart (g) and the event view (e): the screen was given the miner's history. */
+	| 'chart'
+	| 'events';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;
@@ -172,10 +175,11 @@ export function createKeymap<Command extends string, Context extends string>(
 // ---- The live screens --------------------------------------------------------------------------
 
 /**
- * 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over
- * either; 'question' a y/n question on the dashboard (p).
+ * 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over any
+ * screen; 'question' a y/n question on the dashboard (p); 'chart' the full-screen hashrate chart (`g`); 'events' the
+ * full-screen event view (`e`).
  */
-export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question';
+export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events';
 
 export type CommandName =
 	| 'quit'
@@ -218,11 +222,32 @@ export type CommandName =
 	| 'slower'
 	| 'faster'
 	/** Hold the display still (bottom's f) while polling and alerts go on; f again lets it go. */
-	| 'freeze';
+	| 'freeze'
+	/** Dashboard and fleet: open the chart, the event view; there: back to where they were opened from. */
+	| 'chart'
+	| 'events'
+	| 'closeView'
+	/** The chart: its span (zoom) and where it ends (back and forth in time). */
+	| 'zoomIn'
+	| 'zoomOut'
+	| 'span'
+	| 'older'
+	| 'newer'
+	| 'latest'
+	/** The event view: scrolling. */
+	| 'eventsUp'
+	| 'eventsDown'
+	| 'eventsPageUp'
+	| 'eventsPageDown'
+	| 'eventsNewest'
+	| 'eventsOldest';
 
-const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet'];
+const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
+const dashboardAndFleet: readonly Screen[] = ['dashboard', 'fleet'];
+const chart: readonly Screen[] = ['chart'];
+const eventView: readonly Screen[] = ['events'];
 
 // F1 and F10 are htop's help and quit.
 export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
@@ -271,7 +296,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{command: 'threadsDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll threads down', contexts: dashboard},
 	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'threads: one page up', contexts: dashboard},
 	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'threads: one page down', contexts: dashboard},
-	{command: 'threadsTop', keys: [{special: 'home'}, {input: 'g'}], description: 'threads: first row', contexts: dashboard},
+	{command: 'threadsTop', keys: [{special: 'home'}], description: 'threads: first row', contexts: dashboard},
 	{command: 'threadsBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'threads: last row', contexts: dashboard},
 	{
 		command: 'toFleet',
@@ -293,7 +318,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{command: 'open', keys: [{special: 'return'}], description: "open the selected rig's dashboard", contexts: fleet, footer: 'open'},
 	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'rigs: one page up', contexts: fleet},
 	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'rigs: one page down', contexts: fleet},
-	{command: 'fleetTop', keys: [{special: 'home'}, {input: 'g'}], description: 'rigs: first one', contexts: fleet},
+	{command: 'fleetTop', keys: [{special: 'home'}], description: 'rigs: first one', contexts: fleet},
 	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'rigs: last one', contexts: fleet},
 	{
 		command: 'sort',
@@ -358,6 +383,62 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: dashboard,
 		footer: 'freeze',
 	},
+	// The chart and the event view (issues 13 and 14). `g` was also "first row" (as `G` is "last"): Home still is.
+	{
+		command: 'chart',
+		keys: [{input: 'g'}],
+		description: "the hashrate chart (the selected rig's, in the fleet)",
+		contexts: dashboardAndFleet,
+		footer: 'chart',
+		needs: 'chart',
+	},
+	{
+		command: 'events',
+		keys: [{input: 'e'}],
+		description: 'every event, with the stored ones before this session',
+		contexts: dashboardAndFleet,
+		footer: 'events',
+		needs: 'events',
+	},
+	{command: 'closeView', keys: [{special: 'escape'}], description: 'back', contexts: [...chart, ...eventView], footer: 'back'},
+	{
+		command: 'span',
+		keys: [{input: '1'}, {input: '2'}, {input: '3'}, {input: '4'}, {input: '5'}],
+		description: 'span: 10 min, 1 h, 6 h, 24 h, 7 days',
+		contexts: chart,
+	},
+	{
+		command: 'zoomIn',
+		keys: [{input: '+'}, {input: '='}],
+		description: 'a shorter span',
+		contexts: chart,
+		footer: 'zoom',
+		footerWith: 'zoomOut',
+	},
+	{command: 'zoomOut', keys: [{input: '-'}], description: 'a longer span', contexts: chart},
+	{
+		command: 'older',
+		keys: [{special: 'leftArrow'}, {input: 'h'}],
+		description: 'back in time (half a span)',
+		contexts: chart,
+		footer: 'time',
+		footerWith: 'newer',
+	},
+	{command: 'newer', keys: [{special: 'rightArrow'}, {input: 'l'}], description: 'forward in time', contexts: chart},
+	{command: 'latest', keys: [{special: 'end'}, {input: '0'}], description: 'back to now', contexts: chart, footer: 'now'},
+	{
+		command: 'eventsUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll to newer events',
+		contexts: eventView,
+		footer: 'scroll',
+		footerWith: 'eventsDown',
+	},
+	{command: 'eventsDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll to older events', contexts: eventView},
+	{command: 'eventsPageUp', keys: [{special: 'pageUp'}], description: 'one page newer', contexts: eventView},
+	{command: 'eventsPageDown', keys: [{special: 'pageDown'}], description: 'one page older', contexts: eventView},
+	{command: 'eventsNewest', keys: [{special: 'home'}], description: 'the newest event', contexts: eventView},
+	{command: 'eventsOldest', keys: [{special: 'end'}, {input: 'G'}], description: 'the oldest event', contexts: eventView},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------
@@ -552,6 +633,8 @@ export function keysReference(): readonly Section[] {
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
 		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet: typing a filter (/)'),
+		section(SCREEN_KEYMAP, 'chart', 'chart (g)'),
+		section(SCREEN_KEYMAP, 'events', 'events (e)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
 		section(SCREEN_KEYMAP, 'question', 'dashboard: a question (p)'),
 		section(CONFIG_KEYMAP, 'browse', 'config view'),
@@ -566,13 +649,21 @@ export function keysReference(): readonly Section[] {
 export function keysHelpLines(): readonly string[] {
 	const sections = keysReference();
 	const titled = (title: string) => sections.find((entry) => entry.title === title);
-	const [dashboardKeys, fleetKeys, configKeys] = [titled('dashboard'), titled('fleet'), titled('config view')];
+	const [dashboardKeys, fleetKeys, chartKeys, eventKeys, configKeys] = [
+		titled('dashboard'),
+		titled('fleet'),
+		titled('chart (g)'),
+		titled('events (e)'),
+		titled('config view'),
+	];
 	const line = (label: string, of: Section | undefined) =>
 		`  ${label.padEnd(11)}${(of?.footer ?? []).map((hint) => `${hint.keys} ${hint.label}`).join(' · ')}`;
 	return [
 		'Keys (? on the dashboard or the fleet lists every key)',
 		line('dashboard', dashboardKeys),
 		line('fleet', fleetKeys),
+		line('chart', chartKeys),
+		line('events', eventKeys),
 		line('config', configKeys),
 	];
 }

@@ -25,6 +25,8 @@ export const MIN_ROWS = 10;
 export function isTooSmall(columns: number, rows: number): boolean {
 	return columns < MIN_COLUMNS || rows < MIN_ROWS;
 }
+/** Lines the hashrate row may grow by on a tall terminal, for a sparkline of several rows (up to 8). */
+export const MAX_SPARK_EXTRA = 7;
 
 export type DashboardLayout = {
 	readonly columns: number;
@@ -45,6 +47,8 @@ export type DashboardLayout = {
 	readonly statRows: number;
 	/** Stats panes shown, in the order Hashrate, Pool, Shares, System. */
 	readonly statPanes: number;
+	/** Lines the Hashrate pane has beyond STAT_PANE_HEIGHT (its row, side by side): its sparkline's extra rows. */
+	readonly sparkExtra: number;
 	readonly eventLines: number;
 	/** 0 when the threads pane does not fit. */
 	readonly threadsHeight: number;
@@ -109,14 +113,18 @@ export function computeLayout(
 	}
 
 	let threadsHeight = 0;
+	let sparkExtra = 0;
 	if (left >= MIN_THREADS_HEIGHT) {
 		threadsHeight = left;
 		left = 0;
 		// A tall terminal and few threads: the pane is as tall as its rows, the events get the rest.
 		const needed = threadCount === null ? threadsHeight : Math.max(MIN_THREADS_HEIGHT, threadCount + THREADS_CHROME);
 		if (needed < threadsHeight && eventLines > 0) {
-			eventLines += threadsHeight - needed;
+			const spare = threadsHeight - needed;
 			threadsHeight = needed;
+			// Half of what is spare makes the sparkline taller (instead of 25 blank lines at 200×50), the rest lists events.
+			sparkExtra = statRows >= 1 ? Math.min(MAX_SPARK_EXTRA, Math.floor(spare / 2)) : 0;
+			eventLines += spare - sparkExtra;
 		}
 	} else if (eventLines > 0) {
 		// Too little for threads: the spare lines list more events instead of staying blank.
@@ -137,6 +145,7 @@ export function computeLayout(
 		rightWidth: stacked ? width : width - leftWidth,
 		statRows,
 		statPanes: statRows * perRow,
+		sparkExtra,
 		eventLines,
 		threadsHeight,
 		threadRows: Math.max(0, threadsHeight - THREADS_CHROME),

@@ -4,7 +4,7 @@
  * "no pool", "error — <reason>", "connecting".
  */
 import type {MonitorState} from '../monitor/types.js';
-import {formatAgo, formatClock, formatDuration} from '../format.js';
+import {formatAgo, formatDuration, formatWhen} from '../format.js';
 import type {ThemeToken} from './theme.js';
 
 export type StatusBadge = {
@@ -30,7 +30,8 @@ export function statusBadge(state: MonitorState, now: number): StatusBadge {
 		}
 
 		case 'down': {
-			const since = state.failingSince === null ? '' : ` since ${formatClock(state.failingSince)}`;
+			// Dated when not today: "down since 23:54" is ambiguous after two days.
+			const since = state.failingSince === null ? '' : ` since ${formatWhen(state.failingSince, now)}`;
 			const why = reason(state);
 			return {word: 'down', detail: `${since}${why ? ` — ${why}` : ''}`, tone: 'error'};
 		}

@@ -76,19 +76,24 @@ describe('history store: damaged and foreign files', () => {
 			const {store} = openStore(dir);
 			const writer = new HistoryWriter(store, {now: clock.now});
 			writeRun(writer, clock, clock.now(), clock.now() + 30 * 60_000, 1000, () => 1000);
-			// The pages of the polls' table and of the miners' (the schema stays readable: the store opens).
-			const found = {
-				pages: store
-					.all<{pageno: number}>("SELECT pageno FROM dbstat WHERE name IN ('sample', 'miner', 'sqlite_autoindex_miner_1')")
-					.map((row) => row.pageno),
-				pageSize: store.get<{page_size: number}>('PRAGMA page_size')?.page_size ?? 0,
-			};
+			// The pages of the polls' table and of the miners' (the schema stays readable: the store opens): every one
+			// of them where SQLite has its dbstat table (Node 22.13's has not), else their root pages, which every
+			// read and write of the table goes through.
+			const tables = "('sample', 'miner', 'sqlite_autoindex_miner_1')";
+			let pages: number[];
+			try {
+				pages = store.all<{pageno: number}>(`SELECT pageno FROM dbstat WHERE name IN ${tables}`).map((row) => row.pageno);
+			} catch {
+				pages = store.all<{rootpage: number}>(`SELECT rootpage FROM sqlite_master WHERE name IN ${tables}`).map((row) => row.rootpage);
+			}
+
+			const found = {pages, pageSize: store.get<{page_size: number}>('PRAGMA page_size')?.page_size ?? 0};
 			store.close();
 			return found;
 		})();
 
 		const file = storeFile(dir);
-		expect(pages.length).toBeGreaterThan(10);
+		expect(pages.length).toBeGreaterThanOrEqual(3);
 		const fd = openSync(file, 'r+');
 		const noise = Buffer.alloc(pageSize, 0xa5);
 		for (const page of pages) writeSync(fd, noise, 0, pageSize, (page - 1) * pageSize);

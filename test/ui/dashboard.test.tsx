@@ -272,7 +272,7 @@ describe('threads', () => {
 		await terminal.press(KEYS.down);
 		expect(terminal.frame()).toContain('rows 10–16 of 16');
 		await terminal.press(KEYS.up, 'rows 9–15 of 16');
-		await terminal.press('g', 'rows 1–7 of 16');
+		await terminal.press(KEYS.home, 'rows 1–7 of 16');
 		await terminal.press(KEYS.end, 'rows 10–16 of 16');
 	});
 

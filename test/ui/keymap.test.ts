@@ -98,6 +98,14 @@ describe('keymap', () => {
 			'/ filter',
 			'Esc clear filter',
 		]);
+		expect(SCREEN_KEYMAP.footer('chart', SCREEN_KEYMAP.available('chart')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
+			'q quit',
+			'? help',
+			'Esc back',
+			'+- zoom',
+			'←→ time',
+			'End now',
+		]);
 		// R needs a session that can poll its rigs.
 		expect(SCREEN_KEYMAP.footer('fleet', SCREEN_KEYMAP.available('fleet', new Set(['refresh']))).at(-1)).toEqual({
 			keys: 'R',
@@ -109,7 +117,7 @@ describe('keymap', () => {
 	});
 
 	test('help labels list every key a command answers to', () => {
-		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help', 'question']);
+		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help', 'question', 'chart', 'events']);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
@@ -119,10 +127,14 @@ describe('keymap', () => {
 	test("rigtop --help's keys are the footers of the screens", () => {
 		const lines = keysHelpLines();
 		expect(lines[1]).toBe(
-			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · +- interval · f freeze',
+			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · +- interval · f freeze · g chart · e events',
 		);
-		expect(lines[2]).toBe('  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh');
-		expect(lines[3]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
+		expect(lines[2]).toBe(
+			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · g chart · e events',
+		);
+		expect(lines[3]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
+		expect(lines[4]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');
+		expect(lines[5]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
 	});
 
 	test("the readme's keys table is the one the keymap gives", () => {
@@ -151,7 +163,7 @@ describe('dashboard reducer', () => {
 		expect(state.threadsOffset).toBe(9);
 		state = press(state, 'j');
 		expect(state.threadsOffset).toBe(9);
-		state = press(state, 'g');
+		state = press(state, '', {home: true});
 		expect(state.threadsOffset).toBe(0);
 		state = press(state, 'k');
 		expect(state.threadsOffset).toBe(0);

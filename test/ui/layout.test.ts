@@ -3,7 +3,14 @@ import {describe, expect, test} from 'vitest';
 import {computeLayout, MIN_COLUMNS, MIN_ROWS, MIN_THREADS_HEIGHT, STAT_PANE_HEIGHT, THREADS_CHROME} from '../../source/ui/layout.js';
 
 function used(layout: ReturnType<typeof computeLayout>): number {
-	return layout.headerLines + layout.footerLines + layout.statRows * STAT_PANE_HEIGHT + layout.eventLines + layout.threadsHeight;
+	return (
+		layout.headerLines +
+		layout.footerLines +
+		layout.statRows * STAT_PANE_HEIGHT +
+		layout.sparkExtra +
+		layout.eventLines +
+		layout.threadsHeight
+	);
 }
 
 describe('computeLayout', () => {
@@ -78,7 +85,7 @@ describe('computeLayout', () => {
 		expect(wide.threadsHeight).toBe(8 + 3);
 		expect(wide.threadRows).toBe(8);
 		expect(wide.height).toBe(44);
-		expect(wide.eventLines).toBe(computeLayout(160, 45).eventLines + computeLayout(160, 45).threadsHeight - 11);
+		expect(wide.eventLines + wide.sparkExtra).toBe(computeLayout(160, 45).eventLines + computeLayout(160, 45).threadsHeight - 11);
 		// Many threads: the pane keeps everything it had.
 		expect(computeLayout(160, 45, 0, 64).threadsHeight).toBe(computeLayout(160, 45).threadsHeight);
 	});

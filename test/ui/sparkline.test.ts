@@ -1,5 +1,6 @@
 import {describe, expect, test} from 'vitest';
-import {sparkline} from '../../source/ui/sparkline.js';
+import {sparkWindow} from '../../source/ui/hooks/use-history-panes.js';
+import {sparkArea, sparkline} from '../../source/ui/sparkline.js';
 
 describe('sparkline', () => {
 	test('keeps the newest samples that fit the width', () => {
@@ -31,5 +32,49 @@ describe('sparkline', () => {
 	test('nothing to draw gives an empty string', () => {
 		expect(sparkline([], 10)).toBe('');
 		expect(sparkline([1, 2], 0)).toBe('');
+	});
+});
+
+describe('a sparkline several rows tall', () => {
+	test('braille, filled from the bottom, two samples a column, right-aligned, as many rows as asked', () => {
+		const rows = sparkArea([4000, 5000, 4000, 5000], 4, 3);
+		expect(rows).toHaveLength(3);
+		for (const row of rows) expect(row).toHaveLength(4);
+		// Four samples fill the two right columns; the two left ones are empty.
+		expect(rows.map((row) => row.slice(0, 2))).toEqual(['  ', '  ', '  ']);
+		// The bottom row: each column's low sample one dot (left), its high one all four (right).
+		expect(rows[2]?.slice(2)).toBe('⣸⣸');
+		// The higher samples reach the top row, the lower ones do not.
+		expect(rows[0]).toMatch(/[\u2801-\u28FF]/);
+		expect(rows[0]?.[2]).not.toBe('⣿');
+	});
+
+	test('a null sample leaves its dots empty; nothing known draws nothing', () => {
+		// A steady value draws mid-height (three dots of four), the right half of the cell stays empty.
+		const [row] = sparkArea([5000, null], 1, 1);
+		expect(row).toBe('⡆');
+		expect(sparkArea([null, null], 2, 2)).toEqual(['', '']);
+	});
+});
+
+describe('the span a sparkline shows', () => {
+	const now = 1_773_489_600_000;
+	test('a miner known for three days fills the line at once, in round buckets', () => {
+		const window = sparkWindow(now - 3 * 86_400_000, now, 36, 2000);
+		expect(window.step).toBe(2 * 3_600_000);
+		expect(window.to - window.from).toBe(36 * window.step);
+		expect(window.from).toBeLessThanOrEqual(now - 3 * 86_400_000 + window.step);
+		expect(window.to).toBeGreaterThan(now);
+	});
+
+	test('a miner just seen fills it from the right a poll a bucket; never more than a week back', () => {
+		expect(sparkWindow(now - 10_000, now, 36, 2000).step).toBe(2000);
+		expect(sparkWindow(null, now, 36, 2000).step).toBe(2000);
+		const old = sparkWindow(now - 30 * 86_400_000, now, 36, 2000);
+		expect(old.step).toBe(4 * 3_600_000 + 40 * 60_000);
+		// A day and two hours over 72 buckets: whole minutes, the line full but for less than a bucket.
+		const day = sparkWindow(now - 26 * 3_600_000, now, 72, 2000);
+		expect(day.step).toBe(22 * 60_000);
+		expect(day.from).toBeGreaterThan(now - 26 * 3_600_000 - 2 * day.step);
 	});
 });

@@ -24,6 +24,9 @@ describe('statusBadge', () => {
 		const since = NOW - 180_000;
 		const state = makeState({status: 'down', failingSince: since, error: refused()});
 		expect(statusBadge(state, NOW)).toEqual({word: 'down', detail: ` since ${formatClock(since)} — connection refused`, tone: 'error'});
+		// Down since another day: the date says which.
+		const longAgo = new Date(2026, 2, 12, 23, 54).getTime();
+		expect(statusBadge({...state, failingSince: longAgo}, NOW).detail).toBe(' since Mar 12 23:54 — connection refused');
 	});
 
 	test('error says why', () => {

@@ -15,7 +15,12 @@ import {fleetOrder, LISTED, nextSort, type FleetSort} from './fleet-order.js';
 import type {FleetRow} from './fleet-rows.js';
 
 export type FleetCommand =
-	{readonly command: 'quit'} | {readonly command: 'open'; readonly index: number} | {readonly command: 'refreshAll'};
+	| {readonly command: 'quit'}
+	| {readonly command: 'open'; readonly index: number}
+	| {readonly command: 'refreshAll'}
+	/** The selected rig's chart; every rig's events. */
+	| {readonly command: 'chart'; readonly index: number}
+	| {readonly command: 'events'};
 
 export type FleetStep = Step<FleetUiState, FleetCommand>;
 
@@ -184,6 +189,12 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 
 		case 'quit':
 			return {state, effects: [{command: 'quit'}]};
+		case 'chart': {
+			const rig = view.position < 0 ? undefined : view.order[view.position];
+			return rig === undefined ? stateOnly(state) : {state, effects: [{command: 'chart', index: rig}]};
+		}
+		case 'events':
+			return {state, effects: [{command: 'events'}]};
 		default:
 			return stateOnly(state);
 	}

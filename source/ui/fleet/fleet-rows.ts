@@ -6,9 +6,10 @@ import type {RigAlerts} from '../../alerts/center.js';
 import type {Alert} from '../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {MinerSnapshot, RateWindows} from '../../miner/model.js';
-import {formatDurationShort} from '../../format.js';
+import {formatDurationShort, formatWhen} from '../../format.js';
 import {hostPort} from '../../monitor/name.js';
 import type {HourPoint} from '../../history/last-hour.js';
+import {describeEvents, type EventLine} from '../event-lines.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import type {ThemeToken} from '../theme.js';
 
@@ -196,6 +197,46 @@ export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex
 
 /** The name the fleet's events give the session's own notices. */
 export const SESSION_LABEL = 'rigtop';
+
+/**
+ * The newest `limit` events as the fleet's events pane tells them (event-lines.ts: dated when not today; an 'up' with
+ * the outage it ends, found in its rig's log), the session's notices among them; `options` as for fleetEvents.
+ */
+export function fleetEventLines(
+	states: readonly MonitorState[],
+	limit: number,
+	now: number,
+	options: Parameters<typeof fleetEvents>[2] = {},
+): readonly EventLine[] {
+	const shown = fleetEvents(states, limit, options);
+	const told = new Map<string, EventLine>();
+	for (const index of new Set(shown.map((event) => event.minerIndex))) {
+		if (index < 0) continue;
+		const events = states[index]?.events ?? [];
+		const lines = describeEvents(
+			events.map((event) => ({t: event.at, kind: event.kind, severity: event.severity, text: event.message})),
+			now,
+		);
+		events.forEach((event, i) => {
+			const line = lines[i];
+			if (line) told.set(`${index}:${event.seq}`, line);
+		});
+	}
+
+	return shown.map((event) => {
+		const key = `${event.minerIndex}:${event.seq}`;
+		const line = told.get(key);
+		return {
+			key,
+			t: event.at,
+			when: line?.when ?? formatWhen(event.at, now),
+			severity: event.severity,
+			text: line?.text ?? event.message,
+			rig: event.rig,
+			...(event.minerIndex < 0 ? {own: true as const} : {}),
+		};
+	});
+}
 
 /**
  * The newest `limit` events of the miners (those in `only`, when given), newest first, each with its rig's name (its

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useCallback, useEffect, useMemo, useRef} from 'react';
+import {useCallback, useEffect, useMemo, useRef, useState} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useKeys} from '../hooks/use-keys.js';
@@ -22,7 +22,7 @@ import {
 	type FleetSaved,
 	type FleetUiState,
 } from './fleet-reducer.js';
-import {fleetEvents, fleetRows, fleetTotals} from './fleet-rows.js';
+import {fleetEventLines, fleetRows, fleetTotals} from './fleet-rows.js';
 import type {Store} from '../../store.js';
 import {useStore} from '../hooks/use-store.js';
 import type {FleetState} from './fleet-store.js';
@@ -37,6 +37,9 @@ export type FleetViewProps = {
 	readonly onOpen: (index: number) => void;
 	/** `R`: poll every rig now; without it the key is not offered. */
 	readonly onRefreshAll?: () => void;
+	/** `g`: the selected rig's chart; `e`: every rig's events. Without them the keys do nothing. */
+	readonly onChart?: (index: number) => void;
+	readonly onEvents?: () => void;
 	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed). */
 	readonly initialSelected?: number;
 	/** Told whenever the selection moves to another rig, so the app can restore it. */
@@ -54,9 +57,6 @@ export type FleetViewProps = {
 /** The hours of a session without history: no column. */
 const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
 const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
-
-const NONE: ReadonlySet<Capability> = new Set();
-const REFRESH: ReadonlySet<Capability> = new Set(['refresh']);
 
 /** The footer's lead while a filter is typed or in force: "/gar▏ 2 of 6". */
 function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly shown: number; readonly count: number}) {
@@ -91,6 +91,8 @@ export function FleetView({
 	onQuit,
 	onOpen,
 	onRefreshAll,
+	onChart,
+	onEvents,
 	initialSelected = 0,
 	onSelect,
 	saved,
@@ -114,11 +116,19 @@ export function FleetView({
 		(effect: FleetCommand) => {
 			if (effect.command === 'quit') onQuit();
 			else if (effect.command === 'refreshAll') onRefreshAll?.();
-			else onOpen(effect.index);
+			else if (effect.command === 'open') onOpen(effect.index);
+			else if (effect.command === 'chart') onChart?.(effect.index);
+			else onEvents?.();
 		},
-		[onQuit, onOpen, onRefreshAll],
+		[onQuit, onOpen, onRefreshAll, onChart, onEvents],
 	);
-	const offered = onRefreshAll ? REFRESH : NONE;
+	const [offered] = useState<ReadonlySet<Capability>>(() => {
+		const set = new Set<Capability>();
+		if (onRefreshAll) set.add('refresh');
+		if (onChart) set.add('chart');
+		if (onEvents) set.add('events');
+		return set;
+	});
 	const [ui, dispatch] = useStepReducer(
 		fleetReducer,
 		() => initialFleetUiState({selected: initialSelected, offered, ...(saved ? {saved} : {})}),
@@ -165,8 +175,8 @@ export function FleetView({
 	const labels = useMemo(() => rows.map((row) => rigLabel(row)), [rows]);
 	const only = useMemo(() => (filter.trim() === '' ? undefined : new Set(order)), [filter, order]);
 	const events = useMemo(
-		() => fleetEvents(states, layout.eventLines === 1 ? 8 : layout.eventLines, {labels, notices, ...(only ? {only} : {})}),
-		[states, layout.eventLines, labels, only, notices],
+		() => fleetEventLines(states, layout.eventLines === 1 ? 8 : layout.eventLines, now, {labels, notices, ...(only ? {only} : {})}),
+		[states, layout.eventLines, now, labels, only, notices],
 	);
 	const scrolls = order.length > layout.rigRows;
 	const window = scrolls ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null;

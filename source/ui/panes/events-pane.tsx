@@ -1,15 +1,15 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import type {MinerEvent, Severity} from '../../monitor/types.js';
-import {formatClock} from '../../format.js';
+import type {Severity} from '../../monitor/types.js';
+import type {EventLine} from '../event-lines.js';
 import {wrappedHeight} from '../wrap.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 
 export type Notice = {readonly text: string; readonly tone: ThemeToken};
 
 export type EventsPaneProps = {
-	/** Oldest first, as the monitor keeps them. */
-	readonly events: readonly MinerEvent[];
+	/** Newest first, as event-lines.ts tells them (dated when not today, outages with their span). */
+	readonly events: readonly EventLine[];
 	readonly lines: number;
 	readonly width: number;
 	/** A message that goes before the events (e.g. how to fix an error), wrapped over the lines it needs. */
@@ -26,8 +26,8 @@ export function noticeHeight(notice: Notice | null, width: number): number {
 const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'warn', error: 'error'};
 
 /**
- * The latest events, newest first, each with its HH:MM: on one line (" · " between them) when
- * there is one line, else one per line.
+ * The latest events, newest first, each with its time (and date when not today): on one line
+ * (" · " between them) when there is one line, else one per line.
  */
 function EventsPaneView({events, lines, width, notice, noticeLines: wanted = noticeHeight(notice, width)}: EventsPaneProps) {
 	const theme = useTheme();
@@ -35,12 +35,12 @@ function EventsPaneView({events, lines, width, notice, noticeLines: wanted = not
 	// The notice (the reason and its fix) first, on every line it needs that the pane has; the events get the rest.
 	const noticeLines = notice ? Math.min(Math.max(1, wanted), lines) : 0;
 	const eventLines = lines - noticeLines;
-	const newest = events.slice(-Math.max(eventLines === 1 ? 8 : eventLines, 0)).reverse();
-	const entry = (event: MinerEvent, separator: string) => (
-		<Text key={event.seq}>
+	const newest = events.slice(0, Math.max(eventLines === 1 ? 8 : eventLines, 0));
+	const entry = (event: EventLine, separator: string) => (
+		<Text key={event.key}>
 			{separator}
-			<Text {...theme.text('muted')}>{formatClock(event.at)} </Text>
-			<Text {...theme.text(toneOf[event.severity])}>{event.message}</Text>
+			<Text {...theme.text('muted')}>{event.when} </Text>
+			<Text {...theme.text(toneOf[event.severity])}>{event.text}</Text>
 		</Text>
 	);
 
@@ -61,7 +61,7 @@ function EventsPaneView({events, lines, width, notice, noticeLines: wanted = not
 				<Text wrap="truncate-end">{newest.map((event, index) => entry(event, index === 0 ? '' : ' · '))}</Text>
 			) : (
 				newest.map((event) => (
-					<Text key={event.seq} wrap="truncate-end">
+					<Text key={event.key} wrap="truncate-end">
 						{entry(event, '')}
 					</Text>
 				))

@@ -2,13 +2,18 @@ import {Text} from 'ink';
 import {memo} from 'react';
 import type {MinerSnapshot} from '../../miner/model.js';
 import {DASH, formatHashrate, formatRateIn, pickRateUnit} from '../../format.js';
-import {sparkline} from '../sparkline.js';
+import {sparkArea, sparkline} from '../sparkline.js';
 import {Line, Pane, Tone} from './pane.js';
 
 export type HashratePaneProps = {
 	readonly hashrate: MinerSnapshot['hashrate'];
 	readonly sessionAverage: number | null;
-	readonly history: readonly (number | null)[];
+	/** The sparkline's values, oldest first (null: nothing known there); two a column when it has several rows. */
+	readonly sparkline: readonly (number | null)[];
+	/** Rows of the sparkline (the pane is that much taller than three lines of content). */
+	readonly sparkRows?: number;
+	/** What the sparkline spans, for its title ("since 3d"); null when it is this session's samples only. */
+	readonly since?: string | null;
 	readonly paused: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -17,9 +22,20 @@ export type HashratePaneProps = {
 
 /**
  * 10 s / 60 s / 15 min in one unit (the unit of the largest, so the numbers line up), the
- * highest 10 s rate and the session average, and a sparkline of the 10 s history.
+ * highest 10 s rate and the session average, and a sparkline of the 10 s history: the pane's whole
+ * width, one row (blocks) or several on a tall terminal (braille, as btop draws).
  */
-function HashratePaneView({hashrate, sessionAverage, history, paused, width, height, outdated}: HashratePaneProps) {
+function HashratePaneView({
+	hashrate,
+	sessionAverage,
+	sparkline: values,
+	sparkRows = 1,
+	since = null,
+	paused,
+	width,
+	height,
+	outdated,
+}: HashratePaneProps) {
 	const unit = pickRateUnit(hashrate.total);
 	// The unit follows the first known value; the others share it, so the numbers compare at a glance.
 	const firstKnown = hashrate.total.findIndex((rate) => rate !== null);
@@ -28,9 +44,11 @@ function HashratePaneView({hashrate, sessionAverage, history, paused, width, hei
 		const text = rate === null ? DASH : formatRateIn(rate, unit).padStart(4);
 		return {label, text: index === firstKnown ? `${text} ${unit}` : text};
 	});
-	const line = sparkline(history, Math.max(0, width - 4));
+	const inner = Math.max(0, width - 4);
+	const lines = sparkRows > 1 ? sparkArea(values, inner, sparkRows) : [sparkline(values, inner)];
+	const empty = lines.every((line) => line.trim() === '');
 	return (
-		<Pane title="Hashrate" width={width} height={height} outdated={outdated}>
+		<Pane title="Hashrate" {...(since === null ? {} : {note: `since ${since}`})} width={width} height={height} outdated={outdated}>
 			<Line>
 				{windows.map(({label, text}, index) => (
 					<Text key={label}>
@@ -52,7 +70,16 @@ function HashratePaneView({hashrate, sessionAverage, history, paused, width, hei
 				{formatHashrate(sessionAverage)}
 				{paused ? <Tone token="info">{'  paused'}</Tone> : null}
 			</Line>
-			{line.trim() === '' ? <Line tone="muted">collecting samples…</Line> : <Line tone="accent">{line}</Line>}
+			{empty ? (
+				<Line tone="muted">collecting samples…</Line>
+			) : (
+				lines.map((line, row) => (
+					// keyed by position: the rows of one drawing
+					<Line key={row} tone="accent">
+						{line}
+					</Line>
+				))
+			)}
 		</Pane>
 	);
 }

@@ -124,7 +124,7 @@ describe('the fleet with history', () => {
 		const miners: AppMiner[] = ['garage', 'attic'].map((name, index) => ({
 			store: createStore(makeState({name, url: urls[index]!, snapshot: makeSnapshot({workerId: name})})),
 		}));
-		const terminal = await renderTerminal(<App miners={miners} history={lastHourSource(recorder)} onQuit={() => {}} color={false} />, {
+		const terminal = await renderTerminal(<App miners={miners} lastHour={lastHourSource(recorder)} onQuit={() => {}} color={false} />, {
 			columns: 200,
 			rows: 24,
 		});

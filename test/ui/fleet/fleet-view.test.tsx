@@ -257,7 +257,7 @@ describe('the fleet view: widths, names, sort, filter, poll all', () => {
 		expect(rigLines().map((line) => line.slice(2).split(' ')[0])).toEqual(['bravo', 'charlie', 'alpha']);
 		// alpha was selected and still is, on the line it moved to.
 		expect(rigLines()[2]).toMatch(/^▸ alpha/);
-		await terminal.press('g', /^▸ bravo/m);
+		await terminal.press(KEYS.home, /^▸ bravo/m);
 		// bravo's rate climbs: it moves to the bottom, and the selection goes with it.
 		stores[1]!.set({snapshot: makeSnapshot({workerId: 'bravo', hashrate: {total: [9000, 9000, null]}})});
 		await terminal.waitFor(/charlie[\s\S]*alpha[\s\S]*▸ bravo/);

@@ -1,0 +1,167 @@
+/**
+ * What the screens read a miner's past from — the chart (`g`), the sparkline, the event view (`e`) and the events
+ * panes: one `MinerHistory` per watched miner, made by the live session.
+ *
+ * With history on, it reads the store through the session's recorder (so a rigtop started again shows the night
+ * before, and the polls waiting for the next flush are included). With `--no-history`, a store that could not be
+ * opened, or one that turned off since (a full disk), it reads what this session kept in memory: the last few hours
+ * of polls and the monitor's event log. `where()` says which, so the screens can say so.
+ */
+import {RingBuffer} from '../monitor/ring-buffer.js';
+import type {MonitorState} from '../monitor/types.js';
+import {seriesOfSamples, type Series, type StoredEvent} from './read.js';
+import {sampleOfState, type HistoryRecorder, type RecordedMonitor} from './recorder.js';
+import type {SampleRow} from './tiers.js';
+
+export type SeriesRequest = {readonly from: number; readonly to: number; readonly points: number};
+
+export type MinerHistory = {
+	/** 'stored': the history store (every rigtop's polls and events of this miner); 'session': this session's memory only. */
+	where(): 'stored' | 'session';
+	/** The session's poll interval (a sparkline's bucket is never narrower). */
+	readonly intervalMs: number;
+	/** The miner's hashrate over [from, to) in `points` buckets (history/read.ts, SeriesPoint). */
+	series(request: SeriesRequest): Series;
+	/** Events from `since`, oldest first; the newest `limit` (default 1000) when there are more. */
+	events(options: {readonly since: number; readonly limit?: number}): readonly StoredEvent[];
+	/** The first and last time anything is known of the miner, or null. */
+	span(): {readonly first: number; readonly last: number} | null;
+	/** Stops listening to the monitor. */
+	close(): void;
+};
+
+/** Polls kept in memory per miner when the store is not used; a fleet shares a fixed budget. */
+export function memoryCapacity(miners: number): number {
+	return Math.max(900, Math.min(7200, Math.floor(72_000 / Math.max(1, miners))));
+}
+
+export type SessionHistoryOptions = {
+	readonly monitor: RecordedMonitor;
+	/** The miner's index in the session (what the recorder knows it by). */
+	readonly slot: number;
+	readonly recorder: HistoryRecorder | null;
+	readonly intervalMs: number;
+	/** Polls kept in memory while the store is not used (memoryCapacity). */
+	readonly capacity: number;
+};
+
+/** A miner's history for the screens: the store while it is usable, else the session's memory (see above). */
+export class SessionHistory implements MinerHistory {
+	readonly intervalMs: number;
+	readonly #monitor: RecordedMonitor;
+	readonly #slot: number;
+	readonly #recorder: HistoryRecorder | null;
+	readonly #capacity: number;
+	#memory: RingBuffer<SampleRow> | null = null;
+	#lastPolls = -1;
+	readonly #unsubscribe: () => void;
+
+	constructor(options: SessionHistoryOptions) {
+		this.#monitor = options.monitor;
+		this.#slot = options.slot;
+		this.#recorder = options.recorder;
+		this.intervalMs = options.intervalMs;
+		this.#capacity = Math.max(1, Math.floor(options.capacity));
+		this.#remember(this.#monitor.getState());
+		this.#unsubscribe = this.#monitor.subscribe(() => {
+			this.#remember(this.#monitor.getState());
+		});
+	}
+
+	where(): 'stored' | 'session' {
+		return this.#storedMiner() === null ? 'session' : 'stored';
+	}
+
+	series(request: SeriesRequest): Series {
+		const miner = this.#storedMiner();
+		if (this.#recorder && miner !== null) return this.#recorder.reader.series(miner, request);
+		return seriesOfSamples(-1, this.#memory ?? [], request);
+	}
+
+	events(options: {readonly since: number; readonly limit?: number}): readonly StoredEvent[] {
+		const miner = this.#storedMiner();
+		if (this.#recorder && miner !== null) return this.#recorder.reader.events(miner, options);
+		const limit = Math.max(1, Math.floor(options.limit ?? 1000));
+		return this.#monitor
+			.getState()
+			.events.filter((event) => event.at >= options.since)
+			.slice(-limit)
+			.map((event) => ({t: event.at, kind: event.kind, severity: event.severity, text: event.message}));
+	}
+
+	span(): {readonly first: number; readonly last: number} | null {
+		const miner = this.#storedMiner();
+		if (this.#recorder && miner !== null) return this.#recorder.reader.span(miner);
+		const first = this.#memory?.at(0);
+		const last = this.#memory?.last();
+		return first && last ? {first: first.t, last: last.t} : null;
+	}
+
+	close(): void {
+		this.#unsubscribe();
+	}
+
+	/** The stored miner while the store is usable; null: read from memory. */
+	#storedMiner(): number | null {
+		if (!this.#recorder?.enabled) return null;
+		return this.#recorder.minerOf(this.#slot);
+	}
+
+	/** Keeps the polls in memory while the store does not (from the moment it stops, if it stops). */
+	#remember(state: MonitorState): void {
+		if (state.polls === this.#lastPolls) return;
+		this.#lastPolls = state.polls;
+		if (this.#recorder?.enabled) return;
+		const sample = sampleOfState(state);
+		if (sample === null) return;
+		this.#memory ??= new RingBuffer<SampleRow>(this.#capacity);
+		this.#memory.push(sample);
+	}
+}
+
+/**
+ * A series redrawn at every poll without reading it whole every time: while the request keeps its grid (the same
+ * bucket width, its end moved by whole buckets, as the screens ask for it), only the buckets that can have changed
+ * are read again — the last one before, and the new ones — and the rest is kept. Read whole when the span, the
+ * size or the miner changes, when the end moved back or by more than a quarter of the span, and once a minute
+ * (what another rigtop wrote meanwhile, a summary made). A chart of an hour at 200 columns reads a handful of
+ * polls per redraw instead of the hour's 1,800 (docs/history.md has the figures).
+ */
+export class SeriesCache {
+	#history: MinerHistory | null = null;
+	#request: SeriesRequest | null = null;
+	#series: Series | null = null;
+	#fullTo = 0;
+
+	read(history: MinerHistory, request: SeriesRequest): Series {
+		const previous = this.#request;
+		const kept = this.#series;
+		const points = Math.max(1, Math.floor(request.points));
+		const step = (request.to - request.from) / points;
+		const shift = previous ? (request.to - previous.to) / step : Number.NaN;
+		const incremental =
+			kept !== null &&
+			previous !== null &&
+			this.#history === history &&
+			previous.points === points &&
+			Math.abs(previous.to - previous.from - (request.to - request.from)) < 1e-6 &&
+			Math.abs(shift - Math.round(shift)) < 1e-6 &&
+			shift >= 0 &&
+			shift <= points / 4 &&
+			request.to - this.#fullTo < 60_000;
+		let series: Series;
+		if (incremental) {
+			const moved = Math.round(shift);
+			const tail = history.series({from: request.to - (moved + 1) * step, to: request.to, points: moved + 1});
+			series = {...tail, from: request.from, points: [...kept.points.slice(moved, points - 1), ...tail.points]};
+		} else {
+			series = history.series({from: request.from, to: request.to, points});
+			this.#fullTo = request.to;
+		}
+
+		this.#history = history;
+		this.#request = {from: request.from, to: request.to, points};
+		this.#series = series;
+		return series;
+	}
+}

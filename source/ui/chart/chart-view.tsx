@@ -1,0 +1,238 @@
+import {Box, Text} from 'ink';
+import {useCallback, useMemo, useState} from 'react';
+import {useKeys} from '../hooks/use-keys.js';
+import {SeriesCache, type MinerHistory} from '../../history/source.js';
+import type {MonitorState} from '../../monitor/types.js';
+import type {Store} from '../../store.js';
+import {formatRateIn, formatTimeSpan, pickRateUnit} from '../../format.js';
+import {FixedNowContext, syncClocks, useNow} from '../hooks/use-now.js';
+import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {useStore} from '../hooks/use-store.js';
+import {useTerminalSize} from '../hooks/use-terminal-size.js';
+import {SCREEN_KEYMAP, type CommandName} from '../keymap.js';
+import {Footer} from '../panes/footer.js';
+import {HelpOverlay} from '../panes/help-overlay.js';
+import {TitleBar} from '../panes/title-bar.js';
+import {useTheme} from '../theme.js';
+import {
+	chartModel,
+	chartPoints,
+	isBriefOutage,
+	isOutage,
+	spanStats,
+	Y_AXIS_WIDTH,
+	type Marker,
+	type Reference,
+	type Segment,
+	type SegmentRow,
+} from './chart-model.js';
+import {CHART_SPANS, chartReducer, initialChartState, spanMs, type ChartEffect} from './chart-reducer.js';
+
+export type ChartViewProps = {
+	readonly store: Store<MonitorState>;
+	readonly history: MinerHistory;
+	readonly onClose: () => void;
+	readonly onQuit: () => void;
+	/** A fixed clock (epoch ms), for tests and screenshots. */
+	readonly now?: number;
+	/** The span it opens with (index in CHART_SPANS; default the last hour). */
+	readonly initialSpan?: number;
+};
+
+/** Lines that are not the plot: title, legend (one line; two on a narrow terminal), axis, time labels, footer. */
+const CHROME_LINES = 5;
+/** Below this the chart says the terminal is too small. */
+export const MIN_CHART_COLUMNS = 30;
+export const MIN_PLOT_ROWS = 3;
+
+/** The events marked under the chart, and how telling each is (the most telling wins a shared column). */
+export function markerOf(event: {readonly t: number; readonly kind: string; readonly text: string}): Marker | null {
+	switch (event.kind) {
+		case 'restarted':
+			return {t: event.t, letter: 'R', tone: 'warn', rank: 3};
+		case 'pool-lost':
+			return {t: event.t, letter: 'L', tone: 'warn', rank: 2};
+		case 'paused':
+			return {t: event.t, letter: 'P', tone: 'info', rank: 1};
+		case 'action':
+			return /^config (apply|undo)/.test(event.text) ? {t: event.t, letter: 'C', tone: 'info', rank: 0} : null;
+		default:
+			return null;
+	}
+}
+
+const MARKER_NAMES: Readonly<Record<string, string>> = {R: 'restart', L: 'pool lost', P: 'paused', C: 'config'};
+
+function Row({segments}: {readonly segments: SegmentRow}) {
+	const theme = useTheme();
+	return (
+		<Text wrap="truncate-end">
+			{segments.map((segment, index) => (
+				// keyed by position: rows and segments have no other identity
+				<Text key={index} {...(segment.tone ? theme.text(segment.tone) : {})}>
+					{segment.text}
+				</Text>
+			))}
+		</Text>
+	);
+}
+
+/**
+ * The full-screen hashrate chart (`g`): a braille line over the whole terminal, from the history store (or this
+ * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
+ * `←`/`→` move back and forth in time, End comes back to now.
+ */
+export function ChartView({store, history, onClose, onQuit, now: fixedNow, initialSpan}: ChartViewProps) {
+	const state = useStore(store, syncClocks);
+	const {columns, rows} = useTerminalSize();
+	const clock = useNow(history.intervalMs);
+	const now = fixedNow ?? clock;
+	const theme = useTheme();
+
+	const run = useCallback(
+		(effect: ChartEffect) => {
+			if (effect === 'quit') onQuit();
+			else onClose();
+		},
+		[onQuit, onClose],
+	);
+	const [ui, dispatch] = useStepReducer(chartReducer, () => initialChartState(initialSpan), run);
+	useKeys((input, key) => {
+		dispatch({type: 'key', input, key, now, earliest: history.span()?.first ?? null});
+	});
+
+	const budget = Math.max(1, rows - 1);
+	const fits = columns >= MIN_CHART_COLUMNS && budget - CHROME_LINES >= MIN_PLOT_ROWS;
+	const span = spanMs(ui);
+	const points = chartPoints(columns, span, history.intervalMs);
+	// Buckets on a fixed grid (multiples of their width): a redraw moves the line by whole buckets, never re-cuts them.
+	const step = span / points;
+	const to = Math.ceil((ui.end ?? now) / step) * step;
+	const from = to - span;
+
+	// Each redraw reads the buckets that can have changed, not the whole span (history/source.ts, SeriesCache).
+	const [cache] = useState(() => new SeriesCache());
+	const series = useMemo(
+		() => (fits ? cache.read(history, {from, to, points}) : null),
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.polls: a new poll is read even while the span's grid has not moved
+		[cache, history, fits, from, to, points, state.polls],
+	);
+	const events = useMemo(
+		() => (fits ? history.events({since: from}).filter((event) => event.t < to) : []),
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.events: a new event is read at once
+		[history, fits, from, to, state.events],
+	);
+	const fifteen = state.snapshot?.hashrate.total[2] ?? null;
+	const references = useMemo<Reference[]>(
+		() => [
+			{label: '15m', value: fifteen, tone: 'ok', pattern: 'dashes'},
+			{label: 'session', value: state.sessionAverage, tone: 'info', pattern: 'dots'},
+		],
+		[fifteen, state.sessionAverage],
+	);
+	const markers = useMemo(() => events.map((event) => markerOf(event)).filter((marker): marker is Marker => marker !== null), [events]);
+	const stats = useMemo(() => spanStats(series?.points ?? []), [series]);
+
+	const footerShown = useMemo(() => {
+		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
+		const shown = new Set<CommandName>(['quit', 'help', 'closeView', 'zoomIn', 'older']);
+		if (ui.end !== null) shown.add('latest');
+		return SCREEN_KEYMAP.footer('chart', shown);
+	}, [ui.help, ui.end]);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['chart', 'help']), []);
+
+	const label = CHART_SPANS[ui.span]?.label ?? '';
+	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);
+	const unit = pickRateUnit([stats.max]);
+	const statsText =
+		stats.avg === null
+			? ''
+			: `min ${formatRateIn(stats.min, unit)} avg ${formatRateIn(stats.avg, unit)} max ${formatRateIn(stats.max, unit)} ${unit}`;
+	const sessionOnly = history.where() === 'session';
+	const outages = series?.points.some((point) => isOutage(point)) ?? false;
+	const brief = series?.points.some((point) => isBriefOutage(point)) ?? false;
+	// The legend: what the lines, the shading and the markers on screen mean; on a second line when one is too short.
+	const legend = useMemo(() => {
+		const items: Segment[] = [{text: '⠤⠤ hashrate', tone: 'accent'}];
+		if (sessionOnly) items.unshift({text: 'history off: this session only', tone: 'warn'});
+		for (const reference of references) {
+			if (reference.value !== null) items.push({text: `${reference.label} ${formatRateIn(reference.value, unit)}`, tone: reference.tone});
+		}
+
+		if (outages) items.push({text: '░ down', tone: 'error'});
+		if (brief) items.push({text: '╳ down briefly', tone: 'error'});
+		const marks = [...new Set(markers.map((marker) => marker.letter))].map((letter) => ({
+			text: `${letter} ${MARKER_NAMES[letter] ?? ''}`,
+			tone: 'muted' as const,
+		}));
+		const width = (segments: readonly Segment[]) => segments.reduce((sum, segment) => sum + segment.text.length + 2, Y_AXIS_WIDTH);
+		return width([...items, ...marks]) <= columns || marks.length === 0 ? [[...items, ...marks]] : [items, marks];
+	}, [sessionOnly, references, unit, outages, brief, markers, columns]);
+	const plotRows = budget - CHROME_LINES - (legend.length - 1);
+	const model = useMemo(
+		() => (series ? chartModel({points: series.points, from, to, width: columns, rows: plotRows, references, markers, now}) : null),
+		[series, from, to, columns, plotRows, references, markers, now],
+	);
+
+	let body;
+	if (ui.help) {
+		body = <HelpOverlay entries={help} width={columns} height={budget - 2} />;
+	} else if (!fits || !model) {
+		body = (
+			<Box height={budget - 2} width={columns} paddingX={1}>
+				<Text wrap="wrap" {...theme.text('warn')}>
+					{`terminal too small for the chart — need ${MIN_CHART_COLUMNS}×${MIN_PLOT_ROWS + CHROME_LINES + 1}`}
+				</Text>
+			</Box>
+		);
+	} else {
+		const middle = Math.floor(plotRows / 2);
+		const empty = outages
+			? 'the miner did not answer in this span'
+			: sessionOnly
+				? 'nothing seen in this span yet (history is off: this session only)'
+				: 'nothing stored for this span';
+		body = (
+			<>
+				{legend.map((items, line) => (
+					// keyed by position: the legend's first and second line
+					<Row
+						key={line}
+						segments={[
+							{text: (line === 0 ? model.unit : '').padEnd(Y_AXIS_WIDTH), tone: 'muted'},
+							...items.flatMap((item, index) => [{text: index === 0 ? '' : '  '}, item]),
+						]}
+					/>
+				))}
+				{model.plot.map((row, index) =>
+					!model.hasData && index === middle ? (
+						// keyed by position: rows and segments have no other identity
+						<Text key={index} wrap="truncate-end">
+							<Row segments={row.slice(0, 2)} />
+							<Text {...theme.text('muted')}>{`  ${empty}`}</Text>
+						</Text>
+					) : (
+						// keyed by position: rows and segments have no other identity
+						<Row key={index} segments={row} />
+					),
+				)}
+				<Row segments={model.axis} />
+				<Text wrap="truncate-end" {...theme.text('muted')}>
+					{model.labels}
+				</Text>
+			</>
+		);
+	}
+
+	return (
+		<FixedNowContext.Provider value={fixedNow ?? null}>
+			<Box flexDirection="column" width={columns} height={budget} overflow="hidden">
+				<TitleBar width={columns} title={`${state.name} · ${when}`}>
+					<Text {...theme.text('muted')}>{statsText}</Text>
+				</TitleBar>
+				{body}
+				<Footer hints={footerShown} width={columns} />
+			</Box>
+		</FixedNowContext.Provider>
+	);
+}

@@ -1,0 +1,202 @@
+import {Box, Text} from 'ink';
+import {useCallback, useEffect, useMemo, useSyncExternalStore} from 'react';
+import {useKeys} from '../hooks/use-keys.js';
+import type {MinerHistory} from '../../history/source.js';
+import type {MonitorState, Severity} from '../../monitor/types.js';
+import type {Store} from '../../store.js';
+import {describeEvents, type EventLine, type TimedEvent} from '../event-lines.js';
+import {FixedNowContext, useNow} from '../hooks/use-now.js';
+import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {useTerminalSize} from '../hooks/use-terminal-size.js';
+import {SCREEN_KEYMAP, type CommandName} from '../keymap.js';
+import {Footer} from '../panes/footer.js';
+import {HelpOverlay} from '../panes/help-overlay.js';
+import {TitleBar} from '../panes/title-bar.js';
+import {useTheme, type ThemeToken} from '../theme.js';
+import {eventViewReducer, initialEventViewState, type EventViewEffect} from './event-view-reducer.js';
+
+/** One rig whose events are listed: its monitor (for new events) and its history (for the stored ones). */
+export type EventSource = {
+	readonly name: string;
+	readonly store: Store<MonitorState>;
+	readonly history: MinerHistory;
+};
+
+export type EventViewProps = {
+	/** One rig (its dashboard's `e`), or every rig of the fleet (each line then names its rig). */
+	readonly sources: readonly EventSource[];
+	/** What the title says is listed ("night-rig", "all rigs"). */
+	readonly title: string;
+	readonly onClose: () => void;
+	readonly onQuit: () => void;
+	/** A fixed clock (epoch ms), for tests and screenshots. */
+	readonly now?: number;
+};
+
+/** Events read per rig at most: a rig at the store's bound holds 10 000; a fleet shares 20 000. */
+export function eventLimit(rigs: number): number {
+	return Math.max(500, Math.min(10_000, Math.floor(20_000 / Math.max(1, rigs))));
+}
+
+const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'warn', error: 'error'};
+
+/** Words of `text` in lines of at most `width` columns (a word longer than a line is cut across lines). */
+export function wrapText(text: string, width: number): string[] {
+	const room = Math.max(1, width);
+	const lines: string[] = [];
+	let line = '';
+	for (const word of text.split(' ')) {
+		let rest = word;
+		while (rest.length > room) {
+			if (line !== '') {
+				lines.push(line);
+				line = '';
+			}
+
+			lines.push(rest.slice(0, room));
+			rest = rest.slice(room);
+		}
+
+		if (line === '') line = rest;
+		else if (line.length + 1 + rest.length <= room) line += ` ${rest}`;
+		else {
+			lines.push(line);
+			line = rest;
+		}
+	}
+
+	lines.push(line);
+	return lines;
+}
+
+/** Something that changes whenever any of the rigs logs an event (the newest event of each). */
+function useEventsVersion(sources: readonly EventSource[]): string {
+	const subscribe = useCallback(
+		(listener: () => void) => {
+			const unsubscribes = sources.map((source) => source.store.subscribe(listener));
+			return () => {
+				for (const unsubscribe of unsubscribes) unsubscribe();
+			};
+		},
+		[sources],
+	);
+	const version = useCallback(() => sources.map((source) => source.store.getState().events.at(-1)?.seq ?? 0).join(','), [sources]);
+	return useSyncExternalStore(subscribe, version, version);
+}
+
+/**
+ * Every event (`e`): the stored ones from before this session — a rigtop started again still shows last night —
+ * and this session's as they come, newest first, each with its date when not today and outages with their span and
+ * length. With history off, this session's events (what the monitor keeps), and it says so.
+ */
+export function EventView({sources, title, onClose, onQuit, now: fixedNow}: EventViewProps) {
+	const theme = useTheme();
+	const {columns, rows} = useTerminalSize();
+	const clock = useNow(60_000);
+	const now = fixedNow ?? clock;
+	const version = useEventsVersion(sources);
+	const several = sources.length > 1;
+	const limit = eventLimit(sources.length);
+
+	const events = useMemo(() => {
+		const all: TimedEvent[] = [];
+		for (const source of sources) {
+			for (const event of source.history.events({since: 0, limit})) all.push(several ? {...event, rig: source.name} : event);
+		}
+
+		return all.sort((a, b) => a.t - b.t);
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- version: a rig logged an event, read them again
+	}, [sources, several, limit, version]);
+	const lines = useMemo(() => describeEvents(events, now).reverse(), [events, now]);
+	const sessionOnly = sources.some((source) => source.history.where() === 'session');
+
+	const budget = Math.max(1, rows - 1);
+	const listHeight = Math.max(1, budget - 3);
+	const run = useCallback(
+		(effect: EventViewEffect) => {
+			if (effect === 'quit') onQuit();
+			else onClose();
+		},
+		[onQuit, onClose],
+	);
+	const [ui, dispatch] = useStepReducer(eventViewReducer, () => initialEventViewState(lines.length, listHeight), run);
+	useEffect(() => {
+		dispatch({type: 'list', count: lines.length, pageSize: listHeight});
+	}, [dispatch, lines.length, listHeight]);
+	useKeys((input, key) => {
+		dispatch({type: 'key', input, key});
+	});
+
+	const whenWidth = Math.max(5, ...lines.map((line) => line.when.length));
+	const rigWidth = several ? Math.min(20, Math.max(...lines.map((line) => line.rig?.length ?? 0), 3)) : 0;
+	const textWidth = Math.max(10, columns - 2 - whenWidth - 2 - (several ? rigWidth + 2 : 0));
+	const offset = Math.min(ui.offset, Math.max(0, lines.length - 1));
+
+	const shown: {line: EventLine; text: string; first: boolean; key: string}[] = [];
+	let last = offset;
+	for (let index = offset; index < lines.length && shown.length < listHeight; index++) {
+		const line = lines[index];
+		if (!line) break;
+		wrapText(line.text, textWidth).forEach((text, part) => {
+			if (shown.length < listHeight) shown.push({line, text, first: part === 0, key: `${line.key}:${part}`});
+		});
+		last = index;
+	}
+
+	const footer = useMemo(() => {
+		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
+		return SCREEN_KEYMAP.footer('events', new Set<CommandName>(['quit', 'help', 'closeView', 'eventsUp']));
+	}, [ui.help]);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['events', 'help']), []);
+
+	const oldest = lines.at(-1);
+	const summary =
+		lines.length === 0
+			? 'no events'
+			: `${lines.length} event${lines.length === 1 ? '' : 's'}${oldest ? ` since ${oldest.when}` : ''}${sessionOnly ? ' · history off' : ''}`;
+	const position =
+		lines.length === 0
+			? ''
+			: `${offset + 1}–${last + 1} of ${lines.length}, newest first${last + 1 < lines.length ? ` · ${SCREEN_KEYMAP.keyOf('eventsDown', 'events')} older` : ''}`;
+
+	return (
+		<FixedNowContext.Provider value={fixedNow ?? null}>
+			<Box flexDirection="column" width={columns} height={budget} overflow="hidden">
+				<TitleBar width={columns} title={`${title} · events`}>
+					<Text {...theme.text(sessionOnly ? 'warn' : 'muted')}>{summary}</Text>
+				</TitleBar>
+				{ui.help ? (
+					<HelpOverlay entries={help} width={columns} height={budget - 2} />
+				) : (
+					<>
+						<Box flexDirection="column" height={listHeight} paddingX={1} overflow="hidden">
+							{lines.length === 0 ? (
+								<Text {...theme.text('muted')}>
+									{sessionOnly ? 'no events in this session yet (history is off)' : 'no events stored yet'}
+								</Text>
+							) : (
+								shown.map(({line, text, first, key}) => (
+									<Text key={key} wrap="truncate-end">
+										<Text {...theme.text('muted')}>{(first ? line.when : '').padEnd(whenWidth)}</Text>
+										{several ? (
+											<Text
+												bold={line.severity !== 'info'}
+											>{`  ${(first ? (line.rig ?? '') : '').slice(0, rigWidth).padEnd(rigWidth)}`}</Text>
+										) : null}
+										<Text {...theme.text(toneOf[line.severity])}>{`  ${text}`}</Text>
+									</Text>
+								))
+							)}
+						</Box>
+						<Box height={1} paddingX={1}>
+							<Text wrap="truncate-end" {...theme.text('muted')}>
+								{position}
+							</Text>
+						</Box>
+					</>
+				)}
+				<Footer hints={footer} width={columns} />
+			</Box>
+		</FixedNowContext.Provider>
+	);
+}

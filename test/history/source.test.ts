@@ -1,0 +1,103 @@
+/**
+ * What the screens read a miner's past through (history/source.ts): the store behind the session's recorder, or with
+ * history off the session's memory — against a real SQLite store.
+ */
+import {afterEach, describe, expect, it} from 'vitest';
+import {memoryCapacity, SeriesCache, SessionHistory, type MinerHistory, type SeriesRequest} from '../../source/history/source.js';
+import {createStore, makeEvent, makeState, NOW} from '../ui/helpers/state.js';
+import {NIGHT, nightHistory, POLL_MS} from '../ui/helpers/history.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+	for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+describe('a miner’s history for the screens', () => {
+	it('reads the stored night through the recorder once the session’s first poll is known as that miner', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		expect(night.history.where()).toBe('stored');
+		expect(night.history.span()?.first).toBe(NIGHT.start);
+		const kinds = night.history.events({since: 0}).map((event) => event.kind);
+		expect(kinds).toEqual(['started', 'down', 'up', 'restarted', 'pool-lost', 'pool-connected', 'started', 'paused', 'resumed', 'action']);
+		// 24 hours in 10-minute buckets: the outage's have polls and no answer, the night's gap has no polls at all.
+		const series = night.history.series({from: NOW - 24 * 3_600_000, to: NOW, points: 144});
+		const bucket = (t: number) => series.points[Math.floor((t - series.from) / series.step)];
+		expect(bucket(NIGHT.downFrom + 6 * 60_000)).toMatchObject({live: 0});
+		expect(bucket(NIGHT.downFrom + 6 * 60_000)?.samples).toBeGreaterThan(0);
+		expect(bucket(NIGHT.gapFrom + 3_600_000)).toMatchObject({samples: 0, live: 0, avg: null});
+		expect(bucket(NIGHT.gapTo + 3_600_000)?.avg).toBeGreaterThan(4700);
+		// The session's poll is in the series before it is written (it waits for the flush).
+		store.set({lastAttemptAt: NOW + 1000, lastSuccessAt: NOW + 1000});
+		expect(night.history.series({from: NOW, to: NOW + 2000, points: 1}).points[0]?.samples).toBe(2);
+	});
+
+	it('with history off: this session’s polls and events, from memory, and it says so', () => {
+		const store = createStore(makeState({events: [makeEvent(1, 5, 'watching rig-01')], lastAttemptAt: NOW - 60_000}));
+		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 3});
+		cleanups.push(() => history.close());
+		for (let i = 1; i <= 4; i++) store.set({lastAttemptAt: NOW - 60_000 + i * POLL_MS, lastSuccessAt: NOW - 60_000 + i * POLL_MS});
+		store.set({status: 'down', lastAttemptAt: NOW + 90_000});
+		expect(history.where()).toBe('session');
+		// Three kept (the capacity): the newest good polls and the failed one.
+		expect(history.span()).toEqual({first: NOW - 60_000 + 3 * POLL_MS, last: NOW + 90_000});
+		const series = history.series({from: NOW, to: NOW + 120_000, points: 4});
+		expect(series.points.map((point) => [point.samples, point.live])).toEqual([
+			[0, 0],
+			[1, 1],
+			[1, 1],
+			[1, 0],
+		]);
+		expect(history.events({since: 0}).map((event) => event.text)).toEqual(['watching rig-01']);
+		expect(history.events({since: NOW})).toEqual([]);
+	});
+
+	it('keeps a fixed budget of polls in memory however many rigs', () => {
+		expect(memoryCapacity(1)).toBe(7200);
+		expect(memoryCapacity(10)).toBe(7200);
+		expect(memoryCapacity(100)).toBe(900);
+		expect(memoryCapacity(40) * 40).toBeLessThanOrEqual(72_000);
+	});
+});
+
+describe('a series redrawn at every poll', () => {
+	it('reads only the buckets that can have changed, and comes out as a whole read', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		const asked: SeriesRequest[] = [];
+		const history: MinerHistory = {
+			...night.history,
+			where: () => night.history.where(),
+			span: () => night.history.span(),
+			events: (options) => night.history.events(options),
+			close: () => undefined,
+			series(request) {
+				asked.push(request);
+				return night.history.series(request);
+			},
+		};
+		const cache = new SeriesCache();
+		const step = 10_000;
+		const request = (to: number): SeriesRequest => ({from: to - 120 * step, to, points: 120});
+		const base = Math.floor((NOW - 30 * step) / step) * step;
+		for (const to of [base, base + step, base + 3 * step, base + 3 * step]) {
+			const cached = cache.read(history, request(to));
+			expect(cached.points).toEqual(night.history.series(request(to)).points);
+			expect(cached.from).toBe(to - 120 * step);
+		}
+
+		// A whole read first, then the last bucket and the new ones only.
+		expect(asked.map((a) => a.points)).toEqual([120, 2, 3, 1]);
+		// A jump of more than a quarter of the span, another size, another span, a minute since the last whole read:
+		// read whole.
+		cache.read(history, request(base + 40 * step));
+		cache.read(history, {...request(base + 40 * step), points: 60});
+		cache.read(history, {from: base, to: base + 40 * step, points: 60});
+		cache.read(history, request(base + 41 * step));
+		cache.read(history, request(base + 45 * step));
+		cache.read(history, request(base + 48 * step));
+		expect(asked.slice(4).map((a) => a.points)).toEqual([120, 60, 60, 120, 5, 120]);
+	});
+});
