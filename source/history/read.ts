@@ -88,7 +88,17 @@ export type StoredRow = SummaryRow & {
 };
 
 type TierName = 'sample' | '1m' | '10m';
-type Coverage = {readonly tier: TierName; readonly resolution: number; readonly lo: number; readonly hi: number};
+type Coverage = {
+	readonly tier: TierName;
+	readonly resolution: number;
+	readonly lo: number;
+	readonly hi: number;
+	/**
+	 * The resolutions of the coarser tiers whose bucket holding `lo` this tier holds whole (every poll that bucket
+	 * summarizes is here too: a young miner, whose first polls are all still kept).
+	 */
+	readonly wholeIn?: readonly number[];
+};
 type Segment = {readonly tier: TierName; readonly resolution: number; readonly from: number; readonly to: number};
 
 const summarySql = (
@@ -294,7 +304,32 @@ export class HistoryReader {
 				out.push({tier: tier.name, resolution: tier.resolution, lo: row.lo, hi: row.hi + tier.resolution});
 		}
 
-		return out;
+		return out.map((finer) => {
+			const wholeIn = out
+				.filter((coarser) => coarser.resolution > finer.resolution && finer.lo >= coarser.lo && finer.lo < coarser.hi)
+				.filter((coarser) => this.#holdsWhole(miner, finer, coarser))
+				.map((coarser) => coarser.resolution);
+			return wholeIn.length > 0 ? {...finer, wholeIn} : finer;
+		});
+	}
+
+	/** Whether `finer` holds every poll of the `coarser` bucket that its first time falls in (by the polls counted). */
+	#holdsWhole(miner: number, finer: Coverage, coarser: Coverage): boolean {
+		const start = Math.floor(finer.lo / coarser.resolution) * coarser.resolution;
+		const end = start + coarser.resolution;
+		const summarized =
+			this.#store.get<{n: number | null}>(`SELECT n FROM ${summaryTable(coarser.resolution)} WHERE miner = ? AND t = ?`, miner, start)?.n ??
+			0;
+		const held =
+			finer.tier === 'sample'
+				? this.#store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ? AND t >= ? AND t < ?', miner, start, end)?.n
+				: this.#store.get<{n: number | null}>(
+						`SELECT sum(n) AS n FROM ${summaryTable(finer.resolution)} WHERE miner = ? AND t >= ? AND t < ?`,
+						miner,
+						start,
+						end,
+					)?.n;
+		return (held ?? 0) >= summarized;
 	}
 }
 
@@ -337,10 +372,13 @@ export function segmentsFor(coverage: readonly Coverage[], from: number, to: num
 	if (coverage.length === 0 || !(to > from)) return [];
 	const sorted = [...coverage].sort((a, b) => a.resolution - b.resolution);
 	// Where a finer tier begins inside a bucket of the next coarser one, that whole bucket is the coarser tier's (it
-	// summarizes the polls the finer tier no longer has): the finer tier starts at the bucket's end. Nothing counts twice.
+	// summarizes the polls the finer tier no longer has): the finer tier starts at the bucket's end. But where the finer
+	// tier still holds every poll of that bucket (a young miner), the bucket is the finer tier's, from its start: its
+	// polls, not their summary. Either way nothing counts twice.
 	const byFineness = sorted.map((tier, i) => {
 		const coarser = sorted.slice(i + 1).find((c) => c.resolution > tier.resolution && tier.lo >= c.lo && tier.lo < c.hi);
 		if (!coarser) return tier;
+		if (tier.wholeIn?.includes(coarser.resolution)) return {...tier, lo: Math.floor(tier.lo / coarser.resolution) * coarser.resolution};
 		const aligned = Math.ceil(tier.lo / coarser.resolution) * coarser.resolution;
 		return {...tier, lo: Math.min(aligned, tier.hi)};
 	});

@@ -115,6 +115,26 @@ describe('history store: tiers', () => {
 		expect(recent.points.filter((point) => point.samples > 0)).toHaveLength(60);
 	});
 
+	it('reads a young miner from its polls, not from the summaries of the minute and ten minutes its first poll is in', () => {
+		const {writer, clock, reader} = setup();
+		// First poll at 12:05:50 (inside a minute and a ten-minute span), one every 2 s for 3 minutes, then closing
+		// summarizes: every summary the store has for it covers polls the store still holds one by one.
+		const start = Math.floor(clock.now() / (10 * MINUTE)) * 10 * MINUTE + 5 * MINUTE + 50_000;
+		writeRun(writer, clock, start, start + 3 * MINUTE, 2000, () => 1000);
+		const id = writer.minerOf(0) ?? 0;
+		writer.summarize([id], true);
+		const end = clock.now() + 1;
+		const rows = reader.rows(id, {from: 0, to: end});
+		expect(rows).toHaveLength(90);
+		expect(rows.every((row) => row.resolution === 0)).toBe(true);
+		expect(rows[0]?.t).toBe(start);
+		// A 30-minute series at 1 minute a point: nothing before the first poll's minute.
+		const series = reader.series(id, {from: start - 15 * MINUTE, to: start + 15 * MINUTE, points: 30});
+		const firstFilled = series.points.findIndex((point) => point.samples > 0);
+		expect(firstFilled).toBe(14); // [start − 60 s, start): the summary of the first poll's minute, not of its ten minutes
+		expect(series.points.reduce((sum, point) => sum + point.samples, 0)).toBe(90);
+	});
+
 	it('shows an outage as buckets of failed polls and a time rigtop was not watching as empty buckets', () => {
 		const {writer, clock, reader} = setup();
 		const start = clock.now();
