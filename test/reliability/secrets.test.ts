@@ -167,6 +167,9 @@ it('neither the token nor a pool password appears in any output, frame, message 
 		await live.waitFor('realpeer-v6', 8000);
 		await frames(live, 'tmux live');
 		await live.send('p', true);
+		await live.waitFor(/Pause mining on/, 5000);
+		await frames(live, 'tmux pause question');
+		await live.send('y', true);
 		await live.waitFor(/pause sent|paused/, 5000);
 		await frames(live, 'tmux paused');
 		await live.send('r', true);
