@@ -14,7 +14,7 @@
 // benchmarks updates only theirs; from that file this runner rewrites
 //   - docs/performance.md, between <!-- bench:begin --> and <!-- bench:end -->: every figure with its baseline,
 //     when and under what load it was measured, and each benchmark's whole output;
-//   - readme.md, between <!-- performance:begin --> and <!-- performance:end -->: the compact table.
+//   - readme.md, between <!-- performance:begin --> and <!-- performance:end -->: which goals are met, every unmet figure.
 // Nothing outside those markers is touched.
 import {spawn} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
@@ -26,7 +26,9 @@ import {root} from './lib.mjs';
 const args = process.argv.slice(2);
 const nodeAt = args.indexOf('--node');
 const majors = nodeAt === -1 ? [Number(process.versions.node.split('.')[0])] : args[nodeAt + 1].split(',').map(Number);
-const words = args.filter((arg, index) => nodeAt === -1 || (index !== nodeAt && index !== nodeAt + 1));
+// `--rewrite`: run nothing, write the readme's and docs/performance.md's blocks again from bench/results.json.
+const rewriteOnly = args.includes('--rewrite');
+const words = args.filter((arg, index) => arg !== '--rewrite' && (nodeAt === -1 || (index !== nodeAt && index !== nodeAt + 1)));
 const optIn = (file) => file.startsWith('soak');
 const benchDir = path.join(root, 'bench');
 const files = readdirSync(benchDir)
@@ -78,7 +80,7 @@ const nodeVersion = (major) =>
 
 const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}`;
 const runs = [];
-for (const major of majors) {
+for (const major of rewriteOnly ? [] : majors) {
 	const version = await nodeVersion(major);
 	console.log(`rigtop benchmarks on ${cpu}, Node ${version}: ${files.join(', ')}`);
 	for (const file of files) {
@@ -152,17 +154,41 @@ function rewriteBlock(file, name, body) {
 	writeFileSync(file, `${text.slice(0, from + begin.length)}\n${body.trimEnd()}\n${text.slice(to)}`);
 }
 
+/** Words wrapped at 118 columns, as the readme's prose is. */
+const wrapWords = (text) => {
+	const lines = [''];
+	for (const word of text.split(' ')) {
+		const last = lines.at(-1);
+		if (last !== '' && last.length + 1 + word.length > 118) lines.push(word);
+		else lines[lines.length - 1] = last === '' ? word : `${last} ${word}`;
+	}
+
+	return lines;
+};
+
+// The readme says in a few lines which goals are met and gives every unmet figure; the table is in docs/performance.md.
+const byFigure = new Map();
+for (const result of ordered) byFigure.set(result.name, [...(byFigure.get(result.name) ?? []), result]);
+// A goal in ×: the ratio; a goal in units (MB, %, ms): the figure.
+const valueOn = (result) =>
+	`${result.ratio === undefined || result.ratio === null || !result.goal.text.includes('×') ? figureText(result) : `${result.ratio}×`} on ${result.major}`;
+const metNames = [];
+const unmet = [];
+for (const [name, results] of byFigure) {
+	if (results.every((result) => result.meets)) metNames.push(name);
+	else
+		unmet.push(
+			`${name}: ${results.map((result) => `${valueOn(result)}${result.meets ? '' : ' ✗'}`).join(', ')} (goal ${results[0].goal.text})`,
+		);
+}
+
 const readmeTable = [
 	'<!-- Written by bench/run.mjs from bench/results.json: run `npm run bench -- --node 22,26` instead of editing. -->',
-	'',
-	'| figure | Node | rigtop | baseline (same run) | ratio | goal | met | reproduce |',
-	'| --- | --- | --- | --- | --- | --- | --- | --- |',
-	...ordered.map(
-		(result) =>
-			`| ${result.name} | ${result.major} | ${figureText(result)} | ${baselineText(result)} | ${ratioText(result)} | ${result.goal.text} | ${met(result)} | ${commandText(result)} |`,
+	...wrapWords(
+		`Every goal is measured against a baseline in the same run (the table, the loads and every benchmark's output: [docs/performance.md](docs/performance.md); measured on ${cpu}). Met on every Node measured: ${metNames.join('; ')}.`,
 	),
 	'',
-	`Measured on ${cpu}; dates, loads and every benchmark's full output: [docs/performance.md](docs/performance.md).`,
+	...(unmet.length === 0 ? ['Every goal is met.'] : wrapWords(`**Not met yet** (✗): ${unmet.join('; ')}.`)),
 ];
 rewriteBlock(path.join(root, 'readme.md'), 'performance', readmeTable.join('\n'));
 

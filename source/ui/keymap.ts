@@ -656,15 +656,31 @@ export function keysHelpLines(): readonly string[] {
 		titled('events (e)'),
 		titled('config view'),
 	];
-	const line = (label: string, of: Section | undefined) =>
-		`  ${label.padEnd(11)}${(of?.footer ?? []).map((hint) => `${hint.keys} ${hint.label}`).join(' · ')}`;
+	// meow indents the help by two more columns: a line of up to 78 fits an 80-column terminal.
+	const width = 78;
+	const indent = ' '.repeat(13);
+	const line = (label: string, of: Section | undefined): string[] => {
+		const lines = [`  ${label.padEnd(11)}`];
+		for (const [index, hint] of (of?.footer ?? []).entries()) {
+			const text = `${hint.keys} ${hint.label}`;
+			const last = lines.at(-1) ?? '';
+			if (index === 0) lines[lines.length - 1] = last + text;
+			else if (last.length + 3 + text.length > width - 2) {
+				lines[lines.length - 1] = `${last} ·`;
+				lines.push(indent + text);
+			} else lines[lines.length - 1] = `${last} · ${text}`;
+		}
+
+		return lines;
+	};
+
 	return [
 		'Keys (? on the dashboard or the fleet lists every key)',
-		line('dashboard', dashboardKeys),
-		line('fleet', fleetKeys),
-		line('chart', chartKeys),
-		line('events', eventKeys),
-		line('config', configKeys),
+		...line('dashboard', dashboardKeys),
+		...line('fleet', fleetKeys),
+		...line('chart', chartKeys),
+		...line('events', eventKeys),
+		...line('config', configKeys),
 	];
 }
 

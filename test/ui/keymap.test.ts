@@ -124,17 +124,25 @@ describe('keymap', () => {
 		expect(dismiss?.keys).toBe('Esc, Enter');
 	});
 
-	test("rigtop --help's keys are the footers of the screens", () => {
+	test("rigtop --help's keys are the footers of the screens, wrapped to fit 80 columns under meow's indent", () => {
 		const lines = keysHelpLines();
-		expect(lines[1]).toBe(
+		for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(78);
+		// Each screen's footer, its continuation lines joined back.
+		const screens = lines
+			.slice(1)
+			.join('\n')
+			.replaceAll(/ ·\n {13}/g, ' · ')
+			.split('\n');
+		expect(screens[0]).toBe(
 			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · +- interval · f freeze · g chart · e events',
 		);
-		expect(lines[2]).toBe(
+		expect(screens[1]).toBe(
 			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · g chart · e events',
 		);
-		expect(lines[3]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
-		expect(lines[4]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');
-		expect(lines[5]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
+		expect(screens[2]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
+		expect(screens[3]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');
+		expect(screens[4]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
+		expect(screens).toHaveLength(5);
 	});
 
 	test("the readme's keys table is the one the keymap gives", () => {

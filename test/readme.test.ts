@@ -1,0 +1,30 @@
+/**
+ * The readme is for users and ships in the package: under 200 lines, the Quick start's two commands on a fresh
+ * clone, and every link to a file of the repository pointing at one that exists.
+ */
+import {existsSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {expect, it} from 'vitest';
+
+const readme = readFileSync('readme.md', 'utf8');
+
+it('is under 200 lines', () => {
+	expect(readme.trimEnd().split('\n').length).toBeLessThan(200);
+});
+
+it("has the Quick start's two commands", () => {
+	const quickStart = /## Quick start\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+	expect(quickStart).toMatch(/^npm ci && npm run demo\b/m);
+	expect(quickStart).toMatch(/^npm ci && npm test\b/m);
+	const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as {scripts: Record<string, string>}).scripts;
+	expect(scripts['demo']).toBeDefined();
+	expect(scripts['test']).toBeDefined();
+});
+
+it('links only to files that exist', () => {
+	const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+		.map((match) => match[1] ?? '')
+		.filter((link) => !/^[a-z]+:/.test(link));
+	expect(links.length).toBeGreaterThan(3);
+	for (const link of links) expect(existsSync(path.normalize(link)), link).toBe(true);
+});
