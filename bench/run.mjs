@@ -141,7 +141,6 @@ const figureText = (result) => `${cell(result.figure)} ${result.unit}`;
 const baselineText = (result) => (result.baselineText ? `${cell(result.baseline)} ${result.unit} (${result.baselineText})` : '–');
 const ratioText = (result) => (result.ratio === undefined || result.ratio === null ? '–' : `${result.ratio}×`);
 const met = (result) => (result.meets ? 'yes' : '**no**');
-const commandText = (result) => `\`${result.command ?? `node bench/run.mjs ${result.file.replace('.bench.mjs', '')}`}\``;
 
 /** Replaces what is between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in `file` (both markers must be there). */
 function rewriteBlock(file, name, body) {
