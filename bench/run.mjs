@@ -141,6 +141,7 @@ const figureText = (result) => `${cell(result.figure)} ${result.unit}`;
 const baselineText = (result) => (result.baselineText ? `${cell(result.baseline)} ${result.unit} (${result.baselineText})` : '–');
 const ratioText = (result) => (result.ratio === undefined || result.ratio === null ? '–' : `${result.ratio}×`);
 const met = (result) => (result.meets ? 'yes' : '**no**');
+const commandText = (result) => `\`${result.command ?? `node bench/run.mjs ${result.file.replace('.bench.mjs', '')}`}\``;
 
 /** Replaces what is between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in `file` (both markers must be there). */
 function rewriteBlock(file, name, body) {
@@ -196,11 +197,11 @@ const record = [
 	'',
 	`Machine: ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Linux ${os.release()}. Every ratio is against a baseline measured in the same run; the load average (1 min) at the start and the end of each benchmark is shown, because other work on the machine shows up in every timing.`,
 	'',
-	'| figure | Node | rigtop | baseline (same run) | ratio | goal | met | measured (load) |',
-	'| --- | --- | --- | --- | --- | --- | --- | --- |',
+	'| figure | Node | rigtop | baseline (same run) | ratio | goal | met | measured (load) | reproduce |',
+	'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 	...ordered.map(
 		(result) =>
-			`| ${result.name} | ${result.node} | ${figureText(result)} | ${baselineText(result)} | ${ratioText(result)} | ${result.goal.text} | ${met(result)} | ${result.date} (${result.load.join(' → ')}) |`,
+			`| ${result.name} | ${result.node} | ${figureText(result)} | ${baselineText(result)} | ${ratioText(result)} | ${result.goal.text} | ${met(result)} | ${result.date} (${result.load.join(' → ')}) | ${commandText(result)} |`,
 	),
 	'',
 	'### Output of each benchmark',
