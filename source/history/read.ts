@@ -170,11 +170,20 @@ export class HistoryReader {
 	span(miner: number): {readonly first: number; readonly last: number} | null {
 		this.#beforeRead();
 		return this.#store.read(() => {
-			const times = [
-				...this.#coverage(miner).flatMap((c) => [c.lo, c.hi - Math.max(1, c.resolution)]),
-				...this.#pending(miner).map((row) => row.t),
-			];
-			return times.length === 0 ? null : {first: Math.min(...times), last: Math.max(...times)};
+			const coverage = this.#coverage(miner);
+			// A summary's time is its bucket's start: where a finer tier still holds every poll of a tier's first bucket
+			// (a young miner), the first time is the finer tier's first poll, not the start of that minute or ten.
+			const heldWhole = (c: Coverage) =>
+				coverage.some(
+					(finer) =>
+						finer.resolution < c.resolution &&
+						finer.wholeIn?.includes(c.resolution) === true &&
+						Math.floor(finer.lo / c.resolution) * c.resolution === c.lo,
+				);
+			const pending = this.#pending(miner).map((row) => row.t);
+			const firsts = [...coverage.filter((c) => !heldWhole(c)).map((c) => c.lo), ...pending];
+			const lasts = [...coverage.map((c) => c.hi - Math.max(1, c.resolution)), ...pending];
+			return firsts.length === 0 ? null : {first: Math.min(...firsts), last: Math.max(...lasts)};
 		}, null);
 	}
 

@@ -115,11 +115,14 @@ describe('history store: tiers', () => {
 		expect(recent.points.filter((point) => point.samples > 0)).toHaveLength(60);
 	});
 
-	it('reads a young miner from its polls, not from the summaries of the minute and ten minutes its first poll is in', () => {
+	it.each([
+		['inside a ten-minute span', 5 * MINUTE + 50_000],
+		['across two ten-minute spans', 9 * MINUTE + 50_000],
+	])('reads a young miner from its polls, not from the summaries of the minute and ten minutes its first poll is in (%s)', (_, offset) => {
 		const {writer, clock, reader} = setup();
-		// First poll at 12:05:50 (inside a minute and a ten-minute span), one every 2 s for 3 minutes, then closing
-		// summarizes: every summary the store has for it covers polls the store still holds one by one.
-		const start = Math.floor(clock.now() / (10 * MINUTE)) * 10 * MINUTE + 5 * MINUTE + 50_000;
+		// First poll at 12:05:50 or 12:09:50 (inside a minute and a ten-minute span), one every 2 s for 3 minutes, then
+		// closing summarizes: every summary the store has for it covers polls the store still holds one by one.
+		const start = Math.floor(clock.now() / (10 * MINUTE)) * 10 * MINUTE + offset;
 		writeRun(writer, clock, start, start + 3 * MINUTE, 2000, () => 1000);
 		const id = writer.minerOf(0) ?? 0;
 		writer.summarize([id], true);
@@ -128,6 +131,8 @@ describe('history store: tiers', () => {
 		expect(rows).toHaveLength(90);
 		expect(rows.every((row) => row.resolution === 0)).toBe(true);
 		expect(rows[0]?.t).toBe(start);
+		// Its span starts at its first poll (the summaries' times are their minutes' and ten minutes' starts).
+		expect(reader.span(id)?.first).toBe(start);
 		// A 30-minute series at 1 minute a point: nothing before the first poll's minute.
 		const series = reader.series(id, {from: start - 15 * MINUTE, to: start + 15 * MINUTE, points: 30});
 		const firstFilled = series.points.findIndex((point) => point.samples > 0);
