@@ -366,23 +366,6 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: ['question'],
 		footer: 'no',
 	},
-	{
-		command: 'slower',
-		keys: [{input: '+'}],
-		description: 'poll less often (the interval one step longer)',
-		contexts: dashboard,
-		footer: 'interval',
-		footerWith: 'faster',
-		needs: 'interval',
-	},
-	{command: 'faster', keys: [{input: '-'}], description: 'poll more often (one step shorter)', contexts: dashboard, needs: 'interval'},
-	{
-		command: 'freeze',
-		keys: [{input: 'f'}],
-		description: 'freeze the display (polling and alerts go on)',
-		contexts: dashboard,
-		footer: 'freeze',
-	},
 	// The chart and the event view (issues 13 and 14). `g` was also "first row" (as `G` is "last"): Home still is.
 	{
 		command: 'chart',
@@ -399,6 +382,23 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: dashboardAndFleet,
 		footer: 'events',
 		needs: 'events',
+	},
+	{
+		command: 'slower',
+		keys: [{input: '+'}],
+		description: 'poll less often (the interval one step longer)',
+		contexts: dashboard,
+		footer: 'interval',
+		footerWith: 'faster',
+		needs: 'interval',
+	},
+	{command: 'faster', keys: [{input: '-'}], description: 'poll more often (one step shorter)', contexts: dashboard, needs: 'interval'},
+	{
+		command: 'freeze',
+		keys: [{input: 'f'}],
+		description: 'freeze the display (polling and alerts go on)',
+		contexts: dashboard,
+		footer: 'freeze',
 	},
 	{command: 'closeView', keys: [{special: 'escape'}], description: 'back', contexts: [...chart, ...eventView], footer: 'back'},
 	{

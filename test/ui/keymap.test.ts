@@ -134,7 +134,7 @@ describe('keymap', () => {
 			.replaceAll(/ ·\n {13}/g, ' · ')
 			.split('\n');
 		expect(screens[0]).toBe(
-			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · +- interval · f freeze · g chart · e events',
+			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · g chart · e events · +- interval · f freeze',
 		);
 		expect(screens[1]).toBe(
 			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · g chart · e events',

@@ -58,6 +58,12 @@ export type FleetViewProps = {
 const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
 const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
 
+/** The lead's text, as FilterLead draws it (the footer fits its hints in what is left). */
+function filterLeadText(ui: FleetUiState, shown: number, count: number): string {
+	const matched = `${shown} of ${count}`;
+	return ui.prompt ? `/${ui.prompt.text}▏ ${matched}` : `/${ui.filter} ${matched}`;
+}
+
 /** The footer's lead while a filter is typed or in force: "/gar▏ 2 of 6". */
 function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly shown: number; readonly count: number}) {
 	const theme = useTheme();
@@ -220,7 +226,12 @@ export function FleetView({
 					<Footer
 						hints={footer}
 						width={columns}
-						{...(filtering && !ui.help ? {lead: <FilterLead ui={ui} shown={order.length} count={states.length} />} : {})}
+						{...(filtering && !ui.help
+							? {
+									lead: <FilterLead ui={ui} shown={order.length} count={states.length} />,
+									leadWidth: filterLeadText(ui, order.length, states.length).length,
+								}
+							: {})}
 					/>
 				) : null}
 			</Box>

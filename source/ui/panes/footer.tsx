@@ -8,6 +8,8 @@ export type FooterProps = {
 	readonly width: number;
 	/** What goes before the keys (the fleet's filter), or nothing. */
 	readonly lead?: ReactNode;
+	/** The columns the lead takes (the hints fit in the rest, whole). */
+	readonly leadWidth?: number;
 };
 
 /** The footer's word for the help key: that hint is the last one given up when the line is short. */
@@ -33,9 +35,10 @@ export function fitHints(hints: readonly Hint[], room: number): {readonly shown:
 }
 
 /** The keys that work now, from the keymap: " q quit  ? help  p pause  ↑↓ threads". */
-function FooterView({hints, width, lead}: FooterProps) {
+function FooterView({hints, width, lead, leadWidth = 0}: FooterProps) {
 	const theme = useTheme();
-	const {shown, gap} = fitHints(hints, Math.max(0, width - 2));
+	// The lead and the gap (up to two spaces) before the first hint.
+	const {shown, gap} = fitHints(hints, Math.max(0, width - 2 - (lead ? leadWidth + 2 : 0)));
 	return (
 		<Box width={width} height={1} paddingX={1} overflow="hidden">
 			<Text wrap="truncate-end">

@@ -279,6 +279,21 @@ describe('the fleet view: widths, names, sort, filter, poll all', () => {
 		expect(polled).toEqual([0, 1, 2]);
 	});
 
+	test('with a filter in force at 80 columns, the footer keeps whole hints after it: none is cut', async () => {
+		const miners: AppMiner[] = ['garage-1', 'attic', 'garage-2'].map((name, index) => ({
+			store: createStore(named(name, 18_081 + index, {rate: 1000})),
+			onRefresh() {},
+		}));
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 80, rows: 24});
+		await terminal.press('/', '/▏');
+		await terminal.press('garage', '/garage▏ 2 of 3');
+		await terminal.press('\r', /^ \/garage 2 of 3/m);
+		const footer = linesOf(terminal.frame()).at(-1) ?? '';
+		expect(footer).toMatch(/^ \/garage 2 of 3 +Esc clear filter /);
+		expect(footer).not.toContain('…');
+		expect(footer.length).toBeLessThanOrEqual(80);
+	});
+
 	test('a rig opened from a sorted, filtered table: Esc comes back to the same sort, filter and rig', async () => {
 		const miners: AppMiner[] = [
 			{store: createStore(named('garage-1', 18_081, {rate: 3000}))},
