@@ -74,6 +74,11 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		);
 	};
 
+	// + and - on a dashboard: one interval for every miner of the session.
+	const interval = new PollInterval(
+		session.miners.map((watched) => watched.monitor),
+		plan.intervalMs,
+	);
 	// What the chart, the event view, the sparkline and the events panes read: the store, or with history off this
 	// session's memory (history/source.ts).
 	const histories: SessionHistory[] = [];
@@ -82,17 +87,12 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 			monitor: watched.monitor,
 			slot,
 			recorder: session.history ?? null,
-			intervalMs: plan.intervalMs,
+			intervalMs: interval.getState,
 			capacity: memoryCapacity(session.miners.length),
 		});
 		histories.push(history);
 		return {store: watched.monitor, history, tokenGiven: watched.target.token !== null, ...minerActions(watched, plan.readOnly)};
 	});
-	// + and - on a dashboard: one interval for every miner of the session.
-	const interval = new PollInterval(
-		session.miners.map((watched) => watched.monitor),
-		plan.intervalMs,
-	);
 	const onOpenChange = (index: number | null) => {
 		session.setOpen(index);
 	};

@@ -110,6 +110,8 @@ const SAMPLE_SQL = `SELECT t, link, hr10, hr60, hr15, good, total, rejected, poo
 
 export class HistoryReader {
 	readonly #store: HistoryStore;
+	/** #holdsWhole's answers: the same while the tiers' first times are (pruning moves them, and so the key). */
+	readonly #whole = new Map<string, boolean>();
 	readonly #beforeRead: () => void;
 	readonly #pending: (miner: number) => readonly SampleRow[];
 
@@ -234,7 +236,7 @@ export class HistoryReader {
 
 					// A stored bucket wider than the chart's: it stands for each chart bucket that starts inside it.
 					const first = index(Math.max(row.t, segment.from));
-					const last = index(Math.min(row.t + segment.resolution, to) - 1);
+					const last = index(Math.min(row.t + segment.resolution, segment.to) - 1);
 					for (let i = first; i <= last; i++) mergeInto(bucketAt(i), row);
 				}
 			}
@@ -324,6 +326,9 @@ export class HistoryReader {
 
 	/** Whether `finer` holds every poll of the `coarser` bucket that its first time falls in (by the polls counted). */
 	#holdsWhole(miner: number, finer: Coverage, coarser: Coverage): boolean {
+		const key = `${this.#store.generation}:${miner}:${finer.resolution}:${finer.lo}:${coarser.resolution}:${coarser.lo}`;
+		const known = this.#whole.get(key);
+		if (known !== undefined) return known;
 		const start = Math.floor(finer.lo / coarser.resolution) * coarser.resolution;
 		const end = start + coarser.resolution;
 		const summarized =
@@ -338,7 +343,10 @@ export class HistoryReader {
 						start,
 						end,
 					)?.n;
-		return (held ?? 0) >= summarized;
+		const whole = (held ?? 0) >= summarized;
+		if (this.#whole.size >= 4096) this.#whole.clear();
+		this.#whole.set(key, whole);
+		return whole;
 	}
 }
 

@@ -40,14 +40,15 @@ export type SessionHistoryOptions = {
 	/** The miner's index in the session (what the recorder knows it by). */
 	readonly slot: number;
 	readonly recorder: HistoryRecorder | null;
-	readonly intervalMs: number;
+	/** The poll interval, or where to read it now (the session's, which + and - change). */
+	readonly intervalMs: number | (() => number);
 	/** Polls kept in memory while the store is not used (memoryCapacity). */
 	readonly capacity: number;
 };
 
 /** A miner's history for the screens: the store while it is usable, else the session's memory (see above). */
 export class SessionHistory implements MinerHistory {
-	readonly intervalMs: number;
+	readonly #interval: () => number;
 	readonly #monitor: RecordedMonitor;
 	readonly #slot: number;
 	readonly #recorder: HistoryRecorder | null;
@@ -60,12 +61,18 @@ export class SessionHistory implements MinerHistory {
 		this.#monitor = options.monitor;
 		this.#slot = options.slot;
 		this.#recorder = options.recorder;
-		this.intervalMs = options.intervalMs;
+		const {intervalMs} = options;
+		this.#interval = typeof intervalMs === 'number' ? () => intervalMs : intervalMs;
 		this.#capacity = Math.max(1, Math.floor(options.capacity));
 		this.#remember(this.#monitor.getState());
 		this.#unsubscribe = this.#monitor.subscribe(() => {
 			this.#remember(this.#monitor.getState());
 		});
+	}
+
+	/** The session's poll interval now (the buckets the screens draw are no narrower). */
+	get intervalMs(): number {
+		return this.#interval();
 	}
 
 	where(): 'stored' | 'session' {

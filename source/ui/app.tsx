@@ -10,6 +10,8 @@ import {FleetStore} from './fleet/fleet-store.js';
 import {FleetHoursStore} from './fleet/fleet-hours.js';
 import type {LastHourSource} from '../history/last-hour.js';
 import {FleetView} from './fleet/fleet-view.js';
+import {rigLabel} from './fleet/fleet-columns.js';
+import {rigTags} from './fleet/fleet-rows.js';
 import type {FleetSaved} from './fleet/fleet-reducer.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
@@ -172,11 +174,18 @@ export function App({
 		);
 	}, []);
 	const allHistories = miners.every((entry) => entry.history !== undefined);
-	const eventSources = useMemo<EventSource[]>(
-		() =>
-			miners.flatMap((entry) => (entry.history ? [{name: entry.store.getState().name, store: entry.store, history: entry.history}] : [])),
-		[miners],
-	);
+	// Named as the fleet names them ("attic :18082" for one of two attics), when the view opens: not at start, before
+	// the miners have said their worker ids.
+	const eventsOpen = screen.name === 'events';
+	const eventSources = useMemo<EventSource[]>(() => {
+		if (!eventsOpen) return [];
+		const states = miners.map((entry) => entry.store.getState());
+		const tags = rigTags(states);
+		return miners.flatMap((entry, index) => {
+			const name = rigLabel({name: states[index]?.name ?? '', tag: tags[index] ?? null});
+			return entry.history ? [{name, store: entry.store, history: entry.history}] : [];
+		});
+	}, [miners, eventsOpen]);
 
 	const shownIndex = screen.name === 'fleet' || screen.index === null ? -1 : screen.index;
 	const miner = shownIndex >= 0 ? miners[shownIndex] : undefined;
@@ -196,6 +205,7 @@ export function App({
 			<EventView
 				sources={viewSources}
 				title={miner ? miner.store.getState().name : 'all rigs'}
+				{...(notices ? {notices} : {})}
 				onClose={closeView}
 				onQuit={onQuit}
 				{...(now === undefined ? {} : {now})}

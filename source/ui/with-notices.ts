@@ -31,6 +31,12 @@ export class WithNotices implements Store<MonitorState> {
 	readonly #miner: Store<MonitorState>;
 	readonly #notices: Store<readonly MinerEvent[]>;
 	#cache: {readonly state: MonitorState; readonly notices: readonly MinerEvent[]; readonly merged: MonitorState} | null = null;
+	/** The merged log, kept while neither log changes (a poll that logs nothing keeps it: the panes read events again only on a new one). */
+	#events: {
+		readonly events: readonly MinerEvent[];
+		readonly notices: readonly MinerEvent[];
+		readonly merged: readonly MinerEvent[];
+	} | null = null;
 
 	constructor(miner: Store<MonitorState>, notices: Store<readonly MinerEvent[]>) {
 		this.#miner = miner;
@@ -52,7 +58,9 @@ export class WithNotices implements Store<MonitorState> {
 		const notices = this.#notices.getState();
 		const cache = this.#cache;
 		if (cache?.state === state && cache.notices === notices) return cache.merged;
-		const merged = notices.length === 0 ? state : {...state, events: mergeNotices(state.events, notices)};
+		if (this.#events?.events !== state.events || this.#events.notices !== notices)
+			this.#events = {events: state.events, notices, merged: mergeNotices(state.events, notices)};
+		const merged = notices.length === 0 ? state : {...state, events: this.#events.merged};
 		this.#cache = {state, notices, merged};
 		return merged;
 	}

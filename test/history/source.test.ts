@@ -53,6 +53,16 @@ describe('a miner’s history for the screens', () => {
 		expect(history.events({since: NOW})).toEqual([]);
 	});
 
+	it("follows the session's interval as + and - change it (the screens' buckets are no narrower)", () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW}));
+		let interval = 2000;
+		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: () => interval, capacity: 3});
+		cleanups.push(() => history.close());
+		expect(history.intervalMs).toBe(2000);
+		interval = 30_000;
+		expect(history.intervalMs).toBe(30_000);
+	});
+
 	it('keeps a fixed budget of polls in memory however many rigs', () => {
 		expect(memoryCapacity(1)).toBe(7200);
 		expect(memoryCapacity(10)).toBe(7200);
@@ -69,6 +79,7 @@ describe('a series redrawn at every poll', () => {
 		const asked: SeriesRequest[] = [];
 		const history: MinerHistory = {
 			...night.history,
+			intervalMs: night.history.intervalMs,
 			where: () => night.history.where(),
 			span: () => night.history.span(),
 			events: (options) => night.history.events(options),

@@ -139,7 +139,7 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 		if (ui.end !== null) shown.add('latest');
 		return SCREEN_KEYMAP.footer('chart', shown);
 	}, [ui.help, ui.end]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['chart', 'help']), []);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['chart']), []);
 
 	const label = CHART_SPANS[ui.span]?.label ?? '';
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);

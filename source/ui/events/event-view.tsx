@@ -2,11 +2,13 @@ import {Box, Text} from 'ink';
 import {useCallback, useEffect, useMemo, useSyncExternalStore} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
 import type {MinerHistory} from '../../history/source.js';
-import type {MonitorState, Severity} from '../../monitor/types.js';
+import type {MinerEvent, MonitorState, Severity} from '../../monitor/types.js';
 import type {Store} from '../../store.js';
 import {describeEvents, type EventLine, type TimedEvent} from '../event-lines.js';
+import {SESSION_LABEL} from '../fleet/fleet-rows.js';
 import {FixedNowContext, useNow} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
+import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type CommandName} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
@@ -27,6 +29,8 @@ export type EventViewProps = {
 	readonly sources: readonly EventSource[];
 	/** What the title says is listed ("night-rig", "all rigs"). */
 	readonly title: string;
+	/** The session's own notices (about no rig in particular): listed among the events, as rigtop's. */
+	readonly notices?: Store<readonly MinerEvent[]>;
 	readonly onClose: () => void;
 	readonly onQuit: () => void;
 	/** A fixed clock (epoch ms), for tests and screenshots. */
@@ -89,12 +93,16 @@ function useEventsVersion(sources: readonly EventSource[]): string {
  * and this session's as they come, newest first, each with its date when not today and outages with their span and
  * length. With history off, this session's events (what the monitor keeps), and it says so.
  */
-export function EventView({sources, title, onClose, onQuit, now: fixedNow}: EventViewProps) {
+const NONE: readonly MinerEvent[] = [];
+const NO_NOTICES: Store<readonly MinerEvent[]> = {subscribe: () => () => {}, getState: () => NONE};
+
+export function EventView({sources, title, notices = NO_NOTICES, onClose, onQuit, now: fixedNow}: EventViewProps) {
 	const theme = useTheme();
 	const {columns, rows} = useTerminalSize();
 	const clock = useNow(60_000);
 	const now = fixedNow ?? clock;
 	const version = useEventsVersion(sources);
+	const sessionNotices = useStore(notices);
 	const several = sources.length > 1;
 	const limit = eventLimit(sources.length);
 
@@ -104,9 +112,14 @@ export function EventView({sources, title, onClose, onQuit, now: fixedNow}: Even
 			for (const event of source.history.events({since: 0, limit})) all.push(several ? {...event, rig: source.name} : event);
 		}
 
+		for (const notice of sessionNotices) {
+			const event: TimedEvent = {t: notice.at, kind: notice.kind, severity: notice.severity, text: notice.message};
+			all.push(several ? {...event, rig: SESSION_LABEL} : event);
+		}
+
 		return all.sort((a, b) => a.t - b.t);
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- version: a rig logged an event, read them again
-	}, [sources, several, limit, version]);
+	}, [sources, sessionNotices, several, limit, version]);
 	const lines = useMemo(() => describeEvents(events, now).reverse(), [events, now]);
 	const sessionOnly = sources.some((source) => source.history.where() === 'session');
 
@@ -147,7 +160,7 @@ export function EventView({sources, title, onClose, onQuit, now: fixedNow}: Even
 		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
 		return SCREEN_KEYMAP.footer('events', new Set<CommandName>(['quit', 'help', 'closeView', 'eventsUp']));
 	}, [ui.help]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['events', 'help']), []);
+	const help = useMemo(() => SCREEN_KEYMAP.help(['events']), []);
 
 	const oldest = lines.at(-1);
 	const summary =

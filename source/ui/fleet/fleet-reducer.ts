@@ -7,7 +7,7 @@
  * rig, poll every rig) are the step's effects.
  */
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {toggleHelp} from '../help-toggle.js';
+import {scrollHelp, toggleHelp} from '../help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName, type KeyLike, type Screen} from '../keymap.js';
 import {typeKey, type TypedText} from '../config/line-editor.js';
 import {scrollToShow} from '../scroll.js';
@@ -26,6 +26,9 @@ export type FleetStep = Step<FleetUiState, FleetCommand>;
 
 export type FleetUiState = {
 	readonly help: boolean;
+	/** The help's first entry shown, and the last it can scroll to (helpMaxOffset: 0 when it fits). */
+	readonly helpOffset: number;
+	readonly helpMax: number;
 	/** The selected rig (its index in the session), whatever line it is on. */
 	readonly selected: number;
 	/** The first line shown (a position in the sorted, filtered order). */
@@ -43,7 +46,7 @@ export type FleetUiState = {
 
 export type FleetUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike; readonly rows: readonly FleetRow[]}
-	| {readonly type: 'viewport'; readonly pageSize: number};
+	| {readonly type: 'viewport'; readonly pageSize: number; readonly helpMax?: number};
 
 /** What the fleet keeps while a rig's dashboard is open, so that Esc comes back to the same table. */
 export type FleetSaved = {readonly sort: FleetSort; readonly filter: string};
@@ -56,6 +59,8 @@ export function initialFleetUiState(options: {
 }): FleetUiState {
 	return {
 		help: false,
+		helpOffset: 0,
+		helpMax: 0,
 		selected: Math.max(0, options.selected ?? 0),
 		offset: 0,
 		pageSize: Math.max(0, options.pageSize ?? 0),
@@ -134,7 +139,9 @@ export function fleetReducer(state: FleetUiState, action: FleetUiAction): FleetS
 	switch (action.type) {
 		case 'viewport': {
 			const pageSize = Math.max(0, action.pageSize);
-			return stateOnly(pageSize === state.pageSize ? state : {...state, pageSize});
+			const helpMax = Math.max(0, action.helpMax ?? state.helpMax);
+			if (pageSize === state.pageSize && helpMax === state.helpMax) return stateOnly(state);
+			return stateOnly({...state, pageSize, helpMax, helpOffset: Math.min(state.helpOffset, helpMax)});
 		}
 
 		case 'key':
@@ -159,7 +166,11 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 	switch (command) {
 		case 'help':
 		case 'back':
-			return stateOnly(toggleHelp(state, command));
+			return stateOnly(toggleHelp({...state, helpOffset: 0}, command));
+		case 'helpUp':
+			return stateOnly(scrollHelp(state, -1, state.helpMax));
+		case 'helpDown':
+			return stateOnly(scrollHelp(state, 1, state.helpMax));
 		case 'fleetUp':
 			return stateOnly(moveTo(state, view, view.position - 1));
 		case 'fleetDown':

@@ -6,7 +6,7 @@ import {useKeys} from '../hooks/use-keys.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
-import {HelpOverlay} from '../panes/help-overlay.js';
+import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
 import {useTheme} from '../theme.js';
 import {computeFleetLayout} from './fleet-layout.js';
 import {FleetEvents} from './fleet-events.js';
@@ -133,6 +133,7 @@ export function FleetView({
 		if (onRefreshAll) set.add('refresh');
 		if (onChart) set.add('chart');
 		if (onEvents) set.add('events');
+		set.add('scrollHelp');
 		return set;
 	});
 	const [ui, dispatch] = useStepReducer(
@@ -146,9 +147,6 @@ export function FleetView({
 	const filter = activeFilter(ui);
 	const order = useMemo(() => fleetOrder(rows, ui.sort, filter), [rows, ui.sort, filter]);
 	const layout = useMemo(() => computeFleetLayout(columns, terminalRows, Math.max(1, order.length)), [columns, terminalRows, order.length]);
-	useEffect(() => {
-		dispatch({type: 'viewport', pageSize: layout.rigRows});
-	}, [dispatch, layout.rigRows]);
 
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key, rows: latestRows.current});
@@ -193,7 +191,12 @@ export function FleetView({
 		const clear = ui.help || ui.prompt ? undefined : hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'fleet'));
 		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
 	}, [ui]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'fleetFilter', 'help'], offered), [offered]);
+	// The fleet's keys (the help's own, Esc and ↑↓, are on its frame: listing them here would give them two meanings).
+	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'fleetFilter'], offered).filter((entry) => entry.available), [offered]);
+	const helpMax = helpMaxOffset(help, columns, layout.bodyHeight);
+	useEffect(() => {
+		dispatch({type: 'viewport', pageSize: layout.rigRows, helpMax});
+	}, [dispatch, layout.rigRows, helpMax]);
 	const filtering = ui.prompt !== null || ui.filter !== '';
 
 	return (
@@ -206,7 +209,13 @@ export function FleetView({
 			>
 				<FleetHeader totals={fleetTotalsAll} width={columns} window={window} sort={describeSort(ui.sort)} />
 				{ui.help ? (
-					<HelpOverlay entries={help} width={columns} height={layout.bodyHeight} />
+					<HelpOverlay
+						entries={help}
+						offset={ui.helpOffset}
+						scrollKeys={`${SCREEN_KEYMAP.keyOf('helpUp', 'help')}${SCREEN_KEYMAP.keyOf('helpDown', 'help')}`}
+						width={columns}
+						height={layout.bodyHeight}
+					/>
 				) : (
 					<>
 						<FleetTable

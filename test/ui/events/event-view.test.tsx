@@ -5,6 +5,8 @@
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {SessionHistory} from '../../../source/history/source.js';
+import type {MinerEvent} from '../../../source/monitor/types.js';
+import type {Store} from '../../../source/store.js';
 import {EventView, wrapText} from '../../../source/ui/events/event-view.js';
 import {createStore, makeEvent, makeState, NOW} from '../helpers/state.js';
 import {nightHistory, POLL_MS} from '../helpers/history.js';
@@ -108,6 +110,34 @@ describe('the event view', () => {
 		expect(frame).toMatch(/Mar 13 23:54 {2}garage-rig {2}down: connection refused/);
 		// One of the rigs has no store: the title says its events are this session's only.
 		expect(linesOf(frame)[0]).toContain('· history off');
+	});
+});
+
+describe("the session's notices", () => {
+	test('are listed among the stored events, as rigtop’s when several rigs are', async () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		const list: readonly MinerEvent[] = [
+			{seq: 1, at: NOW - 60_000, kind: 'action', severity: 'warn', message: 'history: the disk is full; history off'},
+		];
+		const notices: Store<readonly MinerEvent[]> = {subscribe: () => () => {}, getState: () => list};
+		const terminal = await renderTerminal(
+			<EventView
+				sources={[
+					{name: 'rig-01', store, history: night.history},
+					{name: 'rig-02', store, history: night.history},
+				]}
+				title="all rigs"
+				notices={notices}
+				onClose={() => {}}
+				onQuit={() => {}}
+				now={NOW}
+			/>,
+			{columns: 100, rows: 30},
+		);
+		const lines = linesOf(terminal.frame());
+		expect(lines.find((line) => line.includes('history: the disk is full'))).toMatch(/rigtop +history: the disk is full; history off/);
 	});
 });
 

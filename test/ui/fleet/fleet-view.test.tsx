@@ -1,10 +1,16 @@
 import {Text, useInput} from 'ink';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {AlertCenter} from '../../../source/alerts/center.js';
+import {SessionHistory} from '../../../source/history/source.js';
 import {App, type AppMiner, type ConfigTarget} from '../../../source/ui/app.js';
 import {createStore, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
 import {KEYS, linesOf, renderTerminal, tick} from '../helpers/terminal.js';
 import {startSimFleet, type SimFleet} from './helpers/sim-fleet.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+	for (const cleanup of cleanups.splice(0)) cleanup();
+});
 
 function rigs(count: number): AppMiner[] {
 	return Array.from({length: count}, (_, index) => {
@@ -103,6 +109,22 @@ describe('the fleet view', () => {
 		expect(terminal.frame()).toContain("open the selected rig's dashboard");
 		expect(terminal.frame()).not.toContain('scroll threads');
 		await terminal.press(KEYS.escape, /▸ rig-02/);
+	});
+
+	test('its help scrolls at 80×24 (↓ j) down to the last keys, g and e; it lists Esc and ↑↓ once, on its frame', async () => {
+		const miners: AppMiner[] = rigs(3).map((miner, slot) => {
+			const history = new SessionHistory({monitor: miner.store, slot, recorder: null, intervalMs: 2000, capacity: 10});
+			cleanups.push(() => history.close());
+			return {...miner, history, onRefresh() {}};
+		});
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 80, rows: 24});
+		await terminal.press('?', 'Keys');
+		expect(terminal.frame()).toMatch(/more below · ↑↓ scroll/);
+		expect(terminal.frame()).not.toContain('close this help');
+		for (let i = 0; i < 10 && !terminal.frame().includes('every event'); i++) await terminal.press('j');
+		expect(terminal.frame()).toContain('every event');
+		expect(terminal.frame()).toContain('the hashrate chart');
+		await terminal.press(KEYS.escape, /rigs/);
 	});
 
 	test('one miner: its dashboard straight away, and Esc does not leave it', async () => {
