@@ -27,47 +27,48 @@ if (argvProblem !== null) {
 const cli = meow(
 	`
 	Usage
-	  $ rigtop [URL…]            live dashboard of the miner at URL (http://host:port or host:port);
-	                             several miners: the fleet view, one row each (Enter opens one)
-	  $ rigtop --rigs FILE       the fleet listed in FILE
-	  $ rigtop                   finds the XMRig running on this machine (its command line, config, ports)
-	  $ rigtop config get [PATH] [URL]            print the miner's config (secrets masked) or one value
-	  $ rigtop config set PATH=VALUE… [URL]       change settings: conflict check, backup, verify
-	  $ rigtop history [URL] [--since 24h] [--json | --csv]   the miner's stored polls and events
-	  $ rigtop exporter [URL…] [--rigs FILE]      serve the miners' metrics to Prometheus on /metrics
+	  $ rigtop [URL…]          the live dashboard of the miner at URL (host:port);
+	                           several miners: the fleet view (Enter opens one)
+	  $ rigtop --rigs FILE     the fleet listed in FILE
+	  $ rigtop                 finds the XMRig running on this machine
+	  $ rigtop config get [PATH] [URL]      the miner's config (secrets masked)
+	  $ rigtop config set PATH=VALUE… [URL] change it (conflict check, backup)
+	  $ rigtop history [URL] [--since 24h] [--json | --csv]
+	                           the miner's stored polls and events
+	  $ rigtop exporter [URL…] [--rigs FILE]
+	                           the miners' metrics for Prometheus on /metrics
 
 	Options
-	  --url URL                 a miner to watch (repeatable)
-	  --rigs FILE               watch the rigs listed in FILE, a JSON list of
-	                            {"name": "rig-01", "url": "host:port", "tokenFile": "path"}
-	                            (tokenFile relative to FILE; without one, a rig uses --token-file)
-	  --token-file PATH         read the miner's access token from PATH (http.access-token)
-	                            (or set RIGTOP_TOKEN; --token VALUE works but is visible in the process list)
-	  --config, -c PATH         read the API address and token from the miner's own config file
-	  --where                   print where each setting came from (token masked) and exit
-	  --interval, -i SECONDS    poll interval, default 2 (exporter: 10), at least 0.25
-	  --demo                    start a simulated miner on a free loopback port and watch it
-	  --once                    print one snapshot as text and exit
-	  --json                    with --once: print the snapshot as JSON (the normalized model, per miner)
-	  --read-only               never write to the miner (no config apply, undo, pause or resume)
-	  --yes                     with config set: confirm a change to http.*/api.* that can cut rigtop off
-	  --add                     with config set: add a key the miner's config does not have (else refused)
-	  --bell                    ring the terminal bell on an alert (rig down, hashrate drop, reject burst,
-	                            pool lost, miner restarted, huge pages lost)
-	  --paused-alert DURATION   alert when a miner stays paused this long (default 10m; 0 never)
-	  --on-alert CMD            run CMD on each alert, the alert as one line of JSON on its stdin; CMD is
-	                            split into words like a shell would (quotes, backslash) but no shell runs
-	                            it: use "sh -c '…'" for pipes; stopped after 10s
-	  --no-history              store nothing (by default polls and events go to $XDG_STATE_HOME/rigtop/
-	                            history.sqlite: every poll for an hour, per minute for 2 days, per 10 min for 30)
-	  --since, --until TIME     with history: from / to (a duration back from now: 90m, 24h, 7d; or a date)
-	  --csv                     with history: CSV instead of text (--json: JSON)
-	  --list                    with history: the miners stored
-	  --no-color                no colours (so does the NO_COLOR variable)
-	  --listen HOST:PORT        exporter: where /metrics listens, default 127.0.0.1:9189
-	                            (:PORT for every interface: then protect it with a token)
-	  --metrics HOST:PORT       live view: also serve the miners' metrics there, as the exporter does
-	  --metrics-token-file PATH /metrics wants "Authorization: Bearer TOKEN", TOKEN read from PATH
+	  --url URL                a miner to watch (repeatable)
+	  --rigs FILE              the rigs listed in FILE, a JSON list of {"name":
+	                           "rig-01", "url": "host:port", "tokenFile": "path"}
+	                           (relative to FILE; without one, --token-file)
+	  --token-file PATH        the miner's access token (http.access-token), or
+	                           RIGTOP_TOKEN (--token VALUE: others can see it)
+	  --config, -c PATH        the API address and token from the miner's config
+	  --where                  where each setting came from (token masked)
+	  --interval, -i SECONDS   poll interval, default 2 (exporter 10), min 0.25
+	  --demo                   watch a simulated miner on a free loopback port
+	  --once                   print one snapshot as text and exit
+	  --json                   with --once: the snapshot as JSON, per miner
+	  --read-only              never write to the miner (no config, pause, resume)
+	  --yes                    with config set: confirm an http.*/api.* change
+	  --add                    with config set: add a key the miner does not have
+	  --bell                   ring the terminal bell on an alert
+	  --paused-alert DURATION  alert when paused this long (default 10m; 0 never)
+	  --on-alert CMD           run CMD on each alert, the alert as one line of
+	                           JSON on its stdin; no shell runs it ("sh -c '…'"
+	                           for pipes); stopped after 10s
+	  --no-history             store nothing (else polls and events go to
+	                           $XDG_STATE_HOME/rigtop/history.sqlite)
+	  --since, --until TIME    with history: from / to (90m, 24h, 7d, or a date)
+	  --csv, --list            with history: CSV; the miners stored
+	  --no-color               no colours (so does NO_COLOR)
+	  --listen HOST:PORT       exporter: where /metrics listens (127.0.0.1:9189;
+	                           :PORT for every interface: protect it with a token)
+	  --metrics HOST:PORT      live view: serve the miners' metrics there too
+	  --metrics-token-file PATH
+	                           /metrics wants "Authorization: Bearer TOKEN"
 	  --help, -h, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
@@ -81,13 +82,15 @@ ${keysHelpLines()
 	  $ rigtop --once --json http://10.0.0.5:8080
 	  $ rigtop 10.0.0.5:8080 10.0.0.6:8080 --bell --on-alert "logger -t rigtop"
 	  $ rigtop --demo
-	  $ rigtop exporter --rigs rigs.json                    (Prometheus: docs/prometheus/)
+	  $ rigtop exporter --rigs rigs.json        (Prometheus: docs/prometheus/)
 `,
 	{
 		importMeta: import.meta,
 		argv,
 		// meow's `pkg`: the fields it uses (version, description, the process title), so it does not look for package.json.
 		pkg: {name: packageJson.name, version: packageJson.version, description: packageJson.description, bin: packageJson.bin},
+		// Shorter than package.json's, to keep the help within 80 columns.
+		description: 'A live terminal monitor for XMRig miners: dashboard, fleet, config editor.',
 		allowUnknownFlags: false,
 		booleanDefault: undefined,
 		flags: FLAGS,

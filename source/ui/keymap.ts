@@ -656,8 +656,8 @@ export function keysHelpLines(): readonly string[] {
 		titled('events (e)'),
 		titled('config view'),
 	];
-	// meow indents the help by two more columns: a line of up to 78 fits an 80-column terminal.
-	const width = 78;
+	// meow indents the help by four columns: a line of up to 76 fits an 80-column terminal.
+	const width = 76;
 	const indent = ' '.repeat(13);
 	const line = (label: string, of: Section | undefined): string[] => {
 		const lines = [`  ${label.padEnd(11)}`];

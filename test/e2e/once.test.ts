@@ -94,5 +94,7 @@ describe('rigtop --once', () => {
 		const help = (await rigtop(['--help'])).stdout;
 		expect(help).toContain('--token-file');
 		for (const line of keysHelpLines()) expect(help).toContain(line.trim());
+		// It fits an 80-column terminal.
+		for (const line of help.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
 	});
 });
