@@ -27,7 +27,8 @@ await build({
 			setup(b) {
 				b.onLoad({filter: /[\\/]source[\\/]cli[\\/]run-live\.ts$/}, (args) => {
 					const source = readFileSync(args.path, 'utf8');
-					if (!source.includes('incrementalRendering: true')) throw new Error('source/cli/run-live.ts no longer says incrementalRendering: true');
+					if (!source.includes('incrementalRendering: true'))
+						throw new Error('source/cli/run-live.ts no longer says incrementalRendering: true');
 					return {contents: source.replace('incrementalRendering: true', 'incrementalRendering: false'), loader: 'tsx'};
 				});
 			},
