@@ -5,7 +5,7 @@
  */
 import {formatInterval, nextInterval} from '../monitor/poll-interval.js';
 import {stateOnly, type Step} from './hooks/use-step-reducer.js';
-import {scrollHelp, toggleHelp} from './help-toggle.js';
+import {helpCommand} from './help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
 import {NO_REFUSALS, type Refusals} from './offers.js';
 
@@ -133,11 +133,9 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		}
 		case 'help':
 		case 'back':
-			return stateOnly(toggleHelp({...state, helpOffset: 0}, command));
 		case 'helpUp':
-			return stateOnly(scrollHelp(state, -1, state.helpMax));
 		case 'helpDown':
-			return stateOnly(scrollHelp(state, 1, state.helpMax));
+			return stateOnly(helpCommand(state, command));
 		case 'threadsUp':
 			return stateOnly(scrollTo(state, state.threadsOffset - 1));
 		case 'threadsDown':

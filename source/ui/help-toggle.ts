@@ -9,3 +9,13 @@ export function scrollHelp<State extends {readonly helpOffset: number}>(state: S
 	const next = Math.min(Math.max(0, state.helpOffset + delta), Math.max(0, max));
 	return next === state.helpOffset ? state : {...state, helpOffset: next};
 }
+
+/** The help overlay's commands on a screen whose help scrolls: `?`/Esc open and close it (at its top), ↑↓ scroll it. */
+export function helpCommand<State extends {readonly help: boolean; readonly helpOffset: number; readonly helpMax: number}>(
+	state: State,
+	command: 'help' | 'back' | 'helpUp' | 'helpDown',
+): State {
+	if (command === 'helpUp') return scrollHelp(state, -1, state.helpMax);
+	if (command === 'helpDown') return scrollHelp(state, 1, state.helpMax);
+	return toggleHelp({...state, helpOffset: 0}, command);
+}

@@ -7,7 +7,7 @@
  * rig, poll every rig) are the step's effects.
  */
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {scrollHelp, toggleHelp} from '../help-toggle.js';
+import {helpCommand} from '../help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName, type KeyLike, type Screen} from '../keymap.js';
 import {typeKey, type TypedText} from '../config/line-editor.js';
 import {scrollToShow} from '../scroll.js';
@@ -166,11 +166,9 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 	switch (command) {
 		case 'help':
 		case 'back':
-			return stateOnly(toggleHelp({...state, helpOffset: 0}, command));
 		case 'helpUp':
-			return stateOnly(scrollHelp(state, -1, state.helpMax));
 		case 'helpDown':
-			return stateOnly(scrollHelp(state, 1, state.helpMax));
+			return stateOnly(helpCommand(state, command));
 		case 'fleetUp':
 			return stateOnly(moveTo(state, view, view.position - 1));
 		case 'fleetDown':
