@@ -20,7 +20,7 @@ import path from 'node:path';
 import {performance} from 'node:perf_hooks';
 import process from 'node:process';
 import {gunzipSync} from 'node:zlib';
-import {CLI, cpuMs, inPty, median, percentile, report, root, round, setting, sleep, startSimFleet, waitUntil} from './lib.mjs';
+import {binEnv, CLI, cpuMs, inPty, median, percentile, report, root, round, setting, sleep, startSimFleet, waitUntil} from './lib.mjs';
 
 const RIGS = setting('EXPORTER_RIGS', 1000);
 const INTERVAL_S = setting('EXPORTER_INTERVAL', 10);
@@ -71,7 +71,7 @@ async function startExporter(rigsFile) {
 		[CLI, 'exporter', '--rigs', rigsFile, '--interval', String(INTERVAL_S), '--listen', '127.0.0.1:0'],
 		{
 			stdio: ['ignore', 'ignore', 'pipe'],
-			env: {...process.env, CI: ''},
+			env: {...binEnv(), CI: ''},
 		},
 	);
 	let log = '';
@@ -136,6 +136,7 @@ async function measureFleet(urls) {
 	writeFileSync(rigsFile, JSON.stringify(urls.map((url, index) => ({name: `rig-${String(index + 1).padStart(3, '0')}`, url}))));
 	let screen = '';
 	fleet = inPty(process.execPath, [CLI, '--rigs', rigsFile, '-i', '1'], {
+		env: binEnv(),
 		cols: 120,
 		rows: 40,
 		onOutput: (chunk) => (screen = (screen + chunk).slice(-20_000)),

@@ -19,7 +19,7 @@ import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:f
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {promisify} from 'node:util';
-import {BARE_POLLER, report, round, startSimFleet} from './lib.mjs';
+import {BARE_POLLER, binEnv, report, round, startSimFleet} from './lib.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -88,7 +88,9 @@ async function main() {
 	const nodeArgs = process.env.RIGTOP_BENCH_NODE_ARGS ?? '';
 	const cli = process.env.RIGTOP_BENCH_CLI ?? path.join(root, 'dist', 'cli.js');
 	const launcher = nodeArgs.trim() === '' ? `'${cli}'` : `'${process.execPath}' ${nodeArgs} '${cli}'`;
-	const command = `echo $$ > '${pidFile}'; exec env -u CI TERM=xterm-256color PATH='${path.dirname(process.execPath)}':"$PATH" ${launcher} --rigs '${rigsFile}' -i 1`;
+	// Its history in a scratch folder (binEnv's), not the user's.
+	const state = binEnv().XDG_STATE_HOME;
+	const command = `echo $$ > '${pidFile}'; exec env -u CI TERM=xterm-256color XDG_STATE_HOME='${state}' PATH='${path.dirname(process.execPath)}':"$PATH" ${launcher} --rigs '${rigsFile}' -i 1`;
 	await run('tmux', [
 		'-L',
 		socket,

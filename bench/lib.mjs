@@ -30,7 +30,10 @@ export function requireBuild() {
  * its shebang line (and any node option on it) applies, with this process's Node first on PATH.
  */
 export function binEnv(env = process.env) {
-	return {...env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`};
+	// rigtop keeps its history under $XDG_STATE_HOME: a benchmark writes into a scratch folder of its own, never into
+	// the history of the user who runs it (nor reads theirs), unless the caller names one.
+	const state = env.RIGTOP_BENCH_STATE_HOME ?? scratchDir('state');
+	return {...env, XDG_STATE_HOME: state, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`};
 }
 
 /** The node options on the bin's shebang line (source/bin.ts): the in-process drivers run with them, as rigtop does. */

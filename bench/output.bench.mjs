@@ -6,7 +6,7 @@ import path from 'node:path';
 import {readFileSync} from 'node:fs';
 import {build} from 'esbuild';
 import {common} from '../scripts/build.mjs';
-import {binNodeOptions, CLI, inPty, report, root, round, setting, sleep, startMiner, waitUntil} from './lib.mjs';
+import {binEnv, binNodeOptions, CLI, inPty, report, root, round, setting, sleep, startMiner, waitUntil} from './lib.mjs';
 
 const seconds = setting('OUTPUT_SECONDS', 30);
 
@@ -40,6 +40,7 @@ async function bytesPerSecond(cli, url) {
 	let total = 0;
 	let seen = '';
 	const session = inPty(process.execPath, [...binNodeOptions(), cli, url, '--interval', '2'], {
+		env: binEnv(),
 		onOutput(chunk) {
 			total += chunk.length;
 			if (seen.length < 200_000) seen += chunk;
