@@ -2,8 +2,11 @@
 // localeCompare) and semver, when its dependencies.js loads: about 8 ms of every start, --once and --version
 // included (docs/performance.md). meow 14 only runs it when a program reads `cli.pkg` (rigtop never does, and passes
 // `pkg` itself so meow reads no package.json). The patch sets it up on the first call instead: the same function,
-// called the same way. test/e2e/patches.test.ts parses the same command lines with both builds, and normalizes the
-// same package data through both.
+// called the same way. The same file also imports node:child_process for a `promisify(execFile)` whose result is
+// thrown away (what is left of a bundled helper rigtop's meow never calls): loading child_process (with net, dgram
+// and the streams) is about 5 ms of every start on Node 22 under the bin's V8 option (docs/performance.md); the
+// patch drops the import and the call. test/e2e/patches.test.ts parses the same command lines with both builds,
+// normalizes the same package data through both, and checks that the patched build has no child_process import.
 import {versionedPatch} from './versioned-patch.mjs';
 
 export default versionedPatch({
@@ -12,10 +15,16 @@ export default versionedPatch({
 	file: 'build/dependencies.js',
 	patchFile: 'scripts/patches/meow.mjs',
 	edit(source, replace) {
-		return replace(
+		const lazy = replace(
 			source,
 			'var normalizeExports = requireNormalize();\nconst normalizePackageData = getDefaultExportFromCjs(normalizeExports);',
 			'// rigtop patch (scripts/patches/meow.mjs): normalize-package-data set up on first use.\nconst normalizePackageData = (...parameters) => getDefaultExportFromCjs(requireNormalize())(...parameters);',
 		);
+		const noCall = replace(
+			lazy,
+			'\npromisify(execFile);\n',
+			'\n// rigtop patch (scripts/patches/meow.mjs): an unused promisify(execFile) dropped.\n',
+		);
+		return replace(noCall, "import { promisify } from 'node:util';\nimport { execFile } from 'node:child_process';\n", '');
 	},
 });

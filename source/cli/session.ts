@@ -1,4 +1,3 @@
-import {randomBytes} from 'node:crypto';
 import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -91,9 +90,10 @@ export function watchMiner(
  * token and restricted off, so every feature (config view, pause, resume) can be tried on it.
  */
 export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget; stateDir: string}> {
+	// Loaded only for --demo: a normal run never pays for the simulator's code, nor for node:crypto (about 6 ms of
+	// every start on Node 22, docs/performance.md).
+	const [{randomBytes}, {startSimulator}] = await Promise.all([import('node:crypto'), import('../sim/simulator.js')]);
 	const token = randomBytes(16).toString('hex');
-	// Loaded only for --demo: a normal run never pays for the simulator's code.
-	const {startSimulator} = await import('../sim/simulator.js');
 	const simulator = await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'demo-rig', threads: 8});
 	const stateDir = await mkdtemp(path.join(tmpdir(), 'rigtop-demo-'));
 	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}, stateDir};

@@ -7,9 +7,8 @@
 import {randomBytes} from 'node:crypto';
 import {constants as fsConstants} from 'node:fs';
 import {access, chmod, link, mkdir, open, readdir, readFile, rename, unlink} from 'node:fs/promises';
-import {homedir} from 'node:os';
 import path from 'node:path';
-import {xdgState} from 'xdg-basedir';
+import {rigtopStateDir} from './state-dir.js';
 
 export const DEFAULT_KEEP = 50;
 
@@ -38,13 +37,7 @@ export class BackupError extends Error {
 
 /** The backup directory: `$XDG_STATE_HOME/rigtop/backups`, else `~/.local/state/rigtop/backups`. */
 export function defaultBackupDir(env: NodeJS.ProcessEnv = process.env): string {
-	const fromEnv = env['XDG_STATE_HOME'];
-	let base: string;
-	// XDG: a relative path in the variable is invalid and must be ignored.
-	if (fromEnv && path.isAbsolute(fromEnv)) base = fromEnv;
-	else if (!fromEnv && env === process.env && xdgState && path.isAbsolute(xdgState)) base = xdgState;
-	else base = path.join(homedir(), '.local', 'state');
-	return path.join(base, 'rigtop', 'backups');
+	return path.join(rigtopStateDir(env), 'backups');
 }
 
 /** The file-name prefix for a miner: its host and port, e.g. `127.0.0.1_18090`, `--1_8080` for [::1]:8080. */

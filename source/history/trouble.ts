@@ -2,9 +2,8 @@
  * What went wrong with the history store, from SQLite's result code or the file system's error code,
  * and the one line a user reads about it. The store's rule per kind is in store.ts.
  */
-import path from 'node:path';
 import process from 'node:process';
-import {defaultBackupDir} from '../config/backups.js';
+import {rigtopStateDir} from '../config/state-dir.js';
 
 export type Trouble =
 	/** Not a SQLite file, or a damaged one (SQLITE_NOTADB, SQLITE_CORRUPT): set aside, start a fresh store. */
@@ -116,7 +115,7 @@ export function detail(error: unknown): string {
 
 /** `$XDG_STATE_HOME/rigtop` (default `~/.local/state/rigtop`), where the store lives beside the config backups. */
 export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-	return path.dirname(defaultBackupDir(env));
+	return rigtopStateDir(env);
 }
 
 export const STORE_FILE_NAME = 'history.sqlite';

@@ -1,4 +1,7 @@
 import {execFile} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {promisify} from 'node:util';
 import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
@@ -96,5 +99,39 @@ describe('rigtop --once', () => {
 		for (const line of keysHelpLines()) expect(help).toContain(line.trim());
 		// It fits an 80-column terminal.
 		for (const line of help.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+	});
+});
+
+describe('what --once loads', () => {
+	// Each of Node's own modules that a run loads is compiled at every start, and without Node's code cache when the
+	// node has any V8 option (Node 22): node:crypto was about 6 ms, child_process about 5 (docs/performance.md).
+	it('neither node:crypto nor child_process, with a token file and the history on', async () => {
+		const six = await startSimulator({dialect: '6', warm: true, workerId: 'modules', token: 'modules-token'});
+		simulators.push(six);
+		const work = mkdtempSync(path.join(tmpdir(), 'rigtop-modules-'));
+		try {
+			const hook = path.join(work, 'hook.cjs');
+			const list = path.join(work, 'modules.txt');
+			const tokenFile = path.join(work, 'token');
+			writeFileSync(tokenFile, 'modules-token\n', {mode: 0o600});
+			writeFileSync(
+				hook,
+				`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
+			);
+			const childEnv: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: path.join(work, 'state')};
+			delete childEnv['CI'];
+			const {stdout} = await run('node', ['--require', hook, CLI, '--once', '--json', six.url, '--token-file', tokenFile], {
+				env: childEnv,
+				timeout: 20_000,
+			});
+			expect((JSON.parse(stdout) as {miners: {ok: boolean}[]}).miners[0]?.ok).toBe(true);
+			const loaded = readFileSync(list, 'utf8').split('\n');
+			// The run did load what it needs (the check is not vacuous): HTTP and the history store.
+			expect(loaded).toContain('NativeModule http');
+			expect(loaded).toContain('NativeModule sqlite');
+			expect(loaded.filter((name) => /^NativeModule (crypto|child_process)$/.test(name))).toEqual([]);
+		} finally {
+			rmSync(work, {recursive: true, force: true});
+		}
 	});
 });

@@ -268,4 +268,14 @@ describe('meow (normalize-package-data set up on first use)', () => {
 		expect(got['_id']).toBe(`${String(want['name'])}@${String(want['version'])}`);
 		expect(got).toEqual(want);
 	});
+
+	it('loads no node:child_process (the original does, for a promisify(execFile) it throws away)', () => {
+		const loads = (specifier: string) => {
+			const script = `await import(${JSON.stringify(specifier)}); process.stdout.write(String(process.moduleLoadList.includes('NativeModule child_process')));`;
+			return execFileSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8', cwd: process.cwd()});
+		};
+
+		expect(loads('meow')).toBe('true');
+		expect(loads(pathToFileURL(patchedFile).href)).toBe('false');
+	});
 });
