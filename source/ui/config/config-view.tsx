@@ -184,7 +184,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		() => CONFIG_KEYMAP.help(['browse'], new Set<Capability>(writesOff ? [] : ['write'])).filter((entry) => entry.available),
 		[writesOff],
 	);
-	const helpMax = helpMaxOffset(helpEntries, layout.width, layout.bodyRows);
+	const helpMax = useMemo(() => helpMaxOffset(helpEntries, layout.width, layout.bodyRows), [helpEntries, layout.width, layout.bodyRows]);
 	// Keys act on the session's state at that moment; the effects they ask for run right away, so the
 	// next key sees them.
 	const [ui, dispatch] = useStepReducer(

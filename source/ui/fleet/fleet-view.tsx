@@ -193,7 +193,7 @@ export function FleetView({
 	}, [ui]);
 	// The fleet's keys (the help's own, Esc and ↑↓, are on its frame: listing them here would give them two meanings).
 	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'fleetFilter'], offered).filter((entry) => entry.available), [offered]);
-	const helpMax = helpMaxOffset(help, columns, layout.bodyHeight);
+	const helpMax = useMemo(() => helpMaxOffset(help, columns, layout.bodyHeight), [help, columns, layout.bodyHeight]);
 	useEffect(() => {
 		dispatch({type: 'viewport', pageSize: layout.rigRows, helpMax});
 	}, [dispatch, layout.rigRows, helpMax]);
