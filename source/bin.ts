@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env node
 // The shipped entry, dist/cli.js. Its shebang gives Node one option, on Node's own command line (no
 // runtime V8 flags): V8's young generation stops growing at 4 MB semi-spaces. With V8's defaults it
 // grows to 16-32 MB under a frame a second, and rigtop watching one miner held 110-120 MB of RSS
