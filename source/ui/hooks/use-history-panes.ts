@@ -2,7 +2,7 @@
  * What the dashboard's hashrate and events panes read from a miner's history (history/source.ts): the sparkline
  * filled from the store at once ("since 3d") instead of starting empty, and the events from before this session.
  */
-import {useMemo, useState} from 'react';
+import {useEffect, useMemo, useState} from 'react';
 import {SeriesCache, type MinerHistory} from '../../history/source.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {TimedEvent} from '../event-lines.js';
@@ -57,14 +57,20 @@ export function useSparkline(history: MinerHistory | undefined, state: MonitorSt
 	// changed are read (SeriesCache).
 	const latest = state.lastAttemptAt ?? 0;
 	const [cache] = useState(() => new SeriesCache());
+	// The first frame draws the monitor's samples; the store is read from the next one on, so reading it (about 6 ms
+	// on Node 22, mostly SQLite's first statements) is not on the way to the first frame with the miner's data.
+	const [drawn, setDrawn] = useState(false);
+	useEffect(() => {
+		setDrawn(true);
+	}, []);
 	return useMemo(() => {
-		if (!history || points <= 0) return {values: samples, since: null};
+		if (!history || points <= 0 || !drawn) return {values: samples, since: null};
 		const first = history.span()?.first ?? null;
 		const window = sparkWindow(first, Math.max(now, latest), points, history.intervalMs);
 		const series = cache.read(history, {from: window.from, to: window.to, points});
 		const values = series.points.map((point) => (point.live > 0 ? point.avg : null));
 		return {values, since: first === null ? null : Math.max(first, window.from)};
-	}, [cache, history, points, now, latest, samples]);
+	}, [cache, history, points, now, latest, samples, drawn]);
 }
 
 /** A monitor's event as the panes list it. */
