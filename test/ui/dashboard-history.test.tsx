@@ -45,6 +45,7 @@ describe('the dashboard with history', () => {
 		const night = nightHistory(store);
 		cleanups.push(() => night.close());
 		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={night.history} now={NOW} />);
+		await terminal.waitFor('Hashrate since 1d'); // the store is read from the second frame on
 		const pane = hashratePane(terminal.frame());
 		expect(pane[0]).toContain('Hashrate since 1d');
 		const spark = pane.slice(3, -1).map((line) => line.slice(2, -2));
@@ -80,6 +81,7 @@ describe('the dashboard with history', () => {
 			columns: 200,
 			rows: 50,
 		});
+		await terminal.waitFor('Hashrate since 1d');
 		const frame = terminal.frame();
 		const pane = hashratePane(frame, 200);
 		const sparkRows = pane.slice(3, -1).filter((line) => BRAILLE.test(line));
@@ -92,7 +94,7 @@ describe('the dashboard with history', () => {
 		for (const line of linesOf(stripVTControlCharacters(frame))) expect(line.length).toBeLessThanOrEqual(200);
 	});
 
-	test('the first frame does not wait for the store: the monitor\'s samples, then the stored line a frame later', async () => {
+	test("the first frame does not wait for the store: the monitor's samples, then the stored line a frame later", async () => {
 		const store = createStore(fresh());
 		const night = nightHistory(store);
 		cleanups.push(() => night.close());
@@ -121,6 +123,7 @@ describe('the dashboard with history', () => {
 		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100});
 		cleanups.push(() => history.close());
 		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={history} now={NOW} />);
+		await terminal.waitFor(/Hashrate since \d+m/);
 		expect(hashratePane(terminal.frame())[0]).toMatch(/Hashrate since \d+m/);
 		for (let i = 9; i >= 0; i--) store.set({lastAttemptAt: NOW - i * POLL_MS, lastSuccessAt: NOW - i * POLL_MS});
 		await terminal.waitFor(BRAILLE);

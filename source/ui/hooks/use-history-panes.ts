@@ -61,7 +61,12 @@ export function useSparkline(history: MinerHistory | undefined, state: MonitorSt
 	// on Node 22, mostly SQLite's first statements) is not on the way to the first frame with the miner's data.
 	const [drawn, setDrawn] = useState(false);
 	useEffect(() => {
-		setDrawn(true);
+		const timer = setImmediate(() => {
+			setDrawn(true);
+		});
+		return () => {
+			clearImmediate(timer);
+		};
 	}, []);
 	return useMemo(() => {
 		if (!history || points <= 0 || !drawn) return {values: samples, since: null};
