@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// The shipped entry, dist/cli.js. Its shebang gives Node one option, on Node's own command line (no
-// runtime V8 flags): V8's young generation stops growing at 4 MB semi-spaces. With V8's defaults it
-// grows to 16-32 MB under a frame a second, and rigtop watching one miner held 110-120 MB of RSS
-// against the goal of 100 MB; with it, 91-96 MB, for about a tenth more CPU (docs/performance.md,
-// `node bench/run.mjs steady`). `env -S` splits the line (GNU coreutils 8.30+, BSD and macOS env).
+// The shipped entry, dist/cli.js. No node option on its shebang: on Node 22 any V8 option makes Node
+// compile its own built-in modules at every start (12-15 ms), and the --max-semi-space-size=4 it once
+// carried to bound RSS cost more CPU than the memory it saved was worth on a mining rig
+// (docs/performance.md, "Steady, RSS and no node option on the shebang").
 //
 // It does two things before loading rigtop itself (source/cli.tsx, imported below so that its code is
 // never parsed on a Node that cannot run it):
