@@ -18,6 +18,7 @@ import {Footer, MessageLine} from './panes/footer.js';
 import {dashboardRefusals, sameRefusals, type Refusals} from './offers.js';
 import {HashratePane} from './panes/hashrate-pane.js';
 import {Header} from './panes/header.js';
+import {helpScrollKeys} from './help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from './panes/help-overlay.js';
 import {PoolPane} from './panes/pool-pane.js';
 import {SharesPane} from './panes/shares-pane.js';
@@ -253,7 +254,7 @@ export function Dashboard({
 			<HelpOverlay
 				entries={help}
 				offset={ui.helpOffset}
-				scrollKeys={`${SCREEN_KEYMAP.keyOf('helpUp', 'help')}${SCREEN_KEYMAP.keyOf('helpDown', 'help')}`}
+				scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
 				width={columns}
 				height={layout.bodyHeight}
 			/>

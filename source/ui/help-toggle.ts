@@ -19,3 +19,8 @@ export function helpCommand<State extends {readonly help: boolean; readonly help
 	if (command === 'helpDown') return scrollHelp(state, 1, state.helpMax);
 	return toggleHelp({...state, helpOffset: 0}, command);
 }
+
+/** The help overlay's scroll keys as its frame names them ("↑↓"), from a screen's keymap. */
+export function helpScrollKeys(keymap: {keyOf(command: 'helpUp' | 'helpDown', context: 'help'): string}): string {
+	return `${keymap.keyOf('helpUp', 'help')}${keymap.keyOf('helpDown', 'help')}`;
+}

@@ -10,6 +10,7 @@ import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {CONFIG_KEYMAP, type Capability, type ConfigCommandName, type ConfigMode} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
+import {helpScrollKeys} from '../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
 import {Line, Pane} from '../panes/pane.js';
 import {TitleBar} from '../panes/title-bar.js';
@@ -240,7 +241,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 			<HelpOverlay
 				entries={helpEntries}
 				offset={ui.helpOffset}
-				scrollKeys={`${CONFIG_KEYMAP.keyOf('helpUp', 'help')}${CONFIG_KEYMAP.keyOf('helpDown', 'help')}`}
+				scrollKeys={helpScrollKeys(CONFIG_KEYMAP)}
 				width={view.width}
 				height={view.bodyRows}
 				title="Config view keys"

@@ -6,6 +6,7 @@ import {useKeys} from '../hooks/use-keys.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type Capability} from '../keymap.js';
 import {Footer} from '../panes/footer.js';
+import {helpScrollKeys} from '../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
 import {useTheme} from '../theme.js';
 import {computeFleetLayout} from './fleet-layout.js';
@@ -212,7 +213,7 @@ export function FleetView({
 					<HelpOverlay
 						entries={help}
 						offset={ui.helpOffset}
-						scrollKeys={`${SCREEN_KEYMAP.keyOf('helpUp', 'help')}${SCREEN_KEYMAP.keyOf('helpDown', 'help')}`}
+						scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
 						width={columns}
 						height={layout.bodyHeight}
 					/>
