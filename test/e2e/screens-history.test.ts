@@ -47,7 +47,8 @@ describe('the chart and the event view after a restart', () => {
 		// The second one, on a larger terminal: before its own polls add much, the screens show the first one's.
 		const second = await TmuxTerminal.start(['node', CLI, sim.url, '--interval', '0.5'], {cols: 120, rows: 40, env});
 		cleanups.push(async () => second.kill());
-		const dashboard = await second.waitFor('night-rig', 10_000);
+		// The sparkline's stored line comes with the second frame (the first one does not wait for the store).
+		const dashboard = await second.waitFor((screen) => screen.includes('night-rig') && /Hashrate since (\d+s|\dm)/.test(screen), 10_000);
 		// The events pane: the earlier rigtop's events, the outage with its span.
 		expect(dashboard).toMatch(/back up · down \d\d:\d\d–\d\d:\d\d, \d+s/);
 		// Since the first rigtop began (a minute or more when the miner took long to come back), not since this one.

@@ -51,23 +51,29 @@ export type SparkData = {
  * The sparkline's values: from the history (`points` buckets up to now), else the monitor's recent samples. Read
  * again at each poll (a few indexed reads: history/read.ts measures them).
  */
+/** The histories whose series a sparkline has read in this process (useSparkline). */
+const seriesRead = new WeakSet<MinerHistory>();
+
 export function useSparkline(history: MinerHistory | undefined, state: MonitorState, points: number, now: number): SparkData {
 	const samples = state.history;
 	// Read again at each poll (good or failed): the line ends at the newest one. Only the buckets that can have
 	// changed are read (SeriesCache).
 	const latest = state.lastAttemptAt ?? 0;
 	const [cache] = useState(() => new SeriesCache());
-	// The first frame draws the monitor's samples; the store is read from the next one on, so reading it (about 6 ms
-	// on Node 22, mostly SQLite's first statements) is not on the way to the first frame with the miner's data.
-	const [drawn, setDrawn] = useState(false);
+	// The first frame drawn for a history shows the monitor's samples, and the sparkline's series is read from the next
+	// frame on: its first reads (about 6 ms on Node 22, mostly SQLite preparing its statements) are not on the way to
+	// the first frame with the miner's data. A history read once (a dashboard opened again from the fleet) reads at once.
+	const [drawn, setDrawn] = useState(() => history === undefined || seriesRead.has(history));
 	useEffect(() => {
+		if (drawn) return;
 		const timer = setImmediate(() => {
+			if (history) seriesRead.add(history);
 			setDrawn(true);
 		});
 		return () => {
 			clearImmediate(timer);
 		};
-	}, []);
+	}, [drawn, history]);
 	return useMemo(() => {
 		if (!history || points <= 0 || !drawn) return {values: samples, since: null};
 		const first = history.span()?.first ?? null;
