@@ -3,9 +3,10 @@
 // included (docs/performance.md). meow 14 only runs it when a program reads `cli.pkg` (rigtop never does, and passes
 // `pkg` itself so meow reads no package.json). The patch sets it up on the first call instead: the same function,
 // called the same way. The same file also imports node:child_process for a `promisify(execFile)` whose result is
-// thrown away (what is left of a bundled helper rigtop's meow never calls): loading child_process (with net, dgram
-// and the streams) is about 5 ms of every start on Node 22 under the bin's V8 option (docs/performance.md); the
-// patch drops the import and the call. test/e2e/patches.test.ts parses the same command lines with both builds,
+// thrown away (what is left of a bundled helper rigtop's meow never calls): loading child_process (with dgram and the
+// child-process internals) is about 2 ms of `--once` and `--version` on Node 22 (5–6 ms with a V8 option on node's
+// command line; the live dashboard loads it anyway, for Ink and alert commands; docs/build.md); the patch drops the
+// import and the call. test/e2e/patches.test.ts parses the same command lines with both builds,
 // normalizes the same package data through both, and checks that the patched build has no child_process import.
 import {versionedPatch} from './versioned-patch.mjs';
 

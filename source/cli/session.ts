@@ -90,8 +90,8 @@ export function watchMiner(
  * token and restricted off, so every feature (config view, pause, resume) can be tried on it.
  */
 export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget; stateDir: string}> {
-	// Loaded only for --demo: a normal run never pays for the simulator's code, nor for node:crypto (about 6 ms of
-	// every start on Node 22, docs/performance.md).
+	// Loaded only for --demo: a normal run never pays for the simulator's code, and `--once` not for node:crypto (about
+	// 1–6 ms of a start on Node 22, docs/performance.md).
 	const [{randomBytes}, {startSimulator}] = await Promise.all([import('node:crypto'), import('../sim/simulator.js')]);
 	const token = randomBytes(16).toString('hex');
 	const simulator = await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'demo-rig', threads: 8});

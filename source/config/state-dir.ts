@@ -1,7 +1,8 @@
 /**
  * rigtop's state folder, `$XDG_STATE_HOME/rigtop` (default `~/.local/state/rigtop`): the config backups and the
  * history store live in it. A module of its own so that finding the folder loads nothing else (the history store is
- * opened by every run, `--once` included; the backups' code, with node:crypto, only loads to apply a config).
+ * opened by every run, `--once` included; the backups' code, with node:crypto, is not loaded by
+ * `--once`).
  */
 import {homedir} from 'node:os';
 import path from 'node:path';
