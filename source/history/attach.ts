@@ -7,7 +7,8 @@ import path from 'node:path';
 import type {Session} from '../cli/session.js';
 import {HistoryRecorder} from './recorder.js';
 import {HistoryStore} from './store.js';
-import {defaultStateDir, STORE_FILE_NAME} from './trouble.js';
+import {rigtopStateDir} from '../config/state-dir.js';
+import {STORE_FILE_NAME} from './trouble.js';
 
 export type HistoryPlan = {
 	readonly mode: 'live' | 'once' | 'where' | 'exporter';
@@ -22,7 +23,7 @@ export type AttachOptions = {
 
 /** The store's default file. */
 export function defaultStoreFile(env: NodeJS.ProcessEnv = process.env): string {
-	return path.join(defaultStateDir(env), STORE_FILE_NAME);
+	return path.join(rigtopStateDir(env), STORE_FILE_NAME);
 }
 
 /**

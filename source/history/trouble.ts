@@ -3,7 +3,6 @@
  * and the one line a user reads about it. The store's rule per kind is in store.ts.
  */
 import process from 'node:process';
-import {rigtopStateDir} from '../config/state-dir.js';
 
 export type Trouble =
 	/** Not a SQLite file, or a damaged one (SQLITE_NOTADB, SQLITE_CORRUPT): set aside, start a fresh store. */
@@ -111,11 +110,6 @@ export function detail(error: unknown): string {
 	// Node's "EACCES: permission denied, open '/path'": the path is in the notice already.
 	const words = new RegExp(`^${code}: ([^,]+)`).exec(line)?.[1];
 	return words ? `${words}, ${code}` : `${line} (${code})`;
-}
-
-/** `$XDG_STATE_HOME/rigtop` (default `~/.local/state/rigtop`), where the store lives beside the config backups. */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-	return rigtopStateDir(env);
 }
 
 export const STORE_FILE_NAME = 'history.sqlite';
