@@ -21,15 +21,25 @@ export type HelpOverlayProps = {
 
 const closeKeys = `${SCREEN_KEYMAP.keyOf('help', 'help')} or ${SCREEN_KEYMAP.keyOf('back', 'help')} to close`;
 
-/** The width of the keys column: the longest keys label and two spaces. */
-function keysWidth(entries: readonly HelpEntry[]): number {
-	return Math.max(...entries.map((entry) => entry.keys.length), 4) + 2;
+/** The least width a description is given beside the keys; in a narrower frame it goes under them. */
+const MIN_DESCRIPTION = 12;
+
+/**
+ * How entries are laid out in a frame `width` wide: the keys column (the longest keys label and two spaces) with
+ * each description wrapping beside it; or, when that would leave a description less than MIN_DESCRIPTION columns,
+ * each entry's keys on a line of their own (cut at the edge) and its description under them, indented by two.
+ */
+function helpColumns(entries: readonly HelpEntry[], width: number): {stacked: boolean; keyWidth: number; room: number} {
+	const inner = Math.max(1, width - 4);
+	const keyWidth = Math.max(...entries.map((entry) => entry.keys.length), 4) + 2;
+	if (inner - keyWidth >= MIN_DESCRIPTION) return {stacked: false, keyWidth, room: inner - keyWidth};
+	return {stacked: true, keyWidth: inner, room: Math.max(1, inner - 2)};
 }
 
-/** The lines each entry takes in a frame `width` wide: its description wraps beside the keys column. */
+/** The lines each entry takes in a frame `width` wide. */
 function entryHeights(entries: readonly HelpEntry[], width: number): number[] {
-	const room = Math.max(1, width - 4 - keysWidth(entries));
-	return entries.map((entry) => wrappedHeight(entry.description, room));
+	const {stacked, room} = helpColumns(entries, width);
+	return entries.map((entry) => (stacked ? 1 : 0) + wrappedHeight(entry.description, room));
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -59,12 +69,12 @@ export function helpMaxOffset(all: readonly HelpEntry[], width: number, height: 
 
 /**
  * The keys that work here, from the keymap (the ones this miner or mode cannot use are left out); a
- * description wraps beside its keys. A screen may scroll it.
+ * description wraps beside its keys (under them in a narrow frame). A screen may scroll it.
  */
 function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, closeHint = closeKeys, title = 'Keys'}: HelpOverlayProps) {
 	const theme = useTheme();
 	const entries = all.filter((entry) => entry.available);
-	const keyWidth = keysWidth(entries);
+	const {stacked, keyWidth} = helpColumns(entries, width);
 	const heights = entryHeights(entries, width);
 	const inner = Math.max(0, height - 2);
 	const fits = sum(heights) <= inner;
@@ -76,13 +86,18 @@ function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, c
 	return (
 		<Pane title={title} note={`· ${closeHint}`} width={width} height={height}>
 			{shown.map((entry, index) => (
-				<Box key={`${entry.keys} ${entry.description}`} height={heights[from + index]} flexDirection="row" flexShrink={0}>
+				<Box
+					key={`${entry.keys} ${entry.description}`}
+					height={heights[from + index]}
+					flexDirection={stacked ? 'column' : 'row'}
+					flexShrink={0}
+				>
 					<Box width={keyWidth} flexShrink={0}>
 						<Text bold wrap="truncate-end" {...theme.text('accent')}>
 							{entry.keys}
 						</Text>
 					</Box>
-					<Box flexGrow={1} flexShrink={1}>
+					<Box flexGrow={1} flexShrink={1} paddingLeft={stacked ? 2 : 0}>
 						<Text wrap="wrap">{entry.description}</Text>
 					</Box>
 				</Box>
