@@ -21,6 +21,22 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Screens clip rows, never columns: a box that cuts at its side edges makes Ink slice every line under it on
+		// every frame (about 10 % of the live dashboard's CPU, docs/performance.md "Rows clipped, columns cut by each
+		// line"). Each line is cut by its own Text (wrap="truncate-end" or "wrap"); test/ui/fits.test.tsx checks it.
+		files: ['source/ui/**/*.tsx'],
+		rules: {
+			'no-restricted-syntax': [
+				'error',
+				{
+					selector: "JSXAttribute[name.name='overflow'], JSXAttribute[name.name='overflowX']",
+					message:
+						'Clip rows with overflowY="hidden"; cut lines with their Text (docs/performance.md, "Rows clipped, columns cut by each line").',
+				},
+			],
+		},
+	},
+	{
 		files: ['scripts/**/*.mjs', 'bench/**/*.mjs', '.ci/**/*.mjs', 'eslint.config.js'],
 		languageOptions: {
 			globals: {

@@ -331,7 +331,7 @@ export function Dashboard({
 				flexDirection="column"
 				width={columns}
 				height={ui.help || snapshot === null ? layout.headerLines + layout.bodyHeight + layout.footerLines : layout.height}
-				overflow="hidden"
+				overflowY="hidden"
 			>
 				<Header
 					state={state}

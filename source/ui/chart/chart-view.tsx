@@ -226,7 +226,7 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>
-			<Box flexDirection="column" width={columns} height={budget} overflow="hidden">
+			<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
 				<TitleBar width={columns} title={`${state.name} · ${when}`}>
 					<Text {...theme.text('muted')}>{statsText}</Text>
 				</TitleBar>

@@ -62,7 +62,7 @@ function ConfigTreeView({document, edits, rows, top, height, cursor, expanded, w
 		Math.max(MIN_VALUE, Math.floor(width * 0.3)),
 	);
 	return (
-		<Box flexDirection="column" width={width} height={Math.max(0, height)} overflow="hidden">
+		<Box flexDirection="column" width={width} height={Math.max(0, height)} overflowY="hidden">
 			{shown.map((entry, index) => {
 				const selected = top + index === cursor;
 				const changed = edits?.isChanged(entry.path) === true;

@@ -301,7 +301,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	const status = statusText(state, writesOff);
 	const hints = CONFIG_KEYMAP.footer(mode, footerFor(mode, state, writesOff));
 	return (
-		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflow="hidden">
+		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
 			<TitleBar width={view.width} title={`${minerName} · config`}>
 				<Text wrap="truncate-end" {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>
 					{status}
@@ -309,7 +309,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 			</TitleBar>
 			{body}
 			{view.noticeLines > 0 ? (
-				<Box width={view.width} height={view.noticeLines} paddingX={1} overflow="hidden">
+				<Box width={view.width} height={view.noticeLines} paddingX={1} overflowY="hidden">
 					<Text wrap={notice?.wraps ? 'wrap' : 'truncate-end'} {...(notice ? theme.text(notice.tone) : {})}>
 						{notice?.text ?? ' '}
 					</Text>

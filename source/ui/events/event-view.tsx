@@ -174,7 +174,7 @@ export function EventView({sources, title, notices = NO_NOTICES, onClose, onQuit
 
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>
-			<Box flexDirection="column" width={columns} height={budget} overflow="hidden">
+			<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
 				<TitleBar width={columns} title={`${title} · events`}>
 					<Text {...theme.text(sessionOnly ? 'warn' : 'muted')}>{summary}</Text>
 				</TitleBar>
@@ -182,7 +182,7 @@ export function EventView({sources, title, notices = NO_NOTICES, onClose, onQuit
 					<HelpOverlay entries={help} width={columns} height={budget - 2} />
 				) : (
 					<>
-						<Box flexDirection="column" height={listHeight} paddingX={1} overflow="hidden">
+						<Box flexDirection="column" height={listHeight} paddingX={1} overflowY="hidden">
 							{lines.length === 0 ? (
 								<Text {...theme.text('muted')}>
 									{sessionOnly ? 'no events in this session yet (history is off)' : 'no events stored yet'}

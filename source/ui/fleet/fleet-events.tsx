@@ -30,7 +30,7 @@ function FleetEventsView({events, lines, width}: FleetEventsProps) {
 	);
 
 	return (
-		<Box flexDirection="column" width={width} height={lines} paddingX={1} overflow="hidden">
+		<Box flexDirection="column" width={width} height={lines} paddingX={1} overflowY="hidden">
 			{events.length === 0 ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>
 					no events yet

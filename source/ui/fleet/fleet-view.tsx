@@ -206,7 +206,7 @@ export function FleetView({
 				flexDirection="column"
 				width={columns}
 				height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
-				overflow="hidden"
+				overflowY="hidden"
 			>
 				<FleetHeader totals={fleetTotalsAll} width={columns} window={window} sort={describeSort(ui.sort)} />
 				{ui.help ? (

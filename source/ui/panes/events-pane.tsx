@@ -45,9 +45,9 @@ function EventsPaneView({events, lines, width, notice, noticeLines: wanted = not
 	);
 
 	return (
-		<Box flexDirection="column" width={width} height={lines} paddingX={1} overflow="hidden">
+		<Box flexDirection="column" width={width} height={lines} paddingX={1} overflowY="hidden">
 			{notice ? (
-				<Box height={noticeLines} overflow="hidden">
+				<Box height={noticeLines} overflowY="hidden">
 					<Text wrap={noticeLines > 1 ? 'wrap' : 'truncate-end'} {...theme.text(notice.tone)}>
 						{notice.text}
 					</Text>

@@ -40,7 +40,7 @@ function FooterView({hints, width, lead, leadWidth = 0}: FooterProps) {
 	// The lead and the gap (up to two spaces) before the first hint.
 	const {shown, gap} = fitHints(hints, Math.max(0, width - 2 - (lead ? leadWidth + 2 : 0)));
 	return (
-		<Box width={width} height={1} paddingX={1} overflow="hidden">
+		<Box width={width} height={1} paddingX={1} overflowY="hidden">
 			<Text wrap="truncate-end">
 				{lead}
 				{shown.map((hint, index) => (
@@ -70,7 +70,7 @@ export type MessageLineProps = {
 function MessageLineView({message, width, lines}: MessageLineProps) {
 	const theme = useTheme();
 	return (
-		<Box width={width} height={Math.max(1, lines)} paddingX={1} overflow="hidden">
+		<Box width={width} height={Math.max(1, lines)} paddingX={1} overflowY="hidden">
 			<Text wrap="wrap" bold {...theme.text(message.tone)}>
 				{message.text}
 			</Text>

@@ -51,7 +51,7 @@ export function Pane({title, note, width, height, outdated = false, children}: P
 				height={Math.max(0, height - 1)}
 				flexDirection="column"
 				paddingX={1}
-				overflow="hidden"
+				overflowY="hidden"
 			>
 				<OutdatedContext.Provider value={outdated}>{children}</OutdatedContext.Provider>
 			</Box>

@@ -15,7 +15,7 @@ export function TitleBar({width, title, children}: TitleBarProps) {
 	const theme = useTheme();
 	return (
 		<Box width={width} height={1} flexDirection="row">
-			<Box flexGrow={1} flexShrink={1} overflow="hidden">
+			<Box flexGrow={1} flexShrink={1} overflowY="hidden">
 				<Text wrap="truncate-end">
 					<Text bold {...theme.text('accent')}>
 						{' rigtop  '}

@@ -20,7 +20,7 @@ function TooSmallView({columns, rows, hint}: TooSmallProps) {
 	const width = Math.max(1, columns);
 	const height = Math.max(1, rows - 1);
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden" paddingX={width > 4 ? 1 : 0}>
+		<Box flexDirection="column" width={width} height={height} overflowY="hidden" paddingX={width > 4 ? 1 : 0}>
 			<Text wrap="wrap" bold {...theme.text('warn')}>
 				{`terminal too small — need ${MIN_COLUMNS}×${MIN_ROWS}`}
 			</Text>

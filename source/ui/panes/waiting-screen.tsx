@@ -28,7 +28,7 @@ function WaitingScreenView({state, width, height}: WaitingScreenProps) {
 	const retry = retryText(state.nextPollAt, now);
 	if (error === null) {
 		return (
-			<Box flexDirection="column" width={width} height={height} paddingX={1} paddingTop={height > 4 ? 1 : 0} overflow="hidden">
+			<Box flexDirection="column" width={width} height={height} paddingX={1} paddingTop={height > 4 ? 1 : 0} overflowY="hidden">
 				<Text wrap="truncate-end">
 					<Text {...theme.text('info')}>connecting to </Text>
 					<Text bold>{state.url}</Text>
@@ -45,7 +45,7 @@ function WaitingScreenView({state, width, height}: WaitingScreenProps) {
 	const headline = unreachable ? `cannot reach ${state.url}` : `cannot use the miner at ${state.url}`;
 	const detail = error.detail ? ` (${error.detail})` : '';
 	return (
-		<Box flexDirection="column" width={width} height={height} paddingX={1} paddingTop={height > 8 ? 1 : 0} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height} paddingX={1} paddingTop={height > 8 ? 1 : 0} overflowY="hidden">
 			<Text wrap="wrap" bold {...theme.text('error')}>
 				{`✗ ${headline}`}
 			</Text>

@@ -4,6 +4,7 @@
  * access token and the pool password never appear in any of them.
  */
 import {stripVTControlCharacters} from 'node:util';
+import fc from 'fast-check';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {ConfigSession} from '../../../source/config/session.js';
 import {MinerClient} from '../../../source/miner/client.js';
@@ -416,6 +417,33 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press(KEY.space, 'rigtop runs with --read-only');
 		expect(prose(terminal)).toContain('rigtop runs with --read-only: writes are off (no apply, undo, pause or resume)');
 		expectCleanFrames(terminal, 60, 24);
+	});
+
+	it('any size from the smallest up, with values longer than the terminal: no line past its edge (the view clips rows only)', async () => {
+		const {sim, client, backupDir} = miner();
+		const long = `stratum+tcp://${'pool-'.repeat(60)}example.org:3333`;
+		sim.setConfigText(sim.configText().replace('"url": "pool.example.org:443"', `"url": "${long}"`));
+		expect(sim.configText()).toContain(long);
+		await fc.assert(
+			fc.asyncProperty(fc.integer({min: 50, max: 220}), fc.integer({min: 10, max: 60}), fc.boolean(), async (columns, rows, help) => {
+				const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
+				opened.push(session);
+				const terminal = await renderTerminal(
+					<ConfigView session={session} minerName={`rig-${'x'.repeat(300)}`} onBack={() => {}} readOnly={false} />,
+					{
+						columns,
+						rows,
+					},
+				);
+				await terminal.waitFor('▸ api');
+				await search(terminal, 'pools.0.url');
+				expect(terminal.frame()).toMatch(/url +"stratum\+tcp/);
+				if (help) await terminal.press('?', 'Config view keys');
+				expectCleanFrames(terminal, columns, rows);
+				terminal.unmount();
+			}),
+			{numRuns: 8},
+		);
 	});
 
 	it('fits smaller and larger terminals', async () => {
