@@ -9,6 +9,12 @@
 //
 // All three start together; CPU is user + system from /proc (a process's own, plus its waited-for children for
 // watch). No runtime V8 flags anywhere.
+//
+// With RIGTOP_BENCH_STEADY_BEFORE naming another build's cli.js (say, the commit before a change), that build runs
+// beside rigtop from the start, in a pty of the same size against the same miner with its own state folder, and each
+// figure's details give its CPU over the same windows and its RSS: a change measured against the build before it in
+// the same run (docs/performance.md).
+//   RIGTOP_BENCH_STEADY_BEFORE=/tmp/rigtop-before/dist/cli.js node bench/run.mjs steady
 import {spawn} from 'node:child_process';
 import process from 'node:process';
 import {clearInterval, setInterval} from 'node:timers';
@@ -48,24 +54,41 @@ const rigtop = inPty(nodeArgs.length > 0 ? process.execPath : CLI, nodeArgs.leng
 		if (output.length > 100_000) output = output.slice(-10_000);
 	},
 });
+const beforeCli = process.env.RIGTOP_BENCH_STEADY_BEFORE || null;
+let beforeOutput = '';
+const before = beforeCli
+	? inPty(beforeCli, rigtopArgs, {
+			env: binEnv({...env, RIGTOP_BENCH_STATE_HOME: scratchDir('steady-before-state'), XDG_CACHE_HOME: scratchDir('steady-before-cache')}),
+			onOutput(chunk) {
+				beforeOutput = (beforeOutput + chunk).slice(-10_000);
+			},
+		})
+	: null;
 const poller = spawn(process.execPath, [BARE_POLLER, '1', miner.tokenFile, miner.url], {stdio: ['ignore', 'pipe', 'inherit']});
 const watch = inPty('watch', ['-n1', 'curl', '-s', '-H', `Authorization: Bearer ${token}`, `${miner.url}/2/summary`]);
 const started = Date.now();
 const at = async (seconds) => sleep(Math.max(0, started + seconds * 1000 - Date.now()));
 try {
 	await waitUntil(
-		() => output.includes('bench-rig') && rigtop.innerPid() !== undefined && watch.innerPid() !== undefined,
+		() =>
+			output.includes('bench-rig') &&
+			rigtop.innerPid() !== undefined &&
+			watch.innerPid() !== undefined &&
+			(before === null || (beforeOutput.includes('bench-rig') && before.innerPid() !== undefined)),
 		10_000,
 		'the first frame',
 	);
 	const pid = rigtop.innerPid();
 	const watchPid = watch.innerPid();
+	const beforePid = before?.innerPid();
 	let peakRss = 0;
 	let pollerPeakRss = 0;
+	let beforePeakRss = 0;
 	const sampler = setInterval(() => {
 		try {
 			peakRss = Math.max(peakRss, rssBytes(pid));
 			pollerPeakRss = Math.max(pollerPeakRss, rssBytes(poller.pid));
+			if (beforePid !== undefined) beforePeakRss = Math.max(beforePeakRss, rssBytes(beforePid));
 		} catch {
 			// a process that has just ended
 		}
@@ -73,12 +96,18 @@ try {
 	await at(early);
 	const rigtopEarly = cpuMs(pid);
 	const watchEarly = cpuMs(watchPid, {children: true});
+	const beforeEarly = beforePid === undefined ? 0 : cpuMs(beforePid);
 	await at(from);
 	const rigtopFrom = cpuMs(pid);
 	const pollerFrom = cpuMs(poller.pid);
+	const beforeFrom = beforePid === undefined ? 0 : cpuMs(beforePid);
 	await at(to);
 	const rigtopWindow = cpuMs(pid) - rigtopFrom;
 	const pollerWindow = cpuMs(poller.pid) - pollerFrom;
+	const beforeWindow = beforePid === undefined ? 0 : cpuMs(beforePid) - beforeFrom;
+	/** The build RIGTOP_BENCH_STEADY_BEFORE names, over the same window: one line of details, or none. */
+	const beside = (text) =>
+		beforePid === undefined ? [] : [`${text} (RIGTOP_BENCH_STEADY_BEFORE=${beforeCli}, beside it in the same run)`];
 	clearInterval(sampler);
 	const window = to - from;
 	const command = 'node bench/run.mjs steady';
@@ -93,6 +122,7 @@ try {
 		command,
 		details: [
 			`rigtop ${round(rigtopWindow / window)} ms of CPU a second (${round((rigtopWindow / (window * 1000)) * 100)} % of one core); the poller ${round(pollerWindow / window)} ms`,
+			...beside(`the build before: ${beforeWindow} ms, rigtop ${round(rigtopWindow / beforeWindow)}× it`),
 		],
 	});
 	report({
@@ -104,7 +134,10 @@ try {
 		ratio: rigtopEarly / watchEarly,
 		goal: {of: 'ratio', max: 1, text: '≤ 1×'},
 		command,
-		details: ['rigtop from its start (start-up included); watch with every shell and curl it ran'],
+		details: [
+			'rigtop from its start (start-up included); watch with every shell and curl it ran',
+			...beside(`the build before: ${beforeEarly} ms, rigtop ${round(rigtopEarly / beforeEarly)}× it`),
+		],
 	});
 	report({
 		name: 'RSS watching one miner (highest, sampled each second)',
@@ -115,10 +148,11 @@ try {
 		ratio: peakRss / pollerPeakRss,
 		goal: {of: 'figure', max: 100, text: '≤ 100 MB'},
 		command,
-		details: [`over the first ${to} s`],
+		details: [`over the first ${to} s`, ...beside(`the build before: ${round(beforePeakRss / 2 ** 20)} MiB`)],
 	});
 } finally {
 	poller.kill('SIGTERM');
+	await before?.stop();
 	await watch.stop();
 	await rigtop.stop();
 	await miner.stop();
