@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {SCREEN_KEYMAP, type HelpEntry} from '../keymap.js';
 import {useTheme} from '../theme.js';
-import {wrappedHeight} from '../wrap.js';
+import {wrapLines, wrappedHeight} from '../wrap.js';
 import {Line, Pane} from './pane.js';
 
 export type HelpOverlayProps = {
@@ -42,6 +42,16 @@ function entryHeights(entries: readonly HelpEntry[], width: number): number[] {
 	return entries.map((entry) => (stacked ? 1 : 0) + wrappedHeight(entry.description, room));
 }
 
+/**
+ * A description wrapped as entryHeights counts it, each line after the first without the space the break left at
+ * its start (Ink's own wrap keeps it: "show or hide / ␠this help").
+ */
+function description(text: string, room: number): string {
+	return wrapLines(text, room)
+		.map((line, index) => (index === 0 ? line : line.trimStart()))
+		.join('\n');
+}
+
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 /** How many entries from `from` fit in `lines` lines. */
@@ -74,7 +84,7 @@ export function helpMaxOffset(all: readonly HelpEntry[], width: number, height: 
 function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, closeHint = closeKeys, title = 'Keys'}: HelpOverlayProps) {
 	const theme = useTheme();
 	const entries = all.filter((entry) => entry.available);
-	const {stacked, keyWidth} = helpColumns(entries, width);
+	const {stacked, keyWidth, room} = helpColumns(entries, width);
 	const heights = entryHeights(entries, width);
 	const inner = Math.max(0, height - 2);
 	const fits = sum(heights) <= inner;
@@ -98,7 +108,7 @@ function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, c
 						</Text>
 					</Box>
 					<Box flexGrow={1} flexShrink={1} paddingLeft={stacked ? 2 : 0}>
-						<Text wrap="wrap">{entry.description}</Text>
+						<Text wrap="truncate-end">{description(entry.description, room)}</Text>
 					</Box>
 				</Box>
 			))}
