@@ -69,7 +69,17 @@ describe('every screen stays inside the terminal with lines longer than it', () 
 					terminal.unmount();
 				},
 			),
-			{numRuns: 40},
+			// Besides the random sizes, always the narrowest fleet with its help and a dashboard's (where the help's
+			// keys column once passed the edge), and a size where the help scrolls.
+			{
+				numRuns: 40,
+				examples: [
+					[20, 24, 1, false],
+					[20, 24, 3, true],
+					[21, 8, 5, false],
+					[24, 12, 1, true],
+				],
+			},
 		);
 	});
 });

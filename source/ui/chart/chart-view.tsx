@@ -179,7 +179,7 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 		body = <HelpOverlay entries={help} width={columns} height={budget - 2} />;
 	} else if (!fits || !model) {
 		body = (
-			<Box height={budget - 2} width={columns} paddingX={1}>
+			<Box height={budget - 2} width={columns} paddingX={columns > 4 ? 1 : 0}>
 				<Text wrap="wrap" {...theme.text('warn')}>
 					{`terminal too small for the chart — need ${MIN_CHART_COLUMNS}×${MIN_PLOT_ROWS + CHROME_LINES + 1}`}
 				</Text>
