@@ -22,7 +22,7 @@ export default tseslint.config(
 	},
 	{
 		// Screens clip rows, never columns: a box that cuts at its side edges makes Ink slice every line under it on
-		// every frame (about 10 % of the live dashboard's CPU, docs/performance.md "Rows clipped, columns cut by each
+		// every frame (11.5 % of the steady CPU in a profile, docs/performance.md "Rows clipped, columns cut by each
 		// line"). Each line is cut by its own Text (wrap="truncate-end" or "wrap"); test/ui/fits.test.tsx checks it.
 		files: ['source/ui/**/*.tsx'],
 		rules: {

@@ -13,7 +13,8 @@
 // With RIGTOP_BENCH_STEADY_BEFORE naming another build's cli.js (say, the commit before a change), that build runs
 // beside rigtop from the start, in a pty of the same size against the same miner with its own state folder, and each
 // figure's details give its CPU over the same windows and its RSS: a change measured against the build before it in
-// the same run (docs/performance.md).
+// the same run (docs/performance.md). It runs as its own file (its shebang applies; RIGTOP_BENCH_NODE_ARGS does not),
+// and it is one more process on the machine while rigtop's own figures are taken.
 //   RIGTOP_BENCH_STEADY_BEFORE=/tmp/rigtop-before/dist/cli.js node bench/run.mjs steady
 import {spawn} from 'node:child_process';
 import process from 'node:process';
@@ -96,18 +97,31 @@ try {
 	await at(early);
 	const rigtopEarly = cpuMs(pid);
 	const watchEarly = cpuMs(watchPid, {children: true});
-	const beforeEarly = beforePid === undefined ? 0 : cpuMs(beforePid);
+	/** The build before's CPU so far, or NaN once it has ended (its lines then say so; rigtop's figures stand). */
+	const beforeCpu = () => {
+		try {
+			return beforePid === undefined ? Number.NaN : cpuMs(beforePid);
+		} catch {
+			return Number.NaN;
+		}
+	};
+	const beforeEarly = beforeCpu();
 	await at(from);
 	const rigtopFrom = cpuMs(pid);
 	const pollerFrom = cpuMs(poller.pid);
-	const beforeFrom = beforePid === undefined ? 0 : cpuMs(beforePid);
+	const beforeFrom = beforeCpu();
 	await at(to);
 	const rigtopWindow = cpuMs(pid) - rigtopFrom;
 	const pollerWindow = cpuMs(poller.pid) - pollerFrom;
-	const beforeWindow = beforePid === undefined ? 0 : cpuMs(beforePid) - beforeFrom;
+	const beforeWindow = beforeCpu() - beforeFrom;
 	/** The build RIGTOP_BENCH_STEADY_BEFORE names, over the same window: one line of details, or none. */
 	const beside = (text) =>
 		beforePid === undefined ? [] : [`${text} (RIGTOP_BENCH_STEADY_BEFORE=${beforeCli}, beside it in the same run)`];
+	/** "the build before: 9.1 ms a second, rigtop 0.9× it", or why there is no figure. */
+	const compared = (mine, theirs, perSecond) =>
+		Number.isFinite(theirs) && theirs > 0
+			? `the build before: ${perSecond ? `${round(theirs / perSecond)} ms of CPU a second` : `${theirs} ms`}, rigtop ${round(mine / theirs)}× it`
+			: 'the build before: no figure (it ended early, or used no CPU in the window)';
 	clearInterval(sampler);
 	const window = to - from;
 	const command = 'node bench/run.mjs steady';
@@ -122,7 +136,7 @@ try {
 		command,
 		details: [
 			`rigtop ${round(rigtopWindow / window)} ms of CPU a second (${round((rigtopWindow / (window * 1000)) * 100)} % of one core); the poller ${round(pollerWindow / window)} ms`,
-			...beside(`the build before: ${beforeWindow} ms, rigtop ${round(rigtopWindow / beforeWindow)}× it`),
+			...beside(compared(rigtopWindow, beforeWindow, window)),
 		],
 	});
 	report({
@@ -136,7 +150,7 @@ try {
 		command,
 		details: [
 			'rigtop from its start (start-up included); watch with every shell and curl it ran',
-			...beside(`the build before: ${beforeEarly} ms, rigtop ${round(rigtopEarly / beforeEarly)}× it`),
+			...beside(compared(rigtopEarly, beforeEarly, 0)),
 		],
 	});
 	report({
