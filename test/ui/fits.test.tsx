@@ -58,7 +58,7 @@ describe('every screen stays inside the terminal with lines longer than it', () 
 	test('the fleet, a dashboard from it and the help over both, at any size', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				fc.integer({min: 20, max: 240}),
+				fc.integer({min: 1, max: 240}),
 				fc.integer({min: 3, max: 70}),
 				fc.integer({min: 0, max: paths.length - 1}),
 				fc.boolean(),
@@ -70,7 +70,7 @@ describe('every screen stays inside the terminal with lines longer than it', () 
 				},
 			),
 			// Besides the random sizes, always the narrowest fleet with its help and a dashboard's (where the help's
-			// keys column once passed the edge), and a size where the help scrolls.
+			// keys column once passed the edge), a size where the help scrolls, and one too narrow for a frame's edges.
 			{
 				numRuns: 40,
 				examples: [
@@ -78,6 +78,7 @@ describe('every screen stays inside the terminal with lines longer than it', () 
 					[20, 24, 3, true],
 					[21, 8, 5, false],
 					[24, 12, 1, true],
+					[2, 5, 1, false],
 				],
 			},
 		);

@@ -30,6 +30,15 @@ export function Pane({title, note, width, height, outdated = false, children}: P
 	const titleEnd = Math.min(label.length, 1 + title.length);
 	const staleEnd = Math.min(label.length, titleEnd + stale.length);
 	const borderTone = theme.border('border', outdated);
+	if (width < 4) {
+		// No room for the frame (its edges and padding take four columns): the content alone, cut to the space.
+		return (
+			<Box flexDirection="column" width={Math.max(0, width)} height={Math.max(0, height)} flexShrink={0} overflowY="hidden">
+				<OutdatedContext.Provider value={outdated}>{children}</OutdatedContext.Provider>
+			</Box>
+		);
+	}
+
 	const edgeTone = {...theme.text('border'), ...theme.dim(outdated)};
 	return (
 		<Box flexDirection="column" width={width} height={height} flexShrink={0}>

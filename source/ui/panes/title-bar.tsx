@@ -6,7 +6,7 @@ export type TitleBarProps = {
 	readonly width: number;
 	/** What the screen shows, after " rigtop  "; cut at the edge when the right side needs the room. */
 	readonly title: string;
-	/** The state, right-aligned; it keeps its width. */
+	/** The state, right-aligned; it keeps its width, up to the whole line's (then it cuts itself). */
 	readonly children: ReactNode;
 };
 
@@ -23,7 +23,7 @@ export function TitleBar({width, title, children}: TitleBarProps) {
 					{title}
 				</Text>
 			</Box>
-			<Box flexShrink={0} paddingLeft={1} paddingRight={1}>
+			<Box flexShrink={0} maxWidth={width} paddingLeft={width > 4 ? 1 : 0} paddingRight={width > 4 ? 1 : 0}>
 				{children}
 			</Box>
 		</Box>
