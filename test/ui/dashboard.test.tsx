@@ -1,4 +1,3 @@
-import {stripVTControlCharacters} from 'node:util';
 import {render} from 'ink-testing-library';
 import fc from 'fast-check';
 import {describe, expect, test, vi} from 'vitest';
@@ -9,7 +8,7 @@ import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
 import {formatClock} from '../../source/format.js';
 import {PollInterval} from '../../source/monitor/poll-interval.js';
 import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from './helpers/state.js';
-import {KEYS, linesOf, renderTerminal, type Terminal} from './helpers/terminal.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from './helpers/terminal.js';
 
 type Options = Partial<Omit<DashboardProps, 'store'>> & {readonly columns?: number; readonly rows?: number};
 
@@ -18,14 +17,6 @@ async function show(state: MonitorState, options: Options = {}) {
 	const store = createStore(state);
 	const terminal = await renderTerminal(<Dashboard store={store} onQuit={onQuit} now={NOW} {...rest} />, {columns, rows});
 	return {store, terminal};
-}
-
-function expectFits(terminal: Terminal, columns: number, rows: number) {
-	for (const frame of terminal.frames) {
-		const lines = linesOf(stripVTControlCharacters(frame));
-		expect(lines.length).toBeLessThanOrEqual(rows - 1);
-		for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
-	}
 }
 
 describe('live dashboard at 80×24', () => {

@@ -5,13 +5,12 @@
  * both, at any size, with names, pools and errors longer than any terminal, never draw a line wider than the
  * terminal nor more lines than it has (less one, for the cursor's line).
  */
-import {stripVTControlCharacters} from 'node:util';
 import fc from 'fast-check';
-import {describe, expect, test} from 'vitest';
+import {describe, test} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
 import {App, type AppMiner} from '../../source/ui/app.js';
 import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW} from './helpers/state.js';
-import {KEYS, linesOf, renderTerminal, type Terminal} from './helpers/terminal.js';
+import {expectFits, KEYS, renderTerminal} from './helpers/terminal.js';
 
 const LONG = 'x'.repeat(260);
 
@@ -43,14 +42,6 @@ function fleet(): AppMiner[] {
 	return [{store: live(1)}, {store: down}, {store: live(3)}, {store: live(0)}];
 }
 
-function expectInside(terminal: Terminal, columns: number, rows: number) {
-	for (const frame of terminal.frames) {
-		const lines = linesOf(stripVTControlCharacters(frame));
-		expect(lines.length).toBeLessThanOrEqual(rows - 1);
-		for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
-	}
-}
-
 /** Key paths from the fleet: its help, a live rig's dashboard and its help, the stopped rig's dashboard. */
 const paths: readonly (readonly string[])[] = [[], ['?'], ['\r'], ['\r', '?'], [KEYS.down, '\r'], [KEYS.down, '\r', '?'], [KEYS.end, '\r']];
 
@@ -65,7 +56,7 @@ describe('every screen stays inside the terminal with lines longer than it', () 
 				async (columns, rows, which, color) => {
 					const terminal = await renderTerminal(<App miners={fleet()} onQuit={() => {}} now={NOW} color={color} />, {columns, rows});
 					for (const key of paths[which] ?? []) await terminal.press(key);
-					expectInside(terminal, columns, rows);
+					expectFits(terminal, columns, rows);
 					terminal.unmount();
 				},
 			),

@@ -2,14 +2,13 @@
  * The full-screen chart (`g`) against a real SQLite store holding a night (helpers/history.ts), at 80×24 and 200×60:
  * axes, the outage shaded and the gap left blank, the markers under the chart, the keys, a poll and a resize redrawn.
  */
-import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {SessionHistory} from '../../../source/history/source.js';
 import {chartPoints, plotColumns, Y_AXIS_WIDTH} from '../../../source/ui/chart/chart-model.js';
 import {ChartView} from '../../../source/ui/chart/chart-view.js';
 import {createStore, makeSnapshot, makeState, NOW} from '../helpers/state.js';
 import {at, NIGHT, nightHistory, POLL_MS} from '../helpers/history.js';
-import {KEYS, linesOf, renderTerminal, type Terminal} from '../helpers/terminal.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from '../helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -35,14 +34,6 @@ async function showChart(size: {columns: number; rows: number}) {
 		size,
 	);
 	return {terminal, store, onClose, onQuit};
-}
-
-function expectFits(terminal: Terminal, columns: number, rows: number) {
-	for (const frame of terminal.frames) {
-		const lines = linesOf(stripVTControlCharacters(frame));
-		expect(lines.length).toBeLessThanOrEqual(rows - 1);
-		for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
-	}
 }
 
 /** The plot's lines (those with the y-axis), the axis row under them and the time labels under that. */

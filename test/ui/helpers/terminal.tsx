@@ -148,3 +148,12 @@ export async function renderTerminal(
 export function linesOf(frame: string): string[] {
 	return frame.split('\n');
 }
+
+/** Every frame written so far fitted the terminal: at most `rows - 1` lines (the cursor's line), none wider than `columns`. */
+export function expectFits(terminal: Pick<Terminal, 'frames'>, columns: number, rows: number): void {
+	for (const frame of terminal.frames) {
+		const lines = linesOf(stripVTControlCharacters(frame));
+		expect(lines.length).toBeLessThanOrEqual(rows - 1);
+		for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+	}
+}
