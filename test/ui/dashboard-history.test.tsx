@@ -5,10 +5,10 @@
  */
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test} from 'vitest';
-import {SessionHistory} from '../../source/history/source.js';
+import {SessionHistory, type MinerHistory} from '../../source/history/source.js';
 import {App} from '../../source/ui/app.js';
 import {Dashboard} from '../../source/ui/dashboard.js';
-import {createStore, makeSnapshot, makeState, makeThreads, NOW} from './helpers/state.js';
+import {createStore, makeSnapshot, makeState, makeThreads, NOW, type TestStore} from './helpers/state.js';
 import {nightHistory, POLL_MS} from './helpers/history.js';
 import {KEYS, linesOf, renderTerminal} from './helpers/terminal.js';
 
@@ -31,6 +31,19 @@ function fresh(overrides = {}) {
 	});
 }
 
+/** A rigtop just started on a miner whose store holds a night (closed after the test). */
+function withNight(overrides = {}) {
+	const store = createStore(fresh(overrides));
+	const night = nightHistory(store);
+	cleanups.push(() => night.close());
+	return {store, history: night.history};
+}
+
+/** The dashboard over a miner's store and history, in a terminal of `size` (default 80×24). */
+async function showDashboard(store: TestStore, history: MinerHistory, size?: {columns: number; rows: number}) {
+	return renderTerminal(<Dashboard store={store} onQuit={() => {}} history={history} now={NOW} />, size);
+}
+
 /** The hashrate pane's lines (the left half of the first stats row). */
 function hashratePane(frame: string, columns = 80): string[] {
 	const lines = linesOf(frame);
@@ -41,10 +54,8 @@ function hashratePane(frame: string, columns = 80): string[] {
 
 describe('the dashboard with history', () => {
 	test('80×24: the sparkline is filled from the store at once, "since 1d", over the pane’s whole width', async () => {
-		const store = createStore(fresh());
-		const night = nightHistory(store);
-		cleanups.push(() => night.close());
-		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={night.history} now={NOW} />);
+		const {store, history} = withNight();
+		const terminal = await showDashboard(store, history);
 		await terminal.waitFor('Hashrate since 1d'); // the store is read from the second frame on
 		const pane = hashratePane(terminal.frame());
 		expect(pane[0]).toContain('Hashrate since 1d');
@@ -60,10 +71,8 @@ describe('the dashboard with history', () => {
 	});
 
 	test('the events pane lists the stored events from before this session, dated when not today', async () => {
-		const store = createStore(fresh());
-		const night = nightHistory(store);
-		cleanups.push(() => night.close());
-		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={night.history} now={NOW} />, {
+		const {store, history} = withNight();
+		const terminal = await showDashboard(store, history, {
 			columns: 120,
 			rows: 40,
 		});
@@ -74,10 +83,8 @@ describe('the dashboard with history', () => {
 	});
 
 	test('200×50 with 4 threads: the sparkline grows to several rows instead of blank lines, events fill the rest', async () => {
-		const store = createStore(fresh());
-		const night = nightHistory(store);
-		cleanups.push(() => night.close());
-		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={night.history} now={NOW} />, {
+		const {store, history} = withNight();
+		const terminal = await showDashboard(store, history, {
 			columns: 200,
 			rows: 50,
 		});
@@ -95,10 +102,8 @@ describe('the dashboard with history', () => {
 	});
 
 	test("the first frame does not wait for the store: the monitor's samples, then the stored line a frame later", async () => {
-		const store = createStore(fresh());
-		const night = nightHistory(store);
-		cleanups.push(() => night.close());
-		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={night.history} now={NOW} />);
+		const {store, history} = withNight();
+		const terminal = await showDashboard(store, history);
 		await terminal.waitFor('Hashrate since 1d');
 		const first = stripVTControlCharacters(terminal.frames[0] ?? '');
 		expect(first).toContain('╭ Hashrate');
@@ -106,13 +111,11 @@ describe('the dashboard with history', () => {
 	});
 
 	test('a dashboard opened again on the same history (from the fleet) draws the stored line in its first frame', async () => {
-		const store = createStore(fresh());
-		const night = nightHistory(store);
-		cleanups.push(() => night.close());
-		const once = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={night.history} now={NOW} />);
+		const {store, history} = withNight();
+		const once = await showDashboard(store, history);
 		await once.waitFor('Hashrate since 1d');
 		once.unmount();
-		const again = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={night.history} now={NOW} />);
+		const again = await showDashboard(store, history);
 		expect(stripVTControlCharacters(again.frames[0] ?? '')).toContain('Hashrate since 1d');
 	});
 
@@ -120,7 +123,7 @@ describe('the dashboard with history', () => {
 		const store = createStore(fresh({lastAttemptAt: NOW - 10 * POLL_MS}));
 		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100});
 		cleanups.push(() => history.close());
-		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} history={history} now={NOW} />);
+		const terminal = await showDashboard(store, history);
 		await terminal.waitFor(/Hashrate since \d+m/);
 		expect(hashratePane(terminal.frame())[0]).toMatch(/Hashrate since \d+m/);
 		for (let i = 9; i >= 0; i--) store.set({lastAttemptAt: NOW - i * POLL_MS, lastSuccessAt: NOW - i * POLL_MS});
@@ -130,10 +133,8 @@ describe('the dashboard with history', () => {
 
 describe('opening the chart and the event view', () => {
 	test('from the dashboard: g opens the chart, e the events, Esc comes back to the dashboard', async () => {
-		const store = createStore(fresh());
-		const night = nightHistory(store);
-		cleanups.push(() => night.close());
-		const terminal = await renderTerminal(<App miners={[{store, history: night.history}]} onQuit={() => {}} now={NOW} />);
+		const {store, history} = withNight();
+		const terminal = await renderTerminal(<App miners={[{store, history}]} onQuit={() => {}} now={NOW} />);
 		expect(linesOf(terminal.frame()).at(-1)).toContain('g chart  e events');
 		await terminal.press('g', 'rig-01 · last 1 h');
 		await terminal.press(KEYS.escape, 'Hashrate since 1d');
@@ -143,9 +144,7 @@ describe('opening the chart and the event view', () => {
 	});
 
 	test('from the fleet: g opens the selected rig’s chart, e every rig’s events; Esc comes back to the fleet', async () => {
-		const a = createStore(fresh({name: 'rig-a'}));
-		const night = nightHistory(a);
-		cleanups.push(() => night.close());
+		const {store: a, history: night} = withNight({name: 'rig-a'});
 		const b = createStore(fresh({name: 'rig-b', snapshot: makeSnapshot({id: 'other', workerId: 'rig-b'})}));
 		const memory = new SessionHistory({monitor: b, slot: 1, recorder: null, intervalMs: POLL_MS, capacity: 10});
 		cleanups.push(() => memory.close());
@@ -153,7 +152,7 @@ describe('opening the chart and the event view', () => {
 		const terminal = await renderTerminal(
 			<App
 				miners={[
-					{store: a, history: night.history},
+					{store: a, history: night},
 					{store: b, history: memory},
 				]}
 				onQuit={() => {}}
