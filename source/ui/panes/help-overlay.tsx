@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {SCREEN_KEYMAP, type HelpEntry} from '../keymap.js';
 import {useTheme} from '../theme.js';
-import {wrapLines, wrappedHeight} from '../wrap.js';
+import {wrapLines} from '../wrap.js';
 import {Line, Pane} from './pane.js';
 
 export type HelpOverlayProps = {
@@ -28,28 +28,18 @@ const MIN_DESCRIPTION = 12;
  * How entries are laid out in a frame `width` wide: the keys column (the longest keys label and two spaces) with
  * each description wrapping beside it; or, when that would leave a description less than MIN_DESCRIPTION columns,
  * each entry's keys on a line of their own (cut at the edge) and its description under them, indented by two.
+ * `lines` are each description's wrapped lines as drawn (the ones after the first without the space the break left
+ * at their start, which Ink's own wrap keeps: "show or hide / ␠this help"); `heights` the lines each entry takes.
  */
-function helpColumns(entries: readonly HelpEntry[], width: number): {stacked: boolean; keyWidth: number; room: number} {
+function helpLayout(entries: readonly HelpEntry[], width: number) {
 	const inner = Math.max(1, width - 4);
-	const keyWidth = Math.max(...entries.map((entry) => entry.keys.length), 4) + 2;
-	if (inner - keyWidth >= MIN_DESCRIPTION) return {stacked: false, keyWidth, room: inner - keyWidth};
-	return {stacked: true, keyWidth: inner, room: Math.max(1, inner - 2)};
-}
-
-/** The lines each entry takes in a frame `width` wide. */
-function entryHeights(entries: readonly HelpEntry[], width: number): number[] {
-	const {stacked, room} = helpColumns(entries, width);
-	return entries.map((entry) => (stacked ? 1 : 0) + wrappedHeight(entry.description, room));
-}
-
-/**
- * A description wrapped as entryHeights counts it, each line after the first without the space the break left at
- * its start (Ink's own wrap keeps it: "show or hide / ␠this help").
- */
-function description(text: string, room: number): string {
-	return wrapLines(text, room)
-		.map((line, index) => (index === 0 ? line : line.trimStart()))
-		.join('\n');
+	const keys = Math.max(...entries.map((entry) => entry.keys.length), 4) + 2;
+	const stacked = inner - keys < MIN_DESCRIPTION;
+	const keyWidth = stacked ? inner : keys;
+	const room = stacked ? Math.max(1, inner - 2) : inner - keys;
+	const lines = entries.map((entry) => wrapLines(entry.description, room).map((line, index) => (index === 0 ? line : line.trimStart())));
+	const heights = lines.map((wrapped) => (stacked ? 1 : 0) + wrapped.length);
+	return {stacked, keyWidth, lines, heights};
 }
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -67,14 +57,23 @@ function fitting(heights: readonly number[], from: number, lines: number): numbe
  * all fit, else the one that shows the last entries (one line of the frame says what is above and below).
  */
 export function helpMaxOffset(all: readonly HelpEntry[], width: number, height: number): number {
-	const entries = all.filter((entry) => entry.available);
-	const heights = entryHeights(entries, width);
+	return maxOffset(
+		helpLayout(
+			all.filter((entry) => entry.available),
+			width,
+		).heights,
+		height,
+	);
+}
+
+/** helpMaxOffset from the entries' heights. */
+function maxOffset(heights: readonly number[], height: number): number {
 	const inner = Math.max(0, height - 2);
 	if (sum(heights) <= inner) return 0;
-	let offset = entries.length;
+	let offset = heights.length;
 	let used = 0;
 	while (offset > 0 && used + (heights[offset - 1] ?? 1) <= Math.max(1, inner - 1)) used += heights[--offset] ?? 1;
-	return Math.min(offset, Math.max(0, entries.length - 1));
+	return Math.min(offset, Math.max(0, heights.length - 1));
 }
 
 /**
@@ -84,11 +83,10 @@ export function helpMaxOffset(all: readonly HelpEntry[], width: number, height: 
 function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, closeHint = closeKeys, title = 'Keys'}: HelpOverlayProps) {
 	const theme = useTheme();
 	const entries = all.filter((entry) => entry.available);
-	const {stacked, keyWidth, room} = helpColumns(entries, width);
-	const heights = entryHeights(entries, width);
+	const {stacked, keyWidth, lines, heights} = helpLayout(entries, width);
 	const inner = Math.max(0, height - 2);
 	const fits = sum(heights) <= inner;
-	const from = fits || scrollKeys === undefined ? 0 : Math.min(Math.max(0, offset), helpMaxOffset(all, width, height));
+	const from = fits || scrollKeys === undefined ? 0 : Math.min(Math.max(0, offset), maxOffset(heights, height));
 	const count = fits ? entries.length : fitting(heights, from, Math.max(1, inner - 1));
 	const shown = entries.slice(from, from + count);
 	const above = from;
@@ -108,7 +106,7 @@ function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, c
 						</Text>
 					</Box>
 					<Box flexGrow={1} flexShrink={1} paddingLeft={stacked ? 2 : 0}>
-						<Text wrap="truncate-end">{description(entry.description, room)}</Text>
+						<Text wrap="truncate-end">{lines[from + index]?.join('\n')}</Text>
 					</Box>
 				</Box>
 			))}
