@@ -59,7 +59,7 @@ const beforeCli = process.env.RIGTOP_BENCH_STEADY_BEFORE || null;
 let beforeOutput = '';
 const before = beforeCli
 	? inPty(beforeCli, rigtopArgs, {
-			env: binEnv({...env, RIGTOP_BENCH_STATE_HOME: scratchDir('steady-before-state'), XDG_CACHE_HOME: scratchDir('steady-before-cache')}),
+			env: {...env, XDG_STATE_HOME: scratchDir('steady-before-state'), XDG_CACHE_HOME: scratchDir('steady-before-cache')},
 			onOutput(chunk) {
 				beforeOutput = (beforeOutput + chunk).slice(-10_000);
 			},

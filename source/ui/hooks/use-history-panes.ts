@@ -47,13 +47,13 @@ export type SparkData = {
 	readonly since: number | null;
 };
 
+/** The histories whose series a sparkline has read in this process (useSparkline). */
+const seriesRead = new WeakSet<MinerHistory>();
+
 /**
  * The sparkline's values: from the history (`points` buckets up to now), else the monitor's recent samples. Read
  * again at each poll (a few indexed reads: history/read.ts measures them).
  */
-/** The histories whose series a sparkline has read in this process (useSparkline). */
-const seriesRead = new WeakSet<MinerHistory>();
-
 export function useSparkline(history: MinerHistory | undefined, state: MonitorState, points: number, now: number): SparkData {
 	const samples = state.history;
 	// Read again at each poll (good or failed): the line ends at the newest one. Only the buckets that can have
