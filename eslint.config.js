@@ -23,7 +23,7 @@ export default tseslint.config(
 	{
 		// Screens clip rows, never columns: a box that cuts at its side edges makes Ink slice every line under it on
 		// every frame (11.5 % of the steady CPU in a profile, docs/performance.md "Rows clipped, columns cut by each
-		// line"). Each line is cut by its own Text (wrap="truncate-end" or "wrap"); test/ui/fits.test.tsx checks it.
+		// line"). Each line is cut by its own Text (wrap="truncate-end", or wraps in Wrapped); test/ui/fits.test.tsx checks it.
 		files: ['source/ui/**/*.tsx'],
 		rules: {
 			'no-restricted-syntax': [
@@ -32,6 +32,11 @@ export default tseslint.config(
 					selector: "JSXAttribute[name.name='overflow'], JSXAttribute[name.name='overflowX']",
 					message:
 						'Clip rows with overflowY="hidden"; cut lines with their Text (docs/performance.md, "Rows clipped, columns cut by each line").',
+				},
+				{
+					selector: "JSXAttribute[name.name='wrap'][value.value='wrap']",
+					message:
+						'Draw wrapped text with Wrapped from source/ui/wrap.tsx: Ink\'s own wrap starts a line with the space a break left (docs/design.md, "Wrapped text").',
 				},
 			],
 		},

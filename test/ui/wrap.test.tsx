@@ -1,7 +1,18 @@
+import {createRequire} from 'node:module';
+import {pathToFileURL} from 'node:url';
+import {stripVTControlCharacters} from 'node:util';
+import fc from 'fast-check';
 import {Box, Text} from 'ink';
 import {describe, expect, test} from 'vitest';
-import {wrapLines, wrappedHeight} from '../../source/ui/wrap.js';
+import {trimBreak, wordLines, Wrapped, wrapLines, wrappedHeight} from '../../source/ui/wrap.js';
 import {linesOf, renderTerminal} from './helpers/terminal.js';
+
+/** Ink's own chalk (ink/node_modules/chalk), whose level the test setup pins to 0 through FORCE_COLOR. */
+async function inkChalk(): Promise<{level: number}> {
+	const require = createRequire(import.meta.url);
+	const chalkPath = createRequire(require.resolve('ink')).resolve('chalk');
+	return ((await import(pathToFileURL(chalkPath).href)) as {default: {level: number}}).default;
+}
 
 describe('wrapped text', () => {
 	test('breaks between words, and a word longer than the line inside it', () => {
@@ -23,5 +34,87 @@ describe('wrapped text', () => {
 			{columns: 40, rows: 20},
 		);
 		expect(linesOf(terminal.frame()).map((line) => line.trimEnd())).toEqual(wrapLines(text, 30).map((line) => line.trimEnd()));
+	});
+});
+
+describe('Wrapped', () => {
+	test("a line after a break does not start with the break's space, and takes the lines wrappedHeight counts", async () => {
+		// At 14 columns "terminal too" fills a line exactly: Ink's own wrap starts the next with " small".
+		const text = 'terminal too small — need 60×20';
+		expect(wrapLines(text, 12)[1]).toBe(' small — ');
+		const terminal = await renderTerminal(
+			<Box width={12} flexDirection="column">
+				<Wrapped bold>{text}</Wrapped>
+				<Text>end</Text>
+			</Box>,
+			{columns: 20, rows: 10},
+		);
+		const lines = linesOf(terminal.frame()).map((line) => line.trimEnd());
+		expect(lines).toEqual(['terminal too', 'small —', 'need 60×20', 'end']);
+		expect(lines.length - 1).toBe(wrappedHeight(text, 12));
+	});
+
+	test('nested styled text keeps its styles, and the space goes after the codes that open the line', async () => {
+		const chalk = await inkChalk();
+		const previous = chalk.level;
+		chalk.level = 3;
+		try {
+			const terminal = await renderTerminal(
+				<Box width={7}>
+					<Wrapped>
+						<Text color="red">{'fix: '}</Text>
+						<Text bold>{'restart it now'}</Text>
+					</Wrapped>
+				</Box>,
+				{columns: 20, rows: 10},
+			);
+			const raw = linesOf(terminal.rawFrame());
+			// "fix: restart it now" at 7: "restart" fills the second line, so Ink's wrap opens the third with its bold
+			// code and then the space: "\u001B[1m it now".
+			expect(linesOf(terminal.frame()).map((line) => line.trimEnd())).toEqual(['fix:', 'restart', 'it now']);
+			expect(raw[0]).toContain('\u001B[31m');
+			expect(stripVTControlCharacters(raw[1] ?? '')).toBe('restart');
+			expect(raw[2]?.startsWith('\u001B[1mit now')).toBe(true);
+		} finally {
+			chalk.level = previous;
+		}
+	});
+
+	test('trimBreak leaves the first line and any text after the spaces alone', () => {
+		expect(trimBreak('  indented', 0)).toBe('  indented');
+		expect(trimBreak('  next', 1)).toBe('next');
+		expect(trimBreak('\u001B[1m\u001B[33m small\u001B[39m', 1)).toBe('\u001B[1m\u001B[33msmall\u001B[39m');
+		expect(trimBreak('a b', 2)).toBe('a b');
+	});
+
+	test("for any text and width, it draws wrapLines' lines with only leading spaces taken off", async () => {
+		const word = fc.stringMatching(/^[a-z]{1,9}$/u);
+		await fc.assert(
+			fc.asyncProperty(fc.array(word, {minLength: 1, maxLength: 12}), fc.integer({min: 1, max: 16}), async (words, width) => {
+				const text = words.join(' ');
+				const terminal = await renderTerminal(
+					<Box width={width}>
+						<Wrapped>{text}</Wrapped>
+					</Box>,
+					{columns: 20, rows: 40},
+				);
+				const drawn = linesOf(terminal.frame()).map((line) => line.trimEnd());
+				const measured = wrapLines(text, width).map((line, index) => (index === 0 ? line : line.trimStart()).trimEnd());
+				expect(drawn).toEqual(measured);
+				for (const line of drawn.slice(1)) expect(line.startsWith(' ')).toBe(false);
+				terminal.unmount();
+			}),
+			{numRuns: 60},
+		);
+	});
+});
+
+describe('wordLines', () => {
+	test("drops a line that held only a break's space, and the spaces at line starts", () => {
+		// wrap-ansi gives the space its own line when "def" fills the line and "ghi" is as long as it.
+		expect(wrapLines('abc def ghi', 3)).toEqual(['abc', ' ', 'def', ' ', 'ghi']);
+		expect(wordLines('abc def ghi', 3)).toEqual(['abc', 'def', 'ghi']);
+		expect(wordLines('show or hide this help', 12)).toEqual(['show or hide', 'this help']);
+		expect(wordLines('', 5)).toEqual(['']);
 	});
 });

@@ -27,6 +27,7 @@ import {
 	type SegmentRow,
 } from './chart-model.js';
 import {CHART_SPANS, chartReducer, initialChartState, spanMs, type ChartEffect} from './chart-reducer.js';
+import {Wrapped} from '../wrap.js';
 
 export type ChartViewProps = {
 	readonly store: Store<MonitorState>;
@@ -180,9 +181,9 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 	} else if (!fits || !model) {
 		body = (
 			<Box height={budget - 2} width={columns} paddingX={columns > 4 ? 1 : 0}>
-				<Text wrap="wrap" {...theme.text('warn')}>
+				<Wrapped {...theme.text('warn')}>
 					{`terminal too small for the chart — need ${MIN_CHART_COLUMNS}×${MIN_PLOT_ROWS + CHROME_LINES + 1}`}
-				</Text>
+				</Wrapped>
 			</Box>
 		);
 	} else {

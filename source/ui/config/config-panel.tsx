@@ -1,8 +1,8 @@
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
 import {memo} from 'react';
 import {Line, Pane, Tone} from '../panes/pane.js';
 import {useTheme} from '../theme.js';
-import {wrappedHeight} from '../wrap.js';
+import {Wrapped, wrappedHeight} from '../wrap.js';
 import type {PanelContent, PanelLine} from './panel-content.js';
 
 export type ConfigPanelProps = {
@@ -44,28 +44,18 @@ function ConfigPanelView({content, width, height}: ConfigPanelProps) {
 				const tone = line.tone ? theme.text(line.tone) : {};
 				return (
 					<Box key={index} height={heights[index]} flexShrink={0}>
-						{line.data ? (
-							line.tone ? (
-								<Line tone={line.tone}>{text}</Line>
-							) : (
-								<Line>{text}</Line>
-							)
-						) : (
-							<Text wrap="wrap" {...tone}>
-								{text}
-							</Text>
-						)}
+						{line.data ? line.tone ? <Line tone={line.tone}>{text}</Line> : <Line>{text}</Line> : <Wrapped {...tone}>{text}</Wrapped>}
 					</Box>
 				);
 			})}
 			{hidden > 0 && room > 0 ? <Line tone="muted">{`… ${hidden} more`}</Line> : null}
 			{content.prompt && inner > 0 ? (
 				<Box height={promptLines} flexShrink={0}>
-					<Text wrap="wrap">
+					<Wrapped>
 						<Tone token="accent" bold>
 							{content.prompt}
 						</Tone>
-					</Text>
+					</Wrapped>
 				</Box>
 			) : null}
 		</Pane>

@@ -15,7 +15,7 @@ import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
 import {Line, Pane} from '../panes/pane.js';
 import {TitleBar} from '../panes/title-bar.js';
 import {TooSmall} from '../panes/too-small.js';
-import {wrappedHeight} from '../wrap.js';
+import {Wrapped, wrappedHeight} from '../wrap.js';
 import {isTooSmall} from '../layout.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {ConfigPanel} from './config-panel.js';
@@ -258,15 +258,9 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		if (state.phase === 'error' && state.problem) {
 			body = (
 				<Pane title="Could not read the miner's config" width={view.width} height={view.bodyRows}>
-					<Text wrap="wrap" {...theme.text('error')}>
-						{state.problem.message}
-					</Text>
-					{state.problem.detail ? (
-						<Text wrap="wrap" {...theme.text('muted')}>
-							{state.problem.detail}
-						</Text>
-					) : null}
-					<Text wrap="wrap">{`fix: ${state.problem.fix}`}</Text>
+					<Wrapped {...theme.text('error')}>{state.problem.message}</Wrapped>
+					{state.problem.detail ? <Wrapped {...theme.text('muted')}>{state.problem.detail}</Wrapped> : null}
+					<Wrapped>{`fix: ${state.problem.fix}`}</Wrapped>
 					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`}</Line>
 				</Pane>
 			);
@@ -310,9 +304,13 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 			{body}
 			{view.noticeLines > 0 ? (
 				<Box width={view.width} height={view.noticeLines} paddingX={1} overflowY="hidden">
-					<Text wrap={notice?.wraps ? 'wrap' : 'truncate-end'} {...(notice ? theme.text(notice.tone) : {})}>
-						{notice?.text ?? ' '}
-					</Text>
+					{notice?.wraps ? (
+						<Wrapped {...theme.text(notice.tone)}>{notice.text}</Wrapped>
+					) : (
+						<Text wrap="truncate-end" {...(notice ? theme.text(notice.tone) : {})}>
+							{notice?.text ?? ' '}
+						</Text>
+					)}
 				</Box>
 			) : null}
 			{view.footerLines > 0 ? <Footer hints={hints} width={view.width} /> : null}

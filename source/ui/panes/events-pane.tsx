@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {Severity} from '../../monitor/types.js';
 import type {EventLine} from '../event-lines.js';
-import {wrappedHeight} from '../wrap.js';
+import {Wrapped, wrappedHeight} from '../wrap.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 
 export type Notice = {readonly text: string; readonly tone: ThemeToken};
@@ -48,9 +48,13 @@ function EventsPaneView({events, lines, width, notice, noticeLines: wanted = not
 		<Box flexDirection="column" width={width} height={lines} paddingX={1} overflowY="hidden">
 			{notice ? (
 				<Box height={noticeLines} overflowY="hidden">
-					<Text wrap={noticeLines > 1 ? 'wrap' : 'truncate-end'} {...theme.text(notice.tone)}>
-						{notice.text}
-					</Text>
+					{noticeLines > 1 ? (
+						<Wrapped {...theme.text(notice.tone)}>{notice.text}</Wrapped>
+					) : (
+						<Text wrap="truncate-end" {...theme.text(notice.tone)}>
+							{notice.text}
+						</Text>
+					)}
 				</Box>
 			) : null}
 			{eventLines <= 0 ? null : newest.length === 0 ? (

@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {memo, type ReactNode} from 'react';
 import type {Hint} from '../keymap.js';
 import {useTheme, type ThemeToken} from '../theme.js';
+import {Wrapped} from '../wrap.js';
 
 export type FooterProps = {
 	readonly hints: readonly Hint[];
@@ -71,9 +72,9 @@ function MessageLineView({message, width, lines}: MessageLineProps) {
 	const theme = useTheme();
 	return (
 		<Box width={width} height={Math.max(1, lines)} paddingX={1} overflowY="hidden">
-			<Text wrap="wrap" bold {...theme.text(message.tone)}>
+			<Wrapped bold {...theme.text(message.tone)}>
 				{message.text}
-			</Text>
+			</Wrapped>
 		</Box>
 	);
 }

@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {SCREEN_KEYMAP, type HelpEntry} from '../keymap.js';
 import {useTheme} from '../theme.js';
-import {wrapLines} from '../wrap.js';
+import {wordLines} from '../wrap.js';
 import {Line, Pane} from './pane.js';
 
 export type HelpOverlayProps = {
@@ -28,8 +28,8 @@ const MIN_DESCRIPTION = 12;
  * How entries are laid out in a frame `width` wide: the keys column (the longest keys label and two spaces) with
  * each description wrapping beside it; or, when that would leave a description less than MIN_DESCRIPTION columns,
  * each entry's keys on a line of their own (cut at the edge) and its description under them, indented by two.
- * `lines` are each description's wrapped lines as drawn (the ones after the first without the space the break left
- * at their start, which Ink's own wrap keeps: "show or hide / ␠this help"); `heights` the lines each entry takes.
+ * `lines` are each description's wrapped lines as drawn (wordLines: without the space a break leaves at a line's
+ * start, which Ink's own wrap keeps: "show or hide / ␠this help"); `heights` the lines each entry takes.
  */
 function helpLayout(entries: readonly HelpEntry[], width: number) {
 	const inner = Math.max(1, width - 4);
@@ -37,7 +37,7 @@ function helpLayout(entries: readonly HelpEntry[], width: number) {
 	const stacked = inner - keys < MIN_DESCRIPTION;
 	const keyWidth = stacked ? inner : keys;
 	const room = stacked ? Math.max(1, inner - 2) : inner - keys;
-	const lines = entries.map((entry) => wrapLines(entry.description, room).map((line, index) => (index === 0 ? line : line.trimStart())));
+	const lines = entries.map((entry) => wordLines(entry.description, room));
 	const heights = lines.map((wrapped) => (stacked ? 1 : 0) + wrapped.length);
 	return {stacked, keyWidth, lines, heights};
 }

@@ -1,7 +1,8 @@
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
 import {memo} from 'react';
 import {MIN_COLUMNS, MIN_ROWS} from '../layout.js';
 import {useTheme} from '../theme.js';
+import {Wrapped} from '../wrap.js';
 
 export type TooSmallProps = {
 	readonly columns: number;
@@ -21,14 +22,10 @@ function TooSmallView({columns, rows, hint}: TooSmallProps) {
 	const height = Math.max(1, rows - 1);
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden" paddingX={width > 4 ? 1 : 0}>
-			<Text wrap="wrap" bold {...theme.text('warn')}>
+			<Wrapped bold {...theme.text('warn')}>
 				{`terminal too small — need ${MIN_COLUMNS}×${MIN_ROWS}`}
-			</Text>
-			{height > 1 ? (
-				<Text wrap="wrap" {...theme.text('muted')}>
-					{`this one is ${columns}×${rows} · ${hint}`}
-				</Text>
-			) : null}
+			</Wrapped>
+			{height > 1 ? <Wrapped {...theme.text('muted')}>{`this one is ${columns}×${rows} · ${hint}`}</Wrapped> : null}
 		</Box>
 	);
 }

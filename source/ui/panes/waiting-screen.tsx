@@ -4,6 +4,7 @@ import type {MonitorState} from '../../monitor/types.js';
 import {formatDuration} from '../../format.js';
 import {useNow} from '../hooks/use-now.js';
 import {useTheme} from '../theme.js';
+import {Wrapped} from '../wrap.js';
 
 export type WaitingScreenProps = {
 	readonly state: MonitorState;
@@ -46,19 +47,19 @@ function WaitingScreenView({state, width, height}: WaitingScreenProps) {
 	const detail = error.detail ? ` (${error.detail})` : '';
 	return (
 		<Box flexDirection="column" width={width} height={height} paddingX={1} paddingTop={height > 8 ? 1 : 0} overflowY="hidden">
-			<Text wrap="wrap" bold {...theme.text('error')}>
+			<Wrapped bold {...theme.text('error')}>
 				{`✗ ${headline}`}
-			</Text>
+			</Wrapped>
 			<Box paddingLeft={2} flexShrink={0}>
-				<Text wrap="wrap">{`${error.message}${detail}`}</Text>
+				<Wrapped>{`${error.message}${detail}`}</Wrapped>
 			</Box>
 			<Box marginTop={height > 6 ? 1 : 0} width={Math.max(1, width - 2)} flexShrink={0}>
-				<Text wrap="wrap">
+				<Wrapped>
 					<Text bold {...theme.text('accent')}>
 						{'fix: '}
 					</Text>
 					{error.hint}
-				</Text>
+				</Wrapped>
 			</Box>
 			<Box marginTop={height > 6 ? 1 : 0}>
 				<Text wrap="truncate-end" {...theme.text('muted')}>

@@ -40,4 +40,14 @@ describe('the help overlay', () => {
 		expect(lines[5]).toBe('│   this help      │');
 		for (const line of lines) expect([...line].length).toBeLessThanOrEqual(20);
 	});
+
+	test('a description has no line holding only the space a break left', async () => {
+		// 10 columns for it under its keys: "over" fills a line with the break's space, and "everything" (as long as
+		// the line) cannot join it: Ink's wrap gives that space a line of its own.
+		const terminal = await renderTerminal(
+			<HelpOverlay entries={[{keys: 'z', description: 'draws over everything else', available: true}]} width={16} height={8} />,
+			{columns: 16, rows: 9},
+		);
+		expect(linesOf(terminal.frame()).slice(1, 5)).toEqual(['│ z            │', '│   draws over │', '│   everything │', '│   else       │']);
+	});
 });

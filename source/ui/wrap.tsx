@@ -1,0 +1,54 @@
+/**
+ * Text that wraps, measured as Ink draws it (Ink's <Text wrap="wrap"> is wrap-ansi with these
+ * options), so a screen can give a message or a fix every line it needs before drawing it: messages
+ * and fixes wrap, only data cells are cut. `Wrapped` draws such text.
+ */
+import {Text, Transform, type TextProps} from 'ink';
+import wrapAnsi from 'wrap-ansi';
+
+/** The lines `text` takes in `width` columns (at least 1). */
+export function wrapLines(text: string, width: number): readonly string[] {
+	if (width <= 0) return [text];
+	return wrapAnsi(text, Math.floor(width), {trim: false, hard: true}).split('\n');
+}
+
+/** How many lines `text` takes in `width` columns. */
+export function wrappedHeight(text: string, width: number): number {
+	return wrapLines(text, width).length;
+}
+
+/** Spaces at the start of a line, after the style codes that open it (wrap-ansi opens each line with its styles). */
+// eslint-disable-next-line no-control-regex -- SGR sequences start with ESC.
+const breakSpace = /^((?:\u001B\[[\d;]*m)*) +/;
+
+/**
+ * A wrapped line as a reader wants it: after the first, without the space the break left at its start.
+ * Ink's wrap keeps leading spaces (wrap-ansi's `trim: false`), so when a word exactly fills a line the space
+ * after it opens the next one ("terminal too / ␠small —"). The line count is unchanged.
+ */
+export function trimBreak(line: string, index: number): string {
+	return index === 0 ? line : line.replace(breakSpace, '$1');
+}
+
+/**
+ * The lines of `text` in `width` columns for a screen that draws them itself: trimBreak on each, and without the
+ * lines that held only a break's spaces (wrap-ansi gives " " a line of its own when a word exactly fills a line
+ * and the next is as long as the line).
+ */
+export function wordLines(text: string, width: number): readonly string[] {
+	const lines = wrapLines(text, width).map(trimBreak);
+	const kept = lines.filter((line, index) => index === 0 || line !== '');
+	return kept.length > 0 ? kept : [''];
+}
+
+/**
+ * Text that wraps at its box's width, as `<Text wrap="wrap">` (so wrappedHeight measures it) but without the
+ * break's space at the start of a line. Its children may nest styled Text.
+ */
+export function Wrapped({children, ...style}: Omit<TextProps, 'wrap'>) {
+	return (
+		<Transform transform={trimBreak}>
+			<Text {...style}>{children}</Text>
+		</Transform>
+	);
+}
