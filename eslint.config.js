@@ -34,7 +34,7 @@ export default tseslint.config(
 						'Clip rows with overflowY="hidden"; cut lines with their Text (docs/performance.md, "Rows clipped, columns cut by each line").',
 				},
 				{
-					selector: "JSXAttribute[name.name='wrap'][value.value='wrap']",
+					selector: "JSXAttribute[name.name='wrap'] Literal[value='wrap']",
 					message:
 						'Draw wrapped text with Wrapped from source/ui/wrap.tsx: Ink\'s own wrap starts a line with the space a break left (docs/design.md, "Wrapped text").',
 				},

@@ -24,7 +24,8 @@ const breakSpace = /^((?:\u001B\[[\d;]*m)*) +/;
 /**
  * A wrapped line as a reader wants it: after the first, without the space the break left at its start.
  * Ink's wrap keeps leading spaces (wrap-ansi's `trim: false`), so when a word exactly fills a line the space
- * after it opens the next one ("terminal too / ␠small —"). The line count is unchanged.
+ * after it opens the next one ("terminal too / ␠small —"). The line count is unchanged. Lines after a newline in
+ * the text lose their leading spaces too: text that is indented on purpose is a Line of its own, not a wrap.
  */
 export function trimBreak(line: string, index: number): string {
 	return index === 0 ? line : line.replace(breakSpace, '$1');

@@ -80,6 +80,30 @@ describe('Wrapped', () => {
 		}
 	});
 
+	test('its own style reaches every line, the space taken off after the codes', async () => {
+		const chalk = await inkChalk();
+		const previous = chalk.level;
+		chalk.level = 3;
+		try {
+			const terminal = await renderTerminal(
+				<Box width={12}>
+					<Wrapped bold color="yellow">
+						terminal too small — need 60×20
+					</Wrapped>
+				</Box>,
+				{columns: 20, rows: 10},
+			);
+			const raw = linesOf(terminal.rawFrame());
+			for (const line of raw.slice(0, 3)) {
+				expect(line).toContain('\u001B[1m');
+				expect(line).toContain('\u001B[33m');
+			}
+			expect(stripVTControlCharacters(raw[1] ?? '').trimEnd()).toBe('small —');
+		} finally {
+			chalk.level = previous;
+		}
+	});
+
 	test('trimBreak leaves the first line and any text after the spaces alone', () => {
 		expect(trimBreak('  indented', 0)).toBe('  indented');
 		expect(trimBreak('  next', 1)).toBe('next');

@@ -267,7 +267,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		} else {
 			body = (
 				<Box height={view.bodyRows} paddingX={1}>
-					<Text {...theme.text('muted')}>{`reading the config of ${minerName}…`}</Text>
+					<Wrapped {...theme.text('muted')}>{`reading the config of ${minerName}…`}</Wrapped>
 				</Box>
 			);
 		}
@@ -297,9 +297,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
 			<TitleBar width={view.width} title={`${minerName} · config`}>
-				<Text wrap="truncate-end" {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>
-					{status}
-				</Text>
+				<Text {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>{status}</Text>
 			</TitleBar>
 			{body}
 			{view.noticeLines > 0 ? (

@@ -16,6 +16,7 @@ import {HelpOverlay} from '../panes/help-overlay.js';
 import {TitleBar} from '../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {eventViewReducer, initialEventViewState, type EventViewEffect} from './event-view-reducer.js';
+import {Wrapped} from '../wrap.js';
 
 /** One rig whose events are listed: its monitor (for new events) and its history (for the stored ones). */
 export type EventSource = {
@@ -184,9 +185,9 @@ export function EventView({sources, title, notices = NO_NOTICES, onClose, onQuit
 					<>
 						<Box flexDirection="column" height={listHeight} paddingX={1} overflowY="hidden">
 							{lines.length === 0 ? (
-								<Text {...theme.text('muted')}>
+								<Wrapped {...theme.text('muted')}>
 									{sessionOnly ? 'no events in this session yet (history is off)' : 'no events stored yet'}
-								</Text>
+								</Wrapped>
 							) : (
 								shown.map(({line, text, first, key}) => (
 									<Text key={key} wrap="truncate-end">

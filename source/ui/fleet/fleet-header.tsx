@@ -31,7 +31,7 @@ function FleetHeaderView({totals, width, window, sort = null}: FleetHeaderProps)
 	const tone: ThemeToken = bad ? 'error' : uneasy ? 'warn' : totals.answered > 0 ? 'ok' : 'info';
 	return (
 		<TitleBar width={width} title={left.join(' · ')}>
-			<Text wrap="truncate-end" bold {...theme.text(tone)}>{`● ${counts.join(' · ')}`}</Text>
+			<Text bold {...theme.text(tone)}>{`● ${counts.join(' · ')}`}</Text>
 		</TitleBar>
 	);
 }

@@ -44,10 +44,8 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 	if (full.length > room) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3))}…`;
 	return (
 		<TitleBar width={width} title={parts.join(' · ')}>
-			<Text wrap="truncate-end">
-				<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>
-				<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
-			</Text>
+			<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>
+			<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
 		</TitleBar>
 	);
 }

@@ -6,7 +6,10 @@ export type TitleBarProps = {
 	readonly width: number;
 	/** What the screen shows, after " rigtop  "; cut at the edge when the right side needs the room. */
 	readonly title: string;
-	/** The state, right-aligned; it keeps its width, up to the whole line's (then it cuts itself). */
+	/**
+	 * The state, right-aligned: text (styled Text inside is kept); it keeps its width, up to the whole line's, and is
+	 * cut there (it is drawn inside one `truncate-end` Text, so no caller's text can wrap into the next row).
+	 */
 	readonly children: ReactNode;
 };
 
@@ -24,7 +27,7 @@ export function TitleBar({width, title, children}: TitleBarProps) {
 				</Text>
 			</Box>
 			<Box flexShrink={0} maxWidth={width} paddingLeft={width > 4 ? 1 : 0} paddingRight={width > 4 ? 1 : 0}>
-				{children}
+				<Text wrap="truncate-end">{children}</Text>
 			</Box>
 		</Box>
 	);
