@@ -31,6 +31,8 @@ import type {ThemeToken} from './theme.js';
 import type {LinkStatus, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 
+const QUIT: ReadonlySet<CommandName> = new Set<CommandName>(['quit']);
+
 export type DashboardProps = {
 	readonly store: Store<MonitorState>;
 	readonly onQuit: () => void;
@@ -228,6 +230,9 @@ export function Dashboard({
 	}, [dispatch, ui.message, ui.asking]);
 
 	useKeys((input, key) => {
+		// Too small to draw, the screen shows only that and its way out: any other key would act out of sight
+		// (p and then y paused the miner with no question on screen).
+		if (layout.tooSmall && SCREEN_KEYMAP.commandFor(input, key, 'dashboard', QUIT) === null) return;
 		dispatch({type: 'key', input, key});
 	});
 

@@ -532,6 +532,25 @@ describe('terminal size', () => {
 		expectFits(terminal, 60, 20);
 	});
 
+	test('below the smallest size the only key is quit: p and y do not pause a miner out of sight', async () => {
+		const onPause = vi.fn();
+		const onQuit = vi.fn();
+		const {terminal} = await show(makeState(), {columns: 40, rows: 12, onPause, onQuit});
+		await terminal.waitFor('terminal too small');
+		for (const key of ['p', 'y', '?', 'c']) await terminal.press(key);
+		terminal.resize(80, 24);
+		await terminal.waitFor('Hashrate');
+		expect(terminal.frame()).not.toContain('Pause mining');
+		expect(terminal.frame()).not.toContain('Keys');
+		expect(onPause).not.toHaveBeenCalled();
+		terminal.resize(40, 12);
+		await terminal.waitFor('terminal too small');
+		await terminal.press('q');
+		await vi.waitFor(() => {
+			expect(onQuit).toHaveBeenCalledTimes(1);
+		});
+	});
+
 	test('below the smallest size it says so (and what it needs); q still quits; made larger, the dashboard is back', async () => {
 		const onQuit = vi.fn();
 		const {terminal} = await show(makeState(), {columns: 40, rows: 12, onQuit});

@@ -84,6 +84,8 @@ export type ConfigContext = {
 	readonly readOnly: boolean;
 	/** How far the help can scroll (helpMaxOffset of the help's entries in the frame); default 0. */
 	readonly helpMax?: number;
+	/** The terminal is below the view's smallest size: it shows only that, so only the way out works (tooSmallKey). */
+	readonly tooSmall?: boolean;
 };
 
 export type ConfigStep = Step<ConfigUiState, ConfigEffect>;
@@ -195,6 +197,7 @@ export function configReducer(state: ConfigUiState, action: ConfigUiAction, cont
 	// Every key clears the last notice; a key that says something sets a new one.
 	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;
 
+	if (context.tooSmall === true) return tooSmallKey(base, input, key, context);
 	if (mode === 'prompt' && state.prompt) return promptKey(base, state.prompt, input, key, context);
 	// Write keys reach the reducer even with --read-only: they say why they do nothing (the footer and the help leave them out).
 	const command = CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode, WRITES));
@@ -203,6 +206,19 @@ export function configReducer(state: ConfigUiState, action: ConfigUiAction, cont
 	if (mode === 'confirm') return confirmKey(base, command, context);
 	if (mode === 'panel') return panelKey(base, command, context);
 	return browseKey(base, command, context);
+}
+
+const WAYS_OUT: ReadonlySet<ConfigCommandName> = new Set<ConfigCommandName>(['leave', 'quit']);
+
+/**
+ * A key while the view is too small to be seen: q and F10 leave when nothing is pending; every other key, and
+ * those two while changes are pending (their question could not be seen), does nothing. A key that acted out of
+ * sight would be typed into a value, or answer a question nobody saw.
+ */
+function tooSmallKey(state: ConfigUiState, input: string, key: KeyLike, context: ConfigContext): ConfigStep {
+	const command = CONFIG_KEYMAP.commandFor(input, key, 'browse', WAYS_OUT);
+	if (command === null || pendingCount(context.session) > 0) return same(state);
+	return leaveStep(state, command === 'quit' ? 'quit' : 'back', context);
 }
 
 /**

@@ -190,7 +190,13 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	// next key sees them.
 	const [ui, dispatch] = useStepReducer(
 		(current: ConfigUiState, action: ConfigUiAction) =>
-			configReducer(current, action, {session: session.getState(), pageSize: layout.bodyRows, readOnly: writesOff, helpMax}),
+			configReducer(current, action, {
+				session: session.getState(),
+				pageSize: layout.bodyRows,
+				readOnly: writesOff,
+				helpMax,
+				tooSmall: isTooSmall(columns, rows),
+			}),
 		() => initialConfigUi(session.getState().resultSeq),
 		(effect: ConfigEffect) => {
 			runEffect(effect, session, onBack, onQuit);
@@ -289,7 +295,12 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	}
 
 	if (isTooSmall(columns, rows)) {
-		return <TooSmall columns={columns} rows={rows} hint={`${CONFIG_KEYMAP.keyOf('leave', 'browse')} goes back to the dashboard`} />;
+		const pending = edits?.size ?? 0;
+		const hint =
+			pending > 0
+				? `${pending} ${pending === 1 ? 'change' : 'changes'} pending: make it larger to apply or discard`
+				: `${CONFIG_KEYMAP.keyOf('leave', 'browse')} goes back to the dashboard`;
+		return <TooSmall columns={columns} rows={rows} hint={hint} />;
 	}
 
 	const status = statusText(state, writesOff);

@@ -151,6 +151,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press(KEY.space, '(was true)');
 		expect(row(terminal, /colors/)).toMatch(/^› ● colors\s+false\s+\(was true\)/);
 		expect(linesOf(terminal.frame())[0]).toContain('1 change pending');
+		await tick(); // the frame is drawn; its effects (the keys' reducer of this size) run after it
 		expect(linesOf(terminal.frame()).at(-1)).toBe(' / search Space toggle Enter edit d diff w apply x discard Esc back ? help');
 		await terminal.press('d', 'Pending changes (1)');
 		expect(terminal.frame()).toContain('colors: true → false');
@@ -197,6 +198,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await type(terminal, '7');
 		await terminal.press(KEY.escape, /› {3}retries\s+5\s*$/m);
 		expect(linesOf(terminal.frame())[0]).toContain('1 change pending');
+		await tick(); // the frame is drawn; its effects (the keys' reducer of this size) run after it
 		expectCleanFrames(terminal);
 	});
 
@@ -407,6 +409,43 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.waitFor('▸ cpu');
 		terminal.resize(40, 12);
 		await terminal.waitFor('too small');
+		await terminal.press('q');
+		await vi.waitFor(() => expect(backs).toHaveLength(1));
+	});
+
+	it('too small to be seen, keys act on nothing: no typing into a value, no answer to a question, no leaving with changes pending', async () => {
+		const {sim, terminal, original, backs} = await open();
+		await search(terminal, 'retries');
+		// A value being edited: what is typed while the view cannot be seen goes nowhere.
+		await terminal.press(KEY.enter, 'retries: type the new value');
+		terminal.resize(40, 12);
+		await terminal.waitFor('terminal too small');
+		await terminal.press('9');
+		await terminal.press(KEY.enter);
+		terminal.resize(80, 24);
+		await terminal.waitFor('▸ cpu');
+		expect(row(terminal, /retries/)).not.toContain('(was 5)');
+		expect(terminal.frame()).toContain('retries: type the new value');
+		await terminal.press(KEY.escape);
+		await vi.waitFor(() => expect(terminal.frame()).not.toContain('type the new value'));
+		// A pending change and its question: w, y and q typed out of sight neither apply nor leave.
+		await terminal.press('+', '(was 5)');
+		terminal.resize(40, 12);
+		await terminal.waitFor(/1 change pending:\s+make it larger to apply\s+or\s+discard/);
+		for (const key of ['w', 'y', 'q', 'y']) await terminal.press(key);
+		terminal.resize(80, 24);
+		await terminal.waitFor('▸ cpu');
+		expect(linesOf(terminal.frame())[0]).toContain('1 change pending');
+		await tick(); // the frame is drawn; its effects (the keys' reducer of this size) run after it
+		expect(terminal.frame()).not.toContain('Apply 1 change');
+		expect(terminal.frame()).not.toContain('Leave');
+		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+		expect(sim.configText()).toBe(original);
+		expect(backs).toHaveLength(0);
+		// Nothing pending: q goes back, as the note says.
+		await terminal.press('x', 'discarded 1 pending change');
+		terminal.resize(40, 12);
+		await terminal.waitFor('q goes back to the');
 		await terminal.press('q');
 		await vi.waitFor(() => expect(backs).toHaveLength(1));
 	});
