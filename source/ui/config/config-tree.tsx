@@ -31,18 +31,47 @@ function nameText(entry: ConfigEntry, expanded: boolean, changed: boolean): stri
 	return `${'  '.repeat(entry.depth)}${slot}${entryLabel(entry)}`;
 }
 
-/** The text being typed, a secret as one • per character, with the caret (inverse with colour, ▏ without). */
-export function EditorText({text, caret, secret}: {readonly text: string; readonly caret: number; readonly secret: boolean}) {
+/**
+ * The part of a value being typed that fits `room` columns with the caret in it: all of it when it fits, else a
+ * window that keeps the caret on screen, "…" on each side that is cut (a value longer than the line used to lose the
+ * caret past the edge, so what was typed could not be seen).
+ */
+export function editorWindow(length: number, caret: number, room: number): {from: number; to: number; lead: boolean; tail: boolean} {
+	// The caret takes a cell of its own at the end of the text.
+	if (length + 1 <= room || room < 3) return {from: 0, to: length, lead: false, tail: false};
+	if (caret < room - 1) return {from: 0, to: room - 1, lead: false, tail: true};
+	const to = Math.min(length, caret + 1);
+	const tail = to < length;
+	const cells = room - 1 - (tail ? 1 : 0) - (caret === length ? 1 : 0);
+	return {from: Math.max(0, to - cells), to, lead: true, tail};
+}
+
+/** The text being typed, a secret as one • per character, with the caret (inverse with colour, ▏ without), in `room` columns. */
+export function EditorText({
+	text,
+	caret,
+	secret,
+	room,
+}: {
+	readonly text: string;
+	readonly caret: number;
+	readonly secret: boolean;
+	readonly room: number;
+}) {
 	const theme = useTheme();
-	const shown = secret ? '•'.repeat([...text].length) : text;
-	const before = shown.slice(0, caret);
-	const at = shown.slice(caret, caret + 1);
-	const after = shown.slice(caret + 1);
-	if (!theme.color) return <Text>{`${before}▏${at}${after}`}</Text>;
+	// The caret counts UTF-16 units, as the line editor does.
+	const shown = secret ? '•'.repeat(text.length) : text;
+	const at = Math.min(Math.max(0, caret), shown.length);
+	// Without colour the caret is a "▏" of its own between two characters (at the end it takes the caret's cell).
+	const {from, to, lead, tail} = editorWindow(shown.length, at, theme.color || at === shown.length ? room : room - 1);
+	const before = `${lead ? '…' : ''}${shown.slice(from, at)}`;
+	const under = shown.slice(at, at + 1);
+	const after = `${shown.slice(at + 1, Math.max(at + 1, to))}${tail ? '…' : ''}`;
+	if (!theme.color) return <Text>{`${before}▏${under}${after}`}</Text>;
 	return (
 		<Text>
 			{before}
-			<Text inverse>{at === '' ? ' ' : at}</Text>
+			<Text inverse>{under === '' ? ' ' : under}</Text>
 			{after}
 		</Text>
 	);
@@ -84,7 +113,7 @@ function ConfigTreeView({document, edits, rows, top, height, cursor, expanded, w
 								{nameCell}
 							</Text>
 							{editing ? (
-								<EditorText text={editor.text} caret={editor.caret} secret={editor.secret} />
+								<EditorText text={editor.text} caret={editor.caret} secret={editor.secret} room={width - 2 - nameWidth} />
 							) : (
 								<>
 									<Text {...(changed ? theme.text('warn') : isContainer(entry) ? theme.text('muted') : {})}>{valueCell}</Text>

@@ -413,6 +413,17 @@ describe('the config view against the simulated 6.x miner', () => {
 		await vi.waitFor(() => expect(backs).toHaveLength(1));
 	});
 
+	it('typing a value longer than the line keeps the caret and what was typed last on screen', async () => {
+		const {terminal} = await open({columns: 60, rows: 20});
+		await search(terminal, 'pools.0.user');
+		await terminal.press(KEY.enter, 'type the new value');
+		const typed = `${'x'.repeat(70)}THE-END`;
+		await terminal.press(`\u0015${typed}`, 'THE-END');
+		const line = row(terminal, /^› /);
+		expect(line).toMatch(/…x+THE-END\s*$/);
+		expectCleanFrames(terminal, 60, 20);
+	});
+
 	it('too small to be seen, keys act on nothing: no typing into a value, no answer to a question, no leaving with changes pending', async () => {
 		const {sim, terminal, original, backs} = await open();
 		await search(terminal, 'retries');
