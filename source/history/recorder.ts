@@ -256,10 +256,16 @@ function factsOf(snapshot: MinerSnapshot) {
 	return {apiId: snapshot.id, workerId: snapshot.workerId, kind: snapshot.kind, uptimeS: snapshot.uptime};
 }
 
-/** A monitor's last poll as stored: a good one with its values, a failed one with its link state; null before any. */
+/**
+ * A monitor's last poll as stored: a good one with its values, a failed one with its link state; null before any,
+ * and null for a poll the miner answered but this rigtop could not use (status 'error': a wrong or missing token, a
+ * restricted or unknown endpoint, an answer not shaped like XMRig's). Such a poll says nothing about the miner —
+ * another rigtop with the right token reads it fine at the same time — so storing it as a failed poll would show an
+ * outage that never was; the error itself is in the events, and the span is a gap (not watched).
+ */
 export function sampleOfState(state: MonitorState): SampleRow | null {
 	const at = state.lastAttemptAt;
-	if (at === null) return null;
+	if (at === null || state.status === 'error') return null;
 	const fresh = state.status === 'live' && state.snapshot !== null && state.lastSuccessAt === at;
 	return fresh && state.snapshot ? sampleOf(state.snapshot, at) : failedSample(at, linkCode(state.status));
 }

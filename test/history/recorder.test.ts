@@ -155,4 +155,40 @@ describe('history recorder on a real session', () => {
 		expect(failed.reduce((sum, row) => sum + row.n, 0)).toBe(3);
 		expect(failed.every((row) => row.live === 0)).toBe(true);
 	}, 30_000);
+
+	it('a wrong token is not stored as the miner being down: its polls are not stored, its error is an event', async () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
+		const sim = await startSimulator({dialect: '6', warm: true, workerId: 'tok-rig', token: 'the-right-token-1', restricted: false});
+		cleanups.push(async () => sim.stop());
+		// One rigtop with the right token and one with a wrong one, on one store, at the same time.
+		const right = attachHistory(createSession([{url: sim.url, token: 'the-right-token-1'}], 250), plan('live', 250), () => undefined, {
+			file,
+		});
+		const wrong = attachHistory(createSession([{url: sim.url, token: 'a-wrong-token-22'}], 250), plan('live', 250), () => undefined, {
+			file,
+		});
+		right.start();
+		wrong.start();
+		const [good] = right.miners;
+		const [bad] = wrong.miners;
+		if (!good || !bad) throw new Error('no miner');
+		await until(() => good.monitor.getState().polls >= 6 && bad.monitor.getState().polls >= 6, 8000, 'six polls each');
+		expect(bad.monitor.getState().status).toBe('error');
+		await wrong.close();
+		await right.close();
+
+		const reader = readStore(file);
+		const [stored] = reader.miners();
+		expect(reader.miners()).toHaveLength(1);
+		const rows = reader.rows(stored?.id ?? 0, {from: 0, to: Date.now() + 1000});
+		expect(rows.length).toBeGreaterThan(0);
+		// Every stored poll was answered: the wrong token's polls left no failed poll, so no outage.
+		expect(rows.every((row) => row.live === row.n)).toBe(true);
+		// Its error is there, as what it is.
+		const kinds = reader.events(stored?.id ?? 0, {since: 0}).map((event) => event.kind);
+		expect(kinds).toContain('error');
+		expect(kinds).not.toContain('down');
+	}, 30_000);
 });
