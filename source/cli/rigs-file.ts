@@ -58,7 +58,11 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
-		throw new UsageError(`--rigs ${absolute} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+		// Where it goes wrong, in one line (JSON.parse's message quotes the text, newlines and all); loaded only here.
+		const {jsonProblem} = await import('../json-errors.js');
+		const where = jsonProblem(text, false);
+		const fallback = `not valid JSON: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`;
+		throw new UsageError(`--rigs ${absolute} is ${where ?? fallback}`);
 	}
 
 	const list = Array.isArray(parsed) ? parsed : null;

@@ -15,6 +15,7 @@
 import {readFile, stat} from 'node:fs/promises';
 import {parseTree, printParseErrorCode, type ParseError} from 'jsonc-parser';
 import {valueOfTree} from '../config/json-values.js';
+import {lineAndColumn} from '../json-errors.js';
 import {connectHost, httpUrl, isIpAddress} from './address.js';
 import {enableApiHint} from './messages.js';
 
@@ -74,18 +75,6 @@ export function parseConfigText(text: string): ConfigParse {
 	}
 	if (tree?.type !== 'object') return {ok: false, message: 'not a JSON object'};
 	return {ok: true, doc: valueOfTree(tree) as ConfigDocument};
-}
-
-function lineAndColumn(text: string, offset: number): {line: number; column: number} {
-	let line = 1;
-	let lineStart = 0;
-	for (let index = 0; index < offset && index < text.length; index++) {
-		if (text.charCodeAt(index) === 10) {
-			line++;
-			lineStart = index + 1;
-		}
-	}
-	return {line, column: offset - lineStart + 1};
 }
 
 /** Reads and parses one config file. Never throws. */

@@ -31,7 +31,11 @@ describe('--rigs FILE', () => {
 
 	test('mistakes are usage errors naming the rig; a token in the file is refused', async () => {
 		const cases: [unknown, RegExp][] = [
-			['{not json', /not valid JSON/],
+			['{not json', /not valid JSON at line 1, column 2 \(InvalidSymbol\)$/],
+			['not json {\n  "url": 1\n}', /not valid JSON at line 1, column 1 \(InvalidSymbol\)$/],
+			// A comma left out between two rigs: where, in one line (JSON.parse's own message quotes the text).
+			['[\n  {"url": "10.0.0.5:1"}\n  {"url": "10.0.0.6:1"}\n]', /is not valid JSON at line 3, column 3 \(CommaExpected\)$/],
+			['[{"url": "10.0.0.5:1"},]', /not valid JSON at line 1, column 24 \(ValueExpected\)$/],
 			[{rigs: []}, /must hold a JSON list/],
 			[[], /lists no rigs/],
 			[[{url: '10.0.0.5:8080', token: 's3cret'}], /rig 1 holds a token; put it in a file/],
@@ -48,6 +52,7 @@ describe('--rigs FILE', () => {
 			expect(error, JSON.stringify(content)).toBeInstanceOf(UsageError);
 			expect((error as Error).message).toMatch(message);
 			expect((error as Error).message).not.toContain('s3cret');
+			expect((error as Error).message).not.toContain('\n');
 		}
 
 		await expect(readRigsFile(path.join(dir, 'missing.json'))).rejects.toThrow(/cannot read --rigs .*it does not exist/);
