@@ -10,7 +10,7 @@ import {isMinerError} from '../miner/errors.js';
 import {DEFAULT_KEEP, defaultBackupDir, latestBackup, readBackup, writeBackup} from './backups.js';
 import {ConfigDocument} from './document.js';
 import {applyEditsToText, displayValue, type ConfigEdit, type PendingEdits} from './edits.js';
-import {describeConfigError, explainConfigError, layoutOf, probeSummary, problemLine, scrubSecrets} from './errors.js';
+import {describeConfigError, explainConfigError, layoutOf, probeSummary, problemText, scrubSecrets} from './errors.js';
 import type {ApiLayout, ConfigProblem} from './errors.js';
 import {formatPath, jsonEqual, valueAt} from './json-values.js';
 import {isApiGuarded, isRestrictedKey, isSecret, isTokenKey} from './schema.js';
@@ -62,6 +62,7 @@ export type ApplyResult =
 			/** Where the config as it was before is saved; null when no backup was written. */
 			readonly backupPath: string | null;
 			readonly keys: readonly KeyResult[];
+			/** What happened and what that left, without the fix (`problem.fix`: shown on a line of its own). */
 			readonly message: string;
 	  }
 	| {
@@ -235,7 +236,7 @@ function neverConnected(error: unknown): boolean {
 type Failed = Extract<ApplyResult, {status: 'failed'}>;
 
 /** A failure before anything was sent: no backup written, no key touched. */
-function failedBeforePut(stage: 'read' | 'backup', problem: ConfigProblem, message = problemLine(problem)): Failed {
+function failedBeforePut(stage: 'read' | 'backup', problem: ConfigProblem, message = problemText(problem)): Failed {
 	return {status: 'failed', stage, problem, put: 'not-sent', backupPath: null, keys: [], message};
 }
 
@@ -283,7 +284,7 @@ async function readAgain(options: SafePutOptions, expected: ConfigDocument, layo
 			}),
 			secretsOf(expected),
 		);
-		return failedBeforePut('read', problem, `${problemLine(problem)}; nothing was changed`);
+		return failedBeforePut('read', problem, `${problemText(problem)}; nothing was changed`);
 	}
 }
 
@@ -380,7 +381,7 @@ async function putRefused(
 	const lead =
 		sent.put === 'not-sent'
 			? 'the miner could not be reached to send the change: nothing was sent and nothing changed'
-			: problemLine(problem);
+			: problemText(problem);
 	return failedAtPut(
 		problem,
 		sent.put,

@@ -87,8 +87,13 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
 
 /** A problem as one line: "what happened (detail) — fix". */
 export function problemLine(problem: ConfigProblem): string {
+	return `${problemText(problem)} — ${problem.fix}`;
+}
+
+/** What went wrong without the fix, for a place that shows the fix on a line of its own ("fix: …"). */
+export function problemText(problem: ConfigProblem): string {
 	const detail = problem.detail ? ` (${problem.detail})` : '';
-	return `${problem.message}${detail} — ${problem.fix}`;
+	return `${problem.message}${detail}`;
 }
 
 /** Maps an error from reading or writing the config to a plain-words problem (no network calls). */

@@ -111,10 +111,11 @@ describe('apply against a misbehaving miner', () => {
 		expect(result).toMatchObject({status: 'failed', stage: 'put', put: 'refused'});
 		if (result.status !== 'failed') return;
 		expect(result.problem).toMatchObject({kind: 'rejected', detail: 'Missing a name for object member.'});
+		// What happened, and the fix apart (the screen and `config set` print it on a line of its own: "fix: …").
 		expect(result.message).toBe(
-			'the miner rejected the new config (400); nothing was changed (Missing a name for object member.) — check the values you set: ' +
-				`the miner needs at least one enabled pool with a valid url; your config as it was is saved in ${result.backupPath}`,
+			`the miner rejected the new config (400); nothing was changed (Missing a name for object member.); your config as it was is saved in ${result.backupPath}`,
 		);
+		expect(result.problem.fix).toBe('check the values you set: the miner needs at least one enabled pool with a valid url');
 		expect(result.keys.map((key) => key.status)).toEqual(['not-applied']);
 		expect(backups()).toHaveLength(1);
 	});
@@ -146,7 +147,8 @@ describe('apply against a misbehaving miner', () => {
 		const minerClient = await miner(() => ({capture: fixture('v6.26/get_1_summary_badtoken.txt')}));
 		const result = await applyEdits({client: minerClient, baseText: v6Config(), edits: editedColors(), backupDir: temp.dir});
 		expect(result).toMatchObject({status: 'failed', stage: 'read', problem: {kind: 'wrong-token'}});
-		expect(result.status === 'failed' && result.message).toMatch(/refused rigtop's token \(403\) — use the value of http\.access-token/);
+		expect(result.status === 'failed' && result.message).toBe("the miner refused rigtop's token (403); nothing was changed");
+		expect(result.status === 'failed' && result.problem.fix).toMatch(/^use the value of http\.access-token/);
 		expectNoSecret(result);
 	});
 
@@ -193,9 +195,8 @@ describe('apply against a misbehaving miner', () => {
 		writeFileSync(blocker, '');
 		const result = await applyEdits({client: minerClient, baseText: text, edits: editedColors(), backupDir: path.join(blocker, 'backups')});
 		expect(result).toMatchObject({status: 'failed', stage: 'backup', put: 'not-sent', backupPath: null, problem: {kind: 'backup'}});
-		expect(result.status === 'failed' && result.message).toMatch(
-			/could not save a backup .* — nothing was sent to the miner; its config is unchanged$/,
-		);
+		expect(result.status === 'failed' && result.message).toMatch(/^could not save a backup .*\(ENOTDIR\)/);
+		expect(result.status === 'failed' && result.problem.fix).toBe('nothing was sent to the miner; its config is unchanged');
 		expect(puts()).toHaveLength(0);
 	});
 

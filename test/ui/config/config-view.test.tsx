@@ -413,6 +413,20 @@ describe('the config view against the simulated 6.x miner', () => {
 		await vi.waitFor(() => expect(backs).toHaveLength(1));
 	});
 
+	it('an apply that fails says what happened and its fix once each', async () => {
+		const {sim, terminal} = await open();
+		await search(terminal, 'colors');
+		await terminal.press(KEY.space, '(was true)');
+		await sim.stop();
+		await terminal.press('w', 'Apply 1 change to rig-01?');
+		await terminal.press('y', 'Apply failed');
+		const text = prose(terminal);
+		expect(text).toContain('nothing was changed');
+		expect(text.match(/fix: /g)).toHaveLength(1);
+		expect(text.match(/check that XMRig is running/g)).toHaveLength(1);
+		expectCleanFrames(terminal);
+	});
+
 	it('typing a value longer than the line keeps the caret and what was typed last on screen', async () => {
 		const {terminal} = await open({columns: 60, rows: 20});
 		await search(terminal, 'pools.0.user');
