@@ -118,13 +118,14 @@ export class ConfigSession implements Store<ConfigSessionState> {
 
 	/**
 	 * A new visit of the config view: the config is read again (the view waits for it rather than show what
-	 * was read before), and the last visit's result and undo target are let go, so no old result, and no
-	 * undo of a change made in an earlier visit, is a key away. Its backup stays on disk.
+	 * was read before), and the last visit's result is let go. The undo target stays for the whole rigtop session
+	 * (apply, watch the hashrate on the dashboard, come back and undo): `u` asks first, naming the apply and its
+	 * time, and the undo checks the miner's config against what that apply left, so a config changed since (by
+	 * hand, another tool) is a conflict that changes nothing, never overwritten.
 	 */
 	open(): Promise<void> {
 		if (this.#state.busy === 'apply' || this.#state.busy === 'undo') return Promise.resolve();
-		this.#applied = null;
-		this.#update({document: null, edits: null, lastResult: null, lastAction: null, lastApplied: null, problem: null, readAt: null});
+		this.#update({document: null, edits: null, lastResult: null, lastAction: null, problem: null, readAt: null});
 		return this.load();
 	}
 

@@ -90,15 +90,19 @@ describe('the config view in a real terminal', () => {
 		expect(simulator.configText()).toBe(original);
 
 		// Back to the dashboard with q (the view's own key), then open it again: the config as it is now,
-		// no old result, no undo; ? shows its keys, q leaves it; then quit cleanly.
+		// no old result; u still offers to take back the last action (here the undo: a redo), asking first;
+		// ? shows its keys, q leaves it; then quit cleanly.
 		await terminal.send('q', true);
 		await see((screen) => screen.includes('e2e-config') && !screen.includes('· config'));
 		await terminal.send('c', true);
 		const reopened = await see((screen) => screen.includes('▸ cpu') && screen.includes('no changes'));
 		expect(reopened).not.toContain('Undo: applied');
-		expect(reopened).not.toContain('u undo');
+		expect(reopened).toContain('u undo');
 		await terminal.send('u', true);
-		await see('nothing to undo');
+		await see('Redo the change the undo reverted?');
+		await terminal.send('n', true);
+		await see((screen) => screen.includes('▸ cpu') && !screen.includes('Redo the change'));
+		expect(simulator.configText()).toBe(original);
 		await terminal.send('?', true);
 		await see('Config view keys');
 		await terminal.send('q', true);

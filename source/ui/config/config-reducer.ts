@@ -457,7 +457,7 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'undo': {
 			const refused = writesRefused(context);
 			if (refused) return say(state, refused, 'warn');
-			if (!session.lastApplied) return say(state, 'nothing to undo: no change was applied from this screen yet');
+			if (!session.lastApplied) return say(state, 'nothing to undo: no change was applied in this rigtop session yet');
 			return same({...state, dialog: {kind: 'undo'}});
 		}
 
