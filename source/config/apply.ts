@@ -79,6 +79,11 @@ export type ApplyResult =
 			readonly tokenChanged: boolean;
 			/** Extra facts worth saying (lost contact after an API change, restricted mode now on…). */
 			readonly notes: readonly string[];
+			/**
+			 * This apply turned restricted mode on, and the miner confirms it: it refuses config reads and writes from
+			 * now on, so it cannot be undone through the API (only in the miner's config file).
+			 */
+			readonly restrictedOn: boolean;
 			readonly message: string;
 	  };
 
@@ -446,6 +451,7 @@ function outcome(
 		applied: verified.document ? new SealedText(verified.document.text) : null,
 		tokenChanged: verified.tokenChanged,
 		notes,
+		restrictedOn: verified.restrictedOn,
 		message: [message, ...notes].join('; '),
 	};
 }

@@ -256,7 +256,12 @@ export class ConfigSession implements Store<ConfigSessionState> {
 			lastAction: action,
 			resultSeq: state.resultSeq + 1,
 		};
-		if (result.status === 'done') {
+		if (result.status === 'done' && result.restrictedOn) {
+			// The miner now refuses every config read and write: an undo could only be refused (the result says how to
+			// turn it back in the config file), so none is offered.
+			this.#applied = null;
+			patch.lastApplied = null;
+		} else if (result.status === 'done') {
 			const left = result.applied ?? result.sent;
 			this.#applied = left;
 			patch.lastApplied = {backupPath: result.backupPath, at: now, keys: result.keys.map((key) => key.path), wasUndo: action === 'undo'};

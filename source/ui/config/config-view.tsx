@@ -106,7 +106,7 @@ function footerFor(mode: ConfigMode, session: ConfigSessionState, readOnly: bool
 			return new Set<ConfigCommandName>(['yes', 'no']);
 		case 'panel': {
 			const shown = new Set<ConfigCommandName>(['dismiss']);
-			if (session.lastResult?.status === 'done' && !readOnly) shown.add('undo');
+			if (session.lastResult?.status === 'done' && session.lastApplied && !readOnly) shown.add('undo');
 			if (session.lastResult?.status === 'conflict') shown.add('reload');
 			return shown;
 		}

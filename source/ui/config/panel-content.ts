@@ -163,7 +163,15 @@ export function resultContent(result: ApplyResult, action: 'apply' | 'undo'): Pa
 					...result.keys.map((key) => keyLine(key)),
 					...result.notes.map((note): PanelLine => ({text: note, tone: 'warn'})),
 					...backupLines(result.backupPath),
-					{text: `${CONFIG_KEYMAP.keyOf('undo', 'panel')}: ${action === 'undo' ? 'redo the change' : 'undo this apply'}`, tone: 'muted'},
+					// Restricted mode on: the miner refuses the undo's reads and writes (the note says how to turn it back).
+					...(result.restrictedOn
+						? []
+						: [
+								{
+									text: `${CONFIG_KEYMAP.keyOf('undo', 'panel')}: ${action === 'undo' ? 'redo the change' : 'undo this apply'}`,
+									tone: 'muted',
+								} as const,
+							]),
 				],
 				prompt: null,
 			};

@@ -322,6 +322,23 @@ describe('the config view against the simulated 6.x miner', () => {
 		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
 	});
 
+	it('turning restricted mode on offers no undo the miner would refuse, and u says why', async () => {
+		const {sim, terminal} = await open();
+		await search(terminal, 'http.restricted');
+		await terminal.press(KEY.space, '(was false)');
+		await terminal.press('w', "http.restricted can cut rigtop off from the miner's API");
+		await terminal.press('y', 'Are you sure?');
+		await terminal.press('y', 'Apply: applied 1 change');
+		expect(prose(terminal)).toContain('restricted mode is on now');
+		expect(terminal.frame()).not.toContain('undo this apply');
+		expect(linesOf(terminal.frame()).at(-1)).not.toContain('undo');
+		const puts = sim.requests.filter((request) => request.method === 'PUT').length;
+		await terminal.press('u', 'no undo through the API');
+		expect(terminal.frame()).not.toContain('Undo the last apply?');
+		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(puts);
+		expectCleanFrames(terminal);
+	});
+
 	it('a change that can cut rigtop off asks twice; a new token typed hidden is applied and then used', async () => {
 		const {sim, client, terminal} = await open();
 		await search(terminal, 'http.access-token');
