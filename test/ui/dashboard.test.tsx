@@ -532,6 +532,17 @@ describe('terminal size', () => {
 		expectFits(terminal, 60, 20);
 	});
 
+	test('the header drops what does not fit whole: never a part cut ("XMRig 6.2…" reads as another version)', async () => {
+		for (const columns of [50, 56, 60, 66, 72, 80]) {
+			const {terminal} = await show(makeState(), {columns, rows: 20});
+			const header = linesOf(terminal.frame())[0] ?? '';
+			expect(header, `at ${columns}`).toMatch(/^ rigtop {2}rig-01/);
+			// Whole parts only ("rig-01 · XMRig 6.26.0 · rx/0 · up 3d 04h" as far as it fits): nothing left of the state is cut.
+			expect(header.split('●')[0], `at ${columns}`).not.toContain('…');
+			terminal.unmount();
+		}
+	});
+
 	test('below the smallest size the only key is quit: p and y do not pause a miner out of sight', async () => {
 		const onPause = vi.fn();
 		const onQuit = vi.fn();

@@ -228,7 +228,7 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>
 			<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
-				<TitleBar width={columns} title={`${state.name} · ${when}`}>
+				<TitleBar width={columns} title={[state.name, when]} stateWidth={[...statsText].length}>
 					<Text {...theme.text('muted')}>{statsText}</Text>
 				</TitleBar>
 				{body}

@@ -307,7 +307,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	const hints = CONFIG_KEYMAP.footer(mode, footerFor(mode, state, writesOff));
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
-			<TitleBar width={view.width} title={`${minerName} · config`}>
+			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={[...status].length}>
 				<Text {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>{status}</Text>
 			</TitleBar>
 			{body}

@@ -176,7 +176,7 @@ export function EventView({sources, title, notices = NO_NOTICES, onClose, onQuit
 	return (
 		<FixedNowContext.Provider value={fixedNow ?? null}>
 			<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
-				<TitleBar width={columns} title={`${title} · events`}>
+				<TitleBar width={columns} title={[title, 'events']} stateWidth={[...summary].length}>
 					<Text {...theme.text(sessionOnly ? 'warn' : 'muted')}>{summary}</Text>
 				</TitleBar>
 				{ui.help ? (

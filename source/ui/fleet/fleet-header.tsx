@@ -30,7 +30,7 @@ function FleetHeaderView({totals, width, window, sort = null}: FleetHeaderProps)
 	const uneasy = (totals.byState.get('stale') ?? 0) + (totals.byState.get('no pool') ?? 0) > 0;
 	const tone: ThemeToken = bad ? 'error' : uneasy ? 'warn' : totals.answered > 0 ? 'ok' : 'info';
 	return (
-		<TitleBar width={width} title={left.join(' · ')}>
+		<TitleBar width={width} title={left} stateWidth={[...`● ${counts.join(' · ')}`].length}>
 			<Text bold {...theme.text(tone)}>{`● ${counts.join(' · ')}`}</Text>
 		</TitleBar>
 	);

@@ -43,7 +43,7 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 	const full = `● ${badge.word}${detail}`;
 	if (full.length > room) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3))}…`;
 	return (
-		<TitleBar width={width} title={parts.join(' · ')}>
+		<TitleBar width={width} title={parts} stateWidth={[...`● ${badge.word}${detail}`].length}>
 			<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>
 			<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
 		</TitleBar>

@@ -4,8 +4,14 @@ import {useTheme} from '../theme.js';
 
 export type TitleBarProps = {
 	readonly width: number;
-	/** What the screen shows, after " rigtop  "; cut at the edge when the right side needs the room. */
-	readonly title: string;
+	/**
+	 * What the screen shows, after " rigtop  ": a string, cut at the edge when the right side needs the room; or its
+	 * parts (joined by " · "), of which as many whole ones are shown as fit beside a state `stateWidth` wide, so a
+	 * part is dropped rather than cut into something that reads as another value ("XMRig 6.2…" for 6.26.0).
+	 */
+	readonly title: string | readonly string[];
+	/** The state's width in columns, for a title given in parts. */
+	readonly stateWidth?: number;
 	/**
 	 * The state, right-aligned: text (styled Text inside is kept); it keeps its width, up to the whole line's, and is
 	 * cut there (it is drawn inside one `truncate-end` Text, so no caller's text can wrap into the next row).
@@ -14,8 +20,25 @@ export type TitleBarProps = {
 };
 
 /** The first line of every screen (dashboard, fleet, config view): " rigtop  <title>" on the left, the state on the right. */
-export function TitleBar({width, title, children}: TitleBarProps) {
+/** " rigtop  " before the title. */
+const LEAD = 9;
+
+/** The first part, and after it as many of the next ones as fit whole in `room` columns. */
+export function fitTitle(parts: readonly string[], room: number): string {
+	let title = parts[0] ?? '';
+	for (const part of parts.slice(1)) {
+		const next = `${title} · ${part}`;
+		if ([...next].length > room) break;
+		title = next;
+	}
+
+	return title;
+}
+
+export function TitleBar({width, title, stateWidth = 0, children}: TitleBarProps) {
 	const theme = useTheme();
+	const padding = width > 4 ? 2 : 0;
+	const text = typeof title === 'string' ? title : fitTitle(title, width - LEAD - stateWidth - padding);
 	return (
 		<Box width={width} height={1} flexDirection="row">
 			<Box flexGrow={1} flexShrink={1} overflowY="hidden">
@@ -23,7 +46,7 @@ export function TitleBar({width, title, children}: TitleBarProps) {
 					<Text bold {...theme.text('accent')}>
 						{' rigtop  '}
 					</Text>
-					{title}
+					{text}
 				</Text>
 			</Box>
 			<Box flexShrink={0} maxWidth={width} paddingLeft={width > 4 ? 1 : 0} paddingRight={width > 4 ? 1 : 0}>

@@ -1,7 +1,7 @@
 /** The title bar: one row whatever its right side holds. */
 import {Box, Text} from 'ink';
 import {describe, expect, test} from 'vitest';
-import {TitleBar} from '../../../source/ui/panes/title-bar.js';
+import {fitTitle, TitleBar} from '../../../source/ui/panes/title-bar.js';
 import {linesOf, renderTerminal} from '../helpers/terminal.js';
 
 describe('the title bar', () => {
@@ -30,5 +30,25 @@ describe('the title bar', () => {
 			{columns: 60, rows: 4},
 		);
 		expect(linesOf(terminal.frame())[0]).toMatch(/rig\s+● live · just now$/u);
+	});
+
+	test('a title in parts drops the parts that do not fit whole, never cutting one into another value', async () => {
+		const parts = ['rig-01', 'XMRig 6.26.0', 'rx/0', 'up 3d 04h'];
+		expect(fitTitle(parts, 100)).toBe('rig-01 · XMRig 6.26.0 · rx/0 · up 3d 04h');
+		expect(fitTitle(parts, 28)).toBe('rig-01 · XMRig 6.26.0 · rx/0');
+		expect(fitTitle(parts, 20)).toBe('rig-01');
+		expect(fitTitle(parts, 3)).toBe('rig-01');
+		for (const width of [40, 50, 60, 70, 80]) {
+			const terminal = await renderTerminal(
+				<TitleBar width={width} title={parts} stateWidth={26}>
+					<Text>● live · just now · every 1s</Text>
+				</TitleBar>,
+				{columns: width, rows: 3},
+			);
+			const line = linesOf(terminal.frame())[0] ?? '';
+			expect(line, `at ${width}`).not.toMatch(/XMRig 6\.2?…|XMRig …|up 3d…/u);
+			expect(line).toContain('● live');
+			terminal.unmount();
+		}
 	});
 });
