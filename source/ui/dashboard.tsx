@@ -32,6 +32,7 @@ import type {LinkStatus, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 
 const QUIT: ReadonlySet<CommandName> = new Set<CommandName>(['quit']);
+const THREADS_HIDDEN = 'the threads pane is not shown at this size: make the terminal taller';
 
 export type DashboardProps = {
 	readonly store: Store<MonitorState>;
@@ -149,7 +150,11 @@ export function Dashboard({
 	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
 	// What the miner and the mode refuse of what the app gives; a new map only when it says something new
 	// (React's "adjust state while rendering": the keys and footer then change only when the refusals do).
-	const latest = dashboardRefusals(state, {readOnly, tokenGiven}, {config: hasConfig, pause: hasPause, resume: hasResume});
+	const fromMiner = dashboardRefusals(state, {readOnly, tokenGiven}, {config: hasConfig, pause: hasPause, resume: hasResume});
+	// The threads' scroll keys work while their pane is on screen (a short terminal leaves it out; a message line
+	// taking the footer's place is not counted: a key that then moves nothing visible is harmless).
+	const threadsShown = threadsKnown === null || computeLayout(columns, rows, noticeLines, threadsKnown).threadsHeight > 0;
+	const latest = threadsShown ? fromMiner : new Map([...fromMiner, ['threads', THREADS_HIDDEN] as const]);
 	const [refusals, setRefusals] = useState<Refusals>(latest);
 	if (!sameRefusals(latest, refusals)) setRefusals(latest);
 	const hasChart = onChart !== undefined;
@@ -164,6 +169,7 @@ export function Dashboard({
 		if (interval) set.add('interval');
 		if (hasChart) set.add('chart');
 		if (hasEvents) set.add('events');
+		set.add('threads');
 		set.add('scrollHelp');
 		for (const refused of refusals.keys()) set.delete(refused);
 		return set as ReadonlySet<Capability>;

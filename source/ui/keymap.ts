@@ -55,7 +55,9 @@ export type Capability =
 	| 'interval'
 	/** The chart (g) and the event view (e): the screen was given the miner's history. */
 	| 'chart'
-	| 'events';
+	| 'events'
+	/** The threads pane is on screen (a small terminal leaves it out): its scroll keys. */
+	| 'threads';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;
@@ -292,12 +294,25 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: dashboard,
 		footer: 'threads',
 		footerWith: 'threadsDown',
+		needs: 'threads',
 	},
-	{command: 'threadsDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll threads down', contexts: dashboard},
-	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'threads: one page up', contexts: dashboard},
-	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'threads: one page down', contexts: dashboard},
-	{command: 'threadsTop', keys: [{special: 'home'}], description: 'threads: first row', contexts: dashboard},
-	{command: 'threadsBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'threads: last row', contexts: dashboard},
+	{
+		command: 'threadsDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		description: 'scroll threads down',
+		contexts: dashboard,
+		needs: 'threads',
+	},
+	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'threads: one page up', contexts: dashboard, needs: 'threads'},
+	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'threads: one page down', contexts: dashboard, needs: 'threads'},
+	{command: 'threadsTop', keys: [{special: 'home'}], description: 'threads: first row', contexts: dashboard, needs: 'threads'},
+	{
+		command: 'threadsBottom',
+		keys: [{special: 'end'}, {input: 'G'}],
+		description: 'threads: last row',
+		contexts: dashboard,
+		needs: 'threads',
+	},
 	{
 		command: 'toFleet',
 		keys: [{special: 'escape'}],

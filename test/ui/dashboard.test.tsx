@@ -327,7 +327,7 @@ describe('keys', () => {
 	});
 
 	test('the help wraps a long description beside its keys (never cut), and scrolls with ↑↓ where it does not fit', async () => {
-		const {terminal} = await show(makeState(), {columns: 60, rows: 16, interval: new PollInterval([], 2000), onPause() {}});
+		const {terminal} = await show(makeState(), {columns: 60, rows: 12, interval: new PollInterval([], 2000), onPause() {}});
 		await terminal.press('?', 'Keys');
 		expect(terminal.frame()).toMatch(/│ q, F10, Ctrl\+C {2}quit rigtop/);
 		expect(terminal.frame()).toContain('more below · ↑↓ scroll');
@@ -336,7 +336,20 @@ describe('keys', () => {
 		expect(terminal.frame()).toContain('above · ↑↓ scroll');
 		// Below the header line (whose state detail is cut to fit), nothing is cut.
 		expect(linesOf(terminal.frame()).slice(1).join('\n')).not.toContain('…');
-		expectFits(terminal, 60, 16);
+		expectFits(terminal, 60, 12);
+	});
+
+	test('the threads keys are offered only while the threads pane is on screen; pressed without it, they say why', async () => {
+		const small = await show(makeState(), {columns: 60, rows: 16});
+		expect(small.terminal.frame()).not.toContain('Threads');
+		await small.terminal.press('j', /the threads pane is not shown at this size:\s+make\s+the\s+terminal\s+taller/);
+		await small.terminal.press('?', 'Keys');
+		expect(small.terminal.frame()).not.toContain('scroll threads');
+		small.terminal.unmount();
+		const large = await show(makeState(), {columns: 80, rows: 30});
+		expect(large.terminal.frame()).toContain('Threads');
+		await large.terminal.press('?', 'Keys');
+		expect(large.terminal.frame()).toContain('scroll threads');
 	});
 
 	test('q and Ctrl+C call onQuit', async () => {

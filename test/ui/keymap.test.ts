@@ -44,13 +44,16 @@ describe('keymap', () => {
 	});
 
 	test('a key works only where what it needs is offered', () => {
-		const offered = new Set<Capability>(['pause']);
+		const offered = new Set<Capability>(['pause', 'threads']);
 		const available = SCREEN_KEYMAP.available('dashboard', offered);
 		expect(commandFor('p', {}, 'dashboard', available)).toBe('pause');
 		expect(commandFor('c', {}, 'dashboard', available)).toBeNull();
 		expect(commandFor('', {escape: true}, 'dashboard', available)).toBeNull();
 		expect(commandFor('q', {}, 'dashboard', available)).toBe('quit');
 		expect(commandFor('', {downArrow: true}, 'dashboard', available)).toBe('threadsDown');
+		// Without the threads pane on screen, its scroll keys are not offered.
+		const noThreads = SCREEN_KEYMAP.available('dashboard', new Set<Capability>(['pause']));
+		expect(commandFor('', {downArrow: true}, 'dashboard', noThreads)).toBeNull();
 		const help = SCREEN_KEYMAP.help(['dashboard', 'help'], offered);
 		expect(help.find((entry) => entry.keys === 'p')?.available).toBe(true);
 		expect(help.find((entry) => entry.keys === 'c')?.available).toBe(false);
@@ -154,7 +157,7 @@ describe('keymap', () => {
 });
 
 describe('dashboard reducer', () => {
-	const offered = new Set<Capability>(['pause', 'resume', 'refresh']);
+	const offered = new Set<Capability>(['pause', 'resume', 'refresh', 'threads']);
 	const start = (pageSize = 7, threadCount = 16): DashboardUiState => initialUiState({offered, pageSize, threadCount});
 	const step = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
 	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => step(state, input, key).state;
@@ -244,7 +247,7 @@ describe('dashboard reducer', () => {
 		const asked = step(start(), 'p').state;
 		const refused = dashboardReducer(asked, {
 			type: 'offered',
-			offered: new Set<Capability>(['resume', 'refresh']),
+			offered: new Set<Capability>(['resume', 'refresh', 'threads']),
 			refusals: new Map([['pause', 'the miner is not answering (down): nothing can be sent to it now']]),
 		}).state;
 		const answered = step(refused, 'y');
