@@ -51,7 +51,9 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 				onApplied(result, action) {
 					miner.monitor.pollNow();
 					const severity = result.status === 'done' && result.allApplied ? 'info' : 'warn';
-					miner.monitor.addEvent('action', severity, `config ${action === 'undo' ? 'undo' : 'apply'}: ${result.message}`);
+					// A failure's message leaves its fix (and so what it left: "nothing was sent…") to a line of its own.
+					const text = result.status === 'failed' ? `${result.message} — ${result.problem.fix}` : result.message;
+					miner.monitor.addEvent('action', severity, `config ${action === 'undo' ? 'undo' : 'apply'}: ${text}`);
 				},
 			});
 			configSessions.set(index, config);

@@ -47,6 +47,8 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 		if (!info.isFile()) throw new UsageError(`--rigs ${absolute} is not a regular file`);
 		if (info.size > MAX_FILE_BYTES) throw new UsageError(`--rigs ${absolute} is too large for a list of rigs`);
 		text = await readFile(absolute, 'utf8');
+		// An editor's byte-order mark is not JSON; the miner's config reader drops it too.
+		if (text.startsWith('\uFEFF')) text = text.slice(1);
 	} catch (error) {
 		if (error instanceof UsageError) throw error;
 		const code = (error as NodeJS.ErrnoException).code;

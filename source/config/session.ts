@@ -8,7 +8,7 @@ import {applyEdits, undoLast, type ApplyResult} from './apply.js';
 import {defaultBackupDir} from './backups.js';
 import {ConfigDocument} from './document.js';
 import {PendingEdits, type EditOutcome} from './edits.js';
-import {explainConfigError, type ConfigProblem} from './errors.js';
+import {explainConfigError, problemText, type ConfigProblem} from './errors.js';
 import {isAbortError} from '../miner/client.js';
 import {Listeners, type Store} from '../store.js';
 import {CONFIG_ENDPOINT} from './types.js';
@@ -46,6 +46,8 @@ export type ConfigSessionState = {
 	readonly problem: ConfigProblem | null;
 	/** What `undo` would revert; null when nothing was applied in this session. */
 	readonly lastApplied: UndoTarget | null;
+	/** Why there is no undo although a change was applied (it turned restricted mode on); null otherwise. */
+	readonly undoBlocked: string | null;
 	/** Writes (apply, undo) are off: --read-only. */
 	readonly readOnly: boolean;
 	/** When the config was last read from the miner (epoch ms). */
@@ -98,6 +100,7 @@ export class ConfigSession implements Store<ConfigSessionState> {
 			resultSeq: 0,
 			problem: null,
 			lastApplied: null,
+			undoBlocked: null,
 			readOnly: options.readOnly,
 			readAt: null,
 		};
@@ -240,7 +243,7 @@ export class ConfigSession implements Store<ConfigSessionState> {
 				put: 'unanswered',
 				backupPath: null,
 				keys: [],
-				message: `${problem.message} — ${problem.fix}`,
+				message: problemText(problem),
 			};
 		}
 	}
@@ -256,16 +259,22 @@ export class ConfigSession implements Store<ConfigSessionState> {
 			lastAction: action,
 			resultSeq: state.resultSeq + 1,
 		};
-		if (result.status === 'done' && result.restrictedOn) {
-			// The miner now refuses every config read and write: an undo could only be refused (the result says how to
-			// turn it back in the config file), so none is offered.
-			this.#applied = null;
-			patch.lastApplied = null;
-		} else if (result.status === 'done') {
+		if (result.status === 'done') {
 			const left = result.applied ?? result.sent;
-			this.#applied = left;
-			patch.lastApplied = {backupPath: result.backupPath, at: now, keys: result.keys.map((key) => key.path), wasUndo: action === 'undo'};
-			// Continue from what the miner has now (the read back), with no pending edits.
+			if (result.restrictedOn) {
+				// The miner now refuses every config read and write: an undo could only be refused (the result says how
+				// to turn it back in the config file), so none is offered.
+				this.#applied = null;
+				patch.lastApplied = null;
+				patch.undoBlocked = result.notes.find((note) => note.startsWith('restricted mode')) ?? 'restricted mode is on now';
+			} else {
+				this.#applied = left;
+				patch.lastApplied = {backupPath: result.backupPath, at: now, keys: result.keys.map((key) => key.path), wasUndo: action === 'undo'};
+				patch.undoBlocked = null;
+			}
+
+			// Continue from what the miner has now (the read back, or what was sent when it can no longer be read),
+			// with no pending edits.
 			const document = parseOrNull(left.reveal());
 			if (document) {
 				patch.document = document;

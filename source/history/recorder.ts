@@ -118,6 +118,8 @@ export class HistoryRecorder {
 			readonly link: 'live' | 'down' | 'error';
 		},
 	): void {
+		// Answered but not usable by this rigtop (a wrong token…): nothing about the miner to store (sampleOfState).
+		if (!read.snapshot && read.link === 'error') return;
 		const sample = read.snapshot ? sampleOf(read.snapshot, read.at) : failedSample(read.at, linkCode(read.link));
 		this.#observations.push({
 			slot,

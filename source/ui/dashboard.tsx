@@ -31,7 +31,8 @@ import type {ThemeToken} from './theme.js';
 import type {LinkStatus, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 
-const QUIT: ReadonlySet<CommandName> = new Set<CommandName>(['quit']);
+/** The ways out of a dashboard too small to be drawn: quit, and back to the fleet when it came from one. */
+const WAYS_OUT: ReadonlySet<CommandName> = new Set<CommandName>(['quit', 'toFleet']);
 const THREADS_HIDDEN = 'the threads pane is not shown at this size: make the terminal taller';
 
 export type DashboardProps = {
@@ -238,7 +239,7 @@ export function Dashboard({
 	useKeys((input, key) => {
 		// Too small to draw, the screen shows only that and its way out: any other key would act out of sight
 		// (p and then y paused the miner with no question on screen).
-		if (layout.tooSmall && SCREEN_KEYMAP.commandFor(input, key, 'dashboard', QUIT) === null) return;
+		if (layout.tooSmall && SCREEN_KEYMAP.commandFor(input, key, 'dashboard', WAYS_OUT) === null) return;
 		dispatch({type: 'key', input, key});
 	});
 
@@ -333,7 +334,8 @@ export function Dashboard({
 	}
 
 	if (layout.tooSmall) {
-		return <TooSmall columns={columns} rows={rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'dashboard')} quits`} />;
+		const back = hasBack ? ` · ${SCREEN_KEYMAP.keyOf('toFleet', 'dashboard')} back to the fleet` : '';
+		return <TooSmall columns={columns} rows={rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'dashboard')} quits${back}`} />;
 	}
 
 	return (

@@ -178,6 +178,15 @@ describe('history recorder on a real session', () => {
 		expect(bad.monitor.getState().status).toBe('error');
 		await wrong.close();
 		await right.close();
+		// A cron --once with the wrong token adds no failed poll either (after the spacing within which a poll
+		// close to a stored one is not stored again).
+		await new Promise((resolve) => setTimeout(resolve, 1600));
+		const once = attachHistory(createSession([{url: sim.url, token: 'a-wrong-token-22'}], 2000), plan('once', 2000), () => undefined, {
+			file,
+		});
+		const out = {write: () => true} as unknown as NodeJS.WritableStream;
+		expect(await runOnce(once, {json: false} as RunPlan, out)).toBe(1);
+		await once.close();
 
 		const reader = readStore(file);
 		const [stored] = reader.miners();

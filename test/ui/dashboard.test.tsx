@@ -545,6 +545,16 @@ describe('terminal size', () => {
 		expectFits(terminal, 60, 20);
 	});
 
+	test('below the smallest size, a rig opened from the fleet still goes back to it with Esc (the note says so)', async () => {
+		const onBack = vi.fn();
+		const {terminal} = await show(makeState(), {columns: 40, rows: 12, onBack});
+		await terminal.waitFor(/q quits · Esc back\s+to the fleet/);
+		await terminal.press(KEYS.escape);
+		await vi.waitFor(() => {
+			expect(onBack).toHaveBeenCalledTimes(1);
+		});
+	});
+
 	test('the header drops what does not fit whole: never a part cut ("XMRig 6.2…" reads as another version)', async () => {
 		for (const columns of [50, 56, 60, 66, 72, 80]) {
 			const {terminal} = await show(makeState(), {columns, rows: 20});

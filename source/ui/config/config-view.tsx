@@ -171,7 +171,8 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	const layout = configLayout(columns, rows);
 	const writesOff = readOnly || state.readOnly;
 
-	// Each visit reads the config afresh (never the document, result or undo of an earlier one). Until the
+	// Each visit reads the config afresh (never the document or result of an earlier one; the undo of the session's
+	// last apply stays, asked for and conflict-checked). Until the
 	// visit has started (open() changes the session's state at once), the view shows nothing of its past.
 	const [before] = useState(() => session.getState());
 	const opened = state !== before;

@@ -238,6 +238,23 @@ describe('the config view against the simulated 6.x miner', () => {
 		expectCleanFrames(terminal);
 	});
 
+	it('opened again after a look at the dashboard, u takes the last apply back', async () => {
+		const {sim, session, terminal, backs, original} = await open();
+		await search(terminal, 'cpu.huge-pages');
+		await terminal.press(KEY.space, '(was true)');
+		await terminal.press('w', 'Apply 1 change');
+		await terminal.press('y', 'Apply: applied 1 change');
+		await terminal.press('q');
+		await vi.waitFor(() => expect(backs).toHaveLength(1));
+		terminal.unmount();
+		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
+		await again.waitFor('▸ cpu');
+		await again.press('u', 'Undo the last apply?');
+		await again.press('y', 'Undo: applied 1 change');
+		expect(sim.configText()).toBe(original);
+		expectCleanFrames(again);
+	});
+
 	it('opened again, it reads the config afresh: no old result panel, the value the miner has now; the undo asks, and finds the conflict', async () => {
 		const {sim, session, terminal, backs} = await open();
 		await search(terminal, 'cpu.huge-pages');
@@ -336,6 +353,11 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press('u', 'no undo through the API');
 		expect(terminal.frame()).not.toContain('Undo the last apply?');
 		expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(puts);
+		// The change is applied, not pending: the tree shows the value it has now, and nothing is left to apply.
+		await terminal.press(KEY.escape);
+		await terminal.waitFor('no changes');
+		expect(row(terminal, /restricted/)).toMatch(/^› {5}restricted\s+true\s*/);
+		expect(row(terminal, /restricted/)).not.toContain('(was false)');
 		expectCleanFrames(terminal);
 	});
 
