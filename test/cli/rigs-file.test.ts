@@ -29,6 +29,11 @@ describe('--rigs FILE', () => {
 		]);
 	});
 
+	test('a file saved with a byte-order mark reads like one without', async () => {
+		const file = await rigsFile(`\uFEFF${JSON.stringify([{name: 'bom', url: '10.0.0.7:8080'}])}`);
+		expect(await readRigsFile(file)).toEqual([{url: 'http://10.0.0.7:8080', name: 'bom', tokenFile: undefined}]);
+	});
+
 	test('mistakes are usage errors naming the rig; a token in the file is refused', async () => {
 		const cases: [unknown, RegExp][] = [
 			['{not json', /not valid JSON at line 1, column 2 \(InvalidSymbol\)$/],

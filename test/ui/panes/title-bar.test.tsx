@@ -40,7 +40,7 @@ describe('the title bar', () => {
 		expect(fitTitle(parts, 3)).toBe('rig-01');
 		for (const width of [40, 50, 60, 70, 80]) {
 			const terminal = await renderTerminal(
-				<TitleBar width={width} title={parts} stateWidth={26}>
+				<TitleBar width={width} title={parts} stateWidth={28}>
 					<Text>● live · just now · every 1s</Text>
 				</TitleBar>,
 				{columns: width, rows: 3},
