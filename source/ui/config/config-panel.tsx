@@ -13,7 +13,7 @@ export type ConfigPanelProps = {
 
 /** The lines a panel line takes inside a frame `inner` columns wide: prose wraps, data is one line. */
 function heightOf(line: PanelLine, inner: number): number {
-	return line.data || line.text === '' ? 1 : wrappedHeight(line.text, inner);
+	return line.data || line.text === '' ? 1 : wrappedHeight(line.text, Math.max(1, inner - (line.indent ?? 0)));
 }
 
 /**
@@ -43,7 +43,7 @@ function ConfigPanelView({content, width, height}: ConfigPanelProps) {
 				const text = line.text === '' ? ' ' : line.text;
 				const tone = line.tone ? theme.text(line.tone) : {};
 				return (
-					<Box key={index} height={heights[index]} flexShrink={0}>
+					<Box key={index} height={heights[index]} flexShrink={0} paddingLeft={line.indent ?? 0}>
 						{line.data ? line.tone ? <Line tone={line.tone}>{text}</Line> : <Line>{text}</Line> : <Wrapped {...tone}>{text}</Wrapped>}
 					</Box>
 				);

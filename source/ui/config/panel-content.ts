@@ -15,7 +15,14 @@ import type {Dialog, Tone} from './config-reducer.js';
  * A line of a panel. Prose (questions, reasons, fixes) wraps over the lines it needs; a data line (a key
  * and its values, a file name) is one line, cut at the edge if it must be.
  */
-export type PanelLine = {readonly text: string; readonly tone?: Tone | 'muted' | 'accent'; readonly data?: true};
+export type PanelLine = {
+	readonly text: string;
+	readonly tone?: Tone | 'muted' | 'accent';
+	/** Cut at the edge instead of wrapped (a path, a backup's name). */
+	readonly data?: true;
+	/** Columns the line (every line of it, when it wraps) starts in from the frame's text. */
+	readonly indent?: number;
+};
 export type PanelContent = {readonly title: string; readonly lines: readonly PanelLine[]; readonly prompt: string | null};
 
 /** A question's answers with their keys: "y apply · n cancel". */
@@ -31,7 +38,8 @@ function diffLines(session: ConfigSessionState): PanelLine[] {
 	const edits = session.edits?.list() ?? [];
 	return edits.map((edit, index) => {
 		const line = session.edits?.diffLines()[index] ?? edit.id;
-		return {text: `  ${line}`, tone: edit.guarded ? 'warn' : 'accent', data: true};
+		// Wrapped whole, never cut: a value must be read in full before it is applied ("… → "stratum+ssl://a-very-lo…" hid it).
+		return {text: line, tone: edit.guarded ? 'warn' : 'accent', indent: 2};
 	});
 }
 

@@ -457,6 +457,20 @@ describe('the config view against the simulated 6.x miner', () => {
 		await vi.waitFor(() => expect(backs).toHaveLength(1));
 	});
 
+	it('the apply question shows a long new value whole (wrapped), never cut', async () => {
+		const {terminal} = await open({columns: 60, rows: 24});
+		await search(terminal, 'pools.0.url');
+		await terminal.press(KEY.enter, 'type the new value');
+		const url = 'stratum+ssl://a-very-long-pool-host-name.example.org:14433';
+		await terminal.press(`\u0015"${url}"`, 'example.org:14433');
+		await terminal.press(KEY.enter, '(was ');
+		await terminal.press('w', 'Apply 1 change');
+		const flat = prose(terminal).replaceAll(' ', '');
+		expect(flat).toContain(`"${url}"`);
+		expect(flat).toContain('pools.0.url:"pool.example.org:443"→');
+		expectCleanFrames(terminal, 60, 24);
+	});
+
 	it('an apply that fails says what happened and its fix once each', async () => {
 		const {sim, terminal} = await open();
 		await search(terminal, 'colors');
