@@ -31,7 +31,8 @@ export async function readTokenFile(file: string): Promise<{token: string; warni
 		if (info.size > MAX_TOKEN_FILE_BYTES) throw new Error(`--token-file ${file} is too large to hold a token`);
 		if ((info.mode & 0o077) !== 0) {
 			const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
-			warnings.push(`--token-file ${file} can be read by other users (mode ${mode}); make it private: chmod 600 ${file}`);
+			// The fix early in the line (a dashboard's events pane shows one line of it): the path once, in the command.
+			warnings.push(`--token-file can be read by other users (mode ${mode}): chmod 600 ${file}`);
 		}
 		text = await readFile(file, 'utf8');
 	} catch (error) {

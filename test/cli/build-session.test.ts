@@ -47,7 +47,7 @@ describe('--rigs: what is found about one rig is noted on it', () => {
 		const [attic, garage] = session.miners;
 		expect(attic?.target.notes ?? []).toEqual([]);
 		expect(garage?.target.notes).toEqual([
-			expect.stringMatching(/^rig garage: tokenFile .* can be read by other users/),
+			expect.stringMatching(/^rig garage: tokenFile can be read by other users \(mode \d+\): chmod 600 \//),
 			expect.stringMatching(/sent to 10\.0\.0\.7:18088 without encryption/),
 		]);
 		// Everything is still said on stderr before the screen starts, and nothing holds the token.

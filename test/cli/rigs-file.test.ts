@@ -69,7 +69,7 @@ describe('--rigs FILE', () => {
 		await chmod(tokenFile, 0o644);
 		const warnings: string[] = [];
 		expect(await readRigToken({url: 'http://h:1', name: 'rig-a', tokenFile}, (line) => warnings.push(line))).toBe('tok-value-123');
-		expect(warnings).toEqual([expect.stringMatching(/^rig rig-a: tokenFile .* can be read by other users/)]);
+		expect(warnings).toEqual([expect.stringMatching(/^rig rig-a: tokenFile can be read by other users \(mode 0644\): chmod 600 \//)]);
 		expect(await readRigToken({url: 'http://h:1', name: undefined, tokenFile: undefined}, () => {})).toBeNull();
 		await expect(readRigToken({url: 'http://h:1', name: 'rig-b', tokenFile: path.join(dir, 'nope')}, () => {})).rejects.toThrow(
 			/^rig rig-b: cannot read tokenFile .*does not exist/,
