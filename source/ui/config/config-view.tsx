@@ -114,6 +114,8 @@ function footerFor(mode: ConfigMode, session: ConfigSessionState, readOnly: bool
 		case 'browse': {
 			const shown = new Set<ConfigCommandName>(['search', 'back', 'help']);
 			if (session.document === null) {
+				// Nothing to search before the config is read.
+				shown.delete('search');
 				shown.add('reload');
 				return shown;
 			}

@@ -594,6 +594,10 @@ describe('the config view when the config cannot be read', () => {
 			await terminal.waitFor("Could not read the miner's config");
 			expect(terminal.frame()).toContain('restricted mode');
 			expect(terminal.frame()).toContain("fix: set http.restricted to false in the miner's config");
+			// Nothing to search: / is not offered, and pressed says why.
+			expect(linesOf(terminal.frame()).at(-1)).not.toContain('search');
+			await terminal.press('/', 'nothing to search: the config has not been read (R tries again)');
+			expect(terminal.frame()).not.toContain('/▏');
 			const reads = sim.requests.length;
 			await terminal.press('R');
 			await terminal.waitFor("Could not read the miner's config");
