@@ -430,8 +430,7 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		}
 
 		case 'search':
-			if (session.document === null)
-				return say(state, `nothing to search: the config has not been read (${keyFor('reload')} tries again)`);
+			if (session.document === null) return say(state, `nothing to search: the config has not been read (${keyFor('reload')} tries again)`);
 			return same({...state, prompt: {kind: 'search', text: '', caret: 0}});
 		case 'nextMatch':
 			if (state.query === null) return say(state, `press ${keyFor('search')} to search first`);
