@@ -95,7 +95,10 @@ export class Monitor implements Store<MonitorState> {
 	#controller: AbortController | null = null;
 	#pollAgain = false;
 	#seq = 0;
-	#drop: DropState = initialDropState;
+	// The first RESUME_GRACE_MS of a session are not judged for a drop: rigtop cannot know whether the miner was
+	// paused just before it started (resumed seconds ago, its 10 s window still holds paused seconds and reads as a
+	// drop; the session that saw the pause waits the same grace). A drop already there is reported that much later.
+	#drop: DropState = {...initialDropState, sinceResume: 0};
 	#pause: PauseState = initialPauseState;
 	#hugepagesLost = false;
 	readonly #pausedAlertMs: number;

@@ -291,6 +291,22 @@ describe('Monitor failures', () => {
 	});
 });
 
+describe('Monitor drops at the start of a session', () => {
+	it('a miner resumed just before rigtop started (its 10 s window still low) is not a drop; one that stays low is, after the grace', async () => {
+		// 10 s at 3.3 kH/s against a 15 m average of 4.9: what a miner resumed seconds ago reads, for a few polls.
+		const low = withRates([3300, 4200, 4900]);
+		const {monitor} = watch((call) => ok(call < 8 ? low : withRates([4950, 4900, 4900])));
+		monitor.start();
+		await vi.advanceTimersByTimeAsync(10_000);
+		expect(kinds(monitor.getState())).not.toContain('hashrate-drop');
+		// Still low well past the grace: that is a drop.
+		const {monitor: stuck} = watch(() => ok(low));
+		stuck.start();
+		await vi.advanceTimersByTimeAsync(20_000);
+		expect(kinds(stuck.getState())).toContain('hashrate-drop');
+	});
+});
+
 describe('Monitor stop', () => {
 	it('aborts the read in flight and leaves no timer', async () => {
 		const {monitor, log} = watch([ok(makeSnapshot(), 800)]);
