@@ -7,11 +7,18 @@ import {describe, expect, test} from 'vitest';
 import {trimBreak, wordLines, Wrapped, wrapLines, wrappedHeight} from '../../source/ui/wrap.js';
 import {linesOf, renderTerminal} from './helpers/terminal.js';
 
-/** Ink's own chalk (ink/node_modules/chalk), whose level the test setup pins to 0 through FORCE_COLOR. */
-async function inkChalk(): Promise<{level: number}> {
+/** Runs `body` with Ink's own chalk (ink/node_modules/chalk) in truecolor: the test setup pins it to none (FORCE_COLOR=0). */
+async function withColour(body: () => Promise<void>): Promise<void> {
 	const require = createRequire(import.meta.url);
 	const chalkPath = createRequire(require.resolve('ink')).resolve('chalk');
-	return ((await import(pathToFileURL(chalkPath).href)) as {default: {level: number}}).default;
+	const chalk = ((await import(pathToFileURL(chalkPath).href)) as {default: {level: number}}).default;
+	const previous = chalk.level;
+	chalk.level = 3;
+	try {
+		await body();
+	} finally {
+		chalk.level = previous;
+	}
 }
 
 describe('wrapped text', () => {
@@ -55,10 +62,7 @@ describe('Wrapped', () => {
 	});
 
 	test('nested styled text keeps its styles, and the space goes after the codes that open the line', async () => {
-		const chalk = await inkChalk();
-		const previous = chalk.level;
-		chalk.level = 3;
-		try {
+		await withColour(async () => {
 			const terminal = await renderTerminal(
 				<Box width={7}>
 					<Wrapped>
@@ -75,16 +79,11 @@ describe('Wrapped', () => {
 			expect(raw[0]).toContain('\u001B[31m');
 			expect(stripVTControlCharacters(raw[1] ?? '')).toBe('restart');
 			expect(raw[2]?.startsWith('\u001B[1mit now')).toBe(true);
-		} finally {
-			chalk.level = previous;
-		}
+		});
 	});
 
 	test('its own style reaches every line, the space taken off after the codes', async () => {
-		const chalk = await inkChalk();
-		const previous = chalk.level;
-		chalk.level = 3;
-		try {
+		await withColour(async () => {
 			const terminal = await renderTerminal(
 				<Box width={12}>
 					<Wrapped bold color="yellow">
@@ -99,9 +98,7 @@ describe('Wrapped', () => {
 				expect(line).toContain('\u001B[33m');
 			}
 			expect(stripVTControlCharacters(raw[1] ?? '').trimEnd()).toBe('small —');
-		} finally {
-			chalk.level = previous;
-		}
+		});
 	});
 
 	test('trimBreak leaves the first line and any text after the spaces alone', () => {

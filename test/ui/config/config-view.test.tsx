@@ -60,6 +60,17 @@ async function search(terminal: Terminal, text: string) {
 	await tick();
 }
 
+/** Turns cpu.huge-pages off, applies it, and leaves the view with q (the view is unmounted, as the app does). */
+async function applyHugePagesAndLeave(terminal: Terminal, backs: readonly number[]) {
+	await search(terminal, 'cpu.huge-pages');
+	await terminal.press(KEY.space, '(was true)');
+	await terminal.press('w', 'Apply 1 change');
+	await terminal.press('y', 'Apply: applied 1 change');
+	await terminal.press('q');
+	await vi.waitFor(() => expect(backs).toHaveLength(1));
+	terminal.unmount();
+}
+
 describe('the config view against the simulated 6.x miner', () => {
 	const miner = useSimulatedMiner('6');
 
@@ -240,13 +251,7 @@ describe('the config view against the simulated 6.x miner', () => {
 
 	it('opened again after a look at the dashboard, u takes the last apply back', async () => {
 		const {sim, session, terminal, backs, original} = await open();
-		await search(terminal, 'cpu.huge-pages');
-		await terminal.press(KEY.space, '(was true)');
-		await terminal.press('w', 'Apply 1 change');
-		await terminal.press('y', 'Apply: applied 1 change');
-		await terminal.press('q');
-		await vi.waitFor(() => expect(backs).toHaveLength(1));
-		terminal.unmount();
+		await applyHugePagesAndLeave(terminal, backs);
 		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
 		await again.waitFor('▸ cpu');
 		await again.press('u', 'Undo the last apply?');
@@ -257,13 +262,7 @@ describe('the config view against the simulated 6.x miner', () => {
 
 	it('opened again, it reads the config afresh: no old result panel, the value the miner has now; the undo asks, and finds the conflict', async () => {
 		const {sim, session, terminal, backs} = await open();
-		await search(terminal, 'cpu.huge-pages');
-		await terminal.press(KEY.space, '(was true)');
-		await terminal.press('w', 'Apply 1 change');
-		await terminal.press('y', 'Apply: applied 1 change');
-		await terminal.press('q');
-		await vi.waitFor(() => expect(backs).toHaveLength(1));
-		terminal.unmount();
+		await applyHugePagesAndLeave(terminal, backs);
 		// Meanwhile the config changes on the miner (another tool, a hand edit).
 		sim.setConfigText(sim.configText().replace('"print-time": 60', '"print-time": 45'));
 		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
