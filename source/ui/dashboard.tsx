@@ -154,7 +154,9 @@ export function Dashboard({
 	const fromMiner = dashboardRefusals(state, {readOnly, tokenGiven}, {config: hasConfig, pause: hasPause, resume: hasResume});
 	// The threads' scroll keys work while their pane is on screen (a short terminal leaves it out; a message line
 	// taking the footer's place is not counted: a key that then moves nothing visible is harmless).
-	const threadsShown = threadsKnown === null || computeLayout(columns, rows, noticeLines, threadsKnown).threadsHeight > 0;
+	// The layout without a message line (which may take the footer's place below): once per size, not per frame.
+	const plainLayout = useMemo(() => computeLayout(columns, rows, noticeLines, threadsKnown), [columns, rows, noticeLines, threadsKnown]);
+	const threadsShown = threadsKnown === null || plainLayout.threadsHeight > 0;
 	const latest = threadsShown ? fromMiner : new Map([...fromMiner, ['threads', THREADS_HIDDEN] as const]);
 	const [refusals, setRefusals] = useState<Refusals>(latest);
 	if (!sameRefusals(latest, refusals)) setRefusals(latest);
@@ -199,7 +201,7 @@ export function Dashboard({
 	);
 	const [ui, dispatch] = useStepReducer(
 		dashboardReducer,
-		() => initialUiState({offered, refusals, pageSize: computeLayout(columns, rows, noticeLines, threadsKnown).threadRows, threadCount}),
+		() => initialUiState({offered, refusals, pageSize: plainLayout.threadRows, threadCount}),
 		run,
 	);
 	// A message takes the footer's place, on two lines when one is too short for it.
