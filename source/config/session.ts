@@ -46,8 +46,8 @@ export type ConfigSessionState = {
 	readonly problem: ConfigProblem | null;
 	/** What `undo` would revert; null when nothing was applied in this session. */
 	readonly lastApplied: UndoTarget | null;
-	/** Why there is no undo although a change was applied (it turned restricted mode on); null otherwise. */
-	readonly undoBlocked: string | null;
+	/** The last apply turned restricted mode on: the miner refuses an undo through its API (and every config read). */
+	readonly undoBlocked: boolean;
 	/** Writes (apply, undo) are off: --read-only. */
 	readonly readOnly: boolean;
 	/** When the config was last read from the miner (epoch ms). */
@@ -100,7 +100,7 @@ export class ConfigSession implements Store<ConfigSessionState> {
 			resultSeq: 0,
 			problem: null,
 			lastApplied: null,
-			undoBlocked: null,
+			undoBlocked: false,
 			readOnly: options.readOnly,
 			readAt: null,
 		};
@@ -266,11 +266,11 @@ export class ConfigSession implements Store<ConfigSessionState> {
 				// to turn it back in the config file), so none is offered.
 				this.#applied = null;
 				patch.lastApplied = null;
-				patch.undoBlocked = result.notes.find((note) => note.startsWith('restricted mode')) ?? 'restricted mode is on now';
+				patch.undoBlocked = true;
 			} else {
 				this.#applied = left;
 				patch.lastApplied = {backupPath: result.backupPath, at: now, keys: result.keys.map((key) => key.path), wasUndo: action === 'undo'};
-				patch.undoBlocked = null;
+				patch.undoBlocked = false;
 			}
 
 			// Continue from what the miner has now (the read back, or what was sent when it can no longer be read),

@@ -458,7 +458,7 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'undo': {
 			const refused = writesRefused(context);
 			if (refused) return say(state, refused, 'warn');
-			if (!session.lastApplied && session.undoBlocked !== null)
+			if (!session.lastApplied && session.undoBlocked)
 				return say(state, 'no undo through the API: the miner is in restricted mode now (set it back to false in its config file)', 'warn');
 			if (!session.lastApplied) return say(state, 'nothing to undo: no change was applied in this rigtop session yet');
 			return same({...state, dialog: {kind: 'undo'}});

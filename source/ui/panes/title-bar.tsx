@@ -19,7 +19,6 @@ export type TitleBarProps = {
 	readonly children: ReactNode;
 };
 
-/** The first line of every screen (dashboard, fleet, config view): " rigtop  <title>" on the left, the state on the right. */
 /** " rigtop  " before the title. */
 const LEAD = 9;
 
@@ -35,6 +34,7 @@ export function fitTitle(parts: readonly string[], room: number): string {
 	return title;
 }
 
+/** The first line of every screen (dashboard, fleet, config view): " rigtop  <title>" on the left, the state on the right. */
 export function TitleBar({width, title, stateWidth = 0, children}: TitleBarProps) {
 	const theme = useTheme();
 	const padding = width > 4 ? 2 : 0;

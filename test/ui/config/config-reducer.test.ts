@@ -31,7 +31,7 @@ function sessionState(edits?: PendingEdits, patch: Partial<ConfigSessionState> =
 		resultSeq: 0,
 		problem: null,
 		lastApplied: null,
-		undoBlocked: null,
+		undoBlocked: false,
 		readOnly: false,
 		readAt: 0,
 		...patch,
