@@ -118,9 +118,8 @@ export class HistoryRecorder {
 			readonly link: 'live' | 'down' | 'error';
 		},
 	): void {
-		// Answered but not usable by this rigtop (a wrong token…): nothing about the miner to store (sampleOfState).
-		if (!read.snapshot && read.link === 'error') return;
-		const sample = read.snapshot ? sampleOf(read.snapshot, read.at) : failedSample(read.at, linkCode(read.link));
+		const sample = pollSample(read.snapshot, read.at, read.link);
+		if (sample === null) return;
 		this.#observations.push({
 			slot,
 			url: read.url,
@@ -258,18 +257,24 @@ function factsOf(snapshot: MinerSnapshot) {
 	return {apiId: snapshot.id, workerId: snapshot.workerId, kind: snapshot.kind, uptimeS: snapshot.uptime};
 }
 
+/** A monitor's last poll as stored (pollSample); null before any. */
+export function sampleOfState(state: MonitorState): SampleRow | null {
+	const at = state.lastAttemptAt;
+	if (at === null) return null;
+	const fresh = state.status === 'live' && state.snapshot !== null && state.lastSuccessAt === at;
+	return pollSample(fresh ? state.snapshot : null, at, state.status);
+}
+
 /**
- * A monitor's last poll as stored: a good one with its values, a failed one with its link state; null before any,
- * and null for a poll the miner answered but this rigtop could not use (status 'error': a wrong or missing token, a
+ * A poll as stored, from a monitor or a --once read: a good one with its values, a failed one with its link state;
+ * null for a poll the miner answered but this rigtop could not use (status 'error': a wrong or missing token, a
  * restricted or unknown endpoint, an answer not shaped like XMRig's). Such a poll says nothing about the miner —
  * another rigtop with the right token reads it fine at the same time — so storing it as a failed poll would show an
  * outage that never was; the error itself is in the events, and the span is a gap (not watched).
  */
-export function sampleOfState(state: MonitorState): SampleRow | null {
-	const at = state.lastAttemptAt;
-	if (at === null || state.status === 'error') return null;
-	const fresh = state.status === 'live' && state.snapshot !== null && state.lastSuccessAt === at;
-	return fresh && state.snapshot ? sampleOf(state.snapshot, at) : failedSample(at, linkCode(state.status));
+function pollSample(snapshot: MinerSnapshot | null, at: number, status: string): SampleRow | null {
+	if (snapshot) return sampleOf(snapshot, at);
+	return status === 'error' ? null : failedSample(at, linkCode(status));
 }
 
 /** A good poll as stored: the three hashrate windows, the share counters, pool and pause state. */
