@@ -6,7 +6,7 @@
 import {parseTree, printParseErrorCode, type ParseError} from 'jsonc-parser';
 
 /** The 1-based line and column of a character offset. */
-export function lineAndColumn(text: string, offset: number): {line: number; column: number} {
+function lineAndColumn(text: string, offset: number): {line: number; column: number} {
 	let line = 1;
 	let lineStart = 0;
 	for (let index = 0; index < offset && index < text.length; index++) {
@@ -18,15 +18,16 @@ export function lineAndColumn(text: string, offset: number): {line: number; colu
 	return {line, column: offset - lineStart + 1};
 }
 
-/**
- * The first error in `text` as "not valid JSON at line L, column C (Code)", or null when there is none. `relaxed`
- * allows comments and trailing commas (XMRig's rapidjson reads its config so); strict is JSON.parse's grammar.
- */
-export function jsonProblem(text: string, relaxed: boolean): string | null {
+/** A parse error of jsonc-parser as that line. */
+export function parseErrorText(text: string, error: ParseError): string {
+	const {line, column} = lineAndColumn(text, error.offset);
+	return `not valid JSON at line ${line}, column ${column} (${printParseErrorCode(error.error)})`;
+}
+
+/** The first error in `text` read as strict JSON (JSON.parse's grammar) as that line, or null when there is none. */
+export function jsonProblem(text: string): string | null {
 	const errors: ParseError[] = [];
-	parseTree(text, errors, {allowTrailingComma: relaxed, disallowComments: !relaxed, allowEmptyContent: false});
+	parseTree(text, errors, {allowTrailingComma: false, disallowComments: true, allowEmptyContent: false});
 	const first = errors[0];
-	if (!first) return null;
-	const {line, column} = lineAndColumn(text, first.offset);
-	return `not valid JSON at line ${line}, column ${column} (${printParseErrorCode(first.error)})`;
+	return first ? parseErrorText(text, first) : null;
 }

@@ -62,7 +62,7 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 	} catch (error) {
 		// Where it goes wrong, in one line (JSON.parse's message quotes the text, newlines and all); loaded only here.
 		const {jsonProblem} = await import('../json-errors.js');
-		const where = jsonProblem(text, false);
+		const where = jsonProblem(text);
 		const fallback = `not valid JSON: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`;
 		throw new UsageError(`--rigs ${absolute} is ${where ?? fallback}`);
 	}

@@ -13,9 +13,9 @@
  */
 
 import {readFile, stat} from 'node:fs/promises';
-import {parseTree, printParseErrorCode, type ParseError} from 'jsonc-parser';
+import {parseTree, type ParseError} from 'jsonc-parser';
 import {valueOfTree} from '../config/json-values.js';
-import {lineAndColumn} from '../json-errors.js';
+import {parseErrorText} from '../json-errors.js';
 import {connectHost, httpUrl, isIpAddress} from './address.js';
 import {enableApiHint} from './messages.js';
 
@@ -69,10 +69,7 @@ export function parseConfigText(text: string): ConfigParse {
 	const errors: ParseError[] = [];
 	const tree = parseTree(source, errors, {allowTrailingComma: true, disallowComments: false, allowEmptyContent: false});
 	const first = errors[0];
-	if (first) {
-		const {line, column} = lineAndColumn(source, first.offset);
-		return {ok: false, message: `not valid JSON at line ${line}, column ${column} (${printParseErrorCode(first.error)})`};
-	}
+	if (first) return {ok: false, message: parseErrorText(source, first)};
 	if (tree?.type !== 'object') return {ok: false, message: 'not a JSON object'};
 	return {ok: true, doc: valueOfTree(tree) as ConfigDocument};
 }
