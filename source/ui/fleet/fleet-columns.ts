@@ -1,38 +1,54 @@
 /**
- * The fleet table's columns: what each cell says for a rig row or the totals row. Widths are the
- * minimum each needs; `drop` says which go first on narrow terminals (the alert text, then when the
- * rig was last seen, the last hour's history, its pool, uptime, reject rate and the 60 s window).
- * Name, state, the 10 s and 15 m rates and the shares always stay. The rig and pool columns want the
- * width of their longest text, and the history column 30 characters (2 minutes each); they get it
- * where the terminal has room (at 200 columns names and pools show whole).
+ * The fleet table's columns: what each cell says for a rig row, the totals row and the line under it that says how
+ * many rigs a column's total sums when it is not every rig ("· 2 of 5"). Widths are the minimum each needs; `drop`
+ * says which go first on narrow terminals (the alert text, then when the rig was last seen, the last hour's history,
+ * its pool, uptime, reject rate, the 60 s window, then the shares, the 15 m and the 10 s rates and the state); the
+ * column the rows are sorted by is never dropped, and its heading carries the sort's arrow. The rig column always
+ * stays. The rig and pool columns want the width of their longest text, and the history column 30 characters (2
+ * minutes each); they get it where the terminal has room (at 200 columns names and pools show whole). The shares
+ * column is as wide as its longest count written whole: shares are never shortened ("25 102/25 140").
  */
-import type {RateWindows} from '../../miner/model.js';
-import {DASH, formatAgo, formatCount, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../format.js';
-import type {Column} from '../table.js';
+import {DASH, formatAgo, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../format.js';
+import {fitColumns, type Column, type FittedColumn} from '../table.js';
 import {hourCells} from './fleet-hours.js';
-import type {FleetRow, FleetTotals} from './fleet-rows.js';
+import {sortArrow, type FleetSort} from './fleet-order.js';
+import type {ColumnTotal, FleetRow, FleetTotals} from './fleet-rows.js';
 
-/** A cell source: a rig's row, or the totals. */
-export type FleetLine = {readonly kind: 'rig'; readonly row: FleetRow} | {readonly kind: 'total'; readonly totals: FleetTotals};
+/** A cell source: a rig's row, the totals, or the line under the totals that says how many rigs each one sums. */
+export type FleetLine =
+	| {readonly kind: 'rig'; readonly row: FleetRow}
+	| {readonly kind: 'total'; readonly totals: FleetTotals}
+	| {readonly kind: 'counted'; readonly totals: FleetTotals};
 
-function rate(line: FleetLine, window: 0 | 1 | 2): string {
-	const rates: RateWindows | null = line.kind === 'rig' ? line.row.rates : line.totals.summed > 0 ? line.totals.rates : null;
-	return rates === null ? DASH : formatHashrate(rates[window] ?? null, {pad: true}).trimEnd();
+function rate(line: FleetLine, window: 0 | 1 | 2, width: number): string {
+	if (line.kind === 'counted') return countedNote(line.totals.windows[window], line.totals.count, width);
+	const value: number | null = line.kind === 'rig' ? (line.row.rates?.[window] ?? null) : line.totals.windows[window].sum;
+	if (line.kind === 'rig' && line.row.rates === null) return DASH;
+	return formatHashrate(value, {pad: true}).trimEnd();
 }
 
-/** The shares column's width: "9 999/9 999". */
+/**
+ * Under a column's total, how many rigs it sums when that is not every rig: "· 2 of 5" ("2 of 5", "2/5" where the
+ * column is narrower); "" when it sums every rig, or none (its total is "—").
+ */
+export function countedNote(total: Pick<ColumnTotal, 'counted'>, count: number, width: number): string {
+	if (total.counted === 0 || total.counted >= count) return '';
+	const forms = [`· ${total.counted} of ${count}`, `${total.counted} of ${count}`, `${total.counted}/${count}`];
+	return forms.find((form) => form.length <= width) ?? forms.at(-1) ?? '';
+}
+
+/** The shares column's least width: "9 999/9 999". */
 const SHARES_WIDTH = 11;
 
-/** "1 204/1 207" while that fits the column; larger counts shortened: "17.9K/18K", "1.2M/1.21M". */
+/** "1 204/1 207", "25 102/25 140": whole, whatever their size (the column widens to fit them). */
 export function formatShares(good: number | null, total: number | null): string {
 	if (good === null || total === null) return DASH;
-	const exact = `${formatInteger(good)}/${formatInteger(total)}`;
-	return exact.length <= SHARES_WIDTH ? exact : `${formatCount(good)}/${formatCount(total)}`;
+	return `${formatInteger(good)}/${formatInteger(total)}`;
 }
 
-/** "4/6 up"; "5 of 6" when the row sums fewer rigs than are up (a window still filling). */
-export function totalsState(totals: FleetTotals): string {
-	return totals.summed < totals.answered ? `${totals.summed} of ${totals.count}` : `${totals.answered}/${totals.count} up`;
+/** The totals row's state cell: how many rigs answered their latest poll, "4/6 up". */
+export function totalsState(totals: Pick<FleetTotals, 'answered' | 'count'>): string {
+	return `${totals.answered}/${totals.count} up`;
 }
 
 /** A name or pool longer than this is cut even where there is room (one odd name must not take the table). */
@@ -61,18 +77,23 @@ export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width
 	return room < 2 ? name : `${name} ${tail(row.tag, room)}`;
 }
 
-/** What the rig and pool columns want: their longest text over every rig (not only those in view, so scrolling keeps the widths). */
-export type FleetWants = {readonly rig: number; readonly pool: number};
+/**
+ * What the rig and pool columns want: their longest text over every rig (not only those in view, so scrolling keeps
+ * the widths); the shares column's width: its longest count over every rig and their total (`totals`, of every rig).
+ */
+export type FleetWants = {readonly rig: number; readonly pool: number; readonly shares?: number};
 
-export function fleetWants(rows: readonly FleetRow[]): FleetWants {
+export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals, 'good' | 'total' | 'sharesCounted'>): FleetWants {
 	let rig = 0;
 	let pool = 0;
+	let shares = totals && totals.sharesCounted > 0 ? formatShares(totals.good, totals.total).length : 0;
 	for (const row of rows) {
 		rig = Math.max(rig, rigLabel(row).length);
 		pool = Math.max(pool, row.pool?.length ?? 0);
+		shares = Math.max(shares, formatShares(row.good, row.total).length);
 	}
 
-	return {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool)};
+	return {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool), shares: Math.max(SHARES_WIDTH, shares)};
 }
 
 /** The history column: at least 12 characters (5 minutes each), 30 where there is room (2 minutes each). */
@@ -80,7 +101,12 @@ const HOUR_WIDTH = 12;
 const HOUR_WANT = 30;
 
 /** The columns; `hours`: the session keeps history, so the table has its last-hour column where the width allows. */
-export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0}, hours = false): readonly Column<FleetLine>[] {
+export function fleetColumns(
+	now: number,
+	wants: FleetWants = {rig: 0, pool: 0},
+	hours = false,
+	sort: FleetSort | null = null,
+): readonly Column<FleetLine>[] {
 	const columns: Column<FleetLine>[] = [
 		{
 			id: 'rig',
@@ -88,56 +114,61 @@ export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0},
 			width: 10,
 			want: wants.rig,
 			// The last hour, when it was seen and the alert text go before a name is cut.
-			wantOver: 6,
-			cell: (line, width) => (line.kind === 'rig' ? fitRigLabel(line.row, width) : 'total'),
+			wantOver: 9,
+			cell: (line, width) => (line.kind === 'rig' ? fitRigLabel(line.row, width) : line.kind === 'total' ? 'total' : ''),
 		},
 		{
 			id: 'state',
 			header: 'state',
 			width: 9,
-			// The totals row says how many rigs it sums when some that are up are left out ("5 of 6").
-			cell: (line) => (line.kind === 'rig' ? line.row.state : totalsState(line.totals)),
+			drop: 1,
+			cell: (line) => (line.kind === 'rig' ? line.row.state : line.kind === 'total' ? totalsState(line.totals) : ''),
 		},
-		{id: 'r10', header: '10s', width: 9, align: 'right', cell: (line) => rate(line, 0)},
-		{id: 'r60', header: '60s', width: 9, align: 'right', drop: 2, cell: (line) => rate(line, 1)},
-		{id: 'r15', header: '15m', width: 9, align: 'right', cell: (line) => rate(line, 2)},
+		{id: 'r10', header: '10s', width: 9, align: 'right', drop: 2, cell: (line, width) => rate(line, 0, width)},
+		{id: 'r60', header: '60s', width: 9, align: 'right', drop: 5, cell: (line, width) => rate(line, 1, width)},
+		{id: 'r15', header: '15m', width: 9, align: 'right', drop: 3, cell: (line, width) => rate(line, 2, width)},
 		{
 			id: 'hour',
 			header: 'last hour',
 			width: HOUR_WIDTH,
 			want: HOUR_WANT,
-			drop: 6,
+			drop: 9,
 			cell: (line, width) => (line.kind === 'rig' ? hourCells(line.row.hour, width) : ''),
 		},
 		{
 			id: 'shares',
 			header: 'shares',
-			width: SHARES_WIDTH,
+			width: Math.max(SHARES_WIDTH, wants.shares ?? 0),
 			align: 'right',
-			cell: (line) =>
+			drop: 4,
+			cell: (line, width) =>
 				line.kind === 'rig'
 					? formatShares(line.row.good, line.row.total)
-					: line.totals.summed > 0
-						? formatShares(line.totals.good, line.totals.total)
-						: DASH,
+					: line.kind === 'counted'
+						? countedNote({counted: line.totals.sharesCounted}, line.totals.count, width)
+						: line.totals.sharesCounted > 0
+							? formatShares(line.totals.good, line.totals.total)
+							: DASH,
 		},
 		{
 			id: 'rej',
 			header: 'rej',
 			width: 5,
 			align: 'right',
-			drop: 3,
+			drop: 6,
 			cell: (line) =>
 				line.kind === 'rig'
 					? formatPercent(line.row.rejected, line.row.total)
-					: formatPercent(line.totals.total - line.totals.good, line.totals.total),
+					: line.kind === 'total'
+						? formatPercent(line.totals.total - line.totals.good, line.totals.total)
+						: '',
 		},
 		{
 			id: 'pool',
 			header: 'pool',
 			width: 12,
 			want: wants.pool,
-			drop: 5,
+			drop: 8,
 			cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : ''),
 		},
 		{
@@ -145,7 +176,7 @@ export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0},
 			header: 'up',
 			width: 4,
 			align: 'right',
-			drop: 4,
+			drop: 7,
 			cell: (line) => (line.kind === 'rig' ? formatDurationShort(line.row.uptime) : ''),
 		},
 		{
@@ -153,7 +184,7 @@ export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0},
 			header: 'seen',
 			width: 8,
 			align: 'right',
-			drop: 7,
+			drop: 10,
 			cell: (line) => (line.kind === 'rig' ? formatAgo(line.row.lastSeenAt, now).replace(' ago', '') : ''),
 		},
 		{
@@ -161,9 +192,31 @@ export function fleetColumns(now: number, wants: FleetWants = {rig: 0, pool: 0},
 			header: 'alert',
 			width: 16,
 			flex: true,
-			drop: 8,
+			drop: 11,
 			cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
 		},
 	];
-	return hours ? columns : columns.filter((column) => column.id !== 'hour');
+	const shown = hours ? columns : columns.filter((column) => column.id !== 'hour');
+	const sorted = sort === null ? null : sortArrow(sort);
+	// The column the rows are sorted by is never dropped, and says so: "10s▲".
+	return sorted === null
+		? shown
+		: shown.map((column) => (column.id === sorted.column ? {...column, header: `${column.header}${sorted.arrow}`, drop: 0} : column));
+}
+
+/** The gap between the fleet's columns: two spaces where the terminal is wide, else one. */
+export function fleetGap(width: number): number {
+	return width >= 110 ? 2 : 1;
+}
+
+/** The fleet's columns fitted to `width` columns of table (the terminal's, less the selection and alert marks). */
+export function fitFleetColumns(
+	now: number,
+	wants: FleetWants,
+	hours: boolean,
+	sort: FleetSort | null,
+	width: number,
+	gap: number,
+): readonly FittedColumn<FleetLine>[] {
+	return fitColumns(fleetColumns(now, wants, hours, sort), Math.max(1, width), gap);
 }

@@ -17,14 +17,22 @@ export type FleetHeaderProps = {
 
 const ORDER: readonly StatusBadge['word'][] = ['live', 'PAUSED', 'no pool', 'stale', 'connecting', 'down', 'error'];
 
-/** How many rigs, the fleet's 10 s total (left); the count in each state (right), worst colour wins. */
+/** The headline's total: "11.7 kH/s total"; "(3 of 4 up rigs)" when some rig that answered has no rate yet. */
+export function headlineTotal(totals: Pick<FleetTotals, 'rate' | 'rated' | 'answered'>): string {
+	const partial = totals.rated < totals.answered ? ` (${totals.rated} of ${totals.answered} up rigs)` : '';
+	return `${formatHashrate(totals.rate)} total${partial}`;
+}
+
+/**
+ * How many rigs, what the fleet makes now (each answering rig's freshest rate), which of them the table shows when it
+ * scrolls, and the sort in words (left, dropped first where the line is short: the sorted column's arrow says it
+ * too); the count in each state (right), worst colour wins.
+ */
 function FleetHeaderView({totals, width, window, sort = null}: FleetHeaderProps) {
 	const theme = useTheme();
-	const rate = totals.summed > 0 ? formatHashrate(totals.rates[0] ?? totals.rates[1] ?? totals.rates[2] ?? null) : '—';
-	const partial = totals.summed < totals.answered ? ` (${totals.summed} of ${totals.count})` : '';
-	const left = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`, `${rate} total${partial}`];
-	if (sort) left.push(sort);
+	const left = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`, headlineTotal(totals)];
 	if (window) left.push(window);
+	if (sort) left.push(sort);
 	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => `${totals.byState.get(word) ?? 0} ${word}`);
 	const bad = (totals.byState.get('down') ?? 0) + (totals.byState.get('error') ?? 0) > 0;
 	const uneasy = (totals.byState.get('stale') ?? 0) + (totals.byState.get('no pool') ?? 0) > 0;

@@ -39,6 +39,18 @@ export function describeSort(sort: FleetSort): string | null {
 	return `by ${what}, ${sort.reversed ? reversed : natural}`;
 }
 
+/**
+ * The column a sort is on and its arrow, for the column's heading ("10s▲"): ▲ when the values grow down the list
+ * (lowest first, a–z, shortest first), ▼ when they shrink (most rejects first, state worst first); null for the
+ * session's order, which no column shows.
+ */
+export function sortArrow(sort: FleetSort): {readonly column: string; readonly arrow: '▲' | '▼'} | null {
+	if (sort.key === 'listed') return null;
+	// The columns whose natural order (the one `s` gives) has the largest value on top.
+	const falling = sort.key === 'state' || sort.key === 'rej';
+	return {column: sort.key, arrow: falling !== sort.reversed ? '▼' : '▲'};
+}
+
 /** Trouble first: the badge word's rank, a live rig with an open warning just before the quiet ones. */
 const STATE_RANK: Readonly<Record<StatusBadge['word'], number>> = {
 	error: 0,

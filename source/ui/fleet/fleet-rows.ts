@@ -51,21 +51,35 @@ export type FleetRow = {
 	readonly hour: readonly HourPoint[] | null;
 };
 
+/** One column's total: the sum over the rigs that show a value in that column, and how many they are. */
+export type ColumnTotal = {
+	/** null when no rig shows a value in the column. */
+	readonly sum: number | null;
+	/** Rigs summed (≤ count): the column says "· 2 of 5" when it is not every rig. */
+	readonly counted: number;
+};
+
 /**
- * The totals row: every column sums the same miners. Those are the miners that answered their latest poll and know
- * every window some answering miner knows; a miner whose window has not filled yet (started less than 15 minutes
- * ago) is left out of the whole row, not out of one column, and `summed` < `answered` says so ("5 of 6").
+ * The fleet's totals. The headline's rate is what the fleet makes now: each rig that answered its latest poll counts
+ * with its freshest rate (10 s, else 60 s), so a rig started a minute ago is in it. Each column of the totals row sums
+ * every rig that shows a value in that column (a stale rig's last values too, as its row shows them), and counts them:
+ * a rig whose 15 m window has not filled yet is left out of the 15 m total alone, which says so ("· 2 of 5").
  */
 export type FleetTotals = {
-	/** Miners that answered their latest poll. */
-	readonly answered: number;
-	/** Miners summed in every column (≤ answered). */
-	readonly summed: number;
+	/** Rigs in the table. */
 	readonly count: number;
-	/** Sum of each window over the summed miners; null when no answering miner knows that window. */
-	readonly rates: RateWindows;
+	/** Rigs that answered their latest poll. */
+	readonly answered: number;
+	/** The headline: the answering rigs' freshest rates (10 s, else 60 s) summed; null when none has one yet. */
+	readonly rate: number | null;
+	/** Answering rigs in `rate` (≤ answered: one that has neither window yet is not; a paused one counts as 0). */
+	readonly rated: number;
+	/** The 10 s, 60 s and 15 m columns. */
+	readonly windows: readonly [ColumnTotal, ColumnTotal, ColumnTotal];
+	/** The shares column: good and total shares summed over `sharesCounted` rigs (the reject rate is theirs too). */
 	readonly good: number;
 	readonly total: number;
+	readonly sharesCounted: number;
 	/** How many miners are in each state word, for the header ("2 live · 1 down"). */
 	readonly byState: ReadonlyMap<StatusBadge['word'], number>;
 };
@@ -93,6 +107,11 @@ export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | nu
 	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
 }
 
+/** The values a rig's row shows: its last read while it answers or is stale; none while down, in error or connecting. */
+function shownSnapshot(state: MonitorState): MinerSnapshot | null {
+	return state.status === 'live' || state.status === 'stale' ? state.snapshot : null;
+}
+
 export function fleetRow(
 	state: MonitorState,
 	index: number,
@@ -102,15 +121,15 @@ export function fleetRow(
 	hour: readonly HourPoint[] | null = null,
 ): FleetRow {
 	const badge = statusBadge(state, now);
-	const snapshot = state.snapshot;
-	const shown = snapshot !== null && (state.status === 'live' || state.status === 'stale');
+	const snapshot = shownSnapshot(state);
+	const shown = snapshot !== null;
 	const where = hostPort(state.url);
 	return {
 		index,
 		name: state.name,
 		where,
 		tag,
-		search: [state.name, state.url, snapshot?.connection.pool ?? ''].join(' ').toLowerCase(),
+		search: [state.name, state.url, state.snapshot?.connection.pool ?? ''].join(' ').toLowerCase(),
 		state: stateText(badge, state, now),
 		word: badge.word,
 		tone: badge.tone,
@@ -173,23 +192,44 @@ export function fleetRows(
 
 const known = (rate: number | null): rate is number => rate !== null && Number.isFinite(rate);
 
+function columnTotal(values: readonly (number | null)[]): ColumnTotal {
+	const summed = values.filter(known);
+	return {sum: summed.length === 0 ? null : summed.reduce((sum, value) => sum + value, 0), counted: summed.length};
+}
+
 export function fleetTotals(states: readonly MonitorState[], now: number): FleetTotals {
 	const byState = new Map<StatusBadge['word'], number>();
-	const answering: MinerSnapshot[] = [];
+	const shown: MinerSnapshot[] = [];
+	let answered = 0;
+	let rate: number | null = null;
+	let rated = 0;
 	for (const state of states) {
 		const word = statusBadge(state, now).word;
 		byState.set(word, (byState.get(word) ?? 0) + 1);
-		if (state.status === 'live' && state.snapshot !== null) answering.push(state.snapshot);
+		const snapshot = shownSnapshot(state);
+		if (snapshot !== null) shown.push(snapshot);
+		if (state.status !== 'live' || snapshot === null) continue;
+		answered++;
+		const [r10, r60] = snapshot.hashrate.total;
+		const freshest = known(r10 ?? null) ? r10 : known(r60 ?? null) ? r60 : snapshot.paused === true ? 0 : null;
+		if (freshest === null || freshest === undefined) continue;
+		rated++;
+		rate = (rate ?? 0) + freshest;
 	}
 
-	// The windows the row shows: those some answering miner knows; the miners summed: those that know all of them.
-	const windows = [0, 1, 2].filter((window) => answering.some((snapshot) => known(snapshot.hashrate.total[window] ?? null)));
-	const summed = answering.filter((snapshot) => windows.every((window) => known(snapshot.hashrate.total[window] ?? null)));
-	const sums: [number | null, number | null, number | null] = [null, null, null];
-	for (const window of windows) sums[window] = summed.reduce((sum, snapshot) => sum + (snapshot.hashrate.total[window] ?? 0), 0);
-	const good = summed.reduce((sum, snapshot) => sum + snapshot.results.good, 0);
-	const total = summed.reduce((sum, snapshot) => sum + snapshot.results.total, 0);
-	return {answered: answering.length, summed: summed.length, count: states.length, rates: sums, good, total, byState};
+	const window = (at: 0 | 1 | 2) => columnTotal(shown.map((snapshot) => snapshot.hashrate.total[at] ?? null));
+	const withShares = shown.filter((snapshot) => known(snapshot.results.good) && known(snapshot.results.total));
+	return {
+		count: states.length,
+		answered,
+		rate,
+		rated,
+		windows: [window(0), window(1), window(2)],
+		good: withShares.reduce((sum, snapshot) => sum + snapshot.results.good, 0),
+		total: withShares.reduce((sum, snapshot) => sum + snapshot.results.total, 0),
+		sharesCounted: withShares.length,
+		byState,
+	};
 }
 
 /** minerIndex -1: a notice of the session's own (rig "rigtop"). */

@@ -1,9 +1,9 @@
 import {Text} from 'ink';
-import {memo, useMemo} from 'react';
+import {memo} from 'react';
 import type {Severity} from '../../monitor/types.js';
-import {fitCell, fitColumns, type FittedColumn} from '../table.js';
+import {fitCell, type FittedColumn} from '../table.js';
 import {useTheme, type ThemeToken} from '../theme.js';
-import {fleetColumns, type FleetLine, type FleetWants} from './fleet-columns.js';
+import type {FleetLine} from './fleet-columns.js';
 import type {FleetRow, FleetTotals} from './fleet-rows.js';
 
 export type FleetTableProps = {
@@ -12,18 +12,17 @@ export type FleetTableProps = {
 	readonly totals: FleetTotals;
 	/** The selected rig's index (-1: none). */
 	readonly selected: number;
-	readonly width: number;
-	readonly now: number;
-	/** What the rig and pool columns want (their longest text over every rig). */
-	readonly wants?: FleetWants;
+	/** The columns fitted to the terminal's width less the marks (fitFleetColumns), and the gap between them. */
+	readonly fitted: Fitted;
+	readonly gap: number;
+	/** The line under the totals that says how many rigs a column's total sums ("· 2 of 5"). */
+	readonly counted?: boolean;
 	/** The line shown when there is no row (a filter that matches no rig). */
 	readonly empty?: string;
-	/** The session keeps history: the last-hour column, where the width allows. */
-	readonly hours?: boolean;
 };
 
 /** Selection mark, then alert mark: "▸!" — both readable without colour. */
-const PREFIX_WIDTH = 2;
+export const PREFIX_WIDTH = 2;
 
 const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: 'warn', error: 'error'};
 
@@ -120,16 +119,15 @@ const RigLine = memo(
 		before.fitted === after.fitted && before.gap === after.gap && before.selected === after.selected && sameRow(before.row, after.row),
 );
 
-/** Column headings, one line per rig in view, and the totals line; never wider than `width`. */
-function FleetTableView({rows, totals, selected, width, now, wants, empty = 'no rigs', hours = false}: FleetTableProps) {
+/** Whether any column shown has a total of fewer rigs than the table holds: the line under the totals says so. */
+export function hasCountedLine(fitted: Fitted, totals: FleetTotals): boolean {
+	const line: FleetLine = {kind: 'counted', totals};
+	return fitted.some(({column, width}) => column.cell(line, width) !== '');
+}
+
+/** Column headings, one line per rig in view, the totals line and the line under it; never wider than the fitted columns. */
+function FleetTableView({rows, totals, selected, fitted, gap, counted = false, empty = 'no rigs'}: FleetTableProps) {
 	const theme = useTheme();
-	const gap = width >= 110 ? 2 : 1;
-	const rigWant = wants?.rig ?? 0;
-	const poolWant = wants?.pool ?? 0;
-	const fitted = useMemo(
-		() => fitColumns(fleetColumns(now, {rig: rigWant, pool: poolWant}, hours), Math.max(1, width - PREFIX_WIDTH), gap),
-		[now, width, gap, rigWant, poolWant, hours],
-	);
 	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
 	return (
 		<>
@@ -149,6 +147,15 @@ function FleetTableView({rows, totals, selected, width, now, wants, empty = 'no 
 				{' '.repeat(PREFIX_WIDTH)}
 				<Segments parts={segments(fitted, {kind: 'total', totals}, gap, () => null)} dim={false} />
 			</Text>
+			{counted ? (
+				<Text wrap="truncate-end" {...theme.text('muted')}>
+					{' '.repeat(PREFIX_WIDTH)}
+					{segments(fitted, {kind: 'counted', totals}, gap, () => null)
+						.map((part) => part.text)
+						.join('')
+						.trimEnd()}
+				</Text>
+			) : null}
 		</>
 	);
 }

@@ -28,8 +28,8 @@ import type {Store} from '../../store.js';
 import {useStore} from '../hooks/use-store.js';
 import type {FleetState} from './fleet-store.js';
 import type {FleetHours} from './fleet-hours.js';
-import {FleetTable} from './fleet-table.js';
-import {fleetWants, rigLabel} from './fleet-columns.js';
+import {FleetTable, hasCountedLine, PREFIX_WIDTH} from './fleet-table.js';
+import {fitFleetColumns, fleetGap, fleetWants, rigLabel} from './fleet-columns.js';
 
 export type FleetViewProps = {
 	readonly fleet: Store<FleetState>;
@@ -147,7 +147,37 @@ export function FleetView({
 	}, [onSave, ui.sort, ui.filter]);
 	const filter = activeFilter(ui);
 	const order = useMemo(() => fleetOrder(rows, ui.sort, filter), [rows, ui.sort, filter]);
-	const layout = useMemo(() => computeFleetLayout(columns, terminalRows, Math.max(1, order.length)), [columns, terminalRows, order.length]);
+	const fleetTotalsAll = useMemo(() => fleetTotals(states, now), [states, now]);
+	const shownTotals = useMemo(
+		() =>
+			order.length === states.length
+				? fleetTotalsAll
+				: fleetTotals(
+						order.map((index) => states[index]!),
+						now,
+					),
+		[order, states, now, fleetTotalsAll],
+	);
+	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
+	const wants = useMemo(() => fleetWants(rows, fleetTotalsAll), [rows, fleetTotalsAll]);
+	const gap = fleetGap(columns);
+	const fitted = useMemo(
+		() =>
+			fitFleetColumns(
+				now,
+				{rig: wants.rig, pool: wants.pool, shares: wants.shares ?? 0},
+				hour.enabled,
+				ui.sort,
+				columns - PREFIX_WIDTH,
+				gap,
+			),
+		[now, wants.rig, wants.pool, wants.shares, hour.enabled, ui.sort, columns, gap],
+	);
+	const counted = hasCountedLine(fitted, shownTotals);
+	const layout = useMemo(
+		() => computeFleetLayout(columns, terminalRows, Math.max(1, order.length), counted),
+		[columns, terminalRows, order.length, counted],
+	);
 
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key, rows: latestRows.current});
@@ -160,22 +190,10 @@ export function FleetView({
 		if (selected !== null) onSelect?.(selected);
 	}, [onSelect, selected]);
 
-	const fleetTotalsAll = useMemo(() => fleetTotals(states, now), [states, now]);
-	const shownTotals = useMemo(
-		() =>
-			order.length === states.length
-				? fleetTotalsAll
-				: fleetTotals(
-						order.map((index) => states[index]!),
-						now,
-					),
-		[order, states, now, fleetTotalsAll],
-	);
 	const visible = useMemo(
 		() => order.slice(offset, offset + layout.rigRows).flatMap((index) => (rows[index] ? [rows[index]] : [])),
 		[order, rows, offset, layout.rigRows],
 	);
-	const wants = fleetWants(rows);
 	// The events of the rigs shown (all of them without a filter), each named as its row is.
 	const labels = useMemo(() => rows.map((row) => rigLabel(row)), [rows]);
 	const only = useMemo(() => (filter.trim() === '' ? undefined : new Set(order)), [filter, order]);
@@ -223,11 +241,10 @@ export function FleetView({
 							rows={visible}
 							totals={shownTotals}
 							selected={selected ?? -1}
-							width={columns}
-							now={now}
-							wants={wants}
+							fitted={fitted}
+							gap={gap}
+							counted={layout.countedLines > 0}
 							empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
-							hours={hour.enabled}
 						/>
 						<FleetEvents events={events} lines={layout.eventLines} width={columns} />
 					</>

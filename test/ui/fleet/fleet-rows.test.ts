@@ -1,7 +1,8 @@
 import {describe, expect, test} from 'vitest';
 import {computeFleetLayout} from '../../../source/ui/fleet/fleet-layout.js';
 import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rigTags, rowAlert} from '../../../source/ui/fleet/fleet-rows.js';
-import {fitRigLabel, fleetWants, formatShares, rigLabel, totalsState} from '../../../source/ui/fleet/fleet-columns.js';
+import {countedNote, fitRigLabel, fleetWants, formatShares, rigLabel, totalsState} from '../../../source/ui/fleet/fleet-columns.js';
+import {headlineTotal} from '../../../source/ui/fleet/fleet-header.js';
 import type {Alert} from '../../../source/alerts/types.js';
 import {makeEvent, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
 
@@ -20,21 +21,49 @@ describe('fleet rows and totals', () => {
 	test('totals sum the miners that answered their latest poll; a down one is left out', () => {
 		const states = [live('a', [1000, 1100, 1200]), live('b', [2000, 2100, 2200], 50, 60), down('c')];
 		const totals = fleetTotals(states, NOW);
-		expect(totals).toMatchObject({answered: 2, summed: 2, count: 3, rates: [3000, 3200, 3400], good: 150, total: 161});
+		expect(totals).toMatchObject({answered: 2, rated: 2, count: 3, rate: 3000, good: 150, total: 161, sharesCounted: 2});
+		expect(totals.windows).toEqual([
+			{sum: 3000, counted: 2},
+			{sum: 3200, counted: 2},
+			{sum: 3400, counted: 2},
+		]);
 		expect(totalsState(totals)).toBe('2/3 up');
+		expect(headlineTotal(totals)).toBe('3.00 kH/s total');
 		expect(Object.fromEntries(totals.byState)).toEqual({live: 2, down: 1});
-		expect(fleetTotals([down('x')], NOW).rates).toEqual([null, null, null]);
+		const none = fleetTotals([down('x')], NOW);
+		expect(none.windows.map((window) => window.sum)).toEqual([null, null, null]);
+		expect(headlineTotal(none)).toBe('— total');
 	});
 
-	test('every column sums the same rigs: one whose window has not filled is left out of the whole row, which says so', () => {
-		// b restarted a minute ago: its 15 m window is still filling. Before, the 10 s column summed a and b, the 15 m one a alone.
-		const states = [live('a', [1000, 1100, 1200]), live('b', [2000, 2100, null], 50, 60), down('c')];
+	test('the headline sums every live rig’s freshest rate; each column sums the rigs that have a value in it and says how many', () => {
+		// Issue 22: "5 rigs · 5.83 kH/s total (2 of 5)" while four live rigs made about 11.7 kH/s — the headline summed the
+		// 15 m column, which a freshly started rig does not have yet.
+		const states = [
+			live('a', [1000, 1100, 1200]),
+			// Restarted a minute ago: no 15 m yet.
+			live('b', [2000, 2100, null], 50, 60),
+			// No 10 s this poll: its 60 s counts.
+			live('c', [null, 3000, null], 10, 10),
+			// Started a second ago: no rate at all yet.
+			live('d', [null, null, null], 0, 0),
+			// Stale: its row shows its last values, so its columns count them; the headline (what the fleet makes now) does not.
+			makeState({name: 'e', status: 'stale', lastSuccessAt: NOW - 12_000, snapshot: makeSnapshot({hashrate: {total: [500, 500, 500]}})}),
+			down('f'),
+		];
 		const totals = fleetTotals(states, NOW);
-		expect(totals).toMatchObject({answered: 2, summed: 1, count: 3, rates: [1000, 1100, 1200], good: 100, total: 101});
-		expect(totalsState(totals)).toBe('1 of 3');
-		// A window no answering rig knows yet is not a reason to leave anyone out.
-		const early = fleetTotals([live('a', [1000, null, null]), live('b', [2000, null, null])], NOW);
-		expect(early).toMatchObject({answered: 2, summed: 2, rates: [3000, null, null]});
+		expect(totals).toMatchObject({count: 6, answered: 4, rated: 3, rate: 6000});
+		expect(headlineTotal(totals)).toBe('6.00 kH/s total (3 of 4 up rigs)');
+		expect(totals.windows).toEqual([
+			{sum: 3500, counted: 3},
+			{sum: 6700, counted: 4},
+			{sum: 1700, counted: 2},
+		]);
+		expect(countedNote(totals.windows[2], totals.count, 9)).toBe('· 2 of 6');
+		expect(totalsState(totals)).toBe('4/6 up');
+		// Every live rig with a rate: no count after the total. A paused rig makes nothing, and counts as that.
+		const paused = makeState({name: 'p', snapshot: makeSnapshot({paused: true, hashrate: {total: [null, null, null]}})});
+		const all = fleetTotals([live('a', [1000, 1100, null]), live('b', [null, 2100, null]), paused], NOW);
+		expect(headlineTotal(all)).toBe('3.10 kH/s total');
 	});
 
 	test('a down row says so with how long, and shows no numbers; a stale one keeps them, marked outdated', () => {
@@ -103,15 +132,24 @@ describe('fleet rows and totals', () => {
 		expect(fitRigLabel(row('garage-ryzen-9', '10.0.0.5:18081', null), 10)).toBe('garage-ryzen-9');
 		expect(rigLabel(row('attic', '127.0.0.1:18082', ':18082'))).toBe('attic :18082');
 		const rows = [fleetRow(makeState({name: 'a-rather-long-rig-name'}), 0, NOW), fleetRow(makeState({name: 'b'}), 1, NOW)];
-		expect(fleetWants(rows)).toEqual({rig: 22, pool: 'pool.example.org:443'.length});
+		expect(fleetWants(rows)).toEqual({rig: 22, pool: 'pool.example.org:443'.length, shares: 11});
 	});
 
 	test('cell formats', () => {
 		expect(formatShares(1204, 1207)).toBe('1 204/1 207');
 		expect(formatShares(9999, 9999)).toBe('9 999/9 999');
-		expect(formatShares(17_921, 18_022)).toBe('17.9K/18K');
-		expect(formatShares(1_204_000, 1_207_000)).toBe('1.2M/1.21M');
+		// Never shortened (issue 22: "25 102/25 140", never "25.1K/25.1K"): the column widens to them.
+		expect(formatShares(25_102, 25_140)).toBe('25 102/25 140');
+		expect(formatShares(1_204_000, 1_207_000)).toBe('1 204 000/1 207 000');
 		expect(formatShares(null, null)).toBe('—');
+		const rows = [fleetRow(live('a', [1, 1, 1], 25_102, 25_140), 0, NOW)];
+		expect(fleetWants(rows).shares).toBe(13);
+		expect(fleetWants(rows, {good: 125_102, total: 125_140, sharesCounted: 2}).shares).toBe(15);
+		expect(countedNote({counted: 2}, 5, 9)).toBe('· 2 of 5');
+		expect(countedNote({counted: 99}, 100, 9)).toBe('99 of 100');
+		expect(countedNote({counted: 999}, 1000, 9)).toBe('999/1000');
+		expect(countedNote({counted: 5}, 5, 9)).toBe('');
+		expect(countedNote({counted: 0}, 5, 9)).toBe('');
 	});
 });
 
@@ -130,7 +168,10 @@ describe('fleet layout', () => {
 			if (rows >= 6) expect(layout.rigRows).toBeGreaterThanOrEqual(1);
 		}
 
-		expect(computeFleetLayout(80, 24, 100)).toMatchObject({rigRows: 18, eventLines: 1, footerLines: 1, height: 23});
+		expect(computeFleetLayout(80, 24, 100)).toMatchObject({rigRows: 18, eventLines: 1, footerLines: 1, height: 23, countedLines: 0});
+		// The line under the totals ("· 2 of 5") takes a rig row; none where only one rig row is left.
+		expect(computeFleetLayout(80, 24, 100, true)).toMatchObject({rigRows: 17, eventLines: 1, countedLines: 1, height: 23});
+		expect(computeFleetLayout(80, 6, 100, true)).toMatchObject({rigRows: 1, countedLines: 0});
 		// Few rigs: the spare lines show more events; the frame fills the terminal, the key help on its last line.
 		expect(computeFleetLayout(80, 24, 3)).toMatchObject({rigRows: 3, eventLines: 16, height: 23});
 	});
