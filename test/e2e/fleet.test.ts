@@ -168,6 +168,68 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 	});
 });
 
+describe('the fleet at 80×24: totals, the sort arrow (issue 22, items 4 and 11)', () => {
+	it('a rig started seconds ago is in the headline total; the 15 m total says "· 3 of 4"; s and I mark the sorted column', async () => {
+		simulators = await Promise.all([
+			startSimulator({dialect: '6', warm: true, workerId: 'warm-one', seed: 41}),
+			startSimulator({dialect: '6', warm: true, workerId: 'warm-two', seed: 42}),
+			startSimulator({dialect: '5', warm: true, workerId: 'warm-three', seed: 43}),
+			// Freshly started: its 10 s fills within seconds, its 15 m not for minutes.
+			startSimulator({dialect: '6', workerId: 'fresh', seed: 44, timeScale: 4}),
+		]);
+		const rigs = path.join(dir, 'rigs.json');
+		await writeFile(rigs, JSON.stringify(simulators.map((sim) => ({url: sim.url}))));
+		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '1', '--no-history'], {cols: 80, rows: 24});
+
+		// Every live rig has its 10 s: the headline counts all four (no "(3 of 4 up rigs)").
+		const rate = String.raw`([\d.]+) (k?)H/s`;
+		const tenSeconds = (screen: string, name: string) => {
+			const match = new RegExp(String.raw`${name} +live +${rate}`).exec(rowOf(screen, name));
+			return match ? Number(match[1]) * (match[2] === 'k' ? 1000 : 1) : Number.NaN;
+		};
+		// (Its 60 s fills within 15 s at four times the speed: then only the 15 m column lacks it.)
+		const screen = await terminal.waitFor(
+			(text) => /● 4 live/.test(text) && !/up rigs\)/.test(text) && /fresh +live +[\d.]+ k?H\/s +[\d.]+ k?H\/s/.test(text),
+			30_000,
+		);
+		const lines = screen.split('\n');
+		const headline = new RegExp(String.raw`^ rigtop {2}4 rigs · ${rate} total +● 4 live`).exec(lines[0] ?? '');
+		expect(headline).not.toBeNull();
+		const total = Number(headline?.[1]) * (headline?.[2] === 'k' ? 1000 : 1);
+		const sum = ['warm-one', 'warm-two', 'warm-three', 'fresh'].reduce((acc, name) => acc + tenSeconds(screen, name), 0);
+		// The rows and the headline are one frame; each shows three significant digits.
+		expect(Math.abs(total - sum)).toBeLessThanOrEqual(sum * 0.01);
+		// The fresh rig has no 15 m: that column's total sums three rigs and says so, right under it.
+		const fifteen = (lines[1] ?? '').indexOf('15m') + 2;
+		expect(rowOf(screen, 'fresh')[fifteen]).toBe('—');
+		const totalsAt = lines.findIndex((line) => /^ {2}total +4\/4 up/.test(line));
+		expect(totalsAt).toBeGreaterThan(1);
+		const counted = lines[totalsAt + 1] ?? '';
+		expect(counted.trim()).toBe('· 3 of 4');
+		expect(counted.trimEnd().length).toBe(fifteen + 1);
+		// Shares whole, never "7.9K/8K".
+		expect(screen).not.toMatch(/\d[KM]\//);
+
+		// s: by state (worst first, ▼), s again: by 10 s (lowest first, ▲); I reverses it. At 80 columns.
+		await terminal.send('s', true);
+		const byState = await terminal.waitFor((text) => /state▼/.test(text.split('\n')[1] ?? ''), 3000);
+		expect(byState.split('\n')[1]).toMatch(/^ {2}rig +state▼ +10s +60s +15m +shares/);
+		await terminal.send('s', true);
+		const byRate = await terminal.waitFor((text) => /10s▲/.test(text.split('\n')[1] ?? ''), 3000);
+		const order = byRate
+			.split('\n')
+			.slice(2, 6)
+			.map((line) => tenSeconds(line, line.slice(2).split(' ')[0] ?? ''));
+		expect(order).toEqual([...order].sort((a, b) => a - b));
+		await terminal.send('I', true);
+		const reversed = await terminal.waitFor((text) => /10s▼/.test(text.split('\n')[1] ?? ''), 3000);
+		for (const line of reversed.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+		expect([...reversed].filter((char) => char === '▲' || char === '▼')).toHaveLength(1);
+		await terminal.send('q', true);
+		await terminal.waitFor('[exit 0]', 5000);
+	});
+});
+
 describe('--once with several miners', () => {
 	it('--rigs names the rigs; --json reports them all and exits 1 when one could not be read', async () => {
 		const [six, five] = await threeRigs();
