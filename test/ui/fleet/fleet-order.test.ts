@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import type {Alert} from '../../../source/alerts/types.js';
-import {describeSort, fleetOrder, LISTED, nextSort, SORT_CYCLE, type FleetSort} from '../../../source/ui/fleet/fleet-order.js';
+import {describeSort, fleetOrder, LISTED, nextSort, sortArrow, SORT_CYCLE, type FleetSort} from '../../../source/ui/fleet/fleet-order.js';
 import {
 	activeFilter,
 	fleetReducer,
@@ -112,6 +112,13 @@ describe('fleet sort: the rigs in trouble first', () => {
 		expect(describeSort(LISTED)).toBeNull();
 		expect(describeSort({key: 'state', reversed: false})).toBe('by state, worst first');
 		expect(describeSort({key: 'r10', reversed: true})).toBe('by 10s, highest first');
+		// The arrow on the sorted column's heading: ▲ when the values grow down the list.
+		expect(sortArrow(LISTED)).toBeNull();
+		expect(sortArrow({key: 'listed', reversed: true})).toBeNull();
+		expect(sortArrow({key: 'r10', reversed: false})).toEqual({column: 'r10', arrow: '▲'});
+		expect(sortArrow({key: 'r10', reversed: true})).toEqual({column: 'r10', arrow: '▼'});
+		expect(sortArrow({key: 'rej', reversed: false})).toEqual({column: 'rej', arrow: '▼'});
+		expect(sortArrow({key: 'state', reversed: true})).toEqual({column: 'state', arrow: '▲'});
 	});
 });
 
