@@ -156,15 +156,18 @@ describe('keys that arrive together', () => {
 		await terminal.send('C-z');
 		const shell = await terminal.waitFor(/Stopped +node [\s\S]*\nshell\$/, 5000);
 		expect(shell).not.toContain('q quit');
+		// The terminal is made larger while rigtop is stopped (the shell gets that news, not rigtop).
+		await terminal.resize(100, 30);
 		await terminal.send('fg', true);
 		await terminal.send('Enter');
-		// Drawn in full again (the alternate screen is back: no shell lines), and the keys work.
+		// Drawn in full again (the alternate screen is back: no shell lines), at the new size, and the keys work.
 		const back = await terminal.waitFor(
-			(screen) => screen.includes('demo-rig') && screen.includes('q quit') && screen.includes('Threads'),
+			(screen) => screen.includes('demo-rig') && screen.includes('q quit') && screen.split('\n')[1]?.trimEnd().length === 100,
 			5000,
 		);
 		expect(back).not.toContain('Stopped');
 		expect(back.split('\n')[0]).toContain('rigtop');
+		expect(back).toContain('╭ Threads');
 		await terminal.send('+', true);
 		await terminal.waitFor('every 1s', 3000);
 		await terminal.send('q', true);

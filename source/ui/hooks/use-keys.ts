@@ -107,8 +107,9 @@ let suspended = false;
 /**
  * Ctrl+Z, as htop has it: the terminal goes back to the shell as it was (main screen, cursor shown, raw mode
  * off), the process group stops (as the terminal's own Ctrl+Z stops it: npx in front of rigtop too), and on
- * SIGCONT (fg, bg) Ink takes the terminal back and draws the screen again in full. Without job control (no
- * shell to go back to) the kernel drops the stop: nothing continues rigtop then, and it takes the terminal back.
+ * SIGCONT (fg) Ink takes the terminal back and draws the screen again in full, at the terminal's size then.
+ * Without job control (no shell to go back to: an orphaned process group) the kernel drops the stop, and
+ * rigtop takes the terminal back after NO_STOP_MS.
  */
 async function suspend(suspendTerminal: ReturnType<typeof useApp>['suspendTerminal']): Promise<void> {
 	if (suspended) return;
@@ -117,11 +118,13 @@ async function suspend(suspendTerminal: ReturnType<typeof useApp>['suspendTermin
 		await suspendTerminal(
 			async () =>
 				new Promise<void>((resolve) => {
-					// Started before the stop, it has run out when rigtop runs again: whichever comes first goes on.
+					// Whichever comes first: SIGCONT, or the timer (a stop the kernel dropped is never continued).
 					const timer = setTimeout(finish, NO_STOP_MS);
 					function finish() {
 						clearTimeout(timer);
 						process.off('SIGCONT', finish);
+						// The terminal may have been resized meanwhile (its SIGWINCH went to the shell): Node reads the size again.
+						process.kill(process.pid, 'SIGWINCH');
 						resolve();
 					}
 
