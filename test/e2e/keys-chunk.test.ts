@@ -81,7 +81,7 @@ describe('keys that arrive together', () => {
 		await terminal.waitFor('[exit 0]', 5000);
 	});
 
-	it('on the fleet: jjj selects three rigs down; in the event view jjj scrolls three events; qq quits', async () => {
+	it('on the fleet: jjj selects three rigs down; in the event view jjj scrolls three events; a paste goes into the filter; qq quits', async () => {
 		simulators = await Promise.all(
 			['rig-a', 'rig-b', 'rig-c', 'rig-d', 'rig-e'].map(async (workerId, index) =>
 				startSimulator({dialect: '6', warm: true, workerId, seed: 40 + index}),
@@ -100,6 +100,17 @@ describe('keys that arrive together', () => {
 		await terminal.waitFor(/4–5 of 5/, 3000);
 		await terminal.send(ESC, true);
 		await terminal.waitFor(/▸ rig-d/, 3000);
+		// A paste into the filter is its text (q in it neither quits nor is lost); Enter keeps it.
+		await terminal.send('/', true);
+		await terminal.waitFor('/▏', 3000);
+		await terminal.paste('rig-q');
+		await terminal.waitFor(/\/rig-q▏ 0 of 5/, 3000);
+		await terminal.send('BSpace');
+		await terminal.paste('c');
+		await terminal.send('Enter');
+		await terminal.waitFor(/\/rig-c 1 of 5/, 3000);
+		await terminal.send('Escape');
+		await terminal.waitFor(/● 5 live/, 3000);
 		await terminal.send('qq', true);
 		await terminal.waitFor('[exit 0]', 5000);
 	});

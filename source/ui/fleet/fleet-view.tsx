@@ -149,9 +149,16 @@ export function FleetView({
 	const order = useMemo(() => fleetOrder(rows, ui.sort, filter), [rows, ui.sort, filter]);
 	const layout = useMemo(() => computeFleetLayout(columns, terminalRows, Math.max(1, order.length)), [columns, terminalRows, order.length]);
 
-	useKeys((input, key) => {
-		dispatch({type: 'key', input, key, rows: latestRows.current});
-	});
+	useKeys(
+		(input, key) => {
+			dispatch({type: 'key', input, key, rows: latestRows.current});
+		},
+		{
+			onPaste(text) {
+				dispatch({type: 'paste', text, rows: latestRows.current});
+			},
+		},
+	);
 
 	// Placed with this render's page size (the reducer hears of a new one after the frame).
 	const {position, offset} = place({...ui, pageSize: layout.rigRows}, order);
