@@ -81,9 +81,13 @@ function oneKeyPerEvent(events: EventEmitter): void {
 	let sending = false;
 	const send = (): void => {
 		const next = queue.shift();
-		if (next !== undefined) emit(next[0], next[1]);
-		if (queue.length === 0) sending = false;
-		else setImmediate(send);
+		try {
+			if (next !== undefined) emit(next[0], next[1]);
+		} finally {
+			// Whatever a listener did, the keys after it still go out.
+			if (queue.length === 0) sending = false;
+			else setImmediate(send);
+		}
 	};
 
 	events.emit = (name: string | symbol, ...args: unknown[]): boolean => {
