@@ -200,7 +200,9 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		case 'eventsPageDown':
 		case 'eventsNewest':
 		case 'eventsOldest':
-			// Other screens' commands never reach the dashboard (not in its screen's bindings), nor answers outside a question.
+		case 'suspend':
+			// Other screens' commands never reach the dashboard (not in its screen's bindings), nor answers outside a question;
+			// nor does Ctrl+Z (hooks/use-keys.ts suspends rigtop).
 			return stateOnly(state);
 	}
 }

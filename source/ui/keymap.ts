@@ -242,7 +242,9 @@ export type CommandName =
 	| 'eventsPageUp'
 	| 'eventsPageDown'
 	| 'eventsNewest'
-	| 'eventsOldest';
+	| 'eventsOldest'
+	/** Ctrl+Z: hand the shell back (fg brings rigtop back), on every screen; hooks/use-keys.ts acts on it. */
+	| 'suspend';
 
 const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events'];
 const dashboard: readonly Screen[] = ['dashboard'];
@@ -250,6 +252,15 @@ const fleet: readonly Screen[] = ['fleet'];
 const dashboardAndFleet: readonly Screen[] = ['dashboard', 'fleet'];
 const chart: readonly Screen[] = ['chart'];
 const eventView: readonly Screen[] = ['events'];
+
+/** Ctrl+Z, as a shell's job control has it: on every screen and in every mode (the terminal's raw mode turns it into a key). */
+const SUSPEND_KEYS: readonly KeySpec[] = [{input: 'z', ctrl: true}];
+const SUSPEND_DESCRIPTION = 'suspend rigtop (fg in the shell brings it back)';
+
+/** Whether a key is the suspend key (read where every screen reads its keys, hooks/use-keys.ts). */
+export function isSuspendKey(input: string, key: KeyLike): boolean {
+	return SUSPEND_KEYS.some((spec) => matches(spec, input, key));
+}
 
 // F1 and F10 are htop's help and quit.
 export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
@@ -454,6 +465,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{command: 'eventsPageDown', keys: [{special: 'pageDown'}], description: 'one page older', contexts: eventView},
 	{command: 'eventsNewest', keys: [{special: 'home'}], description: 'the newest event', contexts: eventView},
 	{command: 'eventsOldest', keys: [{special: 'end'}, {input: 'G'}], description: 'the oldest event', contexts: eventView},
+	{command: 'suspend', keys: SUSPEND_KEYS, description: SUSPEND_DESCRIPTION, contexts: [...everywhere, 'fleetFilter', 'question']},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------
@@ -502,7 +514,8 @@ export type ConfigCommandName =
 	| 'helpUp'
 	| 'helpDown'
 	| 'leave'
-	| 'quit';
+	| 'quit'
+	| 'suspend';
 
 const browse: readonly ConfigMode[] = ['browse'];
 
@@ -623,6 +636,7 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 		description: 'quit rigtop (asks first when changes are pending)',
 		contexts: ['browse', 'prompt', 'panel', 'confirm', 'help'],
 	},
+	{command: 'suspend', keys: SUSPEND_KEYS, description: SUSPEND_DESCRIPTION, contexts: ['browse', 'prompt', 'panel', 'confirm', 'help']},
 ]);
 
 // ---- For people reading about the keys ---------------------------------------------------------

@@ -126,12 +126,11 @@ describe('the config view in a real terminal', () => {
 		await terminal.waitFor((screen) => screen.includes('demo-rig') && /live/.test(screen), 8000);
 		await terminal.send('c', true);
 		await terminal.waitFor('▸ cpu', 8000);
-		await terminal.send('/', true);
-		await terminal.send('colors', true);
+		await terminal.send('/colors', true);
 		await terminal.send('Enter');
 		await terminal.waitFor(/› +colors +true/, 5000);
-		await terminal.send('Space');
-		await terminal.send('w', true);
+		// Space and w typed fast: one read.
+		await terminal.send(' w', true);
 		await terminal.waitFor('y apply · n cancel', 5000);
 		await terminal.send('y', true);
 		await terminal.waitFor(/applied 1 change/, 10_000);

@@ -134,8 +134,7 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		expect(order[0]).toContain(`twin :${portOf(twinB)}`);
 		expect(order.find((line) => line.startsWith('▸'))).toContain('garage-ryzen-9-5950x-left');
 
-		await terminal.send('/', true);
-		await terminal.send('twin', true);
+		await terminal.send('/twin', true);
 		const filtered = await terminal.waitFor(/\/twin▏ 2 of 3/, 3000);
 		expect(filtered).not.toContain('garage-ryzen-9-5950x-left live');
 		expect(filtered).toMatch(/total +2\/2 up/);

@@ -16,7 +16,7 @@ import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
 import {CONFIG_KEYMAP, type Capability, type ConfigCommandName, type ConfigMode, type KeyLike} from '../keymap.js';
 import {scrollHelp} from '../help-toggle.js';
 import {scrollToShow} from '../scroll.js';
-import {typeKey, type TypedText} from './line-editor.js';
+import {pastedLine, typeKey, type TypedText} from './line-editor.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
 
@@ -74,7 +74,8 @@ export type ConfigEffect =
 	| {readonly type: 'back'}
 	| {readonly type: 'quit'};
 
-export type ConfigUiAction = {readonly type: 'key'; readonly input: string; readonly key: KeyLike};
+export type ConfigUiAction =
+	{readonly type: 'key'; readonly input: string; readonly key: KeyLike} | {readonly type: 'paste'; readonly text: string};
 
 export type ConfigContext = {
 	readonly session: ConfigSessionState;
@@ -166,31 +167,24 @@ function reveal(state: ConfigUiState, session: ConfigSessionState, entry: Config
 }
 
 /**
- * Splits what Ink delivered as one input into single keys. Ink passes a run of plain text (a
- * paste, or keys that arrived together, e.g. `/colors⏎` typed fast or sent by tmux) as one string;
- * the view handles it one key at a time so `/`, Enter and the rest each do what they do alone. A
- * control character in the run is the key Ink names when it arrives alone (Enter, Tab, Backspace,
- * Ctrl+letter), so "Enter Ctrl+U 7 8 9 Backspace 1" in one read edits as it does typed slowly.
- * Escape sequences always arrive on their own, so a one-character or flagged input is returned as is.
+ * A paste (bracketed: the terminal marks it, hooks/use-keys.ts keeps it away from the keys) goes into the prompt
+ * being typed, whole, at the caret; anywhere else it is dropped: pasted text is not commands. A paste of several
+ * lines does not fit one value: the editor says so and types nothing.
  */
-export function splitInput(input: string, key: KeyLike): ReadonlyArray<{readonly input: string; readonly key: KeyLike}> {
-	const chars = [...input];
-	if (chars.length <= 1 || input.includes('\u001B')) return [{input, key}];
-	return chars.map((char) => keyOfChar(char));
+function pasteStep(state: ConfigUiState, text: string, context: ConfigContext): ConfigStep {
+	const {prompt} = state;
+	if (context.tooSmall === true || !prompt || modeOf(state, context.session) !== 'prompt') return same(state);
+	const line = pastedLine(text);
+	if (line === null) return prompt.kind === 'edit' ? same({...state, prompt: {...prompt, error: MULTILINE_PASTE}}) : same(state);
+	const typed = typeKey(prompt, line, {});
+	if (typed === prompt) return same(state);
+	return same({...state, prompt: prompt.kind === 'edit' ? {...prompt, ...typed, error: null} : {...prompt, ...typed}});
 }
 
-/** One character of a run as Ink reports that key alone (parse-keypress). */
-function keyOfChar(char: string): {readonly input: string; readonly key: KeyLike} {
-	const code = char.codePointAt(0) ?? 0;
-	if (char === '\r' || char === '\n') return {input: '', key: {return: true}};
-	if (char === '\u007F' || char === '\b') return {input: '', key: {backspace: true}};
-	if (char === '\t') return {input: '', key: {tab: true}};
-	if (code === 0) return {input: ' ', key: {ctrl: true}};
-	if (code <= 26) return {input: String.fromCodePoint(code + 96), key: {ctrl: true}};
-	return {input: char, key: {}};
-}
+const MULTILINE_PASTE = 'the paste holds more than one line: nothing was typed in (paste one line)';
 
 export function configReducer(state: ConfigUiState, action: ConfigUiAction, context: ConfigContext): ConfigStep {
+	if (action.type === 'paste') return pasteStep(state, action.text, context);
 	const {session} = context;
 	const mode = modeOf(state, session);
 	const {input, key} = action;

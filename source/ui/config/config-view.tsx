@@ -24,7 +24,6 @@ import {
 	initialConfigUi,
 	modeOf,
 	showsResult,
-	splitInput,
 	type ConfigEffect,
 	type ConfigUiAction,
 	type ConfigUiState,
@@ -205,9 +204,16 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 			runEffect(effect, session, onBack, onQuit);
 		},
 	);
-	useKeys((input, key) => {
-		for (const part of splitInput(input, key)) dispatch({type: 'key', ...part});
-	});
+	useKeys(
+		(input, key) => {
+			dispatch({type: 'key', input, key});
+		},
+		{
+			onPaste(text) {
+				dispatch({type: 'paste', text});
+			},
+		},
+	);
 
 	const document = opened ? state.document : null;
 	const {edits} = state;

@@ -1,7 +1,7 @@
 /**
  * One line of text being typed (the config view's search and its inline editor): the text, the caret,
  * and what each key does to them. The keys are the config keymap's prompt bindings (keymap.ts); any
- * other printable input goes in at the caret, a paste arriving as one string.
+ * other printable input goes in at the caret, and so does a paste (`pastedLine`), whole.
  */
 import {CONFIG_KEYMAP, type KeyLike} from '../keymap.js';
 
@@ -33,6 +33,12 @@ export function typeKey(current: TypedText, input: string, key: KeyLike): TypedT
 			// Enter and Esc: the prompt's own keys, not editing.
 			return current;
 	}
+}
+
+/** A paste as the text of one line: without the line break it may end with; null when it holds more than one line. */
+export function pastedLine(text: string): string | null {
+	const line = text.replace(/[\r\n]+$/, '');
+	return hasControl(line) ? null : line;
 }
 
 /** Whether a text holds a control character (an escape sequence or a key Ink did not name). */

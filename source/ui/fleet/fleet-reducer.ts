@@ -9,7 +9,7 @@
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
 import {helpCommand} from '../help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type CommandName, type KeyLike, type Screen} from '../keymap.js';
-import {typeKey, type TypedText} from '../config/line-editor.js';
+import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
 import {scrollToShow} from '../scroll.js';
 import {fleetOrder, LISTED, nextSort, type FleetSort} from './fleet-order.js';
 import type {FleetRow} from './fleet-rows.js';
@@ -46,6 +46,8 @@ export type FleetUiState = {
 
 export type FleetUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike; readonly rows: readonly FleetRow[]}
+	/** A paste: text for the filter being typed, else nothing (pasted text is no command). */
+	| {readonly type: 'paste'; readonly text: string; readonly rows: readonly FleetRow[]}
 	| {readonly type: 'viewport'; readonly pageSize: number; readonly helpMax?: number};
 
 /** What the fleet keeps while a rig's dashboard is open, so that Esc comes back to the same table. */
@@ -146,6 +148,11 @@ export function fleetReducer(state: FleetUiState, action: FleetUiAction): FleetS
 
 		case 'key':
 			return state.prompt ? promptStep(state, state.prompt, action.input, action.key, action.rows) : keyStep(state, action);
+		case 'paste': {
+			const line = state.prompt ? pastedLine(action.text) : null;
+			if (!state.prompt || line === null) return stateOnly(state);
+			return promptStep(state, state.prompt, line, {}, action.rows);
+		}
 	}
 }
 

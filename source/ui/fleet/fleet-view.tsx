@@ -179,9 +179,16 @@ export function FleetView({
 		[columns, terminalRows, order.length, counted],
 	);
 
-	useKeys((input, key) => {
-		dispatch({type: 'key', input, key, rows: latestRows.current});
-	});
+	useKeys(
+		(input, key) => {
+			dispatch({type: 'key', input, key, rows: latestRows.current});
+		},
+		{
+			onPaste(text) {
+				dispatch({type: 'paste', text, rows: latestRows.current});
+			},
+		},
+	);
 
 	// Placed with this render's page size (the reducer hears of a new one after the frame).
 	const {position, offset} = place({...ui, pageSize: layout.rigRows}, order);

@@ -78,9 +78,18 @@ export class TmuxTerminal {
 		throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(expected)}; screen was:\n${last}`);
 	}
 
-	/** tmux key names (Enter, Escape, Down, C-c) or, with literal, text typed as is. */
+	/**
+	 * tmux key names (Enter, Escape, Down, C-c) or, with literal, text typed as is: several keys in one write, as a
+	 * terminal delivers keys typed fast ('jjj'). `--` ends tmux's options, so '--' and '-j' are keys too.
+	 */
 	async send(keys: string, literal = false): Promise<void> {
-		await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.session, ...(literal ? ['-l', keys] : [keys])]);
+		await run('tmux', ['-L', this.socket, 'send-keys', '-t', this.session, ...(literal ? ['-l', '--', keys] : ['--', keys])]);
+	}
+
+	/** Pastes text as a terminal does: bracketed (ESC[200~ … ESC[201~) when the program turned bracketed paste on. */
+	async paste(text: string): Promise<void> {
+		await run('tmux', ['-L', this.socket, 'set-buffer', '-b', 'e2e', '--', text]);
+		await run('tmux', ['-L', this.socket, 'paste-buffer', '-p', '-d', '-b', 'e2e', '-t', this.session]);
 	}
 
 	async resize(cols: number, rows: number): Promise<void> {

@@ -8,14 +8,7 @@ import {ConfigDocument} from '../../../source/config/document.js';
 import {PendingEdits} from '../../../source/config/edits.js';
 import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../source/config/session.js';
 import {CONFIG_KEYMAP, type ConfigMode, type KeyLike} from '../../../source/ui/keymap.js';
-import {
-	configReducer,
-	initialConfigUi,
-	modeOf,
-	splitInput,
-	type ConfigStep,
-	type ConfigUiState,
-} from '../../../source/ui/config/config-reducer.js';
+import {configReducer, initialConfigUi, modeOf, type ConfigStep, type ConfigUiState} from '../../../source/ui/config/config-reducer.js';
 import {typedValue} from '../../../source/ui/config/typed-value.js';
 import {v6Config} from '../../config/helpers/fixtures.js';
 
@@ -231,30 +224,25 @@ describe('config reducer', () => {
 });
 
 describe('typed input', () => {
-	test('a run of keys that arrived as one input is taken one key at a time', () => {
-		expect(splitInput('/co\r', {})).toEqual([
-			{input: '/', key: {}},
-			{input: 'c', key: {}},
-			{input: 'o', key: {}},
-			{input: '', key: {return: true}},
-		]);
-		expect(splitInput('x\u007F', {})).toEqual([
-			{input: 'x', key: {}},
-			{input: '', key: {backspace: true}},
-		]);
-		// Control characters are the keys Ink names when they arrive alone: Ctrl+U, Backspace (0x08), Tab.
-		expect(splitInput('\r\u00157\b\t', {})).toEqual([
-			{input: '', key: {return: true}},
-			{input: 'u', key: {ctrl: true}},
-			{input: '7', key: {}},
-			{input: '', key: {backspace: true}},
-			{input: '', key: {tab: true}},
-		]);
-		expect(splitInput('w', {})).toEqual([{input: 'w', key: {}}]);
-		expect(splitInput('', {escape: true, meta: true})).toEqual([{input: '', key: {escape: true, meta: true}}]);
-		// Run through the reducer, the same keys typed together or one by one end in the same place.
-		const together = splitInput('/colors\r', {}).map((part) => (part.input === '' ? part.key : part.input));
-		expect(run(together).state.cursor).toBe('colors');
+	test('a paste goes into the value being typed, whole, and is no command anywhere else', () => {
+		const paste = (state: ConfigUiState, session: ConfigSessionState, text: string) =>
+			configReducer(state, {type: 'paste', text}, {session, pageSize: 5, readOnly: false});
+		const opened = run(['/', 'print-time', {return: true}, {return: true}]);
+		const cleared = press(opened.state, opened.session, 'u', {ctrl: true}).state;
+		expect(cleared.prompt).toMatchObject({kind: 'edit', text: '', caret: 0});
+		// "q" and "w" in it are text here, and the line break a copied line ends with is dropped.
+		const typed = paste(cleared, opened.session, '3qw\n').state;
+		expect(typed.prompt).toMatchObject({kind: 'edit', text: '3qw', caret: 3, error: null});
+		const twoLines = paste(typed, opened.session, '30\n40');
+		expect(twoLines.state.prompt).toMatchObject({kind: 'edit', text: '3qw', error: expect.stringContaining('more than one line')});
+		// Browsing, a paste of keys does nothing at all: no quit, no apply, no move.
+		const browsing = run(['/', 'colors', {return: true}, ' ']);
+		const dropped = paste(browsing.state, browsing.session, 'jjwyq');
+		expect(dropped.state).toBe(browsing.state);
+		expect(dropped.effects).toEqual([]);
+		// The search prompt takes it too.
+		const search = paste(run(['/']).state, sessionState(), 'tls').state;
+		expect(search.prompt).toMatchObject({kind: 'search', text: 'tls', caret: 3});
 	});
 
 	test('what a typed text means for a key', () => {

@@ -576,6 +576,21 @@ describe('the config view against the simulated 6.x miner', () => {
 		await small.terminal.waitFor(/pause-on-active/);
 		expect(linesOf(small.terminal.frame()).length).toBeLessThanOrEqual(39);
 	});
+
+	it('a bracketed paste goes into the value being edited, whole; browsing, it is no command', async () => {
+		const {terminal, backs} = await open();
+		expect(terminal.modes).toContain('\u001B[?2004h');
+		await search(terminal, 'pools.0.user');
+		await terminal.press(KEY.enter, 'type the new value');
+		// Keys in the same read as the paste, before and after it, are keys.
+		await terminal.press(`\u0015\u001B[200~w q/x\u001B[201~${KEY.enter}`, '(was ');
+		expect(row(terminal, / user /)).toMatch(/user +"?w q\/x"? +\(was /);
+		expect(backs).toHaveLength(0);
+		await terminal.press('\u001B[200~qwy\u001B[201~');
+		await terminal.press('?', 'Config view keys');
+		expect(backs).toHaveLength(0);
+		expect(terminal.frame()).not.toContain('Apply 1 change');
+	});
 });
 
 describe('the config view when the config cannot be read', () => {

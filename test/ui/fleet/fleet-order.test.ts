@@ -223,6 +223,19 @@ describe('fleet keys: the selection is a rig, not a line', () => {
 		expect(none.effects).toEqual([]);
 	});
 
+	test('a paste goes into the filter being typed, whole; elsewhere it is no command', () => {
+		const rows = rowsOf([{name: 'garage'}, {name: 'attic'}, {name: 'shed'}]);
+		const paste = (state: FleetUiState, text: string) => fleetReducer(state, {type: 'paste', text, rows});
+		const browsing = paste(initial, 'jjq');
+		expect(browsing.state).toBe(initial);
+		expect(browsing.effects).toEqual([]);
+		const typing = run(initial, rows, [press('/')]).state;
+		// The line break a copied line ends with is dropped; q in it is text.
+		expect(paste(typing, 'attiq\n').state.prompt).toEqual({text: 'attiq', caret: 5});
+		expect(fleetView(paste(typing, 'attic').state, rows).order).toEqual([1]);
+		expect(paste(typing, 'a\nb').state).toBe(typing);
+	});
+
 	test('R polls every rig, where the session can', () => {
 		const rows = rowsOf([{name: 'a'}, {name: 'b'}]);
 		expect(run(initial, rows, [press('R')]).effects).toEqual([]);

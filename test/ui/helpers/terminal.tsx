@@ -14,6 +14,8 @@ class FakeStdout extends EventEmitter {
 	rows: number;
 	readonly isTTY = true;
 	readonly frames: string[] = [];
+	/** Terminal modes set and reset (bracketed paste, `ESC[?2004h`), kept out of the frames. */
+	readonly modes: string[] = [];
 	constructor(columns: number, rows: number) {
 		super();
 		this.columns = columns;
@@ -21,7 +23,9 @@ class FakeStdout extends EventEmitter {
 	}
 
 	write = (frame: string) => {
-		this.frames.push(frame);
+		// eslint-disable-next-line no-control-regex -- a mode change is ESC [ ? n h (set) or l (reset).
+		if (/^\u001B\[\?\d+[hl]$/.test(frame)) this.modes.push(frame);
+		else this.frames.push(frame);
 		return true;
 	};
 }
@@ -86,6 +90,8 @@ export type Terminal = {
 	rawFrame(): string;
 	/** Every frame written so far, as written. */
 	readonly frames: readonly string[];
+	/** The terminal modes set and reset so far (`ESC[?2004h`), in order. */
+	readonly modes: readonly string[];
 	/** Writes a key and waits until the frame shows `expected` (or, without it, one macrotask). */
 	press(key: string, expected?: string | RegExp): Promise<void>;
 	resize(columns: number, rows: number): void;
@@ -127,6 +133,7 @@ export async function renderTerminal(
 		frame,
 		rawFrame,
 		frames: stdout.frames,
+		modes: stdout.modes,
 		async press(key, expected) {
 			stdin.write(key);
 			if (expected === undefined) await tick();
