@@ -8,7 +8,15 @@ import {useNow} from '../hooks/use-now.js';
 import {SCREEN_KEYMAP} from '../keymap.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
-import {TitleBar} from './title-bar.js';
+import {TitleBar, type TitlePart} from './title-bar.js';
+
+/**
+ * The widest forms the header makes room for, so parts that change width from poll to poll ("just now", "1s ago";
+ * "up 59s", "up 1m 00s") neither move the others nor make them come and go: the uptime is shown only when
+ * "up 59m 59s" would fit, and the ticking age is last on the line, kept "just now" wide.
+ */
+const UPTIME_ROOM = 'up 59m 59s'.length;
+const AGE_ROOM = ' · just now'.length;
 
 export type HeaderProps = {
 	readonly state: MonitorState;
@@ -26,11 +34,11 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 	const snapshot = state.snapshot;
 	const worker = snapshot?.workerId ?? null;
 	const name = worker !== null && worker !== state.name ? `${state.name} (${worker})` : state.name;
-	const parts = [name];
+	const parts: TitlePart[] = [name];
 	if (snapshot) {
 		if (snapshot.version !== null) parts.push(minerProduct(snapshot));
 		if (snapshot.algo) parts.push(snapshot.algo);
-		if (snapshot.uptime !== null) parts.push(`up ${formatDuration(snapshot.uptime)}`);
+		if (snapshot.uptime !== null) parts.push({text: `up ${formatDuration(snapshot.uptime)}`, room: UPTIME_ROOM});
 	}
 
 	const badge: StatusBadge =
@@ -39,15 +47,26 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 			: {word: 'FROZEN', detail: ` at ${formatClock(frozenAt)} · ${SCREEN_KEYMAP.keyOf('freeze', 'dashboard')} goes on`, tone: 'info'};
 	// The state takes at most a little over half the line, so the rig name stays readable.
 	const room = Math.max(8, Math.min(width - 24, Math.floor(width * 0.55)));
-	let detail = intervalMs === undefined ? badge.detail : `${badge.detail} · every ${formatInterval(intervalMs)}`;
-	const full = `● ${badge.word}${detail}`;
-	if (full.length > room) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3))}…`;
+	const every = intervalMs === undefined ? '' : ` · every ${formatInterval(intervalMs)}`;
+	// An age goes last, padded to its widest form, so the interval and the word before it stay put as it ticks.
+	const arranged = (withEvery: string) =>
+		badge.ticks ? `${withEvery}${badge.detail.padEnd(Math.max(AGE_ROOM, agedRoom(intervalMs)))}` : `${badge.detail}${withEvery}`;
+	let detail = arranged(every);
+	const fits = (text: string) => [...`● ${badge.word}${text}`].length <= room;
+	// Narrow: the interval goes first, then the rest is cut.
+	if (!fits(detail)) detail = arranged('');
+	if (!fits(detail)) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3)).trimEnd()}…`;
 	return (
 		<TitleBar width={width} title={parts} stateWidth={[...`● ${badge.word}${detail}`].length}>
 			<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>
 			<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
 		</TitleBar>
 	);
+}
+
+/** Room for " · 1m 00s ago" where the polls are that far apart (a live rig's age reaches its interval). */
+function agedRoom(intervalMs: number | undefined): number {
+	return intervalMs === undefined ? 0 : ` · ${formatDuration(intervalMs / 1000)} ago`.length;
 }
 
 export const Header = memo(HeaderView);
