@@ -566,7 +566,7 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 	{
 		command: 'discard',
 		keys: [{input: 'x'}],
-		description: 'discard every pending change',
+		description: 'discard every pending change (asks first when more than one)',
 		contexts: browse,
 		footer: 'discard',
 		needs: 'write',
