@@ -313,6 +313,15 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: dashboard,
 		needs: 'threads',
 	},
+	// The fleet's sort keys, on the threads table (s and I are free on the dashboard).
+	{
+		command: 'sort',
+		keys: [{input: 's'}],
+		description: 'threads: sort by the next column: #, 10s, 60s, 15m (rates lowest first)',
+		contexts: dashboard,
+		needs: 'threads',
+	},
+	{command: 'sortReverse', keys: [{input: 'I'}], description: 'threads: reverse the sort', contexts: dashboard, needs: 'threads'},
 	{
 		command: 'toFleet',
 		keys: [{special: 'escape'}],
