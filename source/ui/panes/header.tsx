@@ -12,10 +12,13 @@ import {TitleBar, type TitlePart} from './title-bar.js';
 
 /**
  * The widest forms the header makes room for, so parts that change width from poll to poll ("just now", "1s ago";
- * "up 59s", "up 1m 00s") neither move the others nor make them come and go: the uptime is shown only when
- * "up 59m 59s" would fit, and the ticking age is last on the line, kept "just now" wide.
+ * "up 59s", "up 1m 00s") neither move the others nor make them come and go. Under a day the uptime changes width every
+ * few minutes at first ("up 9m 59s", "up 10m 00s", "up 1h 00m"): it is shown only where "up 23h 59m" would fit. From a
+ * day on ("up 3d 04h") it keeps its width for days, and is given its own. The ticking age goes last on the line, kept
+ * "just now" wide.
  */
-const UPTIME_ROOM = 'up 59m 59s'.length;
+const UPTIME_ROOM = 'up 23h 59m'.length;
+const DAY_SECONDS = 86_400;
 const AGE_ROOM = ' · just now'.length;
 
 export type HeaderProps = {
@@ -38,7 +41,10 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 	if (snapshot) {
 		if (snapshot.version !== null) parts.push(minerProduct(snapshot));
 		if (snapshot.algo) parts.push(snapshot.algo);
-		if (snapshot.uptime !== null) parts.push({text: `up ${formatDuration(snapshot.uptime)}`, room: UPTIME_ROOM});
+		if (snapshot.uptime !== null) {
+			const uptime = `up ${formatDuration(snapshot.uptime)}`;
+			parts.push(snapshot.uptime < DAY_SECONDS ? {text: uptime, room: UPTIME_ROOM} : uptime);
+		}
 	}
 
 	const badge: StatusBadge =

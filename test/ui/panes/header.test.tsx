@@ -18,11 +18,11 @@ function placesOf(line: string, marks: readonly string[]): Placed {
 	return places;
 }
 
-async function headerAt(name: string, second: number, intervalMs = 2000): Promise<string> {
+async function headerAt(name: string, second: number, intervalMs = 2000, uptimeFrom = 50): Promise<string> {
 	const now = NOW + second * 1000;
-	// The polls land every 2 s, so the state reads "just now", "1s ago", "just now"…; the uptime ticks across a minute.
+	// The polls land every 2 s, so the state reads "just now", "1s ago", "just now"…; the uptime ticks (across a minute).
 	const lastSuccessAt = now - (second % 2) * 1000;
-	const state = makeState({name, lastSuccessAt, snapshot: makeSnapshot({workerId: name, uptime: 50 + second})});
+	const state = makeState({name, lastSuccessAt, snapshot: makeSnapshot({workerId: name, uptime: uptimeFrom + second})});
 	const terminal = await renderTerminal(
 		<FixedNowContext.Provider value={now}>
 			<Header state={state} width={80} intervalMs={intervalMs} />
@@ -52,6 +52,19 @@ describe('the dashboard header at 80 columns', () => {
 			for (const line of lines) expect(line).toMatch(/● live · every 2s · (just now|1s ago)/u);
 		},
 	);
+
+	test('an uptime of days keeps its width for days: shown where it fits, in its place from poll to poll', async () => {
+		const days = 3 * 86_400 + 4 * 3600;
+		const lines: string[] = [];
+		for (let second = 0; second < 6; second++) lines.push(await headerAt('sim-rig', second, 2000, days));
+		for (const line of lines) {
+			expect(line).toMatch(/^ rigtop {2}sim-rig · XMRig 6\.26\.0 · rx\/0 · up 3d 04h\s+● live · every 2s · (just now|1s ago)\s*$/u);
+			expect(line.indexOf('●')).toBe(lines[0]?.indexOf('●'));
+		}
+
+		// Under a day the same name leaves the uptime out: "up 23h 59m" would not fit beside the state.
+		expect(await headerAt('sim-rig', 0, 2000, 7200)).not.toContain('up ');
+	});
 
 	test('the uptime is shown when its widest form fits, and the ticking age is last', async () => {
 		const line = await headerAt('rig-01', 3);
