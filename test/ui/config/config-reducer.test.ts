@@ -4,6 +4,7 @@
  * table itself (one command per key in each mode, footer from the same table).
  */
 import {describe, expect, test} from 'vitest';
+import {dialogContent} from '../../../source/ui/config/panel-content.js';
 import {ConfigDocument} from '../../../source/config/document.js';
 import {PendingEdits} from '../../../source/config/edits.js';
 import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../source/config/session.js';
@@ -16,7 +17,6 @@ import {
 	type ConfigStep,
 	type ConfigUiState,
 } from '../../../source/ui/config/config-reducer.js';
-import {dialogContent} from '../../../source/ui/config/panel-content.js';
 import {typedValue} from '../../../source/ui/config/typed-value.js';
 import {v6Config} from '../../config/helpers/fixtures.js';
 
