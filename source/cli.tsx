@@ -47,7 +47,8 @@ const cli = meow(
 	                           RIGTOP_TOKEN (--token VALUE: others can see it)
 	  --config, -c PATH        the API address and token from the miner's config
 	  --where                  where each setting came from (token masked)
-	  --interval, -i SECONDS   poll interval, default 2 (exporter 10), min 0.25
+	  --interval, -i SECONDS   poll interval, default 2 (exporter 10), min 0.25;
+	                           live, the last one set with + - is remembered
 	  --demo                   watch a simulated miner on a free loopback port
 	  --once                   print one snapshot as text and exit
 	  --json                   with --once: the snapshot as JSON, per miner
@@ -161,8 +162,13 @@ async function main(): Promise<number> {
 	}
 
 	const warnings: string[] = [];
+	// What the live screens remember between runs (prefs/prefs.ts); --demo leaves the state folder alone. --interval wins.
+	const prefs =
+		plan.mode === 'live' && !plan.demo ? await import('./prefs/open.js').then(({openPrefs}) => openPrefs(warnings, warn)) : null;
+	const remembered = cli.flags.interval === undefined ? prefs?.initial.intervalMs : undefined;
+	const livePlan = remembered === undefined ? plan : {...plan, intervalMs: remembered};
 	const {buildSession} = await import('./cli/build-session.js');
-	const building = buildSession(plan, (line) => {
+	const building = buildSession(livePlan, (line) => {
 		warnings.push(line);
 		warn(line);
 	});
@@ -187,7 +193,7 @@ async function main(): Promise<number> {
 			});
 		}
 
-		return await runLive(session, plan, warnings, loadingUi ?? loadLiveUi());
+		return await runLive(session, livePlan, warnings, loadingUi ?? loadLiveUi(), prefs);
 	} finally {
 		await metrics?.close();
 		await session.close();

@@ -8,6 +8,7 @@ import {ConfigView} from '../ui/config/config-view.js';
 import {lastHourSource} from '../history/last-hour.js';
 import {startAlerting} from './alerting.js';
 import {minerActions} from './live-actions.js';
+import type {PrefsFile} from '../prefs/prefs.js';
 import type {RunPlan} from './options.js';
 import type {Session, WatchedMiner} from './session.js';
 
@@ -22,7 +23,13 @@ export type LiveApp = {
  * actions, and one config session per miner, created when its config view first opens and sharing
  * the monitor's client (so a token change that applied carries over to the dashboard).
  */
-export function startLive(session: Session, plan: RunPlan, startupWarnings: readonly string[], quit: () => void): LiveApp {
+export function startLive(
+	session: Session,
+	plan: RunPlan,
+	startupWarnings: readonly string[],
+	quit: () => void,
+	prefs: PrefsFile | null = null,
+): LiveApp {
 	// The alternate screen hides stderr: repeat the start-up warnings on screen. What was found about one miner goes
 	// into its events log (and its history); the rest is the session's own.
 	const noted = new Set<string>();
@@ -81,6 +88,13 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 		session.miners.map((watched) => watched.monitor),
 		plan.intervalMs,
 	);
+	// The interval + and - chose is remembered (prefs/prefs.ts); one given with --interval alone is not.
+	const stopRemembering = prefs
+		? interval.subscribe(() => {
+				prefs.update({intervalMs: interval.getState()});
+			})
+		: () => {};
+	if (prefs) prefs.onNotice = (line) => session.notices.add('warn', line);
 	// What the chart, the event view, the sparkline and the events panes read: the store, or with history off this
 	// session's memory (history/source.ts).
 	const histories: SessionHistory[] = [];
@@ -111,11 +125,13 @@ export function startLive(session: Session, plan: RunPlan, startupWarnings: read
 			interval={interval}
 			renderConfig={renderConfig}
 			onOpenChange={onOpenChange}
+			{...(prefs ? {prefs} : {})}
 		/>
 	);
 	return {
 		element,
 		async close() {
+			stopRemembering();
 			for (const history of histories) history.close();
 			for (const config of configSessions.values()) config.dispose();
 			await alerting.close();

@@ -3,6 +3,7 @@
  * loads with the entry; Ink, React and the screens load through `loadLiveUi`, which the entry starts
  * while discovery still runs, and the first poll is on the wire while they load.
  */
+import type {PrefsFile} from '../prefs/prefs.js';
 import {UsageError} from './errors.js';
 import type {RunPlan} from './options.js';
 import type {Session} from './session.js';
@@ -22,14 +23,23 @@ export async function loadLiveUi() {
 
 export type LiveUi = Awaited<ReturnType<typeof loadLiveUi>>;
 
-/** Runs the live screens until the user quits; resolves to the exit code. The caller closes the session. */
-export async function runLive(session: Session, plan: RunPlan, warnings: readonly string[], loadingUi: Promise<LiveUi>): Promise<number> {
+/**
+ * Runs the live screens until the user quits; resolves to the exit code. The caller closes the session. `prefs`: what
+ * the screens remember between runs (written at quit too), null for none (--demo).
+ */
+export async function runLive(
+	session: Session,
+	plan: RunPlan,
+	warnings: readonly string[],
+	loadingUi: Promise<LiveUi>,
+	prefs: PrefsFile | null = null,
+): Promise<number> {
 	if (session.miners.length === 0) throw new UsageError('no miner to watch');
 	// The first poll runs while the rest of the UI code loads.
 	session.start();
 	const {render, startLive} = await loadingUi;
 	await session.firstPolls(FIRST_FRAME_WAIT_MS);
-	const live = startLive(session, plan, warnings, () => instance.unmount());
+	const live = startLive(session, plan, warnings, () => instance.unmount(), prefs);
 	// interactive: rigtop has already decided (a terminal on both ends, else --once), whatever CI says;
 	// alternateScreen: the dashboard owns the window, as top and htop do, and the scrollback is untouched.
 	const instance = render(live.element, {
@@ -43,6 +53,7 @@ export async function runLive(session: Session, plan: RunPlan, warnings: readonl
 		await instance.waitUntilExit();
 	} finally {
 		await live.close();
+		await prefs?.close();
 	}
 
 	return 0;

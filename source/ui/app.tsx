@@ -13,6 +13,8 @@ import {FleetView} from './fleet/fleet-view.js';
 import {rigLabel} from './fleet/fleet-columns.js';
 import {rigTags} from './fleet/fleet-rows.js';
 import type {FleetSaved} from './fleet/fleet-reducer.js';
+import type {Prefs} from '../prefs/prefs.js';
+import {CHART_SPANS, DEFAULT_SPAN} from './chart/chart-reducer.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
 
@@ -63,7 +65,24 @@ export type AppProps = {
 	readonly lastHour?: LastHourSource;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
 	readonly fleetThrottleMs?: number;
+	/**
+	 * What is remembered between runs (prefs/prefs.ts): the fleet's sort and filter and the chart's span start as
+	 * `initial` says, and each change is handed to `update`. Without it, they start as they always did.
+	 */
+	readonly prefs?: {readonly initial: Prefs; readonly current: Prefs; update(change: Prefs): void};
 };
+
+/** The fleet's sort and filter as remembered, for the fleet view to start with. */
+function savedFleet(prefs: Prefs | undefined): FleetSaved | undefined {
+	const fleet = prefs?.fleet;
+	return fleet ? {sort: {key: fleet.sort, reversed: fleet.reversed}, filter: fleet.filter} : undefined;
+}
+
+/** The chart span remembered, as an index in CHART_SPANS (undefined: the chart's default). */
+function spanIndex(ms: number | undefined): number | undefined {
+	const at = CHART_SPANS.findIndex((span) => span.ms === ms);
+	return at < 0 ? undefined : at;
+}
 
 type Screen =
 	| {readonly name: 'fleet'}
@@ -103,12 +122,33 @@ export function App({
 	lastHour,
 	fleetThrottleMs,
 	onOpenChange,
+	prefs,
 }: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
 	const [selected, setSelected] = useState(0);
-	// The fleet's sort and filter, kept while a rig's dashboard is open.
-	const [fleetSaved, setFleetSaved] = useState<FleetSaved | undefined>(undefined);
+	// The fleet's sort and filter, kept while a rig's dashboard is open (and, with prefs, between runs).
+	const [fleetSaved, setFleetSaved] = useState<FleetSaved | undefined>(() => savedFleet(prefs?.initial));
+	const saveFleet = useCallback(
+		(saved: FleetSaved) => {
+			setFleetSaved(saved);
+			// The view tells its first sort and filter too: the defaults of a first run are not a change to write.
+			if (!prefs?.current.fleet && saved.sort.key === 'listed' && !saved.sort.reversed && saved.filter === '') return;
+			prefs?.update({fleet: {sort: saved.sort.key, reversed: saved.sort.reversed, filter: saved.filter}});
+		},
+		[prefs],
+	);
+	// The chart's span, with prefs: the next chart opens with the one the last showed.
+	const [chartSpan, setChartSpan] = useState(() => spanIndex(prefs?.initial.chartSpanMs));
+	const saveSpan = useCallback(
+		(span: number) => {
+			setChartSpan(span);
+			if (prefs?.current.chartSpanMs === undefined && span === DEFAULT_SPAN) return;
+			const ms = CHART_SPANS[span]?.ms;
+			if (ms !== undefined) prefs?.update({chartSpanMs: ms});
+		},
+		[prefs],
+	);
 
 	// One fleet store for the app's life (the miners do not change); it listens to the monitors
 	// only while the fleet view shows.
@@ -198,7 +238,14 @@ export function App({
 	let body: ReactNode;
 	if (screen.name === 'chart' && miner?.history) {
 		body = (
-			<ChartView store={miner.store} history={miner.history} onClose={closeView} onQuit={onQuit} {...(now === undefined ? {} : {now})} />
+			<ChartView
+				store={miner.store}
+				history={miner.history}
+				onClose={closeView}
+				onQuit={onQuit}
+				{...(now === undefined ? {} : {now})}
+				{...(prefs ? {onSpan: saveSpan, ...(chartSpan === undefined ? {} : {initialSpan: chartSpan})} : {})}
+			/>
 		);
 	} else if (screen.name === 'events' && (miner?.history || (screen.index === null && eventSources.length > 0))) {
 		body = (
@@ -221,7 +268,7 @@ export function App({
 				initialSelected={selected}
 				onSelect={setSelected}
 				{...(fleetSaved ? {saved: fleetSaved} : {})}
-				onSave={setFleetSaved}
+				onSave={saveFleet}
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
 				{...(now === undefined ? {} : {now})}

@@ -8,6 +8,7 @@ import {stateOnly, type Step} from './hooks/use-step-reducer.js';
 import {helpCommand} from './help-toggle.js';
 import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
 import {NO_REFUSALS, type Refusals} from './offers.js';
+import {BY_INDEX, nextThreadSort, type ThreadSort} from './panes/thread-order.js';
 
 /** One line in the footer's place: why a key did nothing (warn), or a question. */
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
@@ -25,6 +26,8 @@ export type DashboardUiState = {
 	readonly helpMax: number;
 	/** Index of the first thread row shown. */
 	readonly threadsOffset: number;
+	/** The column the threads are sorted by (s cycles it, I reverses it). */
+	readonly threadSort: ThreadSort;
 	/** How many thread rows fit in the pane now. */
 	readonly pageSize: number;
 	readonly threadCount: number;
@@ -58,6 +61,7 @@ export function initialUiState(options: {
 		helpOffset: 0,
 		helpMax: 0,
 		threadsOffset: 0,
+		threadSort: BY_INDEX,
 		pageSize: Math.max(0, options.pageSize ?? 0),
 		threadCount: Math.max(0, options.threadCount ?? 0),
 		offered: options.offered,
@@ -148,6 +152,11 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 			return stateOnly(scrollTo(state, 0));
 		case 'threadsBottom':
 			return stateOnly(scrollTo(state, maxOffset(state)));
+		case 'sort':
+			// The first row is the one the sort puts on top (the slow thread): show it.
+			return stateOnly({...state, threadSort: nextThreadSort(state.threadSort), threadsOffset: 0});
+		case 'sortReverse':
+			return stateOnly({...state, threadSort: {...state.threadSort, reversed: !state.threadSort.reversed}, threadsOffset: 0});
 		case 'pause':
 			// One stray key in the wrong tmux pane must not stop mining: ask first.
 			return stateOnly({...state, asking: 'pause'});
@@ -178,8 +187,6 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		case 'fleetTop':
 		case 'fleetBottom':
 		case 'open':
-		case 'sort':
-		case 'sortReverse':
 		case 'filter':
 		case 'clearFilter':
 		case 'refreshAll':

@@ -324,6 +324,7 @@ export function Dashboard({
 						threads={snapshot.threads}
 						{...(snapshot.perThreadRead ? {} : {empty: threadsNotRead(state.status)})}
 						offset={offset}
+						sort={ui.threadSort}
 						visibleRows={layout.threadRows}
 						width={columns}
 						height={layout.threadsHeight}

@@ -324,6 +324,15 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: dashboard,
 		needs: 'threads',
 	},
+	// The fleet's sort keys, on the threads table (s and I are free on the dashboard).
+	{
+		command: 'sort',
+		keys: [{input: 's'}],
+		description: 'threads: sort by the next column: #, 10s, 60s, 15m (rates lowest first)',
+		contexts: dashboard,
+		needs: 'threads',
+	},
+	{command: 'sortReverse', keys: [{input: 'I'}], description: 'threads: reverse the sort', contexts: dashboard, needs: 'threads'},
 	{
 		command: 'toFleet',
 		keys: [{special: 'escape'}],
@@ -579,7 +588,7 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 	{
 		command: 'discard',
 		keys: [{input: 'x'}],
-		description: 'discard every pending change',
+		description: 'discard every pending change (asks first when more than one)',
 		contexts: browse,
 		footer: 'discard',
 		needs: 'write',

@@ -13,6 +13,8 @@ export type StatusBadge = {
 	/** The rest of the line ("· 2s ago", "since 12:03 — connection refused"), or "". */
 	readonly detail: string;
 	readonly tone: ThemeToken;
+	/** The detail is an age that changes width as the clock ticks (" · just now", " · 1s ago", " · 12s"). */
+	readonly ticks?: true;
 };
 
 function reason(state: MonitorState): string {
@@ -26,7 +28,7 @@ export function statusBadge(state: MonitorState, now: number): StatusBadge {
 		case 'stale': {
 			const since = state.lastSuccessAt ?? state.failingSince;
 			const age = since === null ? '' : ` · ${formatDuration(Math.max(0, (now - since) / 1000))}`;
-			return {word: 'stale', detail: age, tone: 'warn'};
+			return {word: 'stale', detail: age, tone: 'warn', ticks: true};
 		}
 
 		case 'down': {
@@ -44,9 +46,9 @@ export function statusBadge(state: MonitorState, now: number): StatusBadge {
 		case 'live': {
 			const ago = ` · ${formatAgo(state.lastSuccessAt, now)}`;
 			const snapshot = state.snapshot;
-			if (snapshot?.paused === true) return {word: 'PAUSED', detail: ago, tone: 'info'};
-			if (snapshot && !snapshot.connection.connected) return {word: 'no pool', detail: ago, tone: 'warn'};
-			return {word: 'live', detail: ago, tone: 'ok'};
+			if (snapshot?.paused === true) return {word: 'PAUSED', detail: ago, tone: 'info', ticks: true};
+			if (snapshot && !snapshot.connection.connected) return {word: 'no pool', detail: ago, tone: 'warn', ticks: true};
+			return {word: 'live', detail: ago, tone: 'ok', ticks: true};
 		}
 	}
 }

@@ -113,6 +113,48 @@ describe('the config view in a real terminal', () => {
 		for (const screen of screens) expect(screen).not.toContain(TOKEN);
 	});
 
+	it('x with two pending changes asks first: n keeps them, y discards them; the miner is untouched', async () => {
+		simulator = await startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'e2e-discard', threads: 4});
+		state = tempDir('rigtop-e2e-state-');
+		const original = simulator.configText();
+		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '--interval', '1'], {
+			cols: 80,
+			rows: 24,
+			env: {RIGTOP_TOKEN: TOKEN, XDG_STATE_HOME: state.dir},
+		});
+		await terminal.waitFor((screen) => screen.includes('e2e-discard') && /live/.test(screen), 5000);
+		await terminal.send('c', true);
+		await terminal.waitFor('▸ cpu');
+		await terminal.send('/colors', true);
+		await terminal.waitFor('/colors▏');
+		await terminal.send('Enter');
+		await terminal.waitFor(/› +colors +true/);
+		await terminal.send(' /background', true);
+		await terminal.waitFor('/background▏');
+		await terminal.send('Enter');
+		await terminal.waitFor(/› +background +false/);
+		await terminal.send('Space');
+		await terminal.waitFor(/● background +true +\(was false\)/);
+
+		await terminal.send('x', true);
+		const asked = await terminal.waitFor('Discard 2 pending changes?');
+		expect(asked).toContain('y discard · n keep them');
+		expect(asked).toContain('colors: true → false');
+		await terminal.send('n', true);
+		const kept = await terminal.waitFor((screen) => !screen.includes('Discard 2 pending') && screen.includes('▸ cpu'));
+		expect(kept).toMatch(/● background +true +\(was false\)/);
+
+		await terminal.send('xy', true);
+		const discarded = await terminal.waitFor('discarded 2 pending changes');
+		expect(discarded).toMatch(/ background +false/);
+		expect(discarded).not.toContain('(was ');
+		expect(simulator.configText()).toBe(original);
+		await terminal.send('q', true);
+		await terminal.waitFor((screen) => screen.includes('e2e-discard') && !screen.includes('· config'));
+		await terminal.send('q', true);
+		await terminal.waitFor('[exit 0]', 5000);
+	});
+
 	it("--demo keeps its backups in a temporary folder of its own, removed when it quits; the user's backups stay empty", async () => {
 		state = tempDir('rigtop-e2e-state-');
 		const temp = path.join(state.dir, 'tmp');

@@ -82,6 +82,35 @@ describe('the live dashboard in a real terminal', () => {
 		await terminal.waitFor('[exit 0]', 5000);
 	});
 
+	it('s sorts the threads by 10s, slowest on top, the column marked; I reverses it', async () => {
+		simulator = await startSimulator({dialect: '6', warm: true, workerId: 'e2e-sort', threads: 8});
+		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '-i', '0.5', '--no-history'], {cols: 80, rows: 30});
+		await terminal.waitFor((screen) => screen.includes('e2e-sort') && screen.includes('Threads 8'), 5000);
+		/** The 10s column of the threads table, top to bottom, and the thread numbers. */
+		const rows = (screen: string) => {
+			const lines = screen.split('\n');
+			const header = lines.findIndex((line) => /#\s+10s/u.test(line));
+			return lines
+				.slice(header + 1)
+				.map((line) => /^│\s+(\d+)\s+([\d.]+)\s/u.exec(line))
+				.filter((match) => match !== null)
+				.map((match) => ({thread: Number(match[1]), rate: Number(match[2])}));
+		};
+
+		await terminal.send('s', true);
+		const ascending = await terminal.waitFor((screen) => screen.includes('10s▲') && rows(screen).length === 8, 5000);
+		expect(ascending).toContain('by 10s, lowest first');
+		const up = rows(ascending).map((row) => row.rate);
+		expect(up).toEqual(up.toSorted((a, b) => a - b));
+		await terminal.send('I', true);
+		const descending = await terminal.waitFor((screen) => screen.includes('10s▼') && rows(screen).length === 8, 5000);
+		const down = rows(descending).map((row) => row.rate);
+		expect(down).toEqual(down.toSorted((a, b) => b - a));
+		expect(new Set(rows(descending).map((row) => row.thread))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7]));
+		await terminal.send('q', true);
+		await terminal.waitFor('[exit 0]', 5000);
+	});
+
 	it('+ makes the poll interval longer and - shorter, shown in the header; F10 quits', async () => {
 		simulator = await startSimulator({dialect: '6', warm: true, workerId: 'e2e-interval'});
 		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '-i', '2', '--no-history'], {cols: 100, rows: 30});

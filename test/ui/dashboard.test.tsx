@@ -274,6 +274,31 @@ describe('threads', () => {
 		await terminal.press('j', 'rows 5–11 of 16');
 	});
 
+	test('s sorts the threads by 10s: the slow thread, out of sight at row 12, rises to the top; I puts it last', async () => {
+		const threads = makeThreads(16).map((thread) => (thread.index === 11 ? {...thread, hashrate: [97.5, 240, null] as const} : thread));
+		const {terminal} = await show(makeState({snapshot: makeSnapshot({threads})}));
+		const firstRow = () => {
+			const lines = linesOf(terminal.frame());
+			return lines[lines.findIndex((line) => /#\s+10s/u.test(line)) + 1] ?? '';
+		};
+		expect(terminal.frame()).not.toContain('97.5');
+		await terminal.press('j');
+		await terminal.press('j', 'rows 3–9 of 16');
+		await terminal.press('s', '10s▲');
+		expect(terminal.frame()).toContain('by 10s, lowest first · rows 1–7 of 16');
+		expect(firstRow()).toMatch(/^│\s+11\s+97\.5\s/u);
+		await terminal.press('I', '10s▼');
+		expect(firstRow()).toMatch(/^│\s+15\s+301\.5\s/u);
+		await terminal.press('G', 'rows 10–16 of 16');
+		expect(terminal.frame()).toMatch(/^│\s+11\s+97\.5\s/mu);
+		// Round the columns back to the miner's order: no mark.
+		await terminal.press('s', '60s▲');
+		await terminal.press('s', '15m▲');
+		await terminal.press('s');
+		await vi.waitFor(() => expect(terminal.frame()).not.toMatch(/[▲▼]/u));
+		expect(firstRow()).toMatch(/^│\s+0\s/u);
+	});
+
 	test('no scroll hint when every thread fits', async () => {
 		const {terminal} = await show(makeState({snapshot: makeSnapshot({threads: makeThreads(4)})}));
 		expect(terminal.frame()).toContain('Threads 4 · H/s ─');
@@ -424,7 +449,7 @@ describe('keys', () => {
 		const monitors: number[] = [];
 		const interval = new PollInterval([{setIntervalMs: (ms: number) => monitors.push(ms)}], 2000);
 		const {terminal} = await show(makeState(), {interval});
-		expect(linesOf(terminal.frame())[0]).toMatch(/● live · 2s ago · every 2s$/);
+		expect(linesOf(terminal.frame())[0]).toMatch(/● live · every 2s · 2s ago\s*$/);
 		expect(linesOf(terminal.frame()).at(-1)).toContain('+- interval');
 		await terminal.press('+', 'every 3s');
 		await terminal.press('-', 'every 2s');

@@ -182,6 +182,29 @@ describe('dashboard reducer', () => {
 		expect(state.threadsOffset).toBe(9);
 	});
 
+	test('s sorts the threads by the next column, I reverses it; either shows the first row', () => {
+		let state = press(start(), 'G');
+		expect(state.threadSort).toEqual({key: 'index', reversed: false});
+		state = press(state, 's');
+		expect(state.threadSort).toEqual({key: '10s', reversed: false});
+		expect(state.threadsOffset).toBe(0);
+		state = press(press(state, 'G'), 'I');
+		expect(state.threadSort).toEqual({key: '10s', reversed: true});
+		expect(state.threadsOffset).toBe(0);
+		for (const key of ['60s', '15m', 'index', '10s']) {
+			state = press(state, 's');
+			// A new column starts in its natural order (rates lowest first).
+			expect(state.threadSort).toEqual({key, reversed: false});
+		}
+
+		expect(step(state, 's').effects).toEqual([]);
+		// Not while the threads pane is off screen (a short terminal), nor under the help.
+		const hidden = initialUiState({offered: new Set<Capability>(['pause']), pageSize: 7, threadCount: 16});
+		expect(press(hidden, 's')).toBe(hidden);
+		const help = press(start(), '?');
+		expect(press(help, 's')).toBe(help);
+	});
+
 	test('a key that changes nothing returns the same state (no re-render)', () => {
 		const state = start(20, 16);
 		expect(press(state, '', {downArrow: true})).toBe(state);

@@ -6,7 +6,7 @@ import {makeSnapshot, makeState, NOW, refused, wrongToken} from './helpers/state
 
 describe('statusBadge', () => {
 	test('live, with the age of the last good poll', () => {
-		expect(statusBadge(makeState(), NOW)).toEqual({word: 'live', detail: ' · 2s ago', tone: 'ok'});
+		expect(statusBadge(makeState(), NOW)).toEqual({word: 'live', detail: ' · 2s ago', tone: 'ok', ticks: true});
 	});
 
 	test('paused and no pool come from the snapshot', () => {
@@ -17,7 +17,7 @@ describe('statusBadge', () => {
 
 	test('stale says for how long', () => {
 		const state = makeState({status: 'stale', lastSuccessAt: NOW - 12_000, error: refused()});
-		expect(statusBadge(state, NOW)).toEqual({word: 'stale', detail: ' · 12s', tone: 'warn'});
+		expect(statusBadge(state, NOW)).toEqual({word: 'stale', detail: ' · 12s', tone: 'warn', ticks: true});
 	});
 
 	test('down says since when and why', () => {

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useCallback, useMemo, useState} from 'react';
+import {useCallback, useEffect, useMemo, useState} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
 import {SeriesCache, type MinerHistory} from '../../history/source.js';
 import type {MonitorState} from '../../monitor/types.js';
@@ -38,6 +38,8 @@ export type ChartViewProps = {
 	readonly now?: number;
 	/** The span it opens with (index in CHART_SPANS; default the last hour). */
 	readonly initialSpan?: number;
+	/** Told the span shown (index in CHART_SPANS) when the view opens and when it changes, to remember it. */
+	readonly onSpan?: (span: number) => void;
 };
 
 /** Lines that are not the plot: title, legend (one line; two on a narrow terminal), axis, time labels, footer. */
@@ -83,7 +85,7 @@ function Row({segments}: {readonly segments: SegmentRow}) {
  * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
  * `←`/`→` move back and forth in time, End comes back to now.
  */
-export function ChartView({store, history, onClose, onQuit, now: fixedNow, initialSpan}: ChartViewProps) {
+export function ChartView({store, history, onClose, onQuit, now: fixedNow, initialSpan, onSpan}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
 	const {columns, rows} = useTerminalSize();
 	const clock = useNow(history.intervalMs);
@@ -101,6 +103,9 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key, now, earliest: history.span()?.first ?? null});
 	});
+	useEffect(() => {
+		onSpan?.(ui.span);
+	}, [onSpan, ui.span]);
 
 	const budget = Math.max(1, rows - 1);
 	const fits = columns >= MIN_CHART_COLUMNS && budget - CHROME_LINES >= MIN_PLOT_ROWS;

@@ -31,7 +31,9 @@ export type Dialog =
 	| {readonly kind: 'undo'}
 	/** Leaving with pending changes: back to the dashboard (q, Esc) or out of rigtop (F10). */
 	| {readonly kind: 'leave'; readonly then: 'back' | 'quit'}
-	| {readonly kind: 'reload'};
+	| {readonly kind: 'reload'}
+	/** Discarding more than one pending change (one goes at once: it is quickly made again). */
+	| {readonly kind: 'discard'};
 
 export type Prompt =
 	| ({readonly kind: 'search'} & TypedText)
@@ -308,6 +310,8 @@ function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: C
 			return {state: {...state, dialog: null}, effects: [{type: 'discard'}, {type: dialog.then}]};
 		case 'reload':
 			return {state: {...state, dialog: null}, effects: [{type: 'reload'}]};
+		case 'discard':
+			return discardStep({...state, dialog: null}, session);
 		case 'diff':
 			return same(state);
 	}
@@ -435,7 +439,8 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'discard': {
 			const count = pendingCount(session);
 			if (count === 0) return say(state, 'no pending changes');
-			return say(state, `discarded ${plural(count, 'pending change')}`, 'info', [{type: 'discard'}]);
+			if (count > 1) return same({...state, dialog: {kind: 'discard'}});
+			return discardStep(state, session);
 		}
 
 		case 'apply': {
@@ -472,6 +477,10 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		default:
 			return same(state);
 	}
+}
+
+function discardStep(state: ConfigUiState, session: ConfigSessionState): ConfigStep {
+	return say(state, `discarded ${plural(pendingCount(session), 'pending change')}`, 'info', [{type: 'discard'}]);
 }
 
 function toggleKey(state: ConfigUiState, entry: ConfigEntry, context: ConfigContext): ConfigStep {

@@ -1,7 +1,7 @@
 /**
  * The words of the config view's questions and panels: the diff, the apply confirmation (and the
- * second question for a change that can cut rigtop off), undo, leaving or reloading with pending
- * changes, and the result of an apply or undo with each key applied ✓ / not applied ✗. Pure; every
+ * second question for a change that can cut rigtop off), undo, leaving, reloading or discarding with
+ * pending changes, and the result of an apply or undo with each key applied ✓ / not applied ✗. Pure; every
  * value shown comes from the engine's display text, so secrets are already masked.
  */
 import path from 'node:path';
@@ -103,6 +103,12 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 				title: 'Read the config from the miner again?',
 				lines: [{text: `Your ${plural(count, 'pending change')} will be dropped:`, tone: 'warn'}, ...diffLines(session)],
 				prompt: answers('reload', 'keep them'),
+			};
+		case 'discard':
+			return {
+				title: `Discard ${plural(count, 'pending change')}?`,
+				lines: [...diffLines(session), {text: ''}, {text: 'They are dropped; the miner keeps its config.', tone: 'muted'}],
+				prompt: answers('discard', 'keep them'),
 			};
 	}
 }

@@ -8,7 +8,18 @@ import {useNow} from '../hooks/use-now.js';
 import {SCREEN_KEYMAP} from '../keymap.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
-import {TitleBar} from './title-bar.js';
+import {TitleBar, type TitlePart} from './title-bar.js';
+
+/**
+ * The widest forms the header makes room for, so parts that change width from poll to poll ("just now", "1s ago";
+ * "up 59s", "up 1m 00s") neither move the others nor make them come and go. Under a day the uptime changes width every
+ * few minutes at first ("up 9m 59s", "up 10m 00s", "up 1h 00m"): it is shown only where "up 23h 59m" would fit. From a
+ * day on ("up 3d 04h") it keeps its width for days, and is given its own. The ticking age goes last on the line, kept
+ * "just now" wide.
+ */
+const UPTIME_ROOM = 'up 23h 59m'.length;
+const DAY_SECONDS = 86_400;
+const AGE_ROOM = ' · just now'.length;
 
 export type HeaderProps = {
 	readonly state: MonitorState;
@@ -26,11 +37,14 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 	const snapshot = state.snapshot;
 	const worker = snapshot?.workerId ?? null;
 	const name = worker !== null && worker !== state.name ? `${state.name} (${worker})` : state.name;
-	const parts = [name];
+	const parts: TitlePart[] = [name];
 	if (snapshot) {
 		if (snapshot.version !== null) parts.push(minerProduct(snapshot));
 		if (snapshot.algo) parts.push(snapshot.algo);
-		if (snapshot.uptime !== null) parts.push(`up ${formatDuration(snapshot.uptime)}`);
+		if (snapshot.uptime !== null) {
+			const uptime = `up ${formatDuration(snapshot.uptime)}`;
+			parts.push(snapshot.uptime < DAY_SECONDS ? {text: uptime, room: UPTIME_ROOM} : uptime);
+		}
 	}
 
 	const badge: StatusBadge =
@@ -39,15 +53,26 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 			: {word: 'FROZEN', detail: ` at ${formatClock(frozenAt)} · ${SCREEN_KEYMAP.keyOf('freeze', 'dashboard')} goes on`, tone: 'info'};
 	// The state takes at most a little over half the line, so the rig name stays readable.
 	const room = Math.max(8, Math.min(width - 24, Math.floor(width * 0.55)));
-	let detail = intervalMs === undefined ? badge.detail : `${badge.detail} · every ${formatInterval(intervalMs)}`;
-	const full = `● ${badge.word}${detail}`;
-	if (full.length > room) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3))}…`;
+	const every = intervalMs === undefined ? '' : ` · every ${formatInterval(intervalMs)}`;
+	// An age goes last, padded to its widest form, so the interval and the word before it stay put as it ticks.
+	const arranged = (withEvery: string) =>
+		badge.ticks ? `${withEvery}${badge.detail.padEnd(Math.max(AGE_ROOM, agedRoom(intervalMs)))}` : `${badge.detail}${withEvery}`;
+	let detail = arranged(every);
+	const fits = (text: string) => [...`● ${badge.word}${text}`].length <= room;
+	// Narrow: the interval goes first, then the rest is cut.
+	if (!fits(detail)) detail = arranged('');
+	if (!fits(detail)) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3)).trimEnd()}…`;
 	return (
 		<TitleBar width={width} title={parts} stateWidth={[...`● ${badge.word}${detail}`].length}>
 			<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>
 			<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
 		</TitleBar>
 	);
+}
+
+/** Room for " · 1m 00s ago" where the polls are that far apart (a live rig's age reaches its interval). */
+function agedRoom(intervalMs: number | undefined): number {
+	return intervalMs === undefined ? 0 : ` · ${formatDuration(intervalMs / 1000)} ago`.length;
 }
 
 export const Header = memo(HeaderView);

@@ -3,6 +3,7 @@ import type {ThreadInfo} from '../../miner/model.js';
 import {DASH, formatHashrate, formatRateIn, pickRateUnit, rateDecimals, type RateUnit} from '../../format.js';
 import {Table, type Column} from '../table.js';
 import {Line, Pane} from './pane.js';
+import {BY_INDEX, describeThreadSort, sortThreads, type ThreadSort} from './thread-order.js';
 
 export type ThreadsPaneProps = {
 	readonly threads: readonly ThreadInfo[];
@@ -15,6 +16,8 @@ export type ThreadsPaneProps = {
 	readonly outdated: boolean;
 	/** What to say when there are no threads to show; default: the miner reports none. */
 	readonly empty?: string;
+	/** The column the rows are sorted by (s, I); default: the miner's order. */
+	readonly sort?: ThreadSort;
 };
 
 function health(thread: ThreadInfo): string {
@@ -46,7 +49,13 @@ export function sharedThreadUnit(threads: readonly ThreadInfo[]): RateUnit | nul
 	return units.size <= 1 ? (only ?? 'H/s') : null;
 }
 
-function columnsFor(threads: readonly ThreadInfo[], unit: RateUnit | null): readonly Column<ThreadInfo>[] {
+/** The sorted column's header: "10s▲" lowest first, "10s▼" highest first (unmarked in the miner's own order). */
+function marked(header: string, id: string, sort: ThreadSort): string {
+	if (id !== sort.key || describeThreadSort(sort) === null) return header;
+	return `${header}${sort.reversed ? '▼' : '▲'}`;
+}
+
+function columnsFor(threads: readonly ThreadInfo[], unit: RateUnit | null, sort: ThreadSort): readonly Column<ThreadInfo>[] {
 	const rate =
 		unit === null
 			? (window: 0 | 1 | 2) => (thread: ThreadInfo) => formatHashrate(thread.hashrate[window], {pad: true}).trimEnd()
@@ -57,10 +66,10 @@ function columnsFor(threads: readonly ThreadInfo[], unit: RateUnit | null): read
 	const columns: Column<ThreadInfo>[] = [];
 	if (backends.size > 1) columns.push({id: 'backend', header: 'backend', width: 7, drop: 3, cell: (thread) => thread.backend});
 	columns.push(
-		{id: 'index', header: '#', width: 3, align: 'right', cell: (thread) => String(thread.index)},
-		{id: '10s', header: '10s', width: rateWidth, align: 'right', cell: rate(0)},
-		{id: '60s', header: '60s', width: rateWidth, align: 'right', cell: rate(1)},
-		{id: '15m', header: '15m', width: rateWidth, align: 'right', cell: rate(2)},
+		{id: 'index', header: marked('#', 'index', sort), width: 3, align: 'right', cell: (thread) => String(thread.index)},
+		{id: '10s', header: marked('10s', '10s', sort), width: rateWidth, align: 'right', cell: rate(0)},
+		{id: '60s', header: marked('60s', '60s', sort), width: rateWidth, align: 'right', cell: rate(1)},
+		{id: '15m', header: marked('15m', '15m', sort), width: rateWidth, align: 'right', cell: rate(2)},
 		{
 			id: 'intensity',
 			header: 'intensity',
@@ -86,14 +95,17 @@ const rowKey = (thread: ThreadInfo) => `${thread.backend}:${thread.index}`;
 
 /**
  * Per-thread rates in one shared unit (named in the title), intensity and affinity, and the GPU
- * device with its health where known. Scrolls when there are more threads than rows.
+ * device with its health where known. Scrolls when there are more threads than rows; sorted by a column (s, I).
  */
-function ThreadsPaneView({threads, offset, visibleRows, width, height, outdated, empty}: ThreadsPaneProps) {
+function ThreadsPaneView({threads, offset, visibleRows, width, height, outdated, empty, sort = BY_INDEX}: ThreadsPaneProps) {
 	const unit = useMemo(() => sharedThreadUnit(threads), [threads]);
-	const columns = useMemo(() => columnsFor(threads, unit), [threads, unit]);
+	const columns = useMemo(() => columnsFor(threads, unit, sort), [threads, unit, sort]);
+	const ordered = useMemo(() => sortThreads(threads, sort), [threads, sort]);
 	const count = threads.length;
-	const shown = threads.slice(offset, offset + Math.max(0, visibleRows));
+	const shown = ordered.slice(offset, offset + Math.max(0, visibleRows));
 	const notes: string[] = unit === null ? [] : [unit];
+	const sortedBy = describeThreadSort(sort);
+	if (sortedBy !== null && count > 1) notes.push(sortedBy);
 	if (count > visibleRows && shown.length > 0) notes.push(`rows ${offset + 1}–${offset + shown.length} of ${count}`, '↑↓');
 	return (
 		<Pane

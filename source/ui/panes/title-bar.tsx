@@ -2,14 +2,18 @@ import {Box, Text} from 'ink';
 import type {ReactNode} from 'react';
 import {useTheme} from '../theme.js';
 
+/** A part of a title: its text, or its text and the columns it is given (its widest form, so it keeps its place). */
+export type TitlePart = string | {readonly text: string; readonly room: number};
+
 export type TitleBarProps = {
 	readonly width: number;
 	/**
 	 * What the screen shows, after " rigtop  ": a string, cut at the edge when the right side needs the room; or its
 	 * parts (joined by " · "), of which as many whole ones are shown as fit beside a state `stateWidth` wide, so a
-	 * part is dropped rather than cut into something that reads as another value ("XMRig 6.2…" for 6.26.0).
+	 * part is dropped rather than cut into something that reads as another value ("XMRig 6.2…" for 6.26.0). A part
+	 * given a room is shown only where that room fits, so a part whose text ticks does not come and go.
 	 */
-	readonly title: string | readonly string[];
+	readonly title: string | readonly TitlePart[];
 	/** The state's width in columns, for a title given in parts. */
 	readonly stateWidth?: number;
 	/**
@@ -22,13 +26,20 @@ export type TitleBarProps = {
 /** " rigtop  " before the title. */
 const LEAD = 9;
 
-/** The first part, and after it as many of the next ones as fit whole in `room` columns. */
-export function fitTitle(parts: readonly string[], room: number): string {
-	let title = parts[0] ?? '';
+const textOf = (part: TitlePart | undefined): string => (part === undefined ? '' : typeof part === 'string' ? part : part.text);
+const widthOf = (part: TitlePart): number => {
+	const width = [...textOf(part)].length;
+	return typeof part === 'string' ? width : Math.max(width, part.room);
+};
+
+/** The first part, and after it as many of the next ones as fit whole (in their room, where given) in `room` columns. */
+export function fitTitle(parts: readonly TitlePart[], room: number): string {
+	let title = textOf(parts[0]);
+	let used = parts[0] === undefined ? 0 : widthOf(parts[0]);
 	for (const part of parts.slice(1)) {
-		const next = `${title} · ${part}`;
-		if ([...next].length > room) break;
-		title = next;
+		used += 3 + widthOf(part);
+		if (used > room) break;
+		title = `${title} · ${textOf(part)}`;
 	}
 
 	return title;

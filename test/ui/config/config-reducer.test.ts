@@ -4,6 +4,7 @@
  * table itself (one command per key in each mode, footer from the same table).
  */
 import {describe, expect, test} from 'vitest';
+import {dialogContent} from '../../../source/ui/config/panel-content.js';
 import {ConfigDocument} from '../../../source/config/document.js';
 import {PendingEdits} from '../../../source/config/edits.js';
 import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../source/config/session.js';
@@ -144,6 +145,32 @@ describe('config reducer', () => {
 		const pending = run(['/', 'colors', {return: true}, ' ', {escape: true, meta: true}]);
 		expect(pending.state.dialog).toEqual({kind: 'leave', then: 'back'});
 		expect(press(pending.state, pending.session, 'y').effects).toEqual([{type: 'discard'}, {type: 'back'}]);
+	});
+
+	test('x discards one pending change at once; more than one it asks first, y discards them, n keeps them', () => {
+		const one = run(['/', 'colors', {return: true}, ' ', 'x']);
+		expect(one.effects).toEqual(['toggle', 'discard']);
+		expect(one.state.dialog).toBeNull();
+		expect(one.state.notice?.text).toBe('discarded 1 pending change');
+		const two = run(['/', 'colors', {return: true}, ' ', '/', 'background', {return: true}, ' ', 'x']);
+		expect(two.session.edits?.size).toBe(2);
+		expect(two.effects).toEqual(['toggle', 'toggle']);
+		expect(two.state.dialog).toEqual({kind: 'discard'});
+		expect(modeOf(two.state, two.session)).toBe('confirm');
+		// A key that is not an answer (x again, j) changes nothing; n keeps the changes, y drops them.
+		expect(press(two.state, two.session, 'x').state.dialog).toEqual({kind: 'discard'});
+		expect(press(two.state, two.session, 'j').effects).toEqual([]);
+		const kept = press(two.state, two.session, 'n');
+		expect(kept.state.dialog).toBeNull();
+		expect(kept.effects).toEqual([]);
+		const dropped = press(two.state, two.session, 'y');
+		expect(dropped.state.dialog).toBeNull();
+		expect(dropped.effects).toEqual([{type: 'discard'}]);
+		expect(dropped.state.notice?.text).toBe('discarded 2 pending changes');
+		const content = dialogContent({kind: 'discard'}, two.session, 'rig-01');
+		expect(content.title).toBe('Discard 2 pending changes?');
+		expect(content.prompt).toBe('y discard · n keep them');
+		expect(content.lines.map((line) => line.text)).toEqual(expect.arrayContaining(['colors: false → true']));
 	});
 
 	test('q leaves from every mode but typing (asking first with pending changes), F10 quits from every mode', () => {
