@@ -47,7 +47,8 @@ const landingPage = `<!doctype html>
 `;
 
 /** What Go's net/http answers to plain HTTP on a TLS port (and closes). */
-const PLAIN_ON_TLS = 'HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n';
+const PLAIN_ON_TLS =
+	'HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n';
 
 function acceptsGzip(header: string | undefined): boolean {
 	if (header === undefined) return false;
@@ -108,7 +109,10 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
 	// The bearer token guards /metrics; basic auth users (as with exporter-toolkit) every path.
 	const users = Object.keys(options.web?.users ?? {}).length > 0;
 	if ((path === '/metrics' || users) && !(await auth.check(request.headers.authorization))) {
-		const wanted = [users ? 'a user and password of --web.config.file' : '', options.token === null ? '' : 'the bearer token of --metrics-token-file']
+		const wanted = [
+			users ? 'a user and password of --web.config.file' : '',
+			options.token === null ? '' : 'the bearer token of --metrics-token-file',
+		]
 			.filter(Boolean)
 			.join(' or ');
 		answer(response, 401, `unauthorized: ${path === '/metrics' ? '/metrics' : 'this exporter'} wants ${wanted}\n`, {
@@ -148,7 +152,6 @@ function listenProblem(error: NodeJS.ErrnoException): string {
 			return error.code ?? error.message;
 	}
 }
-
 
 /** `host:port` of a bound socket, IPv6 in brackets: `[::]:9189` for every interface of a dual-stack machine. */
 export function boundText(address: AddressInfo): string {

@@ -24,7 +24,8 @@ import {UsageError} from '../cli/errors.js';
  * do are refused saying so. The hashes and key stay in memory: never shown, logged or written.
  */
 
-export type ClientAuth = 'NoClientCert' | 'RequestClientCert' | 'RequireAnyClientCert' | 'VerifyClientCertIfGiven' | 'RequireAndVerifyClientCert';
+export type ClientAuth =
+	'NoClientCert' | 'RequestClientCert' | 'RequireAnyClientCert' | 'VerifyClientCertIfGiven' | 'RequireAndVerifyClientCert';
 
 export type TlsSettings = {
 	/** PEM text of the certificate chain and the key. */

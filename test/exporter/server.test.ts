@@ -142,8 +142,8 @@ describe('the metrics server', () => {
 
 	it('says in one line why it cannot listen', async () => {
 		const first = await serve();
-		await expect(startMetricsServer({listen: [{host: '127.0.0.1', port: first.port, loopback: true}], token: null, render})).rejects.toThrow(
-			`cannot listen on 127.0.0.1:${first.port}: the address is already in use (another exporter?)`,
-		);
+		await expect(
+			startMetricsServer({listen: [{host: '127.0.0.1', port: first.port, loopback: true}], token: null, render}),
+		).rejects.toThrow(`cannot listen on 127.0.0.1:${first.port}: the address is already in use (another exporter?)`);
 	});
 });
