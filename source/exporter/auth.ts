@@ -1,5 +1,4 @@
 import {createHash, timingSafeEqual} from 'node:crypto';
-import bcrypt from 'bcryptjs';
 
 /**
  * Who may read the endpoint: the bearer token (--metrics-token-file) and the web config's basic_auth_users. Neither
@@ -42,7 +41,11 @@ export function createAuthorizer(credentials: Credentials): Authorizer {
 	let queue: Promise<unknown> = Promise.resolve();
 
 	const compare = async (password: string, hash: string): Promise<boolean> => {
-		const run = queue.then(async () => bcrypt.compare(password, hash).catch(() => false));
+		// bcryptjs loads on the first password given, never for an exporter without users.
+		const run = queue.then(async () => {
+			const {default: bcrypt} = await import('bcryptjs');
+			return bcrypt.compare(password, hash).catch(() => false);
+		});
 		queue = run;
 		return run;
 	};

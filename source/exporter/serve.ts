@@ -4,7 +4,7 @@ import {UsageError} from '../cli/errors.js';
 import {createCollector} from './collector.js';
 import {hostPortText, parseListen, type ListenAddress} from './listen.js';
 import {startMetricsServer} from './server.js';
-import {readWebConfig, type WebConfig} from './web-config.js';
+import type {WebConfig} from './web-config.js';
 
 /**
  * How to serve: `rigtop exporter --listen ADDR…` (or `--web.listen-address`) or the live view's `--metrics ADDR`,
@@ -58,7 +58,8 @@ export type PreparedServing = {readonly listen: readonly ListenAddress[]; readon
 export async function prepareServing(settings: Omit<ServeSettings, 'version'>, warn: (line: string) => void): Promise<PreparedServing> {
 	const listen = settings.listen.map((text) => parseListen(text, settings.flag));
 	const token = settings.tokenFile === undefined ? null : await readMetricsToken(settings.tokenFile, warn);
-	const web = settings.webConfigFile === undefined ? null : await readWebConfig(settings.webConfigFile);
+	// The YAML parser loads only when a web config is given.
+	const web = settings.webConfigFile === undefined ? null : await (await import('./web-config.js')).readWebConfig(settings.webConfigFile);
 	const users = Object.keys(web?.users ?? {}).length > 0;
 	const open = listen.find((address) => !address.loopback);
 	if (open !== undefined && token === null && !users) {
