@@ -29,6 +29,12 @@ test('rigtop exporter: its own mode, loopback :9189 by default, polled every 10 
 		rigsFile: 'rigs.json',
 	});
 	expect(plan({demo: true}, {exporter: true}).demo).toBe(true);
+	expect(plan({listen: [':9189', '127.0.0.1:9190'], webConfigFile: 'web.yml'}, {exporter: true}).metrics).toEqual({
+		listen: [':9189', '127.0.0.1:9190'],
+		flag: '--listen',
+		tokenFile: undefined,
+		webConfigFile: 'web.yml',
+	});
 });
 
 test('the live view keeps its 2 s default and serves metrics only with --metrics', () => {
@@ -53,6 +59,8 @@ test('flags that do not go together are bad usage, each saying what to use inste
 		[{metrics: ' '}, false, /--metrics needs an address/],
 		[{listen: ['']}, true, /--listen needs an address/],
 		[{metricsTokenFile: ''}, true, /--metrics-token-file needs the path/],
+		[{webConfigFile: ' '}, true, /--web\.config\.file needs the path/],
+		[{webConfigFile: 'web.yml'}, false, /--web\.config\.file is for --metrics ADDR or rigtop exporter/],
 		[{interval: 0.1}, true, /--interval/],
 	];
 	for (const [flags, exporter, message] of cases) {

@@ -100,7 +100,8 @@ describe('rigtop exporter under a flood of connections', () => {
 		const exporter = await startExporter(['--listen', '127.0.0.1:0', '--metrics-token-file', tokenFile]);
 		const port = portOf(exporter.urls[0]!);
 		await eventually(
-			async () => ((await get(exporter.urls[0]!, {headers: {Authorization: 'Bearer flood-token-31c9'}})).body.includes('xmrig_up{') ? true : undefined),
+			async () =>
+				(await get(exporter.urls[0]!, {headers: {Authorization: 'Bearer flood-token-31c9'}})).body.includes('xmrig_up{') ? true : undefined,
 			15_000,
 			'the first scrape',
 		);
@@ -236,9 +237,14 @@ describe('rigtop exporter with --web.config.file', () => {
 			`      - targets: ['${target}']`,
 		];
 		const prometheus = await startPrometheus(
-			['global:', '  scrape_interval: 1s', 'scrape_configs:', ...job('rigtop-tls', 'correct horse'), ...job('rigtop-wrong', 'wrong horse'), ''].join(
-				'\n',
-			),
+			[
+				'global:',
+				'  scrape_interval: 1s',
+				'scrape_configs:',
+				...job('rigtop-tls', 'correct horse'),
+				...job('rigtop-wrong', 'wrong horse'),
+				'',
+			].join('\n'),
 			{'ca.crt': certificate.cert},
 		);
 		try {
@@ -322,7 +328,10 @@ describe('rigtop exporter listen addresses', () => {
 
 		// The absolute form over plain HTTP, as a proxy would send it.
 		const loopbackPort = portOf(loopback);
-		const answer = await exchange(loopbackPort, `GET http://127.0.0.1:${loopbackPort}/metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+		const answer = await exchange(
+			loopbackPort,
+			`GET http://127.0.0.1:${loopbackPort}/metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+		);
 		expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*xmrig_up\{miner=/);
 	});
 });
