@@ -10,6 +10,7 @@ import {UsageError} from '../../source/cli/errors.js';
 import {writeExposition, type Format} from '../../source/exporter/exposition.js';
 import {minerFamilies} from '../../source/exporter/families.js';
 import {startMetricsServer, targetPath, type MetricsServer} from '../../source/exporter/server.js';
+import {prepareServing} from '../../source/exporter/serve.js';
 import {readWebConfig, type WebConfig} from '../../source/exporter/web-config.js';
 import {bcryptHash, HTPASSWD_HASH, makeCertificate, type Certificate} from './helpers/web.js';
 
@@ -146,6 +147,33 @@ describe('--web.config.file', () => {
 		}
 
 		await expect(readWebConfig(path.join(dir, 'missing.yml'))).rejects.toThrow(/missing\.yml: no such file$/);
+	});
+});
+
+describe('serving with --web.config.file', () => {
+	it('warns when the network can read /metrics, or would carry passwords in clear; not when TLS protects them', async () => {
+		const warningsFor = async (text: string, listen: string[]) => {
+			const warnings: string[] = [];
+			const prepared = await prepareServing(
+				{listen, flag: '--listen', tokenFile: undefined, webConfigFile: config('serve.yml', text)},
+				(line) => warnings.push(line),
+			);
+			return {prepared, warnings};
+		};
+
+		const users = `basic_auth_users:\n  prometheus: ${hash}\n`;
+		const clear = await warningsFor(users, ['127.0.0.1:0', ':0']);
+		expect(clear.prepared.listen.map((address) => address.host)).toEqual(['127.0.0.1', '']);
+		expect(clear.warnings).toEqual([
+			'--listen :0 can be reached from other machines and basic auth passwords cross the network in clear text: add tls_server_config to --web.config.file',
+		]);
+		expect((await warningsFor(users, ['127.0.0.1:0'])).warnings).toEqual([]);
+		const secured = await warningsFor(`tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n${users}`, [':0']);
+		expect(secured.warnings).toEqual([]);
+		expect(secured.prepared.web?.tls?.cert).toBe(server.cert);
+		expect((await warningsFor('', [':0'])).warnings[0]).toMatch(
+			/^--listen :0 can be reached from other machines and \/metrics is not protected/,
+		);
 	});
 });
 
