@@ -11,8 +11,8 @@ import type {Socket} from 'node:net';
  * - At most `maxConnections` (256) connections. When a new one comes at the limit, the oldest idle connection is
  *   closed for it, else the oldest one still waiting for its first request; when every slot is answering a request
  *   right now, the new one is refused (a request takes milliseconds).
- * - One remote address holds at most `perAddress` (a quarter of the slots); past that, its own oldest idle or waiting
- *   connection makes way, or the new one is refused.
+ * - One remote address (an IPv6 /64) holds at most `perAddress` (a quarter of the slots); past that, its own oldest
+ *   idle or waiting connection makes way, or the new one is refused.
  * - A reserve: the last `reserve` slots go only to addresses holding fewer than `lightAddress` connections (a
  *   Prometheus server holds one per target). An address holding more that comes at the limit takes the slot of a
  *   connection of such an address, never of a light one, so a flood from a few addresses never closes a scraper's
@@ -54,10 +54,25 @@ function connectionKey(socket: Socket): string {
 	return `${socket.localAddress}|${socket.localPort}|${socket.remoteAddress}|${socket.remotePort}`;
 }
 
-/** An IPv4 client of a dual-stack listener shows as ::ffff:a.b.c.d. */
+/**
+ * Who a client is, for the per-address rules: its IPv4 address (an IPv4 client of a dual-stack listener shows as
+ * ::ffff:a.b.c.d), or its IPv6 /64, since one IPv6 host commonly holds a whole /64.
+ */
+export function clientOf(address: string): string {
+	if (address.toLowerCase().startsWith('::ffff:') && address.includes('.')) return address.slice(7);
+	if (!address.includes(':')) return address;
+	const [head = '', tail] = address.toLowerCase().split('::');
+	const front = head === '' ? [] : head.split(':');
+	const back = tail === undefined || tail === '' ? [] : tail.split(':');
+	const groups = tail === undefined ? front : [...front, ...Array.from({length: 8 - front.length - back.length}, () => '0'), ...back];
+	return `${groups
+		.slice(0, 4)
+		.map((group) => Number.parseInt(group || '0', 16).toString(16))
+		.join(':')}::/64`;
+}
+
 function remoteOf(socket: Socket): string {
-	const address = socket.remoteAddress ?? '';
-	return address.startsWith('::ffff:') ? address.slice(7) : address;
+	return clientOf(socket.remoteAddress ?? '');
 }
 
 export type ConnectionGuard = {

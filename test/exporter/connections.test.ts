@@ -1,6 +1,6 @@
 import net from 'node:net';
 import {afterEach, describe, expect, it} from 'vitest';
-import type {ConnectionLimits} from '../../source/exporter/connections.js';
+import {clientOf, type ConnectionLimits} from '../../source/exporter/connections.js';
 import {writeExposition, type Format} from '../../source/exporter/exposition.js';
 import {minerFamilies} from '../../source/exporter/families.js';
 import {startMetricsServer, type MetricsServer} from '../../source/exporter/server.js';
@@ -61,6 +61,16 @@ async function scrape(port: number): Promise<number> {
 const settle = async () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('the connection guard', () => {
+	it('counts an IPv4 client by its address and an IPv6 one by its /64', () => {
+		expect(clientOf('10.0.0.5')).toBe('10.0.0.5');
+		expect(clientOf('::ffff:10.0.0.5')).toBe('10.0.0.5');
+		expect(clientOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+		expect(clientOf('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+		expect(clientOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+		expect(clientOf('::1')).toBe('0:0:0:0::/64');
+		expect(clientOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+	});
+
 	it('a connection that sends no request is closed after the header deadline', async () => {
 		const running = await serve();
 		const silent = await connect(running.port, '127.0.0.2');
