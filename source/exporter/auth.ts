@@ -6,8 +6,9 @@ import {createHash, timingSafeEqual} from 'node:crypto';
  *
  * A bcrypt comparison costs tens of milliseconds of CPU (cost 10), so a right user and password is remembered, keyed
  * by a SHA-256 of user, password and hash (as exporter-toolkit does), and a scrape every 15 s costs one comparison in
- * all. Comparisons run one at a time, so guesses cannot take more than one core's share; an unknown user costs a
- * comparison too, so the answer's timing does not tell which users exist.
+ * all. Comparisons run one at a time, so guesses cannot take more than one core's share, and at most 8 wait (more
+ * are refused unchecked), so guesses cannot hold connections for long; an unknown user costs a comparison too, so
+ * the answer's timing does not tell which users exist.
  */
 
 export type Credentials = {
@@ -26,6 +27,9 @@ export type Authorizer = {
 	check(header: string | undefined): Promise<boolean>;
 };
 
+/** Comparisons waiting at most (one takes tens of milliseconds); a remembered password never waits. */
+const MAX_PENDING = 8;
+
 /** Remembered right answers; more are not kept (a handful of scrapers use one or two). */
 const CACHE_SIZE = 64;
 
@@ -40,14 +44,19 @@ export function createAuthorizer(credentials: Credentials): Authorizer {
 	const remembered = new Set<string>();
 	let queue: Promise<unknown> = Promise.resolve();
 
+	let pending = 0;
 	const compare = async (password: string, hash: string): Promise<boolean> => {
+		// A connection waiting for its comparison is being answered, so it keeps its slot (connections.ts): a flood of
+		// guesses must not queue up for long. Past MAX_PENDING waiting, a password is refused unchecked.
+		if (pending >= MAX_PENDING) return false;
+		pending++;
 		// bcryptjs loads on the first password given, never for an exporter without users.
 		const run = queue.then(async () => {
 			const {default: bcrypt} = await import('bcryptjs');
 			return bcrypt.compare(password, hash).catch(() => false);
 		});
 		queue = run;
-		return run;
+		return run.finally(() => pending--);
 	};
 
 	const basic = async (encoded: string): Promise<boolean> => {

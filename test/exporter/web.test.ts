@@ -216,6 +216,18 @@ describe('the metrics server with TLS and basic auth', () => {
 		expect(compare).toHaveBeenCalledTimes(2);
 	});
 
+	it('a flood of wrong passwords is refused without queueing a comparison for each; the remembered one still gets in', async () => {
+		const running = await serve(await full());
+		expect((await get(running.url, {headers: basic('prometheus', 's3cret pass')})).status).toBe(200);
+		const compare = vi.spyOn(bcrypt, 'compare');
+		const guesses = await Promise.all(
+			Array.from({length: 30}, async (_, index) => get(running.url, {headers: basic('prometheus', `guess ${index}`)})),
+		);
+		expect(guesses.map((answer) => answer.status)).toEqual(Array.from({length: 30}, () => 401));
+		expect(compare.mock.calls.length).toBeLessThan(30);
+		expect((await get(running.url, {headers: basic('prometheus', 's3cret pass')})).status).toBe(200);
+	});
+
 	it('takes the bearer token or a user when both are set, each challenge named', async () => {
 		const running = await serve(await full(), 'token-9f8e');
 		const refused = await get(running.url);
