@@ -1,7 +1,7 @@
 import process from 'node:process';
 import meow from 'meow';
 import packageJson from '../package.json' with {type: 'json'};
-import {checkArgv} from './cli/argv.js';
+import {checkArgv, prometheusSpellings} from './cli/argv.js';
 import {NothingToWatchError, UsageError} from './cli/errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {planRun} from './cli/options.js';
@@ -66,10 +66,13 @@ const cli = meow(
 	  --csv, --list            with history: CSV; the miners stored
 	  --no-color               no colours (so does NO_COLOR)
 	  --listen HOST:PORT       exporter: where /metrics listens (127.0.0.1:9189;
-	                           :PORT for every interface: protect it with a token)
+	                           :PORT for every interface: protect it with a token
+	                           or users); repeatable; also --web.listen-address
 	  --metrics HOST:PORT      live view: serve the miners' metrics there too
 	  --metrics-token-file PATH
 	                           /metrics wants "Authorization: Bearer TOKEN"
+	  --web.config.file PATH   TLS and basic auth users, in node_exporter's
+	                           web config format (htpasswd -B hashes)
 	  --help, -h, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
@@ -87,7 +90,7 @@ ${keysHelpLines()
 `,
 	{
 		importMeta: import.meta,
-		argv,
+		argv: prometheusSpellings(argv),
 		// meow's `pkg`: the fields it uses (version, description, the process title), so it does not look for package.json.
 		pkg: {name: packageJson.name, version: packageJson.version, description: packageJson.description, bin: packageJson.bin},
 		// Shorter than package.json's, to keep the help within 80 columns.

@@ -23,9 +23,11 @@ export const FLAGS = {
 	until: {type: 'string'},
 	csv: {type: 'boolean', default: false},
 	list: {type: 'boolean', default: false},
-	listen: {type: 'string'},
+	// Also spelt --web.listen-address, and --web.config.file, as Prometheus's exporters do (cli/argv.ts).
+	listen: {type: 'string', isMultiple: true},
 	metrics: {type: 'string'},
 	metricsTokenFile: {type: 'string'},
+	webConfigFile: {type: 'string'},
 } as const;
 
 export const VALUE_HINTS = {
@@ -42,4 +44,5 @@ export const VALUE_HINTS = {
 	listen: 'the address /metrics listens on, host:port or :port',
 	metrics: 'the address /metrics listens on, host:port or :port',
 	metricsTokenFile: 'a file holding the token /metrics wants',
+	webConfigFile: 'a web config file: TLS and basic auth, as for node_exporter',
 };

@@ -25,18 +25,23 @@ export type CliFlags = {
 	readonly history?: boolean | undefined;
 	/** --paused-alert DURATION (default 10m; 0 never). */
 	readonly pausedAlert?: string | undefined;
-	readonly listen?: string | undefined;
+	/** --listen or --web.listen-address, repeatable. */
+	readonly listen?: readonly string[] | undefined;
 	readonly metrics?: string | undefined;
 	readonly metricsTokenFile?: string | undefined;
+	/** --web.config.file. */
+	readonly webConfigFile?: string | undefined;
 };
 
 export type RunMode = 'live' | 'once' | 'where' | 'exporter';
 
 /** Where the metrics endpoint listens (`rigtop exporter --listen`, or the live view's `--metrics`); checked when served. */
 export type MetricsPlan = {
-	readonly listen: string;
+	/** One address or more (the exporter's --listen is repeatable). */
+	readonly listen: readonly string[];
 	readonly flag: '--listen' | '--metrics';
 	readonly tokenFile: string | undefined;
+	readonly webConfigFile: string | undefined;
 };
 
 export type RunPlan = {
@@ -182,11 +187,18 @@ function planMetrics(flags: CliFlags, exporter: boolean): MetricsPlan | null {
 		return value;
 	};
 
-	const listen = given(flags.listen, '--listen');
+	const listens = flags.listen === undefined || flags.listen.length === 0 ? undefined : flags.listen;
+	for (const value of listens ?? []) given(value, '--listen');
 	const metrics = given(flags.metrics, '--metrics');
 	if (flags.metricsTokenFile !== undefined && flags.metricsTokenFile.trim() === '') {
 		throw new UsageError('--metrics-token-file needs the path of a file holding the token');
 	}
+
+	if (flags.webConfigFile !== undefined && flags.webConfigFile.trim() === '') {
+		throw new UsageError('--web.config.file needs the path of a web config file (TLS, basic auth)');
+	}
+
+	const webConfigFile = flags.webConfigFile;
 
 	if (exporter) {
 		if (metrics !== undefined) throw new UsageError('rigtop exporter serves on --listen ADDR; --metrics is for the live view');
@@ -200,14 +212,15 @@ function planMetrics(flags: CliFlags, exporter: boolean): MetricsPlan | null {
 			);
 		}
 
-		return {listen: listen ?? DEFAULT_EXPORTER_LISTEN, flag: '--listen', tokenFile: flags.metricsTokenFile};
+		return {listen: listens ?? [DEFAULT_EXPORTER_LISTEN], flag: '--listen', tokenFile: flags.metricsTokenFile, webConfigFile};
 	}
 
-	if (listen !== undefined) throw new UsageError('--listen is for rigtop exporter; the live view serves metrics with --metrics ADDR');
+	if (listens !== undefined) throw new UsageError('--listen is for rigtop exporter; the live view serves metrics with --metrics ADDR');
 	if (metrics === undefined) {
 		if (flags.metricsTokenFile !== undefined) throw new UsageError('--metrics-token-file protects --metrics ADDR or rigtop exporter');
+		if (webConfigFile !== undefined) throw new UsageError('--web.config.file is for --metrics ADDR or rigtop exporter');
 		return null;
 	}
 
-	return {listen: metrics, flag: '--metrics', tokenFile: flags.metricsTokenFile};
+	return {listen: [metrics], flag: '--metrics', tokenFile: flags.metricsTokenFile, webConfigFile};
 }

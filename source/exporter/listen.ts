@@ -45,8 +45,7 @@ function isLoopback(host: string): boolean {
 	return isIP(host) === 4 && host.startsWith('127.');
 }
 
-/** `host:port` as written in a URL (IPv6 in brackets; every interface shown as 0.0.0.0). */
+/** `host:port` as asked for (IPv6 in brackets; every interface `:port`); the bound address is server.ts's boundText. */
 export function hostPortText(host: string, port: number): string {
-	const shown = host === '' || host === '::' ? '0.0.0.0' : host;
-	return isIP(shown) === 6 ? `[${shown}]:${port}` : `${shown}:${port}`;
+	return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
 }

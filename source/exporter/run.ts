@@ -33,7 +33,7 @@ type WorkerInput = {
 
 type FromWorker =
 	| {readonly type: 'log'; readonly line: string}
-	| {readonly type: 'serving'; readonly url: string}
+	| {readonly type: 'serving'; readonly urls: readonly string[]}
 	| {readonly type: 'failed'; readonly message: string};
 
 type ToWorker = {readonly type: 'stop'};
@@ -93,7 +93,7 @@ export async function runExporter(
 					break;
 				case 'serving':
 					log(
-						`serving ${message.url}: ${targets.length} miner${targets.length === 1 ? '' : 's'}, polled every ${settings.intervalMs / 1000} s`,
+						`serving ${message.urls.join(' and ')}: ${targets.length} miner${targets.length === 1 ? '' : 's'}, polled every ${settings.intervalMs / 1000} s`,
 					);
 					break;
 				case 'failed':
@@ -147,7 +147,7 @@ async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPor
 	}
 
 	session.start();
-	send({type: 'serving', url: served.url});
+	send({type: 'serving', urls: served.urls});
 	port.on('message', (message: ToWorker) => {
 		if (message.type !== 'stop') return;
 		void (async () => {

@@ -4,20 +4,28 @@ import {UsageError} from '../cli/errors.js';
 import {createCollector} from './collector.js';
 import {hostPortText, parseListen, type ListenAddress} from './listen.js';
 import {startMetricsServer} from './server.js';
+import type {WebConfig} from './web-config.js';
 
-/** How to serve: `rigtop exporter --listen ADDR` or the live view's `--metrics ADDR`, and `--metrics-token-file`. */
+/**
+ * How to serve: `rigtop exporter --listen ADDR…` (or `--web.listen-address`) or the live view's `--metrics ADDR`,
+ * `--metrics-token-file` and `--web.config.file`.
+ */
 export type ServeSettings = {
-	/** The address as typed. */
-	readonly listen: string;
+	/** The addresses as typed (one or more). */
+	readonly listen: readonly string[];
 	/** The flag it came from, for messages. */
 	readonly flag: '--listen' | '--metrics';
 	readonly tokenFile: string | undefined;
+	/** --web.config.file: TLS and basic auth in exporter-toolkit's format. */
+	readonly webConfigFile?: string | undefined;
 	/** rigtop's version (xmrig_exporter_build_info). */
 	readonly version: string;
 };
 
 export type ServedMetrics = {
 	readonly url: string;
+	/** Every address as really bound. */
+	readonly urls: readonly string[];
 	/** The `miner` label of each of the session's miners. */
 	readonly labels: readonly string[];
 	close(): Promise<void>;
@@ -37,23 +45,34 @@ async function readMetricsToken(file: string, warn: (line: string) => void): Pro
 	return read.token;
 }
 
-/** What serving needs once the flags are checked: where to listen, and the token /metrics wants (null: none). */
-export type PreparedServing = {readonly listen: ListenAddress; readonly token: string | null};
+/**
+ * What serving needs once the flags are checked: where to listen, the token /metrics wants (null: none) and the web
+ * config (null: plain HTTP, no users). Plain data: it is handed to the exporter's worker thread.
+ */
+export type PreparedServing = {readonly listen: readonly ListenAddress[]; readonly token: string | null; readonly web: WebConfig | null};
 
 /**
- * Checks the address and reads the token file (UsageError for either), and warns when the endpoint will be reachable
- * from other machines without a token.
+ * Checks the addresses, reads the token file and the web config (UsageError for any), and warns when the endpoint
+ * will be reachable from other machines without a token or users, or with passwords sent in clear text.
  */
 export async function prepareServing(settings: Omit<ServeSettings, 'version'>, warn: (line: string) => void): Promise<PreparedServing> {
-	const listen = parseListen(settings.listen, settings.flag);
+	const listen = settings.listen.map((text) => parseListen(text, settings.flag));
 	const token = settings.tokenFile === undefined ? null : await readMetricsToken(settings.tokenFile, warn);
-	if (!listen.loopback && token === null) {
+	// The YAML parser loads only when a web config is given.
+	const web = settings.webConfigFile === undefined ? null : await (await import('./web-config.js')).readWebConfig(settings.webConfigFile);
+	const users = Object.keys(web?.users ?? {}).length > 0;
+	const open = listen.find((address) => !address.loopback);
+	if (open !== undefined && token === null && !users) {
 		warn(
-			`${settings.flag} ${hostPortText(listen.host, listen.port)} can be reached from other machines and /metrics is not protected: anyone who reaches it reads your miners' addresses, versions, pools and hashrates; give --metrics-token-file FILE (Prometheus: authorization.credentials_file)`,
+			`${settings.flag} ${hostPortText(open.host, open.port)} can be reached from other machines and /metrics is not protected: anyone who reaches it reads your miners' addresses, versions, pools and hashrates; give --metrics-token-file FILE (Prometheus: authorization.credentials_file) or basic_auth_users in --web.config.file`,
+		);
+	} else if (open !== undefined && users && web?.tls === null) {
+		warn(
+			`${settings.flag} ${hostPortText(open.host, open.port)} can be reached from other machines and basic auth passwords cross the network in clear text: add tls_server_config to --web.config.file`,
 		);
 	}
 
-	return {listen, token};
+	return {listen, token, web};
 }
 
 /** Makes every miner of the session read its per-thread document, and binds (an Error with one line when it cannot). */
@@ -61,9 +80,10 @@ export async function serveMiners(session: Session, prepared: PreparedServing, v
 	session.readEveryThread();
 	const collector = createCollector(session.miners, {version});
 	try {
-		const server = await startMetricsServer({listen: prepared.listen, token: prepared.token, render: collector.render});
+		const server = await startMetricsServer({listen: prepared.listen, token: prepared.token, web: prepared.web, render: collector.render});
 		return {
 			url: server.url,
+			urls: server.urls,
 			labels: collector.labels,
 			async close() {
 				collector.close();

@@ -1,52 +1,54 @@
-import {createHash, timingSafeEqual} from 'node:crypto';
 import http from 'node:http';
-import type {AddressInfo} from 'node:net';
+import https from 'node:https';
+import net, {type AddressInfo} from 'node:net';
+import type {TLSSocket} from 'node:tls';
 import {promisify} from 'node:util';
 import {constants as zlibConstants, gzip} from 'node:zlib';
 import {CONTENT_TYPES, negotiateFormat, type Format} from './exposition.js';
+import {createAuthorizer, type Authorizer} from './auth.js';
+import {CONNECTION_LIMITS, createConnectionGuard, type ConnectionLimits} from './connections.js';
 import {hostPortText, type ListenAddress} from './listen.js';
+import type {TlsSettings, WebConfig} from './web-config.js';
 
 /**
  * The metrics endpoint: GET (or HEAD) /metrics answers at once from what the collector holds, in the Prometheus text
  * format or OpenMetrics (the scraper's Accept header decides), gzipped when the scraper accepts it, as Prometheus does.
  * With a token, /metrics wants `Authorization: Bearer TOKEN` (Prometheus: `authorization: {credentials_file: …}`);
- * the token is compared in constant time and never written anywhere. `/` is a short page that links /metrics.
+ * with --web.config.file's basic_auth_users, every path wants a user's password (auth.ts); its tls_server_config
+ * makes it HTTPS. `/` is a short page that links /metrics. Who holds connections is connections.ts's to decide.
  */
 
 export type MetricsServerOptions = {
-	readonly listen: ListenAddress;
+	/** One or more addresses, each bound. */
+	readonly listen: readonly ListenAddress[];
 	/** The bearer token /metrics wants; null: none. */
 	readonly token: string | null;
+	/** --web.config.file: TLS, basic auth users, headers; null: plain HTTP, no users. */
+	readonly web?: WebConfig | null;
 	readonly render: (format: Format) => string;
+	/** The connection limits (tests make them small). */
+	readonly limits?: ConnectionLimits;
 };
 
 export type MetricsServer = {
-	/** `http://host:port/metrics` as bound (the real port when 0 was asked). */
+	/** `http(s)://host:port/metrics` of the first address as bound (the real port when 0 was asked). */
 	readonly url: string;
+	/** The same for every address, as really bound (`:9189` binds `[::]:9189` where the machine has IPv6). */
+	readonly urls: readonly string[];
 	readonly port: number;
 	close(): Promise<void>;
 };
 
 const gzipAsync = promisify(gzip);
 
-/** Scrapes answered at once; more wait for a connection (a Prometheus server keeps one per target). */
-const MAX_CONNECTIONS = 64;
-
 const landingPage = `<!doctype html>
 <html><head><meta charset="utf-8"><title>rigtop exporter</title></head>
 <body><h1>rigtop exporter</h1><p>XMRig miners' metrics for Prometheus: <a href="/metrics">/metrics</a></p></body></html>
 `;
 
-function digest(text: string): Buffer {
-	return createHash('sha256').update(text).digest();
-}
-
-/** Whether the request carries the bearer token (compared in constant time, whatever its length). */
-function authorized(header: string | undefined, expected: Buffer | null): boolean {
-	if (expected === null) return true;
-	const match = /^bearer\s+(.+)$/i.exec(header?.trim() ?? '');
-	return match !== null && timingSafeEqual(digest(match[1]!.trim()), expected);
-}
+/** What Go's net/http answers to plain HTTP on a TLS port (and closes). */
+const PLAIN_ON_TLS =
+	'HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n';
 
 function acceptsGzip(header: string | undefined): boolean {
 	if (header === undefined) return false;
@@ -63,19 +65,7 @@ function answer(response: http.ServerResponse, status: number, body: string, hea
 	response.end(response.req.method === 'HEAD' ? undefined : bytes);
 }
 
-async function serveMetrics(
-	request: http.IncomingMessage,
-	response: http.ServerResponse,
-	options: MetricsServerOptions,
-	token: Buffer | null,
-) {
-	if (!authorized(request.headers.authorization, token)) {
-		answer(response, 401, 'unauthorized: /metrics wants the bearer token given to rigtop with --metrics-token-file\n', {
-			'WWW-Authenticate': 'Bearer realm="rigtop"',
-		});
-		return;
-	}
-
+async function serveMetrics(request: http.IncomingMessage, response: http.ServerResponse, options: MetricsServerOptions) {
 	const format = negotiateFormat(request.headers.accept);
 	const text = options.render(format);
 	const headers: http.OutgoingHttpHeaders = {
@@ -94,18 +84,45 @@ async function serveMetrics(
 	response.end(request.method === 'HEAD' ? undefined : body);
 }
 
-function handle(request: http.IncomingMessage, response: http.ServerResponse, options: MetricsServerOptions, token: Buffer | null): void {
-	const path = (request.url ?? '/').split('?')[0];
+/** The path of the request target, in origin form (`/metrics?x`) or absolute form (`http://host:9189/metrics`). */
+export function targetPath(target: string | undefined): string {
+	const url = target ?? '/';
+	if (/^https?:\/\//i.test(url)) {
+		try {
+			return new URL(url).pathname;
+		} catch {
+			return '';
+		}
+	}
+
+	return url.split('?')[0]!;
+}
+
+async function handle(request: http.IncomingMessage, response: http.ServerResponse, options: MetricsServerOptions, auth: Authorizer) {
+	for (const [name, value] of Object.entries(options.web?.headers ?? {})) response.setHeader(name, value);
+	const path = targetPath(request.url);
 	if (request.method !== 'GET' && request.method !== 'HEAD') {
 		answer(response, 405, 'method not allowed: GET /metrics\n', {Allow: 'GET, HEAD'});
 		return;
 	}
 
-	if (path === '/metrics') {
-		serveMetrics(request, response, options, token).catch(() => {
-			if (!response.headersSent) answer(response, 500, 'could not write the metrics\n');
-			else response.destroy();
+	// The bearer token guards /metrics; basic auth users (as with exporter-toolkit) every path.
+	const users = Object.keys(options.web?.users ?? {}).length > 0;
+	if ((path === '/metrics' || users) && !(await auth.check(request.headers.authorization))) {
+		const wanted = [
+			users ? 'a user and password of --web.config.file' : '',
+			options.token === null ? '' : 'the bearer token of --metrics-token-file',
+		]
+			.filter(Boolean)
+			.join(' or ');
+		answer(response, 401, `unauthorized: ${path === '/metrics' ? '/metrics' : 'this exporter'} wants ${wanted}\n`, {
+			'WWW-Authenticate': auth.challenges.length === 1 ? auth.challenges[0] : [...auth.challenges],
 		});
+		return;
+	}
+
+	if (path === '/metrics') {
+		await serveMetrics(request, response, options);
 		return;
 	}
 
@@ -136,34 +153,139 @@ function listenProblem(error: NodeJS.ErrnoException): string {
 	}
 }
 
-/** Binds and serves; rejects with a one-line Error when the address cannot be bound. */
+/** `host:port` of a bound socket, IPv6 in brackets: `[::]:9189` for every interface of a dual-stack machine. */
+export function boundText(address: AddressInfo): string {
+	return address.family === 'IPv6' ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
+}
+
+/**
+ * Binds every address and serves; rejects with a one-line Error when one cannot be bound (and closes those that
+ * were). Each listener is a plain TCP server whose connections go through the connection guard (connections.ts)
+ * before the HTTP (or HTTPS) server sees them; over TLS, a first byte that is not a TLS handshake gets Go's answer
+ * (400 "Client sent an HTTP request to an HTTPS server") and the connection is closed.
+ */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
-	const token = options.token === null ? null : digest(options.token);
-	const server = http.createServer({requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 65_000}, (request, response) => {
-		handle(request, response, options, token);
-	});
-	server.maxConnections = MAX_CONNECTIONS;
-	const {host, port} = options.listen;
+	const limits = options.limits ?? CONNECTION_LIMITS;
+	const guard = createConnectionGuard(limits);
+	const auth = createAuthorizer({token: options.token, users: options.web?.users ?? {}});
+	const tlsSettings = options.web?.tls ?? null;
+	const serverOptions: http.ServerOptions = {
+		// Later requests of a kept-alive connection: their headers within headerMs of their first byte (Node checks
+		// every connectionsCheckingInterval); the first request's own deadline is the guard's.
+		headersTimeout: limits.headerMs,
+		requestTimeout: limits.headerMs * 2,
+		connectionsCheckingInterval: Math.min(1000, limits.headerMs),
+		keepAliveTimeout: limits.idleMs,
+	};
+	const onRequest = (request: http.IncomingMessage, response: http.ServerResponse) => {
+		const socket = request.socket;
+		guard.requestStarted(socket);
+		response.once('close', () => guard.requestEnded(socket));
+		handle(request, response, options, auth).catch(() => {
+			if (!response.headersSent) answer(response, 500, 'could not write the metrics\n');
+			else response.destroy();
+		});
+	};
+
+	const server: http.Server =
+		tlsSettings === null
+			? http.createServer(serverOptions, onRequest)
+			: https.createServer({...serverOptions, ...httpsOptions(tlsSettings)}, onRequest);
+	if (tlsSettings !== null) server.on('secureConnection', (socket: TLSSocket) => checkClientCert(socket, tlsSettings));
+	// The HTTP server is handed its connections and never listens itself; Node runs its header and request timeout
+	// checks (connectionsCheckingInterval) only from a server's 'listening' event, so that is given it here.
+	server.emit('listening');
+
+	const listeners: net.Server[] = [];
+	const urls: string[] = [];
+	let port = 0;
+	const closeListeners = async () => {
+		await Promise.all(listeners.map(async (listener) => new Promise<void>((resolve) => listener.close(() => resolve()))));
+	};
+
+	const stopServer = () => {
+		guard.closeAll();
+		server.closeAllConnections();
+		// Clears Node's timeout checks; the server was never bound, so it reports that, which does not matter here.
+		server.close(() => undefined);
+	};
+
+	for (const address of options.listen) {
+		const listener = net.createServer({allowHalfOpen: true, noDelay: true}, (socket) => {
+			socket.on('error', () => socket.destroy());
+			if (!guard.admit(socket)) return;
+			if (tlsSettings === null) {
+				server.emit('connection', socket);
+				return;
+			}
+
+			// The first bytes say whether it speaks TLS (a handshake record starts with 0x16).
+			socket.once('data', (chunk: Buffer) => {
+				socket.pause();
+				if (chunk[0] === 0x16) {
+					socket.unshift(chunk);
+					server.emit('connection', socket);
+				} else {
+					socket.end(PLAIN_ON_TLS);
+				}
+			});
+		});
+		try {
+			await listenOn(listener, address);
+		} catch (error) {
+			await closeListeners();
+			stopServer();
+			throw error;
+		}
+
+		listeners.push(listener);
+		const bound = listener.address() as AddressInfo;
+		if (urls.length === 0) port = bound.port;
+		urls.push(`${tlsSettings === null ? 'http' : 'https'}://${boundText(bound)}/metrics`);
+	}
+
+	return {
+		url: urls[0]!,
+		urls,
+		port,
+		async close() {
+			const closed = closeListeners();
+			stopServer();
+			await closed;
+		},
+	};
+}
+
+async function listenOn(listener: net.Server, address: ListenAddress): Promise<void> {
+	const {host, port} = address;
 	await new Promise<void>((resolve, reject) => {
 		const failed = (error: NodeJS.ErrnoException) => {
 			reject(new Error(`cannot listen on ${hostPortText(host, port)}: ${listenProblem(error)}`));
 		};
 
-		server.once('error', failed);
-		server.listen({host: host === '' ? undefined : host, port}, () => {
-			server.off('error', failed);
+		listener.once('error', failed);
+		listener.listen({host: host === '' ? undefined : host, port}, () => {
+			listener.off('error', failed);
 			resolve();
 		});
 	});
-	const bound = (server.address() as AddressInfo).port;
+}
+
+function httpsOptions(settings: TlsSettings): https.ServerOptions {
 	return {
-		url: `http://${hostPortText(host === '' ? '' : host, bound)}/metrics`,
-		port: bound,
-		async close() {
-			await new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			});
-		},
+		cert: settings.cert,
+		key: settings.key,
+		ca: settings.clientCa ?? undefined,
+		minVersion: settings.minVersion,
+		maxVersion: settings.maxVersion ?? undefined,
+		requestCert: settings.clientAuth !== 'NoClientCert',
+		rejectUnauthorized: settings.clientAuth === 'RequireAndVerifyClientCert',
 	};
+}
+
+/** client_auth_type's rules that Node's requestCert and rejectUnauthorized do not carry out themselves. */
+function checkClientCert(socket: TLSSocket, settings: TlsSettings): void {
+	const given = Object.keys(socket.getPeerCertificate()).length > 0;
+	if (settings.clientAuth === 'RequireAnyClientCert' && !given) socket.destroy();
+	if (settings.clientAuth === 'VerifyClientCertIfGiven' && given && !socket.authorized) socket.destroy();
 }

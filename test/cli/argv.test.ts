@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {checkArgv} from '../../source/cli/argv.js';
+import {checkArgv, prometheusSpellings} from '../../source/cli/argv.js';
 import {FLAGS, VALUE_HINTS} from '../../source/cli/flags.js';
 
 const check = (...argv: string[]) => checkArgv(argv, FLAGS, VALUE_HINTS);
@@ -34,5 +34,26 @@ describe("rigtop's command line, checked before meow reads it", () => {
 		expect(check('--no-interval')).toBe('unknown flag --no-interval');
 		expect(check('--json=yes')).toBe('--json takes no value (got "yes")');
 		expect(check('--json=false')).toBeNull();
+	});
+
+	it("takes Prometheus exporters' spellings: --web.listen-address (as --listen) and --web.config.file", () => {
+		expect(
+			check('exporter', '--web.listen-address', ':9189', '--web.listen-address=127.0.0.1:9190', '--web.config.file', 'web.yml'),
+		).toBeNull();
+		expect(check('exporter', '--web.config.file')).toBe(
+			'--web.config.file needs a value (a web config file: TLS and basic auth, as for node_exporter)',
+		);
+		expect(check('--web.listen-address')).toBe('--web.listen-address needs a value (the address /metrics listens on, host:port or :port)');
+		expect(
+			prometheusSpellings([
+				'exporter',
+				'--web.listen-address',
+				':1',
+				'--web.listen-address=:2',
+				'--web.config.file=w.yml',
+				'--',
+				'--web.config.file',
+			]),
+		).toEqual(['exporter', '--listen', ':1', '--listen=:2', '--web-config-file=w.yml', '--', '--web.config.file']);
 	});
 });

@@ -17,18 +17,24 @@ test('rigtop exporter: its own mode, loopback :9189 by default, polled every 10 
 	for (const tty of [true, false]) {
 		const result = plan({}, {exporter: true, tty, positional: ['127.0.0.1:18088']});
 		expect(result.mode).toBe('exporter');
-		expect(result.metrics).toEqual({listen: '127.0.0.1:9189', flag: '--listen', tokenFile: undefined});
+		expect(result.metrics).toEqual({listen: ['127.0.0.1:9189'], flag: '--listen', tokenFile: undefined, webConfigFile: undefined});
 		expect(result.intervalMs).toBe(10_000);
 		expect(result.urls).toEqual(['127.0.0.1:18088']);
 		expect(result.notices).toEqual([]);
 	}
 
-	expect(plan({listen: ':9189', metricsTokenFile: 'tok', interval: 5, rigs: 'rigs.json'}, {exporter: true})).toMatchObject({
-		metrics: {listen: ':9189', flag: '--listen', tokenFile: 'tok'},
+	expect(plan({listen: [':9189'], metricsTokenFile: 'tok', interval: 5, rigs: 'rigs.json'}, {exporter: true})).toMatchObject({
+		metrics: {listen: [':9189'], flag: '--listen', tokenFile: 'tok'},
 		intervalMs: 5000,
 		rigsFile: 'rigs.json',
 	});
 	expect(plan({demo: true}, {exporter: true}).demo).toBe(true);
+	expect(plan({listen: [':9189', '127.0.0.1:9190'], webConfigFile: 'web.yml'}, {exporter: true}).metrics).toEqual({
+		listen: [':9189', '127.0.0.1:9190'],
+		flag: '--listen',
+		tokenFile: undefined,
+		webConfigFile: 'web.yml',
+	});
 });
 
 test('the live view keeps its 2 s default and serves metrics only with --metrics', () => {
@@ -36,7 +42,7 @@ test('the live view keeps its 2 s default and serves metrics only with --metrics
 	expect(plan({}).metrics).toBeNull();
 	expect(plan({metrics: '127.0.0.1:9190', metricsTokenFile: 'tok'})).toMatchObject({
 		mode: 'live',
-		metrics: {listen: '127.0.0.1:9190', flag: '--metrics', tokenFile: 'tok'},
+		metrics: {listen: ['127.0.0.1:9190'], flag: '--metrics', tokenFile: 'tok'},
 	});
 });
 
@@ -47,12 +53,14 @@ test('flags that do not go together are bad usage, each saying what to use inste
 		[{where: true}, true, /rigtop exporter serves until stopped/],
 		[{bell: true}, true, /alerts are Prometheus's/],
 		[{onAlert: 'logger'}, true, /alerts are Prometheus's/],
-		[{listen: ':9189'}, false, /--listen is for rigtop exporter/],
+		[{listen: [':9189']}, false, /--listen is for rigtop exporter/],
 		[{metricsTokenFile: 'tok'}, false, /--metrics-token-file protects --metrics ADDR or rigtop exporter/],
 		[{metrics: ':9189', once: true}, false, /for metrics without a screen, run rigtop exporter/],
 		[{metrics: ' '}, false, /--metrics needs an address/],
-		[{listen: ''}, true, /--listen needs an address/],
+		[{listen: ['']}, true, /--listen needs an address/],
 		[{metricsTokenFile: ''}, true, /--metrics-token-file needs the path/],
+		[{webConfigFile: ' '}, true, /--web\.config\.file needs the path/],
+		[{webConfigFile: 'web.yml'}, false, /--web\.config\.file is for --metrics ADDR or rigtop exporter/],
 		[{interval: 0.1}, true, /--interval/],
 	];
 	for (const [flags, exporter, message] of cases) {

@@ -3,11 +3,14 @@
  * included), the alert rules pass their unit tests (`promtool test rules`), and the rules, the dashboard and the
  * reference name only metrics the exporter serves. test/e2e/exporter-prometheus.test.ts runs them in a real Prometheus.
  */
-import {readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {allFamilies} from '../../source/exporter/families.js';
+import {readWebConfig} from '../../source/exporter/web-config.js';
 import {promtool} from './helpers/prometheus.js';
+import {HTPASSWD_HASH, makeCertificate} from './helpers/web.js';
 
 const docs = path.resolve('docs/prometheus');
 const read = (name: string) => readFileSync(path.join(docs, name), 'utf8');
@@ -73,5 +76,29 @@ describe('docs/prometheus', () => {
 	it('the reference lists every metric family the exporter serves', () => {
 		const readme = read('README.md');
 		for (const family of allFamilies) expect(readme, family.sample).toContain(`\`${family.sample}\``);
+	});
+
+	it("the README's TLS and basic auth set-up works as written: its web.yml is read, its scrape job passes promtool", async () => {
+		const section = read('README.md').split('### TLS and basic auth')[1]!;
+		const [webYaml, , job] = [...section.matchAll(/```(?:yaml|sh)\n([\s\S]*?)```/g)].map((match) => match[1]!);
+		const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-docs-web-'));
+		try {
+			makeCertificate(dir, 'rigtop');
+			const file = path.join(dir, 'web.yml');
+			writeFileSync(file, webYaml!.replace('$2y$10$...', `'${HTPASSWD_HASH}'`));
+			const web = await readWebConfig(file);
+			expect(web.tls?.minVersion).toBe('TLSv1.2');
+			expect(Object.keys(web.users)).toEqual(['prometheus']);
+			expect(web.headers).toEqual({'Strict-Transport-Security': 'max-age=31536000'});
+
+			writeFileSync(path.join(dir, 'rigtop.password'), 'correct horse\n');
+			const config = `scrape_configs:\n${job!.replaceAll('/etc/prometheus/', `${dir}/`)}`;
+			writeFileSync(path.join(dir, 'prometheus.yml'), config);
+			const result = await promtool(['check', 'config', path.join(dir, 'prometheus.yml')]);
+			expect(result.stdout + result.stderr).toContain('SUCCESS');
+			expect(result.code).toBe(0);
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
 	});
 });

@@ -37,7 +37,7 @@ const lines = [['xmrig_up{miner="a",url="http://a:1"} 1\n', 'xmrig_shares_good_t
 const render = (format: Format) => writeExposition([up, shares], lines, format);
 
 async function serve(token: string | null = null): Promise<MetricsServer> {
-	const server = await startMetricsServer({listen: {host: '127.0.0.1', port: 0, loopback: true}, token, render});
+	const server = await startMetricsServer({listen: [{host: '127.0.0.1', port: 0, loopback: true}], token, render});
 	servers.push(server);
 	return server;
 }
@@ -142,8 +142,8 @@ describe('the metrics server', () => {
 
 	it('says in one line why it cannot listen', async () => {
 		const first = await serve();
-		await expect(startMetricsServer({listen: {host: '127.0.0.1', port: first.port, loopback: true}, token: null, render})).rejects.toThrow(
-			`cannot listen on 127.0.0.1:${first.port}: the address is already in use (another exporter?)`,
-		);
+		await expect(
+			startMetricsServer({listen: [{host: '127.0.0.1', port: first.port, loopback: true}], token: null, render}),
+		).rejects.toThrow(`cannot listen on 127.0.0.1:${first.port}: the address is already in use (another exporter?)`);
 	});
 });

@@ -33,7 +33,7 @@ async function exporterOf(
 	const warnings: string[] = [];
 	const served = await serveSessionMetrics(
 		session,
-		{listen: options.listen ?? '127.0.0.1:0', flag: '--listen', tokenFile: options.tokenFile, version: '0.0.0-test'},
+		{listen: [options.listen ?? '127.0.0.1:0'], flag: '--listen', tokenFile: options.tokenFile, version: '0.0.0-test'},
 		(line) => warnings.push(line),
 	);
 	cleanups.push(async () => {
@@ -185,22 +185,22 @@ describe('rigtop exporter over simulated miners of every dialect', () => {
 		cleanups.push(async () => sim.stop());
 		const {warnings} = await exporterOf([{url: sim.url, token: null}], 60_000, {listen: ':0'});
 		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toMatch(/^--listen 0\.0\.0\.0:0 can be reached from other machines and \/metrics is not protected/);
+		expect(warnings[0]).toMatch(/^--listen :0 can be reached from other machines and \/metrics is not protected/);
 
 		const session = createSession([{url: sim.url, token: null}], 60_000);
 		cleanups.push(async () => session.close());
 		const settings = {flag: '--metrics', version: 'x'} as const;
-		await expect(serveSessionMetrics(session, {...settings, listen: 'nowhere', tokenFile: undefined}, () => undefined)).rejects.toThrow(
+		await expect(serveSessionMetrics(session, {...settings, listen: ['nowhere'], tokenFile: undefined}, () => undefined)).rejects.toThrow(
 			UsageError,
 		);
 		await expect(
-			serveSessionMetrics(session, {...settings, listen: '127.0.0.1:0', tokenFile: '/nonexistent/token'}, () => undefined),
+			serveSessionMetrics(session, {...settings, listen: ['127.0.0.1:0'], tokenFile: '/nonexistent/token'}, () => undefined),
 		).rejects.toThrow('cannot read --metrics-token-file /nonexistent/token: it does not exist');
 		const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-exporter-'));
 		cleanups.push(() => rmSync(dir, {recursive: true, force: true}));
 		writeFileSync(path.join(dir, 'empty'), '\n', {mode: 0o600});
 		await expect(
-			serveSessionMetrics(session, {...settings, listen: '127.0.0.1:0', tokenFile: path.join(dir, 'empty')}, () => undefined),
+			serveSessionMetrics(session, {...settings, listen: ['127.0.0.1:0'], tokenFile: path.join(dir, 'empty')}, () => undefined),
 		).rejects.toThrow(/is empty/);
 	});
 });
@@ -243,7 +243,7 @@ describe.concurrent('rigtop exporter against every fault of the fault server', (
 			const session = createSession([{url: server.url, token: MINER_TOKEN, name: 'fault-rig'}], 1000);
 			const served = await serveSessionMetrics(
 				session,
-				{listen: '127.0.0.1:0', flag: '--listen', tokenFile: undefined, version: 'x'},
+				{listen: ['127.0.0.1:0'], flag: '--listen', tokenFile: undefined, version: 'x'},
 				() => undefined,
 			);
 			context.onTestFinished(async () => {
