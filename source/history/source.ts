@@ -130,7 +130,7 @@ export class SessionHistory implements MinerHistory {
  * A series redrawn at every poll without reading it whole every time: while the request keeps its grid (the same
  * bucket width, its end moved by whole buckets, as the screens ask for it), only the buckets that can have changed
  * are read again — the last one before, and the new ones — and the rest is kept. Read whole when the span, the
- * size or the miner changes, when the end moved back or by more than a quarter of the span, and once a minute
+ * size or the miner changes (the stored one too: another miner answers at the address), when the end moved back or by more than a quarter of the span, and once a minute
  * (what another rigtop wrote meanwhile, a summary made). A chart of an hour at 200 columns reads a handful of
  * polls per redraw instead of the hour's 1,800 (docs/history.md has the figures).
  */
@@ -156,12 +156,16 @@ export class SeriesCache {
 			shift >= 0 &&
 			shift <= points / 4 &&
 			request.to - this.#fullTo < 60_000;
-		let series: Series;
+		let series: Series | null = null;
 		if (incremental) {
 			const moved = Math.round(shift);
 			const tail = history.series({from: request.to - (moved + 1) * step, to: request.to, points: moved + 1});
-			series = {...tail, from: request.from, points: [...kept.points.slice(moved, points - 1), ...tail.points]};
-		} else {
+			// Another stored miner now (another miner answers at the address): nothing kept is its.
+			if (tail.miner === kept.miner)
+				series = {...tail, from: request.from, points: [...kept.points.slice(moved, points - 1), ...tail.points]};
+		}
+
+		if (series === null) {
 			series = history.series({from: request.from, to: request.to, points});
 			this.#fullTo = request.to;
 		}
