@@ -56,7 +56,7 @@ it('says once that a different miner answers at the address, shows its shares, a
 	await terminal.waitFor('[exit 0]', 5000);
 
 	// Two miners stored; `rigtop history URL` shows the one answering now and names the other.
-	const env = {...process.env, XDG_STATE_HOME: state};
+	const env: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: state};
 	delete env['CI'];
 	const list = spawnSync(process.execPath, [CLI, 'history', '--list', '--json'], {env, encoding: 'utf8'});
 	const miners = JSON.parse(list.stdout) as {name: string; url: string}[];
