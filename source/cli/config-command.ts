@@ -5,9 +5,11 @@
  * like the dashboard; exactly one miner. Results go to stdout, problems to stderr; never a stack
  * trace, never the token.
  */
+import {appliedEvent, type ApplyResult} from '../config/apply.js';
 import {configGet, configSet, type ScriptedResult} from '../config/scripted.js';
 import {formatNoneFound} from '../discovery/where.js';
 import {MinerClient} from '../miner/client.js';
+import type {MinerSnapshot} from '../miner/model.js';
 import {UsageError} from './errors.js';
 import {findTargets, type DiscoveryPlaces, type TargetOptions} from './targets.js';
 
@@ -29,6 +31,10 @@ export type ConfigCommandOptions = TargetOptions & {
 	readonly verifyIntervalMs?: number;
 	/** Where discovery looks (process table, home, passwd), for tests. */
 	readonly discovery?: DiscoveryPlaces;
+	/** false (--no-history): an apply is not recorded in the history store. Default true. */
+	readonly history?: boolean;
+	/** The history store's file (default $XDG_STATE_HOME/rigtop/history.sqlite). */
+	readonly historyFile?: string;
 };
 
 export const CONFIG_USAGE = [
@@ -78,6 +84,50 @@ function parse(argv: readonly string[]): Parsed | string {
 
 function print(stream: {write(text: string): unknown}, lines: readonly string[]): void {
 	if (lines.length > 0) stream.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * Records an apply in the history store as the config view does (the same event, this process its writer), under the
+ * miner's identity read just after it: `rigtop history`, and the event view and chart of any rigtop watching the
+ * miner, show it. Loaded only when an apply was tried; a store that cannot be used says so in one line and changes
+ * nothing of the outcome.
+ */
+async function recordApply(
+	result: ApplyResult,
+	client: MinerClient,
+	url: string,
+	token: string | null,
+	file: string | undefined,
+	warn: (line: string) => void,
+): Promise<void> {
+	const [{recordActionEvent}, {defaultStoreFile}, {MinerReader}] = await Promise.all([
+		import('../history/action-event.js'),
+		import('../history/attach.js'),
+		import('../miner/reader.js'),
+	]);
+	const at = Date.now();
+	let snapshot: MinerSnapshot | null = null;
+	try {
+		snapshot = await new MinerReader(client).read(AbortSignal.timeout(3000), {perThread: false});
+	} catch {
+		// Not answering now (an apply may have moved its API): the event goes to the miner last seen at the URL.
+	}
+
+	const event = appliedEvent(result, 'apply');
+	try {
+		recordActionEvent({
+			file: file ?? defaultStoreFile(),
+			url,
+			snapshot,
+			at,
+			severity: event.severity,
+			text: event.text,
+			secrets: token === null ? [] : [token],
+			notify: warn,
+		});
+	} catch (error) {
+		warn(`the apply was not recorded in the history: ${error instanceof Error ? error.message : String(error)}`);
+	}
 }
 
 /** Runs `rigtop config …`; resolves to the exit code. */
@@ -140,6 +190,12 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 				...(options.verifyTimeoutMs === undefined ? {} : {verifyTimeoutMs: options.verifyTimeoutMs}),
 				...(options.verifyIntervalMs === undefined ? {} : {verifyIntervalMs: options.verifyIntervalMs}),
 			});
+		}
+
+		if (outcome.applied && options.history !== false) {
+			await recordApply(outcome.applied, client, target.url, target.token, options.historyFile, (line) =>
+				print(stderr, [`rigtop: ${line}`]),
+			);
 		}
 
 		if (outcome.exitCode === 0) print(stdout, outcome.lines);

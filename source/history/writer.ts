@@ -62,6 +62,11 @@ export type EventRecord = {
 	readonly kind: string;
 	readonly severity: string;
 	readonly text: string;
+	/**
+	 * Who the miner is, for an event written without a poll of this writer before it (`rigtop config set`): the
+	 * event goes to the miner these facts identify. Without them, to the miner last seen at the URL.
+	 */
+	readonly facts?: IdentityFacts | null;
 };
 
 /** How often the summaries are made (and the bounds applied) per miner. */
@@ -177,7 +182,7 @@ export class HistoryWriter {
 			}
 
 			for (const event of events) {
-				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event.name, null, event.t);
+				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event.name, event.facts ?? null, event.t);
 				touched.add(miner);
 				this.#insertEvent(miner, event);
 			}

@@ -2,10 +2,11 @@
  * `rigtop config get|set` end to end through discovery (URL + token from RIGTOP_TOKEN or a token
  * file), the real client and the simulated miner, plus a recorded-style miner for conflict and 400.
  */
-import {readdirSync, writeFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {runConfigCommand, type ConfigCommandOptions} from '../../source/cli/config-command.js';
+import {runHistoryCommand} from '../../source/history/command.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {tempDir, v6Config} from '../config/helpers/fixtures.js';
 import {json, startReplayServer} from '../config/helpers/replay-server.js';
@@ -109,6 +110,55 @@ describe('rigtop config set', () => {
 		expect(lines.at(-1)).toMatch(/^backup: .*backups\/127\.0\.0\.1_\d+_.*\.json$/);
 		expect(sim.configText()).toBe(before.replace('"huge-pages": true', '"huge-pages": false').replace('"mode": "auto"', '"mode": "fast"'));
 		expect(readdirSync(path.join(temp.dir, 'backups'))).toHaveLength(1);
+	});
+
+	it('records the apply in the history store as the config view does, so rigtop history shows it; never a secret', async () => {
+		const historyFile = path.join(temp.dir, 'state', 'rigtop', 'history.sqlite');
+		const newPass = 'cli-new-pool-pass-91';
+		const result = await config(['set', 'cpu.huge-pages=false', `pools.0.pass=${newPass}`], {historyFile});
+		expect(result.code).toBe(0);
+		expect(result.err).toBe('');
+		let out = '';
+		const code = await runHistoryCommand({
+			urls: [sim.url],
+			since: '1h',
+			until: undefined,
+			json: true,
+			csv: false,
+			list: false,
+			tokenFile: undefined,
+			tokenEnv: TOKEN,
+			tokenFlag: undefined,
+			configPath: undefined,
+			file: historyFile,
+			discovery: {homeDir: temp.dir, procRoot: path.join(temp.dir, 'no-proc')},
+			stdout: {write: (text: string) => (out += text)},
+			stderr: {write: () => true},
+		});
+		expect(code).toBe(0);
+		const doc = JSON.parse(out) as {miner: {name: string; id: string}; events: {kind: string; severity: string; text: string}[]};
+		expect(doc.miner.name).toBe('sim-rig');
+		expect(doc.miner.id).toMatch(/^[0-9a-f]{16}$/);
+		// The config view's event: kind 'action', "config apply: " and the apply's own message.
+		expect(doc.events).toEqual([
+			{
+				kind: 'action',
+				severity: 'info',
+				time: expect.any(String),
+				text: expect.stringMatching(/^config apply: applied 2 changes; your config as it was is saved in .*backups\/.*\.json$/),
+			},
+		]);
+		for (const file of readdirSync(path.dirname(historyFile))) {
+			const bytes = readFileSync(path.join(path.dirname(historyFile), file));
+			for (const secret of [TOKEN, POOL_PASS, newPass]) expect(bytes.includes(secret)).toBe(false);
+		}
+	});
+
+	it('records nothing with --no-history, nor when nothing was applied', async () => {
+		const historyFile = path.join(temp.dir, 'state', 'rigtop', 'history.sqlite');
+		expect((await config(['set', 'cpu.huge-pages=false'], {historyFile, history: false})).code).toBe(0);
+		expect((await config(['set', 'no.such=1'], {historyFile})).code).toBe(2);
+		expect(existsSync(historyFile)).toBe(false);
 	});
 
 	it('an API change needs --yes; a bad value is refused; --read-only refuses set; nothing is sent', async () => {
