@@ -23,6 +23,8 @@ export type ActionEventOptions = {
 	readonly secrets: readonly string[];
 	/** A store set aside or turned off (one line). */
 	readonly notify: (line: string) => void;
+	/** The clock the store's bounds are applied by (default Date.now; tests of a past night give theirs). */
+	readonly now?: () => number;
 };
 
 /** Writes the event; false when it could not be (history off, the store busy for longer than two waits). */
@@ -32,7 +34,7 @@ export function recordActionEvent(options: ActionEventOptions): boolean {
 		if (!store.enabled) return false;
 		const url = withoutCredentials(options.url);
 		const {snapshot} = options;
-		const writer = new HistoryWriter(store, {secrets: options.secrets});
+		const writer = new HistoryWriter(store, {secrets: options.secrets, ...(options.now ? {now: options.now} : {})});
 		const event = {
 			slot: 0,
 			url,

@@ -26,6 +26,11 @@ export type MinerHistory = {
 	events(options: {readonly since: number; readonly limit?: number}): readonly StoredEvent[];
 	/** The first and last time anything is known of the miner, or null. */
 	span(): {readonly first: number; readonly last: number} | null;
+	/**
+	 * Changes when a newer event of the miner is stored by anyone (another rigtop, `rigtop config set`), looked at
+	 * once per poll: the screens read the events again on it, as on an event of their own monitor.
+	 */
+	eventsStamp?(): string;
 	/** Stops listening to the monitor. */
 	close(): void;
 };
@@ -55,6 +60,7 @@ export class SessionHistory implements MinerHistory {
 	readonly #capacity: number;
 	#memory: RingBuffer<SampleRow> | null = null;
 	#lastPolls = -1;
+	#stamp = '';
 	readonly #unsubscribe: () => void;
 
 	constructor(options: SessionHistoryOptions) {
@@ -104,6 +110,10 @@ export class SessionHistory implements MinerHistory {
 		return first && last ? {first: first.t, last: last.t} : null;
 	}
 
+	eventsStamp(): string {
+		return this.#stamp;
+	}
+
 	close(): void {
 		this.#unsubscribe();
 	}
@@ -118,7 +128,12 @@ export class SessionHistory implements MinerHistory {
 	#remember(state: MonitorState): void {
 		if (state.polls === this.#lastPolls) return;
 		this.#lastPolls = state.polls;
-		if (this.#recorder?.enabled) return;
+		if (this.#recorder?.enabled) {
+			// Another process's events reach the screens at this miner's next poll.
+			const miner = this.#recorder.minerOf(this.#slot);
+			this.#stamp = miner === null ? '' : `${miner}:${this.#recorder.reader.lastEvent(miner)}`;
+			return;
+		}
 		const sample = sampleOfState(state);
 		if (sample === null) return;
 		this.#memory ??= new RingBuffer<SampleRow>(this.#capacity);

@@ -3,7 +3,7 @@
  * (another MAC, so another id; up for days) starts on the same port. The dashboard says so once, counts from the new
  * miner's values with no rejected-share event from the jump, and the store keeps the two apart.
  */
-import {spawnSync} from 'node:child_process';
+import {execFile} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,15 @@ import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
 let terminal: TmuxTerminal | null = null;
+
+/** Runs the built CLI without blocking this process (the simulators answer from it). */
+async function cli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{status: number; stdout: string; stderr: string}> {
+	return new Promise((resolve) => {
+		execFile(process.execPath, [CLI, ...args], {env, encoding: 'utf8'}, (error, stdout, stderr) => {
+			resolve({status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr});
+		});
+	});
+}
 const simulators: Simulator[] = [];
 const dirs: string[] = [];
 
@@ -58,13 +67,45 @@ it('says once that a different miner answers at the address, shows its shares, a
 	// Two miners stored; `rigtop history URL` shows the one answering now and names the other.
 	const env: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: state};
 	delete env['CI'];
-	const list = spawnSync(process.execPath, [CLI, 'history', '--list', '--json'], {env, encoding: 'utf8'});
+	const list = await cli(['history', '--list', '--json'], env);
 	const miners = JSON.parse(list.stdout) as {name: string; url: string}[];
 	expect(miners.map((miner) => miner.name).sort()).toEqual(['e2e-first', 'e2e-second']);
-	const shown = spawnSync(process.execPath, [CLI, 'history', second.url], {env, encoding: 'utf8'});
+	const shown = await cli(['history', second.url], env);
 	expect(shown.status).toBe(0);
 	expect(shown.stdout.split('\n')[0]).toContain('e2e-second');
 	expect(shown.stdout).toContain(message);
 	expect(shown.stdout).not.toContain('watching e2e-first');
 	expect(shown.stderr).toMatch(new RegExp(`another miner was seen at 127\\.0\\.0\\.1:${port} before: e2e-first \\(id [0-9a-f]{16}\\)`));
+});
+
+it('an apply by rigtop config set in another process shows in the watching dashboard, its event view and rigtop history', async () => {
+	const state = mkdtempSync(path.join(tmpdir(), 'rigtop-e2e-config-set-'));
+	dirs.push(state);
+	const token = 'e2e-config-set-token';
+	const sim = await startSimulator({dialect: '6', workerId: 'e2e-watched', warm: true, token, restricted: false, applyDelayMs: 100});
+	simulators.push(sim);
+	terminal = await TmuxTerminal.start(['node', CLI, sim.url, '--interval', '0.5'], {
+		cols: 100,
+		rows: 30,
+		env: {XDG_STATE_HOME: state, RIGTOP_TOKEN: token},
+	});
+	await terminal.waitFor((screen) => screen.includes('e2e-watched') && /● live/.test(screen), 5000);
+
+	const env: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: state, RIGTOP_TOKEN: token};
+	delete env['CI'];
+	const set = await cli(['config', 'set', 'colors=false', sim.url], env);
+	expect(set.status).toBe(0);
+	expect(set.stdout).toContain('colors: true → false  applied');
+	// The dashboard's events pane reads the store again at the next poll: the config view's words, once.
+	const pane = await terminal.waitFor(/config apply: applied 1 change/, 8000);
+	expect(pane.match(/config apply: applied 1 change/g)).toHaveLength(1);
+	await terminal.send('e', true);
+	await terminal.waitFor((screen) => screen.includes('events') && screen.includes('config apply: applied 1 change'), 5000);
+	await terminal.send('q', true);
+	await terminal.waitFor('[exit 0]', 5000);
+
+	const shown = await cli(['history', sim.url], env);
+	expect(shown.status).toBe(0);
+	expect(shown.stdout).toMatch(/ info +config apply: applied 1 change; your config as it was is saved in /);
+	expect(shown.stdout).not.toContain(token);
 });
