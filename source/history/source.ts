@@ -129,8 +129,9 @@ export class SessionHistory implements MinerHistory {
 		if (state.polls === this.#lastPolls) return;
 		this.#lastPolls = state.polls;
 		if (this.#recorder?.enabled) {
-			// Another process's events reach the screens at this miner's next poll.
-			const miner = this.#recorder.minerOf(this.#slot);
+			// Another process's events reach the screens at this miner's next poll (not before its first poll is written:
+			// a fleet's first polls still go in one commit).
+			const miner = this.#recorder.writtenMinerOf(this.#slot);
 			this.#stamp = miner === null ? '' : `${miner}:${this.#recorder.reader.lastEvent(miner)}`;
 			return;
 		}

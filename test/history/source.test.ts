@@ -38,6 +38,8 @@ describe('a miner’s history for the screens', () => {
 		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW, polls: 1}));
 		const night = nightHistory(store);
 		cleanups.push(() => night.close());
+		// Looked at from the poll after the session's first is written (the recorder writes every 5 s).
+		night.recorder.flush();
 		store.set({lastAttemptAt: NOW + 1000, lastSuccessAt: NOW + 1000, polls: 2});
 		const before = night.history.eventsStamp();
 		expect(before).not.toBe('');
