@@ -87,32 +87,37 @@ function print(stream: {write(text: string): unknown}, lines: readonly string[])
 }
 
 /**
+ * Who the miner is, read as a set starts, alongside its own reads: before the apply can change `api.id` or move the
+ * API, so the event goes to the miner the change was made to. Null when it does not answer (the event then goes to
+ * the miner last seen at the URL).
+ */
+async function readIdentity(client: MinerClient): Promise<MinerSnapshot | null> {
+	try {
+		const {MinerReader} = await import('../miner/reader.js');
+		return await new MinerReader(client).read(AbortSignal.timeout(3000), {perThread: false});
+	} catch {
+		return null;
+	}
+}
+
+/**
  * Records an apply in the history store as the config view does (the same event, this process its writer), under the
- * miner's identity read just after it: `rigtop history`, and the event view and chart of any rigtop watching the
- * miner, show it. Loaded only when an apply was tried; a store that cannot be used says so in one line and changes
- * nothing of the outcome.
+ * miner's identity: `rigtop history`, and the event view and chart of any rigtop watching the miner, show it. Loaded
+ * only when an apply was tried; a store that cannot be used says so in one line and changes nothing of the outcome.
  */
 async function recordApply(
 	result: ApplyResult,
-	client: MinerClient,
+	snapshot: MinerSnapshot | null,
 	url: string,
 	token: string | null,
 	file: string | undefined,
 	warn: (line: string) => void,
 ): Promise<void> {
-	const [{recordActionEvent}, {defaultStoreFile}, {MinerReader}] = await Promise.all([
+	const [{recordActionEvent}, {defaultStoreFile}] = await Promise.all([
 		import('../history/action-event.js'),
 		import('../history/attach.js'),
-		import('../miner/reader.js'),
 	]);
 	const at = Date.now();
-	let snapshot: MinerSnapshot | null = null;
-	try {
-		snapshot = await new MinerReader(client).read(AbortSignal.timeout(3000), {perThread: false});
-	} catch {
-		// Not answering now (an apply may have moved its API): the event goes to the miner last seen at the URL.
-	}
-
 	const event = appliedEvent(result, 'apply');
 	try {
 		recordActionEvent({
@@ -175,9 +180,11 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 		client = new MinerClient({url: target.url, token: target.token});
 		const tokenGiven = target.token !== null;
 		let outcome: ScriptedResult;
+		let identity: Promise<MinerSnapshot | null> | null = null;
 		if (parsed.kind === 'get') {
 			outcome = await configGet({client, tokenGiven, ...(parsed.path === undefined ? {} : {path: parsed.path})});
 		} else {
+			identity = options.history === false ? null : readIdentity(client);
 			outcome = await configSet({
 				client,
 				tokenGiven,
@@ -192,8 +199,9 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 			});
 		}
 
+		const snapshot = identity === null ? null : await identity;
 		if (outcome.applied && options.history !== false) {
-			await recordApply(outcome.applied, client, target.url, target.token, options.historyFile, (line) =>
+			await recordApply(outcome.applied, snapshot, target.url, target.token, options.historyFile, (line) =>
 				print(stderr, [`rigtop: ${line}`]),
 			);
 		}

@@ -7,6 +7,10 @@ import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {runConfigCommand, type ConfigCommandOptions} from '../../source/cli/config-command.js';
 import {runHistoryCommand} from '../../source/history/command.js';
+import {HistoryReader} from '../../source/history/read.js';
+import {HistoryStore} from '../../source/history/store.js';
+import {HistoryWriter} from '../../source/history/writer.js';
+import {goodSample, observation} from '../history/helpers.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {tempDir, v6Config} from '../config/helpers/fixtures.js';
 import {json, startReplayServer} from '../config/helpers/replay-server.js';
@@ -56,6 +60,12 @@ async function config(argv: readonly string[], options: Partial<ConfigCommandOpt
 
 	return {code, out, err};
 }
+
+const openStores: HistoryStore[] = [];
+afterEach(() => {
+	for (const store of openStores.splice(0)) store.close();
+});
+const cleanupStore = (store: HistoryStore) => openStores.push(store);
 
 const puts = () => sim.requests.filter((request) => request.method === 'PUT');
 
@@ -152,6 +162,27 @@ describe('rigtop config set', () => {
 			const bytes = readFileSync(path.join(path.dirname(historyFile), file));
 			for (const secret of [TOKEN, POOL_PASS, newPass]) expect(bytes.includes(secret)).toBe(false);
 		}
+	});
+
+	it('records an api.id change under the miner it was made to, not as a new one', async () => {
+		const historyFile = path.join(temp.dir, 'state', 'rigtop', 'history.sqlite');
+		const answer = await fetch(`${sim.url}/2/summary`, {headers: {Authorization: `Bearer ${TOKEN}`}});
+		const summary = (await answer.json()) as {id: string; worker_id: string; uptime: number};
+		// The miner as a rigtop watching it stored it.
+		const store = HistoryStore.open({file: historyFile, notify: () => undefined});
+		const facts = {apiId: summary.id, workerId: summary.worker_id, kind: 'miner', uptimeS: summary.uptime};
+		new HistoryWriter(store).write([observation(goodSample(Date.now(), 1000), facts, {url: sim.url, name: 'sim-rig'})], []);
+		store.close();
+		const result = await config(['set', 'api.id=my-rig-id'], {historyFile, yes: true});
+		expect(result.code).toBe(0);
+		const after = HistoryStore.open({file: historyFile, readOnly: true});
+		cleanupStore(after);
+		const reader = new HistoryReader(after);
+		const miners = reader.miners();
+		expect(miners.map((miner) => miner.apiId)).toEqual([summary.id]);
+		expect(reader.events(miners[0]?.id ?? -1, {since: 0}).map((event) => event.text)).toEqual([
+			expect.stringMatching(/^config apply: applied 1 change;/),
+		]);
 	});
 
 	it('records nothing with --no-history, nor when nothing was applied', async () => {
