@@ -199,8 +199,8 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 			});
 		}
 
-		const snapshot = identity === null ? null : await identity;
 		if (outcome.applied && options.history !== false) {
+			const snapshot = identity === null ? null : await identity;
 			await recordApply(outcome.applied, snapshot, target.url, target.token, options.historyFile, (line) =>
 				print(stderr, [`rigtop: ${line}`]),
 			);
