@@ -113,6 +113,7 @@ async function main(): Promise<number> {
 			yes: cli.flags.yes,
 			add: cli.flags.add,
 			readOnly: cli.flags.readOnly,
+			history: cli.flags.history,
 		});
 	}
 

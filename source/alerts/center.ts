@@ -133,7 +133,8 @@ export class AlertCenter implements Store<AlertCenterState> {
 		const alerts: Alert[] = [];
 		let restarted = false;
 		for (const event of fresh) {
-			if (event.kind === 'restarted') restarted = true;
+			// A new process, or another miner: its counters are not a jump of the old ones.
+			if (event.kind === 'restarted' || event.kind === 'replaced') restarted = true;
 			const result = alertForEvent(event, tracked.open);
 			tracked.open = result.open;
 			if (result.alert) alerts.push(this.#make(index, state, result.alert.kind, result.alert.severity, result.alert.message, event.at));

@@ -57,9 +57,10 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 				? {alert: {kind: 'hashrate-recovered', severity: 'info', message}, open: without(open, 'hashrate-drop')}
 				: {alert: null, open};
 		case 'restarted':
-			// A new process: its pool and hashrate start from scratch, and get their own events.
+		case 'replaced':
+			// A new process (or another miner): its pool and hashrate start from scratch, and get their own events.
 			return {
-				alert: {kind: 'restarted', severity: 'warn', message},
+				alert: {kind: event.kind, severity: 'warn', message},
 				open: without(open, 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost'),
 			};
 		case 'hugepages-lost':

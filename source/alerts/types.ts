@@ -9,7 +9,8 @@ import type {Severity} from '../monitor/types.js';
  *   for several polls, and back;
  * - reject-burst: several shares rejected within a few minutes;
  * - pool-lost / pool-back: the miner lost its pool connection, and has one again;
- * - restarted: the miner process restarted (uptime went back, new id or version);
+ * - restarted: the miner process restarted (uptime went back, a new version);
+ * - replaced: another miner (a new id: another machine or program) answers at the address;
  * - hugepages-lost / hugepages-restored: fewer huge pages allocated than before, and all of them again;
  * - paused / resumed: the miner has been paused (by anyone) for longer than the threshold (default
  *   10 minutes, --paused-alert), and mines again.
@@ -24,6 +25,7 @@ export type AlertKind =
 	| 'pool-lost'
 	| 'pool-back'
 	| 'restarted'
+	| 'replaced'
 	| 'hugepages-lost'
 	| 'hugepages-restored'
 	| 'paused'

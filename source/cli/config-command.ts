@@ -5,9 +5,11 @@
  * like the dashboard; exactly one miner. Results go to stdout, problems to stderr; never a stack
  * trace, never the token.
  */
+import {appliedEvent, type ApplyResult} from '../config/apply.js';
 import {configGet, configSet, type ScriptedResult} from '../config/scripted.js';
 import {formatNoneFound} from '../discovery/where.js';
 import {MinerClient} from '../miner/client.js';
+import type {MinerSnapshot} from '../miner/model.js';
 import {UsageError} from './errors.js';
 import {findTargets, type DiscoveryPlaces, type TargetOptions} from './targets.js';
 
@@ -29,6 +31,10 @@ export type ConfigCommandOptions = TargetOptions & {
 	readonly verifyIntervalMs?: number;
 	/** Where discovery looks (process table, home, passwd), for tests. */
 	readonly discovery?: DiscoveryPlaces;
+	/** false (--no-history): an apply is not recorded in the history store. Default true. */
+	readonly history?: boolean;
+	/** The history store's file (default $XDG_STATE_HOME/rigtop/history.sqlite). */
+	readonly historyFile?: string;
 };
 
 export const CONFIG_USAGE = [
@@ -80,6 +86,55 @@ function print(stream: {write(text: string): unknown}, lines: readonly string[])
 	if (lines.length > 0) stream.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * Who the miner is, read as a set starts, alongside its own reads: before the apply can change `api.id` or move the
+ * API, so the event goes to the miner the change was made to. Null when it does not answer (the event then goes to
+ * the miner last seen at the URL).
+ */
+async function readIdentity(client: MinerClient): Promise<MinerSnapshot | null> {
+	try {
+		const {MinerReader} = await import('../miner/reader.js');
+		return await new MinerReader(client).read(AbortSignal.timeout(3000), {perThread: false});
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * Records an apply in the history store as the config view does (the same event, this process its writer), under the
+ * miner's identity: `rigtop history`, and the event view and chart of any rigtop watching the miner, show it. Loaded
+ * only when an apply was tried; a store that cannot be used says so in one line and changes nothing of the outcome.
+ */
+async function recordApply(
+	result: ApplyResult,
+	snapshot: MinerSnapshot | null,
+	url: string,
+	token: string | null,
+	file: string | undefined,
+	warn: (line: string) => void,
+): Promise<void> {
+	const [{recordActionEvent}, {defaultStoreFile}] = await Promise.all([
+		import('../history/action-event.js'),
+		import('../history/attach.js'),
+	]);
+	const at = Date.now();
+	const event = appliedEvent(result, 'apply');
+	try {
+		recordActionEvent({
+			file: file ?? defaultStoreFile(),
+			url,
+			snapshot,
+			at,
+			severity: event.severity,
+			text: event.text,
+			secrets: token === null ? [] : [token],
+			notify: warn,
+		});
+	} catch (error) {
+		warn(`the apply was not recorded in the history: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
 /** Runs `rigtop config …`; resolves to the exit code. */
 export async function runConfigCommand(argv: readonly string[], options: ConfigCommandOptions): Promise<number> {
 	const stdout = options.stdout ?? process.stdout;
@@ -125,9 +180,11 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 		client = new MinerClient({url: target.url, token: target.token});
 		const tokenGiven = target.token !== null;
 		let outcome: ScriptedResult;
+		let identity: Promise<MinerSnapshot | null> | null = null;
 		if (parsed.kind === 'get') {
 			outcome = await configGet({client, tokenGiven, ...(parsed.path === undefined ? {} : {path: parsed.path})});
 		} else {
+			identity = options.history === false ? null : readIdentity(client);
 			outcome = await configSet({
 				client,
 				tokenGiven,
@@ -140,6 +197,13 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 				...(options.verifyTimeoutMs === undefined ? {} : {verifyTimeoutMs: options.verifyTimeoutMs}),
 				...(options.verifyIntervalMs === undefined ? {} : {verifyIntervalMs: options.verifyIntervalMs}),
 			});
+		}
+
+		if (outcome.applied && options.history !== false) {
+			const snapshot = identity === null ? null : await identity;
+			await recordApply(outcome.applied, snapshot, target.url, target.token, options.historyFile, (line) =>
+				print(stderr, [`rigtop: ${line}`]),
+			);
 		}
 
 		if (outcome.exitCode === 0) print(stdout, outcome.lines);

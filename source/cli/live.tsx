@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type {ReactElement} from 'react';
+import {appliedEvent} from '../config/apply.js';
 import {ConfigSession} from '../config/session.js';
 import {PollInterval} from '../monitor/poll-interval.js';
 import {memoryCapacity, SessionHistory} from '../history/source.js';
@@ -57,10 +58,8 @@ export function startLive(
 				...(session.stateDir === undefined ? {} : {backupDir: path.join(session.stateDir, 'backups')}),
 				onApplied(result, action) {
 					miner.monitor.pollNow();
-					const severity = result.status === 'done' && result.allApplied ? 'info' : 'warn';
-					// A failure's message leaves its fix (and so what it left: "nothing was sent…") to a line of its own.
-					const text = result.status === 'failed' ? `${result.message} — ${result.problem.fix}` : result.message;
-					miner.monitor.addEvent('action', severity, `config ${action === 'undo' ? 'undo' : 'apply'}: ${text}`);
+					const event = appliedEvent(result, action);
+					miner.monitor.addEvent('action', event.severity, event.text);
 				},
 			});
 			configSessions.set(index, config);

@@ -567,3 +567,15 @@ async function verify(
 		notes,
 	};
 }
+
+/**
+ * The event an apply or undo leaves in the miner's events (and so its history, the event view and the chart's marks),
+ * the same from the config view and from `rigtop config set`: kind 'action', "config apply: …" or "config undo: …".
+ * The result's texts hold key names and counts, never a value, the token or a pool password.
+ */
+export function appliedEvent(result: ApplyResult, action: 'apply' | 'undo'): {readonly severity: 'info' | 'warn'; readonly text: string} {
+	const severity = result.status === 'done' && result.allApplied ? 'info' : 'warn';
+	// A failure's message leaves its fix (and so what it left: "nothing was sent…") to a line of its own.
+	const text = result.status === 'failed' ? `${result.message} — ${result.problem.fix}` : result.message;
+	return {severity, text: `config ${action === 'undo' ? 'undo' : 'apply'}: ${text}`};
+}

@@ -14,7 +14,12 @@ import {CONFIG_ENDPOINT} from './types.js';
 import type {ConfigClient} from './types.js';
 
 /** 0: done; 1: not done, with the reason; 2: bad usage (a key the miner does not have), nothing sent. */
-export type ScriptedResult = {readonly exitCode: 0 | 1 | 2; readonly lines: readonly string[]};
+export type ScriptedResult = {
+	readonly exitCode: 0 | 1 | 2;
+	readonly lines: readonly string[];
+	/** What the apply did, when one was tried (the caller records it in the history, as the config view does). */
+	readonly applied?: ApplyResult;
+};
 
 export type ConfigGetOptions = {
 	readonly client: ConfigClient;
@@ -201,5 +206,5 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 	const lines = resultLines(result);
 	const ok = result.status === 'done' && result.allApplied;
 	if (!ok && result.status === 'done') lines.push(result.message);
-	return {exitCode: ok ? 0 : 1, lines};
+	return {exitCode: ok ? 0 : 1, lines, applied: result};
 }

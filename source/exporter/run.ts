@@ -20,7 +20,7 @@ import {prepareServing, serveMiners, type PreparedServing, type ServeSettings} f
 export type ExporterSettings = ServeSettings & {readonly intervalMs: number};
 
 /** Events worth a log line in a long-running service; share-by-share events are Prometheus's to count. */
-const LOGGED: ReadonlySet<EventKind> = new Set(['down', 'up', 'error', 'restarted']);
+const LOGGED: ReadonlySet<EventKind> = new Set(['down', 'up', 'error', 'restarted', 'replaced']);
 
 /** What the worker is handed. Tokens travel in memory between the two threads only. */
 type WorkerInput = {

@@ -15,7 +15,7 @@ import {parseDuration} from '../cli/duration.js';
 import {UsageError} from '../cli/errors.js';
 import {formatDuration, formatHashrate} from '../format.js';
 import {normalizeMinerUrl, TargetError} from '../miner/target.js';
-import {withoutCredentials} from '../monitor/name.js';
+import {hostPort, withoutCredentials} from '../monitor/name.js';
 import {defaultStoreFile} from './attach.js';
 import {HistoryReader, type StoredEvent, type StoredMiner, type StoredRow} from './read.js';
 import {HistoryStore} from './store.js';
@@ -110,6 +110,8 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 		if (found === null) return 1;
 		const miner = reader.miner(found);
 		if (!miner) return 1;
+		const others = reader.miners().filter((other) => other.id !== found && other.url === miner.url);
+		if (others.length > 0) stderr.write(othersNote(miner, others));
 		const rows = reader.rows(found, {from, to});
 		const events = reader.events(found, {since: from, until: to, limit: 100_000});
 		if (options.json) stdout.write(`${JSON.stringify(toJson(miner, from, to, rows, events), null, 2)}\n`);
@@ -312,6 +314,18 @@ function localTime(t: number, withDate = true): string {
 	const pad = (n: number) => String(n).padStart(2, '0');
 	const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 	return withDate ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}` : time;
+}
+
+/**
+ * Other miners stored at the address of the one shown (another machine or program answered there before): each has
+ * a history of its own, and the one shown is the miner that answers there now (or was seen there last).
+ */
+function othersNote(shown: StoredMiner, others: readonly StoredMiner[]): string {
+	const described = others.map(
+		(other) => `${other.name}${other.apiId ? ` (id ${other.apiId})` : ''}, last seen ${localTime(other.lastSeen)}`,
+	);
+	const which = others.length === 1 ? 'another miner was' : `${others.length} other miners were`;
+	return `rigtop: showing ${shown.name}${shown.apiId ? ` (id ${shown.apiId})` : ''}; ${which} seen at ${hostPort(shown.url)} before: ${described.join('; ')} (rigtop history --list shows them all)\n`;
 }
 
 function listText(miners: readonly StoredMiner[]): string {

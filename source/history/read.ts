@@ -271,6 +271,18 @@ export class HistoryReader {
 	}
 
 	/**
+	 * A mark of a miner's newest stored event (its row id), which changes when anyone — this rigtop or another, such
+	 * as `rigtop config set` — stores a newer one; 0 when none. One indexed read.
+	 */
+	lastEvent(miner: number): number {
+		this.#beforeRead();
+		return this.#store.read(
+			() => this.#store.get<{id: number}>('SELECT id FROM event WHERE miner = ? ORDER BY t DESC, id DESC LIMIT 1', miner)?.id ?? 0,
+			0,
+		);
+	}
+
+	/**
 	 * The stored rows of a miner in [from, to), oldest first, from the finest tier for each time (the polls of the
 	 * last hour, minute summaries before them, 10-minute summaries before those): what `rigtop history` prints.
 	 */

@@ -91,6 +91,11 @@ export class HistoryRecorder {
 		return this.#writer.minerOf(slot);
 	}
 
+	/** The stored miner of the session's miner at `slot` as far as written, or null: never writes (minerOf may). */
+	writtenMinerOf(slot: number): number | null {
+		return this.#writer.minerOf(slot);
+	}
+
 	/** Records every poll and event of these monitors from now on (slot = position in the list). */
 	watch(monitors: readonly RecordedMonitor[]): void {
 		monitors.forEach((monitor, slot) => {

@@ -26,6 +26,11 @@ export type MinerHistory = {
 	events(options: {readonly since: number; readonly limit?: number}): readonly StoredEvent[];
 	/** The first and last time anything is known of the miner, or null. */
 	span(): {readonly first: number; readonly last: number} | null;
+	/**
+	 * Changes when a newer event of the miner is stored by anyone (another rigtop, `rigtop config set`), looked at
+	 * once per poll: the screens read the events again on it, as on an event of their own monitor.
+	 */
+	eventsStamp?(): string;
 	/** Stops listening to the monitor. */
 	close(): void;
 };
@@ -55,6 +60,7 @@ export class SessionHistory implements MinerHistory {
 	readonly #capacity: number;
 	#memory: RingBuffer<SampleRow> | null = null;
 	#lastPolls = -1;
+	#stamp = '';
 	readonly #unsubscribe: () => void;
 
 	constructor(options: SessionHistoryOptions) {
@@ -104,6 +110,10 @@ export class SessionHistory implements MinerHistory {
 		return first && last ? {first: first.t, last: last.t} : null;
 	}
 
+	eventsStamp(): string {
+		return this.#stamp;
+	}
+
 	close(): void {
 		this.#unsubscribe();
 	}
@@ -118,7 +128,13 @@ export class SessionHistory implements MinerHistory {
 	#remember(state: MonitorState): void {
 		if (state.polls === this.#lastPolls) return;
 		this.#lastPolls = state.polls;
-		if (this.#recorder?.enabled) return;
+		if (this.#recorder?.enabled) {
+			// Another process's events reach the screens at this miner's next poll (not before its first poll is written:
+			// a fleet's first polls still go in one commit).
+			const miner = this.#recorder.writtenMinerOf(this.#slot);
+			this.#stamp = miner === null ? '' : `${miner}:${this.#recorder.reader.lastEvent(miner)}`;
+			return;
+		}
 		const sample = sampleOfState(state);
 		if (sample === null) return;
 		this.#memory ??= new RingBuffer<SampleRow>(this.#capacity);
@@ -130,7 +146,7 @@ export class SessionHistory implements MinerHistory {
  * A series redrawn at every poll without reading it whole every time: while the request keeps its grid (the same
  * bucket width, its end moved by whole buckets, as the screens ask for it), only the buckets that can have changed
  * are read again — the last one before, and the new ones — and the rest is kept. Read whole when the span, the
- * size or the miner changes, when the end moved back or by more than a quarter of the span, and once a minute
+ * size or the miner changes (the stored one too: another miner answers at the address), when the end moved back or by more than a quarter of the span, and once a minute
  * (what another rigtop wrote meanwhile, a summary made). A chart of an hour at 200 columns reads a handful of
  * polls per redraw instead of the hour's 1,800 (docs/history.md has the figures).
  */
@@ -156,12 +172,16 @@ export class SeriesCache {
 			shift >= 0 &&
 			shift <= points / 4 &&
 			request.to - this.#fullTo < 60_000;
-		let series: Series;
+		let series: Series | null = null;
 		if (incremental) {
 			const moved = Math.round(shift);
 			const tail = history.series({from: request.to - (moved + 1) * step, to: request.to, points: moved + 1});
-			series = {...tail, from: request.from, points: [...kept.points.slice(moved, points - 1), ...tail.points]};
-		} else {
+			// Another stored miner now (another miner answers at the address): nothing kept is its.
+			if (tail.miner === kept.miner)
+				series = {...tail, from: request.from, points: [...kept.points.slice(moved, points - 1), ...tail.points]};
+		}
+
+		if (series === null) {
 			series = history.series({from: request.from, to: request.to, points});
 			this.#fullTo = request.to;
 		}

@@ -5,7 +5,9 @@
  * the same worker id on the same host that was last seen before this miner process started (its uptime
  * says when) — XMRig derives its id from the API port unless `api.id` is set, so a miner restarted on a
  * new random port has a new id and continues its history this way, while two miners running at once
- * on one host never merge; without an id, the worker id and host; without both, the URL. Before the
+ * on one host never merge (nor does another miner that now answers at a session's address: a new id is
+ * the same miner only when the uptime shows the same process, `api.id` changed live); without an id, the
+ * worker id and host; without both, the URL. Before the
  * first answer, polls go to the miner last seen at the URL (or a new one, merged into the real one as
  * soon as the miner says who it is).
  *
@@ -60,6 +62,11 @@ export type EventRecord = {
 	readonly kind: string;
 	readonly severity: string;
 	readonly text: string;
+	/**
+	 * Who the miner is, for an event written without a poll of this writer before it (`rigtop config set`): the
+	 * event goes to the miner these facts identify. Without them, to the miner last seen at the URL.
+	 */
+	readonly facts?: IdentityFacts | null;
 };
 
 /** How often the summaries are made (and the bounds applied) per miner. */
@@ -85,6 +92,7 @@ const STATE_KINDS = new Set([
 	'paused',
 	'resumed',
 	'restarted',
+	'replaced',
 	'hashrate-drop',
 	'hashrate-recovered',
 	'hugepages-lost',
@@ -109,6 +117,9 @@ type Slot = {
 	readonly createdHere: boolean;
 	readonly apiId: string | null;
 	readonly workerId: string | null;
+	/** The last good poll's uptime (s) and time: whether a new id still comes from the same process. */
+	readonly uptimeS: number | null;
+	readonly at: number;
 };
 
 type MinerRow = {miner: number; api_id: string | null; worker: string | null; kind: string | null; url: string; last_seen: number};
@@ -171,7 +182,7 @@ export class HistoryWriter {
 			}
 
 			for (const event of events) {
-				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event.name, null, event.t);
+				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event.name, event.facts ?? null, event.t);
 				touched.add(miner);
 				this.#insertEvent(miner, event);
 			}
@@ -246,6 +257,7 @@ export class HistoryWriter {
 		const apiId = facts ? nonEmpty(facts.apiId) : null;
 		const workerId = facts ? nonEmpty(facts.workerId) : null;
 		if (current && (facts === null || (!current.provisional && current.apiId === apiId && current.workerId === workerId))) {
+			if (facts !== null && facts.uptimeS !== null) slots.set(slot, {...current, uptimeS: facts.uptimeS, at});
 			// The miner row changes once a minute at most while nothing about it changes: a poll then dirties one page, not two.
 			const touched = this.#touched.get(current.miner);
 			if (!touched || touched.url !== url || touched.name !== name || at - touched.at >= TOUCH_EVERY_MS) {
@@ -266,17 +278,30 @@ export class HistoryWriter {
 				createdHere: known === undefined,
 				apiId: null,
 				workerId: null,
+				uptimeS: null,
+				at,
 			});
 			this.#touch(miner, url, name, null, at);
 			return miner;
 		}
 
 		const preferred = current && !current.provisional ? current.miner : null;
+		// A new id from the process this session was reading (its uptime went on): `api.id` changed, the same miner.
+		const sameProcess = current !== undefined && !current.provisional && continues(current, facts.uptimeS, at);
 		const miner =
-			identify(this.#store, {url, name, facts: {...facts, apiId, workerId}, at, preferred}) ??
+			identify(this.#store, {url, name, facts: {...facts, apiId, workerId}, at, preferred, sameProcess}) ??
 			this.#insertMiner(url, name, {...facts, apiId, workerId}, at);
 		if (current?.provisional && current.createdHere && current.miner !== miner) this.#merge(current.miner, miner);
-		slots.set(slot, {miner, generation: this.#generation, provisional: false, createdHere: false, apiId, workerId});
+		slots.set(slot, {
+			miner,
+			generation: this.#generation,
+			provisional: false,
+			createdHere: false,
+			apiId,
+			workerId,
+			uptimeS: facts.uptimeS,
+			at,
+		});
 		this.#touch(miner, url, name, {...facts, apiId, workerId}, at);
 		return miner;
 	}
@@ -517,8 +542,13 @@ export type IdentifyInput = {
 	readonly name: string;
 	readonly facts: IdentityFacts;
 	readonly at: number;
-	/** The miner this session already writes as (kept while the worker id and host still match). */
+	/**
+	 * The miner this session already writes as: kept while the worker id and host still match — but, when the id
+	 * changed, only if `sameProcess` (another id at the address is another miner, with a history of its own).
+	 */
 	readonly preferred?: number | null;
+	/** The answer comes from the process the session read before (its uptime went on). */
+	readonly sameProcess?: boolean;
 };
 
 /** Slack on "last seen before the process started" (uptime is whole seconds, clocks differ a little). */
@@ -546,9 +576,10 @@ export function identify(store: HistoryStore, input: IdentifyInput): number | nu
 		const startedAt = facts.uptimeS === null ? null : at - facts.uptimeS * 1000;
 		for (const candidate of candidates) {
 			if (facts.kind !== null && candidate.kind !== null && facts.kind !== candidate.kind) continue;
-			if (candidate.miner === input.preferred) return candidate.miner;
+			const noIds = facts.apiId === null || candidate.api_id === null;
+			if (candidate.miner === input.preferred && (noIds || input.sameProcess === true)) return candidate.miner;
 			// Without an id there is nothing else to tell two miners of one worker id apart.
-			if (facts.apiId === null || candidate.api_id === null) return candidate.miner;
+			if (noIds) return candidate.miner;
 			// A new id: the same miner restarted (on a new port) only if the stored one was gone before this one started.
 			const gone = startedAt === null ? candidate.last_seen < at - 120_000 : candidate.last_seen <= startedAt + START_SLACK_MS;
 			if (gone) return candidate.miner;
@@ -564,6 +595,13 @@ export function identify(store: HistoryStore, input: IdentifyInput): number | nu
 	}
 
 	return null;
+}
+
+/** Whether a poll at `at` with this uptime comes from the process last read at `slot.at` (its uptime went on by the time between). */
+function continues(slot: Slot, uptimeS: number | null, at: number): boolean {
+	if (slot.uptimeS === null || uptimeS === null) return false;
+	const elapsedS = (at - slot.at) / 1000;
+	return uptimeS >= slot.uptimeS && Math.abs(uptimeS - slot.uptimeS - elapsedS) <= 5 + elapsedS * 0.02;
 }
 
 /** The host of a miner URL without its port ('[::1]' kept bracketed). */

@@ -78,6 +78,8 @@ export type EventContext = {
 	/** Milliseconds between the two snapshots being read; 0 or absent when unknown. */
 	readonly elapsedMs?: number;
 	readonly dropOptions?: DropOptions;
+	/** Where the miner answers (host:port), for the 'replaced' message. */
+	readonly address?: string;
 };
 
 export type DeriveResult = {
@@ -87,6 +89,8 @@ export type DeriveResult = {
 	readonly hugepagesLost: boolean;
 	/** The miner process changed between the two snapshots: counters and windows started again. */
 	readonly restarted: boolean;
+	/** Another miner (a new id) answers at the address now: its counters are its own, not a jump of the old ones. */
+	readonly replaced?: boolean;
 };
 
 const noEvents: readonly EventDraft[] = Object.freeze([]);
@@ -104,6 +108,12 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 			hugepagesLost: false,
 			restarted: false,
 		};
+	}
+
+	const replaced = replacedEvent(prev, next, elapsedMs, ctx.address);
+	if (replaced) {
+		// Nothing of the old miner carries over: its counters, windows and allocations are another miner's.
+		return {events: [replaced], drop: initialDropState, pause: initialPauseState, hugepagesLost: false, restarted: false, replaced: true};
 	}
 
 	const restart = restartEvent(prev, next, elapsedMs);
@@ -149,11 +159,43 @@ function minerLabel(snapshot: MinerSnapshot): string {
 
 /**
  * Whether `next` comes from a different miner process than `prev`: its uptime went down, or is
- * shorter than the time between the two reads; its id or version changed; or, where the miner
- * reports no uptime (before 2.15.4), its lifetime share counters went down.
+ * shorter than the time between the two reads; another miner answers (a new id); its version changed;
+ * or, where the miner reports no uptime (before 2.15.4), its lifetime share counters went down.
  */
 export function isRestart(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs = 0): boolean {
-	return restartReason(prev, next, elapsedMs) !== null;
+	return isReplaced(prev, next, elapsedMs) || restartReason(prev, next, elapsedMs) !== null;
+}
+
+/** Uptime is whole seconds and read somewhere inside each request: a little slack on comparing it with the time between reads. */
+function uptimeSlack(elapsedS: number): number {
+	return 5 + elapsedS * 0.02;
+}
+
+/**
+ * Whether another miner answers in `next` than in `prev`. XMRig derives its id from the API port, the MAC and the
+ * program's kind (or takes `api.id`), so a new id at the same address is another machine or program — unless the
+ * process is plainly the same one (its uptime went on by the time between the reads: `api.id` changed live). No id
+ * on either side (2.x, or no network interface: ""): no evidence, never claimed.
+ */
+export function isReplaced(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs = 0): boolean {
+	if (prev.id === null || next.id === null || prev.id === next.id) return false;
+	if (prev.uptime === null || next.uptime === null) return true;
+	const elapsed = elapsedMs / 1000;
+	const sameProcess = next.uptime >= prev.uptime && Math.abs(next.uptime - prev.uptime - elapsed) <= uptimeSlack(elapsed);
+	return !sameProcess;
+}
+
+function replacedEvent(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs: number, address: string | undefined): EventDraft | null {
+	if (!isReplaced(prev, next, elapsedMs)) return null;
+	const who = [next.workerId, next.version === null ? null : `${minerLabel(next)} ${next.version}`].filter(
+		(part): part is string => part !== null && part.trim() !== '',
+	);
+	const where = address === undefined || address === '' ? 'this address' : address;
+	return {
+		kind: 'replaced',
+		severity: 'warn',
+		message: `a different miner now answers at ${where}${who.length > 0 ? `: ${who.join(', ')}` : ''}`,
+	};
 }
 
 function restartReason(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs: number): string | null {
@@ -161,11 +203,9 @@ function restartReason(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs: numb
 		return `miner restarted: ${minerLabel(prev)} ${prev.version} → ${next.version}`;
 	}
 
-	if (prev.id !== null && next.id !== null && prev.id !== next.id) return 'miner restarted (new id)';
 	if (prev.uptime !== null && next.uptime !== null) {
 		const elapsed = elapsedMs / 1000;
-		// Uptime is whole seconds and read somewhere inside each request: allow a little slack.
-		const slack = 5 + elapsed * 0.02;
+		const slack = uptimeSlack(elapsed);
 		if (next.uptime < prev.uptime || next.uptime + slack < elapsed) {
 			return `miner restarted (up ${formatDuration(next.uptime)})`;
 		}

@@ -4,7 +4,7 @@ import {Listeners, type Store} from '../store.js';
 import type {DropOptions, DropState, EventDraft, PauseState} from './events.js';
 import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropState, initialPauseState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
-import {displayName, withoutCredentials} from './name.js';
+import {displayName, hostPort, withoutCredentials} from './name.js';
 import {RingBuffer} from './ring-buffer.js';
 import {shareUnchanged} from './structural-share.js';
 import type {EventKind, MinerEvent, MonitorState, Severity} from './types.js';
@@ -64,7 +64,7 @@ type Outcome = {readonly ok: true; readonly snapshot: MinerSnapshot} | {readonly
 export type PollStats = {
 	/** Polls that failed (any MinerError). */
 	readonly failures: number;
-	/** Times the miner was seen to restart between two good polls (uptime went back, new id or version). */
+	/** Times the miner was seen to restart between two good polls (uptime went back, a new version); not another miner answering. */
 	readonly restarts: number;
 	/** How long the last finished poll took, in ms; null before the first. */
 	readonly lastDurationMs: number | null;
@@ -326,17 +326,21 @@ export class Monitor implements Store<MonitorState> {
 			pausedAlertMs: this.#pausedAlertMs,
 			elapsedMs,
 			dropOptions: this.#dropOptions,
+			address: hostPort(prevState.url),
 		});
 		this.#drop = derived.drop;
 		this.#pause = derived.pause;
 		this.#hugepagesLost = derived.hugepagesLost;
 		const back = prevState.status === 'down' || prevState.status === 'error';
 		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now)), ...derived.events] : derived.events;
-		if (derived.restarted) {
+		if (derived.restarted || derived.replaced === true) {
 			this.#sampleSum = 0;
 			this.#sampleCount = 0;
-			this.#stats = {...this.#stats, restarts: this.#stats.restarts + 1};
+			if (derived.restarted) this.#stats = {...this.#stats, restarts: this.#stats.restarts + 1};
 		}
+
+		// The recent samples were another miner's.
+		if (derived.replaced === true) this.#history.clear();
 
 		const sample = snapshot.hashrate.total[0];
 		this.#history.push(sample);

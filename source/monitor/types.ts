@@ -27,6 +27,8 @@ export type EventKind =
 	| 'hugepages-lost'
 	| 'hugepages-restored'
 	| 'restarted'
+	/** Another miner (a new API id: another machine or program) answers at the address now. */
+	| 'replaced'
 	| 'started'
 	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
 	| 'action';

@@ -22,6 +22,8 @@ export type SimCliOptions = {
 	readonly dialect: SimDialect | null;
 	readonly warm: boolean;
 	readonly seed: number | null;
+	/** --sim-mac: the simulated machine's MAC address (its API id derives from it, the port and the kind). */
+	readonly mac: string | null;
 	readonly timeScale: number | null;
 	/** -h/--help: print the usage and exit, as XMRig does. */
 	readonly help: boolean;
@@ -48,6 +50,7 @@ const OPTIONS: Readonly<Record<string, Spec>> = {
 	'sim-dialect': {value: true},
 	'sim-warm': {value: false},
 	'sim-seed': {value: true},
+	'sim-mac': {value: true},
 	'sim-time-scale': {value: true},
 	help: {value: false},
 	version: {value: false},
@@ -80,8 +83,12 @@ Simulator options:
                                 or 2.14 for a config file in the older api layout
       --sim-warm                start as a miner that has been up for days (windows full, shares, pool up)
       --sim-seed=N              deterministic randomness
+      --sim-mac=MAC             the machine's MAC address (the API id derives from it, the port and the kind,
+                                as XMRig's does); default one of the worker id's
       --sim-time-scale=X        simulated seconds per real second (default 1)
 `;
+
+const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
 
 export type ParsedArgs = {readonly ok: true; readonly options: SimCliOptions} | {readonly ok: false; readonly error: string};
 
@@ -144,6 +151,8 @@ export function parseSimArgs(argv: readonly string[]): ParsedArgs {
 	const timeScale = numberOption('sim-time-scale', (n) => n > 0);
 	if (threads === 'bad') return {ok: false, error: 'invalid --threads'};
 	if (seed === 'bad') return {ok: false, error: 'invalid --sim-seed'};
+	const mac = values.get('sim-mac') ?? null;
+	if (mac !== null && !MAC.test(mac)) return {ok: false, error: `invalid --sim-mac '${mac}' (six hex pairs, e.g. 02:00:00:00:00:01)`};
 	if (timeScale === 'bad') return {ok: false, error: 'invalid --sim-time-scale'};
 
 	return {
@@ -170,6 +179,7 @@ export function parseSimArgs(argv: readonly string[]): ParsedArgs {
 			help: flags.has('help'),
 			version: flags.has('version'),
 			seed,
+			mac,
 			timeScale,
 			warnings,
 		},

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
 	const options: SimOptions = {dialect, host, threads, warm: cli.warm};
 	if (cli.workerId !== null) options.workerId = cli.workerId;
 	if (cli.seed !== null) options.seed = cli.seed;
+	if (cli.mac !== null) options.mac = cli.mac;
 	if (cli.timeScale !== null) options.timeScale = cli.timeScale;
 	if (fileText !== null && configPath !== null) {
 		options.configText = fileText;

@@ -42,6 +42,11 @@ export type SimOptions = {
 	timeScale?: number;
 	/** Deterministic randomness. */
 	seed?: number;
+	/**
+	 * The simulated machine's MAC address (default: one made from the worker id). The API id is derived from the API
+	 * port, this MAC and the kind, as XMRig's is (Keccak there): another MAC on the same port is another machine.
+	 */
+	mac?: string;
 	/** Default true: a PUT /1/config answers 204 and applies ~applyDelayMs later. */
 	watch?: boolean;
 	/** Default 500. */
@@ -103,6 +108,25 @@ export type Simulator = {
 };
 
 const MAX_REQUESTS = 1000;
+
+/** A locally administered MAC made from the worker id: the same simulated machine at every start. */
+function defaultMac(workerId: string): string {
+	const bytes = createHash('sha256').update(`rigtop-sim-mac:${workerId}`).digest().subarray(0, 6);
+	bytes[0] = ((bytes[0] ?? 0) & 0xfc) | 0x02;
+	return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join(':');
+}
+
+/**
+ * The API id, derived as XMRig's: a hash of the API port, the MAC and the kind ("miner" from 3.x on, "cpu" before),
+ * 16 hex characters (XMRig uses Keccak; SHA3-256 here, which only differs in padding).
+ */
+function simulatedId(port: number, mac: string, dialect: SimDialect): string {
+	const portBytes = Buffer.alloc(2);
+	portBytes.writeUInt16LE(port & 0xffff);
+	const macBytes = Buffer.from(mac.replaceAll(/[:-]/g, ''), 'hex');
+	const kind = dialect === '2' || dialect === '2.14' ? 'cpu' : 'miner';
+	return createHash('sha3-256').update(portBytes).update(macBytes).update(kind).digest('hex').slice(0, 16);
+}
 
 function cpuModel(threads: number): CpuModel {
 	const cores = Math.max(1, threads);
@@ -197,10 +221,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		}
 		this.diskText = this.appliedText;
 		this.settings = settings;
-		this.generatedId = createHash('sha256')
-			.update(`rigtop-sim:${options.workerId ?? 'sim-rig'}:${this.lastPort}:miner`)
-			.digest('hex')
-			.slice(0, 16);
+		this.generatedId = simulatedId(this.lastPort, options.mac ?? defaultMac(options.workerId ?? 'sim-rig'), info.dialect);
 		this.rig = new Rig({
 			dialect: info.dialect,
 			random: createRandom(options.seed ?? randomSeed()),

@@ -3,7 +3,7 @@
  * first poll that sees `shares_good` go up dates the share to that poll (so it is exact to
  * within one poll interval). Until an increase is seen the time is unknown (null → "—"):
  * shares counted before rigtop started watching carry no time. A lower count means the miner
- * restarted, which forgets the time.
+ * restarted, which forgets the time; so does another miner answering (a new id), whose count is its own.
  */
 import type {MonitorState} from '../monitor/types.js';
 
@@ -12,6 +12,8 @@ export type ShareTrack = {
 	readonly good: number | null;
 	/** Epoch ms of the poll that first saw the latest accepted share; null when unknown. */
 	readonly lastAcceptedAt: number | null;
+	/** The miner's API id the count is of (absent: none known). */
+	readonly id?: string | null;
 };
 
 export const EMPTY_SHARE_TRACK: ShareTrack = {good: null, lastAcceptedAt: null};
@@ -20,7 +22,10 @@ export const EMPTY_SHARE_TRACK: ShareTrack = {good: null, lastAcceptedAt: null};
 export function trackShares(previous: ShareTrack, state: Pick<MonitorState, 'snapshot' | 'lastSuccessAt'>): ShareTrack {
 	const good = state.snapshot?.results.good;
 	if (good === undefined) return previous;
-	if (previous.good === null || good < previous.good) return {good, lastAcceptedAt: null};
+	const id = state.snapshot?.id ?? null;
+	const another = id !== null && (previous.id ?? null) !== null && previous.id !== id;
+	if (previous.good === null || good < previous.good || another)
+		return id === null ? {good, lastAcceptedAt: null} : {good, lastAcceptedAt: null, id};
 	if (good === previous.good) return previous;
-	return {good, lastAcceptedAt: state.lastSuccessAt};
+	return {...previous, good, lastAcceptedAt: state.lastSuccessAt};
 }

@@ -16,6 +16,13 @@ describe('which events are alerts', () => {
 		expect(alertForEvent(event('pool-lost'), none).alert?.kind).toBe('pool-lost');
 		expect(alertForEvent(event('hashrate-drop'), none).alert?.kind).toBe('hashrate-drop');
 		expect(alertForEvent(event('restarted'), none).alert?.kind).toBe('restarted');
+		const replaced = alertForEvent(
+			event('replaced', 'a different miner now answers at 10.0.0.5:8080'),
+			alertForEvent(event('pool-lost'), none).open,
+		);
+		expect(replaced.alert).toEqual({kind: 'replaced', severity: 'warn', message: 'a different miner now answers at 10.0.0.5:8080'});
+		// The old miner's troubles are not the new one's.
+		expect(replaced.open.size).toBe(0);
 		expect(alertForEvent(event('hugepages-lost'), none).alert?.kind).toBe('hugepages-lost');
 		for (const kind of ['started', 'paused', 'resumed', 'rejected', 'action'] as const)
 			expect(alertForEvent(event(kind), none).alert).toBeNull();

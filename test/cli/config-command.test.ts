@@ -2,10 +2,15 @@
  * `rigtop config get|set` end to end through discovery (URL + token from RIGTOP_TOKEN or a token
  * file), the real client and the simulated miner, plus a recorded-style miner for conflict and 400.
  */
-import {readdirSync, writeFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {runConfigCommand, type ConfigCommandOptions} from '../../source/cli/config-command.js';
+import {runHistoryCommand} from '../../source/history/command.js';
+import {HistoryReader} from '../../source/history/read.js';
+import {HistoryStore} from '../../source/history/store.js';
+import {HistoryWriter} from '../../source/history/writer.js';
+import {goodSample, observation} from '../history/helpers.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {tempDir, v6Config} from '../config/helpers/fixtures.js';
 import {json, startReplayServer} from '../config/helpers/replay-server.js';
@@ -55,6 +60,12 @@ async function config(argv: readonly string[], options: Partial<ConfigCommandOpt
 
 	return {code, out, err};
 }
+
+const openStores: HistoryStore[] = [];
+afterEach(() => {
+	for (const store of openStores.splice(0)) store.close();
+});
+const cleanupStore = (store: HistoryStore) => openStores.push(store);
 
 const puts = () => sim.requests.filter((request) => request.method === 'PUT');
 
@@ -109,6 +120,76 @@ describe('rigtop config set', () => {
 		expect(lines.at(-1)).toMatch(/^backup: .*backups\/127\.0\.0\.1_\d+_.*\.json$/);
 		expect(sim.configText()).toBe(before.replace('"huge-pages": true', '"huge-pages": false').replace('"mode": "auto"', '"mode": "fast"'));
 		expect(readdirSync(path.join(temp.dir, 'backups'))).toHaveLength(1);
+	});
+
+	it('records the apply in the history store as the config view does, so rigtop history shows it; never a secret', async () => {
+		const historyFile = path.join(temp.dir, 'state', 'rigtop', 'history.sqlite');
+		const newPass = 'cli-new-pool-pass-91';
+		const result = await config(['set', 'cpu.huge-pages=false', `pools.0.pass=${newPass}`], {historyFile});
+		expect(result.code).toBe(0);
+		expect(result.err).toBe('');
+		let out = '';
+		const code = await runHistoryCommand({
+			urls: [sim.url],
+			since: '1h',
+			until: undefined,
+			json: true,
+			csv: false,
+			list: false,
+			tokenFile: undefined,
+			tokenEnv: TOKEN,
+			tokenFlag: undefined,
+			configPath: undefined,
+			file: historyFile,
+			discovery: {homeDir: temp.dir, procRoot: path.join(temp.dir, 'no-proc')},
+			stdout: {write: (text: string) => (out += text)},
+			stderr: {write: () => true},
+		});
+		expect(code).toBe(0);
+		const doc = JSON.parse(out) as {miner: {name: string; id: string}; events: {kind: string; severity: string; text: string}[]};
+		expect(doc.miner.name).toBe('sim-rig');
+		expect(doc.miner.id).toMatch(/^[0-9a-f]{16}$/);
+		// The config view's event: kind 'action', "config apply: " and the apply's own message.
+		expect(doc.events).toEqual([
+			{
+				kind: 'action',
+				severity: 'info',
+				time: expect.any(String),
+				text: expect.stringMatching(/^config apply: applied 2 changes; your config as it was is saved in .*backups\/.*\.json$/),
+			},
+		]);
+		for (const file of readdirSync(path.dirname(historyFile))) {
+			const bytes = readFileSync(path.join(path.dirname(historyFile), file));
+			for (const secret of [TOKEN, POOL_PASS, newPass]) expect(bytes.includes(secret)).toBe(false);
+		}
+	});
+
+	it('records an api.id change under the miner it was made to, not as a new one', async () => {
+		const historyFile = path.join(temp.dir, 'state', 'rigtop', 'history.sqlite');
+		const answer = await fetch(`${sim.url}/2/summary`, {headers: {Authorization: `Bearer ${TOKEN}`}});
+		const summary = (await answer.json()) as {id: string; worker_id: string; uptime: number};
+		// The miner as a rigtop watching it stored it.
+		const store = HistoryStore.open({file: historyFile, notify: () => undefined});
+		const facts = {apiId: summary.id, workerId: summary.worker_id, kind: 'miner', uptimeS: summary.uptime};
+		new HistoryWriter(store).write([observation(goodSample(Date.now(), 1000), facts, {url: sim.url, name: 'sim-rig'})], []);
+		store.close();
+		const result = await config(['set', 'api.id=my-rig-id'], {historyFile, yes: true});
+		expect(result.code).toBe(0);
+		const after = HistoryStore.open({file: historyFile, readOnly: true});
+		cleanupStore(after);
+		const reader = new HistoryReader(after);
+		const miners = reader.miners();
+		expect(miners.map((miner) => miner.apiId)).toEqual([summary.id]);
+		expect(reader.events(miners[0]?.id ?? -1, {since: 0}).map((event) => event.text)).toEqual([
+			expect.stringMatching(/^config apply: applied 1 change;/),
+		]);
+	});
+
+	it('records nothing with --no-history, nor when nothing was applied', async () => {
+		const historyFile = path.join(temp.dir, 'state', 'rigtop', 'history.sqlite');
+		expect((await config(['set', 'cpu.huge-pages=false'], {historyFile, history: false})).code).toBe(0);
+		expect((await config(['set', 'no.such=1'], {historyFile})).code).toBe(2);
+		expect(existsSync(historyFile)).toBe(false);
 	});
 
 	it('an API change needs --yes; a bad value is refused; --read-only refuses set; nothing is sent', async () => {

@@ -16,7 +16,7 @@ import {httpAnswer, startRawServer, type RawRequest} from './raw-server.js';
 export type FaultMode =
 	/** Recorded 6.26 answers, uptime moving on. */
 	| 'healthy'
-	/** The miner restarted: uptime starts again from 0 and the id changes; then healthy. */
+	/** The miner restarted: uptime starts again from 0 (the id stays: XMRig's is made from the port, the MAC and the kind); then healthy. */
 	| 'restart'
 	/** Nothing listens on the port (connection refused). */
 	| 'refused'
@@ -174,13 +174,12 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 	const dripMs = options.dripMs ?? 20;
 	let mode: FaultMode = 'healthy';
 	let only: ((request: FaultRequest) => boolean) | null = null;
-	let generation = 0;
 	let processStart = Date.now();
 	let uptimeAtStart = options.uptime ?? 3600;
 	const connections: ConnectionRecord[] = [];
 	const timers = new Set<NodeJS.Timeout>();
 
-	const minerId = () => `f800509bdc3f${(0xb6_59 + generation * 7919).toString(16).padStart(4, '0').slice(-4)}`;
+	const minerId = () => 'f800509bdc3fb659';
 	const uptime = () => uptimeAtStart + Math.floor((Date.now() - processStart) / 1000);
 
 	/** A recorded summary body with this miner's id, worker id, uptime and hashrate. */
@@ -509,7 +508,6 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 		connections,
 		async setMode(next, modeOptions = {}) {
 			if (next === 'restart') {
-				generation++;
 				processStart = Date.now();
 				uptimeAtStart = 0;
 			}

@@ -14,6 +14,13 @@ afterEach(async () => {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
+/** A time as `rigtop history` prints it (local). */
+function localTimeOf(t: number): string {
+	const d = new Date(t);
+	const pad = (n: number) => String(n).padStart(2, '0');
+	return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
 function capture() {
 	let text = '';
 	return {stream: {write: (chunk: string) => (text += chunk)}, text: () => text};
@@ -140,6 +147,48 @@ describe('rigtop history against a real store', () => {
 			1,
 		);
 		expect(err.text()).toMatch(/no history is stored for http:\/\/127\.0\.0\.1:\d+/);
+	});
+
+	it('shows the miner that answers at an address now, and names the other one stored there; --list shows both', async () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const clock = manualClock();
+		const {store} = openStore(temp.dir, {now: clock.now});
+		const now = await startSimulator({dialect: '6', workerId: 'sim-rig', mac: '02:00:00:00:00:0b', warm: true});
+		cleanups.push(async () => now.stop());
+		const nowId = ((await (await fetch(`${now.url}/2/summary`)).json()) as {id: string}).id;
+		const t = clock.now();
+		const writer = new HistoryWriter(store, {now: clock.now});
+		// The miner that answered there before (another machine: another id), then the one there now, in one session.
+		writer.write(
+			[observation(goodSample(t - HOUR, 900), sixFacts('0123456789abcdef', 'sim-rig', 600), {url: now.url, name: 'sim-rig'})],
+			[],
+		);
+		writer.write(
+			[observation(goodSample(t - HOUR + 2000, 5000), sixFacts(nowId, 'sim-rig', 5 * 86_400), {url: now.url, name: 'sim-rig'})],
+			[eventRecord(t - HOUR + 2000, 'replaced', 'a different miner now answers', {url: now.url, name: 'sim-rig'})],
+		);
+		store.close();
+		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
+		const out = capture();
+		const err = capture();
+		expect(
+			await runHistoryCommand(options(file, temp.dir, {urls: [now.url], json: true, now: t, stdout: out.stream, stderr: err.stream})),
+		).toBe(0);
+		const doc = JSON.parse(out.text()) as {miner: {id: string}; series: {hashrate: {avg: number}}[]; events: {kind: string}[]};
+		expect(doc.miner.id).toBe(nowId);
+		expect(doc.series.map((row) => row.hashrate.avg)).toEqual([5000]);
+		expect(doc.events.map((event) => event.kind)).toEqual(['replaced']);
+		const address = now.url.replace('http://', '');
+		expect(err.text()).toBe(
+			`rigtop: showing sim-rig (id ${nowId}); another miner was seen at ${address} before: sim-rig (id 0123456789abcdef), last seen ${localTimeOf(t - HOUR)} (rigtop history --list shows them all)\n`,
+		);
+		const list = capture();
+		expect(await runHistoryCommand(options(file, temp.dir, {list: true, json: true, stdout: list.stream}))).toBe(0);
+		expect((JSON.parse(list.text()) as {id: string; url: string}[]).map((miner) => [miner.id, miner.url])).toEqual([
+			[nowId, now.url],
+			['0123456789abcdef', now.url],
+		]);
 	});
 
 	it('reports a missing store and bad usage in one line', async () => {

@@ -57,6 +57,52 @@ describe('history identity', () => {
 		expect(session(store, t + 10_000, 'http://127.0.0.1:2222', sixFacts('id-2222', 'box', 3610))).toBe(second);
 	});
 
+	it("keeps another miner that now answers at a session's address apart (a new id, not the same process), the same worker id or not", () => {
+		const {store, clock, reader} = setup();
+		const t = clock.now();
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const url = 'http://127.0.0.1:18080';
+		writer.write([observation(goodSample(t, 1000), sixFacts('id-a', 'sim-rig', 600), {url})], []);
+		const first = writer.minerOf(0);
+		writer.write([observation(goodSample(t + 2000, 1000), sixFacts('id-a', 'sim-rig', 602), {url})], []);
+		// Another rig behind the address, up for days, with the same worker id: its own miner, its own polls.
+		writer.write(
+			[observation(goodSample(t + 4000, 5000, {good: 9470, total: 9501, rejected: 31}), sixFacts('id-b', 'sim-rig', 5 * 86_400), {url})],
+			[eventRecord(t + 4000, 'replaced', 'a different miner now answers at 127.0.0.1:18080: sim-rig, XMRig 6.26.0', {url})],
+		);
+		const second = writer.minerOf(0);
+		expect(first).not.toBeNull();
+		expect(second).not.toBe(first);
+		writer.write([observation(goodSample(t + 6000, 5000), sixFacts('id-b', 'sim-rig', 5 * 86_400 + 2), {url})], []);
+		const rows = (miner: number | null) => reader.rows(miner ?? -1, {from: t - HOUR, to: t + HOUR});
+		expect(rows(first).map((row) => row.t)).toEqual([t, t + 2000]);
+		expect(rows(second).map((row) => [row.t, row.rejected])).toEqual([
+			[t + 4000, 31],
+			[t + 6000, 0],
+		]);
+		expect(reader.events(second ?? -1, {since: 0}).map((event) => event.kind)).toEqual(['replaced']);
+		expect(reader.events(first ?? -1, {since: 0})).toEqual([]);
+		expect(
+			reader
+				.miners()
+				.map((miner) => miner.apiId)
+				.sort(),
+		).toEqual(['id-a', 'id-b']);
+		// The first miner back at the address later: its own history again.
+		writer.write([observation(goodSample(t + 60_000, 1000), sixFacts('id-a', 'sim-rig', 20), {url})], []);
+		expect(writer.minerOf(0)).toBe(first);
+	});
+
+	it('keeps writing as the same miner when its api.id changes live (the uptime goes on)', () => {
+		const {store, clock} = setup();
+		const t = clock.now();
+		const writer = new HistoryWriter(store, {now: clock.now});
+		writer.write([observation(goodSample(t, 1000), sixFacts('id-a', 'rig-a', 600))], []);
+		const first = writer.minerOf(0);
+		writer.write([observation(goodSample(t + 2000, 1000), sixFacts('my-rig', 'rig-a', 602))], []);
+		expect(writer.minerOf(0)).toBe(first);
+	});
+
 	it('does not take the history of a miner of the same worker id on another host, or of another kind', () => {
 		const {store, clock} = setup();
 		const t = clock.now();

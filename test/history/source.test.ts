@@ -4,7 +4,8 @@
  */
 import {afterEach, describe, expect, it} from 'vitest';
 import {memoryCapacity, SeriesCache, SessionHistory, type MinerHistory, type SeriesRequest} from '../../source/history/source.js';
-import {createStore, makeEvent, makeState, NOW} from '../ui/helpers/state.js';
+import {recordActionEvent} from '../../source/history/action-event.js';
+import {createStore, makeEvent, makeSnapshot, makeState, NOW} from '../ui/helpers/state.js';
 import {NIGHT, nightHistory, POLL_MS} from '../ui/helpers/history.js';
 
 const cleanups: (() => void)[] = [];
@@ -31,6 +32,36 @@ describe('a miner’s history for the screens', () => {
 		// The session's poll is in the series before it is written (it waits for the flush).
 		store.set({lastAttemptAt: NOW + 1000, lastSuccessAt: NOW + 1000});
 		expect(night.history.series({from: NOW, to: NOW + 2000, points: 1}).points[0]?.samples).toBe(2);
+	});
+
+	it('notices at its next poll an event another process stored (rigtop config set), so the screens read them again', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW, polls: 1}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		// Looked at from the poll after the session's first is written (the recorder writes every 5 s).
+		night.recorder.flush();
+		store.set({lastAttemptAt: NOW + 1000, lastSuccessAt: NOW + 1000, polls: 2});
+		const before = night.history.eventsStamp();
+		expect(before).not.toBe('');
+		// Another process, on its own connection to the file, as `rigtop config set` writes it.
+		const written = recordActionEvent({
+			file: night.file,
+			url: 'http://127.0.0.1:18088',
+			snapshot: makeSnapshot(),
+			at: NOW + 1500,
+			severity: 'info',
+			text: 'config apply: applied 1 change; your config as it was is saved in /tmp/b.json',
+			secrets: [],
+			notify: () => undefined,
+			now: () => NOW + 1500,
+		});
+		expect(written).toBe(true);
+		expect(night.history.eventsStamp()).toBe(before);
+		store.set({lastAttemptAt: NOW + 2000, lastSuccessAt: NOW + 2000, polls: 3});
+		expect(night.history.eventsStamp()).not.toBe(before);
+		expect(night.history.events({since: NOW}).map((event) => [event.kind, event.text])).toEqual([
+			['action', 'config apply: applied 1 change; your config as it was is saved in /tmp/b.json'],
+		]);
 	});
 
 	it('with history off: this session’s polls and events, from memory, and it says so', () => {

@@ -62,6 +62,53 @@ describe('deriveEvents', () => {
 		expect(result.restarted).toBe(false);
 	});
 
+	describe('replaced (another miner answers at the address)', () => {
+		const old = makeSnapshot({uptime: 600, results: {good: 40, total: 40, rejected: 0}});
+		const other = makeSnapshot({
+			id: 'ffffffffffffffff',
+			workerId: 'rig-02',
+			uptime: 5 * 86_400,
+			results: {good: 9470, total: 9501, rejected: 31},
+			paused: true,
+		});
+
+		it('says so once, in place of a restart, rejected shares or a pause, and starts the trackers afresh', () => {
+			const dropped = {dropped: true, streak: 0, baseline: 1000, baselineWindow: '15m' as const, sinceResume: null};
+			const result = deriveEvents(old, other, {...ctx(dropped, 2000), address: '10.0.0.5:8080', hugepagesLost: true});
+			expect(result.events).toEqual([
+				{kind: 'replaced', severity: 'warn', message: 'a different miner now answers at 10.0.0.5:8080: rig-02, XMRig 6.26.0'},
+			]);
+			expect(result.replaced).toBe(true);
+			expect(result.restarted).toBe(false);
+			expect(result.drop).toBe(initialDropState);
+			expect(result.pause).toBe(initialPauseState);
+			expect(result.hugepagesLost).toBe(false);
+			// The next poll of the new miner compares with its own counters: one rejected share is one.
+			const next = {...other, uptime: (other.uptime ?? 0) + 2, results: {...other.results, total: 9502, rejected: 32}};
+			expect(run([next], other, {elapsedMs: 2000}).events.map((event) => event.message)).toEqual(['share rejected (32 of 9 502)']);
+		});
+
+		it('also when the new miner has just started, or during an outage', () => {
+			expect(kinds(deriveEvents(old, {...other, uptime: 4}, ctx()).events)).toEqual(['replaced']);
+			expect(kinds(deriveEvents(old, {...other, uptime: 900}, ctx(initialDropState, 600_000)).events)).toEqual(['replaced']);
+		});
+
+		it('not when the same process only changed its api.id (its uptime went on), nor without ids to compare', () => {
+			const renamed = {...old, id: 'ffffffffffffffff', uptime: 602};
+			expect(deriveEvents(old, renamed, ctx(initialDropState, 2000)).events).toEqual([]);
+			// 2.x without an id, and XMRig's "" (no network interface; null in the model): no evidence.
+			const noId = deriveEvents({...old, id: null}, other, ctx());
+			expect(kinds(noId.events)).not.toContain('replaced');
+			expect(kinds(deriveEvents(old, {...other, id: null}, ctx()).events)).not.toContain('replaced');
+		});
+
+		it('says "this address" when the monitor did not give one', () => {
+			expect(deriveEvents(old, {...other, workerId: null, version: null}, ctx()).events[0]?.message).toBe(
+				'a different miner now answers at this address',
+			);
+		});
+	});
+
 	describe('restarted', () => {
 		it('when the uptime went down', () => {
 			const result = deriveEvents(makeSnapshot(), makeSnapshot({uptime: 12}), ctx());
@@ -78,10 +125,11 @@ describe('deriveEvents', () => {
 			expect(isRestart(prev, makeSnapshot({uptime: 1802}), 2500)).toBe(false);
 		});
 
-		it('when the id or the version changed', () => {
-			expect(deriveEvents(makeSnapshot(), makeSnapshot({id: 'ffffffffffffffff'}), ctx()).events).toEqual([
-				{kind: 'restarted', severity: 'warn', message: 'miner restarted (new id)'},
-			]);
+		it('when the version changed, the id staying (the same miner, whatever version it comes back as)', () => {
+			const downgraded = deriveEvents(makeSnapshot(), makeSnapshot({version: '5.11.4', uptime: 3}), ctx());
+			expect(downgraded.events).toEqual([{kind: 'restarted', severity: 'warn', message: 'miner restarted: XMRig 6.26.0 → 5.11.4'}]);
+			expect(downgraded.restarted).toBe(true);
+			expect(downgraded.replaced).not.toBe(true);
 			const upgraded = deriveEvents(makeSnapshot({version: '6.25.0'}), makeSnapshot({uptime: 40}), ctx());
 			expect(upgraded.events[0]?.message).toBe('miner restarted: XMRig 6.25.0 → 6.26.0');
 		});

@@ -161,5 +161,11 @@ describe('xmrig-sim command line', () => {
 		expect(parseSimArgs(['--sim-dialect', '3'])).toMatchObject({ok: false});
 		expect(parseSimArgs(['-c'])).toMatchObject({ok: false});
 		expect(parseSimArgs(['--threads', '0'])).toMatchObject({ok: false});
+		expect(parseSimArgs(['--sim-mac', '02:00:00:00:0a'])).toMatchObject({ok: false, error: expect.stringContaining('--sim-mac')});
+	});
+
+	it("takes the machine's MAC with --sim-mac", () => {
+		const parsed = parseSimArgs(['--sim-mac', '02:00:00:00:00:0A']);
+		expect(parsed.ok && parsed.options.mac).toBe('02:00:00:00:00:0A');
 	});
 });

@@ -169,6 +169,21 @@ describe('shares and the pool', () => {
 		expect(back.hashrate.total[0]).toBeGreaterThan(0);
 	});
 
+	it('derives its id from the port, the MAC and the kind, as XMRig does: another MAC on the same port is another id', async () => {
+		const a = await sim({mac: '02:00:00:00:00:0a'});
+		const port = a.server.port;
+		const idA = (await a.summary()).id;
+		expect(idA).toMatch(/^[0-9a-f]{16}$/);
+		await a.server.stop();
+		const again = await sim({mac: '02:00:00:00:00:0a', port, warm: true, workerId: 'other-name'});
+		expect((await again.summary()).id).toBe(idA);
+		await again.server.stop();
+		const b = await sim({mac: '02:00:00:00:00:0b', port});
+		expect((await b.summary()).id).not.toBe(idA);
+		const elsewhere = await sim({mac: '02:00:00:00:00:0a'});
+		expect((await elsewhere.summary()).id).not.toBe(idA);
+	});
+
 	it('restartMiner: uptime 0, windows null, shares 0, same id; the pool comes back after a moment', async () => {
 		const {server, advance, summary} = await sim({warm: true});
 		const before = await summary();

@@ -123,10 +123,11 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.polls: a new poll is read even while the span's grid has not moved
 		[cache, history, fits, from, to, points, state.polls],
 	);
+	const stamp = history.eventsStamp?.() ?? '';
 	const events = useMemo(
 		() => (fits ? history.events({since: from}).filter((event) => event.t < to) : []),
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.events: a new event is read at once
-		[history, fits, from, to, state.events],
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.events, stamp: a new event (of anyone's) is read at once
+		[history, fits, from, to, state.events, stamp],
 	);
 	const fifteen = state.snapshot?.hashrate.total[2] ?? null;
 	const references = useMemo<Reference[]>(

@@ -85,7 +85,11 @@ function useEventsVersion(sources: readonly EventSource[]): string {
 		},
 		[sources],
 	);
-	const version = useCallback(() => sources.map((source) => source.store.getState().events.at(-1)?.seq ?? 0).join(','), [sources]);
+	// A rig's own event, or a newer one stored by anyone (another rigtop, `rigtop config set`).
+	const version = useCallback(
+		() => sources.map((source) => `${source.store.getState().events.at(-1)?.seq ?? 0}/${source.history.eventsStamp?.() ?? ''}`).join(','),
+		[sources],
+	);
 	return useSyncExternalStore(subscribe, version, version);
 }
 

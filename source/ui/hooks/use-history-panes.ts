@@ -94,6 +94,8 @@ export function timedEvent(event: MinerEvent): TimedEvent {
  * notices; read again when the monitor logs one. A few more than shown are read, so an 'up' on screen finds the 'down' it ends.
  */
 export function usePaneEvents(history: MinerHistory | undefined, events: readonly MinerEvent[], count: number): readonly TimedEvent[] {
+	// Events another rigtop stored (`rigtop config set`): read again when the newest stored one changes.
+	const stamp = history?.eventsStamp?.() ?? '';
 	return useMemo(() => {
 		const wanted = Math.max(1, count) + 8;
 		if (!history) return events.slice(-wanted).map((event) => timedEvent(event));
@@ -102,5 +104,6 @@ export function usePaneEvents(history: MinerHistory | undefined, events: readonl
 		const notices = events.filter((event) => event.seq < 0);
 		if (notices.length === 0) return stored;
 		return [...stored, ...notices.slice(-wanted).map((event) => timedEvent(event))].sort((a, b) => a.t - b.t).slice(-wanted);
-	}, [history, events, count]);
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- stamp: a newer event stored by anyone, read them again
+	}, [history, events, count, stamp]);
 }
