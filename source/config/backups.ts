@@ -8,7 +8,8 @@ import {randomBytes} from 'node:crypto';
 import {constants as fsConstants} from 'node:fs';
 import {access, chmod, link, open, readdir, readFile, rename, unlink} from 'node:fs/promises';
 import path from 'node:path';
-import {makeDirectory, rigtopStateDir} from './state-dir.js';
+import {makeDirectory} from './make-directory.js';
+import {rigtopStateDir} from './state-dir.js';
 
 export const DEFAULT_KEEP = 50;
 

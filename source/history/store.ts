@@ -17,7 +17,7 @@
  */
 import {chmodSync, closeSync, existsSync, fstatSync, openSync, readdirSync, renameSync, statSync, unlinkSync} from 'node:fs';
 import path from 'node:path';
-import {makeDirectorySync} from '../config/state-dir.js';
+import {makeDirectorySync} from '../config/make-directory.js';
 import {loadSqlite, type DatabaseSync, type SQLInputValue, type StatementSync} from './sqlite.js';
 import {EVENT_KEEP_MS, EVENT_MAX_BYTES, EVENT_MAX_ROWS, EVENT_ROW_OVERHEAD, SAMPLE_TIER, SUMMARY_TIERS} from './tiers.js';
 import {classify, detail, shownPath, StoreProblem, unmadeFolder, type Trouble} from './trouble.js';

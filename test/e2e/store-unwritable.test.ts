@@ -225,6 +225,16 @@ describe('a state folder where nothing can be made', () => {
 	});
 });
 
+describe('a cache folder where nothing can be made', () => {
+	it('--once goes on without the compile cache (Node made its folder with the same endless mkdir)', async () => {
+		const sim = await simulator({workerId: 'cache-rig'});
+		const result = await cli(['--once', sim.url], {XDG_CACHE_HOME: UNDER_PROC});
+		expect(result.code).toBe(0);
+		expect(result.stdout).toMatch(/^cache-rig +XMRig/);
+		expect(result.stderr).toBe('');
+	});
+});
+
 describe('an address that never answered', () => {
 	it('--once against it leaves no miner in rigtop history --list; one that answered is listed', async () => {
 		const state = tempDir();

@@ -1,12 +1,12 @@
 /**
- * Making the state folder: Node's `mkdir(…, {recursive: true})` never returns for a folder whose parent exists but
+ * Making rigtop's folders (state, compile cache): Node's `mkdir(…, {recursive: true})` never returns for a folder whose parent exists but
  * cannot hold folders (under /proc, behind a dangling symlink); rigtop's own walk fails at once instead. (Before
  * the fix these tests hung at a full core: the sync call blocks the test's process, the async one never settles.)
  */
 import {existsSync, mkdirSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {makeDirectory, makeDirectorySync} from '../../source/config/state-dir.js';
+import {makeDirectory, makeDirectorySync} from '../../source/config/make-directory.js';
 import {tempDir} from './helpers/fixtures.js';
 
 let temp: ReturnType<typeof tempDir>;
