@@ -225,6 +225,67 @@ describe('a state folder where nothing can be made', () => {
 	});
 });
 
+/**
+ * Whether this machine lets the test mount a small tmpfs in a mount namespace of its own (root with CAP_SYS_ADMIN,
+ * util-linux's unshare): a real disk that fills up, seen by rigtop alone and gone with it.
+ */
+async function canMountPrivately(): Promise<boolean> {
+	const dir = tempDir();
+	try {
+		await run('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs "$0"', dir], {
+			timeout: 5000,
+		});
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+describe('a disk that fills up under a running rigtop', () => {
+	it('the live view turns history off with one line and goes on, without spinning', async (context) => {
+		if (!(await canMountPrivately())) {
+			context.skip();
+			return;
+		}
+
+		const sim = await simulator({workerId: 'full-rig'});
+		const state = tempDir();
+		// 64 KiB: the new store (its WAL, the shared-memory file and the file itself) fits; a few flushes later the
+		// WAL cannot grow: SQLITE_FULL, as on any full disk.
+		const term = await TmuxTerminal.start(
+			[
+				'unshare',
+				'--mount',
+				'--propagation',
+				'private',
+				'sh',
+				'-c',
+				'mount -t tmpfs -o size=64k tmpfs "$0" && exec "$@"',
+				state,
+				'node',
+				CLI,
+				sim.url,
+				'--interval',
+				'0.25',
+			],
+			{cols: 100, rows: 30, env: {XDG_STATE_HOME: state}},
+		);
+		cleanups.push(async () => term.kill());
+		await term.waitFor((text) => text.includes('full-rig') && text.includes('● live'), 10_000);
+		const screen = await term.waitFor('history off', 40_000);
+		const lines = screen.split('\n').filter((line) => line.includes('history off'));
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toContain('history off: the disk is full');
+		expect(screen).not.toMatch(/ExperimentalWarning|Error:|at .*\(node:/);
+		await expectNoSpin(await rigtopPid(term));
+		const seen = sim.requests.length;
+		await term.waitFor(() => sim.requests.length > seen, 5000);
+		expect((await term.screen()).split('\n').filter((line) => line.includes('history off'))).toHaveLength(1);
+		await term.send('q', true);
+		await term.waitFor('[exit 0]', 5000);
+	}, 90_000);
+});
+
 describe('a cache folder where nothing can be made', () => {
 	it('--once goes on without the compile cache (Node made its folder with the same endless mkdir)', async () => {
 		const sim = await simulator({workerId: 'cache-rig'});
