@@ -20,7 +20,7 @@ import path from 'node:path';
 import {makeDirectorySync} from '../config/make-directory.js';
 import {loadSqlite, type DatabaseSync, type SQLInputValue, type StatementSync} from './sqlite.js';
 import {EVENT_KEEP_MS, EVENT_MAX_BYTES, EVENT_MAX_ROWS, EVENT_ROW_OVERHEAD, SAMPLE_TIER, SUMMARY_TIERS} from './tiers.js';
-import {classify, detail, shownPath, StoreProblem, unmadeFolder, type Trouble} from './trouble.js';
+import {classify, detail, fsCode, shownPath, StoreProblem, unmadeFolder, type Trouble} from './trouble.js';
 
 /** The store's page size, set when it is created. */
 const PAGE_SIZE = 1024;
@@ -390,7 +390,7 @@ export class HistoryStore {
 			case 'not-writable': {
 				const folder = unmadeFolder(error);
 				if (folder !== null)
-					return `history off: the folder ${shownPath(folder)} cannot be made (${detail(error)}); set XDG_STATE_HOME to a writable folder`;
+					return `history off: the folder ${shownPath(folder)} cannot be made (${fsCode(error) ?? detail(error)}); set XDG_STATE_HOME to a writable folder`;
 				return `history off: ${where} cannot be written (${detail(error)}); fix its folder's permissions or set XDG_STATE_HOME`;
 			}
 

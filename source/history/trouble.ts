@@ -40,7 +40,8 @@ export function sqliteCode(error: unknown): number | null {
 	return typeof errcode === 'number' ? errcode & 0xff : null;
 }
 
-function fsCode(error: unknown): string | null {
+/** The file system's error code (ENOENT, EACCES…), or null. */
+export function fsCode(error: unknown): string | null {
 	if (typeof error !== 'object' || error === null) return null;
 	const code = (error as {code?: unknown}).code;
 	return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : null;

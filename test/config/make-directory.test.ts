@@ -1,7 +1,8 @@
 /**
- * Making rigtop's folders (state, compile cache): Node's `mkdir(…, {recursive: true})` never returns for a folder whose parent exists but
- * cannot hold folders (under /proc, behind a dangling symlink); rigtop's own walk fails at once instead. (Before
- * the fix these tests hung at a full core: the sync call blocks the test's process, the async one never settles.)
+ * Making rigtop's folders (state, compile cache): Node's `mkdir(…, {recursive: true})` never returns for a folder
+ * whose parent exists but cannot hold folders (under /proc, behind a dangling symlink); rigtop's own walk fails at
+ * once instead. (Before the fix these tests hung at a full core: the sync call blocks the test's process, the async
+ * one never settles.)
  */
 import {existsSync, mkdirSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';

@@ -112,7 +112,7 @@ async function freePort(): Promise<number> {
 }
 
 const historyOffLine = (folder: string) =>
-	`history off: the folder ${folder} cannot be made (no such file or directory, ENOENT); set XDG_STATE_HOME to a writable folder`;
+	`history off: the folder ${folder} cannot be made (ENOENT); set XDG_STATE_HOME to a writable folder`;
 
 describe('a state folder where nothing can be made', () => {
 	it('--once prints its report and exits 0, history off in one line on stderr', async () => {
