@@ -12,12 +12,15 @@
 //   cli/node-floor.ts are kept to syntax that every Node since 14 parses.
 // - It turns on Node's module compile cache (Node 22.1+) in $XDG_CACHE_HOME/rigtop (default
 //   ~/.cache/rigtop), so that every later start loads rigtop's code as cached V8 code instead of
-//   compiling it again. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+//   compiling it again. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program. The
+//   folder is made first (config/make-directory.ts): Node makes it with its recursive mkdir, which
+//   never returns where no folder can be made (under /proc, behind a symlink to an unmounted disk).
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import {nodeIsSupported, unsupportedNodeMessage} from './cli/node-floor.js';
+import {makeDirectorySync} from './config/make-directory.js';
 
 function cacheDirectory(): string {
 	const xdg = process.env['XDG_CACHE_HOME'];
@@ -27,7 +30,11 @@ function cacheDirectory(): string {
 
 if (nodeIsSupported(process.versions.node)) {
 	try {
-		module.enableCompileCache(cacheDirectory());
+		if (!process.env['NODE_DISABLE_COMPILE_CACHE']) {
+			const directory = cacheDirectory();
+			makeDirectorySync(directory, 0o700);
+			module.enableCompileCache(directory);
+		}
 	} catch {
 		// A cache that cannot be used only costs start-up time.
 	}

@@ -6,8 +6,9 @@
  */
 import {randomBytes} from 'node:crypto';
 import {constants as fsConstants} from 'node:fs';
-import {access, chmod, link, mkdir, open, readdir, readFile, rename, unlink} from 'node:fs/promises';
+import {access, chmod, link, open, readdir, readFile, rename, unlink} from 'node:fs/promises';
 import path from 'node:path';
+import {makeDirectory} from './make-directory.js';
 import {rigtopStateDir} from './state-dir.js';
 
 export const DEFAULT_KEEP = 50;
@@ -100,6 +101,17 @@ export function backupFailure(error: unknown, location: string, doing: 'write' |
 		);
 	}
 
+	// A folder that cannot be made where its parent is (under /proc, behind a symlink to an unmounted disk).
+	if (code === 'ENOENT' && doing === 'write') {
+		return new BackupError(
+			'not-writable',
+			`could not save a backup of the miner's config in ${location}: that directory cannot be made (ENOENT); ` +
+				'set XDG_STATE_HOME to a writable directory',
+			location,
+			error,
+		);
+	}
+
 	if (code === 'ENOENT' && doing === 'read') return new BackupError('not-found', `the backup ${location} is gone`, location, error);
 	const detail = code ?? (error instanceof Error ? error.message : String(error));
 	return new BackupError('other', `could not ${doing} the backup in ${location} (${detail})`, location, error);
@@ -154,7 +166,7 @@ export async function writeBackup(dir: string, minerUrl: string, text: string, o
 	const now = options.now ?? (() => new Date());
 	const keep = Math.max(1, options.keep ?? DEFAULT_KEEP);
 	try {
-		await mkdir(dir, {recursive: true, mode: 0o700});
+		await makeDirectory(dir, 0o700);
 		await chmod(dir, 0o700);
 	} catch (error) {
 		throw backupFailure(error, dir, 'write');

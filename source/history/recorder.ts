@@ -85,7 +85,10 @@ export class HistoryRecorder {
 	/** The store's id of the session's miner at `slot` (for reader calls), or null before its first poll. */
 	minerOf(slot: number): number | null {
 		const miner = this.#writer.minerOf(slot);
-		if (miner !== null || !this.#observations.some((observation) => observation.slot === slot)) return miner;
+		if (miner !== null) return miner;
+		const pending = this.#observations.filter((observation) => observation.slot === slot);
+		// A miner that never answered gets its id with its first answer, not by writing its failed polls.
+		if (pending.length === 0 || (this.#writer.waits(slot) && pending.every((observation) => observation.facts === null))) return null;
 		// Its first poll waits to be written: written now, so that it has an id.
 		this.flush();
 		return this.#writer.minerOf(slot);

@@ -15,11 +15,12 @@
  * - Failing safe: a full disk, a read-only folder or an I/O error turns history off with one notice;
  *   monitoring never depends on it.
  */
-import {chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync} from 'node:fs';
+import {chmodSync, closeSync, existsSync, fstatSync, openSync, readdirSync, renameSync, statSync, unlinkSync} from 'node:fs';
 import path from 'node:path';
+import {makeDirectorySync} from '../config/make-directory.js';
 import {loadSqlite, type DatabaseSync, type SQLInputValue, type StatementSync} from './sqlite.js';
 import {EVENT_KEEP_MS, EVENT_MAX_BYTES, EVENT_MAX_ROWS, EVENT_ROW_OVERHEAD, SAMPLE_TIER, SUMMARY_TIERS} from './tiers.js';
-import {classify, detail, shownPath, StoreProblem, type Trouble} from './trouble.js';
+import {classify, detail, fsCode, shownPath, StoreProblem, unmadeFolder, type Trouble} from './trouble.js';
 
 /** The store's page size, set when it is created. */
 const PAGE_SIZE = 1024;
@@ -292,7 +293,7 @@ export class HistoryStore {
 			}
 		}
 
-		mkdirSync(directory, {recursive: true, mode: 0o700});
+		makeDirectorySync(directory, 0o700);
 		withoutOthers(directory);
 		// Created here with 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
 		const fd = openSync(this.file, 'a', 0o600);
@@ -386,8 +387,13 @@ export class HistoryStore {
 		switch (trouble) {
 			case 'full':
 				return `history off: the disk is full (or the store reached its bound, ${sizeText(this.maxBytes)}) writing ${where}`;
-			case 'not-writable':
+			case 'not-writable': {
+				const folder = unmadeFolder(error);
+				if (folder !== null)
+					return `history off: the folder ${shownPath(folder)} cannot be made (${fsCode(error) ?? detail(error)}); set XDG_STATE_HOME to a writable folder`;
 				return `history off: ${where} cannot be written (${detail(error)}); fix its folder's permissions or set XDG_STATE_HOME`;
+			}
+
 			case 'newer':
 			case 'foreign':
 			case 'damaged':

@@ -11,7 +11,7 @@ export type Trouble =
 	| 'foreign'
 	/** The disk (or the store's own size limit) is full: history off when making room did not help. */
 	| 'full'
-	/** The folder or the file cannot be written (permissions, a read-only file system): history off. */
+	/** The folder or the file cannot be made or written (permissions, a read-only file system): history off. */
 	| 'not-writable'
 	/** Another rigtop holds the write lock longer than the wait: the batch is kept for the next try. */
 	| 'busy'
@@ -40,7 +40,8 @@ export function sqliteCode(error: unknown): number | null {
 	return typeof errcode === 'number' ? errcode & 0xff : null;
 }
 
-function fsCode(error: unknown): string | null {
+/** The file system's error code (ENOENT, EACCES…), or null. */
+export function fsCode(error: unknown): string | null {
 	if (typeof error !== 'object' || error === null) return null;
 	const code = (error as {code?: unknown}).code;
 	return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : null;
@@ -79,6 +80,8 @@ export function classify(error: unknown): Trouble {
 		case 'ENOSPC':
 		case 'EDQUOT':
 			return 'full';
+		// ENOENT: a folder that cannot be made where its parent is (under /proc, behind a symlink to a missing disk).
+		case 'ENOENT':
 		case 'EACCES':
 		case 'EPERM':
 		case 'EROFS':
@@ -99,6 +102,13 @@ export class StoreProblem extends Error {
 		super(message);
 		this.trouble = trouble;
 	}
+}
+
+/** The folder a failed mkdir could not make, or null (for messages). */
+export function unmadeFolder(error: unknown): string | null {
+	if (typeof error !== 'object' || error === null) return null;
+	const {syscall, path} = error as {syscall?: unknown; path?: unknown};
+	return syscall === 'mkdir' && typeof path === 'string' ? path : null;
 }
 
 /** The error's own words, one line, without a stack. */

@@ -19,6 +19,7 @@
 import {hostPort} from '../monitor/name.js';
 import type {HistoryStore} from './store.js';
 import {
+	EVENT_MAX_ROWS,
 	EVENT_TEXT_MAX,
 	MINUTE_TIER,
 	SAMPLE_TIER,
@@ -113,14 +114,25 @@ type Slot = {
 	readonly generation: number;
 	/** Resolved from the URL alone (no good poll yet). */
 	readonly provisional: boolean;
-	/** The miner row was created for this slot (merged away once the real identity is known). */
-	readonly createdHere: boolean;
 	readonly apiId: string | null;
 	readonly workerId: string | null;
 	/** The last good poll's uptime (s) and time: whether a new id still comes from the same process. */
 	readonly uptimeS: number | null;
 	readonly at: number;
 };
+
+/** What waits for a miner's first answer (see the top). */
+type Waiting = {readonly observations: Observation[]; readonly events: EventRecord[]};
+
+/**
+ * What waits, within bounds: the polls of the last span the store keeps polls for (older ones would be pruned
+ * unsummarized as soon as they were written) and at most as many as it keeps; the newest events it keeps.
+ */
+function bounded(entry: Waiting): Waiting {
+	const newest = entry.observations.at(-1)?.sample.t ?? 0;
+	const observations = entry.observations.filter((observation) => observation.sample.t >= newest - SAMPLE_TIER.keepMs);
+	return {observations: observations.slice(-SAMPLE_TIER.maxRows), events: entry.events.slice(-EVENT_MAX_ROWS)};
+}
 
 type MinerRow = {miner: number; api_id: string | null; worker: string | null; kind: string | null; url: string; last_seen: number};
 
@@ -144,6 +156,8 @@ export class HistoryWriter {
 	/** When each miner's row was last written, and what it said; the newest poll time per miner. */
 	#touched = new Map<number, {at: number; url: string; name: string}>();
 	#seen = new Map<number, number>();
+	/** Per slot: the polls and events of a miner that has not answered yet and is not in the store (see the top). */
+	#waiting = new Map<number, Waiting>();
 	#generation: number;
 
 	constructor(store: HistoryStore, options: HistoryWriterOptions = {}) {
@@ -174,15 +188,45 @@ export class HistoryWriter {
 		if (observations.length === 0 && events.length === 0) return true;
 		const slots = new Map(this.#slots);
 		const touched = new Set<number>();
+		// What waits for a first answer after this write, and the slots whose waiting polls and events it writes.
+		const waiting = new Map<number, Waiting>();
+		const released = new Set<number>();
+		const waitFor = (slot: number) => {
+			let entry = waiting.get(slot);
+			if (!entry) {
+				const before = this.#waiting.get(slot);
+				entry = {observations: [...(before?.observations ?? [])], events: [...(before?.events ?? [])]};
+				waiting.set(slot, entry);
+			}
+
+			return entry;
+		};
+
 		const ok = this.#store.write(() => {
 			for (const observation of observations) {
 				const miner = this.#resolve(slots, observation.slot, observation.url, observation.name, observation.facts, observation.sample.t);
+				if (miner === null) {
+					waitFor(observation.slot).observations.push(observation);
+					continue;
+				}
+
 				touched.add(miner);
+				if (!released.has(observation.slot)) {
+					released.add(observation.slot);
+					const held = waiting.get(observation.slot) ?? this.#waiting.get(observation.slot);
+					if (held) this.#release(miner, held);
+				}
+
 				this.#insertSample(miner, observation.sample, observation.spacingMs);
 			}
 
 			for (const event of events) {
 				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event.name, event.facts ?? null, event.t);
+				if (miner === null) {
+					waitFor(event.slot).events.push(event);
+					continue;
+				}
+
 				touched.add(miner);
 				this.#insertEvent(miner, event);
 			}
@@ -190,8 +234,15 @@ export class HistoryWriter {
 		if (!ok) return false;
 		if (this.#store.generation !== this.#generation) return false; // the file was replaced while writing
 		this.#slots = slots;
+		for (const slot of released) this.#waiting.delete(slot);
+		for (const [slot, entry] of waiting) if (!released.has(slot)) this.#waiting.set(slot, bounded(entry));
 		this.summarize([...touched]);
 		return true;
+	}
+
+	/** Whether the slot's miner has never answered and is not in the store: its polls and events wait for an answer. */
+	waits(slot: number): boolean {
+		return this.#waiting.has(slot) && this.minerOf(slot) === null;
 	}
 
 	/**
@@ -252,7 +303,8 @@ export class HistoryWriter {
 
 	// ---- identity ----
 
-	#resolve(slots: Map<number, Slot>, slot: number, url: string, name: string, facts: IdentityFacts | null, at: number): number {
+	/** The stored miner of the slot; null for a miner that has not answered and is not in the store (nothing written). */
+	#resolve(slots: Map<number, Slot>, slot: number, url: string, name: string, facts: IdentityFacts | null, at: number): number | null {
 		const current = slots.get(slot);
 		const apiId = facts ? nonEmpty(facts.apiId) : null;
 		const workerId = facts ? nonEmpty(facts.workerId) : null;
@@ -270,19 +322,10 @@ export class HistoryWriter {
 
 		if (facts === null) {
 			const known = this.#store.get<{miner: number}>('SELECT miner FROM miner WHERE url = ? ORDER BY last_seen DESC LIMIT 1', url);
-			const miner = known?.miner ?? this.#insertMiner(url, name, null, at);
-			slots.set(slot, {
-				miner,
-				generation: this.#generation,
-				provisional: true,
-				createdHere: known === undefined,
-				apiId: null,
-				workerId: null,
-				uptimeS: null,
-				at,
-			});
-			this.#touch(miner, url, name, null, at);
-			return miner;
+			if (known === undefined) return null;
+			slots.set(slot, {miner: known.miner, generation: this.#generation, provisional: true, apiId: null, workerId: null, uptimeS: null, at});
+			this.#touch(known.miner, url, name, null, at);
+			return known.miner;
 		}
 
 		const preferred = current && !current.provisional ? current.miner : null;
@@ -291,17 +334,7 @@ export class HistoryWriter {
 		const miner =
 			identify(this.#store, {url, name, facts: {...facts, apiId, workerId}, at, preferred, sameProcess}) ??
 			this.#insertMiner(url, name, {...facts, apiId, workerId}, at);
-		if (current?.provisional && current.createdHere && current.miner !== miner) this.#merge(current.miner, miner);
-		slots.set(slot, {
-			miner,
-			generation: this.#generation,
-			provisional: false,
-			createdHere: false,
-			apiId,
-			workerId,
-			uptimeS: facts.uptimeS,
-			at,
-		});
+		slots.set(slot, {miner, generation: this.#generation, provisional: false, apiId, workerId, uptimeS: facts.uptimeS, at});
 		this.#touch(miner, url, name, {...facts, apiId, workerId}, at);
 		return miner;
 	}
@@ -347,18 +380,14 @@ export class HistoryWriter {
 		);
 	}
 
-	/** Moves what was stored under a provisional miner to the real one. */
-	#merge(from: number, to: number): void {
-		this.#store.run('UPDATE OR IGNORE sample SET miner = ? WHERE miner = ?', to, from);
-		this.#store.run('UPDATE OR IGNORE summary_1m SET miner = ? WHERE miner = ?', to, from);
-		this.#store.run('UPDATE OR IGNORE summary_10m SET miner = ? WHERE miner = ?', to, from);
-		this.#store.run('UPDATE event SET miner = ? WHERE miner = ?', to, from);
-		this.#store.run(
-			'UPDATE miner SET first_seen = min(first_seen, (SELECT first_seen FROM miner WHERE miner = ?)) WHERE miner = ?',
-			from,
-			to,
-		);
-		for (const table of ['sample', 'summary_1m', 'summary_10m', 'miner']) this.#store.run(`DELETE FROM ${table} WHERE miner = ?`, from);
+	/** Writes what waited for the miner's first answer under the miner, which was seen since the first of it. */
+	#release(miner: number, held: Waiting): void {
+		for (const early of held.observations) this.#insertSample(miner, early.sample, early.spacingMs);
+		for (const early of held.events) this.#insertEvent(miner, early);
+		let first = Number.POSITIVE_INFINITY;
+		for (const early of held.observations) first = Math.min(first, early.sample.t);
+		for (const early of held.events) first = Math.min(first, early.t);
+		if (Number.isFinite(first)) this.#store.run('UPDATE miner SET first_seen = min(first_seen, ?) WHERE miner = ?', first, miner);
 	}
 
 	// ---- rows ----

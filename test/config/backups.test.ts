@@ -120,6 +120,18 @@ describe('writeBackup', () => {
 		expect(readdirSync(temp.dir)).toEqual(['a-file']);
 	});
 
+	it.skipIf(!existsSync('/proc/self'))('fails at once where the folder cannot be made (under /proc), naming it and the fix', async () => {
+		// Node's recursive mkdir never settled here (it spun a core); nothing may be sent without a backup.
+		const dir = '/proc/rigtop-nope/rigtop/backups';
+		const error = await writeBackup(dir, url, v6Config()).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(BackupError);
+		expect(error).toMatchObject({reason: 'not-writable', location: dir});
+		expect((error as Error).message).toBe(
+			"could not save a backup of the miner's config in /proc/rigtop-nope/rigtop/backups: that directory cannot be made (ENOENT); " +
+				'set XDG_STATE_HOME to a writable directory',
+		);
+	});
+
 	it.skipIf(!existsSync('/dev/full'))('maps a full disk (a real ENOSPC) to a plain message', () => {
 		let enospc: unknown;
 		try {

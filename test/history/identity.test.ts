@@ -1,6 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest';
 import {HistoryReader} from '../../source/history/read.js';
 import type {HistoryStore} from '../../source/history/store.js';
+import {LINK} from '../../source/history/tiers.js';
 import {HistoryWriter, hostOf, type IdentityFacts} from '../../source/history/writer.js';
 import {downSample, eventRecord, goodSample, manualClock, observation, openStore, sixFacts, tempDir} from './helpers.js';
 
@@ -143,6 +144,39 @@ describe('history identity', () => {
 		expect(reader.miners().map((miner) => miner.id)).toEqual([known]);
 		expect(reader.events(known ?? 0, {since: t + HOUR - 1}).map((event) => event.text)).toEqual(['down: connection refused']);
 		expect(store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ?', known ?? 0)?.n).toBe(3);
+	});
+
+	it('stores nothing of an address that never answered; its polls wait (the last hour of them) for a first answer', () => {
+		const {store, clock, reader} = setup();
+		const t = clock.now();
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const url = 'http://127.0.0.1:6666';
+		// Two hours of failed polls, one a minute, and the events of the outage.
+		for (let minute = 0; minute <= 120; minute++) {
+			clock.set(t + minute * MINUTE);
+			const events = minute === 0 ? [eventRecord(clock.now(), 'down', 'down: connection refused', {url})] : [];
+			expect(writer.write([observation(downSample(clock.now()), null, {url})], events)).toBe(true);
+		}
+
+		expect(writer.minerOf(0)).toBeNull();
+		expect(writer.waits(0)).toBe(true);
+		expect(reader.miners()).toEqual([]);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM sample')?.n).toBe(0);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM event')?.n).toBe(0);
+		// It answers: what waited is written under it, within the span the store keeps polls for.
+		clock.set(t + 121 * MINUTE);
+		writer.write([observation(goodSample(clock.now(), 1000), sixFacts('id-late'), {url})], []);
+		const miner = writer.minerOf(0);
+		expect(miner).not.toBeNull();
+		expect(writer.waits(0)).toBe(false);
+		expect(reader.miners().map((stored) => stored.id)).toEqual([miner]);
+		const kept = store.all<{t: number; link: number}>('SELECT t, link FROM sample WHERE miner = ? ORDER BY t', miner ?? 0);
+		expect(kept.length).toBeGreaterThan(60);
+		expect(kept.at(0)?.t).toBeGreaterThanOrEqual(t + 55 * MINUTE);
+		expect(kept.at(-1)?.t).toBe(t + 121 * MINUTE);
+		expect(kept.filter((row) => row.link !== LINK.live)).toHaveLength(kept.length - 1);
+		expect(reader.events(miner ?? 0, {since: 0}).map((event) => event.text)).toEqual(['down: connection refused']);
+		expect(reader.miners()[0]?.firstSeen).toBe(t);
 	});
 
 	it('hostOf drops the port, keeps IPv6 brackets', () => {

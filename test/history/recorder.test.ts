@@ -115,7 +115,7 @@ describe('history recorder on a real session', () => {
 		}
 	}, 30_000);
 
-	it('a --once adds its sample, and a miner that does not answer adds a failed one', async () => {
+	it('a --once adds its sample; a miner that answered once adds a failed one, an address that never answered nothing', async () => {
 		const temp = tempDir();
 		cleanups.push(temp.cleanup);
 		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
@@ -123,37 +123,94 @@ describe('history recorder on a real session', () => {
 		cleanups.push(async () => sim.stop());
 		const gone = await startSimulator({dialect: '2', workerId: 'gone-rig'});
 		const goneUrl = gone.url;
-		await gone.stop();
+		// A wrong address: nothing ever answered there.
+		const never = await startSimulator({dialect: '6'});
+		const neverUrl = never.url;
+		await never.stop();
 		const out = {write: () => true} as unknown as NodeJS.WritableStream;
-		for (let i = 0; i < 3; i++) {
+		const once = async (urls: readonly string[]) => {
 			const session = attachHistory(
 				createSession(
-					[
-						{url: sim.url, token: null},
-						{url: goneUrl, token: null},
-					],
+					urls.map((url) => ({url, token: null})),
 					2000,
 				),
 				plan('once', 2000),
 				() => undefined,
 				{file},
 			);
-			expect(await runOnce(session, {json: false} as RunPlan, out)).toBe(1);
+			const code = await runOnce(session, {json: false} as RunPlan, out);
 			await session.close();
+			// Past the spacing within which a poll close to a stored one is not stored again.
 			await new Promise((resolve) => setTimeout(resolve, 1600));
-		}
+			return code;
+		};
+
+		// The gone rig answered one --once before it went.
+		expect(await once([goneUrl])).toBe(0);
+		await gone.stop();
+		expect(await once([neverUrl])).toBe(1);
+		for (let i = 0; i < 3; i++) expect(await once([sim.url, goneUrl, neverUrl])).toBe(1);
 
 		const reader = readStore(file);
 		const miners = reader.miners();
-		expect(miners.map((miner) => miner.name).sort()).toEqual(['cron-rig', goneUrl.replace('http://', '')].sort());
+		expect(miners.map((miner) => miner.name).sort()).toEqual(['cron-rig', 'gone-rig']);
+		expect(miners.map((miner) => miner.url)).not.toContain(neverUrl);
 		const cron = miners.find((miner) => miner.name === 'cron-rig');
 		const rows = reader.rows(cron?.id ?? 0, {from: 0, to: Date.now() + 1});
 		expect(rows.reduce((sum, row) => sum + row.n, 0)).toBe(3);
 		expect(rows.every((row) => row.hrAvg !== null && row.live === row.n)).toBe(true);
-		const down = miners.find((miner) => miner.name !== 'cron-rig');
-		const failed = reader.rows(down?.id ?? 0, {from: 0, to: Date.now() + 1});
-		expect(failed.reduce((sum, row) => sum + row.n, 0)).toBe(3);
-		expect(failed.every((row) => row.live === 0)).toBe(true);
+		const down = miners.find((miner) => miner.name === 'gone-rig');
+		const polls = reader.rows(down?.id ?? 0, {from: 0, to: Date.now() + 1});
+		expect(polls.reduce((sum, row) => sum + row.n, 0)).toBe(4);
+		expect(polls.reduce((sum, row) => sum + row.live, 0)).toBe(1);
+	}, 40_000);
+
+	it('a live session stores no miner for an address that never answers, and one that answers late keeps its outage', async () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
+		const late = await startSimulator({dialect: '6', warm: true, workerId: 'late-rig'});
+		cleanups.push(async () => late.stop());
+		const lateUrl = late.url;
+		await late.stop();
+		const never = await startSimulator({dialect: '6'});
+		const neverUrl = never.url;
+		await never.stop();
+		const session = attachHistory(
+			createSession(
+				[lateUrl, neverUrl].map((url) => ({url, token: null})),
+				250,
+			),
+			plan('live', 250),
+			() => undefined,
+			{file},
+		);
+		cleanups.push(async () => session.close());
+		session.start();
+		const [first, second] = session.miners;
+		if (!first || !second) throw new Error('no miners');
+		await until(() => first.monitor.getState().status === 'down' && second.monitor.getState().polls >= 3, 8000, 'both down');
+		// Neither has an id in the store yet, and reading their history does not make one.
+		expect(session.history?.minerOf(0)).toBeNull();
+		expect(session.history?.minerOf(1)).toBeNull();
+		session.history?.flush();
+		expect(readStore(file).miners()).toEqual([]);
+		await late.start();
+		await until(() => first.monitor.getState().status === 'live', 8000, 'the late rig up');
+		const down = first.monitor.getState().events.filter((event) => event.kind === 'down').length;
+		await until(() => (session.history?.minerOf(0) ?? null) !== null, 8000, 'its id');
+		await session.close();
+
+		const reader = readStore(file);
+		const miners = reader.miners();
+		expect(miners.map((miner) => miner.name)).toEqual(['late-rig']);
+		const id = miners[0]?.id ?? 0;
+		const rows = reader.rows(id, {from: 0, to: Date.now() + 1000});
+		// The polls before its first answer are its outage, stored under it once it answered.
+		expect(rows.some((row) => row.live === 0 && row.link >= 2)).toBe(true);
+		expect(rows.some((row) => row.live > 0)).toBe(true);
+		expect(reader.events(id, {since: 0}).filter((event) => event.kind === 'down')).toHaveLength(down);
+		expect(miners[0]?.firstSeen).toBeLessThan(rows.find((row) => row.live > 0)?.t ?? 0);
 	}, 30_000);
 
 	it('a wrong token is not stored as the miner being down: its polls are not stored, its error is an event', async () => {
