@@ -13,10 +13,13 @@
 // - It turns on Node's module compile cache (Node 22.1+) in $XDG_CACHE_HOME/rigtop (default
 //   ~/.cache/rigtop), so that every later start loads rigtop's code as cached V8 code instead of
 //   compiling it again. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+// - It lets stdout and stderr close under every command (`rigtop history --json | head -1`): quietly, never
+//   with a stack trace (cli/closed-pipe.ts, kept to the same syntax).
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import {survivePipeClosing} from './cli/closed-pipe.js';
 import {nodeIsSupported, unsupportedNodeMessage} from './cli/node-floor.js';
 
 function cacheDirectory(): string {
@@ -25,6 +28,7 @@ function cacheDirectory(): string {
 	return path.join(base, 'rigtop');
 }
 
+survivePipeClosing(process.stdout, process.stderr);
 if (nodeIsSupported(process.versions.node)) {
 	try {
 		module.enableCompileCache(cacheDirectory());
