@@ -88,7 +88,7 @@ export async function configGet(options: ConfigGetOptions): Promise<ScriptedResu
 	const masked = new ConfigDocument(read.document.maskedText());
 	if (options.path === undefined) return {exitCode: 0, lines: splitLines(masked.text)};
 	const path = read.document.resolve(options.path);
-	const noKey = () => {
+	const noKey = (): ScriptedResult => {
 		const existing = read.document.entries().map((entry) => entry.id);
 		return {exitCode: 1, lines: [`the miner's config has no key ${options.path}${didYouMean(options.path ?? '', existing)}`]};
 	};
