@@ -38,6 +38,6 @@ if (nodeIsSupported(process.versions.node)) {
 
 	await import('./cli.js');
 } else {
-	process.stderr.write(unsupportedNodeMessage(process.versions.node));
+	process.stderr.write(unsupportedNodeMessage(process.versions.node, process.argv[1] || 'rigtop'));
 	process.exitCode = 1;
 }
