@@ -3,6 +3,7 @@
  * with where each came from, as the session would watch them, and a rigs file it cannot use is one line (exit 2).
  */
 import {execFile} from 'node:child_process';
+import net from 'node:net';
 import {chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -13,10 +14,21 @@ import {CLI, cliIsBuilt} from './helpers/tmux.js';
 const run = promisify(execFile);
 const fixtures = path.resolve('test', 'fixtures', 'xmrig-configs');
 let dir = '';
+/** Loopback ports nobody listens on: discovery lends the token of a local miner listening on an address given. */
+let ports: number[] = [];
 
-beforeAll(() => {
+async function freePort(): Promise<number> {
+	const server = net.createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const {port} = server.address() as net.AddressInfo;
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
+beforeAll(async () => {
 	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
 	dir = mkdtempSync(path.join(tmpdir(), 'rigtop-e2e-where-'));
+	ports = [await freePort(), await freePort(), await freePort(), await freePort()];
 });
 
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
@@ -43,22 +55,22 @@ describe('rigtop --where', () => {
 		writeFileSync(
 			rigs,
 			JSON.stringify([
-				{name: 'rig-01', url: '127.0.0.1:18301'},
-				{name: 'rig-02', url: '127.0.0.1:18302', tokenFile: 'tokens/rig-02'},
+				{name: 'rig-01', url: `127.0.0.1:${ports[0]}`},
+				{name: 'rig-02', url: `127.0.0.1:${ports[1]}`, tokenFile: 'tokens/rig-02'},
 			]),
 		);
-		const result = await rigtop('--where', '--rigs', 'rigs.json', '127.0.0.1:18303');
+		const result = await rigtop('--where', '--rigs', 'rigs.json', `127.0.0.1:${ports[2]}`);
 		expect(result.stderr).toBe('');
 		expect(result.code).toBe(0);
 		expect(result.stdout.split('\n').slice(0, 10)).toEqual([
 			'rigtop will monitor 3 miners:',
-			'  rig-01  http://127.0.0.1:18301',
+			`  rig-01  http://127.0.0.1:${ports[0]}`,
 			`    address  rigs file: --rigs ${rigs}, rig 1`,
 			'    token    not set (no Authorization header is sent)',
-			'  rig-02  http://127.0.0.1:18302',
+			`  rig-02  http://127.0.0.1:${ports[1]}`,
 			`    address  rigs file: --rigs ${rigs}, rig 2`,
 			`    token    set (from rigs file: tokenFile ${path.join(dir, 'tokens', 'rig-02')})`,
-			'  http://127.0.0.1:18303',
+			`  http://127.0.0.1:${ports[2]}`,
 			'    address  command line: the address given on the command line',
 			'    token    not set (no Authorization header is sent)',
 		]);
@@ -70,9 +82,9 @@ describe('rigtop --where', () => {
 		const config = await rigtop('--where', '--config', configPath);
 		expect(config.code).toBe(0);
 		expect(config.stdout).toContain(`    address  config file: --config ${configPath}\n`);
-		const address = await rigtop('--where', '127.0.0.1:18304');
+		const address = await rigtop('--where', `127.0.0.1:${ports[3]}`);
 		expect(address.code).toBe(0);
-		expect(address.stdout).toContain('  http://127.0.0.1:18304\n    address  command line: the address given on the command line\n');
+		expect(address.stdout).toContain(`  http://127.0.0.1:${ports[3]}\n    address  command line: the address given on the command line\n`);
 	});
 
 	it('a rigs file it cannot use: its one-line message, exit 2', async () => {
