@@ -15,10 +15,13 @@
 //   compiling it again. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program. The
 //   folder is made first (config/make-directory.ts): Node makes it with its recursive mkdir, which
 //   never returns where no folder can be made (under /proc, behind a symlink to an unmounted disk).
+// - It lets stdout and stderr close under every command (`rigtop history --json | head -1`): quietly, never
+//   with a stack trace (cli/closed-pipe.ts, kept to the same syntax).
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import {survivePipeClosing} from './cli/closed-pipe.js';
 import {nodeIsSupported, unsupportedNodeMessage} from './cli/node-floor.js';
 import {makeDirectorySync} from './config/make-directory.js';
 
@@ -28,6 +31,7 @@ function cacheDirectory(): string {
 	return path.join(base, 'rigtop');
 }
 
+survivePipeClosing(process.stdout, process.stderr);
 if (nodeIsSupported(process.versions.node)) {
 	try {
 		if (!process.env['NODE_DISABLE_COMPILE_CACHE']) {
@@ -41,6 +45,6 @@ if (nodeIsSupported(process.versions.node)) {
 
 	await import('./cli.js');
 } else {
-	process.stderr.write(unsupportedNodeMessage(process.versions.node));
+	process.stderr.write(unsupportedNodeMessage(process.versions.node, process.argv[1] || 'rigtop'));
 	process.exitCode = 1;
 }

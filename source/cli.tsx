@@ -150,12 +150,8 @@ async function main(): Promise<number> {
 	for (const notice of plan.notices) warn(notice);
 
 	if (plan.mode === 'where') {
-		const [{resolveTargets}, {discoveryInput}, {formatWhere}] = await Promise.all([
-			import('./discovery/discover.js'),
-			import('./cli/targets.js'),
-			import('./discovery/where.js'),
-		]);
-		const result = await resolveTargets(discoveryInput(plan, plan.urls));
+		const [{whereResult}, {formatWhere}] = await Promise.all([import('./cli/build-session.js'), import('./discovery/where.js')]);
+		const result = await whereResult(plan);
 		process.stdout.write(`${formatWhere(result).join('\n')}\n`);
 		return result.targets.length > 0 ? 0 : 1;
 	}

@@ -1,6 +1,7 @@
 /**
  * The readme is for users and ships in the package: under 200 lines, the Quick start's two commands on a fresh
- * clone, and every link to a file of the repository pointing at one that exists.
+ * clone and the install from the packed file, no command that needs rigtop on the npm registry (it is not there),
+ * and every link to a file of the repository pointing at one that exists.
  */
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,21 @@ it("has the Quick start's two commands", () => {
 	const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as {scripts: Record<string, string>}).scripts;
 	expect(scripts['demo']).toBeDefined();
 	expect(scripts['test']).toBeDefined();
+});
+
+it('installs from the packed file of this version, and never from the npm registry, where rigtop is not', () => {
+	const {version} = JSON.parse(readFileSync('package.json', 'utf8')) as {version: string};
+	const quickStart = /## Quick start\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+	expect(quickStart).toMatch(/^npm run build && npm pack\b/m);
+	expect(quickStart).toContain(`npm install -g ./rigtop-${version}.tgz`);
+	// npx rigtop, npx -y -p node@22 -p rigtop rigtop, npm i -g rigtop, pnpm add rigtop, npm exec rigtop: all the registry.
+	expect(readme).not.toMatch(/\bnpx\b[^\n`]*\brigtop\b/);
+	expect(readme).not.toMatch(/\b(?:npm|pnpm|yarn|bun)\s+(?:i|install|add|exec|x|dlx)(?:\s+-\S+)*\s+rigtop(?:@\S*)?(?=[\s`]|$)/m);
+	for (const bad of ['npx rigtop --demo', 'npx -y -p node@22 -p rigtop rigtop', 'npm i -g rigtop', 'npm install -g rigtop@0.1.0']) {
+		expect(`run \`${bad}\``).toMatch(
+			/\bnpx\b[^\n`]*\brigtop\b|\b(?:npm|pnpm|yarn|bun)\s+(?:i|install|add|exec|x|dlx)(?:\s+-\S+)*\s+rigtop(?:@\S*)?(?=[\s`]|$)/m,
+		);
+	}
 });
 
 it('links only to files that exist', () => {

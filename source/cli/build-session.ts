@@ -1,10 +1,13 @@
+import path from 'node:path';
+import {resolveTargets} from '../discovery/discover.js';
+import type {DiscoveryResult, Source, Target} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
 import {NothingToWatchError} from './errors.js';
 import type {RunPlan} from './options.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
-import {findTargets} from './targets.js';
+import {discoveryInput, findTargets} from './targets.js';
 import type {Simulator} from '../sim/simulator.js';
 
 /**
@@ -54,8 +57,7 @@ export async function resolveSessionTargets(
 		return {targets: [target], demo: {simulator, stateDir}};
 	}
 
-	if (plan.rigsFile !== undefined) return {targets: await rigsTargets(plan, plan.rigsFile, warn), demo: null};
-	const result = await findTargets(plan, plan.urls);
+	const result = plan.rigsFile === undefined ? await findTargets(plan, plan.urls) : await rigsResult(plan, plan.rigsFile);
 	if (result.targets.length === 0) throw new NothingToWatchError(formatNoneFound(result).join('\n'));
 	for (const line of [...result.warnings, ...result.problems]) warn(line);
 	return {
@@ -65,45 +67,65 @@ export async function resolveSessionTargets(
 }
 
 /**
- * The targets of --rigs, in the file's order, then any URL also given on the command line. A rig
+ * What `rigtop --where` reports: the miners a session with these options watches (the rigs of --rigs and any URL
+ * given with them; else the addresses given, --config or the running processes), each with where it and its token
+ * came from. A rigs file (or a rig's token file) that cannot be used is bad usage, as when watching.
+ */
+export async function whereResult(plan: RunPlan): Promise<DiscoveryResult> {
+	if (plan.rigsFile !== undefined) return rigsResult(plan, plan.rigsFile);
+	return resolveTargets(discoveryInput(plan, plan.urls));
+}
+
+/**
+ * The miners of --rigs, in the file's order, then any URL also given on the command line. A rig
  * with a tokenFile uses that token; the others (and the URLs) go through discovery like URL
  * arguments: the token given to rigtop, else that of the local miner listening on the port.
  */
-async function rigsTargets(plan: RunPlan, rigsFile: string, warn: (line: string) => void): Promise<SessionTarget[]> {
+async function rigsResult(plan: RunPlan, rigsFile: string): Promise<DiscoveryResult> {
+	const file = path.resolve(rigsFile);
 	const rigs = await readRigsFile(rigsFile);
+	const warnings: string[] = [];
+	const problems: string[] = [];
 	const own = new Map<RigEntry, string | null>();
 	// What is found about one rig (its token file, its token going out in clear) is noted on it too.
 	const notes = new Map<RigEntry, string[]>();
 	const note = (rig: RigEntry, line: string) => {
 		notes.set(rig, [...(notes.get(rig) ?? []), line]);
-		warn(line);
+		warnings.push(line);
 	};
 
 	for (const rig of rigs) if (rig.tokenFile !== undefined) own.set(rig, await readRigToken(rig, (line) => note(rig, line)));
 	const rest = [...rigs.filter((rig) => rig.tokenFile === undefined).map((rig) => rig.url), ...plan.urls];
-	const found = new Map<string, {token: string | null; notes: readonly string[] | undefined}>();
+	const found = new Map<string, Target>();
 	if (rest.length > 0) {
 		const result = await findTargets(plan, rest);
-		for (const line of [...result.warnings, ...result.problems]) warn(line);
-		for (const target of result.targets) found.set(target.url, {token: target.token, notes: target.notes});
+		warnings.push(...result.warnings);
+		problems.push(...result.problems);
+		for (const target of result.targets) found.set(target.url, target);
 	}
 
 	const warnCleartext = createCleartextTokenWarner();
-	const targets: SessionTarget[] = [];
-	for (const rig of rigs) {
-		const token = own.has(rig) ? (own.get(rig) ?? null) : (found.get(rig.url)?.token ?? null);
+	const targets: Target[] = rigs.map((rig, index) => {
+		const discovered = found.get(rig.url);
+		const token = own.has(rig) ? (own.get(rig) ?? null) : (discovered?.token ?? null);
 		if (own.has(rig)) {
 			const warning = warnCleartext(rig.url, token);
 			if (warning) note(rig, warning);
 		}
 
-		const rigNotes = [...(found.get(rig.url)?.notes ?? []), ...(notes.get(rig) ?? [])];
-		targets.push({url: rig.url, token, name: rig.name, ...(rigNotes.length > 0 ? {notes: rigNotes} : {})});
-	}
-
-	for (const [url, {token, notes: urlNotes}] of found) {
-		if (!targets.some((target) => target.url === url)) targets.push({url, token, notes: urlNotes});
-	}
-
-	return targets;
+		const tokenSource: Source | null = own.has(rig) && token !== null ? {kind: 'rigs-file', detail: `tokenFile ${rig.tokenFile}`} : null;
+		const rigNotes = [...(discovered?.notes ?? []), ...(notes.get(rig) ?? [])];
+		return {
+			url: rig.url,
+			token,
+			...(rig.name === undefined ? {} : {name: rig.name}),
+			provenance: {
+				url: {kind: 'rigs-file', detail: `--rigs ${file}, rig ${index + 1}`},
+				token: tokenSource ?? discovered?.provenance.token ?? null,
+			},
+			...(rigNotes.length > 0 ? {notes: rigNotes} : {}),
+		};
+	});
+	for (const [url, target] of found) if (!targets.some((other) => other.url === url)) targets.push(target);
+	return {targets, warnings, problems, lookedAt: [`--rigs ${file}`]};
 }

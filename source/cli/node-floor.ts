@@ -11,11 +11,15 @@ export function nodeIsSupported(version: string): boolean {
 	return major > NODE_FLOOR.major || (major === NODE_FLOOR.major && minor >= NODE_FLOOR.minor);
 }
 
-/** One line: what rigtop needs, what this is, and the command that runs rigtop on a supported Node. */
-export function unsupportedNodeMessage(version: string): string {
+/**
+ * One line: what rigtop needs, what this is, and the command that runs this same rigtop (`script`, the path it was
+ * started by) on a supported Node, fetched by npx (rigtop itself is not on the npm registry).
+ */
+export function unsupportedNodeMessage(version: string, script: string): string {
 	const {major, minor} = NODE_FLOOR;
+	const path = /^[\w./+-]+$/.test(script) ? script : "'" + script.split("'").join("'\\''") + "'";
 	return (
 		`rigtop needs Node.js ${major}.${minor} or newer (this is Node.js ${version}); ` +
-		`run it with a supported one: npx -y -p node@${major} -p rigtop rigtop\n`
+		`run it with a supported one: npx -y -p node@${major} node ${path}\n`
 	);
 }

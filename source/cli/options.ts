@@ -1,3 +1,4 @@
+import leven from 'leven';
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {normalizeMinerUrl, TargetError} from '../miner/target.js';
 import {UsageError} from './errors.js';
@@ -100,6 +101,25 @@ export function colorEnabled(env: Readonly<Record<string, string | undefined>>, 
 	return noColor === undefined || noColor === '';
 }
 
+/** rigtop's commands, the first word after `rigtop`. */
+const COMMANDS = ['history', 'config', 'exporter'] as const;
+
+/**
+ * The command a word that is no address is a typo of (`histroy` → history), or null. A word with a dot, a colon
+ * or a slash is meant as an address, and keeps the message about what it lacks.
+ */
+export function closestCommand(word: string): string | null {
+	if (/[.:/[\]]/.test(word)) return null;
+	const typed = word.toLowerCase();
+	let best: {command: string; distance: number} | null = null;
+	for (const command of COMMANDS) {
+		const distance = leven(typed, command);
+		if (distance <= 2 && (best === null || distance < best.distance)) best = {command, distance};
+	}
+
+	return best?.command ?? null;
+}
+
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */
 export function planRun(inputs: PlanInputs): RunPlan {
 	const {flags} = inputs;
@@ -114,6 +134,8 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		try {
 			normalizeMinerUrl(url);
 		} catch (error) {
+			const command = exporter || !inputs.positional.includes(url) ? null : closestCommand(url);
+			if (command !== null) throw new UsageError(`unknown command '${url}': did you mean 'rigtop ${command}'?`);
 			if (error instanceof TargetError) throw new UsageError(error.message);
 			throw error;
 		}

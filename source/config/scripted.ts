@@ -93,9 +93,13 @@ export async function configGet(options: ConfigGetOptions): Promise<ScriptedResu
 	const masked = new ConfigDocument(read.document.maskedText());
 	if (options.path === undefined) return {exitCode: 0, lines: splitLines(masked.text)};
 	const path = read.document.resolve(options.path);
-	if (!path || !read.document.has(path)) return {exitCode: 1, lines: [`the miner's config has no key ${options.path}`]};
+	const noKey = (): ScriptedResult => {
+		const existing = read.document.entries().map((entry) => entry.id);
+		return {exitCode: 1, lines: [`the miner's config has no key ${options.path}${didYouMean(options.path ?? '', existing)}`]};
+	};
+	if (!path || !read.document.has(path)) return noKey();
 	const span = masked.locate(path);
-	if (!span) return {exitCode: 1, lines: [`the miner's config has no key ${options.path}`]};
+	if (!span) return noKey();
 	const raw = masked.text.slice(span.offset, span.offset + span.length);
 	return {exitCode: 0, lines: raw.includes('\n') ? dedent(raw, masked.text, span.offset) : [raw]};
 }

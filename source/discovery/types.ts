@@ -1,6 +1,6 @@
 /** The shapes discovery hands to the CLI: where each miner is, its token, and where each came from. */
 
-export type SourceKind = 'flag' | 'env' | 'config-file' | 'process' | 'default';
+export type SourceKind = 'flag' | 'env' | 'config-file' | 'rigs-file' | 'process' | 'default';
 
 /** Where a setting came from, for `--where`, e.g. {kind: 'process', detail: 'process 1234 (xmrig -c /opt/xmrig/config.json), listening on 127.0.0.1:18088'}. */
 export type Source = {

@@ -10,6 +10,7 @@ const KIND_LABEL: Readonly<Record<Source['kind'], string>> = {
 	flag: 'command line',
 	env: 'environment',
 	'config-file': 'config file',
+	'rigs-file': 'rigs file',
 	process: 'running process',
 	default: 'default',
 };

@@ -91,7 +91,10 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 
 	const from = parseTime(options.since ?? '24h', now, '--since');
 	const to = options.until === undefined ? now + 1 : parseTime(options.until, now, '--until');
-	if (!(to > from)) throw new UsageError('--since must be before --until');
+	if (!(to > from)) {
+		if (options.until !== undefined) throw new UsageError('--since must be before --until');
+		throw new UsageError(`--since is in the future (${localTime(from)}); it takes a time back from now (90m, 24h, 7d) or a past date`);
+	}
 
 	const store = HistoryStore.open({file: options.file ?? defaultStoreFile(), readOnly: true});
 	try {
@@ -357,7 +360,10 @@ function toText(miner: StoredMiner, from: number, to: number, rows: readonly Sto
 	}
 
 	const pollRows = rows.filter((row) => row.resolution === 0);
-	for (let i = 0; i < pollRows.length; i++) {
+	// An outage still open at the last poll stored is told apart from the past ones, which are added up.
+	let openFrom = pollRows.length;
+	if (rows.at(-1)?.resolution === 0) while (openFrom > 0 && pollRows[openFrom - 1]?.live === 0) openFrom--;
+	for (let i = 0; i < openFrom; i++) {
 		const row = pollRows[i];
 		const next = pollRows[i + 1];
 		if (row && next && row.live === 0) downMs += next.t - row.t;
@@ -367,8 +373,15 @@ function toText(miner: StoredMiner, from: number, to: number, rows: readonly Sto
 	else {
 		lines.push(
 			`hashrate  ${hrN > 0 ? `avg ${formatHashrate(hrSum / hrN)}` : 'none'}${min === null ? '' : ` · min ${formatHashrate(min)}`}${max === null ? '' : ` · max ${formatHashrate(max)}`}`,
-			`polls     ${polls} stored, ${Math.round((live / polls) * 1000) / 10} % answered${downMs >= 1000 ? ` · not answering for about ${formatDuration(downMs / 1000)}` : ''}`,
+			`polls     ${polls} stored, ${Math.round((live / polls) * 1000) / 10} % answered${downMs >= 1000 ? ` · not answering for a total of about ${formatDuration(downMs / 1000)} in past outages` : ''}`,
 		);
+		const open = pollRows.slice(openFrom);
+		const [first] = open;
+		const last = open.at(-1);
+		if (first && last) {
+			const count = open.length === 1 ? 'its last poll stored' : `its last ${open.length} polls stored`;
+			lines.push(`down      since ${localTime(first.t)}: ${count} (to ${localTime(last.t, false)}) went unanswered`);
+		}
 	}
 
 	lines.push('', events.length === 0 ? 'no events' : `events (${events.length})`);

@@ -99,7 +99,7 @@ export function defaultHint(kind: MinerErrorKind): string {
 		case 'server-error':
 			return 'the server at that address failed; check that it is XMRig and that it is healthy';
 		case 'bad-payload':
-			return 'the answer was not valid JSON (older 6.x miners truncate answers holding NaN); rigtop retries';
+			return 'the answer came broken; rigtop retries';
 		case 'incompatible':
 			return 'the answer is not what an XMRig miner sends; check that the address is a miner';
 	}

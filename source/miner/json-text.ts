@@ -52,17 +52,38 @@ export function parseJsonText(text: string, what = 'the answer'): unknown {
 	}
 
 	if (jsonDepth(body, maxJsonDepth) > maxJsonDepth) {
-		throw new MinerError('bad-payload', `${what} is nested too deeply to be from XMRig`, {transient: false});
+		throw new MinerError('bad-payload', `${what} is nested too deeply to be from XMRig`, {
+			transient: false,
+			hint: "no XMRig answer is nested like this; check that the address is the miner's HTTP API",
+		});
 	}
 
 	try {
 		return JSON.parse(body) as unknown;
 	} catch (error) {
 		const start = body.trimStart()[0];
+		if (start === '<') {
+			// A web server's page (a router, nginx, a pool's dashboard) at that port: retrying will not change it.
+			throw new MinerError('bad-payload', `${what} is an HTML page, not XMRig's API`, {
+				cause: error,
+				transient: false,
+				hint: "is this the miner's HTTP API port? Give the port of http.port in the miner's config (api.port before 2.15)",
+			});
+		}
+
 		const looksJson = start === '{' || start === '[';
-		throw new MinerError('bad-payload', looksJson ? `${what} was cut short or is not valid JSON` : `${what} is not JSON`, {
+		if (looksJson) {
+			throw new MinerError('bad-payload', `${what} was cut short or is not valid JSON`, {
+				cause: error,
+				transient: true,
+				hint: 'older 6.x miners cut an answer short where it holds NaN; rigtop retries',
+			});
+		}
+
+		throw new MinerError('bad-payload', `${what} is not JSON`, {
 			cause: error,
-			transient: looksJson,
+			transient: false,
+			hint: "it is not what an XMRig miner sends; check that the address is the miner's HTTP API (http.host and http.port)",
 		});
 	}
 }

@@ -83,6 +83,14 @@ describe('rigtop config get', () => {
 		expect(await config(['get', 'no.such'])).toEqual({code: 1, out: '', err: "rigtop: the miner's config has no key no.such\n"});
 	});
 
+	it('a key the miner does not have: the closest keys, as config set says them', async () => {
+		expect(await config(['get', 'cpu.huge-page'])).toEqual({
+			code: 1,
+			out: '',
+			err: "rigtop: the miner's config has no key cpu.huge-page: did you mean cpu.huge-pages?\n",
+		});
+	});
+
 	it('takes the address after the command and the token from a token file', async () => {
 		const tokenFile = path.join(temp.dir, 'token');
 		writeFileSync(tokenFile, `${TOKEN}\n`, {mode: 0o600});

@@ -39,3 +39,25 @@ test('--paused-alert takes a duration with a unit (default 10 minutes, 0 never);
 		expect(() => plan({pausedAlert: bad})).toThrow(/--paused-alert takes a duration such as 10m, 90s or 1h \(0: never\)/);
 	}
 });
+
+test('a first word close to a command is that command mistyped; any other word without a port keeps the port message', () => {
+	for (const [typo, command] of [
+		['histroy', 'history'],
+		['hsitory', 'history'],
+		['confg', 'config'],
+		['Config', 'config'],
+		['exporer', 'exporter'],
+	] as const) {
+		expect(() => plan({}, [typo])).toThrow(new UsageError(`unknown command '${typo}': did you mean 'rigtop ${command}'?`));
+	}
+
+	// Host names: no suggestion, the address's own message.
+	for (const host of ['rig-01', 'miner', 'history.lan', 'conf.ig', '[::1]']) {
+		expect(() => plan({}, [host])).toThrow(UsageError);
+		expect(() => plan({}, [host])).not.toThrow(/unknown command/);
+	}
+
+	expect(() => plan({}, ['rig-01'])).toThrow(/port/);
+	expect(() => plan({url: ['histroy']})).not.toThrow(/unknown command/);
+	expect(plan({}, ['histroy:8080']).urls).toEqual(['histroy:8080']);
+});

@@ -56,6 +56,11 @@ for (const dialect of ['6', '2.14'] as const) {
 			expect(section.lines.join('\n')).not.toContain(TOKEN);
 			expect(JSON.parse(section.lines.join('\n').replace('"••••••••"', 'null'))).toMatchObject({restricted: false});
 			expect(await configGet({client, path: 'no.such.key'})).toEqual({exitCode: 1, lines: ["the miner's config has no key no.such.key"]});
+			const key = dialect === '6' ? 'cpu.huge-page' : 'huge-page';
+			expect(await configGet({client, path: key})).toEqual({
+				exitCode: 1,
+				lines: [`the miner's config has no key ${key}: did you mean ${dialect === '6' ? 'cpu.huge-pages' : 'huge-pages'}?`],
+			});
 		});
 
 		it('set applies with backup and verification; exit 0 when every change applied', async () => {

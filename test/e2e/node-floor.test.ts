@@ -32,6 +32,13 @@ const ownLines = (stderr: string) =>
 	stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn') && !line.startsWith('npm WARN'));
 
 describe('the Node floor', () => {
+	it('the command it suggests runs the same rigtop, its path quoted for a shell when it must be', () => {
+		expect(unsupportedNodeMessage('20.20.2', '/usr/local/bin/rigtop')).toBe(
+			'rigtop needs Node.js 22.13 or newer (this is Node.js 20.20.2); run it with a supported one: npx -y -p node@22 node /usr/local/bin/rigtop\n',
+		);
+		expect(unsupportedNodeMessage('20.20.2', "/home/o'neil/my tools/rigtop")).toContain(`node '/home/o'\\''neil/my tools/rigtop'\n`);
+	});
+
 	it("package.json's engines is the floor the entry checks", () => {
 		const {engines} = JSON.parse(readFileSync('package.json', 'utf8')) as {engines: {node: string}};
 		expect(engines.node).toBe(`>=${NODE_FLOOR.major}.${NODE_FLOOR.minor}.0`);
@@ -50,8 +57,10 @@ describe('the Node floor', () => {
 				expect(nodeIsSupported(result.version.slice(1))).toBe(false);
 				expect(result.code).toBe(1);
 				expect(result.stdout).toBe('');
-				expect(ownLines(result.stderr)).toEqual([unsupportedNodeMessage(result.version.slice(1)).trimEnd()]);
-				expect(result.stderr).toContain('npx -y -p node@22 -p rigtop rigtop');
+				expect(ownLines(result.stderr)).toEqual([unsupportedNodeMessage(result.version.slice(1), CLI).trimEnd()]);
+				// This rigtop, on a Node from the registry: rigtop itself is not there.
+				expect(result.stderr).toContain(`npx -y -p node@22 node ${CLI}\n`);
+				expect(result.stderr).not.toContain('-p rigtop');
 				expect(result.stderr).not.toMatch(/\n\s+at /); // no stack
 			}
 		}, 240_000);

@@ -6,11 +6,11 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {cliIsBuilt} from './helpers/tmux.js';
+import {cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
 const run = promisify(execFile);
 
-// What `npx rigtop` gets: the tarball npm pack makes, installed with no registry at all.
+// What a user installs: the tarball npm pack makes (rigtop is not on the registry), installed with no registry at all.
 const work = mkdtempSync(path.join(tmpdir(), 'rigtop-pack-'));
 const prefix = path.join(work, 'prefix');
 const bin = path.join(prefix, 'node_modules', '.bin', 'rigtop');
@@ -112,6 +112,31 @@ describe('the npm package', () => {
 		expect(stdout.trim()).toBe(version);
 		expect(stderr).toBe('');
 	});
+
+	it("installs as the readme's Quick start says (npm install -g ./rigtop-VERSION.tgz) and `rigtop --demo` runs", async () => {
+		const readme = readFileSync('readme.md', 'utf8');
+		const line = /^npm install -g (\.\/rigtop-[\w.-]+\.tgz) && rigtop --demo\b/m.exec(readme);
+		expect(line?.[1]).toBe(`./${packed.filename}`);
+		// A global install into a prefix of the test's own (npm's -g with --prefix), from the folder the file is in.
+		const global = path.join(work, 'global');
+		await run(
+			'npm',
+			['install', '-g', '--prefix', global, line?.[1] ?? '', '--offline', '--registry', 'http://127.0.0.1:9/', '--no-audit', '--no-fund'],
+			{env, cwd: work, timeout: 60_000},
+		);
+		const term = await TmuxTerminal.start(['rigtop', '--demo'], {
+			cols: 80,
+			rows: 24,
+			env: {PATH: `${path.join(global, 'bin')}${path.delimiter}${env['PATH'] ?? ''}`, HOME: work, XDG_STATE_HOME: path.join(work, 'state')},
+		});
+		try {
+			await term.waitFor(/demo-rig · XMRig 6\.\d+\.\d+/, 20_000);
+			await term.send('q', true);
+			await term.waitFor('[exit 0]', 10_000);
+		} finally {
+			await term.kill();
+		}
+	}, 120_000);
 
 	it('the installed bin runs --demo --once: a snapshot of the simulated miner, exit 0', async () => {
 		const {stdout, stderr} = await run(bin, ['--demo', '--once'], {env, timeout: 20_000});

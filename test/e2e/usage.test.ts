@@ -25,6 +25,8 @@ describe('the built CLI on a wrong command line', () => {
 			[['--once', '--token-file'], "rigtop: --token-file needs a value (a file holding the miner's access token)"],
 			[['--url'], 'rigtop: --url needs a value (a miner address, host:port)'],
 			[['--foo'], 'rigtop: unknown flag --foo'],
+			[['histroy'], "rigtop: unknown command 'histroy': did you mean 'rigtop history'?"],
+			[['exportr', '--rigs', 'rigs.json'], "rigtop: unknown command 'exportr': did you mean 'rigtop exporter'?"],
 		] as const) {
 			const result = await rigtop(...args);
 			expect(result.code, args.join(' ')).toBe(2);

@@ -116,8 +116,45 @@ describe('rigtop history against a real store', () => {
 		expect(await runHistoryCommand(options(file, dir, {urls: ['127.0.0.1:18080'], now: end, stdout: out.stream}))).toBe(0);
 		expect(out.text()).toMatch(/^rig-a \(http:\/\/127\.0\.0\.1:18080\), \d{4}-\d\d-\d\d/);
 		expect(out.text()).toMatch(/hashrate {2}avg 1\.00 kH\/s · min 1\.00 kH\/s · max 1\.00 kH\/s/);
-		expect(out.text()).toMatch(/not answering for about 10m/);
+		// The 10-minute outage is past, and the miner answers at the end: it is not said to be down.
+		expect(out.text()).toMatch(/ · not answering for a total of about 10m in past outages\n/);
+		expect(out.text()).not.toMatch(/\ndown /);
 		expect(out.text()).toMatch(/events \(3\)\n {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}error {2}down: connection refused/);
+	});
+
+	it('a miner answering now: its past outages added up, and no line saying it is down', async () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const clock = manualClock();
+		const {store} = openStore(temp.dir, {now: clock.now});
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const start = clock.now();
+		// Polls every 5 s for 20 minutes, with two outages (60 s and 35 s) and answering since.
+		const down = (t: number) =>
+			(t >= start + 5 * MINUTE && t < start + 6 * MINUTE) || (t >= start + 12 * MINUTE && t < start + 12 * MINUTE + 35_000);
+		writeRun(writer, clock, start, start + 20 * MINUTE, 5000, (t) => (down(t) ? null : 1000));
+		store.close();
+		const out = capture();
+		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
+		expect(await runHistoryCommand(options(file, temp.dir, {urls: ['127.0.0.1:18080'], now: clock.now() + 1000, stdout: out.stream}))).toBe(
+			0,
+		);
+		expect(out.text()).toMatch(/ · not answering for a total of about 1m 35s in past outages\n/);
+		expect(out.text()).not.toMatch(/\ndown /);
+
+		// Down now: the open outage is its own line, not in the total.
+		const again = openStore(temp.dir, {now: clock.now});
+		const more = new HistoryWriter(again.store, {now: clock.now});
+		writeRun(more, clock, start + 20 * MINUTE, start + 21 * MINUTE, 5000, () => null);
+		again.store.close();
+		const later = capture();
+		expect(
+			await runHistoryCommand(options(file, temp.dir, {urls: ['127.0.0.1:18080'], now: clock.now() + 1000, stdout: later.stream})),
+		).toBe(0);
+		expect(later.text()).toMatch(/ · not answering for a total of about 1m 35s in past outages\n/);
+		expect(later.text()).toMatch(
+			/\ndown {6}since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: its last 12 polls stored \(to \d\d:\d\d:\d\d\) went unanswered\n/,
+		);
 	});
 
 	it('without a miner given or running, shows the one seen last; --list shows them all', async () => {
@@ -199,6 +236,11 @@ describe('rigtop history against a real store', () => {
 		expect(err.text()).toMatch(/^rigtop: no history is stored yet \(.*none\.sqlite does not exist\)\n$/);
 		await expect(runHistoryCommand(options('x', temp.dir, {json: true, csv: true}))).rejects.toThrow(UsageError);
 		await expect(runHistoryCommand(options('x', temp.dir, {since: '1h', until: '2h'}))).rejects.toThrow(/--since must be before --until/);
+		// Without --until, a --since after now is in the future, not after an --until nobody gave.
+		const now = Date.UTC(2026, 10, 21, 8, 0, 0);
+		await expect(runHistoryCommand(options('x', temp.dir, {since: '2026-12-01', now}))).rejects.toThrow(
+			/^--since is in the future \(2026-12-01 00:00:00\); it takes a time back from now \(90m, 24h, 7d\) or a past date$/,
+		);
 	});
 });
 

@@ -197,7 +197,8 @@ describe('MinerClient status mapping (real answers)', () => {
 
 describe('MinerClient bodies', () => {
 	it.each([
-		['HTML', httpAnswer(200, '<html><body>It works!</body></html>'), /not JSON/u],
+		['HTML', httpAnswer(200, '<html><body>It works!</body></html>'), /is an HTML page, not XMRig's API/u],
+		['plain text', httpAnswer(200, 'It works!'), /not JSON/u],
 		['a truncated document', httpAnswer(200, '{"hashrate": {"total": [81'), /cut short/u],
 		['NaN', httpAnswer(200, '{"hashrate": {"total": [NaN, 0, 0]}}'), /cut short|not valid/u],
 		['deep nesting', httpAnswer(200, '['.repeat(100_000) + ']'.repeat(100_000)), /nested too deeply/u],

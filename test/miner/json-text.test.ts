@@ -26,11 +26,22 @@ describe('parseJsonText', () => {
 	});
 
 	it('tells HTML from a truncated document', () => {
-		expect(parseError('<html><body>Welcome to nginx</body></html>').message).toMatch(/not JSON/u);
+		const page = parseError('<html><body>Welcome to nginx</body></html>');
+		expect(page.oneLine()).toBe(
+			"the answer is an HTML page, not XMRig's API — is this the miner's HTTP API port? Give the port of http.port in the miner's config (api.port before 2.15)",
+		);
+		expect(page.transient).toBe(false);
+		expect(parseError('\n  <?xml version="1.0"?><error/>').message).toMatch(/an HTML page/u);
+		const text = parseError('It works!');
+		expect(text.message).toBe('the answer is not JSON');
+		expect(text.hint).not.toMatch(/NaN/u);
 		const truncated = parseError('{"hashrate": {"total": [812.4, ');
 		expect(truncated.kind).toBe('bad-payload');
 		expect(truncated.message).toMatch(/cut short/u);
 		expect(truncated.transient).toBe(true);
+		expect(truncated.hint).toBe('older 6.x miners cut an answer short where it holds NaN; rigtop retries');
+		expect(parseError(' ').hint).not.toMatch(/NaN/u);
+		expect(parseError('['.repeat(100) + ']'.repeat(100)).hint).toMatch(/check that the address is the miner's HTTP API/u);
 	});
 
 	it('refuses NaN and Infinity as written by older 6.x', () => {

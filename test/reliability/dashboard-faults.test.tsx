@@ -16,7 +16,7 @@ type Case = {readonly mode: FaultMode; readonly word: RegExp; readonly says: Reg
 const cases: readonly Case[] = [
 	{mode: 'refused', word: /\b(stale|down)\b/, says: /connection refused|stale/},
 	{mode: 'no-answer', word: /\b(stale|down)\b/, says: /timed out|stale/},
-	{mode: 'html', word: /\berror\b/, says: /not JSON/},
+	{mode: 'html', word: /\berror\b/, says: /an HTML page, not XMRig's API/},
 	{mode: 'split-403', word: /\berror\b/, says: /HTTP 403/},
 	{mode: 'huge', word: /\berror\b/, says: /larger than 1 MiB/},
 	{mode: 'impostor', word: /\berror\b/, says: /the answer from \/1\/summary/},

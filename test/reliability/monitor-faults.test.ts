@@ -36,7 +36,7 @@ const failing: readonly Failing[] = [
 	{mode: 'status-500-empty', status: 'stale', kind: 'server-error', says: /HTTP 500/},
 	{mode: 'status-503', status: 'stale', kind: 'server-error', says: /HTTP 503/},
 	{mode: 'status-503-empty', status: 'stale', kind: 'server-error', says: /HTTP 503/},
-	{mode: 'html', status: 'error', kind: 'bad-payload', says: /is not JSON/},
+	{mode: 'html', status: 'error', kind: 'bad-payload', says: /is an HTML page, not XMRig's API/},
 	{mode: 'truncated-json', status: 'stale', kind: 'bad-payload', says: /cut short or is not valid JSON/},
 	{mode: 'nan', status: 'stale', kind: 'bad-payload', says: /cut short or is not valid JSON/},
 	{mode: 'wrong-shape', status: 'error', kind: 'incompatible', says: /not an XMRig summary/},
