@@ -171,7 +171,7 @@ describe('rigtop exporter → a real Prometheus', () => {
 			[
 				'RigtopExporterDown',
 				'XmrigHashrateLow',
-				'XmrigHugePagesLost',
+				'XmrigHugePagesMissing',
 				'XmrigMinerDown',
 				'XmrigPausedTooLong',
 				'XmrigPoolDisconnected',

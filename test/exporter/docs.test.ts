@@ -49,7 +49,7 @@ describe('docs/prometheus', () => {
 			'XmrigRejectRateHigh',
 			'XmrigPoolDisconnected',
 			'XmrigPausedTooLong',
-			'XmrigHugePagesLost',
+			'XmrigHugePagesMissing',
 		]) {
 			expect(rules).toContain(`alert: ${alert}`);
 			expect(tests).toContain(`alertname: ${alert}`);
