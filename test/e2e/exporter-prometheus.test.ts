@@ -12,7 +12,15 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {startSimulator, type SimDialect, type Simulator} from '../../source/sim/simulator.js';
-import {eventually, freePort, parseSamples, select, startPrometheus, type RunningPrometheus} from '../exporter/helpers/prometheus.js';
+import {
+	eventually,
+	freePort,
+	parseSamples,
+	promqlMetricNames,
+	select,
+	startPrometheus,
+	type RunningPrometheus,
+} from '../exporter/helpers/prometheus.js';
 import {readSynthetic} from '../helpers/captures.js';
 import {json, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
@@ -27,6 +35,7 @@ const sims: Simulator[] = [];
 const replays: ReplayMiner[] = [];
 let exporter: ChildProcess | null = null;
 let exporterLog = '';
+let metricsUrl = '';
 let prometheus: RunningPrometheus | null = null;
 /** rig name → whether it is up. */
 const expected = new Map<string, boolean>();
@@ -66,14 +75,19 @@ beforeAll(async () => {
 		'GET /2/backends': json(readSynthetic('v6-live-backends.json')),
 	});
 	const summaryOnly = await startReplayMiner({}, json(readSynthetic('v2.5-summary.json')));
-	replays.push(legacy, summaryOnly);
-	rigs.push({name: 'rig-legacy-summary', url: legacy.url}, {name: 'rig-2.5', url: summaryOnly.url});
+	// A GPU miner (xmrig-nvidia 2.14: health per GPU thread), so the dashboard's GPU panels have data too.
+	const nvidia = await startReplayMiner(
+		{'GET /1/threads': json(readSynthetic('nvidia-2.14-threads.json'))},
+		json(readSynthetic('nvidia-2.14-summary.json')),
+	);
+	replays.push(legacy, summaryOnly, nvidia);
+	rigs.push({name: 'rig-legacy-summary', url: legacy.url}, {name: 'rig-2.5', url: summaryOnly.url}, {name: 'rig-nvidia', url: nvidia.url});
 	rigs.push({name: 'rig-down', url: `127.0.0.1:${await freePort()}`});
 	for (const rig of rigs) expected.set(rig.name, rig.name !== 'rig-down');
 
 	const rigsFile = path.join(dir, 'rigs.json');
 	writeFileSync(rigsFile, JSON.stringify(rigs));
-	const metricsUrl = await startExporter(rigsFile);
+	metricsUrl = await startExporter(rigsFile);
 	const target = new URL(metricsUrl).host;
 	prometheus = await startPrometheus(
 		[
@@ -171,7 +185,7 @@ describe('rigtop exporter → a real Prometheus', () => {
 			[
 				'RigtopExporterDown',
 				'XmrigHashrateLow',
-				'XmrigHugePagesLost',
+				'XmrigHugePagesMissing',
 				'XmrigMinerDown',
 				'XmrigPausedTooLong',
 				'XmrigPoolDisconnected',
@@ -194,40 +208,60 @@ describe('rigtop exporter → a real Prometheus', () => {
 		]);
 	});
 
-	it('every query of the shipped Grafana dashboard runs without error; all but the GPU ones find data', async () => {
+	it('the shipped Grafana dashboard: its variables resolve, every query runs and finds data, every metric is in a live /metrics', async () => {
 		const dashboard = JSON.parse(readFileSync(path.join(docs, 'grafana-dashboard.json'), 'utf8')) as {
 			panels: Array<{title: string; targets: Array<{expr: string}>}>;
-			templating: {list: Array<{name: string; query: {query: string}}>};
+			templating: {list: Array<{name: string; type: string; query: string | {query: string}; allValue?: string}>};
 		};
-		// The miner variable: label_values(xmrig_up, miner).
-		const variable = dashboard.templating.list.find((item) => item.name === 'miner')!;
-		const [, metric, label] = /^label_values\((\w+), (\w+)\)$/.exec(variable.query.query)!;
-		const values = await prometheus!.api<string[]>(`label/${label}/values`, {'match[]': metric!});
-		expect(values.sort()).toEqual([...expected.keys()].sort());
+		const exprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => ({title: panel.title, expr: target.expr})));
 
-		// Let rates see a few scrapes, then run each panel's queries over the last minute as Grafana would ("All" miners).
+		// The metrics every query and variable reads are all in what the exporter serves now.
+		const live = new Set(parseSamples(await (await fetch(metricsUrl)).text()).map((sample) => sample.name));
+		const variables = dashboard.templating.list.filter((variable) => variable.type === 'query');
+		const variableQueries = variables.map((variable) => (typeof variable.query === 'string' ? variable.query : variable.query.query));
+		const read = [...exprs.map(({expr}) => expr), ...variableQueries.map((query) => query.replace(/^label_values\((.+), \w+\)$/, '$1'))];
+		const names = new Set(read.flatMap(promqlMetricNames));
+		expect(names.size).toBeGreaterThan(20);
+		expect([...names].filter((name) => !live.has(name))).toEqual([]);
+
+		// Resolve job, instance and miner in order, as Grafana does with "All" picked in each: without an allValue
+		// "All" is every value found, as a regex; with one, the allValue.
+		const substitute = (text: string, values: ReadonlyMap<string, string>) =>
+			text.replaceAll(/\$(\w+)/g, (whole, name: string) => values.get(name) ?? whole);
+		const picked = new Map<string, string>([['__rate_interval', '15s']]);
+		const found = new Map<string, string[]>();
+		for (const variable of variables) {
+			const query = typeof variable.query === 'string' ? variable.query : variable.query.query;
+			const [, selector, label] = /^label_values\((.+), (\w+)\)$/.exec(query)!;
+			const values = await prometheus!.api<string[]>(`label/${label}/values`, {'match[]': substitute(selector!, picked)});
+			found.set(variable.name, values.sort());
+			const escaped = values.map((value) => value.replaceAll(/[.*+?^$()|[\]{}\\]/g, String.raw`\$&`));
+			picked.set(variable.name, variable.allValue ?? `(${escaped.join('|')})`);
+		}
+
+		expect(found.get('job')).toEqual(['rigtop']);
+		expect(found.get('instance')).toEqual([new URL(metricsUrl).host]);
+		expect(found.get('miner')).toEqual([...expected.keys()].sort());
+
+		// Let rates see a few scrapes, then run each panel's queries over the last minute as Grafana would.
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		const end = Date.now() / 1000;
 		const empty: string[] = [];
-		for (const panel of dashboard.panels) {
-			for (const target of panel.targets) {
-				const query = target.expr.replaceAll('$miner', '.*').replaceAll('$__rate_interval', '15s');
-				const data = await prometheus!.api<{result: unknown[]}>('query_range', {
-					query,
-					start: String(end - 60),
-					end: String(end),
-					step: '2',
-				});
-				if (data.result.length === 0) empty.push(`${panel.title}: ${target.expr}`);
-			}
+		for (const {title, expr} of exprs) {
+			const data = await prometheus!.api<{result: unknown[]}>('query_range', {
+				query: substitute(expr, picked),
+				start: String(end - 60),
+				end: String(end),
+				step: '2',
+			});
+			if (data.result.length === 0) empty.push(`${title}: ${expr}`);
 		}
 
-		// The simulators are CPU miners and nobody is down long enough to restart: those panels are rightly empty here.
-		expect(empty.filter((line) => !/^(GPU temperature|GPU power):/.test(line))).toEqual([]);
+		expect(empty).toEqual([]);
 	});
 
 	it('the exporter logged the down miner once, never a token, and stops cleanly on SIGTERM', async () => {
-		expect(exporterLog).toMatch(/^rigtop: serving http:\/\/127\.0\.0\.1:\d+\/metrics: 7 miners, polled every 1 s$/m);
+		expect(exporterLog).toMatch(/^rigtop: serving http:\/\/127\.0\.0\.1:\d+\/metrics: 8 miners, polled every 1 s$/m);
 		expect(exporterLog.match(/rig-down: down/g)).toHaveLength(1);
 		const exited = new Promise<number | null>((resolve) => exporter!.once('exit', resolve));
 		exporter!.kill('SIGTERM');

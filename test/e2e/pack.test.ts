@@ -1,11 +1,12 @@
 import {execFile} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {isBuiltin} from 'node:module';
 import {init as initModuleLexer, parse as parseModule} from 'es-module-lexer';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {promtool} from '../exporter/helpers/prometheus.js';
 import {cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
 const run = promisify(execFile);
@@ -22,6 +23,18 @@ const env: NodeJS.ProcessEnv = {
 	NO_UPDATE_NOTIFIER: '1',
 };
 delete env['CI'];
+
+/** systemd-analyze, for checking the shipped unit; missing, the test fails saying how to get it (never skips). */
+function systemdAnalyze(): string {
+	for (const dir of ['/usr/bin', '/bin', '/usr/local/bin']) {
+		const candidate = path.join(dir, 'systemd-analyze');
+		if (existsSync(candidate)) return candidate;
+	}
+
+	throw new Error(
+		'systemd-analyze is not installed: the package test checks the shipped systemd unit with it. apt-get install systemd (.ci/run does)',
+	);
+}
 
 type PackResult = {filename: string; files: {path: string}[]};
 let packed: PackResult;
@@ -56,12 +69,80 @@ afterAll(() => {
 });
 
 describe('the npm package', () => {
-	it('holds exactly dist/cli.js, its chunks, readme.md, LICENSE and package.json', () => {
+	it('holds exactly dist/cli.js, its chunks, docs/prometheus/, readme.md, LICENSE and package.json', () => {
 		const files = packed.files.map((file) => file.path).sort();
 		const chunks = files.filter((file) => file.startsWith('dist/chunks/'));
 		expect(chunks.length).toBeGreaterThan(0);
 		for (const chunk of chunks) expect(chunk).toMatch(/^dist\/chunks\/[\w-]+\.js$/);
-		expect(files.filter((file) => !chunks.includes(file))).toEqual(['LICENSE', 'dist/cli.js', 'package.json', 'readme.md']);
+		// docs/prometheus/ whole, as in the repository: `rigtop --help` and the readme send users there.
+		const docs = files.filter((file) => file.startsWith('docs/'));
+		const inRepository = readdirSync('docs/prometheus', {recursive: true, withFileTypes: true})
+			.filter((entry) => entry.isFile())
+			.map((entry) => path.posix.join('docs/prometheus', path.relative('docs/prometheus', path.join(entry.parentPath, entry.name))))
+			.sort();
+		expect(docs).toEqual(inRepository);
+		for (const file of [
+			'README.md',
+			'alerts.yml',
+			'alerts.test.yml',
+			'prometheus.yml',
+			'targets/rigtop-exporters.yml',
+			'grafana-dashboard.json',
+			'rigtop-exporter.service',
+		])
+			expect(docs).toContain(`docs/prometheus/${file}`);
+		expect(files.filter((file) => !chunks.includes(file) && !docs.includes(file))).toEqual([
+			'LICENSE',
+			'dist/cli.js',
+			'package.json',
+			'readme.md',
+		]);
+	});
+
+	it('names its repository, homepage and bug tracker', () => {
+		const manifest = JSON.parse(readFileSync(path.join(prefix, 'node_modules', 'rigtop', 'package.json'), 'utf8')) as Record<
+			string,
+			unknown
+		>;
+		expect(manifest['repository']).toEqual({type: 'git', url: 'git+https://github.com/rigtop/rigtop.git'});
+		expect(manifest['homepage']).toBe('https://github.com/rigtop/rigtop#readme');
+		expect(manifest['bugs']).toEqual({url: 'https://github.com/rigtop/rigtop/issues'});
+	});
+
+	it('the installed docs/prometheus/ works where it lands: the rules pass their tests, the scrape config checks', async () => {
+		const installedDocs = path.join(prefix, 'node_modules', 'rigtop', 'docs', 'prometheus');
+		const rules = await promtool(['test', 'rules', path.join(installedDocs, 'alerts.test.yml')]);
+		expect(rules.stdout + rules.stderr).toContain('SUCCESS');
+		expect(rules.code).toBe(0);
+		const config = await promtool(['check', 'config', path.join(installedDocs, 'prometheus.yml')]);
+		expect(config.stdout + config.stderr).toMatch(/SUCCESS: \d+ rules found/);
+		expect(config.code).toBe(0);
+	});
+
+	it('the systemd unit runs a version-pinned install, never npx, needs no network at boot, and systemd accepts it', async () => {
+		const {version} = JSON.parse(readFileSync('package.json', 'utf8')) as {version: string};
+		const unit = readFileSync(path.join(prefix, 'node_modules', 'rigtop', 'docs', 'prometheus', 'rigtop-exporter.service'), 'utf8');
+		const directives = unit.split('\n').filter((line) => !line.startsWith('#'));
+		const execStart = directives.filter((line) => line.startsWith('ExecStart='));
+		expect(execStart).toHaveLength(1);
+		const pinned = `/opt/rigtop/${version}/node_modules/.bin/rigtop`;
+		expect(execStart[0]).toBe(`ExecStart=${pinned} exporter --rigs /etc/rigtop/rigs.json`);
+		// The install the comment tells you to make is the one ExecStart runs.
+		expect(unit).toContain(`npm install --prefix /opt/rigtop/${version} rigtop@${version}`);
+		expect(directives.join('\n')).not.toMatch(/npx|network-online/);
+		expect(directives).toContain('After=network.target');
+
+		// systemd's own check of the unit, with ExecStart pointing at this test's install of the same package.
+		const unitDir = path.join(work, 'unit');
+		const unitFile = path.join(unitDir, 'rigtop-exporter.service');
+		mkdirSync(unitDir);
+		writeFileSync(unitFile, unit.replace(pinned, bin));
+		const verify = await new Promise<{code: number; stderr: string}>((resolve) => {
+			execFile(systemdAnalyze(), ['verify', unitFile], {cwd: unitDir, timeout: 30_000}, (error, _stdout, stderr) => {
+				resolve({code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr});
+			});
+		});
+		expect(verify).toEqual({code: 0, stderr: ''});
 	});
 
 	it('every file of its own that the program imports is in the package, and nothing else is imported but Node built-ins', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {allFamilies} from '../../source/exporter/families.js';
 import {readWebConfig} from '../../source/exporter/web-config.js';
-import {promtool} from './helpers/prometheus.js';
+import {promqlMetricNames, promtool} from './helpers/prometheus.js';
 import {HTPASSWD_HASH, makeCertificate} from './helpers/web.js';
 
 const docs = path.resolve('docs/prometheus');
@@ -18,17 +18,13 @@ const read = (name: string) => readFileSync(path.join(docs, name), 'utf8');
 /** The sample names the exporter can serve, plus Prometheus's own `up`. */
 const served = new Set([...allFamilies.map((family) => family.sample), 'up']);
 
-/** Metric names in a PromQL expression (identifiers followed by `{`, `[`, a space or the end, not functions or keywords). */
-function metricNames(expr: string): string[] {
-	const names = expr.match(/\b(?:xmrig|process|up)\w*(?=\s*[{[)\s]|$)/g) ?? [];
-	return names.filter((name) => name !== 'up' || /\bup\{/.test(expr));
-}
+type Datasource = {type: string; uid: string};
+type Panel = {title: string; datasource?: Datasource; targets?: {expr: string; datasource?: Datasource}[]};
+type Variable = {name: string; type: string; query: string | {query: string}; datasource?: Datasource; allValue?: string};
+type Dashboard = {panels: Panel[]; templating: {list: Variable[]}};
 
-type Panel = {title: string; targets?: {expr: string}[]};
-
-function dashboardPanels(): Panel[] {
-	return (JSON.parse(read('grafana-dashboard.json')) as {panels: Panel[]}).panels;
-}
+const dashboard = (): Dashboard => JSON.parse(read('grafana-dashboard.json')) as Dashboard;
+const dashboardPanels = (): Panel[] => dashboard().panels;
 
 describe('docs/prometheus', () => {
 	it('prometheus.yml passes promtool check config (rule files and file_sd targets included)', async () => {
@@ -52,7 +48,7 @@ describe('docs/prometheus', () => {
 			'XmrigRejectRateHigh',
 			'XmrigPoolDisconnected',
 			'XmrigPausedTooLong',
-			'XmrigHugePagesLost',
+			'XmrigHugePagesMissing',
 		]) {
 			expect(rules).toContain(`alert: ${alert}`);
 			expect(tests).toContain(`alertname: ${alert}`);
@@ -68,9 +64,46 @@ describe('docs/prometheus', () => {
 			exprs.push(...(panel.targets ?? []).map((target) => target.expr));
 		}
 
-		const unknown = exprs.flatMap(metricNames).filter((name) => !served.has(name));
+		const unknown = exprs.flatMap(promqlMetricNames).filter((name) => !served.has(name));
 		expect(unknown).toEqual([]);
-		expect(exprs.flatMap(metricNames)).toContain('xmrig_hashrate_hashes_per_second');
+		expect(exprs.flatMap(promqlMetricNames)).toContain('xmrig_hashrate_hashes_per_second');
+	});
+
+	it('the dashboard provisions from a file: a datasource variable, no import-time inputs, job and instance variables', () => {
+		const text = read('grafana-dashboard.json');
+		expect(text).not.toContain('__inputs');
+		expect(text).not.toContain('${DS_');
+		expect(text).not.toMatch(/job=~\\?"rigtop/);
+
+		const {panels, templating} = dashboard();
+		const variables = new Map(templating.list.map((variable) => [variable.name, variable]));
+		expect([...variables.keys()]).toEqual(['datasource', 'job', 'instance', 'miner']);
+		expect(variables.get('datasource')).toMatchObject({type: 'datasource', query: 'prometheus'});
+		const viaVariable = {type: 'prometheus', uid: '${datasource}'};
+		for (const name of ['job', 'instance', 'miner']) expect(variables.get(name)?.datasource, name).toEqual(viaVariable);
+		// Each variable is narrowed by the ones before it.
+		const query = (name: string) => {
+			const value = variables.get(name)?.query;
+			return typeof value === 'string' ? value : (value?.query ?? '');
+		};
+
+		expect(query('job')).toMatch(/^label_values\(xmrig_\w+, job\)$/);
+		expect(query('instance')).toMatch(/^label_values\(xmrig_\w+\{job=~"\$job"\}, instance\)$/);
+		expect(query('miner')).toMatch(/^label_values\(xmrig_\w+\{job=~"\$job", instance=~"\$instance"\}, miner\)$/);
+
+		for (const panel of panels) {
+			expect(panel.datasource, panel.title).toEqual(viaVariable);
+			for (const target of panel.targets ?? []) {
+				expect(target.datasource, panel.title).toEqual(viaVariable);
+				// Every selector of every query takes the job and instance picked.
+				const selectors = target.expr.match(/\{[^}]*\}/g) ?? [];
+				expect(selectors.length, target.expr).toBeGreaterThan(0);
+				for (const selector of selectors) {
+					expect(selector, target.expr).toContain('job=~"$job"');
+					expect(selector, target.expr).toContain('instance=~"$instance"');
+				}
+			}
+		}
 	});
 
 	it('the reference lists every metric family the exporter serves', () => {

@@ -197,3 +197,23 @@ export async function eventually<T>(test: () => Promise<T | undefined>, timeoutM
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
+
+const PROMQL_WORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset']);
+
+/**
+ * The metric names a PromQL expression reads: its identifiers once strings, label matchers, ranges and the label lists
+ * of `by`, `on`, `group_left`… are removed, less function names (an identifier before `(`), keywords and numbers.
+ */
+export function promqlMetricNames(expr: string): string[] {
+	const stripped = expr
+		.replaceAll(/"(?:[^"\\]|\\.)*"/g, '""')
+		.replaceAll(/\{[^}]*\}/g, ' ')
+		.replaceAll(/\[[^\]]*\]/g, ' ')
+		.replaceAll(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ');
+	const names: string[] = [];
+	for (const match of stripped.matchAll(/(?<![\w.$])[a-zA-Z_:][\w:]*(?![\w(])(?!\s*\()/g)) {
+		if (!PROMQL_WORDS.has(match[0])) names.push(match[0]);
+	}
+
+	return [...new Set(names)];
+}
