@@ -323,7 +323,15 @@ export class HistoryWriter {
 		if (facts === null) {
 			const known = this.#store.get<{miner: number}>('SELECT miner FROM miner WHERE url = ? ORDER BY last_seen DESC LIMIT 1', url);
 			if (known === undefined) return null;
-			slots.set(slot, {miner: known.miner, generation: this.#generation, provisional: true, apiId: null, workerId: null, uptimeS: null, at});
+			slots.set(slot, {
+				miner: known.miner,
+				generation: this.#generation,
+				provisional: true,
+				apiId: null,
+				workerId: null,
+				uptimeS: null,
+				at,
+			});
 			this.#touch(known.miner, url, name, null, at);
 			return known.miner;
 		}
