@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useCallback, useEffect, useMemo, useRef, useState} from 'react';
+import {useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
 import {FixedNowContext} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useKeys} from '../hooks/use-keys.js';
@@ -115,7 +115,7 @@ export function FleetView({
 	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs), [states, alerts, now, hour.rigs]);
 	// Keys act on the rows as drawn.
 	const latestRows = useRef(rows);
-	useEffect(() => {
+	useLayoutEffect(() => {
 		latestRows.current = rows;
 	}, [rows]);
 

@@ -19,7 +19,7 @@
  */
 import type {EventEmitter} from 'node:events';
 import {useApp, useInput, usePaste, useStdin, type Key} from 'ink';
-import {useEffect, useRef} from 'react';
+import {useEffect, useLayoutEffect, useRef} from 'react';
 import {isSuspendKey, type KeyLike} from '../keymap.js';
 
 /** xterm / VT220 / rxvt / Linux console spellings of F1…F12 (with or without modifiers), as terminfo's kf1…kf12 write them. */
@@ -160,7 +160,7 @@ export type KeysOptions = {
 export function useKeys(handler: (input: string, key: KeyLike) => void, options: KeysOptions = {}): void {
 	const latest = useRef(handler);
 	const latestPaste = useRef(options.onPaste);
-	useEffect(() => {
+	useLayoutEffect(() => {
 		latest.current = handler;
 		latestPaste.current = options.onPaste;
 	}, [handler, options.onPaste]);

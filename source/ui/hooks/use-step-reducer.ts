@@ -1,4 +1,4 @@
-import {useCallback, useEffect, useRef, useState} from 'react';
+import {useCallback, useLayoutEffect, useRef, useState} from 'react';
 
 /**
  * What a screen's reducer returns: its next state, and the effects to carry out (calls that reach
@@ -26,7 +26,9 @@ export function useStepReducer<State, Action, Effect>(
 	const [state, setState] = useState(initial);
 	const current = useRef(state);
 	const latest = useRef({reduce, run});
-	useEffect(() => {
+	// In the commit that draws the frame (a layout effect), not after it: a key read between a frame drawn at a new
+	// size and a passive effect would otherwise be reduced for the old size (w applying under 'terminal too small').
+	useLayoutEffect(() => {
 		latest.current = {reduce, run};
 	}, [reduce, run]);
 	const dispatch = useCallback((action: Action) => {
