@@ -57,10 +57,11 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 				? {alert: {kind: 'hashrate-recovered', severity: 'info', message}, open: without(open, 'hashrate-drop')}
 				: {alert: null, open};
 		case 'restarted':
-			// A new process: its pool and hashrate start from scratch, and get their own events.
+			// A new process: its pool and hashrate start from scratch, and get their own events. Huge pages missing stay
+			// open: the monitor reports them once a session and their restore when the miner has them again.
 			return {
 				alert: {kind: 'restarted', severity: 'warn', message},
-				open: without(open, 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost'),
+				open: without(open, 'pool-lost', 'hashrate-drop', 'paused'),
 			};
 		case 'hugepages-lost':
 			return {alert: {kind: 'hugepages-lost', severity: 'warn', message}, open: adding(open, 'hugepages-lost')};
