@@ -108,7 +108,7 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 	if (prev === null) {
 		const started = startedEvent(ctx.name, next);
 		const step = stepDrop(ctx.drop, next, options, elapsedMs, reference);
-		const hugepages = firstHugepages(next, lost);
+		const hugepages = firstHugepages(next, lost, step.state);
 		return {
 			events: [started, ...(hugepages.event ? [hugepages.event] : []), ...(step.event ? [step.event] : [])],
 			drop: step.state,
@@ -122,15 +122,14 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 	const restart = restartEvent(prev, next, elapsedMs);
 	if (restart) {
 		// Counters, windows and allocations all start again: comparing them with the old process means nothing. Its
-		// rate is judged again (against the reference, which still knows the old one) after the grace of a resume;
-		// its huge pages when they are known (a loss reported this session stays open until they are back).
-		const hugepages = firstHugepages(next, lost);
+		// rate is judged again (against the reference, which still knows the old one) after the grace of a resume, and
+		// so are its huge pages (a loss reported this session stays open until they are back).
 		return {
-			events: hugepages.event ? [restart, hugepages.event] : [restart],
+			events: [restart],
 			drop: {...initialDropState, sinceResume: 0},
 			pause: initialPauseState,
-			hugepagesLost: hugepages.lost,
-			hugepagesSeen: hugepages.seen,
+			hugepagesLost: lost,
+			hugepagesSeen: false,
 			restarted: true,
 		};
 	}
@@ -144,10 +143,10 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 	const pause = stepPause(ctx.pause ?? initialPauseState, prev, next, elapsedMs, ctx.pausedAlertMs ?? DEFAULT_PAUSED_ALERT_MS);
 	add(pause.event);
 	add(rejectedEvent(prev, next));
-	const first = (ctx.hugepagesSeen ?? true) ? null : firstHugepages(next, lost);
+	const step = stepDrop(ctx.drop, next, options, elapsedMs, reference);
+	const first = (ctx.hugepagesSeen ?? true) ? null : firstHugepages(next, lost, step.state);
 	const hugepages = first === null ? hugepagesEvent(prev, next, lost) : first.event;
 	add(hugepages);
-	const step = stepDrop(ctx.drop, next, options, elapsedMs, reference);
 	add(step.event);
 	const hugepagesLost = hugepages === null ? lost : hugepages.kind === 'hugepages-lost';
 	return {
@@ -315,17 +314,22 @@ function hugepagesEvent(prev: MinerSnapshot, next: MinerSnapshot, lost: boolean)
 
 /**
  * A miner process's huge pages the first time they are known while it mines (its windows show hashing: before that
- * its memory may not be allocated yet): short of what it wants is reported once, whether or not this rigtop saw them
- * go ("huge pages: 0 of 1 168 allocated"); all of them after a reported loss is their restore. `seen` stays false
- * until they could be judged.
+ * its memory may not be allocated yet), past the first seconds of the session or of the process (`drop`'s grace, so
+ * that the alert center, which starts after the session's first poll, hears of it): short of what it wants is
+ * reported once, whether or not this rigtop saw them go ("huge pages: 0 of 1 168 allocated"); all of them after a
+ * reported loss is their restore. `seen` stays false until they could be judged.
  */
 function firstHugepages(
 	next: MinerSnapshot,
 	lost: boolean,
+	drop: DropState,
 ): {readonly event: EventDraft | null; readonly lost: boolean; readonly seen: boolean} {
 	const pages = next.hugepages;
 	const mining = next.hashrate.total.some((rate) => rate !== null && rate > 0);
-	if (pages === null || !mining || (pages.kind === 'pages' && pages.total <= 0)) return {event: null, lost, seen: false};
+	if (pages === null || !mining || drop.sinceResume !== null || (pages.kind === 'pages' && pages.total <= 0)) {
+		return {event: null, lost, seen: false};
+	}
+
 	const short = pages.kind === 'pages' ? pages.allocated < pages.total : !pages.enabled;
 	if (short === lost) return {event: null, lost, seen: true};
 	if (short) {

@@ -343,8 +343,14 @@ export class Monitor implements Store<MonitorState> {
 		const elapsedMs = prevState.lastSuccessAt === null ? 0 : now - prevState.lastSuccessAt;
 		if (this.#firstSuccessAt === null) this.#firstSuccessAt = now;
 		else this.#seedReference();
-		// Another algorithm hashes at another rate: what was known of the old one is no reference.
-		if (prev !== null && prev.algo !== null && snapshot.algo !== null && prev.algo !== snapshot.algo) this.#reference.clear();
+		// Another algorithm hashes at another rate, another miner (a new id or worker id at this address) at its own:
+		// what was known before is no reference.
+		if (
+			prev !== null &&
+			(changed(prev.algo, snapshot.algo) || changed(prev.id, snapshot.id) || changed(prev.workerId, snapshot.workerId))
+		) {
+			this.#reference.clear();
+		}
 		const derived = deriveEvents(prev, snapshot, {
 			name,
 			drop: this.#drop,
@@ -455,6 +461,11 @@ export class Monitor implements Store<MonitorState> {
 		this.#state = state;
 		this.#listeners.notify();
 	}
+}
+
+/** Whether a value the miner reports is known on both sides and differs. */
+function changed(before: string | null, after: string | null): boolean {
+	return before !== null && after !== null && before !== after;
 }
 
 function checkInterval(intervalMs: number): void {

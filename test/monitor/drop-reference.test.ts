@@ -1,78 +1,25 @@
 /**
  * The drop detector's reference of the last hour (source/monitor/reference.ts) on a real simulated miner: XMRig starts
  * its hashrate windows again when its threads change or it restarts, so a miner cut from four threads to one looks
- * steady against its own windows. The monitor's clock and the simulator's run ten times faster than real time.
+ * steady against its own windows. The monitor's clock and the simulator's run ten times faster than real time
+ * (fast-watch.ts).
  */
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {MinerClient} from '../../source/miner/client.js';
-import {MinerReader} from '../../source/miner/reader.js';
-import {Monitor, type Clock} from '../../source/monitor/monitor.js';
+import type {Monitor} from '../../source/monitor/monitor.js';
 import type {PastRates} from '../../source/monitor/reference.js';
 import type {MinerEvent} from '../../source/monitor/types.js';
-import {startSimulator, type SimOptions, type Simulator} from '../../source/sim/simulator.js';
-
-const SCALE = 10;
-const TOKEN = 'drop-test-token';
+import {fastWatch, putCpu, TOKEN} from './fast-watch.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Epoch-ms time running SCALE times faster than real time, and timers as short. */
-function fastClock(): Clock {
-	const epoch = Date.now();
-	const start = performance.now();
-	return {
-		now: () => epoch + (performance.now() - start) * SCALE,
-		setTimeout: (fn, ms) => setTimeout(fn, ms / SCALE),
-		clearTimeout(handle) {
-			clearTimeout(handle as ReturnType<typeof setTimeout>);
-		},
-	};
-}
-
-async function watch(
-	options: SimOptions = {},
-	pastRates?: PastRates,
-): Promise<{sim: Simulator; monitor: Monitor; client: MinerClient; clock: Clock}> {
-	const sim = await startSimulator({
-		warm: true,
-		seed: 5,
-		threads: 4,
-		timeScale: SCALE,
-		token: TOKEN,
-		restricted: false,
-		applyDelayMs: 5,
-		...options,
-	});
-	cleanups.push(async () => sim.stop());
-	const client = new MinerClient({url: sim.url, token: TOKEN}, {connectTimeoutMs: 1000, deadlineMs: 2000});
-	cleanups.push(async () => client.close());
-	const reader = new MinerReader(client);
-	const clock = fastClock();
-	const monitor = new Monitor({
-		read: async (signal) => reader.read(signal),
-		url: sim.url,
-		intervalMs: 1000,
-		clock,
-		...(pastRates ? {pastRates} : {}),
-	});
-	cleanups.push(() => monitor.stop());
-	return {sim, monitor, client, clock};
-}
-
-/** A PUT of the whole config with `cpu` changed, as `rigtop config set` sends it. */
-async function putCpu(sim: Simulator, change: (cpu: Record<string, unknown>) => void): Promise<void> {
-	const doc = JSON.parse(sim.configText()) as {cpu: Record<string, unknown>};
-	change(doc.cpu);
-	const response = await fetch(`${sim.url}/1/config`, {
-		method: 'PUT',
-		headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json'},
-		body: JSON.stringify(doc, null, 4),
-	});
-	expect(response.status).toBe(204);
-}
+const watch: typeof fastWatch = async (options, pastRates) => {
+	const watched = await fastWatch(options, pastRates);
+	cleanups.push(watched.close);
+	return watched;
+};
 
 const kinds = (monitor: Monitor) => monitor.getState().events.map((event) => event.kind);
 const eventOf = (monitor: Monitor, kind: string): MinerEvent | undefined => monitor.getState().events.find((event) => event.kind === kind);
@@ -92,9 +39,11 @@ describe("a drop the miner's own windows do not show", () => {
 		const before = monitor.getState().snapshot?.hashrate.total[0] ?? 0;
 		expect(before).toBeGreaterThan(3000);
 
-		await putCpu(sim, (cpu) => {
-			cpu['rx'] = [0];
-		});
+		expect(
+			await putCpu(sim, (cpu) => {
+				cpu['rx'] = [0];
+			}),
+		).toBe(204);
 		// XMRig starts its windows again: the 60 s and 15 m averages are gone, the 10 s one comes back at a quarter.
 		await waitFor(() => expect(monitor.getState().snapshot?.hashrate.total[1]).toBeNull());
 		await waitFor(() => expect(kinds(monitor)).toContain('hashrate-drop'));
@@ -107,9 +56,11 @@ describe("a drop the miner's own windows do not show", () => {
 		await pollsLater(monitor, 10);
 		expect(kinds(monitor).filter((kind) => kind === 'hashrate-drop')).toHaveLength(1);
 
-		await putCpu(sim, (cpu) => {
-			cpu['rx'] = [0, 1, 2, 3];
-		});
+		expect(
+			await putCpu(sim, (cpu) => {
+				cpu['rx'] = [0, 1, 2, 3];
+			}),
+		).toBe(204);
 		await waitFor(() => expect(kinds(monitor)).toContain('hashrate-recovered'));
 		expect(eventOf(monitor, 'hashrate-recovered')?.message).toMatch(/^hashrate recovered: \d\.\d\d kH\/s$/);
 	});
@@ -119,9 +70,11 @@ describe("a drop the miner's own windows do not show", () => {
 		monitor.start();
 		await waitFor(() => expect(monitor.getState().polls).toBeGreaterThanOrEqual(25));
 		// The file on disk changes (the apply waits), then the process restarts and reads it.
-		await putCpu(sim, (cpu) => {
-			cpu['rx'] = [0, 1];
-		});
+		expect(
+			await putCpu(sim, (cpu) => {
+				cpu['rx'] = [0, 1];
+			}),
+		).toBe(204);
 		sim.restartMiner();
 		await waitFor(() => expect(kinds(monitor)).toContain('restarted'));
 		const restartedAt = eventOf(monitor, 'restarted')?.at ?? 0;
@@ -146,10 +99,34 @@ describe("a drop the miner's own windows do not show", () => {
 		expect(kinds(monitor)).not.toContain('hashrate-drop');
 		expect(kinds(monitor).filter((kind) => kind === 'paused' || kind === 'resumed')).toEqual(['paused', 'resumed']);
 
-		await putCpu(sim, (cpu) => {
-			cpu['rx'] = [0];
-		});
+		expect(
+			await putCpu(sim, (cpu) => {
+				cpu['rx'] = [0];
+			}),
+		).toBe(204);
 		await waitFor(() => expect(kinds(monitor)).toContain('hashrate-drop'));
+	});
+
+	it('another miner at the address (a new api.id and worker id) is not judged against the one before', async () => {
+		const {sim, monitor} = await watch();
+		monitor.start();
+		await waitFor(() => expect(monitor.getState().polls).toBeGreaterThanOrEqual(25));
+		const doc = JSON.parse(sim.configText()) as {api: Record<string, unknown>; cpu: Record<string, unknown>};
+		doc.api['id'] = 'another-rig';
+		doc.api['worker-id'] = 'another-rig';
+		doc.cpu['rx'] = [0];
+		const response = await fetch(`${sim.url}/1/config`, {
+			method: 'PUT',
+			headers: {Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json'},
+			body: JSON.stringify(doc, null, 4),
+		});
+		expect(response.status).toBe(204);
+		await waitFor(() => expect(monitor.getState().snapshot?.workerId).toBe('another-rig'));
+		expect(kinds(monitor)).toContain('restarted');
+		// Its windows refill at one thread's rate, and it goes on: nothing to compare it with but itself.
+		await waitFor(() => expect(monitor.getState().snapshot?.hashrate.total[0]).not.toBeNull());
+		await pollsLater(monitor, 30);
+		expect(kinds(monitor)).not.toContain('hashrate-drop');
 	});
 
 	it('nothing in the first seconds of a session, nor on a steady miner', async () => {
@@ -190,9 +167,11 @@ describe('seeded from what is known of the hour before the session', () => {
 describe('huge pages the miner has', () => {
 	it('a miner started without them is flagged once, and "restored" when it gets them', async () => {
 		const {sim, monitor} = await watch();
-		await putCpu(sim, (cpu) => {
-			cpu['huge-pages'] = false;
-		});
+		expect(
+			await putCpu(sim, (cpu) => {
+				cpu['huge-pages'] = false;
+			}),
+		).toBe(204);
 		await waitFor(() => expect(JSON.parse(sim.configText()).cpu['huge-pages']).toBe(false), 3000);
 		monitor.start();
 		await waitFor(() => expect(kinds(monitor)).toContain('hugepages-lost'));
@@ -200,9 +179,11 @@ describe('huge pages the miner has', () => {
 		await pollsLater(monitor, 20);
 		expect(kinds(monitor).filter((kind) => kind.startsWith('hugepages'))).toEqual(['hugepages-lost']);
 
-		await putCpu(sim, (cpu) => {
-			cpu['huge-pages'] = true;
-		});
+		expect(
+			await putCpu(sim, (cpu) => {
+				cpu['huge-pages'] = true;
+			}),
+		).toBe(204);
 		await waitFor(() => expect(kinds(monitor)).toContain('hugepages-restored'));
 		expect(eventOf(monitor, 'hugepages-restored')?.message).toBe('huge pages restored: 0 → 1 172 of 1 172 allocated');
 	});

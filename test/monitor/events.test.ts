@@ -355,29 +355,48 @@ describe('deriveEvents', () => {
 			expect(kinds(run([makeSnapshot({hugepages: null}), all]).events)).toEqual(['started']);
 		});
 
+		/** A miner process up `from` s, polled every 2 s `count` times, with these huge pages. */
+		const process = (from: number, count: number, allocated: number) =>
+			Array.from({length: count}, (_, i) => makeSnapshot({uptime: from + 2 * i, hugepages: {kind: 'pages', allocated, total: 1168}}));
+
 		it('once per session: not again when the miner restarts still short; restored when it comes back with them', () => {
-			const restartedShort = makeSnapshot({uptime: 20, hugepages: {kind: 'pages', allocated: 0, total: 1168}});
-			const later = makeSnapshot({uptime: 21, hugepages: {kind: 'pages', allocated: 0, total: 1168}});
-			expect(kinds(run([none, none, restartedShort, later]).events)).toEqual(['started', 'hugepages-lost', 'restarted']);
-			const restartedWithThem = makeSnapshot({uptime: 20, hugepages: {kind: 'pages', allocated: 1168, total: 1168}});
-			expect(run([none, restartedWithThem]).events.slice(1)).toEqual([
+			const options = {elapsedMs: 2000};
+			expect(kinds(run([none, none, ...process(4, 20, 0)], null, options).events)).toEqual(['started', 'hugepages-lost', 'restarted']);
+			expect(run([none, ...process(4, 20, 1168)], null, options).events.slice(1)).toEqual([
 				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages: 0 of 1 168 allocated'},
-				{kind: 'restarted', severity: 'warn', message: 'miner restarted (up 20s)'},
+				{kind: 'restarted', severity: 'warn', message: 'miner restarted (up 4s)'},
 				{kind: 'hugepages-restored', severity: 'info', message: 'huge pages restored: 1 168 of 1 168 allocated'},
 			]);
 		});
 
-		it('a miner that comes back from a restart without them is flagged, once its threads run', () => {
+		it('a miner that comes back from a restart without them is flagged after the grace of a restart, once its threads run', () => {
 			const restarting = makeSnapshot({
 				uptime: 3,
 				hashrate: {total: [null, null, null], highest: null},
 				hugepages: {kind: 'pages', allocated: 0, total: 1168},
 			});
-			const back = makeSnapshot({uptime: 15, hugepages: {kind: 'pages', allocated: 0, total: 1168}});
-			expect(run([all, restarting, back, back]).events.slice(1)).toEqual([
+			// 15 s of grace from the poll that saw the restart (7 polls at 2 s), then judged.
+			const polls = [all, restarting, ...process(5, 7, 0)];
+			expect(kinds(run(polls, null, {elapsedMs: 2000}).events)).toEqual(['started', 'restarted']);
+			expect(run([...polls, ...process(19, 3, 0)], null, {elapsedMs: 2000}).events.slice(1)).toEqual([
 				{kind: 'restarted', severity: 'warn', message: 'miner restarted (up 3s)'},
 				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages: 0 of 1 168 allocated'},
 			]);
+		});
+
+		it('not in the first seconds of a session (the alert center starts after its first poll), then once', () => {
+			const first = deriveEvents(null, none, {...ctx({...initialDropState, sinceResume: 0}, 0)});
+			expect(kinds(first.events)).toEqual(['started']);
+			expect(first.hugepagesSeen).toBe(false);
+			let state = {drop: first.drop, seen: first.hugepagesSeen, lost: first.hugepagesLost};
+			const seen: string[] = [];
+			for (let i = 0; i < 10; i++) {
+				const result = deriveEvents(none, none, {...ctx(state.drop, 2000), hugepagesSeen: state.seen, hugepagesLost: state.lost});
+				seen.push(...kinds(result.events));
+				state = {drop: result.drop, seen: result.hugepagesSeen, lost: result.hugepagesLost};
+			}
+
+			expect(seen).toEqual(['hugepages-lost']);
 		});
 	});
 
