@@ -39,10 +39,11 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 		case 'error':
 			return {alert: {kind: 'error', severity: 'error', message}, open: adding(without(open, 'down'), 'error')};
 		case 'up':
-			// Whatever the miner was doing before it went away is unknown now.
+			// Whatever the miner was doing before it went away is unknown now; missing huge pages are followed by the
+			// monitor across it (their restore is reported when the miner has them).
 			return {
 				alert: {kind: 'up', severity: 'info', message},
-				open: without(open, 'down', 'error', 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost'),
+				open: without(open, 'down', 'error', 'pool-lost', 'hashrate-drop', 'paused'),
 			};
 		case 'pool-lost':
 			return {alert: {kind: 'pool-lost', severity: 'warn', message}, open: adding(open, 'pool-lost')};
