@@ -420,6 +420,13 @@ describe('deriveEvents', () => {
 			]);
 		});
 
+		it('a real XMRig 6.26 cut from two threads to one (2 120 → 1 059 H/s, issue 22)', () => {
+			const oneThread = withRates([1059, null, null]);
+			expect(run([oneThread, oneThread, oneThread], withRates([2120, 2118, 2121]), {reference: 2120}).events).toEqual([
+				{kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 1.06 kH/s, 50.0% of the 1h average (2.12 kH/s)'},
+			]);
+		});
+
 		it("the higher of the miner's average and the reference is the line", () => {
 			const low = withRates([2100, 3900, 4700]);
 			expect(run([low, low, low], withRates([4800, 4810, 4800]), {reference: 3000}).events[0]?.message).toBe(
