@@ -39,10 +39,11 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 		case 'error':
 			return {alert: {kind: 'error', severity: 'error', message}, open: adding(without(open, 'down'), 'error')};
 		case 'up':
-			// Whatever the miner was doing before it went away is unknown now.
+			// Whatever the miner was doing before it went away is unknown now; missing huge pages are followed by the
+			// monitor across it (their restore is reported when the miner has them).
 			return {
 				alert: {kind: 'up', severity: 'info', message},
-				open: without(open, 'down', 'error', 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost'),
+				open: without(open, 'down', 'error', 'pool-lost', 'hashrate-drop', 'paused'),
 			};
 		case 'pool-lost':
 			return {alert: {kind: 'pool-lost', severity: 'warn', message}, open: adding(open, 'pool-lost')};
@@ -57,10 +58,16 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 				? {alert: {kind: 'hashrate-recovered', severity: 'info', message}, open: without(open, 'hashrate-drop')}
 				: {alert: null, open};
 		case 'restarted':
-		case 'replaced':
-			// A new process (or another miner): its pool and hashrate start from scratch, and get their own events.
+			// A new process: its pool and hashrate start from scratch, and get their own events. Huge pages missing stay
+			// open: the monitor reports them once a session and their restore when the miner has them again.
 			return {
-				alert: {kind: event.kind, severity: 'warn', message},
+				alert: {kind: 'restarted', severity: 'warn', message},
+				open: without(open, 'pool-lost', 'hashrate-drop', 'paused'),
+			};
+		case 'replaced':
+			// Another miner (a new id): nothing of the one before stays open; the new one gets its own events.
+			return {
+				alert: {kind: 'replaced', severity: 'warn', message},
 				open: without(open, 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost'),
 			};
 		case 'hugepages-lost':

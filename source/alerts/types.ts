@@ -5,13 +5,14 @@ import type {Severity} from '../monitor/types.js';
  * matching all-clear, so a script can close what it opened.
  * - down / error: rigtop cannot read the miner (it stopped answering / it answers but refuses);
  * - up: it answers again after down or error;
- * - hashrate-drop / hashrate-recovered: the 10 s rate under a share of the miner's own 15 m average
- *   for several polls, and back;
+ * - hashrate-drop / hashrate-recovered: the 10 s rate under a share of the miner's own 15 m average, or of
+ *   its rate over the last hour as rigtop knows it, for several polls, and back;
  * - reject-burst: several shares rejected within a few minutes;
  * - pool-lost / pool-back: the miner lost its pool connection, and has one again;
  * - restarted: the miner process restarted (uptime went back, a new version);
  * - replaced: another miner (a new id: another machine or program) answers at the address;
- * - hugepages-lost / hugepages-restored: fewer huge pages allocated than before, and all of them again;
+ * - hugepages-lost / hugepages-restored: fewer huge pages allocated than before, or than the miner wants when first
+ *   seen (once a session), and all of them again;
  * - paused / resumed: the miner has been paused (by anyone) for longer than the threshold (default
  *   10 minutes, --paused-alert), and mines again.
  */

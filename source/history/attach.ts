@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type {Session} from '../cli/session.js';
+import {pastRates} from './last-hour.js';
 import {HistoryRecorder} from './recorder.js';
 import {HistoryStore} from './store.js';
 import {rigtopStateDir} from '../config/state-dir.js';
@@ -50,7 +51,14 @@ export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: 
 	const secrets = session.miners.map((miner) => miner.target.token).filter((token): token is string => token !== null);
 	const recorder = new HistoryRecorder(store, {intervalMs: plan.intervalMs, secrets});
 	// --once reads outside the monitors (run-once.ts records them); the live screens poll through them.
-	if (plan.mode === 'live') recorder.watch(session.miners.map((miner) => miner.monitor));
+	if (plan.mode === 'live') {
+		recorder.watch(session.miners.map((miner) => miner.monitor));
+		// The drop detector's reference starts from the miner's stored last hour (source/monitor/reference.ts).
+		session.miners.forEach((miner, slot) => {
+			miner.monitor.setPastRates(pastRates(recorder, slot));
+		});
+	}
+
 	building = false;
 	return {
 		...session,

@@ -4,6 +4,7 @@
  * buckets. The store answers in about 0.35 ms per rig for 20 points (docs/history.md), so the
  * fleet reads it once a minute, not at every poll.
  */
+import type {PastRates, RatePoint} from '../monitor/reference.js';
 import type {HistoryRecorder} from './recorder.js';
 import type {SeriesPoint} from './read.js';
 
@@ -30,5 +31,37 @@ export function lastHourSource(history: HistoryRecorder): LastHourSource {
 			if (miner === null) return null;
 			return history.reader.series(miner, {from: to - HOUR_MS, to, points}).points;
 		},
+	};
+}
+
+/**
+ * What the store knows of the rate of the session's miner at `slot` in the hour before `before`, for the drop
+ * detector's reference (monitor/reference.ts): its minutes where it mined with a pool and was not paused, each but
+ * the one after a minute with a pause or an outage (its 10 s window may still hold seconds of not mining:
+ * RESUME_GRACE_MS). Read once per miner, as a 60-point series (about 1 ms: the minute summaries, and the polls of
+ * the last minutes not yet summarized); null while the store does not know the miner yet (its first poll not
+ * written), empty once history is off.
+ */
+export function pastRates(history: HistoryRecorder, slot: number): PastRates {
+	return (before) => {
+		if (!history.enabled) return [];
+		const miner = history.minerOf(slot);
+		if (miner === null) return null;
+		const rates: RatePoint[] = [];
+		let afterQuiet = false;
+		for (const point of history.reader.series(miner, {from: before - HOUR_MS, to: before, points: 60}).points) {
+			if (point.samples === 0) continue; // not watched: nothing known
+			if (point.live === 0 || point.paused !== 0 || point.pool !== 1) {
+				afterQuiet = true;
+				continue;
+			}
+
+			const quiet = afterQuiet;
+			afterQuiet = false;
+			if (quiet || point.avg === null || point.avg <= 0) continue;
+			rates.push({t: point.t, rate: point.avg, samples: point.live});
+		}
+
+		return rates;
 	};
 }

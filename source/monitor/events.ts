@@ -36,8 +36,8 @@ export type DropState = {
 	readonly streak: number;
 	/** The average the rate fell from, taken when the first low poll of the streak was seen. */
 	readonly baseline: number | null;
-	/** Which of the miner's windows `baseline` came from. */
-	readonly baselineWindow: '15m' | '60s' | null;
+	/** Which of the miner's windows `baseline` came from; '1h': the reference rigtop keeps of the last hour (EventContext). */
+	readonly baselineWindow: '15m' | '60s' | '1h' | null;
 	/**
 	 * Milliseconds of mining seen since the miner was last seen paused, while that is under RESUME_GRACE_MS (its
 	 * windows still hold paused seconds, which is no drop); null when not waiting.
@@ -71,8 +71,16 @@ export type EventContext = {
 	readonly name: string;
 	readonly drop: DropState;
 	readonly pause?: PauseState;
-	/** Whether huge pages were reported lost and not yet restored. */
+	/** Whether huge pages were reported lost (or short when first seen) and not yet restored, this session. */
 	readonly hugepagesLost?: boolean;
+	/** Whether this miner process's huge pages have been judged once (hugepagesEvent); false again after a restart. */
+	readonly hugepagesSeen?: boolean;
+	/**
+	 * The miner's typical 10 s rate over the last hour as rigtop knows it (stored history and this session's polls,
+	 * monitor/reference.ts), or null. Unlike the miner's own windows it survives a restart of the miner or of its
+	 * threads, so a miner that comes back slower is judged against what it did before.
+	 */
+	readonly reference?: number | null;
 	/** After how long a pause is reported; default DEFAULT_PAUSED_ALERT_MS, 0 never. */
 	readonly pausedAlertMs?: number;
 	/** Milliseconds between the two snapshots being read; 0 or absent when unknown. */
@@ -87,6 +95,7 @@ export type DeriveResult = {
 	readonly drop: DropState;
 	readonly pause: PauseState;
 	readonly hugepagesLost: boolean;
+	readonly hugepagesSeen: boolean;
 	/** The miner process changed between the two snapshots: counters and windows started again. */
 	readonly restarted: boolean;
 	/** Another miner (a new id) answers at the address now: its counters are its own, not a jump of the old ones. */
@@ -98,14 +107,18 @@ const noEvents: readonly EventDraft[] = Object.freeze([]);
 export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ctx: EventContext): DeriveResult {
 	const options = ctx.dropOptions ?? defaultDropOptions;
 	const elapsedMs = ctx.elapsedMs ?? 0;
+	const reference = ctx.reference ?? null;
+	const lost = ctx.hugepagesLost ?? false;
 	if (prev === null) {
 		const started = startedEvent(ctx.name, next);
-		const step = stepDrop(ctx.drop, next, options, elapsedMs);
+		const step = stepDrop(ctx.drop, next, options, elapsedMs, reference);
+		const hugepages = firstHugepages(next, lost, step.state);
 		return {
-			events: step.event ? [started, step.event] : [started],
+			events: [started, ...(hugepages.event ? [hugepages.event] : []), ...(step.event ? [step.event] : [])],
 			drop: step.state,
 			pause: initialPauseState,
-			hugepagesLost: false,
+			hugepagesLost: hugepages.lost,
+			hugepagesSeen: hugepages.seen,
 			restarted: false,
 		};
 	}
@@ -113,13 +126,31 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 	const replaced = replacedEvent(prev, next, elapsedMs, ctx.address);
 	if (replaced) {
 		// Nothing of the old miner carries over: its counters, windows and allocations are another miner's.
-		return {events: [replaced], drop: initialDropState, pause: initialPauseState, hugepagesLost: false, restarted: false, replaced: true};
+		return {
+			events: [replaced],
+			drop: initialDropState,
+			pause: initialPauseState,
+			hugepagesLost: false,
+			// Its huge pages are judged afresh: short ones are this miner's to report, once.
+			hugepagesSeen: false,
+			restarted: false,
+			replaced: true,
+		};
 	}
 
 	const restart = restartEvent(prev, next, elapsedMs);
 	if (restart) {
-		// Counters, windows and allocations all start again: comparing them with the old process means nothing.
-		return {events: [restart], drop: initialDropState, pause: initialPauseState, hugepagesLost: false, restarted: true};
+		// Counters, windows and allocations all start again: comparing them with the old process means nothing. Its
+		// rate is judged again (against the reference, which still knows the old one) after the grace of a resume, and
+		// so are its huge pages (a loss reported this session stays open until they are back).
+		return {
+			events: [restart],
+			drop: {...initialDropState, sinceResume: 0},
+			pause: initialPauseState,
+			hugepagesLost: lost,
+			hugepagesSeen: false,
+			restarted: true,
+		};
 	}
 
 	let events: EventDraft[] | null = null;
@@ -131,12 +162,20 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 	const pause = stepPause(ctx.pause ?? initialPauseState, prev, next, elapsedMs, ctx.pausedAlertMs ?? DEFAULT_PAUSED_ALERT_MS);
 	add(pause.event);
 	add(rejectedEvent(prev, next));
-	const hugepages = hugepagesEvent(prev, next, ctx.hugepagesLost ?? false);
+	const step = stepDrop(ctx.drop, next, options, elapsedMs, reference);
+	const first = (ctx.hugepagesSeen ?? true) ? null : firstHugepages(next, lost, step.state);
+	const hugepages = first === null ? hugepagesEvent(prev, next, lost) : first.event;
 	add(hugepages);
-	const step = stepDrop(ctx.drop, next, options, elapsedMs);
 	add(step.event);
-	const hugepagesLost = hugepages === null ? (ctx.hugepagesLost ?? false) : hugepages.kind === 'hugepages-lost';
-	return {events: events ?? noEvents, drop: step.state, pause: pause.state, hugepagesLost, restarted: false};
+	const hugepagesLost = hugepages === null ? lost : hugepages.kind === 'hugepages-lost';
+	return {
+		events: events ?? noEvents,
+		drop: step.state,
+		pause: pause.state,
+		hugepagesLost,
+		hugepagesSeen: first?.seen ?? true,
+		restarted: false,
+	};
 }
 
 export function startedEvent(name: string, snapshot: MinerSnapshot): EventDraft {
@@ -307,7 +346,7 @@ function hugepagesEvent(prev: MinerSnapshot, next: MinerSnapshot, lost: boolean)
 			return {
 				kind: 'hugepages-restored',
 				severity: 'info',
-				message: `huge pages restored: ${before.allocated} → ${after.allocated} of ${after.total} allocated`,
+				message: `huge pages restored: ${formatInteger(before.allocated)} → ${formatInteger(after.allocated)} of ${formatInteger(after.total)} allocated`,
 			};
 		}
 
@@ -322,17 +361,60 @@ function hugepagesEvent(prev: MinerSnapshot, next: MinerSnapshot, lost: boolean)
 	return null;
 }
 
+/**
+ * A miner process's huge pages the first time they are known while it mines (its windows show hashing: before that
+ * its memory may not be allocated yet), past the first seconds of the session or of the process (`drop`'s grace, so
+ * that the alert center, which starts after the session's first poll, hears of it): short of what it wants is
+ * reported once, whether or not this rigtop saw them go ("huge pages: 0 of 1 168 allocated"); all of them after a
+ * reported loss is their restore. `seen` stays false until they could be judged.
+ */
+function firstHugepages(
+	next: MinerSnapshot,
+	lost: boolean,
+	drop: DropState,
+): {readonly event: EventDraft | null; readonly lost: boolean; readonly seen: boolean} {
+	const pages = next.hugepages;
+	const mining = next.hashrate.total.some((rate) => rate !== null && rate > 0);
+	if (pages === null || !mining || drop.sinceResume !== null || (pages.kind === 'pages' && pages.total <= 0)) {
+		return {event: null, lost, seen: false};
+	}
+
+	const short = pages.kind === 'pages' ? pages.allocated < pages.total : !pages.enabled;
+	if (short === lost) return {event: null, lost, seen: true};
+	if (short) {
+		const message =
+			pages.kind === 'pages'
+				? `huge pages: ${formatInteger(pages.allocated)} of ${formatInteger(pages.total)} allocated`
+				: 'huge pages: not in use';
+		return {event: {kind: 'hugepages-lost', severity: 'warn', message}, lost: true, seen: true};
+	}
+
+	const message =
+		pages.kind === 'pages'
+			? `huge pages restored: ${formatInteger(pages.allocated)} of ${formatInteger(pages.total)} allocated`
+			: 'huge pages restored';
+	return {event: {kind: 'hugepages-restored', severity: 'info', message}, lost: false, seen: true};
+}
+
 type DropStep = {readonly state: DropState; readonly event: EventDraft | null};
 
 /**
  * One poll of drop tracking. The 10 s rate is judged against the miner's 15 m average (or its 60 s
- * one while the 15 m window fills). A drop needs `polls` low polls in a row; the average it fell
+ * one while the 15 m window fills), or against `reference` — what rigtop knows of the last hour — where that is
+ * higher: the miner's windows start again when its threads or the process restart, so a miner that comes back
+ * slower looks steady against them. A drop needs `polls` low polls in a row; the average it fell
  * from is kept, so a drop long enough to drag the average down is still not reported as recovered.
  * Polls while paused or without a pool are not judged: those have their own events. Nor are the polls
  * of the first RESUME_GRACE_MS of mining after a pause, whose 10 s window still holds paused seconds:
  * a pause is no drop, and the baseline is taken afresh once they are past.
  */
-export function stepDrop(given: DropState, next: MinerSnapshot, options: DropOptions = defaultDropOptions, elapsedMs = 0): DropStep {
+export function stepDrop(
+	given: DropState,
+	next: MinerSnapshot,
+	options: DropOptions = defaultDropOptions,
+	elapsedMs = 0,
+	reference: number | null = null,
+): DropStep {
 	const [rate, medium, long] = next.hashrate.total;
 	if (next.paused === true) {
 		// Judged again only after RESUME_GRACE_MS of mining; a drop reported before the pause stays open until then.
@@ -349,14 +431,16 @@ export function stepDrop(given: DropState, next: MinerSnapshot, options: DropOpt
 
 	const judged = rate !== null && next.connection.connected;
 	if (!state.dropped) {
-		const reference: Rate = long ?? medium;
-		if (!judged || reference === null || reference <= 0 || rate >= options.share * reference) {
+		const windowAverage: Rate = long ?? medium;
+		const hour = reference !== null && reference > 0 && (windowAverage === null || reference > windowAverage);
+		const average: Rate = hour ? reference : windowAverage;
+		if (!judged || average === null || average <= 0 || rate >= options.share * average) {
 			return {state: initialDropState, event: null};
 		}
 
 		const continuing = state.streak > 0 && state.baseline !== null;
-		const baseline = continuing && state.baseline !== null ? state.baseline : reference;
-		const baselineWindow = continuing ? state.baselineWindow : long === null ? '60s' : '15m';
+		const baseline = continuing && state.baseline !== null ? state.baseline : average;
+		const baselineWindow = continuing ? state.baselineWindow : hour ? '1h' : long === null ? '60s' : '15m';
 		const streak = state.streak + 1;
 		if (streak < options.polls) {
 			return {state: {dropped: false, streak, baseline, baselineWindow, sinceResume: null}, event: null};

@@ -5,6 +5,7 @@ import type {DropOptions, DropState, EventDraft, PauseState} from './events.js';
 import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropState, initialPauseState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
 import {displayName, hostPort, withoutCredentials} from './name.js';
+import {countsForReference, RateReference, type PastRates} from './reference.js';
 import {RingBuffer} from './ring-buffer.js';
 import {shareUnchanged} from './structural-share.js';
 import type {EventKind, MinerEvent, MonitorState, Severity} from './types.js';
@@ -51,12 +52,16 @@ export type MonitorOptions = {
 	 * poll forward: the miner is seen again within one interval of its return.
 	 */
 	probe?: (signal: AbortSignal) => Promise<boolean>;
+	/** What is known of the miner's rate before this session (the history store's last hour); see setPastRates. */
+	pastRates?: PastRates;
 };
 
 export const minIntervalMs = 250;
 const defaultMaxBackoffMs = 30_000;
 const defaultHistorySize = 300;
 const defaultMaxEvents = 200;
+/** Polls at which an unanswered PastRates (null: the miner not identified in the store yet) is asked again. */
+const maxSeedTries = 20;
 
 type Outcome = {readonly ok: true; readonly snapshot: MinerSnapshot} | {readonly ok: false; readonly error: MinerError};
 
@@ -101,7 +106,15 @@ export class Monitor implements Store<MonitorState> {
 	#drop: DropState = {...initialDropState, sinceResume: 0};
 	#pause: PauseState = initialPauseState;
 	#hugepagesLost = false;
+	#hugepagesSeen = false;
 	readonly #pausedAlertMs: number;
+	/** The miner's rate over the last hour, for the drop detector (reference.ts); kept across restarts of the miner. */
+	readonly #reference = new RateReference();
+	#pastRates: PastRates | null;
+	#seedTries = 0;
+	#seeded = false;
+	/** When the session first read the miner: the stored past seeds the reference up to there. */
+	#firstSuccessAt: number | null = null;
 	#sampleSum = 0;
 	#sampleCount = 0;
 	#stats: PollStats = {failures: 0, restarts: 0, lastDurationMs: null};
@@ -120,6 +133,7 @@ export class Monitor implements Store<MonitorState> {
 		this.#dropOptions = {...defaultDropOptions, ...options.drop};
 		this.#pausedAlertMs = options.pausedAlertMs ?? DEFAULT_PAUSED_ALERT_MS;
 		this.#probe = options.probe;
+		this.#pastRates = options.pastRates ?? null;
 		this.#history = new RingBuffer(options.historySize ?? defaultHistorySize);
 		this.#events = new RingBuffer(options.maxEvents ?? defaultMaxEvents);
 		const url = withoutCredentials(options.url);
@@ -221,6 +235,15 @@ export class Monitor implements Store<MonitorState> {
 		return this.#stats;
 	}
 
+	/**
+	 * Where the drop detector's reference learns what the miner did before this session (the history store's last
+	 * hour, source/history/last-hour.ts): asked once, from the session's second good poll on, and again at later
+	 * polls while it answers null. Without it the reference is this session's polls alone (--no-history).
+	 */
+	setPastRates(pastRates: PastRates | null): void {
+		this.#pastRates = pastRates;
+	}
+
 	/** Logs an event from elsewhere, e.g. "config applied". */
 	addEvent(kind: EventKind, severity: Severity, message: string): void {
 		this.#commit({...this.#state, events: this.#append([{kind, severity, message}], this.#clock.now())});
@@ -318,11 +341,23 @@ export class Monitor implements Store<MonitorState> {
 		const snapshot = prev === null ? read : shareUnchanged(prev, read);
 		const name = displayName(this.#configuredName, snapshot, prevState.url);
 		const elapsedMs = prevState.lastSuccessAt === null ? 0 : now - prevState.lastSuccessAt;
+		if (this.#firstSuccessAt === null) this.#firstSuccessAt = now;
+		else this.#seedReference();
+		// Another algorithm hashes at another rate, another miner (a new id or worker id at this address) at its own:
+		// what was known before is no reference.
+		if (
+			prev !== null &&
+			(changed(prev.algo, snapshot.algo) || changed(prev.id, snapshot.id) || changed(prev.workerId, snapshot.workerId))
+		) {
+			this.#reference.clear();
+		}
 		const derived = deriveEvents(prev, snapshot, {
 			name,
 			drop: this.#drop,
 			pause: this.#pause,
 			hugepagesLost: this.#hugepagesLost,
+			hugepagesSeen: this.#hugepagesSeen,
+			reference: this.#reference.value(now),
 			pausedAlertMs: this.#pausedAlertMs,
 			elapsedMs,
 			dropOptions: this.#dropOptions,
@@ -331,6 +366,9 @@ export class Monitor implements Store<MonitorState> {
 		this.#drop = derived.drop;
 		this.#pause = derived.pause;
 		this.#hugepagesLost = derived.hugepagesLost;
+		this.#hugepagesSeen = derived.hugepagesSeen;
+		const rate = snapshot.hashrate.total[0];
+		if (rate !== null && countsForReference(snapshot, derived.drop)) this.#reference.add(now, rate);
 		const back = prevState.status === 'down' || prevState.status === 'error';
 		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now)), ...derived.events] : derived.events;
 		if (derived.restarted || derived.replaced === true) {
@@ -365,6 +403,23 @@ export class Monitor implements Store<MonitorState> {
 			nextPollAt,
 			polls: prevState.polls + 1,
 		};
+	}
+
+	/** Seeds the reference with what is known of the hour before the session, once (see setPastRates). */
+	#seedReference(): void {
+		const pastRates = this.#pastRates;
+		const before = this.#firstSuccessAt;
+		if (this.#seeded || pastRates === null || before === null) return;
+		let points: ReturnType<PastRates>;
+		try {
+			points = pastRates(before);
+		} catch {
+			points = []; // the store's trouble is its own (it turns history off with a notice); the session's polls remain
+		}
+
+		if (points === null && ++this.#seedTries < maxSeedTries) return;
+		this.#seeded = true;
+		if (points !== null) this.#reference.seed(points);
 	}
 
 	#afterFailure(error: MinerError, failures: number, startedAt: number, now: number, nextPollAt: number): MonitorState {
@@ -410,6 +465,11 @@ export class Monitor implements Store<MonitorState> {
 		this.#state = state;
 		this.#listeners.notify();
 	}
+}
+
+/** Whether a value the miner reports is known on both sides and differs. */
+function changed(before: string | null, after: string | null): boolean {
+	return before !== null && after !== null && before !== after;
 }
 
 function checkInterval(intervalMs: number): void {

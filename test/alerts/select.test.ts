@@ -49,6 +49,17 @@ describe('which events are alerts', () => {
 		expect(up.alert).toEqual({kind: 'up', severity: 'info', message: 'back up after 4m'});
 		expect(up.open.size).toBe(0);
 	});
+
+	test('a restart or a return closes the pool, hashrate and pause troubles, not missing huge pages (the monitor follows them)', () => {
+		for (const ending of ['restarted', 'up'] as const) {
+			let open = alertForEvent(event('hugepages-lost', 'huge pages: 0 of 1 168 allocated'), none).open;
+			open = alertForEvent(event('hashrate-drop'), open).open;
+			open = alertForEvent(event('pool-lost'), open).open;
+			open = alertForEvent(event(ending), open).open;
+			expect([...open]).toEqual(['hugepages-lost']);
+			expect(alertForEvent(event('hugepages-restored'), open).alert?.kind).toBe('hugepages-restored');
+		}
+	});
 });
 
 describe('reject bursts', () => {

@@ -13,24 +13,29 @@ const ctx = (drop: DropState = initialDropState, elapsedMs = 1000) => ({name: 'r
 function run(
 	snapshots: readonly MinerSnapshot[],
 	first: MinerSnapshot | null = null,
-	{elapsedMs = 1000, pausedAlertMs}: {elapsedMs?: number; pausedAlertMs?: number} = {},
+	{elapsedMs = 1000, pausedAlertMs, reference}: {elapsedMs?: number; pausedAlertMs?: number; reference?: number} = {},
 ): {events: EventDraft[]; drop: DropState} {
 	let prev = first;
 	let drop = initialDropState;
 	let pause = initialPauseState;
 	let hugepagesLost = false;
+	// A poll before (`first`) had its huge pages judged, as the monitor's first poll does.
+	let hugepagesSeen = first !== null;
 	const events: EventDraft[] = [];
 	for (const next of snapshots) {
 		const result = deriveEvents(prev, next, {
 			...ctx(drop, elapsedMs),
 			pause,
 			hugepagesLost,
+			hugepagesSeen,
 			...(pausedAlertMs === undefined ? {} : {pausedAlertMs}),
+			...(reference === undefined ? {} : {reference}),
 		});
 		events.push(...result.events);
 		drop = result.drop;
 		pause = result.pause;
 		hugepagesLost = result.hugepagesLost;
+		hugepagesSeen = result.hugepagesSeen;
 		prev = next;
 	}
 
@@ -141,7 +146,7 @@ describe('deriveEvents', () => {
 			expect(isRestart(prev, makeSnapshot({dialect: 'v1', uptime: null, results: {good: 121, total: 122, rejected: 1}}))).toBe(false);
 		});
 
-		it('reports nothing else across a restart and starts drop tracking again', () => {
+		it('reports nothing else across a restart and starts drop tracking again after the grace of a resume', () => {
 			const prev = makeSnapshot({results: {good: 80, total: 90, rejected: 10}, paused: true});
 			const next = makeSnapshot({
 				uptime: 3,
@@ -154,7 +159,7 @@ describe('deriveEvents', () => {
 			const dropped: DropState = {dropped: true, streak: 0, baseline: 4800, baselineWindow: '15m', sinceResume: null};
 			const result = deriveEvents(prev, next, ctx(dropped));
 			expect(kinds(result.events)).toEqual(['restarted']);
-			expect(result.drop).toEqual(initialDropState);
+			expect(result.drop).toEqual({...initialDropState, sinceResume: 0});
 		});
 	});
 
@@ -347,13 +352,156 @@ describe('deriveEvents', () => {
 		const some = makeSnapshot({hugepages: {kind: 'pages', allocated: 600, total: 1168}});
 
 		it('follows a loss when every page is allocated again, and only then', () => {
-			expect(kinds(run([all, some, all]).events)).toEqual(['started', 'hugepages-lost', 'hugepages-restored']);
-			// Pages still being allocated at start are not a restore.
-			expect(kinds(run([some, all]).events)).toEqual(['started']);
+			expect(run([all, some, all]).events.slice(1)).toEqual([
+				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages lost: 1 168 → 600 of 1 168 allocated'},
+				{kind: 'hugepages-restored', severity: 'info', message: 'huge pages restored: 600 → 1 168 of 1 168 allocated'},
+			]);
+			expect(kinds(run([all, all, all]).events)).toEqual(['started']);
 			const on = makeSnapshot({dialect: 'v1', hugepages: {kind: 'flag', enabled: true}});
 			const off = makeSnapshot({dialect: 'v1', hugepages: {kind: 'flag', enabled: false}});
 			expect(kinds(run([on, off, on]).events)).toEqual(['started', 'hugepages-lost', 'hugepages-restored']);
-			expect(kinds(run([off, on]).events)).toEqual(['started']);
+		});
+	});
+
+	describe('huge pages the miner has (not only what changed in front of this rigtop)', () => {
+		const none = makeSnapshot({hugepages: {kind: 'pages', allocated: 0, total: 1168}});
+		const all = makeSnapshot({hugepages: {kind: 'pages', allocated: 1168, total: 1168}});
+
+		it('a miner first seen short of what it wants is flagged once, at its first poll', () => {
+			expect(run([none, none, none]).events).toEqual([
+				{kind: 'started', severity: 'info', message: 'watching rig-01, XMRig 6.26.0'},
+				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages: 0 of 1 168 allocated'},
+			]);
+			const some = makeSnapshot({hugepages: {kind: 'pages', allocated: 600, total: 1168}});
+			expect(run([some]).events[1]?.message).toBe('huge pages: 600 of 1 168 allocated');
+			const off = makeSnapshot({dialect: 'v1', hugepages: {kind: 'flag', enabled: false}});
+			expect(run([off, off]).events.slice(1)).toEqual([{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages: not in use'}]);
+		});
+
+		it('"restored" when a miner flagged this session gets them, though this rigtop never saw them lost', () => {
+			expect(run([none, none, all, all]).events.slice(1)).toEqual([
+				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages: 0 of 1 168 allocated'},
+				{kind: 'hugepages-restored', severity: 'info', message: 'huge pages restored: 0 → 1 168 of 1 168 allocated'},
+			]);
+		});
+
+		it('is judged only once the miner mines: pages not known yet, or not allocated before its threads run, are no loss', () => {
+			const starting = makeSnapshot({
+				uptime: 2,
+				hashrate: {total: [null, null, null], highest: null},
+				hugepages: {kind: 'pages', allocated: 0, total: 0},
+			});
+			const allocating = makeSnapshot({
+				uptime: 4,
+				hashrate: {total: [null, null, null], highest: null},
+				hugepages: {kind: 'pages', allocated: 0, total: 1168},
+			});
+			const mining = makeSnapshot({uptime: 16, hugepages: {kind: 'pages', allocated: 1168, total: 1168}});
+			expect(kinds(run([starting, allocating, mining, mining]).events)).toEqual(['started']);
+			const short = makeSnapshot({uptime: 16, hugepages: {kind: 'pages', allocated: 0, total: 1168}});
+			expect(kinds(run([starting, allocating, short, short]).events)).toEqual(['started', 'hugepages-lost']);
+			expect(kinds(run([makeSnapshot({hugepages: null}), all]).events)).toEqual(['started']);
+		});
+
+		/** A miner process up `from` s, polled every 2 s `count` times, with these huge pages. */
+		const process = (from: number, count: number, allocated: number) =>
+			Array.from({length: count}, (_, i) => makeSnapshot({uptime: from + 2 * i, hugepages: {kind: 'pages', allocated, total: 1168}}));
+
+		it('once per session: not again when the miner restarts still short; restored when it comes back with them', () => {
+			const options = {elapsedMs: 2000};
+			expect(kinds(run([none, none, ...process(4, 20, 0)], null, options).events)).toEqual(['started', 'hugepages-lost', 'restarted']);
+			expect(run([none, ...process(4, 20, 1168)], null, options).events.slice(1)).toEqual([
+				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages: 0 of 1 168 allocated'},
+				{kind: 'restarted', severity: 'warn', message: 'miner restarted (up 4s)'},
+				{kind: 'hugepages-restored', severity: 'info', message: 'huge pages restored: 1 168 of 1 168 allocated'},
+			]);
+		});
+
+		it('a miner that comes back from a restart without them is flagged after the grace of a restart, once its threads run', () => {
+			const restarting = makeSnapshot({
+				uptime: 3,
+				hashrate: {total: [null, null, null], highest: null},
+				hugepages: {kind: 'pages', allocated: 0, total: 1168},
+			});
+			// 15 s of grace from the poll that saw the restart (7 polls at 2 s), then judged.
+			const polls = [all, restarting, ...process(5, 7, 0)];
+			expect(kinds(run(polls, null, {elapsedMs: 2000}).events)).toEqual(['started', 'restarted']);
+			expect(run([...polls, ...process(19, 3, 0)], null, {elapsedMs: 2000}).events.slice(1)).toEqual([
+				{kind: 'restarted', severity: 'warn', message: 'miner restarted (up 3s)'},
+				{kind: 'hugepages-lost', severity: 'warn', message: 'huge pages: 0 of 1 168 allocated'},
+			]);
+		});
+
+		it('not in the first seconds of a session (the alert center starts after its first poll), then once', () => {
+			const first = deriveEvents(null, none, {...ctx({...initialDropState, sinceResume: 0}, 0)});
+			expect(kinds(first.events)).toEqual(['started']);
+			expect(first.hugepagesSeen).toBe(false);
+			let state = {drop: first.drop, seen: first.hugepagesSeen, lost: first.hugepagesLost};
+			const seen: string[] = [];
+			for (let i = 0; i < 10; i++) {
+				const result = deriveEvents(none, none, {...ctx(state.drop, 2000), hugepagesSeen: state.seen, hugepagesLost: state.lost});
+				seen.push(...kinds(result.events));
+				state = {drop: result.drop, seen: result.hugepagesSeen, lost: result.hugepagesLost};
+			}
+
+			expect(seen).toEqual(['hugepages-lost']);
+		});
+	});
+
+	describe('hashrate drop against the last hour (the reference rigtop keeps)', () => {
+		// XMRig cut from 4 threads to 1: its windows start again, and the 60 s one fills with the new rate.
+		const cut = withRates([900, null, null]);
+		const cutLater = withRates([905, 902, null]);
+
+		it('reports a miner whose windows started again at a lower rate, and its recovery', () => {
+			const {events, drop} = run([cut, cutLater, cutLater], withRates([3600, 3600, 3600]), {reference: 3600});
+			expect(events).toEqual([
+				{kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 905 H/s, 25.1% of the 1h average (3.60 kH/s)'},
+			]);
+			expect(drop).toMatchObject({dropped: true, baseline: 3600, baselineWindow: '1h'});
+			// Only the reference knew: against the miner's own windows the same polls are steady.
+			expect(kinds(run([cut, cutLater, cutLater, cutLater], withRates([3600, 3600, 3600])).events)).toEqual([]);
+			const back = withRates([3500, null, null]);
+			expect(kinds(run([cut, cutLater, cutLater, back, back, back], withRates([3600, 3600, 3600]), {reference: 3600}).events)).toEqual([
+				'hashrate-drop',
+				'hashrate-recovered',
+			]);
+		});
+
+		it('a real XMRig 6.26 cut from two threads to one (2 120 → 1 059 H/s, issue 22)', () => {
+			const oneThread = withRates([1059, null, null]);
+			expect(run([oneThread, oneThread, oneThread], withRates([2120, 2118, 2121]), {reference: 2120}).events).toEqual([
+				{kind: 'hashrate-drop', severity: 'warn', message: 'hashrate down to 1.06 kH/s, 50.0% of the 1h average (2.12 kH/s)'},
+			]);
+		});
+
+		it("the higher of the miner's average and the reference is the line", () => {
+			const low = withRates([2100, 3900, 4700]);
+			expect(run([low, low, low], withRates([4800, 4810, 4800]), {reference: 3000}).events[0]?.message).toBe(
+				'hashrate down to 2.10 kH/s, 44.7% of the 15m average (4.70 kH/s)',
+			);
+			expect(kinds(run([cut, cut, cut], withRates([900, 900, 900]), {reference: 1000}).events)).toEqual([]);
+		});
+
+		it('a miner back from a restart slower is judged against the reference after the grace, not before', () => {
+			const before = withRates([3600, 3600, 3600]);
+			const restarted = makeSnapshot({uptime: 2, hashrate: {total: [null, null, null], highest: null}});
+			const slow = (uptime: number) => makeSnapshot({uptime, hashrate: {total: [1100, null, null], highest: 1100}});
+			// 15 s of grace from the poll that saw the restart, then three low polls.
+			const polls = [restarted, ...[4, 6, 8, 10, 12, 14, 16, 18, 20].map(slow)];
+			expect(kinds(run(polls, before, {elapsedMs: 2000, reference: 3600}).events)).toEqual(['restarted']);
+			const {events} = run([...polls, slow(22)], before, {elapsedMs: 2000, reference: 3600});
+			expect(events.map((event) => event.message)).toEqual([
+				'miner restarted (up 2s)',
+				'hashrate down to 1.10 kH/s, 30.6% of the 1h average (3.60 kH/s)',
+			]);
+		});
+
+		it('never while paused, nor in the grace after a resume, however far under the reference', () => {
+			const paused = withRates([0, 0, 0], {paused: true});
+			const ramp = [300, 900, 1800, 2700, 3400, 3600, 3600].map((rate) => withRates([rate, 2000, 2500]));
+			const {events} = run([paused, paused, ...ramp, ...ramp.slice(-1)], withRates([3600, 3600, 3600]), {elapsedMs: 2000, reference: 3600});
+			expect(kinds(events)).toEqual(['paused', 'resumed']);
 		});
 	});
 

@@ -199,6 +199,28 @@ describe('what an applied document changes', () => {
 		expect(later[0].hashrate[1]).toBeNull();
 	});
 
+	it('cpu.rx cut from four threads to one: threads restart, every window null again, then a quarter of the rate', async () => {
+		const clock = manualClock();
+		const server = await sim({applyDelayMs: 5, clock: clock.clock, warm: true, threads: 4});
+		const before = ((await summary(server))['hashrate'] as {total: number[]; highest: number}).total;
+		expect(before.every((rate) => rate > 4000)).toBe(true);
+		const doc = JSON.parse(server.configText()) as {cpu: Record<string, unknown>};
+		expect(doc.cpu['rx']).toEqual([0, 1, 2, 3]);
+		doc.cpu['rx'] = [0];
+		const text = JSON.stringify(doc, null, 4);
+		expect(await put(server, text)).toBe(204);
+		await waitFor(() => server.configText() === text, 3000, 'apply');
+		const reset = (await summary(server))['hashrate'] as {total: unknown[]; highest: number};
+		expect(reset.total).toEqual([null, null, null]);
+		clock.advance(12);
+		const later = ((await summary(server))['hashrate'] as {total: (number | null)[]}).total;
+		expect(later[1]).toBeNull();
+		expect(later[0]! / before[0]!).toBeGreaterThan(0.2);
+		expect(later[0]! / before[0]!).toBeLessThan(0.3);
+		const backends = (await (await fetch(`${server.url}/2/backends`, {headers: AUTH})).json()) as [{threads: unknown[]}];
+		expect(backends[0].threads).toHaveLength(1);
+	});
+
 	it('cpu.enabled false: no CPU threads, totals 0.0', async () => {
 		const server = await sim({applyDelayMs: 5, clock: manualClock().clock, warm: true});
 		const text = server.configText().replace('"cpu": {\n        "enabled": true', '"cpu": {\n        "enabled": false');
