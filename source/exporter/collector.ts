@@ -22,6 +22,11 @@ export type MetricsCollector = {
 	readonly labels: readonly string[];
 	/** The whole exposition, as of the latest polls. */
 	render(format: Format): string;
+	/**
+	 * Serves these miners from now on (a reload): a miner whose monitor was served already keeps its lines until its
+	 * next poll, so its series go on with no gap; a new one's are written now; a gone one's go.
+	 */
+	setMiners(miners: readonly CollectedMiner[]): void;
 	/** Stops following the monitors. */
 	close(): void;
 };
@@ -66,31 +71,59 @@ export function minerFragments(miner: string, monitor: Pick<Monitor, 'getState' 
 	return Array.from(allFamilies, (_, index) => lines[index]?.join('') ?? '');
 }
 
-export function createCollector(miners: readonly CollectedMiner[], options: CollectorOptions): MetricsCollector {
-	const labels = minerLabels(miners.map((miner) => miner.target));
-	const fragments = miners.map((miner, index) => minerFragments(labels[index]!, miner.monitor));
-	const unsubscribes = miners.map((miner, index) =>
-		miner.monitor.subscribe(() => {
-			fragments[index] = minerFragments(labels[index]!, miner.monitor);
-		}),
-	);
+type Followed = {miner: CollectedMiner; label: string; fragments: string[]; readonly unsubscribe: () => void};
+
+export function createCollector(initial: readonly CollectedMiner[], options: CollectorOptions): MetricsCollector {
+	let followed: Followed[] = [];
+	const setMiners = (miners: readonly CollectedMiner[]) => {
+		const labels = minerLabels(miners.map((miner) => miner.target));
+		const old = new Map(followed.map((entry) => [entry.miner.monitor, entry]));
+		followed = miners.map((miner, index) => {
+			const label = labels[index]!;
+			const known = old.get(miner.monitor);
+			if (known !== undefined) {
+				old.delete(miner.monitor);
+				if (known.label !== label) known.fragments = minerFragments(label, miner.monitor);
+				known.miner = miner;
+				known.label = label;
+				return known;
+			}
+
+			const entry: Followed = {
+				miner,
+				label,
+				fragments: minerFragments(label, miner.monitor),
+				unsubscribe: miner.monitor.subscribe(() => {
+					entry.fragments = minerFragments(entry.label, miner.monitor);
+				}),
+			};
+			return entry;
+		});
+		for (const gone of old.values()) gone.unsubscribe();
+	};
+
+	setMiners(initial);
 	const startTime = Date.now() / 1000 - process.uptime();
 	const build = sampleLine(processFamilies.buildInfo, ['version', 'nodejs'], [options.version, process.versions.node], 1);
 
 	return {
-		labels,
+		get labels() {
+			return followed.map((entry) => entry.label);
+		},
 		render(format) {
 			const cpu = process.cpuUsage();
 			const own = Array.from<string>({length: allFamilies.length}).fill('');
 			own[familyIndex.get(processFamilies.buildInfo)!] = build;
-			own[familyIndex.get(processFamilies.miners)!] = sampleLine(processFamilies.miners, [], [], miners.length);
+			own[familyIndex.get(processFamilies.miners)!] = sampleLine(processFamilies.miners, [], [], followed.length);
 			own[familyIndex.get(processFamilies.cpu)!] = sampleLine(processFamilies.cpu, [], [], (cpu.user + cpu.system) / 1e6);
 			own[familyIndex.get(processFamilies.residentMemory)!] = sampleLine(processFamilies.residentMemory, [], [], process.memoryUsage.rss());
 			own[familyIndex.get(processFamilies.startTime)!] = sampleLine(processFamilies.startTime, [], [], Math.round(startTime * 1000) / 1000);
-			return writeExposition(allFamilies, [...fragments, own], format);
+			return writeExposition(allFamilies, [...followed.map((entry) => entry.fragments), own], format);
 		},
+		setMiners,
 		close() {
-			for (const unsubscribe of unsubscribes) unsubscribe();
+			for (const entry of followed) entry.unsubscribe();
+			followed = [];
 		},
 	};
 }

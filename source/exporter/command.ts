@@ -1,3 +1,4 @@
+import process from 'node:process';
 import {rm} from 'node:fs/promises';
 import {resolveSessionTargets} from '../cli/build-session.js';
 import type {RunPlan} from '../cli/options.js';
@@ -9,11 +10,23 @@ import type {RunPlan} from '../cli/options.js';
  */
 export async function runExporterCommand(plan: RunPlan, version: string, warn: (line: string) => void): Promise<number> {
 	if (plan.metrics === null) throw new Error('rigtop exporter without an address to listen on');
-	// run.js is also the worker's entry: loaded on its own, so that the worker does not load discovery's code.
-	const [{runExporter}, {targets, demo}] = await Promise.all([import('./run.js'), resolveSessionTargets(plan, warn)]);
+	// A SIGHUP while the miners are being found does not end rigtop (runExporter handles it once it runs).
+	const early = () => undefined;
+	process.on('SIGHUP', early);
+	let demo: Awaited<ReturnType<typeof resolveSessionTargets>>['demo'] = null;
 	try {
-		return await runExporter(targets, {...plan.metrics, version, intervalMs: plan.intervalMs}, warn);
+		// run.js is also the worker's entry: loaded on its own, so that the worker does not load discovery's code.
+		const [{runExporter}, resolved] = await Promise.all([import('./run.js'), resolveSessionTargets(plan, warn)]);
+		demo = resolved.demo;
+		// SIGHUP finds the miners again as at the start (the rigs file, discovery); the demo keeps its one miner.
+		const reloadTargets = demo ? undefined : async () => (await resolveSessionTargets(plan, warn)).targets;
+		return await runExporter(
+			resolved.targets,
+			{...plan.metrics, version, intervalMs: plan.intervalMs, ...(reloadTargets ? {reloadTargets} : {})},
+			warn,
+		);
 	} finally {
+		process.off('SIGHUP', early);
 		await demo?.simulator.stop();
 		if (demo) await rm(demo.stateDir, {recursive: true, force: true});
 	}

@@ -1,9 +1,9 @@
 import process from 'node:process';
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads';
-import type {SessionTarget} from '../cli/session.js';
+import type {SessionTarget, WatchedMiner} from '../cli/session.js';
 import {UsageError} from '../cli/errors.js';
 import type {EventKind} from '../monitor/types.js';
-import {prepareServing, serveMiners, type PreparedServing, type ServeSettings} from './serve.js';
+import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, type ServeSettings} from './serve.js';
 
 /**
  * `rigtop exporter`: polls the miners on its own interval and serves /metrics until SIGINT or SIGTERM. It writes one
@@ -17,7 +17,14 @@ import {prepareServing, serveMiners, type PreparedServing, type ServeSettings} f
  * main thread only checks the flags, hands the targets over and relays the worker's log lines.
  */
 
-export type ExporterSettings = ServeSettings & {readonly intervalMs: number};
+export type ExporterSettings = ServeSettings & {
+	readonly intervalMs: number;
+	/**
+	 * SIGHUP: finds the miners again (re-reads the rigs file); throws with one line when it cannot, and the miners
+	 * served stay as they were. Without it, SIGHUP keeps the same miners (and still re-reads the serving settings).
+	 */
+	readonly reloadTargets?: () => Promise<readonly SessionTarget[]>;
+};
 
 /** Events worth a log line in a long-running service; share-by-share events are Prometheus's to count. */
 const LOGGED: ReadonlySet<EventKind> = new Set(['down', 'up', 'error', 'restarted']);
@@ -36,7 +43,10 @@ type FromWorker =
 	| {readonly type: 'serving'; readonly url: string}
 	| {readonly type: 'failed'; readonly message: string};
 
-type ToWorker = {readonly type: 'stop'};
+type ToWorker =
+	| {readonly type: 'stop'}
+	/** SIGHUP: the miners now listed and the serving settings as read again. */
+	| {readonly type: 'reload'; readonly targets: readonly SessionTarget[]; readonly prepared: PreparedServing};
 
 /**
  * The worker's old-generation bound: 32 MB and 120 kB per miner (152 MB for 1000), about three times what the worker
@@ -78,13 +88,47 @@ export async function runExporter(
 			worker.postMessage({type: 'stop'} satisfies ToWorker);
 		};
 
+		// SIGHUP: everything is read again before anything changes; a problem leaves the exporter as it was.
+		let current = targets;
+		let reloading = false;
+		let again = false;
+		const reload = () => {
+			if (stopping) return;
+			if (reloading) {
+				again = true;
+				return;
+			}
+
+			reloading = true;
+			void (async () => {
+				try {
+					const [next, prepared] = await Promise.all([settings.reloadTargets?.() ?? current, prepareServing(settings, log)]);
+					if (next.length === 0) throw new UsageError('no miner to watch');
+					current = next;
+					if (!stopping) worker.postMessage({type: 'reload', targets: next, prepared} satisfies ToWorker);
+				} catch (error) {
+					log(
+						`reload failed, still serving the ${current.length} miner${current.length === 1 ? '' : 's'} as before: ${error instanceof Error ? error.message : String(error)}`,
+					);
+				} finally {
+					reloading = false;
+					if (again) {
+						again = false;
+						reload();
+					}
+				}
+			})();
+		};
+
 		const done = () => {
 			signals.off('SIGINT', stop);
 			signals.off('SIGTERM', stop);
+			signals.off('SIGHUP', reload);
 		};
 
 		signals.on('SIGINT', stop);
 		signals.on('SIGTERM', stop);
+		signals.on('SIGHUP', reload);
 		let failure: string | null = null;
 		worker.on('message', (message: FromWorker) => {
 			switch (message.type) {
@@ -120,39 +164,70 @@ export async function runExporter(
 	});
 }
 
-/** The worker: the session, the collector and the server, until told to stop. */
+/** The worker: the miners, the collector and the server, until told to stop. */
 async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPort>): Promise<void> {
 	const send = (message: FromWorker) => port.postMessage(message);
 	// Loaded here, in the worker only: the main thread never loads the HTTP client, the monitors or the simulator.
-	const {createSession} = await import('../cli/session.js');
-	const session = createSession(input.targets, input.intervalMs);
-	let served;
+	const {createFleet} = await import('./fleet.js');
+	const fleet = createFleet(input.targets, input.intervalMs);
+	let served: ServedMetrics;
 	try {
-		served = await serveMiners(session, input.prepared, input.version);
+		served = await serveMiners(fleet, input.prepared, input.version);
 	} catch (error) {
-		await session.close();
+		await fleet.close();
 		send({type: 'failed', message: error instanceof Error ? error.message : String(error)});
 		process.exit(1);
 	}
 
-	const lastSeq = session.miners.map(() => 0);
-	for (const [index, miner] of session.miners.entries()) {
-		miner.monitor.subscribe(() => {
-			for (const event of miner.monitor.getState().events) {
-				if (event.seq <= lastSeq[index]!) continue;
-				lastSeq[index] = event.seq;
-				if (LOGGED.has(event.kind)) send({type: 'log', line: `${served.labels[index]}: ${event.message}`});
-			}
-		});
-	}
+	// One log line per change of a miner's link, under its `miner` label.
+	const following = new Map<WatchedMiner['monitor'], () => void>();
+	const follow = (miner: WatchedMiner) => {
+		let lastSeq = 0;
+		following.set(
+			miner.monitor,
+			miner.monitor.subscribe(() => {
+				for (const event of miner.monitor.getState().events) {
+					if (event.seq <= lastSeq) continue;
+					lastSeq = event.seq;
+					if (!LOGGED.has(event.kind)) continue;
+					const index = fleet.miners.findIndex((one) => one.monitor === miner.monitor);
+					send({type: 'log', line: `${served.labels[index] ?? miner.target.url}: ${event.message}`});
+				}
+			}),
+		);
+	};
 
-	session.start();
+	for (const miner of fleet.miners) follow(miner);
+	fleet.start();
 	send({type: 'serving', url: served.url});
 	port.on('message', (message: ToWorker) => {
-		if (message.type !== 'stop') return;
+		if (message.type === 'reload') {
+			const {added, removed} = fleet.reconcile(message.targets);
+			for (const miner of removed) {
+				following.get(miner.monitor)?.();
+				following.delete(miner.monitor);
+			}
+
+			for (const miner of added) follow(miner);
+			served.setMiners(fleet.miners);
+			void (async () => {
+				try {
+					await served.reload?.(message.prepared);
+				} catch (error) {
+					send({type: 'log', line: `reload of the serving settings failed: ${error instanceof Error ? error.message : String(error)}`});
+				}
+
+				send({
+					type: 'log',
+					line: `reloaded: ${fleet.miners.length} miner${fleet.miners.length === 1 ? '' : 's'} (${added.length} added, ${removed.length} removed)`,
+				});
+			})();
+			return;
+		}
+
 		void (async () => {
 			await served.close();
-			await session.close();
+			await fleet.close();
 			// Ends this thread only; whatever a miner connection still holds goes with it.
 			process.exit(0);
 		})();

@@ -1,0 +1,152 @@
+/**
+ * Running the built `rigtop exporter` as a service manager does: SIGHUP re-reads the rigs file (miners added are
+ * polled, removed ones stop being polled and served, kept ones keep their counters), a broken file keeps the old set,
+ * SIGTERM ends it with exit 0.
+ */
+import {spawn, type ChildProcess} from 'node:child_process';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {eventually, parseSamples, select, type ParsedSample} from '../exporter/helpers/prometheus.js';
+import {CLI, cliIsBuilt} from './helpers/tmux.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+type RunningExporter = {
+	readonly child: ChildProcess;
+	readonly metricsUrl: string;
+	log(): string;
+	exit(): Promise<number | null>;
+};
+
+function env(): NodeJS.ProcessEnv {
+	const copy = {...process.env};
+	delete copy['CI'];
+	return copy;
+}
+
+async function startExporter(args: readonly string[]): Promise<RunningExporter> {
+	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
+	const child = spawn('node', [CLI, 'exporter', '--listen', '127.0.0.1:0', '--interval', '0.5', ...args], {
+		env: env(),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let log = '';
+	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+	cleanups.push(async () => {
+		if (child.exitCode === null && child.signalCode === null) {
+			child.kill('SIGKILL');
+			await exited;
+		}
+	});
+	const metricsUrl = await new Promise<string>((resolve, reject) => {
+		child.stderr!.on('data', (chunk: Buffer) => {
+			log += chunk.toString();
+			const match = /serving (http:\/\/\S+\/metrics)/.exec(log);
+			if (match) resolve(match[1]!);
+		});
+		void exited.then((code) => reject(new Error(`rigtop exporter exited (${code}) before serving:\n${log}`)));
+	});
+	return {child, metricsUrl, log: () => log, exit: async () => exited};
+}
+
+async function scrape(url: string): Promise<ParsedSample[]> {
+	const response = await fetch(url);
+	return parseSamples(await response.text());
+}
+
+async function sim(workerId: string): Promise<Simulator> {
+	const started = await startSimulator({dialect: '6', warm: true, workerId, threads: 2});
+	cleanups.push(async () => started.stop());
+	return started;
+}
+
+const upMiners = (samples: readonly ParsedSample[]) =>
+	select(samples, 'xmrig_up')
+		.filter((sample) => sample.value === 1)
+		.map((sample) => sample.labels['miner'])
+		.sort();
+
+describe('rigtop exporter and its signals', () => {
+	it('SIGHUP: an added rig is polled, a removed one goes, a kept one keeps its counters; a broken file keeps the set; SIGTERM exits 0', async () => {
+		const [a, b, c] = [await sim('sim-a'), await sim('sim-b'), await sim('sim-c')];
+		const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-e2e-reload-'));
+		cleanups.push(() => rmSync(dir, {recursive: true, force: true}));
+		const rigsFile = path.join(dir, 'rigs.json');
+		writeFileSync(
+			rigsFile,
+			JSON.stringify([
+				{name: 'rig-a', url: a.url},
+				{name: 'rig-b', url: b.url},
+			]),
+		);
+		const exporter = await startExporter(['--rigs', rigsFile]);
+
+		const before = await eventually(
+			async () => {
+				const samples = await scrape(exporter.metricsUrl);
+				const polls = select(samples, 'xmrig_exporter_polls_total', {miner: 'rig-a'})[0]?.value ?? 0;
+				return upMiners(samples).join() === 'rig-a,rig-b' && polls >= 3 ? samples : undefined;
+			},
+			20_000,
+			'rig-a and rig-b up, rig-a polled 3 times',
+		);
+		const pollsBefore = select(before, 'xmrig_exporter_polls_total', {miner: 'rig-a'})[0]!.value;
+		const sharesBefore = select(before, 'xmrig_shares_total', {miner: 'rig-a'})[0]!.value;
+
+		writeFileSync(
+			rigsFile,
+			JSON.stringify([
+				{name: 'rig-a', url: a.url},
+				{name: 'rig-c', url: c.url},
+			]),
+		);
+		exporter.child.kill('SIGHUP');
+		const after = await eventually(
+			async () => {
+				const samples = await scrape(exporter.metricsUrl);
+				return upMiners(samples).join() === 'rig-a,rig-c' ? samples : undefined;
+			},
+			20_000,
+			'rig-c up after SIGHUP',
+		);
+		expect(select(after, 'xmrig_up', {miner: 'rig-b'})).toEqual([]);
+		expect(after.filter((sample) => sample.labels['miner'] === 'rig-b')).toEqual([]);
+		expect(select(after, 'xmrig_exporter_miners')[0]?.value).toBe(2);
+		// The same monitor: its poll count went on from where it was, and the miner's counters did not go back.
+		expect(select(after, 'xmrig_exporter_polls_total', {miner: 'rig-a'})[0]!.value).toBeGreaterThanOrEqual(pollsBefore);
+		expect(select(after, 'xmrig_shares_total', {miner: 'rig-a'})[0]!.value).toBeGreaterThanOrEqual(sharesBefore);
+		expect(exporter.log()).toMatch(/reloaded: 2 miners \(1 added, 1 removed\)/);
+
+		// rig-b is no longer polled: its request count stands still over several intervals.
+		const bRequests = b.requests.length;
+		await eventually(
+			async () =>
+				(select(await scrape(exporter.metricsUrl), 'xmrig_exporter_polls_total', {miner: 'rig-c'})[0]?.value ?? 0) >= 4 ? true : undefined,
+			20_000,
+			'rig-c polled 4 times',
+		);
+		expect(b.requests.length).toBe(bRequests);
+
+		// A broken file: one line naming the problem, and the same two miners served.
+		writeFileSync(rigsFile, '[{"name": "rig-a", "url": ');
+		exporter.child.kill('SIGHUP');
+		await eventually(async () => (/reload failed/.test(exporter.log()) ? true : undefined), 10_000, 'the reload failure logged');
+		expect(exporter.log().match(/reload failed.*/g)).toEqual([
+			expect.stringMatching(
+				new RegExp(`reload failed, still serving the 2 miners as before: --rigs ${rigsFile.replaceAll('/', '\\/')} is .*JSON`),
+			),
+		]);
+		expect(upMiners(await scrape(exporter.metricsUrl))).toEqual(['rig-a', 'rig-c']);
+		expect(exporter.child.exitCode).toBe(null);
+
+		exporter.child.kill('SIGTERM');
+		expect(await exporter.exit()).toBe(0);
+		expect(exporter.log()).toMatch(/exporter stopped\n$/);
+	}, 90_000);
+});
