@@ -27,6 +27,8 @@ export type MetricsCollector = {
 	 * next poll, so its series go on with no gap; a new one's are written now; a gone one's go.
 	 */
 	setMiners(miners: readonly CollectedMiner[]): void;
+	/** Whether every miner served at the start has been polled once, answered or failed (and from then on, true). */
+	ready(): boolean;
 	/** Stops following the monitors. */
 	close(): void;
 };
@@ -103,6 +105,8 @@ export function createCollector(initial: readonly CollectedMiner[], options: Col
 	};
 
 	setMiners(initial);
+	const first = new Set(initial.map((miner) => miner.monitor));
+	let ready = false;
 	const startTime = Date.now() / 1000 - process.uptime();
 	const build = sampleLine(processFamilies.buildInfo, ['version', 'nodejs'], [options.version, process.versions.node], 1);
 
@@ -121,6 +125,11 @@ export function createCollector(initial: readonly CollectedMiner[], options: Col
 			return writeExposition(allFamilies, [...followed.map((entry) => entry.fragments), own], format);
 		},
 		setMiners,
+		ready() {
+			// The miners of the start still served (one removed by a reload before its first poll does not count).
+			ready ||= followed.every((entry) => !first.has(entry.miner.monitor) || entry.miner.monitor.getState().polls > 0);
+			return ready;
+		},
 		close() {
 			for (const entry of followed) entry.unsubscribe();
 			followed = [];

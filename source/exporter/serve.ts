@@ -73,7 +73,13 @@ export async function serveMiners(
 	session.readEveryThread();
 	const collector = createCollector(session.miners, {version});
 	try {
-		const server = await startMetricsServer({listen: prepared.listen, token: prepared.token, render: collector.render});
+		const server = await startMetricsServer({
+			listen: prepared.listen,
+			token: prepared.token,
+			render: collector.render,
+			ready: collector.ready,
+			version,
+		});
 		return {
 			url: server.url,
 			get labels() {

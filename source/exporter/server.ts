@@ -18,6 +18,10 @@ export type MetricsServerOptions = {
 	/** The bearer token /metrics wants; null: none. */
 	readonly token: string | null;
 	readonly render: (format: Format) => string;
+	/** Whether every miner has had its first poll (`/-/ready`); absent: always. */
+	readonly ready?: () => boolean;
+	/** rigtop's version, on the landing page. */
+	readonly version?: string;
 };
 
 export type MetricsServer = {
@@ -32,10 +36,15 @@ const gzipAsync = promisify(gzip);
 /** Scrapes answered at once; more wait for a connection (a Prometheus server keeps one per target). */
 const MAX_CONNECTIONS = 64;
 
-const landingPage = `<!doctype html>
+/** `/`: what this is, its version, and where to go. */
+function landingPage(version: string | undefined): string {
+	const shown = version === undefined ? '' : ` ${version.replaceAll(/[^\w.+-]/g, '')}`;
+	return `<!doctype html>
 <html><head><meta charset="utf-8"><title>rigtop exporter</title></head>
-<body><h1>rigtop exporter</h1><p>XMRig miners' metrics for Prometheus: <a href="/metrics">/metrics</a></p></body></html>
+<body><h1>rigtop exporter${shown}</h1><p>XMRig miners' metrics for Prometheus: <a href="/metrics">/metrics</a></p>
+<p><a href="/-/healthy">/-/healthy</a> <a href="/-/ready">/-/ready</a></p></body></html>
 `;
+}
 
 function digest(text: string): Buffer {
 	return createHash('sha256').update(text).digest();
@@ -109,8 +118,20 @@ function handle(request: http.IncomingMessage, response: http.ServerResponse, op
 		return;
 	}
 
+	// As Prometheus's own: healthy while it answers, ready once every miner has been polled once.
+	if (path === '/-/healthy') {
+		answer(response, 200, 'rigtop exporter is Healthy.\n');
+		return;
+	}
+
+	if (path === '/-/ready') {
+		if (options.ready?.() ?? true) answer(response, 200, 'rigtop exporter is Ready.\n');
+		else answer(response, 503, 'Service Unavailable: the first poll of every miner has not finished\n');
+		return;
+	}
+
 	if (path === '/') {
-		const bytes = Buffer.from(landingPage);
+		const bytes = Buffer.from(landingPage(options.version));
 		response.writeHead(200, {'Content-Type': 'text/html; charset=utf-8', 'Content-Length': bytes.length});
 		response.end(request.method === 'HEAD' ? undefined : bytes);
 		return;
