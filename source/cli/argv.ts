@@ -70,3 +70,16 @@ export function checkArgv(argv: readonly string[], flags: Readonly<Record<string
 
 	return null;
 }
+
+/**
+ * Whether the command line asks for the help or the version, wherever the flag stands (meow acts on them only when
+ * they are the whole command line): `rigtop exporter --help`, `rigtop --help 10.0.0.5:8080`. The help wins over the
+ * version; nothing after `--` counts.
+ */
+export function askedFor(argv: readonly string[]): 'help' | 'version' | null {
+	const end = argv.indexOf('--');
+	const words = end === -1 ? argv : argv.slice(0, end);
+	if (words.some((word) => word === '--help' || word === '-h' || word === '--help=true')) return 'help';
+	if (words.some((word) => word === '--version' || word === '--version=true')) return 'version';
+	return null;
+}

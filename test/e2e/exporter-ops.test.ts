@@ -9,7 +9,9 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {eventually, parseSamples, select, type ParsedSample} from '../exporter/helpers/prometheus.js';
+import packageJson from '../../package.json' with {type: 'json'};
+import {eventually, freePort, parseSamples, select, type ParsedSample} from '../exporter/helpers/prometheus.js';
+import {refused} from '../helpers/raw-server.js';
 import {CLI, cliIsBuilt} from './helpers/tmux.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -60,7 +62,7 @@ async function scrape(url: string): Promise<ParsedSample[]> {
 	return parseSamples(await response.text());
 }
 
-async function sim(workerId: string): Promise<Simulator> {
+async function sim6(workerId: string): Promise<Simulator> {
 	const started = await startSimulator({dialect: '6', warm: true, workerId, threads: 2});
 	cleanups.push(async () => started.stop());
 	return started;
@@ -74,7 +76,7 @@ const upMiners = (samples: readonly ParsedSample[]) =>
 
 describe('rigtop exporter and its signals', () => {
 	it('SIGHUP: an added rig is polled, a removed one goes, a kept one keeps its counters; a broken file keeps the set; SIGTERM exits 0', async () => {
-		const [a, b, c] = [await sim('sim-a'), await sim('sim-b'), await sim('sim-c')];
+		const [a, b, c] = [await sim6('sim-a'), await sim6('sim-b'), await sim6('sim-c')];
 		const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-e2e-reload-'));
 		cleanups.push(() => rmSync(dir, {recursive: true, force: true}));
 		const rigsFile = path.join(dir, 'rigs.json');
@@ -96,6 +98,8 @@ describe('rigtop exporter and its signals', () => {
 			20_000,
 			'rig-a and rig-b up, rig-a polled 3 times',
 		);
+		// The landing page names the version the package has.
+		expect(await (await fetch(exporter.metricsUrl.replace(/\/metrics$/, '/'))).text()).toContain(`rigtop exporter ${packageJson.version}<`);
 		const pollsBefore = select(before, 'xmrig_exporter_polls_total', {miner: 'rig-a'})[0]!.value;
 		const sharesBefore = select(before, 'xmrig_shares_total', {miner: 'rig-a'})[0]!.value;
 
@@ -149,4 +153,62 @@ describe('rigtop exporter and its signals', () => {
 		expect(await exporter.exit()).toBe(0);
 		expect(exporter.log()).toMatch(/exporter stopped\n$/);
 	}, 90_000);
+});
+
+async function runCli(args: readonly string[]): Promise<{code: number | null; stdout: string; stderr: string}> {
+	return new Promise((resolve) => {
+		const child = spawn('node', [CLI, ...args], {env: env(), stdio: ['ignore', 'pipe', 'pipe']});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		child.once('exit', (code) => resolve({code, stdout, stderr}));
+	});
+}
+
+describe('--help and --version wherever they stand', () => {
+	it("rigtop exporter --help prints the exporter's help and exits 0: no miner looked for, no port bound", async () => {
+		const sim = await sim6('help-rig');
+		const port = await freePort();
+		for (const args of [
+			['exporter', '--help', sim.url, '--listen', `127.0.0.1:${port}`],
+			['exporter', sim.url, '--listen', `127.0.0.1:${port}`, '-h'],
+			['help', 'exporter'],
+		]) {
+			const run = await runCli(args);
+			expect({args, code: run.code, stderr: run.stderr}).toEqual({args, code: 0, stderr: ''});
+			expect(run.stdout).toContain('$ rigtop exporter [URL…]');
+			expect(run.stdout).toContain('/-/ready');
+			expect(run.stdout).not.toContain('No XMRig');
+		}
+
+		expect(await refused(port)).toBe(true);
+		expect(sim.requests).toEqual([]);
+	});
+
+	it('rigtop --help URL prints the help, not a snapshot; --version anywhere prints the version and binds nothing', async () => {
+		const sim = await sim6('snap-rig');
+		const help = await runCli(['--help', sim.url]);
+		expect(help.code).toBe(0);
+		expect(help.stdout).toContain('Usage');
+		expect(help.stdout).toContain('rigtop exporter --help');
+		expect(help.stdout).not.toContain('snap-rig');
+
+		const port = await freePort();
+		for (const args of [
+			['exporter', '--version', '--listen', `127.0.0.1:${port}`, sim.url],
+			['--version', '-i', '2', sim.url],
+		]) {
+			const run = await runCli(args);
+			expect({args, code: run.code, stdout: run.stdout, stderr: run.stderr}).toEqual({
+				args,
+				code: 0,
+				stdout: `${packageJson.version}\n`,
+				stderr: '',
+			});
+		}
+
+		expect(await refused(port)).toBe(true);
+		expect(sim.requests).toEqual([]);
+	});
 });
