@@ -1,7 +1,7 @@
 import process from 'node:process';
 import meow from 'meow';
 import packageJson from '../package.json' with {type: 'json'};
-import {askedFor, checkArgv} from './cli/argv.js';
+import {askedFor, checkArgv, prometheusSpellings} from './cli/argv.js';
 import {NothingToWatchError, UsageError} from './cli/errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {planRun} from './cli/options.js';
@@ -87,7 +87,7 @@ ${keysHelpLines()
 `,
 	{
 		importMeta: import.meta,
-		argv,
+		argv: prometheusSpellings(argv),
 		// meow's `pkg`: the fields it uses (version, description, the process title), so it does not look for package.json.
 		pkg: {name: packageJson.name, version: packageJson.version, description: packageJson.description, bin: packageJson.bin},
 		// Shorter than package.json's, to keep the help within 80 columns.
@@ -148,6 +148,14 @@ async function main(): Promise<number> {
 	}
 
 	const exporter = cli.input[0] === 'exporter';
+	for (const flag of ['logFormat', 'logLevel'] as const) {
+		if (!exporter && cli.flags[flag] !== undefined) throw new UsageError(`--log.${flag.slice(3).toLowerCase()} goes with rigtop exporter`);
+	}
+
+	// The exporter's every line has a time and a level (source/exporter/log.ts); it is loaded for the exporter only.
+	const logger = exporter
+		? await import('./exporter/log.js').then((log) => log.exporterLogger(cli.flags.logFormat, cli.flags.logLevel))
+		: null;
 	const plan = planRun({
 		positional: exporter ? cli.input.slice(1) : cli.input,
 		command: exporter ? 'exporter' : undefined,
@@ -156,7 +164,7 @@ async function main(): Promise<number> {
 		stdinIsTty: process.stdin.isTTY === true,
 		stdoutIsTty: process.stdout.isTTY === true,
 	});
-	const warn = (line: string) => process.stderr.write(`rigtop: ${line}\n`);
+	const warn = logger === null ? (line: string) => process.stderr.write(`rigtop: ${line}\n`) : (line: string) => logger.warn(line);
 	for (const notice of plan.notices) warn(notice);
 
 	if (plan.mode === 'where') {
@@ -172,7 +180,7 @@ async function main(): Promise<number> {
 
 	if (plan.mode === 'exporter') {
 		const {runExporterCommand} = await import('./exporter/command.js');
-		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', warn);
+		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', logger!);
 	}
 
 	const warnings: string[] = [];

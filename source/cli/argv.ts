@@ -18,6 +18,12 @@ export type ValueHints = Readonly<Record<string, string>>;
 
 const kebab = (name: string) => name.replaceAll(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
+/** Prometheus exporters' spellings of rigtop's flags (`--log.format`, `--log.level`), as meow cannot read dotted names. */
+const PROMETHEUS_SPELLINGS: Readonly<Record<string, string>> = {
+	'--log.format': '--log-format',
+	'--log.level': '--log-level',
+};
+
 /** A word that is a flag rather than a value (a lone "-" and negative numbers are values). */
 const isFlagWord = (word: string) => word.startsWith('-') && word !== '-' && !/^-\d/.test(word);
 
@@ -25,12 +31,22 @@ const isFlagWord = (word: string) => word.startsWith('-') && word !== '-' && !/^
  * The first problem with `argv` (process.argv without node and the script), or null. Flags meow adds itself
  * (--help, --version) count as known.
  */
-export function checkArgv(argv: readonly string[], flags: Readonly<Record<string, FlagSpec>>, hints: ValueHints = {}): string | null {
+export function checkArgv(
+	argv: readonly string[],
+	flags: Readonly<Record<string, FlagSpec>>,
+	hints: ValueHints = {},
+	aliases: Readonly<Record<string, string>> = PROMETHEUS_SPELLINGS,
+): string | null {
 	const byLong = new Map<string, [string, FlagSpec]>();
 	const byShort = new Map<string, [string, FlagSpec]>();
 	for (const [name, spec] of Object.entries(flags)) {
 		byLong.set(kebab(name), [name, spec]);
 		if (spec.shortFlag !== undefined) byShort.set(spec.shortFlag, [name, spec]);
+	}
+
+	for (const [alias, own] of Object.entries(aliases)) {
+		const found = byLong.get(own.slice(2));
+		if (found) byLong.set(alias.slice(2), found);
 	}
 
 	for (const builtIn of ['help', 'version']) if (!byLong.has(builtIn)) byLong.set(builtIn, [builtIn, {type: 'boolean'}]);
@@ -82,4 +98,16 @@ export function askedFor(argv: readonly string[]): 'help' | 'version' | null {
 	if (words.some((word) => word === '--help' || word === '-h' || word === '--help=true')) return 'help';
 	if (words.some((word) => word === '--version' || word === '--version=true')) return 'version';
 	return null;
+}
+
+/** `argv` with the exporter-style spellings (also `--log.level=debug`) turned into rigtop's own flags. */
+export function prometheusSpellings(argv: readonly string[]): string[] {
+	const end = argv.indexOf('--');
+	return argv.map((word, index) => {
+		if (end !== -1 && index > end) return word;
+		const equals = word.indexOf('=');
+		const name = equals === -1 ? word : word.slice(0, equals);
+		const own = PROMETHEUS_SPELLINGS[name];
+		return own === undefined ? word : own + word.slice(name.length);
+	});
 }

@@ -26,6 +26,9 @@ export const FLAGS = {
 	listen: {type: 'string'},
 	metrics: {type: 'string'},
 	metricsTokenFile: {type: 'string'},
+	// Also spelt --log.format and --log.level, as Prometheus's own components do (cli/argv.ts).
+	logFormat: {type: 'string'},
+	logLevel: {type: 'string'},
 } as const;
 
 export const VALUE_HINTS = {
@@ -42,4 +45,6 @@ export const VALUE_HINTS = {
 	listen: 'the address /metrics listens on, host:port or :port',
 	metrics: 'the address /metrics listens on, host:port or :port',
 	metricsTokenFile: 'a file holding the token /metrics wants',
+	logFormat: 'logfmt or json',
+	logLevel: 'debug, info, warn or error',
 };

@@ -2,13 +2,16 @@ import process from 'node:process';
 import {rm} from 'node:fs/promises';
 import {resolveSessionTargets} from '../cli/build-session.js';
 import type {RunPlan} from '../cli/options.js';
+import {UsageError} from '../cli/errors.js';
+import type {Logger} from './log.js';
 
 /**
  * `rigtop exporter`: finds the miners as the live view does (URLs, --rigs, --config, discovery; --demo starts the
  * simulated miner here), then runs the exporter until it is stopped. Its session is made in the exporter's worker
  * thread, so none is made here.
  */
-export async function runExporterCommand(plan: RunPlan, version: string, warn: (line: string) => void): Promise<number> {
+export async function runExporterCommand(plan: RunPlan, version: string, log: Logger): Promise<number> {
+	const warn = (line: string) => log.warn(line);
 	if (plan.metrics === null) throw new Error('rigtop exporter without an address to listen on');
 	// A SIGHUP while the miners are being found does not end rigtop (runExporter handles it once it runs).
 	const early = () => undefined;
@@ -20,11 +23,18 @@ export async function runExporterCommand(plan: RunPlan, version: string, warn: (
 		demo = resolved.demo;
 		// SIGHUP finds the miners again as at the start (the rigs file, discovery); the demo keeps its one miner.
 		const reloadTargets = demo ? undefined : async () => (await resolveSessionTargets(plan, warn)).targets;
-		return await runExporter(
-			resolved.targets,
-			{...plan.metrics, version, intervalMs: plan.intervalMs, ...(reloadTargets ? {reloadTargets} : {})},
-			warn,
-		);
+		try {
+			return await runExporter(
+				resolved.targets,
+				{...plan.metrics, version, intervalMs: plan.intervalMs, ...(reloadTargets ? {reloadTargets} : {})},
+				log,
+			);
+		} catch (error) {
+			if (error instanceof UsageError) throw error;
+			// Once serving was asked for, a failure (the address taken, the heap outgrown) is a log line like any other.
+			log.error(error instanceof Error ? error.message : String(error));
+			return 1;
+		}
 	} finally {
 		process.off('SIGHUP', early);
 		await demo?.simulator.stop();

@@ -23,6 +23,9 @@ export function exporterHelp(): string {
     --metrics-token-file PATH
                              /metrics wants "Authorization: Bearer TOKEN"
     --interval, -i SECONDS   how often each miner is polled (10; min 0.25)
+    --log.format FORMAT      logfmt (default) or json: each line on stderr has
+                             a time and a level
+    --log.level LEVEL        debug, info (default), warn or error
     --help, -h, --version
 
   Endpoints

@@ -3,6 +3,7 @@ import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads'
 import type {SessionTarget, WatchedMiner} from '../cli/session.js';
 import {UsageError} from '../cli/errors.js';
 import type {EventKind} from '../monitor/types.js';
+import type {LogFields, Logger, LogLevel} from './log.js';
 import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, type ServeSettings} from './serve.js';
 
 /**
@@ -26,8 +27,13 @@ export type ExporterSettings = ServeSettings & {
 	readonly reloadTargets?: () => Promise<readonly SessionTarget[]>;
 };
 
-/** Events worth a log line in a long-running service; share-by-share events are Prometheus's to count. */
-const LOGGED: ReadonlySet<EventKind> = new Set(['down', 'up', 'error', 'restarted']);
+/** Events worth a log line in a long-running service, at their level; share-by-share events are Prometheus's to count. */
+const LOGGED: ReadonlyMap<EventKind, LogLevel> = new Map([
+	['down', 'warn'],
+	['up', 'info'],
+	['error', 'error'],
+	['restarted', 'info'],
+]);
 
 /** What the worker is handed. Tokens travel in memory between the two threads only. */
 type WorkerInput = {
@@ -39,7 +45,7 @@ type WorkerInput = {
 };
 
 type FromWorker =
-	| {readonly type: 'log'; readonly line: string}
+	| {readonly type: 'log'; readonly level: LogLevel; readonly message: string; readonly fields?: LogFields}
 	| {readonly type: 'serving'; readonly url: string}
 	| {readonly type: 'failed'; readonly message: string};
 
@@ -66,11 +72,12 @@ const YOUNG_GENERATION_MB = 8;
 export async function runExporter(
 	targets: readonly SessionTarget[],
 	settings: ExporterSettings,
-	log: (line: string) => void,
+	log: Logger,
 	signals: NodeJS.EventEmitter = process,
 ): Promise<number> {
 	if (targets.length === 0) throw new UsageError('no miner to watch');
-	const prepared = await prepareServing(settings, log);
+	const warn = (line: string) => log.warn(line);
+	const prepared = await prepareServing(settings, warn);
 	const input: WorkerInput = {kind: 'rigtop-exporter', targets, intervalMs: settings.intervalMs, prepared, version: settings.version};
 	const limitMb = heapLimitMb(targets.length);
 	const worker = new Worker(new URL(import.meta.url), {
@@ -102,12 +109,12 @@ export async function runExporter(
 			reloading = true;
 			void (async () => {
 				try {
-					const [next, prepared] = await Promise.all([settings.reloadTargets?.() ?? current, prepareServing(settings, log)]);
+					const [next, prepared] = await Promise.all([settings.reloadTargets?.() ?? current, prepareServing(settings, warn)]);
 					if (next.length === 0) throw new UsageError('no miner to watch');
 					current = next;
 					if (!stopping) worker.postMessage({type: 'reload', targets: next, prepared} satisfies ToWorker);
 				} catch (error) {
-					log(
+					log.error(
 						`reload failed, still serving the ${current.length} miner${current.length === 1 ? '' : 's'} as before: ${error instanceof Error ? error.message : String(error)}`,
 					);
 				} finally {
@@ -133,10 +140,10 @@ export async function runExporter(
 		worker.on('message', (message: FromWorker) => {
 			switch (message.type) {
 				case 'log':
-					log(message.line);
+					log[message.level](message.message, message.fields);
 					break;
 				case 'serving':
-					log(
+					log.info(
 						`serving ${message.url}: ${targets.length} miner${targets.length === 1 ? '' : 's'}, polled every ${settings.intervalMs / 1000} s`,
 					);
 					break;
@@ -158,7 +165,7 @@ export async function runExporter(
 				return;
 			}
 
-			if (code === 0 && stopping) log('exporter stopped');
+			if (code === 0 && stopping) log.info('exporter stopped');
 			resolve(code === 0 && stopping ? 0 : 1);
 		});
 	});
@@ -189,9 +196,10 @@ async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPor
 				for (const event of miner.monitor.getState().events) {
 					if (event.seq <= lastSeq) continue;
 					lastSeq = event.seq;
-					if (!LOGGED.has(event.kind)) continue;
+					const level = LOGGED.get(event.kind);
+					if (level === undefined) continue;
 					const index = fleet.miners.findIndex((one) => one.monitor === miner.monitor);
-					send({type: 'log', line: `${served.labels[index] ?? miner.target.url}: ${event.message}`});
+					send({type: 'log', level, message: `${served.labels[index] ?? miner.target.url}: ${event.message}`});
 				}
 			}),
 		);
@@ -214,12 +222,17 @@ async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPor
 				try {
 					await served.reload?.(message.prepared);
 				} catch (error) {
-					send({type: 'log', line: `reload of the serving settings failed: ${error instanceof Error ? error.message : String(error)}`});
+					send({
+						type: 'log',
+						level: 'error',
+						message: `reload of the serving settings failed: ${error instanceof Error ? error.message : String(error)}`,
+					});
 				}
 
 				send({
 					type: 'log',
-					line: `reloaded: ${fleet.miners.length} miner${fleet.miners.length === 1 ? '' : 's'} (${added.length} added, ${removed.length} removed)`,
+					level: 'info',
+					message: `reloaded: ${fleet.miners.length} miner${fleet.miners.length === 1 ? '' : 's'} (${added.length} added, ${removed.length} removed)`,
 				});
 			})();
 			return;

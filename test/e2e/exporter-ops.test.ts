@@ -141,9 +141,11 @@ describe('rigtop exporter and its signals', () => {
 		writeFileSync(rigsFile, '[{"name": "rig-a", "url": ');
 		exporter.child.kill('SIGHUP');
 		await eventually(async () => (/reload failed/.test(exporter.log()) ? true : undefined), 10_000, 'the reload failure logged');
-		expect(exporter.log().match(/reload failed.*/g)).toEqual([
+		expect(exporter.log().match(/^.*reload failed.*$/gm)).toEqual([
 			expect.stringMatching(
-				new RegExp(`reload failed, still serving the 2 miners as before: --rigs ${rigsFile.replaceAll('/', '\\/')} is .*JSON`),
+				new RegExp(
+					`^ts=\\S+Z level=error msg="reload failed, still serving the 2 miners as before: --rigs ${rigsFile.replaceAll('/', '\\/')} is .*JSON`,
+				),
 			),
 		]);
 		expect(upMiners(await scrape(exporter.metricsUrl))).toEqual(['rig-a', 'rig-c']);
@@ -151,7 +153,7 @@ describe('rigtop exporter and its signals', () => {
 
 		exporter.child.kill('SIGTERM');
 		expect(await exporter.exit()).toBe(0);
-		expect(exporter.log()).toMatch(/exporter stopped\n$/);
+		expect(exporter.log()).toMatch(/ level=info msg="exporter stopped"\n$/);
 	}, 90_000);
 });
 
@@ -210,5 +212,89 @@ describe('--help and --version wherever they stand', () => {
 
 		expect(await refused(port)).toBe(true);
 		expect(sim.requests).toEqual([]);
+	});
+});
+
+describe('the log', () => {
+	it('--log.format=json: every line is JSON with a time and a level; no token of a miner or of /metrics in any line', async () => {
+		const MINER_TOKEN = 'miner-secret-7f3a9c21';
+		const METRICS_TOKEN = 'metrics-secret-0b8e44d2';
+		const secured = await startSimulator({dialect: '6', warm: true, token: MINER_TOKEN, workerId: 'secured'});
+		cleanups.push(async () => secured.stop());
+		const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-e2e-log-'));
+		cleanups.push(() => rmSync(dir, {recursive: true, force: true}));
+		writeFileSync(path.join(dir, 'miner-token'), MINER_TOKEN, {mode: 0o600});
+		writeFileSync(path.join(dir, 'wrong-token'), 'not-the-token', {mode: 0o600});
+		writeFileSync(path.join(dir, 'metrics-token'), METRICS_TOKEN, {mode: 0o600});
+		const rigsFile = path.join(dir, 'rigs.json');
+		writeFileSync(
+			rigsFile,
+			JSON.stringify([
+				{name: 'secured', url: secured.url, tokenFile: 'miner-token'},
+				{name: 'wrong', url: secured.url.replace('127.0.0.1', 'localhost'), tokenFile: 'wrong-token'},
+			]),
+		);
+		const exporter = await startExporter([
+			'--rigs',
+			rigsFile,
+			'--metrics-token-file',
+			path.join(dir, 'metrics-token'),
+			'--log.format=json',
+			'--log.level',
+			'debug',
+		]);
+		// The wrong token makes an error line; a reload makes more.
+		await eventually(async () => (/"level":"error"/.test(exporter.log()) ? true : undefined), 15_000, 'the wrong token logged');
+		exporter.child.kill('SIGHUP');
+		await eventually(async () => (/reloaded/.test(exporter.log()) ? true : undefined), 15_000, 'the reload logged');
+		exporter.child.kill('SIGTERM');
+		expect(await exporter.exit()).toBe(0);
+
+		const lines = exporter.log().trimEnd().split('\n');
+		expect(lines.length).toBeGreaterThanOrEqual(4);
+		for (const line of lines) {
+			const entry = JSON.parse(line) as Record<string, unknown>;
+			expect(Object.keys(entry).slice(0, 3)).toEqual(['ts', 'level', 'msg']);
+			expect(new Date(entry['ts'] as string).toISOString()).toBe(entry['ts']);
+			expect(['debug', 'info', 'warn', 'error']).toContain(entry['level']);
+		}
+
+		expect(lines.some((line) => (JSON.parse(line) as {level: string}).level === 'error')).toBe(true);
+		expect(exporter.log()).not.toContain(MINER_TOKEN);
+		expect(exporter.log()).not.toContain(METRICS_TOKEN);
+		expect(exporter.log()).not.toContain('not-the-token');
+	});
+
+	it('--log.level=warn leaves the info lines out; a bad --log.level or --log.format is bad usage; the live view has no log flags', async () => {
+		const sim = await sim6('quiet-rig');
+		const port = await freePort();
+		const child = spawn('node', [CLI, 'exporter', sim.url, '--listen', `127.0.0.1:${port}`, '--log.level=warn'], {
+			env: env(),
+			stdio: ['ignore', 'ignore', 'pipe'],
+		});
+		let log = '';
+		child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+		const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+		await eventually(
+			async () =>
+				(await fetch(`http://127.0.0.1:${port}/-/ready`).then(
+					(response) => response.status,
+					() => 0,
+				)) === 200
+					? true
+					: undefined,
+			15_000,
+			'ready',
+		);
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+		expect(log).toBe('');
+
+		const bad = await runCli(['exporter', sim.url, '--log.level', 'loud']);
+		expect(bad.code).toBe(2);
+		expect(bad.stderr).toMatch(/^rigtop: --log\.level "loud": write debug, info, warn, error\n/);
+		const live = await runCli(['--once', sim.url, '--log.format=json']);
+		expect(live.code).toBe(2);
+		expect(live.stderr).toMatch(/^rigtop: --log\.format goes with rigtop exporter\n/);
 	});
 });
