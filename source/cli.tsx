@@ -152,6 +152,8 @@ async function main(): Promise<number> {
 		if (!exporter && cli.flags[flag] !== undefined) throw new UsageError(`--log.${flag.slice(3).toLowerCase()} goes with rigtop exporter`);
 	}
 
+	if (!exporter && cli.flags.threadMetrics !== undefined) throw new UsageError('--no-thread-metrics goes with rigtop exporter');
+
 	// The exporter's every line has a time and a level (source/exporter/log.ts); it is loaded for the exporter only.
 	const logger = exporter
 		? await import('./exporter/log.js').then((log) => log.exporterLogger(cli.flags.logFormat, cli.flags.logLevel))
@@ -180,7 +182,7 @@ async function main(): Promise<number> {
 
 	if (plan.mode === 'exporter') {
 		const {runExporterCommand} = await import('./exporter/command.js');
-		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', logger!);
+		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', logger!, {threads: cli.flags.threadMetrics !== false});
 	}
 
 	const warnings: string[] = [];

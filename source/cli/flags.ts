@@ -28,6 +28,8 @@ export const FLAGS = {
 	metricsTokenFile: {type: 'string'},
 	// Also spelt --log.format and --log.level, as Prometheus's own components do (cli/argv.ts).
 	logFormat: {type: 'string'},
+	// No default: only `--no-thread-metrics` (rigtop exporter) sets it.
+	threadMetrics: {type: 'boolean'},
 	logLevel: {type: 'string'},
 } as const;
 

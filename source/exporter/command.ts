@@ -10,7 +10,12 @@ import type {Logger} from './log.js';
  * simulated miner here), then runs the exporter until it is stopped. Its session is made in the exporter's worker
  * thread, so none is made here.
  */
-export async function runExporterCommand(plan: RunPlan, version: string, log: Logger): Promise<number> {
+export async function runExporterCommand(
+	plan: RunPlan,
+	version: string,
+	log: Logger,
+	options: {threads: boolean} = {threads: true},
+): Promise<number> {
 	const warn = (line: string) => log.warn(line);
 	if (plan.metrics === null) throw new Error('rigtop exporter without an address to listen on');
 	// A SIGHUP while the miners are being found does not end rigtop (runExporter handles it once it runs).
@@ -26,7 +31,7 @@ export async function runExporterCommand(plan: RunPlan, version: string, log: Lo
 		try {
 			return await runExporter(
 				resolved.targets,
-				{...plan.metrics, version, intervalMs: plan.intervalMs, ...(reloadTargets ? {reloadTargets} : {})},
+				{...plan.metrics, version, intervalMs: plan.intervalMs, threads: options.threads, ...(reloadTargets ? {reloadTargets} : {})},
 				log,
 			);
 		} catch (error) {

@@ -21,6 +21,11 @@ import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, t
 export type ExporterSettings = ServeSettings & {
 	readonly intervalMs: number;
 	/**
+	 * Whether each poll reads the per-thread document (/2/backends, /1/threads) for the per-thread and per-backend
+	 * series; --no-thread-metrics: no. Default true.
+	 */
+	readonly threads?: boolean;
+	/**
 	 * SIGHUP: finds the miners again (re-reads the rigs file); throws with one line when it cannot, and the miners
 	 * served stay as they were. Without it, SIGHUP keeps the same miners (and still re-reads the serving settings).
 	 */
@@ -40,6 +45,7 @@ type WorkerInput = {
 	readonly kind: 'rigtop-exporter';
 	readonly targets: readonly SessionTarget[];
 	readonly intervalMs: number;
+	readonly threads: boolean;
 	readonly prepared: PreparedServing;
 	readonly version: string;
 };
@@ -78,7 +84,14 @@ export async function runExporter(
 	if (targets.length === 0) throw new UsageError('no miner to watch');
 	const warn = (line: string) => log.warn(line);
 	const prepared = await prepareServing(settings, warn);
-	const input: WorkerInput = {kind: 'rigtop-exporter', targets, intervalMs: settings.intervalMs, prepared, version: settings.version};
+	const input: WorkerInput = {
+		kind: 'rigtop-exporter',
+		targets,
+		intervalMs: settings.intervalMs,
+		threads: settings.threads ?? true,
+		prepared,
+		version: settings.version,
+	};
 	const limitMb = heapLimitMb(targets.length);
 	const worker = new Worker(new URL(import.meta.url), {
 		workerData: input,
@@ -176,7 +189,7 @@ async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPor
 	const send = (message: FromWorker) => port.postMessage(message);
 	// Loaded here, in the worker only: the main thread never loads the HTTP client, the monitors or the simulator.
 	const {createFleet} = await import('./fleet.js');
-	const fleet = createFleet(input.targets, input.intervalMs);
+	const fleet = createFleet(input.targets, input.intervalMs, {threads: input.threads});
 	let served: ServedMetrics;
 	try {
 		served = await serveMiners(fleet, input.prepared, input.version);

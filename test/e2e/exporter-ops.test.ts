@@ -298,3 +298,27 @@ describe('the log', () => {
 		expect(live.stderr).toMatch(/^rigtop: --log\.format goes with rigtop exporter\n/);
 	});
 });
+
+describe('--no-thread-metrics through the built CLI', () => {
+	it('serves no per-thread series and reads /2/backends at most once; the live view refuses the flag', async () => {
+		const sim = await sim6('lean-rig');
+		const exporter = await startExporter([sim.url, '--no-thread-metrics']);
+		const samples = await eventually(
+			async () => {
+				const scraped = await scrape(exporter.metricsUrl);
+				return (select(scraped, 'xmrig_exporter_polls_total')[0]?.value ?? 0) >= 4 ? scraped : undefined;
+			},
+			20_000,
+			'4 polls',
+		);
+		expect(select(samples, 'xmrig_hashrate_hashes_per_second').length).toBeGreaterThan(0);
+		expect(select(samples, 'xmrig_thread_hashrate_hashes_per_second')).toEqual([]);
+		expect(sim.requests.filter((request) => request.path === '/2/backends').length).toBeLessThanOrEqual(1);
+		exporter.child.kill('SIGTERM');
+		expect(await exporter.exit()).toBe(0);
+
+		const live = await runCli(['--once', sim.url, '--no-thread-metrics']);
+		expect(live.code).toBe(2);
+		expect(live.stderr).toMatch(/^rigtop: --no-thread-metrics goes with rigtop exporter\n/);
+	});
+});

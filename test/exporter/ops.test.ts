@@ -4,8 +4,11 @@
  */
 import {afterEach, describe, expect, it} from 'vitest';
 import {createSession, type Session, type SessionTarget} from '../../source/cli/session.js';
-import {serveSessionMetrics, type ServedMetrics} from '../../source/exporter/serve.js';
+import {createFleet, type Fleet} from '../../source/exporter/fleet.js';
+import {exporterHelp} from '../../source/exporter/help.js';
+import {prepareServing, serveMiners, serveSessionMetrics, type ServedMetrics} from '../../source/exporter/serve.js';
 import {startSimulator} from '../../source/sim/simulator.js';
+import {parseSamples, select, type ParsedSample} from './helpers/prometheus.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -66,5 +69,80 @@ describe('the exporter as a service', () => {
 		expect(page.type).toMatch(/^text\/html/);
 		expect(page.text).toContain('<h1>rigtop exporter 1.2.3-test</h1>');
 		for (const link of ['/metrics', '/-/healthy', '/-/ready']) expect(page.text).toContain(`href="${link}"`);
+	});
+});
+
+/** One miner's series in a scrape: every sample carrying its `miner` label. */
+const seriesOf = (samples: readonly ParsedSample[], miner: string) => samples.filter((sample) => sample.labels['miner'] === miner).length;
+
+/** The figures `rigtop exporter --help` states: "about B series plus T per CPU thread; about N with --no-thread-metrics". */
+function helpFigures(): {base: number; perThread: number; without: number} {
+	const help = exporterHelp().replaceAll(/\s+/g, ' ');
+	const match = /about (\d+) series plus (\d+) per CPU thread.*?about (\d+) with --no-thread-metrics/.exec(help);
+	if (!match) throw new Error(`the help states no series counts:\n${help}`);
+	return {base: Number(match[1]), perThread: Number(match[2]), without: Number(match[3])};
+}
+
+describe('--no-thread-metrics', () => {
+	async function fleetExporter(targets: readonly SessionTarget[], threads: boolean): Promise<{fleet: Fleet; url: string}> {
+		const fleet = createFleet(targets, 250, {threads});
+		const prepared = await prepareServing({listen: '127.0.0.1:0', flag: '--listen', tokenFile: undefined}, () => undefined);
+		const served = await serveMiners(fleet, prepared, '0.0.0-test');
+		cleanups.push(async () => {
+			await served.close();
+			await fleet.close();
+		});
+		fleet.start();
+		return {fleet, url: served.url};
+	}
+
+	async function polled(fleet: Fleet, polls: number): Promise<void> {
+		const deadline = Date.now() + 15_000;
+		while (!fleet.miners.every((miner) => miner.monitor.getState().polls >= polls)) {
+			if (Date.now() > deadline) throw new Error(`not polled ${polls} times within 15 s`);
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		}
+	}
+
+	it('drops the per-thread series and stops reading /2/backends; the help states the counts within 10%', async () => {
+		const sims = [
+			await startSimulator({dialect: '6', warm: true, threads: 2, workerId: 'two'}),
+			await startSimulator({dialect: '6', warm: true, threads: 8, workerId: 'eight'}),
+			await startSimulator({dialect: '6', warm: true, threads: 8, workerId: 'lean'}),
+		];
+		for (const sim of sims) cleanups.push(async () => sim.stop());
+		const full = await fleetExporter(
+			[
+				{url: sims[0]!.url, token: null, name: 'two'},
+				{url: sims[1]!.url, token: null, name: 'eight'},
+			],
+			true,
+		);
+		const lean = await fleetExporter([{url: sims[2]!.url, token: null, name: 'lean'}], false);
+		await polled(full.fleet, 3);
+		await polled(lean.fleet, 3);
+		const backendsBefore = sims[2]!.requests.filter((request) => request.path === '/2/backends').length;
+		await polled(lean.fleet, 6);
+		const fullSamples = parseSamples(await (await fetch(full.url)).text());
+		const leanText = await (await fetch(lean.url)).text();
+		const leanSamples = parseSamples(leanText);
+
+		expect(leanText).not.toContain('xmrig_thread_hashrate_hashes_per_second');
+		expect(select(leanSamples, 'xmrig_hashrate_hashes_per_second', {miner: 'lean'}).length).toBeGreaterThan(0);
+		// At most the one read that told the dialect; none at the later polls.
+		expect(sims[2]!.requests.filter((request) => request.path === '/2/backends').length).toBe(backendsBefore);
+		expect(backendsBefore).toBeLessThanOrEqual(1);
+		expect(sims[1]!.requests.filter((request) => request.path === '/2/backends').length).toBeGreaterThanOrEqual(3);
+
+		const two = seriesOf(fullSamples, 'two');
+		const eight = seriesOf(fullSamples, 'eight');
+		const without = seriesOf(leanSamples, 'lean');
+		const perThread = (eight - two) / 6;
+		const base = two - 2 * perThread;
+		const stated = helpFigures();
+		process.stdout.write(`series per miner: ${base} + ${perThread} per thread; ${without} with --no-thread-metrics\n`);
+		expect(stated.perThread).toBe(perThread);
+		expect(Math.abs(stated.base - base) / base).toBeLessThanOrEqual(0.1);
+		expect(Math.abs(stated.without - without) / without).toBeLessThanOrEqual(0.1);
 	});
 });
