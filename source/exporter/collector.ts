@@ -1,4 +1,5 @@
 import process from 'node:process';
+import {getHeapStatistics} from 'node:v8';
 import type {Monitor} from '../monitor/monitor.js';
 import {hostPort} from '../monitor/name.js';
 import {allFamilies, minerFamilies, processFamilies, type Family} from './families.js';
@@ -122,6 +123,11 @@ export function createCollector(initial: readonly CollectedMiner[], options: Col
 			own[familyIndex.get(processFamilies.cpu)!] = sampleLine(processFamilies.cpu, [], [], (cpu.user + cpu.system) / 1e6);
 			own[familyIndex.get(processFamilies.residentMemory)!] = sampleLine(processFamilies.residentMemory, [], [], process.memoryUsage.rss());
 			own[familyIndex.get(processFamilies.startTime)!] = sampleLine(processFamilies.startTime, [], [], Math.round(startTime * 1000) / 1000);
+			// This thread's heap: the exporter's worker for rigtop exporter, whose bound is its documented way to fail.
+			const heap = getHeapStatistics();
+			own[familyIndex.get(processFamilies.heapUsed)!] = sampleLine(processFamilies.heapUsed, [], [], heap.used_heap_size);
+			own[familyIndex.get(processFamilies.heapTotal)!] = sampleLine(processFamilies.heapTotal, [], [], heap.total_heap_size);
+			own[familyIndex.get(processFamilies.heapLimit)!] = sampleLine(processFamilies.heapLimit, [], [], heap.heap_size_limit);
 			return writeExposition(allFamilies, [...followed.map((entry) => entry.fragments), own], format);
 		},
 		setMiners,

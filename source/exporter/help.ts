@@ -25,8 +25,8 @@ export function exporterHelp(): string {
     --interval, -i SECONDS   how often each miner is polled (10; min 0.25)
     --no-thread-metrics      no per-thread series, and no /2/backends (or
                              /1/threads) read at each poll: a miner makes
-                             about 33 series plus 3 per CPU thread (5 per GPU
-                             thread); about 31 with --no-thread-metrics
+                             about 35 series plus 3 per CPU thread (5 per GPU
+                             thread); about 33 with --no-thread-metrics
     --log.format FORMAT      logfmt (default) or json: each line on stderr has
                              a time and a level
     --log.level LEVEL        debug, info (default), warn or error

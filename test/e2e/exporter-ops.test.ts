@@ -314,6 +314,11 @@ describe('--no-thread-metrics through the built CLI', () => {
 		expect(select(samples, 'xmrig_hashrate_hashes_per_second').length).toBeGreaterThan(0);
 		expect(select(samples, 'xmrig_thread_hashrate_hashes_per_second')).toEqual([]);
 		expect(sim.requests.filter((request) => request.path === '/2/backends').length).toBeLessThanOrEqual(1);
+		// The heap served is the worker's, the one that is bounded (64 MB of old generation for one miner, run.ts).
+		const limit = select(samples, 'nodejs_heap_size_limit_bytes')[0]!.value;
+		expect(limit).toBeGreaterThan(64 * 2 ** 20);
+		expect(limit).toBeLessThan(128 * 2 ** 20);
+		expect(select(samples, 'nodejs_heap_size_used_bytes')[0]!.value).toBeLessThan(limit);
 		exporter.child.kill('SIGTERM');
 		expect(await exporter.exit()).toBe(0);
 

@@ -8,7 +8,7 @@ import {createFleet, type Fleet} from '../../source/exporter/fleet.js';
 import {exporterHelp} from '../../source/exporter/help.js';
 import {prepareServing, serveMiners, serveSessionMetrics, type ServedMetrics} from '../../source/exporter/serve.js';
 import {startSimulator} from '../../source/sim/simulator.js';
-import {parseSamples, select, type ParsedSample} from './helpers/prometheus.js';
+import {checkMetrics, parseSamples, select, type ParsedSample} from './helpers/prometheus.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -144,5 +144,65 @@ describe('--no-thread-metrics', () => {
 		expect(stated.perThread).toBe(perThread);
 		expect(Math.abs(stated.base - base) / base).toBeLessThanOrEqual(0.1);
 		expect(Math.abs(stated.without - without) / without).toBeLessThanOrEqual(0.1);
+	});
+});
+
+describe('freshness and identity per miner; the exporter heap', () => {
+	it('last good poll time, a start time that two exporters agree on, the heap; promtool accepts it', async () => {
+		const sim = await startSimulator({dialect: '6', warm: true, workerId: 'steady'});
+		cleanups.push(async () => sim.stop());
+		const target = {url: sim.url, token: null, name: 'steady'};
+		const first = await exporterOf([target]);
+		const before = Date.now() / 1000;
+		first.session.start();
+		await first.session.firstPolls(10_000);
+		const after = Date.now() / 1000;
+		const text = await (await fetch(first.served.url)).text();
+		const samples = parseSamples(text);
+		const lastSuccess = select(samples, 'xmrig_last_success_timestamp_seconds', {miner: 'steady'})[0]!.value;
+		expect(lastSuccess).toBeGreaterThanOrEqual(before - 0.001);
+		expect(lastSuccess).toBeLessThanOrEqual(after + 0.001);
+		const uptime = select(samples, 'xmrig_uptime_seconds', {miner: 'steady'})[0]!.value;
+		const started = select(samples, 'xmrig_start_time_seconds', {miner: 'steady'})[0]!.value;
+		expect(Math.abs(started - (lastSuccess - uptime))).toBeLessThanOrEqual(0.5);
+		expect(Number.isInteger(started)).toBe(true);
+
+		// A second exporter (as after a restart): its restart count starts again, the miner's start time does not move.
+		const second = await exporterOf([target]);
+		second.session.start();
+		await second.session.firstPolls(10_000);
+		const again = parseSamples(await (await fetch(second.served.url)).text());
+		expect(Math.abs(select(again, 'xmrig_start_time_seconds', {miner: 'steady'})[0]!.value - started)).toBeLessThanOrEqual(1);
+		expect(select(again, 'xmrig_restarts_total', {miner: 'steady'})[0]!.value).toBe(0);
+
+		const used = select(samples, 'nodejs_heap_size_used_bytes')[0]!.value;
+		const total = select(samples, 'nodejs_heap_size_total_bytes')[0]!.value;
+		const limit = select(samples, 'nodejs_heap_size_limit_bytes')[0]!.value;
+		expect(used).toBeGreaterThan(0);
+		expect(used).toBeLessThanOrEqual(total);
+		expect(total).toBeLessThan(limit);
+		const checked = await checkMetrics(text);
+		expect(checked.stderr + checked.stdout).toBe('');
+		expect(checked.code).toBe(0);
+	});
+
+	it('keeps the last good poll time while the miner is down, and drops its start time', async () => {
+		const sim = await startSimulator({dialect: '6', warm: true, workerId: 'leaving'});
+		const {session, served} = await exporterOf([{url: sim.url, token: null, name: 'leaving'}]);
+		session.start();
+		await session.firstPolls(10_000);
+		const good = select(parseSamples(await (await fetch(served.url)).text()), 'xmrig_last_success_timestamp_seconds')[0]!.value;
+		await sim.stop();
+		const miner = session.miners[0]!.monitor;
+		const deadline = Date.now() + 15_000;
+		while (miner.getState().status === 'live') {
+			if (Date.now() > deadline) throw new Error('the miner did not go down');
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+
+		const down = parseSamples(await (await fetch(served.url)).text());
+		expect(select(down, 'xmrig_up')[0]!.value).toBe(0);
+		expect(select(down, 'xmrig_last_success_timestamp_seconds')[0]!.value).toBe(good);
+		expect(select(down, 'xmrig_start_time_seconds')).toEqual([]);
 	});
 });
