@@ -12,7 +12,8 @@ export function exporterHelp(): string {
   Which miners (as for the live view)
     URL…                     miners to watch (host:port); none: the XMRig
                              running on this machine
-    --rigs FILE              the rigs listed in FILE (JSON: name, url, tokenFile)
+    --rigs FILE              the rigs listed in FILE (JSON: name, url,
+                             tokenFile); SIGHUP reads it again
     --token-file PATH        the miners' access token; --config PATH: from the
                              miner's config
     --demo                   a simulated miner on a free loopback port
@@ -33,7 +34,9 @@ export function exporterHelp(): string {
     --help, -h, --version
 
   Endpoints
-    /metrics                 the series (text format or OpenMetrics)
+    /metrics                 the series (text format or OpenMetrics), with
+                             each miner's last good poll and start time,
+                             and the exporter's heap (its bound: exit 1)
     /-/healthy, /-/ready     200 while it runs; ready once every miner was
                              polled once (503 before)
     /                        rigtop and its version

@@ -206,3 +206,22 @@ describe('freshness and identity per miner; the exporter heap', () => {
 		expect(select(down, 'xmrig_start_time_seconds')).toEqual([]);
 	});
 });
+
+describe('rigtop exporter --help', () => {
+	it('fits 80 columns and names every flag of the exporter, the endpoints and the signals', () => {
+		const help = exporterHelp();
+		for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+		for (const word of [
+			'--listen',
+			'--metrics-token-file',
+			'--no-thread-metrics',
+			'--log.format',
+			'--log.level',
+			'/-/healthy',
+			'/-/ready',
+			'SIGHUP',
+			'SIGTERM',
+		])
+			expect(help).toContain(word);
+	});
+});
