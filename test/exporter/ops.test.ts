@@ -225,3 +225,26 @@ describe('rigtop exporter --help', () => {
 			expect(help).toContain(word);
 	});
 });
+
+describe('the fleet a reload reconciles', () => {
+	it('keeps the monitor of a rig with the same URL and token (renamed or not), makes a new one when the token changed', async () => {
+		const fleet = createFleet(
+			[
+				{url: 'http://127.0.0.1:9', token: 'a', name: 'one'},
+				{url: 'http://127.0.0.1:10', token: null, name: 'two'},
+			],
+			1000,
+		);
+		cleanups.push(async () => fleet.close());
+		const [one, two] = fleet.miners;
+		const {added, removed} = fleet.reconcile([
+			{url: 'http://127.0.0.1:9', token: 'a', name: 'uno'},
+			{url: 'http://127.0.0.1:10', token: 'b', name: 'two'},
+		]);
+		expect(fleet.miners[0]!.monitor).toBe(one!.monitor);
+		expect(fleet.miners[0]!.target.name).toBe('uno');
+		expect(fleet.miners[1]!.monitor).not.toBe(two!.monitor);
+		expect(added.map((miner) => miner.target.token)).toEqual(['b']);
+		expect(removed).toEqual([two]);
+	});
+});
