@@ -1,7 +1,7 @@
 import process from 'node:process';
 import meow from 'meow';
 import packageJson from '../package.json' with {type: 'json'};
-import {checkArgv, prometheusSpellings} from './cli/argv.js';
+import {askedFor, checkArgv, prometheusSpellings} from './cli/argv.js';
 import {NothingToWatchError, UsageError} from './cli/errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {planRun} from './cli/options.js';
@@ -15,9 +15,9 @@ import {keysHelpLines} from './ui/keymap.js';
 // --version, --help, --once and config never load Ink or React, and the live dashboard's first poll
 // is on the wire while Ink and React load.
 
-// `rigtop help` and `-h` print the usage, like --help.
+// `rigtop help` and `-h` print the usage, like --help (`rigtop help exporter`: the exporter's).
 const args = process.argv.slice(2);
-const argv = args[0] === 'help' || args.includes('-h') ? ['--help'] : args;
+const argv = args[0] === 'help' ? ['--help', ...args.slice(1)] : args.map((word) => (word === '-h' ? '--help' : word));
 const argvProblem = checkArgv(argv, FLAGS, VALUE_HINTS);
 if (argvProblem !== null) {
 	process.stderr.write(`rigtop: ${argvProblem}\nRun rigtop --help for usage.\n`);
@@ -37,6 +37,7 @@ const cli = meow(
 	                           the miner's stored polls and events
 	  $ rigtop exporter [URL…] [--rigs FILE]
 	                           the miners' metrics for Prometheus on /metrics
+	                           (rigtop exporter --help: its own options)
 
 	Options
 	  --url URL                a miner to watch (repeatable)
@@ -102,6 +103,20 @@ ${keysHelpLines()
 );
 
 async function main(): Promise<number> {
+	// --help and --version wherever they stand: nothing is looked for, read or bound.
+	const asked = askedFor(argv);
+	if (asked === 'version') {
+		process.stdout.write(`${cli.pkg.version ?? 'unknown'}\n`);
+		return 0;
+	}
+
+	if (asked === 'help') {
+		if (cli.input[0] !== 'exporter') cli.showHelp(0);
+		const {exporterHelp} = await import('./exporter/help.js');
+		process.stdout.write(exporterHelp());
+		return 0;
+	}
+
 	if (cli.input[0] === 'config') {
 		const {runConfigCommand} = await import('./cli/config-command.js');
 		return runConfigCommand(cli.input.slice(1), {
@@ -138,6 +153,16 @@ async function main(): Promise<number> {
 	}
 
 	const exporter = cli.input[0] === 'exporter';
+	for (const flag of ['logFormat', 'logLevel'] as const) {
+		if (!exporter && cli.flags[flag] !== undefined) throw new UsageError(`--log.${flag.slice(3).toLowerCase()} goes with rigtop exporter`);
+	}
+
+	if (!exporter && cli.flags.threadMetrics !== undefined) throw new UsageError('--no-thread-metrics goes with rigtop exporter');
+
+	// The exporter's every line has a time and a level (source/exporter/log.ts); it is loaded for the exporter only.
+	const logger = exporter
+		? await import('./exporter/log.js').then((log) => log.exporterLogger(cli.flags.logFormat, cli.flags.logLevel))
+		: null;
 	const plan = planRun({
 		positional: exporter ? cli.input.slice(1) : cli.input,
 		command: exporter ? 'exporter' : undefined,
@@ -146,7 +171,7 @@ async function main(): Promise<number> {
 		stdinIsTty: process.stdin.isTTY === true,
 		stdoutIsTty: process.stdout.isTTY === true,
 	});
-	const warn = (line: string) => process.stderr.write(`rigtop: ${line}\n`);
+	const warn = logger === null ? (line: string) => process.stderr.write(`rigtop: ${line}\n`) : (line: string) => logger.warn(line);
 	for (const notice of plan.notices) warn(notice);
 
 	if (plan.mode === 'where') {
@@ -158,7 +183,7 @@ async function main(): Promise<number> {
 
 	if (plan.mode === 'exporter') {
 		const {runExporterCommand} = await import('./exporter/command.js');
-		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', warn);
+		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', logger!, {threads: cli.flags.threadMetrics !== false});
 	}
 
 	const warnings: string[] = [];

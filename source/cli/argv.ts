@@ -18,10 +18,15 @@ export type ValueHints = Readonly<Record<string, string>>;
 
 const kebab = (name: string) => name.replaceAll(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
-/** Prometheus exporters' spellings of rigtop's flags (node_exporter's `--web.listen-address`, `--web.config.file`). */
+/**
+ * Prometheus exporters' spellings of rigtop's flags (node_exporter's `--web.listen-address`, `--web.config.file`,
+ * `--log.format`, `--log.level`), as meow cannot read dotted names.
+ */
 const PROMETHEUS_SPELLINGS: Readonly<Record<string, string>> = {
 	'--web.listen-address': '--listen',
 	'--web.config.file': '--web-config-file',
+	'--log.format': '--log-format',
+	'--log.level': '--log-level',
 };
 
 /** A word that is a flag rather than a value (a lone "-" and negative numbers are values). */
@@ -87,7 +92,20 @@ export function checkArgv(
 	return null;
 }
 
-/** `argv` with the exporter-style spellings (also `--web.listen-address=ADDR`) turned into rigtop's own flags. */
+/**
+ * Whether the command line asks for the help or the version, wherever the flag stands (meow acts on them only when
+ * they are the whole command line): `rigtop exporter --help`, `rigtop --help 10.0.0.5:8080`. The help wins over the
+ * version; nothing after `--` counts.
+ */
+export function askedFor(argv: readonly string[]): 'help' | 'version' | null {
+	const end = argv.indexOf('--');
+	const words = end === -1 ? argv : argv.slice(0, end);
+	if (words.some((word) => word === '--help' || word === '-h' || word === '--help=true')) return 'help';
+	if (words.some((word) => word === '--version' || word === '--version=true')) return 'version';
+	return null;
+}
+
+/** `argv` with the exporter-style spellings (also `--web.listen-address=ADDR`, `--log.level=debug`) turned into rigtop's own flags. */
 export function prometheusSpellings(argv: readonly string[]): string[] {
 	const end = argv.indexOf('--');
 	return argv.map((word, index) => {

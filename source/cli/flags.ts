@@ -28,6 +28,11 @@ export const FLAGS = {
 	metrics: {type: 'string'},
 	metricsTokenFile: {type: 'string'},
 	webConfigFile: {type: 'string'},
+	// Also spelt --log.format and --log.level, as Prometheus's own components do (cli/argv.ts).
+	logFormat: {type: 'string'},
+	// No default: only `--no-thread-metrics` (rigtop exporter) sets it.
+	threadMetrics: {type: 'boolean'},
+	logLevel: {type: 'string'},
 } as const;
 
 export const VALUE_HINTS = {
@@ -45,4 +50,6 @@ export const VALUE_HINTS = {
 	metrics: 'the address /metrics listens on, host:port or :port',
 	metricsTokenFile: 'a file holding the token /metrics wants',
 	webConfigFile: 'a web config file: TLS and basic auth, as for node_exporter',
+	logFormat: 'logfmt or json',
+	logLevel: 'debug, info, warn or error',
 };

@@ -1,4 +1,5 @@
 import process from 'node:process';
+import {getHeapStatistics} from 'node:v8';
 import type {Monitor} from '../monitor/monitor.js';
 import {hostPort} from '../monitor/name.js';
 import {allFamilies, minerFamilies, processFamilies, type Family} from './families.js';
@@ -22,6 +23,13 @@ export type MetricsCollector = {
 	readonly labels: readonly string[];
 	/** The whole exposition, as of the latest polls. */
 	render(format: Format): string;
+	/**
+	 * Serves these miners from now on (a reload): a miner whose monitor was served already keeps its lines until its
+	 * next poll, so its series go on with no gap; a new one's are written now; a gone one's go.
+	 */
+	setMiners(miners: readonly CollectedMiner[]): void;
+	/** Whether every miner served at the start has been polled once, answered or failed (and from then on, true). */
+	ready(): boolean;
 	/** Stops following the monitors. */
 	close(): void;
 };
@@ -66,31 +74,71 @@ export function minerFragments(miner: string, monitor: Pick<Monitor, 'getState' 
 	return Array.from(allFamilies, (_, index) => lines[index]?.join('') ?? '');
 }
 
-export function createCollector(miners: readonly CollectedMiner[], options: CollectorOptions): MetricsCollector {
-	const labels = minerLabels(miners.map((miner) => miner.target));
-	const fragments = miners.map((miner, index) => minerFragments(labels[index]!, miner.monitor));
-	const unsubscribes = miners.map((miner, index) =>
-		miner.monitor.subscribe(() => {
-			fragments[index] = minerFragments(labels[index]!, miner.monitor);
-		}),
-	);
+type Followed = {miner: CollectedMiner; label: string; fragments: string[]; readonly unsubscribe: () => void};
+
+export function createCollector(initial: readonly CollectedMiner[], options: CollectorOptions): MetricsCollector {
+	let followed: Followed[] = [];
+	const setMiners = (miners: readonly CollectedMiner[]) => {
+		const labels = minerLabels(miners.map((miner) => miner.target));
+		const old = new Map(followed.map((entry) => [entry.miner.monitor, entry]));
+		followed = miners.map((miner, index) => {
+			const label = labels[index]!;
+			const known = old.get(miner.monitor);
+			if (known !== undefined) {
+				old.delete(miner.monitor);
+				if (known.label !== label) known.fragments = minerFragments(label, miner.monitor);
+				known.miner = miner;
+				known.label = label;
+				return known;
+			}
+
+			const entry: Followed = {
+				miner,
+				label,
+				fragments: minerFragments(label, miner.monitor),
+				unsubscribe: miner.monitor.subscribe(() => {
+					entry.fragments = minerFragments(entry.label, miner.monitor);
+				}),
+			};
+			return entry;
+		});
+		for (const gone of old.values()) gone.unsubscribe();
+	};
+
+	setMiners(initial);
+	const first = new Set(initial.map((miner) => miner.monitor));
+	let ready = false;
 	const startTime = Date.now() / 1000 - process.uptime();
 	const build = sampleLine(processFamilies.buildInfo, ['version', 'nodejs'], [options.version, process.versions.node], 1);
 
 	return {
-		labels,
+		get labels() {
+			return followed.map((entry) => entry.label);
+		},
 		render(format) {
 			const cpu = process.cpuUsage();
 			const own = Array.from<string>({length: allFamilies.length}).fill('');
 			own[familyIndex.get(processFamilies.buildInfo)!] = build;
-			own[familyIndex.get(processFamilies.miners)!] = sampleLine(processFamilies.miners, [], [], miners.length);
+			own[familyIndex.get(processFamilies.miners)!] = sampleLine(processFamilies.miners, [], [], followed.length);
 			own[familyIndex.get(processFamilies.cpu)!] = sampleLine(processFamilies.cpu, [], [], (cpu.user + cpu.system) / 1e6);
 			own[familyIndex.get(processFamilies.residentMemory)!] = sampleLine(processFamilies.residentMemory, [], [], process.memoryUsage.rss());
 			own[familyIndex.get(processFamilies.startTime)!] = sampleLine(processFamilies.startTime, [], [], Math.round(startTime * 1000) / 1000);
-			return writeExposition(allFamilies, [...fragments, own], format);
+			// This thread's heap: the exporter's worker for rigtop exporter, whose bound is its documented way to fail.
+			const heap = getHeapStatistics();
+			own[familyIndex.get(processFamilies.heapUsed)!] = sampleLine(processFamilies.heapUsed, [], [], heap.used_heap_size);
+			own[familyIndex.get(processFamilies.heapTotal)!] = sampleLine(processFamilies.heapTotal, [], [], heap.total_heap_size);
+			own[familyIndex.get(processFamilies.heapLimit)!] = sampleLine(processFamilies.heapLimit, [], [], heap.heap_size_limit);
+			return writeExposition(allFamilies, [...followed.map((entry) => entry.fragments), own], format);
+		},
+		setMiners,
+		ready() {
+			// The miners of the start still served (one removed by a reload before its first poll does not count).
+			ready ||= followed.every((entry) => !first.has(entry.miner.monitor) || entry.miner.monitor.getState().polls > 0);
+			return ready;
 		},
 		close() {
-			for (const unsubscribe of unsubscribes) unsubscribe();
+			for (const entry of followed) entry.unsubscribe();
+			followed = [];
 		},
 	};
 }

@@ -47,6 +47,10 @@ export const minerFamilies = {
 		'pool',
 	]),
 	uptime: gauge('xmrig_uptime_seconds', 'Seconds since the miner started (XMRig 2.15.4 and later).'),
+	startTime: gauge(
+		'xmrig_start_time_seconds',
+		'When the miner started, in seconds since the Unix epoch (poll time less uptime; it survives an exporter restart).',
+	),
 	paused: gauge('xmrig_paused', '1 while the miner is paused (XMRig 4.4 and later).'),
 	hashrate: gauge(
 		'xmrig_hashrate_hashes_per_second',
@@ -80,6 +84,10 @@ export const minerFamilies = {
 	hugepagesEnabled: gauge('xmrig_hugepages_enabled', '1 when huge pages are in use, where the miner reports only that (XMRig 2.4 - 2.5).'),
 	residentMemory: gauge('xmrig_resident_memory_bytes', "The miner process's resident memory (XMRig 5.1 and later)."),
 	restarts: counter('xmrig_restarts', 'Miner restarts rigtop has seen (uptime went back, a new id or version) since rigtop started.'),
+	lastSuccess: gauge(
+		'xmrig_last_success_timestamp_seconds',
+		"When rigtop's last good poll of the miner finished, in seconds since the Unix epoch.",
+	),
 	pollDuration: gauge('xmrig_exporter_poll_duration_seconds', "How long rigtop's last poll of the miner took, answered or failed."),
 	polls: counter('xmrig_exporter_polls', 'Polls rigtop made of the miner, answered or failed.'),
 	pollFailures: counter('xmrig_exporter_poll_failures', 'Polls of the miner that failed.'),
@@ -92,6 +100,9 @@ export const processFamilies = {
 	cpu: counter('process_cpu_seconds', 'User and system CPU time rigtop has spent.'),
 	residentMemory: gauge('process_resident_memory_bytes', "rigtop's resident memory."),
 	startTime: gauge('process_start_time_seconds', 'When rigtop started, in seconds since the Unix epoch.'),
+	heapUsed: gauge('nodejs_heap_size_used_bytes', "The JavaScript heap rigtop's exporter uses (its worker's, for rigtop exporter)."),
+	heapTotal: gauge('nodejs_heap_size_total_bytes', "The JavaScript heap rigtop's exporter has reserved."),
+	heapLimit: gauge('nodejs_heap_size_limit_bytes', 'The most the JavaScript heap may grow to; past it the exporter stops (exit 1).'),
 } as const;
 
 export type MinerFamilyKey = keyof typeof minerFamilies;

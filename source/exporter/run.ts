@@ -1,9 +1,10 @@
 import process from 'node:process';
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads';
-import type {SessionTarget} from '../cli/session.js';
+import type {SessionTarget, WatchedMiner} from '../cli/session.js';
 import {UsageError} from '../cli/errors.js';
 import type {EventKind} from '../monitor/types.js';
-import {prepareServing, serveMiners, type PreparedServing, type ServeSettings} from './serve.js';
+import type {LogFields, Logger, LogLevel} from './log.js';
+import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, type ServeSettings} from './serve.js';
 
 /**
  * `rigtop exporter`: polls the miners on its own interval and serves /metrics until SIGINT or SIGTERM. It writes one
@@ -17,26 +18,48 @@ import {prepareServing, serveMiners, type PreparedServing, type ServeSettings} f
  * main thread only checks the flags, hands the targets over and relays the worker's log lines.
  */
 
-export type ExporterSettings = ServeSettings & {readonly intervalMs: number};
+export type ExporterSettings = ServeSettings & {
+	readonly intervalMs: number;
+	/**
+	 * Whether each poll reads the per-thread document (/2/backends, /1/threads) for the per-thread and per-backend
+	 * series; --no-thread-metrics: no. Default true.
+	 */
+	readonly threads?: boolean;
+	/**
+	 * SIGHUP: finds the miners again (re-reads the rigs file); throws with one line when it cannot, and the miners
+	 * served stay as they were. Without it, SIGHUP keeps the same miners (and still re-reads the serving settings).
+	 */
+	readonly reloadTargets?: () => Promise<readonly SessionTarget[]>;
+};
 
-/** Events worth a log line in a long-running service; share-by-share events are Prometheus's to count. */
-const LOGGED: ReadonlySet<EventKind> = new Set(['down', 'up', 'error', 'restarted', 'replaced']);
+/** Events worth a log line in a long-running service, at their level; share-by-share events are Prometheus's to count. */
+const LOGGED: ReadonlyMap<EventKind, LogLevel> = new Map([
+	['down', 'warn'],
+	['up', 'info'],
+	['error', 'error'],
+	['restarted', 'info'],
+	['replaced', 'warn'],
+]);
 
 /** What the worker is handed. Tokens travel in memory between the two threads only. */
 type WorkerInput = {
 	readonly kind: 'rigtop-exporter';
 	readonly targets: readonly SessionTarget[];
 	readonly intervalMs: number;
+	readonly threads: boolean;
 	readonly prepared: PreparedServing;
 	readonly version: string;
 };
 
 type FromWorker =
-	| {readonly type: 'log'; readonly line: string}
+	| {readonly type: 'log'; readonly level: LogLevel; readonly message: string; readonly fields?: LogFields}
 	| {readonly type: 'serving'; readonly urls: readonly string[]}
 	| {readonly type: 'failed'; readonly message: string};
 
-type ToWorker = {readonly type: 'stop'};
+type ToWorker =
+	| {readonly type: 'stop'}
+	/** SIGHUP: the miners now listed and the serving settings as read again. */
+	| {readonly type: 'reload'; readonly targets: readonly SessionTarget[]; readonly prepared: PreparedServing};
 
 /**
  * The worker's old-generation bound: 32 MB and 120 kB per miner (152 MB for 1000), about three times what the worker
@@ -56,12 +79,20 @@ const YOUNG_GENERATION_MB = 8;
 export async function runExporter(
 	targets: readonly SessionTarget[],
 	settings: ExporterSettings,
-	log: (line: string) => void,
+	log: Logger,
 	signals: NodeJS.EventEmitter = process,
 ): Promise<number> {
 	if (targets.length === 0) throw new UsageError('no miner to watch');
-	const prepared = await prepareServing(settings, log);
-	const input: WorkerInput = {kind: 'rigtop-exporter', targets, intervalMs: settings.intervalMs, prepared, version: settings.version};
+	const warn = (line: string) => log.warn(line);
+	const prepared = await prepareServing(settings, warn);
+	const input: WorkerInput = {
+		kind: 'rigtop-exporter',
+		targets,
+		intervalMs: settings.intervalMs,
+		threads: settings.threads ?? true,
+		prepared,
+		version: settings.version,
+	};
 	const limitMb = heapLimitMb(targets.length);
 	const worker = new Worker(new URL(import.meta.url), {
 		workerData: input,
@@ -78,21 +109,55 @@ export async function runExporter(
 			worker.postMessage({type: 'stop'} satisfies ToWorker);
 		};
 
+		// SIGHUP: everything is read again before anything changes; a problem leaves the exporter as it was.
+		let current = targets;
+		let reloading = false;
+		let again = false;
+		const reload = () => {
+			if (stopping) return;
+			if (reloading) {
+				again = true;
+				return;
+			}
+
+			reloading = true;
+			void (async () => {
+				try {
+					const [next, prepared] = await Promise.all([settings.reloadTargets?.() ?? current, prepareServing(settings, warn)]);
+					if (next.length === 0) throw new UsageError('no miner to watch');
+					current = next;
+					if (!stopping) worker.postMessage({type: 'reload', targets: next, prepared} satisfies ToWorker);
+				} catch (error) {
+					log.error(
+						`reload failed, still serving the ${current.length} miner${current.length === 1 ? '' : 's'} as before: ${error instanceof Error ? error.message : String(error)}`,
+					);
+				} finally {
+					reloading = false;
+					if (again) {
+						again = false;
+						reload();
+					}
+				}
+			})();
+		};
+
 		const done = () => {
 			signals.off('SIGINT', stop);
 			signals.off('SIGTERM', stop);
+			signals.off('SIGHUP', reload);
 		};
 
 		signals.on('SIGINT', stop);
 		signals.on('SIGTERM', stop);
+		signals.on('SIGHUP', reload);
 		let failure: string | null = null;
 		worker.on('message', (message: FromWorker) => {
 			switch (message.type) {
 				case 'log':
-					log(message.line);
+					log[message.level](message.message, message.fields);
 					break;
 				case 'serving':
-					log(
+					log.info(
 						`serving ${message.urls.join(' and ')}: ${targets.length} miner${targets.length === 1 ? '' : 's'}, polled every ${settings.intervalMs / 1000} s`,
 					);
 					break;
@@ -114,45 +179,82 @@ export async function runExporter(
 				return;
 			}
 
-			if (code === 0 && stopping) log('exporter stopped');
+			if (code === 0 && stopping) log.info('exporter stopped');
 			resolve(code === 0 && stopping ? 0 : 1);
 		});
 	});
 }
 
-/** The worker: the session, the collector and the server, until told to stop. */
+/** The worker: the miners, the collector and the server, until told to stop. */
 async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPort>): Promise<void> {
 	const send = (message: FromWorker) => port.postMessage(message);
 	// Loaded here, in the worker only: the main thread never loads the HTTP client, the monitors or the simulator.
-	const {createSession} = await import('../cli/session.js');
-	const session = createSession(input.targets, input.intervalMs);
-	let served;
+	const {createFleet} = await import('./fleet.js');
+	const fleet = createFleet(input.targets, input.intervalMs, {threads: input.threads});
+	let served: ServedMetrics;
 	try {
-		served = await serveMiners(session, input.prepared, input.version);
+		served = await serveMiners(fleet, input.prepared, input.version);
 	} catch (error) {
-		await session.close();
+		await fleet.close();
 		send({type: 'failed', message: error instanceof Error ? error.message : String(error)});
 		process.exit(1);
 	}
 
-	const lastSeq = session.miners.map(() => 0);
-	for (const [index, miner] of session.miners.entries()) {
-		miner.monitor.subscribe(() => {
-			for (const event of miner.monitor.getState().events) {
-				if (event.seq <= lastSeq[index]!) continue;
-				lastSeq[index] = event.seq;
-				if (LOGGED.has(event.kind)) send({type: 'log', line: `${served.labels[index]}: ${event.message}`});
-			}
-		});
-	}
+	// One log line per change of a miner's link, under its `miner` label.
+	const following = new Map<WatchedMiner['monitor'], () => void>();
+	const follow = (miner: WatchedMiner) => {
+		let lastSeq = 0;
+		following.set(
+			miner.monitor,
+			miner.monitor.subscribe(() => {
+				for (const event of miner.monitor.getState().events) {
+					if (event.seq <= lastSeq) continue;
+					lastSeq = event.seq;
+					const level = LOGGED.get(event.kind);
+					if (level === undefined) continue;
+					const index = fleet.miners.findIndex((one) => one.monitor === miner.monitor);
+					send({type: 'log', level, message: `${served.labels[index] ?? miner.target.url}: ${event.message}`});
+				}
+			}),
+		);
+	};
 
-	session.start();
+	for (const miner of fleet.miners) follow(miner);
+	fleet.start();
 	send({type: 'serving', urls: served.urls});
 	port.on('message', (message: ToWorker) => {
-		if (message.type !== 'stop') return;
+		if (message.type === 'reload') {
+			const {added, removed} = fleet.reconcile(message.targets);
+			for (const miner of removed) {
+				following.get(miner.monitor)?.();
+				following.delete(miner.monitor);
+			}
+
+			for (const miner of added) follow(miner);
+			served.setMiners(fleet.miners);
+			void (async () => {
+				try {
+					await served.reload?.(message.prepared);
+				} catch (error) {
+					send({
+						type: 'log',
+						level: 'error',
+						message: `reload of the serving settings failed: ${error instanceof Error ? error.message : String(error)}`,
+					});
+				}
+
+				send({
+					type: 'log',
+					level: 'info',
+					message: `reloaded: ${fleet.miners.length} miner${fleet.miners.length === 1 ? '' : 's'} (${added.length} added, ${removed.length} removed)`,
+				});
+			})();
+			return;
+		}
+
 		void (async () => {
 			await served.close();
-			await session.close();
+			await fleet.close();
 			// Ends this thread only; whatever a miner connection still holds goes with it.
 			process.exit(0);
 		})();

@@ -43,7 +43,12 @@ export function minerSamples(input: MinerSampleInput): Sample[] {
 	add('up', live ? 1 : 0, [state.url]);
 	if (!live) add('pollError', 1, [state.error?.kind ?? 'connecting']);
 	if (live) addSnapshot(state.snapshot!, state.url, add);
+	// When the miner started, to the second: the time of the good poll less its uptime.
+	if (live && state.lastSuccessAt !== null && state.snapshot!.uptime !== null)
+		add('startTime', Math.round(state.lastSuccessAt / 1000 - state.snapshot!.uptime));
 	if (live) add('restarts', stats.restarts);
+	// Kept while the miner is down: how stale its other series' last values are is the point.
+	add('lastSuccess', state.lastSuccessAt === null ? null : state.lastSuccessAt / 1000);
 	add('pollDuration', stats.lastDurationMs === null ? null : stats.lastDurationMs / 1000);
 	add('polls', state.polls);
 	add('pollFailures', stats.failures);

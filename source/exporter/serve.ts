@@ -28,6 +28,14 @@ export type ServedMetrics = {
 	readonly urls: readonly string[];
 	/** The `miner` label of each of the session's miners. */
 	readonly labels: readonly string[];
+	/** Serves these miners from now on (the exporter's reload; see MetricsCollector.setMiners). */
+	setMiners(miners: Session['miners']): void;
+	/**
+	 * SIGHUP's hook for the server layer: the serving settings as read again (prepareServing: the token file, and the
+	 * web config where there is one). Absent: the server keeps what it was started with. A rejection is logged and the
+	 * server keeps its settings.
+	 */
+	reload?: (prepared: PreparedServing) => Promise<void>;
 	close(): Promise<void>;
 };
 
@@ -76,15 +84,35 @@ export async function prepareServing(settings: Omit<ServeSettings, 'version'>, w
 }
 
 /** Makes every miner of the session read its per-thread document, and binds (an Error with one line when it cannot). */
-export async function serveMiners(session: Session, prepared: PreparedServing, version: string): Promise<ServedMetrics> {
+export async function serveMiners(
+	session: Pick<Session, 'miners' | 'readEveryThread'>,
+	prepared: PreparedServing,
+	version: string,
+): Promise<ServedMetrics> {
 	session.readEveryThread();
 	const collector = createCollector(session.miners, {version});
 	try {
-		const server = await startMetricsServer({listen: prepared.listen, token: prepared.token, web: prepared.web, render: collector.render});
+		const server = await startMetricsServer({
+			listen: prepared.listen,
+			token: prepared.token,
+			web: prepared.web,
+			render: collector.render,
+			ready: collector.ready,
+			version,
+		});
 		return {
 			url: server.url,
 			urls: server.urls,
-			labels: collector.labels,
+			get labels() {
+				return collector.labels;
+			},
+			setMiners: collector.setMiners,
+			async reload(next) {
+				const moved = next.listen.map((address) => hostPortText(address.host, address.port)).join(' ');
+				const bound = prepared.listen.map((address) => hostPortText(address.host, address.port)).join(' ');
+				server.update({token: next.token, web: next.web});
+				if (moved !== bound) throw new Error(`the listen addresses stay ${bound} until the exporter restarts`);
+			},
 			async close() {
 				collector.close();
 				await server.close();

@@ -28,6 +28,10 @@ export type MetricsServerOptions = {
 	readonly render: (format: Format) => string;
 	/** The connection limits (tests make them small). */
 	readonly limits?: ConnectionLimits;
+	/** Whether every miner has had its first poll (`/-/ready`); absent: always. */
+	readonly ready?: () => boolean;
+	/** rigtop's version, on the landing page. */
+	readonly version?: string;
 };
 
 export type MetricsServer = {
@@ -36,15 +40,25 @@ export type MetricsServer = {
 	/** The same for every address, as really bound (`:9189` binds `[::]:9189` where the machine has IPv6). */
 	readonly urls: readonly string[];
 	readonly port: number;
+	/**
+	 * The token, users, headers and certificates as read again (SIGHUP): new connections and requests get them. The
+	 * addresses stay bound as they are, and TLS cannot be turned on or off this way (an Error says so; nothing changes).
+	 */
+	update(settings: {readonly token: string | null; readonly web: WebConfig | null}): void;
 	close(): Promise<void>;
 };
 
 const gzipAsync = promisify(gzip);
 
-const landingPage = `<!doctype html>
+/** `/`: what this is, its version, and where to go. */
+function landingPage(version: string | undefined): string {
+	const shown = version === undefined ? '' : ` ${version.replaceAll(/[^\w.+-]/g, '')}`;
+	return `<!doctype html>
 <html><head><meta charset="utf-8"><title>rigtop exporter</title></head>
-<body><h1>rigtop exporter</h1><p>XMRig miners' metrics for Prometheus: <a href="/metrics">/metrics</a></p></body></html>
+<body><h1>rigtop exporter${shown}</h1><p>XMRig miners' metrics for Prometheus: <a href="/metrics">/metrics</a></p>
+<p><a href="/-/healthy">/-/healthy</a> <a href="/-/ready">/-/ready</a></p></body></html>
 `;
+}
 
 /** What Go's net/http answers to plain HTTP on a TLS port (and closes). */
 const PLAIN_ON_TLS =
@@ -121,13 +135,25 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
 		return;
 	}
 
+	// As Prometheus's own: healthy while it answers, ready once every miner has been polled once.
+	if (path === '/-/healthy') {
+		answer(response, 200, 'rigtop exporter is Healthy.\n');
+		return;
+	}
+
+	if (path === '/-/ready') {
+		if (options.ready?.() ?? true) answer(response, 200, 'rigtop exporter is Ready.\n');
+		else answer(response, 503, 'Service Unavailable: the first poll of every miner has not finished\n');
+		return;
+	}
+
 	if (path === '/metrics') {
 		await serveMetrics(request, response, options);
 		return;
 	}
 
 	if (path === '/') {
-		const bytes = Buffer.from(landingPage);
+		const bytes = Buffer.from(landingPage(options.version));
 		response.writeHead(200, {'Content-Type': 'text/html; charset=utf-8', 'Content-Length': bytes.length});
 		response.end(request.method === 'HEAD' ? undefined : bytes);
 		return;
@@ -167,8 +193,10 @@ export function boundText(address: AddressInfo): string {
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
 	const limits = options.limits ?? CONNECTION_LIMITS;
 	const guard = createConnectionGuard(limits);
-	const auth = createAuthorizer({token: options.token, users: options.web?.users ?? {}});
-	const tlsSettings = options.web?.tls ?? null;
+	// What a reload may change (update below): read at each request, so a reload takes effect at the next one.
+	let current: MetricsServerOptions = options;
+	let auth = createAuthorizer({token: options.token, users: options.web?.users ?? {}});
+	let tlsSettings = options.web?.tls ?? null;
 	const serverOptions: http.ServerOptions = {
 		// Later requests of a kept-alive connection: their headers within headerMs of their first byte (Node checks
 		// every connectionsCheckingInterval); the first request's own deadline is the guard's.
@@ -181,7 +209,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
 		const socket = request.socket;
 		guard.requestStarted(socket);
 		response.once('close', () => guard.requestEnded(socket));
-		handle(request, response, options, auth).catch(() => {
+		handle(request, response, current, auth).catch(() => {
 			if (!response.headersSent) answer(response, 500, 'could not write the metrics\n');
 			else response.destroy();
 		});
@@ -191,7 +219,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
 		tlsSettings === null
 			? http.createServer(serverOptions, onRequest)
 			: https.createServer({...serverOptions, ...httpsOptions(tlsSettings)}, onRequest);
-	if (tlsSettings !== null) server.on('secureConnection', (socket: TLSSocket) => checkClientCert(socket, tlsSettings));
+	if (tlsSettings !== null) server.on('secureConnection', (socket: TLSSocket) => tlsSettings && checkClientCert(socket, tlsSettings));
 	// The HTTP server is handed its connections and never listens itself; Node runs its header and request timeout
 	// checks (connectionsCheckingInterval) only from a server's 'listening' event, so that is given it here.
 	server.emit('listening');
@@ -248,6 +276,17 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
 		url: urls[0]!,
 		urls,
 		port,
+		update(settings) {
+			const tls = settings.web?.tls ?? null;
+			if ((tls === null) !== (tlsSettings === null)) {
+				throw new Error(`TLS cannot be turned ${tls === null ? 'off' : 'on'} by a reload: restart the exporter`);
+			}
+
+			if (tls !== null) (server as https.Server).setSecureContext(httpsOptions(tls));
+			auth = createAuthorizer({token: settings.token, users: settings.web?.users ?? {}});
+			tlsSettings = tls;
+			current = {...current, token: settings.token, web: settings.web};
+		},
 		async close() {
 			const closed = closeListeners();
 			stopServer();

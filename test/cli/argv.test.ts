@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {checkArgv, prometheusSpellings} from '../../source/cli/argv.js';
+import {askedFor, checkArgv, prometheusSpellings} from '../../source/cli/argv.js';
 import {FLAGS, VALUE_HINTS} from '../../source/cli/flags.js';
 
 const check = (...argv: string[]) => checkArgv(argv, FLAGS, VALUE_HINTS);
@@ -55,5 +55,16 @@ describe("rigtop's command line, checked before meow reads it", () => {
 				'--web.config.file',
 			]),
 		).toEqual(['exporter', '--listen', ':1', '--listen=:2', '--web-config-file=w.yml', '--', '--web.config.file']);
+	});
+});
+
+describe('askedFor: --help and --version wherever they stand', () => {
+	it('finds them after a command or a URL, the help first, nothing after --', () => {
+		expect(askedFor(['exporter', '--help'])).toBe('help');
+		expect(askedFor(['--help', '127.0.0.1:18092'])).toBe('help');
+		expect(askedFor(['exporter', '--version', '--listen', ':9189'])).toBe('version');
+		expect(askedFor(['--version', '--help'])).toBe('help');
+		expect(askedFor(['exporter', '--', '--help'])).toBe(null);
+		expect(askedFor(['127.0.0.1:18092', '-i', '2'])).toBe(null);
 	});
 });

@@ -261,12 +261,12 @@ describe('rigtop exporter → a real Prometheus', () => {
 	});
 
 	it('the exporter logged the down miner once, never a token, and stops cleanly on SIGTERM', async () => {
-		expect(exporterLog).toMatch(/^rigtop: serving http:\/\/127\.0\.0\.1:\d+\/metrics: 8 miners, polled every 1 s$/m);
+		expect(exporterLog).toMatch(/^ts=\S+Z level=info msg="serving http:\/\/127\.0\.0\.1:\d+\/metrics: 8 miners, polled every 1 s"$/m);
 		expect(exporterLog.match(/rig-down: down/g)).toHaveLength(1);
 		const exited = new Promise<number | null>((resolve) => exporter!.once('exit', resolve));
 		exporter!.kill('SIGTERM');
 		expect(await exited).toBe(0);
-		expect(exporterLog).toMatch(/rigtop: exporter stopped\n$/);
+		expect(exporterLog).toMatch(/ level=info msg="exporter stopped"\n$/);
 	});
 });
 
@@ -316,7 +316,11 @@ describe('rigtop exporter that cannot serve', () => {
 		try {
 			const taken = await exporterRun(['--listen', `127.0.0.1:${sim.port}`, sim.url]);
 			expect(taken.code).toBe(1);
-			expect(taken.stderr).toBe(`rigtop: cannot listen on 127.0.0.1:${sim.port}: the address is already in use (another exporter?)\n`);
+			expect(taken.stderr).toMatch(
+				new RegExp(
+					`^ts=\\S+Z level=error msg="cannot listen on 127\\.0\\.0\\.1:${sim.port}: the address is already in use \\(another exporter\\?\\)"\\n$`,
+				),
+			);
 			const bad = await exporterRun(['--listen', '9189', sim.url]);
 			expect(bad.code).toBe(2);
 			expect(bad.stderr).toMatch(/^rigtop: --listen "9189": not an address and port; write HOST:PORT/);

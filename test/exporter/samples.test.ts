@@ -185,7 +185,11 @@ describe('a miner that cannot be read', () => {
 	for (const [name, current, reason] of cases) {
 		it(`${name}: up 0, the reason, rigtop's own counts, and nothing else`, () => {
 			const samples = minerSamples({miner: 'rig', state: current, stats});
-			expect(samples.map((sample) => sample.family).sort()).toEqual(['pollDuration', 'pollError', 'pollFailures', 'polls', 'up']);
+			// The last good poll's time stays (how stale the miner is), once there was one.
+			const own = current.lastSuccessAt === null ? [] : ['lastSuccess'];
+			expect(samples.map((sample) => sample.family).sort()).toEqual([...own, 'pollDuration', 'pollError', 'pollFailures', 'polls', 'up']);
+			if (current.lastSuccessAt !== null)
+				expect(samples.find((sample) => sample.family === 'lastSuccess')?.value).toBe(current.lastSuccessAt / 1000);
 			expect(samples.find((sample) => sample.family === 'up')?.value).toBe(0);
 			expect(samples.find((sample) => sample.family === 'pollError')?.labels).toEqual([reason]);
 		});

@@ -293,3 +293,33 @@ describe('request targets', () => {
 		expect(answer.endsWith(render('text'))).toBe(true);
 	});
 });
+
+describe('a reload (SIGHUP) of the web config', () => {
+	it('takes new users, token and certificate at the next request; TLS cannot be turned off; nothing changes then', async () => {
+		const first = await readWebConfig(
+			config(
+				'reload-1.yml',
+				`tls_server_config:\n  cert_file: ${server.certFile}\n  key_file: ${server.keyFile}\nbasic_auth_users:\n  prometheus: ${hash}\n`,
+			),
+		);
+		const running = await serve(first);
+		expect((await get(running.url, {headers: basic('prometheus', 's3cret pass')})).status).toBe(200);
+
+		const other = makeCertificate(dir, 'other');
+		const next = await readWebConfig(
+			config(
+				'reload-2.yml',
+				`tls_server_config:\n  cert_file: ${other.certFile}\n  key_file: ${other.keyFile}\nbasic_auth_users:\n  scraper: ${bcryptHash('scraper', 'new pass')}\n`,
+			),
+		);
+		running.update({token: null, web: next});
+		// On new connections: the old user is refused, the new one served, over the new certificate (the old CA no longer
+		// verifies it).
+		expect((await get(running.url, {agent: false, ca: other.cert, headers: basic('prometheus', 's3cret pass')})).status).toBe(401);
+		expect((await get(running.url, {agent: false, ca: other.cert, headers: basic('scraper', 'new pass')})).status).toBe(200);
+		await expect(get(running.url, {agent: false, headers: basic('scraper', 'new pass')})).rejects.toThrow();
+
+		expect(() => running.update({token: null, web: null})).toThrow('TLS cannot be turned off by a reload: restart the exporter');
+		expect((await get(running.url, {agent: false, ca: other.cert, headers: basic('scraper', 'new pass')})).status).toBe(200);
+	});
+});
