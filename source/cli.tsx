@@ -4,7 +4,7 @@ import packageJson from '../package.json' with {type: 'json'};
 import {askedFor, checkArgv, prometheusSpellings} from './cli/argv.js';
 import {NothingToWatchError, UsageError} from './cli/errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
-import {planRun} from './cli/options.js';
+import {closestCommand, planRun} from './cli/options.js';
 import {loadLiveUi, runLive} from './cli/run-live.js';
 import {TargetError} from './miner/target.js';
 import {keysHelpLines} from './ui/keymap.js';
@@ -148,6 +148,9 @@ async function main(): Promise<number> {
 		});
 	}
 
+	// A mistyped command is named before its flags are judged (`rigtop histroy --since 1h`).
+	const typo = cli.input[0] === undefined ? null : closestCommand(cli.input[0]);
+	if (typo !== null && typo !== cli.input[0]) throw new UsageError(`unknown command '${cli.input[0]}': did you mean 'rigtop ${typo}'?`);
 	for (const flag of ['since', 'until', 'csv', 'list'] as const) {
 		if (cli.flags[flag] !== undefined && cli.flags[flag] !== false) throw new UsageError(`--${flag} goes with rigtop history`);
 	}

@@ -26,6 +26,7 @@ describe('the built CLI on a wrong command line', () => {
 			[['--url'], 'rigtop: --url needs a value (a miner address, host:port)'],
 			[['--foo'], 'rigtop: unknown flag --foo'],
 			[['histroy'], "rigtop: unknown command 'histroy': did you mean 'rigtop history'?"],
+			[['histroy', '--since', '1h'], "rigtop: unknown command 'histroy': did you mean 'rigtop history'?"],
 			[['exportr', '--rigs', 'rigs.json'], "rigtop: unknown command 'exportr': did you mean 'rigtop exporter'?"],
 		] as const) {
 			const result = await rigtop(...args);
