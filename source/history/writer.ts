@@ -340,7 +340,7 @@ export class HistoryWriter {
 		// A new id from the process this session was reading (its uptime went on): `api.id` changed, the same miner.
 		const sameProcess = current !== undefined && !current.provisional && continues(current, facts.uptimeS, at);
 		const miner =
-			identify(this.#store, {url, name, facts: {...facts, apiId, workerId}, at, preferred, sameProcess}) ??
+			identify(this.#store, {url, name, facts: {...facts, apiId, workerId}, at, preferred, sameProcess, claimed: claimedBy(slots, slot)}) ??
 			this.#insertMiner(url, name, {...facts, apiId, workerId}, at);
 		slots.set(slot, {miner, generation: this.#generation, provisional: false, apiId, workerId, uptimeS: facts.uptimeS, at});
 		this.#touch(miner, url, name, {...facts, apiId, workerId}, at);
@@ -586,7 +586,16 @@ export type IdentifyInput = {
 	readonly preferred?: number | null;
 	/** The answer comes from the process the session read before (its uptime went on). */
 	readonly sameProcess?: boolean;
+	/** Miners that other slots of this session write as (other addresses, answering now): never this one. */
+	readonly claimed?: ReadonlySet<number>;
 };
+
+/** The miners the other slots hold, by their last good poll: a rig beside this one in a fleet is another miner. */
+function claimedBy(slots: ReadonlyMap<number, Slot>, slot: number): Set<number> {
+	const claimed = new Set<number>();
+	for (const [other, held] of slots) if (other !== slot && !held.provisional) claimed.add(held.miner);
+	return claimed;
+}
 
 /** Slack on "last seen before the process started" (uptime is whole seconds, clocks differ a little). */
 const START_SLACK_MS = 10_000;
@@ -613,12 +622,16 @@ export function identify(store: HistoryStore, input: IdentifyInput): number | nu
 		const startedAt = facts.uptimeS === null ? null : at - facts.uptimeS * 1000;
 		for (const candidate of candidates) {
 			if (facts.kind !== null && candidate.kind !== null && facts.kind !== candidate.kind) continue;
+			// Another address of this session answers as that miner now: two rigs of one worker id (XMRig's default is
+			// the host name, so every miner of one machine has it), not one.
+			if (input.claimed?.has(candidate.miner)) continue;
 			const noIds = facts.apiId === null || candidate.api_id === null;
 			if (candidate.miner === input.preferred && (noIds || input.sameProcess === true)) return candidate.miner;
-			// Without an id there is nothing else to tell two miners of one worker id apart.
-			if (noIds) return candidate.miner;
-			// A new id: the same miner restarted (on a new port) only if the stored one was gone before this one started.
+			// Gone before this process started: the same miner back (on a new port, or with a new id), not one beside it.
 			const gone = startedAt === null ? candidate.last_seen < at - 120_000 : candidate.last_seen <= startedAt + START_SLACK_MS;
+			// Without an id, the worker id at the same address is all there is to go by; at another address, only a
+			// miner that was gone before this one started can be the same one.
+			if (noIds && candidate.url === input.url) return candidate.miner;
 			if (gone) return candidate.miner;
 		}
 	}

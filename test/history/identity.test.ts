@@ -112,6 +112,36 @@ describe('history identity', () => {
 		expect(session(store, t + HOUR, 'http://10.0.0.5:2222', {apiId: 'id-c', workerId: 'rig', kind: 'nvidia', uptimeS: 60})).not.toBe(here);
 	});
 
+	it('keeps the rigs of one fleet apart when they share a worker id, with or without an API id (a tester found one stored under the other)', () => {
+		const {store, clock, reader} = setup();
+		const t = clock.now();
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const fresh = {slot: 0, url: 'http://127.0.0.1:18304', name: 'rig-fresh'};
+		const warm = {slot: 1, url: 'http://127.0.0.1:18305', name: 'rig-warm'};
+		for (let step = 0; step < 3; step++) {
+			const at = t + step * 2000;
+			writer.write(
+				[
+					observation(goodSample(at, 1000), sixFacts('id-fresh', 'sim-rig', 10 + step * 2), fresh),
+					// A 5.x rig whose API id is not known (empty), up for days, the same host name as worker id.
+					observation(goodSample(at, 5000), sixFacts(null, 'sim-rig', 5 * 86_400 + step * 2), warm),
+				],
+				[],
+			);
+		}
+
+		const [first, second] = [writer.minerOf(0), writer.minerOf(1)];
+		expect(first).not.toBeNull();
+		expect(second).not.toBeNull();
+		expect(second).not.toBe(first);
+		const rates = (miner: number | null) => reader.rows(miner ?? -1, {from: t - HOUR, to: t + HOUR}).length;
+		expect([rates(first), rates(second)]).toEqual([3, 3]);
+		// A later session of one of them alone still finds its own.
+		expect(session(store, t + 10_000, 'http://127.0.0.1:18305', sixFacts(null, 'sim-rig', 5 * 86_400 + 10))).toBe(second);
+		// And a miner with no id at another address that ran while the other was seen is another miner.
+		expect(session(store, t + 12_000, 'http://127.0.0.1:18306', sixFacts(null, 'sim-rig', 86_400))).not.toBe(second);
+	});
+
 	it('falls back to the worker id without an API id, and to the URL without both', () => {
 		const {store, clock} = setup();
 		const t = clock.now();
