@@ -1,3 +1,4 @@
+import {DEFAULT_INTERVAL_MS} from '../monitor/poll-interval.js';
 import leven from 'leven';
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {normalizeMinerUrl, TargetError} from '../miner/target.js';
@@ -75,7 +76,7 @@ export type RunPlan = {
 };
 
 export const MIN_INTERVAL_SECONDS = 0.25;
-export const DEFAULT_INTERVAL_SECONDS = 2;
+export const DEFAULT_INTERVAL_SECONDS = DEFAULT_INTERVAL_MS / 1000;
 /** The exporter polls as often as XMRig's shortest hashrate window fills: more often adds nothing to a 15 s scrape. */
 export const DEFAULT_EXPORTER_INTERVAL_SECONDS = 10;
 /** `rigtop exporter` listens here unless --listen says otherwise (loopback: another address must be asked for). */

@@ -8,6 +8,9 @@ import {Listeners, type Store} from '../store.js';
 import {minIntervalMs} from './monitor.js';
 
 /** The steps `+` and `-` move along (ms); an interval between two steps (from --interval) moves to the next one. */
+/** The live view's poll interval when none is given or remembered (`--interval`, `+`/`-`). */
+export const DEFAULT_INTERVAL_MS = 2000;
+
 export const INTERVAL_STEPS_MS: readonly number[] = [250, 500, 1000, 2000, 3000, 5000, 10_000, 15_000, 30_000, 60_000];
 
 /** The next step up (direction 1, polling less often) or down (-1); the same value at either end. */

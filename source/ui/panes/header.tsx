@@ -3,12 +3,12 @@ import {memo} from 'react';
 import {minerProduct} from '../../miner/abilities.js';
 import type {MonitorState} from '../../monitor/types.js';
 import {formatClock, formatDuration} from '../../format.js';
-import {formatInterval} from '../../monitor/poll-interval.js';
+import {DEFAULT_INTERVAL_MS, formatInterval} from '../../monitor/poll-interval.js';
 import {useNow} from '../hooks/use-now.js';
 import {SCREEN_KEYMAP} from '../keymap.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
-import {TitleBar, type TitlePart} from './title-bar.js';
+import {TitleBar, titleFitsWhole, type TitlePart} from './title-bar.js';
 
 /**
  * The widest forms the header makes room for, so parts that change width from poll to poll ("just now", "1s ago";
@@ -59,8 +59,15 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 		badge.ticks ? `${withEvery}${badge.detail.padEnd(Math.max(AGE_ROOM, agedRoom(intervalMs)))}` : `${badge.detail}${withEvery}`;
 	let detail = arranged(every);
 	const fits = (text: string) => [...`● ${badge.word}${text}`].length <= room;
-	// Narrow: the interval goes first, then the rest is cut.
-	if (!fits(detail)) detail = arranged('');
+	const stateWidth = (text: string) => [...`● ${badge.word}${text}`].length;
+	// Narrow: the interval goes first, then the rest is cut. The default interval also gives way to the miner's own
+	// parts (the uptime at 80 columns), which say more; one the user chose (+ -, --interval) stays, as they asked for
+	// it. Both decided from widest forms, so nothing comes and goes as the age ticks.
+	const crowds =
+		intervalMs === DEFAULT_INTERVAL_MS &&
+		!titleFitsWhole(parts, width, stateWidth(detail)) &&
+		titleFitsWhole(parts, width, stateWidth(arranged('')));
+	if (!fits(detail) || crowds) detail = arranged('');
 	if (!fits(detail)) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3)).trimEnd()}…`;
 	return (
 		<TitleBar width={width} title={parts} stateWidth={[...`● ${badge.word}${detail}`].length}>

@@ -45,6 +45,12 @@ export function fitTitle(parts: readonly TitlePart[], room: number): string {
 	return title;
 }
 
+/** Whether every part fits whole beside a state `stateWidth` wide, as TitleBar lays them out at `width`. */
+export function titleFitsWhole(parts: readonly TitlePart[], width: number, stateWidth: number): boolean {
+	const used = parts.reduce((sum, part, index) => sum + (index === 0 ? 0 : 3) + widthOf(part), 0);
+	return used <= width - LEAD - stateWidth - (width > 4 ? 2 : 0);
+}
+
 /** The first line of every screen (dashboard, fleet, config view): " rigtop  <title>" on the left, the state on the right. */
 export function TitleBar({width, title, stateWidth = 0, children}: TitleBarProps) {
 	const theme = useTheme();
