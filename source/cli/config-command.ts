@@ -199,7 +199,10 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 			});
 		}
 
-		if (outcome.applied && options.history !== false) {
+		// An apply that stopped before its PUT (the config could not be read, or its backup not saved) changed nothing
+		// on the miner: nothing to record, and a store in the same unusable folder would only say so a second time.
+		const sentNothing = outcome.applied?.status === 'failed' && outcome.applied.stage !== 'put';
+		if (outcome.applied && !sentNothing && options.history !== false) {
 			const snapshot = identity === null ? null : await identity;
 			await recordApply(outcome.applied, snapshot, target.url, target.token, options.historyFile, (line) =>
 				print(stderr, [`rigtop: ${line}`]),

@@ -315,7 +315,9 @@ describe('rigtop exporter listen addresses', () => {
 		expect(every).toMatch(ipv6 ? /^http:\/\/\[::\]:\d+\/metrics$/ : /^http:\/\/0\.0\.0\.0:\d+\/metrics$/);
 		expect(loopback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
 		// Nothing protects it, and it is reachable from other machines: said once.
-		expect(exporter.log()).toMatch(/^rigtop: --listen :0 can be reached from other machines and \/metrics is not protected/m);
+		expect(exporter.log()).toMatch(
+			/^ts=\S+Z level=warn msg="--listen :0 can be reached from other machines and \/metrics is not protected/m,
+		);
 
 		const port = portOf(every);
 		const urls = [`http://127.0.0.1:${port}/metrics`, loopback, ...(ipv6 ? [`http://[::1]:${port}/metrics`] : [])];

@@ -128,7 +128,10 @@ describe('the npm package', () => {
 		const pinned = `/opt/rigtop/${version}/node_modules/.bin/rigtop`;
 		expect(execStart[0]).toBe(`ExecStart=${pinned} exporter --rigs /etc/rigtop/rigs.json`);
 		// The install the comment tells you to make is the one ExecStart runs.
-		expect(unit).toContain(`npm install --prefix /opt/rigtop/${version} rigtop@${version}`);
+		// From the packed file: rigtop is not on the npm registry.
+		expect(unit).toContain(`npm install --prefix /opt/rigtop/${version} ./rigtop-${version}.tgz`);
+		expect(unit).not.toContain(`rigtop@${version}`);
+		expect(directives).toContain('ExecReload=/bin/kill -HUP $MAINPID');
 		expect(directives.join('\n')).not.toMatch(/npx|network-online/);
 		expect(directives).toContain('After=network.target');
 

@@ -191,7 +191,7 @@ describe('a state folder where nothing can be made', () => {
 
 		await expectNoSpin(child.pid!);
 		expect(await (await fetch(url)).text()).toMatch(/^xmrig_up\{[^}]*\} 1$/m);
-		expect(log).toMatch(/^rigtop: serving http:\/\/127\.0\.0\.1:\d+\/metrics: 1 miner, polled every 1 s\n$/);
+		expect(log).toMatch(/^ts=\S+Z level=info msg="serving http:\/\/127\.0\.0\.1:\d+\/metrics: 1 miner, polled every 1 s"\n$/);
 	}, 30_000);
 
 	it('config set stops before any PUT: exit 1, one line naming the folder and the fix', async () => {
