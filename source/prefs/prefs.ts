@@ -2,11 +2,13 @@
  * What rigtop remembers between runs, per user, as k9s and btop do: the fleet's sort and filter, the chart's span and
  * the poll interval, in `$XDG_STATE_HOME/rigtop/prefs.json`. Read once at start; written when something changes, a
  * second after the last change (never on every frame) and at quit, whole into a temporary file renamed over the old
- * one, so a crash leaves the old file or the new, never half of one. A damaged or unreadable file gives one notice and
- * the defaults; a state folder that cannot be written gives one notice and the session goes on remembering nothing.
+ * one, so a crash leaves the old file or the new, never half of one. A damaged file is set aside at start as the
+ * history store sets its own aside (`prefs.json.damaged-TIME`, next to it), with one notice saying where, and the
+ * defaults are used; an unreadable one gives one notice and the defaults, and is never written over that session. A
+ * state folder that cannot be written gives one notice and the session goes on remembering nothing.
  * No React, nothing from the screens but the fleet's sort keys.
  */
-import {readFileSync} from 'node:fs';
+import {readFileSync, renameSync} from 'node:fs';
 import {mkdir, rename, rm, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {jsonProblem} from '../json-errors.js';
@@ -68,25 +70,56 @@ export function prefsFrom(value: unknown): Prefs {
 	return prefs;
 }
 
-/** The file read at start: its prefs, and the one notice when it could not be used (none when there is no file yet). */
-export function readPrefs(file: string): {readonly prefs: Prefs; readonly notice: string | null} {
+/** Why the file read at start cannot be used: damaged (its problem, one line) or unreadable (the reason). */
+export type PrefsTrouble = {readonly kind: 'damaged' | 'unreadable'; readonly detail: string};
+
+/** The file read at start: its prefs, or why it cannot be used (none of either when there is no file yet). */
+export function readPrefs(file: string): {readonly prefs: Prefs; readonly trouble: PrefsTrouble | null} {
 	let text: string;
 	try {
 		text = readFileSync(file, 'utf8');
 	} catch (error) {
-		if (errorCode(error) === 'ENOENT') return {prefs: {}, notice: null};
-		return {prefs: {}, notice: `could not read the remembered settings ${file}: ${reasonOf(error)}; using the defaults`};
+		if (errorCode(error) === 'ENOENT') return {prefs: {}, trouble: null};
+		return {prefs: {}, trouble: {kind: 'unreadable', detail: reasonOf(error)}};
 	}
 
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch {
-		const problem = jsonProblem(text) ?? 'not valid JSON';
-		return {prefs: {}, notice: `the remembered settings ${file} are damaged (${problem}); using the defaults`};
+		return {prefs: {}, trouble: {kind: 'damaged', detail: jsonProblem(text) ?? 'not valid JSON'}};
 	}
 
-	return {prefs: prefsFrom(value), notice: null};
+	// Valid JSON that is not an object (a list, a number) is no file rigtop wrote: damaged too, never quietly replaced.
+	if (!isRecord(value)) return {prefs: {}, trouble: {kind: 'damaged', detail: 'not a JSON object'}};
+	return {prefs: prefsFrom(value), trouble: null};
+}
+
+/** The name a damaged file is set aside as, next to it: the history store's naming (`history.sqlite.damaged-TIME`). */
+export function damagedName(file: string, now: Date = new Date()): string {
+	return `${file}.damaged-${now.toISOString().replaceAll(':', '-')}`;
+}
+
+/**
+ * Sets a damaged file aside before anything new is written; the notice says where it went. What must survive a
+ * one-line event cut at 80 columns comes first: that the defaults are used, and the set-aside file's name.
+ * When it cannot be moved, nothing is written over it this session (`keep` is false).
+ */
+function setAside(file: string, problem: string): {readonly notice: string; readonly keep: boolean} {
+	const aside = damagedName(file);
+	try {
+		renameSync(file, aside);
+	} catch (error) {
+		return {
+			notice: `using defaults, saving nothing this session: the remembered settings ${file} are damaged (${problem}) and could not be set aside: ${reasonOf(error)}`,
+			keep: false,
+		};
+	}
+
+	return {
+		notice: `using defaults; kept ${path.basename(aside)} in ${path.dirname(aside)}: the remembered settings were damaged (${problem})`,
+		keep: true,
+	};
 }
 
 export type PrefsOptions = {
@@ -113,7 +146,7 @@ export class PrefsFile {
 	#written: string;
 	#timer: ReturnType<typeof setTimeout> | null = null;
 	#writing: Promise<void> = Promise.resolve();
-	/** A write failed, or the file could not be read at start (whose notice is the one said): no more writes or notices. */
+	/** A write failed, or the file read at start must not be written over (its notice said so): no more writes or notices. */
 	#failed = false;
 	#told: boolean;
 
@@ -121,9 +154,20 @@ export class PrefsFile {
 		this.#stateDir = options.stateDir;
 		this.#delayMs = options.writeDelayMs ?? PREFS_WRITE_DELAY_MS;
 		this.file = prefsPath(options.stateDir);
-		const {prefs, notice} = readPrefs(this.file);
-		this.notice = notice;
-		this.#told = notice !== null;
+		const {prefs, trouble} = readPrefs(this.file);
+		if (trouble?.kind === 'damaged') {
+			const {notice, keep} = setAside(this.file, trouble.detail);
+			this.notice = notice;
+			this.#failed = !keep;
+		} else if (trouble?.kind === 'unreadable') {
+			// A file that cannot be read may still be one worth keeping (a mode or owner to fix): never written over.
+			this.notice = `using defaults, saving nothing this session: could not read the remembered settings ${this.file}: ${trouble.detail}`;
+			this.#failed = true;
+		} else {
+			this.notice = null;
+		}
+
+		this.#told = this.notice !== null;
 		this.initial = prefs;
 		this.#current = prefs;
 		this.#written = JSON.stringify(prefs);
@@ -171,7 +215,7 @@ export class PrefsFile {
 			} catch (error) {
 				this.#failed = true;
 				await rm(temporary, {force: true}).catch(() => undefined);
-				// One notice a session: a file that could not be read has said so (its folder is most likely the trouble).
+				// One notice a session: one said at start (a damaged file set aside) was it.
 				if (this.#told) return;
 				this.#told = true;
 				this.onNotice(`could not remember the settings in ${this.file}: ${reasonOf(error)}; they last for this session`);

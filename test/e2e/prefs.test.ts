@@ -1,9 +1,10 @@
 /**
  * What rigtop remembers between runs, the built CLI in tmux against two simulated miners: the fleet's sort and the
  * interval chosen with + are there the next time (in $XDG_STATE_HOME/rigtop/prefs.json); --interval wins over the
- * remembered one; a damaged file, or a state folder that cannot be used, gives one notice and the defaults.
+ * remembered one; a damaged file is set aside (one notice says where), and a state folder that cannot be used gives
+ * one notice and the defaults.
  */
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
@@ -76,23 +77,34 @@ describe('remembered between runs', () => {
 		expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({intervalMs: 3000});
 	});
 
-	it('a damaged file: one notice on screen, the defaults, and the next change replaces it', async () => {
+	it('a damaged file: set aside with its bytes, one notice on screen saying where, the defaults; + writes a new one', async () => {
 		const [a, b] = await twoRigs();
 		const state = stateHome();
-		const file = path.join(state, 'rigtop', 'prefs.json');
-		mkdirSync(path.dirname(file), {recursive: true});
-		writeFileSync(file, '{"fleet": {"sort": "state"');
+		const folder = path.join(state, 'rigtop');
+		const file = path.join(folder, 'prefs.json');
+		mkdirSync(folder, {recursive: true});
+		const damaged = '{"fleet": {"sort": "state"\n';
+		writeFileSync(file, damaged);
 
 		const terminal = await rigtop([a.url, b.url], state);
-		const screen = await terminal.waitFor((text) => /● 2 live/.test(text) && text.includes('are damaged'), 8000);
-		expect(screen).toMatch(/the remembered settings .*prefs\.json are damaged/u);
-		expect(screen.match(/are damaged/gu)).toHaveLength(1);
+		const screen = await terminal.waitFor((text) => /● 2 live/.test(text) && text.includes('prefs.json.damaged-'), 8000);
+		// The defaults and the set-aside name first, where a one-line event is not cut.
+		expect(screen).toMatch(/rigtop using defaults; kept prefs\.json\.damaged-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z in \/tmp\//u);
+		expect(screen.match(/prefs\.json\.damaged-/gu)).toHaveLength(1);
 		expect(screen).not.toContain('by state');
 		await terminal.send('s', true);
 		await terminal.waitFor('by state, worst first');
+		await terminal.send('Enter');
+		await terminal.waitFor('every 2s');
+		await terminal.send('+', true);
+		await terminal.waitFor('every 3s');
 		await terminal.send('q', true);
 		await terminal.waitFor('[exit 0]', 5000);
-		expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({fleet: {sort: 'state', reversed: false, filter: ''}});
+		const names = readdirSync(folder).filter((name) => name.startsWith('prefs.json'));
+		const aside = names.find((name) => name.startsWith('prefs.json.damaged-'));
+		expect(names.sort()).toEqual(['prefs.json', aside].sort());
+		expect(readFileSync(path.join(folder, aside!), 'utf8')).toBe(damaged);
+		expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({fleet: {sort: 'state', reversed: false, filter: ''}, intervalMs: 3000});
 	});
 
 	it('a state folder that cannot be used: a notice, the defaults, and q still quits at once', async () => {
@@ -101,8 +113,8 @@ describe('remembered between runs', () => {
 		writeFileSync(blocked, 'a file where the state folder should be\n');
 		const terminal = await rigtop([a.url, b.url, '--no-history'], blocked);
 		const screen = await terminal.waitFor((text) => /● 2 live/.test(text) && text.includes('remembered settings'), 8000);
-		// One line in the events, cut at the edge (the path is long); the whole of it is in the events view.
-		expect(screen.match(/rigtop could not read the remembered settings \/tmp\//gu)).toHaveLength(1);
+		// One line in the events, cut at the edge (the path is long): what it means for the session first.
+		expect(screen.match(/rigtop using defaults, saving nothing this session: could not read the remembered/gu)).toHaveLength(1);
 		await terminal.send('s', true);
 		await terminal.waitFor('by state, worst first');
 		await terminal.send('q', true);

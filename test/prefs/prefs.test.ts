@@ -1,8 +1,8 @@
 /** The remembered settings: real files in a temporary state folder. */
-import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {chmodSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {PrefsFile, prefsFrom, readPrefs} from '../../source/prefs/prefs.js';
+import {damagedName, PrefsFile, prefsFrom, readPrefs} from '../../source/prefs/prefs.js';
 import {tempDir} from '../config/helpers/fixtures.js';
 
 let temp: ReturnType<typeof tempDir> | null = null;
@@ -52,20 +52,74 @@ describe('the remembered settings', () => {
 		expect(readdirSync(dir)).toEqual(['prefs.json']);
 	});
 
-	test('a damaged file gives one notice and the defaults; the next change replaces it', async () => {
+	test('a damaged file is set aside with its bytes before anything is written; one notice says where, early in the line', async () => {
 		const dir = stateDir();
 		mkdirSync(dir, {recursive: true});
 		const file = path.join(dir, 'prefs.json');
-		writeFileSync(file, '{"intervalMs": 3000,\n "fleet": {"sort": "r10"');
+		const damaged = '{"intervalMs": 3000,\n "fleet": {"sort": "r10"';
+		writeFileSync(file, damaged);
 		const prefs = new PrefsFile({stateDir: dir});
 		expect(prefs.initial).toEqual({});
+		// Set aside at once, as the history store does (history.sqlite.damaged-TIME): renamed next to it, bytes kept.
+		const [aside, ...others] = readdirSync(dir);
+		expect(others).toEqual([]);
+		expect(aside).toMatch(/^prefs\.json\.damaged-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z$/u);
+		expect(readFileSync(path.join(dir, aside!), 'utf8')).toBe(damaged);
 		expect(prefs.notice).toBe(
-			`the remembered settings ${file} are damaged (not valid JSON at line 2, column 25 (CloseBraceExpected)); using the defaults`,
+			`using defaults; kept ${aside} in ${dir}: the remembered settings were damaged (not valid JSON at line 2, column 25 (CloseBraceExpected))`,
 		);
+		// A one-line event shows 65 characters of it in the fleet at 80 columns: the defaults and the name are there.
+		expect(prefs.notice!.slice(0, 65)).toContain(`using defaults; kept ${aside}`);
 		prefs.update({intervalMs: 5000});
 		await prefs.close();
 		expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({intervalMs: 5000});
-		expect(readPrefs(path.join(dir, 'nothing.json'))).toEqual({prefs: {}, notice: null});
+		expect(readFileSync(path.join(dir, aside!), 'utf8')).toBe(damaged);
+		expect(readdirSync(dir).sort()).toEqual([aside, 'prefs.json'].sort());
+		// The next run reads the new file and says nothing.
+		expect(new PrefsFile({stateDir: dir}).notice).toBeNull();
+		expect(readPrefs(path.join(dir, 'nothing.json'))).toEqual({prefs: {}, trouble: null});
+	});
+
+	test('valid JSON that is not an object is damaged too: set aside, not replaced quietly', async () => {
+		const dir = stateDir();
+		mkdirSync(dir, {recursive: true});
+		writeFileSync(path.join(dir, 'prefs.json'), '["r10", 3000]\n');
+		const prefs = new PrefsFile({stateDir: dir});
+		expect(prefs.initial).toEqual({});
+		expect(prefs.notice).toMatch(
+			/^using defaults; kept prefs\.json\.damaged-\S+ in .*: the remembered settings were damaged \(not a JSON object\)$/u,
+		);
+		prefs.update({intervalMs: 3000});
+		await prefs.close();
+		const aside = readdirSync(dir).find((name) => name.startsWith('prefs.json.damaged-'));
+		expect(readFileSync(path.join(dir, aside!), 'utf8')).toBe('["r10", 3000]\n');
+	});
+
+	test('a damaged file that cannot be set aside is never written over: one notice, no writes this session', async () => {
+		temp = tempDir('rigtop-prefs-');
+		// The set-aside name is taken by a folder that is not empty (the clock is held so the name is known): the rename fails.
+		const dir = path.join(temp.dir, 'rigtop');
+		mkdirSync(dir, {recursive: true});
+		writeFileSync(path.join(dir, 'prefs.json'), '{"intervalMs": ');
+		const aside = damagedName(path.join(dir, 'prefs.json'), new Date('2026-11-26T08:00:00.000Z'));
+		mkdirSync(path.join(aside, 'taken'), {recursive: true});
+		vi.useFakeTimers({toFake: ['Date'], now: new Date('2026-11-26T08:00:00.000Z')});
+		let prefs: PrefsFile;
+		try {
+			prefs = new PrefsFile({stateDir: dir, writeDelayMs: 5});
+		} finally {
+			vi.useRealTimers();
+		}
+
+		expect(prefs.notice).toMatch(
+			/^using defaults, saving nothing this session: the remembered settings .*prefs\.json are damaged \(not valid JSON at line 1, column 16 \(ValueExpected\)\) and could not be set aside: .*\(EISDIR\)$/u,
+		);
+		const notices: string[] = [];
+		prefs.onNotice = (line) => notices.push(line);
+		prefs.update({intervalMs: 3000});
+		await prefs.close();
+		expect(notices).toEqual([]);
+		expect(readFileSync(path.join(dir, 'prefs.json'), 'utf8')).toBe('{"intervalMs": ');
 	});
 
 	test('an unreadable file gives one notice and the defaults, never a throw', () => {
@@ -74,7 +128,41 @@ describe('the remembered settings', () => {
 		mkdirSync(path.join(dir, 'prefs.json'), {recursive: true});
 		const prefs = new PrefsFile({stateDir: dir});
 		expect(prefs.initial).toEqual({});
-		expect(prefs.notice).toMatch(/^could not read the remembered settings .*prefs\.json: .*\(EISDIR\); using the defaults$/u);
+		expect(prefs.notice).toMatch(
+			/^using defaults, saving nothing this session: could not read the remembered settings .*prefs\.json: .*\(EISDIR\)$/u,
+		);
+	});
+
+	test('an unreadable file that a write could replace (a link loop) is not written over this session', async () => {
+		const dir = stateDir();
+		mkdirSync(dir, {recursive: true});
+		const file = path.join(dir, 'prefs.json');
+		symlinkSync('prefs.json', file);
+		const prefs = new PrefsFile({stateDir: dir, writeDelayMs: 5});
+		expect(prefs.notice).toMatch(/^using defaults, saving nothing this session: could not read .*prefs\.json: .*\(ELOOP\)$/u);
+		const notices: string[] = [];
+		prefs.onNotice = (line) => notices.push(line);
+		prefs.update({intervalMs: 3000});
+		await prefs.close();
+		expect(notices).toEqual([]);
+		expect(readlinkSync(file)).toBe('prefs.json');
+		expect(readdirSync(dir)).toEqual(['prefs.json']);
+	});
+
+	// root reads through any mode bits: this one needs an ordinary user (the e2e run covers root as nobody elsewhere).
+	test.skipIf(process.getuid?.() === 0)('a file without read permission (EACCES) keeps its bytes: no writes this session', async () => {
+		const dir = stateDir();
+		mkdirSync(dir, {recursive: true});
+		const file = path.join(dir, 'prefs.json');
+		writeFileSync(file, '{"intervalMs": 3000}\n', {mode: 0o000});
+		const prefs = new PrefsFile({stateDir: dir, writeDelayMs: 5});
+		expect(prefs.notice).toMatch(
+			/^using defaults, saving nothing this session: could not read .*prefs\.json: permission denied \(EACCES\)$/u,
+		);
+		prefs.update({intervalMs: 5000});
+		await prefs.close();
+		chmodSync(file, 0o600);
+		expect(readFileSync(file, 'utf8')).toBe('{"intervalMs": 3000}\n');
 	});
 
 	test('a state folder that cannot be written: one notice, no throw, no retries; the session goes on', async () => {
@@ -83,7 +171,7 @@ describe('the remembered settings', () => {
 		const blocked = path.join(temp.dir, 'state');
 		writeFileSync(blocked, 'not a folder');
 		const prefs = new PrefsFile({stateDir: path.join(blocked, 'rigtop'), writeDelayMs: 5});
-		expect(prefs.notice).toMatch(/^could not read the remembered settings .*\(ENOTDIR\); using the defaults$/u);
+		expect(prefs.notice).toMatch(/^using defaults, saving nothing this session: could not read the remembered settings .*\(ENOTDIR\)$/u);
 		const notices: string[] = [];
 		prefs.onNotice = (line) => notices.push(line);
 		prefs.update({intervalMs: 3000});
