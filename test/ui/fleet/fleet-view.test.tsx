@@ -274,6 +274,8 @@ describe('the fleet view: widths, names, sort, filter, poll all', () => {
 		});
 		const rigLines = () => linesOf(terminal.frame()).slice(2, 5);
 		expect(linesOf(terminal.frame()).at(-1)).toContain('R refresh');
+		// Choose alpha (until a rig is chosen, the selection is the first line, whichever rig is on it).
+		await terminal.press(KEYS.home);
 		await terminal.press('s', 'by state, worst first');
 		await terminal.press('s', 'by 10s, lowest first');
 		expect(rigLines().map((line) => line.slice(2).split(' ')[0])).toEqual(['bravo', 'charlie', 'alpha']);
