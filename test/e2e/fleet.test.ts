@@ -116,7 +116,8 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		});
 		const first = await terminal.waitFor((screen) => /● 3 live/.test(screen), 8000);
 		const lines = first.split('\n');
-		expect(lines[1]).toMatch(/^ {2}rig +state +10s +60s +15m +last hour +shares/);
+		// The session's order is the first one, and the rig column says so.
+		expect(lines[1]).toMatch(/^ {2}rig listed▲ +state +10s +60s +15m +last hour +shares/);
 		expect(rowOf(first, 'garage-ryzen-9-5950x-left')).toMatch(/^▸ garage-ryzen-9-5950x-left +live .* pool\.example\.org:443 /);
 		expect(rowOf(first, `twin :${portOf(twinA)}`)).toMatch(/live/);
 		expect(rowOf(first, `twin :${portOf(twinB)}`)).toMatch(/live/);
@@ -164,7 +165,7 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		const [six, five] = await threeRigs();
 		terminal = await TmuxTerminal.start(['node', CLI, six!.url, five!.url, '--no-history'], {cols: 200, rows: 30});
 		const screen = await terminal.waitFor(/● 2 live/, 8000);
-		expect(screen.split('\n')[1]).toMatch(/^ {2}rig +state +10s +60s +15m +shares/);
+		expect(screen.split('\n')[1]).toMatch(/^ {2}rig listed▲ +state +10s +60s +15m +shares/);
 		expect(screen).not.toContain('last hour');
 	});
 });

@@ -201,7 +201,11 @@ export function fleetColumns(
 	// The column the rows are sorted by is never dropped, and says so: "10s▲".
 	return sorted === null
 		? shown
-		: shown.map((column) => (column.id === sorted.column ? {...column, header: `${column.header}${sorted.arrow}`, drop: 0} : column));
+		: shown.map((column) => {
+				if (column.id !== sorted.column) return column;
+				const header = sorted.word ? `${column.header} ${sorted.word}${sorted.arrow}` : `${column.header}${sorted.arrow}`;
+				return {...column, header, width: Math.max(column.width, header.length), drop: 0};
+			});
 }
 
 /** The gap between the fleet's columns: two spaces where the terminal is wide, else one. */

@@ -17,6 +17,29 @@ function stores(count: number, status: 'live' | 'connecting' = 'live'): TestStor
 
 const miners = (list: readonly TestStore[]): AppMiner[] => list.map((store) => ({store}));
 
+describe('the fleet sort marker', () => {
+	test.each([40, 80, 200])('the listed order shows on the rig column at %i columns, and reversed', async (columns) => {
+		const terminal = await renderTerminal(<App miners={miners(stores(5))} onQuit={() => {}} now={NOW} color={false} />, {
+			columns,
+			rows: 24,
+		});
+		expect(linesOf(terminal.frame())[1]).toMatch(/^ {2}rig listed▲ /);
+		await terminal.press('I', 'rig listed▼');
+		const lines = linesOf(terminal.frame());
+		expect(lines[1]).toMatch(/^ {2}rig listed▼ /);
+		expect(lines[2]).toMatch(/^▸ rig-05 /);
+		// Every step of `s` has a marker: state, 10s, 15m, rejects, uptime, name, and back to the listed order.
+		const marks: string[] = [];
+		for (const expected of ['state▼', '10s▲', '15m▲', 'rej▼', 'up▲', 'rig▲', 'rig listed▲']) {
+			await terminal.press('s', expected);
+			marks.push(/[▲▼]/.exec(linesOf(terminal.frame())[1] ?? '')?.[0] ?? 'none');
+		}
+
+		expect(marks).not.toContain('none');
+		for (const line of linesOf(terminal.frame())) expect(line.length).toBeLessThanOrEqual(columns);
+	});
+});
+
 describe('the fleet on a fresh start', () => {
 	test('29 rigs at 80×24 that come up while sorted by state: the list stays at the top, its first line selected', async () => {
 		const list = stores(29, 'connecting');
