@@ -140,7 +140,9 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		await terminal.send('/twin', true);
 		const filtered = await terminal.waitFor(/\/twin▏ 2 of 3/, 3000);
 		expect(filtered).not.toContain('garage-ryzen-9-5950x-left live');
-		expect(filtered).toMatch(/total +2\/2 up/);
+		// The totals row sums the two rigs shown, and says so; the headline still sums all three.
+		expect(filtered).toMatch(/shown +2\/2 up/);
+		expect(filtered).toMatch(/^ rigtop {2}3 rigs · /m);
 		await terminal.send('Enter');
 		await terminal.waitFor(/\/twin 2 of 3 {2}Esc clear filter/, 3000);
 		await terminal.send('Escape');

@@ -252,6 +252,7 @@ export function FleetView({
 							fitted={fitted}
 							gap={gap}
 							counted={layout.countedLines > 0}
+							filtered={order.length < states.length}
 							empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
 						/>
 						<FleetEvents events={events} lines={layout.eventLines} width={columns} />

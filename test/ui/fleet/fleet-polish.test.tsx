@@ -40,6 +40,24 @@ describe('the fleet sort marker', () => {
 	});
 });
 
+describe('the fleet totals under a filter', () => {
+	test('the totals row says "shown" while a filter hides rigs, "total" again once it is cleared', async () => {
+		const terminal = await renderTerminal(<App miners={miners(stores(5))} onQuit={() => {}} now={NOW} color={false} />, {
+			columns: 80,
+			rows: 24,
+		});
+		const totalsLine = () => linesOf(terminal.frame()).find((line) => /^ {2}(total|shown) /.test(line)) ?? '';
+		expect(totalsLine()).toMatch(/^ {2}total +5\/5 up +15\.0 kH\/s/);
+		await terminal.press('/');
+		await terminal.press('rig-01', '1 of 5');
+		await terminal.press('\r');
+		expect(linesOf(terminal.frame())[0]).toMatch(/5 rigs · 15\.0 kH\/s total/);
+		expect(totalsLine()).toMatch(/^ {2}shown +1\/1 up +1\.00 kH\/s/);
+		await terminal.press(KEYS.escape, /total +5\/5 up/);
+		expect(totalsLine()).toMatch(/^ {2}total +5\/5 up +15\.0 kH\/s/);
+	});
+});
+
 describe('the fleet on a fresh start', () => {
 	test('29 rigs at 80×24 that come up while sorted by state: the list stays at the top, its first line selected', async () => {
 		const list = stores(29, 'connecting');
