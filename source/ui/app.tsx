@@ -126,7 +126,8 @@ export function App({
 }: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
-	const [selected, setSelected] = useState(0);
+	// The rig chosen in the fleet (none until one is: the fleet then selects its first line).
+	const [selected, setSelected] = useState<number | undefined>(undefined);
 	// The fleet's sort and filter, kept while a rig's dashboard is open (and, with prefs, between runs).
 	const [fleetSaved, setFleetSaved] = useState<FleetSaved | undefined>(() => savedFleet(prefs?.initial));
 	const saveFleet = useCallback(
@@ -265,7 +266,7 @@ export function App({
 				onQuit={onQuit}
 				onOpen={openDashboard}
 				{...(allHistories ? {onChart: fleetChart, onEvents: fleetEvents} : {})}
-				initialSelected={selected}
+				{...(selected === undefined ? {} : {initialSelected: selected})}
 				onSelect={setSelected}
 				{...(fleetSaved ? {saved: fleetSaved} : {})}
 				onSave={saveFleet}

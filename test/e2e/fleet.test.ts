@@ -116,7 +116,8 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		});
 		const first = await terminal.waitFor((screen) => /● 3 live/.test(screen), 8000);
 		const lines = first.split('\n');
-		expect(lines[1]).toMatch(/^ {2}rig +state +10s +60s +15m +last hour +shares/);
+		// The session's order is the first one, and the rig column says so.
+		expect(lines[1]).toMatch(/^ {2}rig listed▲ +state +10s +60s +15m +last hour +shares/);
 		expect(rowOf(first, 'garage-ryzen-9-5950x-left')).toMatch(/^▸ garage-ryzen-9-5950x-left +live .* pool\.example\.org:443 /);
 		expect(rowOf(first, `twin :${portOf(twinA)}`)).toMatch(/live/);
 		expect(rowOf(first, `twin :${portOf(twinB)}`)).toMatch(/live/);
@@ -125,7 +126,9 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		expect(warning).toHaveLength(1);
 		expect(warning[0]).toMatch(new RegExp(`^ \\d\\d:\\d\\d twin :${portOf(twinA)} rig http://127\\.0\\.0\\.1:${portOf(twinA)}: tokenFile`));
 
-		// Sort by 10 s: the 2.x rig (about 860 H/s) rises above the 6.x one (about 5 kH/s); the cursor stays on garage.
+		// Sort by 10 s: the 2.x rig (about 860 H/s) rises above the 6.x one (about 5 kH/s); the cursor, once garage is
+		// chosen (Home), stays on it.
+		await terminal.send('Home');
 		await terminal.send('s', true);
 		await terminal.waitFor('by state, worst first', 3000);
 		await terminal.send('s', true);
@@ -137,7 +140,9 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		await terminal.send('/twin', true);
 		const filtered = await terminal.waitFor(/\/twin▏ 2 of 3/, 3000);
 		expect(filtered).not.toContain('garage-ryzen-9-5950x-left live');
-		expect(filtered).toMatch(/total +2\/2 up/);
+		// The totals row sums the two rigs shown, and says so; the headline still sums all three.
+		expect(filtered).toMatch(/shown +2\/2 up/);
+		expect(filtered).toMatch(/^ rigtop {2}3 rigs · /m);
 		await terminal.send('Enter');
 		await terminal.waitFor(/\/twin 2 of 3 {2}Esc clear filter/, 3000);
 		await terminal.send('Escape');
@@ -162,7 +167,7 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		const [six, five] = await threeRigs();
 		terminal = await TmuxTerminal.start(['node', CLI, six!.url, five!.url, '--no-history'], {cols: 200, rows: 30});
 		const screen = await terminal.waitFor(/● 2 live/, 8000);
-		expect(screen.split('\n')[1]).toMatch(/^ {2}rig +state +10s +60s +15m +shares/);
+		expect(screen.split('\n')[1]).toMatch(/^ {2}rig listed▲ +state +10s +60s +15m +shares/);
 		expect(screen).not.toContain('last hour');
 	});
 });

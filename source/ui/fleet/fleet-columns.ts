@@ -17,7 +17,8 @@ import type {ColumnTotal, FleetRow, FleetTotals} from './fleet-rows.js';
 /** A cell source: a rig's row, the totals, or the line under the totals that says how many rigs each one sums. */
 export type FleetLine =
 	| {readonly kind: 'rig'; readonly row: FleetRow}
-	| {readonly kind: 'total'; readonly totals: FleetTotals}
+	/** `shown`: a filter hides rigs, so the totals sum only the rigs shown (the row says "shown", not "total"). */
+	| {readonly kind: 'total'; readonly totals: FleetTotals; readonly shown?: boolean}
 	| {readonly kind: 'counted'; readonly totals: FleetTotals};
 
 function rate(line: FleetLine, window: 0 | 1 | 2, width: number): string {
@@ -115,7 +116,8 @@ export function fleetColumns(
 			want: wants.rig,
 			// The last hour, when it was seen and the alert text go before a name is cut.
 			wantOver: 9,
-			cell: (line, width) => (line.kind === 'rig' ? fitRigLabel(line.row, width) : line.kind === 'total' ? 'total' : ''),
+			cell: (line, width) =>
+				line.kind === 'rig' ? fitRigLabel(line.row, width) : line.kind === 'total' ? (line.shown ? 'shown' : 'total') : '',
 		},
 		{
 			id: 'state',
@@ -201,7 +203,11 @@ export function fleetColumns(
 	// The column the rows are sorted by is never dropped, and says so: "10s▲".
 	return sorted === null
 		? shown
-		: shown.map((column) => (column.id === sorted.column ? {...column, header: `${column.header}${sorted.arrow}`, drop: 0} : column));
+		: shown.map((column) => {
+				if (column.id !== sorted.column) return column;
+				const header = sorted.word ? `${column.header} ${sorted.word}${sorted.arrow}` : `${column.header}${sorted.arrow}`;
+				return {...column, header, width: Math.max(column.width, header.length), drop: 0};
+			});
 }
 
 /** The gap between the fleet's columns: two spaces where the terminal is wide, else one. */

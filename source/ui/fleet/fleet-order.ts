@@ -41,11 +41,11 @@ export function describeSort(sort: FleetSort): string | null {
 
 /**
  * The column a sort is on and its arrow, for the column's heading ("10s▲"): ▲ when the values grow down the list
- * (lowest first, a–z, shortest first), ▼ when they shrink (most rejects first, state worst first); null for the
- * session's order, which no column shows.
+ * (lowest first, a–z, shortest first, the session's order), ▼ when they shrink (most rejects first, state worst
+ * first). The session's order has no column of its own: the rig column, which always shows, says it ("rig listed▲").
  */
-export function sortArrow(sort: FleetSort): {readonly column: string; readonly arrow: '▲' | '▼'} | null {
-	if (sort.key === 'listed') return null;
+export function sortArrow(sort: FleetSort): {readonly column: string; readonly arrow: '▲' | '▼'; readonly word?: string} {
+	if (sort.key === 'listed') return {column: 'rig', arrow: sort.reversed ? '▼' : '▲', word: 'listed'};
 	// The columns whose natural order (the one `s` gives) has the largest value on top.
 	const falling = sort.key === 'state' || sort.key === 'rej';
 	return {column: sort.key, arrow: falling !== sort.reversed ? '▼' : '▲'};

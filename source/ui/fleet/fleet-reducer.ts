@@ -3,8 +3,9 @@
  * rig's row, this maps it through the one keymap. The rows are shown sorted and filtered
  * (fleet-order.ts); the selection is a rig, not a line: when the sort moves rows (a hashrate
  * changed), the selection stays on the same rig, and a filter that hides it moves it to the first
- * rig shown. The visible window of rows follows the selection. Commands for the app (quit, open a
- * rig, poll every rig) are the step's effects.
+ * rig shown. The visible window of rows follows the selection. Until a key picks a rig (a fresh
+ * start), the selection is the first line and the table shows the top, however the rigs that come
+ * up reorder a sort. Commands for the app (quit, open a rig, poll every rig) are the step's effects.
  */
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
 import {helpCommand} from '../help-toggle.js';
@@ -31,6 +32,11 @@ export type FleetUiState = {
 	readonly helpMax: number;
 	/** The selected rig (its index in the session), whatever line it is on. */
 	readonly selected: number;
+	/**
+	 * Nothing chosen yet (a fresh start): the selection is the first line, whichever rig is on it, and the table shows
+	 * the top, while rigs that come up move about in a sort. The first key that moves or opens a rig ends it.
+	 */
+	readonly pinned: boolean;
 	/** The first line shown (a position in the sorted, filtered order). */
 	readonly offset: number;
 	/** Rig rows that fit now. */
@@ -55,6 +61,7 @@ export type FleetSaved = {readonly sort: FleetSort; readonly filter: string};
 
 export function initialFleetUiState(options: {
 	readonly pageSize?: number;
+	/** The rig to select (coming back from its dashboard); without it the selection is the first line. */
 	readonly selected?: number;
 	readonly offered?: ReadonlySet<Capability>;
 	readonly saved?: FleetSaved;
@@ -64,6 +71,7 @@ export function initialFleetUiState(options: {
 		helpOffset: 0,
 		helpMax: 0,
 		selected: Math.max(0, options.selected ?? 0),
+		pinned: options.selected === undefined,
 		offset: 0,
 		pageSize: Math.max(0, options.pageSize ?? 0),
 		sort: options.saved?.sort ?? LISTED,
@@ -96,6 +104,7 @@ export function fleetView(state: FleetUiState, rows: readonly FleetRow[]): Fleet
 
 /** fleetView for an order already made (the view sorts once per render). */
 export function place(state: FleetUiState, order: readonly number[]): FleetView {
+	if (state.pinned) return {order, position: order.length === 0 ? -1 : 0, offset: 0};
 	const found = order.indexOf(state.selected);
 	const position = order.length === 0 ? -1 : Math.max(0, found);
 	const offset = position < 0 ? 0 : scrollToShow(state.offset, position, order.length, state.pageSize);
@@ -127,7 +136,7 @@ function moveTo(state: FleetUiState, view: FleetView, target: number): FleetUiSt
 	const position = Math.min(Math.max(0, target), view.order.length - 1);
 	const selected = view.order[position] ?? state.selected;
 	const offset = scrollToShow(view.offset, position, view.order.length, state.pageSize);
-	return selected === state.selected && offset === state.offset ? state : {...state, selected, offset};
+	return selected === state.selected && offset === state.offset && !state.pinned ? state : {...state, selected, offset, pinned: false};
 }
 
 /** After the sort or the filter changed: the same rig selected when it is still shown (else the first), in view. */
@@ -200,14 +209,18 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 			return {state, effects: [{command: 'refreshAll'}]};
 		case 'open': {
 			const rig = view.position < 0 ? undefined : view.order[view.position];
-			return rig === undefined ? stateOnly(state) : {state, effects: [{command: 'open', index: rig}]};
+			return rig === undefined
+				? stateOnly(state)
+				: {state: {...state, selected: rig, pinned: false}, effects: [{command: 'open', index: rig}]};
 		}
 
 		case 'quit':
 			return {state, effects: [{command: 'quit'}]};
 		case 'chart': {
 			const rig = view.position < 0 ? undefined : view.order[view.position];
-			return rig === undefined ? stateOnly(state) : {state, effects: [{command: 'chart', index: rig}]};
+			return rig === undefined
+				? stateOnly(state)
+				: {state: {...state, selected: rig, pinned: false}, effects: [{command: 'chart', index: rig}]};
 		}
 		case 'events':
 			return {state, effects: [{command: 'events'}]};

@@ -17,6 +17,8 @@ export type FleetTableProps = {
 	readonly gap: number;
 	/** The line under the totals that says how many rigs a column's total sums ("· 2 of 5"). */
 	readonly counted?: boolean;
+	/** A filter hides rigs: the totals row sums the rigs shown and says "shown" instead of "total". */
+	readonly filtered?: boolean;
 	/** The line shown when there is no row (a filter that matches no rig). */
 	readonly empty?: string;
 };
@@ -126,7 +128,7 @@ export function hasCountedLine(fitted: Fitted, totals: FleetTotals): boolean {
 }
 
 /** Column headings, one line per rig in view, the totals line and the line under it; never wider than the fitted columns. */
-function FleetTableView({rows, totals, selected, fitted, gap, counted = false, empty = 'no rigs'}: FleetTableProps) {
+function FleetTableView({rows, totals, selected, fitted, gap, counted = false, filtered = false, empty = 'no rigs'}: FleetTableProps) {
 	const theme = useTheme();
 	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
 	return (
@@ -145,7 +147,7 @@ function FleetTableView({rows, totals, selected, fitted, gap, counted = false, e
 			)}
 			<Text wrap="truncate-end" bold>
 				{' '.repeat(PREFIX_WIDTH)}
-				<Segments parts={segments(fitted, {kind: 'total', totals}, gap, () => null)} dim={false} />
+				<Segments parts={segments(fitted, {kind: 'total', totals, shown: filtered}, gap, () => null)} dim={false} />
 			</Text>
 			{counted ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>

@@ -41,9 +41,9 @@ export type FleetViewProps = {
 	/** `g`: the selected rig's chart; `e`: every rig's events. Without them the keys do nothing. */
 	readonly onChart?: (index: number) => void;
 	readonly onEvents?: () => void;
-	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed). */
+	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed); without it, the first line. */
 	readonly initialSelected?: number;
-	/** Told whenever the selection moves to another rig, so the app can restore it. */
+	/** Told whenever the selection moves to another rig once one is picked, so the app can restore it. */
 	readonly onSelect?: (index: number) => void;
 	/** The sort and filter when the view opens (those it had before a rig's dashboard was opened). */
 	readonly saved?: FleetSaved;
@@ -100,7 +100,7 @@ export function FleetView({
 	onRefreshAll,
 	onChart,
 	onEvents,
-	initialSelected = 0,
+	initialSelected,
 	onSelect,
 	saved,
 	onSave,
@@ -139,7 +139,7 @@ export function FleetView({
 	});
 	const [ui, dispatch] = useStepReducer(
 		fleetReducer,
-		() => initialFleetUiState({selected: initialSelected, offered, ...(saved ? {saved} : {})}),
+		() => initialFleetUiState({...(initialSelected === undefined ? {} : {selected: initialSelected}), offered, ...(saved ? {saved} : {})}),
 		run,
 	);
 	useEffect(() => {
@@ -193,9 +193,10 @@ export function FleetView({
 	// Placed with this render's page size (the reducer hears of a new one after the frame).
 	const {position, offset} = place({...ui, pageSize: layout.rigRows}, order);
 	const selected = position < 0 ? null : (order[position] ?? null);
+	const {pinned} = ui;
 	useEffect(() => {
-		if (selected !== null) onSelect?.(selected);
-	}, [onSelect, selected]);
+		if (selected !== null && !pinned) onSelect?.(selected);
+	}, [onSelect, selected, pinned]);
 
 	const visible = useMemo(
 		() => order.slice(offset, offset + layout.rigRows).flatMap((index) => (rows[index] ? [rows[index]] : [])),
@@ -251,6 +252,7 @@ export function FleetView({
 							fitted={fitted}
 							gap={gap}
 							counted={layout.countedLines > 0}
+							filtered={order.length < states.length}
 							empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
 						/>
 						<FleetEvents events={events} lines={layout.eventLines} width={columns} />

@@ -113,8 +113,9 @@ describe('fleet sort: the rigs in trouble first', () => {
 		expect(describeSort({key: 'state', reversed: false})).toBe('by state, worst first');
 		expect(describeSort({key: 'r10', reversed: true})).toBe('by 10s, highest first');
 		// The arrow on the sorted column's heading: ▲ when the values grow down the list.
-		expect(sortArrow(LISTED)).toBeNull();
-		expect(sortArrow({key: 'listed', reversed: true})).toBeNull();
+		// The session's order is said on the rig column, which always shows: "rig listed▲".
+		expect(sortArrow(LISTED)).toEqual({column: 'rig', arrow: '▲', word: 'listed'});
+		expect(sortArrow({key: 'listed', reversed: true})).toEqual({column: 'rig', arrow: '▼', word: 'listed'});
 		expect(sortArrow({key: 'r10', reversed: false})).toEqual({column: 'r10', arrow: '▲'});
 		expect(sortArrow({key: 'r10', reversed: true})).toEqual({column: 'r10', arrow: '▼'});
 		expect(sortArrow({key: 'rej', reversed: false})).toEqual({column: 'rej', arrow: '▼'});

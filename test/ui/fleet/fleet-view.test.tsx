@@ -38,7 +38,7 @@ describe('the fleet view', () => {
 		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 80, rows: 24});
 		const lines = linesOf(terminal.frame());
 		expect(lines[0]).toMatch(/^ rigtop {2}3 rigs · 3\.00 kH\/s total +● 2 live · 1 down$/);
-		expect(lines[1]).toMatch(/^ {2}rig +state +10s +60s +15m +shares +rej/);
+		expect(lines[1]).toMatch(/^ {2}rig listed▲ +state +10s +60s +15m +shares +rej/);
 		expect(lines[2]).toMatch(/^▸ rig-01 +live +1\.00 kH\/s +1\.00 kH\/s +— +1 204\/1 207 +0\.2%/);
 		expect(lines[3]).toMatch(/^ {2}rig-02 +live +2\.00 kH\/s/);
 		expect(lines[4]).toMatch(/^ {2}rig-03 +down 4m +— +— +— +—/);
@@ -274,6 +274,8 @@ describe('the fleet view: widths, names, sort, filter, poll all', () => {
 		});
 		const rigLines = () => linesOf(terminal.frame()).slice(2, 5);
 		expect(linesOf(terminal.frame()).at(-1)).toContain('R refresh');
+		// Choose alpha (until a rig is chosen, the selection is the first line, whichever rig is on it).
+		await terminal.press(KEYS.home);
 		await terminal.press('s', 'by state, worst first');
 		await terminal.press('s', 'by 10s, lowest first');
 		expect(rigLines().map((line) => line.slice(2).split(' ')[0])).toEqual(['bravo', 'charlie', 'alpha']);
