@@ -110,7 +110,7 @@ describe('full capture sessions, in order (PUTs, token change, restricted switch
 			dialect: '6',
 			configText: fixture('v6.26/configs/config_main_as_autosaved_on_start.json'),
 			port: 0,
-			applyDelayMs: 20,
+			applyDelayMs: 400, // as XMRig's watcher (~0.5 s): the read "immediately after" must come first, even on a loaded machine
 			...frozen(),
 			seed: 2,
 		});

@@ -117,13 +117,14 @@ export async function renderTerminal(
 	instances.push(instance);
 	const rawFrame = () => stdout.frames.at(-1) ?? '';
 	const frame = () => stripVTControlCharacters(rawFrame());
+	// A bound, not a timing goal: a typed chunk renders once per key (debug mode), which a loaded machine makes slow.
 	const waitFor = async (expected: string | RegExp) => {
 		await vi.waitFor(
 			() => {
 				if (typeof expected === 'string') expect(frame()).toContain(expected);
 				else expect(frame()).toMatch(expected);
 			},
-			{timeout: 3000, interval: 5},
+			{timeout: 10_000, interval: 5},
 		);
 	};
 
