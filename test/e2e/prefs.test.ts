@@ -53,7 +53,8 @@ describe('remembered between runs', () => {
 		await first.send('s', true);
 		await first.waitFor('by state, worst first');
 		await first.send('Enter');
-		await first.waitFor('every 2s');
+		// The dashboard is open (the default interval gives way to the uptime on its header at 80 columns).
+		await first.waitFor('╭ Hashrate');
 		await first.send('+', true);
 		await first.waitFor('every 3s');
 		await first.send('q', true);
@@ -95,7 +96,7 @@ describe('remembered between runs', () => {
 		await terminal.send('s', true);
 		await terminal.waitFor('by state, worst first');
 		await terminal.send('Enter');
-		await terminal.waitFor('every 2s');
+		await terminal.waitFor('╭ Hashrate');
 		await terminal.send('+', true);
 		await terminal.waitFor('every 3s');
 		await terminal.send('q', true);
