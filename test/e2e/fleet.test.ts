@@ -193,7 +193,8 @@ describe('the fleet at 80×24: totals, the sort arrow (issue 22, items 4 and 11)
 		};
 		// (Its 60 s fills within 15 s at four times the speed: then only the 15 m column lacks it.)
 		const screen = await terminal.waitFor(
-			(text) => /● 4 live/.test(text) && !/up rigs\)/.test(text) && /fresh +live +[\d.]+ k?H\/s +[\d.]+ k?H\/s/.test(text),
+			// Filled: not the 0.00 a miner reports in its first second, before its threads hash.
+			(text) => /● 4 live/.test(text) && !/up rigs\)/.test(text) && /fresh +live +[1-9][\d.]* k?H\/s +[1-9][\d.]* k?H\/s/.test(text),
 			30_000,
 		);
 		const lines = screen.split('\n');
