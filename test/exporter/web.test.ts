@@ -219,7 +219,13 @@ describe('the metrics server with TLS and basic auth', () => {
 	it('a flood of wrong passwords is refused without queueing a comparison for each; the remembered one still gets in', async () => {
 		const running = await serve(await full());
 		expect((await get(running.url, {headers: basic('prometheus', 's3cret pass')})).status).toBe(200);
-		const compare = vi.spyOn(bcrypt, 'compare');
+		// Each comparison held a second, as a slow machine makes a cost-10 bcrypt: the 30 guesses arrive while the first
+		// ones still wait, whatever this machine's speed (without the hold, a fast one finished them as they came).
+		const original = bcrypt.compare.bind(bcrypt);
+		const compare = vi.spyOn(bcrypt, 'compare').mockImplementation(async (password: string, hashed: string) => {
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+			return original(password, hashed);
+		});
 		const guesses = await Promise.all(
 			Array.from({length: 30}, async (_, index) => get(running.url, {headers: basic('prometheus', `guess ${index}`)})),
 		);
