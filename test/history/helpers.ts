@@ -84,3 +84,12 @@ export function writeRun(
 		);
 	}
 }
+
+/** Waits, polling every 20 ms, until `test` holds; throws naming `what` after `timeoutMs`. */
+export async function until(test: () => boolean, timeoutMs: number, what: string): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!test()) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}

@@ -14,20 +14,12 @@ import {MinerClient} from '../../source/miner/client.js';
 import {MinerReader} from '../../source/miner/reader.js';
 import {startSimulator} from '../../source/sim/simulator.js';
 import {makeSnapshot, withRates} from '../helpers/snapshot.js';
-import {tempDir} from './helpers.js';
+import {tempDir, until} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until(test: () => boolean, timeoutMs: number, what: string): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!test()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-}
 
 function openRecorder(file: string): HistoryRecorder {
 	const store = HistoryStore.open({file});

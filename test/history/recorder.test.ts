@@ -7,20 +7,12 @@ import {attachHistory} from '../../source/history/attach.js';
 import {HistoryReader} from '../../source/history/read.js';
 import {HistoryStore} from '../../source/history/store.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {tempDir} from './helpers.js';
+import {tempDir, until} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-
-async function until(test: () => boolean, timeoutMs: number, what: string): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!test()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-}
 
 function readStore(file: string) {
 	const store = HistoryStore.open({file, readOnly: true});

@@ -13,20 +13,12 @@ import {HistoryStore} from '../../source/history/store.js';
 import {classify} from '../../source/history/trouble.js';
 import {HistoryWriter} from '../../source/history/writer.js';
 import {startSimulator} from '../../source/sim/simulator.js';
-import {goodSample, observation, sixFacts, tempDir} from './helpers.js';
+import {goodSample, observation, sixFacts, tempDir, until} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-
-async function until(test: () => boolean, timeoutMs: number, what: string): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!test()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-}
 
 function temp(): string {
 	const made = tempDir();
