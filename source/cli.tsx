@@ -7,7 +7,7 @@ import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {closestCommand, planRun} from './cli/options.js';
 import {loadLiveUi, runLive} from './cli/run-live.js';
 import {TargetError} from './miner/target.js';
-import {keysHelpLines} from './ui/keymap.js';
+import {keysHelpLines} from './ui/keys/reference.js';
 
 // Start-up time matters (rigtop is started by hand, often over SSH): this file loads only the flag
 // parser, the keymap (for the keys in --help) and small modules of the CLI's own. Everything else is

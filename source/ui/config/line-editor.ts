@@ -1,9 +1,10 @@
 /**
  * One line of text being typed (the config view's search and its inline editor): the text, the caret,
- * and what each key does to them. The keys are the config keymap's prompt bindings (keymap.ts); any
+ * and what each key does to them. The keys are the config keymap's prompt bindings (keys/bindings.ts); any
  * other printable input goes in at the caret, and so does a paste (`pastedLine`), whole.
  */
-import {CONFIG_KEYMAP, type KeyLike} from '../keymap.js';
+import {type KeyLike} from '../keys/matcher.js';
+import {CONFIG_KEYMAP} from '../keys/bindings.js';
 
 /** Text being typed, and where the caret is in it (0…length). */
 export type TypedText = {readonly text: string; readonly caret: number};

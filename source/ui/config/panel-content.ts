@@ -8,7 +8,7 @@ import path from 'node:path';
 import type {ApplyResult, KeyResult} from '../../config/apply.js';
 import type {ConfigSessionState} from '../../config/session.js';
 import {formatClock} from '../../format.js';
-import {CONFIG_KEYMAP} from '../keymap.js';
+import {CONFIG_KEYMAP} from '../keys/bindings.js';
 import type {Dialog, Tone} from './config-reducer.js';
 
 /**

@@ -9,7 +9,7 @@ import {formatPath} from '../../config/json-values.js';
 import {cycleValues, specFor} from '../../config/schema.js';
 import {SECRET_MASK} from '../../config/types.js';
 import type {ConfigPath} from '../../config/types.js';
-import {CONFIG_KEYMAP} from '../keymap.js';
+import {CONFIG_KEYMAP} from '../keys/bindings.js';
 
 /** The ids (dotted paths) of every section around a key, outermost first. */
 export function ancestorIds(path: ConfigPath): string[] {

@@ -11,7 +11,7 @@ import {
 	type FleetUiState,
 } from '../../../source/ui/fleet/fleet-reducer.js';
 import {fleetRows, type FleetRow} from '../../../source/ui/fleet/fleet-rows.js';
-import type {KeyLike} from '../../../source/ui/keymap.js';
+import type {KeyLike} from '../../../source/ui/keys/matcher.js';
 import type {MonitorState} from '../../../source/monitor/types.js';
 import {makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
 

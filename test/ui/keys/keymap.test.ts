@@ -1,17 +1,9 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, test} from 'vitest';
-import {dashboardReducer, initialUiState, type DashboardUiState} from '../../source/ui/dashboard-reducer.js';
-import {
-	CONFIG_KEYMAP,
-	keyName,
-	keysHelpLines,
-	keysMarkdown,
-	SCREEN_KEYMAP,
-	type Capability,
-	type CommandName,
-	type KeyLike,
-	type Keymap,
-} from '../../source/ui/keymap.js';
+import {dashboardReducer, initialUiState, type DashboardUiState} from '../../../source/ui/dashboard-reducer.js';
+import {keyName, type Capability, type KeyLike, type Keymap} from '../../../source/ui/keys/matcher.js';
+import {CONFIG_KEYMAP, SCREEN_KEYMAP, type CommandName} from '../../../source/ui/keys/bindings.js';
+import {keysHelpLines, keysMarkdown} from '../../../source/ui/keys/reference.js';
 
 const everything: ReadonlySet<CommandName> = new Set<CommandName>(SCREEN_KEYMAP.bindings.map((binding) => binding.command));
 const commandFor = (input: string, key: KeyLike, screen: 'dashboard' | 'help' | 'fleet' | 'fleetFilter', available = everything) =>
@@ -149,7 +141,7 @@ describe('keymap', () => {
 	});
 
 	test("the readme's keys table is the one the keymap gives", () => {
-		const readme = readFileSync(new URL('../../readme.md', import.meta.url), 'utf8');
+		const readme = readFileSync(new URL('../../../readme.md', import.meta.url), 'utf8');
 		const table = /<!-- keys:begin -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)?.[1];
 		expect(table, 'readme.md has no <!-- keys:begin --> … <!-- keys:end --> block').toBeDefined();
 		expect(table, `readme.md's keys table is out of date; it should read:\n${keysMarkdown()}\n`).toBe(keysMarkdown());
