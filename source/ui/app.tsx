@@ -15,6 +15,7 @@ import {rigTags} from './fleet/fleet-rows.js';
 import type {FleetSaved} from './fleet/fleet-reducer.js';
 import type {Prefs} from '../prefs/prefs.js';
 import {CHART_SPANS, DEFAULT_SPAN} from './chart/chart-reducer.js';
+import {FixedNowContext} from './hooks/use-now.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
 
@@ -298,5 +299,10 @@ export function App({
 		);
 	}
 
-	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;
+	// The one clock of every screen below (screens/contract.ts): fixed when the App was given `now`, else live.
+	return (
+		<ThemeContext.Provider value={createTheme({color})}>
+			<FixedNowContext.Provider value={now ?? null}>{body}</FixedNowContext.Provider>
+		</ThemeContext.Provider>
+	);
 }
