@@ -1,9 +1,21 @@
-import type {RunPlan} from './options.js';
-import type {Session} from './session.js';
-import {MinerError} from '../miner/errors.js';
-import type {MinerSnapshot} from '../miner/model.js';
-import {withoutCredentials} from '../monitor/name.js';
-import {formatOnceText, type OnceResult} from './once-report.js';
+/** `rigtop --once`: every miner read once, printed as text or JSON; also what rigtop does off a terminal. */
+import {buildSession} from '../../session/build.js';
+import type {Session} from '../../session/session.js';
+import type {Command, RunPlan} from '../command.js';
+import {MinerError} from '../../miner/errors.js';
+import type {MinerSnapshot} from '../../miner/model.js';
+import {withoutCredentials} from '../../monitor/name.js';
+import {formatOnceText, type OnceResult} from './report.js';
+
+export const run: Command<RunPlan> = async (plan, context) => {
+	for (const notice of plan.notices) context.warn(notice);
+	const session = await buildSession(plan, context.warn);
+	try {
+		return await runOnce(session, plan, process.stdout);
+	} finally {
+		await session.close();
+	}
+};
 
 /** Reads every miner once, in parallel, and prints text or JSON. Returns the exit code: 0 all read, 1 otherwise. */
 export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.WritableStream): Promise<number> {
