@@ -1,10 +1,8 @@
 /** `rigtop --once`: every miner read once, printed as text or JSON; also what rigtop does off a terminal. */
+import {pollOnce} from '../../monitor/monitor.js';
 import {buildSession} from '../../session/build.js';
 import type {Session} from '../../session/session.js';
 import type {Command, RunPlan} from '../command.js';
-import {MinerError} from '../../miner/errors.js';
-import type {MinerSnapshot} from '../../miner/model.js';
-import {withoutCredentials} from '../../monitor/name.js';
 import {formatOnceText, type OnceResult} from './report.js';
 
 export const run: Command<RunPlan> = async (plan, context) => {
@@ -17,32 +15,34 @@ export const run: Command<RunPlan> = async (plan, context) => {
 	}
 };
 
-/** Reads every miner once, in parallel, and prints text or JSON. Returns the exit code: 0 all read, 1 otherwise. */
+/**
+ * Reads every miner once, in parallel, through the monitor's own poll (monitor.ts `pollOnce`): a failure is what the
+ * live screens would make of it, and so is the miner's name. Prints text or JSON. Returns the exit code: 0 all read,
+ * 1 otherwise.
+ */
 export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.WritableStream): Promise<number> {
-	const results = await Promise.all(
-		session.miners.map(async (miner): Promise<OnceResult> => {
-			try {
-				const snapshot: MinerSnapshot = await miner.reader.read();
-				return {url: miner.target.url, name: miner.target.name ?? snapshot.workerId ?? hostOf(miner.target.url), snapshot, error: null};
-			} catch (error) {
-				const minerError =
-					error instanceof MinerError ? error : new MinerError('unreachable', error instanceof Error ? error.message : String(error));
-				return {url: miner.target.url, name: miner.target.name ?? hostOf(miner.target.url), snapshot: null, error: minerError};
-			}
+	const polls = await Promise.all(
+		session.miners.map(async (miner) => {
+			const {target, reader} = miner;
+			const state = await pollOnce(async (signal) => reader.read(signal), target.url, target.name === undefined ? {} : {name: target.name});
+			const result: OnceResult = {url: target.url, name: state.name, snapshot: state.snapshot, error: state.error};
+			return {result, state};
 		}),
 	);
-	// A cron --once adds its sample to the history (written when the session closes).
+	// A cron --once adds its sample to the history (written when the session closes), with the link state the monitor
+	// ended in: live, down (nothing answered, or not in time) or error (the user has to act).
 	const at = Date.now();
-	results.forEach((result, slot) => {
+	polls.forEach(({state}, slot) => {
 		session.history?.recordRead(slot, {
-			url: withoutCredentials(result.url),
-			name: result.name,
+			url: state.url,
+			name: state.name,
 			at,
-			snapshot: result.snapshot,
-			link: result.error === null ? 'live' : result.error.transient ? 'down' : 'error',
+			snapshot: state.snapshot,
+			link: state.status === 'live' || state.status === 'error' ? state.status : 'down',
 		});
 	});
 
+	const results = polls.map(({result}) => result);
 	if (plan.json) {
 		out.write(`${JSON.stringify(toJson(results), null, 2)}\n`);
 	} else {
@@ -50,10 +50,6 @@ export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.Writa
 	}
 
 	return results.every((result) => result.error === null) ? 0 : 1;
-}
-
-function hostOf(url: string): string {
-	return url.replace(/^https?:\/\//, '');
 }
 
 function toJson(results: readonly OnceResult[]) {
