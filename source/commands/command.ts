@@ -1,11 +1,11 @@
 /**
  * What every command of rigtop is (`source/commands/<name>/`, one folder each): a `run` that takes the command's plan
  * (what `cli/` made of the command line) and the context it runs in, and resolves to the exit code. `source/cli.tsx`
- * loads a command with `import()` from one table (cli/commands.ts) and calls its `run`; nothing else is dispatched.
- * The errors a command throws (`UsageError`, `NothingToWatchError`: source/errors.ts) decide how rigtop exits.
+ * loads a command with `import()` from one table (`COMMANDS`, keyed by the command `cli/options.ts` planned) and calls
+ * its `run`. The errors a command throws (`UsageError`, `NothingToWatchError`: source/errors.ts) decide how rigtop exits.
  */
 
-/** Where a command writes and what it knows of the program; the same for every command. */
+/** What every command is given besides its plan: the program's version and where its warnings go. */
 export type CommandContext = {
 	/** rigtop's version (the exporter reports it). */
 	readonly version: string;
@@ -16,7 +16,7 @@ export type CommandContext = {
 /** A command's entry: its plan and the context in, the exit code out. */
 export type Command<Plan> = (plan: Plan, context: CommandContext) => Promise<number>;
 
-/** The commands that watch miners through a session: the plan `cli/options.ts` makes of their flags. */
+/** The commands that watch miners (live, once, where, exporter) take a RunPlan, which `cli/options.ts` makes of their flags. */
 export type RunMode = 'live' | 'once' | 'where' | 'exporter';
 
 /** Where the metrics endpoint listens (`rigtop exporter --listen`, or the live view's `--metrics`); checked when served. */
