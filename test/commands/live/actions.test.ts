@@ -1,7 +1,7 @@
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {minerActions} from '../../source/cli/live-actions.js';
-import {watchMiner, type WatchedMiner} from '../../source/cli/session.js';
-import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {minerActions} from '../../../source/commands/live/actions.js';
+import {watchMiner, type WatchedMiner} from '../../../source/session/session.js';
+import {startSimulator, type Simulator} from '../../../source/sim/simulator.js';
 
 let simulator: Simulator | null = null;
 let miner: WatchedMiner | null = null;

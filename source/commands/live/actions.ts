@@ -1,5 +1,5 @@
-import {describeConfigError, layoutForVersion, problemLine} from '../config/errors.js';
-import type {WatchedMiner} from './session.js';
+import {describeConfigError, layoutForVersion, problemLine} from '../../config/errors.js';
+import type {WatchedMiner} from '../../session/session.js';
 
 export type MinerActions = {
 	readonly onPause: () => void;

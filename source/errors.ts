@@ -1,7 +1,8 @@
 /**
- * The CLI's own errors, which decide how rigtop exits (cli.tsx): bad usage is exit 2 with a pointer to
- * --help, nothing to watch is exit 1 with the whole explanation. Kept free of imports, so the entry can
- * match them by type without loading anything else.
+ * The errors every command shares, which decide how rigtop exits (cli.tsx): bad usage is exit 2 with a pointer
+ * to --help, nothing to watch is exit 1 with the whole explanation. Below the commands, so that any layer can
+ * throw them (the session's targets and rigs file, the exporter's addresses and web config); kept free of imports,
+ * so the entry can match them by type without loading anything else.
  */
 
 /** A mistake in what the user gave rigtop (flags, files, addresses, tokens): shown as is, with no stack. */

@@ -1,5 +1,5 @@
 import {afterEach, describe, expect, it} from 'vitest';
-import {createSession, type Session} from '../../source/cli/session.js';
+import {createSession, type Session} from '../../source/session/session.js';
 import {startRawServer} from '../helpers/raw-server.js';
 import {routes626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
 

@@ -5,15 +5,15 @@
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {runConfigCommand, type ConfigCommandOptions} from '../../source/cli/config-command.js';
-import {runHistoryCommand} from '../../source/history/command.js';
-import {HistoryReader} from '../../source/history/read.js';
-import {HistoryStore} from '../../source/history/store.js';
-import {HistoryWriter} from '../../source/history/writer.js';
-import {goodSample, observation} from '../history/helpers.js';
-import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {tempDir, v6Config} from '../config/helpers/fixtures.js';
-import {json, startReplayServer} from '../config/helpers/replay-server.js';
+import {runConfigCommand, type ConfigCommandOptions} from '../../../source/commands/config/config.js';
+import {runHistoryCommand} from '../../../source/commands/history/history.js';
+import {HistoryReader} from '../../../source/history/read.js';
+import {HistoryStore} from '../../../source/history/store.js';
+import {HistoryWriter} from '../../../source/history/writer.js';
+import {goodSample, observation} from '../../history/helpers.js';
+import {startSimulator, type Simulator} from '../../../source/sim/simulator.js';
+import {tempDir, v6Config} from '../../config/helpers/fixtures.js';
+import {json, startReplayServer} from '../../config/helpers/replay-server.js';
 
 const TOKEN = 'cli-config-token-77';
 const POOL_PASS = 'cli-pool-password-3';

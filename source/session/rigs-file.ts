@@ -16,7 +16,7 @@ import {readFile, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {readTokenFile} from '../discovery/token-source.js';
 import {normalizeMinerUrl} from '../miner/target.js';
-import {UsageError} from './errors.js';
+import {UsageError} from '../errors.js';
 
 export type RigEntry = {
 	/** Canonical base URL. */

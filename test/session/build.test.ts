@@ -2,9 +2,9 @@ import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
-import {buildSession} from '../../source/cli/build-session.js';
-import type {RunPlan} from '../../source/cli/options.js';
-import type {Session} from '../../source/cli/session.js';
+import {buildSession} from '../../source/session/build.js';
+import type {RunPlan} from '../../source/commands/command.js';
+import type {Session} from '../../source/session/session.js';
 
 let dir = '';
 let session: Session | null = null;

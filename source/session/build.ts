@@ -2,25 +2,40 @@ import path from 'node:path';
 import {resolveTargets} from '../discovery/discover.js';
 import type {DiscoveryResult, Source, Target} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
-import {NothingToWatchError} from './errors.js';
-import type {RunPlan} from './options.js';
+import {NothingToWatchError} from '../errors.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
-import {discoveryInput, findTargets} from './targets.js';
+import {discoveryInput, findTargets, type TargetOptions} from './targets.js';
 import type {Simulator} from '../sim/simulator.js';
+
+/** What a session is built from (the commands' RunPlan has it all): which miners, how to watch them, what to record. */
+export type SessionPlan = TargetOptions & {
+	/** The command the session is for (history records the live screens' monitors; --once records its reads). */
+	readonly mode: 'live' | 'once' | 'where' | 'exporter';
+	/** URLs as typed; discovery normalizes and checks them. */
+	readonly urls: readonly string[];
+	readonly demo: boolean;
+	/** --rigs FILE: a JSON list of {name, url, tokenFile}. */
+	readonly rigsFile: string | undefined;
+	readonly intervalMs: number;
+	/** --paused-alert: after how long a paused miner is an alert (ms; 0 never). */
+	readonly pausedAlertMs: number;
+	/** Record polls and events in the history store (off with --no-history). */
+	readonly history: boolean;
+};
 
 /**
  * Builds the session: the simulated miner for --demo, else what discovery found. Warnings go to
  * `warn` (stderr, before the dashboard takes the screen). A token file that cannot be read, or an
  * address that is not one, is bad usage; finding no miner at all is NothingToWatchError.
  */
-export async function buildSession(plan: RunPlan, warn: (line: string) => void): Promise<Session> {
+export async function buildSession(plan: SessionPlan, warn: (line: string) => void): Promise<Session> {
 	return withHistory(await buildBareSession(plan, warn), plan, warn);
 }
 
 /** The session with history recorded (source/history/attach.ts), unless --no-history; a store that fails only warns. */
-async function withHistory(session: Session, plan: RunPlan, warn: (line: string) => void): Promise<Session> {
+async function withHistory(session: Session, plan: SessionPlan, warn: (line: string) => void): Promise<Session> {
 	if (!plan.history) return session;
 	try {
 		const {attachHistory} = await import('../history/attach.js');
@@ -31,7 +46,7 @@ async function withHistory(session: Session, plan: RunPlan, warn: (line: string)
 	}
 }
 
-async function buildBareSession(plan: RunPlan, warn: (line: string) => void): Promise<Session> {
+async function buildBareSession(plan: SessionPlan, warn: (line: string) => void): Promise<Session> {
 	// The session's code (HTTP client, monitor, simulator) loads while discovery reads files.
 	const loading = import('./session.js');
 	loading.catch(() => undefined); // awaited below; a failure must not go unhandled when discovery throws first
@@ -48,7 +63,7 @@ export type DemoMiner = {readonly simulator: Simulator; readonly stateDir: strin
  * for --demo (started here), the rigs of --rigs, else what discovery found. Same warnings and errors as buildSession.
  */
 export async function resolveSessionTargets(
-	plan: RunPlan,
+	plan: SessionPlan,
 	warn: (line: string) => void,
 ): Promise<{targets: SessionTarget[]; demo: DemoMiner | null}> {
 	if (plan.demo) {
@@ -71,7 +86,7 @@ export async function resolveSessionTargets(
  * given with them; else the addresses given, --config or the running processes), each with where it and its token
  * came from. A rigs file (or a rig's token file) that cannot be used is bad usage, as when watching.
  */
-export async function whereResult(plan: RunPlan): Promise<DiscoveryResult> {
+export async function whereResult(plan: SessionPlan): Promise<DiscoveryResult> {
 	if (plan.rigsFile !== undefined) return rigsResult(plan, plan.rigsFile);
 	return resolveTargets(discoveryInput(plan, plan.urls));
 }
@@ -81,7 +96,7 @@ export async function whereResult(plan: RunPlan): Promise<DiscoveryResult> {
  * with a tokenFile uses that token; the others (and the URLs) go through discovery like URL
  * arguments: the token given to rigtop, else that of the local miner listening on the port.
  */
-async function rigsResult(plan: RunPlan, rigsFile: string): Promise<DiscoveryResult> {
+async function rigsResult(plan: SessionPlan, rigsFile: string): Promise<DiscoveryResult> {
 	const file = path.resolve(rigsFile);
 	const rigs = await readRigsFile(rigsFile);
 	const warnings: string[] = [];

@@ -1,10 +1,20 @@
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {parseTime, runHistoryCommand, type HistoryCommandOptions} from '../../source/history/command.js';
-import {UsageError} from '../../source/cli/errors.js';
-import {HistoryWriter} from '../../source/history/writer.js';
-import {startSimulator} from '../../source/sim/simulator.js';
-import {downSample, eventRecord, goodSample, manualClock, observation, openStore, sixFacts, tempDir, writeRun} from './helpers.js';
+import {parseTime, runHistoryCommand, type HistoryCommandOptions} from '../../../source/commands/history/history.js';
+import {UsageError} from '../../../source/errors.js';
+import {HistoryWriter} from '../../../source/history/writer.js';
+import {startSimulator} from '../../../source/sim/simulator.js';
+import {
+	downSample,
+	eventRecord,
+	goodSample,
+	manualClock,
+	observation,
+	openStore,
+	sixFacts,
+	tempDir,
+	writeRun,
+} from '../../history/helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -2,8 +2,8 @@ import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
-import {readRigsFile, readRigToken} from '../../source/cli/rigs-file.js';
-import {UsageError} from '../../source/cli/errors.js';
+import {readRigsFile, readRigToken} from '../../source/session/rigs-file.js';
+import {UsageError} from '../../source/errors.js';
 
 let dir = '';
 beforeEach(async () => {

@@ -1,9 +1,9 @@
 import {afterEach, describe, expect, test} from 'vitest';
-import {startLive, type LiveApp} from '../../source/cli/live.js';
-import type {RunPlan} from '../../source/cli/options.js';
-import {createSession, type Session} from '../../source/cli/session.js';
-import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {linesOf, renderTerminal} from '../ui/helpers/terminal.js';
+import {startLive, type LiveApp} from '../../../source/commands/live/app.js';
+import type {RunPlan} from '../../../source/commands/command.js';
+import {createSession, type Session} from '../../../source/session/session.js';
+import {startSimulator, type Simulator} from '../../../source/sim/simulator.js';
+import {linesOf, renderTerminal} from '../../ui/helpers/terminal.js';
 
 const plan = {mode: 'live', color: false, readOnly: false, bell: false, onAlert: null, intervalMs: 2000} as unknown as RunPlan;
 

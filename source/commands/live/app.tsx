@@ -1,17 +1,17 @@
 import path from 'node:path';
 import type {ReactElement} from 'react';
-import {appliedEvent} from '../config/apply.js';
-import {ConfigSession} from '../config/session.js';
-import {PollInterval} from '../monitor/poll-interval.js';
-import {memoryCapacity, SessionHistory} from '../history/source.js';
-import {App, type ConfigTarget} from '../ui/app.js';
-import {ConfigView} from '../ui/config/config-view.js';
-import {lastHourSource} from '../history/last-hour.js';
+import {appliedEvent} from '../../config/apply.js';
+import {ConfigSession} from '../../config/session.js';
+import {PollInterval} from '../../monitor/poll-interval.js';
+import {memoryCapacity, SessionHistory} from '../../history/source.js';
+import {App, type ConfigTarget} from '../../ui/app.js';
+import {ConfigView} from '../../ui/config/config-view.js';
+import {lastHourSource} from '../../history/last-hour.js';
 import {startAlerting} from './alerting.js';
-import {minerActions} from './live-actions.js';
-import type {PrefsFile} from '../prefs/prefs.js';
-import type {RunPlan} from './options.js';
-import type {Session, WatchedMiner} from './session.js';
+import {minerActions} from './actions.js';
+import type {PrefsFile} from '../../prefs/prefs.js';
+import type {RunPlan} from '../command.js';
+import type {Session, WatchedMiner} from '../../session/session.js';
 
 export type LiveApp = {
 	readonly element: ReactElement;

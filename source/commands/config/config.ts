@@ -5,13 +5,14 @@
  * like the dashboard; exactly one miner. Results go to stdout, problems to stderr; never a stack
  * trace, never the token.
  */
-import {appliedEvent, type ApplyResult} from '../config/apply.js';
-import {configGet, configSet, type ScriptedResult} from '../config/scripted.js';
-import {formatNoneFound} from '../discovery/where.js';
-import {MinerClient} from '../miner/client.js';
-import type {MinerSnapshot} from '../miner/model.js';
-import {UsageError} from './errors.js';
-import {findTargets, type DiscoveryPlaces, type TargetOptions} from './targets.js';
+import {appliedEvent, type ApplyResult} from '../../config/apply.js';
+import {configGet, configSet, type ScriptedResult} from '../../config/scripted.js';
+import {formatNoneFound} from '../../discovery/where.js';
+import {MinerClient} from '../../miner/client.js';
+import type {MinerSnapshot} from '../../miner/model.js';
+import {UsageError} from '../../errors.js';
+import {findTargets, type DiscoveryPlaces, type TargetOptions} from '../../session/targets.js';
+import type {Command} from '../command.js';
 
 export type ConfigCommandOptions = TargetOptions & {
 	/** URL arguments and --url values, as typed. */
@@ -93,7 +94,7 @@ function print(stream: {write(text: string): unknown}, lines: readonly string[])
  */
 async function readIdentity(client: MinerClient): Promise<MinerSnapshot | null> {
 	try {
-		const {MinerReader} = await import('../miner/reader.js');
+		const {MinerReader} = await import('../../miner/reader.js');
 		return await new MinerReader(client).read(AbortSignal.timeout(3000), {perThread: false});
 	} catch {
 		return null;
@@ -114,8 +115,8 @@ async function recordApply(
 	warn: (line: string) => void,
 ): Promise<void> {
 	const [{recordActionEvent}, {defaultStoreFile}] = await Promise.all([
-		import('../history/action-event.js'),
-		import('../history/attach.js'),
+		import('../../history/action-event.js'),
+		import('../../history/attach.js'),
 	]);
 	const at = Date.now();
 	const event = appliedEvent(result, 'apply');
@@ -134,6 +135,11 @@ async function recordApply(
 		warn(`the apply was not recorded in the history: ${error instanceof Error ? error.message : String(error)}`);
 	}
 }
+
+/** The config command's plan: the words after `config` (get or set, then PATHs and addresses) and its options. */
+export type ConfigPlan = ConfigCommandOptions & {readonly words: readonly string[]};
+
+export const run: Command<ConfigPlan> = async ({words, ...options}) => runConfigCommand(words, options);
 
 /** Runs `rigtop config …`; resolves to the exit code. */
 export async function runConfigCommand(argv: readonly string[], options: ConfigCommandOptions): Promise<number> {

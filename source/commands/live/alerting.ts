@@ -1,7 +1,7 @@
-import {createBell} from '../alerts/bell.js';
-import {AlertCenter, type AlertSink} from '../alerts/center.js';
-import {AlertCommand} from '../alerts/command-runner.js';
-import type {WatchedMiner} from './session.js';
+import {createBell} from '../../alerts/bell.js';
+import {AlertCenter, type AlertSink} from '../../alerts/center.js';
+import {AlertCommand} from '../../alerts/command-runner.js';
+import type {WatchedMiner} from '../../session/session.js';
 
 export type AlertingOptions = {
 	/** --bell: where the BEL goes (the terminal), or null for no bell. */

@@ -7,19 +7,20 @@
  * at; with nothing given and no miner running, the miner seen most recently. Reads only: never creates,
  * changes or sets aside the store.
  */
-import {resolveTargets} from '../discovery/discover.js';
-import type {DiscoveryInput} from '../discovery/types.js';
-import {MinerClient} from '../miner/client.js';
-import {MinerReader} from '../miner/reader.js';
-import {parseDuration} from '../cli/duration.js';
-import {UsageError} from '../cli/errors.js';
-import {formatDuration, formatHashrate} from '../format.js';
-import {normalizeMinerUrl, TargetError} from '../miner/target.js';
-import {hostPort, withoutCredentials} from '../monitor/name.js';
-import {defaultStoreFile} from './attach.js';
-import {HistoryReader, type StoredEvent, type StoredMiner, type StoredRow} from './read.js';
-import {HistoryStore} from './store.js';
-import {linkName} from './tiers.js';
+import {resolveTargets} from '../../discovery/discover.js';
+import type {DiscoveryInput} from '../../discovery/types.js';
+import {MinerClient} from '../../miner/client.js';
+import {MinerReader} from '../../miner/reader.js';
+import {parseDuration} from '../../duration.js';
+import {UsageError} from '../../errors.js';
+import {formatDuration, formatHashrate} from '../../format.js';
+import {normalizeMinerUrl, TargetError} from '../../miner/target.js';
+import {hostPort, withoutCredentials} from '../../monitor/name.js';
+import {defaultStoreFile} from '../../history/attach.js';
+import {HistoryReader, type StoredEvent, type StoredMiner, type StoredRow} from '../../history/read.js';
+import {HistoryStore} from '../../history/store.js';
+import {linkName} from '../../history/tiers.js';
+import type {Command} from '../command.js';
 
 export type HistoryCommandOptions = {
 	/** URL arguments and --url values, as typed. */
@@ -72,6 +73,8 @@ export function parseTime(text: string, now: number, flag: string): number {
 		`${flag} takes a duration back from now (90m, 24h, 7d) or a date (2026-11-20T22:00), not ${JSON.stringify(text.slice(0, 40))}`,
 	);
 }
+
+export const run: Command<HistoryCommandOptions> = async (options) => runHistoryCommand(options);
 
 /** Runs `rigtop history …`; resolves to the exit code. */
 export async function runHistoryCommand(options: HistoryCommandOptions): Promise<number> {

@@ -1,5 +1,5 @@
-import type {MinerError} from '../miner/errors.js';
-import type {MinerSnapshot, ThreadInfo} from '../miner/model.js';
+import type {MinerError} from '../../miner/errors.js';
+import type {MinerSnapshot, ThreadInfo} from '../../miner/model.js';
 import {
 	DASH,
 	formatBytes,
@@ -13,7 +13,7 @@ import {
 	formatRateIn,
 	pickRateUnit,
 	rateDecimals,
-} from '../format.js';
+} from '../../format.js';
 
 export type OnceResult = {
 	readonly url: string;

@@ -1,9 +1,24 @@
 import process from 'node:process';
 import {rm} from 'node:fs/promises';
-import {resolveSessionTargets} from '../cli/build-session.js';
-import type {RunPlan} from '../cli/options.js';
-import {UsageError} from '../cli/errors.js';
-import type {Logger} from './log.js';
+import {UsageError} from '../../errors.js';
+import {exporterLogger, type Logger} from '../../exporter/log.js';
+import {resolveSessionTargets} from '../../session/build.js';
+import type {Command, RunPlan} from '../command.js';
+
+/** The exporter's plan: the session's, its log's format and level as typed, and whether to serve per-thread metrics. */
+export type ExporterPlan = RunPlan & {
+	readonly logFormat: string | undefined;
+	readonly logLevel: string | undefined;
+	/** false with --no-thread-metrics. */
+	readonly threads: boolean;
+};
+
+export const run: Command<ExporterPlan> = async (plan, context) => {
+	// The exporter's every line has a time and a level (exporter/log.ts); a --log.format it does not know is bad usage.
+	const log = exporterLogger(plan.logFormat, plan.logLevel);
+	for (const notice of plan.notices) log.warn(notice);
+	return runExporterCommand(plan, context.version, log, {threads: plan.threads});
+};
 
 /**
  * `rigtop exporter`: finds the miners as the live view does (URLs, --rigs, --config, discovery; --demo starts the
@@ -24,7 +39,7 @@ export async function runExporterCommand(
 	let demo: Awaited<ReturnType<typeof resolveSessionTargets>>['demo'] = null;
 	try {
 		// run.js is also the worker's entry: loaded on its own, so that the worker does not load discovery's code.
-		const [{runExporter}, resolved] = await Promise.all([import('./run.js'), resolveSessionTargets(plan, warn)]);
+		const [{runExporter}, resolved] = await Promise.all([import('../../exporter/run.js'), resolveSessionTargets(plan, warn)]);
 		demo = resolved.demo;
 		// SIGHUP finds the miners again as at the start (the rigs file, discovery); the demo keeps its one miner.
 		const reloadTargets = demo ? undefined : async () => (await resolveSessionTargets(plan, warn)).targets;

@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
-import {formatOnceText} from '../../source/cli/once-report.js';
-import {MinerError} from '../../source/miner/errors.js';
-import {makeSnapshot, makeThreads} from '../helpers/snapshot.js';
+import {formatOnceText} from '../../../source/commands/once/report.js';
+import {MinerError} from '../../../source/miner/errors.js';
+import {makeSnapshot, makeThreads} from '../../helpers/snapshot.js';
 
 const url = 'http://127.0.0.1:18088';
 
