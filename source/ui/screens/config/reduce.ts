@@ -7,16 +7,16 @@
  * search prompt's text lives in this state too (line-editor.ts edits it; no component holds its own
  * copy of the text), so fast typing loses no key.
  */
-import type {ConfigEntry} from '../../config/document.js';
-import {jsonEqual} from '../../config/json-values.js';
-import type {ConfigSessionState} from '../../config/session.js';
-import {READ_ONLY_MESSAGE} from '../../config/session.js';
-import type {ConfigPath, JsonValue} from '../../config/types.js';
-import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {type Capability, type KeyLike} from '../keys/matcher.js';
-import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keys/bindings.js';
-import {scrollHelp} from '../help-toggle.js';
-import {scrollToShow} from '../scroll.js';
+import type {ConfigEntry} from '../../../config/document.js';
+import {jsonEqual} from '../../../config/json-values.js';
+import type {ConfigSessionState} from '../../../config/session.js';
+import {READ_ONLY_MESSAGE} from '../../../config/session.js';
+import type {ConfigPath, JsonValue} from '../../../config/types.js';
+import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
+import {type Capability, type KeyLike} from '../../keys/matcher.js';
+import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
+import {scrollHelp} from '../../help-toggle.js';
+import {scrollToShow} from '../../scroll.js';
 import {pastedLine, typeKey, type TypedText} from './line-editor.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';

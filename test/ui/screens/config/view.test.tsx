@@ -6,13 +6,13 @@
 import {stripVTControlCharacters} from 'node:util';
 import fc from 'fast-check';
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {ConfigSession} from '../../../source/config/session.js';
-import {MinerClient} from '../../../source/miner/client.js';
-import {startSimulator} from '../../../source/sim/simulator.js';
-import {ConfigView} from '../../../source/ui/config/config-view.js';
-import {tempDir} from '../../config/helpers/fixtures.js';
-import {FAST, NEW_TOKEN, POOL_PASS, TOKEN, useSimulatedMiner} from '../../config/helpers/sim-miner.js';
-import {KEYS, linesOf, renderTerminal, tick, type Terminal} from '../helpers/terminal.js';
+import {ConfigSession} from '../../../../source/config/session.js';
+import {MinerClient} from '../../../../source/miner/client.js';
+import {startSimulator} from '../../../../source/sim/simulator.js';
+import {ConfigView} from '../../../../source/ui/screens/config/view.js';
+import {tempDir} from '../../../config/helpers/fixtures.js';
+import {FAST, NEW_TOKEN, POOL_PASS, TOKEN, useSimulatedMiner} from '../../../config/helpers/sim-miner.js';
+import {KEYS, linesOf, renderTerminal, tick, type Terminal} from '../../helpers/terminal.js';
 
 const KEY = {...KEYS, right: '\u001B[C', left: '\u001B[D', enter: '\r', backspace: '\u007F', space: ' '} as const;
 

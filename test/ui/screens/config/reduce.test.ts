@@ -4,15 +4,15 @@
  * table itself (one command per key in each mode, footer from the same table).
  */
 import {describe, expect, test} from 'vitest';
-import {dialogContent} from '../../../source/ui/config/panel-content.js';
-import {ConfigDocument} from '../../../source/config/document.js';
-import {PendingEdits} from '../../../source/config/edits.js';
-import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../source/config/session.js';
-import {type KeyLike} from '../../../source/ui/keys/matcher.js';
-import {CONFIG_KEYMAP, type ConfigMode} from '../../../source/ui/keys/bindings.js';
-import {configReducer, initialConfigUi, modeOf, type ConfigStep, type ConfigUiState} from '../../../source/ui/config/config-reducer.js';
-import {typedValue} from '../../../source/ui/config/typed-value.js';
-import {v6Config} from '../../config/helpers/fixtures.js';
+import {dialogContent} from '../../../../source/ui/screens/config/panel-content.js';
+import {ConfigDocument} from '../../../../source/config/document.js';
+import {PendingEdits} from '../../../../source/config/edits.js';
+import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../../source/config/session.js';
+import {type KeyLike} from '../../../../source/ui/keys/matcher.js';
+import {CONFIG_KEYMAP, type ConfigMode} from '../../../../source/ui/keys/bindings.js';
+import {configReducer, initialConfigUi, modeOf, type ConfigStep, type ConfigUiState} from '../../../../source/ui/screens/config/reduce.js';
+import {typedValue} from '../../../../source/ui/screens/config/typed-value.js';
+import {v6Config} from '../../../config/helpers/fixtures.js';
 
 function sessionState(edits?: PendingEdits, patch: Partial<ConfigSessionState> = {}): ConfigSessionState {
 	const document = edits?.base ?? new ConfigDocument(v6Config());

@@ -1,34 +1,26 @@
 import {Box, Text} from 'ink';
 import {useEffect, useMemo, useState} from 'react';
-import type {KeyResult} from '../../config/apply.js';
-import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
-import {formatClock} from '../../format.js';
-import {useStepReducer} from '../hooks/use-step-reducer.js';
-import {useKeys} from '../hooks/use-keys.js';
-import {scrollToShow} from '../scroll.js';
-import {useStore} from '../hooks/use-store.js';
-import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {type Capability} from '../keys/matcher.js';
-import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keys/bindings.js';
-import {Footer} from '../panes/footer.js';
-import {helpScrollKeys} from '../help-toggle.js';
-import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
-import {Line, Pane} from '../panes/pane.js';
-import {TitleBar} from '../panes/title-bar.js';
-import {TooSmall} from '../panes/too-small.js';
-import {Wrapped, wrappedHeight} from '../wrap.js';
-import {isTooSmall} from '../layout.js';
-import {useTheme, type ThemeToken} from '../theme.js';
+import type {KeyResult} from '../../../config/apply.js';
+import type {ConfigSessionState, ConfigStore} from '../../../config/session.js';
+import {formatClock} from '../../../format.js';
+import {useStepReducer} from '../../hooks/use-step-reducer.js';
+import {useKeys} from '../../hooks/use-keys.js';
+import {scrollToShow} from '../../scroll.js';
+import {useStore} from '../../hooks/use-store.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {type Capability} from '../../keys/matcher.js';
+import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
+import {Footer} from '../../panes/footer.js';
+import {helpScrollKeys} from '../../help-toggle.js';
+import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
+import {Line, Pane} from '../../panes/pane.js';
+import {TitleBar} from '../../panes/title-bar.js';
+import {TooSmall} from '../../panes/too-small.js';
+import {Wrapped, wrappedHeight} from '../../wrap.js';
+import {isTooSmall} from '../../layout.js';
+import {useTheme, type ThemeToken} from '../../theme.js';
 import {ConfigPanel} from './config-panel.js';
-import {
-	configReducer,
-	initialConfigUi,
-	modeOf,
-	showsResult,
-	type ConfigEffect,
-	type ConfigUiAction,
-	type ConfigUiState,
-} from './config-reducer.js';
+import {configReducer, initialConfigUi, modeOf, showsResult, type ConfigEffect, type ConfigUiAction, type ConfigUiState} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
 import {dialogContent, resultContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
