@@ -34,7 +34,7 @@ function sessionState(edits?: PendingEdits, patch: Partial<ConfigSessionState> =
 }
 
 function press(state: ConfigUiState, session: ConfigSessionState, input: string, key: KeyLike = {}, readOnly = false): ConfigStep {
-	return configReducer(state, {type: 'key', input, key}, {session, pageSize: 5, readOnly});
+	return configReducer(state, {type: 'key', input, key}, {session, pageSize: 5, readOnly, helpMax: 0, tooSmall: false});
 }
 
 /** Runs keys, applying the session effects the reducer asks for to the edits (as the view does). */
@@ -50,9 +50,8 @@ function run(
 		state = step.state;
 		for (const effect of step.effects) {
 			effects.push(effect.type);
-			const edits = current.edits!;
-			if (effect.type === 'toggle') current = {...current, edits: (edits.toggle(effect.path) as {edits: PendingEdits}).edits};
-			if (effect.type === 'set') current = {...current, edits: (edits.set(effect.path, effect.value) as {edits: PendingEdits}).edits};
+			// The effect carries the edits the reducer made: the session takes them as they are.
+			if (effect.type === 'toggle' || effect.type === 'set' || effect.type === 'step') current = {...current, edits: effect.edits};
 		}
 	}
 
@@ -116,7 +115,7 @@ describe('config reducer', () => {
 		state = press(state, opened.session, '30').state;
 		const done = press(state, opened.session, '', {return: true});
 		expect(done.state.prompt).toBeNull();
-		expect(done.effects).toEqual([{type: 'set', path: ['print-time'], value: 30}]);
+		expect(done.effects).toEqual([{type: 'set', path: ['print-time'], value: 30, edits: expect.any(PendingEdits)}]);
 	});
 
 	test('read-only: write keys only say so', () => {
@@ -254,7 +253,7 @@ describe('config reducer', () => {
 describe('typed input', () => {
 	test('a paste goes into the value being typed, whole, and is no command anywhere else', () => {
 		const paste = (state: ConfigUiState, session: ConfigSessionState, text: string) =>
-			configReducer(state, {type: 'paste', text}, {session, pageSize: 5, readOnly: false});
+			configReducer(state, {type: 'paste', text}, {session, pageSize: 5, readOnly: false, helpMax: 0, tooSmall: false});
 		const opened = run(['/', 'print-time', {return: true}, {return: true}]);
 		const cleared = press(opened.state, opened.session, 'u', {ctrl: true}).state;
 		expect(cleared.prompt).toMatchObject({kind: 'edit', text: '', caret: 0});
