@@ -18,7 +18,7 @@ import {Wrapped, wrappedHeight} from '../../wrap.js';
 import {isTooSmall} from '../../layout.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {useScreen} from '../contract.js';
-import {configFooter, configHelp, showsResult, writesOff as writesOffIn, type ConfigEnv} from './availability.js';
+import {configFooter, configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
 import {ConfigPanel} from './config-panel.js';
 import {configLogic, initialConfigUi, type ConfigEffect} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
@@ -127,8 +127,8 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		void session.open();
 	}, [session]);
 
-	const writesOff = writesOffIn({session: state, readOnly});
-	const helpEntries = useMemo(() => configHelp(writesOff), [writesOff]);
+	const writesAreOff = writesOff({session: state, readOnly});
+	const helpEntries = useMemo(() => configHelp(writesAreOff), [writesAreOff]);
 	const helpMax = useMemo(() => helpMaxOffset(helpEntries, layout.width, layout.bodyRows), [helpEntries, layout.width, layout.bodyRows]);
 	// What the keys read and the view does not own: the session's state as drawn, the size. The effects a key asks
 	// for run right away, and the session's new state is drawn (and so in the env) before the next key goes out.
@@ -256,12 +256,12 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		return <TooSmall columns={columns} rows={rows} hint={hint} />;
 	}
 
-	const status = statusText(state, writesOff);
+	const status = statusText(state, writesAreOff);
 	const hints = configFooter(availability, env);
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
 			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={[...status].length}>
-				<Text {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>{status}</Text>
+				<Text {...theme.text(state.busy ? 'info' : writesAreOff ? 'warn' : 'muted')}>{status}</Text>
 			</TitleBar>
 			{body}
 			{view.noticeLines > 0 ? (
