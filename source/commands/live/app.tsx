@@ -5,7 +5,7 @@ import {ConfigSession} from '../../config/session.js';
 import {PollInterval} from '../../monitor/poll-interval.js';
 import {memoryCapacity, SessionHistory} from '../../history/source.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
-import {ConfigView} from '../../ui/config/config-view.js';
+import {ConfigView} from '../../ui/screens/config/view.js';
 import {lastHourSource} from '../../history/last-hour.js';
 import {startAlerting} from './alerting.js';
 import {minerActions} from './actions.js';

@@ -11,7 +11,7 @@ import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
 import {helpCommand} from '../help-toggle.js';
 import {type Capability, type KeyLike} from '../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../keys/bindings.js';
-import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
+import {pastedLine, typeKey, type TypedText} from '../screens/config/line-editor.js';
 import {scrollToShow} from '../scroll.js';
 import {fleetOrder, LISTED, nextSort, type FleetSort} from './fleet-order.js';
 import type {FleetRow} from './fleet-rows.js';

@@ -1,34 +1,26 @@
 import {Box, Text} from 'ink';
 import {useEffect, useMemo, useState} from 'react';
-import type {KeyResult} from '../../config/apply.js';
-import type {ConfigSessionState, ConfigStore} from '../../config/session.js';
-import {formatClock} from '../../format.js';
-import {useStepReducer} from '../hooks/use-step-reducer.js';
-import {useKeys} from '../hooks/use-keys.js';
-import {scrollToShow} from '../scroll.js';
-import {useStore} from '../hooks/use-store.js';
-import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {type Capability} from '../keys/matcher.js';
-import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keys/bindings.js';
-import {Footer} from '../panes/footer.js';
-import {helpScrollKeys} from '../help-toggle.js';
-import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
-import {Line, Pane} from '../panes/pane.js';
-import {TitleBar} from '../panes/title-bar.js';
-import {TooSmall} from '../panes/too-small.js';
-import {Wrapped, wrappedHeight} from '../wrap.js';
-import {isTooSmall} from '../layout.js';
-import {useTheme, type ThemeToken} from '../theme.js';
+import type {KeyResult} from '../../../config/apply.js';
+import type {ConfigSessionState, ConfigStore} from '../../../config/session.js';
+import {formatClock} from '../../../format.js';
+import {useKeys} from '../../hooks/use-keys.js';
+import {scrollToShow} from '../../scroll.js';
+import {useStore} from '../../hooks/use-store.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {CONFIG_KEYMAP, type ConfigCommandName} from '../../keys/bindings.js';
+import {Footer} from '../../panes/footer.js';
+import {helpScrollKeys} from '../../help-toggle.js';
+import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
+import {Line, Pane} from '../../panes/pane.js';
+import {TitleBar} from '../../panes/title-bar.js';
+import {TooSmall} from '../../panes/too-small.js';
+import {Wrapped, wrappedHeight} from '../../wrap.js';
+import {isTooSmall} from '../../layout.js';
+import {useTheme, type ThemeToken} from '../../theme.js';
+import {useScreen} from '../contract.js';
+import {configFooter, configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
 import {ConfigPanel} from './config-panel.js';
-import {
-	configReducer,
-	initialConfigUi,
-	modeOf,
-	showsResult,
-	type ConfigEffect,
-	type ConfigUiAction,
-	type ConfigUiState,
-} from './config-reducer.js';
+import {configLogic, initialConfigUi, type ConfigEffect} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
 import {dialogContent, resultContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
@@ -67,13 +59,10 @@ export function configLayout(
 function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): void {
 	switch (effect.type) {
 		case 'toggle':
-			session.cycle(effect.path, 1);
-			return;
 		case 'step':
-			session.step(effect.path, effect.delta);
-			return;
 		case 'set':
-			session.set(effect.path, effect.value);
+			// The reducer made the edit: the session takes it as it is.
+			session.adopt(effect.edits);
 			return;
 		case 'discard':
 			session.discard();
@@ -92,50 +81,6 @@ function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => voi
 			return;
 		case 'quit':
 			onQuit();
-	}
-}
-
-function footerFor(mode: ConfigMode, session: ConfigSessionState, readOnly: boolean): ReadonlySet<ConfigCommandName> {
-	const pending = session.edits?.size ?? 0;
-	switch (mode) {
-		case 'help':
-			return new Set<ConfigCommandName>(['help', 'closeHelp']);
-		case 'prompt':
-			return new Set<ConfigCommandName>(['submit', 'cancel']);
-		case 'confirm':
-			return new Set<ConfigCommandName>(['yes', 'no']);
-		case 'panel': {
-			const shown = new Set<ConfigCommandName>(['dismiss']);
-			if (session.lastResult?.status === 'done' && session.lastApplied && !readOnly) shown.add('undo');
-			if (session.lastResult?.status === 'conflict') shown.add('reload');
-			return shown;
-		}
-
-		case 'browse': {
-			const shown = new Set<ConfigCommandName>(['search', 'back', 'help']);
-			if (session.document === null) {
-				// Nothing to search before the config is read.
-				shown.delete('search');
-				shown.add('reload');
-				return shown;
-			}
-
-			if (!readOnly) {
-				shown.add('toggle');
-				shown.add('activate');
-				shown.add('apply');
-			}
-
-			if (pending > 0) {
-				shown.add('diff');
-				shown.add('discard');
-			} else if (session.lastApplied && !readOnly) {
-				shown.add('undo');
-			}
-
-			if (session.lastResult?.status === 'conflict') shown.add('reload');
-			return shown;
-		}
 	}
 }
 
@@ -171,7 +116,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	const state = useStore(session);
 	const {columns, rows} = useTerminalSize();
 	const layout = configLayout(columns, rows);
-	const writesOff = readOnly || state.readOnly;
+	const tooSmall = isTooSmall(columns, rows);
 
 	// Each visit reads the config afresh (never the document or result of an earlier one; the undo of the session's
 	// last apply stays, asked for and conflict-checked). Until the
@@ -182,25 +127,23 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		void session.open();
 	}, [session]);
 
-	// The help lists the tree's keys that work: without writes (--read-only), no toggling, stepping or applying. Its own
-	// keys (Esc, ↑↓) are on its frame: listing them here would give Esc and ↑ two meanings in one list.
-	const helpEntries = useMemo(
-		() => CONFIG_KEYMAP.help(['browse'], new Set<Capability>(writesOff ? [] : ['write'])).filter((entry) => entry.available),
-		[writesOff],
-	);
+	const writesAreOff = writesOff({session: state, readOnly});
+	const helpEntries = useMemo(() => configHelp(writesAreOff), [writesAreOff]);
 	const helpMax = useMemo(() => helpMaxOffset(helpEntries, layout.width, layout.bodyRows), [helpEntries, layout.width, layout.bodyRows]);
-	// Keys act on the session's state at that moment; the effects they ask for run right away, so the
-	// next key sees them.
-	const [ui, dispatch] = useStepReducer(
-		(current: ConfigUiState, action: ConfigUiAction) =>
-			configReducer(current, action, {
-				session: session.getState(),
-				pageSize: layout.bodyRows,
-				readOnly: writesOff,
-				helpMax,
-				tooSmall: isTooSmall(columns, rows),
-			}),
+	// What the keys read and the view does not own: the session's state as drawn, the size. The effects a key asks
+	// for run right away, and the session's new state is drawn (and so in the env) before the next key goes out.
+	const env = useMemo(
+		(): ConfigEnv => ({session: state, readOnly, pageSize: layout.bodyRows, helpMax, tooSmall}),
+		[state, readOnly, layout.bodyRows, helpMax, tooSmall],
+	);
+	const {
+		state: ui,
+		dispatch,
+		availability,
+	} = useScreen(
+		configLogic,
 		() => initialConfigUi(session.getState().resultSeq),
+		env,
 		(effect: ConfigEffect) => {
 			runEffect(effect, session, onBack, onQuit);
 		},
@@ -221,7 +164,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
 	const cursor = cursorIndex(treeRows, ui.cursor, document);
 	const cursorEntry = cursor === -1 ? undefined : treeRows[cursor];
-	const mode = modeOf(ui, state);
+	const mode = availability.context;
 	const outcomes = useMemo(() => outcomesOf(state), [state]);
 
 	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
@@ -304,7 +247,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		);
 	}
 
-	if (isTooSmall(columns, rows)) {
+	if (tooSmall) {
 		const pending = edits?.size ?? 0;
 		const hint =
 			pending > 0
@@ -313,12 +256,12 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		return <TooSmall columns={columns} rows={rows} hint={hint} />;
 	}
 
-	const status = statusText(state, writesOff);
-	const hints = CONFIG_KEYMAP.footer(mode, footerFor(mode, state, writesOff));
+	const status = statusText(state, writesAreOff);
+	const hints = configFooter(availability, env);
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
 			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={[...status].length}>
-				<Text {...theme.text(state.busy ? 'info' : writesOff ? 'warn' : 'muted')}>{status}</Text>
+				<Text {...theme.text(state.busy ? 'info' : writesAreOff ? 'warn' : 'muted')}>{status}</Text>
 			</TitleBar>
 			{body}
 			{view.noticeLines > 0 ? (

@@ -1,9 +1,9 @@
 /** The inline editor keeps its caret on screen, whatever the value's length and the room. */
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {EditorText, editorWindow} from '../../../source/ui/config/config-tree.js';
-import {createTheme, ThemeContext} from '../../../source/ui/theme.js';
-import {linesOf, renderTerminal} from '../helpers/terminal.js';
+import {EditorText, editorWindow} from '../../../../source/ui/screens/config/config-tree.js';
+import {createTheme, ThemeContext} from '../../../../source/ui/theme.js';
+import {linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 /** Without colour the caret is drawn as "▏", so the frame's text shows where it is. */
 const plain = createTheme({color: false});

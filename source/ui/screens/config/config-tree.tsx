@@ -1,10 +1,10 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import type {KeyResult} from '../../config/apply.js';
-import type {ConfigDocument, ConfigEntry} from '../../config/document.js';
-import type {PendingEdits} from '../../config/edits.js';
-import {useTheme} from '../theme.js';
-import type {Prompt} from './config-reducer.js';
+import type {KeyResult} from '../../../config/apply.js';
+import type {ConfigDocument, ConfigEntry} from '../../../config/document.js';
+import type {PendingEdits} from '../../../config/edits.js';
+import {useTheme} from '../../theme.js';
+import type {Prompt} from './reduce.js';
 import {cycleHint, entryLabel, entryValue, isContainer, wasText} from './tree.js';
 
 export type ConfigTreeProps = {

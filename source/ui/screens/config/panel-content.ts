@@ -5,11 +5,11 @@
  * value shown comes from the engine's display text, so secrets are already masked.
  */
 import path from 'node:path';
-import type {ApplyResult, KeyResult} from '../../config/apply.js';
-import type {ConfigSessionState} from '../../config/session.js';
-import {formatClock} from '../../format.js';
-import {CONFIG_KEYMAP} from '../keys/bindings.js';
-import type {Dialog, Tone} from './config-reducer.js';
+import type {ApplyResult, KeyResult} from '../../../config/apply.js';
+import type {ConfigSessionState} from '../../../config/session.js';
+import {formatClock} from '../../../format.js';
+import {CONFIG_KEYMAP} from '../../keys/bindings.js';
+import type {Dialog, Tone} from './reduce.js';
 
 /**
  * A line of a panel. Prose (questions, reasons, fixes) wraps over the lines it needs; a data line (a key

@@ -6,13 +6,15 @@
 import {stripVTControlCharacters} from 'node:util';
 import fc from 'fast-check';
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {ConfigSession} from '../../../source/config/session.js';
-import {MinerClient} from '../../../source/miner/client.js';
-import {startSimulator} from '../../../source/sim/simulator.js';
-import {ConfigView} from '../../../source/ui/config/config-view.js';
-import {tempDir} from '../../config/helpers/fixtures.js';
-import {FAST, NEW_TOKEN, POOL_PASS, TOKEN, useSimulatedMiner} from '../../config/helpers/sim-miner.js';
-import {KEYS, linesOf, renderTerminal, tick, type Terminal} from '../helpers/terminal.js';
+import {PendingEdits} from '../../../../source/config/edits.js';
+import {BUSY_MESSAGE, ConfigSession} from '../../../../source/config/session.js';
+import {MinerClient} from '../../../../source/miner/client.js';
+import {startSimulator} from '../../../../source/sim/simulator.js';
+import {configReducer, initialConfigUi} from '../../../../source/ui/screens/config/reduce.js';
+import {ConfigView} from '../../../../source/ui/screens/config/view.js';
+import {tempDir} from '../../../config/helpers/fixtures.js';
+import {FAST, NEW_TOKEN, POOL_PASS, TOKEN, useSimulatedMiner} from '../../../config/helpers/sim-miner.js';
+import {KEYS, linesOf, renderTerminal, tick, type Terminal} from '../../helpers/terminal.js';
 
 const KEY = {...KEYS, right: '\u001B[C', left: '\u001B[D', enter: '\r', backspace: '\u007F', space: ' '} as const;
 
@@ -590,6 +592,72 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.press('?', 'Config view keys');
 		expect(backs).toHaveLength(0);
 		expect(terminal.frame()).not.toContain('Apply 1 change');
+	});
+});
+
+describe('a config edit is computed once', () => {
+	const miner = useSimulatedMiner('6');
+	afterEach(() => {
+		vi.restoreAllMocks();
+	});
+
+	async function open() {
+		const {client, backupDir} = miner();
+		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
+		opened.push(session);
+		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => {}} readOnly={false} />);
+		await terminal.waitFor('▸ cpu');
+		return {session, terminal};
+	}
+
+	it('Space, + and Enter each make their edit once: the reducer makes it, the session takes the result as it is', async () => {
+		const {session, terminal} = await open();
+		const toggle = vi.spyOn(PendingEdits.prototype, 'toggle');
+		const step = vi.spyOn(PendingEdits.prototype, 'step');
+		const set = vi.spyOn(PendingEdits.prototype, 'set');
+		await search(terminal, 'colors');
+		toggle.mockClear();
+		await terminal.press(KEY.space, '(was true)');
+		expect(toggle).toHaveBeenCalledTimes(1);
+		// The session holds the very edits the toggle made.
+		expect(session.getState().edits).toBe(toggle.mock.results[0]?.value.edits);
+		await search(terminal, 'retries');
+		step.mockClear();
+		await terminal.press('+', /● retries\s+6\s+\(was 5\)/);
+		expect(step).toHaveBeenCalledTimes(1);
+		// (A toggle and a step set their value through set: count only Enter's.)
+		set.mockClear();
+		await terminal.press(`${KEY.enter}\u001578${KEY.enter}`, /● retries\s+78\s+\(was 5\)/);
+		expect(set).toHaveBeenCalledTimes(1);
+		expect(session.getState().edits?.diffLines()).toEqual(['colors: true → false', 'retries: 5 → 78']);
+	});
+
+	it('keys in one read after an edit act on it: Space w asks to apply the change just made', async () => {
+		const {terminal} = await open();
+		await search(terminal, 'colors');
+		await terminal.press(`${KEY.space}w`, 'Apply 1 change to rig-01?');
+		expect(terminal.frame()).toContain('colors: true → false');
+	});
+
+	it('while a change is being applied, the session and the view refuse with one wording', async () => {
+		const {client, backupDir} = miner();
+		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
+		opened.push(session);
+		await session.load();
+		session.toggle(['colors']);
+		const applying = session.apply();
+		const busy = session.getState();
+		expect(busy.busy).toBe('apply');
+		expect(session.toggle(['background'])).toEqual({ok: false, message: BUSY_MESSAGE});
+		const env = {session: busy, readOnly: false, pageSize: 10, helpMax: 0, tooSmall: false};
+		for (const key of ['q', 'w', 'x', '+']) {
+			const step = configReducer(initialConfigUi(busy.resultSeq), {type: 'key', input: key, key: {}}, env);
+			expect(step.effects).toEqual([]);
+			expect(step.state.notice).toEqual({text: BUSY_MESSAGE, tone: 'warn'});
+		}
+
+		expect(BUSY_MESSAGE).toBe('wait: a change is being applied');
+		await applying;
 	});
 });
 

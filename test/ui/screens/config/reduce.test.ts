@@ -4,15 +4,15 @@
  * table itself (one command per key in each mode, footer from the same table).
  */
 import {describe, expect, test} from 'vitest';
-import {dialogContent} from '../../../source/ui/config/panel-content.js';
-import {ConfigDocument} from '../../../source/config/document.js';
-import {PendingEdits} from '../../../source/config/edits.js';
-import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../source/config/session.js';
-import {type KeyLike} from '../../../source/ui/keys/matcher.js';
-import {CONFIG_KEYMAP, type ConfigMode} from '../../../source/ui/keys/bindings.js';
-import {configReducer, initialConfigUi, modeOf, type ConfigStep, type ConfigUiState} from '../../../source/ui/config/config-reducer.js';
-import {typedValue} from '../../../source/ui/config/typed-value.js';
-import {v6Config} from '../../config/helpers/fixtures.js';
+import {dialogContent} from '../../../../source/ui/screens/config/panel-content.js';
+import {ConfigDocument} from '../../../../source/config/document.js';
+import {PendingEdits} from '../../../../source/config/edits.js';
+import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../../source/config/session.js';
+import {type KeyLike} from '../../../../source/ui/keys/matcher.js';
+import {CONFIG_KEYMAP, type ConfigMode} from '../../../../source/ui/keys/bindings.js';
+import {configReducer, initialConfigUi, modeOf, type ConfigStep, type ConfigUiState} from '../../../../source/ui/screens/config/reduce.js';
+import {typedValue} from '../../../../source/ui/screens/config/typed-value.js';
+import {v6Config} from '../../../config/helpers/fixtures.js';
 
 function sessionState(edits?: PendingEdits, patch: Partial<ConfigSessionState> = {}): ConfigSessionState {
 	const document = edits?.base ?? new ConfigDocument(v6Config());
@@ -34,7 +34,7 @@ function sessionState(edits?: PendingEdits, patch: Partial<ConfigSessionState> =
 }
 
 function press(state: ConfigUiState, session: ConfigSessionState, input: string, key: KeyLike = {}, readOnly = false): ConfigStep {
-	return configReducer(state, {type: 'key', input, key}, {session, pageSize: 5, readOnly});
+	return configReducer(state, {type: 'key', input, key}, {session, pageSize: 5, readOnly, helpMax: 0, tooSmall: false});
 }
 
 /** Runs keys, applying the session effects the reducer asks for to the edits (as the view does). */
@@ -50,9 +50,8 @@ function run(
 		state = step.state;
 		for (const effect of step.effects) {
 			effects.push(effect.type);
-			const edits = current.edits!;
-			if (effect.type === 'toggle') current = {...current, edits: (edits.toggle(effect.path) as {edits: PendingEdits}).edits};
-			if (effect.type === 'set') current = {...current, edits: (edits.set(effect.path, effect.value) as {edits: PendingEdits}).edits};
+			// The effect carries the edits the reducer made: the session takes them as they are.
+			if (effect.type === 'toggle' || effect.type === 'set' || effect.type === 'step') current = {...current, edits: effect.edits};
 		}
 	}
 
@@ -116,7 +115,7 @@ describe('config reducer', () => {
 		state = press(state, opened.session, '30').state;
 		const done = press(state, opened.session, '', {return: true});
 		expect(done.state.prompt).toBeNull();
-		expect(done.effects).toEqual([{type: 'set', path: ['print-time'], value: 30}]);
+		expect(done.effects).toEqual([{type: 'set', path: ['print-time'], value: 30, edits: expect.any(PendingEdits)}]);
 	});
 
 	test('read-only: write keys only say so', () => {
@@ -254,7 +253,7 @@ describe('config reducer', () => {
 describe('typed input', () => {
 	test('a paste goes into the value being typed, whole, and is no command anywhere else', () => {
 		const paste = (state: ConfigUiState, session: ConfigSessionState, text: string) =>
-			configReducer(state, {type: 'paste', text}, {session, pageSize: 5, readOnly: false});
+			configReducer(state, {type: 'paste', text}, {session, pageSize: 5, readOnly: false, helpMax: 0, tooSmall: false});
 		const opened = run(['/', 'print-time', {return: true}, {return: true}]);
 		const cleared = press(opened.state, opened.session, 'u', {ctrl: true}).state;
 		expect(cleared.prompt).toMatchObject({kind: 'edit', text: '', caret: 0});

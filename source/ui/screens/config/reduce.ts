@@ -1,22 +1,25 @@
 /**
- * All key handling of the config view, as a pure reducer: a key (through CONFIG_KEYMAP) and the
- * session's current state give the next view state plus the session calls to make (effects). The
- * view runs the effects at once, in the input handler, so keys pressed back to back always act on
- * the latest state. Edits are checked here first (PendingEdits is immutable, so trying one costs
- * nothing), so a refused value keeps the editor open with the reason. The inline editor's and the
- * search prompt's text lives in this state too (line-editor.ts edits it; no component holds its own
- * copy of the text), so fast typing loses no key.
+ * All key handling of the config view, as a pure reducer (screens/contract.ts): a key, read through the
+ * view's availability (availability.ts: which keys work now, and why the others do not), and its env (the
+ * session's state, the size) give the next view state plus the session calls to make (effects). The view
+ * runs the effects at once, so keys pressed back to back always act on the latest state. An edit is made
+ * here (PendingEdits is immutable, so trying one costs nothing): a refused value keeps the editor open with
+ * the reason, and the effect carries the new edits, which the session takes as they are (never computed
+ * again). The inline editor's and the search prompt's text lives in this state too (line-editor.ts edits
+ * it; no component holds its own copy of the text), so fast typing loses no key.
  */
-import type {ConfigEntry} from '../../config/document.js';
-import {jsonEqual} from '../../config/json-values.js';
-import type {ConfigSessionState} from '../../config/session.js';
-import {READ_ONLY_MESSAGE} from '../../config/session.js';
-import type {ConfigPath, JsonValue} from '../../config/types.js';
-import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {type Capability, type KeyLike} from '../keys/matcher.js';
-import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../keys/bindings.js';
-import {scrollHelp} from '../help-toggle.js';
-import {scrollToShow} from '../scroll.js';
+import type {ConfigEntry} from '../../../config/document.js';
+import {jsonEqual} from '../../../config/json-values.js';
+import type {PendingEdits} from '../../../config/edits.js';
+import type {ConfigSessionState} from '../../../config/session.js';
+import type {ConfigPath, JsonValue} from '../../../config/types.js';
+import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
+import {type KeyLike} from '../../keys/matcher.js';
+import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
+import {scrollHelp} from '../../help-toggle.js';
+import {scrollToShow} from '../../scroll.js';
+import {commandOf, type ScreenLogic} from '../contract.js';
+import {availability, keyFor, modeOf, pendingCount, refusalTone, type ConfigEnv} from './availability.js';
 import {pastedLine, typeKey, type TypedText} from './line-editor.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
@@ -66,10 +69,11 @@ export type ConfigUiState = {
 	readonly helpOffset: number;
 };
 
+/** An edit's effect carries the pending edits it made (`edits`): the session takes them as they are. */
 export type ConfigEffect =
-	| {readonly type: 'toggle'; readonly path: ConfigPath}
-	| {readonly type: 'step'; readonly path: ConfigPath; readonly delta: number}
-	| {readonly type: 'set'; readonly path: ConfigPath; readonly value: JsonValue}
+	| {readonly type: 'toggle'; readonly path: ConfigPath; readonly edits: PendingEdits}
+	| {readonly type: 'step'; readonly path: ConfigPath; readonly delta: number; readonly edits: PendingEdits}
+	| {readonly type: 'set'; readonly path: ConfigPath; readonly value: JsonValue; readonly edits: PendingEdits}
 	| {readonly type: 'discard'}
 	| {readonly type: 'apply'}
 	| {readonly type: 'undo'}
@@ -80,21 +84,7 @@ export type ConfigEffect =
 export type ConfigUiAction =
 	{readonly type: 'key'; readonly input: string; readonly key: KeyLike} | {readonly type: 'paste'; readonly text: string};
 
-export type ConfigContext = {
-	readonly session: ConfigSessionState;
-	/** Tree rows that fit on screen now. */
-	readonly pageSize: number;
-	/** --read-only (the prop; the session's own flag counts too). */
-	readonly readOnly: boolean;
-	/** How far the help can scroll (helpMaxOffset of the help's entries in the frame); default 0. */
-	readonly helpMax?: number;
-	/** The terminal is below the view's smallest size: it shows only that, so only the way out works (tooSmallKey). */
-	readonly tooSmall?: boolean;
-};
-
 export type ConfigStep = Step<ConfigUiState, ConfigEffect>;
-
-const WRITES: ReadonlySet<Capability> = new Set<Capability>(['write']);
 
 /**
  * The view's state when it opens. `resultSeen`: the session's resultSeq then, so the result of an apply
@@ -115,31 +105,11 @@ export function initialConfigUi(resultSeen = 0): ConfigUiState {
 	};
 }
 
-/** Whether the result panel of the last apply/undo is up (derived: the user has not closed it yet). */
-export function showsResult(state: ConfigUiState, session: ConfigSessionState): boolean {
-	return session.lastResult !== null && session.busy === null && session.resultSeq > state.resultSeen;
-}
-
-/** The mode the keys work in now. */
-export function modeOf(state: ConfigUiState, session: ConfigSessionState): ConfigMode {
-	if (state.prompt) return 'prompt';
-	if (state.help) return 'help';
-	if (state.dialog?.kind === 'diff') return 'panel';
-	if (state.dialog) return 'confirm';
-	if (showsResult(state, session)) return 'panel';
-	return 'browse';
-}
-
-function pendingCount(session: ConfigSessionState): number {
-	return session.edits?.size ?? 0;
-}
+export {modeOf, showsResult} from './availability.js';
 
 function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
-
-/** The key for a command while browsing, as the footer writes it (for hints in messages). */
-const keyFor = (command: ConfigCommandName): string => CONFIG_KEYMAP.keyOf(command, 'browse');
 
 const same = (state: ConfigUiState): ConfigStep => stateOnly(state);
 const say = (state: ConfigUiState, text: string, tone: Tone = 'info', effects: readonly ConfigEffect[] = []): ConfigStep => ({
@@ -174,9 +144,9 @@ function reveal(state: ConfigUiState, session: ConfigSessionState, entry: Config
  * being typed, whole, at the caret; anywhere else it is dropped: pasted text is not commands. A paste of several
  * lines does not fit one value: the editor says so and types nothing.
  */
-function pasteStep(state: ConfigUiState, text: string, context: ConfigContext): ConfigStep {
+function pasteStep(state: ConfigUiState, text: string, env: ConfigEnv): ConfigStep {
 	const {prompt} = state;
-	if (context.tooSmall === true || !prompt || modeOf(state, context.session) !== 'prompt') return same(state);
+	if (env.tooSmall || !prompt || modeOf(state, env.session) !== 'prompt') return same(state);
 	const line = pastedLine(text);
 	if (line === null) return prompt.kind === 'edit' ? same({...state, prompt: {...prompt, error: MULTILINE_PASTE}}) : same(state);
 	const typed = typeKey(prompt, line, {});
@@ -186,75 +156,73 @@ function pasteStep(state: ConfigUiState, text: string, context: ConfigContext): 
 
 const MULTILINE_PASTE = 'the paste holds more than one line: nothing was typed in (paste one line)';
 
-export function configReducer(state: ConfigUiState, action: ConfigUiAction, context: ConfigContext): ConfigStep {
-	if (action.type === 'paste') return pasteStep(state, action.text, context);
-	const {session} = context;
-	const mode = modeOf(state, session);
+export function configReducer(state: ConfigUiState, action: ConfigUiAction, env: ConfigEnv): ConfigStep {
+	if (action.type === 'paste') return pasteStep(state, action.text, env);
 	const {input, key} = action;
 	// Every key clears the last notice; a key that says something sets a new one.
 	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;
+	const now = availability(state, env);
+	const outcome = commandOf(CONFIG_KEYMAP, now, input, key);
+	if (outcome !== null && 'refused' in outcome) {
+		// A panel's keys act on the tree under it (u, R, q): one that cannot closes the panel and says why there.
+		const shown = now.context === 'panel' ? closePanel(base, env) : base;
+		return say(shown, outcome.refused, refusalTone(outcome.refused));
+	}
 
-	if (context.tooSmall === true) return tooSmallKey(base, input, key, context);
-	if (mode === 'prompt' && state.prompt) return promptKey(base, state.prompt, input, key, context);
-	// Write keys reach the reducer even with --read-only: they say why they do nothing (the footer and the help leave them out).
-	const command = CONFIG_KEYMAP.commandFor(input, key, mode, CONFIG_KEYMAP.available(mode, WRITES));
+	const command = outcome?.command ?? null;
+	// Too small to be seen, only q and F10 work (availability), and only with nothing pending: a key that acted out
+	// of sight would be typed into a value, or answer a question nobody saw.
+	if (env.tooSmall) return command === null ? same(base) : leaveStep(base, command === 'quit' ? 'quit' : 'back', env);
+	if (now.context === 'prompt' && state.prompt) return promptKey(base, state.prompt, command, input, key, env);
 	if (command === null) return same(base);
-	if (mode === 'help') return helpKey(base, command, context);
-	if (mode === 'confirm') return confirmKey(base, command, context);
-	if (mode === 'panel') return panelKey(base, command, context);
-	return browseKey(base, command, context);
-}
-
-const WAYS_OUT: ReadonlySet<ConfigCommandName> = new Set<ConfigCommandName>(['leave', 'quit']);
-
-/**
- * A key while the view is too small to be seen: q and F10 leave when nothing is pending; every other key, and
- * those two while changes are pending (their question could not be seen), does nothing. A key that acted out of
- * sight would be typed into a value, or answer a question nobody saw.
- */
-function tooSmallKey(state: ConfigUiState, input: string, key: KeyLike, context: ConfigContext): ConfigStep {
-	const command = CONFIG_KEYMAP.commandFor(input, key, 'browse', WAYS_OUT);
-	if (command === null || pendingCount(context.session) > 0) return same(state);
-	return leaveStep(state, command === 'quit' ? 'quit' : 'back', context);
+	if (now.context === 'help') return helpKey(base, command, env);
+	if (now.context === 'confirm') return confirmKey(base, command, env);
+	if (now.context === 'panel') return panelKey(base, command, env);
+	return browseKey(base, command, env);
 }
 
 /**
  * q (back to the dashboard) and F10 (quit rigtop), from any mode: at once when nothing is pending, after
- * a question when changes are (they would be lost), never while a change is being applied.
+ * a question when changes are (they would be lost); never while a change is being applied (availability).
  */
-function leaveStep(state: ConfigUiState, then: 'back' | 'quit', context: ConfigContext): ConfigStep {
-	const {session} = context;
-	if (session.busy === 'apply' || session.busy === 'undo') return say(state, 'wait: a change is being applied');
+function leaveStep(state: ConfigUiState, then: 'back' | 'quit', env: ConfigEnv): ConfigStep {
+	const {session} = env;
 	const closed: ConfigUiState = {...state, prompt: null, help: false, resultSeen: session.resultSeq};
 	if (pendingCount(session) > 0) return same({...closed, dialog: {kind: 'leave', then}});
 	return {state: {...closed, dialog: null}, effects: [{type: then}]};
 }
 
-function helpKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
+function helpKey(state: ConfigUiState, command: ConfigCommandName, env: ConfigEnv): ConfigStep {
 	switch (command) {
 		case 'help':
 		case 'closeHelp':
 			return same({...state, help: false});
 		case 'helpUp':
-			return same(scrollHelp(state, -1, context.helpMax ?? 0));
+			return same(scrollHelp(state, -1, env.helpMax));
 		case 'helpDown':
-			return same(scrollHelp(state, 1, context.helpMax ?? 0));
+			return same(scrollHelp(state, 1, env.helpMax));
 		case 'leave':
-			return leaveStep(state, 'back', context);
+			return leaveStep(state, 'back', env);
 		case 'quit':
-			return leaveStep(state, 'quit', context);
+			return leaveStep(state, 'quit', env);
 		default:
 			return same(state);
 	}
 }
 
-function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: KeyLike, context: ConfigContext): ConfigStep {
-	const command = CONFIG_KEYMAP.commandFor(input, key, 'prompt', CONFIG_KEYMAP.available('prompt'));
-	if (command === 'quit') return leaveStep(state, 'quit', context);
+function promptKey(
+	state: ConfigUiState,
+	prompt: Prompt,
+	command: ConfigCommandName | null,
+	input: string,
+	key: KeyLike,
+	env: ConfigEnv,
+): ConfigStep {
+	if (command === 'quit') return leaveStep(state, 'quit', env);
 	if (command === 'cancel') return same({...state, prompt: null});
 	if (command === 'submit') {
-		if (prompt.kind === 'edit') return submitEdit(state, prompt, context);
-		return runSearch({...state, prompt: null, query: prompt.text}, prompt.text, 'first', context);
+		if (prompt.kind === 'edit') return submitEdit(state, prompt, env);
+		return runSearch({...state, prompt: null, query: prompt.text}, prompt.text, 'first', env);
 	}
 
 	const typed = typeKey(prompt, input, key);
@@ -262,18 +230,18 @@ function promptKey(state: ConfigUiState, prompt: Prompt, input: string, key: Key
 	return same({...state, prompt: prompt.kind === 'edit' ? {...prompt, ...typed, error: null} : {...prompt, ...typed}});
 }
 
-function submitEdit(state: ConfigUiState, prompt: Extract<Prompt, {kind: 'edit'}>, context: ConfigContext): ConfigStep {
-	const {edits} = context.session;
+function submitEdit(state: ConfigUiState, prompt: Extract<Prompt, {kind: 'edit'}>, env: ConfigEnv): ConfigStep {
+	const {edits} = env.session;
 	if (!edits) return same({...state, prompt: null});
 	const typed = typedValue(prompt.path, prompt.text, edits.valueOf(prompt.path), prompt.secret);
 	if (typed.kind === 'unchanged') return say({...state, prompt: null}, `${prompt.id} unchanged`);
 	const outcome = edits.set(prompt.path, typed.value);
 	if (!outcome.ok) return same({...state, prompt: {...prompt, error: outcome.message}});
-	return {state: {...state, prompt: null}, effects: [{type: 'set', path: prompt.path, value: typed.value}]};
+	return {state: {...state, prompt: null}, effects: [{type: 'set', path: prompt.path, value: typed.value, edits: outcome.edits}]};
 }
 
-function runSearch(state: ConfigUiState, query: string, which: 'first' | 'next', context: ConfigContext): ConfigStep {
-	const {document} = context.session;
+function runSearch(state: ConfigUiState, query: string, which: 'first' | 'next', env: ConfigEnv): ConfigStep {
+	const {document} = env.session;
 	if (!document || query.trim() === '') return same(state);
 	const matches = searchMatches(document, query);
 	if (matches.length === 0) return say(state, `no key matches "${query}"`, 'warn');
@@ -286,18 +254,18 @@ function runSearch(state: ConfigUiState, query: string, which: 'first' | 'next',
 
 	if (!target) return same(state);
 	const position = matches.indexOf(target) + 1;
-	const next = reveal(state, context.session, target, context.pageSize);
+	const next = reveal(state, env.session, target, env.pageSize);
 	return say(next, `${target.id} — match ${position} of ${matches.length}${matches.length > 1 ? ` (${keyFor('nextMatch')}: next)` : ''}`);
 }
 
-function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
+function confirmKey(state: ConfigUiState, command: ConfigCommandName, env: ConfigEnv): ConfigStep {
 	const {dialog} = state;
-	const {session} = context;
+	const {session} = env;
 	if (!dialog) return same(state);
 	if (command === 'no') return same({...state, dialog: null});
-	if (command === 'quit') return leaveStep(state, 'quit', context);
+	if (command === 'quit') return leaveStep(state, 'quit', env);
 	// q at another question: leaving is the question now (at the leave question itself it changes nothing).
-	if (command === 'leave') return dialog.kind === 'leave' ? same(state) : leaveStep(state, 'back', context);
+	if (command === 'leave') return dialog.kind === 'leave' ? same(state) : leaveStep(state, 'back', env);
 	if (command !== 'yes') return same(state);
 	switch (dialog.kind) {
 		case 'confirm': {
@@ -318,38 +286,33 @@ function confirmKey(state: ConfigUiState, command: ConfigCommandName, context: C
 	}
 }
 
-function panelKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
-	const closed: ConfigUiState = {
-		...state,
-		dialog: state.dialog?.kind === 'diff' ? null : state.dialog,
-		resultSeen: context.session.resultSeq,
-	};
+/** The tree again: the diff closed, the last result seen. */
+function closePanel(state: ConfigUiState, env: ConfigEnv): ConfigUiState {
+	return {...state, dialog: state.dialog?.kind === 'diff' ? null : state.dialog, resultSeen: env.session.resultSeq};
+}
+
+function panelKey(state: ConfigUiState, command: ConfigCommandName, env: ConfigEnv): ConfigStep {
+	const closed = closePanel(state, env);
 	switch (command) {
 		case 'dismiss':
 			return same(closed);
 		case 'undo':
 		case 'reload':
-			return browseKey(closed, command, context);
+			return browseKey(closed, command, env);
 		case 'help':
 			// Over the panel: closing the help shows the panel again.
 			return same({...state, help: true, helpOffset: 0});
 		case 'leave':
-			return leaveStep(closed, 'back', context);
+			return leaveStep(closed, 'back', env);
 		case 'quit':
-			return leaveStep(closed, 'quit', context);
+			return leaveStep(closed, 'quit', env);
 		default:
 			return same(state);
 	}
 }
 
-function writesRefused(context: ConfigContext): string | null {
-	if (context.readOnly || context.session.readOnly) return READ_ONLY_MESSAGE;
-	if (context.session.busy === 'apply' || context.session.busy === 'undo') return 'wait: a change is being applied';
-	return null;
-}
-
-function browseKey(state: ConfigUiState, command: ConfigCommandName, context: ConfigContext): ConfigStep {
-	const {session, pageSize} = context;
+function browseKey(state: ConfigUiState, command: ConfigCommandName, env: ConfigEnv): ConfigStep {
+	const {session, pageSize} = env;
 	const {document, edits} = session;
 	const rows = document ? visibleEntries(document, state.expanded) : [];
 	const at = cursorIndex(rows, state.cursor, document);
@@ -393,8 +356,6 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'activate': {
 			if (!entry) return same(state);
 			if (isContainer(entry)) return same(expand(state, entry.id, !state.expanded.has(entry.id)));
-			const refused = writesRefused(context);
-			if (refused) return say(state, refused, 'warn');
 			if (!edits) return same(state);
 			const current = edits.valueOf(entry.path);
 			const raw = edits.get(entry.path) ? JSON.stringify(current) : entry.display;
@@ -409,15 +370,12 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 		case 'toggle': {
 			if (!entry) return same(state);
 			if (isContainer(entry)) return same(expand(state, entry.id, !state.expanded.has(entry.id)));
-			return toggleKey(state, entry, context);
+			return toggleKey(state, entry, env);
 		}
 
 		case 'increment':
 		case 'decrement': {
-			if (!entry || isContainer(entry)) return same(state);
-			const refused = writesRefused(context);
-			if (refused) return say(state, refused, 'warn');
-			if (!edits) return same(state);
+			if (!entry || isContainer(entry) || !edits) return same(state);
 			const delta = command === 'increment' ? 1 : -1;
 			const outcome = edits.step(entry.path, delta);
 			if (!outcome.ok) return say(state, outcome.message, 'warn');
@@ -425,28 +383,22 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 				return say(state, `${entry.id} cannot go ${delta > 0 ? 'higher' : 'lower'}`, 'warn');
 			}
 
-			return {state, effects: [{type: 'step', path: entry.path, delta}]};
+			return {state, effects: [{type: 'step', path: entry.path, delta, edits: outcome.edits}]};
 		}
 
 		case 'search':
-			if (session.document === null) return say(state, `nothing to search: the config has not been read (${keyFor('reload')} tries again)`);
 			return same({...state, prompt: {kind: 'search', text: '', caret: 0}});
 		case 'nextMatch':
 			if (state.query === null) return say(state, `press ${keyFor('search')} to search first`);
-			return runSearch(state, state.query, 'next', context);
+			return runSearch(state, state.query, 'next', env);
 		case 'diff':
-			if (pendingCount(session) === 0) return say(state, 'no pending changes');
 			return same({...state, dialog: {kind: 'diff'}});
 		case 'discard': {
-			const count = pendingCount(session);
-			if (count === 0) return say(state, 'no pending changes');
-			if (count > 1) return same({...state, dialog: {kind: 'discard'}});
+			if (pendingCount(session) > 1) return same({...state, dialog: {kind: 'discard'}});
 			return discardStep(state, session);
 		}
 
 		case 'apply': {
-			const refused = writesRefused(context);
-			if (refused) return say(state, refused, 'warn');
 			if (pendingCount(session) === 0)
 				return say(
 					state,
@@ -455,24 +407,17 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, context: Co
 			return same({...state, dialog: {kind: 'confirm', step: 1}});
 		}
 
-		case 'undo': {
-			const refused = writesRefused(context);
-			if (refused) return say(state, refused, 'warn');
-			if (!session.lastApplied && session.undoBlocked)
-				return say(state, 'no undo through the API: the miner is in restricted mode now (set it back to false in its config file)', 'warn');
-			if (!session.lastApplied) return say(state, 'nothing to undo: no change was applied in this rigtop session yet');
+		case 'undo':
 			return same({...state, dialog: {kind: 'undo'}});
-		}
 
 		case 'reload':
-			if (session.busy !== null) return say(state, 'wait: the miner is being talked to');
 			if (pendingCount(session) > 0) return same({...state, dialog: {kind: 'reload'}});
 			return say(state, "reading the miner's config again", 'info', [{type: 'reload'}]);
 		case 'back':
 		case 'leave':
-			return leaveStep(state, 'back', context);
+			return leaveStep(state, 'back', env);
 		case 'quit':
-			return leaveStep(state, 'quit', context);
+			return leaveStep(state, 'quit', env);
 		case 'help':
 			return same({...state, help: true, helpOffset: 0});
 		default:
@@ -484,15 +429,13 @@ function discardStep(state: ConfigUiState, session: ConfigSessionState): ConfigS
 	return say(state, `discarded ${plural(pendingCount(session), 'pending change')}`, 'info', [{type: 'discard'}]);
 }
 
-function toggleKey(state: ConfigUiState, entry: ConfigEntry, context: ConfigContext): ConfigStep {
-	const refused = writesRefused(context);
-	if (refused) return say(state, refused, 'warn');
-	const {edits} = context.session;
+function toggleKey(state: ConfigUiState, entry: ConfigEntry, env: ConfigEnv): ConfigStep {
+	const {edits} = env.session;
 	if (!edits) return same(state);
 	if (entry.secret) return say(state, `${entry.id} is a secret: press ${keyFor('activate')} to type a new one`, 'warn');
 	const outcome = edits.toggle(entry.path);
 	if (!outcome.ok) return say(state, `${outcome.message} (${keyFor('activate')})`, 'warn');
-	return {state, effects: [{type: 'toggle', path: entry.path}]};
+	return {state, effects: [{type: 'toggle', path: entry.path, edits: outcome.edits}]};
 }
 
 function expand(state: ConfigUiState, id: string, open: boolean): ConfigUiState {
@@ -502,3 +445,9 @@ function expand(state: ConfigUiState, id: string, open: boolean): ConfigUiState 
 	else expanded.delete(id);
 	return {...state, expanded, cursor: id};
 }
+
+/** The config view's pure half, for useScreen. */
+export const configLogic: ScreenLogic<ConfigUiState, ConfigUiAction, ConfigEnv, ConfigEffect, ConfigCommandName, ConfigMode> = {
+	reduce: configReducer,
+	availability,
+};
