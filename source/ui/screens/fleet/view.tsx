@@ -1,19 +1,19 @@
 import {Box, Text} from 'ink';
 import {useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
-import {FixedNowContext} from '../hooks/use-now.js';
-import {useStepReducer} from '../hooks/use-step-reducer.js';
-import {useKeys} from '../hooks/use-keys.js';
-import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {type Capability} from '../keys/matcher.js';
-import {SCREEN_KEYMAP} from '../keys/bindings.js';
-import {Footer} from '../panes/footer.js';
-import {helpScrollKeys} from '../help-toggle.js';
-import {HelpOverlay, helpMaxOffset} from '../panes/help-overlay.js';
-import {useTheme} from '../theme.js';
-import {computeFleetLayout} from './fleet-layout.js';
-import {FleetEvents} from './fleet-events.js';
-import {FleetHeader} from './fleet-header.js';
-import {describeSort, fleetOrder} from './fleet-order.js';
+import {FixedNowContext} from '../../hooks/use-now.js';
+import {useStepReducer} from '../../hooks/use-step-reducer.js';
+import {useKeys} from '../../hooks/use-keys.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {type Capability} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP} from '../../keys/bindings.js';
+import {Footer} from '../../panes/footer.js';
+import {helpScrollKeys} from '../../help-toggle.js';
+import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
+import {useTheme} from '../../theme.js';
+import {computeFleetLayout} from './layout.js';
+import {FleetEvents} from './events.js';
+import {FleetHeader} from './header.js';
+import {describeSort, fleetOrder} from './order.js';
 import {
 	activeFilter,
 	fleetAvailable,
@@ -23,14 +23,14 @@ import {
 	type FleetCommand,
 	type FleetSaved,
 	type FleetUiState,
-} from './fleet-reducer.js';
-import {fleetEventLines, fleetRows, fleetTotals} from './fleet-rows.js';
-import type {Store} from '../../store.js';
-import {useStore} from '../hooks/use-store.js';
-import type {FleetState} from './fleet-store.js';
-import type {FleetHours} from './fleet-hours.js';
-import {FleetTable, hasCountedLine, PREFIX_WIDTH} from './fleet-table.js';
-import {fitFleetColumns, fleetGap, fleetWants, rigLabel} from './fleet-columns.js';
+} from './reduce.js';
+import {fleetEventLines, fleetRows, fleetTotals} from './rows.js';
+import type {Store} from '../../../store.js';
+import {useStore} from '../../hooks/use-store.js';
+import type {FleetState} from './store.js';
+import type {FleetHours} from './hours.js';
+import {FleetTable, hasCountedLine, PREFIX_WIDTH} from './table.js';
+import {fitFleetColumns, fleetGap, fleetWants, rigLabel} from './columns.js';
 
 export type FleetViewProps = {
 	readonly fleet: Store<FleetState>;

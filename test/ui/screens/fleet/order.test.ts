@@ -1,6 +1,14 @@
 import {describe, expect, test} from 'vitest';
-import type {Alert} from '../../../source/alerts/types.js';
-import {describeSort, fleetOrder, LISTED, nextSort, sortArrow, SORT_CYCLE, type FleetSort} from '../../../source/ui/fleet/fleet-order.js';
+import type {Alert} from '../../../../source/alerts/types.js';
+import {
+	describeSort,
+	fleetOrder,
+	LISTED,
+	nextSort,
+	sortArrow,
+	SORT_CYCLE,
+	type FleetSort,
+} from '../../../../source/ui/screens/fleet/order.js';
 import {
 	activeFilter,
 	fleetReducer,
@@ -9,11 +17,11 @@ import {
 	selectedRig,
 	type FleetUiAction,
 	type FleetUiState,
-} from '../../../source/ui/fleet/fleet-reducer.js';
-import {fleetRows, type FleetRow} from '../../../source/ui/fleet/fleet-rows.js';
-import type {KeyLike} from '../../../source/ui/keys/matcher.js';
-import type {MonitorState} from '../../../source/monitor/types.js';
-import {makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
+} from '../../../../source/ui/screens/fleet/reduce.js';
+import {fleetRows, type FleetRow} from '../../../../source/ui/screens/fleet/rows.js';
+import type {KeyLike} from '../../../../source/ui/keys/matcher.js';
+import type {MonitorState} from '../../../../source/monitor/types.js';
+import {makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 
 type Rig = {
 	readonly name: string;

@@ -1,20 +1,20 @@
 /**
  * Fleet key handling as a reducer (as the dashboard's): `useInput` dispatches the raw key with every
  * rig's row, this maps it through the one keymap. The rows are shown sorted and filtered
- * (fleet-order.ts); the selection is a rig, not a line: when the sort moves rows (a hashrate
+ * (order.ts); the selection is a rig, not a line: when the sort moves rows (a hashrate
  * changed), the selection stays on the same rig, and a filter that hides it moves it to the first
  * rig shown. The visible window of rows follows the selection. Until a key picks a rig (a fresh
  * start), the selection is the first line and the table shows the top, however the rigs that come
  * up reorder a sort. Commands for the app (quit, open a rig, poll every rig) are the step's effects.
  */
-import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import {helpCommand} from '../help-toggle.js';
-import {type Capability, type KeyLike} from '../keys/matcher.js';
-import {SCREEN_KEYMAP, type CommandName, type Screen} from '../keys/bindings.js';
-import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
-import {scrollToShow} from '../scroll.js';
-import {fleetOrder, LISTED, nextSort, type FleetSort} from './fleet-order.js';
-import type {FleetRow} from './fleet-rows.js';
+import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
+import {helpCommand} from '../../help-toggle.js';
+import {type Capability, type KeyLike} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {pastedLine, typeKey, type TypedText} from '../../config/line-editor.js';
+import {scrollToShow} from '../../scroll.js';
+import {fleetOrder, LISTED, nextSort, type FleetSort} from './order.js';
+import type {FleetRow} from './rows.js';
 
 export type FleetCommand =
 	| {readonly command: 'quit'}
