@@ -134,7 +134,7 @@ export function App({
 	const saveFleet = useCallback(
 		(saved: FleetSaved) => {
 			setFleetSaved(saved);
-			// The view tells its first sort and filter too: the defaults of a first run are not a change to write.
+			// Back at the defaults on a first run (s all the way round): nothing to remember.
 			if (!prefs?.current.fleet && saved.sort.key === 'listed' && !saved.sort.reversed && saved.filter === '') return;
 			prefs?.update({fleet: {sort: saved.sort.key, reversed: saved.sort.reversed, filter: saved.filter}});
 		},
@@ -273,7 +273,6 @@ export function App({
 				onSave={saveFleet}
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
-				{...(now === undefined ? {} : {now})}
 			/>
 		);
 	} else if (screen.name === 'config' && renderConfig) {

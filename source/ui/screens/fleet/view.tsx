@@ -1,36 +1,36 @@
 import {Box, Text} from 'ink';
-import {useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState} from 'react';
-import {FixedNowContext} from '../../hooks/use-now.js';
-import {useStepReducer} from '../../hooks/use-step-reducer.js';
+import {useCallback, useMemo} from 'react';
+import type {Store} from '../../../store.js';
+import {useFixedNow} from '../../hooks/use-now.js';
 import {useKeys} from '../../hooks/use-keys.js';
+import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
-import {type Capability} from '../../keys/matcher.js';
-import {SCREEN_KEYMAP} from '../../keys/bindings.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {Footer} from '../../panes/footer.js';
 import {helpScrollKeys} from '../../help-toggle.js';
-import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
+import {HelpOverlay} from '../../panes/help-overlay.js';
 import {useTheme} from '../../theme.js';
-import {computeFleetLayout} from './layout.js';
+import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {availability, fleetHelp, type FleetGiven} from './availability.js';
+import {fleetWants, rigLabel} from './columns.js';
 import {FleetEvents} from './events.js';
+import {fleetFrame, helpMax, type FleetEnv} from './frame.js';
 import {FleetHeader} from './header.js';
-import {describeSort, fleetOrder} from './order.js';
+import type {FleetHours} from './hours.js';
+import {describeSort} from './order.js';
 import {
 	activeFilter,
-	fleetAvailable,
-	fleetReducer,
 	initialFleetUiState,
 	place,
+	reduce,
 	type FleetCommand,
 	type FleetSaved,
+	type FleetUiAction,
 	type FleetUiState,
 } from './reduce.js';
 import {fleetEventLines, fleetRows, fleetTotals} from './rows.js';
-import type {Store} from '../../../store.js';
-import {useStore} from '../../hooks/use-store.js';
 import type {FleetState} from './store.js';
-import type {FleetHours} from './hours.js';
-import {FleetTable, hasCountedLine, PREFIX_WIDTH} from './table.js';
-import {fitFleetColumns, fleetGap, fleetWants, rigLabel} from './columns.js';
+import {FleetTable} from './table.js';
 
 export type FleetViewProps = {
 	readonly fleet: Store<FleetState>;
@@ -39,22 +39,22 @@ export type FleetViewProps = {
 	readonly onOpen: (index: number) => void;
 	/** `R`: poll every rig now; without it the key is not offered. */
 	readonly onRefreshAll?: () => void;
-	/** `g`: the selected rig's chart; `e`: every rig's events. Without them the keys do nothing. */
+	/** `g`: the selected rig's chart; `e`: every rig's events. Without them the keys are not offered. */
 	readonly onChart?: (index: number) => void;
 	readonly onEvents?: () => void;
 	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed); without it, the first line. */
 	readonly initialSelected?: number;
-	/** Told whenever the selection moves to another rig once one is picked, so the app can restore it. */
+	/** Told when a key moves the selection to another rig (once one is picked), so the app can restore it. */
 	readonly onSelect?: (index: number) => void;
 	/** The sort and filter when the view opens (those it had before a rig's dashboard was opened). */
 	readonly saved?: FleetSaved;
-	/** Told whenever the sort or the filter in force changes, so the app can restore them. */
+	/** Told when a key changes the sort or the filter in force, so the app can restore them. */
 	readonly onSave?: (saved: FleetSaved) => void;
 	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
 	readonly hours?: Store<FleetHours>;
-	/** A fixed clock (epoch ms), for tests and screenshots. */
-	readonly now?: number;
 };
+
+const LOGIC: ScreenLogic<FleetUiState, FleetUiAction, FleetEnv, FleetCommand, CommandName, Screen> = {reduce, availability};
 
 /** The hours of a session without history: no column. */
 const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
@@ -106,19 +106,12 @@ export function FleetView({
 	saved,
 	onSave,
 	hours = NO_HOURS,
-	now: fixedNow,
 }: FleetViewProps) {
 	const {states, alerts, notices, at} = useStore(fleet);
 	const hour = useStore(hours);
-	const {columns, rows: terminalRows} = useTerminalSize();
-	// The fleet store's time: the labels redraw with the data, with no clock of their own.
-	const now = fixedNow ?? at;
+	// The fleet store's time: the labels redraw with the data, with no clock of their own (unless the App fixed one).
+	const now = useFixedNow() ?? at;
 	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs), [states, alerts, now, hour.rigs]);
-	// Keys act on the rows as drawn.
-	const latestRows = useRef(rows);
-	useLayoutEffect(() => {
-		latestRows.current = rows;
-	}, [rows]);
 
 	const run = useCallback(
 		(effect: FleetCommand) => {
@@ -126,78 +119,52 @@ export function FleetView({
 			else if (effect.command === 'refreshAll') onRefreshAll?.();
 			else if (effect.command === 'open') onOpen(effect.index);
 			else if (effect.command === 'chart') onChart?.(effect.index);
-			else onEvents?.();
+			else if (effect.command === 'events') onEvents?.();
+			else if (effect.command === 'select') onSelect?.(effect.index);
+			else onSave?.(effect.saved);
 		},
-		[onQuit, onOpen, onRefreshAll, onChart, onEvents],
+		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave],
 	);
-	const [offered] = useState<ReadonlySet<Capability>>(() => {
-		const set = new Set<Capability>();
-		if (onRefreshAll) set.add('refresh');
-		if (onChart) set.add('chart');
-		if (onEvents) set.add('events');
-		set.add('scrollHelp');
-		return set;
-	});
-	const [ui, dispatch] = useStepReducer(
-		fleetReducer,
-		() => initialFleetUiState({...(initialSelected === undefined ? {} : {selected: initialSelected}), offered, ...(saved ? {saved} : {})}),
-		run,
-	);
-	useEffect(() => {
-		onSave?.({sort: ui.sort, filter: ui.filter});
-	}, [onSave, ui.sort, ui.filter]);
-	const filter = activeFilter(ui);
-	const order = useMemo(() => fleetOrder(rows, ui.sort, filter), [rows, ui.sort, filter]);
-	const fleetTotalsAll = useMemo(() => fleetTotals(states, now), [states, now]);
-	const shownTotals = useMemo(
-		() =>
-			order.length === states.length
-				? fleetTotalsAll
-				: fleetTotals(
-						order.map((index) => states[index]!),
-						now,
-					),
-		[order, states, now, fleetTotalsAll],
-	);
+	const refreshAll = onRefreshAll !== undefined;
+	const chart = onChart !== undefined;
+	const events = onEvents !== undefined;
+	const given = useMemo<FleetGiven>(() => ({refreshAll, chart, events}), [refreshAll, chart, events]);
+	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
-	const wants = useMemo(() => fleetWants(rows, fleetTotalsAll), [rows, fleetTotalsAll]);
-	const gap = fleetGap(columns);
-	const fitted = useMemo(
-		() =>
-			fitFleetColumns(
-				now,
-				{rig: wants.rig, pool: wants.pool, shares: wants.shares ?? 0},
-				hour.enabled,
-				ui.sort,
-				columns - PREFIX_WIDTH,
-				gap,
-			),
-		[now, wants.rig, wants.pool, wants.shares, hour.enabled, ui.sort, columns, gap],
+	const wants = useMemo(() => fleetWants(rows, totals), [rows, totals]);
+	const size = useTerminalSize();
+	const env = useMemo<FleetEnv>(
+		() => ({rows, states, now, totals, wants, hours: hour.enabled, size, given}),
+		[rows, states, now, totals, wants, hour.enabled, size, given],
 	);
-	const counted = hasCountedLine(fitted, shownTotals);
-	const layout = useMemo(
-		() => computeFleetLayout(columns, terminalRows, Math.max(1, order.length), counted),
-		[columns, terminalRows, order.length, counted],
+	// Each key is reduced against this env (the frame on screen) and this state; its effects reach the app through run.
+	const {
+		state: ui,
+		dispatch,
+		availability: keys,
+	} = useScreen(
+		LOGIC,
+		() => initialFleetUiState({...(initialSelected === undefined ? {} : {selected: initialSelected}), ...(saved ? {saved} : {})}),
+		env,
+		run,
 	);
 
 	useKeys(
 		(input, key) => {
-			dispatch({type: 'key', input, key, rows: latestRows.current});
+			dispatch({type: 'key', input, key});
 		},
 		{
 			onPaste(text) {
-				dispatch({type: 'paste', text, rows: latestRows.current});
+				dispatch({type: 'paste', text});
 			},
 		},
 	);
 
-	// Placed with this render's page size (the reducer hears of a new one after the frame).
-	const {position, offset} = place({...ui, pageSize: layout.rigRows}, order);
+	const filter = activeFilter(ui);
+	const {order, shownTotals, gap, fitted, layout} = useMemo(() => fleetFrame(ui.sort, filter, env), [ui.sort, filter, env]);
+	const {columns} = size;
+	const {position, offset} = place(ui, order, layout.rigRows);
 	const selected = position < 0 ? null : (order[position] ?? null);
-	const {pinned} = ui;
-	useEffect(() => {
-		if (selected !== null && !pinned) onSelect?.(selected);
-	}, [onSelect, selected, pinned]);
 
 	const visible = useMemo(
 		() => order.slice(offset, offset + layout.rigRows).flatMap((index) => (rows[index] ? [rows[index]] : [])),
@@ -206,7 +173,7 @@ export function FleetView({
 	// The events of the rigs shown (all of them without a filter), each named as its row is.
 	const labels = useMemo(() => rows.map((row) => rigLabel(row)), [rows]);
 	const only = useMemo(() => (filter.trim() === '' ? undefined : new Set(order)), [filter, order]);
-	const events = useMemo(
+	const eventLines = useMemo(
 		() => fleetEventLines(states, layout.eventLines === 1 ? 8 : layout.eventLines, now, {labels, notices, ...(only ? {only} : {})}),
 		[states, layout.eventLines, now, labels, only, notices],
 	);
@@ -214,64 +181,58 @@ export function FleetView({
 	const window = scrolls ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null;
 
 	const footer = useMemo(() => {
-		const hints = SCREEN_KEYMAP.footer(ui.help ? 'help' : ui.prompt ? 'fleetFilter' : 'fleet', fleetAvailable(ui));
+		const hints = footerOf(SCREEN_KEYMAP, keys);
 		// With a filter in force, the key that clears it goes first, next to the filter.
-		const clear = ui.help || ui.prompt ? undefined : hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'fleet'));
+		const clear = keys.context === 'fleet' ? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'fleet')) : undefined;
 		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
-	}, [ui]);
-	// The fleet's keys (the help's own, Esc and ↑↓, are on its frame: listing them here would give them two meanings).
-	const help = useMemo(() => SCREEN_KEYMAP.help(['fleet', 'fleetFilter'], offered).filter((entry) => entry.available), [offered]);
-	const helpMax = useMemo(() => helpMaxOffset(help, columns, layout.bodyHeight), [help, columns, layout.bodyHeight]);
-	useEffect(() => {
-		dispatch({type: 'viewport', pageSize: layout.rigRows, helpMax});
-	}, [dispatch, layout.rigRows, helpMax]);
+	}, [keys]);
+	const help = useMemo(() => fleetHelp(given), [given]);
+	const helpOffset = Math.min(ui.helpOffset, helpMax(env, layout));
 	const filtering = ui.prompt !== null || ui.filter !== '';
 
 	return (
-		<FixedNowContext.Provider value={fixedNow ?? null}>
-			<Box
-				flexDirection="column"
-				width={columns}
-				height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
-				overflowY="hidden"
-			>
-				<FleetHeader totals={fleetTotalsAll} width={columns} window={window} sort={describeSort(ui.sort)} />
-				{ui.help ? (
-					<HelpOverlay
-						entries={help}
-						offset={ui.helpOffset}
-						scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
-						width={columns}
-						height={layout.bodyHeight}
+		<Box
+			flexDirection="column"
+			width={columns}
+			height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
+			overflowY="hidden"
+		>
+			<FleetHeader totals={totals} width={columns} window={window} sort={describeSort(ui.sort)} />
+			{ui.help ? (
+				<HelpOverlay
+					entries={help}
+					offset={helpOffset}
+					scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
+					width={columns}
+					height={layout.bodyHeight}
+				/>
+			) : (
+				<>
+					<FleetTable
+						rows={visible}
+						totals={shownTotals}
+						selected={selected ?? -1}
+						fitted={fitted}
+						gap={gap}
+						counted={layout.countedLines > 0}
+						filtered={order.length < states.length}
+						empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
 					/>
-				) : (
-					<>
-						<FleetTable
-							rows={visible}
-							totals={shownTotals}
-							selected={selected ?? -1}
-							fitted={fitted}
-							gap={gap}
-							counted={layout.countedLines > 0}
-							filtered={order.length < states.length}
-							empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
-						/>
-						<FleetEvents events={events} lines={layout.eventLines} width={columns} />
-					</>
-				)}
-				{layout.footerLines > 0 ? (
-					<Footer
-						hints={footer}
-						width={columns}
-						{...(filtering && !ui.help
-							? {
-									lead: <FilterLead ui={ui} shown={order.length} count={states.length} />,
-									leadWidth: filterLeadText(ui, order.length, states.length).length,
-								}
-							: {})}
-					/>
-				) : null}
-			</Box>
-		</FixedNowContext.Provider>
+					<FleetEvents events={eventLines} lines={layout.eventLines} width={columns} />
+				</>
+			)}
+			{layout.footerLines > 0 ? (
+				<Footer
+					hints={footer}
+					width={columns}
+					{...(filtering && !ui.help
+						? {
+								lead: <FilterLead ui={ui} shown={order.length} count={states.length} />,
+								leadWidth: filterLeadText(ui, order.length, states.length).length,
+							}
+						: {})}
+				/>
+			) : null}
+		</Box>
 	);
 }
