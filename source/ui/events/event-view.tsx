@@ -5,7 +5,7 @@ import type {MinerHistory} from '../../history/source.js';
 import type {MinerEvent, MonitorState, Severity} from '../../monitor/types.js';
 import type {Store} from '../../store.js';
 import {describeEvents, type EventLine, type TimedEvent} from '../event-lines.js';
-import {SESSION_LABEL} from '../fleet/fleet-rows.js';
+import {SESSION_LABEL} from '../screens/fleet/rows.js';
 import {FixedNowContext, useNow} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useStore} from '../hooks/use-store.js';

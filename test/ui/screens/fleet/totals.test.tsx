@@ -4,10 +4,10 @@
  * never shortened. At 80×24, 120×40 and 200×50 (and the sort marker at 40 columns too).
  */
 import {describe, expect, test} from 'vitest';
-import {App, type AppMiner} from '../../../source/ui/app.js';
-import type {MonitorState} from '../../../source/monitor/types.js';
-import {createStore, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
-import {expectFits, linesOf, renderTerminal} from '../helpers/terminal.js';
+import {App, type AppMiner} from '../../../../source/ui/app.js';
+import type {MonitorState} from '../../../../source/monitor/types.js';
+import {createStore, makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
+import {expectFits, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const SIZES = [
 	{columns: 80, rows: 24},

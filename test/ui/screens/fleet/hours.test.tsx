@@ -1,13 +1,13 @@
 import path from 'node:path';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {HOUR_MS, lastHourSource, type HourPoint, type LastHourSource} from '../../../source/history/last-hour.js';
-import {HistoryRecorder} from '../../../source/history/recorder.js';
-import {HistoryStore} from '../../../source/history/store.js';
-import {App, type AppMiner} from '../../../source/ui/app.js';
-import {FleetHoursStore, hourCells, HOUR_POINTS, OUTAGE_MARK} from '../../../source/ui/fleet/fleet-hours.js';
-import {tempDir} from '../../history/helpers.js';
-import {createStore, makeSnapshot, makeState} from '../helpers/state.js';
-import {linesOf, renderTerminal} from '../helpers/terminal.js';
+import {HOUR_MS, lastHourSource, type HourPoint, type LastHourSource} from '../../../../source/history/last-hour.js';
+import {HistoryRecorder} from '../../../../source/history/recorder.js';
+import {HistoryStore} from '../../../../source/history/store.js';
+import {App, type AppMiner} from '../../../../source/ui/app.js';
+import {FleetHoursStore, hourCells, HOUR_POINTS, OUTAGE_MARK} from '../../../../source/ui/screens/fleet/hours.js';
+import {tempDir} from '../../../history/helpers.js';
+import {createStore, makeSnapshot, makeState} from '../../helpers/state.js';
+import {linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

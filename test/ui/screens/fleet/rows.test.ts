@@ -1,10 +1,10 @@
 import {describe, expect, test} from 'vitest';
-import {computeFleetLayout} from '../../../source/ui/fleet/fleet-layout.js';
-import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rigTags, rowAlert} from '../../../source/ui/fleet/fleet-rows.js';
-import {countedNote, fitRigLabel, fleetWants, formatShares, rigLabel, totalsState} from '../../../source/ui/fleet/fleet-columns.js';
-import {headlineTotal} from '../../../source/ui/fleet/fleet-header.js';
-import type {Alert} from '../../../source/alerts/types.js';
-import {makeEvent, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
+import {computeFleetLayout} from '../../../../source/ui/screens/fleet/layout.js';
+import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rigTags, rowAlert} from '../../../../source/ui/screens/fleet/rows.js';
+import {countedNote, fitRigLabel, fleetWants, formatShares, rigLabel, totalsState} from '../../../../source/ui/screens/fleet/columns.js';
+import {headlineTotal} from '../../../../source/ui/screens/fleet/header.js';
+import type {Alert} from '../../../../source/alerts/types.js';
+import {makeEvent, makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 
 const live = (name: string, rates: [number | null, number | null, number | null], good = 100, total = 101) =>
 	makeState({name, snapshot: makeSnapshot({workerId: name, hashrate: {total: rates}, results: {good, total, rejected: total - good}})});

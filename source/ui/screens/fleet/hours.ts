@@ -4,11 +4,11 @@
  * view is shown, and drawn as a small sparkline where the width allows. Without history (--no-history,
  * or a store that could not be opened or turned off) there is no column at all.
  */
-import type {HourPoint, LastHourSource} from '../../history/last-hour.js';
-import {Listeners, type Store} from '../../store.js';
-import {sparkline} from '../sparkline.js';
+import type {HourPoint, LastHourSource} from '../../../history/last-hour.js';
+import {Listeners, type Store} from '../../../store.js';
+import {sparkline} from '../../sparkline.js';
 
-export type {HourPoint} from '../../history/last-hour.js';
+export type {HourPoint} from '../../../history/last-hour.js';
 
 /** Buckets read per rig: one a minute. */
 export const HOUR_POINTS = 60;

@@ -8,11 +8,11 @@
  * minutes each); they get it where the terminal has room (at 200 columns names and pools show whole). The shares
  * column is as wide as its longest count written whole: shares are never shortened ("25 102/25 140").
  */
-import {DASH, formatAgo, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../format.js';
-import {fitColumns, type Column, type FittedColumn} from '../table.js';
-import {hourCells} from './fleet-hours.js';
-import {sortArrow, type FleetSort} from './fleet-order.js';
-import type {ColumnTotal, FleetRow, FleetTotals} from './fleet-rows.js';
+import {DASH, formatAgo, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../../format.js';
+import {fitColumns, type Column, type FittedColumn} from '../../table.js';
+import {hourCells} from './hours.js';
+import {sortArrow, type FleetSort} from './order.js';
+import type {ColumnTotal, FleetRow, FleetTotals} from './rows.js';
 
 /** A cell source: a rig's row, the totals, or the line under the totals that says how many rigs each one sums. */
 export type FleetLine =

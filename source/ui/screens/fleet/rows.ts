@@ -1,17 +1,17 @@
 /**
- * The fleet table's content, from the monitors' states: one row per miner (fleet-order.ts sorts and
+ * The fleet table's content, from the monitors' states: one row per miner (order.ts sorts and
  * filters them), and a totals row. Pure; the view only lays it out.
  */
-import type {RigAlerts} from '../../alerts/center.js';
-import type {Alert} from '../../alerts/types.js';
-import type {MinerEvent, MonitorState} from '../../monitor/types.js';
-import type {MinerSnapshot, RateWindows} from '../../miner/model.js';
-import {formatDurationShort, formatWhen} from '../../format.js';
-import {hostPort} from '../../monitor/name.js';
-import type {HourPoint} from '../../history/last-hour.js';
-import {describeEvents, type EventLine} from '../event-lines.js';
-import {statusBadge, type StatusBadge} from '../status.js';
-import type {ThemeToken} from '../theme.js';
+import type {RigAlerts} from '../../../alerts/center.js';
+import type {Alert} from '../../../alerts/types.js';
+import type {MinerEvent, MonitorState} from '../../../monitor/types.js';
+import type {MinerSnapshot, RateWindows} from '../../../miner/model.js';
+import {formatDurationShort, formatWhen} from '../../../format.js';
+import {hostPort} from '../../../monitor/name.js';
+import type {HourPoint} from '../../../history/last-hour.js';
+import {describeEvents, type EventLine} from '../../event-lines.js';
+import {statusBadge, type StatusBadge} from '../../status.js';
+import type {ThemeToken} from '../../theme.js';
 
 /** How long an alert that has no all-clear (restarted, reject burst…) stays on its row. */
 export const RECENT_ALERT_MS = 10 * 60_000;

@@ -5,8 +5,8 @@
  * and uptime lowest first, rejects highest first. Ties keep the session's order, so rigs that sort
  * the same never swap. Pure: the reducer moves the selection through the same order the view draws.
  */
-import type {StatusBadge} from '../status.js';
-import type {FleetRow} from './fleet-rows.js';
+import type {StatusBadge} from '../../status.js';
+import type {FleetRow} from './rows.js';
 
 /** 'listed': the session's order (the command line's, or the --rigs file's). */
 export type FleetSortKey = 'listed' | 'state' | 'r10' | 'r15' | 'rej' | 'up' | 'rig';

@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
-import {App, type AppMiner} from '../../../source/ui/app.js';
-import {createStore, makeSnapshot, makeState, NOW, type TestStore} from '../helpers/state.js';
-import {KEYS, linesOf, renderTerminal} from '../helpers/terminal.js';
+import {App, type AppMiner} from '../../../../source/ui/app.js';
+import {createStore, makeSnapshot, makeState, NOW, type TestStore} from '../../helpers/state.js';
+import {KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 function stores(count: number, status: 'live' | 'connecting' = 'live'): TestStore[] {
 	return Array.from({length: count}, (_, index) => {

@@ -1,10 +1,10 @@
 import {Text} from 'ink';
 import {memo} from 'react';
-import {formatHashrate} from '../../format.js';
-import type {StatusBadge} from '../status.js';
-import {useTheme, type ThemeToken} from '../theme.js';
-import {TitleBar} from '../panes/title-bar.js';
-import type {FleetTotals} from './fleet-rows.js';
+import {formatHashrate} from '../../../format.js';
+import type {StatusBadge} from '../../status.js';
+import {useTheme, type ThemeToken} from '../../theme.js';
+import {TitleBar} from '../../panes/title-bar.js';
+import type {FleetTotals} from './rows.js';
 
 export type FleetHeaderProps = {
 	readonly totals: FleetTotals;

@@ -1,10 +1,10 @@
 import {Text, useInput} from 'ink';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {AlertCenter} from '../../../source/alerts/center.js';
-import {SessionHistory} from '../../../source/history/source.js';
-import {App, type AppMiner, type ConfigTarget} from '../../../source/ui/app.js';
-import {createStore, makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
-import {KEYS, linesOf, renderTerminal, tick} from '../helpers/terminal.js';
+import {AlertCenter} from '../../../../source/alerts/center.js';
+import {SessionHistory} from '../../../../source/history/source.js';
+import {App, type AppMiner, type ConfigTarget} from '../../../../source/ui/app.js';
+import {createStore, makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
+import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
 import {startSimFleet, type SimFleet} from './helpers/sim-fleet.js';
 
 const cleanups: (() => void)[] = [];

@@ -1,10 +1,10 @@
 import {Text} from 'ink';
 import {memo} from 'react';
-import type {Severity} from '../../monitor/types.js';
-import {fitCell, type FittedColumn} from '../table.js';
-import {useTheme, type ThemeToken} from '../theme.js';
-import type {FleetLine} from './fleet-columns.js';
-import type {FleetRow, FleetTotals} from './fleet-rows.js';
+import type {Severity} from '../../../monitor/types.js';
+import {fitCell, type FittedColumn} from '../../table.js';
+import {useTheme, type ThemeToken} from '../../theme.js';
+import type {FleetLine} from './columns.js';
+import type {FleetRow, FleetTotals} from './rows.js';
 
 export type FleetTableProps = {
 	/** The rows in view (already windowed). */

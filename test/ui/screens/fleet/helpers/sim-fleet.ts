@@ -2,9 +2,9 @@
  * A real fleet for tests: simulated miners of several dialects on loopback, each watched through the
  * real client, reader and monitor (as the CLI builds them, sharing one poll limiter).
  */
-import {watchMiner, type WatchedMiner} from '../../../../source/session/session.js';
-import {createLimiter} from '../../../../source/monitor/limiter.js';
-import {startSimulator, type SimOptions, type Simulator} from '../../../../source/sim/simulator.js';
+import {watchMiner, type WatchedMiner} from '../../../../../source/session/session.js';
+import {createLimiter} from '../../../../../source/monitor/limiter.js';
+import {startSimulator, type SimOptions, type Simulator} from '../../../../../source/sim/simulator.js';
 
 export type SimFleet = {
 	readonly sims: readonly Simulator[];

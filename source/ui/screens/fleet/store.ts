@@ -9,9 +9,9 @@
  * It listens to the monitors only while someone listens to it: the fleet view closed (a rig's
  * dashboard open) costs nothing.
  */
-import type {AlertCenterState} from '../../alerts/center.js';
-import type {MinerEvent, MonitorState} from '../../monitor/types.js';
-import {Listeners, type Store} from '../../store.js';
+import type {AlertCenterState} from '../../../alerts/center.js';
+import type {MinerEvent, MonitorState} from '../../../monitor/types.js';
+import {Listeners, type Store} from '../../../store.js';
 
 export type FleetState = {
 	/** One per miner, in session order. */

@@ -1,19 +1,31 @@
 import {describe, expect, test} from 'vitest';
-import type {Alert} from '../../../source/alerts/types.js';
-import {describeSort, fleetOrder, LISTED, nextSort, sortArrow, SORT_CYCLE, type FleetSort} from '../../../source/ui/fleet/fleet-order.js';
+import type {Alert} from '../../../../source/alerts/types.js';
+import {
+	describeSort,
+	fleetOrder,
+	LISTED,
+	nextSort,
+	sortArrow,
+	SORT_CYCLE,
+	type FleetSort,
+} from '../../../../source/ui/screens/fleet/order.js';
 import {
 	activeFilter,
-	fleetReducer,
 	fleetView,
 	initialFleetUiState,
+	reduce,
 	selectedRig,
+	type FleetCommand,
+	type FleetEnv,
 	type FleetUiAction,
 	type FleetUiState,
-} from '../../../source/ui/fleet/fleet-reducer.js';
-import {fleetRows, type FleetRow} from '../../../source/ui/fleet/fleet-rows.js';
-import type {KeyLike} from '../../../source/ui/keys/matcher.js';
-import type {MonitorState} from '../../../source/monitor/types.js';
-import {makeSnapshot, makeState, NOW, refused} from '../helpers/state.js';
+} from '../../../../source/ui/screens/fleet/reduce.js';
+import type {FleetGiven} from '../../../../source/ui/screens/fleet/availability.js';
+import {fleetWants} from '../../../../source/ui/screens/fleet/columns.js';
+import {fleetRows, fleetTotals, type FleetRow} from '../../../../source/ui/screens/fleet/rows.js';
+import type {KeyLike} from '../../../../source/ui/keys/matcher.js';
+import type {MonitorState} from '../../../../source/monitor/types.js';
+import {makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 
 type Rig = {
 	readonly name: string;
@@ -140,23 +152,36 @@ describe('fleet filter', () => {
 
 const press = (input: string, key: KeyLike = {}) => ({input, key});
 
-function run(start: FleetUiState, rows: readonly FleetRow[], keys: readonly {input: string; key: KeyLike}[]) {
+const NOTHING_GIVEN: FleetGiven = {refreshAll: false, chart: false, events: false};
+
+/** The fleet's env for these rigs: their rows and states, in a 100×16 terminal (10 rig rows). */
+function envOf(rigs: readonly Rig[], given: FleetGiven = NOTHING_GIVEN): FleetEnv {
+	const states = rigs.map(state);
+	const rows = fleetRows(states, NOW);
+	const totals = fleetTotals(states, NOW);
+	return {rows, states, now: NOW, totals, wants: fleetWants(rows, totals), hours: false, size: {columns: 100, rows: 16}, given};
+}
+
+/** What the keys asked of the app (what the app is told to keep, the selection and the sort, aside). */
+const asked = (effect: FleetCommand) => effect.command !== 'select' && effect.command !== 'save';
+
+function run(start: FleetUiState, env: FleetEnv, keys: readonly {input: string; key: KeyLike}[]) {
 	let current = start;
 	const effects: unknown[] = [];
 	for (const {input, key} of keys) {
-		const step = fleetReducer(current, {type: 'key', input, key, rows} satisfies FleetUiAction);
+		const step = reduce(current, {type: 'key', input, key} satisfies FleetUiAction, env);
 		current = step.state;
-		effects.push(...step.effects);
+		effects.push(...step.effects.filter(asked));
 	}
 
 	return {state: current, effects};
 }
 
 describe('fleet keys: the selection is a rig, not a line', () => {
-	const initial = initialFleetUiState({pageSize: 10});
+	const initial = initialFleetUiState();
 
 	test('sorted by hashrate, a rig whose rate changes moves, and the selection moves with it', () => {
-		const before = rowsOf([
+		const before = envOf([
 			{name: 'a', rate: 1000},
 			{name: 'b', rate: 2000},
 			{name: 'c', rate: 3000},
@@ -168,7 +193,7 @@ describe('fleet keys: the selection is a rig, not a line', () => {
 		expect(fleetView(state, before).position).toBe(1);
 
 		// b's rate climbs above c's: b is now the last line, still selected.
-		const after = rowsOf([
+		const after = envOf([
 			{name: 'a', rate: 1000},
 			{name: 'b', rate: 4000},
 			{name: 'c', rate: 3000},
@@ -182,7 +207,7 @@ describe('fleet keys: the selection is a rig, not a line', () => {
 	});
 
 	test('changing the sort keeps the same rig selected', () => {
-		const rows = rowsOf([
+		const rows = envOf([
 			{name: 'a', rate: 3000},
 			{name: 'b', status: 'down'},
 			{name: 'c', rate: 1000},
@@ -199,7 +224,7 @@ describe('fleet keys: the selection is a rig, not a line', () => {
 	});
 
 	test('/ filters as it is typed; Enter keeps it, Esc then clears it; Esc while typing clears it too', () => {
-		const rows = rowsOf([{name: 'garage-1'}, {name: 'attic'}, {name: 'garage-2'}]);
+		const rows = envOf([{name: 'garage-1'}, {name: 'attic'}, {name: 'garage-2'}]);
 		let {state} = run(initial, rows, [press('j'), press('/'), press('g'), press('a'), press('r')]);
 		expect(state.prompt?.text).toBe('gar');
 		expect(activeFilter(state)).toBe('gar');
@@ -225,8 +250,8 @@ describe('fleet keys: the selection is a rig, not a line', () => {
 	});
 
 	test('a paste goes into the filter being typed, whole; elsewhere it is no command', () => {
-		const rows = rowsOf([{name: 'garage'}, {name: 'attic'}, {name: 'shed'}]);
-		const paste = (state: FleetUiState, text: string) => fleetReducer(state, {type: 'paste', text, rows});
+		const rows = envOf([{name: 'garage'}, {name: 'attic'}, {name: 'shed'}]);
+		const paste = (state: FleetUiState, text: string) => reduce(state, {type: 'paste', text}, rows);
 		const browsing = paste(initial, 'jjq');
 		expect(browsing.state).toBe(initial);
 		expect(browsing.effects).toEqual([]);
@@ -238,9 +263,9 @@ describe('fleet keys: the selection is a rig, not a line', () => {
 	});
 
 	test('R polls every rig, where the session can', () => {
-		const rows = rowsOf([{name: 'a'}, {name: 'b'}]);
-		expect(run(initial, rows, [press('R')]).effects).toEqual([]);
-		const offered = initialFleetUiState({pageSize: 10, offered: new Set(['refresh'])});
-		expect(run(offered, rows, [press('R')]).effects).toEqual([{command: 'refreshAll'}]);
+		const rigs = [{name: 'a'}, {name: 'b'}];
+		expect(run(initial, envOf(rigs), [press('R')]).effects).toEqual([]);
+		const offered = envOf(rigs, {...NOTHING_GIVEN, refreshAll: true});
+		expect(run(initial, offered, [press('R')]).effects).toEqual([{command: 'refreshAll'}]);
 	});
 });
