@@ -1,5 +1,5 @@
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
-import {Dashboard, type DashboardProps, type IntervalControl} from './dashboard.js';
+import {Dashboard, type DashboardProps, type IntervalControl} from './screens/dashboard/view.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MinerHistory} from '../history/source.js';
 import {ChartView} from './chart/chart-view.js';

@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {formatClock} from '../../source/format.js';
-import {EMPTY_SHARE_TRACK, trackShares} from '../../source/ui/last-share.js';
+import {EMPTY_SHARE_TRACK, trackShares} from '../../source/ui/screens/dashboard/last-share.js';
 import {isOutdated, statusBadge} from '../../source/ui/status.js';
 import {makeSnapshot, makeState, NOW, refused, wrongToken} from './helpers/state.js';
 

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, test} from 'vitest';
-import {dashboardReducer, initialUiState, type DashboardUiState} from '../../../source/ui/dashboard-reducer.js';
+import {dashboardReducer, initialUiState, type DashboardUiState} from '../../../source/ui/screens/dashboard/reduce.js';
 import {keyName, type Capability, type KeyLike, type Keymap} from '../../../source/ui/keys/matcher.js';
 import {CONFIG_KEYMAP, SCREEN_KEYMAP, type CommandName} from '../../../source/ui/keys/bindings.js';
 import {keysHelpLines, keysMarkdown} from '../../../source/ui/keys/reference.js';

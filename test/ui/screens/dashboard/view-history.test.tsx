@@ -5,12 +5,12 @@
  */
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test} from 'vitest';
-import {SessionHistory, type MinerHistory} from '../../source/history/source.js';
-import {App} from '../../source/ui/app.js';
-import {Dashboard} from '../../source/ui/dashboard.js';
-import {createStore, makeSnapshot, makeState, makeThreads, NOW, type TestStore} from './helpers/state.js';
-import {nightHistory, POLL_MS} from './helpers/history.js';
-import {KEYS, linesOf, renderTerminal} from './helpers/terminal.js';
+import {SessionHistory, type MinerHistory} from '../../../../source/history/source.js';
+import {App} from '../../../../source/ui/app.js';
+import {Dashboard} from '../../../../source/ui/screens/dashboard/view.js';
+import {createStore, makeSnapshot, makeState, makeThreads, NOW, type TestStore} from '../../helpers/state.js';
+import {nightHistory, POLL_MS} from '../../helpers/history.js';
+import {KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -1,14 +1,14 @@
 import {render} from 'ink-testing-library';
 import fc from 'fast-check';
 import {describe, expect, test, vi} from 'vitest';
-import {MinerError} from '../../source/miner/errors.js';
-import type {MonitorState} from '../../source/monitor/types.js';
-import {App} from '../../source/ui/app.js';
-import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
-import {formatClock} from '../../source/format.js';
-import {PollInterval} from '../../source/monitor/poll-interval.js';
-import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from './helpers/state.js';
-import {expectFits, KEYS, linesOf, renderTerminal} from './helpers/terminal.js';
+import {MinerError} from '../../../../source/miner/errors.js';
+import type {MonitorState} from '../../../../source/monitor/types.js';
+import {App} from '../../../../source/ui/app.js';
+import {Dashboard, type DashboardProps} from '../../../../source/ui/screens/dashboard/view.js';
+import {formatClock} from '../../../../source/format.js';
+import {PollInterval} from '../../../../source/monitor/poll-interval.js';
+import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from '../../helpers/state.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 type Options = Partial<Omit<DashboardProps, 'store'>> & {readonly columns?: number; readonly rows?: number};
 

@@ -3,11 +3,11 @@
  * the user who presses its key anyway. The footer and the `?` help offer only what works (keymap
  * `needs` + `available`); everything else is refused here before anything is sent.
  */
-import {READ_ONLY_MESSAGE} from '../config/session.js';
-import {configRefusal, controlRefusal} from '../miner/abilities.js';
-import type {MonitorState} from '../monitor/types.js';
-import {type Capability} from './keys/matcher.js';
-import {SCREEN_KEYMAP} from './keys/bindings.js';
+import {READ_ONLY_MESSAGE} from '../../../config/session.js';
+import {configRefusal, controlRefusal} from '../../../miner/abilities.js';
+import type {MonitorState} from '../../../monitor/types.js';
+import {type Capability} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 
 /** Why each refused capability cannot work (capabilities not in the map are not refused). */
 export type Refusals = ReadonlyMap<Capability, string>;

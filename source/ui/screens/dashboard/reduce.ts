@@ -3,13 +3,13 @@
  * and this maps it through the keymap (useStepReducer). Commands that reach outside the UI (quit,
  * pause, …) are the step's effects; the view hands them to the app's callbacks.
  */
-import {formatInterval, nextInterval} from '../monitor/poll-interval.js';
-import {stateOnly, type Step} from './hooks/use-step-reducer.js';
-import {helpCommand} from './help-toggle.js';
-import {type Capability, type KeyLike} from './keys/matcher.js';
-import {SCREEN_KEYMAP, type Screen} from './keys/bindings.js';
-import {NO_REFUSALS, type Refusals} from './offers.js';
-import {BY_INDEX, nextThreadSort, type ThreadSort} from './panes/thread-order.js';
+import {formatInterval, nextInterval} from '../../../monitor/poll-interval.js';
+import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
+import {helpCommand} from '../../help-toggle.js';
+import {type Capability, type KeyLike} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP, type Screen} from '../../keys/bindings.js';
+import {NO_REFUSALS, type Refusals} from './availability.js';
+import {BY_INDEX, nextThreadSort, type ThreadSort} from '../../panes/thread-order.js';
 
 /** One line in the footer's place: why a key did nothing (warn), or a question. */
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
