@@ -285,7 +285,6 @@ export function App({
 		if (miner.onRefresh) optional.onRefresh = miner.onRefresh;
 		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
-		if (now !== undefined) optional.now = now;
 		if (miner.tokenGiven !== undefined) optional.tokenGiven = miner.tokenGiven;
 		if (interval) optional.interval = interval;
 		if (miner.history) {

@@ -1,15 +1,17 @@
 /**
- * All dashboard key handling, as a reducer: `useInput` only dispatches the raw `{input, key}`,
- * and this maps it through the keymap (useStepReducer). Commands that reach outside the UI (quit,
- * pause, …) are the step's effects; the view hands them to the app's callbacks.
+ * All dashboard key handling, as a pure reducer (screens/contract.ts): `useKeys` only dispatches the raw
+ * `{input, key}`, and this reads it through the keys that work now (availability.ts) for the env of the frame on
+ * screen. Commands that reach outside the screen (quit, pause, …) are the step's effects; the view hands them to the
+ * app's callbacks.
  */
 import {formatInterval, nextInterval} from '../../../monitor/poll-interval.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
-import {helpCommand} from '../../help-toggle.js';
-import {type Capability, type KeyLike} from '../../keys/matcher.js';
-import {SCREEN_KEYMAP, type Screen} from '../../keys/bindings.js';
-import {NO_REFUSALS, type Refusals} from './availability.js';
+import {scrollHelp, toggleHelp} from '../../help-toggle.js';
+import {type KeyLike} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {BY_INDEX, nextThreadSort, type ThreadSort} from '../../panes/thread-order.js';
+import {commandOf, type KeyOutcome, type ScreenLogic} from '../contract.js';
+import {availability, dashboardKeys, type KeyFacts} from './availability.js';
 
 /** One line in the footer's place: why a key did nothing (warn), or a question. */
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
@@ -18,141 +20,117 @@ export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | '
 export type ActionCommand =
 	'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster' | 'freeze' | 'chart' | 'events';
 
-export type DashboardStep = Step<DashboardUiState, ActionCommand>;
+export type DashboardStep = Step<DashboardState, ActionCommand>;
 
-export type DashboardUiState = {
+/** What the dashboard owns: its help, its scroll, its sort, what its last key said and the question it asks. */
+export type DashboardState = {
 	readonly help: boolean;
-	/** The first help entry shown, and how far the help can scroll in its frame. */
+	/** The first help entry shown (at most the env's helpMax: helpOffsetOf). */
 	readonly helpOffset: number;
-	readonly helpMax: number;
-	/** Index of the first thread row shown. */
+	/** Index of the first thread row shown (at most what the env's page leaves: threadsOffsetOf). */
 	readonly threadsOffset: number;
 	/** The column the threads are sorted by (s cycles it, I reverses it). */
 	readonly threadSort: ThreadSort;
-	/** How many thread rows fit in the pane now. */
-	readonly pageSize: number;
-	readonly threadCount: number;
-	/** What the app offers (the callbacks it gave, less what the miner refuses): keys that need anything else do nothing. */
-	readonly offered: ReadonlySet<Capability>;
-	/** Why each refused capability cannot work: its key says so instead of doing nothing. */
-	readonly refusals: Refusals;
 	/** What the last key said; cleared by the next key (or after a few seconds, by the view). */
 	readonly message: DashboardMessage | null;
 	/** A question waiting for its answer: p asks before pausing (y pauses, any other key does not). */
 	readonly asking: 'pause' | null;
+};
+
+/**
+ * Everything the dashboard reads but does not own, as the frame on screen has it, passed at each dispatch: the
+ * miner's facts, what the app gave, the mode (availability.ts's KeyFacts), and the sizes and the interval.
+ */
+export type DashboardEnv = KeyFacts & {
+	/** Below the smallest size the screens serve: only the ways out work. */
+	readonly tooSmall: boolean;
+	/** How many thread rows fit in the pane now, and how many threads there are. */
+	readonly pageSize: number;
+	readonly threadCount: number;
+	/** How far the help can scroll in its frame (helpMaxOffset). */
+	readonly helpMax: number;
 	/** The session's poll interval (ms), where it can be changed: + and - stop at the ends of its steps. */
 	readonly intervalMs: number | null;
 };
 
-export type DashboardUiAction =
-	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
-	| {readonly type: 'viewport'; readonly pageSize: number; readonly threadCount: number; readonly helpMax?: number}
-	| {readonly type: 'offered'; readonly offered: ReadonlySet<Capability>; readonly refusals?: Refusals}
-	| {readonly type: 'clearMessage'}
-	| {readonly type: 'interval'; readonly ms: number | null};
+export type DashboardAction = {readonly type: 'key'; readonly input: string; readonly key: KeyLike} | {readonly type: 'clearMessage'};
 
-export function initialUiState(options: {
-	readonly offered: ReadonlySet<Capability>;
-	readonly refusals?: Refusals;
-	readonly pageSize?: number;
-	readonly threadCount?: number;
-}): DashboardUiState {
-	return {
-		help: false,
-		helpOffset: 0,
-		helpMax: 0,
-		threadsOffset: 0,
-		threadSort: BY_INDEX,
-		pageSize: Math.max(0, options.pageSize ?? 0),
-		threadCount: Math.max(0, options.threadCount ?? 0),
-		offered: options.offered,
-		refusals: options.refusals ?? NO_REFUSALS,
-		message: null,
-		asking: null,
-		intervalMs: null,
-	};
+export function initialState(): DashboardState {
+	return {help: false, helpOffset: 0, threadsOffset: 0, threadSort: BY_INDEX, message: null, asking: null};
 }
 
-function maxOffset(state: DashboardUiState): number {
-	return Math.max(0, state.threadCount - state.pageSize);
+function maxOffset(env: Pick<DashboardEnv, 'threadCount' | 'pageSize'>): number {
+	return Math.max(0, env.threadCount - Math.max(0, env.pageSize));
 }
 
-function scrollTo(state: DashboardUiState, offset: number): DashboardUiState {
-	const clamped = Math.min(Math.max(0, offset), maxOffset(state));
+/** The first thread row shown: the one scrolled to, pulled back where a larger pane (or fewer threads) leaves room. */
+export function threadsOffsetOf(state: DashboardState, env: Pick<DashboardEnv, 'threadCount' | 'pageSize'>): number {
+	return Math.min(state.threadsOffset, maxOffset(env));
+}
+
+/** The first help entry shown: the one scrolled to, pulled back where the help now fits better. */
+export function helpOffsetOf(state: DashboardState, env: DashboardEnv): number {
+	return Math.min(state.helpOffset, Math.max(0, env.helpMax));
+}
+
+function scrollTo(state: DashboardState, env: DashboardEnv, offset: number): DashboardState {
+	const clamped = Math.min(Math.max(0, offset), maxOffset(env));
 	return clamped === state.threadsOffset ? state : {...state, threadsOffset: clamped};
 }
 
-function screenOf(state: DashboardUiState): Screen {
-	if (state.asking !== null) return 'question';
-	return state.help ? 'help' : 'dashboard';
-}
-
-export function dashboardReducer(state: DashboardUiState, action: DashboardUiAction): DashboardStep {
+export function reduce(state: DashboardState, action: DashboardAction, env: DashboardEnv): DashboardStep {
 	switch (action.type) {
-		case 'viewport': {
-			const pageSize = Math.max(0, action.pageSize);
-			const threadCount = Math.max(0, action.threadCount);
-			const helpMax = Math.max(0, action.helpMax ?? state.helpMax);
-			if (pageSize === state.pageSize && threadCount === state.threadCount && helpMax === state.helpMax) return stateOnly(state);
-			const next = {...state, pageSize, threadCount, helpMax, helpOffset: Math.min(state.helpOffset, helpMax)};
-			const clamped = Math.min(next.threadsOffset, maxOffset(next));
-			return stateOnly(clamped === next.threadsOffset ? next : {...next, threadsOffset: clamped});
-		}
-
-		case 'offered': {
-			const refusals = action.refusals ?? state.refusals;
-			if (action.offered === state.offered && refusals === state.refusals) return stateOnly(state);
-			return stateOnly({...state, offered: action.offered, refusals});
-		}
-
-		case 'interval':
-			return stateOnly(action.ms === state.intervalMs ? state : {...state, intervalMs: action.ms});
-
 		case 'clearMessage':
 			// A message's time is up, or a question's: unanswered, it is a no.
 			return stateOnly(state.message === null && state.asking === null ? state : {...state, message: null, asking: null});
 
 		case 'key':
-			return keyStep(state, action.input, action.key);
+			return keyStep(state, env, action.input, action.key);
 	}
 }
 
-/** A key whose command needs a refused capability: why, in one line. */
-function refusalFor(state: DashboardUiState, screen: Screen, input: string, key: KeyLike): string | null {
-	const everything = SCREEN_KEYMAP.available(screen, new Set(state.refusals.keys()));
-	const wanted = SCREEN_KEYMAP.commandFor(input, key, screen, everything);
-	const needs = SCREEN_KEYMAP.bindings.find((binding) => binding.command === wanted && binding.contexts.includes(screen))?.needs;
-	return needs === undefined ? null : (state.refusals.get(needs) ?? null);
-}
+/** The dashboard's pure half, for useScreen. */
+export const dashboardLogic: ScreenLogic<DashboardState, DashboardAction, DashboardEnv, ActionCommand, CommandName, Screen> = {
+	reduce,
+	availability,
+};
 
-function keyStep(current: DashboardUiState, input: string, key: KeyLike): DashboardStep {
+function keyStep(current: DashboardState, env: DashboardEnv, input: string, key: KeyLike): DashboardStep {
+	const keys = availability(current, env);
+	const outcome = commandOf(SCREEN_KEYMAP, keys, input, key);
+	// Too small to draw, a key that is not a way out does nothing at all (what it would say could not be read).
+	if (env.tooSmall && outcome === null) return stateOnly(current);
 	// Every key clears the last message; a key that says something sets a new one.
 	const state = current.message === null ? current : {...current, message: null};
-	const screen = screenOf(state);
-	if (screen === 'question') return answerStep(state, input, key);
-	const command = SCREEN_KEYMAP.commandFor(input, key, screen, SCREEN_KEYMAP.available(screen, state.offered));
+	if (keys.context === 'question') return answerStep(state, env, outcome);
+	if (outcome === null) return stateOnly(state);
+	if ('refused' in outcome) return stateOnly({...state, message: {text: outcome.refused, tone: 'warn'}});
+	const {command} = outcome;
+	const offset = threadsOffsetOf(state, env);
 	switch (command) {
-		case null: {
-			const refused = refusalFor(state, screen, input, key);
-			return stateOnly(refused === null ? state : {...state, message: {text: refused, tone: 'warn'}});
-		}
 		case 'help':
 		case 'back':
+			// ?/Esc open and close the help, at its top.
+			return stateOnly(toggleHelp({...state, helpOffset: 0}, command));
 		case 'helpUp':
-		case 'helpDown':
-			return stateOnly(helpCommand(state, command));
+		case 'helpDown': {
+			// From the entry shown (a taller terminal may have pulled it back).
+			const shown = helpOffsetOf(state, env);
+			const from = shown === state.helpOffset ? state : {...state, helpOffset: shown};
+			return stateOnly(scrollHelp(from, command === 'helpUp' ? -1 : 1, env.helpMax));
+		}
 		case 'threadsUp':
-			return stateOnly(scrollTo(state, state.threadsOffset - 1));
+			return stateOnly(scrollTo(state, env, offset - 1));
 		case 'threadsDown':
-			return stateOnly(scrollTo(state, state.threadsOffset + 1));
+			return stateOnly(scrollTo(state, env, offset + 1));
 		case 'pageUp':
-			return stateOnly(scrollTo(state, state.threadsOffset - Math.max(1, state.pageSize)));
+			return stateOnly(scrollTo(state, env, offset - Math.max(1, env.pageSize)));
 		case 'pageDown':
-			return stateOnly(scrollTo(state, state.threadsOffset + Math.max(1, state.pageSize)));
+			return stateOnly(scrollTo(state, env, offset + Math.max(1, env.pageSize)));
 		case 'threadsTop':
-			return stateOnly(scrollTo(state, 0));
+			return stateOnly(scrollTo(state, env, 0));
 		case 'threadsBottom':
-			return stateOnly(scrollTo(state, maxOffset(state)));
+			return stateOnly(scrollTo(state, env, maxOffset(env)));
 		case 'sort':
 			// The first row is the one the sort puts on top (the slow thread): show it.
 			return stateOnly({...state, threadSort: nextThreadSort(state.threadSort), threadsOffset: 0});
@@ -164,9 +142,9 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 		case 'slower':
 		case 'faster': {
 			const direction = command === 'slower' ? 1 : -1;
-			if (state.intervalMs !== null && nextInterval(state.intervalMs, direction) === state.intervalMs) {
+			if (env.intervalMs !== null && nextInterval(env.intervalMs, direction) === env.intervalMs) {
 				const end = direction > 0 ? 'the longest step' : 'the shortest step';
-				return stateOnly({...state, message: {text: `polling every ${formatInterval(state.intervalMs)} already: ${end}`, tone: 'info'}});
+				return stateOnly({...state, message: {text: `polling every ${formatInterval(env.intervalMs)} already: ${end}`, tone: 'info'}});
 			}
 
 			return {state, effects: [command]};
@@ -215,14 +193,17 @@ function keyStep(current: DashboardUiState, input: string, key: KeyLike): Dashbo
 	}
 }
 
-/** The answer to a question: y does it (if it can still work), any other key leaves it undone. */
-function answerStep(state: DashboardUiState, input: string, key: KeyLike): DashboardStep {
+/** The answer to a question: y does it (if it can still work: the miner may have stopped allowing it), any other key leaves it undone. */
+function answerStep(state: DashboardState, env: DashboardEnv, outcome: KeyOutcome<CommandName>): DashboardStep {
 	const asked = state.asking;
-	const answered: DashboardUiState = {...state, asking: null};
-	const command = SCREEN_KEYMAP.commandFor(input, key, 'question', SCREEN_KEYMAP.available('question'));
-	if (command !== 'yes' || asked === null) return stateOnly({...answered, message: {text: 'not paused: mining goes on', tone: 'info'}});
-	if (!state.offered.has(asked)) {
-		const refused = state.refusals.get(asked);
+	const answered: DashboardState = {...state, asking: null};
+	if (outcome === null || !('command' in outcome) || outcome.command !== 'yes' || asked === null) {
+		return stateOnly({...answered, message: {text: 'not paused: mining goes on', tone: 'info'}});
+	}
+
+	const now = dashboardKeys(env);
+	if (!now.works.has(asked)) {
+		const refused = now.refused.get(asked);
 		return stateOnly(refused === undefined ? answered : {...answered, message: {text: refused, tone: 'warn'}});
 	}
 

@@ -1,14 +1,41 @@
 import {describe, expect, test} from 'vitest';
-import {dashboardReducer, initialUiState, type DashboardUiState} from '../../../../source/ui/screens/dashboard/reduce.js';
-import {type Capability, type KeyLike} from '../../../../source/ui/keys/matcher.js';
+import {type KeyLike} from '../../../../source/ui/keys/matcher.js';
+import {minerFacts, THREADS_HIDDEN, type Given} from '../../../../source/ui/screens/dashboard/availability.js';
+import {
+	initialState,
+	reduce,
+	threadsOffsetOf,
+	type DashboardEnv,
+	type DashboardState,
+} from '../../../../source/ui/screens/dashboard/reduce.js';
+import {makeSnapshot, makeState} from '../../helpers/state.js';
+
+/** What the app gave: pause, resume and poll now (no config view, no fleet, no interval, no history). */
+const given: Given = {config: false, pause: true, resume: true, refresh: true, back: false, interval: false, chart: false, events: false};
+/** A miner that does not say whether it is paused (before 4.4): pause and resume both work. */
+const mining = minerFacts(makeState({snapshot: makeSnapshot({paused: null})}));
+
+/** The dashboard's env for a threads pane of `pageSize` rows and `threadCount` threads. */
+function envOf(pageSize = 7, threadCount = 16, overrides: Partial<DashboardEnv> = {}): DashboardEnv {
+	return {
+		miner: mining,
+		given,
+		readOnly: false,
+		tokenGiven: true,
+		threads: threadCount > pageSize ? 'scrolls' : 'fits',
+		tooSmall: false,
+		pageSize,
+		threadCount,
+		helpMax: 0,
+		intervalMs: null,
+		...overrides,
+	};
+}
 
 describe('dashboard reducer', () => {
-	const offered = new Set<Capability>(['pause', 'resume', 'refresh', 'threads']);
-	const start = (pageSize = 7, threadCount = 16): DashboardUiState => initialUiState({offered, pageSize, threadCount});
-	const step = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
-	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => step(state, input, key).state;
-	const viewport = (state: DashboardUiState, pageSize: number, threadCount: number) =>
-		dashboardReducer(state, {type: 'viewport', pageSize, threadCount}).state;
+	const start = (): DashboardState => initialState();
+	const step = (state: DashboardState, input: string, key: KeyLike = {}, env = envOf()) => reduce(state, {type: 'key', input, key}, env);
+	const press = (state: DashboardState, input: string, key: KeyLike = {}, env = envOf()) => step(state, input, key, env).state;
 
 	test('scrolls threads within bounds', () => {
 		let state = start();
@@ -44,27 +71,30 @@ describe('dashboard reducer', () => {
 		}
 
 		expect(step(state, 's').effects).toEqual([]);
-		// Not while the threads pane is off screen (a short terminal), nor under the help.
-		const hidden = initialUiState({offered: new Set<Capability>(['pause']), pageSize: 7, threadCount: 16});
-		expect(press(hidden, 's')).toBe(hidden);
+		// Not while the threads pane is off screen (a short terminal: s says why), nor under the help.
+		const hidden = press(start(), 's', {}, envOf(7, 16, {threads: 'hidden'}));
+		expect(hidden.threadSort).toEqual(start().threadSort);
+		expect(hidden.message?.text).toBe(THREADS_HIDDEN);
 		const help = press(start(), '?');
 		expect(press(help, 's')).toBe(help);
 	});
 
 	test('a key that changes nothing returns the same state (no re-render)', () => {
-		const state = start(20, 16);
-		expect(press(state, '', {downArrow: true})).toBe(state);
-		expect(press(state, 'x')).toBe(state);
-		expect(viewport(state, 20, 16)).toBe(state);
+		const state = start();
+		const all = envOf(20, 16);
+		expect(press(state, '', {downArrow: true}, all)).toBe(state);
+		expect(press(state, 'x', {}, all)).toBe(state);
+		// The same viewport again (the env of the next frame) is no action at all: nothing to reduce.
+		expect(reduce(state, {type: 'clearMessage'}, all).state).toBe(state);
 	});
 
 	test('a bigger viewport pulls the offset back', () => {
-		let state = press(start(), 'G');
+		const state = press(start(), 'G');
 		expect(state.threadsOffset).toBe(9);
-		state = viewport(state, 12, 16);
-		expect(state.threadsOffset).toBe(4);
-		state = viewport(state, 12, 4);
-		expect(state.threadsOffset).toBe(0);
+		expect(threadsOffsetOf(state, envOf(12, 16))).toBe(4);
+		expect(threadsOffsetOf(state, envOf(12, 4))).toBe(0);
+		// And the next key scrolls from the row shown, not from the one scrolled to before.
+		expect(press(state, 'k', {}, envOf(12, 16)).threadsOffset).toBe(3);
 	});
 
 	test('help opens and closes; thread keys do nothing while it is open', () => {
@@ -106,7 +136,7 @@ describe('dashboard reducer', () => {
 		}
 
 		// Unanswered, the question goes away (the view's timer) and a later y does nothing.
-		const expired = dashboardReducer(asked.state, {type: 'clearMessage'}).state;
+		const expired = reduce(asked.state, {type: 'clearMessage'}, envOf()).state;
 		expect(expired.asking).toBeNull();
 		expect(step(expired, 'y').effects).toEqual([]);
 		expect(step(start(), 'r').effects).toEqual(['resume']);
@@ -114,12 +144,9 @@ describe('dashboard reducer', () => {
 
 	test('a y that comes after the miner stopped allowing a pause says why instead', () => {
 		const asked = step(start(), 'p').state;
-		const refused = dashboardReducer(asked, {
-			type: 'offered',
-			offered: new Set<Capability>(['resume', 'refresh', 'threads']),
-			refusals: new Map([['pause', 'the miner is not answering (down): nothing can be sent to it now']]),
-		}).state;
-		const answered = step(refused, 'y');
+		// The miner went down while the question was on screen: the env of the answer says so.
+		const down = envOf(7, 16, {miner: minerFacts(makeState({status: 'down', snapshot: makeSnapshot({paused: null})}))});
+		const answered = step(asked, 'y', {}, down);
 		expect(answered.effects).toEqual([]);
 		expect(answered.state.message?.text).toBe('the miner is not answering (down): nothing can be sent to it now');
 	});

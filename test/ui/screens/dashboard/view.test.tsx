@@ -6,6 +6,7 @@ import type {MonitorState} from '../../../../source/monitor/types.js';
 import {App} from '../../../../source/ui/app.js';
 import {Dashboard, type DashboardProps} from '../../../../source/ui/screens/dashboard/view.js';
 import {formatClock} from '../../../../source/format.js';
+import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
 import {PollInterval} from '../../../../source/monitor/poll-interval.js';
 import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from '../../helpers/state.js';
 import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
@@ -15,7 +16,12 @@ type Options = Partial<Omit<DashboardProps, 'store'>> & {readonly columns?: numb
 async function show(state: MonitorState, options: Options = {}) {
 	const {columns = 80, rows = 24, onQuit = () => {}, ...rest} = options;
 	const store = createStore(state);
-	const terminal = await renderTerminal(<Dashboard store={store} onQuit={onQuit} now={NOW} {...rest} />, {columns, rows});
+	const terminal = await renderTerminal(
+		<FixedNowContext.Provider value={NOW}>
+			<Dashboard store={store} onQuit={onQuit} {...rest} />
+		</FixedNowContext.Provider>,
+		{columns, rows},
+	);
 	return {store, terminal};
 }
 
@@ -691,7 +697,11 @@ describe('wiring', () => {
 			}
 		}
 
-		const terminal = await renderTerminal(<Dashboard store={new ClassStore()} onQuit={() => {}} now={NOW} />);
+		const terminal = await renderTerminal(
+			<FixedNowContext.Provider value={NOW}>
+				<Dashboard store={new ClassStore()} onQuit={() => {}} />
+			</FixedNowContext.Provider>,
+		);
 		expect(terminal.frame()).toContain('rig-01');
 	});
 });
