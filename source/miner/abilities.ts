@@ -47,15 +47,18 @@ export type AbilityContext = {
 	readonly tokenGiven: boolean;
 };
 
+/** What the abilities are read from: what the miner says it is. */
+export type AbilityFacts = Pick<MinerSnapshot, 'kind' | 'version' | 'dialect' | 'restricted'>;
+
 /** The refusal every write through the API shares: restricted mode, or no token. */
-function apiWritesRefused(snapshot: MinerSnapshot, context: AbilityContext, doing: string): Refusal {
+function apiWritesRefused(snapshot: AbilityFacts, context: AbilityContext, doing: string): Refusal {
 	if (snapshot.restricted === true) return `the miner's API is restricted: ${doing} needs ${restrictedKey(snapshot)} false and a token`;
 	if (!context.tokenGiven) return `${doing} needs the miner's access token: --token-file or RIGTOP_TOKEN`;
 	return null;
 }
 
 /** Whether pause and resume (`POST /json_rpc`) can work on this miner. */
-export function controlRefusal(snapshot: MinerSnapshot, context: AbilityContext): Refusal {
+export function controlRefusal(snapshot: AbilityFacts, context: AbilityContext): Refusal {
 	const product = minerProduct(snapshot);
 	if (snapshot.kind === 'proxy') return `${product} has no pause or resume in its API (its JSON-RPC has no methods)`;
 	const gpuFork = snapshot.kind === 'nvidia' || snapshot.kind === 'amd';
@@ -68,7 +71,7 @@ export function controlRefusal(snapshot: MinerSnapshot, context: AbilityContext)
 }
 
 /** Whether the config can be read (and so viewed and changed) through the API. */
-export function configRefusal(snapshot: MinerSnapshot, context: AbilityContext): Refusal {
+export function configRefusal(snapshot: AbilityFacts, context: AbilityContext): Refusal {
 	if (snapshot.dialect === 'v1-summary-only' || versionAtLeast(snapshot.version, [2, 6, 0]) === false) {
 		return `${minerProduct(snapshot)} has no config in its API (that came in XMRig 2.6)`;
 	}

@@ -1,5 +1,5 @@
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
-import {Dashboard, type DashboardProps, type IntervalControl} from './dashboard.js';
+import {Dashboard, type DashboardProps, type IntervalControl} from './screens/dashboard/view.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MinerHistory} from '../history/source.js';
 import {ChartView} from './chart/chart-view.js';
@@ -284,7 +284,6 @@ export function App({
 		if (miner.onRefresh) optional.onRefresh = miner.onRefresh;
 		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
-		if (now !== undefined) optional.now = now;
 		if (miner.tokenGiven !== undefined) optional.tokenGiven = miner.tokenGiven;
 		if (interval) optional.interval = interval;
 		if (miner.history) {

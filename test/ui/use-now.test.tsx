@@ -1,7 +1,7 @@
 import {Text} from 'ink';
 import {render} from 'ink-testing-library';
 import {afterEach, beforeEach, describe, expect, test, vi} from 'vitest';
-import {Dashboard} from '../../source/ui/dashboard.js';
+import {Dashboard} from '../../source/ui/screens/dashboard/view.js';
 import {FixedNowContext, useNow} from '../../source/ui/hooks/use-now.js';
 import {createStore, makeState} from './helpers/state.js';
 import {renderTerminal, tick} from './helpers/terminal.js';

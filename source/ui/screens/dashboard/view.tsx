@@ -1,40 +1,35 @@
 import {Box} from 'ink';
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
-import type {MinerHistory} from '../history/source.js';
-import {formatDurationShort} from '../format.js';
-import {dashboardReducer, initialUiState, type ActionCommand} from './dashboard-reducer.js';
-import {describeEvents} from './event-lines.js';
-import {usePaneEvents, useSparkline} from './hooks/use-history-panes.js';
-import {FixedNowContext, syncClocks} from './hooks/use-now.js';
-import {useShareTrack} from './hooks/use-share-track.js';
-import {useStepReducer} from './hooks/use-step-reducer.js';
-import {useKeys} from './hooks/use-keys.js';
-import {useStore} from './hooks/use-store.js';
-import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {type Capability} from './keys/matcher.js';
-import {SCREEN_KEYMAP, type CommandName} from './keys/bindings.js';
-import {computeLayout, STAT_PANE_HEIGHT, type DashboardLayout} from './layout.js';
-import {EventsPane, noticeHeight, type Notice} from './panes/events-pane.js';
-import {Footer, MessageLine} from './panes/footer.js';
-import {dashboardRefusals, sameRefusals, type Refusals} from './offers.js';
-import {HashratePane} from './panes/hashrate-pane.js';
-import {Header} from './panes/header.js';
-import {helpScrollKeys} from './help-toggle.js';
-import {HelpOverlay, helpMaxOffset} from './panes/help-overlay.js';
-import {PoolPane} from './panes/pool-pane.js';
-import {SharesPane} from './panes/shares-pane.js';
-import {SystemPane} from './panes/system-pane.js';
-import {ThreadsPane} from './panes/threads-pane.js';
-import {TooSmall} from './panes/too-small.js';
-import {WaitingScreen} from './panes/waiting-screen.js';
-import {isOutdated} from './status.js';
-import type {ThemeToken} from './theme.js';
-import type {LinkStatus, MonitorState} from '../monitor/types.js';
-import type {Store} from '../store.js';
-
-/** The ways out of a dashboard too small to be drawn: quit, and back to the fleet when it came from one. */
-const WAYS_OUT: ReadonlySet<CommandName> = new Set<CommandName>(['quit', 'toFleet']);
-const THREADS_HIDDEN = 'the threads pane is not shown at this size: make the terminal taller';
+import type {MinerHistory} from '../../../history/source.js';
+import {formatDurationShort} from '../../../format.js';
+import {describeEvents} from '../../event-lines.js';
+import {usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
+import {FixedNowContext, syncClocks, useFixedNow} from '../../hooks/use-now.js';
+import {useKeys} from '../../hooks/use-keys.js';
+import {useStore} from '../../hooks/use-store.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {SCREEN_KEYMAP} from '../../keys/bindings.js';
+import {computeLayout, STAT_PANE_HEIGHT, type DashboardLayout} from '../../layout.js';
+import {EventsPane, noticeHeight, type Notice} from '../../panes/events-pane.js';
+import {Footer, MessageLine} from '../../panes/footer.js';
+import {HashratePane} from '../../panes/hashrate-pane.js';
+import {Header} from '../../panes/header.js';
+import {helpScrollKeys} from '../../help-toggle.js';
+import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
+import {PoolPane} from '../../panes/pool-pane.js';
+import {SharesPane} from '../../panes/shares-pane.js';
+import {SystemPane} from '../../panes/system-pane.js';
+import {ThreadsPane} from '../../panes/threads-pane.js';
+import {TooSmall} from '../../panes/too-small.js';
+import {WaitingScreen} from '../../panes/waiting-screen.js';
+import {isOutdated} from '../../status.js';
+import type {ThemeToken} from '../../theme.js';
+import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
+import type {Store} from '../../../store.js';
+import {footerOf, helpOf, useScreen} from '../contract.js';
+import {dashboardKeys, type Given, type KeyFacts, type MinerFacts, type ThreadsShown} from './availability.js';
+import {dashboardLogic, helpOffsetOf, initialState, threadsOffsetOf, type ActionCommand, type DashboardEnv} from './reduce.js';
+import {useShareTrack} from './use-share-track.js';
 
 export type DashboardProps = {
 	readonly store: Store<MonitorState>;
@@ -58,8 +53,6 @@ export type DashboardProps = {
 	readonly onEvents?: () => void;
 	/** The miner's history: the sparkline filled from the store at start, the events from before this session. */
 	readonly history?: MinerHistory;
-	/** A fixed clock (epoch ms) for every "… ago" label, for tests and screenshots. */
-	readonly now?: number;
 };
 
 /** The live poll interval (monitor/poll-interval.ts's PollInterval). */
@@ -122,9 +115,10 @@ export function Dashboard({
 	onChart,
 	onEvents,
 	history,
-	now,
 }: DashboardProps) {
 	const live = useStore(store, syncClocks);
+	// The App's fixed clock (tests, screenshots), or null for the live one.
+	const now = useFixedNow();
 	// f holds the display still: the state and the clock of that moment, while the polls go on.
 	const [frozen, setFrozen] = useState<{readonly state: MonitorState; readonly at: number} | null>(null);
 	const state = frozen?.state ?? live;
@@ -143,41 +137,55 @@ export function Dashboard({
 	const snapshot = state.snapshot;
 	const threadCount = snapshot?.threads.length ?? 0;
 	const shares = useShareTrack(state);
+	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
 
+	// What decides the keys (availability.ts), one object while it stays the same: a poll that changes nothing here
+	// keeps the footer, the help and its measure.
+	const {status} = state;
+	const kind = snapshot?.kind ?? null;
+	const version = snapshot?.version ?? null;
+	const dialect = snapshot?.dialect;
+	const restricted = snapshot?.restricted ?? null;
+	const paused = snapshot?.paused ?? null;
+	const miner = useMemo<MinerFacts>(
+		() => ({status, snapshot: dialect === undefined ? null : {kind, version, dialect, restricted, paused}}),
+		[status, kind, version, dialect, restricted, paused],
+	);
 	const hasConfig = onConfig !== undefined;
 	const hasPause = onPause !== undefined;
 	const hasResume = onResume !== undefined;
 	const hasRefresh = onRefresh !== undefined;
 	const hasBack = onBack !== undefined;
-	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
-	// What the miner and the mode refuse of what the app gives; a new map only when it says something new
-	// (React's "adjust state while rendering": the keys and footer then change only when the refusals do).
-	const fromMiner = dashboardRefusals(state, {readOnly, tokenGiven}, {config: hasConfig, pause: hasPause, resume: hasResume});
-	// The threads' scroll keys work while their pane is on screen (a short terminal leaves it out; a message line
-	// taking the footer's place is not counted: a key that then moves nothing visible is harmless).
-	// The layout without a message line (which may take the footer's place below): once per size, not per frame.
-	const plainLayout = useMemo(() => computeLayout(columns, rows, noticeLines, threadsKnown), [columns, rows, noticeLines, threadsKnown]);
-	const threadsShown = threadsKnown === null || plainLayout.threadsHeight > 0;
-	const latest = threadsShown ? fromMiner : new Map([...fromMiner, ['threads', THREADS_HIDDEN] as const]);
-	const [refusals, setRefusals] = useState<Refusals>(latest);
-	if (!sameRefusals(latest, refusals)) setRefusals(latest);
+	const hasInterval = interval !== undefined;
 	const hasChart = onChart !== undefined;
 	const hasEvents = onEvents !== undefined;
-	const offered = useMemo(() => {
-		const set = new Set<Capability>();
-		if (hasConfig) set.add('config');
-		if (hasPause) set.add('pause');
-		if (hasResume) set.add('resume');
-		if (hasRefresh) set.add('refresh');
-		if (hasBack) set.add('fleet');
-		if (interval) set.add('interval');
-		if (hasChart) set.add('chart');
-		if (hasEvents) set.add('events');
-		set.add('threads');
-		set.add('scrollHelp');
-		for (const refused of refusals.keys()) set.delete(refused);
-		return set as ReadonlySet<Capability>;
-	}, [hasConfig, hasPause, hasResume, hasRefresh, hasBack, interval, hasChart, hasEvents, refusals]);
+	const given = useMemo<Given>(
+		() => ({
+			config: hasConfig,
+			pause: hasPause,
+			resume: hasResume,
+			refresh: hasRefresh,
+			back: hasBack,
+			interval: hasInterval,
+			chart: hasChart,
+			events: hasEvents,
+		}),
+		[hasConfig, hasPause, hasResume, hasRefresh, hasBack, hasInterval, hasChart, hasEvents],
+	);
+	// The threads' keys work while their pane is on screen (a short terminal leaves it out), the scroll keys while it has
+	// more rows than it shows. A message line taking the footer's place is not counted (a key that then moves nothing
+	// visible is harmless): the layout without one, once per size, not per frame.
+	const plainLayout = useMemo(() => computeLayout(columns, rows, noticeLines, threadsKnown), [columns, rows, noticeLines, threadsKnown]);
+	const threads: ThreadsShown =
+		threadsKnown !== null && plainLayout.threadsHeight === 0
+			? 'hidden'
+			: snapshot !== null && threadCount > plainLayout.threadRows
+				? 'scrolls'
+				: 'fits';
+	const facts = useMemo<KeyFacts>(() => ({miner, given, readOnly, tokenGiven, threads}), [miner, given, readOnly, tokenGiven, threads]);
+	// The dashboard's keys, for its help (the help's own, Esc and ↑↓, are on its frame: listing them here would give ↑
+	// two meanings).
+	const help = useMemo(() => helpOf(SCREEN_KEYMAP, ['dashboard'], dashboardKeys(facts)).filter((entry) => entry.available), [facts]);
 
 	const run = useCallback(
 		(command: ActionCommand) => {
@@ -200,11 +208,14 @@ export function Dashboard({
 		},
 		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, onChart, onEvents, interval, store, now],
 	);
-	const [ui, dispatch] = useStepReducer(
-		dashboardReducer,
-		() => initialUiState({offered, refusals, pageSize: plainLayout.threadRows, threadCount}),
-		run,
+	// Measured once per size, not at each frame (wrapping every entry was 2–3 % of the steady CPU). The env's sizes are
+	// those of the frame a key's result is drawn in: every key clears a message, and none shows over the help.
+	const helpMax = useMemo(() => helpMaxOffset(help, columns, plainLayout.bodyHeight), [help, columns, plainLayout.bodyHeight]);
+	const env = useMemo<DashboardEnv>(
+		() => ({...facts, tooSmall: plainLayout.tooSmall, pageSize: plainLayout.threadRows, threadCount, helpMax, intervalMs}),
+		[facts, plainLayout.tooSmall, plainLayout.threadRows, threadCount, helpMax, intervalMs],
 	);
+	const {state: ui, dispatch, availability} = useScreen(dashboardLogic, initialState, env, run);
 	// A message takes the footer's place, on two lines when one is too short for it.
 	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
 		ui.asking === 'pause' ? {text: pauseQuestion(state.name), tone: 'accent'} : ui.message;
@@ -213,19 +224,6 @@ export function Dashboard({
 		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines),
 		[columns, rows, noticeLines, threadsKnown, messageLines],
 	);
-	// The dashboard's keys (the help's own, Esc and ↑↓, are on its frame: listing them here would give ↑ two meanings).
-	const help = useMemo(() => SCREEN_KEYMAP.help(['dashboard'], offered).filter((entry) => entry.available), [offered]);
-	// Measured once per size, not at each frame (wrapping every entry was 2–3 % of the steady CPU).
-	const helpMax = useMemo(() => helpMaxOffset(help, columns, layout.bodyHeight), [help, columns, layout.bodyHeight]);
-	useEffect(() => {
-		dispatch({type: 'viewport', pageSize: layout.threadRows, threadCount, helpMax});
-	}, [dispatch, layout.threadRows, threadCount, helpMax]);
-	useEffect(() => {
-		dispatch({type: 'offered', offered, refusals});
-	}, [dispatch, offered, refusals]);
-	useEffect(() => {
-		dispatch({type: 'interval', ms: intervalMs});
-	}, [dispatch, intervalMs]);
 	useEffect(() => {
 		if (ui.message === null && ui.asking === null) return;
 		const timer = setTimeout(
@@ -240,22 +238,12 @@ export function Dashboard({
 	}, [dispatch, ui.message, ui.asking]);
 
 	useKeys((input, key) => {
-		// Too small to draw, the screen shows only that and its way out: any other key would act out of sight
-		// (p and then y paused the miner with no question on screen).
-		if (layout.tooSmall && SCREEN_KEYMAP.commandFor(input, key, 'dashboard', WAYS_OUT) === null) return;
 		dispatch({type: 'key', input, key});
 	});
 
-	const scrollable = snapshot !== null && layout.threadsHeight > 0 && threadCount > layout.threadRows;
-	const footer = useMemo(() => {
-		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
-		// What works now: the keys of everything offered (pause or resume by what the miner says it is doing).
-		const shown = new Set<CommandName>(SCREEN_KEYMAP.available('dashboard', offered));
-		if (!scrollable) shown.delete('threadsUp');
-		return SCREEN_KEYMAP.footer('dashboard', shown);
-	}, [ui.help, offered, scrollable]);
+	const footer = useMemo(() => footerOf(SCREEN_KEYMAP, availability), [availability]);
 
-	const offset = Math.min(ui.threadsOffset, Math.max(0, threadCount - layout.threadRows));
+	const offset = threadsOffsetOf(ui, {threadCount, pageSize: layout.threadRows});
 	const {leftWidth, rightWidth} = layout;
 	const sparkRows = 1 + layout.sparkExtra;
 	const hashrateHeight = STAT_PANE_HEIGHT + layout.sparkExtra;
@@ -268,7 +256,7 @@ export function Dashboard({
 		body = (
 			<HelpOverlay
 				entries={help}
-				offset={ui.helpOffset}
+				offset={helpOffsetOf(ui, env)}
 				scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
 				width={columns}
 				height={layout.bodyHeight}
@@ -338,7 +326,8 @@ export function Dashboard({
 	}
 
 	if (layout.tooSmall) {
-		const back = hasBack ? ` · ${SCREEN_KEYMAP.keyOf('toFleet', 'dashboard')} back to the fleet` : '';
+		// Its ways out, as they work now (availability.ts).
+		const back = availability.works.has('toFleet') ? ` · ${SCREEN_KEYMAP.keyOf('toFleet', 'dashboard')} back to the fleet` : '';
 		return <TooSmall columns={columns} rows={rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'dashboard')} quits${back}`} />;
 	}
 

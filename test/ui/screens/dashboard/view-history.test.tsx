@@ -5,12 +5,13 @@
  */
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test} from 'vitest';
-import {SessionHistory, type MinerHistory} from '../../source/history/source.js';
-import {App} from '../../source/ui/app.js';
-import {Dashboard} from '../../source/ui/dashboard.js';
-import {createStore, makeSnapshot, makeState, makeThreads, NOW, type TestStore} from './helpers/state.js';
-import {nightHistory, POLL_MS} from './helpers/history.js';
-import {KEYS, linesOf, renderTerminal} from './helpers/terminal.js';
+import {SessionHistory, type MinerHistory} from '../../../../source/history/source.js';
+import {App} from '../../../../source/ui/app.js';
+import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
+import {Dashboard} from '../../../../source/ui/screens/dashboard/view.js';
+import {createStore, makeSnapshot, makeState, makeThreads, NOW, type TestStore} from '../../helpers/state.js';
+import {nightHistory, POLL_MS} from '../../helpers/history.js';
+import {KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -41,7 +42,12 @@ function withNight(overrides = {}) {
 
 /** The dashboard over a miner's store and history, in a terminal of `size` (default 80×24). */
 async function showDashboard(store: TestStore, history: MinerHistory, size?: {columns: number; rows: number}) {
-	return renderTerminal(<Dashboard store={store} onQuit={() => {}} history={history} now={NOW} />, size);
+	return renderTerminal(
+		<FixedNowContext.Provider value={NOW}>
+			<Dashboard store={store} onQuit={() => {}} history={history} />
+		</FixedNowContext.Provider>,
+		size,
+	);
 }
 
 /** The hashrate pane's lines (the left half of the first stats row). */

@@ -5,7 +5,7 @@
  * shares counted before rigtop started watching carry no time. A lower count means the miner
  * restarted, which forgets the time; so does another miner answering (a new id), whose count is its own.
  */
-import type {MonitorState} from '../monitor/types.js';
+import type {MonitorState} from '../../../monitor/types.js';
 
 export type ShareTrack = {
 	/** The accepted-share count last seen; null before the first snapshot. */

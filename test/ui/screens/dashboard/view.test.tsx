@@ -1,21 +1,27 @@
 import {render} from 'ink-testing-library';
 import fc from 'fast-check';
 import {describe, expect, test, vi} from 'vitest';
-import {MinerError} from '../../source/miner/errors.js';
-import type {MonitorState} from '../../source/monitor/types.js';
-import {App} from '../../source/ui/app.js';
-import {Dashboard, type DashboardProps} from '../../source/ui/dashboard.js';
-import {formatClock} from '../../source/format.js';
-import {PollInterval} from '../../source/monitor/poll-interval.js';
-import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from './helpers/state.js';
-import {expectFits, KEYS, linesOf, renderTerminal} from './helpers/terminal.js';
+import {MinerError} from '../../../../source/miner/errors.js';
+import type {MonitorState} from '../../../../source/monitor/types.js';
+import {App} from '../../../../source/ui/app.js';
+import {Dashboard, type DashboardProps} from '../../../../source/ui/screens/dashboard/view.js';
+import {formatClock} from '../../../../source/format.js';
+import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
+import {PollInterval} from '../../../../source/monitor/poll-interval.js';
+import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from '../../helpers/state.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 type Options = Partial<Omit<DashboardProps, 'store'>> & {readonly columns?: number; readonly rows?: number};
 
 async function show(state: MonitorState, options: Options = {}) {
 	const {columns = 80, rows = 24, onQuit = () => {}, ...rest} = options;
 	const store = createStore(state);
-	const terminal = await renderTerminal(<Dashboard store={store} onQuit={onQuit} now={NOW} {...rest} />, {columns, rows});
+	const terminal = await renderTerminal(
+		<FixedNowContext.Provider value={NOW}>
+			<Dashboard store={store} onQuit={onQuit} {...rest} />
+		</FixedNowContext.Provider>,
+		{columns, rows},
+	);
 	return {store, terminal};
 }
 
@@ -691,7 +697,11 @@ describe('wiring', () => {
 			}
 		}
 
-		const terminal = await renderTerminal(<Dashboard store={new ClassStore()} onQuit={() => {}} now={NOW} />);
+		const terminal = await renderTerminal(
+			<FixedNowContext.Provider value={NOW}>
+				<Dashboard store={new ClassStore()} onQuit={() => {}} />
+			</FixedNowContext.Provider>,
+		);
 		expect(terminal.frame()).toContain('rig-01');
 	});
 });
