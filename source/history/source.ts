@@ -31,6 +31,11 @@ export type MinerHistory = {
 	 * once per poll: the screens read the events again on it, as on an event of their own monitor.
 	 */
 	eventsStamp?(): string;
+	/**
+	 * Tells `listener` when what it reads may have changed: a poll or an event of the monitor, a write of the recorder
+	 * (the stores of history/stores.ts read again on it). Optional: a history that never changes has none.
+	 */
+	subscribe?(listener: () => void): () => void;
 	/** Stops listening to the monitor. */
 	close(): void;
 };
@@ -82,19 +87,30 @@ export class SessionHistory implements MinerHistory {
 	}
 
 	where(): 'stored' | 'session' {
-		return this.#storedMiner() === null ? 'session' : 'stored';
+		return this.#stored() ? 'stored' : 'session';
 	}
 
 	series(request: SeriesRequest): Series {
-		const miner = this.#storedMiner();
-		if (this.#recorder && miner !== null) return this.#recorder.reader.series(miner, request);
-		return seriesOfSamples(-1, this.#memory ?? [], request);
+		const recorder = this.#stored();
+		if (!recorder) return seriesOfSamples(-1, this.#memory ?? [], request);
+		const miner = recorder.readMinerOf(this.#slot);
+		if (miner !== null) return recorder.reader.series(miner, request);
+		// Not in the store yet (its first poll waits to be written): what waits.
+		return seriesOfSamples(-1, recorder.pendingOf(this.#slot).samples, request);
 	}
 
 	events(options: {readonly since: number; readonly limit?: number}): readonly StoredEvent[] {
-		const miner = this.#storedMiner();
-		if (this.#recorder && miner !== null) return this.#recorder.reader.events(miner, options);
 		const limit = Math.max(1, Math.floor(options.limit ?? 1000));
+		const recorder = this.#stored();
+		if (recorder) {
+			const miner = recorder.readMinerOf(this.#slot);
+			if (miner !== null) return recorder.reader.events(miner, options);
+			return recorder
+				.pendingOf(this.#slot)
+				.events.filter((event) => event.t >= options.since)
+				.slice(-limit);
+		}
+
 		return this.#monitor
 			.getState()
 			.events.filter((event) => event.at >= options.since)
@@ -103,8 +119,14 @@ export class SessionHistory implements MinerHistory {
 	}
 
 	span(): {readonly first: number; readonly last: number} | null {
-		const miner = this.#storedMiner();
-		if (this.#recorder && miner !== null) return this.#recorder.reader.span(miner);
+		const recorder = this.#stored();
+		if (recorder) {
+			const miner = recorder.readMinerOf(this.#slot);
+			if (miner !== null) return recorder.reader.span(miner);
+			const times = recorder.pendingOf(this.#slot).samples.map((sample) => sample.t);
+			return times.length === 0 ? null : {first: Math.min(...times), last: Math.max(...times)};
+		}
+
 		const first = this.#memory?.at(0);
 		const last = this.#memory?.last();
 		return first && last ? {first: first.t, last: last.t} : null;
@@ -114,14 +136,23 @@ export class SessionHistory implements MinerHistory {
 		return this.#stamp;
 	}
 
+	subscribe(listener: () => void): () => void {
+		const fromMonitor = this.#monitor.subscribe(listener);
+		const fromRecorder = this.#recorder?.onWrite(listener) ?? (() => undefined);
+		return () => {
+			fromMonitor();
+			fromRecorder();
+		};
+	}
+
 	close(): void {
 		this.#unsubscribe();
 	}
 
-	/** The stored miner while the store is usable; null: read from memory. */
-	#storedMiner(): number | null {
-		if (!this.#recorder?.enabled) return null;
-		return this.#recorder.minerOf(this.#slot);
+	/** The recorder while the store is usable and knows (or is about to know) the miner; null: read from memory. */
+	#stored(): HistoryRecorder | null {
+		if (!this.#recorder?.enabled || !this.#recorder.knows(this.#slot)) return null;
+		return this.#recorder;
 	}
 
 	/** Keeps the polls in memory while the store does not (from the moment it stops, if it stops). */

@@ -143,3 +143,54 @@ describe('a series redrawn at every poll', () => {
 		expect(asked.slice(4).map((a) => a.points)).toEqual([120, 60, 60, 120, 5, 120]);
 	});
 });
+
+describe('reading never writes', () => {
+	it('a read leaves the file as it was and still returns the polls and events waiting to be written', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW, polls: 1}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		night.recorder.flush();
+		// A poll and an event of the session: they wait for the recorder's next flush (5 s for polls, 50 ms for events).
+		store.set({
+			lastAttemptAt: NOW + 1000,
+			lastSuccessAt: NOW + 1000,
+			polls: 2,
+			events: [{seq: 1, at: NOW + 1000, kind: 'rejected', severity: 'warn', message: 'share rejected: low difficulty'}],
+		});
+		const db = night.recorder.store;
+		const changes = () => db.get<{n: number}>('SELECT total_changes() AS n')?.n;
+		const rows = () => [
+			db.get<{n: number}>('SELECT count(*) AS n FROM event')?.n,
+			db.get<{n: number}>('SELECT count(*) AS n FROM sample')?.n,
+		];
+		const before = {changes: changes(), rows: rows()};
+		expect(before.changes).toBeGreaterThan(0);
+
+		const events = night.history.events({since: NOW});
+		expect({changes: changes(), rows: rows()}).toEqual(before);
+		expect(events.map((event) => event.text)).toEqual(['share rejected: low difficulty']);
+		const series = night.history.series({from: NOW, to: NOW + 2000, points: 1});
+		night.history.span();
+		expect({changes: changes(), rows: rows()}).toEqual(before);
+		expect(series.points[0]?.samples).toBe(2);
+
+		// Written at the flush, read the same.
+		night.recorder.flush();
+		expect(changes()).toBeGreaterThan(before.changes ?? 0);
+		expect(night.history.events({since: NOW})).toEqual(events);
+	});
+
+	it('a miner the store knows from before is read before its first poll of this session is written', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW, polls: 1}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		const db = night.recorder.store;
+		const changes = db.get<{n: number}>('SELECT total_changes() AS n')?.n;
+		expect(night.recorder.writtenMinerOf(0)).toBeNull();
+		expect(night.history.where()).toBe('stored');
+		expect(night.history.span()?.first).toBe(NIGHT.start);
+		expect(night.history.events({since: 0})).toHaveLength(10);
+		expect(db.get<{n: number}>('SELECT total_changes() AS n')?.n).toBe(changes);
+		expect(night.recorder.writtenMinerOf(0)).toBeNull();
+	});
+});
