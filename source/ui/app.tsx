@@ -1,7 +1,7 @@
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps, type IntervalControl} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
-import type {MinerHistory} from '../history/source.js';
+import type {MinerHistory} from '../history/stores.js';
 import {ChartView} from './chart/chart-view.js';
 import {EventView, type EventSource} from './events/event-view.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';

@@ -6,6 +6,7 @@
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test} from 'vitest';
 import {SessionHistory, type MinerHistory} from '../../source/history/source.js';
+import {HistoryStores} from '../../source/history/stores.js';
 import {App} from '../../source/ui/app.js';
 import {Dashboard} from '../../source/ui/dashboard.js';
 import {createStore, makeSnapshot, makeState, makeThreads, NOW, type TestStore} from './helpers/state.js';
@@ -121,7 +122,10 @@ describe('the dashboard with history', () => {
 
 	test('with history off: the session’s samples, since this session began, and the pane says it is collecting at first', async () => {
 		const store = createStore(fresh({lastAttemptAt: NOW - 10 * POLL_MS}));
-		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100});
+		const history = new HistoryStores(
+			new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100}),
+			store,
+		);
 		cleanups.push(() => history.close());
 		const terminal = await showDashboard(store, history);
 		await terminal.waitFor(/Hashrate since \d+m/);
@@ -146,7 +150,7 @@ describe('opening the chart and the event view', () => {
 	test('from the fleet: g opens the selected rig’s chart, e every rig’s events; Esc comes back to the fleet', async () => {
 		const {store: a, history: night} = withNight({name: 'rig-a'});
 		const b = createStore(fresh({name: 'rig-b', snapshot: makeSnapshot({id: 'other', workerId: 'rig-b'})}));
-		const memory = new SessionHistory({monitor: b, slot: 1, recorder: null, intervalMs: POLL_MS, capacity: 10});
+		const memory = new HistoryStores(new SessionHistory({monitor: b, slot: 1, recorder: null, intervalMs: POLL_MS, capacity: 10}), b);
 		cleanups.push(() => memory.close());
 		const opened: (number | null)[] = [];
 		const terminal = await renderTerminal(
@@ -165,12 +169,14 @@ describe('opening the chart and the event view', () => {
 		expect(linesOf(terminal.frame()).at(-1)).toContain('g chart  e events');
 		await terminal.press(KEYS.down);
 		await terminal.press('g', 'rig-b · last 1 h');
+		await terminal.waitFor('history off'); // the chart's store answers on the next turn
 		expect(terminal.frame()).toContain('history off: this session only');
 		await terminal.press(KEYS.escape, 'Enter open');
 		await terminal.press(KEYS.up);
 		await terminal.press('g', 'rig-a · last 1 h');
 		await terminal.press(KEYS.escape, 'Enter open');
 		await terminal.press('e', 'all rigs · events');
+		await terminal.waitFor('rig-a'); // the event view's store answers on the next turn
 		expect(terminal.frame()).toMatch(/Mar 13 23:54 {2}rig-a {2}down: connection refused/);
 		await terminal.press(KEYS.escape, 'Enter open');
 		// The fleet's screens leave the fleet's polling as it was: no rig's dashboard was opened.

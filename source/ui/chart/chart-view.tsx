@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
-import {useCallback, useEffect, useMemo, useState} from 'react';
+import {useCallback, useEffect, useMemo} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
-import {SeriesCache, type MinerHistory} from '../../history/source.js';
+import {chartWindow, type ChartRequest, type MinerHistory} from '../../history/stores.js';
 import type {MonitorState} from '../../monitor/types.js';
 import type {Store} from '../../store.js';
 import {formatRateIn, formatTimeSpan, pickRateUnit} from '../../format.js';
@@ -41,6 +41,8 @@ export type ChartViewProps = {
 	/** Told the span shown (index in CHART_SPANS) when the view opens and when it changes, to remember it. */
 	readonly onSpan?: (span: number) => void;
 };
+
+const NO_EVENTS: readonly {readonly t: number; readonly kind: string; readonly text: string}[] = [];
 
 /** Lines that are not the plot: title, legend (one line; two on a narrow terminal), axis, time labels, footer. */
 const CHROME_LINES = 5;
@@ -87,6 +89,9 @@ function Row({segments}: {readonly segments: SegmentRow}) {
  */
 export function ChartView({store, history, onClose, onQuit, now: fixedNow, initialSpan, onSpan}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
+	// What is drawn: the history's chart store answers what this view asks (syncClocks: its clock moves with the poll
+	// the store read for, in the same frame).
+	const answers = useStore(history.chart, syncClocks);
 	const {columns, rows} = useTerminalSize();
 	const clock = useNow(history.intervalMs);
 	const now = fixedNow ?? clock;
@@ -100,35 +105,32 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 		[onQuit, onClose],
 	);
 	const [ui, dispatch] = useStepReducer(chartReducer, () => initialChartState(initialSpan), run);
+	const budget = Math.max(1, rows - 1);
+	const fits = columns >= MIN_CHART_COLUMNS && budget - CHROME_LINES >= MIN_PLOT_ROWS;
+	const span = spanMs(ui);
+	const points = chartPoints(columns, span, history.intervalMs);
+	const live = fixedNow === undefined;
+	const seq = state.events.at(-1)?.seq ?? 0;
+	const request = useMemo<ChartRequest>(
+		() => ({spanMs: span, points, end: ui.end, now, live, polls: state.polls, seq}),
+		[span, points, ui.end, now, live, state.polls, seq],
+	);
+	const {from, to} = chartWindow(request);
+	// Asked again when the answers change too: the store follows the polls, the view may have moved elsewhere.
+	useEffect(() => {
+		if (fits) history.chart.request(request);
+	}, [history, fits, request, answers]);
+	const data = fits ? history.chart.answerFor(answers, request) : undefined;
 	useKeys((input, key) => {
-		dispatch({type: 'key', input, key, now, earliest: history.span()?.first ?? null});
+		dispatch({type: 'key', input, key, now, earliest: data?.earliest ?? null});
 	});
 	useEffect(() => {
 		onSpan?.(ui.span);
 	}, [onSpan, ui.span]);
 
-	const budget = Math.max(1, rows - 1);
-	const fits = columns >= MIN_CHART_COLUMNS && budget - CHROME_LINES >= MIN_PLOT_ROWS;
-	const span = spanMs(ui);
-	const points = chartPoints(columns, span, history.intervalMs);
-	// Buckets on a fixed grid (multiples of their width): a redraw moves the line by whole buckets, never re-cuts them.
-	const step = span / points;
-	const to = Math.ceil((ui.end ?? now) / step) * step;
-	const from = to - span;
-
-	// Each redraw reads the buckets that can have changed, not the whole span (history/source.ts, SeriesCache).
-	const [cache] = useState(() => new SeriesCache());
-	const series = useMemo(
-		() => (fits ? cache.read(history, {from, to, points}) : null),
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.polls: a new poll is read even while the span's grid has not moved
-		[cache, history, fits, from, to, points, state.polls],
-	);
-	const stamp = history.eventsStamp?.() ?? '';
-	const events = useMemo(
-		() => (fits ? history.events({since: from}).filter((event) => event.t < to) : []),
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.events, stamp: a new event (of anyone's) is read at once
-		[history, fits, from, to, state.events, stamp],
-	);
+	// Drawn over the span the answer is for (the one asked, but for the frame before a new one comes).
+	const series = data?.series ?? null;
+	const events = data?.events ?? NO_EVENTS;
 	const fifteen = state.snapshot?.hashrate.total[2] ?? null;
 	const references = useMemo<Reference[]>(
 		() => [
@@ -155,7 +157,7 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 		stats.avg === null
 			? ''
 			: `min ${formatRateIn(stats.min, unit)} avg ${formatRateIn(stats.avg, unit)} max ${formatRateIn(stats.max, unit)} ${unit}`;
-	const sessionOnly = history.where() === 'session';
+	const sessionOnly = data?.where === 'session';
 	const outages = series?.points.some((point) => isOutage(point)) ?? false;
 	const brief = series?.points.some((point) => isBriefOutage(point)) ?? false;
 	// The legend: what the lines, the shading and the markers on screen mean; on a second line when one is too short.
@@ -177,13 +179,19 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 	}, [sessionOnly, references, unit, outages, brief, markers, columns]);
 	const plotRows = budget - CHROME_LINES - (legend.length - 1);
 	const model = useMemo(
-		() => (series ? chartModel({points: series.points, from, to, width: columns, rows: plotRows, references, markers, now}) : null),
-		[series, from, to, columns, plotRows, references, markers, now],
+		() =>
+			series
+				? chartModel({points: series.points, from: series.from, to: series.to, width: columns, rows: plotRows, references, markers, now})
+				: null,
+		[series, columns, plotRows, references, markers, now],
 	);
 
 	let body;
 	if (ui.help) {
 		body = <HelpOverlay entries={help} width={columns} height={budget - 2} />;
+	} else if (fits && !model) {
+		// The first answer comes on the next turn (the store reads after this frame): the chart's place, blank.
+		body = <Box height={budget - 2} width={columns} />;
 	} else if (!fits || !model) {
 		body = (
 			<Box height={budget - 2} width={columns} paddingX={columns > 4 ? 1 : 0}>

@@ -1,10 +1,10 @@
 import {Box, Text} from 'ink';
-import {useCallback, useEffect, useMemo, useSyncExternalStore} from 'react';
+import {useCallback, useEffect, useMemo} from 'react';
 import {useKeys} from '../hooks/use-keys.js';
-import type {MinerHistory} from '../../history/source.js';
+import {EventListStore, type MinerHistory} from '../../history/stores.js';
 import type {MinerEvent, MonitorState, Severity} from '../../monitor/types.js';
 import type {Store} from '../../store.js';
-import {describeEvents, type EventLine, type TimedEvent} from '../event-lines.js';
+import {describeEvents, type EventLine} from '../event-lines.js';
 import {SESSION_LABEL} from '../fleet/fleet-rows.js';
 import {FixedNowContext, useNow} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
@@ -74,59 +74,25 @@ export function wrapText(text: string, width: number): string[] {
 	return lines;
 }
 
-/** Something that changes whenever any of the rigs logs an event (the newest event of each). */
-function useEventsVersion(sources: readonly EventSource[]): string {
-	const subscribe = useCallback(
-		(listener: () => void) => {
-			const unsubscribes = sources.map((source) => source.store.subscribe(listener));
-			return () => {
-				for (const unsubscribe of unsubscribes) unsubscribe();
-			};
-		},
-		[sources],
-	);
-	// A rig's own event, or a newer one stored by anyone (another rigtop, `rigtop config set`).
-	const version = useCallback(
-		() => sources.map((source) => `${source.store.getState().events.at(-1)?.seq ?? 0}/${source.history.eventsStamp?.() ?? ''}`).join(','),
-		[sources],
-	);
-	return useSyncExternalStore(subscribe, version, version);
-}
-
 /**
  * Every event (`e`): the stored ones from before this session — a rigtop started again still shows last night —
  * and this session's as they come, newest first, each with its date when not today and outages with their span and
  * length. With history off, this session's events (what the monitor keeps), and it says so.
  */
-const NONE: readonly MinerEvent[] = [];
-const NO_NOTICES: Store<readonly MinerEvent[]> = {subscribe: () => () => {}, getState: () => NONE};
-
-export function EventView({sources, title, notices = NO_NOTICES, onClose, onQuit, now: fixedNow}: EventViewProps) {
+export function EventView({sources, title, notices, onClose, onQuit, now: fixedNow}: EventViewProps) {
 	const theme = useTheme();
 	const {columns, rows} = useTerminalSize();
 	const clock = useNow(60_000);
 	const now = fixedNow ?? clock;
-	const version = useEventsVersion(sources);
-	const sessionNotices = useStore(notices);
 	const several = sources.length > 1;
 	const limit = eventLimit(sources.length);
-
-	const events = useMemo(() => {
-		const all: TimedEvent[] = [];
-		for (const source of sources) {
-			for (const event of source.history.events({since: 0, limit})) all.push(several ? {...event, rig: source.name} : event);
-		}
-
-		for (const notice of sessionNotices) {
-			const event: TimedEvent = {t: notice.at, kind: notice.kind, severity: notice.severity, text: notice.message};
-			all.push(several ? {...event, rig: SESSION_LABEL} : event);
-		}
-
-		return all.sort((a, b) => a.t - b.t);
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- version: a rig logged an event, read them again
-	}, [sources, sessionNotices, several, limit, version]);
+	// Every rig's events, read by its history's store (history/stores.ts), with the session's notices merged in.
+	const list = useMemo(() => new EventListStore(sources, notices ?? null, SESSION_LABEL), [sources, notices]);
+	const {events, sessionOnly, loaded} = useStore(list);
+	useEffect(() => {
+		list.request(limit);
+	}, [list, limit]);
 	const lines = useMemo(() => describeEvents(events, now).reverse(), [events, now]);
-	const sessionOnly = sources.some((source) => source.history.where() === 'session');
 
 	const budget = Math.max(1, rows - 1);
 	const listHeight = Math.max(1, budget - 3);
@@ -168,8 +134,9 @@ export function EventView({sources, title, notices = NO_NOTICES, onClose, onQuit
 	const help = useMemo(() => SCREEN_KEYMAP.help(['events']), []);
 
 	const oldest = lines.at(-1);
-	const summary =
-		lines.length === 0
+	const summary = !loaded
+		? ''
+		: lines.length === 0
 			? 'no events'
 			: `${lines.length} event${lines.length === 1 ? '' : 's'}${oldest ? ` since ${oldest.when}` : ''}${sessionOnly ? ' · history off' : ''}`;
 	const position =
@@ -188,7 +155,7 @@ export function EventView({sources, title, notices = NO_NOTICES, onClose, onQuit
 				) : (
 					<>
 						<Box flexDirection="column" height={listHeight} paddingX={1} overflowY="hidden">
-							{lines.length === 0 ? (
+							{!loaded ? null : lines.length === 0 ? (
 								<Wrapped {...theme.text('muted')}>
 									{sessionOnly ? 'no events in this session yet (history is off)' : 'no events stored yet'}
 								</Wrapped>

@@ -4,6 +4,7 @@
  */
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {SessionHistory} from '../../../source/history/source.js';
+import {HistoryStores} from '../../../source/history/stores.js';
 import {chartPoints, plotColumns, Y_AXIS_WIDTH} from '../../../source/ui/chart/chart-model.js';
 import {ChartView} from '../../../source/ui/chart/chart-view.js';
 import {createStore, makeSnapshot, makeState, NOW} from '../helpers/state.js';
@@ -170,7 +171,10 @@ describe('chart keys', () => {
 describe('with history off', () => {
 	test('the chart draws this session’s polls from memory and says so', async () => {
 		const store = createStore(monitorState());
-		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100});
+		const history = new HistoryStores(
+			new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100}),
+			store,
+		);
 		cleanups.push(() => history.close());
 		for (let i = 10; i >= 1; i--) store.set({lastAttemptAt: NOW - i * POLL_MS, lastSuccessAt: NOW - i * POLL_MS});
 		const terminal = await renderTerminal(<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} now={NOW} />);
@@ -189,7 +193,10 @@ describe('with history off', () => {
 
 	test('a span with nothing in it says so', async () => {
 		const store = createStore(monitorState());
-		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100});
+		const history = new HistoryStores(
+			new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100}),
+			store,
+		);
 		cleanups.push(() => history.close());
 		const terminal = await renderTerminal(
 			<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} now={NOW + 3 * 3_600_000} />,

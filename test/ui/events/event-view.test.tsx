@@ -5,6 +5,7 @@
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {SessionHistory} from '../../../source/history/source.js';
+import {HistoryStores} from '../../../source/history/stores.js';
 import type {MinerEvent} from '../../../source/monitor/types.js';
 import type {Store} from '../../../source/store.js';
 import {EventView, wrapText} from '../../../source/ui/events/event-view.js';
@@ -89,7 +90,7 @@ describe('the event view', () => {
 		const night = nightHistory(a);
 		cleanups.push(() => night.close());
 		const b = createStore(makeState({name: 'attic', events: [makeEvent(1, 5, 'down: connection refused', 'error')]}));
-		const memory = new SessionHistory({monitor: b, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 10});
+		const memory = new HistoryStores(new SessionHistory({monitor: b, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 10}), b);
 		cleanups.push(() => memory.close());
 		const terminal = await renderTerminal(
 			<EventView
@@ -144,7 +145,10 @@ describe("the session's notices", () => {
 describe('with history off', () => {
 	test('this session’s events, and it says so', async () => {
 		const store = createStore(makeState({events: [makeEvent(1, 30, 'watching rig-01'), makeEvent(2, 2, 'paused')]}));
-		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 10});
+		const history = new HistoryStores(
+			new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 10}),
+			store,
+		);
 		cleanups.push(() => history.close());
 		const terminal = await renderTerminal(
 			<EventView sources={[{name: 'rig-01', store, history}]} title="rig-01" onClose={() => {}} onQuit={() => {}} now={NOW} />,
