@@ -10,9 +10,9 @@
  * - `chart`: the chart's (`g`) series of a span, the events in it and the first time known;
  * - `events`: the event view's (`e`) events of the miner.
  *
- * The first frame needs no read: a store's first read waits for the next turn of the event loop (setImmediate)
- * after the screen asks, so the screen draws the monitor's own samples first; later reads are made when asked. A
- * store keeps its last answers, so a screen opened again (a dashboard from the fleet) draws them at once.
+ * The first frame needs no read: a miner's first reads wait for the next turn of the event loop (setImmediate) after
+ * the screen asks, so the screen draws the monitor's own samples first; later reads are made when asked. A store
+ * keeps its last answers, so a screen opened again (a dashboard from the fleet) draws them at once.
  */
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import {Listeners, type Store} from '../store.js';
@@ -38,13 +38,14 @@ const KEPT_ANSWERS = 3;
 export abstract class RequestStore<R, T> implements Store<readonly Answer<T>[]> {
 	protected readonly source: HistorySource;
 	readonly #listeners = new Listeners();
+	readonly #firstReads: FirstReads;
 	#answers: readonly Answer<T>[] = [];
 	#last: R | null = null;
 	#read = false;
-	#scheduled: ReturnType<typeof setImmediate> | null = null;
 
-	constructor(source: HistorySource) {
+	constructor(source: HistorySource, firstReads: FirstReads = new FirstReads()) {
 		this.source = source;
+		this.#firstReads = firstReads;
 	}
 
 	/** The key of a request: two requests with one key read the same. Cheap (no I/O): screens look answers up by it. */
@@ -101,31 +102,78 @@ export abstract class RequestStore<R, T> implements Store<readonly Answer<T>[]> 
 	}
 
 	close(): void {
-		if (this.#scheduled !== null) clearImmediate(this.#scheduled);
-		this.#scheduled = null;
+		this.#firstReads.cancel(this);
 		this.#listeners.clear();
 	}
 
+	/** The first read (FirstReads): reads what was asked; true when there is a new answer to tell. */
+	firstRead(): boolean {
+		this.#read = true;
+		return this.#answer();
+	}
+
+	/** Tells the listeners of a new answer. */
+	notify(): void {
+		this.#listeners.notify();
+	}
+
 	#refresh(): void {
-		const request = this.#last;
-		if (request === null) return;
 		if (!this.#read) {
 			// The first read: after the frame the screen is drawing (it shows the monitor's own samples meanwhile).
-			this.#scheduled ??= setImmediate(() => {
-				this.#scheduled = null;
-				this.#read = true;
-				this.#refresh();
-			});
+			this.#firstReads.add(this);
 			return;
 		}
 
+		if (this.#answer()) this.#listeners.notify();
+	}
+
+	/** Reads the last request unless an answer to it is kept; true when it read. */
+	#answer(): boolean {
+		const request = this.#last;
+		if (request === null) return false;
 		const key = this.keyOf(request);
 		const mark = this.mark();
 		const kept = this.#answers.find((answer) => answer.key === key);
-		if (kept?.mark === mark) return;
+		if (kept?.mark === mark) return false;
 		const value = this.compute(request);
 		this.#answers = [{key, mark, value}, ...this.#answers.filter((answer) => answer.key !== key)].slice(0, KEPT_ANSWERS);
-		this.#listeners.notify();
+		return true;
+	}
+}
+
+/**
+ * The first reads of a miner's stores, made together on the turn after they are first asked (after the frame being
+ * drawn, the first of the session), and told after all are made: the screen draws every answer in one frame (the
+ * sparkline and the events pane). A store first asked later (the chart opened with `g`) reads when asked.
+ */
+export class FirstReads {
+	readonly #waiting = new Set<RequestStore<unknown, unknown>>();
+	#timer: ReturnType<typeof setImmediate> | null = null;
+	#done = false;
+
+	add<R, T>(store: RequestStore<R, T>): void {
+		if (this.#done) {
+			if (store.firstRead()) store.notify();
+			return;
+		}
+
+		this.#waiting.add(store as RequestStore<unknown, unknown>);
+		this.#timer ??= setImmediate(() => {
+			this.#timer = null;
+			this.#done = true;
+			const stores = [...this.#waiting];
+			this.#waiting.clear();
+			const told = stores.filter((waiting) => waiting.firstRead());
+			for (const store of told) store.notify();
+		});
+	}
+
+	cancel<R, T>(store: RequestStore<R, T>): void {
+		this.#waiting.delete(store as RequestStore<unknown, unknown>);
+		if (this.#waiting.size === 0 && this.#timer !== null) {
+			clearImmediate(this.#timer);
+			this.#timer = null;
+		}
 	}
 }
 
@@ -181,8 +229,8 @@ export class SparklineStore extends RequestStore<SparkRequest, SparkData> {
 	readonly #monitor: Store<MonitorState>;
 	readonly #cache = new SeriesCache();
 
-	constructor(source: HistorySource, monitor: Store<MonitorState>) {
-		super(source);
+	constructor(source: HistorySource, monitor: Store<MonitorState>, firstReads?: FirstReads) {
+		super(source, firstReads);
 		this.#monitor = monitor;
 	}
 
@@ -246,8 +294,8 @@ export function paneWanted(count: number): number {
 export class PaneEventsStore extends RequestStore<PaneEventsRequest, readonly StoredEvent[]> {
 	readonly #monitor: Store<MonitorState>;
 
-	constructor(source: HistorySource, monitor: Store<MonitorState>) {
-		super(source);
+	constructor(source: HistorySource, monitor: Store<MonitorState>, firstReads?: FirstReads) {
+		super(source, firstReads);
 		this.#monitor = monitor;
 	}
 
@@ -322,8 +370,8 @@ export class ChartStore extends RequestStore<ChartRequest, ChartData> {
 	#events: {key: string; events: readonly StoredEvent[]} | null = null;
 	#earliest: {mark: string; at: number; first: number | null} | null = null;
 
-	constructor(source: HistorySource, monitor: Store<MonitorState>) {
-		super(source);
+	constructor(source: HistorySource, monitor: Store<MonitorState>, firstReads?: FirstReads) {
+		super(source, firstReads);
 		this.#monitor = monitor;
 	}
 
@@ -372,8 +420,8 @@ export type EventsData = {
 export class EventsStore extends RequestStore<EventsRequest, EventsData> {
 	readonly #monitor: Store<MonitorState>;
 
-	constructor(source: HistorySource, monitor: Store<MonitorState>) {
-		super(source);
+	constructor(source: HistorySource, monitor: Store<MonitorState>, firstReads?: FirstReads) {
+		super(source, firstReads);
 		this.#monitor = monitor;
 	}
 
@@ -502,10 +550,11 @@ export class HistoryStores implements MinerHistory {
 	 */
 	constructor(source: HistorySource, monitor: Store<MonitorState>) {
 		this.#source = source;
-		this.sparkline = new SparklineStore(source, monitor);
-		this.paneEvents = new PaneEventsStore(source, monitor);
-		this.chart = new ChartStore(source, monitor);
-		this.events = new EventsStore(source, monitor);
+		const firstReads = new FirstReads();
+		this.sparkline = new SparklineStore(source, monitor, firstReads);
+		this.paneEvents = new PaneEventsStore(source, monitor, firstReads);
+		this.chart = new ChartStore(source, monitor, firstReads);
+		this.events = new EventsStore(source, monitor, firstReads);
 		const stores = [this.sparkline, this.paneEvents, this.chart, this.events];
 		const changed = () => {
 			for (const store of stores) store.changed();
