@@ -25,10 +25,10 @@ await build({
 		{
 			name: 'full-frames',
 			setup(b) {
-				b.onLoad({filter: /[\\/]source[\\/]cli[\\/]run-live\.ts$/}, (args) => {
+				b.onLoad({filter: /[\\/]source[\\/]commands[\\/]live[\\/]live\.ts$/}, (args) => {
 					const source = readFileSync(args.path, 'utf8');
 					if (!source.includes('incrementalRendering: true'))
-						throw new Error('source/cli/run-live.ts no longer says incrementalRendering: true');
+						throw new Error('source/commands/live/live.ts no longer says incrementalRendering: true');
 					return {contents: source.replace('incrementalRendering: true', 'incrementalRendering: false'), loader: 'tsx'};
 				});
 			},

@@ -2,12 +2,12 @@ import process from 'node:process';
 import meow from 'meow';
 import packageJson from '../package.json' with {type: 'json'};
 import {askedFor, checkArgv, prometheusSpellings} from './cli/argv.js';
-import {NothingToWatchError, UsageError} from './cli/errors.js';
+import {NothingToWatchError, UsageError} from './errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
-import {closestCommand, planRun} from './cli/options.js';
-import {loadLiveUi, runLive} from './cli/run-live.js';
+import {planCommand, type CommandName, type CommandPlans, type CommandRequest} from './cli/options.js';
+import type {Command, CommandContext} from './commands/command.js';
 import {TargetError} from './miner/target.js';
-import {keysHelpLines} from './ui/keymap.js';
+import {keysHelpLines} from './ui/keys/reference.js';
 
 // Start-up time matters (rigtop is started by hand, often over SSH): this file loads only the flag
 // parser, the keymap (for the keys in --help) and small modules of the CLI's own. Everything else is
@@ -102,6 +102,24 @@ ${keysHelpLines()
 	},
 );
 
+/**
+ * Every command, loaded when it runs, from its own folder under source/commands/ (so --version, --help, --once and
+ * config never load Ink or React): each module's `run` takes the plan cli/options.ts made for it.
+ */
+const COMMANDS: {readonly [K in CommandName]: () => Promise<{readonly run: Command<CommandPlans[K]>}>} = {
+	live: async () => import('./commands/live/live.js'),
+	once: async () => import('./commands/once/once.js'),
+	where: async () => import('./commands/where/where.js'),
+	exporter: async () => import('./commands/exporter/exporter.js'),
+	config: async () => import('./commands/config/config.js'),
+	history: async () => import('./commands/history/history.js'),
+};
+
+async function runCommand<K extends CommandName>(request: CommandRequest<K>, context: CommandContext): Promise<number> {
+	const {run} = await COMMANDS[request.command]();
+	return run(request.plan, context);
+}
+
 async function main(): Promise<number> {
 	// --help and --version wherever they stand: nothing is looked for, read or bound.
 	const asked = askedFor(argv);
@@ -117,115 +135,17 @@ async function main(): Promise<number> {
 		return 0;
 	}
 
-	if (cli.input[0] === 'config') {
-		const {runConfigCommand} = await import('./cli/config-command.js');
-		return runConfigCommand(cli.input.slice(1), {
-			urls: cli.flags.url ?? [],
-			tokenFile: cli.flags.tokenFile,
-			tokenEnv: process.env['RIGTOP_TOKEN'],
-			tokenFlag: cli.flags.token,
-			configPath: cli.flags.config,
-			yes: cli.flags.yes,
-			add: cli.flags.add,
-			readOnly: cli.flags.readOnly,
-			history: cli.flags.history,
-		});
-	}
-
-	if (cli.input[0] === 'history') {
-		const {runHistoryCommand} = await import('./history/command.js');
-		return runHistoryCommand({
-			urls: [...cli.input.slice(1), ...(cli.flags.url ?? [])],
-			since: cli.flags.since,
-			until: cli.flags.until,
-			json: cli.flags.json,
-			csv: cli.flags.csv,
-			list: cli.flags.list,
-			tokenFile: cli.flags.tokenFile,
-			tokenEnv: process.env['RIGTOP_TOKEN'],
-			tokenFlag: cli.flags.token,
-			configPath: cli.flags.config,
-		});
-	}
-
-	// A mistyped command is named before its flags are judged (`rigtop histroy --since 1h`).
-	const typo = cli.input[0] === undefined ? null : closestCommand(cli.input[0]);
-	if (typo !== null && typo !== cli.input[0]) throw new UsageError(`unknown command '${cli.input[0]}': did you mean 'rigtop ${typo}'?`);
-	for (const flag of ['since', 'until', 'csv', 'list'] as const) {
-		if (cli.flags[flag] !== undefined && cli.flags[flag] !== false) throw new UsageError(`--${flag} goes with rigtop history`);
-	}
-
-	const exporter = cli.input[0] === 'exporter';
-	for (const flag of ['logFormat', 'logLevel'] as const) {
-		if (!exporter && cli.flags[flag] !== undefined) throw new UsageError(`--log.${flag.slice(3).toLowerCase()} goes with rigtop exporter`);
-	}
-
-	if (!exporter && cli.flags.threadMetrics !== undefined) throw new UsageError('--no-thread-metrics goes with rigtop exporter');
-
-	// The exporter's every line has a time and a level (source/exporter/log.ts); it is loaded for the exporter only.
-	const logger = exporter
-		? await import('./exporter/log.js').then((log) => log.exporterLogger(cli.flags.logFormat, cli.flags.logLevel))
-		: null;
-	const plan = planRun({
-		positional: exporter ? cli.input.slice(1) : cli.input,
-		command: exporter ? 'exporter' : undefined,
+	const request = planCommand({
+		input: cli.input,
 		flags: cli.flags,
 		env: process.env,
 		stdinIsTty: process.stdin.isTTY === true,
 		stdoutIsTty: process.stdout.isTTY === true,
 	});
-	const warn = logger === null ? (line: string) => process.stderr.write(`rigtop: ${line}\n`) : (line: string) => logger.warn(line);
-	for (const notice of plan.notices) warn(notice);
-
-	if (plan.mode === 'where') {
-		const [{whereResult}, {formatWhere}] = await Promise.all([import('./cli/build-session.js'), import('./discovery/where.js')]);
-		const result = await whereResult(plan);
-		process.stdout.write(`${formatWhere(result).join('\n')}\n`);
-		return result.targets.length > 0 ? 0 : 1;
-	}
-
-	if (plan.mode === 'exporter') {
-		const {runExporterCommand} = await import('./exporter/command.js');
-		return runExporterCommand(plan, cli.pkg.version ?? 'unknown', logger!, {threads: cli.flags.threadMetrics !== false});
-	}
-
-	const warnings: string[] = [];
-	// What the live screens remember between runs (prefs/prefs.ts); --demo leaves the state folder alone. --interval wins.
-	const prefs =
-		plan.mode === 'live' && !plan.demo ? await import('./prefs/open.js').then(({openPrefs}) => openPrefs(warnings, warn)) : null;
-	const remembered = cli.flags.interval === undefined ? prefs?.initial.intervalMs : undefined;
-	const livePlan = remembered === undefined ? plan : {...plan, intervalMs: remembered};
-	const {buildSession} = await import('./cli/build-session.js');
-	const building = buildSession(livePlan, (line) => {
-		warnings.push(line);
-		warn(line);
+	return runCommand(request, {
+		version: cli.pkg.version ?? 'unknown',
+		warn: (line) => process.stderr.write(`rigtop: ${line}\n`),
 	});
-	// Discovery mostly waits for the file system (it may read /proc): load the dashboard's code
-	// meanwhile. A failure surfaces when runLive awaits it.
-	const loadingUi = plan.mode === 'live' ? loadLiveUi() : null;
-	loadingUi?.catch(() => undefined);
-	const session = await building;
-	let metrics: {close(): Promise<void>} | null = null;
-	try {
-		if (plan.mode === 'once') {
-			const {runOnce} = await import('./cli/run-once.js');
-			return await runOnce(session, plan, process.stdout);
-		}
-
-		// The exporter's code loads only with --metrics (and for rigtop exporter, above).
-		if (plan.metrics) {
-			const {serveSessionMetrics} = await import('./exporter/serve.js');
-			metrics = await serveSessionMetrics(session, {...plan.metrics, version: cli.pkg.version ?? 'unknown'}, (line) => {
-				warnings.push(line);
-				warn(line);
-			});
-		}
-
-		return await runLive(session, livePlan, warnings, loadingUi ?? loadLiveUi(), prefs);
-	} finally {
-		await metrics?.close();
-		await session.close();
-	}
 }
 
 main().then(

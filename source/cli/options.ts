@@ -2,9 +2,14 @@ import {DEFAULT_INTERVAL_MS} from '../monitor/poll-interval.js';
 import leven from 'leven';
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {normalizeMinerUrl, TargetError} from '../miner/target.js';
-import {UsageError} from './errors.js';
+import {UsageError} from '../errors.js';
 import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
-import {parseDuration} from './duration.js';
+import {parseDuration} from '../duration.js';
+import type {MetricsPlan, RunMode, RunPlan} from '../commands/command.js';
+import type {ConfigPlan} from '../commands/config/config.js';
+import type {ExporterPlan} from '../commands/exporter/exporter.js';
+import type {HistoryCommandOptions} from '../commands/history/history.js';
+import type {LivePlan} from '../commands/live/live.js';
 
 /** Flags as meow parsed them (only the ones rigtop reads). */
 export type CliFlags = {
@@ -33,46 +38,18 @@ export type CliFlags = {
 	readonly metricsTokenFile?: string | undefined;
 	/** --web.config.file. */
 	readonly webConfigFile?: string | undefined;
-};
-
-export type RunMode = 'live' | 'once' | 'where' | 'exporter';
-
-/** Where the metrics endpoint listens (`rigtop exporter --listen`, or the live view's `--metrics`); checked when served. */
-export type MetricsPlan = {
-	/** One address or more (the exporter's --listen is repeatable). */
-	readonly listen: readonly string[];
-	readonly flag: '--listen' | '--metrics';
-	readonly tokenFile: string | undefined;
-	readonly webConfigFile: string | undefined;
-};
-
-export type RunPlan = {
-	readonly mode: RunMode;
-	readonly json: boolean;
-	readonly color: boolean;
-	readonly intervalMs: number;
-	readonly readOnly: boolean;
-	readonly demo: boolean;
-	/** URLs as typed; discovery normalizes and checks them. */
-	readonly urls: readonly string[];
-	readonly tokenFile: string | undefined;
-	readonly tokenFlag: string | undefined;
-	readonly tokenEnv: string | undefined;
-	readonly configPath: string | undefined;
-	/** --rigs FILE: a JSON list of {name, url, tokenFile}. */
-	readonly rigsFile: string | undefined;
-	/** --bell: ring the terminal bell on an alert. */
-	readonly bell: boolean;
-	/** --on-alert CMD split into the program and its arguments (no shell), or null. */
-	readonly onAlert: readonly string[] | null;
-	/** Record polls and events in the history store (off with --no-history). */
-	readonly history: boolean;
-	/** --paused-alert: after how long a paused miner is an alert (ms; 0 never). */
-	readonly pausedAlertMs: number;
-	/** The metrics endpoint to serve: always for the exporter, with --metrics for the live view; else null. */
-	readonly metrics: MetricsPlan | null;
-	/** Lines for stderr before anything else (the non-terminal notice). */
-	readonly notices: readonly string[];
+	// ---- the subcommands' own (config, history, exporter) ----
+	readonly yes?: boolean | undefined;
+	readonly add?: boolean | undefined;
+	readonly since?: string | undefined;
+	readonly until?: string | undefined;
+	readonly csv?: boolean | undefined;
+	readonly list?: boolean | undefined;
+	/** --log.format, --log.level (rigtop exporter). */
+	readonly logFormat?: string | undefined;
+	readonly logLevel?: string | undefined;
+	/** --no-thread-metrics (rigtop exporter) sets it false. */
+	readonly threadMetrics?: boolean | undefined;
 };
 
 export const MIN_INTERVAL_SECONDS = 0.25;
@@ -119,6 +96,107 @@ export function closestCommand(word: string): string | null {
 	}
 
 	return best?.command ?? null;
+}
+
+/** Each command's plan, by the command's name: what cli.tsx's table hands the command module of that name. */
+export type CommandPlans = {
+	readonly live: LivePlan;
+	readonly once: RunPlan;
+	readonly where: RunPlan;
+	readonly exporter: ExporterPlan;
+	readonly config: ConfigPlan;
+	readonly history: HistoryCommandOptions;
+};
+
+export type CommandName = keyof CommandPlans;
+
+/** A command and its plan (`K`: one command, or any). */
+export type CommandRequest<K extends CommandName = CommandName> = {
+	readonly [P in K]: {readonly command: P; readonly plan: CommandPlans[P]};
+}[K];
+
+/** What the command line said, as meow parsed it, and where rigtop runs. */
+export type CommandLine = {
+	/** The words that are no flags (`config get cpu`, `history 10.0.0.5:8080`, the URLs). */
+	readonly input: readonly string[];
+	readonly flags: CliFlags;
+	readonly env: NodeJS.ProcessEnv;
+	readonly stdinIsTty: boolean;
+	readonly stdoutIsTty: boolean;
+};
+
+/**
+ * The command the command line asks for, with its plan: `rigtop config …`, `rigtop history …`, `rigtop exporter …`,
+ * else --where, --once (or no terminal) or the live screens. Throws UsageError (exit 2) on bad usage: a mistyped
+ * command, a flag that goes with another command.
+ */
+export function planCommand(line: CommandLine): CommandRequest {
+	const {input, flags, env} = line;
+	const targets = {tokenFile: flags.tokenFile, tokenEnv: env['RIGTOP_TOKEN'], tokenFlag: flags.token, configPath: flags.config};
+	if (input[0] === 'config') {
+		const plan: ConfigPlan = {
+			words: input.slice(1),
+			urls: flags.url ?? [],
+			...targets,
+			yes: flags.yes === true,
+			add: flags.add === true,
+			readOnly: flags.readOnly,
+			...(flags.history === undefined ? {} : {history: flags.history}),
+		};
+		return {command: 'config', plan};
+	}
+
+	if (input[0] === 'history') {
+		const plan: HistoryCommandOptions = {
+			urls: [...input.slice(1), ...(flags.url ?? [])],
+			since: flags.since,
+			until: flags.until,
+			json: flags.json,
+			csv: flags.csv === true,
+			list: flags.list === true,
+			...targets,
+		};
+		return {command: 'history', plan};
+	}
+
+	// A mistyped command is named before its flags are judged (`rigtop histroy --since 1h`).
+	const typo = input[0] === undefined ? null : closestCommand(input[0]);
+	if (typo !== null && typo !== input[0]) throw new UsageError(`unknown command '${input[0]}': did you mean 'rigtop ${typo}'?`);
+	for (const flag of ['since', 'until', 'csv', 'list'] as const) {
+		if (flags[flag] !== undefined && flags[flag] !== false) throw new UsageError(`--${flag} goes with rigtop history`);
+	}
+
+	const exporter = input[0] === 'exporter';
+	for (const flag of ['logFormat', 'logLevel'] as const) {
+		if (!exporter && flags[flag] !== undefined) throw new UsageError(`--log.${flag.slice(3).toLowerCase()} goes with rigtop exporter`);
+	}
+
+	if (!exporter && flags.threadMetrics !== undefined) throw new UsageError('--no-thread-metrics goes with rigtop exporter');
+	const plan = planRun({
+		positional: exporter ? input.slice(1) : input,
+		command: exporter ? 'exporter' : undefined,
+		flags,
+		env,
+		stdinIsTty: line.stdinIsTty,
+		stdoutIsTty: line.stdoutIsTty,
+	});
+	switch (plan.mode) {
+		case 'exporter': {
+			return {
+				command: 'exporter',
+				plan: {...plan, logFormat: flags.logFormat, logLevel: flags.logLevel, threads: flags.threadMetrics !== false},
+			};
+		}
+
+		case 'live': {
+			return {command: 'live', plan: {...plan, intervalGiven: flags.interval !== undefined}};
+		}
+
+		case 'once':
+		case 'where': {
+			return {command: plan.mode, plan};
+		}
+	}
 }
 
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */

@@ -74,9 +74,20 @@ export type ConfigSessionOptions = {
 /** Why a write was not even tried. */
 export const READ_ONLY_MESSAGE = 'rigtop runs with --read-only: writes are off (no apply, undo, pause or resume)';
 
+/** Why an edit, another write or leaving the config view waits: the one wording of `applying`. */
+export const BUSY_MESSAGE = 'wait: a change is being applied';
+
+/** Edits made on a read of the config the session no longer holds (it was read again meanwhile). */
+export const STALE_EDITS_MESSAGE = "the miner's config was read again meanwhile: make the change again";
+
+/** A change is being applied or undone: edits, writes and leaving the config view wait for it (BUSY_MESSAGE). */
+export function applying(state: Pick<ConfigSessionState, 'busy'>): boolean {
+	return state.busy === 'apply' || state.busy === 'undo';
+}
+
 /** The subset of ConfigSession the view uses (tests may pass any object of this shape). */
 export type ConfigStore = Store<ConfigSessionState> &
-	Pick<ConfigSession, 'ensureLoaded' | 'open' | 'load' | 'reload' | 'toggle' | 'cycle' | 'step' | 'set' | 'discard' | 'apply' | 'undo'>;
+	Pick<ConfigSession, 'ensureLoaded' | 'open' | 'load' | 'reload' | 'adopt' | 'discard' | 'apply' | 'undo'>;
 
 export class ConfigSession implements Store<ConfigSessionState> {
 	readonly #options: ConfigSessionOptions;
@@ -127,7 +138,7 @@ export class ConfigSession implements Store<ConfigSessionState> {
 	 * hand, another tool) is a conflict that changes nothing, never overwritten.
 	 */
 	open(): Promise<void> {
-		if (this.#state.busy === 'apply' || this.#state.busy === 'undo') return Promise.resolve();
+		if (applying(this.#state)) return Promise.resolve();
 		this.#update({document: null, edits: null, lastResult: null, lastAction: null, problem: null, readAt: null});
 		return this.load();
 	}
@@ -166,6 +177,16 @@ export class ConfigSession implements Store<ConfigSessionState> {
 	/** Sets a value (checked against type and range first). */
 	set(path: ConfigPath, value: JsonValue): EditOutcome {
 		return this.#edit((edits) => edits.set(path, value));
+	}
+
+	/**
+	 * Takes pending edits made elsewhere, as they are: the config view's reducer checks an edit by making it
+	 * (PendingEdits is immutable), and the session keeps that result rather than compute the edit again. Refused,
+	 * with the reason, as any edit is (read-only, not read yet, a change being applied), and when they were made on
+	 * another read of the config than the one held now.
+	 */
+	adopt(edits: PendingEdits): EditOutcome {
+		return this.#edit((current) => (edits.base === current.base ? {ok: true, edits} : {ok: false, message: STALE_EDITS_MESSAGE}));
 	}
 
 	/** Drops the pending change to one key, or all of them. */
@@ -309,7 +330,7 @@ export class ConfigSession implements Store<ConfigSessionState> {
 		const {edits, readOnly, busy} = this.#state;
 		if (readOnly) return {ok: false, message: READ_ONLY_MESSAGE};
 		if (!edits) return {ok: false, message: "the miner's config has not been read yet"};
-		if (busy === 'apply' || busy === 'undo') return {ok: false, message: 'wait for the change being applied to finish'};
+		if (applying({busy})) return {ok: false, message: BUSY_MESSAGE};
 		const outcome = change(edits);
 		if (outcome.ok && outcome.edits !== edits) this.#update({edits: outcome.edits});
 		return outcome;

@@ -1,5 +1,5 @@
 import {createLimiter} from '../monitor/limiter.js';
-import {MAX_CONCURRENT_POLLS, watchMiner, type SessionTarget, type WatchedMiner} from '../cli/session.js';
+import {MAX_CONCURRENT_POLLS, watchMiner, type SessionTarget, type WatchedMiner} from '../session/session.js';
 
 /**
  * The exporter's miners, as a set that can change while it runs (SIGHUP re-reads the rigs file): a miner is known by

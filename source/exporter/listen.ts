@@ -1,5 +1,5 @@
 import {isIP} from 'node:net';
-import {UsageError} from '../cli/errors.js';
+import {UsageError} from '../errors.js';
 
 /** Where the metrics endpoint listens: `--listen` (exporter) or `--metrics` (live view). */
 export type ListenAddress = {

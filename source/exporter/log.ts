@@ -1,5 +1,5 @@
 import process from 'node:process';
-import {UsageError} from '../cli/errors.js';
+import {UsageError} from '../errors.js';
 
 /**
  * The exporter's log: one line per event on stderr, each with a time and a level, in logfmt

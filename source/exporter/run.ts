@@ -1,7 +1,7 @@
 import process from 'node:process';
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads';
-import type {SessionTarget, WatchedMiner} from '../cli/session.js';
-import {UsageError} from '../cli/errors.js';
+import type {SessionTarget, WatchedMiner} from '../session/session.js';
+import {UsageError} from '../errors.js';
 import type {EventKind} from '../monitor/types.js';
 import type {LogFields, Logger, LogLevel} from './log.js';
 import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, type ServeSettings} from './serve.js';

@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import path from 'node:path';
 import {createSecureContext, type SecureVersion} from 'node:tls';
 import {parse, YAMLParseError} from 'yaml';
-import {UsageError} from '../cli/errors.js';
+import {UsageError} from '../errors.js';
 
 /**
  * `--web.config.file`: the web configuration file of Prometheus's exporters (exporter-toolkit's format), so that the

@@ -4,7 +4,7 @@
  * with one notice; the session runs either way.
  */
 import path from 'node:path';
-import type {Session} from '../cli/session.js';
+import type {Session} from '../session/session.js';
 import {pastRates} from './last-hour.js';
 import {HistoryRecorder} from './recorder.js';
 import {HistoryStore} from './store.js';
@@ -50,7 +50,7 @@ export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: 
 	if (!store.enabled) return {...session, history: null};
 	const secrets = session.miners.map((miner) => miner.target.token).filter((token): token is string => token !== null);
 	const recorder = new HistoryRecorder(store, {intervalMs: plan.intervalMs, secrets});
-	// --once reads outside the monitors (run-once.ts records them); the live screens poll through them.
+	// --once reads outside the monitors (commands/once/ records them); the live screens poll through them.
 	if (plan.mode === 'live') {
 		recorder.watch(session.miners.map((miner) => miner.monitor));
 		// The drop detector's reference starts from the miner's stored last hour (source/monitor/reference.ts).

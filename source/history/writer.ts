@@ -16,7 +16,7 @@
  * is not stored twice. Summaries are made from the stored polls and replace themselves, so whoever
  * makes them, they are the same.
  */
-import {hostPort} from '../monitor/name.js';
+import {hostOf} from '../monitor/name.js';
 import type {HistoryStore} from './store.js';
 import {
 	EVENT_MAX_ROWS,
@@ -657,13 +657,6 @@ function continues(slot: Slot, uptimeS: number | null, at: number): boolean {
 	if (slot.uptimeS === null || uptimeS === null) return false;
 	const elapsedS = (at - slot.at) / 1000;
 	return uptimeS >= slot.uptimeS && Math.abs(uptimeS - slot.uptimeS - elapsedS) <= 5 + elapsedS * 0.02;
-}
-
-/** The host of a miner URL without its port ('[::1]' kept bracketed). */
-export function hostOf(url: string): string {
-	const hp = hostPort(url);
-	const match = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(hp);
-	return match?.[1] ?? hp;
 }
 
 function nonEmpty(value: string | null): string | null {

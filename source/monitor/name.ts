@@ -1,3 +1,7 @@
+/**
+ * How rigtop names a miner, in one place: the monitor (and so the screens, the alerts and --once, which polls through
+ * it), the history store and the exporter take a miner's name and address from here.
+ */
 import type {MinerSnapshot} from '../miner/model.js';
 
 /** The rig's display name: the configured one, else the worker id once known, else host:port. */
@@ -19,6 +23,16 @@ export function hostPort(url: string): string {
 	} catch {
 		return url;
 	}
+}
+
+/**
+ * The host of a miner's address, without its port ('[::1]' kept bracketed): the machine it runs on, whichever port it
+ * listens on (the history store's identity rules, history/writer.ts).
+ */
+export function hostOf(url: string): string {
+	const address = hostPort(url);
+	const match = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(address);
+	return match?.[1] ?? address;
 }
 
 /** The URL with any user:password part removed, so it is safe to show. */

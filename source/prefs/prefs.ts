@@ -12,7 +12,7 @@ import {readFileSync, renameSync} from 'node:fs';
 import {mkdir, rename, rm, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {jsonProblem} from '../json-errors.js';
-import {SORT_CYCLE, type FleetSortKey} from '../ui/fleet/fleet-order.js';
+import {SORT_CYCLE, type FleetSortKey} from '../ui/screens/fleet/order.js';
 
 export const PREFS_FILE_NAME = 'prefs.json';
 

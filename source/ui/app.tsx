@@ -6,15 +6,16 @@ import {ChartView} from './chart/chart-view.js';
 import {EventView, type EventSource} from './events/event-view.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
-import {FleetStore} from './fleet/fleet-store.js';
-import {FleetHoursStore} from './fleet/fleet-hours.js';
+import {FleetStore} from './screens/fleet/store.js';
+import {FleetHoursStore} from './screens/fleet/hours.js';
 import type {LastHourSource} from '../history/last-hour.js';
-import {FleetView} from './fleet/fleet-view.js';
-import {rigLabel} from './fleet/fleet-columns.js';
-import {rigTags} from './fleet/fleet-rows.js';
-import type {FleetSaved} from './fleet/fleet-reducer.js';
+import {FleetView} from './screens/fleet/view.js';
+import {rigLabel} from './screens/fleet/columns.js';
+import {rigTags} from './screens/fleet/rows.js';
+import type {FleetSaved} from './screens/fleet/reduce.js';
 import type {Prefs} from '../prefs/prefs.js';
 import {CHART_SPANS, DEFAULT_SPAN} from './chart/chart-reducer.js';
+import {FixedNowContext} from './hooks/use-now.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
 
@@ -133,7 +134,7 @@ export function App({
 	const saveFleet = useCallback(
 		(saved: FleetSaved) => {
 			setFleetSaved(saved);
-			// The view tells its first sort and filter too: the defaults of a first run are not a change to write.
+			// Back at the defaults on a first run (s all the way round): nothing to remember.
 			if (!prefs?.current.fleet && saved.sort.key === 'listed' && !saved.sort.reversed && saved.filter === '') return;
 			prefs?.update({fleet: {sort: saved.sort.key, reversed: saved.sort.reversed, filter: saved.filter}});
 		},
@@ -272,7 +273,6 @@ export function App({
 				onSave={saveFleet}
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
-				{...(now === undefined ? {} : {now})}
 			/>
 		);
 	} else if (screen.name === 'config' && renderConfig) {
@@ -298,5 +298,10 @@ export function App({
 		);
 	}
 
-	return <ThemeContext.Provider value={createTheme({color})}>{body}</ThemeContext.Provider>;
+	// The one clock of every screen below (screens/contract.ts): fixed when the App was given `now`, else live.
+	return (
+		<ThemeContext.Provider value={createTheme({color})}>
+			<FixedNowContext.Provider value={now ?? null}>{body}</FixedNowContext.Provider>
+		</ThemeContext.Provider>
+	);
 }

@@ -6,7 +6,8 @@
 import {formatInterval, nextInterval} from '../monitor/poll-interval.js';
 import {stateOnly, type Step} from './hooks/use-step-reducer.js';
 import {helpCommand} from './help-toggle.js';
-import {SCREEN_KEYMAP, type Capability, type KeyLike, type Screen} from './keymap.js';
+import {type Capability, type KeyLike} from './keys/matcher.js';
+import {SCREEN_KEYMAP, type Screen} from './keys/bindings.js';
 import {NO_REFUSALS, type Refusals} from './offers.js';
 import {BY_INDEX, nextThreadSort, type ThreadSort} from './panes/thread-order.js';
 

@@ -6,7 +6,8 @@
 import {READ_ONLY_MESSAGE} from '../config/session.js';
 import {configRefusal, controlRefusal} from '../miner/abilities.js';
 import type {MonitorState} from '../monitor/types.js';
-import {SCREEN_KEYMAP, type Capability} from './keymap.js';
+import {type Capability} from './keys/matcher.js';
+import {SCREEN_KEYMAP} from './keys/bindings.js';
 
 /** Why each refused capability cannot work (capabilities not in the map are not refused). */
 export type Refusals = ReadonlyMap<Capability, string>;

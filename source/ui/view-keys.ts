@@ -4,7 +4,8 @@
  */
 import {toggleHelp} from './help-toggle.js';
 import {stateOnly, type Step} from './hooks/use-step-reducer.js';
-import {SCREEN_KEYMAP, type CommandName, type KeyLike} from './keymap.js';
+import {type KeyLike} from './keys/matcher.js';
+import {SCREEN_KEYMAP, type CommandName} from './keys/bindings.js';
 
 export type ViewEffect = 'quit' | 'close';
 

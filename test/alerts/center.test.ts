@@ -1,7 +1,7 @@
 import {afterEach, expect, test, vi} from 'vitest';
 import {AlertCenter} from '../../source/alerts/center.js';
 import type {Alert} from '../../source/alerts/types.js';
-import {startSimFleet, type SimFleet} from '../ui/fleet/helpers/sim-fleet.js';
+import {startSimFleet, type SimFleet} from '../ui/screens/fleet/helpers/sim-fleet.js';
 
 let fleet: SimFleet | null = null;
 let center: AlertCenter | null = null;

@@ -1,6 +1,6 @@
 /**
  * The alerts of issue 22 from a real simulated miner, with the alert center started after the monitor's first poll
- * as the live screens start it (cli/alerting.ts): huge pages missing from the start, threads cut by a config PUT
+ * as the live screens start it (commands/live/alerting.ts): huge pages missing from the start, threads cut by a config PUT
  * and back, and a pause that raises nothing. The monitor's clock and the simulator's run ten times faster.
  */
 import {afterEach, expect, test, vi} from 'vitest';

@@ -6,7 +6,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {inspect} from 'node:util';
 import {describe, expect, it} from 'vitest';
 import type {ApplyResult} from '../../source/config/apply.js';
-import {ConfigSession, READ_ONLY_MESSAGE, type ConfigSessionState} from '../../source/config/session.js';
+import {BUSY_MESSAGE, ConfigSession, READ_ONLY_MESSAGE, STALE_EDITS_MESSAGE, type ConfigSessionState} from '../../source/config/session.js';
 import type {ConfigClient} from '../../source/config/types.js';
 import {MinerClient} from '../../source/miner/client.js';
 import {startSimulator} from '../../source/sim/simulator.js';
@@ -86,7 +86,7 @@ for (const dialect of ['6', '2.14'] as const) {
 			const pending = session.apply();
 			expect(session.getState()).toMatchObject({phase: 'applying', busy: 'apply'});
 			// Edits are refused while the apply runs.
-			expect(session.toggle(['background'])).toEqual({ok: false, message: 'wait for the change being applied to finish'});
+			expect(session.toggle(['background'])).toEqual({ok: false, message: BUSY_MESSAGE});
 			const result = await pending;
 			expect(result?.status).toBe('done');
 			if (result?.status !== 'done') return;
@@ -276,5 +276,36 @@ describe('ConfigSession lifecycle', () => {
 		} finally {
 			temp.remove();
 		}
+	});
+});
+
+describe('ConfigSession.adopt', () => {
+	const miner = useSimulatedMiner('6');
+
+	it('takes edits made elsewhere as they are; refuses them made on an older read, while applying, and read-only', async () => {
+		const {client, backupDir} = miner();
+		const {session} = sessionFor(client, backupDir);
+		await session.load();
+		const made = session.getState().edits!.toggle(['colors']);
+		if (!made.ok) throw new Error(made.message);
+		expect(session.adopt(made.edits)).toEqual({ok: true, edits: made.edits});
+		expect(session.getState().edits).toBe(made.edits);
+		// Read again: edits made on the old read are refused, and the session's own stay.
+		await session.open();
+		const fresh = session.getState().edits;
+		expect(session.adopt(made.edits)).toEqual({ok: false, message: STALE_EDITS_MESSAGE});
+		expect(session.getState().edits).toBe(fresh);
+		const next = fresh!.toggle(['background']);
+		if (!next.ok) throw new Error(next.message);
+		session.toggle(['colors']);
+		const applying = session.apply();
+		expect(session.adopt(next.edits)).toEqual({ok: false, message: BUSY_MESSAGE});
+		await applying;
+		const readOnly = sessionFor(client, backupDir, true).session;
+		await readOnly.load();
+		const denied = readOnly.getState().edits!.toggle(['colors']);
+		if (!denied.ok) throw new Error(denied.message);
+		expect(readOnly.adopt(denied.edits)).toEqual({ok: false, message: READ_ONLY_MESSAGE});
+		expect(readOnly.getState().edits?.size).toBe(0);
 	});
 });

@@ -45,12 +45,8 @@ describe('the built bundle', () => {
 		if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
 		const cli = readdirSync(chunks).find((file) => /^cli-[A-Z0-9]+\.js$/.test(file));
 		expect(cli).toBeDefined();
-		// Every other mode: --version/--help (cli), the dashboard and fleet (live), --once, --where, config.
-		const others = closure([
-			CLI,
-			path.join(chunks, cli!),
-			...['live', 'run-once', 'build-session', 'where', 'config-command', 'session'].map(entry),
-		]);
+		// Every other command: --version/--help (cli), the dashboard and fleet (live, app), --once, --where, config, history.
+		const others = closure([CLI, path.join(chunks, cli!), ...['live', 'app', 'once', 'where', 'config', 'history', 'session'].map(entry)]);
 		expect([...others].filter(exporterCode).map((file) => path.basename(file))).toEqual([]);
 		// The exporter's own entries do hold it.
 		for (const name of ['run', 'serve']) expect([...closure([entry(name)])].some(exporterCode), name).toBe(true);

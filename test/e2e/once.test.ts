@@ -5,7 +5,7 @@ import path from 'node:path';
 import {promisify} from 'node:util';
 import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {keysHelpLines} from '../../source/ui/keymap.js';
+import {keysHelpLines} from '../../source/ui/keys/reference.js';
 import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);

@@ -3,7 +3,7 @@
  * own components answer them, and the landing page with the version. Real simulated miners behind a real session.
  */
 import {afterEach, describe, expect, it} from 'vitest';
-import {createSession, type Session, type SessionTarget} from '../../source/cli/session.js';
+import {createSession, type Session, type SessionTarget} from '../../source/session/session.js';
 import {createFleet, type Fleet} from '../../source/exporter/fleet.js';
 import {exporterHelp} from '../../source/exporter/help.js';
 import {prepareServing, serveMiners, serveSessionMetrics, type ServedMetrics} from '../../source/exporter/serve.js';

@@ -2,7 +2,8 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {HistoryReader} from '../../source/history/read.js';
 import type {HistoryStore} from '../../source/history/store.js';
 import {LINK} from '../../source/history/tiers.js';
-import {HistoryWriter, hostOf, type IdentityFacts} from '../../source/history/writer.js';
+import {HistoryWriter, type IdentityFacts} from '../../source/history/writer.js';
+import {hostOf} from '../../source/monitor/name.js';
 import {downSample, eventRecord, goodSample, manualClock, observation, openStore, sixFacts, tempDir} from './helpers.js';
 
 const cleanups: (() => void)[] = [];

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {createSession} from '../../source/cli/session.js';
+import {createSession} from '../../source/session/session.js';
 import {attachHistory} from '../../source/history/attach.js';
 import {pastRates} from '../../source/history/last-hour.js';
 import {HistoryRecorder} from '../../source/history/recorder.js';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {createSession, type Session} from '../../source/cli/session.js';
-import {runOnce} from '../../source/cli/run-once.js';
-import type {RunPlan} from '../../source/cli/options.js';
+import {createSession, type Session} from '../../source/session/session.js';
+import {runOnce} from '../../source/commands/once/once.js';
+import type {RunPlan} from '../../source/commands/command.js';
 import {attachHistory} from '../../source/history/attach.js';
 import {HistoryReader} from '../../source/history/read.js';
 import {HistoryStore} from '../../source/history/store.js';

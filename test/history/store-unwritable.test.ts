@@ -5,7 +5,7 @@
 import {existsSync, symlinkSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {createSession} from '../../source/cli/session.js';
+import {createSession} from '../../source/session/session.js';
 import {attachHistory} from '../../source/history/attach.js';
 import {HistoryReader} from '../../source/history/read.js';
 import {HistoryRecorder} from '../../source/history/recorder.js';

@@ -7,7 +7,7 @@
  */
 import {setTimeout as sleep} from 'node:timers/promises';
 import {expect, test, type TestContext} from 'vitest';
-import {createSession, MAX_CONCURRENT_POLLS} from '../../source/cli/session.js';
+import {createSession, MAX_CONCURRENT_POLLS} from '../../source/session/session.js';
 import {startSimulator} from '../../source/sim/simulator.js';
 import {startFaultServer} from '../helpers/fault-server.js';
 

@@ -2,7 +2,8 @@ import {Text} from 'ink';
 import {useState} from 'react';
 import {describe, expect, test, vi} from 'vitest';
 import {functionKey, keysOf, useKeys} from '../../source/ui/hooks/use-keys.js';
-import {isSuspendKey, keyName, SCREEN_KEYMAP, type KeyLike} from '../../source/ui/keymap.js';
+import {keyName, type KeyLike} from '../../source/ui/keys/matcher.js';
+import {isSuspendKey, SCREEN_KEYMAP} from '../../source/ui/keys/bindings.js';
 import {KEYS, renderTerminal} from './helpers/terminal.js';
 
 /** How a test screen writes down a key: "j", "↓", "Enter", "Ctrl+U", "F1". */

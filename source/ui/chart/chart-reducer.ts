@@ -3,7 +3,7 @@
  * (following each poll) or a fixed time the user moved back to.
  */
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import type {KeyLike} from '../keymap.js';
+import type {KeyLike} from '../keys/matcher.js';
 import {viewKey, type ViewEffect} from '../view-keys.js';
 
 const MINUTE = 60_000;

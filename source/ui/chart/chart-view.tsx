@@ -9,7 +9,7 @@ import {FixedNowContext, syncClocks, useNow} from '../hooks/use-now.js';
 import {useStepReducer} from '../hooks/use-step-reducer.js';
 import {useStore} from '../hooks/use-store.js';
 import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {SCREEN_KEYMAP, type CommandName} from '../keymap.js';
+import {SCREEN_KEYMAP, type CommandName} from '../keys/bindings.js';
 import {Footer} from '../panes/footer.js';
 import {HelpOverlay} from '../panes/help-overlay.js';
 import {TitleBar} from '../panes/title-bar.js';

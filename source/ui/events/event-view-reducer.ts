@@ -3,7 +3,7 @@
  * events, new ones arriving at the top do not move what is on screen.
  */
 import {stateOnly, type Step} from '../hooks/use-step-reducer.js';
-import type {KeyLike} from '../keymap.js';
+import type {KeyLike} from '../keys/matcher.js';
 import {viewKey, type ViewEffect} from '../view-keys.js';
 
 export type EventViewState = {

@@ -20,7 +20,8 @@
 import type {EventEmitter} from 'node:events';
 import {useApp, useInput, usePaste, useStdin, type Key} from 'ink';
 import {useEffect, useLayoutEffect, useRef} from 'react';
-import {isSuspendKey, type KeyLike} from '../keymap.js';
+import {type KeyLike} from '../keys/matcher.js';
+import {isSuspendKey} from '../keys/bindings.js';
 
 /** xterm / VT220 / rxvt / Linux console spellings of F1…F12 (with or without modifiers), as terminfo's kf1…kf12 write them. */
 const CSI_TILDE: Readonly<Record<string, number>> = {

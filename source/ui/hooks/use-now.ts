@@ -84,6 +84,14 @@ export function syncClocks(): void {
 /** A fixed "now" (epoch ms) for every `useNow` below it, or null for the live clock. */
 export const FixedNowContext = createContext<number | null>(null);
 
+/**
+ * The fixed "now" the App was given (its `now` prop: tests and screenshots), or the one the dashboard's freeze holds;
+ * null for the live clock. Screens read it here, not from a prop of their own.
+ */
+export function useFixedNow(): number | null {
+	return useContext(FixedNowContext);
+}
+
 const noSubscription = () => () => {};
 
 /** The current time in epoch ms, refreshed every `intervalMs` (or the fixed time, when one is set). */

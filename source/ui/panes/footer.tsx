@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import {memo, type ReactNode} from 'react';
-import type {Hint} from '../keymap.js';
+import type {Hint} from '../keys/matcher.js';
 import {useTheme, type ThemeToken} from '../theme.js';
 import {Wrapped} from '../wrap.js';
 

@@ -5,7 +5,7 @@ import type {MonitorState} from '../../monitor/types.js';
 import {formatClock, formatDuration} from '../../format.js';
 import {DEFAULT_INTERVAL_MS, formatInterval} from '../../monitor/poll-interval.js';
 import {useNow} from '../hooks/use-now.js';
-import {SCREEN_KEYMAP} from '../keymap.js';
+import {SCREEN_KEYMAP} from '../keys/bindings.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
 import {TitleBar, titleFitsWhole, type TitlePart} from './title-bar.js';

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import {SCREEN_KEYMAP, type HelpEntry} from '../keymap.js';
+import {type HelpEntry} from '../keys/matcher.js';
+import {SCREEN_KEYMAP} from '../keys/bindings.js';
 import {useTheme} from '../theme.js';
 import {wordLines} from '../wrap.js';
 import {Line, Pane} from './pane.js';

@@ -1,6 +1,6 @@
 /**
  * The order of the threads table: `s` cycles the column it is sorted by and `I` reverses it, as in the fleet
- * (fleet-order.ts). A rate sorts lowest first, so the slow thread rises to the top; a window not filled yet ("—")
+ * (screens/fleet/order.ts). A rate sorts lowest first, so the slow thread rises to the top; a window not filled yet ("—")
  * counts as the lowest. Ties keep the miner's order (backend, then thread number), so threads that sort the same
  * never swap from poll to poll. Pure: the pane sorts with it, the dashboard reducer moves it.
  */

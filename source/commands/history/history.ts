@@ -1,0 +1,394 @@
+/**
+ * `rigtop history [URL] [--since 24h] [--until …] [--json | --csv]`: a miner's stored series and events,
+ * for reading in the shell, plotting or archiving elsewhere. `--list`: the miners in the store.
+ *
+ * The miner: URL / --url, else the one discovery finds (like the other modes). A miner that answers is
+ * found by its identity (the store's rules, writer.ts); one that does not, by the URL it was last seen
+ * at; with nothing given and no miner running, the miner seen most recently. Reads only: never creates,
+ * changes or sets aside the store.
+ */
+import {resolveTargets} from '../../discovery/discover.js';
+import type {DiscoveryInput} from '../../discovery/types.js';
+import {MinerClient} from '../../miner/client.js';
+import {MinerReader} from '../../miner/reader.js';
+import {parseDuration} from '../../duration.js';
+import {UsageError} from '../../errors.js';
+import {formatDuration, formatHashrate} from '../../format.js';
+import {normalizeMinerUrl, TargetError} from '../../miner/target.js';
+import {hostPort, withoutCredentials} from '../../monitor/name.js';
+import {defaultStoreFile} from '../../history/attach.js';
+import {HistoryReader, type StoredEvent, type StoredMiner, type StoredRow} from '../../history/read.js';
+import {HistoryStore} from '../../history/store.js';
+import {linkName} from '../../history/tiers.js';
+import type {Command} from '../command.js';
+
+export type HistoryCommandOptions = {
+	/** URL arguments and --url values, as typed. */
+	readonly urls: readonly string[];
+	readonly since: string | undefined;
+	readonly until: string | undefined;
+	readonly json: boolean;
+	readonly csv: boolean;
+	readonly list: boolean;
+	readonly tokenFile: string | undefined;
+	readonly tokenEnv: string | undefined;
+	readonly tokenFlag: string | undefined;
+	readonly configPath: string | undefined;
+	// ---- for tests ----
+	readonly file?: string;
+	readonly now?: number;
+	readonly stdout?: {write(text: string): unknown};
+	readonly stderr?: {write(text: string): unknown};
+	readonly discovery?: Pick<DiscoveryInput, 'procRoot' | 'homeDir' | 'cwd' | 'passwdPath' | 'selfPid'>;
+	/** How long to wait for the miner's answer (its identity), default 3 s. */
+	readonly probeTimeoutMs?: number;
+};
+
+export const HISTORY_USAGE = [
+	'Usage',
+	'  $ rigtop history [URL] [--since 24h] [--until TIME] [--json | --csv]',
+	'  $ rigtop history --list',
+	'',
+	'  The stored polls and events of a miner (URL, --url, --config or the local XMRig; without one',
+	'  running, the miner seen last). --since and --until take a duration back from now (90m, 24h, 7d)',
+	'  or a date (2026-11-20, 2026-11-20T22:00); default the last 24 hours. The polls of the last hour',
+	'  are printed one by one, older times as 1-minute and 10-minute min/avg/max summaries.',
+	'',
+	'  Exit codes: 0 printed, 1 nothing stored for that miner (or no store), 2 bad usage.',
+];
+
+/** `--since` / `--until`: a duration back from `now`, or a date; throws UsageError. */
+export function parseTime(text: string, now: number, flag: string): number {
+	const trimmed = text.trim();
+	if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
+		const time = Date.parse(trimmed.length === 10 ? `${trimmed}T00:00` : trimmed);
+		if (Number.isFinite(time)) return time;
+	} else {
+		// A bare number is hours: --since 6 is the last six hours.
+		const ms = parseDuration(trimmed, {bareUnitMs: 3_600_000});
+		if (ms !== null) return now - ms;
+	}
+
+	throw new UsageError(
+		`${flag} takes a duration back from now (90m, 24h, 7d) or a date (2026-11-20T22:00), not ${JSON.stringify(text.slice(0, 40))}`,
+	);
+}
+
+export const run: Command<HistoryCommandOptions> = async (options) => runHistoryCommand(options);
+
+/** Runs `rigtop history …`; resolves to the exit code. */
+export async function runHistoryCommand(options: HistoryCommandOptions): Promise<number> {
+	const stdout = options.stdout ?? process.stdout;
+	const stderr = options.stderr ?? process.stderr;
+	const now = options.now ?? Date.now();
+	if (options.json && options.csv) throw new UsageError('give --json or --csv, not both');
+	if (options.urls.length > 1) throw new UsageError(`history shows one miner at a time (got ${options.urls.length} addresses)`);
+	for (const url of options.urls) {
+		try {
+			normalizeMinerUrl(url);
+		} catch (error) {
+			if (error instanceof TargetError) throw new UsageError(error.message);
+			throw error;
+		}
+	}
+
+	const from = parseTime(options.since ?? '24h', now, '--since');
+	const to = options.until === undefined ? now + 1 : parseTime(options.until, now, '--until');
+	if (!(to > from)) {
+		if (options.until !== undefined) throw new UsageError('--since must be before --until');
+		throw new UsageError(`--since is in the future (${localTime(from)}); it takes a time back from now (90m, 24h, 7d) or a past date`);
+	}
+
+	const store = HistoryStore.open({file: options.file ?? defaultStoreFile(), readOnly: true});
+	try {
+		if (!store.enabled) {
+			stderr.write(`rigtop: ${store.offReason ?? 'the history store cannot be read'}\n`);
+			return 1;
+		}
+
+		const reader = new HistoryReader(store);
+		if (options.list) {
+			stdout.write(options.json ? `${JSON.stringify(reader.miners().map(minerJson), null, 2)}\n` : listText(reader.miners()));
+			return 0;
+		}
+
+		const found = await findMiner(reader, options, now, stderr);
+		if (found === null) return 1;
+		const miner = reader.miner(found);
+		if (!miner) return 1;
+		const others = reader.miners().filter((other) => other.id !== found && other.url === miner.url);
+		if (others.length > 0) stderr.write(othersNote(miner, others));
+		const rows = reader.rows(found, {from, to});
+		const events = reader.events(found, {since: from, until: to, limit: 100_000});
+		if (options.json) stdout.write(`${JSON.stringify(toJson(miner, from, to, rows, events), null, 2)}\n`);
+		else if (options.csv) stdout.write(toCsv(rows, events));
+		else stdout.write(toText(miner, from, Math.min(to, now), rows, events));
+		return 0;
+	} finally {
+		store.close();
+	}
+}
+
+async function findMiner(
+	reader: HistoryReader,
+	options: HistoryCommandOptions,
+	now: number,
+	stderr: {write(text: string): unknown},
+): Promise<number | null> {
+	const result = await resolveTargets({
+		urls: options.urls,
+		...(options.tokenFile === undefined ? {} : {tokenFile: options.tokenFile}),
+		...(options.tokenEnv === undefined ? {} : {tokenEnv: options.tokenEnv}),
+		...(options.tokenFlag === undefined ? {} : {tokenFlag: options.tokenFlag}),
+		...(options.configPath === undefined ? {} : {configPath: options.configPath}),
+		...options.discovery,
+	});
+	if (result.targets.length > 1) {
+		throw new UsageError(
+			`history shows one miner at a time, and ${result.targets.length} were found: ${result.targets.map((target) => target.url).join(', ')}; give one as the URL argument`,
+		);
+	}
+
+	const [target] = result.targets;
+	if (!target) {
+		// Nothing running here (the night's outage may be why the user asks): the miner seen last.
+		const [last] = reader.miners();
+		if (!last) {
+			stderr.write('rigtop: no history is stored yet\n');
+			return null;
+		}
+
+		stderr.write(
+			`rigtop: no running miner found; showing ${last.name} (${last.url}), the miner seen last (rigtop history --list shows them all)\n`,
+		);
+		return last.id;
+	}
+
+	const url = withoutCredentials(target.url);
+	const client = new MinerClient({url: target.url, token: target.token});
+	try {
+		const snapshot = await new MinerReader(client).read(AbortSignal.timeout(options.probeTimeoutMs ?? 3000), {perThread: false});
+		const byIdentity = reader.identify(
+			url,
+			{apiId: snapshot.id, workerId: snapshot.workerId, kind: snapshot.kind, uptimeS: snapshot.uptime},
+			now,
+		);
+		if (byIdentity !== null) return byIdentity;
+	} catch {
+		// Not answering: the miner last seen at this address.
+	} finally {
+		await client.close();
+	}
+
+	const byUrl = reader.byUrl(url);
+	if (byUrl === null) stderr.write(`rigtop: no history is stored for ${url} (rigtop history --list shows the miners stored)\n`);
+	return byUrl;
+}
+
+function iso(t: number): string {
+	return new Date(t).toISOString();
+}
+
+function resolutionName(resolution: number): 'poll' | '1m' | '10m' {
+	return resolution === 0 ? 'poll' : resolution === 60_000 ? '1m' : '10m';
+}
+
+function minerJson(miner: StoredMiner) {
+	return {
+		name: miner.name,
+		url: miner.url,
+		id: miner.apiId,
+		workerId: miner.workerId,
+		firstSeen: iso(miner.firstSeen),
+		lastSeen: iso(miner.lastSeen),
+	};
+}
+
+function share(count: number, of: number): number | null {
+	return of > 0 ? Math.round((count / of) * 1000) / 1000 : null;
+}
+
+function toJson(miner: StoredMiner, from: number, to: number, rows: readonly StoredRow[], events: readonly StoredEvent[]) {
+	return {
+		miner: minerJson(miner),
+		from: iso(from),
+		to: iso(to),
+		series: rows.map((row) => ({
+			time: iso(row.t),
+			resolution: resolutionName(row.resolution),
+			polls: row.n,
+			answered: row.live,
+			hashrate: {min: row.hrMin, avg: row.hrAvg, max: row.hrMax, '60s': row.hr60, '15m': row.hr15},
+			shares: {good: row.good, total: row.total, rejected: row.rejected},
+			pool: share(row.pool, row.live),
+			paused: share(row.paused, row.live),
+			link: linkName(row.link),
+		})),
+		events: events.map((event) => ({time: iso(event.t), kind: event.kind, severity: event.severity, text: event.text})),
+	};
+}
+
+const CSV_HEADER = [
+	'time',
+	'record',
+	'resolution',
+	'polls',
+	'answered',
+	'hashrate_min',
+	'hashrate_avg',
+	'hashrate_max',
+	'hashrate_60s',
+	'hashrate_15m',
+	'shares_good',
+	'shares_total',
+	'shares_rejected',
+	'pool',
+	'paused',
+	'link',
+	'event_kind',
+	'event_severity',
+	'event_text',
+];
+
+/** RFC 4180: quoted when it holds a comma, a quote or a line break; a leading =+-@ is quoted too, for spreadsheets. */
+function csvField(value: string | number | null): string {
+	if (value === null) return '';
+	const text = typeof value === 'number' ? String(Math.round(value * 1000) / 1000) : value;
+	return /[",\r\n]|^[=+\-@]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One table, oldest first: the series rows (record "sample") and the events (record "event") by time. */
+function toCsv(rows: readonly StoredRow[], events: readonly StoredEvent[]): string {
+	type Line = {t: number; order: number; fields: (string | number | null)[]};
+	const lines: Line[] = [
+		...rows.map((row) => ({
+			t: row.t,
+			order: 0,
+			fields: [
+				iso(row.t),
+				'sample',
+				resolutionName(row.resolution),
+				row.n,
+				row.live,
+				row.hrMin,
+				row.hrAvg,
+				row.hrMax,
+				row.hr60,
+				row.hr15,
+				row.good,
+				row.total,
+				row.rejected,
+				share(row.pool, row.live),
+				share(row.paused, row.live),
+				linkName(row.link),
+				null,
+				null,
+				null,
+			],
+		})),
+		...events.map((event) => ({
+			t: event.t,
+			order: 1,
+			fields: [
+				iso(event.t),
+				'event',
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				null,
+				event.kind,
+				event.severity,
+				event.text,
+			],
+		})),
+	].sort((a, b) => a.t - b.t || a.order - b.order);
+	return `${[CSV_HEADER.join(','), ...lines.map((line) => line.fields.map(csvField).join(','))].join('\n')}\n`;
+}
+
+function localTime(t: number, withDate = true): string {
+	const d = new Date(t);
+	const pad = (n: number) => String(n).padStart(2, '0');
+	const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+	return withDate ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}` : time;
+}
+
+/**
+ * Other miners stored at the address of the one shown (another machine or program answered there before): each has
+ * a history of its own, and the one shown is the miner that answers there now (or was seen there last).
+ */
+function othersNote(shown: StoredMiner, others: readonly StoredMiner[]): string {
+	const described = others.map(
+		(other) => `${other.name}${other.apiId ? ` (id ${other.apiId})` : ''}, last seen ${localTime(other.lastSeen)}`,
+	);
+	const which = others.length === 1 ? 'another miner was' : `${others.length} other miners were`;
+	return `rigtop: showing ${shown.name}${shown.apiId ? ` (id ${shown.apiId})` : ''}; ${which} seen at ${hostPort(shown.url)} before: ${described.join('; ')} (rigtop history --list shows them all)\n`;
+}
+
+function listText(miners: readonly StoredMiner[]): string {
+	if (miners.length === 0) return 'no miner stored yet\n';
+	return `${miners.map((miner) => `${miner.name}  ${miner.url}  first seen ${localTime(miner.firstSeen)}, last seen ${localTime(miner.lastSeen)}${miner.apiId ? `  id ${miner.apiId}` : ''}`).join('\n')}\n`;
+}
+
+/** For people: what the span held (hashrate, answered polls, time down) and its events with dates. */
+function toText(miner: StoredMiner, from: number, to: number, rows: readonly StoredRow[], events: readonly StoredEvent[]): string {
+	const lines = [`${miner.name} (${miner.url}), ${localTime(from)} → ${localTime(to)}`];
+	let hrSum = 0;
+	let hrN = 0;
+	let min: number | null = null;
+	let max: number | null = null;
+	let polls = 0;
+	let live = 0;
+	let downMs = 0;
+	for (const row of rows) {
+		polls += row.n;
+		live += row.live;
+		if (row.hrAvg !== null && row.hrN > 0) {
+			hrSum += row.hrAvg * row.hrN;
+			hrN += row.hrN;
+		}
+
+		if (row.hrMin !== null) min = min === null ? row.hrMin : Math.min(min, row.hrMin);
+		if (row.hrMax !== null) max = max === null ? row.hrMax : Math.max(max, row.hrMax);
+		if (row.resolution > 0 && row.n > 0) downMs += (row.resolution * (row.n - row.live)) / row.n;
+	}
+
+	const pollRows = rows.filter((row) => row.resolution === 0);
+	// An outage still open at the last poll stored is told apart from the past ones, which are added up.
+	let openFrom = pollRows.length;
+	if (rows.at(-1)?.resolution === 0) while (openFrom > 0 && pollRows[openFrom - 1]?.live === 0) openFrom--;
+	for (let i = 0; i < openFrom; i++) {
+		const row = pollRows[i];
+		const next = pollRows[i + 1];
+		if (row && next && row.live === 0) downMs += next.t - row.t;
+	}
+
+	if (polls === 0) lines.push('nothing stored in this span');
+	else {
+		lines.push(
+			`hashrate  ${hrN > 0 ? `avg ${formatHashrate(hrSum / hrN)}` : 'none'}${min === null ? '' : ` · min ${formatHashrate(min)}`}${max === null ? '' : ` · max ${formatHashrate(max)}`}`,
+			`polls     ${polls} stored, ${Math.round((live / polls) * 1000) / 10} % answered${downMs >= 1000 ? ` · not answering for a total of about ${formatDuration(downMs / 1000)} in past outages` : ''}`,
+		);
+		const open = pollRows.slice(openFrom);
+		const [first] = open;
+		const last = open.at(-1);
+		if (first && last) {
+			const count = open.length === 1 ? 'its last poll stored' : `its last ${open.length} polls stored`;
+			lines.push(`down      since ${localTime(first.t)}: ${count} (to ${localTime(last.t, false)}) went unanswered`);
+		}
+	}
+
+	lines.push('', events.length === 0 ? 'no events' : `events (${events.length})`);
+	for (const event of events) lines.push(`  ${localTime(event.t)}  ${event.severity.padEnd(5)}  ${event.text}`);
+	lines.push('', 'rigtop history --json or --csv prints the series itself.');
+	return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,143 @@
+import path from 'node:path';
+import type {ReactElement} from 'react';
+import {appliedEvent} from '../../config/apply.js';
+import {ConfigSession} from '../../config/session.js';
+import {PollInterval} from '../../monitor/poll-interval.js';
+import {memoryCapacity, SessionHistory} from '../../history/source.js';
+import {HistoryStores} from '../../history/stores.js';
+import {App, type ConfigTarget} from '../../ui/app.js';
+import {ConfigView} from '../../ui/screens/config/view.js';
+import {lastHourSource} from '../../history/last-hour.js';
+import {startAlerting} from './alerting.js';
+import {minerActions} from './actions.js';
+import type {PrefsFile} from '../../prefs/prefs.js';
+import type {RunPlan} from '../command.js';
+import type {Session, WatchedMiner} from '../../session/session.js';
+
+export type LiveApp = {
+	readonly element: ReactElement;
+	/** Stops alerting and config sessions; the caller closes the session. */
+	close(): Promise<void>;
+};
+
+/**
+ * Everything the live screens need besides rendering: alerting (bell, --on-alert), pause/resume
+ * actions, and one config session per miner, created when its config view first opens and sharing
+ * the monitor's client (so a token change that applied carries over to the dashboard).
+ */
+export function startLive(
+	session: Session,
+	plan: RunPlan,
+	startupWarnings: readonly string[],
+	quit: () => void,
+	prefs: PrefsFile | null = null,
+): LiveApp {
+	// The alternate screen hides stderr: repeat the start-up warnings on screen. What was found about one miner goes
+	// into its events log (and its history); the rest is the session's own.
+	const noted = new Set<string>();
+	for (const miner of session.miners) {
+		for (const note of miner.target.notes ?? []) {
+			miner.monitor.addEvent('action', 'warn', note);
+			noted.add(note);
+		}
+	}
+
+	for (const line of startupWarnings) if (!noted.has(line)) session.notices.add('warn', line);
+
+	const alerting = startAlerting(session.miners, {
+		bell: plan.bell ? (text) => process.stdout.write(text) : null,
+		onAlert: plan.onAlert,
+	});
+	const configSessions = new Map<number, ConfigSession>();
+	const configFor = (index: number, miner: WatchedMiner): ConfigSession => {
+		let config = configSessions.get(index);
+		if (!config) {
+			config = new ConfigSession({
+				client: miner.client,
+				readOnly: plan.readOnly,
+				tokenGiven: miner.target.token !== null,
+				...(session.stateDir === undefined ? {} : {backupDir: path.join(session.stateDir, 'backups')}),
+				onApplied(result, action) {
+					miner.monitor.pollNow();
+					const event = appliedEvent(result, action);
+					miner.monitor.addEvent('action', event.severity, event.text);
+				},
+			});
+			configSessions.set(index, config);
+		}
+
+		return config;
+	};
+
+	const renderConfig = ({index, store}: ConfigTarget, onBack: () => void, onQuit: () => void) => {
+		const miner = session.miners[index];
+		if (!miner) return null;
+		return (
+			<ConfigView
+				session={configFor(index, miner)}
+				minerName={store.getState().name}
+				onBack={onBack}
+				onQuit={onQuit}
+				readOnly={plan.readOnly}
+			/>
+		);
+	};
+
+	// + and - on a dashboard: one interval for every miner of the session.
+	const interval = new PollInterval(
+		session.miners.map((watched) => watched.monitor),
+		plan.intervalMs,
+	);
+	// The interval + and - chose is remembered (prefs/prefs.ts); one given with --interval alone is not.
+	const stopRemembering = prefs
+		? interval.subscribe(() => {
+				prefs.update({intervalMs: interval.getState()});
+			})
+		: () => {};
+	if (prefs) prefs.onNotice = (line) => session.notices.add('warn', line);
+	// What the chart, the event view, the sparkline and the events panes read: the store, or with history off this
+	// session's memory (history/source.ts).
+	// The screens read them through each miner's stores (history/stores.ts), made before any screen subscribes to the
+	// monitor: on a poll they read first, and the screen draws the poll and what was read for it in one frame.
+	const histories: HistoryStores[] = [];
+	const miners = session.miners.map((watched, slot) => {
+		const source = new SessionHistory({
+			monitor: watched.monitor,
+			slot,
+			recorder: session.history ?? null,
+			intervalMs: interval.getState,
+			capacity: memoryCapacity(session.miners.length),
+		});
+		const history = new HistoryStores(source, watched.monitor);
+		histories.push(history);
+		return {store: watched.monitor, history, tokenGiven: watched.target.token !== null, ...minerActions(watched, plan.readOnly)};
+	});
+	const onOpenChange = (index: number | null) => {
+		session.setOpen(index);
+	};
+
+	const element = (
+		<App
+			miners={miners}
+			alerts={alerting.center}
+			notices={session.notices}
+			{...(session.history ? {lastHour: lastHourSource(session.history)} : {})}
+			onQuit={quit}
+			color={plan.color}
+			readOnly={plan.readOnly}
+			interval={interval}
+			renderConfig={renderConfig}
+			onOpenChange={onOpenChange}
+			{...(prefs ? {prefs} : {})}
+		/>
+	);
+	return {
+		element,
+		async close() {
+			stopRemembering();
+			for (const history of histories) history.close();
+			for (const config of configSessions.values()) config.dispose();
+			await alerting.close();
+		},
+	};
+}

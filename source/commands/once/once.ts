@@ -1,0 +1,74 @@
+/** `rigtop --once`: every miner read once, printed as text or JSON; also what rigtop does off a terminal. */
+import {pollOnce} from '../../monitor/monitor.js';
+import {buildSession} from '../../session/build.js';
+import type {Session} from '../../session/session.js';
+import type {Command, RunPlan} from '../command.js';
+import {formatOnceText, type OnceResult} from './report.js';
+
+export const run: Command<RunPlan> = async (plan, context) => {
+	for (const notice of plan.notices) context.warn(notice);
+	const session = await buildSession(plan, context.warn);
+	try {
+		return await runOnce(session, plan, process.stdout);
+	} finally {
+		await session.close();
+	}
+};
+
+/**
+ * Reads every miner once, in parallel, through the monitor's own poll (monitor.ts `pollOnce`): a failure is what the
+ * live screens would make of it, and so is the miner's name. Prints text or JSON. Returns the exit code: 0 all read,
+ * 1 otherwise.
+ */
+export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.WritableStream): Promise<number> {
+	const polls = await Promise.all(
+		session.miners.map(async (miner) => {
+			const {target, reader} = miner;
+			const state = await pollOnce(async (signal) => reader.read(signal), target.url, target.name === undefined ? {} : {name: target.name});
+			const result: OnceResult = {url: target.url, name: state.name, snapshot: state.snapshot, error: state.error};
+			return {result, state};
+		}),
+	);
+	// A cron --once adds its sample to the history (written when the session closes), with the link state the monitor
+	// ended in: live, down (nothing answered, or not in time) or error (the user has to act).
+	const at = Date.now();
+	polls.forEach(({state}, slot) => {
+		session.history?.recordRead(slot, {
+			url: state.url,
+			name: state.name,
+			at,
+			snapshot: state.snapshot,
+			link: state.status === 'live' || state.status === 'error' ? state.status : 'down',
+		});
+	});
+
+	const results = polls.map(({result}) => result);
+	if (plan.json) {
+		out.write(`${JSON.stringify(toJson(results), null, 2)}\n`);
+	} else {
+		out.write(formatOnceText(results, Date.now()));
+	}
+
+	return results.every((result) => result.error === null) ? 0 : 1;
+}
+
+function toJson(results: readonly OnceResult[]) {
+	return {
+		at: new Date().toISOString(),
+		miners: results.map((result) => ({
+			url: result.url,
+			name: result.name,
+			ok: result.error === null,
+			error: result.error
+				? {
+						kind: result.error.kind,
+						status: result.error.status,
+						message: result.error.message,
+						detail: result.error.detail,
+						hint: result.error.hint,
+					}
+				: null,
+			miner: result.snapshot,
+		})),
+	};
+}

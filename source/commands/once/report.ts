@@ -1,0 +1,143 @@
+import type {MinerError} from '../../miner/errors.js';
+import type {MinerSnapshot, ThreadInfo} from '../../miner/model.js';
+import {
+	DASH,
+	formatBytes,
+	formatCount,
+	formatDuration,
+	formatHashrate,
+	formatInteger,
+	formatLoad,
+	formatPercent,
+	formatPing,
+	formatRateIn,
+	pickRateUnit,
+	rateDecimals,
+} from '../../format.js';
+
+export type OnceResult = {
+	readonly url: string;
+	readonly name: string;
+	readonly snapshot: MinerSnapshot | null;
+	readonly error: MinerError | null;
+};
+
+/** The width the text keeps to (a terminal's default; a part longer than that alone goes on a line of its own). */
+const WIDTH = 80;
+/** Where a labelled line's values start: "  pool      ". */
+const VALUE_COLUMN = 12;
+
+/**
+ * A label and its parts on as many lines as keep to WIDTH: the parts separated by `gap`, a part that
+ * does not fit going on to the next line, indented by `indent`. No part is cut or lost.
+ */
+function pack(head: string, parts: readonly string[], indent: number, gap = '  '): string[] {
+	const lines: string[] = [];
+	let line = head;
+	let empty = true;
+	for (const part of parts.filter(Boolean)) {
+		const next = empty ? `${line}${part}` : `${line}${gap}${part}`;
+		if (!empty && next.length > WIDTH) {
+			lines.push(line);
+			line = ' '.repeat(indent) + part;
+		} else line = next;
+		empty = false;
+	}
+
+	lines.push(line);
+	return lines;
+}
+
+/** "  pool      a  b  c", continued under the values. */
+function labelled(label: string, parts: readonly string[]): string[] {
+	return pack(`  ${label.padEnd(VALUE_COLUMN - 2)}`, parts, VALUE_COLUMN);
+}
+
+/** A sentence under a label, its words wrapped under the values. */
+function sentence(label: string, text: string): string[] {
+	return pack(`  ${label.padEnd(VALUE_COLUMN - 2)}`, text.split(' '), VALUE_COLUMN, ' ');
+}
+
+/** One snapshot per miner as readable plain text (no colour, no terminal control) within 80 columns, for --once. */
+export function formatOnceText(results: readonly OnceResult[], _now: number): string {
+	return results.map((result) => formatOne(result)).join('\n');
+}
+
+function formatOne({url, name, snapshot, error}: OnceResult): string {
+	if (!snapshot) {
+		return `${[...pack('', [name, url], 2), ...sentence('error', error ? error.oneLine() : 'no answer')].join('\n')}\n`;
+	}
+
+	const s = snapshot;
+	const state = s.paused ? 'paused' : s.connection.connected ? 'mining' : 'no pool';
+	const lines = pack('', [name, `XMRig ${s.version ?? '?'}`, s.algo ?? DASH, `up ${formatDuration(s.uptime)}`, state, url], 2);
+	const [r10, r60, r15] = s.hashrate.total;
+	lines.push(
+		...labelled('hashrate', [
+			`10s ${formatHashrate(r10)}`,
+			`60s ${formatHashrate(r60)}`,
+			`15m ${formatHashrate(r15)}`,
+			`max ${formatHashrate(s.hashrate.highest)}`,
+		]),
+	);
+
+	const c = s.connection;
+	const poolParts = [
+		c.pool ?? DASH,
+		c.ip ? `(${c.ip})` : '',
+		c.tls ? `TLS ${c.tls}` : '',
+		c.connected ? `ping ${formatPing(c.ping)}` : 'not connected',
+		`diff ${formatCount(c.diff)}`,
+		`up ${formatDuration(c.uptime)}`,
+		`failures ${formatInteger(c.failures)}`,
+	];
+	lines.push(...labelled('pool', poolParts));
+
+	const r = s.results;
+	const rejected = `${formatInteger(r.rejected)} rejected (${formatPercent(r.rejected, r.total)})`;
+	const average = r.avgTime === null ? DASH : formatDuration(r.avgTime);
+	lines.push(
+		...labelled('shares', [
+			`${formatInteger(r.good)}/${formatInteger(r.total)} good`,
+			rejected,
+			`avg ${average}`,
+			`best ${formatCount(r.best)}`,
+		]),
+	);
+
+	const cpu = s.cpu;
+	const cores = cpu.cores === null && cpu.threads === null ? '' : `${cpu.cores ?? '?'}C/${cpu.threads ?? '?'}T`;
+	const hugepages =
+		s.hugepages === null
+			? DASH
+			: s.hugepages.kind === 'flag'
+				? s.hugepages.enabled
+					? 'on'
+					: 'off'
+				: `${formatInteger(s.hugepages.allocated)}/${formatInteger(s.hugepages.total)} (${formatPercent(s.hugepages.allocated, s.hugepages.total)})`;
+	const systemParts = [cpu.brand ?? 'unknown CPU', cores, `hugepages ${hugepages}`];
+	if (s.resources) systemParts.push(`mem ${formatBytes(s.resources.rss)}`, `load ${formatLoad(s.resources.loadAverage)}`);
+	lines.push(...labelled('system', systemParts));
+
+	if (s.threads.length > 0) lines.push(...threadLines(s.threads));
+	for (const backend of s.backends) {
+		if (backend.type !== 'cpu' && backend.enabled)
+			lines.push(...labelled(backend.type, [`${backend.threadCount} threads`, backend.detail ?? '']));
+	}
+
+	if (error) lines.push(...sentence('warning', error.oneLine()));
+	return `${lines.join('\n')}\n`;
+}
+
+function threadLines(threads: readonly ThreadInfo[]): string[] {
+	const unit = pickRateUnit(threads.flatMap((thread) => thread.hashrate));
+	const decimals = rateDecimals(unit);
+	const lines = [`  threads   ${threads.length}  (${unit})        10s        60s        15m  affinity`];
+	for (const thread of threads) {
+		const rates = thread.hashrate.map((rate) => formatRateIn(rate, unit, {decimals}).padStart(10)).join(' ');
+		const label = `${thread.backend}#${thread.index}`;
+		lines.push(`    ${label.padEnd(14)} ${rates}  ${thread.affinity === null ? DASH : String(thread.affinity)}`);
+	}
+
+	return lines;
+}

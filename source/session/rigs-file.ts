@@ -1,0 +1,130 @@
+/**
+ * --rigs FILE: the rigs to watch, as JSON — a list of {"name", "url", "tokenFile"}:
+ *
+ *   [
+ *     {"name": "rig-01", "url": "10.0.0.5:8080", "tokenFile": "tokens/rig-01"},
+ *     {"name": "rig-02", "url": "http://10.0.0.6:8080"}
+ *   ]
+ *
+ * `url` is required (host:port or http://host:port); `name` is shown instead of the worker id;
+ * `tokenFile` is read like --token-file, relative to the rigs file's folder. A rig without a
+ * tokenFile uses the token given to rigtop (--token-file, RIGTOP_TOKEN), if any. Tokens themselves
+ * never go in this file: a "token" key is refused. Anything else wrong is a UsageError naming the
+ * rig, so a typo ("tokenfile") never silently drops a token.
+ */
+import {readFile, stat} from 'node:fs/promises';
+import path from 'node:path';
+import {readTokenFile} from '../discovery/token-source.js';
+import {normalizeMinerUrl} from '../miner/target.js';
+import {UsageError} from '../errors.js';
+
+export type RigEntry = {
+	/** Canonical base URL. */
+	readonly url: string;
+	readonly name: string | undefined;
+	/** Absolute path of the rig's token file. */
+	readonly tokenFile: string | undefined;
+};
+
+const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_RIGS = 2000;
+const KEYS = new Set(['name', 'url', 'tokenFile']);
+
+function describe(index: number, entry: unknown): string {
+	const name =
+		typeof entry === 'object' && entry !== null && typeof (entry as {name?: unknown}).name === 'string'
+			? (entry as {name: string}).name
+			: null;
+	return name ? `rig ${index + 1} ("${name}")` : `rig ${index + 1}`;
+}
+
+/** Reads and checks the rigs file. Throws UsageError with the file and the rig named. */
+export async function readRigsFile(file: string, cwd: string = process.cwd()): Promise<RigEntry[]> {
+	const absolute = path.resolve(cwd, file);
+	let text: string;
+	try {
+		const info = await stat(absolute);
+		if (!info.isFile()) throw new UsageError(`--rigs ${absolute} is not a regular file`);
+		if (info.size > MAX_FILE_BYTES) throw new UsageError(`--rigs ${absolute} is too large for a list of rigs`);
+		text = await readFile(absolute, 'utf8');
+		// An editor's byte-order mark is not JSON; the miner's config reader drops it too.
+		if (text.startsWith('\uFEFF')) text = text.slice(1);
+	} catch (error) {
+		if (error instanceof UsageError) throw error;
+		const code = (error as NodeJS.ErrnoException).code;
+		const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EACCES' ? 'permission denied' : (code ?? 'error');
+		throw new UsageError(`cannot read --rigs ${absolute}: ${reason}`);
+	}
+
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		// Where it goes wrong, in one line (JSON.parse's message quotes the text, newlines and all); loaded only here.
+		const {jsonProblem} = await import('../json-errors.js');
+		const where = jsonProblem(text);
+		const fallback = `not valid JSON: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`;
+		throw new UsageError(`--rigs ${absolute} is ${where ?? fallback}`);
+	}
+
+	const list = Array.isArray(parsed) ? parsed : null;
+	if (list === null)
+		throw new UsageError(
+			`--rigs ${absolute} must hold a JSON list of rigs: [{"name": "rig-01", "url": "host:port", "tokenFile": "path"}, …]`,
+		);
+	if (list.length === 0) throw new UsageError(`--rigs ${absolute} lists no rigs`);
+	if (list.length > MAX_RIGS) throw new UsageError(`--rigs ${absolute} lists ${list.length} rigs; at most ${MAX_RIGS}`);
+
+	const folder = path.dirname(absolute);
+	const rigs: RigEntry[] = [];
+	list.forEach((entry: unknown, index) => {
+		const which = `--rigs ${absolute}: ${describe(index, entry)}`;
+		if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+			throw new UsageError(`${which} is not an object like {"url": "host:port"}`);
+		const record = entry as Record<string, unknown>;
+		if ('token' in record || 'accessToken' in record || 'access-token' in record) {
+			throw new UsageError(`${which} holds a token; put it in a file of its own (chmod 600) and name that file with "tokenFile"`);
+		}
+
+		const unknown = Object.keys(record).filter((key) => !KEYS.has(key));
+		if (unknown.length > 0)
+			throw new UsageError(
+				`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `"${key}"`).join(', ')}; the keys are "name", "url" and "tokenFile"`,
+			);
+		const {name, url, tokenFile} = record;
+		if (typeof url !== 'string') throw new UsageError(`${which} needs "url": "host:port"`);
+		if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
+			throw new UsageError(`${which}: "name" must be a non-empty string`);
+		if (tokenFile !== undefined && (typeof tokenFile !== 'string' || tokenFile.trim() === ''))
+			throw new UsageError(`${which}: "tokenFile" must be a path`);
+		let normalized: string;
+		try {
+			normalized = normalizeMinerUrl(url);
+		} catch (error) {
+			throw new UsageError(`${which}: ${error instanceof Error ? error.message : String(error)}`);
+		}
+
+		const twin = rigs.find((rig) => rig.url === normalized);
+		if (twin) throw new UsageError(`${which} has the same url as another rig (${normalized})`);
+		rigs.push({
+			url: normalized,
+			name: typeof name === 'string' ? name.trim() : undefined,
+			tokenFile: typeof tokenFile === 'string' ? path.resolve(folder, tokenFile) : undefined,
+		});
+	});
+	return rigs;
+}
+
+/** Reads a rig's token file; problems name the rig, never the token. */
+export async function readRigToken(rig: RigEntry, warn: (line: string) => void): Promise<string | null> {
+	if (rig.tokenFile === undefined) return null;
+	const label = rig.name ?? rig.url;
+	try {
+		const read = await readTokenFile(rig.tokenFile);
+		for (const line of read.warnings) warn(`rig ${label}: ${line.replace('--token-file', 'tokenFile')}`);
+		return read.token === '' ? null : read.token;
+	} catch (error) {
+		const message = error instanceof Error ? error.message.replace('--token-file', 'tokenFile') : String(error);
+		throw new UsageError(`rig ${label}: ${message}`);
+	}
+}

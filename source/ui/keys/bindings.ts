@@ -1,0 +1,484 @@
+/**
+ * The keys, as data. Each binding names a command, the keys that trigger it, what it does, the contexts (screens, or a
+ * screen's modes) where it works, its footer label and what it needs from the session. Everything a user reads about
+ * keys is derived from these tables through the matcher (matcher.ts) and the reference renderers (reference.ts).
+ *
+ * A new screen adds a context to a table (or a table of its own, built with `createKeymap`); a key that works only
+ * where the session or the miner offers something names that capability in `needs`, and the screen's `availability`
+ * (screens/contract.ts) says whether it is offered now, or refused and why.
+ */
+import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
+
+// ---- The live screens --------------------------------------------------------------------------
+
+/**
+ * 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over any
+ * screen; 'question' a y/n question on the dashboard (p); 'chart' the full-screen hashrate chart (`g`); 'events' the
+ * full-screen event view (`e`).
+ */
+export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events';
+
+export type CommandName =
+	| 'quit'
+	| 'help'
+	| 'back'
+	| 'threadsUp'
+	| 'threadsDown'
+	| 'pageUp'
+	| 'pageDown'
+	| 'threadsTop'
+	| 'threadsBottom'
+	| 'config'
+	| 'pause'
+	| 'resume'
+	| 'refresh'
+	/** Fleet: move the selection, open the selected rig; dashboard: back to the fleet. */
+	| 'fleetUp'
+	| 'fleetDown'
+	| 'fleetPageUp'
+	| 'fleetPageDown'
+	| 'fleetTop'
+	| 'fleetBottom'
+	| 'open'
+	| 'toFleet'
+	/** Fleet: sort, filter, poll every rig; typing the filter: keep it, clear it. */
+	| 'sort'
+	| 'sortReverse'
+	| 'filter'
+	| 'clearFilter'
+	| 'refreshAll'
+	| 'filterKeep'
+	| 'filterClear'
+	/** Scroll the help overlay (where the screen offers it). */
+	| 'helpUp'
+	| 'helpDown'
+	/** The answers to a question (pause?). */
+	| 'yes'
+	| 'no'
+	/** The poll interval one step longer (+) or shorter (-), as btop's update interval. */
+	| 'slower'
+	| 'faster'
+	/** Hold the display still (bottom's f) while polling and alerts go on; f again lets it go. */
+	| 'freeze'
+	/** Dashboard and fleet: open the chart, the event view; there: back to where they were opened from. */
+	| 'chart'
+	| 'events'
+	| 'closeView'
+	/** The chart: its span (zoom) and where it ends (back and forth in time). */
+	| 'zoomIn'
+	| 'zoomOut'
+	| 'span'
+	| 'older'
+	| 'newer'
+	| 'latest'
+	/** The event view: scrolling. */
+	| 'eventsUp'
+	| 'eventsDown'
+	| 'eventsPageUp'
+	| 'eventsPageDown'
+	| 'eventsNewest'
+	| 'eventsOldest'
+	/** Ctrl+Z: hand the shell back (fg brings rigtop back), on every screen; hooks/use-keys.ts acts on it. */
+	| 'suspend';
+
+const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events'];
+const dashboard: readonly Screen[] = ['dashboard'];
+const fleet: readonly Screen[] = ['fleet'];
+const dashboardAndFleet: readonly Screen[] = ['dashboard', 'fleet'];
+const chart: readonly Screen[] = ['chart'];
+const eventView: readonly Screen[] = ['events'];
+
+/** Ctrl+Z, as a shell's job control has it: on every screen and in every mode (the terminal's raw mode turns it into a key). */
+const SUSPEND_KEYS: readonly KeySpec[] = [{input: 'z', ctrl: true}];
+const SUSPEND_DESCRIPTION = 'suspend rigtop (fg in the shell brings it back)';
+
+/** Whether a key is the suspend key (read where every screen reads its keys, hooks/use-keys.ts). */
+export function isSuspendKey(input: string, key: KeyLike): boolean {
+	return SUSPEND_KEYS.some((spec) => matches(spec, input, key));
+}
+
+// F1 and F10 are htop's help and quit.
+export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
+	{
+		command: 'quit',
+		keys: [{input: 'q'}, {fn: 10}, {input: 'c', ctrl: true}],
+		description: 'quit rigtop',
+		contexts: everywhere,
+		footer: 'quit',
+	},
+	{command: 'help', keys: [{input: '?'}, {fn: 1}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
+	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
+	{
+		command: 'helpUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll this help up',
+		contexts: ['help'],
+		needs: 'scrollHelp',
+	},
+	{
+		command: 'helpDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		description: 'scroll this help down',
+		contexts: ['help'],
+		needs: 'scrollHelp',
+	},
+	{
+		command: 'config',
+		keys: [{input: 'c'}],
+		description: "view and edit the miner's config",
+		contexts: dashboard,
+		footer: 'config',
+		needs: 'config',
+	},
+	{command: 'pause', keys: [{input: 'p'}], description: 'pause mining (asks first)', contexts: dashboard, footer: 'pause', needs: 'pause'},
+	{command: 'resume', keys: [{input: 'r'}], description: 'resume mining', contexts: dashboard, footer: 'resume', needs: 'resume'},
+	{command: 'refresh', keys: [{input: 'R'}], description: 'poll the miner now', contexts: dashboard, footer: 'refresh', needs: 'refresh'},
+	{
+		command: 'threadsUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll threads up',
+		contexts: dashboard,
+		footer: 'threads',
+		footerWith: 'threadsDown',
+		needs: 'threads',
+	},
+	{
+		command: 'threadsDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		description: 'scroll threads down',
+		contexts: dashboard,
+		needs: 'threads',
+	},
+	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'threads: one page up', contexts: dashboard, needs: 'threads'},
+	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'threads: one page down', contexts: dashboard, needs: 'threads'},
+	{command: 'threadsTop', keys: [{special: 'home'}], description: 'threads: first row', contexts: dashboard, needs: 'threads'},
+	{
+		command: 'threadsBottom',
+		keys: [{special: 'end'}, {input: 'G'}],
+		description: 'threads: last row',
+		contexts: dashboard,
+		needs: 'threads',
+	},
+	// The fleet's sort keys, on the threads table (s and I are free on the dashboard).
+	{
+		command: 'sort',
+		keys: [{input: 's'}],
+		description: 'threads: sort by the next column: #, 10s, 60s, 15m (rates lowest first)',
+		contexts: dashboard,
+		needs: 'threads',
+	},
+	{command: 'sortReverse', keys: [{input: 'I'}], description: 'threads: reverse the sort', contexts: dashboard, needs: 'threads'},
+	{
+		command: 'toFleet',
+		keys: [{special: 'escape'}],
+		description: 'back to the fleet (all rigs)',
+		contexts: dashboard,
+		footer: 'fleet',
+		needs: 'fleet',
+	},
+	{
+		command: 'fleetUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'select the rig above',
+		contexts: fleet,
+		footer: 'select',
+		footerWith: 'fleetDown',
+	},
+	{command: 'fleetDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'select the rig below', contexts: fleet},
+	{command: 'open', keys: [{special: 'return'}], description: "open the selected rig's dashboard", contexts: fleet, footer: 'open'},
+	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'rigs: one page up', contexts: fleet},
+	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'rigs: one page down', contexts: fleet},
+	{command: 'fleetTop', keys: [{special: 'home'}], description: 'rigs: first one', contexts: fleet},
+	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'rigs: last one', contexts: fleet},
+	{
+		command: 'sort',
+		keys: [{input: 's'}],
+		description: 'sort by the next column: state, 10s, 15m, rejects, uptime, name, as listed',
+		contexts: fleet,
+		footer: 'sort',
+	},
+	{command: 'sortReverse', keys: [{input: 'I'}], description: 'reverse the sort', contexts: fleet},
+	{
+		command: 'filter',
+		keys: [{input: '/'}],
+		description: 'show only the rigs whose name, URL or pool holds what you type',
+		contexts: fleet,
+		footer: 'filter',
+	},
+	{command: 'clearFilter', keys: [{special: 'escape'}], description: 'clear the filter', contexts: fleet, footer: 'clear filter'},
+	{
+		command: 'refreshAll',
+		keys: [{input: 'R'}],
+		description: 'poll every rig now',
+		contexts: fleet,
+		footer: 'refresh',
+		needs: 'refresh',
+	},
+	{
+		command: 'filterKeep',
+		keys: [{special: 'return'}],
+		description: 'while typing a filter: keep it (it edits as in the config view)',
+		contexts: ['fleetFilter'],
+		footer: 'keep',
+	},
+	{
+		command: 'filterClear',
+		keys: [{special: 'escape'}],
+		description: 'while typing a filter: clear it',
+		contexts: ['fleetFilter'],
+		footer: 'clear',
+	},
+	{command: 'yes', keys: [{input: 'y'}], description: 'yes, do it', contexts: ['question'], footer: 'yes'},
+	{
+		command: 'no',
+		keys: [{input: 'n'}, {special: 'escape'}],
+		description: 'no (so does any other key)',
+		contexts: ['question'],
+		footer: 'no',
+	},
+	// The chart and the event view (issues 13 and 14). `g` was also "first row" (as `G` is "last"): Home still is.
+	{
+		command: 'chart',
+		keys: [{input: 'g'}],
+		description: "the hashrate chart (the selected rig's, in the fleet)",
+		contexts: dashboardAndFleet,
+		footer: 'chart',
+		needs: 'chart',
+	},
+	{
+		command: 'events',
+		keys: [{input: 'e'}],
+		description: 'every event, with the stored ones before this session',
+		contexts: dashboardAndFleet,
+		footer: 'events',
+		needs: 'events',
+	},
+	{
+		command: 'slower',
+		keys: [{input: '+'}],
+		description: 'poll less often (the interval one step longer)',
+		contexts: dashboard,
+		footer: 'interval',
+		footerWith: 'faster',
+		needs: 'interval',
+	},
+	{command: 'faster', keys: [{input: '-'}], description: 'poll more often (one step shorter)', contexts: dashboard, needs: 'interval'},
+	{
+		command: 'freeze',
+		keys: [{input: 'f'}],
+		description: 'freeze the display (polling and alerts go on)',
+		contexts: dashboard,
+		footer: 'freeze',
+	},
+	{command: 'closeView', keys: [{special: 'escape'}], description: 'back', contexts: [...chart, ...eventView], footer: 'back'},
+	{
+		command: 'span',
+		keys: [{input: '1'}, {input: '2'}, {input: '3'}, {input: '4'}, {input: '5'}],
+		description: 'span: 10 min, 1 h, 6 h, 24 h, 7 days',
+		contexts: chart,
+	},
+	{
+		command: 'zoomIn',
+		keys: [{input: '+'}, {input: '='}],
+		description: 'a shorter span',
+		contexts: chart,
+		footer: 'zoom',
+		footerWith: 'zoomOut',
+	},
+	{command: 'zoomOut', keys: [{input: '-'}], description: 'a longer span', contexts: chart},
+	{
+		command: 'older',
+		keys: [{special: 'leftArrow'}, {input: 'h'}],
+		description: 'back in time (half a span)',
+		contexts: chart,
+		footer: 'time',
+		footerWith: 'newer',
+	},
+	{command: 'newer', keys: [{special: 'rightArrow'}, {input: 'l'}], description: 'forward in time', contexts: chart},
+	{command: 'latest', keys: [{special: 'end'}, {input: '0'}], description: 'back to now', contexts: chart, footer: 'now'},
+	{
+		command: 'eventsUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll to newer events',
+		contexts: eventView,
+		footer: 'scroll',
+		footerWith: 'eventsDown',
+	},
+	{command: 'eventsDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll to older events', contexts: eventView},
+	{command: 'eventsPageUp', keys: [{special: 'pageUp'}], description: 'one page newer', contexts: eventView},
+	{command: 'eventsPageDown', keys: [{special: 'pageDown'}], description: 'one page older', contexts: eventView},
+	{command: 'eventsNewest', keys: [{special: 'home'}], description: 'the newest event', contexts: eventView},
+	{command: 'eventsOldest', keys: [{special: 'end'}, {input: 'G'}], description: 'the oldest event', contexts: eventView},
+	{command: 'suspend', keys: SUSPEND_KEYS, description: SUSPEND_DESCRIPTION, contexts: [...everywhere, 'fleetFilter', 'question']},
+]);
+
+// ---- The config view ---------------------------------------------------------------------------
+// Its keys depend on the view's mode: browsing the tree, typing in a prompt (search or an inline edit),
+// answering a y/n question, reading a panel, or reading its help. Every key the view does not use in a
+// mode does nothing there: none reaches another screen.
+
+export type ConfigMode = 'browse' | 'prompt' | 'confirm' | 'panel' | 'help';
+
+export type ConfigCommandName =
+	| 'up'
+	| 'down'
+	| 'pageUp'
+	| 'pageDown'
+	| 'top'
+	| 'bottom'
+	| 'open'
+	| 'close'
+	| 'activate'
+	| 'toggle'
+	| 'increment'
+	| 'decrement'
+	| 'search'
+	| 'nextMatch'
+	| 'diff'
+	| 'apply'
+	| 'undo'
+	| 'discard'
+	| 'reload'
+	| 'back'
+	| 'submit'
+	| 'cancel'
+	/** Line editing in a prompt (line-editor.ts). */
+	| 'caretLeft'
+	| 'caretRight'
+	| 'caretStart'
+	| 'caretEnd'
+	| 'deleteBack'
+	| 'clearLine'
+	| 'yes'
+	| 'no'
+	| 'dismiss'
+	/** The config view's help (?), and leaving the view (q) or rigtop (F10) from any mode. */
+	| 'help'
+	| 'closeHelp'
+	| 'helpUp'
+	| 'helpDown'
+	| 'leave'
+	| 'quit'
+	| 'suspend';
+
+const browse: readonly ConfigMode[] = ['browse'];
+
+export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
+	{command: 'up', keys: [{special: 'upArrow'}, {input: 'k'}], description: 'move up', contexts: browse},
+	{command: 'down', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'move down', contexts: browse},
+	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'one page up', contexts: browse},
+	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'one page down', contexts: browse},
+	{command: 'top', keys: [{special: 'home'}, {input: 'g'}], description: 'first key', contexts: browse},
+	{command: 'bottom', keys: [{special: 'end'}, {input: 'G'}], description: 'last key', contexts: browse},
+	{command: 'open', keys: [{special: 'rightArrow'}, {input: 'l'}], description: 'open a section or list item', contexts: browse},
+	{
+		command: 'close',
+		keys: [{special: 'leftArrow'}, {input: 'h'}],
+		description: 'close a section (or go to the one around)',
+		contexts: browse,
+	},
+	{
+		command: 'search',
+		keys: [{input: '/'}],
+		description: 'find a key by its dotted path (cpu.huge-pages, pools.0.tls)',
+		contexts: browse,
+		footer: 'search',
+	},
+	{command: 'nextMatch', keys: [{input: 'n'}], description: 'next key matching the search', contexts: browse},
+	{
+		command: 'toggle',
+		keys: [{input: ' '}],
+		description: 'toggle a boolean, or the next of a set of values',
+		contexts: browse,
+		footer: 'toggle',
+		needs: 'write',
+	},
+	{command: 'activate', keys: [{special: 'return'}], description: 'edit a value (or open a section)', contexts: browse, footer: 'edit'},
+	{command: 'increment', keys: [{input: '+'}, {input: '='}], description: 'number one up', contexts: browse, needs: 'write'},
+	{command: 'decrement', keys: [{input: '-'}], description: 'number one down', contexts: browse, needs: 'write'},
+	{
+		command: 'diff',
+		keys: [{input: 'd'}],
+		description: 'show every pending change (before → after)',
+		contexts: browse,
+		footer: 'diff',
+		needs: 'write',
+	},
+	{
+		command: 'apply',
+		keys: [{input: 'w'}],
+		description: 'apply the changes to the miner (asks first)',
+		contexts: browse,
+		footer: 'apply',
+		needs: 'write',
+	},
+	{
+		command: 'undo',
+		keys: [{input: 'u'}],
+		description: 'undo the last apply (asks first)',
+		contexts: ['browse', 'panel'],
+		footer: 'undo',
+		needs: 'write',
+	},
+	{
+		command: 'discard',
+		keys: [{input: 'x'}],
+		description: 'discard every pending change (asks first when more than one)',
+		contexts: browse,
+		footer: 'discard',
+		needs: 'write',
+	},
+	{
+		command: 'reload',
+		keys: [{input: 'R'}],
+		description: 'read the config from the miner again',
+		contexts: ['browse', 'panel'],
+		footer: 'reload',
+	},
+	{command: 'back', keys: [{special: 'escape'}], description: 'back to the dashboard', contexts: browse, footer: 'back'},
+	{command: 'submit', keys: [{special: 'return'}], description: 'accept what was typed', contexts: ['prompt'], footer: 'ok'},
+	{command: 'cancel', keys: [{special: 'escape'}], description: 'cancel typing', contexts: ['prompt'], footer: 'cancel'},
+	{command: 'caretLeft', keys: [{special: 'leftArrow'}], description: 'caret one left', contexts: ['prompt']},
+	{command: 'caretRight', keys: [{special: 'rightArrow'}], description: 'caret one right', contexts: ['prompt']},
+	{command: 'caretStart', keys: [{special: 'home'}, {input: 'a', ctrl: true}], description: 'caret to the start', contexts: ['prompt']},
+	{command: 'caretEnd', keys: [{special: 'end'}, {input: 'e', ctrl: true}], description: 'caret to the end', contexts: ['prompt']},
+	{
+		command: 'deleteBack',
+		keys: [{special: 'backspace'}, {special: 'delete'}],
+		description: 'delete the character before the caret',
+		contexts: ['prompt'],
+	},
+	{command: 'clearLine', keys: [{input: 'u', ctrl: true}], description: 'clear what was typed', contexts: ['prompt']},
+	{command: 'yes', keys: [{input: 'y'}], description: 'yes', contexts: ['confirm'], footer: 'yes'},
+	{command: 'no', keys: [{input: 'n'}, {special: 'escape'}], description: 'no', contexts: ['confirm'], footer: 'no'},
+	{
+		command: 'dismiss',
+		keys: [{special: 'escape'}, {special: 'return'}],
+		description: 'close this panel',
+		contexts: ['panel'],
+		footer: 'close',
+	},
+	{
+		command: 'help',
+		keys: [{input: '?'}, {fn: 1}],
+		description: "show or hide the config view's keys",
+		contexts: ['browse', 'panel', 'help'],
+		footer: 'help',
+	},
+	{command: 'closeHelp', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
+	{command: 'helpUp', keys: [{special: 'upArrow'}, {input: 'k'}], description: 'scroll this help up', contexts: ['help']},
+	{command: 'helpDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll this help down', contexts: ['help']},
+	{
+		command: 'leave',
+		keys: [{input: 'q'}],
+		description: 'back to the dashboard (asks first when changes are pending)',
+		contexts: ['browse', 'panel', 'confirm', 'help'],
+	},
+	{
+		command: 'quit',
+		keys: [{fn: 10}],
+		description: 'quit rigtop (asks first when changes are pending)',
+		contexts: ['browse', 'prompt', 'panel', 'confirm', 'help'],
+	},
+	{command: 'suspend', keys: SUSPEND_KEYS, description: SUSPEND_DESCRIPTION, contexts: ['browse', 'prompt', 'panel', 'confirm', 'help']},
+]);

@@ -1,0 +1,89 @@
+/**
+ * What people read about the keys, derived from the bindings: every context with its keys (`keysReference`), the
+ * "Keys" section of `rigtop --help` (`keysHelpLines`) and the readme's keys table (`keysMarkdown`, checked by a test).
+ */
+import {CONFIG_KEYMAP, SCREEN_KEYMAP} from './bindings.js';
+import {keyName, type Hint, type KeySpec, type Keymap} from './matcher.js';
+
+// ---- For people reading about the keys ---------------------------------------------------------
+
+type Section = {
+	readonly title: string;
+	readonly bindings: readonly {readonly keys: readonly KeySpec[]; readonly description: string}[];
+	readonly footer: readonly Hint[];
+};
+
+function section<Command extends string, Context extends string>(
+	keymap: Keymap<Command, Context>,
+	context: Context,
+	title: string,
+): Section {
+	const all = new Set(keymap.bindings.map((binding) => binding.command));
+	return {title, bindings: keymap.bindings.filter((binding) => binding.contexts.includes(context)), footer: keymap.footer(context, all)};
+}
+
+/** Every context a user can be in, with what each of its keys does. */
+export function keysReference(): readonly Section[] {
+	return [
+		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
+		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
+		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet: typing a filter (/)'),
+		section(SCREEN_KEYMAP, 'chart', 'chart (g)'),
+		section(SCREEN_KEYMAP, 'events', 'events (e)'),
+		section(SCREEN_KEYMAP, 'help', 'help (?)'),
+		section(SCREEN_KEYMAP, 'question', 'dashboard: a question (p)'),
+		section(CONFIG_KEYMAP, 'browse', 'config view'),
+		section(CONFIG_KEYMAP, 'prompt', 'config: typing a value or a search'),
+		section(CONFIG_KEYMAP, 'confirm', 'config: a question'),
+		section(CONFIG_KEYMAP, 'panel', 'config: the diff or a result'),
+		section(CONFIG_KEYMAP, 'help', 'config: its help (?)'),
+	];
+}
+
+/** The "Keys" section of `rigtop --help`: each main screen's footer, one line each. */
+export function keysHelpLines(): readonly string[] {
+	const sections = keysReference();
+	const titled = (title: string) => sections.find((entry) => entry.title === title);
+	const [dashboardKeys, fleetKeys, chartKeys, eventKeys, configKeys] = [
+		titled('dashboard'),
+		titled('fleet'),
+		titled('chart (g)'),
+		titled('events (e)'),
+		titled('config view'),
+	];
+	// meow indents the help by four columns: a line of up to 76 fits an 80-column terminal.
+	const width = 76;
+	const indent = ' '.repeat(13);
+	const line = (label: string, of: Section | undefined): string[] => {
+		const lines = [`  ${label.padEnd(11)}`];
+		for (const [index, hint] of (of?.footer ?? []).entries()) {
+			const text = `${hint.keys} ${hint.label}`;
+			const last = lines.at(-1) ?? '';
+			if (index === 0) lines[lines.length - 1] = last + text;
+			else if (last.length + 3 + text.length > width - 2) {
+				lines[lines.length - 1] = `${last} ·`;
+				lines.push(indent + text);
+			} else lines[lines.length - 1] = `${last} · ${text}`;
+		}
+
+		return lines;
+	};
+
+	return [
+		'Keys (? on the dashboard or the fleet lists every key)',
+		...line('dashboard', dashboardKeys),
+		...line('fleet', fleetKeys),
+		...line('chart', chartKeys),
+		...line('events', eventKeys),
+		...line('config', configKeys),
+	];
+}
+
+/** The readme's keys table (test/ui/keys/keymap.test.ts checks that readme.md holds exactly this). */
+export function keysMarkdown(): string {
+	const rows = keysReference().map(({title, bindings}) => {
+		const keys = bindings.map((binding) => `${binding.keys.map((spec) => `\`${keyName(spec)}\``).join(' ')} ${binding.description}`);
+		return `| ${title} | ${keys.join(' · ')} |`;
+	});
+	return ['| where | keys |', '| --- | --- |', ...rows].join('\n');
+}

@@ -1,0 +1,281 @@
+import {Box, Text} from 'ink';
+import {useEffect, useMemo, useState} from 'react';
+import type {KeyResult} from '../../../config/apply.js';
+import type {ConfigSessionState, ConfigStore} from '../../../config/session.js';
+import {formatClock} from '../../../format.js';
+import {useKeys} from '../../hooks/use-keys.js';
+import {scrollToShow} from '../../scroll.js';
+import {useStore} from '../../hooks/use-store.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {CONFIG_KEYMAP, type ConfigCommandName} from '../../keys/bindings.js';
+import {Footer} from '../../panes/footer.js';
+import {helpScrollKeys} from '../../help-toggle.js';
+import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
+import {Line, Pane} from '../../panes/pane.js';
+import {TitleBar} from '../../panes/title-bar.js';
+import {TooSmall} from '../../panes/too-small.js';
+import {Wrapped, wrappedHeight} from '../../wrap.js';
+import {isTooSmall} from '../../layout.js';
+import {useTheme, type ThemeToken} from '../../theme.js';
+import {useScreen} from '../contract.js';
+import {configFooter, configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
+import {ConfigPanel} from './config-panel.js';
+import {configLogic, initialConfigUi, type ConfigEffect} from './reduce.js';
+import {ConfigTree} from './config-tree.js';
+import {dialogContent, resultContent} from './panel-content.js';
+import {cursorIndex, keyNote, visibleEntries} from './tree.js';
+
+export type ConfigViewProps = {
+	/** The miner's ConfigSession (or any store of its shape). */
+	readonly session: ConfigStore;
+	readonly minerName: string;
+	/** Back to the dashboard (Esc, q). */
+	readonly onBack: () => void;
+	/** Quit rigtop (F10); without it F10 goes back to the dashboard. */
+	readonly onQuit?: () => void;
+	/** --read-only: every write key says so instead. */
+	readonly readOnly: boolean;
+};
+
+/** The most lines the feedback under the tree takes (a message that needs more is cut there). */
+const MAX_NOTICE_LINES = 3;
+
+/**
+ * The config view's rows: header, tree (or a panel), the feedback under it (one line, or the lines a
+ * message needs, wrapped, up to three), footer; never taller than rows - 1.
+ */
+export function configLayout(
+	columns: number,
+	rows: number,
+	noticeWanted = 1,
+): {readonly width: number; readonly bodyRows: number; readonly noticeLines: number; readonly footerLines: number} {
+	const available = Math.max(1, rows - 1);
+	const footerLines = available >= 3 ? 1 : 0;
+	const wanted = Math.min(MAX_NOTICE_LINES, Math.max(1, noticeWanted));
+	const noticeLines = available >= 4 ? (available >= 8 ? wanted : 1) : 0;
+	return {width: Math.max(1, columns), bodyRows: Math.max(0, available - 1 - footerLines - noticeLines), noticeLines, footerLines};
+}
+
+function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): void {
+	switch (effect.type) {
+		case 'toggle':
+		case 'step':
+		case 'set':
+			// The reducer made the edit: the session takes it as it is.
+			session.adopt(effect.edits);
+			return;
+		case 'discard':
+			session.discard();
+			return;
+		case 'apply':
+			void session.apply();
+			return;
+		case 'undo':
+			void session.undo();
+			return;
+		case 'reload':
+			void session.reload();
+			return;
+		case 'back':
+			onBack();
+			return;
+		case 'quit':
+			onQuit();
+	}
+}
+
+function statusText(session: ConfigSessionState, readOnly: boolean): string {
+	const parts: string[] = [];
+	if (readOnly) parts.push('read-only');
+	if (session.busy === 'load') parts.push('reading the config…');
+	else if (session.busy === 'apply') parts.push('applying…');
+	else if (session.busy === 'undo') parts.push('undoing…');
+	else if (session.document) {
+		const pending = session.edits?.size ?? 0;
+		parts.push(pending === 0 ? 'no changes' : `${pending} ${pending === 1 ? 'change' : 'changes'} pending`);
+		parts.push(`read from miner ${formatClock(session.readAt)}`);
+	}
+
+	return parts.join(' · ');
+}
+
+function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult['status']> | null {
+	const result = session.lastResult;
+	// Only while the tree shows the config that apply read back (a reload hides them).
+	if (result?.status !== 'done' || !session.lastApplied || session.readAt === null || session.readAt > session.lastApplied.at) return null;
+	return new Map(result.keys.map((key) => [key.path, key.status]));
+}
+
+/**
+ * The miner's config as a keyboard-driven tree: browse, search, toggle / cycle / step / edit values,
+ * see the diff, apply (confirmed; asked twice for a change that can cut rigtop off), undo. Reads the
+ * session; every key goes through the reducer and the session calls it asks for run at once.
+ */
+export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnly}: ConfigViewProps) {
+	const theme = useTheme();
+	const state = useStore(session);
+	const {columns, rows} = useTerminalSize();
+	const layout = configLayout(columns, rows);
+	const tooSmall = isTooSmall(columns, rows);
+
+	// Each visit reads the config afresh (never the document or result of an earlier one; the undo of the session's
+	// last apply stays, asked for and conflict-checked). Until the
+	// visit has started (open() changes the session's state at once), the view shows nothing of its past.
+	const [before] = useState(() => session.getState());
+	const opened = state !== before;
+	useEffect(() => {
+		void session.open();
+	}, [session]);
+
+	const writesAreOff = writesOff({session: state, readOnly});
+	const helpEntries = useMemo(() => configHelp(writesAreOff), [writesAreOff]);
+	const helpMax = useMemo(() => helpMaxOffset(helpEntries, layout.width, layout.bodyRows), [helpEntries, layout.width, layout.bodyRows]);
+	// What the keys read and the view does not own: the session's state as drawn, the size. The effects a key asks
+	// for run right away, and the session's new state is drawn (and so in the env) before the next key goes out.
+	const env = useMemo(
+		(): ConfigEnv => ({session: state, readOnly, pageSize: layout.bodyRows, helpMax, tooSmall}),
+		[state, readOnly, layout.bodyRows, helpMax, tooSmall],
+	);
+	const {
+		state: ui,
+		dispatch,
+		availability,
+	} = useScreen(
+		configLogic,
+		() => initialConfigUi(session.getState().resultSeq),
+		env,
+		(effect: ConfigEffect) => {
+			runEffect(effect, session, onBack, onQuit);
+		},
+	);
+	useKeys(
+		(input, key) => {
+			dispatch({type: 'key', input, key});
+		},
+		{
+			onPaste(text) {
+				dispatch({type: 'paste', text});
+			},
+		},
+	);
+
+	const document = opened ? state.document : null;
+	const {edits} = state;
+	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
+	const cursor = cursorIndex(treeRows, ui.cursor, document);
+	const cursorEntry = cursor === -1 ? undefined : treeRows[cursor];
+	const mode = availability.context;
+	const outcomes = useMemo(() => outcomesOf(state), [state]);
+
+	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
+	// The feedback under the tree: a prompt is one line; a message wraps over the lines it needs.
+	let notice: {text: string; tone: ThemeToken; wraps?: true} | null = null;
+	if (ui.prompt?.kind === 'search') {
+		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
+		notice = {text: `${typed}  ${promptKey('submit')}: find · ${promptKey('cancel')}: cancel`, tone: 'accent'};
+	} else if (ui.prompt?.kind === 'edit') {
+		const keys = `${promptKey('submit')} sets it, ${promptKey('cancel')} cancels, ${promptKey('clearLine')} clears`;
+		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
+		notice = ui.prompt.error
+			? {text: ui.prompt.error, tone: 'error', wraps: true}
+			: {text: `${ui.prompt.id}: type the new value${hidden}; ${keys}`, tone: 'muted'};
+	} else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone, wraps: true};
+	else if (state.busy === 'apply' || state.busy === 'undo')
+		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
+	else if (state.problem && document !== null)
+		notice = {text: `${state.problem.message} — ${state.problem.fix}`, tone: 'error', wraps: true};
+	else if (cursorEntry && mode === 'browse') {
+		const note = keyNote(cursorEntry);
+		if (note) notice = {text: `${cursorEntry.id}: ${note}`, tone: 'muted'};
+	}
+
+	const noticeWanted = notice?.wraps ? wrappedHeight(notice.text, Math.max(1, columns - 2)) : 1;
+	// The frame as drawn (the keys use `layout`: a page one or two lines off while a message shows is harmless).
+	const view = configLayout(columns, rows, noticeWanted);
+	const top = cursor === -1 ? 0 : scrollToShow(ui.top, cursor, treeRows.length, view.bodyRows);
+
+	let body;
+	if (mode === 'help') {
+		body = (
+			<HelpOverlay
+				entries={helpEntries}
+				offset={ui.helpOffset}
+				scrollKeys={helpScrollKeys(CONFIG_KEYMAP)}
+				width={view.width}
+				height={view.bodyRows}
+				title="Config view keys"
+				closeHint={`${CONFIG_KEYMAP.keyOf('help', 'help')} or ${CONFIG_KEYMAP.keyOf('closeHelp', 'help')} to close`}
+			/>
+		);
+	} else if (!opened) {
+		body = <Box height={view.bodyRows} />;
+	} else if (ui.dialog) {
+		body = <ConfigPanel content={dialogContent(ui.dialog, state, minerName)} width={view.width} height={view.bodyRows} />;
+	} else if (showsResult(ui, state) && state.lastResult && state.lastAction) {
+		body = <ConfigPanel content={resultContent(state.lastResult, state.lastAction)} width={view.width} height={view.bodyRows} />;
+	} else if (document === null) {
+		if (state.phase === 'error' && state.problem) {
+			body = (
+				<Pane title="Could not read the miner's config" width={view.width} height={view.bodyRows}>
+					<Wrapped {...theme.text('error')}>{state.problem.message}</Wrapped>
+					{state.problem.detail ? <Wrapped {...theme.text('muted')}>{state.problem.detail}</Wrapped> : null}
+					<Wrapped>{`fix: ${state.problem.fix}`}</Wrapped>
+					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`}</Line>
+				</Pane>
+			);
+		} else {
+			body = (
+				<Box height={view.bodyRows} paddingX={1}>
+					<Wrapped {...theme.text('muted')}>{`reading the config of ${minerName}…`}</Wrapped>
+				</Box>
+			);
+		}
+	} else {
+		body = (
+			<ConfigTree
+				document={document}
+				edits={edits}
+				rows={treeRows}
+				top={top}
+				height={view.bodyRows}
+				cursor={cursor}
+				expanded={ui.expanded}
+				width={view.width}
+				editor={ui.prompt?.kind === 'edit' ? ui.prompt : null}
+				outcomes={outcomes}
+			/>
+		);
+	}
+
+	if (tooSmall) {
+		const pending = edits?.size ?? 0;
+		const hint =
+			pending > 0
+				? `${pending} ${pending === 1 ? 'change' : 'changes'} pending: make it larger to apply or discard`
+				: `${CONFIG_KEYMAP.keyOf('leave', 'browse')} goes back to the dashboard`;
+		return <TooSmall columns={columns} rows={rows} hint={hint} />;
+	}
+
+	const status = statusText(state, writesAreOff);
+	const hints = configFooter(availability, env);
+	return (
+		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
+			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={[...status].length}>
+				<Text {...theme.text(state.busy ? 'info' : writesAreOff ? 'warn' : 'muted')}>{status}</Text>
+			</TitleBar>
+			{body}
+			{view.noticeLines > 0 ? (
+				<Box width={view.width} height={view.noticeLines} paddingX={1} overflowY="hidden">
+					{notice?.wraps ? (
+						<Wrapped {...theme.text(notice.tone)}>{notice.text}</Wrapped>
+					) : (
+						<Text wrap="truncate-end" {...(notice ? theme.text(notice.tone) : {})}>
+							{notice?.text ?? ' '}
+						</Text>
+					)}
+				</Box>
+			) : null}
+			{view.footerLines > 0 ? <Footer hints={hints} width={view.width} /> : null}
+		</Box>
+	);
+}

@@ -1,0 +1,116 @@
+/**
+ * The one contract every screen keeps. A screen is a folder, `source/ui/screens/<name>/`, holding:
+ *
+ * - **`reduce(state, action, env)`**, pure: the screen's own state (selection, scroll, mode, help…) and nothing else.
+ *   Everything it reads but does not own — the miner's state, the terminal's size, the clock, the rows on screen,
+ *   what the app gave it — is its `Env`, passed at each dispatch (never copied into state by an effect, never riding
+ *   in a key action). What reaches outside the screen (quit, open a rig, pause, apply, save a preference) is an
+ *   effect of the step, run by the view's `run`: nothing is pushed back up through React effects.
+ * - **`availability(state, env)`**: for each command of the context the keys are read in now, whether it works, is
+ *   refused (its key then says why, in one line), or is not offered at all (the screen was not given it). It is the
+ *   one source of the footer (`footerOf`), the `?` help (`helpOf`) and the key handler (`commandOf`): a key the
+ *   footer offers works, and a key that does nothing says why or is not listed.
+ * - **a view** (`view.tsx`) that reads stores with `useStore`, builds its `Env` (memoized), calls `useScreen` and
+ *   draws. It does no I/O: the history it shows comes from stores (history/ makes them), never from SQLite.
+ *
+ * The clock: the App provides one `FixedNowContext` (its `now` prop, for tests and screenshots); a screen reads
+ * the time with `useNow` and passes it in its env. Only the dashboard's freeze (`f`) nests a provider of its own.
+ */
+import {useMemo} from 'react';
+import {useStepReducer, type Step} from '../hooks/use-step-reducer.js';
+import {keysLabel, type Capability, type HelpEntry, type Hint, type KeyLike, type Keymap} from '../keys/matcher.js';
+
+/** Which commands of a context work now, and why each refused one does not (not offered: in neither). */
+export type Availability<Command extends string, Context extends string> = {
+	/** The context the keys are read in now: a screen, or one of its modes (help, a question, typing). */
+	readonly context: Context;
+	readonly works: ReadonlySet<Command>;
+	/** One line for the user who presses the key anyway. */
+	readonly refused: ReadonlyMap<Command, string>;
+};
+
+/** A screen's pure half: what `useScreen` drives. */
+export type ScreenLogic<State, Action, Env, Effect, Command extends string, Context extends string> = {
+	readonly reduce: (state: State, action: Action, env: Env) => Step<State, Effect>;
+	readonly availability: (state: State, env: Env) => Availability<Command, Context>;
+};
+
+/**
+ * The availability of a context from what the screen offers (`offered`, the capabilities a binding's `needs` can
+ * name) and what is refused now with a reason (`refused`, by capability or by command). A command whose binding needs
+ * nothing works unless refused; one whose need is neither offered nor refused is not offered.
+ */
+export function decide<Command extends string, Context extends string>(
+	keymap: Keymap<Command, Context>,
+	context: Context,
+	offered: ReadonlySet<Capability>,
+	refused: ReadonlyMap<Capability | Command, string> = new Map(),
+): Availability<Command, Context> {
+	const works = new Set<Command>();
+	const why = new Map<Command, string>();
+	for (const binding of keymap.bindings) {
+		if (!binding.contexts.includes(context)) continue;
+		const reason = refused.get(binding.command) ?? (binding.needs === undefined ? undefined : refused.get(binding.needs));
+		if (reason !== undefined) why.set(binding.command, reason);
+		else if (binding.needs === undefined || offered.has(binding.needs)) works.add(binding.command);
+	}
+
+	return {context, works, refused: why};
+}
+
+/** What a keypress does: a command that works, a refusal to show, or nothing. */
+export type KeyOutcome<Command extends string> = {readonly command: Command} | {readonly refused: string} | null;
+
+/** The command a keypress means now (the first binding of the context its key matches, as the keymap orders them). */
+export function commandOf<Command extends string, Context extends string>(
+	keymap: Keymap<Command, Context>,
+	availability: Availability<Command, Context>,
+	input: string,
+	key: KeyLike,
+): KeyOutcome<Command> {
+	const every = new Set<Command>([...availability.works, ...availability.refused.keys()]);
+	const command = keymap.commandFor(input, key, availability.context, every);
+	if (command === null) return null;
+	const refused = availability.refused.get(command);
+	return refused === undefined ? {command} : {refused};
+}
+
+/** The footer of what works now, in the keymap's order. */
+export function footerOf<Command extends string, Context extends string>(
+	keymap: Keymap<Command, Context>,
+	availability: Availability<Command, Context>,
+): readonly Hint[] {
+	return keymap.footer(availability.context, availability.works);
+}
+
+/** The help of these contexts: each key, marked unavailable unless it works now. */
+export function helpOf<Command extends string, Context extends string>(
+	keymap: Keymap<Command, Context>,
+	contexts: readonly Context[],
+	availability: Availability<Command, Context>,
+): readonly HelpEntry[] {
+	return keymap.bindings
+		.filter((binding) => contexts.some((context) => binding.contexts.includes(context)))
+		.map((binding) => ({keys: keysLabel(binding), description: binding.description, available: availability.works.has(binding.command)}));
+}
+
+/**
+ * A screen's state, its dispatch and what its keys do now. Each action is reduced at once against the latest state and
+ * the `env` of the latest render (useStepReducer holds both in refs updated in a layout effect: a key read between a
+ * frame drawn at a new size and React's passive effects is reduced for the size on screen).
+ */
+export function useScreen<State, Action, Env, Effect, Command extends string, Context extends string>(
+	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
+	initial: () => State,
+	env: Env,
+	run: (effect: Effect) => void,
+): {
+	readonly state: State;
+	readonly dispatch: (action: Action) => void;
+	readonly availability: Availability<Command, Context>;
+} {
+	const reduce = useMemo(() => (state: State, action: Action) => logic.reduce(state, action, env), [logic, env]);
+	const [state, dispatch] = useStepReducer(reduce, initial, run);
+	const availability = useMemo(() => logic.availability(state, env), [logic, state, env]);
+	return {state, dispatch, availability};
+}

@@ -1,0 +1,68 @@
+/**
+ * Which of the fleet's keys work now (screens/contract.ts): the one source of its footer, its `?` help and its key
+ * handler. What works follows what the app gave (poll every rig, the chart, the events) and the fleet's own state:
+ * the help, the filter being typed, a filter in force for Esc to clear. The fleet refuses nothing: a key it was not
+ * given is not offered (not in its footer or help, and it does nothing).
+ */
+import {type Capability, type HelpEntry} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {decide, helpOf, type Availability} from '../contract.js';
+
+/** What the app gave the fleet besides opening a rig and quitting; without one, its key is not offered. */
+export type FleetGiven = {
+	/** `R`: poll every rig now. */
+	readonly refreshAll: boolean;
+	/** `g`: the selected rig's chart. */
+	readonly chart: boolean;
+	/** `e`: every rig's events. */
+	readonly events: boolean;
+};
+
+export type FleetAvailability = Availability<CommandName, Screen>;
+
+/** The state availability reads: the help, the filter being typed and the one in force. */
+type FleetModes = {readonly help: boolean; readonly prompt: unknown; readonly filter: string};
+
+/** The capabilities the given actions stand for (the help scrolls on any terminal too small for it). */
+function offered(given: FleetGiven): ReadonlySet<Capability> {
+	const capabilities = new Set<Capability>(['scrollHelp']);
+	if (given.refreshAll) capabilities.add('refresh');
+	if (given.chart) capabilities.add('chart');
+	if (given.events) capabilities.add('events');
+	return capabilities;
+}
+
+/** The context the keys are read in: the help over the table, the filter being typed, or the table. */
+export function fleetContext(state: FleetModes): Screen {
+	if (state.help) return 'help';
+	return state.prompt ? 'fleetFilter' : 'fleet';
+}
+
+export function availability(state: FleetModes, env: {readonly given: FleetGiven}): FleetAvailability {
+	const context = fleetContext(state);
+	const decided = decide(SCREEN_KEYMAP, context, offered(env.given));
+	// Esc clears a filter in force; with none it does nothing, and says nothing.
+	if (context !== 'fleet' || state.filter !== '') return decided;
+	const works = new Set(decided.works);
+	works.delete('clearFilter');
+	return {...decided, works};
+}
+
+/** The contexts the help lists. */
+const HELP_CONTEXTS: readonly Screen[] = ['fleet', 'fleetFilter'];
+
+/**
+ * The help's availability: the keys of the table and of the filter being typed that the app gave, whatever the
+ * mode now (Esc that clears a filter too, when none is in force).
+ */
+export function helpAvailability(given: FleetGiven): FleetAvailability {
+	const capabilities = offered(given);
+	const table = decide(SCREEN_KEYMAP, 'fleet', capabilities);
+	const typing = decide(SCREEN_KEYMAP, 'fleetFilter', capabilities);
+	return {context: 'fleet', works: new Set([...table.works, ...typing.works]), refused: new Map()};
+}
+
+/** The help's entries: the fleet's keys (the help's own, Esc and ↑↓, are on its frame: listing them would give them two meanings). */
+export function fleetHelp(given: FleetGiven): readonly HelpEntry[] {
+	return helpOf(SCREEN_KEYMAP, HELP_CONTEXTS, helpAvailability(given)).filter((entry) => entry.available);
+}

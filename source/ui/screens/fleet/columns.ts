@@ -1,0 +1,228 @@
+/**
+ * The fleet table's columns: what each cell says for a rig row, the totals row and the line under it that says how
+ * many rigs a column's total sums when it is not every rig ("· 2 of 5"). Widths are the minimum each needs; `drop`
+ * says which go first on narrow terminals (the alert text, then when the rig was last seen, the last hour's history,
+ * its pool, uptime, reject rate, the 60 s window, then the shares, the 15 m and the 10 s rates and the state); the
+ * column the rows are sorted by is never dropped, and its heading carries the sort's arrow. The rig column always
+ * stays. The rig and pool columns want the width of their longest text, and the history column 30 characters (2
+ * minutes each); they get it where the terminal has room (at 200 columns names and pools show whole). The shares
+ * column is as wide as its longest count written whole: shares are never shortened ("25 102/25 140").
+ */
+import {DASH, formatAgo, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../../format.js';
+import {fitColumns, type Column, type FittedColumn} from '../../table.js';
+import {hourCells} from './hours.js';
+import {sortArrow, type FleetSort} from './order.js';
+import type {ColumnTotal, FleetRow, FleetTotals} from './rows.js';
+
+/** A cell source: a rig's row, the totals, or the line under the totals that says how many rigs each one sums. */
+export type FleetLine =
+	| {readonly kind: 'rig'; readonly row: FleetRow}
+	/** `shown`: a filter hides rigs, so the totals sum only the rigs shown (the row says "shown", not "total"). */
+	| {readonly kind: 'total'; readonly totals: FleetTotals; readonly shown?: boolean}
+	| {readonly kind: 'counted'; readonly totals: FleetTotals};
+
+function rate(line: FleetLine, window: 0 | 1 | 2, width: number): string {
+	if (line.kind === 'counted') return countedNote(line.totals.windows[window], line.totals.count, width);
+	const value: number | null = line.kind === 'rig' ? (line.row.rates?.[window] ?? null) : line.totals.windows[window].sum;
+	if (line.kind === 'rig' && line.row.rates === null) return DASH;
+	return formatHashrate(value, {pad: true}).trimEnd();
+}
+
+/**
+ * Under a column's total, how many rigs it sums when that is not every rig: "· 2 of 5" ("2 of 5", "2/5" where the
+ * column is narrower); "" when it sums every rig, or none (its total is "—").
+ */
+export function countedNote(total: Pick<ColumnTotal, 'counted'>, count: number, width: number): string {
+	if (total.counted === 0 || total.counted >= count) return '';
+	const forms = [`· ${total.counted} of ${count}`, `${total.counted} of ${count}`, `${total.counted}/${count}`];
+	return forms.find((form) => form.length <= width) ?? forms.at(-1) ?? '';
+}
+
+/** The shares column's least width: "9 999/9 999". */
+const SHARES_WIDTH = 11;
+
+/** "1 204/1 207", "25 102/25 140": whole, whatever their size (the column widens to fit them). */
+export function formatShares(good: number | null, total: number | null): string {
+	if (good === null || total === null) return DASH;
+	return `${formatInteger(good)}/${formatInteger(total)}`;
+}
+
+/** The totals row's state cell: how many rigs answered their latest poll, "4/6 up". */
+export function totalsState(totals: Pick<FleetTotals, 'answered' | 'count'>): string {
+	return `${totals.answered}/${totals.count} up`;
+}
+
+/** A name or pool longer than this is cut even where there is room (one odd name must not take the table). */
+const MAX_WANT = 40;
+
+/** The rig column's full text: the name, and what tells it apart when another rig has the same name ("attic :18082"). */
+export function rigLabel(row: Pick<FleetRow, 'name' | 'tag'>): string {
+	return row.tag === null ? row.name : `${row.name} ${row.tag}`;
+}
+
+const tail = (text: string, width: number) => (width <= 0 ? '' : text.length <= width ? text : `…${text.slice(-(width - 1))}`);
+
+/**
+ * The rig column's text in `width` columns. A name that is an address (a rig without a worker id) is cut at its start,
+ * so that the port, which tells rigs on one host apart, stays: "…0.0.1:18081". A tagged rig keeps its tag whole (or
+ * its end) after as much of its name as leaves room for it: "garage-ry… :18081".
+ */
+export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width: number): string {
+	const label = rigLabel(row);
+	if (label.length <= width) return label;
+	if (row.name === row.where) return tail(row.name, width);
+	if (row.tag === null) return label; // cut at its end by the table
+	const keep = Math.min(row.name.length, Math.max(3, width - 1 - row.tag.length));
+	const name = keep < row.name.length ? `${row.name.slice(0, Math.max(0, keep - 1))}…` : row.name;
+	const room = width - name.length - 1;
+	return room < 2 ? name : `${name} ${tail(row.tag, room)}`;
+}
+
+/**
+ * What the rig and pool columns want: their longest text over every rig (not only those in view, so scrolling keeps
+ * the widths); the shares column's width: its longest count over every rig and their total (`totals`, of every rig).
+ */
+export type FleetWants = {readonly rig: number; readonly pool: number; readonly shares?: number};
+
+export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals, 'good' | 'total' | 'sharesCounted'>): FleetWants {
+	let rig = 0;
+	let pool = 0;
+	let shares = totals && totals.sharesCounted > 0 ? formatShares(totals.good, totals.total).length : 0;
+	for (const row of rows) {
+		rig = Math.max(rig, rigLabel(row).length);
+		pool = Math.max(pool, row.pool?.length ?? 0);
+		shares = Math.max(shares, formatShares(row.good, row.total).length);
+	}
+
+	return {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool), shares: Math.max(SHARES_WIDTH, shares)};
+}
+
+/** The history column: at least 12 characters (5 minutes each), 30 where there is room (2 minutes each). */
+const HOUR_WIDTH = 12;
+const HOUR_WANT = 30;
+
+/** The columns; `hours`: the session keeps history, so the table has its last-hour column where the width allows. */
+export function fleetColumns(
+	now: number,
+	wants: FleetWants = {rig: 0, pool: 0},
+	hours = false,
+	sort: FleetSort | null = null,
+): readonly Column<FleetLine>[] {
+	const columns: Column<FleetLine>[] = [
+		{
+			id: 'rig',
+			header: 'rig',
+			width: 10,
+			want: wants.rig,
+			// The last hour, when it was seen and the alert text go before a name is cut.
+			wantOver: 9,
+			cell: (line, width) =>
+				line.kind === 'rig' ? fitRigLabel(line.row, width) : line.kind === 'total' ? (line.shown ? 'shown' : 'total') : '',
+		},
+		{
+			id: 'state',
+			header: 'state',
+			width: 9,
+			drop: 1,
+			cell: (line) => (line.kind === 'rig' ? line.row.state : line.kind === 'total' ? totalsState(line.totals) : ''),
+		},
+		{id: 'r10', header: '10s', width: 9, align: 'right', drop: 2, cell: (line, width) => rate(line, 0, width)},
+		{id: 'r60', header: '60s', width: 9, align: 'right', drop: 5, cell: (line, width) => rate(line, 1, width)},
+		{id: 'r15', header: '15m', width: 9, align: 'right', drop: 3, cell: (line, width) => rate(line, 2, width)},
+		{
+			id: 'hour',
+			header: 'last hour',
+			width: HOUR_WIDTH,
+			want: HOUR_WANT,
+			drop: 9,
+			cell: (line, width) => (line.kind === 'rig' ? hourCells(line.row.hour, width) : ''),
+		},
+		{
+			id: 'shares',
+			header: 'shares',
+			width: Math.max(SHARES_WIDTH, wants.shares ?? 0),
+			align: 'right',
+			drop: 4,
+			cell: (line, width) =>
+				line.kind === 'rig'
+					? formatShares(line.row.good, line.row.total)
+					: line.kind === 'counted'
+						? countedNote({counted: line.totals.sharesCounted}, line.totals.count, width)
+						: line.totals.sharesCounted > 0
+							? formatShares(line.totals.good, line.totals.total)
+							: DASH,
+		},
+		{
+			id: 'rej',
+			header: 'rej',
+			width: 5,
+			align: 'right',
+			drop: 6,
+			cell: (line) =>
+				line.kind === 'rig'
+					? formatPercent(line.row.rejected, line.row.total)
+					: line.kind === 'total'
+						? formatPercent(line.totals.total - line.totals.good, line.totals.total)
+						: '',
+		},
+		{
+			id: 'pool',
+			header: 'pool',
+			width: 12,
+			want: wants.pool,
+			drop: 8,
+			cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : ''),
+		},
+		{
+			id: 'up',
+			header: 'up',
+			width: 4,
+			align: 'right',
+			drop: 7,
+			cell: (line) => (line.kind === 'rig' ? formatDurationShort(line.row.uptime) : ''),
+		},
+		{
+			id: 'seen',
+			header: 'seen',
+			width: 8,
+			align: 'right',
+			drop: 10,
+			cell: (line) => (line.kind === 'rig' ? formatAgo(line.row.lastSeenAt, now).replace(' ago', '') : ''),
+		},
+		{
+			id: 'alert',
+			header: 'alert',
+			width: 16,
+			flex: true,
+			drop: 11,
+			cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
+		},
+	];
+	const shown = hours ? columns : columns.filter((column) => column.id !== 'hour');
+	const sorted = sort === null ? null : sortArrow(sort);
+	// The column the rows are sorted by is never dropped, and says so: "10s▲".
+	return sorted === null
+		? shown
+		: shown.map((column) => {
+				if (column.id !== sorted.column) return column;
+				const header = sorted.word ? `${column.header} ${sorted.word}${sorted.arrow}` : `${column.header}${sorted.arrow}`;
+				return {...column, header, width: Math.max(column.width, header.length), drop: 0};
+			});
+}
+
+/** The gap between the fleet's columns: two spaces where the terminal is wide, else one. */
+export function fleetGap(width: number): number {
+	return width >= 110 ? 2 : 1;
+}
+
+/** The fleet's columns fitted to `width` columns of table (the terminal's, less the selection and alert marks). */
+export function fitFleetColumns(
+	now: number,
+	wants: FleetWants,
+	hours: boolean,
+	sort: FleetSort | null,
+	width: number,
+	gap: number,
+): readonly FittedColumn<FleetLine>[] {
+	return fitColumns(fleetColumns(now, wants, hours, sort), Math.max(1, width), gap);
+}

@@ -1,0 +1,47 @@
+import {Text} from 'ink';
+import {memo} from 'react';
+import {formatHashrate} from '../../../format.js';
+import type {StatusBadge} from '../../status.js';
+import {useTheme, type ThemeToken} from '../../theme.js';
+import {TitleBar} from '../../panes/title-bar.js';
+import type {FleetTotals} from './rows.js';
+
+export type FleetHeaderProps = {
+	readonly totals: FleetTotals;
+	readonly width: number;
+	/** "rigs 1–18 of 100" when the table scrolls, else null. */
+	readonly window: string | null;
+	/** "by state, worst first" when the rows are sorted, else null. */
+	readonly sort?: string | null;
+};
+
+const ORDER: readonly StatusBadge['word'][] = ['live', 'PAUSED', 'no pool', 'stale', 'connecting', 'down', 'error'];
+
+/** The headline's total: "11.7 kH/s total"; "(3 of 4 up rigs)" when some rig that answered has no rate yet. */
+export function headlineTotal(totals: Pick<FleetTotals, 'rate' | 'rated' | 'answered'>): string {
+	const partial = totals.rated < totals.answered ? ` (${totals.rated} of ${totals.answered} up rigs)` : '';
+	return `${formatHashrate(totals.rate)} total${partial}`;
+}
+
+/**
+ * How many rigs, what the fleet makes now (each answering rig's freshest rate), which of them the table shows when it
+ * scrolls, and the sort in words (left, dropped first where the line is short: the sorted column's arrow says it
+ * too); the count in each state (right), worst colour wins.
+ */
+function FleetHeaderView({totals, width, window, sort = null}: FleetHeaderProps) {
+	const theme = useTheme();
+	const left = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`, headlineTotal(totals)];
+	if (window) left.push(window);
+	if (sort) left.push(sort);
+	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => `${totals.byState.get(word) ?? 0} ${word}`);
+	const bad = (totals.byState.get('down') ?? 0) + (totals.byState.get('error') ?? 0) > 0;
+	const uneasy = (totals.byState.get('stale') ?? 0) + (totals.byState.get('no pool') ?? 0) > 0;
+	const tone: ThemeToken = bad ? 'error' : uneasy ? 'warn' : totals.answered > 0 ? 'ok' : 'info';
+	return (
+		<TitleBar width={width} title={left} stateWidth={[...`● ${counts.join(' · ')}`].length}>
+			<Text bold {...theme.text(tone)}>{`● ${counts.join(' · ')}`}</Text>
+		</TitleBar>
+	);
+}
+
+export const FleetHeader = memo(FleetHeaderView);

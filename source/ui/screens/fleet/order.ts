@@ -1,0 +1,113 @@
+/**
+ * Which rigs the fleet table shows, in which order: `/` keeps the rigs whose name, URL or pool holds
+ * the filter; `s` cycles the sort column and `I` reverses it. Every sort puts the rigs in trouble
+ * first (htop's and btop's habit of putting what needs a look on top): state worst first, hashrate
+ * and uptime lowest first, rejects highest first. Ties keep the session's order, so rigs that sort
+ * the same never swap. Pure: the reducer moves the selection through the same order the view draws.
+ */
+import type {StatusBadge} from '../../status.js';
+import type {FleetRow} from './rows.js';
+
+/** 'listed': the session's order (the command line's, or the --rigs file's). */
+export type FleetSortKey = 'listed' | 'state' | 'r10' | 'r15' | 'rej' | 'up' | 'rig';
+
+/** The order `s` goes through. */
+export const SORT_CYCLE: readonly FleetSortKey[] = ['listed', 'state', 'r10', 'r15', 'rej', 'up', 'rig'];
+
+export type FleetSort = {readonly key: FleetSortKey; readonly reversed: boolean};
+
+export const LISTED: FleetSort = {key: 'listed', reversed: false};
+
+export function nextSort(sort: FleetSort): FleetSort {
+	const at = SORT_CYCLE.indexOf(sort.key);
+	return {key: SORT_CYCLE[(at + 1) % SORT_CYCLE.length] ?? 'listed', reversed: false};
+}
+
+/** The title's words for a sort: "by state, worst first"; null for the session's order. */
+export function describeSort(sort: FleetSort): string | null {
+	const words: Record<FleetSortKey, readonly [string, string, string]> = {
+		listed: ['', 'as listed', 'listed, last first'],
+		state: ['state', 'worst first', 'worst last'],
+		r10: ['10s', 'lowest first', 'highest first'],
+		r15: ['15m', 'lowest first', 'highest first'],
+		rej: ['rejects', 'most first', 'fewest first'],
+		up: ['uptime', 'shortest first', 'longest first'],
+		rig: ['name', 'a–z', 'z–a'],
+	};
+	const [what, natural, reversed] = words[sort.key];
+	if (sort.key === 'listed') return sort.reversed ? reversed : null;
+	return `by ${what}, ${sort.reversed ? reversed : natural}`;
+}
+
+/**
+ * The column a sort is on and its arrow, for the column's heading ("10s▲"): ▲ when the values grow down the list
+ * (lowest first, a–z, shortest first, the session's order), ▼ when they shrink (most rejects first, state worst
+ * first). The session's order has no column of its own: the rig column, which always shows, says it ("rig listed▲").
+ */
+export function sortArrow(sort: FleetSort): {readonly column: string; readonly arrow: '▲' | '▼'; readonly word?: string} {
+	if (sort.key === 'listed') return {column: 'rig', arrow: sort.reversed ? '▼' : '▲', word: 'listed'};
+	// The columns whose natural order (the one `s` gives) has the largest value on top.
+	const falling = sort.key === 'state' || sort.key === 'rej';
+	return {column: sort.key, arrow: falling !== sort.reversed ? '▼' : '▲'};
+}
+
+/** Trouble first: the badge word's rank, a live rig with an open warning just before the quiet ones. */
+const STATE_RANK: Readonly<Record<StatusBadge['word'], number>> = {
+	error: 0,
+	down: 1,
+	stale: 2,
+	'no pool': 3,
+	PAUSED: 4,
+	connecting: 6,
+	live: 7,
+	// The dashboard's own word (f); a fleet row never shows it.
+	FROZEN: 7,
+};
+
+function stateRank(row: FleetRow): number {
+	const rank = STATE_RANK[row.word];
+	return row.word === 'live' && row.alert !== null && row.alert.severity !== 'info' ? 5 : rank;
+}
+
+/** A number to sort on, smallest first; an unknown value (down, not read yet) counts as the least: trouble. */
+function measure(row: FleetRow, key: FleetSortKey): number {
+	const unknown = Number.NEGATIVE_INFINITY;
+	switch (key) {
+		case 'state':
+			return stateRank(row);
+		case 'r10':
+			return row.rates?.[0] ?? unknown;
+		case 'r15':
+			return row.rates?.[2] ?? unknown;
+		case 'rej':
+			// Highest rate first: sort on its negative. No shares yet: nothing to worry about, last.
+			return row.total === null || row.total === 0 || row.rejected === null ? Number.POSITIVE_INFINITY : -row.rejected / row.total;
+		case 'up':
+			return row.uptime ?? unknown;
+		default:
+			return row.index;
+	}
+}
+
+const collator = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'});
+
+function compare(a: FleetRow, b: FleetRow, key: FleetSortKey): number {
+	if (key === 'rig') return collator.compare(a.name, b.name) || collator.compare(a.where, b.where);
+	const x = measure(a, key);
+	const y = measure(b, key);
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Whether a row holds the filter (case-insensitive; an empty filter holds for every row). */
+export function matchesFilter(row: FleetRow, filter: string): boolean {
+	const wanted = filter.trim().toLowerCase();
+	return wanted === '' || row.search.includes(wanted);
+}
+
+/** The index of each row to show, in the order to show them. */
+export function fleetOrder(rows: readonly FleetRow[], sort: FleetSort, filter: string): readonly number[] {
+	const kept = filter.trim() === '' ? [...rows] : rows.filter((row) => matchesFilter(row, filter));
+	const direction = sort.reversed ? -1 : 1;
+	kept.sort((a, b) => direction * compare(a, b, sort.key) || a.index - b.index);
+	return kept.map((row) => row.index);
+}

@@ -1,0 +1,253 @@
+/**
+ * The fleet's keys as a pure reducer (screens/contract.ts): `reduce(state, action, env)`. The state is what the fleet
+ * owns (the selected rig, the first line shown, the sort, the filter and its typing, the help); everything else it
+ * reads is its `FleetEnv` (frame.ts), given at each dispatch: every rig's row as drawn, the terminal's size (so the
+ * page size and how far the help scrolls are the frame's on screen), what the app gave. The rows are shown sorted
+ * and filtered (order.ts); the selection is a rig, not a line: when the sort moves rows (a hashrate changed), the
+ * selection stays on the same rig, and a filter that hides it moves it to the first rig shown. The visible window of
+ * rows follows the selection. Until a key picks a rig (a fresh start), the selection is the first line and the table
+ * shows the top, however the rigs that come up reorder a sort. What reaches the app (quit, open a rig, poll every
+ * rig, the chart, the events, and the selection, sort and filter it keeps for the next time the fleet shows) are the
+ * step's effects.
+ */
+import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
+import {scrollHelp, toggleHelp} from '../../help-toggle.js';
+import {type KeyLike} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP} from '../../keys/bindings.js';
+import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
+import {scrollToShow} from '../../scroll.js';
+import {commandOf} from '../contract.js';
+import {availability} from './availability.js';
+import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
+import {fleetOrder, LISTED, nextSort, type FleetSort} from './order.js';
+
+/** What the fleet keeps while a rig's dashboard is open (and, with prefs, between runs), so Esc comes back to the same table. */
+export type FleetSaved = {readonly sort: FleetSort; readonly filter: string};
+
+export type FleetCommand =
+	| {readonly command: 'quit'}
+	| {readonly command: 'open'; readonly index: number}
+	| {readonly command: 'refreshAll'}
+	/** The selected rig's chart; every rig's events. */
+	| {readonly command: 'chart'; readonly index: number}
+	| {readonly command: 'events'}
+	/** The selection moved to another rig (once one is picked): the app opens the fleet on it next time. */
+	| {readonly command: 'select'; readonly index: number}
+	/** The sort or the filter in force changed: the app opens the fleet with them next time (and remembers them). */
+	| {readonly command: 'save'; readonly saved: FleetSaved};
+
+export type FleetStep = Step<FleetUiState, FleetCommand>;
+
+export type {FleetEnv} from './frame.js';
+
+export type FleetUiState = {
+	readonly help: boolean;
+	/** The help's first entry shown. */
+	readonly helpOffset: number;
+	/** The selected rig (its index in the session), whatever line it is on. */
+	readonly selected: number;
+	/**
+	 * Nothing chosen yet (a fresh start): the selection is the first line, whichever rig is on it, and the table shows
+	 * the top, while rigs that come up move about in a sort. The first key that moves or opens a rig ends it.
+	 */
+	readonly pinned: boolean;
+	/** The first line shown (a position in the sorted, filtered order). */
+	readonly offset: number;
+	readonly sort: FleetSort;
+	/** The filter in force ("" for none). */
+	readonly filter: string;
+	/** The filter being typed after `/` (it applies as it is typed), else null. */
+	readonly prompt: TypedText | null;
+};
+
+export type FleetUiAction =
+	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
+	/** A paste: text for the filter being typed, else nothing (pasted text is no command). */
+	| {readonly type: 'paste'; readonly text: string};
+
+export function initialFleetUiState(
+	options: {
+		/** The rig to select (coming back from its dashboard); without it the selection is the first line. */
+		readonly selected?: number;
+		readonly saved?: FleetSaved;
+	} = {},
+): FleetUiState {
+	return {
+		help: false,
+		helpOffset: 0,
+		selected: Math.max(0, options.selected ?? 0),
+		pinned: options.selected === undefined,
+		offset: 0,
+		sort: options.saved?.sort ?? LISTED,
+		filter: options.saved?.filter ?? '',
+		prompt: null,
+	};
+}
+
+/** The filter the table shows now: the one being typed, else the one in force. */
+export function activeFilter(state: FleetUiState): string {
+	return state.prompt ? state.prompt.text : state.filter;
+}
+
+/** The lines in order, the selected rig's line and the first line shown, for these rows. */
+export type FleetView = {
+	readonly order: readonly number[];
+	/** The selected line (-1 when no rig is shown); its rig is order[position]. */
+	readonly position: number;
+	readonly offset: number;
+};
+
+/**
+ * Where things are in the frame of this env: the order (sorted, filtered), the selected rig's line (the first line
+ * when the filter hides it), and the first line shown so that the selection is in view, for the frame's page size.
+ * The view draws this; keys move from it.
+ */
+export function fleetView(state: FleetUiState, env: FleetEnv): FleetView {
+	const frame = fleetFrame(state.sort, activeFilter(state), env);
+	return place(state, frame.order, frame.layout.rigRows);
+}
+
+/** fleetView for an order already made (the view sorts once per render). */
+export function place(state: FleetUiState, order: readonly number[], pageSize: number): FleetView {
+	if (state.pinned) return {order, position: order.length === 0 ? -1 : 0, offset: 0};
+	const found = order.indexOf(state.selected);
+	const position = order.length === 0 ? -1 : Math.max(0, found);
+	const offset = position < 0 ? 0 : scrollToShow(state.offset, position, order.length, Math.max(0, pageSize));
+	return {order, position, offset};
+}
+
+/** The selected rig now: the one the state names while it is shown, else the first shown; null when none is. */
+export function selectedRig(state: FleetUiState, env: Pick<FleetEnv, 'rows'>): number | null {
+	const order = fleetOrder(env.rows, state.sort, activeFilter(state));
+	if (order.length === 0) return null;
+	if (state.pinned) return order[0] ?? null;
+	return order.includes(state.selected) ? state.selected : (order[0] ?? null);
+}
+
+/** Moves the selection to line `target` of the order (clamped), scrolling to show it. */
+function moveTo(state: FleetUiState, view: FleetView, target: number, pageSize: number): FleetUiState {
+	if (view.order.length === 0) return state;
+	const position = Math.min(Math.max(0, target), view.order.length - 1);
+	const selected = view.order[position] ?? state.selected;
+	const offset = scrollToShow(view.offset, position, view.order.length, Math.max(0, pageSize));
+	return selected === state.selected && offset === state.offset && !state.pinned ? state : {...state, selected, offset, pinned: false};
+}
+
+/** After the sort or the filter changed: the same rig selected when it is still shown (else the first), in view. */
+function settle(state: FleetUiState, env: FleetEnv): FleetUiState {
+	const view = fleetView(state, env);
+	const selected = view.position < 0 ? state.selected : (view.order[view.position] ?? state.selected);
+	return {...state, selected, offset: view.offset};
+}
+
+export function reduce(state: FleetUiState, action: FleetUiAction, env: FleetEnv): FleetStep {
+	return told(state, stepOf(state, action, env), env);
+}
+
+function stepOf(state: FleetUiState, action: FleetUiAction, env: FleetEnv): FleetStep {
+	switch (action.type) {
+		case 'key':
+			return state.prompt ? promptStep(state, state.prompt, action.input, action.key, env) : keyStep(state, action, env);
+		case 'paste': {
+			const line = state.prompt ? pastedLine(action.text) : null;
+			if (!state.prompt || line === null) return stateOnly(state);
+			return promptStep(state, state.prompt, line, {}, env);
+		}
+	}
+}
+
+/**
+ * The step, with what the app keeps told first: the rig now selected when the step moved the selection to another
+ * one (or the user leaves for every rig's events, which carries no rig), and the sort and filter in force when the
+ * step changed them. The app hears of a change from the key that made it, never from a render.
+ */
+function told(before: FleetUiState, step: FleetStep, env: FleetEnv): FleetStep {
+	const after = step.state;
+	const tell: FleetCommand[] = [];
+	if (!after.pinned) {
+		const was = before.pinned ? null : selectedRig(before, env);
+		const now = selectedRig(after, env);
+		const leaving = step.effects.some((effect) => effect.command === 'events');
+		if (now !== null && (now !== was || leaving)) tell.push({command: 'select', index: now});
+	}
+
+	if (after.sort !== before.sort || after.filter !== before.filter)
+		tell.push({command: 'save', saved: {sort: after.sort, filter: after.filter}});
+	return tell.length === 0 ? step : {state: after, effects: [...tell, ...step.effects]};
+}
+
+/** Typing the filter: it applies as it is typed; Enter keeps it, Esc clears it. */
+function promptStep(state: FleetUiState, prompt: TypedText, input: string, key: KeyLike, env: FleetEnv): FleetStep {
+	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
+	const command = outcome && 'command' in outcome ? outcome.command : null;
+	if (command === 'filterKeep') return stateOnly(settle({...state, filter: prompt.text.trim(), prompt: null}, env));
+	if (command === 'filterClear') return stateOnly(settle({...state, filter: '', prompt: null}, env));
+	const typed = typeKey(prompt, input, key);
+	return stateOnly(typed === prompt ? state : settle({...state, prompt: typed}, env));
+}
+
+function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key'}>, env: FleetEnv): FleetStep {
+	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), action.input, action.key);
+	// The fleet refuses nothing today: a key it does not offer does nothing.
+	if (outcome === null || !('command' in outcome)) return stateOnly(state);
+	// The frame on screen: its page size, and how far its help scrolls.
+	const frame = fleetFrame(state.sort, activeFilter(state), env);
+	const pageSize = frame.layout.rigRows;
+	const view = place(state, frame.order, pageSize);
+	const page = Math.max(1, pageSize);
+	switch (outcome.command) {
+		case 'help':
+		case 'back':
+			return stateOnly(toggleHelp({...state, helpOffset: 0}, outcome.command));
+		case 'helpUp':
+		case 'helpDown': {
+			// From the entry shown (a larger terminal may scroll less far than the state says).
+			const helpMax = helpMaxOf(env, frame.layout);
+			const shown = {...state, helpOffset: Math.min(state.helpOffset, helpMax)};
+			return stateOnly(scrollHelp(shown, outcome.command === 'helpUp' ? -1 : 1, helpMax));
+		}
+
+		case 'fleetUp':
+			return stateOnly(moveTo(state, view, view.position - 1, pageSize));
+		case 'fleetDown':
+			return stateOnly(moveTo(state, view, view.position + 1, pageSize));
+		case 'fleetPageUp':
+			return stateOnly(moveTo(state, view, view.position - page, pageSize));
+		case 'fleetPageDown':
+			return stateOnly(moveTo(state, view, view.position + page, pageSize));
+		case 'fleetTop':
+			return stateOnly(moveTo(state, view, 0, pageSize));
+		case 'fleetBottom':
+			return stateOnly(moveTo(state, view, view.order.length - 1, pageSize));
+		case 'sort':
+			return stateOnly(settle({...state, sort: nextSort(state.sort)}, env));
+		case 'sortReverse':
+			return stateOnly(settle({...state, sort: {...state.sort, reversed: !state.sort.reversed}}, env));
+		case 'filter':
+			return stateOnly({...state, prompt: {text: state.filter, caret: state.filter.length}});
+		case 'clearFilter':
+			return stateOnly(settle({...state, filter: ''}, env));
+		case 'refreshAll':
+			return {state, effects: [{command: 'refreshAll'}]};
+		case 'open': {
+			const rig = view.position < 0 ? undefined : view.order[view.position];
+			return rig === undefined
+				? stateOnly(state)
+				: {state: {...state, selected: rig, pinned: false}, effects: [{command: 'open', index: rig}]};
+		}
+
+		case 'quit':
+			return {state, effects: [{command: 'quit'}]};
+		case 'chart': {
+			const rig = view.position < 0 ? undefined : view.order[view.position];
+			return rig === undefined
+				? stateOnly(state)
+				: {state: {...state, selected: rig, pinned: false}, effects: [{command: 'chart', index: rig}]};
+		}
+
+		case 'events':
+			return {state, effects: [{command: 'events'}]};
+		default:
+			return stateOnly(state);
+	}
+}

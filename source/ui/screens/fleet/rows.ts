@@ -1,0 +1,310 @@
+/**
+ * The fleet table's content, from the monitors' states: one row per miner (order.ts sorts and
+ * filters them), and a totals row. Pure; the view only lays it out.
+ */
+import type {RigAlerts} from '../../../alerts/center.js';
+import type {Alert} from '../../../alerts/types.js';
+import type {MinerEvent, MonitorState} from '../../../monitor/types.js';
+import type {MinerSnapshot, RateWindows} from '../../../miner/model.js';
+import {formatDurationShort, formatWhen} from '../../../format.js';
+import {hostPort} from '../../../monitor/name.js';
+import type {HourPoint} from '../../../history/last-hour.js';
+import {describeEvents, type EventLine} from '../../event-lines.js';
+import {statusBadge, type StatusBadge} from '../../status.js';
+import type {ThemeToken} from '../../theme.js';
+
+/** How long an alert that has no all-clear (restarted, reject burst…) stays on its row. */
+export const RECENT_ALERT_MS = 10 * 60_000;
+
+export type FleetRow = {
+	readonly index: number;
+	readonly name: string;
+	/** The rig's address, host:port. */
+	readonly where: string;
+	/**
+	 * What tells this rig from another of the same name (two miners with one worker id): its port (":18082") when
+	 * they all run on one host, else its host:port; null when its name is its own.
+	 */
+	readonly tag: string | null;
+	/** What `/` matches: name, URL and pool (the last one known, even while the rig is down), lower case. */
+	readonly search: string;
+	/** "live", "down 4m", "stale 12s", "paused", "no pool", "error", "connecting". */
+	readonly state: string;
+	/** The state's word alone (for sorting). */
+	readonly word: StatusBadge['word'];
+	readonly tone: ThemeToken;
+	/** The values are the last ones read, not the present (stale): dimmed. */
+	readonly outdated: boolean;
+	/** null: nothing to show (never read, or down / error: the row says so instead). */
+	readonly rates: RateWindows | null;
+	readonly good: number | null;
+	readonly total: number | null;
+	readonly rejected: number | null;
+	readonly pool: string | null;
+	/** Miner uptime, seconds. */
+	readonly uptime: number | null;
+	/** Epoch ms of the last good poll. */
+	readonly lastSeenAt: number | null;
+	/** The alert to show on the row: an open trouble, else a recent one. */
+	readonly alert: Alert | null;
+	/** Its last hour from the history store (the fleet's history column), or null. */
+	readonly hour: readonly HourPoint[] | null;
+};
+
+/** One column's total: the sum over the rigs that show a value in that column, and how many they are. */
+export type ColumnTotal = {
+	/** null when no rig shows a value in the column. */
+	readonly sum: number | null;
+	/** Rigs summed (≤ count): the column says "· 2 of 5" when it is not every rig. */
+	readonly counted: number;
+};
+
+/**
+ * The fleet's totals. The headline's rate is what the fleet makes now: each rig that answered its latest poll counts
+ * with its freshest rate (10 s, else 60 s), so a rig started a minute ago is in it. Each column of the totals row sums
+ * every rig that shows a value in that column (a stale rig's last values too, as its row shows them), and counts them:
+ * a rig whose 15 m window has not filled yet is left out of the 15 m total alone, which says so ("· 2 of 5").
+ */
+export type FleetTotals = {
+	/** Rigs in the table. */
+	readonly count: number;
+	/** Rigs that answered their latest poll. */
+	readonly answered: number;
+	/** The headline: the answering rigs' freshest rates (10 s, else 60 s) summed; null when none has one yet. */
+	readonly rate: number | null;
+	/** Answering rigs in `rate` (≤ answered: one that has neither window yet is not; a paused one counts as 0). */
+	readonly rated: number;
+	/** The 10 s, 60 s and 15 m columns. */
+	readonly windows: readonly [ColumnTotal, ColumnTotal, ColumnTotal];
+	/** The shares column: good and total shares summed over `sharesCounted` rigs (the reject rate is theirs too). */
+	readonly good: number;
+	readonly total: number;
+	readonly sharesCounted: number;
+	/** How many miners are in each state word, for the header ("2 live · 1 down"). */
+	readonly byState: ReadonlyMap<StatusBadge['word'], number>;
+};
+
+/** The larger unit of how long since `since`: "4m", "12s", "3d". */
+function age(since: number, now: number): string {
+	return formatDurationShort(Math.max(0, (now - since) / 1000));
+}
+
+function stateText(badge: StatusBadge, state: MonitorState, now: number): string {
+	if (badge.word === 'down' && state.failingSince !== null) return `down ${age(state.failingSince, now)}`;
+	if (badge.word === 'stale') {
+		const since = state.lastSuccessAt ?? state.failingSince;
+		return since === null ? 'stale' : `stale ${age(since, now)}`;
+	}
+
+	return badge.word;
+}
+
+/** The alert for a row: the open trouble, else the newest alert while it is recent. */
+export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | null {
+	if (!alerts) return null;
+	if (alerts.open) return alerts.open;
+	const last = alerts.last;
+	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
+}
+
+/** The values a rig's row shows: its last read while it answers or is stale; none while down, in error or connecting. */
+function shownSnapshot(state: MonitorState): MinerSnapshot | null {
+	return state.status === 'live' || state.status === 'stale' ? state.snapshot : null;
+}
+
+export function fleetRow(
+	state: MonitorState,
+	index: number,
+	now: number,
+	alerts?: RigAlerts,
+	tag: string | null = null,
+	hour: readonly HourPoint[] | null = null,
+): FleetRow {
+	const badge = statusBadge(state, now);
+	const snapshot = shownSnapshot(state);
+	const shown = snapshot !== null;
+	const where = hostPort(state.url);
+	return {
+		index,
+		name: state.name,
+		where,
+		tag,
+		search: [state.name, state.url, state.snapshot?.connection.pool ?? ''].join(' ').toLowerCase(),
+		state: stateText(badge, state, now),
+		word: badge.word,
+		tone: badge.tone,
+		outdated: state.status === 'stale',
+		rates: shown ? snapshot.hashrate.total : null,
+		good: shown ? snapshot.results.good : null,
+		total: shown ? snapshot.results.total : null,
+		rejected: shown ? snapshot.results.rejected : null,
+		pool: shown ? (snapshot.connection.connected ? snapshot.connection.pool : null) : null,
+		uptime: shown ? snapshot.uptime : null,
+		lastSeenAt: state.lastSuccessAt,
+		alert: rowAlert(alerts, now),
+		hour,
+	};
+}
+
+/** The address of a URL split in host and port ("[::1]" and "8080"). */
+function addressOf(url: string): {readonly host: string; readonly port: string} {
+	const where = hostPort(url);
+	const colon = where.lastIndexOf(':');
+	return colon <= 0 ? {host: where, port: ''} : {host: where.slice(0, colon), port: where.slice(colon + 1)};
+}
+
+/**
+ * What tells each rig from the others of its name: nothing for a name no other rig has; among rigs of one name on one
+ * host, the port; else the host and port.
+ */
+export function rigTags(states: readonly Pick<MonitorState, 'name' | 'url'>[]): (string | null)[] {
+	const byName = new Map<string, number[]>();
+	states.forEach((state, index) => {
+		byName.set(state.name, [...(byName.get(state.name) ?? []), index]);
+	});
+	const tags: (string | null)[] = states.map(() => null);
+	for (const [name, indexes] of byName) {
+		if (indexes.length < 2) continue;
+		const addresses = indexes.map((index) => addressOf(states[index]?.url ?? ''));
+		const oneHost = addresses.every((address) => address.host === addresses[0]?.host && address.port !== '');
+		indexes.forEach((index, at) => {
+			const address = addresses[at];
+			const where = hostPort(states[index]?.url ?? '');
+			// A rig named by its address (no worker id) needs no tag: its name is the address.
+			if (!address || name === where) return;
+			tags[index] = oneHost ? `:${address.port}` : where;
+		});
+	}
+
+	return tags;
+}
+
+/** Every rig's row, in session order; rigs that share a name are tagged with what tells them apart. */
+export function fleetRows(
+	states: readonly MonitorState[],
+	now: number,
+	alerts?: readonly (RigAlerts | undefined)[],
+	hours?: readonly (readonly HourPoint[] | null)[],
+): FleetRow[] {
+	const tags = rigTags(states);
+	return states.map((state, index) => fleetRow(state, index, now, alerts?.[index], tags[index] ?? null, hours?.[index] ?? null));
+}
+
+const known = (rate: number | null): rate is number => rate !== null && Number.isFinite(rate);
+
+function columnTotal(values: readonly (number | null)[]): ColumnTotal {
+	const summed = values.filter(known);
+	return {sum: summed.length === 0 ? null : summed.reduce((sum, value) => sum + value, 0), counted: summed.length};
+}
+
+export function fleetTotals(states: readonly MonitorState[], now: number): FleetTotals {
+	const byState = new Map<StatusBadge['word'], number>();
+	const shown: MinerSnapshot[] = [];
+	let answered = 0;
+	let rate: number | null = null;
+	let rated = 0;
+	for (const state of states) {
+		const word = statusBadge(state, now).word;
+		byState.set(word, (byState.get(word) ?? 0) + 1);
+		const snapshot = shownSnapshot(state);
+		if (snapshot !== null) shown.push(snapshot);
+		if (state.status !== 'live' || snapshot === null) continue;
+		answered++;
+		const [r10, r60] = snapshot.hashrate.total;
+		const freshest = known(r10 ?? null) ? r10 : known(r60 ?? null) ? r60 : snapshot.paused === true ? 0 : null;
+		if (freshest === null || freshest === undefined) continue;
+		rated++;
+		rate = (rate ?? 0) + freshest;
+	}
+
+	const window = (at: 0 | 1 | 2) => columnTotal(shown.map((snapshot) => snapshot.hashrate.total[at] ?? null));
+	const withShares = shown.filter((snapshot) => known(snapshot.results.good) && known(snapshot.results.total));
+	return {
+		count: states.length,
+		answered,
+		rate,
+		rated,
+		windows: [window(0), window(1), window(2)],
+		good: withShares.reduce((sum, snapshot) => sum + snapshot.results.good, 0),
+		total: withShares.reduce((sum, snapshot) => sum + snapshot.results.total, 0),
+		sharesCounted: withShares.length,
+		byState,
+	};
+}
+
+/** minerIndex -1: a notice of the session's own (rig "rigtop"). */
+export type FleetEvent = MinerEvent & {readonly rig: string; readonly minerIndex: number};
+
+/** The name the fleet's events give the session's own notices. */
+export const SESSION_LABEL = 'rigtop';
+
+/**
+ * The newest `limit` events as the fleet's events pane tells them (event-lines.ts: dated when not today; an 'up' with
+ * the outage it ends, found in its rig's log), the session's notices among them; `options` as for fleetEvents.
+ */
+export function fleetEventLines(
+	states: readonly MonitorState[],
+	limit: number,
+	now: number,
+	options: Parameters<typeof fleetEvents>[2] = {},
+): readonly EventLine[] {
+	const shown = fleetEvents(states, limit, options);
+	const told = new Map<string, EventLine>();
+	for (const index of new Set(shown.map((event) => event.minerIndex))) {
+		if (index < 0) continue;
+		const events = states[index]?.events ?? [];
+		const lines = describeEvents(
+			events.map((event) => ({t: event.at, kind: event.kind, severity: event.severity, text: event.message})),
+			now,
+		);
+		events.forEach((event, i) => {
+			const line = lines[i];
+			if (line) told.set(`${index}:${event.seq}`, line);
+		});
+	}
+
+	return shown.map((event) => {
+		const key = `${event.minerIndex}:${event.seq}`;
+		const line = told.get(key);
+		return {
+			key,
+			t: event.at,
+			when: line?.when ?? formatWhen(event.at, now),
+			severity: event.severity,
+			text: line?.text ?? event.message,
+			rig: event.rig,
+			...(event.minerIndex < 0 ? {own: true as const} : {}),
+		};
+	});
+}
+
+/**
+ * The newest `limit` events of the miners (those in `only`, when given), newest first, each with its rig's name (its
+ * label, where `labels` gives one: "attic :18082" for one of two attics). Reads only the tail of each miner's log.
+ */
+export function fleetEvents(
+	states: readonly MonitorState[],
+	limit: number,
+	options: {readonly labels?: readonly string[]; readonly only?: ReadonlySet<number>; readonly notices?: readonly MinerEvent[]} = {},
+): readonly FleetEvent[] {
+	if (limit <= 0) return [];
+	const merged: FleetEvent[] = [];
+	// The session's own notices, as rigtop's (minerIndex -1).
+	const notices = options.notices ?? [];
+	for (let i = notices.length - 1; i >= Math.max(0, notices.length - limit); i--) {
+		const notice = notices[i];
+		if (notice) merged.push({...notice, rig: SESSION_LABEL, minerIndex: -1});
+	}
+
+	states.forEach((state, minerIndex) => {
+		if (options.only && !options.only.has(minerIndex)) return;
+		const {events} = state;
+		const rig = options.labels?.[minerIndex] ?? state.name;
+		for (let i = events.length - 1; i >= Math.max(0, events.length - limit); i--) {
+			const event = events[i];
+			if (event) merged.push({...event, rig, minerIndex});
+		}
+	});
+	merged.sort((a, b) => b.at - a.at || a.minerIndex - b.minerIndex || b.seq - a.seq);
+	return merged.slice(0, limit);
+}

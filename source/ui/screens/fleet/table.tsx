@@ -1,0 +1,165 @@
+import {Text} from 'ink';
+import {memo} from 'react';
+import type {Severity} from '../../../monitor/types.js';
+import {fitCell, type FittedColumn} from '../../table.js';
+import {useTheme, type ThemeToken} from '../../theme.js';
+import type {FleetLine} from './columns.js';
+import type {FleetRow, FleetTotals} from './rows.js';
+
+export type FleetTableProps = {
+	/** The rows in view (already windowed). */
+	readonly rows: readonly FleetRow[];
+	readonly totals: FleetTotals;
+	/** The selected rig's index (-1: none). */
+	readonly selected: number;
+	/** The columns fitted to the terminal's width less the marks (fitFleetColumns), and the gap between them. */
+	readonly fitted: Fitted;
+	readonly gap: number;
+	/** The line under the totals that says how many rigs a column's total sums ("· 2 of 5"). */
+	readonly counted?: boolean;
+	/** A filter hides rigs: the totals row sums the rigs shown and says "shown" instead of "total". */
+	readonly filtered?: boolean;
+	/** The line shown when there is no row (a filter that matches no rig). */
+	readonly empty?: string;
+};
+
+/** Selection mark, then alert mark: "▸!" — both readable without colour. */
+export const PREFIX_WIDTH = 2;
+
+const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: 'warn', error: 'error'};
+
+type Fitted = readonly FittedColumn<FleetLine>[];
+
+/** Cells whose colour can differ from the rest of the row. */
+const TONED = new Set(['rig', 'state', 'alert']);
+
+type Segment = {readonly text: string; readonly tone: ThemeToken | null; readonly plain: boolean};
+
+/**
+ * The row as a few segments: each toned cell on its own, the plain cells between them joined into
+ * one string. A row is then a handful of Text nodes, not one per cell (layout cost per redraw).
+ */
+function segments(fitted: Fitted, line: FleetLine, gap: number, tone: (id: string) => ThemeToken | null): readonly Segment[] {
+	const out: Segment[] = [];
+	let plain = '';
+	fitted.forEach(({column, width}, index) => {
+		const text = `${index === 0 ? '' : ' '.repeat(gap)}${fitCell(column.cell(line, width), width, column.align)}`;
+		const token = TONED.has(column.id) ? tone(column.id) : null;
+		if (token === null) {
+			plain += text;
+			return;
+		}
+
+		if (plain !== '') out.push({text: plain, tone: null, plain: true});
+		plain = '';
+		out.push({text, tone: token, plain: false});
+	});
+	if (plain !== '') out.push({text: plain.trimEnd(), tone: null, plain: true});
+	return out;
+}
+
+function Segments({parts, dim}: {parts: readonly Segment[]; dim: boolean}) {
+	const theme = useTheme();
+	return (
+		<>
+			{parts.map((part, index) => (
+				<Text key={index} {...(part.tone ? theme.text(part.tone) : {})} {...theme.dim(dim && part.plain)}>
+					{part.text}
+				</Text>
+			))}
+		</>
+	);
+}
+
+function RigLineView({row, fitted, gap, selected}: {row: FleetRow; fitted: Fitted; gap: number; selected: boolean}) {
+	const theme = useTheme();
+	const alert = row.alert;
+	const trouble = alert !== null && alert.severity !== 'info';
+	const tone = (id: string): ThemeToken | null => {
+		if (id === 'state') return row.tone;
+		if (id === 'alert' && alert) return alertTone[alert.severity];
+		if (id === 'rig' && trouble) return alertTone[alert.severity];
+		return null;
+	};
+
+	const mark = `${selected ? '▸' : ' '}${trouble ? '!' : ' '}`;
+	return (
+		<Text wrap="truncate-end" inverse={selected && theme.color} bold={selected}>
+			<Text {...(trouble ? theme.text(alertTone[alert.severity]) : {})}>{mark}</Text>
+			<Segments parts={segments(fitted, {kind: 'rig', row}, gap, tone)} dim={row.outdated} />
+		</Text>
+	);
+}
+
+function sameRow(a: FleetRow, b: FleetRow): boolean {
+	return (
+		a.index === b.index &&
+		a.name === b.name &&
+		a.where === b.where &&
+		a.tag === b.tag &&
+		a.state === b.state &&
+		a.tone === b.tone &&
+		a.outdated === b.outdated &&
+		a.rates?.[0] === b.rates?.[0] &&
+		a.rates?.[1] === b.rates?.[1] &&
+		a.rates?.[2] === b.rates?.[2] &&
+		a.good === b.good &&
+		a.total === b.total &&
+		a.rejected === b.rejected &&
+		a.pool === b.pool &&
+		a.uptime === b.uptime &&
+		a.lastSeenAt === b.lastSeenAt &&
+		a.alert === b.alert &&
+		a.hour === b.hour
+	);
+}
+
+/** Redrawn only when something it shows changed (most rows, most seconds, nothing did). */
+const RigLine = memo(
+	RigLineView,
+	(before, after) =>
+		before.fitted === after.fitted && before.gap === after.gap && before.selected === after.selected && sameRow(before.row, after.row),
+);
+
+/** Whether any column shown has a total of fewer rigs than the table holds: the line under the totals says so. */
+export function hasCountedLine(fitted: Fitted, totals: FleetTotals): boolean {
+	const line: FleetLine = {kind: 'counted', totals};
+	return fitted.some(({column, width}) => column.cell(line, width) !== '');
+}
+
+/** Column headings, one line per rig in view, the totals line and the line under it; never wider than the fitted columns. */
+function FleetTableView({rows, totals, selected, fitted, gap, counted = false, filtered = false, empty = 'no rigs'}: FleetTableProps) {
+	const theme = useTheme();
+	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
+	return (
+		<>
+			<Text wrap="truncate-end" bold {...theme.text('muted')}>
+				{' '.repeat(PREFIX_WIDTH)}
+				{headings.trimEnd()}
+			</Text>
+			{rows.length === 0 ? (
+				<Text wrap="truncate-end" {...theme.text('muted')}>
+					{' '.repeat(PREFIX_WIDTH)}
+					{empty}
+				</Text>
+			) : (
+				rows.map((row) => <RigLine key={row.index} row={row} fitted={fitted} gap={gap} selected={row.index === selected} />)
+			)}
+			<Text wrap="truncate-end" bold>
+				{' '.repeat(PREFIX_WIDTH)}
+				<Segments parts={segments(fitted, {kind: 'total', totals, shown: filtered}, gap, () => null)} dim={false} />
+			</Text>
+			{counted ? (
+				<Text wrap="truncate-end" {...theme.text('muted')}>
+					{' '.repeat(PREFIX_WIDTH)}
+					{segments(fitted, {kind: 'counted', totals}, gap, () => null)
+						.map((part) => part.text)
+						.join('')
+						.trimEnd()}
+				</Text>
+			) : null}
+		</>
+	);
+}
+
+export const FleetTable = memo(FleetTableView);

@@ -1,0 +1,238 @@
+import {Box, Text} from 'ink';
+import {useCallback, useMemo} from 'react';
+import type {Store} from '../../../store.js';
+import {useFixedNow} from '../../hooks/use-now.js';
+import {useKeys} from '../../hooks/use-keys.js';
+import {useStore} from '../../hooks/use-store.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {Footer} from '../../panes/footer.js';
+import {helpScrollKeys} from '../../help-toggle.js';
+import {HelpOverlay} from '../../panes/help-overlay.js';
+import {useTheme} from '../../theme.js';
+import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {availability, fleetHelp, type FleetGiven} from './availability.js';
+import {fleetWants, rigLabel} from './columns.js';
+import {FleetEvents} from './events.js';
+import {fleetFrame, helpMax, type FleetEnv} from './frame.js';
+import {FleetHeader} from './header.js';
+import type {FleetHours} from './hours.js';
+import {describeSort} from './order.js';
+import {
+	activeFilter,
+	initialFleetUiState,
+	place,
+	reduce,
+	type FleetCommand,
+	type FleetSaved,
+	type FleetUiAction,
+	type FleetUiState,
+} from './reduce.js';
+import {fleetEventLines, fleetRows, fleetTotals} from './rows.js';
+import type {FleetState} from './store.js';
+import {FleetTable} from './table.js';
+
+export type FleetViewProps = {
+	readonly fleet: Store<FleetState>;
+	readonly onQuit: () => void;
+	/** Enter on a rig: open its dashboard. */
+	readonly onOpen: (index: number) => void;
+	/** `R`: poll every rig now; without it the key is not offered. */
+	readonly onRefreshAll?: () => void;
+	/** `g`: the selected rig's chart; `e`: every rig's events. Without them the keys are not offered. */
+	readonly onChart?: (index: number) => void;
+	readonly onEvents?: () => void;
+	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed); without it, the first line. */
+	readonly initialSelected?: number;
+	/** Told when a key moves the selection to another rig (once one is picked), so the app can restore it. */
+	readonly onSelect?: (index: number) => void;
+	/** The sort and filter when the view opens (those it had before a rig's dashboard was opened). */
+	readonly saved?: FleetSaved;
+	/** Told when a key changes the sort or the filter in force, so the app can restore them. */
+	readonly onSave?: (saved: FleetSaved) => void;
+	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
+	readonly hours?: Store<FleetHours>;
+};
+
+const LOGIC: ScreenLogic<FleetUiState, FleetUiAction, FleetEnv, FleetCommand, CommandName, Screen> = {reduce, availability};
+
+/** The hours of a session without history: no column. */
+const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
+const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
+
+/** The lead's text, as FilterLead draws it (the footer fits its hints in what is left). */
+function filterLeadText(ui: FleetUiState, shown: number, count: number): string {
+	const matched = `${shown} of ${count}`;
+	return ui.prompt ? `/${ui.prompt.text}▏ ${matched}` : `/${ui.filter} ${matched}`;
+}
+
+/** The footer's lead while a filter is typed or in force: "/gar▏ 2 of 6". */
+function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly shown: number; readonly count: number}) {
+	const theme = useTheme();
+	const matched = `${shown} of ${count}`;
+	if (ui.prompt) {
+		const {text, caret} = ui.prompt;
+		return (
+			<Text>
+				<Text {...theme.text('accent')}>{`/${text.slice(0, caret)}▏${text.slice(caret)}`}</Text>
+				<Text {...theme.text('muted')}>{` ${matched}`}</Text>
+			</Text>
+		);
+	}
+
+	return (
+		<Text>
+			<Text {...theme.text('accent')}>{`/${ui.filter}`}</Text>
+			<Text {...theme.text('muted')}>{` ${matched}`}</Text>
+		</Text>
+	);
+}
+
+/**
+ * Every miner on one screen: a row each, a totals row, the newest events of all of them, and the
+ * keys. Rows can be sorted (`s`, `I`) and filtered (`/`); the selection stays on its rig while the
+ * rows move. The table scrolls to keep the selected rig in view; the frame stays under the
+ * terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
+ */
+export function FleetView({
+	fleet,
+	onQuit,
+	onOpen,
+	onRefreshAll,
+	onChart,
+	onEvents,
+	initialSelected,
+	onSelect,
+	saved,
+	onSave,
+	hours = NO_HOURS,
+}: FleetViewProps) {
+	const {states, alerts, notices, at} = useStore(fleet);
+	const hour = useStore(hours);
+	// The fleet store's time: the labels redraw with the data, with no clock of their own (unless the App fixed one).
+	const now = useFixedNow() ?? at;
+	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs), [states, alerts, now, hour.rigs]);
+
+	const run = useCallback(
+		(effect: FleetCommand) => {
+			if (effect.command === 'quit') onQuit();
+			else if (effect.command === 'refreshAll') onRefreshAll?.();
+			else if (effect.command === 'open') onOpen(effect.index);
+			else if (effect.command === 'chart') onChart?.(effect.index);
+			else if (effect.command === 'events') onEvents?.();
+			else if (effect.command === 'select') onSelect?.(effect.index);
+			else onSave?.(effect.saved);
+		},
+		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave],
+	);
+	const refreshAll = onRefreshAll !== undefined;
+	const chart = onChart !== undefined;
+	const events = onEvents !== undefined;
+	const given = useMemo<FleetGiven>(() => ({refreshAll, chart, events}), [refreshAll, chart, events]);
+	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
+	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
+	const wants = useMemo(() => fleetWants(rows, totals), [rows, totals]);
+	const size = useTerminalSize();
+	const env = useMemo<FleetEnv>(
+		() => ({rows, states, now, totals, wants, hours: hour.enabled, size, given}),
+		[rows, states, now, totals, wants, hour.enabled, size, given],
+	);
+	// Each key is reduced against this env (the frame on screen) and this state; its effects reach the app through run.
+	const {
+		state: ui,
+		dispatch,
+		availability: keys,
+	} = useScreen(
+		LOGIC,
+		() => initialFleetUiState({...(initialSelected === undefined ? {} : {selected: initialSelected}), ...(saved ? {saved} : {})}),
+		env,
+		run,
+	);
+
+	useKeys(
+		(input, key) => {
+			dispatch({type: 'key', input, key});
+		},
+		{
+			onPaste(text) {
+				dispatch({type: 'paste', text});
+			},
+		},
+	);
+
+	const filter = activeFilter(ui);
+	const {order, shownTotals, gap, fitted, layout} = useMemo(() => fleetFrame(ui.sort, filter, env), [ui.sort, filter, env]);
+	const {columns} = size;
+	const {position, offset} = place(ui, order, layout.rigRows);
+	const selected = position < 0 ? null : (order[position] ?? null);
+
+	const visible = useMemo(
+		() => order.slice(offset, offset + layout.rigRows).flatMap((index) => (rows[index] ? [rows[index]] : [])),
+		[order, rows, offset, layout.rigRows],
+	);
+	// The events of the rigs shown (all of them without a filter), each named as its row is.
+	const labels = useMemo(() => rows.map((row) => rigLabel(row)), [rows]);
+	const only = useMemo(() => (filter.trim() === '' ? undefined : new Set(order)), [filter, order]);
+	const eventLines = useMemo(
+		() => fleetEventLines(states, layout.eventLines === 1 ? 8 : layout.eventLines, now, {labels, notices, ...(only ? {only} : {})}),
+		[states, layout.eventLines, now, labels, only, notices],
+	);
+	const scrolls = order.length > layout.rigRows;
+	const window = scrolls ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null;
+
+	const footer = useMemo(() => {
+		const hints = footerOf(SCREEN_KEYMAP, keys);
+		// With a filter in force, the key that clears it goes first, next to the filter.
+		const clear = keys.context === 'fleet' ? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'fleet')) : undefined;
+		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
+	}, [keys]);
+	const help = useMemo(() => fleetHelp(given), [given]);
+	const helpOffset = Math.min(ui.helpOffset, helpMax(env, layout));
+	const filtering = ui.prompt !== null || ui.filter !== '';
+
+	return (
+		<Box
+			flexDirection="column"
+			width={columns}
+			height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
+			overflowY="hidden"
+		>
+			<FleetHeader totals={totals} width={columns} window={window} sort={describeSort(ui.sort)} />
+			{ui.help ? (
+				<HelpOverlay
+					entries={help}
+					offset={helpOffset}
+					scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
+					width={columns}
+					height={layout.bodyHeight}
+				/>
+			) : (
+				<>
+					<FleetTable
+						rows={visible}
+						totals={shownTotals}
+						selected={selected ?? -1}
+						fitted={fitted}
+						gap={gap}
+						counted={layout.countedLines > 0}
+						filtered={order.length < states.length}
+						empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
+					/>
+					<FleetEvents events={eventLines} lines={layout.eventLines} width={columns} />
+				</>
+			)}
+			{layout.footerLines > 0 ? (
+				<Footer
+					hints={footer}
+					width={columns}
+					{...(filtering && !ui.help
+						? {
+								lead: <FilterLead ui={ui} shown={order.length} count={states.length} />,
+								leadWidth: filterLeadText(ui, order.length, states.length).length,
+							}
+						: {})}
+				/>
+			) : null}
+		</Box>
+	);
+}

@@ -1,0 +1,57 @@
+import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, test} from 'vitest';
+import {buildSession} from '../../source/session/build.js';
+import type {RunPlan} from '../../source/commands/command.js';
+import type {Session} from '../../source/session/session.js';
+
+let dir = '';
+let session: Session | null = null;
+afterEach(async () => {
+	await session?.close();
+	session = null;
+	if (dir) await rm(dir, {recursive: true, force: true});
+	dir = '';
+});
+
+describe('--rigs: what is found about one rig is noted on it', () => {
+	test("a rig's token file others can read and its token going out in clear are that rig's notes, not the others'", async () => {
+		dir = await mkdtemp(path.join(tmpdir(), 'rigtop-build-session-'));
+		const token = path.join(dir, 'garage.token');
+		await writeFile(token, 'garage-secret-token\n');
+		await chmod(token, 0o644);
+		const rigs = path.join(dir, 'rigs.json');
+		await writeFile(
+			rigs,
+			JSON.stringify([
+				{name: 'attic', url: '127.0.0.1:18081'},
+				{name: 'garage', url: '10.0.0.7:18088', tokenFile: 'garage.token'},
+			]),
+		);
+		const plan = {
+			mode: 'live',
+			demo: false,
+			rigsFile: rigs,
+			urls: [],
+			history: false,
+			intervalMs: 2000,
+			pausedAlertMs: 600_000,
+			tokenFile: undefined,
+			tokenFlag: undefined,
+			tokenEnv: undefined,
+			configPath: undefined,
+		} as unknown as RunPlan;
+		const warned: string[] = [];
+		session = await buildSession(plan, (line) => warned.push(line));
+		const [attic, garage] = session.miners;
+		expect(attic?.target.notes ?? []).toEqual([]);
+		expect(garage?.target.notes).toEqual([
+			expect.stringMatching(/^rig garage: tokenFile can be read by other users \(mode \d+\): chmod 600 \//),
+			expect.stringMatching(/sent to 10\.0\.0\.7:18088 without encryption/),
+		]);
+		// Everything is still said on stderr before the screen starts, and nothing holds the token.
+		for (const note of garage?.target.notes ?? []) expect(warned).toContain(note);
+		expect(JSON.stringify(warned)).not.toContain('garage-secret-token');
+	});
+});

@@ -1,0 +1,78 @@
+import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, beforeEach, describe, expect, test} from 'vitest';
+import {readRigsFile, readRigToken} from '../../source/session/rigs-file.js';
+import {UsageError} from '../../source/errors.js';
+
+let dir = '';
+beforeEach(async () => {
+	dir = await mkdtemp(path.join(tmpdir(), 'rigtop-rigs-'));
+});
+afterEach(async () => {
+	await rm(dir, {recursive: true, force: true});
+});
+
+async function rigsFile(content: unknown): Promise<string> {
+	const file = path.join(dir, 'conf', 'rigs.json');
+	await mkdir(path.dirname(file), {recursive: true});
+	await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
+	return file;
+}
+
+describe('--rigs FILE', () => {
+	test('reads names, normalizes urls, and resolves tokenFile against the rigs file folder', async () => {
+		const file = await rigsFile([{name: 'rig-01', url: '10.0.0.5:8080', tokenFile: 'tokens/rig-01'}, {url: 'http://10.0.0.6:8080/'}]);
+		expect(await readRigsFile(path.relative(process.cwd(), file))).toEqual([
+			{url: 'http://10.0.0.5:8080', name: 'rig-01', tokenFile: path.join(dir, 'conf', 'tokens', 'rig-01')},
+			{url: 'http://10.0.0.6:8080', name: undefined, tokenFile: undefined},
+		]);
+	});
+
+	test('a file saved with a byte-order mark reads like one without', async () => {
+		const file = await rigsFile(`\uFEFF${JSON.stringify([{name: 'bom', url: '10.0.0.7:8080'}])}`);
+		expect(await readRigsFile(file)).toEqual([{url: 'http://10.0.0.7:8080', name: 'bom', tokenFile: undefined}]);
+	});
+
+	test('mistakes are usage errors naming the rig; a token in the file is refused', async () => {
+		const cases: [unknown, RegExp][] = [
+			['{not json', /not valid JSON at line 1, column 2 \(InvalidSymbol\)$/],
+			['not json {\n  "url": 1\n}', /not valid JSON at line 1, column 1 \(InvalidSymbol\)$/],
+			// A comma left out between two rigs: where, in one line (JSON.parse's own message quotes the text).
+			['[\n  {"url": "10.0.0.5:1"}\n  {"url": "10.0.0.6:1"}\n]', /is not valid JSON at line 3, column 3 \(CommaExpected\)$/],
+			['[{"url": "10.0.0.5:1"},]', /not valid JSON at line 1, column 24 \(ValueExpected\)$/],
+			[{rigs: []}, /must hold a JSON list/],
+			[[], /lists no rigs/],
+			[[{url: '10.0.0.5:8080', token: 's3cret'}], /rig 1 holds a token; put it in a file/],
+			[[{url: '10.0.0.5:8080', tokenfile: 'x'}], /rig 1 has unknown key "tokenfile"/],
+			[[{name: 'a', url: '10.0.0.5:8080'}, {name: 'b'}], /rig 2 \("b"\) needs "url"/],
+			[[{url: '10.0.0.5'}], /rig 1: the miner address needs a port/],
+			[[{url: '10.0.0.5:1'}, {url: 'http://10.0.0.5:1'}], /rig 2 has the same url/],
+			[[{url: '10.0.0.5:1', name: ' '}], /"name" must be a non-empty string/],
+			[['10.0.0.5:1'], /is not an object/],
+		];
+		for (const [content, message] of cases) {
+			const file = await rigsFile(content);
+			const error = await readRigsFile(file).catch((caught: unknown) => caught);
+			expect(error, JSON.stringify(content)).toBeInstanceOf(UsageError);
+			expect((error as Error).message).toMatch(message);
+			expect((error as Error).message).not.toContain('s3cret');
+			expect((error as Error).message).not.toContain('\n');
+		}
+
+		await expect(readRigsFile(path.join(dir, 'missing.json'))).rejects.toThrow(/cannot read --rigs .*it does not exist/);
+	});
+
+	test("a rig's token file is read like --token-file; problems name the rig, never the token", async () => {
+		const tokenFile = path.join(dir, 'token');
+		await writeFile(tokenFile, 'tok-value-123\n');
+		await chmod(tokenFile, 0o644);
+		const warnings: string[] = [];
+		expect(await readRigToken({url: 'http://h:1', name: 'rig-a', tokenFile}, (line) => warnings.push(line))).toBe('tok-value-123');
+		expect(warnings).toEqual([expect.stringMatching(/^rig rig-a: tokenFile can be read by other users \(mode 0644\): chmod 600 \//)]);
+		expect(await readRigToken({url: 'http://h:1', name: undefined, tokenFile: undefined}, () => {})).toBeNull();
+		await expect(readRigToken({url: 'http://h:1', name: 'rig-b', tokenFile: path.join(dir, 'nope')}, () => {})).rejects.toThrow(
+			/^rig rig-b: cannot read tokenFile .*does not exist/,
+		);
+	});
+});

@@ -1,0 +1,272 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, test} from 'vitest';
+import {dashboardReducer, initialUiState, type DashboardUiState} from '../../../source/ui/dashboard-reducer.js';
+import {keyName, type Capability, type KeyLike, type Keymap} from '../../../source/ui/keys/matcher.js';
+import {CONFIG_KEYMAP, SCREEN_KEYMAP, type CommandName} from '../../../source/ui/keys/bindings.js';
+import {keysHelpLines, keysMarkdown} from '../../../source/ui/keys/reference.js';
+
+const everything: ReadonlySet<CommandName> = new Set<CommandName>(SCREEN_KEYMAP.bindings.map((binding) => binding.command));
+const commandFor = (input: string, key: KeyLike, screen: 'dashboard' | 'help' | 'fleet' | 'fleetFilter', available = everything) =>
+	SCREEN_KEYMAP.commandFor(input, key, screen, available);
+
+describe('keymap', () => {
+	test('maps keys to commands on the dashboard', () => {
+		expect(commandFor('q', {}, 'dashboard')).toBe('quit');
+		expect(commandFor('c', {ctrl: true}, 'dashboard')).toBe('quit');
+		expect(commandFor('c', {}, 'dashboard')).toBe('config');
+		expect(commandFor('?', {}, 'dashboard')).toBe('help');
+		expect(commandFor('p', {}, 'dashboard')).toBe('pause');
+		expect(commandFor('r', {}, 'dashboard')).toBe('resume');
+		expect(commandFor('R', {}, 'dashboard')).toBe('refresh');
+		expect(commandFor('', {downArrow: true}, 'dashboard')).toBe('threadsDown');
+		expect(commandFor('j', {}, 'dashboard')).toBe('threadsDown');
+		expect(commandFor('k', {}, 'dashboard')).toBe('threadsUp');
+		expect(commandFor('', {pageDown: true}, 'dashboard')).toBe('pageDown');
+		expect(commandFor('', {end: true}, 'dashboard')).toBe('threadsBottom');
+		expect(commandFor('x', {}, 'dashboard')).toBeNull();
+	});
+
+	test('a Ctrl chord is not its plain letter, and the help screen takes fewer keys', () => {
+		expect(commandFor('p', {ctrl: true}, 'dashboard')).toBeNull();
+		expect(commandFor('p', {}, 'help')).toBeNull();
+		expect(commandFor('', {downArrow: true}, 'help')).toBe('helpDown'); // where the screen scrolls its help
+		expect(commandFor('', {downArrow: true}, 'help', SCREEN_KEYMAP.available('help'))).toBeNull();
+		expect(commandFor('', {escape: true, meta: true}, 'help')).toBe('back');
+		expect(commandFor('q', {}, 'help')).toBe('quit');
+	});
+
+	test('a key works only where what it needs is offered', () => {
+		const offered = new Set<Capability>(['pause', 'threads']);
+		const available = SCREEN_KEYMAP.available('dashboard', offered);
+		expect(commandFor('p', {}, 'dashboard', available)).toBe('pause');
+		expect(commandFor('c', {}, 'dashboard', available)).toBeNull();
+		expect(commandFor('', {escape: true}, 'dashboard', available)).toBeNull();
+		expect(commandFor('q', {}, 'dashboard', available)).toBe('quit');
+		expect(commandFor('', {downArrow: true}, 'dashboard', available)).toBe('threadsDown');
+		// Without the threads pane on screen, its scroll keys are not offered.
+		const noThreads = SCREEN_KEYMAP.available('dashboard', new Set<Capability>(['pause']));
+		expect(commandFor('', {downArrow: true}, 'dashboard', noThreads)).toBeNull();
+		const help = SCREEN_KEYMAP.help(['dashboard', 'help'], offered);
+		expect(help.find((entry) => entry.keys === 'p')?.available).toBe(true);
+		expect(help.find((entry) => entry.keys === 'c')?.available).toBe(false);
+		expect(help.find((entry) => entry.keys === 'q, F10, Ctrl+C')?.available).toBe(true);
+	});
+
+	test('no key means two things in one context', () => {
+		const check = <C extends string, X extends string>(keymap: Keymap<C, X>) => {
+			const contexts = new Set(keymap.bindings.flatMap((binding) => binding.contexts));
+			for (const context of contexts) {
+				const seen = new Set<string>();
+				for (const binding of keymap.bindings.filter((entry) => entry.contexts.includes(context))) {
+					for (const spec of binding.keys) {
+						const id = JSON.stringify(spec);
+						expect(seen.has(id), `${id} in ${context}`).toBe(false);
+						seen.add(id);
+					}
+				}
+			}
+		};
+
+		check(SCREEN_KEYMAP);
+		check(CONFIG_KEYMAP);
+	});
+
+	test('key names are spelled in one place', () => {
+		expect(keyName({input: 'c', ctrl: true})).toBe('Ctrl+C');
+		expect(keyName({input: ' '})).toBe('Space');
+		expect(keyName({special: 'escape'})).toBe('Esc');
+		expect(keyName({special: 'return'})).toBe('Enter');
+		expect(keyName({special: 'pageDown'})).toBe('PgDn');
+		expect(keyName({input: 'R'})).toBe('R');
+	});
+
+	test('the footer comes from the same table and hides what is not shown', () => {
+		const hints = SCREEN_KEYMAP.footer('dashboard', new Set<CommandName>(['quit', 'help', 'pause', 'threadsUp', 'threadsDown']));
+		expect(hints.map((hint) => `${hint.keys} ${hint.label}`)).toEqual(['q quit', '? help', 'p pause', '↑↓ threads']);
+		expect(SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help')).map((hint) => hint.keys)).toEqual(['q', '?', 'Esc']);
+		expect(SCREEN_KEYMAP.footer('fleet', SCREEN_KEYMAP.available('fleet')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
+			'q quit',
+			'? help',
+			'↑↓ select',
+			'Enter open',
+			's sort',
+			'/ filter',
+			'Esc clear filter',
+		]);
+		expect(SCREEN_KEYMAP.footer('chart', SCREEN_KEYMAP.available('chart')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([
+			'q quit',
+			'? help',
+			'Esc back',
+			'+- zoom',
+			'←→ time',
+			'End now',
+		]);
+		// R needs a session that can poll its rigs.
+		expect(SCREEN_KEYMAP.footer('fleet', SCREEN_KEYMAP.available('fleet', new Set(['refresh']))).at(-1)).toEqual({
+			keys: 'R',
+			label: 'refresh',
+		});
+		expect(SCREEN_KEYMAP.footer('fleetFilter', SCREEN_KEYMAP.available('fleetFilter')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual(
+			['Enter keep', 'Esc clear'],
+		);
+	});
+
+	test('help labels list every key a command answers to', () => {
+		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help', 'question', 'chart', 'events']);
+		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
+		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
+		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
+		expect(dismiss?.keys).toBe('Esc, Enter');
+	});
+
+	test("rigtop --help's keys are the footers of the screens, wrapped to fit 80 columns under meow's indent", () => {
+		const lines = keysHelpLines();
+		for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(76);
+		// Each screen's footer, its continuation lines joined back.
+		const screens = lines
+			.slice(1)
+			.join('\n')
+			.replaceAll(/ ·\n {13}/g, ' · ')
+			.split('\n');
+		expect(screens[0]).toBe(
+			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · g chart · e events · +- interval · f freeze',
+		);
+		expect(screens[1]).toBe(
+			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · g chart · e events',
+		);
+		expect(screens[2]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
+		expect(screens[3]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');
+		expect(screens[4]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
+		expect(screens).toHaveLength(5);
+	});
+
+	test("the readme's keys table is the one the keymap gives", () => {
+		const readme = readFileSync(new URL('../../../readme.md', import.meta.url), 'utf8');
+		const table = /<!-- keys:begin -->\n([\s\S]*?)\n<!-- keys:end -->/.exec(readme)?.[1];
+		expect(table, 'readme.md has no <!-- keys:begin --> … <!-- keys:end --> block').toBeDefined();
+		expect(table, `readme.md's keys table is out of date; it should read:\n${keysMarkdown()}\n`).toBe(keysMarkdown());
+	});
+});
+
+describe('dashboard reducer', () => {
+	const offered = new Set<Capability>(['pause', 'resume', 'refresh', 'threads']);
+	const start = (pageSize = 7, threadCount = 16): DashboardUiState => initialUiState({offered, pageSize, threadCount});
+	const step = (state: DashboardUiState, input: string, key: KeyLike = {}) => dashboardReducer(state, {type: 'key', input, key});
+	const press = (state: DashboardUiState, input: string, key: KeyLike = {}) => step(state, input, key).state;
+	const viewport = (state: DashboardUiState, pageSize: number, threadCount: number) =>
+		dashboardReducer(state, {type: 'viewport', pageSize, threadCount}).state;
+
+	test('scrolls threads within bounds', () => {
+		let state = start();
+		state = press(state, '', {downArrow: true});
+		expect(state.threadsOffset).toBe(1);
+		state = press(state, '', {pageDown: true});
+		expect(state.threadsOffset).toBe(8);
+		state = press(state, '', {pageDown: true});
+		expect(state.threadsOffset).toBe(9);
+		state = press(state, 'j');
+		expect(state.threadsOffset).toBe(9);
+		state = press(state, '', {home: true});
+		expect(state.threadsOffset).toBe(0);
+		state = press(state, 'k');
+		expect(state.threadsOffset).toBe(0);
+		state = press(state, 'G');
+		expect(state.threadsOffset).toBe(9);
+	});
+
+	test('s sorts the threads by the next column, I reverses it; either shows the first row', () => {
+		let state = press(start(), 'G');
+		expect(state.threadSort).toEqual({key: 'index', reversed: false});
+		state = press(state, 's');
+		expect(state.threadSort).toEqual({key: '10s', reversed: false});
+		expect(state.threadsOffset).toBe(0);
+		state = press(press(state, 'G'), 'I');
+		expect(state.threadSort).toEqual({key: '10s', reversed: true});
+		expect(state.threadsOffset).toBe(0);
+		for (const key of ['60s', '15m', 'index', '10s']) {
+			state = press(state, 's');
+			// A new column starts in its natural order (rates lowest first).
+			expect(state.threadSort).toEqual({key, reversed: false});
+		}
+
+		expect(step(state, 's').effects).toEqual([]);
+		// Not while the threads pane is off screen (a short terminal), nor under the help.
+		const hidden = initialUiState({offered: new Set<Capability>(['pause']), pageSize: 7, threadCount: 16});
+		expect(press(hidden, 's')).toBe(hidden);
+		const help = press(start(), '?');
+		expect(press(help, 's')).toBe(help);
+	});
+
+	test('a key that changes nothing returns the same state (no re-render)', () => {
+		const state = start(20, 16);
+		expect(press(state, '', {downArrow: true})).toBe(state);
+		expect(press(state, 'x')).toBe(state);
+		expect(viewport(state, 20, 16)).toBe(state);
+	});
+
+	test('a bigger viewport pulls the offset back', () => {
+		let state = press(start(), 'G');
+		expect(state.threadsOffset).toBe(9);
+		state = viewport(state, 12, 16);
+		expect(state.threadsOffset).toBe(4);
+		state = viewport(state, 12, 4);
+		expect(state.threadsOffset).toBe(0);
+	});
+
+	test('help opens and closes; thread keys do nothing while it is open', () => {
+		let state = press(start(), '?');
+		expect(state.help).toBe(true);
+		const before = state;
+		state = press(state, '', {downArrow: true});
+		expect(state).toBe(before);
+		state = press(state, '', {escape: true});
+		expect(state.help).toBe(false);
+		state = press(press(state, '?'), '?');
+		expect(state.help).toBe(false);
+	});
+
+	test('app commands are effects, one per key, and change no state', () => {
+		const state = start();
+		expect(step(state, 'R')).toEqual({state, effects: ['refresh']});
+		expect(step(state, 'c').effects).toEqual([]); // config was not offered: ignored
+		expect(step(state, 'q')).toEqual({state, effects: ['quit']});
+		expect(step(state, '', {downArrow: true}).effects).toEqual([]);
+	});
+
+	test('p asks first: y pauses, any other key (n, Esc, a stray letter) does not; r resumes at once', () => {
+		const asked = step(start(), 'p');
+		expect(asked.effects).toEqual([]);
+		expect(asked.state.asking).toBe('pause');
+		expect(step(asked.state, 'y')).toEqual({state: {...asked.state, asking: null}, effects: ['pause']});
+		for (const [input, key] of [
+			['n', {}],
+			['', {escape: true}],
+			['x', {}],
+			['p', {}],
+			['q', {}],
+		] as const) {
+			const answered = step(asked.state, input, key);
+			expect(answered.effects).toEqual([]);
+			expect(answered.state.asking).toBeNull();
+			expect(answered.state.message?.text).toBe('not paused: mining goes on');
+		}
+
+		// Unanswered, the question goes away (the view's timer) and a later y does nothing.
+		const expired = dashboardReducer(asked.state, {type: 'clearMessage'}).state;
+		expect(expired.asking).toBeNull();
+		expect(step(expired, 'y').effects).toEqual([]);
+		expect(step(start(), 'r').effects).toEqual(['resume']);
+	});
+
+	test('a y that comes after the miner stopped allowing a pause says why instead', () => {
+		const asked = step(start(), 'p').state;
+		const refused = dashboardReducer(asked, {
+			type: 'offered',
+			offered: new Set<Capability>(['resume', 'refresh', 'threads']),
+			refusals: new Map([['pause', 'the miner is not answering (down): nothing can be sent to it now']]),
+		}).state;
+		const answered = step(refused, 'y');
+		expect(answered.effects).toEqual([]);
+		expect(answered.state.message?.text).toBe('the miner is not answering (down): nothing can be sent to it now');
+	});
+});

@@ -1,0 +1,104 @@
+import {Text} from 'ink';
+import {render} from 'ink-testing-library';
+import {useEffect} from 'react';
+import {describe, expect, test} from 'vitest';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../../source/ui/keys/bindings.js';
+import type {Capability} from '../../../source/ui/keys/matcher.js';
+import {commandOf, decide, footerOf, helpOf, useScreen, type Availability, type ScreenLogic} from '../../../source/ui/screens/contract.js';
+
+const offered = new Set<Capability>(['config', 'pause', 'threads']);
+
+describe('decide', () => {
+	test('a key that needs nothing works; one whose need is offered works; one not offered is in neither set', () => {
+		const availability = decide(SCREEN_KEYMAP, 'dashboard', offered);
+		expect(availability.works.has('quit')).toBe(true);
+		expect(availability.works.has('config')).toBe(true);
+		expect(availability.works.has('pause')).toBe(true);
+		expect(availability.works.has('resume')).toBe(false);
+		expect(availability.refused.has('resume')).toBe(false);
+	});
+
+	test('a refused capability refuses every command that needs it, with the reason; a refused command too', () => {
+		const availability = decide(
+			SCREEN_KEYMAP,
+			'dashboard',
+			offered,
+			new Map<Capability | CommandName, string>([
+				['pause', 'read-only'],
+				['quit', 'not now'],
+			]),
+		);
+		expect(availability.works.has('pause')).toBe(false);
+		expect(availability.refused.get('pause')).toBe('read-only');
+		expect(availability.refused.get('quit')).toBe('not now');
+	});
+});
+
+describe('commandOf', () => {
+	const availability = decide(SCREEN_KEYMAP, 'dashboard', offered, new Map([['pause', 'the miner is paused already']]));
+
+	test('a working key gives its command, a refused one its reason, any other nothing', () => {
+		expect(commandOf(SCREEN_KEYMAP, availability, 'q', {})).toEqual({command: 'quit'});
+		expect(commandOf(SCREEN_KEYMAP, availability, 'p', {})).toEqual({refused: 'the miner is paused already'});
+		// r (resume) is not offered: nothing, silently.
+		expect(commandOf(SCREEN_KEYMAP, availability, 'r', {})).toBeNull();
+		expect(commandOf(SCREEN_KEYMAP, availability, 'Z', {})).toBeNull();
+	});
+});
+
+describe('footer and help read the same availability', () => {
+	test('the footer shows only what works; the help marks the rest unavailable', () => {
+		const availability = decide(SCREEN_KEYMAP, 'dashboard', offered, new Map([['pause', 'no']]));
+		const footer = footerOf(SCREEN_KEYMAP, availability).map((hint) => hint.label);
+		expect(footer).toContain('quit');
+		expect(footer).toContain('config');
+		expect(footer).not.toContain('pause');
+		const help = helpOf(SCREEN_KEYMAP, ['dashboard'], availability);
+		expect(help.find((entry) => entry.description.startsWith('pause'))?.available).toBe(false);
+		expect(help.find((entry) => entry.description === 'quit rigtop')).toEqual({
+			keys: 'q, F10, Ctrl+C',
+			description: 'quit rigtop',
+			available: true,
+		});
+	});
+});
+
+type CountEnv = {readonly step: number};
+type CountState = {readonly total: number};
+const counter: ScreenLogic<CountState, 'add', CountEnv, 'added', CommandName, Screen> = {
+	reduce: (state, _action, env) => ({state: {total: state.total + env.step}, effects: ['added']}),
+	availability: (): Availability<CommandName, Screen> => decide(SCREEN_KEYMAP, 'dashboard', new Set()),
+};
+
+describe('useScreen', () => {
+	test('each dispatch is reduced with the env of the latest render, and its effects run once', async () => {
+		const effects: string[] = [];
+		let add: (() => void) | undefined;
+		function Counter({step}: {readonly step: number}) {
+			// The env is memoized by the view in real screens; here a new object each render is fine (reduce reads it at once).
+			const {state, dispatch} = useScreen(
+				counter,
+				() => ({total: 0}),
+				{step},
+				(effect) => effects.push(effect),
+			);
+			useEffect(() => {
+				add = () => {
+					dispatch('add');
+				};
+			}, [dispatch]);
+			return <Text>total {state.total}</Text>;
+		}
+
+		const view = render(<Counter step={1} />);
+		add?.();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(view.lastFrame()).toBe('total 1');
+		view.rerender(<Counter step={10} />);
+		add?.();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(view.lastFrame()).toBe('total 11');
+		expect(effects).toEqual(['added', 'added']);
+		view.unmount();
+	});
+});

@@ -1,0 +1,32 @@
+/**
+ * A real fleet for tests: simulated miners of several dialects on loopback, each watched through the
+ * real client, reader and monitor (as the CLI builds them, sharing one poll limiter).
+ */
+import {watchMiner, type WatchedMiner} from '../../../../../source/session/session.js';
+import {createLimiter} from '../../../../../source/monitor/limiter.js';
+import {startSimulator, type SimOptions, type Simulator} from '../../../../../source/sim/simulator.js';
+
+export type SimFleet = {
+	readonly sims: readonly Simulator[];
+	readonly miners: readonly WatchedMiner[];
+	start(): void;
+	close(): Promise<void>;
+};
+
+export async function startSimFleet(rigs: readonly SimOptions[], intervalMs = 250): Promise<SimFleet> {
+	const sims = await Promise.all(rigs.map(async (options) => startSimulator({warm: true, ...options})));
+	const limiter = createLimiter(4);
+	const miners = sims.map((sim) => watchMiner({url: sim.url, token: null}, intervalMs, limiter));
+	return {
+		sims,
+		miners,
+		start() {
+			for (const miner of miners) miner.monitor.start();
+		},
+		async close() {
+			for (const miner of miners) miner.monitor.stop();
+			await Promise.all(miners.map(async (miner) => miner.client.close()));
+			await Promise.all(sims.map(async (sim) => sim.stop()));
+		},
+	};
+}
