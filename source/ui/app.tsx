@@ -2,8 +2,8 @@ import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps, type IntervalControl} from './dashboard.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MinerHistory} from '../history/stores.js';
-import {ChartView} from './chart/chart-view.js';
-import {EventView, type EventSource} from './events/event-view.js';
+import {ChartView} from './screens/chart/view.js';
+import {EventView, type EventSource} from './screens/events/view.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import {FleetStore} from './screens/fleet/store.js';
@@ -14,7 +14,7 @@ import {rigLabel} from './screens/fleet/columns.js';
 import {rigTags} from './screens/fleet/rows.js';
 import type {FleetSaved} from './screens/fleet/reduce.js';
 import type {Prefs} from '../prefs/prefs.js';
-import {CHART_SPANS, DEFAULT_SPAN} from './chart/chart-reducer.js';
+import {CHART_SPANS, DEFAULT_SPAN} from './screens/chart/reduce.js';
 import {FixedNowContext} from './hooks/use-now.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
@@ -245,7 +245,6 @@ export function App({
 				history={miner.history}
 				onClose={closeView}
 				onQuit={onQuit}
-				{...(now === undefined ? {} : {now})}
 				{...(prefs ? {onSpan: saveSpan, ...(chartSpan === undefined ? {} : {initialSpan: chartSpan})} : {})}
 			/>
 		);
@@ -257,7 +256,6 @@ export function App({
 				{...(notices ? {notices} : {})}
 				onClose={closeView}
 				onQuit={onQuit}
-				{...(now === undefined ? {} : {now})}
 			/>
 		);
 	} else if (screen.name === 'fleet' || screen.name === 'chart' || screen.name === 'events' || !miner) {

@@ -3,13 +3,14 @@
  * axes, the outage shaded and the gap left blank, the markers under the chart, the keys, a poll and a resize redrawn.
  */
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {SessionHistory} from '../../../source/history/source.js';
-import {HistoryStores} from '../../../source/history/stores.js';
-import {chartPoints, plotColumns, Y_AXIS_WIDTH} from '../../../source/ui/chart/chart-model.js';
-import {ChartView} from '../../../source/ui/chart/chart-view.js';
-import {createStore, makeSnapshot, makeState, NOW} from '../helpers/state.js';
-import {at, NIGHT, nightHistory, POLL_MS} from '../helpers/history.js';
-import {expectFits, KEYS, linesOf, renderTerminal} from '../helpers/terminal.js';
+import {SessionHistory} from '../../../../source/history/source.js';
+import {HistoryStores} from '../../../../source/history/stores.js';
+import {chartPoints, plotColumns, Y_AXIS_WIDTH} from '../../../../source/ui/screens/chart/model.js';
+import {ChartView} from '../../../../source/ui/screens/chart/view.js';
+import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
+import {createStore, makeSnapshot, makeState, NOW} from '../../helpers/state.js';
+import {at, NIGHT, nightHistory, POLL_MS} from '../../helpers/history.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -31,7 +32,9 @@ async function showChart(size: {columns: number; rows: number}) {
 	const onClose = vi.fn();
 	const onQuit = vi.fn();
 	const terminal = await renderTerminal(
-		<ChartView store={store} history={night.history} onClose={onClose} onQuit={onQuit} now={NOW} />,
+		<FixedNowContext.Provider value={NOW}>
+			<ChartView store={store} history={night.history} onClose={onClose} onQuit={onQuit} />
+		</FixedNowContext.Provider>,
 		size,
 	);
 	return {terminal, store, onClose, onQuit};
@@ -177,7 +180,11 @@ describe('with history off', () => {
 		);
 		cleanups.push(() => history.close());
 		for (let i = 10; i >= 1; i--) store.set({lastAttemptAt: NOW - i * POLL_MS, lastSuccessAt: NOW - i * POLL_MS});
-		const terminal = await renderTerminal(<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} now={NOW} />);
+		const terminal = await renderTerminal(
+			<FixedNowContext.Provider value={NOW}>
+				<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} />
+			</FixedNowContext.Provider>,
+		);
 		const frame = terminal.frame();
 		expect(linesOf(frame)[1]).toContain('history off: this session only');
 		const {plot} = parts(frame);
@@ -199,7 +206,9 @@ describe('with history off', () => {
 		);
 		cleanups.push(() => history.close());
 		const terminal = await renderTerminal(
-			<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} now={NOW + 3 * 3_600_000} />,
+			<FixedNowContext.Provider value={NOW + 3 * 3_600_000}>
+				<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} />
+			</FixedNowContext.Provider>,
 		);
 		expect(terminal.frame()).toContain('nothing seen in this span yet (history is off: this session only)');
 	});

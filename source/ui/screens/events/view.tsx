@@ -1,22 +1,33 @@
 import {Box, Text} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
-import {useKeys} from '../hooks/use-keys.js';
-import {EventListStore, type MinerHistory} from '../../history/stores.js';
-import type {MinerEvent, MonitorState, Severity} from '../../monitor/types.js';
-import type {Store} from '../../store.js';
-import {describeEvents, type EventLine} from '../event-lines.js';
-import {SESSION_LABEL} from '../screens/fleet/rows.js';
-import {FixedNowContext, useNow} from '../hooks/use-now.js';
-import {useStepReducer} from '../hooks/use-step-reducer.js';
-import {useStore} from '../hooks/use-store.js';
-import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {SCREEN_KEYMAP, type CommandName} from '../keys/bindings.js';
-import {Footer} from '../panes/footer.js';
-import {HelpOverlay} from '../panes/help-overlay.js';
-import {TitleBar} from '../panes/title-bar.js';
-import {useTheme, type ThemeToken} from '../theme.js';
-import {eventViewReducer, initialEventViewState, type EventViewEffect} from './event-view-reducer.js';
-import {Wrapped} from '../wrap.js';
+import {EventListStore, type MinerHistory} from '../../../history/stores.js';
+import type {MinerEvent, MonitorState, Severity} from '../../../monitor/types.js';
+import type {Store} from '../../../store.js';
+import {describeEvents, type EventLine} from '../../event-lines.js';
+import {useKeys} from '../../hooks/use-keys.js';
+import {useNow} from '../../hooks/use-now.js';
+import {useStore} from '../../hooks/use-store.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {Footer} from '../../panes/footer.js';
+import {HelpOverlay} from '../../panes/help-overlay.js';
+import {TitleBar} from '../../panes/title-bar.js';
+import {useTheme, type ThemeToken} from '../../theme.js';
+import {Wrapped} from '../../wrap.js';
+import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {SESSION_LABEL} from '../fleet/rows.js';
+import {availability, eventsHelp} from './availability.js';
+import {
+	initialEventViewState,
+	offsetOf,
+	reduce,
+	type EventsEnv,
+	type EventViewAction,
+	type EventViewEffect,
+	type EventViewState,
+} from './reduce.js';
+
+const LOGIC: ScreenLogic<EventViewState, EventViewAction, EventsEnv, EventViewEffect, CommandName, Screen> = {reduce, availability};
 
 /** One rig whose events are listed: its monitor (for new events) and its history (for the stored ones). */
 export type EventSource = {
@@ -34,8 +45,6 @@ export type EventViewProps = {
 	readonly notices?: Store<readonly MinerEvent[]>;
 	readonly onClose: () => void;
 	readonly onQuit: () => void;
-	/** A fixed clock (epoch ms), for tests and screenshots. */
-	readonly now?: number;
 };
 
 /** Events read per rig at most: a rig at the store's bound holds 10 000; a fleet shares 20 000. */
@@ -79,11 +88,11 @@ export function wrapText(text: string, width: number): string[] {
  * and this session's as they come, newest first, each with its date when not today and outages with their span and
  * length. With history off, this session's events (what the monitor keeps), and it says so.
  */
-export function EventView({sources, title, notices, onClose, onQuit, now: fixedNow}: EventViewProps) {
+export function EventView({sources, title, notices, onClose, onQuit}: EventViewProps) {
 	const theme = useTheme();
 	const {columns, rows} = useTerminalSize();
-	const clock = useNow(60_000);
-	const now = fixedNow ?? clock;
+	// The App's one clock (fixed for tests and screenshots).
+	const now = useNow(60_000);
 	const several = sources.length > 1;
 	const limit = eventLimit(sources.length);
 	// Every rig's events, read by its history's store (history/stores.ts), with the session's notices merged in.
@@ -103,10 +112,8 @@ export function EventView({sources, title, notices, onClose, onQuit, now: fixedN
 		},
 		[onQuit, onClose],
 	);
-	const [ui, dispatch] = useStepReducer(eventViewReducer, () => initialEventViewState(lines.length, listHeight), run);
-	useEffect(() => {
-		dispatch({type: 'list', count: lines.length, pageSize: listHeight});
-	}, [dispatch, lines.length, listHeight]);
+	const env = useMemo<EventsEnv>(() => ({count: lines.length, pageSize: listHeight}), [lines.length, listHeight]);
+	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, initialEventViewState, env, run);
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
 	});
@@ -114,7 +121,7 @@ export function EventView({sources, title, notices, onClose, onQuit, now: fixedN
 	const whenWidth = Math.max(5, ...lines.map((line) => line.when.length));
 	const rigWidth = several ? Math.min(20, Math.max(...lines.map((line) => line.rig?.length ?? 0), 3)) : 0;
 	const textWidth = Math.max(10, columns - 2 - whenWidth - 2 - (several ? rigWidth + 2 : 0));
-	const offset = Math.min(ui.offset, Math.max(0, lines.length - 1));
+	const offset = offsetOf(ui, lines.length);
 
 	const shown: {line: EventLine; text: string; first: boolean; key: string}[] = [];
 	let last = offset;
@@ -127,11 +134,8 @@ export function EventView({sources, title, notices, onClose, onQuit, now: fixedN
 		last = index;
 	}
 
-	const footer = useMemo(() => {
-		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
-		return SCREEN_KEYMAP.footer('events', new Set<CommandName>(['quit', 'help', 'closeView', 'eventsUp']));
-	}, [ui.help]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['events']), []);
+	const footer = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
+	const help = useMemo(() => eventsHelp(), []);
 
 	const oldest = lines.at(-1);
 	const summary = !loaded
@@ -145,43 +149,41 @@ export function EventView({sources, title, notices, onClose, onQuit, now: fixedN
 			: `${offset + 1}–${last + 1} of ${lines.length}, newest first${last + 1 < lines.length ? ` · ${SCREEN_KEYMAP.keyOf('eventsDown', 'events')} older` : ''}`;
 
 	return (
-		<FixedNowContext.Provider value={fixedNow ?? null}>
-			<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
-				<TitleBar width={columns} title={[title, 'events']} stateWidth={[...summary].length}>
-					<Text {...theme.text(sessionOnly ? 'warn' : 'muted')}>{summary}</Text>
-				</TitleBar>
-				{ui.help ? (
-					<HelpOverlay entries={help} width={columns} height={budget - 2} />
-				) : (
-					<>
-						<Box flexDirection="column" height={listHeight} paddingX={1} overflowY="hidden">
-							{!loaded ? null : lines.length === 0 ? (
-								<Wrapped {...theme.text('muted')}>
-									{sessionOnly ? 'no events in this session yet (history is off)' : 'no events stored yet'}
-								</Wrapped>
-							) : (
-								shown.map(({line, text, first, key}) => (
-									<Text key={key} wrap="truncate-end">
-										<Text {...theme.text('muted')}>{(first ? line.when : '').padEnd(whenWidth)}</Text>
-										{several ? (
-											<Text
-												bold={line.severity !== 'info'}
-											>{`  ${(first ? (line.rig ?? '') : '').slice(0, rigWidth).padEnd(rigWidth)}`}</Text>
-										) : null}
-										<Text {...theme.text(toneOf[line.severity])}>{`  ${text}`}</Text>
-									</Text>
-								))
-							)}
-						</Box>
-						<Box height={1} paddingX={1}>
-							<Text wrap="truncate-end" {...theme.text('muted')}>
-								{position}
-							</Text>
-						</Box>
-					</>
-				)}
-				<Footer hints={footer} width={columns} />
-			</Box>
-		</FixedNowContext.Provider>
+		<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
+			<TitleBar width={columns} title={[title, 'events']} stateWidth={[...summary].length}>
+				<Text {...theme.text(sessionOnly ? 'warn' : 'muted')}>{summary}</Text>
+			</TitleBar>
+			{ui.help ? (
+				<HelpOverlay entries={help} width={columns} height={budget - 2} />
+			) : (
+				<>
+					<Box flexDirection="column" height={listHeight} paddingX={1} overflowY="hidden">
+						{!loaded ? null : lines.length === 0 ? (
+							<Wrapped {...theme.text('muted')}>
+								{sessionOnly ? 'no events in this session yet (history is off)' : 'no events stored yet'}
+							</Wrapped>
+						) : (
+							shown.map(({line, text, first, key}) => (
+								<Text key={key} wrap="truncate-end">
+									<Text {...theme.text('muted')}>{(first ? line.when : '').padEnd(whenWidth)}</Text>
+									{several ? (
+										<Text
+											bold={line.severity !== 'info'}
+										>{`  ${(first ? (line.rig ?? '') : '').slice(0, rigWidth).padEnd(rigWidth)}`}</Text>
+									) : null}
+									<Text {...theme.text(toneOf[line.severity])}>{`  ${text}`}</Text>
+								</Text>
+							))
+						)}
+					</Box>
+					<Box height={1} paddingX={1}>
+						<Text wrap="truncate-end" {...theme.text('muted')}>
+							{position}
+						</Text>
+					</Box>
+				</>
+			)}
+			<Footer hints={footer} width={columns} />
+		</Box>
 	);
 }
