@@ -11,7 +11,7 @@ import {App} from '../../source/ui/app.js';
 import {Dashboard} from '../../source/ui/dashboard.js';
 import {createStore, makeSnapshot, makeState, makeThreads, NOW, type TestStore} from './helpers/state.js';
 import {nightHistory, POLL_MS} from './helpers/history.js';
-import {KEYS, linesOf, renderTerminal} from './helpers/terminal.js';
+import {KEYS, linesOf, renderTerminal, tick} from './helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -109,6 +109,22 @@ describe('the dashboard with history', () => {
 		const first = stripVTControlCharacters(terminal.frames[0] ?? '');
 		expect(first).toContain('╭ Hashrate');
 		expect(first).not.toContain('since 1d');
+	});
+
+	test('a poll is drawn in one frame, with the sparkline read for it (its store reads before the screen redraws)', async () => {
+		const {store, history} = withNight();
+		const terminal = await showDashboard(store, history);
+		await terminal.waitFor('Hashrate since 1d');
+		await tick();
+		const before = terminal.frames.length;
+		for (let i = 1; i <= 5; i++) {
+			store.set({lastAttemptAt: NOW + i * 1000, lastSuccessAt: NOW + i * 1000, polls: 10 + i});
+			await tick();
+		}
+
+		expect(terminal.frames.length - before).toBe(5);
+		// The newest answer is for the last poll (its key ends with the poll's time).
+		expect(history.sparkline.getState()[0]?.key.endsWith(`:${NOW + 5000}`)).toBe(true);
 	});
 
 	test('a dashboard opened again on the same history (from the fleet) draws the stored line in its first frame', async () => {
