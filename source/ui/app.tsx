@@ -28,7 +28,7 @@ export type AppMiner = {
 	readonly onRefresh?: () => void;
 	/** Whether rigtop sends this miner an access token (without one it allows no pause or config); default true. */
 	readonly tokenGiven?: boolean;
-	/** Its history (history/source.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
+	/** Its history's stores (history/stores.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
 	readonly history?: MinerHistory;
 };
 
@@ -95,7 +95,7 @@ type Screen =
 
 /**
  * The rig whose dashboard, config view, or chart or event view opened from its dashboard is open; -1 for the fleet
- * and the screens opened from it (they leave the fleet's polling as it was: history/source.ts reads what it needs).
+ * and the screens opened from it (they leave the fleet's polling as it was: the history's stores read what they need).
  */
 function openRig(screen: Screen): number {
 	if (screen.name === 'fleet') return -1;
