@@ -263,18 +263,19 @@ export type PaneEventsRequest = {
 	readonly notices: readonly MinerEvent[];
 };
 
-/** A pane's request from the events its screen shows (the miner's own and the session's notices). */
-export function paneEventsRequest(events: readonly MinerEvent[], count: number): PaneEventsRequest {
-	let seq = 0;
+/** The newest of the miner's own events in a log (its seq; the session's notices have a negative one), 0 for none. */
+function newestOwnSeq(events: readonly MinerEvent[]): number {
 	for (let i = events.length - 1; i >= 0; i--) {
 		const event = events[i];
-		if (event && event.seq > 0) {
-			seq = event.seq;
-			break;
-		}
+		if (event && event.seq > 0) return event.seq;
 	}
 
-	return {count, seq, notices: events.filter((event) => event.seq < 0)};
+	return 0;
+}
+
+/** A pane's request from the events its screen shows (the miner's own and the session's notices). */
+export function paneEventsRequest(events: readonly MinerEvent[], count: number): PaneEventsRequest {
+	return {count, seq: newestOwnSeq(events), notices: events.filter((event) => event.seq < 0)};
 }
 
 /** A monitor's event as the panes list it. */
@@ -305,8 +306,7 @@ export class PaneEventsStore extends RequestStore<PaneEventsRequest, readonly St
 	}
 
 	protected override follow(request: PaneEventsRequest): PaneEventsRequest {
-		const own = paneEventsRequest(this.#monitor.getState().events, request.count);
-		return {...request, seq: own.seq};
+		return {...request, seq: newestOwnSeq(this.#monitor.getState().events)};
 	}
 
 	protected override compute(request: PaneEventsRequest): readonly StoredEvent[] {
