@@ -53,7 +53,7 @@ function columnOf(t: number, from: number, to: number, columns: number): number 
 	return Y_AXIS_WIDTH + Math.floor(((t - from) / (to - from)) * plotColumns(columns));
 }
 
-/** [from, to) of a live chart: its buckets on a grid of their width (chart-view.tsx). */
+/** [from, to) of a live chart: its buckets on a grid of their width (history/stores.ts, chartWindow). */
 function spanOf(spanMs: number, columns: number): {from: number; to: number} {
 	const step = spanMs / chartPoints(columns, spanMs, POLL_MS);
 	const to = Math.ceil(NOW / step) * step;
