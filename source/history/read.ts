@@ -112,26 +112,28 @@ export class HistoryReader {
 	readonly #store: HistoryStore;
 	/** #holdsWhole's answers: the same while the tiers' first times are (pruning moves them, and so the key). */
 	readonly #whole = new Map<string, boolean>();
-	readonly #beforeRead: () => void;
 	readonly #pending: (miner: number) => readonly SampleRow[];
+	readonly #pendingEvents: (miner: number) => readonly StoredEvent[];
 
 	/**
-	 * In a live session the recorder passes `beforeRead` (called first by every read: it writes the events that wait)
-	 * and `pending` (the polls of a miner not written yet, at most the last 5 s): reads include the last poll without
-	 * a commit for every redraw.
+	 * In a live session the recorder passes `pending` (the polls of a miner not written yet, at most the last 5 s) and
+	 * `pendingEvents` (its events not written yet, at most the last 50 ms, as they will be stored): reads include them
+	 * from memory, so a read never writes and never waits for a commit.
 	 */
 	constructor(
 		store: HistoryStore,
-		hooks: {readonly beforeRead?: () => void; readonly pending?: (miner: number) => readonly SampleRow[]} = {},
+		hooks: {
+			readonly pending?: (miner: number) => readonly SampleRow[];
+			readonly pendingEvents?: (miner: number) => readonly StoredEvent[];
+		} = {},
 	) {
 		this.#store = store;
-		this.#beforeRead = hooks.beforeRead ?? (() => undefined);
 		this.#pending = hooks.pending ?? (() => []);
+		this.#pendingEvents = hooks.pendingEvents ?? (() => []);
 	}
 
 	/** Every stored miner, the one seen most recently first. */
 	miners(): StoredMiner[] {
-		this.#beforeRead();
 		return this.#store.read(
 			() =>
 				this.#store
@@ -142,7 +144,6 @@ export class HistoryReader {
 	}
 
 	miner(id: number): StoredMiner | null {
-		this.#beforeRead();
 		return this.#store.read(() => {
 			const row = this.#store.get<MinerColumns>(
 				'SELECT miner, name, url, api_id, worker, first_seen, last_seen FROM miner WHERE miner = ?',
@@ -154,14 +155,12 @@ export class HistoryReader {
 
 	/** The stored miner a live one is (from what its answer says), without writing anything; null when none. */
 	identify(url: string, facts: IdentityFacts, at: number): number | null {
-		this.#beforeRead();
 		const clean: IdentityFacts = {...facts, apiId: blankToNull(facts.apiId), workerId: blankToNull(facts.workerId)};
 		return this.#store.read(() => identify(this.#store, {url, name: '', facts: clean, at}), null);
 	}
 
 	/** The miner last seen at a URL; null when none. */
 	byUrl(url: string): number | null {
-		this.#beforeRead();
 		return this.#store.read(
 			() => this.#store.get<{miner: number}>('SELECT miner FROM miner WHERE url = ? ORDER BY last_seen DESC LIMIT 1', url)?.miner ?? null,
 			null,
@@ -170,7 +169,6 @@ export class HistoryReader {
 
 	/** The first and last stored times of a miner (any tier), or null when nothing is stored. */
 	span(miner: number): {readonly first: number; readonly last: number} | null {
-		this.#beforeRead();
 		return this.#store.read(() => {
 			const coverage = this.#coverage(miner);
 			// A summary's time is its bucket's start: where a finer tier still holds every poll of a tier's first bucket
@@ -197,7 +195,6 @@ export class HistoryReader {
 	 * before its part of the span (the span starts inside it) counts from the part's start.
 	 */
 	series(miner: number, options: {readonly from: number; readonly to: number; readonly points: number}): Series {
-		this.#beforeRead();
 		const points = Math.max(1, Math.floor(options.points));
 		const {from, to} = options;
 		const step = Math.max(1, (to - from) / points);
@@ -251,10 +248,9 @@ export class HistoryReader {
 
 	/** Stored events of a miner from `since` (to `until`), oldest first; the newest `limit` (default 1000) when more. */
 	events(miner: number, options: {readonly since: number; readonly until?: number; readonly limit?: number}): StoredEvent[] {
-		this.#beforeRead();
 		const until = options.until ?? Number.MAX_SAFE_INTEGER;
 		const limit = Math.max(1, Math.floor(options.limit ?? 1000));
-		return this.#store.read(
+		const stored = this.#store.read(
 			() =>
 				this.#store
 					.all<StoredEvent>(
@@ -268,6 +264,10 @@ export class HistoryReader {
 					.reverse(),
 			[],
 		);
+		// The events waiting to be written (logged after every stored one of this session), merged by time.
+		const pending = this.#pendingEvents(miner).filter((event) => event.t >= options.since && event.t < until);
+		if (pending.length === 0) return stored;
+		return [...stored, ...pending].sort((a, b) => a.t - b.t).slice(-limit);
 	}
 
 	/**
@@ -275,7 +275,6 @@ export class HistoryReader {
 	 * as `rigtop config set` — stores a newer one; 0 when none. One indexed read.
 	 */
 	lastEvent(miner: number): number {
-		this.#beforeRead();
 		return this.#store.read(
 			() => this.#store.get<{id: number}>('SELECT id FROM event WHERE miner = ? ORDER BY t DESC, id DESC LIMIT 1', miner)?.id ?? 0,
 			0,
@@ -287,7 +286,6 @@ export class HistoryReader {
 	 * last hour, minute summaries before them, 10-minute summaries before those): what `rigtop history` prints.
 	 */
 	rows(miner: number, options: {readonly from: number; readonly to: number}): StoredRow[] {
-		this.#beforeRead();
 		return this.#store.read(() => {
 			const out: StoredRow[] = [];
 			for (const segment of segmentsFor(this.#coverage(miner), options.from, options.to, 0)) {

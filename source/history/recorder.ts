@@ -11,7 +11,8 @@
  */
 import type {MinerSnapshot} from '../miner/model.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
-import {HistoryReader} from './read.js';
+import {Listeners} from '../store.js';
+import {HistoryReader, type StoredEvent} from './read.js';
 import type {HistoryStore} from './store.js';
 import {linkCode, LINK, type LinkCode, type SampleRow} from './tiers.js';
 import {HistoryWriter, type EventRecord, type Observation} from './writer.js';
@@ -59,6 +60,10 @@ export class HistoryRecorder {
 	#timerDue = 0;
 	#closed = false;
 	readonly #written = new Set<number>();
+	/** Told after each write (a flush that stored something). */
+	readonly #wrote = new Listeners();
+	/** Per slot not written yet: the stored miner its first answer identifies (looked up once, without writing). */
+	readonly #identified = new Map<number, number | null>();
 
 	constructor(store: HistoryStore, options: HistoryRecorderOptions) {
 		this.store = store;
@@ -69,13 +74,17 @@ export class HistoryRecorder {
 		});
 		this.#intervalMs = options.intervalMs;
 		this.#flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
-		// Reads in this process see every poll: what waits for the next flush is written first.
+		// Reads in this process see every poll and event: what waits for the next flush is merged in from memory (a read
+		// never writes).
 		this.reader = new HistoryReader(store, {
-			beforeRead: () => {
-				if (this.#events.length > 0) this.flush();
-			},
 			pending: (miner) => this.#pendingSamples(miner),
+			pendingEvents: (miner) => this.#pendingEvents(miner),
 		});
+	}
+
+	/** Tells `listener` after each write that stored something (the screens' history stores read again on it). */
+	onWrite(listener: () => void): () => void {
+		return this.#wrote.add(listener);
 	}
 
 	get enabled(): boolean {
@@ -97,6 +106,40 @@ export class HistoryRecorder {
 	/** The stored miner of the session's miner at `slot` as far as written, or null: never writes (minerOf may). */
 	writtenMinerOf(slot: number): number | null {
 		return this.#writer.minerOf(slot);
+	}
+
+	/**
+	 * Whether the session's miner at `slot` is or will be in the store at the next write (what minerOf would find an
+	 * id for), without writing or reading anything.
+	 */
+	knows(slot: number): boolean {
+		if (this.#writer.minerOf(slot) !== null) return true;
+		const pending = this.#observations.filter((observation) => observation.slot === slot);
+		return pending.length > 0 && !(this.#writer.waits(slot) && pending.every((observation) => observation.facts === null));
+	}
+
+	/**
+	 * The stored miner to read the session's miner at `slot` as, without writing: the one written, else the one its
+	 * first answer waiting to be written identifies (a miner stored before, by this rigtop or another: read once);
+	 * null for a miner the store does not know yet (its first poll waiting): only what waits is read then (pendingOf).
+	 */
+	readMinerOf(slot: number): number | null {
+		const written = this.#writer.minerOf(slot);
+		if (written !== null) return written;
+		if (this.#identified.has(slot)) return this.#identified.get(slot) ?? null;
+		const first = this.#observations.find((observation) => observation.slot === slot && observation.facts !== null);
+		if (!first?.facts) return null;
+		const miner = this.reader.identify(first.url, first.facts, first.sample.t);
+		this.#identified.set(slot, miner);
+		return miner;
+	}
+
+	/** The polls and events of the session's miner at `slot` that wait to be written, as a read returns them. */
+	pendingOf(slot: number): {readonly samples: readonly SampleRow[]; readonly events: readonly StoredEvent[]} {
+		return {
+			samples: this.#observations.filter((observation) => observation.slot === slot).map((observation) => observation.sample),
+			events: this.#events.filter((event) => event.slot === slot).map((event) => this.#storedEvent(event)),
+		};
 	}
 
 	/** Records every poll and event of these monitors from now on (slot = position in the list). */
@@ -163,6 +206,8 @@ export class HistoryRecorder {
 				if (miner !== null) this.#written.add(miner);
 			}
 
+			this.#identified.clear();
+			this.#wrote.notify();
 			return true;
 		}
 
@@ -188,13 +233,30 @@ export class HistoryRecorder {
 		}
 
 		this.store.close();
+		this.#wrote.clear();
 	}
 
 	/** The polls of a stored miner that wait to be written. */
 	#pendingSamples(miner: number): SampleRow[] {
+		if (this.#observations.length === 0) return [];
 		return this.#observations
-			.filter((observation) => this.#writer.minerOf(observation.slot) === miner)
+			.filter((observation) => this.#readMinerOf(observation.slot) === miner)
 			.map((observation) => observation.sample);
+	}
+
+	/** The events of a stored miner that wait to be written, as they will be stored. */
+	#pendingEvents(miner: number): StoredEvent[] {
+		if (this.#events.length === 0) return [];
+		return this.#events.filter((event) => this.#readMinerOf(event.slot) === miner).map((event) => this.#storedEvent(event));
+	}
+
+	/** The slot's stored miner for merging what waits: the written one, or the one identified for a read (never looked up here). */
+	#readMinerOf(slot: number): number | null {
+		return this.#writer.minerOf(slot) ?? this.#identified.get(slot) ?? null;
+	}
+
+	#storedEvent(event: EventRecord): StoredEvent {
+		return {t: event.t, kind: event.kind, severity: event.severity, text: this.#writer.storedText(event.text)};
 	}
 
 	#onState(slot: number, state: MonitorState): void {

@@ -1,6 +1,7 @@
 /**
- * What the screens read a miner's past from — the chart (`g`), the sparkline, the event view (`e`) and the events
- * panes: one `MinerHistory` per watched miner, made by the live session.
+ * Where a miner's past is read from for the screens — the chart (`g`), the sparkline, the event view (`e`) and the
+ * events panes: one `HistorySource` per watched miner, made by the live session. The screens never read it
+ * themselves: its stores (history/stores.ts, `MinerHistory`) do, outside render.
  *
  * With history on, it reads the store through the session's recorder (so a rigtop started again shows the night
  * before, and the polls waiting for the next flush are included). With `--no-history`, a store that could not be
@@ -13,9 +14,11 @@ import {seriesOfSamples, type Series, type StoredEvent} from './read.js';
 import {sampleOfState, type HistoryRecorder, type RecordedMonitor} from './recorder.js';
 import type {SampleRow} from './tiers.js';
 
+export type {MinerHistory} from './stores.js';
+
 export type SeriesRequest = {readonly from: number; readonly to: number; readonly points: number};
 
-export type MinerHistory = {
+export type HistorySource = {
 	/** 'stored': the history store (every rigtop's polls and events of this miner); 'session': this session's memory only. */
 	where(): 'stored' | 'session';
 	/** The session's poll interval (a sparkline's bucket is never narrower). */
@@ -31,6 +34,16 @@ export type MinerHistory = {
 	 * once per poll: the screens read the events again on it, as on an event of their own monitor.
 	 */
 	eventsStamp?(): string;
+	/**
+	 * A mark of what a read depends on besides its request: where it reads from, the stored miner, another process's
+	 * newest event (eventsStamp). In memory, never a read: the stores read again when it changes.
+	 */
+	version?(): string;
+	/**
+	 * Tells `listener` when what it reads may have changed: a poll or an event of the monitor, a write of the recorder
+	 * (the stores of history/stores.ts read again on it). Optional: a history that never changes has none.
+	 */
+	subscribe?(listener: () => void): () => void;
 	/** Stops listening to the monitor. */
 	close(): void;
 };
@@ -52,7 +65,7 @@ export type SessionHistoryOptions = {
 };
 
 /** A miner's history for the screens: the store while it is usable, else the session's memory (see above). */
-export class SessionHistory implements MinerHistory {
+export class SessionHistory implements HistorySource {
 	readonly #interval: () => number;
 	readonly #monitor: RecordedMonitor;
 	readonly #slot: number;
@@ -82,19 +95,30 @@ export class SessionHistory implements MinerHistory {
 	}
 
 	where(): 'stored' | 'session' {
-		return this.#storedMiner() === null ? 'session' : 'stored';
+		return this.#stored() ? 'stored' : 'session';
 	}
 
 	series(request: SeriesRequest): Series {
-		const miner = this.#storedMiner();
-		if (this.#recorder && miner !== null) return this.#recorder.reader.series(miner, request);
-		return seriesOfSamples(-1, this.#memory ?? [], request);
+		const recorder = this.#stored();
+		if (!recorder) return seriesOfSamples(-1, this.#memory ?? [], request);
+		const miner = recorder.readMinerOf(this.#slot);
+		if (miner !== null) return recorder.reader.series(miner, request);
+		// Not in the store yet (its first poll waits to be written): what waits.
+		return seriesOfSamples(-1, recorder.pendingOf(this.#slot).samples, request);
 	}
 
 	events(options: {readonly since: number; readonly limit?: number}): readonly StoredEvent[] {
-		const miner = this.#storedMiner();
-		if (this.#recorder && miner !== null) return this.#recorder.reader.events(miner, options);
 		const limit = Math.max(1, Math.floor(options.limit ?? 1000));
+		const recorder = this.#stored();
+		if (recorder) {
+			const miner = recorder.readMinerOf(this.#slot);
+			if (miner !== null) return recorder.reader.events(miner, options);
+			return recorder
+				.pendingOf(this.#slot)
+				.events.filter((event) => event.t >= options.since)
+				.slice(-limit);
+		}
+
 		return this.#monitor
 			.getState()
 			.events.filter((event) => event.at >= options.since)
@@ -103,8 +127,14 @@ export class SessionHistory implements MinerHistory {
 	}
 
 	span(): {readonly first: number; readonly last: number} | null {
-		const miner = this.#storedMiner();
-		if (this.#recorder && miner !== null) return this.#recorder.reader.span(miner);
+		const recorder = this.#stored();
+		if (recorder) {
+			const miner = recorder.readMinerOf(this.#slot);
+			if (miner !== null) return recorder.reader.span(miner);
+			const times = recorder.pendingOf(this.#slot).samples.map((sample) => sample.t);
+			return times.length === 0 ? null : {first: Math.min(...times), last: Math.max(...times)};
+		}
+
 		const first = this.#memory?.at(0);
 		const last = this.#memory?.last();
 		return first && last ? {first: first.t, last: last.t} : null;
@@ -114,14 +144,28 @@ export class SessionHistory implements MinerHistory {
 		return this.#stamp;
 	}
 
+	version(): string {
+		const recorder = this.#stored();
+		return recorder ? `stored:${recorder.writtenMinerOf(this.#slot) ?? ''}:${this.#stamp}` : 'session';
+	}
+
+	subscribe(listener: () => void): () => void {
+		const fromMonitor = this.#monitor.subscribe(listener);
+		const fromRecorder = this.#recorder?.onWrite(listener) ?? (() => undefined);
+		return () => {
+			fromMonitor();
+			fromRecorder();
+		};
+	}
+
 	close(): void {
 		this.#unsubscribe();
 	}
 
-	/** The stored miner while the store is usable; null: read from memory. */
-	#storedMiner(): number | null {
-		if (!this.#recorder?.enabled) return null;
-		return this.#recorder.minerOf(this.#slot);
+	/** The recorder while the store is usable and knows (or is about to know) the miner; null: read from memory. */
+	#stored(): HistoryRecorder | null {
+		if (!this.#recorder?.enabled || !this.#recorder.knows(this.#slot)) return null;
+		return this.#recorder;
 	}
 
 	/** Keeps the polls in memory while the store does not (from the moment it stops, if it stops). */
@@ -151,12 +195,12 @@ export class SessionHistory implements MinerHistory {
  * polls per redraw instead of the hour's 1,800 (docs/history.md has the figures).
  */
 export class SeriesCache {
-	#history: MinerHistory | null = null;
+	#history: Pick<HistorySource, 'series'> | null = null;
 	#request: SeriesRequest | null = null;
 	#series: Series | null = null;
 	#fullTo = 0;
 
-	read(history: MinerHistory, request: SeriesRequest): Series {
+	read(history: Pick<HistorySource, 'series'>, request: SeriesRequest): Series {
 		const previous = this.#request;
 		const kept = this.#series;
 		const points = Math.max(1, Math.floor(request.points));

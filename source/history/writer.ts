@@ -172,6 +172,11 @@ export class HistoryWriter {
 		return this.#writerId;
 	}
 
+	/** An event's text as it will be stored (the session's secrets replaced, cut to length). */
+	storedText(text: string): string {
+		return cleanText(text, this.#secrets);
+	}
+
 	/** The stored miner a session's miner is written as, or null before its first write. */
 	minerOf(slot: number): number | null {
 		this.#checkGeneration();

@@ -24,7 +24,7 @@ const MIN_INTERVAL_MS = 250;
 
 export type Prefs = {
 	readonly fleet?: {readonly sort: FleetSortKey; readonly reversed: boolean; readonly filter: string};
-	/** The chart's span (ms): one of the chart's spans (ui/chart/chart-reducer.ts). */
+	/** The chart's span (ms): one of the chart's spans (ui/screens/chart/reduce.ts). */
 	readonly chartSpanMs?: number;
 	readonly intervalMs?: number;
 };

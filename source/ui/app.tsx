@@ -1,9 +1,9 @@
 import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps, type IntervalControl} from './screens/dashboard/view.js';
 import type {AlertCenterState} from '../alerts/center.js';
-import type {MinerHistory} from '../history/source.js';
-import {ChartView} from './chart/chart-view.js';
-import {EventView, type EventSource} from './events/event-view.js';
+import type {MinerHistory} from '../history/stores.js';
+import {ChartView} from './screens/chart/view.js';
+import {EventView, type EventSource} from './screens/events/view.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import {FleetStore} from './screens/fleet/store.js';
@@ -14,7 +14,7 @@ import {rigLabel} from './screens/fleet/columns.js';
 import {rigTags} from './screens/fleet/rows.js';
 import type {FleetSaved} from './screens/fleet/reduce.js';
 import type {Prefs} from '../prefs/prefs.js';
-import {CHART_SPANS, DEFAULT_SPAN} from './chart/chart-reducer.js';
+import {CHART_SPANS, DEFAULT_SPAN} from './screens/chart/reduce.js';
 import {FixedNowContext} from './hooks/use-now.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
@@ -28,7 +28,7 @@ export type AppMiner = {
 	readonly onRefresh?: () => void;
 	/** Whether rigtop sends this miner an access token (without one it allows no pause or config); default true. */
 	readonly tokenGiven?: boolean;
-	/** Its history (history/source.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
+	/** Its history's stores (history/stores.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
 	readonly history?: MinerHistory;
 };
 
@@ -95,7 +95,7 @@ type Screen =
 
 /**
  * The rig whose dashboard, config view, or chart or event view opened from its dashboard is open; -1 for the fleet
- * and the screens opened from it (they leave the fleet's polling as it was: history/source.ts reads what it needs).
+ * and the screens opened from it (they leave the fleet's polling as it was: the history's stores read what they need).
  */
 function openRig(screen: Screen): number {
 	if (screen.name === 'fleet') return -1;
@@ -245,7 +245,6 @@ export function App({
 				history={miner.history}
 				onClose={closeView}
 				onQuit={onQuit}
-				{...(now === undefined ? {} : {now})}
 				{...(prefs ? {onSpan: saveSpan, ...(chartSpan === undefined ? {} : {initialSpan: chartSpan})} : {})}
 			/>
 		);
@@ -257,7 +256,6 @@ export function App({
 				{...(notices ? {notices} : {})}
 				onClose={closeView}
 				onQuit={onQuit}
-				{...(now === undefined ? {} : {now})}
 			/>
 		);
 	} else if (screen.name === 'fleet' || screen.name === 'chart' || screen.name === 'events' || !miner) {

@@ -3,7 +3,7 @@
  * history off the session's memory — against a real SQLite store.
  */
 import {afterEach, describe, expect, it} from 'vitest';
-import {memoryCapacity, SeriesCache, SessionHistory, type MinerHistory, type SeriesRequest} from '../../source/history/source.js';
+import {memoryCapacity, SeriesCache, SessionHistory, type HistorySource, type SeriesRequest} from '../../source/history/source.js';
 import {recordActionEvent} from '../../source/history/action-event.js';
 import {createStore, makeEvent, makeSnapshot, makeState, NOW} from '../ui/helpers/state.js';
 import {NIGHT, nightHistory, POLL_MS} from '../ui/helpers/history.js';
@@ -18,12 +18,12 @@ describe('a miner’s history for the screens', () => {
 		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW}));
 		const night = nightHistory(store);
 		cleanups.push(() => night.close());
-		expect(night.history.where()).toBe('stored');
-		expect(night.history.span()?.first).toBe(NIGHT.start);
-		const kinds = night.history.events({since: 0}).map((event) => event.kind);
+		expect(night.source.where()).toBe('stored');
+		expect(night.source.span()?.first).toBe(NIGHT.start);
+		const kinds = night.source.events({since: 0}).map((event) => event.kind);
 		expect(kinds).toEqual(['started', 'down', 'up', 'restarted', 'pool-lost', 'pool-connected', 'started', 'paused', 'resumed', 'action']);
 		// 24 hours in 10-minute buckets: the outage's have polls and no answer, the night's gap has no polls at all.
-		const series = night.history.series({from: NOW - 24 * 3_600_000, to: NOW, points: 144});
+		const series = night.source.series({from: NOW - 24 * 3_600_000, to: NOW, points: 144});
 		const bucket = (t: number) => series.points[Math.floor((t - series.from) / series.step)];
 		expect(bucket(NIGHT.downFrom + 6 * 60_000)).toMatchObject({live: 0});
 		expect(bucket(NIGHT.downFrom + 6 * 60_000)?.samples).toBeGreaterThan(0);
@@ -31,7 +31,7 @@ describe('a miner’s history for the screens', () => {
 		expect(bucket(NIGHT.gapTo + 3_600_000)?.avg).toBeGreaterThan(4700);
 		// The session's poll is in the series before it is written (it waits for the flush).
 		store.set({lastAttemptAt: NOW + 1000, lastSuccessAt: NOW + 1000});
-		expect(night.history.series({from: NOW, to: NOW + 2000, points: 1}).points[0]?.samples).toBe(2);
+		expect(night.source.series({from: NOW, to: NOW + 2000, points: 1}).points[0]?.samples).toBe(2);
 	});
 
 	it('notices at its next poll an event another process stored (rigtop config set), so the screens read them again', () => {
@@ -41,7 +41,7 @@ describe('a miner’s history for the screens', () => {
 		// Looked at from the poll after the session's first is written (the recorder writes every 5 s).
 		night.recorder.flush();
 		store.set({lastAttemptAt: NOW + 1000, lastSuccessAt: NOW + 1000, polls: 2});
-		const before = night.history.eventsStamp();
+		const before = night.source.eventsStamp();
 		expect(before).not.toBe('');
 		// Another process, on its own connection to the file, as `rigtop config set` writes it.
 		const written = recordActionEvent({
@@ -56,10 +56,10 @@ describe('a miner’s history for the screens', () => {
 			now: () => NOW + 1500,
 		});
 		expect(written).toBe(true);
-		expect(night.history.eventsStamp()).toBe(before);
+		expect(night.source.eventsStamp()).toBe(before);
 		store.set({lastAttemptAt: NOW + 2000, lastSuccessAt: NOW + 2000, polls: 3});
-		expect(night.history.eventsStamp()).not.toBe(before);
-		expect(night.history.events({since: NOW}).map((event) => [event.kind, event.text])).toEqual([
+		expect(night.source.eventsStamp()).not.toBe(before);
+		expect(night.source.events({since: NOW}).map((event) => [event.kind, event.text])).toEqual([
 			['action', 'config apply: applied 1 change; your config as it was is saved in /tmp/b.json'],
 		]);
 	});
@@ -108,16 +108,16 @@ describe('a series redrawn at every poll', () => {
 		const night = nightHistory(store);
 		cleanups.push(() => night.close());
 		const asked: SeriesRequest[] = [];
-		const history: MinerHistory = {
-			...night.history,
-			intervalMs: night.history.intervalMs,
-			where: () => night.history.where(),
-			span: () => night.history.span(),
-			events: (options) => night.history.events(options),
+		const history: HistorySource = {
+			...night.source,
+			intervalMs: night.source.intervalMs,
+			where: () => night.source.where(),
+			span: () => night.source.span(),
+			events: (options) => night.source.events(options),
 			close: () => undefined,
 			series(request) {
 				asked.push(request);
-				return night.history.series(request);
+				return night.source.series(request);
 			},
 		};
 		const cache = new SeriesCache();
@@ -126,7 +126,7 @@ describe('a series redrawn at every poll', () => {
 		const base = Math.floor((NOW - 30 * step) / step) * step;
 		for (const to of [base, base + step, base + 3 * step, base + 3 * step]) {
 			const cached = cache.read(history, request(to));
-			expect(cached.points).toEqual(night.history.series(request(to)).points);
+			expect(cached.points).toEqual(night.source.series(request(to)).points);
 			expect(cached.from).toBe(to - 120 * step);
 		}
 
@@ -141,5 +141,56 @@ describe('a series redrawn at every poll', () => {
 		cache.read(history, request(base + 45 * step));
 		cache.read(history, request(base + 48 * step));
 		expect(asked.slice(4).map((a) => a.points)).toEqual([120, 60, 60, 120, 5, 120]);
+	});
+});
+
+describe('reading never writes', () => {
+	it('a read leaves the file as it was and still returns the polls and events waiting to be written', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW, polls: 1}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		night.recorder.flush();
+		// A poll and an event of the session: they wait for the recorder's next flush (5 s for polls, 50 ms for events).
+		store.set({
+			lastAttemptAt: NOW + 1000,
+			lastSuccessAt: NOW + 1000,
+			polls: 2,
+			events: [{seq: 1, at: NOW + 1000, kind: 'rejected', severity: 'warn', message: 'share rejected: low difficulty'}],
+		});
+		const db = night.recorder.store;
+		const changes = () => db.get<{n: number}>('SELECT total_changes() AS n')?.n;
+		const rows = () => [
+			db.get<{n: number}>('SELECT count(*) AS n FROM event')?.n,
+			db.get<{n: number}>('SELECT count(*) AS n FROM sample')?.n,
+		];
+		const before = {changes: changes(), rows: rows()};
+		expect(before.changes).toBeGreaterThan(0);
+
+		const events = night.source.events({since: NOW});
+		expect({changes: changes(), rows: rows()}).toEqual(before);
+		expect(events.map((event) => event.text)).toEqual(['share rejected: low difficulty']);
+		const series = night.source.series({from: NOW, to: NOW + 2000, points: 1});
+		night.source.span();
+		expect({changes: changes(), rows: rows()}).toEqual(before);
+		expect(series.points[0]?.samples).toBe(2);
+
+		// Written at the flush, read the same.
+		night.recorder.flush();
+		expect(changes()).toBeGreaterThan(before.changes ?? 0);
+		expect(night.source.events({since: NOW})).toEqual(events);
+	});
+
+	it('a miner the store knows from before is read before its first poll of this session is written', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW, polls: 1}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		const db = night.recorder.store;
+		const changes = db.get<{n: number}>('SELECT total_changes() AS n')?.n;
+		expect(night.recorder.writtenMinerOf(0)).toBeNull();
+		expect(night.source.where()).toBe('stored');
+		expect(night.source.span()?.first).toBe(NIGHT.start);
+		expect(night.source.events({since: 0})).toHaveLength(10);
+		expect(db.get<{n: number}>('SELECT total_changes() AS n')?.n).toBe(changes);
+		expect(night.recorder.writtenMinerOf(0)).toBeNull();
 	});
 });

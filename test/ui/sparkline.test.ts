@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {sparkWindow} from '../../source/ui/hooks/use-history-panes.js';
+import {sparkWindow} from '../../source/history/stores.js';
 import {sparkArea, sparkline} from '../../source/ui/sparkline.js';
 
 describe('sparkline', () => {

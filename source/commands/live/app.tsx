@@ -4,6 +4,7 @@ import {appliedEvent} from '../../config/apply.js';
 import {ConfigSession} from '../../config/session.js';
 import {PollInterval} from '../../monitor/poll-interval.js';
 import {memoryCapacity, SessionHistory} from '../../history/source.js';
+import {HistoryStores} from '../../history/stores.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
 import {lastHourSource} from '../../history/last-hour.js';
@@ -96,15 +97,18 @@ export function startLive(
 	if (prefs) prefs.onNotice = (line) => session.notices.add('warn', line);
 	// What the chart, the event view, the sparkline and the events panes read: the store, or with history off this
 	// session's memory (history/source.ts).
-	const histories: SessionHistory[] = [];
+	// The screens read them through each miner's stores (history/stores.ts), made before any screen subscribes to the
+	// monitor: on a poll they read first, and the screen draws the poll and what was read for it in one frame.
+	const histories: HistoryStores[] = [];
 	const miners = session.miners.map((watched, slot) => {
-		const history = new SessionHistory({
+		const source = new SessionHistory({
 			monitor: watched.monitor,
 			slot,
 			recorder: session.history ?? null,
 			intervalMs: interval.getState,
 			capacity: memoryCapacity(session.miners.length),
 		});
+		const history = new HistoryStores(source, watched.monitor);
 		histories.push(history);
 		return {store: watched.monitor, history, tokenGiven: watched.target.token !== null, ...minerActions(watched, plan.readOnly)};
 	});

@@ -15,6 +15,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {HistoryRecorder} from '../../../source/history/recorder.js';
 import {SessionHistory} from '../../../source/history/source.js';
+import {HistoryStores} from '../../../source/history/stores.js';
 import {HistoryStore} from '../../../source/history/store.js';
 import {LINK, type SampleRow} from '../../../source/history/tiers.js';
 import {HistoryWriter, type EventRecord, type IdentityFacts} from '../../../source/history/writer.js';
@@ -127,7 +128,10 @@ export function copyOfNight(dir: string): string {
 }
 
 export type NightHistory = {
-	readonly history: SessionHistory;
+	/** What the screens get: the miner's history stores. */
+	readonly history: HistoryStores;
+	/** What the stores read (the screens never do). */
+	readonly source: SessionHistory;
 	readonly recorder: HistoryRecorder;
 	readonly file: string;
 	close(): void;
@@ -135,7 +139,7 @@ export type NightHistory = {
 
 /**
  * The night's store opened by a session's recorder watching `monitor` (a poll at NOW identifies it as the stored
- * miner), and the SessionHistory the screens get. A template store is written once per test file and copied.
+ * miner), the SessionHistory read, and the stores the screens get over it. A template store is written once per test file and copied.
  */
 export function nightHistory(monitor: Store<MonitorState>, options: {readonly recorder?: boolean} = {}): NightHistory {
 	const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-ui-history-'));
@@ -144,9 +148,11 @@ export function nightHistory(monitor: Store<MonitorState>, options: {readonly re
 	const recorder = new HistoryRecorder(store, {intervalMs: POLL_MS, now: () => NOW, writerId: 2});
 	const useRecorder = options.recorder ?? true;
 	if (useRecorder) recorder.watch([monitor]);
-	const history = new SessionHistory({monitor, slot: 0, recorder: useRecorder ? recorder : null, intervalMs: POLL_MS, capacity: 900});
+	const source = new SessionHistory({monitor, slot: 0, recorder: useRecorder ? recorder : null, intervalMs: POLL_MS, capacity: 900});
+	const history = new HistoryStores(source, monitor);
 	return {
 		history,
+		source,
 		recorder,
 		file,
 		close() {

@@ -6,12 +6,13 @@
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test} from 'vitest';
 import {SessionHistory, type MinerHistory} from '../../../../source/history/source.js';
+import {HistoryStores} from '../../../../source/history/stores.js';
 import {App} from '../../../../source/ui/app.js';
 import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
 import {Dashboard} from '../../../../source/ui/screens/dashboard/view.js';
 import {createStore, makeSnapshot, makeState, makeThreads, NOW, type TestStore} from '../../helpers/state.js';
 import {nightHistory, POLL_MS} from '../../helpers/history.js';
-import {KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
+import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -116,6 +117,22 @@ describe('the dashboard with history', () => {
 		expect(first).not.toContain('since 1d');
 	});
 
+	test('a poll is drawn in one frame, with the sparkline read for it (its store reads before the screen redraws)', async () => {
+		const {store, history} = withNight();
+		const terminal = await showDashboard(store, history);
+		await terminal.waitFor('Hashrate since 1d');
+		await tick();
+		const before = terminal.frames.length;
+		for (let i = 1; i <= 5; i++) {
+			store.set({lastAttemptAt: NOW + i * 1000, lastSuccessAt: NOW + i * 1000, polls: 10 + i});
+			await tick();
+		}
+
+		expect(terminal.frames.length - before).toBe(5);
+		// The newest answer is for the last poll (its key ends with the poll's time).
+		expect(history.sparkline.getState()[0]?.key.endsWith(`:${NOW + 5000}`)).toBe(true);
+	});
+
 	test('a dashboard opened again on the same history (from the fleet) draws the stored line in its first frame', async () => {
 		const {store, history} = withNight();
 		const once = await showDashboard(store, history);
@@ -127,7 +144,10 @@ describe('the dashboard with history', () => {
 
 	test('with history off: the session’s samples, since this session began, and the pane says it is collecting at first', async () => {
 		const store = createStore(fresh({lastAttemptAt: NOW - 10 * POLL_MS}));
-		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100});
+		const history = new HistoryStores(
+			new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100}),
+			store,
+		);
 		cleanups.push(() => history.close());
 		const terminal = await showDashboard(store, history);
 		await terminal.waitFor(/Hashrate since \d+m/);
@@ -152,7 +172,7 @@ describe('opening the chart and the event view', () => {
 	test('from the fleet: g opens the selected rig’s chart, e every rig’s events; Esc comes back to the fleet', async () => {
 		const {store: a, history: night} = withNight({name: 'rig-a'});
 		const b = createStore(fresh({name: 'rig-b', snapshot: makeSnapshot({id: 'other', workerId: 'rig-b'})}));
-		const memory = new SessionHistory({monitor: b, slot: 1, recorder: null, intervalMs: POLL_MS, capacity: 10});
+		const memory = new HistoryStores(new SessionHistory({monitor: b, slot: 1, recorder: null, intervalMs: POLL_MS, capacity: 10}), b);
 		cleanups.push(() => memory.close());
 		const opened: (number | null)[] = [];
 		const terminal = await renderTerminal(
@@ -171,12 +191,14 @@ describe('opening the chart and the event view', () => {
 		expect(linesOf(terminal.frame()).at(-1)).toContain('g chart  e events');
 		await terminal.press(KEYS.down);
 		await terminal.press('g', 'rig-b · last 1 h');
+		await terminal.waitFor('history off'); // the chart's store answers on the next turn
 		expect(terminal.frame()).toContain('history off: this session only');
 		await terminal.press(KEYS.escape, 'Enter open');
 		await terminal.press(KEYS.up);
 		await terminal.press('g', 'rig-a · last 1 h');
 		await terminal.press(KEYS.escape, 'Enter open');
 		await terminal.press('e', 'all rigs · events');
+		await terminal.waitFor('rig-a'); // the event view's store answers on the next turn
 		expect(terminal.frame()).toMatch(/Mar 13 23:54 {2}rig-a {2}down: connection refused/);
 		await terminal.press(KEYS.escape, 'Enter open');
 		// The fleet's screens leave the fleet's polling as it was: no rig's dashboard was opened.

@@ -2,6 +2,7 @@ import {Text, useInput} from 'ink';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {AlertCenter} from '../../../../source/alerts/center.js';
 import {SessionHistory} from '../../../../source/history/source.js';
+import {HistoryStores} from '../../../../source/history/stores.js';
 import {App, type AppMiner, type ConfigTarget} from '../../../../source/ui/app.js';
 import {createStore, makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
@@ -113,7 +114,10 @@ describe('the fleet view', () => {
 
 	test('its help scrolls at 80×24 (↓ j) down to the last keys, g and e; it lists Esc and ↑↓ once, on its frame', async () => {
 		const miners: AppMiner[] = rigs(3).map((miner, slot) => {
-			const history = new SessionHistory({monitor: miner.store, slot, recorder: null, intervalMs: 2000, capacity: 10});
+			const history = new HistoryStores(
+				new SessionHistory({monitor: miner.store, slot, recorder: null, intervalMs: 2000, capacity: 10}),
+				miner.store,
+			);
 			cleanups.push(() => history.close());
 			return {...miner, history, onRefresh() {}};
 		});

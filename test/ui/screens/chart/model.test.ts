@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import type {SeriesPoint} from '../../../source/history/read.js';
-import {chartModel, niceStep, plotColumns, spanStats, timeTicks, Y_AXIS_WIDTH, yScale} from '../../../source/ui/chart/chart-model.js';
+import type {SeriesPoint} from '../../../../source/history/read.js';
+import {chartModel, niceStep, plotColumns, spanStats, timeTicks, Y_AXIS_WIDTH, yScale} from '../../../../source/ui/screens/chart/model.js';
 
 const at = (day: number, hours: number, minutes = 0) => new Date(2026, 2, day, hours, minutes).getTime();
 const text = (row: readonly {text: string}[]) => row.map((segment) => segment.text).join('');

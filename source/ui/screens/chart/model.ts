@@ -6,9 +6,9 @@
  * watch left blank, an axis row under the chart carrying the time ticks and the event markers, and clock labels
  * (dates at midnight, and for spans of days).
  */
-import type {SeriesPoint} from '../../history/read.js';
-import {formatClock, formatDate, pickRateUnit, RATE_UNITS, type RateUnit} from '../../format.js';
-import type {ThemeToken} from '../theme.js';
+import type {SeriesPoint} from '../../../history/read.js';
+import {formatClock, formatDate, pickRateUnit, RATE_UNITS, type RateUnit} from '../../../format.js';
+import type {ThemeToken} from '../../theme.js';
 import {BrailleLayer, brailleChar} from './braille.js';
 
 /** A run of text in one tone (none: the terminal's own colour). */

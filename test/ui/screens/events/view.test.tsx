@@ -4,13 +4,15 @@
  */
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {SessionHistory} from '../../../source/history/source.js';
-import type {MinerEvent} from '../../../source/monitor/types.js';
-import type {Store} from '../../../source/store.js';
-import {EventView, wrapText} from '../../../source/ui/events/event-view.js';
-import {createStore, makeEvent, makeState, NOW} from '../helpers/state.js';
-import {nightHistory, POLL_MS} from '../helpers/history.js';
-import {KEYS, linesOf, renderTerminal} from '../helpers/terminal.js';
+import {SessionHistory} from '../../../../source/history/source.js';
+import {HistoryStores} from '../../../../source/history/stores.js';
+import type {MinerEvent} from '../../../../source/monitor/types.js';
+import type {Store} from '../../../../source/store.js';
+import {EventView, wrapText} from '../../../../source/ui/screens/events/view.js';
+import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
+import {createStore, makeEvent, makeState, NOW} from '../../helpers/state.js';
+import {nightHistory, POLL_MS} from '../../helpers/history.js';
+import {KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -24,7 +26,9 @@ async function showEvents(size: {columns: number; rows: number}) {
 	const onClose = vi.fn();
 	const onQuit = vi.fn();
 	const terminal = await renderTerminal(
-		<EventView sources={[{name: 'rig-01', store, history: night.history}]} title="rig-01" onClose={onClose} onQuit={onQuit} now={NOW} />,
+		<FixedNowContext.Provider value={NOW}>
+			<EventView sources={[{name: 'rig-01', store, history: night.history}]} title="rig-01" onClose={onClose} onQuit={onQuit} />
+		</FixedNowContext.Provider>,
 		size,
 	);
 	return {terminal, store, onClose, onQuit};
@@ -89,19 +93,20 @@ describe('the event view', () => {
 		const night = nightHistory(a);
 		cleanups.push(() => night.close());
 		const b = createStore(makeState({name: 'attic', events: [makeEvent(1, 5, 'down: connection refused', 'error')]}));
-		const memory = new SessionHistory({monitor: b, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 10});
+		const memory = new HistoryStores(new SessionHistory({monitor: b, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 10}), b);
 		cleanups.push(() => memory.close());
 		const terminal = await renderTerminal(
-			<EventView
-				sources={[
-					{name: 'garage-rig', store: a, history: night.history},
-					{name: 'attic', store: b, history: memory},
-				]}
-				title="all rigs"
-				onClose={() => {}}
-				onQuit={() => {}}
-				now={NOW}
-			/>,
+			<FixedNowContext.Provider value={NOW}>
+				<EventView
+					sources={[
+						{name: 'garage-rig', store: a, history: night.history},
+						{name: 'attic', store: b, history: memory},
+					]}
+					title="all rigs"
+					onClose={() => {}}
+					onQuit={() => {}}
+				/>
+			</FixedNowContext.Provider>,
 			{columns: 200, rows: 60},
 		);
 		const frame = terminal.frame();
@@ -123,17 +128,18 @@ describe("the session's notices", () => {
 		];
 		const notices: Store<readonly MinerEvent[]> = {subscribe: () => () => {}, getState: () => list};
 		const terminal = await renderTerminal(
-			<EventView
-				sources={[
-					{name: 'rig-01', store, history: night.history},
-					{name: 'rig-02', store, history: night.history},
-				]}
-				title="all rigs"
-				notices={notices}
-				onClose={() => {}}
-				onQuit={() => {}}
-				now={NOW}
-			/>,
+			<FixedNowContext.Provider value={NOW}>
+				<EventView
+					sources={[
+						{name: 'rig-01', store, history: night.history},
+						{name: 'rig-02', store, history: night.history},
+					]}
+					title="all rigs"
+					notices={notices}
+					onClose={() => {}}
+					onQuit={() => {}}
+				/>
+			</FixedNowContext.Provider>,
 			{columns: 100, rows: 30},
 		);
 		const lines = linesOf(terminal.frame());
@@ -144,10 +150,15 @@ describe("the session's notices", () => {
 describe('with history off', () => {
 	test('this session’s events, and it says so', async () => {
 		const store = createStore(makeState({events: [makeEvent(1, 30, 'watching rig-01'), makeEvent(2, 2, 'paused')]}));
-		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 10});
+		const history = new HistoryStores(
+			new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 10}),
+			store,
+		);
 		cleanups.push(() => history.close());
 		const terminal = await renderTerminal(
-			<EventView sources={[{name: 'rig-01', store, history}]} title="rig-01" onClose={() => {}} onQuit={() => {}} now={NOW} />,
+			<FixedNowContext.Provider value={NOW}>
+				<EventView sources={[{name: 'rig-01', store, history}]} title="rig-01" onClose={() => {}} onQuit={() => {}} />
+			</FixedNowContext.Provider>,
 		);
 		expect(linesOf(terminal.frame())[0]).toContain('2 events since 11:30 · history off');
 		expect(linesOf(terminal.frame())[1]).toContain('11:58  paused');

@@ -1,19 +1,21 @@
 import {Box, Text} from 'ink';
-import {useCallback, useEffect, useMemo, useState} from 'react';
-import {useKeys} from '../hooks/use-keys.js';
-import {SeriesCache, type MinerHistory} from '../../history/source.js';
-import type {MonitorState} from '../../monitor/types.js';
-import type {Store} from '../../store.js';
-import {formatRateIn, formatTimeSpan, pickRateUnit} from '../../format.js';
-import {FixedNowContext, syncClocks, useNow} from '../hooks/use-now.js';
-import {useStepReducer} from '../hooks/use-step-reducer.js';
-import {useStore} from '../hooks/use-store.js';
-import {useTerminalSize} from '../hooks/use-terminal-size.js';
-import {SCREEN_KEYMAP, type CommandName} from '../keys/bindings.js';
-import {Footer} from '../panes/footer.js';
-import {HelpOverlay} from '../panes/help-overlay.js';
-import {TitleBar} from '../panes/title-bar.js';
-import {useTheme} from '../theme.js';
+import {useCallback, useEffect, useMemo} from 'react';
+import {useKeys} from '../../hooks/use-keys.js';
+import {chartWindow, type ChartRequest, type MinerHistory} from '../../../history/stores.js';
+import type {MonitorState} from '../../../monitor/types.js';
+import type {Store} from '../../../store.js';
+import {formatRateIn, formatTimeSpan, pickRateUnit} from '../../../format.js';
+import {syncClocks, useFixedNow, useNow} from '../../hooks/use-now.js';
+import {useStore} from '../../hooks/use-store.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {Footer} from '../../panes/footer.js';
+import {HelpOverlay} from '../../panes/help-overlay.js';
+import {TitleBar} from '../../panes/title-bar.js';
+import {useTheme} from '../../theme.js';
+import {Wrapped} from '../../wrap.js';
+import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {availability, chartHelp} from './availability.js';
 import {
 	chartModel,
 	chartPoints,
@@ -25,22 +27,32 @@ import {
 	type Reference,
 	type Segment,
 	type SegmentRow,
-} from './chart-model.js';
-import {CHART_SPANS, chartReducer, initialChartState, spanMs, type ChartEffect} from './chart-reducer.js';
-import {Wrapped} from '../wrap.js';
+} from './model.js';
+import {
+	CHART_SPANS,
+	initialChartState,
+	reduce,
+	spanMs,
+	type ChartAction,
+	type ChartEffect,
+	type ChartEnv,
+	type ChartUiState,
+} from './reduce.js';
+
+const LOGIC: ScreenLogic<ChartUiState, ChartAction, ChartEnv, ChartEffect, CommandName, Screen> = {reduce, availability};
 
 export type ChartViewProps = {
 	readonly store: Store<MonitorState>;
 	readonly history: MinerHistory;
 	readonly onClose: () => void;
 	readonly onQuit: () => void;
-	/** A fixed clock (epoch ms), for tests and screenshots. */
-	readonly now?: number;
 	/** The span it opens with (index in CHART_SPANS; default the last hour). */
 	readonly initialSpan?: number;
-	/** Told the span shown (index in CHART_SPANS) when the view opens and when it changes, to remember it. */
+	/** Told the span shown (index in CHART_SPANS) when it changes, to remember it. */
 	readonly onSpan?: (span: number) => void;
 };
+
+const NO_EVENTS: readonly {readonly t: number; readonly kind: string; readonly text: string}[] = [];
 
 /** Lines that are not the plot: title, legend (one line; two on a narrow terminal), axis, time labels, footer. */
 const CHROME_LINES = 5;
@@ -85,50 +97,50 @@ function Row({segments}: {readonly segments: SegmentRow}) {
  * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
  * `←`/`→` move back and forth in time, End comes back to now.
  */
-export function ChartView({store, history, onClose, onQuit, now: fixedNow, initialSpan, onSpan}: ChartViewProps) {
+export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
+	// What is drawn: the history's chart store answers what this view asks (syncClocks: its clock moves with the poll
+	// the store read for, in the same frame).
+	const answers = useStore(history.chart, syncClocks);
 	const {columns, rows} = useTerminalSize();
-	const clock = useNow(history.intervalMs);
-	const now = fixedNow ?? clock;
+	// The App's one clock: fixed for tests and screenshots, else live.
+	const live = useFixedNow() === null;
+	const now = useNow(history.intervalMs);
 	const theme = useTheme();
 
 	const run = useCallback(
 		(effect: ChartEffect) => {
-			if (effect === 'quit') onQuit();
-			else onClose();
+			if (effect.type === 'quit') onQuit();
+			else if (effect.type === 'close') onClose();
+			else onSpan?.(effect.span);
 		},
-		[onQuit, onClose],
+		[onQuit, onClose, onSpan],
 	);
-	const [ui, dispatch] = useStepReducer(chartReducer, () => initialChartState(initialSpan), run);
+	const earliest = answers[0]?.value.earliest ?? null;
+	const env = useMemo<ChartEnv>(() => ({now, earliest}), [now, earliest]);
+	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialChartState(initialSpan), env, run);
 	useKeys((input, key) => {
-		dispatch({type: 'key', input, key, now, earliest: history.span()?.first ?? null});
+		dispatch({type: 'key', input, key});
 	});
-	useEffect(() => {
-		onSpan?.(ui.span);
-	}, [onSpan, ui.span]);
 
 	const budget = Math.max(1, rows - 1);
 	const fits = columns >= MIN_CHART_COLUMNS && budget - CHROME_LINES >= MIN_PLOT_ROWS;
 	const span = spanMs(ui);
 	const points = chartPoints(columns, span, history.intervalMs);
-	// Buckets on a fixed grid (multiples of their width): a redraw moves the line by whole buckets, never re-cuts them.
-	const step = span / points;
-	const to = Math.ceil((ui.end ?? now) / step) * step;
-	const from = to - span;
-
-	// Each redraw reads the buckets that can have changed, not the whole span (history/source.ts, SeriesCache).
-	const [cache] = useState(() => new SeriesCache());
-	const series = useMemo(
-		() => (fits ? cache.read(history, {from, to, points}) : null),
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.polls: a new poll is read even while the span's grid has not moved
-		[cache, history, fits, from, to, points, state.polls],
+	const seq = state.events.at(-1)?.seq ?? 0;
+	const request = useMemo<ChartRequest>(
+		() => ({spanMs: span, points, end: ui.end, now, live, polls: state.polls, seq}),
+		[span, points, ui.end, now, live, state.polls, seq],
 	);
-	const stamp = history.eventsStamp?.() ?? '';
-	const events = useMemo(
-		() => (fits ? history.events({since: from}).filter((event) => event.t < to) : []),
-		// eslint-disable-next-line react-hooks/exhaustive-deps -- state.events, stamp: a new event (of anyone's) is read at once
-		[history, fits, from, to, state.events, stamp],
-	);
+	const {from, to} = chartWindow(request);
+	// Asked again when the answers change too: the store follows the polls, the view may have moved elsewhere.
+	useEffect(() => {
+		if (fits) history.chart.request(request);
+	}, [history, fits, request, answers]);
+	const data = fits ? history.chart.answerFor(answers, request) : undefined;
+	// Drawn over the span the answer is for (the one asked, but for the frame before a new one comes).
+	const series = data?.series ?? null;
+	const events = data?.events ?? NO_EVENTS;
 	const fifteen = state.snapshot?.hashrate.total[2] ?? null;
 	const references = useMemo<Reference[]>(
 		() => [
@@ -140,13 +152,8 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 	const markers = useMemo(() => events.map((event) => markerOf(event)).filter((marker): marker is Marker => marker !== null), [events]);
 	const stats = useMemo(() => spanStats(series?.points ?? []), [series]);
 
-	const footerShown = useMemo(() => {
-		if (ui.help) return SCREEN_KEYMAP.footer('help', SCREEN_KEYMAP.available('help'));
-		const shown = new Set<CommandName>(['quit', 'help', 'closeView', 'zoomIn', 'older']);
-		if (ui.end !== null) shown.add('latest');
-		return SCREEN_KEYMAP.footer('chart', shown);
-	}, [ui.help, ui.end]);
-	const help = useMemo(() => SCREEN_KEYMAP.help(['chart']), []);
+	const footerShown = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
+	const help = useMemo(() => chartHelp(), []);
 
 	const label = CHART_SPANS[ui.span]?.label ?? '';
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);
@@ -155,7 +162,7 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 		stats.avg === null
 			? ''
 			: `min ${formatRateIn(stats.min, unit)} avg ${formatRateIn(stats.avg, unit)} max ${formatRateIn(stats.max, unit)} ${unit}`;
-	const sessionOnly = history.where() === 'session';
+	const sessionOnly = data?.where === 'session';
 	const outages = series?.points.some((point) => isOutage(point)) ?? false;
 	const brief = series?.points.some((point) => isBriefOutage(point)) ?? false;
 	// The legend: what the lines, the shading and the markers on screen mean; on a second line when one is too short.
@@ -177,13 +184,19 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 	}, [sessionOnly, references, unit, outages, brief, markers, columns]);
 	const plotRows = budget - CHROME_LINES - (legend.length - 1);
 	const model = useMemo(
-		() => (series ? chartModel({points: series.points, from, to, width: columns, rows: plotRows, references, markers, now}) : null),
-		[series, from, to, columns, plotRows, references, markers, now],
+		() =>
+			series
+				? chartModel({points: series.points, from: series.from, to: series.to, width: columns, rows: plotRows, references, markers, now})
+				: null,
+		[series, columns, plotRows, references, markers, now],
 	);
 
 	let body;
 	if (ui.help) {
 		body = <HelpOverlay entries={help} width={columns} height={budget - 2} />;
+	} else if (fits && !model) {
+		// The first answer comes on the next turn (the store reads after this frame): the chart's place, blank.
+		body = <Box height={budget - 2} width={columns} />;
 	} else if (!fits || !model) {
 		body = (
 			<Box height={budget - 2} width={columns} paddingX={columns > 4 ? 1 : 0}>
@@ -232,14 +245,12 @@ export function ChartView({store, history, onClose, onQuit, now: fixedNow, initi
 	}
 
 	return (
-		<FixedNowContext.Provider value={fixedNow ?? null}>
-			<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
-				<TitleBar width={columns} title={[state.name, when]} stateWidth={[...statsText].length}>
-					<Text {...theme.text('muted')}>{statsText}</Text>
-				</TitleBar>
-				{body}
-				<Footer hints={footerShown} width={columns} />
-			</Box>
-		</FixedNowContext.Provider>
+		<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
+			<TitleBar width={columns} title={[state.name, when]} stateWidth={[...statsText].length}>
+				<Text {...theme.text('muted')}>{statsText}</Text>
+			</TitleBar>
+			{body}
+			<Footer hints={footerShown} width={columns} />
+		</Box>
 	);
 }

@@ -3,12 +3,14 @@
  * axes, the outage shaded and the gap left blank, the markers under the chart, the keys, a poll and a resize redrawn.
  */
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {SessionHistory} from '../../../source/history/source.js';
-import {chartPoints, plotColumns, Y_AXIS_WIDTH} from '../../../source/ui/chart/chart-model.js';
-import {ChartView} from '../../../source/ui/chart/chart-view.js';
-import {createStore, makeSnapshot, makeState, NOW} from '../helpers/state.js';
-import {at, NIGHT, nightHistory, POLL_MS} from '../helpers/history.js';
-import {expectFits, KEYS, linesOf, renderTerminal} from '../helpers/terminal.js';
+import {SessionHistory} from '../../../../source/history/source.js';
+import {HistoryStores} from '../../../../source/history/stores.js';
+import {chartPoints, plotColumns, Y_AXIS_WIDTH} from '../../../../source/ui/screens/chart/model.js';
+import {ChartView} from '../../../../source/ui/screens/chart/view.js';
+import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
+import {createStore, makeSnapshot, makeState, NOW} from '../../helpers/state.js';
+import {at, NIGHT, nightHistory, POLL_MS} from '../../helpers/history.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -30,7 +32,9 @@ async function showChart(size: {columns: number; rows: number}) {
 	const onClose = vi.fn();
 	const onQuit = vi.fn();
 	const terminal = await renderTerminal(
-		<ChartView store={store} history={night.history} onClose={onClose} onQuit={onQuit} now={NOW} />,
+		<FixedNowContext.Provider value={NOW}>
+			<ChartView store={store} history={night.history} onClose={onClose} onQuit={onQuit} />
+		</FixedNowContext.Provider>,
 		size,
 	);
 	return {terminal, store, onClose, onQuit};
@@ -49,7 +53,7 @@ function columnOf(t: number, from: number, to: number, columns: number): number 
 	return Y_AXIS_WIDTH + Math.floor(((t - from) / (to - from)) * plotColumns(columns));
 }
 
-/** [from, to) of a live chart: its buckets on a grid of their width (chart-view.tsx). */
+/** [from, to) of a live chart: its buckets on a grid of their width (history/stores.ts, chartWindow). */
 function spanOf(spanMs: number, columns: number): {from: number; to: number} {
 	const step = spanMs / chartPoints(columns, spanMs, POLL_MS);
 	const to = Math.ceil(NOW / step) * step;
@@ -170,10 +174,17 @@ describe('chart keys', () => {
 describe('with history off', () => {
 	test('the chart draws this session’s polls from memory and says so', async () => {
 		const store = createStore(monitorState());
-		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100});
+		const history = new HistoryStores(
+			new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100}),
+			store,
+		);
 		cleanups.push(() => history.close());
 		for (let i = 10; i >= 1; i--) store.set({lastAttemptAt: NOW - i * POLL_MS, lastSuccessAt: NOW - i * POLL_MS});
-		const terminal = await renderTerminal(<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} now={NOW} />);
+		const terminal = await renderTerminal(
+			<FixedNowContext.Provider value={NOW}>
+				<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} />
+			</FixedNowContext.Provider>,
+		);
 		const frame = terminal.frame();
 		expect(linesOf(frame)[1]).toContain('history off: this session only');
 		const {plot} = parts(frame);
@@ -189,10 +200,15 @@ describe('with history off', () => {
 
 	test('a span with nothing in it says so', async () => {
 		const store = createStore(monitorState());
-		const history = new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100});
+		const history = new HistoryStores(
+			new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: POLL_MS, capacity: 100}),
+			store,
+		);
 		cleanups.push(() => history.close());
 		const terminal = await renderTerminal(
-			<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} now={NOW + 3 * 3_600_000} />,
+			<FixedNowContext.Provider value={NOW + 3 * 3_600_000}>
+				<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} />
+			</FixedNowContext.Provider>,
 		);
 		expect(terminal.frame()).toContain('nothing seen in this span yet (history is off: this session only)');
 	});

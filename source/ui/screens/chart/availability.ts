@@ -1,0 +1,27 @@
+/**
+ * Which of the chart's keys work now (screens/contract.ts): the one source of its footer, its `?` help and its key
+ * handler. Every key of the chart works, but End (back to now) only once the chart was moved back in time; over the
+ * help, the help's own keys. The chart refuses nothing.
+ */
+import {type HelpEntry} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {decide, helpOf, type Availability} from '../contract.js';
+
+export type ChartAvailability = Availability<CommandName, Screen>;
+
+const NOTHING_NEEDED = new Set<never>();
+
+export function availability(state: {readonly help: boolean; readonly end: number | null}, _env?: unknown): ChartAvailability {
+	if (state.help) return decide(SCREEN_KEYMAP, 'help', NOTHING_NEEDED);
+	const decided = decide(SCREEN_KEYMAP, 'chart', NOTHING_NEEDED);
+	if (state.end !== null) return decided;
+	// Showing now already: End has nothing to do, and is not offered.
+	const works = new Set(decided.works);
+	works.delete('latest');
+	return {...decided, works};
+}
+
+/** The help's entries: every key of the chart, whatever it shows now. */
+export function chartHelp(): readonly HelpEntry[] {
+	return helpOf(SCREEN_KEYMAP, ['chart'], decide(SCREEN_KEYMAP, 'chart', NOTHING_NEEDED));
+}
