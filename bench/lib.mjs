@@ -212,22 +212,41 @@ export {round};
 
 /**
  * Prints a benchmark's result: the figure, the baseline, the ratio, the goal and whether it is met,
- * then the RESULT line. `goal` is {max, of: 'ratio' | 'figure', text, strict?} (strict: the figure must stay under max).
+ * then the RESULT line. `goal` is {max, of: 'ratio' | 'figure' | 'none', text, strict?} (strict: the figure must stay
+ * under max; 'none': a figure for reference, beside the judged ones, never judged). A ratio goal whose baseline could
+ * not be measured (a baseline program not installed, say) is not judged: `unjudged` says why, and `meets` is null.
  * `command` is what reproduces the figure (the readme's table shows it).
  */
 export function report(result) {
-	const {name, figure, unit, baseline, baselineText, ratio, goal, details = []} = result;
+	const {name, figure, unit, baseline, baselineText, ratio, goal, details = [], unjudged} = result;
 	const judged = goal.of === 'ratio' ? ratio : figure;
-	const meets = goal.strict ? judged < goal.max : judged <= goal.max;
+	const judgeable = goal.of !== 'none' && typeof judged === 'number' && Number.isFinite(judged);
+	const meets = judgeable ? (goal.strict ? judged < goal.max : judged <= goal.max) : null;
+	const why = goal.of === 'none' ? 'not judged' : `not judged: ${unjudged ?? 'no baseline measured'}`;
 	console.log(`\n${name}: ${round(figure)} ${unit}`);
 	if (baseline !== undefined) console.log(`  baseline (${baselineText}): ${round(baseline)} ${unit}`);
 	if (ratio !== undefined) console.log(`  ratio: ${round(ratio)}×`);
 	for (const line of details) console.log(`  ${line}`);
-	console.log(`  goal: ${goal.text} → ${meets ? 'MET' : 'NOT MET'}`);
+	console.log(`  goal: ${goal.text} → ${meets === null ? why : meets ? 'MET' : 'NOT MET'}`);
 	console.log(
 		`RESULT ${JSON.stringify({...result, figure: round(figure), baseline: baseline === undefined ? undefined : round(baseline), ratio: ratio === undefined ? undefined : round(ratio), meets})}`,
 	);
 	return meets;
+}
+
+/**
+ * True when this benchmark runs under bench/run.mjs (which says so in the environment: with --node 26 it starts a
+ * benchmark through npx, not as its child) or `npm run bench`: the long soaks then run only with RIGTOP_SOAK=1.
+ */
+export function underBenchRunner() {
+	if (process.env.RIGTOP_BENCH_RUNNER === '1' || process.env.npm_lifecycle_event === 'bench') return true;
+	try {
+		return readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8')
+			.split('\0')
+			.some((part) => part.endsWith('bench/run.mjs'));
+	} catch {
+		return false;
+	}
 }
 
 /** Waits until `test()` is true (polling), or throws after `timeoutMs`. */

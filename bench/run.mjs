@@ -7,14 +7,16 @@
 //                                           the npm registry with `npx -y -p node@MAJOR`, as scripts/run-tests.mjs does)
 //   node bench/run.mjs once start           only the benchmarks whose file names contain one of the words
 //   node bench/run.mjs soak                 the soaks run only when named (the 200k-render soak takes 10+ minutes;
-//                                           soak-flap 30 minutes, see its header)
+//                                           soak-flap and soak-rss 30 minutes each, and only with RIGTOP_SOAK=1)
 //
 // A benchmark prints its figures for people, and one line `RESULT {json}` per figure for this runner (report() in
-// bench/lib.mjs). The last result of each figure on each Node line is kept in bench/results.json, so a run of some
-// benchmarks updates only theirs; from that file this runner rewrites
+// bench/lib.mjs). The last run's results of each benchmark on each Node line are kept in bench/results.json (a run
+// replaces all of that benchmark's on that line), so a run of some benchmarks updates only theirs; from that file
+// this runner rewrites
 //   - docs/performance.md, between <!-- bench:begin --> and <!-- bench:end -->: every figure with its baseline,
 //     when and under what load it was measured, and each benchmark's whole output;
-//   - readme.md, between <!-- performance:begin --> and <!-- performance:end -->: which goals are met, every unmet figure.
+//   - readme.md, between <!-- performance:begin … --> and <!-- performance:end -->: the judged figures of readmeFiles
+//     (not the ones printed for reference), which are met.
 // Nothing outside those markers is touched.
 import {spawn} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
@@ -89,13 +91,27 @@ for (const major of rewriteOnly ? [] : majors) {
 	}
 }
 
-// Keep the newest result of each figure on each Node line.
+// Keep the newest run's results of each benchmark on each Node line: a run replaces every result the benchmark had
+// there (a figure it no longer prints goes).
 const resultsFile = path.join(benchDir, 'results.json');
 const store = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : {results: {}, outputs: {}};
+// The machine the figures were measured on: this one when this run measured some, else the one recorded (a file
+// from before the record, the one docs/performance.md names), never this one's for figures another measured.
+const docsFile = path.join(root, 'docs', 'performance.md');
+const machineHere = `${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Linux ${os.release()}`;
+if (runs.length > 0) store.machine = machineHere;
+const machine = store.machine ?? /^Machine: (.*?)\. Every ratio/m.exec(readFileSync(docsFile, 'utf8'))?.[1] ?? machineHere;
 const date = new Date().toISOString().slice(0, 10);
 for (const run of runs) {
 	const lines = run.out.split('\n');
 	const results = lines.filter((line) => line.startsWith('RESULT ')).map((line) => JSON.parse(line.slice('RESULT '.length)));
+	// A run that printed no figure (a soak skipped without RIGTOP_SOAK=1, or one that failed) leaves the last ones.
+	if (results.length > 0) {
+		for (const key of Object.keys(store.results)) {
+			if (key.startsWith(`${run.file}#`) && key.endsWith(`|${run.major}`)) delete store.results[key];
+		}
+	}
+
 	// Names may carry run-specific numbers (windows, counts): key by file and position.
 	for (const [index, result] of results.entries()) {
 		store.results[`${run.file}#${index}|${run.major}`] = {
@@ -127,7 +143,7 @@ const prettierOptions = (await prettier.resolveConfig(resultsFile)) ?? {};
 writeFileSync(resultsFile, await prettier.format(JSON.stringify(store), {...prettierOptions, filepath: resultsFile}));
 
 // Issue 11's figures first, in its order; then the others; each on Node 22 before 26.
-const fileOrder = ['once', 'start', 'steady', 'fleet', 'soak', 'per-poll', 'http-client', 'render', 'output'];
+const fileOrder = ['once', 'start', 'steady', 'soak-rss', 'fleet', 'soak-flap', 'soak', 'per-poll', 'http-client', 'render', 'output'];
 const rank = (key) => {
 	const file = key.split('.bench.mjs')[0];
 	const index = fileOrder.indexOf(file);
@@ -140,18 +156,22 @@ const cell = (value) => (value === undefined || value === null ? '–' : String(
 const figureText = (result) => `${cell(result.figure)} ${result.unit}`;
 const baselineText = (result) => (result.baselineText ? `${cell(result.baseline)} ${result.unit} (${result.baselineText})` : '–');
 const ratioText = (result) => (result.ratio === undefined || result.ratio === null ? '–' : `${result.ratio}×`);
-const met = (result) => (result.meets ? 'yes' : '**no**');
+/** A figure printed for reference (goal.of 'none') is never judged; a goal whose baseline was missing is not judged. */
+const isReference = (result) => result.goal.of === 'none';
+const met = (result) => (isReference(result) ? 'reference' : result.meets === null ? 'not judged' : result.meets ? 'yes' : '**no**');
 const commandText = (result) => `\`${result.command ?? `node bench/run.mjs ${result.file.replace('.bench.mjs', '')}`}\``;
 
-/** Replaces what is between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in `file` (both markers must be there). */
+/**
+ * Replaces what is between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in `file` (both markers must be there; the
+ * begin marker may carry a note after its name, `<!-- NAME:begin — written by … -->`, kept as it is).
+ */
 function rewriteBlock(file, name, body) {
 	const text = readFileSync(file, 'utf8');
-	const begin = `<!-- ${name}:begin -->`;
+	const begin = new RegExp(`<!-- ${name}:begin(?: [^\\n]*?)? -->`).exec(text);
 	const end = `<!-- ${name}:end -->`;
-	const from = text.indexOf(begin);
 	const to = text.indexOf(end);
-	if (from === -1 || to < from) throw new Error(`${path.relative(root, file)} has no ${begin} … ${end} block`);
-	writeFileSync(file, `${text.slice(0, from + begin.length)}\n${body.trimEnd()}\n${text.slice(to)}`);
+	if (begin === null || to < begin.index) throw new Error(`${path.relative(root, file)} has no <!-- ${name}:begin --> … ${end} block`);
+	writeFileSync(file, `${text.slice(0, begin.index + begin[0].length)}\n${body.trimEnd()}\n${text.slice(to)}`);
 }
 
 /** Words wrapped at 118 columns, as the readme's prose is. */
@@ -166,12 +186,14 @@ const wrapWords = (text) => {
 	return lines;
 };
 
-// The readme: issue 11's figures (the benchmarks of readmeFiles), one row each with every Node measured, the goal and
-// the command; the others, the baselines and every run's output are in docs/performance.md.
-const readmeFiles = new Set(['once', 'start', 'steady', 'fleet', 'soak']);
+// The readme: the judged figures of issues 11 and 25 (the benchmarks of readmeFiles), one row each with every Node
+// measured, the goal and the command; the others, the figures printed for reference, the baselines and every run's
+// output are in docs/performance.md. The readme is held under 200 lines: the block's note is on its begin marker, its
+// words on one line.
+const readmeFiles = new Set(['once', 'start', 'steady', 'soak-rss', 'fleet', 'soak-flap', 'soak']);
 const byFigure = new Map();
 for (const result of ordered) {
-	if (!readmeFiles.has(result.file.replace('.bench.mjs', ''))) continue;
+	if (!readmeFiles.has(result.file.replace('.bench.mjs', '')) || isReference(result)) continue;
 	byFigure.set(result.name, [...(byFigure.get(result.name) ?? []), result]);
 }
 
@@ -179,11 +201,10 @@ const majorsShown = [...new Set(ordered.map((result) => result.major))].sort((a,
 // A goal in ×: the ratio; a goal in units (MB, %, ms): the figure.
 const valueOf = (result) =>
 	result.ratio === undefined || result.ratio === null || !result.goal.text.includes('×') ? figureText(result) : `${result.ratio}×`;
-const unmetCount = [...byFigure.values()].flat().filter((result) => !result.meets).length;
+const unmetCount = [...byFigure.values()].flat().filter((result) => result.meets === false).length;
 const readmeTable = [
-	'<!-- Written by bench/run.mjs from bench/results.json: run `npm run bench -- --node 22,26` instead of editing. -->',
 	...wrapWords(
-		`Each ratio is against a baseline measured in the same run (what it is, the loads, the other figures and every run's output: [docs/performance.md](docs/performance.md); ${cpu}). ${unmetCount === 0 ? 'Every goal is met.' : `✗: not met (${unmetCount}).`}`,
+		`Ratios are against baselines measured in the same run ([docs/performance.md](docs/performance.md)). ${unmetCount === 0 ? 'Every judged goal is met.' : `✗: not met (${unmetCount}).`}`,
 	),
 	'',
 	`| figure | ${majorsShown.map((major) => `Node ${major}`).join(' | ')} | goal | reproduce |`,
@@ -191,7 +212,8 @@ const readmeTable = [
 	...[...byFigure].map(([name, results]) => {
 		const cells = majorsShown.map((major) => {
 			const result = results.find((entry) => entry.major === major);
-			return result ? `${valueOf(result)} ${result.meets ? '✓' : '✗'}` : '–';
+			if (result === undefined) return '–';
+			return result.meets === null ? 'not judged' : `${valueOf(result)} ${result.meets ? '✓' : '✗'}`;
 		});
 		// One goal, or one a Node ("≤ 2.56× / ≤ 1.86× (the pre-move build, same run)").
 		const texts = [...new Set(results.map((result) => result.goal.text))];
@@ -205,7 +227,7 @@ rewriteBlock(path.join(root, 'readme.md'), 'performance', readmeTable.join('\n')
 const record = [
 	'<!-- Written by bench/run.mjs from bench/results.json; the text outside this block is not. -->',
 	'',
-	`Machine: ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Linux ${os.release()}. Every ratio is against a baseline measured in the same run; the load average (1 min) at the start and the end of each benchmark is shown, because other work on the machine shows up in every timing.`,
+	`Machine: ${machine}. Every ratio is against a baseline measured in the same run; the load average (1 min) at the start and the end of each benchmark is shown, because other work on the machine shows up in every timing.`,
 	'',
 	'| figure | Node | rigtop | baseline (same run) | ratio | goal | met | measured (load) | reproduce |',
 	'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -227,7 +249,7 @@ const record = [
 			'',
 		]),
 ];
-rewriteBlock(path.join(root, 'docs', 'performance.md'), 'bench', record.join('\n'));
+rewriteBlock(docsFile, 'bench', record.join('\n'));
 console.log('\nwrote bench/results.json, docs/performance.md (bench block) and readme.md (performance block)');
 
 const failed = runs.filter((run) => run.code !== 0);

@@ -9,21 +9,9 @@
 // 30 minutes is too long for the default `npm run bench`: there (and under `node bench/run.mjs`) it prints a note and
 // skips, unless RIGTOP_SOAK=1.
 import {execFileSync} from 'node:child_process';
-import {readFileSync, readlinkSync} from 'node:fs';
+import {readlinkSync} from 'node:fs';
 import process from 'node:process';
-import {CLI, childPids, report, requireBuild, round, rssBytes, sleep, startMiner} from './lib.mjs';
-
-function underBenchRunner() {
-	// bench/run.mjs says so in the environment (with --node 26 it starts this file through npx, not as its child).
-	if (process.env.RIGTOP_BENCH_RUNNER === '1' || process.env.npm_lifecycle_event === 'bench') return true;
-	try {
-		return readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8')
-			.split('\0')
-			.some((part) => part.endsWith('bench/run.mjs'));
-	} catch {
-		return false;
-	}
-}
+import {binEnv, CLI, childPids, report, requireBuild, round, rssBytes, sleep, startMiner, underBenchRunner} from './lib.mjs';
 
 if (underBenchRunner() && process.env.RIGTOP_SOAK !== '1') {
 	console.log('soak-flap: skipped (30 minutes). Run it with `node bench/soak-flap.bench.mjs [--minutes 30]`, or set RIGTOP_SOAK=1.');
@@ -93,7 +81,8 @@ tmux(
 	'100',
 	'-y',
 	'30',
-	`env -u CI TERM=xterm-256color ${process.execPath} ${CLI} ${sim.url} --interval ${intervalSeconds}; echo "[exit $?]"; sleep 3600`,
+	// Its history in a scratch folder (binEnv's), not the user's.
+	`env -u CI TERM=xterm-256color XDG_STATE_HOME='${binEnv().XDG_STATE_HOME}' ${process.execPath} ${CLI} ${sim.url} --interval ${intervalSeconds}; echo "[exit $?]"; sleep 3600`,
 );
 let stopped = false;
 try {
@@ -158,8 +147,10 @@ try {
 		goal: {
 			of: 'figure',
 			max: stillAlive && backAfter !== null ? 10 : -1,
+			strict: true,
 			text: 'rigtop alive and live again, RSS growth after warm-up < 10 MB',
 		},
+		command: 'RIGTOP_SOAK=1 node bench/run.mjs soak-flap',
 		details: [
 			`${minutes} min, ${flaps} stops/starts of the miner, poll every ${intervalSeconds} s`,
 			`RSS: ${mb(samples[0].rss)} MB at start, ${mb(warm.rss)} MB after warm-up (${Math.round(warm.at / 1000)} s), ${mb(last.rss)} MB at the end (${growth >= 0 ? '+' : ''}${mb(growth)} MB)`,
