@@ -59,7 +59,7 @@ class ChangingStore implements Store<MonitorState> {
 		this.#base = base;
 		this.#state = base;
 		this.#events = [...base.events];
-		this.#history = [...base.history];
+		this.#history = [...base.recentRates];
 	}
 
 	subscribe(listener: () => void): () => void {
@@ -84,7 +84,7 @@ class ChangingStore implements Store<MonitorState> {
 		];
 		const total = windows(snapshot.hashrate.total, 0);
 		this.#history.push(total[0]);
-		if (this.#history.length > Math.max(60, base.history.length)) this.#history.shift();
+		if (this.#history.length > Math.max(60, base.recentRates.length)) this.#history.shift();
 		if (i % 50 === 0) {
 			this.#events.push({
 				seq: 10_000 + i,
@@ -102,7 +102,7 @@ class ChangingStore implements Store<MonitorState> {
 			lastSuccessAt: Date.now(),
 			lastAttemptAt: Date.now(),
 			polls: base.polls + i,
-			history: [...this.#history],
+			recentRates: [...this.#history],
 			sessionAverage: wobble(base.sessionAverage, 9),
 			events: [...this.#events],
 			snapshot: {

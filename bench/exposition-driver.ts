@@ -46,7 +46,7 @@ function state(index: number, poll: number): MonitorState {
 		failingSince: null,
 		consecutiveFailures: 0,
 		error: null,
-		history: [],
+		recentRates: [],
 		sessionAverage: null,
 		events: [],
 		nextPollAt: null,

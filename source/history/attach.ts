@@ -28,7 +28,7 @@ export function defaultStoreFile(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The session with a recorder watching its miners (`session.history`). Notices (a damaged file set aside, history
+ * The session with a recorder watching its miners (`session.recorder`). Notices (a damaged file set aside, history
  * off) go to `warn` while the session is being built (stderr, and the session's notices once the dashboard is up),
  * and afterwards, in a live session, into the session's notices (stderr is hidden behind the dashboard): they are
  * about no miner in particular, so they are neither shown under nor stored as the events of any one.
@@ -47,7 +47,7 @@ export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: 
 		notify,
 		...(options.maxBytes === undefined ? {} : {maxBytes: options.maxBytes}),
 	});
-	if (!store.enabled) return {...session, history: null};
+	if (!store.enabled) return {...session, recorder: null};
 	const secrets = session.miners.map((miner) => miner.target.token).filter((token): token is string => token !== null);
 	const recorder = new HistoryRecorder(store, {intervalMs: plan.intervalMs, secrets});
 	// --once reads outside the monitors (commands/once/ records them); the live screens poll through them.
@@ -62,7 +62,7 @@ export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: 
 	building = false;
 	return {
 		...session,
-		history: recorder,
+		recorder,
 		async close() {
 			// The recorder first: it writes what it holds into the store, which the session's close may remove (the
 			// demo's folder). Closing the recorder stops it listening, so at most a poll still in flight goes unstored.

@@ -36,7 +36,7 @@ export type MonitorOptions = {
 	/** Longest delay between retries while failing; default 30 000 ms. */
 	maxBackoffMs?: number;
 	/** 10 s hashrate samples kept; default 300. */
-	historySize?: number;
+	recentSize?: number;
 	/** Events kept; default 200. */
 	maxEvents?: number;
 	clock?: Clock;
@@ -58,7 +58,7 @@ export type MonitorOptions = {
 
 export const minIntervalMs = 250;
 const defaultMaxBackoffMs = 30_000;
-const defaultHistorySize = 300;
+const DEFAULT_RECENT_SIZE = 300;
 const defaultMaxEvents = 200;
 /** Polls at which an unanswered PastRates (null: the miner not identified in the store yet) is asked again. */
 const maxSeedTries = 20;
@@ -90,7 +90,7 @@ export class Monitor implements Store<MonitorState> {
 	readonly #random: () => number;
 	readonly #dropOptions: DropOptions;
 	readonly #probe: ((signal: AbortSignal) => Promise<boolean>) | undefined;
-	readonly #history: RingBuffer<number | null>;
+	readonly #recentRates: RingBuffer<number | null>;
 	readonly #events: RingBuffer<MinerEvent>;
 	readonly #listeners = new Listeners();
 
@@ -134,7 +134,7 @@ export class Monitor implements Store<MonitorState> {
 		this.#pausedAlertMs = options.pausedAlertMs ?? DEFAULT_PAUSED_ALERT_MS;
 		this.#probe = options.probe;
 		this.#pastRates = options.pastRates ?? null;
-		this.#history = new RingBuffer(options.historySize ?? defaultHistorySize);
+		this.#recentRates = new RingBuffer(options.recentSize ?? DEFAULT_RECENT_SIZE);
 		this.#events = new RingBuffer(options.maxEvents ?? defaultMaxEvents);
 		const url = withoutCredentials(options.url);
 		this.#state = {
@@ -147,7 +147,7 @@ export class Monitor implements Store<MonitorState> {
 			failingSince: null,
 			consecutiveFailures: 0,
 			error: null,
-			history: [],
+			recentRates: [],
 			sessionAverage: null,
 			events: [],
 			nextPollAt: null,
@@ -378,10 +378,10 @@ export class Monitor implements Store<MonitorState> {
 		}
 
 		// The recent samples were another miner's.
-		if (derived.replaced === true) this.#history.clear();
+		if (derived.replaced === true) this.#recentRates.clear();
 
 		const sample = snapshot.hashrate.total[0];
-		this.#history.push(sample);
+		this.#recentRates.push(sample);
 		if (sample !== null) {
 			this.#sampleSum += sample;
 			this.#sampleCount++;
@@ -397,7 +397,7 @@ export class Monitor implements Store<MonitorState> {
 			failingSince: null,
 			consecutiveFailures: 0,
 			error: null,
-			history: this.#history.toArray(),
+			recentRates: this.#recentRates.toArray(),
 			sessionAverage: this.#sampleCount === 0 ? null : this.#sampleSum / this.#sampleCount,
 			events: drafts.length === 0 ? prevState.events : this.#append(drafts, now),
 			nextPollAt,
@@ -484,7 +484,7 @@ function asMinerError(error: unknown): MinerError {
 	return new MinerError('incompatible', `unexpected failure reading the miner: ${message}`, {transient: false, cause: error});
 }
 
-export type PollOnceOptions = Pick<MonitorOptions, 'name' | 'clock' | 'historySize' | 'maxEvents'>;
+export type PollOnceOptions = Pick<MonitorOptions, 'name' | 'clock' | 'recentSize' | 'maxEvents'>;
 
 /**
  * One poll and the state it leads to (for --once). A transient failure is final here, so it

@@ -33,7 +33,7 @@ export type Session = {
 	/** What rigtop has to say about no miner in particular (start-up warnings, history's notices): the session's events. */
 	readonly notices: NoticeLog;
 	/** The history recorder (source/history/), when history is on and its store could be opened. */
-	readonly history?: HistoryRecorder | null;
+	readonly recorder?: HistoryRecorder | null;
 	/**
 	 * Where this session keeps what it writes (config backups): undefined is the user's own
 	 * ($XDG_STATE_HOME/rigtop). The demo keeps its state in a temporary folder of its own, removed on close:

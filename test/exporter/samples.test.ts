@@ -25,7 +25,7 @@ function state(snapshot: MinerSnapshot | null, status: LinkStatus = 'live', erro
 		failingSince: status === 'live' ? null : 1,
 		consecutiveFailures: status === 'live' ? 0 : 1,
 		error,
-		history: [],
+		recentRates: [],
 		sessionAverage: null,
 		events: [],
 		nextPollAt: null,

@@ -34,7 +34,7 @@ describe('history recorder on a real session', () => {
 		const session: Session = attachHistory(createSession([{url: sim.url, token}], 250), plan('live', 250), (line) => notices.push(line), {
 			file,
 		});
-		expect(session.history?.enabled).toBe(true);
+		expect(session.recorder?.enabled).toBe(true);
 		const [miner] = session.miners;
 		if (!miner) throw new Error('no miner');
 		session.start();
@@ -99,7 +99,7 @@ describe('history recorder on a real session', () => {
 			await new Promise((resolve) => setTimeout(resolve, 60));
 		}
 
-		expect(session.history?.enabled).toBe(false);
+		expect(session.recorder?.enabled).toBe(false);
 		expect(session.notices.getState().map((notice) => notice.message)).toEqual([expect.stringMatching(/^history off: /)]);
 		expect(warned).toEqual([]);
 		for (const miner of session.miners) {
@@ -183,14 +183,14 @@ describe('history recorder on a real session', () => {
 		if (!first || !second) throw new Error('no miners');
 		await until(() => first.monitor.getState().status === 'down' && second.monitor.getState().polls >= 3, 8000, 'both down');
 		// Neither has an id in the store yet, and reading their history does not make one.
-		expect(session.history?.minerOf(0)).toBeNull();
-		expect(session.history?.minerOf(1)).toBeNull();
-		session.history?.flush();
+		expect(session.recorder?.minerOf(0)).toBeNull();
+		expect(session.recorder?.minerOf(1)).toBeNull();
+		session.recorder?.flush();
 		expect(readStore(file).miners()).toEqual([]);
 		await late.start();
 		await until(() => first.monitor.getState().status === 'live', 8000, 'the late rig up');
 		const down = first.monitor.getState().events.filter((event) => event.kind === 'down').length;
-		await until(() => (session.history?.minerOf(0) ?? null) !== null, 8000, 'its id');
+		await until(() => (session.recorder?.minerOf(0) ?? null) !== null, 8000, 'its id');
 		await session.close();
 
 		const reader = readStore(file);

@@ -81,7 +81,7 @@ describe('a store that stops taking writes mid-run', () => {
 			{file},
 		);
 		cleanups.push(async () => session.close());
-		const recorder = session.history;
+		const recorder = session.recorder;
 		const [miner] = session.miners;
 		if (!recorder || !miner) throw new Error('no history or no miner');
 		session.start();

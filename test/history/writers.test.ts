@@ -96,7 +96,7 @@ function liveState(at: number): MonitorState {
 		failingSince: null,
 		consecutiveFailures: 0,
 		error: null,
-		history: [],
+		recentRates: [],
 		sessionAverage: null,
 		events: [{seq: 1, at, kind: 'started', severity: 'info', message: 'watching rig-a'}],
 		nextPollAt: null,

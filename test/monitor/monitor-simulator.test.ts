@@ -30,7 +30,7 @@ it('watches the simulated miner through the real client: stale then down with th
 	});
 	monitor.start();
 
-	await waitFor(() => expect(monitor.getState().history.length).toBeGreaterThanOrEqual(2));
+	await waitFor(() => expect(monitor.getState().recentRates.length).toBeGreaterThanOrEqual(2));
 	const live = monitor.getState();
 	expect(live).toMatchObject({status: 'live', name: 'sim-rig', error: null, url: sim.url});
 	expect(live.snapshot?.version).toBe('6.26.0');
@@ -45,7 +45,7 @@ it('watches the simulated miner through the real client: stale then down with th
 	// The panes keep the last good values.
 	expect(lastLive).not.toBeNull();
 	expect(down.snapshot).toBe(lastLive!.snapshot);
-	expect(down.history).toBe(lastLive!.history);
+	expect(down.recentRates).toBe(lastLive!.recentRates);
 	expect(down.lastSuccessAt).toBe(lastLive!.lastSuccessAt);
 	expect(down.error?.kind).toBe('unreachable');
 	expect(down.failingSince).not.toBeNull();
@@ -57,7 +57,7 @@ it('watches the simulated miner through the real client: stale then down with th
 	const back = monitor.getState();
 	expect(statuses).toEqual(['live', 'stale', 'down', 'live']);
 	expect(back.consecutiveFailures).toBe(0);
-	expect(back.history.length).toBeGreaterThan(down.history.length);
+	expect(back.recentRates.length).toBeGreaterThan(down.recentRates.length);
 	expect(back.events.map((event) => event.kind)).toEqual(['started', 'down', 'up']);
 	expect(back.events.at(-1)?.message).toMatch(/^back up after \d+s$/);
 

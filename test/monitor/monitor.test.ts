@@ -219,7 +219,7 @@ describe('Monitor failures', () => {
 			lastSuccessAt: t0,
 		});
 		expect(stale.error?.kind).toBe('timeout');
-		expect(stale.history).toBe(live.history);
+		expect(stale.recentRates).toBe(live.recentRates);
 		expect(stale.events).toBe(live.events);
 		expect(stale.nextPollAt).toBe(t0 + 2000);
 
@@ -371,19 +371,19 @@ describe('Monitor state', () => {
 		monitor.start();
 		await vi.advanceTimersByTimeAsync(7000);
 		expect(states).toHaveLength(8);
-		expect(states[3]!.history).toBe(states[2]!.history);
-		expect(states[4]!.history).not.toBe(states[3]!.history);
-		const small = new Monitor({read: scriptedRead([ok()]).read, url, intervalMs: 1000, historySize: 5});
-		expect(small.getState().history).toEqual([]);
-		expect(monitor.getState().history).toEqual([100, 200, null, 400, 500, 600, 700]);
+		expect(states[3]!.recentRates).toBe(states[2]!.recentRates);
+		expect(states[4]!.recentRates).not.toBe(states[3]!.recentRates);
+		const small = new Monitor({read: scriptedRead([ok()]).read, url, intervalMs: 1000, recentSize: 5});
+		expect(small.getState().recentRates).toEqual([]);
+		expect(monitor.getState().recentRates).toEqual([100, 200, null, 400, 500, 600, 700]);
 	});
 
-	it('drops the oldest samples beyond historySize', async () => {
+	it('drops the oldest samples beyond recentSize', async () => {
 		let call = 0;
-		const {monitor} = watch(() => ok(withRates([++call * 10, 4000, 4000]), 0), {historySize: 5});
+		const {monitor} = watch(() => ok(withRates([++call * 10, 4000, 4000]), 0), {recentSize: 5});
 		monitor.start();
 		await vi.advanceTimersByTimeAsync(7000);
-		expect(monitor.getState().history).toEqual([40, 50, 60, 70, 80]);
+		expect(monitor.getState().recentRates).toEqual([40, 50, 60, 70, 80]);
 	});
 
 	it('keeps a session average of the non-null samples, reset when the miner restarts', async () => {
@@ -400,7 +400,7 @@ describe('Monitor state', () => {
 		await vi.advanceTimersByTimeAsync(5000);
 		expect(states.map((state) => state.sessionAverage)).toEqual([null, 1000, 1500, 2000, null, 500]);
 		expect(kinds(monitor.getState())).toEqual(['started', 'restarted']);
-		expect(monitor.getState().history).toEqual([null, 1000, 2000, 3000, null, 500]);
+		expect(monitor.getState().recentRates).toEqual([null, 1000, 2000, 3000, null, 500]);
 	});
 
 	it('counts failed polls, restarts seen and the last poll duration (getStats), up to date when subscribers are told', async () => {

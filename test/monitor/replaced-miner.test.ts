@@ -51,7 +51,7 @@ it('says once that a different miner answers, raises no share alert from its cou
 	// Another rig (the same worker name, another machine) now behind the address, up for days.
 	await first.stop();
 	await waitFor(() => expect(monitor.getState().status).not.toBe('live'));
-	const beforeSamples = monitor.getState().history.length;
+	const beforeSamples = monitor.getState().recentRates.length;
 	expect(beforeSamples).toBeGreaterThanOrEqual(3);
 	let firstOfNew: ReturnType<typeof monitor.getState> | null = null;
 	monitor.subscribe(() => {
@@ -63,7 +63,7 @@ it('says once that a different miner answers, raises no share alert from its cou
 	await waitFor(() => expect(monitor.getState().snapshot?.id).not.toBe(firstId));
 	const swapped = monitor.getState();
 	// The recent samples and the session average start with the new miner.
-	expect(firstOfNew!.history).toHaveLength(1);
+	expect(firstOfNew!.recentRates).toHaveLength(1);
 	expect(firstOfNew!.sessionAverage).toBe(firstOfNew!.snapshot?.hashrate.total[0] ?? null);
 	const after = swapped.snapshot;
 	expect(after?.results.total).toBeGreaterThan(1000);

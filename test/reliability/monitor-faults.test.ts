@@ -216,7 +216,7 @@ describe.concurrent('bounded under floods', () => {
 		const back = await w.until((state) => state.status === 'live');
 		expect(back.state.snapshot?.workerId).toBe('fault-rig');
 		expect(back.state.events.length).toBeLessThanOrEqual(200);
-		expect(back.state.history.length).toBeLessThanOrEqual(300);
+		expect(back.state.recentRates.length).toBeLessThanOrEqual(300);
 		for (const event of back.state.events) expectOneCleanLine(event.message);
 		await w.stop();
 		// Every connection the client opened is closed once it stops.

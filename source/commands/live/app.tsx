@@ -104,7 +104,7 @@ export function startLive(
 		const source = new SessionHistory({
 			monitor: watched.monitor,
 			slot,
-			recorder: session.history ?? null,
+			recorder: session.recorder ?? null,
 			intervalMs: interval.getState,
 			capacity: memoryCapacity(session.miners.length),
 		});
@@ -121,7 +121,7 @@ export function startLive(
 			miners={miners}
 			alerts={alerting.center}
 			notices={session.notices}
-			{...(session.history ? {lastHour: lastHourSource(session.history)} : {})}
+			{...(session.recorder ? {lastHour: lastHourSource(session.recorder)} : {})}
 			onQuit={quit}
 			color={plan.color}
 			readOnly={plan.readOnly}

@@ -33,7 +33,7 @@ export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.Writa
 	// ended in: live, down (nothing answered, or not in time) or error (the user has to act).
 	const at = Date.now();
 	polls.forEach(({state}, slot) => {
-		session.history?.recordRead(slot, {
+		session.recorder?.recordRead(slot, {
 			url: state.url,
 			name: state.name,
 			at,

@@ -29,7 +29,7 @@ export function useSparkline(history: MinerHistory | undefined, state: MonitorSt
 		if (asked) store?.request({points, now, latest});
 	}, [store, asked, points, now, latest, answers]);
 	const answer = store && asked ? store.answerFor(answers, {points, now, latest}) : undefined;
-	return answer ?? {values: state.history, since: null};
+	return answer ?? {values: state.recentRates, since: null};
 }
 
 /** A monitor's event as the panes list it. */

@@ -22,7 +22,7 @@ const BRAILLE = /[\u2801-\u28FF]/;
 
 function monitorState() {
 	const snapshot = makeSnapshot({hashrate: {total: [4810, 4805, 4790], highest: 5010}});
-	return makeState({snapshot, events: [], history: [], sessionAverage: 4803, lastAttemptAt: NOW, lastSuccessAt: NOW});
+	return makeState({snapshot, events: [], recentRates: [], sessionAverage: 4803, lastAttemptAt: NOW, lastSuccessAt: NOW});
 }
 
 async function showChart(size: {columns: number; rows: number}) {

@@ -25,7 +25,7 @@ function fresh(overrides = {}) {
 	// A rigtop just started: its own samples are none yet, its event log holds its first event.
 	return makeState({
 		snapshot: makeSnapshot({threads: makeThreads(4)}),
-		history: [],
+		recentRates: [],
 		events: [],
 		lastAttemptAt: NOW,
 		lastSuccessAt: NOW,

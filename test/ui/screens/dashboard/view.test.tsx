@@ -95,7 +95,7 @@ describe('live dashboard at 80×24', () => {
 
 	test('a miner that just started shows dashes everywhere', async () => {
 		const snapshot = makeSnapshot({hashrate: {total: [null, null, null], highest: null}});
-		const {terminal} = await show(makeState({snapshot, history: [], sessionAverage: null}));
+		const {terminal} = await show(makeState({snapshot, recentRates: [], sessionAverage: null}));
 		expect(terminal.frame()).toContain('10s —  60s —  15m —');
 		expect(terminal.frame()).toContain('max —  avg —');
 		expect(terminal.frame()).toContain('collecting samples…');

@@ -10,7 +10,7 @@ function stores(count: number, status: 'live' | 'connecting' = 'live'): TestStor
 		return createStore(
 			status === 'live'
 				? makeState({name, snapshot})
-				: makeState({name, status: 'connecting', snapshot: null, lastSuccessAt: null, history: [], sessionAverage: null, events: []}),
+				: makeState({name, status: 'connecting', snapshot: null, lastSuccessAt: null, recentRates: [], sessionAverage: null, events: []}),
 		);
 	});
 }
