@@ -27,7 +27,8 @@ export function lastHourSource(history: HistoryRecorder): LastHourSource {
 			return history.enabled;
 		},
 		lastHour(slot, to, points) {
-			const miner = history.minerOf(slot);
+			// Never writes: a miner whose first poll waits to be written is read as the stored miner it is, or not yet.
+			const miner = history.readMinerOf(slot);
 			if (miner === null) return null;
 			return history.reader.series(miner, {from: to - HOUR_MS, to, points}).points;
 		},
@@ -40,12 +41,12 @@ export function lastHourSource(history: HistoryRecorder): LastHourSource {
  * the one after a minute with a pause or an outage (its 10 s window may still hold seconds of not mining:
  * RESUME_GRACE_MS). Read once per miner, as a 60-point series (about 1 ms: the minute summaries, and the polls of
  * the last minutes not yet summarized); null while the store does not know the miner yet (its first poll not
- * written), empty once history is off.
+ * written: asked again later; a read never writes), empty once history is off.
  */
 export function pastRates(history: HistoryRecorder, slot: number): PastRates {
 	return (before) => {
 		if (!history.enabled) return [];
-		const miner = history.minerOf(slot);
+		const miner = history.readMinerOf(slot);
 		if (miner === null) return null;
 		const rates: RatePoint[] = [];
 		let afterQuiet = false;

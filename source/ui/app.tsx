@@ -7,7 +7,7 @@ import {EventView, type EventSource} from './screens/events/view.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import {FleetStore} from './screens/fleet/store.js';
-import {FleetHoursStore} from './screens/fleet/hours.js';
+import {FleetHoursStore} from '../history/fleet-hours.js';
 import type {LastHourSource} from '../history/last-hour.js';
 import {FleetView} from './screens/fleet/view.js';
 import {rigLabel} from './screens/fleet/columns.js';

@@ -5,6 +5,7 @@
 import {afterEach, describe, expect, it} from 'vitest';
 import {memoryCapacity, SeriesCache, SessionHistory, type HistorySource, type SeriesRequest} from '../../source/history/source.js';
 import {recordActionEvent} from '../../source/history/action-event.js';
+import {lastHourSource, pastRates} from '../../source/history/last-hour.js';
 import {createStore, makeEvent, makeSnapshot, makeState, NOW} from '../ui/helpers/state.js';
 import {NIGHT, nightHistory, POLL_MS} from '../ui/helpers/history.js';
 
@@ -192,5 +193,20 @@ describe('reading never writes', () => {
 		expect(night.source.events({since: 0})).toHaveLength(10);
 		expect(db.get<{n: number}>('SELECT total_changes() AS n')?.n).toBe(changes);
 		expect(night.recorder.writtenMinerOf(0)).toBeNull();
+	});
+
+	it("the fleet's last hour and the drop detector's past rates read such a miner without writing its first poll", () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW, polls: 1}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		const db = night.recorder.store;
+		const changes = db.get<{n: number}>('SELECT total_changes() AS n')?.n;
+		const hour = lastHourSource(night.recorder).lastHour(0, NOW, 60);
+		const rates = pastRates(night.recorder, 0)(NOW);
+		expect(db.get<{n: number}>('SELECT total_changes() AS n')?.n).toBe(changes);
+		expect(night.recorder.writtenMinerOf(0)).toBeNull();
+		// And they read the night the store holds of it.
+		expect(hour?.some((point) => point.samples > 0)).toBe(true);
+		expect(rates).not.toBeNull();
 	});
 });

@@ -1,88 +1,13 @@
 /**
- * The fleet's last-hour column: each rig's last hour from the history store, read once a minute (the
- * store's cost, about 0.35 ms a rig, is paid 60 times less than at every poll) and only while the fleet
- * view is shown, and drawn as a small sparkline where the width allows. Without history (--no-history,
- * or a store that could not be opened or turned off) there is no column at all.
+ * The fleet's last-hour column, drawn: each rig's last hour (history/fleet-hours.ts reads it, once a minute while
+ * the fleet shows) as a small sparkline where the width allows. Without history (--no-history, or a store that could
+ * not be opened or turned off) there is no column at all.
  */
-import type {HourPoint, LastHourSource} from '../../../history/last-hour.js';
-import {Listeners, type Store} from '../../../store.js';
+import type {HourPoint} from '../../../history/last-hour.js';
 import {sparkline} from '../../sparkline.js';
 
 export type {HourPoint} from '../../../history/last-hour.js';
-
-/** Buckets read per rig: one a minute. */
-export const HOUR_POINTS = 60;
-
-export type FleetHours = {
-	/** False: history is off, no column. */
-	readonly enabled: boolean;
-	/** Per rig (session order): its last hour, oldest first, or null when nothing is stored for it yet. */
-	readonly rigs: readonly (readonly HourPoint[] | null)[];
-	/** Epoch ms of the read. */
-	readonly at: number;
-};
-
-export type FleetHoursOptions = {
-	/** Default a minute. */
-	readonly refreshMs?: number;
-	readonly now?: () => number;
-};
-
-export class FleetHoursStore implements Store<FleetHours> {
-	readonly #source: LastHourSource;
-	readonly #count: number;
-	readonly #refreshMs: number;
-	readonly #now: () => number;
-	readonly #listeners = new Listeners();
-	#timer: ReturnType<typeof setInterval> | null = null;
-	#state: FleetHours | null = null;
-
-	constructor(source: LastHourSource, count: number, options: FleetHoursOptions = {}) {
-		this.#source = source;
-		this.#count = count;
-		this.#refreshMs = Math.max(1000, options.refreshMs ?? 60_000);
-		this.#now = options.now ?? Date.now;
-	}
-
-	/** The hours read last (read now when never read: the fleet's first frame has its column). */
-	getState(): FleetHours {
-		this.#state ??= this.#read();
-		return this.#state;
-	}
-
-	/** Reads while someone listens: now when the last read is a refresh old, then every refresh. */
-	subscribe(listener: () => void): () => void {
-		const remove = this.#listeners.add(listener);
-		if (this.#listeners.size === 1) {
-			if (this.#state === null || this.#now() - this.#state.at >= this.#refreshMs) this.refresh();
-			this.#timer = setInterval(() => {
-				this.refresh();
-			}, this.#refreshMs);
-			this.#timer.unref?.();
-		}
-
-		return () => {
-			remove();
-			if (this.#listeners.size === 0 && this.#timer !== null) {
-				clearInterval(this.#timer);
-				this.#timer = null;
-			}
-		};
-	}
-
-	/** Reads every rig's hour again and tells the listeners. */
-	refresh(): void {
-		this.#state = this.#read();
-		this.#listeners.notify();
-	}
-
-	#read(): FleetHours {
-		const at = this.#now();
-		if (!this.#source.enabled) return {enabled: false, rigs: [], at};
-		const rigs = Array.from({length: this.#count}, (_, slot) => this.#source.lastHour(slot, at, HOUR_POINTS));
-		return {enabled: this.#source.enabled, rigs, at};
-	}
-}
+export {HOUR_POINTS, type FleetHours} from '../../../history/fleet-hours.js';
 
 /** Where the miner did not answer (half the polls stored or more failed): marked, not a level. */
 export const OUTAGE_MARK = '×';

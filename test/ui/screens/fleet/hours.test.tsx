@@ -1,10 +1,10 @@
 import path from 'node:path';
 import {afterEach, describe, expect, test, vi} from 'vitest';
-import {HOUR_MS, lastHourSource, type HourPoint, type LastHourSource} from '../../../../source/history/last-hour.js';
+import {HOUR_MS, lastHourSource, type HourPoint} from '../../../../source/history/last-hour.js';
 import {HistoryRecorder} from '../../../../source/history/recorder.js';
 import {HistoryStore} from '../../../../source/history/store.js';
 import {App, type AppMiner} from '../../../../source/ui/app.js';
-import {FleetHoursStore, hourCells, HOUR_POINTS, OUTAGE_MARK} from '../../../../source/ui/screens/fleet/hours.js';
+import {hourCells, OUTAGE_MARK} from '../../../../source/ui/screens/fleet/hours.js';
 import {tempDir} from '../../../history/helpers.js';
 import {createStore, makeSnapshot, makeState} from '../../helpers/state.js';
 import {linesOf, renderTerminal} from '../../helpers/terminal.js';
@@ -42,48 +42,6 @@ describe('the last-hour cells', () => {
 		expect(hourCells(hour, 0)).toBe('');
 		// Never wider than the buckets there are.
 		expect(hourCells(hour, 20)).toHaveLength(8);
-	});
-});
-
-describe('the fleet hours store', () => {
-	test('read at the first frame, then once a minute while the fleet shows, never in between; off: no column', () => {
-		vi.useFakeTimers();
-		const reads: number[] = [];
-		let enabled = true;
-		const source: LastHourSource = {
-			get enabled() {
-				return enabled;
-			},
-			lastHour(slot, _to, points) {
-				reads.push(slot);
-				return Array.from({length: points}, () => point(30, 30, 1000 + slot));
-			},
-		};
-		const store = new FleetHoursStore(source, 3, {now: () => Date.now()});
-		const first = store.getState();
-		expect(first.enabled).toBe(true);
-		expect(first.rigs.map((rig) => rig?.length)).toEqual([HOUR_POINTS, HOUR_POINTS, HOUR_POINTS]);
-		expect(reads).toEqual([0, 1, 2]);
-		expect(store.getState()).toBe(first);
-
-		const told: number[] = [];
-		const unsubscribe = store.subscribe(() => told.push(1));
-		// Just read: subscribing does not read again.
-		expect(reads).toHaveLength(3);
-		vi.advanceTimersByTime(59_000);
-		expect(reads).toHaveLength(3);
-		vi.advanceTimersByTime(1000);
-		expect(reads).toHaveLength(6);
-		expect(told).toEqual([1]);
-
-		// Nobody listening (a rig's dashboard is open): no reads.
-		unsubscribe();
-		vi.advanceTimersByTime(5 * 60_000);
-		expect(reads).toHaveLength(6);
-
-		enabled = false;
-		store.subscribe(() => {});
-		expect(store.getState()).toMatchObject({enabled: false, rigs: []});
 	});
 });
 
