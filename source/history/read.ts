@@ -18,13 +18,15 @@ import {
 	mergeInto,
 	MINUTE_TIER,
 	sampleAsSummary,
+	summaryFromColumns,
 	summaryTable,
 	TEN_MINUTE_TIER,
 	type Builder,
 	type SampleRow,
+	type SummaryColumns,
 	type SummaryRow,
 } from './tiers.js';
-import {identify, type IdentityFacts, summaryFromColumns, type SummaryColumns} from './writer.js';
+import {identify, type IdentityFacts} from './identity.js';
 
 export type StoredMiner = {
 	/** The store's id of the miner (what series() and events() take). */

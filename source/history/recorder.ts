@@ -14,7 +14,8 @@ import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import {Listeners} from '../store.js';
 import {HistoryReader, type StoredEvent} from './read.js';
 import type {HistoryStore} from './store.js';
-import {linkCode, LINK, type LinkCode, type SampleRow} from './tiers.js';
+import {pollSample, sampleOfState} from './samples.js';
+import {LINK, type SampleRow} from './tiers.js';
 import {HistoryWriter, type EventRecord, type Observation} from './writer.js';
 
 /** What the recorder reads a miner from; the Monitor satisfies it. */
@@ -91,26 +92,14 @@ export class HistoryRecorder {
 		return this.store.enabled;
 	}
 
-	/** The store's id of the session's miner at `slot` (for reader calls), or null before its first poll. */
-	minerOf(slot: number): number | null {
-		const miner = this.#writer.minerOf(slot);
-		if (miner !== null) return miner;
-		const pending = this.#observations.filter((observation) => observation.slot === slot);
-		// A miner that never answered gets its id with its first answer, not by writing its failed polls.
-		if (pending.length === 0 || (this.#writer.waits(slot) && pending.every((observation) => observation.facts === null))) return null;
-		// Its first poll waits to be written: written now, so that it has an id.
-		this.flush();
-		return this.#writer.minerOf(slot);
-	}
-
-	/** The stored miner of the session's miner at `slot` as far as written, or null: never writes (minerOf may). */
+	/** The stored miner of the session's miner at `slot` as far as written, or null: never writes. */
 	writtenMinerOf(slot: number): number | null {
 		return this.#writer.minerOf(slot);
 	}
 
 	/**
-	 * Whether the session's miner at `slot` is or will be in the store at the next write (what minerOf would find an
-	 * id for), without writing or reading anything.
+	 * Whether the session's miner at `slot` is or will be in the store after the next write (an answered poll waits to
+	 * be written), without writing or reading anything.
 	 */
 	knows(slot: number): boolean {
 		if (this.#writer.minerOf(slot) !== null) return true;
@@ -325,51 +314,6 @@ export class HistoryRecorder {
 
 function factsOf(snapshot: MinerSnapshot) {
 	return {apiId: snapshot.id, workerId: snapshot.workerId, kind: snapshot.kind, uptimeS: snapshot.uptime};
-}
-
-/** A monitor's last poll as stored (pollSample); null before any. */
-export function sampleOfState(state: MonitorState): SampleRow | null {
-	const at = state.lastAttemptAt;
-	if (at === null) return null;
-	const fresh = state.status === 'live' && state.snapshot !== null && state.lastSuccessAt === at;
-	return pollSample(fresh ? state.snapshot : null, at, state.status);
-}
-
-/**
- * A poll as stored, from a monitor or a --once read: a good one with its values, a failed one with its link state;
- * null for a poll the miner answered but this rigtop could not use (status 'error': a wrong or missing token, a
- * restricted or unknown endpoint, an answer not shaped like XMRig's). Such a poll says nothing about the miner —
- * another rigtop with the right token reads it fine at the same time — so storing it as a failed poll would show an
- * outage that never was; the error itself is in the events, and the span is a gap (not watched).
- */
-function pollSample(snapshot: MinerSnapshot | null, at: number, status: string): SampleRow | null {
-	if (snapshot) return sampleOf(snapshot, at);
-	return status === 'error' ? null : failedSample(at, linkCode(status));
-}
-
-/** A good poll as stored: the three hashrate windows, the share counters, pool and pause state. */
-export function sampleOf(snapshot: MinerSnapshot, at: number): SampleRow {
-	const [hr10, hr60, hr15] = snapshot.hashrate.total;
-	return {
-		t: at,
-		link: LINK.live,
-		hr10: finite(hr10),
-		hr60: finite(hr60),
-		hr15: finite(hr15),
-		good: snapshot.results.good,
-		total: snapshot.results.total,
-		rejected: snapshot.results.rejected,
-		pool: snapshot.connection.connected ? 1 : 0,
-		paused: snapshot.paused === null ? null : snapshot.paused ? 1 : 0,
-	};
-}
-
-export function failedSample(at: number, link: LinkCode): SampleRow {
-	return {t: at, link, hr10: null, hr60: null, hr15: null, good: null, total: null, rejected: null, pool: null, paused: null};
-}
-
-function finite(value: number | null): number | null {
-	return value !== null && Number.isFinite(value) ? value : null;
 }
 
 /** The events after `lastSeq` (the log is ordered by seq). */

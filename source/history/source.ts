@@ -11,7 +11,8 @@
 import {RingBuffer} from '../monitor/ring-buffer.js';
 import type {MonitorState} from '../monitor/types.js';
 import {seriesOfSamples, type Series, type StoredEvent} from './read.js';
-import {sampleOfState, type HistoryRecorder, type RecordedMonitor} from './recorder.js';
+import type {HistoryRecorder, RecordedMonitor} from './recorder.js';
+import {sampleOfState} from './samples.js';
 import type {SampleRow} from './tiers.js';
 
 export type {MinerHistory} from './stores.js';

@@ -261,3 +261,42 @@ function addWeighted(mean: Mean, value: number, weight: number): void {
 	mean.sum += value * weight;
 	mean.weight += weight;
 }
+
+/** A summary row as SQLite returns it. */
+export type SummaryColumns = {
+	t: number;
+	n: number;
+	live: number;
+	hr_n: number;
+	pool: number;
+	paused: number;
+	link: number;
+	hr_min: number | null;
+	hr_avg: number | null;
+	hr_max: number | null;
+	hr60: number | null;
+	hr15: number | null;
+	good: number | null;
+	total: number | null;
+	rejected: number | null;
+};
+
+export function summaryFromColumns(row: SummaryColumns): SummaryRow {
+	return {
+		t: row.t,
+		n: row.n,
+		live: row.live,
+		hrN: row.hr_n,
+		pool: row.pool,
+		paused: row.paused,
+		link: row.link,
+		hrMin: row.hr_min,
+		hrAvg: row.hr_avg,
+		hrMax: row.hr_max,
+		hr60: row.hr60,
+		hr15: row.hr15,
+		good: row.good,
+		total: row.total,
+		rejected: row.rejected,
+	};
+}

@@ -17,6 +17,7 @@
  * makes them, they are the same.
  */
 import {hostOf} from '../monitor/name.js';
+import {identify, type IdentityFacts} from './identity.js';
 import type {HistoryStore} from './store.js';
 import {
 	EVENT_MAX_ROWS,
@@ -26,20 +27,12 @@ import {
 	TEN_MINUTE_TIER,
 	summarizeSamples,
 	summarizeSummaries,
+	summaryFromColumns,
 	summaryTable,
 	type SampleRow,
+	type SummaryColumns,
 	type SummaryRow,
 } from './tiers.js';
-
-/** What a good poll says about who the miner is. */
-export type IdentityFacts = {
-	readonly apiId: string | null;
-	readonly workerId: string | null;
-	/** XMRig's `kind` ('miner', 'cpu', 'nvidia', 'amd'). */
-	readonly kind: string | null;
-	/** Seconds since the miner process started, when it says. */
-	readonly uptimeS: number | null;
-};
 
 /** One poll of one watched miner (`slot`: its place in the session). */
 export type Observation = {
@@ -133,8 +126,6 @@ function bounded(entry: Waiting): Waiting {
 	const observations = entry.observations.filter((observation) => observation.sample.t >= newest - SAMPLE_TIER.keepMs);
 	return {observations: observations.slice(-SAMPLE_TIER.maxRows), events: entry.events.slice(-EVENT_MAX_ROWS)};
 }
-
-type MinerRow = {miner: number; api_id: string | null; worker: string | null; kind: string | null; url: string; last_seen: number};
 
 export type HistoryWriterOptions = {
 	/** Tells the events of this process from other rigtops' (random by default). */
@@ -540,116 +531,11 @@ export class HistoryWriter {
 	}
 }
 
-/** A summary row as SQLite returns it. */
-export type SummaryColumns = {
-	t: number;
-	n: number;
-	live: number;
-	hr_n: number;
-	pool: number;
-	paused: number;
-	link: number;
-	hr_min: number | null;
-	hr_avg: number | null;
-	hr_max: number | null;
-	hr60: number | null;
-	hr15: number | null;
-	good: number | null;
-	total: number | null;
-	rejected: number | null;
-};
-
-export function summaryFromColumns(row: SummaryColumns): SummaryRow {
-	return {
-		t: row.t,
-		n: row.n,
-		live: row.live,
-		hrN: row.hr_n,
-		pool: row.pool,
-		paused: row.paused,
-		link: row.link,
-		hrMin: row.hr_min,
-		hrAvg: row.hr_avg,
-		hrMax: row.hr_max,
-		hr60: row.hr60,
-		hr15: row.hr15,
-		good: row.good,
-		total: row.total,
-		rejected: row.rejected,
-	};
-}
-
-export type IdentifyInput = {
-	readonly url: string;
-	readonly name: string;
-	readonly facts: IdentityFacts;
-	readonly at: number;
-	/**
-	 * The miner this session already writes as: kept while the worker id and host still match — but, when the id
-	 * changed, only if `sameProcess` (another id at the address is another miner, with a history of its own).
-	 */
-	readonly preferred?: number | null;
-	/** The answer comes from the process the session read before (its uptime went on). */
-	readonly sameProcess?: boolean;
-	/** Miners that other slots of this session write as (other addresses, answering now): never this one. */
-	readonly claimed?: ReadonlySet<number>;
-};
-
 /** The miners the other slots hold, by their last good poll: a rig beside this one in a fleet is another miner. */
 function claimedBy(slots: ReadonlyMap<number, Slot>, slot: number): Set<number> {
 	const claimed = new Set<number>();
 	for (const [other, held] of slots) if (other !== slot && !held.provisional) claimed.add(held.miner);
 	return claimed;
-}
-
-/** Slack on "last seen before the process started" (uptime is whole seconds, clocks differ a little). */
-const START_SLACK_MS = 10_000;
-
-/**
- * The stored miner these facts belong to, or null when none does (the rules at the top of this file). Only reads:
- * `rigtop history` uses it to find a miner without writing.
- */
-export function identify(store: HistoryStore, input: IdentifyInput): number | null {
-	const {facts, at} = input;
-	if (facts.apiId !== null) {
-		const byId = store.get<{miner: number}>('SELECT miner FROM miner WHERE api_id = ?', facts.apiId);
-		if (byId) return byId.miner;
-	}
-
-	const host = hostOf(input.url);
-	if (facts.workerId !== null) {
-		const candidates = store.all<MinerRow>(
-			'SELECT miner, api_id, worker, kind, url, last_seen FROM miner WHERE worker = ? AND host = ? ORDER BY (url = ?) DESC, last_seen DESC',
-			facts.workerId,
-			host,
-			input.url,
-		);
-		const startedAt = facts.uptimeS === null ? null : at - facts.uptimeS * 1000;
-		for (const candidate of candidates) {
-			if (facts.kind !== null && candidate.kind !== null && facts.kind !== candidate.kind) continue;
-			// Another address of this session answers as that miner now: two rigs of one worker id (XMRig's default is
-			// the host name, so every miner of one machine has it), not one.
-			if (input.claimed?.has(candidate.miner)) continue;
-			const noIds = facts.apiId === null || candidate.api_id === null;
-			if (candidate.miner === input.preferred && (noIds || input.sameProcess === true)) return candidate.miner;
-			// Gone before this process started: the same miner back (on a new port, or with a new id), not one beside it.
-			const gone = startedAt === null ? candidate.last_seen < at - 120_000 : candidate.last_seen <= startedAt + START_SLACK_MS;
-			// Without an id, the worker id at the same address is all there is to go by; at another address, only a
-			// miner that was gone before this one started can be the same one.
-			if (noIds && candidate.url === input.url) return candidate.miner;
-			if (gone) return candidate.miner;
-		}
-	}
-
-	if (facts.apiId === null && facts.workerId === null) {
-		const byUrl = store.get<{miner: number}>(
-			'SELECT miner FROM miner WHERE url = ? AND api_id IS NULL AND worker IS NULL ORDER BY last_seen DESC LIMIT 1',
-			input.url,
-		);
-		if (byUrl) return byUrl.miner;
-	}
-
-	return null;
 }
 
 /** Whether a poll at `at` with this uptime comes from the process last read at `slot.at` (its uptime went on by the time between). */
@@ -662,3 +548,5 @@ function continues(slot: Slot, uptimeS: number | null, at: number): boolean {
 function nonEmpty(value: string | null): string | null {
 	return value === null || value.trim() === '' ? null : value;
 }
+
+export type {IdentityFacts} from './identity.js';

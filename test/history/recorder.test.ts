@@ -183,14 +183,21 @@ describe('history recorder on a real session', () => {
 		if (!first || !second) throw new Error('no miners');
 		await until(() => first.monitor.getState().status === 'down' && second.monitor.getState().polls >= 3, 8000, 'both down');
 		// Neither has an id in the store yet, and reading their history does not make one.
-		expect(session.recorder?.minerOf(0)).toBeNull();
-		expect(session.recorder?.minerOf(1)).toBeNull();
+		expect(session.recorder?.writtenMinerOf(0)).toBeNull();
+		expect(session.recorder?.writtenMinerOf(1)).toBeNull();
 		session.recorder?.flush();
 		expect(readStore(file).miners()).toEqual([]);
 		await late.start();
 		await until(() => first.monitor.getState().status === 'live', 8000, 'the late rig up');
 		const down = first.monitor.getState().events.filter((event) => event.kind === 'down').length;
-		await until(() => (session.recorder?.minerOf(0) ?? null) !== null, 8000, 'its id');
+		await until(
+			() => {
+				session.recorder?.flush();
+				return (session.recorder?.writtenMinerOf(0) ?? null) !== null;
+			},
+			8000,
+			'its id',
+		);
 		await session.close();
 
 		const reader = readStore(file);

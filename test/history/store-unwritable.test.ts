@@ -85,7 +85,14 @@ describe('a store that stops taking writes mid-run', () => {
 		const [miner] = session.miners;
 		if (!recorder || !miner) throw new Error('no history or no miner');
 		session.start();
-		await until(() => recorder.minerOf(0) !== null, 5000, 'a first poll stored');
+		await until(
+			() => {
+				recorder.flush();
+				return recorder.writtenMinerOf(0) !== null;
+			},
+			5000,
+			'a first poll stored',
+		);
 		// The disk turns read-only under rigtop: SQLite itself refuses every write from now on.
 		recorder.store.db?.exec('PRAGMA query_only = 1');
 		miner.monitor.addEvent('action', 'info', 'an event to write');

@@ -79,7 +79,7 @@ describe('history store: two rigtops on one miner', () => {
 		expect(store.enabled).toBe(true);
 		holder.db?.exec('COMMIT');
 		expect(recorder.flush()).toBe(true);
-		const miner = recorder.minerOf(0) ?? 0;
+		const miner = recorder.writtenMinerOf(0) ?? 0;
 		expect(store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ?', miner)?.n).toBe(1);
 		expect(new HistoryReader(store).events(miner, {since: 0}).map((event) => event.text)).toEqual(['watching rig-a']);
 	});
@@ -123,7 +123,8 @@ describe('history reader in a live session', () => {
 				getState: () => state,
 			},
 		]);
-		const miner = recorder.minerOf(0) ?? 0; // its first poll written, for an id
+		recorder.flush(); // its first poll written, for an id
+		const miner = recorder.writtenMinerOf(0) ?? 0;
 		const stored = () => store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ?', miner)?.n;
 		expect(stored()).toBe(1);
 		for (let i = 1; i <= 4; i++) {

@@ -46,7 +46,7 @@ it('says once that a different miner answers, raises no share alert from its cou
 	const firstId = before?.id;
 	expect(firstId).toMatch(/^[0-9a-f]{16}$/);
 	recorder.flush();
-	const oldMiner = recorder.minerOf(0);
+	const oldMiner = recorder.writtenMinerOf(0);
 
 	// Another rig (the same worker name, another machine) now behind the address, up for days.
 	await first.stop();
@@ -87,7 +87,7 @@ it('says once that a different miner answers, raises no share alert from its cou
 
 	// History: the new miner under its own identity; the old one's polls stop at the swap.
 	recorder.flush();
-	const newMiner = recorder.minerOf(0);
+	const newMiner = recorder.writtenMinerOf(0);
 	expect(oldMiner).not.toBeNull();
 	expect(newMiner).not.toBe(oldMiner);
 	const history = new HistoryReader(store);

@@ -2,7 +2,7 @@
  * Nothing in `source/ui/` does I/O (docs/design.md): the screens read stores. No file there imports SQLite, the
  * history store or its recorder, and none reads a miner's history itself (its stores do, history/stores.ts).
  */
-import {readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, test} from 'vitest';
 
@@ -26,7 +26,55 @@ function importsOf(text: string): string[] {
 	return found;
 }
 
+/** The modules a file loads at run time: its imports less the type-only ones (erased by the build). */
+function runtimeImportsOf(text: string): string[] {
+	const found: string[] = [];
+	for (const match of text.matchAll(
+		/(import|export)\s+(type\s+)?([^;]*?)\s*from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)|import\s+'([^']+)'/g,
+	)) {
+		const [, , typeOnly, names, from, dynamic, bare] = match;
+		if (dynamic ?? bare) {
+			found.push((dynamic ?? bare)!);
+			continue;
+		}
+
+		if (typeOnly) continue;
+		// `{type A, type B}`: every name a type, nothing loaded.
+		const list = /^\{([^}]*)\}$/.exec(names?.trim() ?? '')?.[1];
+		if (list !== undefined && list.split(',').every((name) => name.trim() === '' || name.trim().startsWith('type '))) continue;
+		found.push(from!);
+	}
+
+	return found;
+}
+
+/** Every source module a file loads, following relative imports through `source/`. */
+function reachable(start: string): Map<string, string> {
+	const seen = new Map<string, string>([[start, start]]);
+	const queue = [start];
+	while (queue.length > 0) {
+		const file = queue.shift()!;
+		for (const name of runtimeImportsOf(readFileSync(file, 'utf8'))) {
+			if (!name.startsWith('.')) {
+				if (!seen.has(name)) seen.set(name, file);
+				continue;
+			}
+
+			const base = path.resolve(path.dirname(file), name).replace(/\.js$/, '');
+			const target = [`${base}.ts`, `${base}.tsx`].find((candidate) => existsSync(candidate));
+			if (target === undefined || seen.has(target)) continue;
+			seen.set(target, file);
+			queue.push(target);
+		}
+	}
+
+	return seen;
+}
+
 const FORBIDDEN_IMPORTS = [/^node:sqlite$/, /\/history\/recorder\.js$/, /\/history\/store\.js$/, /\/history\/sqlite\.js$/];
+
+/** What loads SQLite or writes the history, as reached through imports (resolved paths, or a package's name). */
+const FORBIDDEN_LOADS = [/^node:sqlite$/, /\/history\/(recorder|store|sqlite|writer)\.ts$/];
 
 /** Reading a miner's history, or writing it: the history source's and the recorder's methods. */
 const FORBIDDEN_CALLS = /\.(series|span|events|eventsStamp|flush|minerOf|readMinerOf|lastEvent)\(|\bSeriesCache\b|\bDatabaseSync\b/;
@@ -47,6 +95,17 @@ describe('source/ui does no I/O', () => {
 		const imports = importsOf(readFileSync(file, 'utf8'));
 		expect(imports.filter((name) => FORBIDDEN_IMPORTS.some((pattern) => pattern.test(name)))).toEqual([]);
 	});
+
+	test.each(all.map((file) => [path.relative(UI, file), file]))(
+		'%s loads no SQLite, history store or recorder through any import',
+		(_name, file) => {
+			const loaded = reachable(file);
+			const forbidden = [...loaded.entries()]
+				.filter(([name]) => FORBIDDEN_LOADS.some((pattern) => pattern.test(name)))
+				.map(([name, by]) => `${path.relative(UI, name)} (imported by ${path.relative(UI, by)})`);
+			expect(forbidden).toEqual([]);
+		},
+	);
 
 	test.each(all.map((file) => [path.relative(UI, file), file]))('%s never reads or writes the history itself', (_name, file) => {
 		const lines = readFileSync(file, 'utf8')
