@@ -9,6 +9,7 @@ import {constants as fsConstants} from 'node:fs';
 import {access, chmod, link, open, readdir, readFile, rename, unlink} from 'node:fs/promises';
 import path from 'node:path';
 import {makeDirectory} from './make-directory.js';
+import {hostOf, hostPort} from '../monitor/name.js';
 import {rigtopStateDir} from './state-dir.js';
 
 export const DEFAULT_KEEP = 50;
@@ -43,16 +44,10 @@ export function defaultBackupDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The file-name prefix for a miner: its host and port, e.g. `127.0.0.1_18090`, `--1_8080` for [::1]:8080. */
 export function minerKey(minerUrl: string): string {
-	let host: string;
-	let port: string;
-	try {
-		const url = new URL(minerUrl);
-		host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-		port = url.port || (url.protocol === 'https:' ? '443' : '80');
-	} catch {
-		host = minerUrl;
-		port = '';
-	}
+	// Named as everywhere (monitor/name.ts): host:port, the port implied by the scheme where none is written.
+	const bracketed = hostOf(minerUrl);
+	const port = hostPort(minerUrl).slice(bracketed.length + 1);
+	const host = bracketed.replace(/^\[(.*)\]$/, '$1');
 
 	const safe = (text: string) => text.replace(/[^A-Za-z0-9.-]/g, '-').replace(/^\.+/, '-');
 	return port ? `${safe(host)}_${port}` : safe(host);
