@@ -35,6 +35,7 @@ const cli = meow(
 	  $ rigtop config set PATH=VALUE… [URL] change it (conflict check, backup)
 	  $ rigtop history [URL] [--since 24h] [--json | --csv]
 	                           the miner's stored polls and events
+	                           (rigtop history --help: its own options)
 	  $ rigtop exporter [URL…] [--rigs FILE]
 	                           the miners' metrics for Prometheus on /metrics
 	                           (rigtop exporter --help: its own options)
@@ -129,10 +130,20 @@ async function main(): Promise<number> {
 	}
 
 	if (asked === 'help') {
-		if (cli.input[0] !== 'exporter') cli.showHelp(0);
-		const {exporterHelp} = await import('./exporter/help.js');
-		process.stdout.write(exporterHelp());
-		return 0;
+		// A command with options of its own prints its own usage (`rigtop exporter --help`, `rigtop help history`).
+		if (cli.input[0] === 'exporter') {
+			const {exporterHelp} = await import('./exporter/help.js');
+			process.stdout.write(exporterHelp());
+			return 0;
+		}
+
+		if (cli.input[0] === 'history') {
+			const {historyHelp} = await import('./commands/history/help.js');
+			process.stdout.write(historyHelp());
+			return 0;
+		}
+
+		cli.showHelp(0);
 	}
 
 	const request = planCommand({

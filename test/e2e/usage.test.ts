@@ -36,6 +36,20 @@ describe('the built CLI on a wrong command line', () => {
 		}
 	});
 
+	it("rigtop history --help and `rigtop help history` print the history command's usage, exit 0, nothing read", async () => {
+		for (const args of [
+			['history', '--help'],
+			['help', 'history'],
+			['history', '-h', '--since', '1h'],
+		]) {
+			const result = await rigtop(...args);
+			expect(result.code, args.join(' ')).toBe(0);
+			expect(result.stderr).toBe('');
+			expect(result.stdout.split('\n')[1]).toBe('  $ rigtop history [URL] [--since 24h] [--until TIME] [--json | --csv]');
+			expect(result.stdout).toContain('Exit codes: 0 printed, 1 nothing stored for that miner (or no store), 2 bad usage.');
+		}
+	});
+
 	it('-h and `rigtop help` print the usage, as --help does, exit 0', async () => {
 		const help = await rigtop('--help');
 		expect(help.code).toBe(0);
