@@ -27,7 +27,7 @@ export function sparkScale(values: readonly (number | null)[]): {readonly low: n
 /**
  * A sparkline of the newest `width` samples, oldest left. A null sample (window not filled, or
  * a failed poll) leaves a gap. Scaled by sparkScale.
- * Returns at most `width` characters (fewer while history is short); "" when there is nothing.
+ * Returns at most `width` characters (fewer while there are fewer values); "" when there is nothing.
  */
 export function sparkline(values: readonly (number | null)[], width: number): string {
 	const count = Math.max(0, Math.floor(width));

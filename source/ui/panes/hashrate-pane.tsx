@@ -22,7 +22,7 @@ export type HashratePaneProps = {
 
 /**
  * 10 s / 60 s / 15 min in one unit (the unit of the largest, so the numbers line up), the
- * highest 10 s rate and the session average, and a sparkline of the 10 s history: the pane's whole
+ * highest 10 s rate and the session average, and a sparkline of the 10 s rates (the history store's, else the monitor's recent ones): the pane's whole
  * width, one row (blocks) or several on a tall terminal (braille, as btop draws).
  */
 function HashratePaneView({
