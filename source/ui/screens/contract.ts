@@ -11,7 +11,10 @@
  *   one source of the footer (`footerOf`), the `?` help (`helpOf`) and the key handler (`commandOf`): a key the
  *   footer offers works, and a key that does nothing says why or is not listed.
  * - **a view** (`view.tsx`) that reads stores with `useStore`, builds its `Env` (memoized), calls `useScreen` and
- *   draws. It does no I/O: the history it shows comes from stores (history/ makes them), never from SQLite.
+ *   draws. It does no I/O: the history it shows comes from stores (history/stores.ts), never from SQLite. A view that
+ *   draws part of a store (a span of the chart, the sparkline's width) says which from an effect with the store's
+ *   `request`, as it says it listens with `subscribe`: the store reads then, outside render, and hands its answer out
+ *   through `getState`; a request already answered reads nothing.
  *
  * The clock: the App provides one `FixedNowContext` (its `now` prop, for tests and screenshots); a screen reads
  * the time with `useNow` and passes it in its env. Only the dashboard's freeze (`f`) nests a provider of its own.
