@@ -39,11 +39,23 @@ type Yoga = {
 	Node: {create(): YogaNode};
 	[name: string]: unknown;
 };
+type Clip = {x1?: number; x2?: number; y1?: number; y2?: number};
+type InkOutput = {
+	readonly caches: {styledChars: Map<string, unknown>; widths: Map<string, number>; blockWidths: Map<string, number>};
+	write(x: number, y: number, text: string, options: {transformers: Array<(line: string, index: number) => string>}): void;
+	clip(clip: Clip): void;
+	unclip(): void;
+	get(): {output: string; height: number};
+};
+type InkOutputClass = new (options: {width: number; height: number}) => InkOutput;
+
+/** Ink's frame buffer (not among its package exports: imported by its file). */
+const inkOutputFile = path.resolve('node_modules/ink/build/output.js');
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigtop-patches-'));
 let patches: Patch[];
-let patched: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga};
-let original: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga};
+let patched: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass};
+let original: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass};
 let patchedFile: string;
 
 const importFrom = async (specifier: string): Promise<Record<string, unknown>> => (await import(specifier)) as Record<string, unknown>;
@@ -53,7 +65,7 @@ beforeAll(async () => {
 		const entry = path.join(work, 'entry.mjs');
 		writeFileSync(
 			entry,
-			"export {default as stringWidth} from 'string-width'; export {default as meow} from 'meow'; export {default as Yoga} from 'yoga-layout';",
+			`export {default as stringWidth} from 'string-width'; export {default as meow} from 'meow'; export {default as Yoga} from 'yoga-layout'; export {default as InkOutput} from ${JSON.stringify(inkOutputFile)};`,
 		);
 		const {build} = await importFrom('esbuild');
 		const buildModule = await importFrom(pathToFileURL(path.resolve('scripts/build.mjs')).href);
@@ -69,6 +81,7 @@ beforeAll(async () => {
 			stringWidth: (await importFrom('string-width'))['default'] as StringWidth,
 			meow: (await importFrom('meow'))['default'] as Meow,
 			Yoga: (await importFrom('yoga-layout'))['default'] as Yoga,
+			InkOutput: (await importFrom(pathToFileURL(inkOutputFile).href))['default'] as InkOutputClass,
 		};
 		patchedFile = outfile;
 		patched = (await importFrom(pathToFileURL(outfile).href)) as typeof patched;
@@ -88,8 +101,66 @@ afterAll(() => {
 });
 
 it('the build applies each patch to the package version it names', () => {
-	expect(patches.map((patch) => patch.packageName).sort()).toEqual(['meow', 'string-width', 'yoga-layout']);
+	expect(patches.map((patch) => patch.packageName).sort()).toEqual(['ink', 'meow', 'string-width', 'yoga-layout']);
 	for (const patch of patches) expect(patch.applied, patch.packageName).toBe(1);
+});
+
+describe('ink output (the text caches carried from one frame to the next)', () => {
+	/** Frames of a dashboard-like screen whose values change from one frame to the next, drawn by `Output`. */
+	function drawFrames(Output: InkOutputClass, count: number): string[] {
+		const frames: string[] = [];
+		const red = (line: string) => `\u001B[31m${line}\u001B[39m`;
+		for (let frame = 0; frame < count; frame++) {
+			const output = new Output({width: 40, height: 8});
+			output.write(0, 0, `╭─ Hashrate ${String(frame % 97).padStart(3)} H/s ─╮`, {transformers: []});
+			output.write(1, 1, `\u001B[1mpool\u001B[22m 中文 ${frame % 13} 👍`, {transformers: [red]});
+			output.clip({x1: 2, x2: 20, y1: 2, y2: 6});
+			output.write(0, 2, `line one ${frame}\nline two ${frame % 7}\n中中中中中中中中中中中中`, {transformers: []});
+			output.write(18, 3, '漢字が境界にまたがる', {transformers: []});
+			output.unclip();
+			output.write(0, 7, `${'x'.repeat(frame % 40)} ${frame}`, {transformers: [red]});
+			frames.push(output.get().output);
+		}
+
+		return frames;
+	}
+
+	it('draws the same frames as the original', () => {
+		// 3,000 frames whose strings change from frame to frame, some every frame, some now and then.
+		const mine = drawFrames(patched.InkOutput, 3000);
+		const theirs = drawFrames(original.InkOutput, 3000);
+		const differences = mine.flatMap((frame, index) => (frame === theirs[index] ? [] : [index]));
+		expect(differences.slice(0, 5)).toEqual([]);
+		expect(new Set(mine).size).toBeGreaterThan(100);
+	});
+
+	it('carries what the last frame tokenized and measured over to the next, and nothing older', () => {
+		const draw = (Output: InkOutputClass, text: string) => {
+			const output = new Output({width: 12, height: 1});
+			output.write(0, 0, text, {transformers: []});
+			output.get();
+			return output.caches;
+		};
+
+		const first = draw(patched.InkOutput, 'same text');
+		const tokenized = first.styledChars.get('same text');
+		expect(tokenized).toBeDefined();
+		// The next frame finds the same tokens: not tokenized again.
+		expect(draw(patched.InkOutput, 'same text').styledChars.get('same text')).toBe(tokenized);
+		// The original starts each frame empty.
+		draw(original.InkOutput, 'same text');
+		expect(new original.InkOutput({width: 12, height: 1}).caches.styledChars.size).toBe(0);
+
+		// A frame keeps what it used: a string two frames old is gone, and the caches never grow past two frames.
+		for (let index = 0; index < 3000; index++) {
+			const caches = draw(patched.InkOutput, `text ${index}`);
+			expect(caches.styledChars.size + caches.widths.size + caches.blockWidths.size).toBeLessThan(40);
+		}
+
+		const later = draw(patched.InkOutput, 'other');
+		expect(later.styledChars.has('text 2998')).toBe(false);
+		expect(later.styledChars.has('same text')).toBe(false);
+	});
 });
 
 describe('string-width (the RGI emoji regex built on first need)', () => {

@@ -3,7 +3,8 @@ import {render} from 'ink-testing-library';
 import {afterEach, beforeEach, describe, expect, test, vi} from 'vitest';
 import {Dashboard} from '../../source/ui/screens/dashboard/view.js';
 import {FixedNowContext, useNow} from '../../source/ui/hooks/use-now.js';
-import {createStore, makeState} from './helpers/state.js';
+import {SharesPane} from '../../source/ui/panes/shares-pane.js';
+import {createStore, makeState, refused} from './helpers/state.js';
 import {renderTerminal, tick} from './helpers/terminal.js';
 
 const START = new Date(2026, 2, 14, 12, 0, 0).getTime();
@@ -107,5 +108,59 @@ describe('useNow', () => {
 		store.set({lastSuccessAt: START - 4500});
 		await tick();
 		expect(terminal.frame()).toContain('● live · 5s ago');
+	});
+
+	test('a tick that changes no label on screen draws no frame ("down since 12:03")', async () => {
+		const snapshot = makeState().snapshot;
+		const store = createStore(
+			makeState({status: 'down', snapshot, lastSuccessAt: START - 3_600_000, failingSince: START - 3_600_000, error: refused()}),
+		);
+		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} />);
+		await tick();
+		expect(terminal.frame()).toContain('● down since');
+		const first = terminal.frames.length;
+		await vi.advanceTimersByTimeAsync(5000);
+		await tick();
+		expect(terminal.frames.length - first).toBe(0);
+	});
+
+	test('"last share 2h 05m ago" is redrawn when it changes, once a minute, not at each tick', async () => {
+		const results = makeState().snapshot!.results;
+		// 2 h 05 m 30 s ago: the label turns to "2h 06m ago" 30 s from now.
+		const terminal = await renderTerminal(
+			<SharesPane results={results} lastAcceptedAt={START - 7_530_000} width={40} height={5} outdated={false} />,
+			{columns: 40, rows: 6},
+		);
+		await tick();
+		expect(terminal.frame()).toContain('last share 2h 05m ago');
+		const first = terminal.frames.length;
+		await vi.advanceTimersByTimeAsync(20_000);
+		await tick();
+		expect(terminal.frames.length - first).toBe(0);
+		await vi.advanceTimersByTimeAsync(15_000);
+		await tick();
+		expect(terminal.frame()).toContain('last share 2h 06m ago');
+		expect(terminal.frames.length - first).toBe(1);
+	});
+
+	test('"12s ago" still moves every second on the same clock', async () => {
+		const results = makeState().snapshot!.results;
+		const terminal = await renderTerminal(
+			<SharesPane results={results} lastAcceptedAt={START - 12_000} width={40} height={5} outdated={false} />,
+			{columns: 40, rows: 6},
+		);
+		await tick();
+		// Past any sync an earlier test left on the shared clock (a tick within 1.5 s of one is skipped).
+		await vi.advanceTimersByTimeAsync(3000);
+		await tick();
+		expect(terminal.frame()).toContain('last share 15s ago');
+		const first = terminal.frames.length;
+		for (let second = 16; second <= 18; second++) {
+			await vi.advanceTimersByTimeAsync(1000);
+			await tick();
+			expect(terminal.frame()).toContain(`last share ${second}s ago`);
+		}
+
+		expect(terminal.frames.length - first).toBe(3);
 	});
 });

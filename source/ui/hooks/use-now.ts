@@ -101,3 +101,16 @@ export function useNow(intervalMs = 1000): number {
 	const now = useSyncExternalStore(fixed === null ? clock.subscribe : noSubscription, clock.getSnapshot, clock.getSnapshot);
 	return fixed ?? now;
 }
+
+/**
+ * `useNow` for a component whose clock-dependent text is `shown(now)`: a tick re-renders it only when that text
+ * changes, so a label at the resolution it shows ("3d 04h ago", "down since 12:03") draws no frame each second while
+ * "12s ago" still moves every second. Any other render reads the present, as `useNow` does.
+ */
+export function useNowShown(intervalMs: number, shown: (now: number) => string): number {
+	const fixed = useContext(FixedNowContext);
+	const clock = sharedClock(intervalMs);
+	const text = () => shown(fixed ?? clock.getSnapshot());
+	useSyncExternalStore(fixed === null ? clock.subscribe : noSubscription, text, text);
+	return fixed ?? clock.getSnapshot();
+}

@@ -4,7 +4,7 @@ import {minerProduct} from '../../miner/abilities.js';
 import type {MonitorState} from '../../monitor/types.js';
 import {formatClock, formatDuration} from '../../format.js';
 import {DEFAULT_INTERVAL_MS, formatInterval} from '../../monitor/poll-interval.js';
-import {useNow} from '../hooks/use-now.js';
+import {useNowShown} from '../hooks/use-now.js';
 import {SCREEN_KEYMAP} from '../keys/bindings.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
@@ -33,7 +33,8 @@ export type HeaderProps = {
 /** Who the miner is, left; how rigtop's link to it stands, right (the right side wins the space). */
 function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 	const theme = useTheme();
-	const now = useNow(1000);
+	// Ticks redraw the header only when its state changes ("live · 12s ago" each second, "down since 12:03" never).
+	const now = useNowShown(1000, (at) => (frozenAt === undefined ? badgeText(statusBadge(state, at)) : ''));
 	const snapshot = state.snapshot;
 	const worker = snapshot?.workerId ?? null;
 	const name = worker !== null && worker !== state.name ? `${state.name} (${worker})` : state.name;
@@ -75,6 +76,11 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 			<Text {...theme.text(badge.tone === 'ok' ? 'muted' : badge.tone)}>{detail}</Text>
 		</TitleBar>
 	);
+}
+
+/** What a badge shows, as one string (the header's tick compares it). */
+function badgeText(badge: StatusBadge): string {
+	return `${badge.word}|${badge.detail}|${badge.tone}`;
 }
 
 /** Room for " · 1m 00s ago" where the polls are that far apart (a live rig's age reaches its interval). */

@@ -1,7 +1,7 @@
 import {memo} from 'react';
 import type {ShareResults} from '../../miner/model.js';
 import {DASH, formatAgo, formatCount, formatDuration, formatInteger, formatPercent} from '../../format.js';
-import {useNow} from '../hooks/use-now.js';
+import {useNowShown} from '../hooks/use-now.js';
 import {Line, Pane, Tone} from './pane.js';
 
 export type SharesPaneProps = {
@@ -15,7 +15,8 @@ export type SharesPaneProps = {
 
 /** Accepted of total, best share, rejects with their share of the total, average share time, last share. */
 function SharesPaneView({results, lastAcceptedAt, width, height, outdated}: SharesPaneProps) {
-	const now = useNow(1000);
+	// Ticks redraw the pane only when its label changes ("2h 05m ago" once a minute).
+	const now = useNowShown(1000, (at) => formatAgo(lastAcceptedAt, at));
 	const {good, total, rejected} = results;
 	return (
 		<Pane title="Shares" width={width} height={height} outdated={outdated}>
