@@ -1,6 +1,6 @@
 import {Box} from 'ink';
 import {useCallback, useEffect, useMemo, type ReactNode} from 'react';
-import type {MinerHistory} from '../../../history/source.js';
+import type {MinerHistory} from '../../../history/stores.js';
 import {formatDurationShort} from '../../../format.js';
 import {describeEvents} from '../../event-lines.js';
 import {usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
@@ -27,7 +27,7 @@ import type {ThemeToken} from '../../theme.js';
 import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
 import {footerOf, helpOf, useScreenEnv, useScreenState} from '../contract.js';
-import {dashboardKeys, type Given, type KeyFacts, type MinerFacts, type ThreadsShown} from './availability.js';
+import {dashboardKeys, minerFacts, type Given, type KeyFacts, type ThreadsShown} from './availability.js';
 import {
 	dashboardLogic,
 	helpOffsetOf,
@@ -97,11 +97,6 @@ function pauseQuestion(name: string): string {
 	return `Pause mining on ${name}? ${yes} pause · ${no} or any other key: no`;
 }
 
-/**
- * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
- * actions reach the app through the callbacks. The frame fills the terminal's width and stays
- * under its height (rows - 1), whatever the terminal and the number of threads.
- */
 /** Why the threads of a snapshot read without them (a fleet rig opened) are not shown yet. */
 function threadsNotRead(status: LinkStatus): string {
 	if (status === 'down') return 'the threads have not been read: the rig is down';
@@ -109,6 +104,11 @@ function threadsNotRead(status: LinkStatus): string {
 	return 'reading the threads…';
 }
 
+/**
+ * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
+ * actions reach the app through the callbacks. The frame fills the terminal's width and stays
+ * under its height (rows - 1), whatever the terminal and the number of threads.
+ */
 export function Dashboard({
 	store,
 	onQuit,
@@ -189,8 +189,8 @@ export function Dashboard({
 	const dialect = snapshot?.dialect;
 	const restricted = snapshot?.restricted ?? null;
 	const paused = snapshot?.paused ?? null;
-	const miner = useMemo<MinerFacts>(
-		() => ({status, snapshot: dialect === undefined ? null : {kind, version, dialect, restricted, paused}}),
+	const miner = useMemo(
+		() => minerFacts({status, snapshot: dialect === undefined ? null : {kind, version, dialect, restricted, paused}}),
 		[status, kind, version, dialect, restricted, paused],
 	);
 	const hasConfig = onConfig !== undefined;
