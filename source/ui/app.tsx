@@ -126,7 +126,21 @@ export function App({
 	prefs,
 }: AppProps) {
 	const fleetMode = miners.length > 1;
-	const [screen, setScreen] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
+	const [screen, setShown] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
+	// Every transition goes through here, which tells onOpenChange when the open rig changes, once, as it happens.
+	const setScreen = useCallback(
+		(next: Screen) => {
+			setShown(next);
+			const rig = openRig(next);
+			if (rig !== openRig(screen)) onOpenChange?.(rig < 0 ? null : rig);
+		},
+		[screen, onOpenChange],
+	);
+	// At start, the rig the App opens on (the session reads every rig's threads until it is told): once, as given then.
+	const [start] = useState(() => ({tell: onOpenChange, rig: openRig(screen)}));
+	useEffect(() => {
+		start.tell?.(start.rig < 0 ? null : start.rig);
+	}, [start]);
 	// The rig chosen in the fleet (none until one is: the fleet then selects its first line).
 	const [selected, setSelected] = useState<number | undefined>(undefined);
 	// The fleet's sort and filter, kept while a rig's dashboard is open (and, with prefs, between runs).
@@ -178,43 +192,46 @@ export function App({
 		};
 	}, [miners]);
 
-	const openDashboard = useCallback((index: number) => {
-		setSelected(index);
-		setScreen({name: 'dashboard', index});
-	}, []);
+	const openDashboard = useCallback(
+		(index: number) => {
+			setSelected(index);
+			setScreen({name: 'dashboard', index});
+		},
+		[setScreen],
+	);
 	const backToFleet = useCallback(() => {
 		setScreen({name: 'fleet'});
-	}, []);
+	}, [setScreen]);
 	const index = openRig(screen);
-	useEffect(() => {
-		onOpenChange?.(index < 0 ? null : index);
-	}, [index, onOpenChange]);
 	const openConfig = useCallback(() => {
 		if (index >= 0) setScreen({name: 'config', index});
-	}, [index]);
+	}, [index, setScreen]);
 	const backToDashboard = useCallback(() => {
 		if (index >= 0) setScreen({name: 'dashboard', index});
-	}, [index]);
+	}, [index, setScreen]);
 	const openChart = useCallback(() => {
 		if (index >= 0) setScreen({name: 'chart', index, from: 'dashboard'});
-	}, [index]);
+	}, [index, setScreen]);
 	const openEvents = useCallback(() => {
 		if (index >= 0) setScreen({name: 'events', index, from: 'dashboard'});
-	}, [index]);
-	const fleetChart = useCallback((rig: number) => {
-		setSelected(rig);
-		setScreen({name: 'chart', index: rig, from: 'fleet'});
-	}, []);
+	}, [index, setScreen]);
+	const fleetChart = useCallback(
+		(rig: number) => {
+			setSelected(rig);
+			setScreen({name: 'chart', index: rig, from: 'fleet'});
+		},
+		[setScreen],
+	);
 	const fleetEvents = useCallback(() => {
 		setScreen({name: 'events', index: null, from: 'fleet'});
-	}, []);
+	}, [setScreen]);
 	const closeView = useCallback(() => {
-		setScreen((current) =>
-			(current.name === 'chart' || current.name === 'events') && current.from === 'dashboard' && current.index !== null
-				? {name: 'dashboard', index: current.index}
+		setScreen(
+			(screen.name === 'chart' || screen.name === 'events') && screen.from === 'dashboard' && screen.index !== null
+				? {name: 'dashboard', index: screen.index}
 				: {name: 'fleet'},
 		);
-	}, []);
+	}, [screen, setScreen]);
 	const allHistories = miners.every((entry) => entry.history !== undefined);
 	// Named as the fleet names them ("attic :18082" for one of two attics), when the view opens: not at start, before
 	// the miners have said their worker ids.

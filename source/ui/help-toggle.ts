@@ -10,16 +10,6 @@ export function scrollHelp<State extends {readonly helpOffset: number}>(state: S
 	return next === state.helpOffset ? state : {...state, helpOffset: next};
 }
 
-/** The help overlay's commands on a screen whose help scrolls: `?`/Esc open and close it (at its top), ↑↓ scroll it. */
-export function helpCommand<State extends {readonly help: boolean; readonly helpOffset: number; readonly helpMax: number}>(
-	state: State,
-	command: 'help' | 'back' | 'helpUp' | 'helpDown',
-): State {
-	if (command === 'helpUp') return scrollHelp(state, -1, state.helpMax);
-	if (command === 'helpDown') return scrollHelp(state, 1, state.helpMax);
-	return toggleHelp({...state, helpOffset: 0}, command);
-}
-
 /** The help overlay's scroll keys as its frame names them ("↑↓"), from a screen's keymap. */
 export function helpScrollKeys(keymap: {keyOf(command: 'helpUp' | 'helpDown', context: 'help'): string}): string {
 	return `${keymap.keyOf('helpUp', 'help')}${keymap.keyOf('helpDown', 'help')}`;

@@ -12,8 +12,6 @@ import type {TimedEvent} from '../event-lines.js';
 import {syncClocks} from './use-now.js';
 import {useStore} from './use-store.js';
 
-export type {SparkData} from '../../history/stores.js';
-
 const NO_ANSWERS: readonly Answer<never>[] = [];
 const NO_STORE: Store<readonly Answer<never>[]> = {subscribe: () => () => {}, getState: () => NO_ANSWERS};
 
@@ -32,11 +30,6 @@ export function useSparkline(history: MinerHistory | undefined, state: MonitorSt
 	return answer ?? {values: state.recentRates, since: null};
 }
 
-/** A monitor's event as the panes list it. */
-export function timedEvent(event: MinerEvent): TimedEvent {
-	return storedEventOf(event);
-}
-
 /**
  * The newest `count` events (oldest first), the stored ones from before this session included, and the session's
  * notices; read again (by the store) when the monitor logs one. A few more than shown are read, so an 'up' on screen
@@ -50,6 +43,6 @@ export function usePaneEvents(history: MinerHistory | undefined, events: readonl
 		store?.request(request);
 	}, [store, request, answers]);
 	// Before the first answer: the monitor's own events (and the notices), as without history.
-	const own = useMemo(() => events.slice(-paneWanted(count)).map((event) => timedEvent(event)), [events, count]);
+	const own = useMemo(() => events.slice(-paneWanted(count)).map((event) => storedEventOf(event)), [events, count]);
 	return (store?.answerFor(answers, request) ?? own) as readonly TimedEvent[];
 }

@@ -19,7 +19,7 @@
  * The clock: the App provides one `FixedNowContext` (its `now` prop, for tests and screenshots); a screen reads
  * the time with `useNow` and passes it in its env. Only the dashboard's freeze (`f`) nests a provider of its own.
  */
-import {useMemo} from 'react';
+import {useCallback, useLayoutEffect, useMemo, useRef} from 'react';
 import {useStepReducer, type Step} from '../hooks/use-step-reducer.js';
 import {keysLabel, type Capability, type HelpEntry, type Hint, type KeyLike, type Keymap} from '../keys/matcher.js';
 
@@ -99,21 +99,63 @@ export function helpOf<Command extends string, Context extends string>(
 
 /**
  * A screen's state, its dispatch and what its keys do now. Each action is reduced at once against the latest state and
- * the `env` of the latest render (useStepReducer holds both in refs updated in a layout effect: a key read between a
- * frame drawn at a new size and React's passive effects is reduced for the size on screen).
+ * the `env` of the latest render (useStepReducer holds the state in a ref, and the env is kept in one, both updated in a
+ * layout effect: a key read between a frame drawn at a new size and React's passive effects is reduced for the size on
+ * screen).
  */
 export function useScreen<State, Action, Env, Effect, Command extends string, Context extends string>(
 	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
 	initial: () => State,
 	env: Env,
 	run: (effect: Effect) => void,
-): {
+): ScreenState<State, Action, Env> & {readonly availability: Availability<Command, Context>} {
+	const screen = useScreenState(logic, initial, run);
+	const availability = useScreenEnv(logic, screen, env);
+	return {...screen, availability};
+}
+
+/** A screen's state and dispatch, before its env is known (useScreenState). */
+export type ScreenState<State, Action, Env> = {
 	readonly state: State;
 	readonly dispatch: (action: Action) => void;
-	readonly availability: Availability<Command, Context>;
-} {
-	const reduce = useMemo(() => (state: State, action: Action) => logic.reduce(state, action, env), [logic, env]);
+	/** Keeps the env of the frame on screen for the next dispatch (useScreenEnv calls it). */
+	readonly setEnv: (env: Env) => void;
+};
+
+/**
+ * useScreen in two halves, for a screen whose env depends on its own state (the dashboard's freeze holds the state it
+ * shows): its state and dispatch first, then `useScreenEnv` with the env built from them.
+ */
+export function useScreenState<State, Action, Env, Effect, Command extends string, Context extends string>(
+	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
+	initial: () => State,
+	run: (effect: Effect) => void,
+): ScreenState<State, Action, Env> {
+	const latest = useRef<Env | null>(null);
+	const reduce = useCallback(
+		(state: State, action: Action) => {
+			// Set in the layout effect of the first frame, before any key is read (useKeys subscribes after it).
+			if (latest.current === null) return {state, effects: []};
+			return logic.reduce(state, action, latest.current);
+		},
+		[logic],
+	);
 	const [state, dispatch] = useStepReducer(reduce, initial, run);
-	const availability = useMemo(() => logic.availability(state, env), [logic, state, env]);
-	return {state, dispatch, availability};
+	const setEnv = useCallback((env: Env) => {
+		latest.current = env;
+	}, []);
+	return {state, dispatch, setEnv};
+}
+
+/** The second half: the env of this frame, kept for the next dispatch, and what the keys do now. */
+export function useScreenEnv<State, Action, Env, Effect, Command extends string, Context extends string>(
+	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
+	screen: ScreenState<State, Action, Env>,
+	env: Env,
+): Availability<Command, Context> {
+	const {state, setEnv} = screen;
+	useLayoutEffect(() => {
+		setEnv(env);
+	}, [setEnv, env]);
+	return useMemo(() => logic.availability(state, env), [logic, state, env]);
 }

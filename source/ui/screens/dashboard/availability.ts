@@ -23,8 +23,11 @@ export type MinerFacts = {
 	readonly snapshot: Pick<MinerSnapshot, 'kind' | 'version' | 'dialect' | 'restricted' | 'paused'> | null;
 };
 
-/** The facts of a miner's state (the view keeps one object while they stay the same: a poll does not change them). */
-export function minerFacts(state: Pick<MonitorState, 'status' | 'snapshot'>): MinerFacts {
+/**
+ * The facts of a miner's state (or of the facts alone). The view keeps one object while they stay the same: a poll does
+ * not change them.
+ */
+export function minerFacts(state: Pick<MonitorState, 'status'> & {readonly snapshot: MinerFacts['snapshot']}): MinerFacts {
 	const {status, snapshot} = state;
 	if (snapshot === null) return {status, snapshot: null};
 	const {kind, version, dialect, restricted, paused} = snapshot;

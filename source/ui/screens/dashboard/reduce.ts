@@ -5,6 +5,7 @@
  * app's callbacks.
  */
 import {formatInterval, nextInterval} from '../../../monitor/poll-interval.js';
+import type {MonitorState} from '../../../monitor/types.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {scrollHelp, toggleHelp} from '../../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
@@ -12,15 +13,18 @@ import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.
 import {BY_INDEX, nextThreadSort, type ThreadSort} from '../../panes/thread-order.js';
 import {commandOf, type KeyOutcome, type ScreenLogic} from '../contract.js';
 import {availability, dashboardKeys, type KeyFacts} from './availability.js';
+import type {ShareTrack} from './last-share.js';
 
 /** One line in the footer's place: why a key did nothing (warn), or a question. */
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
 
 /** Commands carried out by the app through a callback. */
-export type ActionCommand =
-	'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster' | 'freeze' | 'chart' | 'events';
+export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster' | 'chart' | 'events';
 
 export type DashboardStep = Step<DashboardState, ActionCommand>;
+
+/** The moment `f` holds on screen: the miner's state, its shares, and the clock then (epoch ms). */
+export type FrozenMoment = {readonly state: MonitorState; readonly shares: ShareTrack; readonly at: number};
 
 /** What the dashboard owns: its help, its scroll, its sort, what its last key said and the question it asks. */
 export type DashboardState = {
@@ -35,6 +39,8 @@ export type DashboardState = {
 	readonly message: DashboardMessage | null;
 	/** A question waiting for its answer: p asks before pausing (y pauses, any other key does not). */
 	readonly asking: 'pause' | null;
+	/** f holds the display still at this moment while the polls go on; null shows the present. */
+	readonly frozen: FrozenMoment | null;
 };
 
 /**
@@ -51,12 +57,14 @@ export type DashboardEnv = KeyFacts & {
 	readonly helpMax: number;
 	/** The session's poll interval (ms), where it can be changed: + and - stop at the ends of its steps. */
 	readonly intervalMs: number | null;
+	/** The moment now, as f would hold it: the monitor's state, its shares and the clock (fixed, or the live one). */
+	readonly moment: () => FrozenMoment;
 };
 
 export type DashboardAction = {readonly type: 'key'; readonly input: string; readonly key: KeyLike} | {readonly type: 'clearMessage'};
 
 export function initialState(): DashboardState {
-	return {help: false, helpOffset: 0, threadsOffset: 0, threadSort: BY_INDEX, message: null, asking: null};
+	return {help: false, helpOffset: 0, threadsOffset: 0, threadSort: BY_INDEX, message: null, asking: null, frozen: null};
 }
 
 function maxOffset(env: Pick<DashboardEnv, 'threadCount' | 'pageSize'>): number {
@@ -150,10 +158,11 @@ function keyStep(current: DashboardState, env: DashboardEnv, input: string, key:
 			return {state, effects: [command]};
 		}
 
+		case 'freeze':
+			return stateOnly({...state, frozen: state.frozen === null ? env.moment() : null});
 		case 'quit':
 		case 'config':
 		case 'resume':
-		case 'freeze':
 		case 'refresh':
 		case 'toFleet':
 		case 'chart':

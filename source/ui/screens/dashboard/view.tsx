@@ -1,6 +1,6 @@
 import {Box} from 'ink';
-import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
-import type {MinerHistory} from '../../../history/source.js';
+import {useCallback, useEffect, useMemo, type ReactNode} from 'react';
+import type {MinerHistory} from '../../../history/stores.js';
 import {formatDurationShort} from '../../../format.js';
 import {describeEvents} from '../../event-lines.js';
 import {usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
@@ -26,10 +26,18 @@ import {isOutdated} from '../../status.js';
 import type {ThemeToken} from '../../theme.js';
 import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
-import {footerOf, helpOf, useScreen} from '../contract.js';
-import {dashboardKeys, type Given, type KeyFacts, type MinerFacts, type ThreadsShown} from './availability.js';
-import {dashboardLogic, helpOffsetOf, initialState, threadsOffsetOf, type ActionCommand, type DashboardEnv} from './reduce.js';
-import {useShareTrack} from './use-share-track.js';
+import {footerOf, helpOf, useScreenEnv, useScreenState} from '../contract.js';
+import {dashboardKeys, minerFacts, type Given, type KeyFacts, type ThreadsShown} from './availability.js';
+import {
+	dashboardLogic,
+	helpOffsetOf,
+	initialState,
+	threadsOffsetOf,
+	type ActionCommand,
+	type DashboardEnv,
+	type FrozenMoment,
+} from './reduce.js';
+import {ShareTracker} from './share-track.js';
 
 export type DashboardProps = {
 	readonly store: Store<MonitorState>;
@@ -89,11 +97,6 @@ function pauseQuestion(name: string): string {
 	return `Pause mining on ${name}? ${yes} pause · ${no} or any other key: no`;
 }
 
-/**
- * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
- * actions reach the app through the callbacks. The frame fills the terminal's width and stays
- * under its height (rows - 1), whatever the terminal and the number of threads.
- */
 /** Why the threads of a snapshot read without them (a fleet rig opened) are not shown yet. */
 function threadsNotRead(status: LinkStatus): string {
 	if (status === 'down') return 'the threads have not been read: the rig is down';
@@ -101,6 +104,11 @@ function threadsNotRead(status: LinkStatus): string {
 	return 'reading the threads…';
 }
 
+/**
+ * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
+ * actions reach the app through the callbacks. The frame fills the terminal's width and stays
+ * under its height (rows - 1), whatever the terminal and the number of threads.
+ */
 export function Dashboard({
 	store,
 	onQuit,
@@ -116,12 +124,47 @@ export function Dashboard({
 	onEvents,
 	history,
 }: DashboardProps) {
-	const live = useStore(store, syncClocks);
 	// The App's fixed clock (tests, screenshots), or null for the live one.
 	const now = useFixedNow();
-	// f holds the display still: the state and the clock of that moment, while the polls go on.
-	const [frozen, setFrozen] = useState<{readonly state: MonitorState; readonly at: number} | null>(null);
+	// The accepted shares of every state the monitor hands out (share-track.ts), for "last share … ago": followed from
+	// the one subscription, which also brings the "… ago" clocks to the present (use-now.ts).
+	const tracks = useMemo(() => new ShareTracker(store), [store]);
+	const onChange = useCallback(() => {
+		tracks.follow();
+		syncClocks();
+	}, [tracks]);
+	const live = useStore(store, onChange);
+	const liveShares = tracks.getState();
+	// What f holds (reduce.ts): the state, the shares and the clock of the moment the key is read.
+	const moment = useCallback(
+		(): FrozenMoment => ({state: store.getState(), shares: tracks.getState(), at: now ?? Date.now()}),
+		[store, tracks, now],
+	);
+	const run = useCallback(
+		(command: ActionCommand) => {
+			const callbacks = {
+				quit: onQuit,
+				config: onConfig,
+				pause: onPause,
+				resume: onResume,
+				refresh: onRefresh,
+				toFleet: onBack,
+				slower: () => interval?.step(1),
+				faster: () => interval?.step(-1),
+				chart: onChart,
+				events: onEvents,
+			};
+			callbacks[command]?.();
+		},
+		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, onChart, onEvents, interval],
+	);
+	// The dashboard's own state (reduce.ts); its env, built below from the state it shows, follows (useScreenEnv).
+	const screen = useScreenState(dashboardLogic, initialState, run);
+	const ui = screen.state;
+	const {dispatch} = screen;
+	const {frozen} = ui;
 	const state = frozen?.state ?? live;
+	const shares = frozen?.shares ?? liveShares;
 	const {columns, rows} = useTerminalSize();
 	// "Now" for the events' dates and the sparkline's span: the last poll's time (each poll redraws them, and no clock
 	// of their own ticks: the header's one clock is the only timer, use-now.ts).
@@ -136,7 +179,6 @@ export function Dashboard({
 	const threadsKnown = state.snapshot === null ? null : state.snapshot.threads.length;
 	const snapshot = state.snapshot;
 	const threadCount = snapshot?.threads.length ?? 0;
-	const shares = useShareTrack(state);
 	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
 
 	// What decides the keys (availability.ts), one object while it stays the same: a poll that changes nothing here
@@ -147,8 +189,8 @@ export function Dashboard({
 	const dialect = snapshot?.dialect;
 	const restricted = snapshot?.restricted ?? null;
 	const paused = snapshot?.paused ?? null;
-	const miner = useMemo<MinerFacts>(
-		() => ({status, snapshot: dialect === undefined ? null : {kind, version, dialect, restricted, paused}}),
+	const miner = useMemo(
+		() => minerFacts({status, snapshot: dialect === undefined ? null : {kind, version, dialect, restricted, paused}}),
 		[status, kind, version, dialect, restricted, paused],
 	);
 	const hasConfig = onConfig !== undefined;
@@ -187,35 +229,14 @@ export function Dashboard({
 	// two meanings).
 	const help = useMemo(() => helpOf(SCREEN_KEYMAP, ['dashboard'], dashboardKeys(facts)).filter((entry) => entry.available), [facts]);
 
-	const run = useCallback(
-		(command: ActionCommand) => {
-			const callbacks = {
-				quit: onQuit,
-				config: onConfig,
-				pause: onPause,
-				resume: onResume,
-				refresh: onRefresh,
-				toFleet: onBack,
-				slower: () => interval?.step(1),
-				faster: () => interval?.step(-1),
-				chart: onChart,
-				events: onEvents,
-				freeze() {
-					setFrozen((held) => (held ? null : {state: store.getState(), at: now ?? Date.now()}));
-				},
-			};
-			callbacks[command]?.();
-		},
-		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, onChart, onEvents, interval, store, now],
-	);
 	// Measured once per size, not at each frame (wrapping every entry was 2–3 % of the steady CPU). The env's sizes are
 	// those of the frame a key's result is drawn in: every key clears a message, and none shows over the help.
 	const helpMax = useMemo(() => helpMaxOffset(help, columns, plainLayout.bodyHeight), [help, columns, plainLayout.bodyHeight]);
 	const env = useMemo<DashboardEnv>(
-		() => ({...facts, tooSmall: plainLayout.tooSmall, pageSize: plainLayout.threadRows, threadCount, helpMax, intervalMs}),
-		[facts, plainLayout.tooSmall, plainLayout.threadRows, threadCount, helpMax, intervalMs],
+		() => ({...facts, tooSmall: plainLayout.tooSmall, pageSize: plainLayout.threadRows, threadCount, helpMax, intervalMs, moment}),
+		[facts, plainLayout.tooSmall, plainLayout.threadRows, threadCount, helpMax, intervalMs, moment],
 	);
-	const {state: ui, dispatch, availability} = useScreen(dashboardLogic, initialState, env, run);
+	const availability = useScreenEnv(dashboardLogic, screen, env);
 	// A message takes the footer's place, on two lines when one is too short for it.
 	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
 		ui.asking === 'pause' ? {text: pauseQuestion(state.name), tone: 'accent'} : ui.message;

@@ -6,8 +6,7 @@
 import type {HourPoint} from '../../../history/last-hour.js';
 import {sparkline} from '../../sparkline.js';
 
-export type {HourPoint} from '../../../history/last-hour.js';
-export {HOUR_POINTS, type FleetHours} from '../../../history/fleet-hours.js';
+export type {FleetHours} from '../../../history/fleet-hours.js';
 
 /** Where the miner did not answer (half the polls stored or more failed): marked, not a level. */
 export const OUTAGE_MARK = '×';

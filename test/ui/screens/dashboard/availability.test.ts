@@ -16,9 +16,17 @@ import {
 	type Given,
 	type MinerFacts,
 } from '../../../../source/ui/screens/dashboard/availability.js';
-import {initialState, reduce, type DashboardEnv, type DashboardState} from '../../../../source/ui/screens/dashboard/reduce.js';
-import {makeSnapshot, makeState, refused} from '../../helpers/state.js';
+import {
+	initialState,
+	reduce,
+	type DashboardEnv,
+	type DashboardState,
+	type FrozenMoment,
+} from '../../../../source/ui/screens/dashboard/reduce.js';
+import {makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 
+/** What f holds: the miner's state, its shares and the clock of the moment. */
+const MOMENT: FrozenMoment = {state: makeState(), shares: {good: 1204, lastAcceptedAt: null}, at: NOW};
 const ALL: Given = {config: true, pause: true, resume: true, refresh: true, back: true, interval: true, chart: true, events: true};
 const NONE: Given = {config: false, pause: false, resume: false, refresh: false, back: false, interval: false, chart: false, events: false};
 
@@ -46,6 +54,7 @@ function envOf(overrides: Partial<DashboardEnv> = {}): DashboardEnv {
 		threadCount: 16,
 		helpMax: 3,
 		intervalMs: 2000,
+		moment: () => MOMENT,
 		...overrides,
 	};
 }
@@ -99,6 +108,11 @@ function worked(
 		case 'sort':
 		case 'sortReverse':
 			expect(after.state.threadSort).not.toEqual(before.threadSort);
+			break;
+		case 'freeze':
+			// The display holds the moment the env gives (f again shows the present): no effect reaches the app.
+			expect(after.state.frozen).toBe(MOMENT);
+			expect(after.effects).toEqual([]);
 			break;
 		case 'threadsUp':
 		case 'pageUp':

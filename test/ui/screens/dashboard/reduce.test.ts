@@ -7,13 +7,17 @@ import {
 	threadsOffsetOf,
 	type DashboardEnv,
 	type DashboardState,
+	type FrozenMoment,
 } from '../../../../source/ui/screens/dashboard/reduce.js';
-import {makeSnapshot, makeState} from '../../helpers/state.js';
+import {makeSnapshot, makeState, NOW} from '../../helpers/state.js';
 
 /** What the app gave: pause, resume and poll now (no config view, no fleet, no interval, no history). */
 const given: Given = {config: false, pause: true, resume: true, refresh: true, back: false, interval: false, chart: false, events: false};
 /** A miner that does not say whether it is paused (before 4.4): pause and resume both work. */
 const mining = minerFacts(makeState({snapshot: makeSnapshot({paused: null})}));
+
+/** What f holds: the miner's state, its shares and the clock of the moment. */
+const MOMENT: FrozenMoment = {state: makeState(), shares: {good: 1204, lastAcceptedAt: null}, at: NOW};
 
 /** The dashboard's env for a threads pane of `pageSize` rows and `threadCount` threads. */
 function envOf(pageSize = 7, threadCount = 16, overrides: Partial<DashboardEnv> = {}): DashboardEnv {
@@ -28,6 +32,7 @@ function envOf(pageSize = 7, threadCount = 16, overrides: Partial<DashboardEnv> 
 		threadCount,
 		helpMax: 0,
 		intervalMs: null,
+		moment: () => MOMENT,
 		...overrides,
 	};
 }
@@ -36,6 +41,25 @@ describe('dashboard reducer', () => {
 	const start = (): DashboardState => initialState();
 	const step = (state: DashboardState, input: string, key: KeyLike = {}, env = envOf()) => reduce(state, {type: 'key', input, key}, env);
 	const press = (state: DashboardState, input: string, key: KeyLike = {}, env = envOf()) => step(state, input, key, env).state;
+
+	test('f holds the moment the env gives, in the state; f again lets it go; other keys keep it', () => {
+		let moments = 0;
+		const env = envOf(7, 16, {
+			moment() {
+				moments++;
+				return {...MOMENT, at: NOW + moments};
+			},
+		});
+		const held = step(start(), 'f', {}, env);
+		expect(held.effects).toEqual([]);
+		expect(held.state.frozen).toEqual({...MOMENT, at: NOW + 1});
+		const scrolled = press(held.state, 'j', {}, env);
+		expect(scrolled.frozen).toBe(held.state.frozen);
+		const released = step(scrolled, 'f', {}, env);
+		expect(released.effects).toEqual([]);
+		expect(released.state.frozen).toBeNull();
+		expect(moments).toBe(1);
+	});
 
 	test('scrolls threads within bounds', () => {
 		let state = start();

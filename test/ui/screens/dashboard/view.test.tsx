@@ -671,6 +671,18 @@ describe('last accepted share', () => {
 		await terminal.waitFor('last share 3s ago');
 		expect(terminal.frame()).toContain('1 205 / 1 208 good');
 	});
+
+	test('a share accepted while frozen is dated to the poll that first saw it, shown when f lets go', async () => {
+		const {store, terminal} = await show(makeState());
+		await terminal.press('f', /● FROZEN at/);
+		const snapshot = makeSnapshot({results: {good: 1205, total: 1208}});
+		store.set({snapshot, lastSuccessAt: NOW - 3000});
+		store.set({snapshot, lastSuccessAt: NOW - 1000});
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		expect(terminal.frame()).toContain('last share —');
+		await terminal.press('f', '1 205 / 1 208 good');
+		expect(terminal.frame()).toContain('last share 3s ago');
+	});
 });
 
 describe('wiring', () => {

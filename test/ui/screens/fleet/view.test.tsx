@@ -1,4 +1,5 @@
 import {Text, useInput} from 'ink';
+import {useSyncExternalStore} from 'react';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {AlertCenter} from '../../../../source/alerts/center.js';
 import {SessionHistory} from '../../../../source/history/source.js';
@@ -74,6 +75,32 @@ describe('the fleet view', () => {
 		await terminal.press(KEYS.escape, '3 rigs');
 		await tick();
 		expect(opened).toEqual([null, 1, null]);
+	});
+
+	test('tells onOpenChange once per change of the open rig, however often the App is drawn again', async () => {
+		const opened: (number | null)[] = [];
+		const miners = rigs(2);
+		// A parent drawn again at each change of this store, handing the App a new callback each time.
+		const redraws = createStore(makeState());
+		function Parent() {
+			useSyncExternalStore(redraws.subscribe, redraws.getState);
+			return <App miners={miners} onQuit={() => {}} now={NOW} color={false} onOpenChange={(index) => opened.push(index)} />;
+		}
+
+		const terminal = await renderTerminal(<Parent />);
+		redraws.set({});
+		await tick();
+		expect(opened).toEqual([null]);
+		await terminal.press('\r', 'Hashrate');
+		await tick();
+		redraws.set({});
+		await tick();
+		expect(opened).toEqual([null, 0]);
+		await terminal.press(KEYS.escape, '2 rigs');
+		await tick();
+		redraws.set({});
+		await tick();
+		expect(opened).toEqual([null, 0, null]);
 	});
 
 	test('↑/↓ select, Enter opens the rig, Esc comes back with it still selected; c opens the config slot', async () => {
