@@ -27,6 +27,11 @@ export type Availability<Command extends string, Context extends string> = {
 	readonly works: ReadonlySet<Command>;
 	/** One line for the user who presses the key anyway. */
 	readonly refused: ReadonlyMap<Command, string>;
+	/**
+	 * Commands that work (they are in `works`) but the footer leaves to the help now: it has room for what matters at
+	 * the moment. They work when pressed and the help marks them available; only the footer omits them.
+	 */
+	readonly unlisted?: ReadonlySet<Command>;
 };
 
 /** A screen's pure half: what `useScreen` drives. */
@@ -75,12 +80,14 @@ export function commandOf<Command extends string, Context extends string>(
 	return refused === undefined ? {command} : {refused};
 }
 
-/** The footer of what works now, in the keymap's order. */
+/** The footer of what works now, in the keymap's order, but for what the availability leaves to the help. */
 export function footerOf<Command extends string, Context extends string>(
 	keymap: Keymap<Command, Context>,
 	availability: Availability<Command, Context>,
 ): readonly Hint[] {
-	return keymap.footer(availability.context, availability.works);
+	const {works, unlisted} = availability;
+	if (unlisted === undefined || unlisted.size === 0) return keymap.footer(availability.context, works);
+	return keymap.footer(availability.context, new Set([...works].filter((command) => !unlisted.has(command))));
 }
 
 /** The help of these contexts: each key, marked unavailable unless it works now. */

@@ -63,6 +63,19 @@ describe('footer and help read the same availability', () => {
 	});
 });
 
+describe('unlisted: works, but the footer leaves it to the help', () => {
+	test('footerOf omits an unlisted command; it still works when pressed and the help marks it available', () => {
+		const decided = decide(SCREEN_KEYMAP, 'dashboard', offered);
+		const availability: Availability<CommandName, Screen> = {...decided, unlisted: new Set<CommandName>(['config'])};
+		const footer = footerOf(SCREEN_KEYMAP, availability).map((hint) => hint.label);
+		expect(footerOf(SCREEN_KEYMAP, decided).map((hint) => hint.label)).toContain('config');
+		expect(footer).not.toContain('config');
+		expect(footer).toContain('quit');
+		expect(commandOf(SCREEN_KEYMAP, availability, 'c', {})).toEqual({command: 'config'});
+		expect(helpOf(SCREEN_KEYMAP, ['dashboard'], availability).find((entry) => entry.keys === 'c')?.available).toBe(true);
+	});
+});
+
 type CountEnv = {readonly step: number};
 type CountState = {readonly total: number};
 const counter: ScreenLogic<CountState, 'add', CountEnv, 'added', CommandName, Screen> = {

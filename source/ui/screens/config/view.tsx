@@ -17,8 +17,8 @@ import {TooSmall} from '../../panes/too-small.js';
 import {Wrapped, wrappedHeight} from '../../wrap.js';
 import {isTooSmall} from '../../layout.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
-import {useScreen} from '../contract.js';
-import {configFooter, configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
+import {footerOf, useScreen} from '../contract.js';
+import {configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
 import {ConfigPanel} from './config-panel.js';
 import {configLogic, initialConfigUi, type ConfigEffect} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
@@ -257,7 +257,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	}
 
 	const status = statusText(state, writesAreOff);
-	const hints = configFooter(availability, env);
+	const hints = footerOf(CONFIG_KEYMAP, availability);
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
 			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={[...status].length}>
