@@ -12,6 +12,7 @@ import {MinerClient} from '../../../../source/miner/client.js';
 import {startSimulator} from '../../../../source/sim/simulator.js';
 import {configReducer, initialConfigUi} from '../../../../source/ui/screens/config/reduce.js';
 import {ConfigView} from '../../../../source/ui/screens/config/view.js';
+import {edit} from '../../../config/helpers/edit.js';
 import {tempDir} from '../../../config/helpers/fixtures.js';
 import {FAST, NEW_TOKEN, POOL_PASS, TOKEN, useSimulatedMiner} from '../../../config/helpers/sim-miner.js';
 import {KEYS, linesOf, renderTerminal, tick, type Terminal} from '../../helpers/terminal.js';
@@ -644,11 +645,11 @@ describe('a config edit is computed once', () => {
 		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
 		opened.push(session);
 		await session.load();
-		session.toggle(['colors']);
+		edit(session, (edits) => edits.toggle(['colors']));
 		const applying = session.apply();
 		const busy = session.getState();
 		expect(busy.busy).toBe('apply');
-		expect(session.toggle(['background'])).toEqual({ok: false, message: BUSY_MESSAGE});
+		expect(edit(session, (edits) => edits.toggle(['background']))).toEqual({ok: false, message: BUSY_MESSAGE});
 		const env = {session: busy, readOnly: false, pageSize: 10, helpMax: 0, tooSmall: false};
 		for (const key of ['q', 'w', 'x', '+']) {
 			const step = configReducer(initialConfigUi(busy.resultSeq), {type: 'key', input: key, key: {}}, env);
