@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useEffect, useMemo, useState} from 'react';
+import {useMemo} from 'react';
 import type {KeyResult} from '../../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../../config/session.js';
 import {formatClock} from '../../../format.js';
@@ -26,7 +26,10 @@ import {dialogContent, resultContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
 
 export type ConfigViewProps = {
-	/** The miner's ConfigSession (or any store of its shape). */
+	/**
+	 * The miner's ConfigSession (or any store of its shape), opened for this visit by whoever shows the view
+	 * (`session.open()`, commands/live/app.tsx): the view only reads it and sends it the effects of keys.
+	 */
 	readonly session: ConfigStore;
 	readonly minerName: string;
 	/** Back to the dashboard (Esc, q). */
@@ -118,15 +121,6 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	const layout = configLayout(columns, rows);
 	const tooSmall = isTooSmall(columns, rows);
 
-	// Each visit reads the config afresh (never the document or result of an earlier one; the undo of the session's
-	// last apply stays, asked for and conflict-checked). Until the
-	// visit has started (open() changes the session's state at once), the view shows nothing of its past.
-	const [before] = useState(() => session.getState());
-	const opened = state !== before;
-	useEffect(() => {
-		void session.open();
-	}, [session]);
-
 	const writesAreOff = writesOff({session: state, readOnly});
 	const helpEntries = useMemo(() => configHelp(writesAreOff), [writesAreOff]);
 	const helpMax = useMemo(() => helpMaxOffset(helpEntries, layout.width, layout.bodyRows), [helpEntries, layout.width, layout.bodyRows]);
@@ -159,7 +153,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		},
 	);
 
-	const document = opened ? state.document : null;
+	const document = state.document;
 	const {edits} = state;
 	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
 	const cursor = cursorIndex(treeRows, ui.cursor, document);
@@ -207,8 +201,6 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 				closeHint={`${CONFIG_KEYMAP.keyOf('help', 'help')} or ${CONFIG_KEYMAP.keyOf('closeHelp', 'help')} to close`}
 			/>
 		);
-	} else if (!opened) {
-		body = <Box height={view.bodyRows} />;
 	} else if (ui.dialog) {
 		body = <ConfigPanel content={dialogContent(ui.dialog, state, minerName)} width={view.width} height={view.bodyRows} />;
 	} else if (showsResult(ui, state) && state.lastResult && state.lastAction) {

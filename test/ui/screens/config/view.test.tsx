@@ -87,6 +87,8 @@ describe('the config view against the simulated 6.x miner', () => {
 		const backs: number[] = [];
 		const columns = options.columns ?? 80;
 		const rows = options.rows ?? 24;
+		// A visit opens the session, as the app does (commands/live/app.tsx): the view only reads it.
+		void session.open();
 		const terminal = await renderTerminal(
 			<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={readOnly} />,
 			{columns, rows},
@@ -94,6 +96,21 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.waitFor('▸ cpu');
 		return {sim, client, session, terminal, original, backs, columns, rows};
 	}
+
+	it('draws the session it is given and sends nothing itself: the visit was opened by whoever shows it', async () => {
+		const {sim, client, backupDir} = miner();
+		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
+		opened.push(session);
+		await session.open();
+		const read = session.getState();
+		const requests = sim.requests.length;
+		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => {}} readOnly={false} />);
+		await terminal.waitFor('▸ cpu');
+		await search(terminal, 'colors');
+		expect(row(terminal, /colors/)).toMatch(/colors\s+true/);
+		expect(sim.requests.length).toBe(requests);
+		expect(session.getState()).toBe(read);
+	});
 
 	it('shows the config as a tree with the header, secrets masked, and the keys in the footer', async () => {
 		const {terminal} = await open();
@@ -255,6 +272,7 @@ describe('the config view against the simulated 6.x miner', () => {
 	it('opened again after a look at the dashboard, u takes the last apply back', async () => {
 		const {sim, session, terminal, backs, original} = await open();
 		await applyHugePagesAndLeave(terminal, backs);
+		void session.open();
 		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
 		await again.waitFor('▸ cpu');
 		await again.press('u', 'Undo the last apply?');
@@ -268,6 +286,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await applyHugePagesAndLeave(terminal, backs);
 		// Meanwhile the config changes on the miner (another tool, a hand edit).
 		sim.setConfigText(sim.configText().replace('"print-time": 60', '"print-time": 45'));
+		void session.open();
 		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
 		await again.waitFor('▸ cpu');
 		expect(again.frame()).not.toContain('Apply: applied');
@@ -318,6 +337,7 @@ describe('the config view against the simulated 6.x miner', () => {
 	it('F10 quits rigtop from the view, asking first with changes pending', async () => {
 		const {session} = await open();
 		const quits: number[] = [];
+		void session.open();
 		const terminal = await renderTerminal(
 			<ConfigView session={session} minerName="rig-01" onBack={() => {}} onQuit={() => quits.push(1)} readOnly={false} />,
 		);
@@ -552,6 +572,7 @@ describe('the config view against the simulated 6.x miner', () => {
 			fc.asyncProperty(fc.integer({min: 50, max: 220}), fc.integer({min: 10, max: 60}), fc.boolean(), async (columns, rows, help) => {
 				const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
 				opened.push(session);
+				void session.open();
 				const terminal = await renderTerminal(
 					<ConfigView session={session} minerName={`rig-${'x'.repeat(300)}`} onBack={() => {}} readOnly={false} />,
 					{
@@ -606,6 +627,7 @@ describe('a config edit is computed once', () => {
 		const {client, backupDir} = miner();
 		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
 		opened.push(session);
+		void session.open();
 		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => {}} readOnly={false} />);
 		await terminal.waitFor('▸ cpu');
 		return {session, terminal};
@@ -671,6 +693,7 @@ describe('the config view when the config cannot be read', () => {
 		opened.push(session);
 		let back = 0;
 		try {
+			void session.open();
 			const terminal = await renderTerminal(
 				<ConfigView session={session} minerName="rig-01" onBack={() => (back += 1)} readOnly={false} />,
 			);
