@@ -5,7 +5,8 @@
  *   Everything it reads but does not own — the miner's state, the terminal's size, the clock, the rows on screen,
  *   what the app gave it — is its `Env`, passed at each dispatch (never copied into state by an effect, never riding
  *   in a key action). What reaches outside the screen (quit, open a rig, pause, apply, save a preference) is an
- *   effect of the step, run by the view's `run`: nothing is pushed back up through React effects.
+ *   effect of the step, run by the view's `run`: nothing is pushed back up through React effects. What answers an
+ *   effect (a refusal to show) comes back as an action `run` returns, reduced at once.
  * - **`availability(state, env)`**: for each command of the context the keys are read in now, whether it works, is
  *   refused (its key then says why, in one line), or is not offered at all (the screen was not given it). It is the
  *   one source of the footer (`footerOf`), the `?` help (`helpOf`) and the key handler (`commandOf`): a key the
@@ -110,7 +111,7 @@ export function useScreen<State, Action, Env, Effect, Command extends string, Co
 	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
 	initial: () => State,
 	env: Env,
-	run: (effect: Effect) => void,
+	run: (effect: Effect) => Action | void,
 ): {
 	readonly state: State;
 	readonly dispatch: (action: Action) => void;

@@ -93,7 +93,9 @@ describe('useScreen', () => {
 				counter,
 				() => ({total: 0}),
 				{step},
-				(effect) => effects.push(effect),
+				(effect) => {
+					effects.push(effect);
+				},
 			);
 			useEffect(() => {
 				add = () => {
@@ -112,6 +114,41 @@ describe('useScreen', () => {
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(view.lastFrame()).toBe('total 11');
 		expect(effects).toEqual(['added', 'added']);
+		view.unmount();
+	});
+
+	test('an effect answered by what ran it (a refusal) comes back as an action, reduced at once', async () => {
+		type Asked = {readonly told: string | null};
+		const asking: ScreenLogic<Asked, 'ask' | 'no', Record<string, never>, 'asked', CommandName, Screen> = {
+			reduce: (state, action) => (action === 'ask' ? {state, effects: ['asked']} : {state: {told: 'refused'}, effects: []}),
+			availability: (): Availability<CommandName, Screen> => decide(SCREEN_KEYMAP, 'dashboard', new Set()),
+		};
+		const ran: string[] = [];
+		let ask: (() => void) | undefined;
+		const env = {};
+		function Asker() {
+			const {state, dispatch} = useScreen(
+				asking,
+				() => ({told: null}),
+				env,
+				(effect): 'ask' | 'no' => {
+					ran.push(effect);
+					return 'no';
+				},
+			);
+			useEffect(() => {
+				ask = () => {
+					dispatch('ask');
+				};
+			}, [dispatch]);
+			return <Text>told {state.told ?? 'nothing'}</Text>;
+		}
+
+		const view = render(<Asker />);
+		ask?.();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(view.lastFrame()).toBe('told refused');
+		expect(ran).toEqual(['asked']);
 		view.unmount();
 	});
 });

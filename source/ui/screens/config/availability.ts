@@ -3,7 +3,7 @@
  * (`footerOf`), the `?` help (`configHelp`) and the key handler (the reducer asks `commandOf`). A key the footer
  * shows works; a key that does nothing says why here, in one line, or is not offered at all.
  */
-import {applying, BUSY_MESSAGE, READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../config/session.js';
+import {applying, BUSY_MESSAGE, READ_ONLY_MESSAGE, STALE_EDITS_MESSAGE, type ConfigSessionState} from '../../../config/session.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
 import type {Capability, HelpEntry} from '../../keys/matcher.js';
 import {decide, helpOf, type Availability} from '../contract.js';
@@ -29,8 +29,8 @@ export type ConfigAvailability = Availability<ConfigCommandName, ConfigMode>;
 /** Why `u` does nothing after an apply that turned restricted mode on. */
 export const NO_UNDO_MESSAGE = 'no undo through the API: the miner is in restricted mode now (set it back to false in its config file)';
 
-/** The refusals that warn (a write that cannot happen); the others inform (nothing to do yet). */
-const WARNINGS: ReadonlySet<string> = new Set([READ_ONLY_MESSAGE, BUSY_MESSAGE, NO_UNDO_MESSAGE]);
+/** The refusals that warn (a write or an edit that cannot happen); the others inform (nothing to do yet). */
+const WARNINGS: ReadonlySet<string> = new Set([READ_ONLY_MESSAGE, BUSY_MESSAGE, NO_UNDO_MESSAGE, STALE_EDITS_MESSAGE]);
 
 /** How a refusal is shown under the tree. */
 export function refusalTone(reason: string): Tone {

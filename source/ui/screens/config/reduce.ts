@@ -83,7 +83,10 @@ export type ConfigEffect =
 	| {readonly type: 'quit'};
 
 export type ConfigUiAction =
-	{readonly type: 'key'; readonly input: string; readonly key: KeyLike} | {readonly type: 'paste'; readonly text: string};
+	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
+	| {readonly type: 'paste'; readonly text: string}
+	/** The session refused an effect (an edit made on a read it no longer holds…): shown as a refused key is. */
+	| {readonly type: 'refused'; readonly message: string};
 
 export type ConfigStep = Step<ConfigUiState, ConfigEffect>;
 
@@ -159,6 +162,7 @@ const MULTILINE_PASTE = 'the paste holds more than one line: nothing was typed i
 
 export function configReducer(state: ConfigUiState, action: ConfigUiAction, env: ConfigEnv): ConfigStep {
 	if (action.type === 'paste') return pasteStep(state, action.text, env);
+	if (action.type === 'refused') return say(state, action.message, refusalTone(action.message));
 	const {input, key} = action;
 	// Every key clears the last notice; a key that says something sets a new one.
 	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;

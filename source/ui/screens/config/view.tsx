@@ -20,7 +20,7 @@ import {useTheme, type ThemeToken} from '../../theme.js';
 import {footerOf, useScreen} from '../contract.js';
 import {configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
 import {ConfigPanel} from './config-panel.js';
-import {configLogic, initialConfigUi, type ConfigEffect} from './reduce.js';
+import {configLogic, initialConfigUi, type ConfigEffect, type ConfigUiAction} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
 import {dialogContent, resultContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
@@ -59,31 +59,34 @@ export function configLayout(
 	return {width: Math.max(1, columns), bodyRows: Math.max(0, available - 1 - footerLines - noticeLines), noticeLines, footerLines};
 }
 
-function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): void {
+/** Runs an effect; what the session refused (an edit made on an older read…) comes back, to be shown. */
+function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): string | null {
 	switch (effect.type) {
 		case 'toggle':
 		case 'step':
-		case 'set':
-			// The reducer made the edit: the session takes it as it is.
-			session.adopt(effect.edits);
-			return;
+		case 'set': {
+			// The reducer made the edit: the session takes it as it is, or says why not.
+			const outcome = session.adopt(effect.edits);
+			return outcome.ok ? null : outcome.message;
+		}
 		case 'discard':
 			session.discard();
-			return;
+			return null;
 		case 'apply':
 			void session.apply();
-			return;
+			return null;
 		case 'undo':
 			void session.undo();
-			return;
+			return null;
 		case 'reload':
 			void session.reload();
-			return;
+			return null;
 		case 'back':
 			onBack();
-			return;
+			return null;
 		case 'quit':
 			onQuit();
+			return null;
 	}
 }
 
@@ -138,8 +141,9 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		configLogic,
 		() => initialConfigUi(session.getState().resultSeq),
 		env,
-		(effect: ConfigEffect) => {
-			runEffect(effect, session, onBack, onQuit);
+		(effect: ConfigEffect): ConfigUiAction | undefined => {
+			const refused = runEffect(effect, session, onBack, onQuit);
+			return refused === null ? undefined : {type: 'refused', message: refused};
 		},
 	);
 	useKeys(

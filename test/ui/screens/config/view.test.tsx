@@ -7,7 +7,7 @@ import {stripVTControlCharacters} from 'node:util';
 import fc from 'fast-check';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {PendingEdits} from '../../../../source/config/edits.js';
-import {BUSY_MESSAGE, ConfigSession} from '../../../../source/config/session.js';
+import {BUSY_MESSAGE, ConfigSession, STALE_EDITS_MESSAGE, type ConfigStore} from '../../../../source/config/session.js';
 import {MinerClient} from '../../../../source/miner/client.js';
 import {startSimulator} from '../../../../source/sim/simulator.js';
 import {configReducer, initialConfigUi} from '../../../../source/ui/screens/config/reduce.js';
@@ -681,6 +681,61 @@ describe('a config edit is computed once', () => {
 
 		expect(BUSY_MESSAGE).toBe('wait: a change is being applied');
 		await applying;
+	});
+});
+
+/**
+ * A session as the view last drew it: its state is handed on only at `draw()`, so keys can be read before the view
+ * has drawn a change (a re-read that landed between the frame and the key).
+ */
+function drawnLate(session: ConfigSession): {store: ConfigStore; draw: () => void} {
+	let shown = session.getState();
+	const listeners = new Set<() => void>();
+	const store: ConfigStore = {
+		subscribe(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		getState: () => shown,
+		ensureLoaded: async () => session.ensureLoaded(),
+		open: async () => session.open(),
+		load: async () => session.load(),
+		reload: async () => session.reload(),
+		adopt: (edits) => session.adopt(edits),
+		discard(path) {
+			session.discard(path);
+		},
+		apply: async () => session.apply(),
+		undo: async () => session.undo(),
+	};
+	return {
+		store,
+		draw() {
+			shown = session.getState();
+			for (const listener of listeners) listener();
+		},
+	};
+}
+
+describe('an edit the session refuses', () => {
+	const miner = useSimulatedMiner('6');
+
+	it('made on an older read of the config: refused, and the reason is on screen; nothing is pending', async () => {
+		const {client, backupDir} = miner();
+		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
+		opened.push(session);
+		await session.open();
+		const {store, draw} = drawnLate(session);
+		const terminal = await renderTerminal(<ConfigView session={store} minerName="rig-01" onBack={() => {}} readOnly={false} />);
+		await terminal.waitFor('▸ cpu');
+		await search(terminal, 'colors');
+		// The config is read again (R, another visit) and the key comes before the view has drawn that read.
+		await session.reload();
+		await terminal.press(KEY.space, STALE_EDITS_MESSAGE);
+		expect(session.getState().edits?.size).toBe(0);
+		draw();
+		await terminal.waitFor('no changes');
+		expect(row(terminal, /colors/)).not.toContain('(was true)');
 	});
 });
 
