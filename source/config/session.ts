@@ -12,7 +12,7 @@ import {explainConfigError, problemText, type ConfigProblem} from './errors.js';
 import {isAbortError} from '../miner/client.js';
 import {Listeners, type Store} from '../store.js';
 import {CONFIG_ENDPOINT} from './types.js';
-import type {ConfigClient, ConfigPath, JsonValue, SealedText} from './types.js';
+import type {ConfigClient, ConfigPath, SealedText} from './types.js';
 
 export type ConfigPhase = 'loading' | 'ready' | 'applying' | 'error';
 
@@ -159,29 +159,10 @@ export class ConfigSession implements Store<ConfigSessionState> {
 		return this.load();
 	}
 
-	/** Space on a boolean: flips it. */
-	toggle(path: ConfigPath): EditOutcome {
-		return this.#edit((edits) => edits.toggle(path, 1));
-	}
-
-	/** Space on a key with a known set of values: the next one (direction -1: the previous one). */
-	cycle(path: ConfigPath, direction: 1 | -1 = 1): EditOutcome {
-		return this.#edit((edits) => edits.toggle(path, direction));
-	}
-
-	/** `+` / `-` on a number. */
-	step(path: ConfigPath, delta: number): EditOutcome {
-		return this.#edit((edits) => edits.step(path, delta));
-	}
-
-	/** Sets a value (checked against type and range first). */
-	set(path: ConfigPath, value: JsonValue): EditOutcome {
-		return this.#edit((edits) => edits.set(path, value));
-	}
-
 	/**
-	 * Takes pending edits made elsewhere, as they are: the config view's reducer checks an edit by making it
-	 * (PendingEdits is immutable), and the session keeps that result rather than compute the edit again. Refused,
+	 * Takes pending edits made elsewhere, as they are: the one way an edit reaches the session. The config view's
+	 * reducer checks an edit by making it (PendingEdits is immutable), and the session keeps that result rather than
+	 * compute the edit again. Refused,
 	 * with the reason, as any edit is (read-only, not read yet, a change being applied), and when they were made on
 	 * another read of the config than the one held now.
 	 */

@@ -10,6 +10,7 @@ import {BUSY_MESSAGE, ConfigSession, READ_ONLY_MESSAGE, STALE_EDITS_MESSAGE, typ
 import type {ConfigClient} from '../../source/config/types.js';
 import {MinerClient} from '../../source/miner/client.js';
 import {startSimulator} from '../../source/sim/simulator.js';
+import {edit} from './helpers/edit.js';
 import {tempDir} from './helpers/fixtures.js';
 import {FAST, TOKEN, useSimulatedMiner} from './helpers/sim-miner.js';
 
@@ -53,18 +54,18 @@ for (const dialect of ['6', '2.14'] as const) {
 			expect(sim.requests.length).toBe(gets);
 			expect(session.getState()).toBe(loaded);
 
-			expect(session.toggle(['colors']).ok).toBe(true);
+			expect(edit(session, (edits) => edits.toggle(['colors'])).ok).toBe(true);
 			// Nothing a log or a JSON dump of the state could print holds the token.
 			expect(inspect(session.getState(), {depth: 10})).not.toContain(TOKEN);
 			expect(JSON.stringify(session.getState())).not.toContain(TOKEN);
-			expect(session.cycle(priority, 1).ok).toBe(true);
-			expect(session.step(['print-time'], 5).ok).toBe(true);
-			const bad = session.set(['print-time'], 99_999);
+			expect(edit(session, (edits) => edits.toggle(priority, 1)).ok).toBe(true);
+			expect(edit(session, (edits) => edits.step(['print-time'], 5)).ok).toBe(true);
+			const bad = edit(session, (edits) => edits.set(['print-time'], 99_999));
 			expect(bad).toEqual({ok: false, message: 'print-time must be a whole number from 0 to 3600 (not 99999)'});
 			const edits = session.getState().edits!;
 			expect(edits.diffLines()).toEqual(['colors: true → false', `${priority.join('.')}: null → 0`, 'print-time: 60 → 65']);
 			// Toggling back drops the edit.
-			session.toggle(['colors']);
+			edit(session, (edits) => edits.toggle(['colors']));
 			expect(session.getState().edits!.size).toBe(2);
 			session.discard(['print-time']);
 			expect(session.getState().edits!.diffLines()).toEqual([`${priority.join('.')}: null → 0`]);
@@ -81,12 +82,12 @@ for (const dialect of ['6', '2.14'] as const) {
 			const {session, applied, states} = sessionFor(client, backupDir);
 			await session.load();
 			const original = sim.configText();
-			session.toggle(['colors']);
-			session.set(priority, 2);
+			edit(session, (edits) => edits.toggle(['colors']));
+			edit(session, (edits) => edits.set(priority, 2));
 			const pending = session.apply();
 			expect(session.getState()).toMatchObject({phase: 'applying', busy: 'apply'});
 			// Edits are refused while the apply runs.
-			expect(session.toggle(['background'])).toEqual({ok: false, message: BUSY_MESSAGE});
+			expect(edit(session, (edits) => edits.toggle(['background']))).toEqual({ok: false, message: BUSY_MESSAGE});
 			const result = await pending;
 			expect(result?.status).toBe('done');
 			if (result?.status !== 'done') return;
@@ -120,7 +121,7 @@ for (const dialect of ['6', '2.14'] as const) {
 			const {sim, client, backupDir} = miner();
 			const {session, applied} = sessionFor(client, backupDir);
 			await session.load();
-			session.toggle(['colors']);
+			edit(session, (edits) => edits.toggle(['colors']));
 			const elsewhere = sim.configText().replace('"print-time": 60', '"print-time": 15');
 			sim.setConfigText(elsewhere);
 			const result = await session.apply();
@@ -151,7 +152,7 @@ for (const dialect of ['6', '2.14'] as const) {
 			const {session} = sessionFor(stopBeforePut, backupDir);
 			await session.load();
 			const original = sim.configText();
-			session.toggle(['colors']);
+			edit(session, (edits) => edits.toggle(['colors']));
 			const result = await session.apply();
 			expect(result).toMatchObject({status: 'failed', stage: 'put', put: 'not-sent'});
 			if (result?.status !== 'failed') return;
@@ -169,8 +170,8 @@ for (const dialect of ['6', '2.14'] as const) {
 			const {session, applied} = sessionFor(client, backupDir);
 			await session.load();
 			const original = sim.configText();
-			session.toggle(['colors']);
-			session.step(['print-time'], -30);
+			edit(session, (edits) => edits.toggle(['colors']));
+			edit(session, (edits) => edits.step(['print-time'], -30));
 			const done = await session.apply();
 			if (done?.status !== 'done') throw new Error(done?.message ?? 'not applied');
 			const changed = sim.configText();
@@ -194,8 +195,8 @@ for (const dialect of ['6', '2.14'] as const) {
 			const {session} = sessionFor(client, backupDir, true);
 			await session.load();
 			expect(session.getState()).toMatchObject({phase: 'ready', readOnly: true});
-			expect(session.toggle(['colors'])).toEqual({ok: false, message: READ_ONLY_MESSAGE});
-			expect(session.set([api, 'restricted'], true)).toEqual({ok: false, message: READ_ONLY_MESSAGE});
+			expect(edit(session, (edits) => edits.toggle(['colors']))).toEqual({ok: false, message: READ_ONLY_MESSAGE});
+			expect(edit(session, (edits) => edits.set([api, 'restricted'], true))).toEqual({ok: false, message: READ_ONLY_MESSAGE});
 			expect(await session.apply()).toBeNull();
 			expect(await session.undo()).toBeNull();
 			expect(sim.requests.every((request) => request.method === 'GET')).toBe(true);
@@ -297,7 +298,7 @@ describe('ConfigSession.adopt', () => {
 		expect(session.getState().edits).toBe(fresh);
 		const next = fresh!.toggle(['background']);
 		if (!next.ok) throw new Error(next.message);
-		session.toggle(['colors']);
+		edit(session, (edits) => edits.toggle(['colors']));
 		const applying = session.apply();
 		expect(session.adopt(next.edits)).toEqual({ok: false, message: BUSY_MESSAGE});
 		await applying;

@@ -22,6 +22,7 @@ import {PendingEdits} from '../../source/config/edits.js';
 import {ConfigSession} from '../../source/config/session.js';
 import {MinerClient} from '../../source/miner/client.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {edit} from '../config/helpers/edit.js';
 import {tempDir} from '../config/helpers/fixtures.js';
 import {freePort} from '../helpers/raw-server.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from '../e2e/helpers/tmux.js';
@@ -285,8 +286,8 @@ it('neither the token nor a pool password appears in any output, frame, message 
 			verifyIntervalMs: 50,
 		});
 		await session.load();
-		session.toggle(['colors']);
-		session.set(['pools', 0, 'pass'], `${POOL_PASS}-new`);
+		edit(session, (edits) => edits.toggle(['colors']));
+		edit(session, (edits) => edits.set(['pools', 0, 'pass'], `${POOL_PASS}-new`));
 		// What the config view shows: the tree's display values and the diff of the pending edits.
 		const shown = () => {
 			const state = session.getState();
@@ -303,7 +304,7 @@ it('neither the token nor a pool password appears in any output, frame, message 
 		keep('session undo', describeResult(await session.undo()));
 		keep('session state', shown());
 		// A PUT that cannot be delivered.
-		session.toggle(['colors']);
+		edit(session, (edits) => edits.toggle(['colors']));
 		const realPut = client.putJsonText.bind(client);
 		client.putJsonText = async (target, body, signal) => {
 			await good.stop();

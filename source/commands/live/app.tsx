@@ -69,15 +69,30 @@ export function startLive(
 		return config;
 	};
 
+	// The config views open now (one miner's each): a visit begins when its slot is first drawn after `c` and ends when
+	// the view leaves (onBack, onQuit: the only ways out of it). Opening the visit reads the config afresh, here and not
+	// in the view, which only reads its session (the undo of the last apply stays for the whole rigtop session).
+	const visiting = new Set<number>();
 	const renderConfig = ({index, store}: ConfigTarget, onBack: () => void, onQuit: () => void) => {
 		const miner = session.miners[index];
 		if (!miner) return null;
+		const config = configFor(index, miner);
+		if (!visiting.has(index)) {
+			visiting.add(index);
+			void config.open();
+		}
+
+		const leave = (then: () => void) => () => {
+			visiting.delete(index);
+			then();
+		};
+
 		return (
 			<ConfigView
-				session={configFor(index, miner)}
+				session={config}
 				minerName={store.getState().name}
-				onBack={onBack}
-				onQuit={onQuit}
+				onBack={leave(onBack)}
+				onQuit={leave(onQuit)}
 				readOnly={plan.readOnly}
 			/>
 		);

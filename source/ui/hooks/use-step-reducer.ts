@@ -16,12 +16,13 @@ export function stateOnly<State>(state: State): Step<State, never> {
  * The one way the screens handle their keys. Each action is reduced at once against the latest
  * state (held in a ref, so keys pressed back to back never act on a stale one), the state is set
  * when it changed, and the step's effects run right after, in order, each exactly once — with the
- * `reduce` and `run` of the latest render (a new screen size, new callbacks).
+ * `reduce` and `run` of the latest render (a new screen size, new callbacks). An effect that is answered (what
+ * ran it said no: a refusal to show) gives `run`'s action back, reduced at once like a key.
  */
 export function useStepReducer<State, Action, Effect>(
 	reduce: (state: State, action: Action) => Step<State, Effect>,
 	initial: () => State,
-	run: (effect: Effect) => void,
+	run: (effect: Effect) => Action | void,
 ): readonly [State, (action: Action) => void] {
 	const [state, setState] = useState(initial);
 	const current = useRef(state);
@@ -31,14 +32,17 @@ export function useStepReducer<State, Action, Effect>(
 	useLayoutEffect(() => {
 		latest.current = {reduce, run};
 	}, [reduce, run]);
-	const dispatch = useCallback((action: Action) => {
+	const dispatch = useCallback(function dispatch(action: Action) {
 		const step = latest.current.reduce(current.current, action);
 		if (step.state !== current.current) {
 			current.current = step.state;
 			setState(step.state);
 		}
 
-		for (const effect of step.effects) latest.current.run(effect);
+		for (const effect of step.effects) {
+			const answer = latest.current.run(effect);
+			if (answer !== undefined) dispatch(answer);
+		}
 	}, []);
 	return [state, dispatch];
 }

@@ -5,7 +5,8 @@
  *   Everything it reads but does not own — the miner's state, the terminal's size, the clock, the rows on screen,
  *   what the app gave it — is its `Env`, passed at each dispatch (never copied into state by an effect, never riding
  *   in a key action). What reaches outside the screen (quit, open a rig, pause, apply, save a preference) is an
- *   effect of the step, run by the view's `run`: nothing is pushed back up through React effects.
+ *   effect of the step, run by the view's `run`: nothing is pushed back up through React effects. What answers an
+ *   effect (a refusal to show) comes back as an action `run` returns, reduced at once.
  * - **`availability(state, env)`**: for each command of the context the keys are read in now, whether it works, is
  *   refused (its key then says why, in one line), or is not offered at all (the screen was not given it). It is the
  *   one source of the footer (`footerOf`), the `?` help (`helpOf`) and the key handler (`commandOf`): a key the
@@ -30,6 +31,11 @@ export type Availability<Command extends string, Context extends string> = {
 	readonly works: ReadonlySet<Command>;
 	/** One line for the user who presses the key anyway. */
 	readonly refused: ReadonlyMap<Command, string>;
+	/**
+	 * Commands that work (they are in `works`) but the footer leaves to the help now: it has room for what matters at
+	 * the moment. They work when pressed and the help marks them available; only the footer omits them.
+	 */
+	readonly unlisted?: ReadonlySet<Command>;
 };
 
 /** A screen's pure half: what `useScreen` drives. */
@@ -78,12 +84,14 @@ export function commandOf<Command extends string, Context extends string>(
 	return refused === undefined ? {command} : {refused};
 }
 
-/** The footer of what works now, in the keymap's order. */
+/** The footer of what works now, in the keymap's order, but for what the availability leaves to the help. */
 export function footerOf<Command extends string, Context extends string>(
 	keymap: Keymap<Command, Context>,
 	availability: Availability<Command, Context>,
 ): readonly Hint[] {
-	return keymap.footer(availability.context, availability.works);
+	const {works, unlisted} = availability;
+	if (unlisted === undefined || unlisted.size === 0) return keymap.footer(availability.context, works);
+	return keymap.footer(availability.context, new Set([...works].filter((command) => !unlisted.has(command))));
 }
 
 /** The help of these contexts: each key, marked unavailable unless it works now. */
@@ -107,7 +115,7 @@ export function useScreen<State, Action, Env, Effect, Command extends string, Co
 	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
 	initial: () => State,
 	env: Env,
-	run: (effect: Effect) => void,
+	run: (effect: Effect) => Action | void,
 ): ScreenState<State, Action, Env> & {readonly availability: Availability<Command, Context>} {
 	const screen = useScreenState(logic, initial, run);
 	const availability = useScreenEnv(logic, screen, env);
@@ -129,7 +137,7 @@ export type ScreenState<State, Action, Env> = {
 export function useScreenState<State, Action, Env, Effect, Command extends string, Context extends string>(
 	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
 	initial: () => State,
-	run: (effect: Effect) => void,
+	run: (effect: Effect) => Action | void,
 ): ScreenState<State, Action, Env> {
 	const latest = useRef<Env | null>(null);
 	const reduce = useCallback(

@@ -1,4 +1,4 @@
-import {afterEach, describe, expect, test} from 'vitest';
+import {afterEach, describe, expect, test, vi} from 'vitest';
 import {startLive, type LiveApp} from '../../../source/commands/live/app.js';
 import type {RunPlan} from '../../../source/commands/command.js';
 import {createSession, type Session} from '../../../source/session/session.js';
@@ -56,5 +56,27 @@ describe('start-up warnings on the live screens', () => {
 		expect(session.miners[0]?.monitor.getState().events.map((event) => event.message)).not.toContain(twoWays);
 		const terminal = await renderTerminal(live.element, {columns: 100, rows: 24});
 		await terminal.waitFor('a token was given 2 ways');
+	});
+});
+
+describe('the config view', () => {
+	test('each visit (c) reads the config afresh, once; the view shows what the visit read', async () => {
+		// The config API needs a token and restricted mode off.
+		sim = await startSimulator({dialect: '6', warm: true, token: 'config-token', restricted: false});
+		session = createSession([{url: sim.url, token: 'config-token', name: 'solo'}], 2000);
+		live = startLive(session, plan, [], () => {});
+		const reads = () => sim!.requests.filter((request) => request.path === '/1/config').length;
+		const terminal = await renderTerminal(live.element, {columns: 100, rows: 24});
+		await terminal.waitFor('solo');
+		expect(reads()).toBe(0);
+		await terminal.press('c', '▸ cpu');
+		expect(reads()).toBe(1);
+		await terminal.press('q');
+		await vi.waitFor(() => expect(terminal.frame()).not.toContain('▸ cpu'));
+		// Meanwhile the config changes on the miner: the next visit reads it again.
+		sim.setConfigText(sim.configText().replace('"print-time": 60', '"print-time": 45'));
+		await terminal.press('c', '▸ cpu');
+		await terminal.press('/print-time\r', /print-time\s+45/);
+		expect(reads()).toBe(2);
 	});
 });

@@ -63,6 +63,19 @@ describe('footer and help read the same availability', () => {
 	});
 });
 
+describe('unlisted: works, but the footer leaves it to the help', () => {
+	test('footerOf omits an unlisted command; it still works when pressed and the help marks it available', () => {
+		const decided = decide(SCREEN_KEYMAP, 'dashboard', offered);
+		const availability: Availability<CommandName, Screen> = {...decided, unlisted: new Set<CommandName>(['config'])};
+		const footer = footerOf(SCREEN_KEYMAP, availability).map((hint) => hint.label);
+		expect(footerOf(SCREEN_KEYMAP, decided).map((hint) => hint.label)).toContain('config');
+		expect(footer).not.toContain('config');
+		expect(footer).toContain('quit');
+		expect(commandOf(SCREEN_KEYMAP, availability, 'c', {})).toEqual({command: 'config'});
+		expect(helpOf(SCREEN_KEYMAP, ['dashboard'], availability).find((entry) => entry.keys === 'c')?.available).toBe(true);
+	});
+});
+
 type CountEnv = {readonly step: number};
 type CountState = {readonly total: number};
 const counter: ScreenLogic<CountState, 'add', CountEnv, 'added', CommandName, Screen> = {
@@ -80,7 +93,9 @@ describe('useScreen', () => {
 				counter,
 				() => ({total: 0}),
 				{step},
-				(effect) => effects.push(effect),
+				(effect) => {
+					effects.push(effect);
+				},
 			);
 			useEffect(() => {
 				add = () => {
@@ -99,6 +114,41 @@ describe('useScreen', () => {
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(view.lastFrame()).toBe('total 11');
 		expect(effects).toEqual(['added', 'added']);
+		view.unmount();
+	});
+
+	test('an effect answered by what ran it (a refusal) comes back as an action, reduced at once', async () => {
+		type Asked = {readonly told: string | null};
+		const asking: ScreenLogic<Asked, 'ask' | 'no', Record<string, never>, 'asked', CommandName, Screen> = {
+			reduce: (state, action) => (action === 'ask' ? {state, effects: ['asked']} : {state: {told: 'refused'}, effects: []}),
+			availability: (): Availability<CommandName, Screen> => decide(SCREEN_KEYMAP, 'dashboard', new Set()),
+		};
+		const ran: string[] = [];
+		let ask: (() => void) | undefined;
+		const env = {};
+		function Asker() {
+			const {state, dispatch} = useScreen(
+				asking,
+				() => ({told: null}),
+				env,
+				(effect): 'ask' | 'no' => {
+					ran.push(effect);
+					return 'no';
+				},
+			);
+			useEffect(() => {
+				ask = () => {
+					dispatch('ask');
+				};
+			}, [dispatch]);
+			return <Text>told {state.told ?? 'nothing'}</Text>;
+		}
+
+		const view = render(<Asker />);
+		ask?.();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(view.lastFrame()).toBe('told refused');
+		expect(ran).toEqual(['asked']);
 		view.unmount();
 	});
 });

@@ -1,12 +1,12 @@
 /**
  * Which keys of the config view work now, and why each of the others does not: the one source of the footer
- * (`configFooter`), the `?` help (`configHelp`) and the key handler (the reducer asks `commandOf`). A key the footer
+ * (`footerOf`), the `?` help (`configHelp`) and the key handler (the reducer asks `commandOf`). A key the footer
  * shows works; a key that does nothing says why here, in one line, or is not offered at all.
  */
-import {applying, BUSY_MESSAGE, READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../config/session.js';
+import {applying, BUSY_MESSAGE, READ_ONLY_MESSAGE, STALE_EDITS_MESSAGE, type ConfigSessionState} from '../../../config/session.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
-import type {Capability, HelpEntry, Hint} from '../../keys/matcher.js';
-import {decide, footerOf, helpOf, type Availability} from '../contract.js';
+import type {Capability, HelpEntry} from '../../keys/matcher.js';
+import {decide, helpOf, type Availability} from '../contract.js';
 import type {ConfigUiState, Tone} from './reduce.js';
 import {cursorIndex, isContainer, visibleEntries} from './tree.js';
 
@@ -29,8 +29,8 @@ export type ConfigAvailability = Availability<ConfigCommandName, ConfigMode>;
 /** Why `u` does nothing after an apply that turned restricted mode on. */
 export const NO_UNDO_MESSAGE = 'no undo through the API: the miner is in restricted mode now (set it back to false in its config file)';
 
-/** The refusals that warn (a write that cannot happen); the others inform (nothing to do yet). */
-const WARNINGS: ReadonlySet<string> = new Set([READ_ONLY_MESSAGE, BUSY_MESSAGE, NO_UNDO_MESSAGE]);
+/** The refusals that warn (a write or an edit that cannot happen); the others inform (nothing to do yet). */
+const WARNINGS: ReadonlySet<string> = new Set([READ_ONLY_MESSAGE, BUSY_MESSAGE, NO_UNDO_MESSAGE, STALE_EDITS_MESSAGE]);
 
 /** How a refusal is shown under the tree. */
 export function refusalTone(reason: string): Tone {
@@ -109,19 +109,21 @@ export function availability(state: ConfigUiState, env: ConfigEnv): ConfigAvaila
 	}
 
 	const decided = decide(CONFIG_KEYMAP, mode, offered(writesOff(env)), refused);
-	if (mode !== 'browse' || !onSection || !decided.refused.has('toggle')) return decided;
+	const unlisted = unlistedIn(mode, env);
+	if (mode !== 'browse' || !onSection || !decided.refused.has('toggle')) return {...decided, unlisted};
 	// Space opens and closes a section too: only a value's toggle is a write.
 	const works = new Set(decided.works).add('toggle');
 	const why = new Map(decided.refused);
 	why.delete('toggle');
-	return {context: mode, works, refused: why};
+	return {context: mode, works, refused: why, unlisted};
 }
 
 /**
- * What works but the footer leaves to the help now: it has room for what matters at the moment (R after a
- * conflict or a failed read, u when nothing is pending, the edit keys only when writes are on).
+ * What works but the footer leaves to the help now (the availability's `unlisted`): the footer has room for what
+ * matters at the moment (R after a conflict or a failed read, u when nothing is pending, the edit keys only when
+ * writes are on).
  */
-function unlisted(context: ConfigMode, env: ConfigEnv): ReadonlySet<ConfigCommandName> {
+function unlistedIn(context: ConfigMode, env: ConfigEnv): ReadonlySet<ConfigCommandName> {
 	const {session} = env;
 	const left = new Set<ConfigCommandName>();
 	if (session.document !== null && session.lastResult?.status !== 'conflict') left.add('reload');
@@ -137,12 +139,6 @@ function unlisted(context: ConfigMode, env: ConfigEnv): ReadonlySet<ConfigComman
 	}
 
 	return left;
-}
-
-/** The footer: what works now (footerOf), but for what it leaves to the help. */
-export function configFooter(available: ConfigAvailability, env: ConfigEnv): readonly Hint[] {
-	const left = unlisted(available.context, env);
-	return footerOf(CONFIG_KEYMAP, {...available, works: new Set([...available.works].filter((command) => !left.has(command)))});
 }
 
 /**

@@ -12,7 +12,7 @@ import type {ConfigEntry} from '../../../config/document.js';
 import {jsonEqual} from '../../../config/json-values.js';
 import type {PendingEdits} from '../../../config/edits.js';
 import type {ConfigSessionState} from '../../../config/session.js';
-import type {ConfigPath, JsonValue} from '../../../config/types.js';
+import type {ConfigPath} from '../../../config/types.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
@@ -69,11 +69,12 @@ export type ConfigUiState = {
 	readonly helpOffset: number;
 };
 
-/** An edit's effect carries the pending edits it made (`edits`): the session takes them as they are. */
+/**
+ * An edit's effect (named for the key that made it) carries only the pending edits it made: the session takes them
+ * as they are (`adopt`), never computing the edit again.
+ */
 export type ConfigEffect =
-	| {readonly type: 'toggle'; readonly path: ConfigPath; readonly edits: PendingEdits}
-	| {readonly type: 'step'; readonly path: ConfigPath; readonly delta: number; readonly edits: PendingEdits}
-	| {readonly type: 'set'; readonly path: ConfigPath; readonly value: JsonValue; readonly edits: PendingEdits}
+	| {readonly type: 'toggle' | 'step' | 'set'; readonly edits: PendingEdits}
 	| {readonly type: 'discard'}
 	| {readonly type: 'apply'}
 	| {readonly type: 'undo'}
@@ -82,7 +83,10 @@ export type ConfigEffect =
 	| {readonly type: 'quit'};
 
 export type ConfigUiAction =
-	{readonly type: 'key'; readonly input: string; readonly key: KeyLike} | {readonly type: 'paste'; readonly text: string};
+	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
+	| {readonly type: 'paste'; readonly text: string}
+	/** The session refused an effect (an edit made on a read it no longer holds…): shown as a refused key is. */
+	| {readonly type: 'refused'; readonly message: string};
 
 export type ConfigStep = Step<ConfigUiState, ConfigEffect>;
 
@@ -158,6 +162,7 @@ const MULTILINE_PASTE = 'the paste holds more than one line: nothing was typed i
 
 export function configReducer(state: ConfigUiState, action: ConfigUiAction, env: ConfigEnv): ConfigStep {
 	if (action.type === 'paste') return pasteStep(state, action.text, env);
+	if (action.type === 'refused') return say(state, action.message, refusalTone(action.message));
 	const {input, key} = action;
 	// Every key clears the last notice; a key that says something sets a new one.
 	const base: ConfigUiState = state.notice ? {...state, notice: null} : state;
@@ -237,7 +242,7 @@ function submitEdit(state: ConfigUiState, prompt: Extract<Prompt, {kind: 'edit'}
 	if (typed.kind === 'unchanged') return say({...state, prompt: null}, `${prompt.id} unchanged`);
 	const outcome = edits.set(prompt.path, typed.value);
 	if (!outcome.ok) return same({...state, prompt: {...prompt, error: outcome.message}});
-	return {state: {...state, prompt: null}, effects: [{type: 'set', path: prompt.path, value: typed.value, edits: outcome.edits}]};
+	return {state: {...state, prompt: null}, effects: [{type: 'set', edits: outcome.edits}]};
 }
 
 function runSearch(state: ConfigUiState, query: string, which: 'first' | 'next', env: ConfigEnv): ConfigStep {
@@ -383,7 +388,7 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, env: Config
 				return say(state, `${entry.id} cannot go ${delta > 0 ? 'higher' : 'lower'}`, 'warn');
 			}
 
-			return {state, effects: [{type: 'step', path: entry.path, delta, edits: outcome.edits}]};
+			return {state, effects: [{type: 'step', edits: outcome.edits}]};
 		}
 
 		case 'search':
@@ -435,7 +440,7 @@ function toggleKey(state: ConfigUiState, entry: ConfigEntry, env: ConfigEnv): Co
 	if (entry.secret) return say(state, `${entry.id} is a secret: press ${keyFor('activate')} to type a new one`, 'warn');
 	const outcome = edits.toggle(entry.path);
 	if (!outcome.ok) return say(state, `${outcome.message} (${keyFor('activate')})`, 'warn');
-	return {state, effects: [{type: 'toggle', path: entry.path, edits: outcome.edits}]};
+	return {state, effects: [{type: 'toggle', edits: outcome.edits}]};
 }
 
 function expand(state: ConfigUiState, id: string, open: boolean): ConfigUiState {

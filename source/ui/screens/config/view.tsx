@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useEffect, useMemo, useState} from 'react';
+import {useMemo} from 'react';
 import type {KeyResult} from '../../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../../config/session.js';
 import {formatClock} from '../../../format.js';
@@ -17,16 +17,19 @@ import {TooSmall} from '../../panes/too-small.js';
 import {Wrapped, wrappedHeight} from '../../wrap.js';
 import {isTooSmall} from '../../layout.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
-import {useScreen} from '../contract.js';
-import {configFooter, configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
+import {footerOf, useScreen} from '../contract.js';
+import {configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
 import {ConfigPanel} from './config-panel.js';
-import {configLogic, initialConfigUi, type ConfigEffect} from './reduce.js';
+import {configLogic, initialConfigUi, type ConfigEffect, type ConfigUiAction} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
 import {dialogContent, resultContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
 
 export type ConfigViewProps = {
-	/** The miner's ConfigSession (or any store of its shape). */
+	/**
+	 * The miner's ConfigSession (or any store of its shape), opened for this visit by whoever shows the view
+	 * (`session.open()`, commands/live/app.tsx): the view only reads it and sends it the effects of keys.
+	 */
 	readonly session: ConfigStore;
 	readonly minerName: string;
 	/** Back to the dashboard (Esc, q). */
@@ -56,31 +59,34 @@ export function configLayout(
 	return {width: Math.max(1, columns), bodyRows: Math.max(0, available - 1 - footerLines - noticeLines), noticeLines, footerLines};
 }
 
-function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): void {
+/** Runs an effect; what the session refused (an edit made on an older read…) comes back, to be shown. */
+function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): string | null {
 	switch (effect.type) {
 		case 'toggle':
 		case 'step':
-		case 'set':
-			// The reducer made the edit: the session takes it as it is.
-			session.adopt(effect.edits);
-			return;
+		case 'set': {
+			// The reducer made the edit: the session takes it as it is, or says why not.
+			const outcome = session.adopt(effect.edits);
+			return outcome.ok ? null : outcome.message;
+		}
 		case 'discard':
 			session.discard();
-			return;
+			return null;
 		case 'apply':
 			void session.apply();
-			return;
+			return null;
 		case 'undo':
 			void session.undo();
-			return;
+			return null;
 		case 'reload':
 			void session.reload();
-			return;
+			return null;
 		case 'back':
 			onBack();
-			return;
+			return null;
 		case 'quit':
 			onQuit();
+			return null;
 	}
 }
 
@@ -118,15 +124,6 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	const layout = configLayout(columns, rows);
 	const tooSmall = isTooSmall(columns, rows);
 
-	// Each visit reads the config afresh (never the document or result of an earlier one; the undo of the session's
-	// last apply stays, asked for and conflict-checked). Until the
-	// visit has started (open() changes the session's state at once), the view shows nothing of its past.
-	const [before] = useState(() => session.getState());
-	const opened = state !== before;
-	useEffect(() => {
-		void session.open();
-	}, [session]);
-
 	const writesAreOff = writesOff({session: state, readOnly});
 	const helpEntries = useMemo(() => configHelp(writesAreOff), [writesAreOff]);
 	const helpMax = useMemo(() => helpMaxOffset(helpEntries, layout.width, layout.bodyRows), [helpEntries, layout.width, layout.bodyRows]);
@@ -144,8 +141,9 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		configLogic,
 		() => initialConfigUi(session.getState().resultSeq),
 		env,
-		(effect: ConfigEffect) => {
-			runEffect(effect, session, onBack, onQuit);
+		(effect: ConfigEffect): ConfigUiAction | undefined => {
+			const refused = runEffect(effect, session, onBack, onQuit);
+			return refused === null ? undefined : {type: 'refused', message: refused};
 		},
 	);
 	useKeys(
@@ -159,7 +157,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		},
 	);
 
-	const document = opened ? state.document : null;
+	const document = state.document;
 	const {edits} = state;
 	const treeRows = useMemo(() => (document ? visibleEntries(document, ui.expanded) : []), [document, ui.expanded]);
 	const cursor = cursorIndex(treeRows, ui.cursor, document);
@@ -207,8 +205,6 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 				closeHint={`${CONFIG_KEYMAP.keyOf('help', 'help')} or ${CONFIG_KEYMAP.keyOf('closeHelp', 'help')} to close`}
 			/>
 		);
-	} else if (!opened) {
-		body = <Box height={view.bodyRows} />;
 	} else if (ui.dialog) {
 		body = <ConfigPanel content={dialogContent(ui.dialog, state, minerName)} width={view.width} height={view.bodyRows} />;
 	} else if (showsResult(ui, state) && state.lastResult && state.lastAction) {
@@ -257,7 +253,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	}
 
 	const status = statusText(state, writesAreOff);
-	const hints = configFooter(availability, env);
+	const hints = footerOf(CONFIG_KEYMAP, availability);
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
 			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={[...status].length}>

@@ -8,14 +8,8 @@ import {PendingEdits} from '../../../../source/config/edits.js';
 import {BUSY_MESSAGE, READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../../source/config/session.js';
 import {CONFIG_KEYMAP, type ConfigCommandName} from '../../../../source/ui/keys/bindings.js';
 import type {KeyLike, KeySpec} from '../../../../source/ui/keys/matcher.js';
-import {commandOf} from '../../../../source/ui/screens/contract.js';
-import {
-	availability,
-	configFooter,
-	configHelp,
-	NO_UNDO_MESSAGE,
-	type ConfigEnv,
-} from '../../../../source/ui/screens/config/availability.js';
+import {commandOf, footerOf} from '../../../../source/ui/screens/contract.js';
+import {availability, configHelp, NO_UNDO_MESSAGE, type ConfigEnv} from '../../../../source/ui/screens/config/availability.js';
 import {configReducer, initialConfigUi, type ConfigUiState} from '../../../../source/ui/screens/config/reduce.js';
 import {v6Config} from '../../../config/helpers/fixtures.js';
 
@@ -52,8 +46,9 @@ const envOf = (state: ConfigSessionState, readOnly = false): ConfigEnv => ({
 	helpMax: 0,
 	tooSmall: false,
 });
+// The footer is the contract's footerOf of the availability alone: what it leaves to the help is in its data.
 const footer = (ui: ConfigUiState, env: ConfigEnv) =>
-	configFooter(availability(ui, env), env)
+	footerOf(CONFIG_KEYMAP, availability(ui, env))
 		.map((hint) => `${hint.keys} ${hint.label}`)
 		.join('  ');
 
@@ -98,6 +93,19 @@ describe('config availability', () => {
 		expect(footer({...initialConfigUi(), help: true}, envOf(session()))).toBe('? help  Esc close');
 	});
 
+	test('what works but the footer leaves to the help is unlisted in the availability, and still works', () => {
+		const pending = availability(onValue, envOf(session({edits: toggled, lastApplied: applied})));
+		for (const command of ['reload', 'undo'] as const) {
+			expect(pending.works.has(command)).toBe(true);
+			expect(pending.unlisted?.has(command)).toBe(true);
+		}
+
+		const readOnly = availability(onValue, envOf(session(), true));
+		expect(readOnly.unlisted?.has('toggle')).toBe(true);
+		// Not read yet: R is what matters, so the footer lists it.
+		expect(availability(initialConfigUi(), envOf(session({document: null, edits: null}))).unlisted?.has('reload')).toBe(false);
+	});
+
 	test('write keys are refused by availability with their one-line reasons', () => {
 		const readOnly = availability(onValue, envOf(session({readOnly: true})));
 		for (const command of ['toggle', 'activate', 'increment', 'apply', 'undo'] as const)
@@ -114,7 +122,7 @@ describe('config availability', () => {
 
 	test.each(states)('%s: a key the footer shows works; a refused key says why and does nothing', (_name, ui, env) => {
 		const now = availability(ui, env);
-		const shown = new Set(configFooter(now, env).map((hint) => hint.label));
+		const shown = new Set(footerOf(CONFIG_KEYMAP, now).map((hint) => hint.label));
 		for (const binding of CONFIG_KEYMAP.bindings) {
 			if (!binding.contexts.includes(now.context) || binding.keys[0] === undefined) continue;
 			const {input, key} = keypress(binding.keys[0]);

@@ -115,7 +115,9 @@ describe('config reducer', () => {
 		state = press(state, opened.session, '30').state;
 		const done = press(state, opened.session, '', {return: true});
 		expect(done.state.prompt).toBeNull();
-		expect(done.effects).toEqual([{type: 'set', path: ['print-time'], value: 30, edits: expect.any(PendingEdits)}]);
+		// The effect carries only the edits made (no path or value for the session to make the edit again from).
+		expect(done.effects).toEqual([{type: 'set', edits: expect.any(PendingEdits)}]);
+		expect(done.effects[0]?.type === 'set' && done.effects[0].edits.diffLines()).toEqual(['print-time: 60 → 30']);
 	});
 
 	test('read-only: write keys only say so', () => {

@@ -7,11 +7,12 @@ import {stripVTControlCharacters} from 'node:util';
 import fc from 'fast-check';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {PendingEdits} from '../../../../source/config/edits.js';
-import {BUSY_MESSAGE, ConfigSession} from '../../../../source/config/session.js';
+import {BUSY_MESSAGE, ConfigSession, STALE_EDITS_MESSAGE, type ConfigStore} from '../../../../source/config/session.js';
 import {MinerClient} from '../../../../source/miner/client.js';
 import {startSimulator} from '../../../../source/sim/simulator.js';
 import {configReducer, initialConfigUi} from '../../../../source/ui/screens/config/reduce.js';
 import {ConfigView} from '../../../../source/ui/screens/config/view.js';
+import {edit} from '../../../config/helpers/edit.js';
 import {tempDir} from '../../../config/helpers/fixtures.js';
 import {FAST, NEW_TOKEN, POOL_PASS, TOKEN, useSimulatedMiner} from '../../../config/helpers/sim-miner.js';
 import {KEYS, linesOf, renderTerminal, tick, type Terminal} from '../../helpers/terminal.js';
@@ -86,6 +87,8 @@ describe('the config view against the simulated 6.x miner', () => {
 		const backs: number[] = [];
 		const columns = options.columns ?? 80;
 		const rows = options.rows ?? 24;
+		// A visit opens the session, as the app does (commands/live/app.tsx): the view only reads it.
+		void session.open();
 		const terminal = await renderTerminal(
 			<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={readOnly} />,
 			{columns, rows},
@@ -93,6 +96,21 @@ describe('the config view against the simulated 6.x miner', () => {
 		await terminal.waitFor('▸ cpu');
 		return {sim, client, session, terminal, original, backs, columns, rows};
 	}
+
+	it('draws the session it is given and sends nothing itself: the visit was opened by whoever shows it', async () => {
+		const {sim, client, backupDir} = miner();
+		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
+		opened.push(session);
+		await session.open();
+		const read = session.getState();
+		const requests = sim.requests.length;
+		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => {}} readOnly={false} />);
+		await terminal.waitFor('▸ cpu');
+		await search(terminal, 'colors');
+		expect(row(terminal, /colors/)).toMatch(/colors\s+true/);
+		expect(sim.requests.length).toBe(requests);
+		expect(session.getState()).toBe(read);
+	});
 
 	it('shows the config as a tree with the header, secrets masked, and the keys in the footer', async () => {
 		const {terminal} = await open();
@@ -254,6 +272,7 @@ describe('the config view against the simulated 6.x miner', () => {
 	it('opened again after a look at the dashboard, u takes the last apply back', async () => {
 		const {sim, session, terminal, backs, original} = await open();
 		await applyHugePagesAndLeave(terminal, backs);
+		void session.open();
 		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
 		await again.waitFor('▸ cpu');
 		await again.press('u', 'Undo the last apply?');
@@ -267,6 +286,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await applyHugePagesAndLeave(terminal, backs);
 		// Meanwhile the config changes on the miner (another tool, a hand edit).
 		sim.setConfigText(sim.configText().replace('"print-time": 60', '"print-time": 45'));
+		void session.open();
 		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
 		await again.waitFor('▸ cpu');
 		expect(again.frame()).not.toContain('Apply: applied');
@@ -317,6 +337,7 @@ describe('the config view against the simulated 6.x miner', () => {
 	it('F10 quits rigtop from the view, asking first with changes pending', async () => {
 		const {session} = await open();
 		const quits: number[] = [];
+		void session.open();
 		const terminal = await renderTerminal(
 			<ConfigView session={session} minerName="rig-01" onBack={() => {}} onQuit={() => quits.push(1)} readOnly={false} />,
 		);
@@ -551,6 +572,7 @@ describe('the config view against the simulated 6.x miner', () => {
 			fc.asyncProperty(fc.integer({min: 50, max: 220}), fc.integer({min: 10, max: 60}), fc.boolean(), async (columns, rows, help) => {
 				const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
 				opened.push(session);
+				void session.open();
 				const terminal = await renderTerminal(
 					<ConfigView session={session} minerName={`rig-${'x'.repeat(300)}`} onBack={() => {}} readOnly={false} />,
 					{
@@ -605,6 +627,7 @@ describe('a config edit is computed once', () => {
 		const {client, backupDir} = miner();
 		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
 		opened.push(session);
+		void session.open();
 		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => {}} readOnly={false} />);
 		await terminal.waitFor('▸ cpu');
 		return {session, terminal};
@@ -644,11 +667,11 @@ describe('a config edit is computed once', () => {
 		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
 		opened.push(session);
 		await session.load();
-		session.toggle(['colors']);
+		edit(session, (edits) => edits.toggle(['colors']));
 		const applying = session.apply();
 		const busy = session.getState();
 		expect(busy.busy).toBe('apply');
-		expect(session.toggle(['background'])).toEqual({ok: false, message: BUSY_MESSAGE});
+		expect(edit(session, (edits) => edits.toggle(['background']))).toEqual({ok: false, message: BUSY_MESSAGE});
 		const env = {session: busy, readOnly: false, pageSize: 10, helpMax: 0, tooSmall: false};
 		for (const key of ['q', 'w', 'x', '+']) {
 			const step = configReducer(initialConfigUi(busy.resultSeq), {type: 'key', input: key, key: {}}, env);
@@ -661,6 +684,61 @@ describe('a config edit is computed once', () => {
 	});
 });
 
+/**
+ * A session as the view last drew it: its state is handed on only at `draw()`, so keys can be read before the view
+ * has drawn a change (a re-read that landed between the frame and the key).
+ */
+function drawnLate(session: ConfigSession): {store: ConfigStore; draw: () => void} {
+	let shown = session.getState();
+	const listeners = new Set<() => void>();
+	const store: ConfigStore = {
+		subscribe(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		getState: () => shown,
+		ensureLoaded: async () => session.ensureLoaded(),
+		open: async () => session.open(),
+		load: async () => session.load(),
+		reload: async () => session.reload(),
+		adopt: (edits) => session.adopt(edits),
+		discard(path) {
+			session.discard(path);
+		},
+		apply: async () => session.apply(),
+		undo: async () => session.undo(),
+	};
+	return {
+		store,
+		draw() {
+			shown = session.getState();
+			for (const listener of listeners) listener();
+		},
+	};
+}
+
+describe('an edit the session refuses', () => {
+	const miner = useSimulatedMiner('6');
+
+	it('made on an older read of the config: refused, and the reason is on screen; nothing is pending', async () => {
+		const {client, backupDir} = miner();
+		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
+		opened.push(session);
+		await session.open();
+		const {store, draw} = drawnLate(session);
+		const terminal = await renderTerminal(<ConfigView session={store} minerName="rig-01" onBack={() => {}} readOnly={false} />);
+		await terminal.waitFor('▸ cpu');
+		await search(terminal, 'colors');
+		// The config is read again (R, another visit) and the key comes before the view has drawn that read.
+		await session.reload();
+		await terminal.press(KEY.space, STALE_EDITS_MESSAGE);
+		expect(session.getState().edits?.size).toBe(0);
+		draw();
+		await terminal.waitFor('no changes');
+		expect(row(terminal, /colors/)).not.toContain('(was true)');
+	});
+});
+
 describe('the config view when the config cannot be read', () => {
 	it('restricted mode: says so with the fix, R tries again, Esc and q go back, ? shows the keys', async () => {
 		const sim = await startSimulator({dialect: '6', token: TOKEN, restricted: true, seed: 9});
@@ -670,6 +748,7 @@ describe('the config view when the config cannot be read', () => {
 		opened.push(session);
 		let back = 0;
 		try {
+			void session.open();
 			const terminal = await renderTerminal(
 				<ConfigView session={session} minerName="rig-01" onBack={() => (back += 1)} readOnly={false} />,
 			);
