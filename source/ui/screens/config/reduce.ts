@@ -109,7 +109,7 @@ export function initialConfigUi(resultSeen = 0): ConfigUiState {
 	};
 }
 
-export {modeOf, showsResult} from './availability.js';
+export {modeOf} from './availability.js';
 
 function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 's'}`;
