@@ -43,6 +43,15 @@ export function showsResult(state: ConfigUiState, session: ConfigSessionState): 
 }
 
 /** The mode the keys work in now. */
+/**
+ * The last key's notice as it shows now: "wait: a change is being applied" only while one is (a key pressed during an
+ * apply no longer says "wait" under the result once it is done); every other notice until the next key.
+ */
+export function shownNotice(state: ConfigUiState, session: ConfigSessionState): ConfigUiState['notice'] {
+	if (state.notice?.text === BUSY_MESSAGE && !applying(session)) return null;
+	return state.notice;
+}
+
 export function modeOf(state: ConfigUiState, session: ConfigSessionState): ConfigMode {
 	if (state.prompt) return 'prompt';
 	if (state.help) return 'help';

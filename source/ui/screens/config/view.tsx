@@ -18,7 +18,7 @@ import {Wrapped, wrappedHeight} from '../../wrap.js';
 import {isTooSmall} from '../../layout.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {footerOf, useScreen} from '../contract.js';
-import {configHelp, showsResult, writesOff, type ConfigEnv} from './availability.js';
+import {configHelp, shownNotice, showsResult, writesOff, type ConfigEnv} from './availability.js';
 import {ConfigPanel} from './config-panel.js';
 import {configLogic, initialConfigUi, type ConfigEffect, type ConfigUiAction} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
@@ -168,6 +168,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
 	// The feedback under the tree: a prompt is one line; a message wraps over the lines it needs.
 	let notice: {text: string; tone: ThemeToken; wraps?: true} | null = null;
+	const lastNotice = shownNotice(ui, state);
 	if (ui.prompt?.kind === 'search') {
 		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
 		notice = {text: `${typed}  ${promptKey('submit')}: find · ${promptKey('cancel')}: cancel`, tone: 'accent'};
@@ -177,7 +178,7 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		notice = ui.prompt.error
 			? {text: ui.prompt.error, tone: 'error', wraps: true}
 			: {text: `${ui.prompt.id}: type the new value${hidden}; ${keys}`, tone: 'muted'};
-	} else if (ui.notice) notice = {text: ui.notice.text, tone: ui.notice.tone, wraps: true};
+	} else if (lastNotice) notice = {text: lastNotice.text, tone: lastNotice.tone, wraps: true};
 	else if (state.busy === 'apply' || state.busy === 'undo')
 		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
 	else if (state.problem && document !== null)

@@ -9,7 +9,7 @@ import {BUSY_MESSAGE, READ_ONLY_MESSAGE, type ConfigSessionState} from '../../..
 import {CONFIG_KEYMAP, type ConfigCommandName} from '../../../../source/ui/keys/bindings.js';
 import type {KeyLike, KeySpec} from '../../../../source/ui/keys/matcher.js';
 import {commandOf, footerOf} from '../../../../source/ui/screens/contract.js';
-import {availability, configHelp, NO_UNDO_MESSAGE, type ConfigEnv} from '../../../../source/ui/screens/config/availability.js';
+import {availability, configHelp, NO_UNDO_MESSAGE, shownNotice, type ConfigEnv} from '../../../../source/ui/screens/config/availability.js';
 import {configReducer, initialConfigUi, type ConfigUiState} from '../../../../source/ui/screens/config/reduce.js';
 import {v6Config} from '../../../config/helpers/fixtures.js';
 
@@ -148,5 +148,16 @@ describe('config availability', () => {
 		expect(CONFIG_KEYMAP.bindings.filter((binding) => unused.includes(binding.command)).every((binding) => binding.needs === 'write')).toBe(
 			true,
 		);
+	});
+});
+
+describe("the last key's notice", () => {
+	test('"wait: a change is being applied" shows while one is, and goes when it is done; other notices stay', () => {
+		const ui = {...initialConfigUi(0), notice: {text: BUSY_MESSAGE, tone: 'warn' as const}};
+		const busy = session({busy: 'apply'});
+		expect(shownNotice(ui, busy)).toEqual({text: BUSY_MESSAGE, tone: 'warn'});
+		expect(shownNotice(ui, {...busy, busy: null})).toBeNull();
+		const other = {...ui, notice: {text: 'no pending changes', tone: 'info' as const}};
+		expect(shownNotice(other, {...busy, busy: null})).toEqual({text: 'no pending changes', tone: 'info'});
 	});
 });
