@@ -15,8 +15,6 @@ import type {HistoryRecorder, RecordedMonitor} from './recorder.js';
 import {sampleOfState} from './samples.js';
 import type {SampleRow} from './tiers.js';
 
-export type {MinerHistory} from './stores.js';
-
 export type SeriesRequest = {readonly from: number; readonly to: number; readonly points: number};
 
 export type HistorySource = {

@@ -5,8 +5,8 @@
  */
 import {stripVTControlCharacters} from 'node:util';
 import {afterEach, describe, expect, test} from 'vitest';
-import {SessionHistory, type MinerHistory} from '../../../../source/history/source.js';
-import {HistoryStores} from '../../../../source/history/stores.js';
+import {SessionHistory} from '../../../../source/history/source.js';
+import {HistoryStores, type MinerHistory} from '../../../../source/history/stores.js';
 import {App} from '../../../../source/ui/app.js';
 import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
 import {Dashboard} from '../../../../source/ui/screens/dashboard/view.js';
