@@ -12,6 +12,7 @@ import {commandOf, footerOf} from '../../../../source/ui/screens/contract.js';
 import {availability, configHelp, NO_UNDO_MESSAGE, shownNotice, type ConfigEnv} from '../../../../source/ui/screens/config/availability.js';
 import {configReducer, initialConfigUi, type ConfigUiState} from '../../../../source/ui/screens/config/reduce.js';
 import {v6Config} from '../../../config/helpers/fixtures.js';
+import {readySessionState} from '../../../config/helpers/session-state.js';
 
 const document = new ConfigDocument(v6Config());
 const toggled = (() => {
@@ -21,21 +22,7 @@ const toggled = (() => {
 })();
 
 function session(patch: Partial<ConfigSessionState> = {}): ConfigSessionState {
-	return {
-		phase: 'ready',
-		busy: null,
-		document,
-		edits: new PendingEdits(document),
-		lastResult: null,
-		lastAction: null,
-		resultSeq: 0,
-		problem: null,
-		lastApplied: null,
-		undoBlocked: false,
-		readOnly: false,
-		readAt: 0,
-		...patch,
-	};
+	return readySessionState(new PendingEdits(document), patch);
 }
 
 const applied = {backupPath: '/tmp/b', at: 1, keys: ['colors'], wasUndo: false};

@@ -5,33 +5,13 @@
  */
 import {describe, expect, test} from 'vitest';
 import {dialogContent} from '../../../../source/ui/screens/config/panel-content.js';
-import {ConfigDocument} from '../../../../source/config/document.js';
 import {PendingEdits} from '../../../../source/config/edits.js';
 import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../../source/config/session.js';
 import {type KeyLike} from '../../../../source/ui/keys/matcher.js';
 import {CONFIG_KEYMAP, type ConfigMode} from '../../../../source/ui/keys/bindings.js';
 import {configReducer, initialConfigUi, modeOf, type ConfigStep, type ConfigUiState} from '../../../../source/ui/screens/config/reduce.js';
 import {typedValue} from '../../../../source/ui/screens/config/typed-value.js';
-import {v6Config} from '../../../config/helpers/fixtures.js';
-
-function sessionState(edits?: PendingEdits, patch: Partial<ConfigSessionState> = {}): ConfigSessionState {
-	const document = edits?.base ?? new ConfigDocument(v6Config());
-	return {
-		phase: 'ready',
-		busy: null,
-		document,
-		edits: edits ?? new PendingEdits(document),
-		lastResult: null,
-		lastAction: null,
-		resultSeq: 0,
-		problem: null,
-		lastApplied: null,
-		undoBlocked: false,
-		readOnly: false,
-		readAt: 0,
-		...patch,
-	};
-}
+import {readySessionState} from '../../../config/helpers/session-state.js';
 
 function press(state: ConfigUiState, session: ConfigSessionState, input: string, key: KeyLike = {}, readOnly = false): ConfigStep {
 	return configReducer(state, {type: 'key', input, key}, {session, pageSize: 5, readOnly, helpMax: 0, tooSmall: false});
@@ -40,7 +20,7 @@ function press(state: ConfigUiState, session: ConfigSessionState, input: string,
 /** Runs keys, applying the session effects the reducer asks for to the edits (as the view does). */
 function run(
 	keys: readonly (string | KeyLike)[],
-	session = sessionState(),
+	session = readySessionState(),
 ): {state: ConfigUiState; session: ConfigSessionState; effects: string[]} {
 	let state = initialConfigUi();
 	let current = session;
@@ -121,7 +101,7 @@ describe('config reducer', () => {
 	});
 
 	test('read-only: write keys only say so', () => {
-		const session = sessionState(undefined, {readOnly: true});
+		const session = readySessionState(undefined, {readOnly: true});
 		let {state} = run(['/', 'print-time', {return: true}], session);
 		expect(state.cursor).toBe('print-time');
 		for (const [input, key] of [
@@ -139,7 +119,7 @@ describe('config reducer', () => {
 		}
 
 		// The prop counts as much as the session's flag.
-		expect(press(state, sessionState(), 'w', {}, true).state.notice?.text).toBe(READ_ONLY_MESSAGE);
+		expect(press(state, readySessionState(), 'w', {}, true).state.notice?.text).toBe(READ_ONLY_MESSAGE);
 	});
 
 	test('Esc goes back at once without changes, asks with them; leaving drops them', () => {
@@ -218,7 +198,7 @@ describe('config reducer', () => {
 		expect(press(help.state, help.session, 'j').state).toBe(help.state);
 		expect(press(help.state, help.session, 'w').effects).toEqual([]);
 		// Over a result panel: closing the help shows the panel again.
-		const session = sessionState(undefined, {
+		const session = readySessionState(undefined, {
 			resultSeq: 1,
 			lastAction: 'apply',
 			lastResult: {status: 'nothing-to-apply', message: 'nothing'},
@@ -229,7 +209,7 @@ describe('config reducer', () => {
 	});
 
 	test('a view opened after an apply does not show its result again', () => {
-		const session = sessionState(undefined, {
+		const session = readySessionState(undefined, {
 			resultSeq: 3,
 			lastAction: 'apply',
 			lastResult: {status: 'nothing-to-apply', message: 'nothing'},
@@ -239,7 +219,7 @@ describe('config reducer', () => {
 	});
 
 	test('a result panel shows until closed, then the tree has the keys again', () => {
-		const session = sessionState(undefined, {
+		const session = readySessionState(undefined, {
 			resultSeq: 1,
 			lastAction: 'apply',
 			lastResult: {status: 'nothing-to-apply', message: 'nothing'},
@@ -270,7 +250,7 @@ describe('typed input', () => {
 		expect(dropped.state).toBe(browsing.state);
 		expect(dropped.effects).toEqual([]);
 		// The search prompt takes it too.
-		const search = paste(run(['/']).state, sessionState(), 'tls').state;
+		const search = paste(run(['/']).state, readySessionState(), 'tls').state;
 		expect(search.prompt).toMatchObject({kind: 'search', text: 'tls', caret: 3});
 	});
 
