@@ -8,6 +8,7 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterEach, describe, expect, it} from 'vitest';
+import {parseSimArgs} from '../../source/sim/cli-args.js';
 import {startSimulator, type ProxyMinerSpec, type ProxySimOptions, type ProxySimulator} from '../../source/sim/simulator.js';
 import {manualClock, parseCapture, rawRequest, waitFor} from './helpers.js';
 
@@ -349,5 +350,17 @@ describe('rates, shares and life over simulated time', () => {
 		const rowsA = await rawRequest(a.port, {method: 'GET', path: '/1/workers'});
 		const rowsB = await rawRequest(b.port, {method: 'GET', path: '/1/workers'});
 		expect(parseCapture(rowsA).body).toBe(parseCapture(rowsB).body);
+	});
+});
+
+describe('command line', () => {
+	it('parses --sim-kind and --sim-workers, refusing what it does not know', () => {
+		const parsed = parseSimArgs(['--sim-kind', 'proxy', '--sim-workers=12']);
+		expect(parsed.ok && parsed.options.kind).toBe('proxy');
+		expect(parsed.ok && parsed.options.workers).toBe(12);
+		const miner = parseSimArgs([]);
+		expect(miner.ok && miner.options.kind).toBe('miner');
+		expect(parseSimArgs(['--sim-kind', 'pool'])).toEqual({ok: false, error: "unknown --sim-kind 'pool' (miner or proxy)"});
+		expect(parseSimArgs(['--sim-workers', '-1'])).toEqual({ok: false, error: 'invalid --sim-workers'});
 	});
 });
