@@ -319,6 +319,13 @@ export class ProxyModel {
 		this.upstreamErrorUntil = 0;
 	}
 
+	/** The worker's first miner submits n shares now (at the given uptime): counted at once, in the rates at the next tick. */
+	submitShares(worker: SimProxyWorker, n: number, at: number): void {
+		const miner = this.miners.find((m) => m.worker === worker);
+		if (!miner) throw new Error(`worker ${JSON.stringify(worker.name)} has no miner connected`);
+		for (let i = 0; i < n; i++) this.share(miner, at, true, false);
+	}
+
 	rejectShares(n: number): void {
 		this.forcedRejects += Math.max(0, Math.floor(n));
 	}
@@ -415,11 +422,11 @@ export class ProxyModel {
 		for (const worker of this.workers) worker.ring.tick();
 	}
 
-	private share(miner: SimProxyMiner, at: number, live: boolean): void {
+	private share(miner: SimProxyMiner, at: number, live: boolean, mayBeInvalid = true): void {
 		const {worker, diff} = miner;
 		miner.rx += 140 + this.random.int(0, 20);
 		if (live) miner.tx += 60;
-		if (this.random.next() < INVALID_PROBABILITY) {
+		if (mayBeInvalid && this.random.next() < INVALID_PROBABILITY) {
 			worker.invalid++;
 			this.invalid++;
 			return;

@@ -118,6 +118,11 @@ export type ProxySimulator = {
 	restoreUpstream(): void;
 	/** The pool rejects the next n shares. */
 	rejectShares(n: number): void;
+	/**
+	 * The worker's miner submits n shares of the share difficulty now: counters move at once, rates at the next
+	 * 4-second tick. With `hashrate: 0` miners and lifeEvents off, a test gets exact numbers.
+	 */
+	submitShares(name: string, n?: number): void;
 };
 
 const MAX_REQUESTS = 1000;
@@ -352,6 +357,10 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	rejectShares(n: number): void {
 		this.advance();
 		this.model.rejectShares(n);
+	}
+
+	submitShares(name: string, n = 1): void {
+		this.model.submitShares(this.worker(name), n, this.startUptime + this.simTime());
 	}
 
 	// ---- PipelineHost -------------------------------------------------------------------------------

@@ -125,6 +125,35 @@ describe('the captured answers of a real xmrig-proxy 6.26.0', () => {
 		}
 	});
 
+	it('gives the capture numbers for the capture shares: 1m over a 48 s uptime under-reports, the sixth is the uptime average', async () => {
+		const clock = manualClock();
+		const miners = CAPTURED_MINERS.map((miner) => ({...miner, hashrate: 0}));
+		const sim = await proxy({clock: clock.clock, miners, diff: 3000, rejectEvery: 0, epochMs: 1_795_671_160_000});
+		clock.advance(10);
+		sim.submitShares('rig-6.26', 6);
+		sim.submitShares('rig-5.11', 4);
+		sim.rejectShares(1);
+		sim.submitShares('rig-5.11');
+		clock.advance(20);
+		sim.submitShares('rig-6.26', 5);
+		sim.rejectShares(2);
+		sim.submitShares('rig-6.26');
+		sim.submitShares('rig-5.11');
+		sim.submitShares('rig-5.11', 4);
+		clock.advance(19); // uptime 49: twelve ticks closed
+		sim.submitShares('rig-5.11'); // still pending, as one was in the capture
+		const theirs = (name: string): unknown => JSON.parse(parseCapture(capture(name)).body);
+		const summary = await get<Summary>(sim, '/1/summary');
+		const captured = theirs('get_1_summary.txt') as Summary;
+		expect(summary.hashrate).toEqual(captured.hashrate);
+		expect(summary.uptime).toBe(captured.uptime);
+		expect({...summary.results, best: [], latency: 0}).toEqual({...captured.results, best: [], latency: 0});
+		const workers = await get<Workers>(sim, '/1/workers');
+		const strip = (rows: WorkerRow[]): unknown[] => rows.map((row) => [...row.slice(0, 7), ...row.slice(8)]);
+		expect(strip(workers.workers)).toEqual(strip((theirs('get_1_workers.txt') as Workers).workers));
+		expect(workers.workers[1]![7]).toBe(1_795_671_160_000 + 49_000);
+	});
+
 	it('carries each miner pool password in /1/miners, as the real proxy does', async () => {
 		const sim = await proxy({token: TOKEN, restricted: false, workers: 3});
 		const miners = await get<Miners>(sim, '/1/miners', TOKEN);
