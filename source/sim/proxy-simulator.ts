@@ -123,6 +123,8 @@ export type ProxySimulator = {
 	 * 4-second tick. With `hashrate: 0` miners and lifeEvents off, a test gets exact numbers.
 	 */
 	submitShares(name: string, n?: number): void;
+	/** The proxy process restarted: uptime 0, every counter and window empty, the miners connected now log in again. */
+	restartProxy(): void;
 };
 
 const MAX_REQUESTS = 1000;
@@ -178,7 +180,9 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	private readonly requestLog: SimRequest[] = [];
 	private model!: ProxyModel;
 	private random!: Random;
+	/** The proxy's uptime at simulated second 0 (negative after a restart). */
 	private startUptime = 0;
+	private epochStart = 0;
 	private settings!: ProxySettings;
 	private api!: ApiSettings;
 	private appliedText = '';
@@ -238,16 +242,22 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		this.startUptime = options.warm
 			? (options.warmUptime ?? DEFAULT_WARM_UPTIME + (hashNumber(`rigtop-sim-uptime:${workerId}`) % 3600))
 			: 0;
-		this.model = new ProxyModel({
+		this.epochStart = options.epochMs ?? Date.now();
+		this.model = this.newModel(options.miners ?? defaultProxyMiners(options.workers ?? 6, this.random), this.startUptime, this.epochStart);
+	}
+
+	private newModel(miners: readonly ProxyMinerSpec[], startUptime: number, epochMs: number): ProxyModel {
+		const {options} = this;
+		return new ProxyModel({
 			random: this.random,
-			miners: options.miners ?? defaultProxyMiners(options.workers ?? 6, this.random),
-			startUptime: this.startUptime,
-			epochMs: options.epochMs ?? Date.now(),
+			miners,
+			startUptime,
+			epochMs,
 			rejectEvery: options.rejectEvery ?? 50,
 			diff: options.diff ?? 60_000,
 			lifeEvents: options.lifeEvents ?? true,
 			...(options.life ? {life: options.life} : {}),
-			mode: settings.workersMode,
+			mode: this.settings.workersMode,
 		});
 	}
 
@@ -357,6 +367,14 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	rejectShares(n: number): void {
 		this.advance();
 		this.model.rejectShares(n);
+	}
+
+	restartProxy(): void {
+		this.advance();
+		const now = this.simTime();
+		const connected = this.model.miners.map((miner) => miner.worker.spec);
+		this.startUptime = -now;
+		this.model = this.newModel(connected, 0, this.epochStart + now * 1000);
 	}
 
 	submitShares(name: string, n = 1): void {

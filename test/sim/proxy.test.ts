@@ -346,6 +346,27 @@ describe('rates, shares and life over simulated time', () => {
 		expect((await get<Summary>(sim, '/1/summary')).upstreams.error).toBe(0);
 	});
 
+	it('a restarted proxy starts from zero with the miners that were connected', async () => {
+		const clock = manualClock();
+		const sim = await proxy({clock: clock.clock, workers: 3, warm: true});
+		sim.dropWorker('rig-02');
+		clock.advance(30);
+		const before = await get<Summary>(sim, '/1/summary');
+		expect(before.workers).toBe(3);
+		sim.restartProxy();
+		let after = await get<Summary>(sim, '/1/summary');
+		expect(after.uptime).toBe(0);
+		expect(after.results.accepted).toBe(0);
+		expect(after.hashrate.total).toEqual([0, 0, 0, 0, 0, 0]);
+		expect(after.miners).toEqual({now: 2, max: 2});
+		expect((await get<Workers>(sim, '/1/workers')).workers.map((row) => row[0])).toEqual(['rig-01', 'rig-03']);
+		clock.advance(600);
+		after = await get<Summary>(sim, '/1/summary');
+		expect(after.uptime).toBe(600);
+		expect(after.results.accepted).toBeGreaterThan(0);
+		expect(after.hashrate.total[1]).toBeGreaterThan(0);
+	});
+
 	it('left alone, workers join, leave, fall quiet and the upstream fails and recovers', async () => {
 		const clock = manualClock();
 		const sim = await proxy({clock: clock.clock, workers: 6, lifeEvents: true, seed: 11});
