@@ -32,6 +32,9 @@ export const FLAGS = {
 	logFormat: {type: 'string'},
 	// No default: only `--no-thread-metrics` (rigtop exporter) sets it.
 	threadMetrics: {type: 'boolean'},
+	// No default: only `--no-worker-metrics` sets it; --worker-metrics-limit N (rigtop exporter, xmrig-proxy workers).
+	workerMetrics: {type: 'boolean'},
+	workerMetricsLimit: {type: 'number'},
 	logLevel: {type: 'string'},
 } as const;
 
@@ -52,4 +55,5 @@ export const VALUE_HINTS = {
 	webConfigFile: 'a web config file: TLS and basic auth, as for node_exporter',
 	logFormat: 'logfmt or json',
 	logLevel: 'debug, info, warn or error',
+	workerMetricsLimit: 'the most workers of one xmrig-proxy with series of their own, e.g. 500',
 };

@@ -4,6 +4,7 @@ import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {normalizeMinerUrl, TargetError} from '../miner/target.js';
 import {UsageError} from '../errors.js';
 import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
+import {DEFAULT_WORKER_METRICS_LIMIT} from '../exporter/worker-metrics.js';
 import {parseDuration} from '../duration.js';
 import type {MetricsPlan, RunMode, RunPlan} from '../commands/command.js';
 import type {ConfigPlan} from '../commands/config/config.js';
@@ -50,6 +51,10 @@ export type CliFlags = {
 	readonly logLevel?: string | undefined;
 	/** --no-thread-metrics (rigtop exporter) sets it false. */
 	readonly threadMetrics?: boolean | undefined;
+	/** --no-worker-metrics (rigtop exporter) sets it false. */
+	readonly workerMetrics?: boolean | undefined;
+	/** --worker-metrics-limit N (rigtop exporter). */
+	readonly workerMetricsLimit?: number | undefined;
 };
 
 export const MIN_INTERVAL_SECONDS = 0.25;
@@ -172,6 +177,16 @@ export function planCommand(line: CommandLine): CommandRequest {
 	}
 
 	if (!exporter && flags.threadMetrics !== undefined) throw new UsageError('--no-thread-metrics goes with rigtop exporter');
+	if (!exporter && flags.workerMetrics !== undefined) throw new UsageError('--no-worker-metrics goes with rigtop exporter');
+	if (!exporter && flags.workerMetricsLimit !== undefined) throw new UsageError('--worker-metrics-limit goes with rigtop exporter');
+	const limit = flags.workerMetricsLimit ?? DEFAULT_WORKER_METRICS_LIMIT;
+	if (!Number.isInteger(limit) || limit < 1) {
+		throw new UsageError(`--worker-metrics-limit takes a whole number of workers, at least 1 (--no-worker-metrics: none), not ${limit}`);
+	}
+
+	if (flags.workerMetrics === false && flags.workerMetricsLimit !== undefined) {
+		throw new UsageError('--no-worker-metrics serves no per-worker series: give it or --worker-metrics-limit, not both');
+	}
 	const plan = planRun({
 		positional: exporter ? input.slice(1) : input,
 		command: exporter ? 'exporter' : undefined,
@@ -184,7 +199,13 @@ export function planCommand(line: CommandLine): CommandRequest {
 		case 'exporter': {
 			return {
 				command: 'exporter',
-				plan: {...plan, logFormat: flags.logFormat, logLevel: flags.logLevel, threads: flags.threadMetrics !== false},
+				plan: {
+					...plan,
+					logFormat: flags.logFormat,
+					logLevel: flags.logLevel,
+					threads: flags.threadMetrics !== false,
+					workers: {enabled: flags.workerMetrics !== false, limit},
+				},
 			};
 		}
 

@@ -4,7 +4,8 @@ import type {Monitor} from '../monitor/monitor.js';
 import {displayName, hostPort} from '../monitor/name.js';
 import {allFamilies, minerFamilies, processFamilies, type Family} from './families.js';
 import {sampleLine, writeExposition, type Format} from './exposition.js';
-import {labelNames, minerSamples} from './samples.js';
+import {labelNames, minerSamples, type WorkersLeftOut} from './samples.js';
+import type {WorkerMetrics} from './worker-metrics.js';
 
 /**
  * Keeps every watched miner's series, written out, from its latest poll: each miner's lines are written again when
@@ -37,7 +38,25 @@ export type MetricsCollector = {
 export type CollectorOptions = {
 	/** rigtop's version, for xmrig_exporter_build_info. */
 	readonly version: string;
+	/** A proxy's per-worker series (--no-worker-metrics, --worker-metrics-limit); default on, up to the default limit. */
+	readonly workers?: WorkerMetrics | undefined;
+	/** Where to say, once per proxy, which workers have no series of their own (the exporter's log). */
+	readonly notice?: ((line: string) => void) | undefined;
 };
+
+/** How many of the workers left out a log line names. */
+const NAMED_LEFT_OUT = 5;
+
+/** The log line for a proxy whose workers are not all served (once per proxy). */
+export function leftOutLine(miner: string, left: WorkersLeftOut): string {
+	if (left.reason === 'password-mode') {
+		return `${miner}: the proxy names its ${left.listed} workers by their pool password ("workers": "password" in its config): no per-worker series are served for it`;
+	}
+
+	const named = left.omitted.slice(0, NAMED_LEFT_OUT).map((name) => JSON.stringify(name));
+	const more = left.omitted.length > NAMED_LEFT_OUT ? `, and ${left.omitted.length - NAMED_LEFT_OUT} more` : '';
+	return `${miner}: ${left.listed} workers, more than --worker-metrics-limit ${left.limit}: the ${left.omitted.length} with the lowest 10 min hashrate have no per-worker series (${named.join(', ')}${more}); xmrig_exporter_proxy_workers_omitted counts them at each scrape`;
+}
 
 const familyIndex = new Map<Family, number>(allFamilies.map((family, index) => [family, index]));
 
@@ -65,9 +84,14 @@ export function minerLabels(miners: readonly CollectedMiner['target'][]): string
  * they live until the miner's next poll, and built with `+=` they would be ropes of hundreds of small heap objects per
  * miner (measured at 1000 miners: 18 MB of them, and all promoted to the old generation).
  */
-export function minerFragments(miner: string, monitor: Pick<Monitor, 'getState' | 'getStats'>): string[] {
+export function minerFragments(
+	miner: string,
+	monitor: Pick<Monitor, 'getState' | 'getStats'>,
+	workers?: WorkerMetrics,
+	onWorkersLeftOut?: (left: WorkersLeftOut) => void,
+): string[] {
 	const lines: Array<string[] | undefined> = [];
-	for (const sample of minerSamples({miner, state: monitor.getState(), stats: monitor.getStats()})) {
+	for (const sample of minerSamples({miner, state: monitor.getState(), stats: monitor.getStats(), workers, onWorkersLeftOut})) {
 		const family = minerFamilies[sample.family];
 		const index = familyIndex.get(family)!;
 		(lines[index] ??= []).push(sampleLine(family, labelNames(sample.family), [miner, ...sample.labels], sample.value));
@@ -76,10 +100,16 @@ export function minerFragments(miner: string, monitor: Pick<Monitor, 'getState' 
 	return Array.from(allFamilies, (_, index) => lines[index]?.join('') ?? '');
 }
 
-type Followed = {miner: CollectedMiner; label: string; fragments: string[]; readonly unsubscribe: () => void};
+type Followed = {miner: CollectedMiner; label: string; fragments: string[]; told: boolean; readonly unsubscribe: () => void};
 
 export function createCollector(initial: readonly CollectedMiner[], options: CollectorOptions): MetricsCollector {
 	let followed: Followed[] = [];
+	const fragmentsOf = (entry: Pick<Followed, 'label' | 'told'>, monitor: CollectedMiner['monitor']) =>
+		minerFragments(entry.label, monitor, options.workers, (left) => {
+			if (entry.told || options.notice === undefined) return;
+			entry.told = true;
+			options.notice(leftOutLine(entry.label, left));
+		});
 	const setMiners = (miners: readonly CollectedMiner[]) => {
 		const labels = minerLabels(miners.map((miner) => miner.target));
 		const old = new Map(followed.map((entry) => [entry.miner.monitor, entry]));
@@ -88,20 +118,25 @@ export function createCollector(initial: readonly CollectedMiner[], options: Col
 			const known = old.get(miner.monitor);
 			if (known !== undefined) {
 				old.delete(miner.monitor);
-				if (known.label !== label) known.fragments = minerFragments(label, miner.monitor);
 				known.miner = miner;
-				known.label = label;
+				if (known.label !== label) {
+					known.label = label;
+					known.fragments = fragmentsOf(known, miner.monitor);
+				}
+
 				return known;
 			}
 
 			const entry: Followed = {
 				miner,
 				label,
-				fragments: minerFragments(label, miner.monitor),
+				fragments: [],
+				told: false,
 				unsubscribe: miner.monitor.subscribe(() => {
-					entry.fragments = minerFragments(entry.label, miner.monitor);
+					entry.fragments = fragmentsOf(entry, miner.monitor);
 				}),
 			};
+			entry.fragments = fragmentsOf(entry, miner.monitor);
 			return entry;
 		});
 		for (const gone of old.values()) gone.unsubscribe();

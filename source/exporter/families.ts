@@ -84,6 +84,58 @@ export const minerFamilies = {
 	hugepagesEnabled: gauge('xmrig_hugepages_enabled', '1 when huge pages are in use, where the miner reports only that (XMRig 2.4 - 2.5).'),
 	residentMemory: gauge('xmrig_resident_memory_bytes', "The miner process's resident memory (XMRig 5.1 and later)."),
 	restarts: counter('xmrig_restarts', 'Miner restarts rigtop has seen (uptime went back, a new id or version) since rigtop started.'),
+	proxyInfo: gauge('xmrig_proxy_info', 'Always 1, for an xmrig-proxy: its mode (nicehash, simple, extra_nonce).', ['mode']),
+	proxyHashrate: gauge(
+		'xmrig_proxy_hashrate_hashes_per_second',
+		"The proxy's hashrate over a window (1m, 10m, 1h, 12h, 24h): its miners' accepted shares, as the proxy counts them.",
+		['window'],
+	),
+	proxyHashrateHighest: gauge('xmrig_proxy_hashrate_highest_hashes_per_second', "The proxy's highest 1 min hashrate since it started."),
+	proxyMiners: gauge('xmrig_proxy_miners', 'Miners connected to the proxy now.'),
+	proxyMinersMax: gauge('xmrig_proxy_miners_max', 'The most miners connected to the proxy at once since it started.'),
+	proxyWorkers: gauge('xmrig_proxy_workers', "Workers the proxy counts (its summary's workers: miners grouped by its workers mode)."),
+	proxyUpstreams: gauge('xmrig_proxy_upstreams', "The proxy's pool connections in a state (active, sleep, error).", ['state']),
+	proxyUpstreamConnections: gauge(
+		'xmrig_proxy_upstream_connections',
+		'Pool connections the proxy holds, in any state (its upstreams.total).',
+	),
+	proxyShares: counter(
+		'xmrig_proxy_shares',
+		"Shares the proxy sent for its miners, by the pool's answer (accepted, rejected, invalid, expired), since it started.",
+		['result'],
+	),
+	proxyHashes: counter('xmrig_proxy_hashes', "Hashes the pool credited the proxy's miners: the sum of the accepted shares' difficulties."),
+	proxyHashesDonated: counter('xmrig_proxy_hashes_donated', 'Of those, the hashes of the shares sent as the donation.'),
+	proxyShareTime: gauge('xmrig_proxy_share_time_average_seconds', 'Average seconds between the accepted shares of the proxy.'),
+	proxyLatency: gauge('xmrig_proxy_share_latency_seconds', "Average round trip of the proxy's shares to the pool."),
+	proxyDifficultyBest: gauge('xmrig_proxy_share_difficulty_best', 'The best share difficulty the proxy sent since it started.'),
+	proxyWorkerConnections: gauge('xmrig_proxy_worker_connections', "A worker's miners connected to the proxy now (0: all of them left).", [
+		'worker',
+	]),
+	proxyWorkerHashrate: gauge(
+		'xmrig_proxy_worker_hashrate_hashes_per_second',
+		"A worker's hashrate over a window (1m, 10m, 1h, 12h, 24h), as the proxy counts it.",
+		['worker', 'window'],
+	),
+	proxyWorkerShares: counter(
+		'xmrig_proxy_worker_shares',
+		"A worker's shares by the pool's answer (accepted, rejected, invalid), since the proxy started.",
+		['worker', 'result'],
+	),
+	proxyWorkerHashes: counter(
+		'xmrig_proxy_worker_hashes',
+		"Hashes the pool credited a worker: the sum of its accepted shares' difficulties.",
+		['worker'],
+	),
+	proxyWorkerLastShare: gauge(
+		'xmrig_proxy_worker_last_share_timestamp_seconds',
+		"When the worker's last share reached the proxy, in seconds since the Unix epoch; absent before its first.",
+		['worker'],
+	),
+	proxyWorkersOmitted: gauge(
+		'xmrig_exporter_proxy_workers_omitted',
+		'Workers of the proxy left out of the per-worker series (--worker-metrics-limit; the lowest 10 min hashrates first).',
+	),
 	lastSuccess: gauge(
 		'xmrig_last_success_timestamp_seconds',
 		"When rigtop's last good poll of the miner finished, in seconds since the Unix epoch.",

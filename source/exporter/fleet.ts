@@ -19,6 +19,8 @@ export type Fleet = {
 export type FleetOptions = {
 	/** Whether to read the per-thread document (/2/backends, /1/threads) at each poll; default true. */
 	readonly threads?: boolean;
+	/** Whether a proxy reads its /1/workers at each poll (its per-worker series); default true. */
+	readonly workers?: boolean;
 };
 
 const identity = (target: SessionTarget) => `${target.url}\n${target.token ?? ''}`;
@@ -26,7 +28,16 @@ const identity = (target: SessionTarget) => `${target.url}\n${target.token ?? ''
 export function createFleet(targets: readonly SessionTarget[], intervalMs: number, options: FleetOptions = {}): Fleet {
 	const limiter = createLimiter(MAX_CONCURRENT_POLLS);
 	const threads = options.threads ?? true;
-	let miners: WatchedMiner[] = targets.map((target) => watchMiner(target, intervalMs, limiter, () => threads));
+	const workers = options.workers ?? true;
+	// A proxy's per-thread document is its /1/workers: read for the per-worker series, whatever --no-thread-metrics says.
+	const watch = (target: SessionTarget): WatchedMiner => {
+		const watched: WatchedMiner = watchMiner(target, intervalMs, limiter, () =>
+			watched.monitor.getState().snapshot?.proxy ? workers : threads,
+		);
+		return watched;
+	};
+
+	let miners: WatchedMiner[] = targets.map(watch);
 	let started = false;
 	return {
 		get miners() {
@@ -47,7 +58,7 @@ export function createFleet(targets: readonly SessionTarget[], intervalMs: numbe
 					return found.target.name === target.name ? found : {...found, target};
 				}
 
-				const miner = watchMiner(target, intervalMs, limiter, () => threads);
+				const miner = watch(target);
 				added.push(miner);
 				return miner;
 			});

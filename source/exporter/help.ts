@@ -28,6 +28,12 @@ export function exporterHelp(): string {
                              /1/threads) read at each poll: a miner makes
                              about 35 series plus 3 per CPU thread (5 per GPU
                              thread); about 33 with --no-thread-metrics
+    --no-worker-metrics      no per-worker series for an xmrig-proxy, and no
+                             /1/workers read at each poll (its own
+                             xmrig_proxy_* series stay: about 30)
+    --worker-metrics-limit N series for at most N workers of one proxy, the
+                             highest 10 min hashrates (1000; 11 series each);
+                             the log says once which were left out
     --log.format FORMAT      logfmt (default) or json: each line on stderr has
                              a time and a level
     --log.level LEVEL        debug, info (default), warn or error
@@ -36,7 +42,10 @@ export function exporterHelp(): string {
   Endpoints
     /metrics                 the series (text format or OpenMetrics), with
                              each miner's last good poll and start time,
-                             and the exporter's heap (its bound: exit 1)
+                             and the exporter's heap (its bound: exit 1); an
+                             xmrig-proxy's under xmrig_proxy_* (its rates
+                             over 1m to 24h, shares, miners, upstreams) and
+                             its workers' under xmrig_proxy_worker_*
     /-/healthy, /-/ready     200 while it runs; ready once every miner was
                              polled once (503 before)
     /                        rigtop and its version

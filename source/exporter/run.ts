@@ -4,6 +4,7 @@ import type {SessionTarget, WatchedMiner} from '../session/session.js';
 import {UsageError} from '../errors.js';
 import type {EventKind} from '../monitor/types.js';
 import type {LogFields, Logger, LogLevel} from './log.js';
+import {DEFAULT_WORKER_METRICS_LIMIT, type WorkerMetrics} from './worker-metrics.js';
 import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, type ServeSettings} from './serve.js';
 
 /**
@@ -25,6 +26,8 @@ export type ExporterSettings = ServeSettings & {
 	 * series; --no-thread-metrics: no. Default true.
 	 */
 	readonly threads?: boolean;
+	/** A proxy's per-worker series (--no-worker-metrics, --worker-metrics-limit); default on, up to the default limit. */
+	readonly workers?: WorkerMetrics;
 	/**
 	 * SIGHUP: finds the miners again (re-reads the rigs file); throws with one line when it cannot, and the miners
 	 * served stay as they were. Without it, SIGHUP keeps the same miners (and still re-reads the serving settings).
@@ -47,6 +50,7 @@ type WorkerInput = {
 	readonly targets: readonly SessionTarget[];
 	readonly intervalMs: number;
 	readonly threads: boolean;
+	readonly workers: WorkerMetrics;
 	readonly prepared: PreparedServing;
 	readonly version: string;
 };
@@ -90,6 +94,7 @@ export async function runExporter(
 		targets,
 		intervalMs: settings.intervalMs,
 		threads: settings.threads ?? true,
+		workers: settings.workers ?? {enabled: true, limit: DEFAULT_WORKER_METRICS_LIMIT},
 		prepared,
 		version: settings.version,
 	};
@@ -190,10 +195,13 @@ async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPor
 	const send = (message: FromWorker) => port.postMessage(message);
 	// Loaded here, in the worker only: the main thread never loads the HTTP client, the monitors or the simulator.
 	const {createFleet} = await import('./fleet.js');
-	const fleet = createFleet(input.targets, input.intervalMs, {threads: input.threads});
+	const fleet = createFleet(input.targets, input.intervalMs, {threads: input.threads, workers: input.workers.enabled});
 	let served: ServedMetrics;
 	try {
-		served = await serveMiners(fleet, input.prepared, input.version);
+		served = await serveMiners(fleet, input.prepared, input.version, {
+			workers: input.workers,
+			notice: (message) => send({type: 'log', level: 'warn', message}),
+		});
 	} catch (error) {
 		await fleet.close();
 		send({type: 'failed', message: error instanceof Error ? error.message : String(error)});

@@ -1,7 +1,16 @@
-import type {HugePages, MinerSnapshot, RateWindows} from '../miner/model.js';
+import {
+	PROXY_WINDOW_LABELS,
+	type HugePages,
+	type MinerSnapshot,
+	type ProxyInfo,
+	type ProxyRateWindows,
+	type ProxyWorker,
+	type RateWindows,
+} from '../miner/model.js';
 import type {PollStats} from '../monitor/monitor.js';
 import type {MonitorState} from '../monitor/types.js';
 import {minerFamilies, type MinerFamilyKey} from './families.js';
+import {DEFAULT_WORKER_METRICS_LIMIT, type WorkerMetrics} from './worker-metrics.js';
 
 /**
  * One miner's series, from its monitor's state: what every XMRig dialect rigtop reads (`/2/summary` + `/2/backends`,
@@ -11,6 +20,11 @@ import {minerFamilies, type MinerFamilyKey} from './families.js';
  *
  * While the miner cannot be read (any state but live), only `xmrig_up 0`, the reason and rigtop's own counts are
  * served: the last values read are not repeated as if they were current.
+ *
+ * An xmrig-proxy is served under its own names (`xmrig_proxy_*`, its windows 1m…24h), never as a miner: the miner's
+ * hashrate, shares, pool and huge-page series would be meaningless for it. Its workers (`/1/workers`) are served per
+ * worker, `worker` the name the proxy groups them by, up to a limit per proxy (--worker-metrics-limit), none with
+ * --no-worker-metrics, and none while the proxy groups workers by password (the names would be pool passwords).
  */
 
 export type Sample = {
@@ -25,7 +39,16 @@ export type MinerSampleInput = {
 	readonly miner: string;
 	readonly state: MonitorState;
 	readonly stats: PollStats;
+	/** A proxy's per-worker series; default: on, at most DEFAULT_WORKER_METRICS_LIMIT workers. */
+	readonly workers?: WorkerMetrics | undefined;
+	/** Told, at each poll of a proxy, which of its workers have no per-worker series and why (nothing when all do). */
+	readonly onWorkersLeftOut?: ((left: WorkersLeftOut) => void) | undefined;
 };
+
+/** Workers of a proxy served without their own series: past the limit (the lowest 10 min rates), or every one. */
+export type WorkersLeftOut =
+	| {readonly reason: 'limit'; readonly listed: number; readonly limit: number; readonly omitted: readonly string[]}
+	| {readonly reason: 'password-mode'; readonly listed: number};
 
 /** The three windows XMRig reports, as the `window` label. */
 export const WINDOWS = ['10s', '60s', '15m'] as const;
@@ -42,7 +65,13 @@ export function minerSamples(input: MinerSampleInput): Sample[] {
 	const live = state.status === 'live' && state.snapshot !== null;
 	add('up', live ? 1 : 0, [state.url]);
 	if (!live) add('pollError', 1, [state.error?.kind ?? 'connecting']);
-	if (live) addSnapshot(state.snapshot!, state.url, add);
+	const proxy = live ? state.snapshot!.proxy : null;
+	if (live && proxy === null) addSnapshot(state.snapshot!, state.url, add);
+	if (live && proxy !== null) {
+		addProxy(state.snapshot!, proxy, state.url, add);
+		addProxyWorkers(proxy, input.workers ?? {enabled: true, limit: DEFAULT_WORKER_METRICS_LIMIT}, add, input.onWorkersLeftOut);
+	}
+
 	// When the miner started, to the second: the time of the good poll less its uptime.
 	if (live && state.lastSuccessAt !== null && state.snapshot!.uptime !== null)
 		add('startTime', Math.round(state.lastSuccessAt / 1000 - state.snapshot!.uptime));
@@ -99,6 +128,86 @@ function addSnapshot(snapshot: MinerSnapshot, url: string, add: Add): void {
 	add('poolFailures', connection.failures);
 	addHugePages(add, snapshot.hugepages);
 	add('residentMemory', snapshot.resources?.rss);
+}
+
+/** A proxy's own series: who it is (kind proxy on the info), its rates, miners, upstreams and results. */
+function addProxy(snapshot: MinerSnapshot, proxy: ProxyInfo, url: string, add: Add): void {
+	add('info', 1, [url, snapshot.workerId ?? '', snapshot.version ?? '', 'proxy', '', snapshot.dialect, '']);
+	add('proxyInfo', 1, [proxy.mode ?? '']);
+	add('uptime', snapshot.uptime);
+	addProxyWindows(add, 'proxyHashrate', proxy.hashrate, []);
+	add('proxyHashrateHighest', proxy.highest);
+	add('proxyMiners', proxy.miners?.now);
+	add('proxyMinersMax', proxy.miners?.max);
+	add('proxyWorkers', proxy.workerCount);
+	if (proxy.upstreams !== null) {
+		add('proxyUpstreams', proxy.upstreams.active, ['active']);
+		add('proxyUpstreams', proxy.upstreams.sleep, ['sleep']);
+		add('proxyUpstreams', proxy.upstreams.error, ['error']);
+		add('proxyUpstreamConnections', proxy.upstreams.total);
+	}
+
+	const {results} = proxy;
+	add('proxyShares', results.accepted, ['accepted']);
+	add('proxyShares', results.rejected, ['rejected']);
+	add('proxyShares', results.invalid, ['invalid']);
+	add('proxyShares', results.expired, ['expired']);
+	add('proxyHashes', results.hashesTotal);
+	add('proxyHashesDonated', results.hashesDonate);
+	add('proxyShareTime', results.avgTime);
+	add('proxyLatency', results.latency === null ? null : results.latency / 1000);
+	add('proxyDifficultyBest', results.best[0]);
+	add('residentMemory', snapshot.resources?.rss);
+}
+
+/**
+ * The proxy's workers, each under its own `worker` label. Past the limit, the workers with the highest 10 min rate are
+ * kept (then by name, so the choice is stable); a worker the proxy no longer lists has no series from this poll on.
+ * Names are the proxy's (sanitized by the reader: no control characters, at most 120 characters); two that read the
+ * same get " (2)"…, so no two workers ever share a series.
+ */
+function addProxyWorkers(proxy: ProxyInfo, options: WorkerMetrics, add: Add, report: MinerSampleInput['onWorkersLeftOut']): void {
+	const {workers} = proxy;
+	if (!options.enabled || workers === null) return;
+	if (proxy.workersMode === 'password') {
+		if (workers.length > 0) report?.({reason: 'password-mode', listed: workers.length});
+		return;
+	}
+
+	let served: readonly ProxyWorker[] = workers;
+	if (workers.length > options.limit) {
+		const ranked = [...workers].sort(
+			(a, b) => (b.hashrate[1] ?? -1) - (a.hashrate[1] ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+		);
+		const kept = new Set(ranked.slice(0, options.limit));
+		served = workers.filter((worker) => kept.has(worker));
+		report?.({
+			reason: 'limit',
+			listed: workers.length,
+			limit: options.limit,
+			omitted: ranked.slice(options.limit).map((worker) => worker.name),
+		});
+	}
+
+	add('proxyWorkersOmitted', workers.length - served.length);
+	const taken = new Set<string>();
+	for (const worker of served) {
+		let label = worker.name;
+		for (let n = 2; taken.has(label); n++) label = `${worker.name} (${n})`;
+		taken.add(label);
+		const labels = [label];
+		add('proxyWorkerConnections', worker.connections, labels);
+		addProxyWindows(add, 'proxyWorkerHashrate', worker.hashrate, labels);
+		add('proxyWorkerShares', worker.accepted, [label, 'accepted']);
+		add('proxyWorkerShares', worker.rejected, [label, 'rejected']);
+		add('proxyWorkerShares', worker.invalid, [label, 'invalid']);
+		add('proxyWorkerHashes', worker.hashes, labels);
+		add('proxyWorkerLastShare', worker.lastShareAt === null ? null : worker.lastShareAt / 1000, labels);
+	}
+}
+
+function addProxyWindows(add: Add, family: MinerFamilyKey, windows: ProxyRateWindows, labels: readonly string[]): void {
+	for (const [index, window] of PROXY_WINDOW_LABELS.entries()) add(family, windows[index], [...labels, window]);
 }
 
 function addWindows(add: Add, family: MinerFamilyKey, windows: RateWindows, labels: readonly string[]): void {

@@ -1,7 +1,7 @@
 import type {Session} from '../session/session.js';
 import {readTokenFile} from '../discovery/token-source.js';
 import {UsageError} from '../errors.js';
-import {createCollector} from './collector.js';
+import {createCollector, type CollectorOptions} from './collector.js';
 import {hostPortText, parseListen, type ListenAddress} from './listen.js';
 import {startMetricsServer} from './server.js';
 import type {WebConfig} from './web-config.js';
@@ -88,9 +88,10 @@ export async function serveMiners(
 	session: Pick<Session, 'miners' | 'readEveryThread'>,
 	prepared: PreparedServing,
 	version: string,
+	options: Omit<CollectorOptions, 'version'> = {},
 ): Promise<ServedMetrics> {
 	session.readEveryThread();
-	const collector = createCollector(session.miners, {version});
+	const collector = createCollector(session.miners, {...options, version});
 	try {
 		const server = await startMetricsServer({
 			listen: prepared.listen,

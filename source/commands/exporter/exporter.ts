@@ -3,6 +3,7 @@ import {rm} from 'node:fs/promises';
 import {UsageError} from '../../errors.js';
 import {exporterLogger, type Logger} from '../../exporter/log.js';
 import {resolveSessionTargets} from '../../session/build.js';
+import type {WorkerMetrics} from '../../exporter/worker-metrics.js';
 import type {Command, RunPlan} from '../command.js';
 
 /** The exporter's plan: the session's, its log's format and level as typed, and whether to serve per-thread metrics. */
@@ -11,13 +12,15 @@ export type ExporterPlan = RunPlan & {
 	readonly logLevel: string | undefined;
 	/** false with --no-thread-metrics. */
 	readonly threads: boolean;
+	/** A proxy's per-worker series: --no-worker-metrics, --worker-metrics-limit. */
+	readonly workers: WorkerMetrics;
 };
 
 export const run: Command<ExporterPlan> = async (plan, context) => {
 	// The exporter's every line has a time and a level (exporter/log.ts); a --log.format it does not know is bad usage.
 	const log = exporterLogger(plan.logFormat, plan.logLevel);
 	for (const notice of plan.notices) log.warn(notice);
-	return runExporterCommand(plan, context.version, log, {threads: plan.threads});
+	return runExporterCommand(plan, context.version, log, {threads: plan.threads, workers: plan.workers});
 };
 
 /**
@@ -29,7 +32,7 @@ export async function runExporterCommand(
 	plan: RunPlan,
 	version: string,
 	log: Logger,
-	options: {threads: boolean} = {threads: true},
+	options: {threads: boolean; workers?: WorkerMetrics} = {threads: true},
 ): Promise<number> {
 	const warn = (line: string) => log.warn(line);
 	if (plan.metrics === null) throw new Error('rigtop exporter without an address to listen on');
@@ -46,7 +49,14 @@ export async function runExporterCommand(
 		try {
 			return await runExporter(
 				resolved.targets,
-				{...plan.metrics, version, intervalMs: plan.intervalMs, threads: options.threads, ...(reloadTargets ? {reloadTargets} : {})},
+				{
+					...plan.metrics,
+					version,
+					intervalMs: plan.intervalMs,
+					threads: options.threads,
+					...(options.workers ? {workers: options.workers} : {}),
+					...(reloadTargets ? {reloadTargets} : {}),
+				},
 				log,
 			);
 		} catch (error) {
