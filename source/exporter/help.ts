@@ -30,7 +30,7 @@ export function exporterHelp(): string {
                              thread); about 33 with --no-thread-metrics
     --no-worker-metrics      no per-worker series for an xmrig-proxy, and no
                              /1/workers read at each poll (its own
-                             xmrig_proxy_* series stay: about 30)
+                             xmrig_proxy_* series stay: about 32)
     --worker-metrics-limit N series for at most N workers of one proxy, the
                              highest 10 min hashrates (1000; 11 series each);
                              the log says once which were left out

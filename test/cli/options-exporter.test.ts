@@ -1,5 +1,5 @@
 import {expect, test} from 'vitest';
-import {planRun, type CliFlags} from '../../source/cli/options.js';
+import {planCommand, planRun, type CliFlags} from '../../source/cli/options.js';
 import {UsageError} from '../../source/errors.js';
 
 const base: CliFlags = {demo: false, once: false, json: false, where: false, color: true, readOnly: false};
@@ -70,4 +70,29 @@ test('flags that do not go together are bad usage, each saying what to use inste
 
 	// The live view without a terminal prints one snapshot; with --metrics it would serve nothing for long.
 	expect(() => plan({metrics: '127.0.0.1:9190'}, {tty: false})).toThrow(/needs a terminal; without one, run rigtop exporter --listen ADDR/);
+});
+
+test("rigtop exporter's per-worker flags for xmrig-proxy: on with a limit of 1000 unless told; bad values are usage errors", () => {
+	const command = (flags: Partial<CliFlags>, input = ['exporter', '127.0.0.1:3333']) =>
+		planCommand({input, flags: {...base, ...flags}, env: {}, stdinIsTty: true, stdoutIsTty: true});
+	const workers = (flags: Partial<CliFlags>) => {
+		const request = command(flags);
+		if (request.command !== 'exporter') throw new Error(`not the exporter: ${request.command}`);
+		return request.plan.workers;
+	};
+
+	expect(workers({})).toEqual({enabled: true, limit: 1000});
+	expect(workers({workerMetricsLimit: 50})).toEqual({enabled: true, limit: 50});
+	expect(workers({workerMetrics: false})).toEqual({enabled: false, limit: 1000});
+	for (const limit of [0, -3, 2.5])
+		expect(() => command({workerMetricsLimit: limit})).toThrow(
+			new UsageError(`--worker-metrics-limit takes a whole number of workers, at least 1 (--no-worker-metrics: none), not ${limit}`),
+		);
+	expect(() => command({workerMetrics: false, workerMetricsLimit: 5})).toThrow(/give it or --worker-metrics-limit, not both/);
+	expect(() => command({workerMetrics: false}, ['127.0.0.1:3333'])).toThrow(
+		new UsageError('--no-worker-metrics goes with rigtop exporter'),
+	);
+	expect(() => command({workerMetricsLimit: 5}, ['127.0.0.1:3333'])).toThrow(
+		new UsageError('--worker-metrics-limit goes with rigtop exporter'),
+	);
 });
