@@ -4,14 +4,17 @@
  * it with docs/prometheus/alerts.yml loaded, and assertions made through Prometheus's HTTP query API: one xmrig_up per
  * miner with the right value, hashrate series for each live miner and none for the down one, the shipped alert pending
  * for the down miner only, every rule evaluating without error, and every query of the shipped Grafana dashboard
- * running without error. Also the live view's --metrics, scraped while the dashboard is on screen.
+ * running without error. Two simulated xmrig-proxies sit beside the miners in the same rigs file: one warm with
+ * workers sharing (the dashboard's proxy panels have data), one whose miners hash nothing, so that shares submitted
+ * by the test move its counters by exactly that many in Prometheus; one of its workers has a hostile name. Also the
+ * live view's --metrics, scraped while the dashboard is on screen.
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {startSimulator, type SimDialect, type Simulator} from '../../source/sim/simulator.js';
+import {startSimulator, type ProxySimulator, type SimDialect, type Simulator} from '../../source/sim/simulator.js';
 import {
 	eventually,
 	freePort,
@@ -27,11 +30,16 @@ import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
 const docs = path.resolve('docs/prometheus');
 const ODD_NAME = 'rig "quoted" \\ ✓';
+/** The proxies' token and their miners' pool password: neither may be in any scrape. */
+const PROXY_TOKEN = 'e2e-proxy-token-93ac';
+const POOL_PASSWORD = 'e2e-pool-password-6f2';
+const HOSTILE_WORKER = 'worker "with" \\ quotes';
 
 type Vector = Array<{metric: Record<string, string>; value: [number, string]}>;
 
 let dir = '';
-const sims: Simulator[] = [];
+const sims: Array<Simulator | ProxySimulator> = [];
+let exactProxy: ProxySimulator | null = null;
 const replays: ReplayMiner[] = [];
 let exporter: ChildProcess | null = null;
 let exporterLog = '';
@@ -39,6 +47,8 @@ let metricsUrl = '';
 let prometheus: RunningPrometheus | null = null;
 /** rig name → whether it is up. */
 const expected = new Map<string, boolean>();
+/** The rigs that are xmrig-proxies. */
+const PROXIES = ['proxy-warm', 'proxy-exact'];
 
 async function startExporter(rigsFile: string): Promise<string> {
 	const env = {...process.env};
@@ -61,7 +71,7 @@ async function startExporter(rigsFile: string): Promise<string> {
 beforeAll(async () => {
 	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
 	dir = mkdtempSync(path.join(tmpdir(), 'rigtop-e2e-prometheus-'));
-	const rigs: Array<{name: string; url: string}> = [];
+	const rigs: Array<{name: string; url: string; tokenFile?: string}> = [];
 	// The simulator's dialects: 6.x and 5.x (/2/summary + /2/backends), 2.16 and 2.14 (/1/summary + /1/threads).
 	for (const [index, dialect] of (['6', '5', '2', '2.14'] as SimDialect[]).entries()) {
 		const sim = await startSimulator({dialect, warm: true, seed: 90 + index, workerId: `sim-${dialect}`, threads: 2});
@@ -83,6 +93,34 @@ beforeAll(async () => {
 	replays.push(legacy, summaryOnly, nvidia);
 	rigs.push({name: 'rig-legacy-summary', url: legacy.url}, {name: 'rig-2.5', url: summaryOnly.url}, {name: 'rig-nvidia', url: nvidia.url});
 	rigs.push({name: 'rig-down', url: `127.0.0.1:${await freePort()}`});
+
+	// Two xmrig-proxies beside the miners (a token each, read from a file as the rigs file says).
+	writeFileSync(path.join(dir, 'proxy.token'), `${PROXY_TOKEN}\n`, {mode: 0o600});
+	const warm = await startSimulator({
+		kind: 'proxy',
+		warm: true,
+		lifeEvents: false,
+		seed: 41,
+		token: PROXY_TOKEN,
+		workerId: 'proxy-warm',
+		workers: 4,
+	});
+	exactProxy = await startSimulator({
+		kind: 'proxy',
+		lifeEvents: false,
+		seed: 42,
+		token: PROXY_TOKEN,
+		workerId: 'proxy-exact',
+		miners: [
+			{name: 'exact-1', user: 'wallet', password: POOL_PASSWORD, hashrate: 0},
+			{name: HOSTILE_WORKER, user: 'wallet', password: POOL_PASSWORD, hashrate: 0},
+		],
+	});
+	sims.push(warm, exactProxy);
+	rigs.push(
+		{name: 'proxy-warm', url: warm.url, tokenFile: 'proxy.token'},
+		{name: 'proxy-exact', url: exactProxy.url, tokenFile: 'proxy.token'},
+	);
 	for (const rig of rigs) expected.set(rig.name, rig.name !== 'rig-down');
 
 	const rigsFile = path.join(dir, 'rigs.json');
@@ -142,12 +180,12 @@ describe('rigtop exporter → a real Prometheus', () => {
 		const hashing = await eventually(
 			async () => {
 				const result = await instant('count by (miner) (xmrig_hashrate_hashes_per_second)');
-				return result.length === expected.size - 1 ? result : undefined;
+				return result.length === expected.size - 1 - PROXIES.length ? result : undefined;
 			},
 			15_000,
 			'hashrate series for every live miner',
 		);
-		const live = [...expected].filter(([, up]) => up).map(([name]) => name);
+		const live = [...expected].filter(([name, up]) => up && !PROXIES.includes(name)).map(([name]) => name);
 		expect(hashing.map((sample) => sample.metric['miner']).sort()).toEqual(live.sort());
 		expect(await instant('xmrig_hashrate_hashes_per_second{miner="rig-down"}')).toEqual([]);
 		expect(await instant('xmrig_shares_total{miner="rig-down"}')).toEqual([]);
@@ -156,7 +194,13 @@ describe('rigtop exporter → a real Prometheus', () => {
 
 		// Every dialect under the same names, one per reader dialect.
 		const info = await instant('xmrig_miner_info');
-		expect(new Set(info.map((sample) => sample.metric['dialect']))).toEqual(new Set(['v2', 'v2-legacy-summary', 'v1', 'v1-summary-only']));
+		expect(new Set(info.map((sample) => sample.metric['dialect']))).toEqual(
+			new Set(['v2', 'v2-legacy-summary', 'v1', 'v1-summary-only', 'proxy']),
+		);
+		expect(info.filter((sample) => sample.metric['kind'] === 'proxy').map((sample) => sample.metric['miner'])).toEqual(
+			expect.arrayContaining(PROXIES),
+		);
+		expect(info.filter((sample) => sample.metric['kind'] === 'proxy')).toHaveLength(2);
 		// Per-thread series for the miners that report threads (2 threads, 3 windows each for the simulators).
 		expect((await instant(`count(xmrig_thread_hashrate_hashes_per_second{miner="rig-5"})`))[0]?.value[1]).toBe('6');
 	});
@@ -166,6 +210,67 @@ describe('rigtop exporter → a real Prometheus', () => {
 		expect(metadata['xmrig_shares_good']?.[0]?.type).toBe('counter');
 		const odd = await instant('xmrig_up{miner=~"rig \\"quoted\\".*"}');
 		expect(odd.map((sample) => sample.metric['miner'])).toEqual([ODD_NAME]);
+	});
+
+	it("an xmrig-proxy's own series and its workers' reach Prometheus with the right values; shares move them by n", async () => {
+		// Every window of the warm proxy, its workers, its upstreams; the miners' windows none.
+		const windows = await eventually(
+			async () => {
+				const result = await instant('xmrig_proxy_hashrate_hashes_per_second{miner="proxy-warm"}');
+				return result.length === 5 ? result : undefined;
+			},
+			15_000,
+			"the warm proxy's five windows",
+		);
+		expect(windows.map((sample) => sample.metric['window']).sort()).toEqual(['10m', '12h', '1h', '1m', '24h']);
+		expect(windows.every((sample) => Number(sample.value[1]) > 0)).toBe(true);
+		expect(await instant('xmrig_hashrate_hashes_per_second{miner=~"proxy-.*"}')).toEqual([]);
+		expect(await instant('xmrig_shares_total{miner=~"proxy-.*"}')).toEqual([]);
+		const workers = await instant('xmrig_proxy_worker_connections{miner="proxy-warm"}');
+		expect(workers).toHaveLength(4);
+		expect((await instant('xmrig_proxy_upstreams{miner="proxy-warm",state="active"}'))[0]?.value[1]).toBe('1');
+		// The start time is the proxy's: the poll less its uptime.
+		const [start] = await instant(
+			'xmrig_start_time_seconds{miner="proxy-warm"} - (xmrig_last_success_timestamp_seconds - xmrig_uptime_seconds)',
+		);
+		expect(Math.abs(Number(start!.value[1]))).toBeLessThanOrEqual(1);
+
+		// The hostile worker name came through as it is.
+		const exactWorkers = await eventually(
+			async () => {
+				const result = await instant('xmrig_proxy_worker_connections{miner="proxy-exact"}');
+				return result.length === 2 ? result : undefined;
+			},
+			15_000,
+			"the exact proxy's two workers",
+		);
+		expect(exactWorkers.map((sample) => sample.metric['worker']).sort()).toEqual(['exact-1', HOSTILE_WORKER].sort());
+
+		// Shares submitted now move the counters by exactly that many, the proxy's and the worker's.
+		const accepted = async (selector: string) => Number((await instant(`xmrig_proxy${selector}`))[0]?.value[1] ?? Number.NaN);
+		const proxyBefore = await accepted('_shares_total{miner="proxy-exact",result="accepted"}');
+		const workerBefore = await accepted('_worker_shares_total{miner="proxy-exact",worker="exact-1",result="accepted"}');
+		expect(Number.isFinite(proxyBefore)).toBe(true);
+		exactProxy!.submitShares('exact-1', 7);
+		exactProxy!.submitShares(HOSTILE_WORKER, 2);
+		const proxyAfter = await eventually(
+			async () => {
+				const now = await accepted('_shares_total{miner="proxy-exact",result="accepted"}');
+				return now === proxyBefore ? undefined : now;
+			},
+			15_000,
+			'the submitted shares in Prometheus',
+		);
+		expect(proxyAfter - proxyBefore).toBe(9);
+		expect((await accepted('_worker_shares_total{miner="proxy-exact",worker="exact-1",result="accepted"}')) - workerBefore).toBe(7);
+
+		// No pool password and no token in what Prometheus scrapes (either format).
+		for (const accept of ['text/plain', 'application/openmetrics-text; version=1.0.0']) {
+			const text = await (await fetch(metricsUrl, {headers: {accept}})).text();
+			expect(text).toContain('xmrig_proxy_worker_');
+			expect(text).not.toContain(POOL_PASSWORD);
+			expect(text).not.toContain(PROXY_TOKEN);
+		}
 	});
 
 	it('the shipped alert rules evaluate without error, and XmrigMinerDown is pending for the down miner only', async () => {
@@ -190,6 +295,16 @@ describe('rigtop exporter → a real Prometheus', () => {
 				'XmrigPausedTooLong',
 				'XmrigPoolDisconnected',
 				'XmrigRejectRateHigh',
+				'miner_worker:xmrig_proxy_worker_last_share_age:seconds',
+				'miner:xmrig_proxy_workers_connected:count',
+				'miner:xmrig_proxy_hashes:rate5m',
+				'miner:xmrig_proxy_shares_refused:ratio_rate30m',
+				'XmrigProxyDown',
+				'XmrigProxyNoUpstream',
+				'XmrigProxyUpstreamErrors',
+				'XmrigProxyRejectRateHigh',
+				'XmrigProxyWorkerQuiet',
+				'XmrigProxyWorkerDisconnected',
 			].sort(),
 		);
 		for (const rule of rules)
@@ -261,7 +376,7 @@ describe('rigtop exporter → a real Prometheus', () => {
 	});
 
 	it('the exporter logged the down miner once, never a token, and stops cleanly on SIGTERM', async () => {
-		expect(exporterLog).toMatch(/^ts=\S+Z level=info msg="serving http:\/\/127\.0\.0\.1:\d+\/metrics: 8 miners, polled every 1 s"$/m);
+		expect(exporterLog).toMatch(/^ts=\S+Z level=info msg="serving http:\/\/127\.0\.0\.1:\d+\/metrics: 10 miners, polled every 1 s"$/m);
 		expect(exporterLog.match(/rig-down: down/g)).toHaveLength(1);
 		const exited = new Promise<number | null>((resolve) => exporter!.once('exit', resolve));
 		exporter!.kill('SIGTERM');
