@@ -50,7 +50,8 @@ const NAMED_LEFT_OUT = 5;
 /** The log line for a proxy whose workers are not all served (once per proxy). */
 export function leftOutLine(miner: string, left: WorkersLeftOut): string {
 	if (left.reason === 'password-mode') {
-		return `${miner}: the proxy names its ${left.listed} workers by their pool password ("workers": "password" in its config): no per-worker series are served for it`;
+		const workers = `${left.listed} worker${left.listed === 1 ? '' : 's'}`;
+		return `${miner}: the proxy names its ${workers} by their pool password ("workers": "password" in its config): no per-worker series are served for it`;
 	}
 
 	const named = left.omitted.slice(0, NAMED_LEFT_OUT).map((name) => JSON.stringify(name));

@@ -21,8 +21,8 @@ afterEach(async () => {
 });
 
 /** A proxy with exact numbers: no life events, miners that hash nothing until a test submits their shares. */
-async function quietProxy(miners: readonly ProxyMinerSpec[], workerId = 'proxy-sim'): Promise<ProxySimulator> {
-	const sim = await startSimulator({kind: 'proxy', seed: 3, lifeEvents: false, token: TOKEN, workerId, miners});
+async function quietProxy(miners: readonly ProxyMinerSpec[], workerId = 'proxy-sim', restricted = true): Promise<ProxySimulator> {
+	const sim = await startSimulator({kind: 'proxy', seed: 3, lifeEvents: false, token: TOKEN, workerId, miners, restricted});
 	cleanups.push(async () => sim.stop());
 	return sim;
 }
@@ -157,6 +157,43 @@ describe('a proxy beside a miner in one exporter', () => {
 	});
 });
 
+describe('a reload (SIGHUP) that adds and removes a proxy', () => {
+	it("a proxy added to the rigs is polled and served under its own families; one removed takes its workers' series with it", async () => {
+		const miner = await startSimulator({dialect: '6', warm: true, workerId: 'stays'});
+		cleanups.push(async () => miner.stop());
+		const proxy = await quietProxy([spec('added-1', 2000)]);
+		const fleet = createFleet([{url: miner.url, token: null, name: 'miner'}], 250);
+		const prepared = await prepareServing({listen: ['127.0.0.1:0'], flag: '--listen', tokenFile: undefined}, () => undefined);
+		const served = await serveMiners(fleet, prepared, '0.0.0-test');
+		cleanups.push(async () => {
+			await served.close();
+			await fleet.close();
+		});
+		fleet.start();
+		const scrape = async () => parseSamples(await (await fetch(served.url)).text());
+
+		const {added} = fleet.reconcile([
+			{url: miner.url, token: null, name: 'miner'},
+			{url: proxy.url, token: TOKEN, name: 'late-proxy'},
+		]);
+		served.setMiners(fleet.miners);
+		expect(added).toHaveLength(1);
+		const samples = await until('the added proxy and its worker', async () => {
+			const found = await scrape();
+			return select(found, 'xmrig_proxy_worker_connections', {miner: 'late-proxy'}).length === 1 ? found : undefined;
+		});
+		expect(value(samples, 'xmrig_up', {miner: 'late-proxy'})).toEqual([1]);
+		expect(select(samples, 'xmrig_hashrate_hashes_per_second', {miner: 'late-proxy'})).toEqual([]);
+		expect(select(samples, 'xmrig_hashrate_hashes_per_second', {miner: 'miner'}).length).toBeGreaterThan(0);
+
+		fleet.reconcile([{url: miner.url, token: null, name: 'miner'}]);
+		served.setMiners(fleet.miners);
+		const after = await scrape();
+		expect(after.filter((sample) => sample.labels['miner'] === 'late-proxy')).toEqual([]);
+		expect(value(after, 'xmrig_up', {miner: 'miner'})).toEqual([1]);
+	});
+});
+
 describe('per-worker series: flags, limits, names and secrets', () => {
 	it('--no-worker-metrics: no per-worker series and no /1/workers read after the first; the help states the counts', async () => {
 		const proxy = await quietProxy([spec('w1'), spec('w2'), spec('w3')]);
@@ -242,6 +279,32 @@ describe('per-worker series: flags, limits, names and secrets', () => {
 		const checked = await checkMetrics(text);
 		expect(checked.stdout + checked.stderr).toBe('');
 		expect(checked.code).toBe(0);
+	});
+
+	it('a proxy switched to name its workers by pool password ("workers": "password") serves no worker, and says so once', async () => {
+		const proxy = await quietProxy([spec('by-name', 1000)], 'writable', false);
+		const {scrape, notices} = await exporter([{url: proxy.url, token: TOKEN, name: 'by-pass'}]);
+		await until('the worker by name', async () =>
+			select((await scrape()).samples, 'xmrig_proxy_worker_connections').length === 1 ? true : undefined,
+		);
+		// The proxy's config changed through its own API, as an operator would.
+		const config = JSON.parse(proxy.configText()) as Record<string, unknown>;
+		const put = await fetch(`${proxy.url}/1/config`, {
+			method: 'PUT',
+			headers: {authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json'},
+			body: JSON.stringify({...config, workers: 'password'}),
+		});
+		expect(put.status).toBe(204);
+		const text = await until('the workers gone from the scrape', async () => {
+			const scraped = await scrape();
+			return scraped.text.includes('xmrig_proxy_worker_') ? undefined : scraped.text;
+		});
+		expect(text).not.toContain(PASSWORD);
+		expect(text).toContain('xmrig_proxy_workers{miner="by-pass"}');
+		expect(notices).toEqual([
+			'by-pass: the proxy names its 1 worker by their pool password ("workers": "password" in its config): no per-worker series are served for it',
+		]);
+		expect(notices.join('\n')).not.toContain(PASSWORD);
 	});
 
 	it("neither the miners' pool password nor the proxy's token is in any scrape, nor /1/miners read", async () => {
