@@ -130,6 +130,30 @@ describe('what --once loads', () => {
 			expect(loaded).toContain('NativeModule http');
 			expect(loaded).toContain('NativeModule sqlite');
 			expect(loaded.filter((name) => /^NativeModule (crypto|child_process)$/.test(name))).toEqual([]);
+			// perf_hooks is what meow's package normalization loads (normalize-package-data → hosted-git-info →
+			// lru-cache reads globalThis.performance): it runs when anything reads `cli.pkg`, 10–17 ms of every start.
+			expect(loaded).not.toContain('NativeModule perf_hooks');
+		} finally {
+			rmSync(work, {recursive: true, force: true});
+		}
+	});
+
+	it('--version after other words prints the version without normalizing package data (no perf_hooks)', async () => {
+		// A lone --version is meow's (it exits before rigtop's code); after other words it is rigtop's own.
+		const work = mkdtempSync(path.join(tmpdir(), 'rigtop-modules-'));
+		try {
+			const hook = path.join(work, 'hook.cjs');
+			const list = path.join(work, 'modules.txt');
+			writeFileSync(
+				hook,
+				`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
+			);
+			const {stdout} = await run('node', ['--require', hook, CLI, '127.0.0.1:9', '--once', '--version'], {timeout: 20_000});
+			expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+			const loaded = readFileSync(list, 'utf8').split('\n');
+			// The hook did write the list (the check is not vacuous).
+			expect(loaded).toContain('NativeModule fs');
+			expect(loaded).not.toContain('NativeModule perf_hooks');
 		} finally {
 			rmSync(work, {recursive: true, force: true});
 		}
