@@ -142,6 +142,14 @@ function readWorkerRow(row: unknown, index: number): ProxyWorker {
 	};
 }
 
+/**
+ * The name rigtop gives worker `index` of a proxy that groups workers by password (`"workers": "password"`): its
+ * place in the proxy's list, which the proxy keeps while it runs. The password itself is dropped at parse.
+ */
+export function passwordWorkerName(index: number): string {
+	return `worker ${index + 1}`;
+}
+
 /** `/1/workers` → its rows and mode. Throws MinerError 'incompatible' for a document no proxy sends. */
 export function readProxyWorkers(document: unknown): ProxyWorkersRead {
 	const rows = arr(document, 'workers');
@@ -154,7 +162,9 @@ export function readProxyWorkers(document: unknown): ProxyWorkersRead {
 	}
 
 	const mode = text(document, 'mode');
-	const workers = rows.map((row, index) => readWorkerRow(row, index));
+	const read = rows.map((row, index) => readWorkerRow(row, index));
+	// Grouped by password, the proxy names each worker by its miners' pool password: a secret, never kept.
+	const workers = mode === 'password' ? read.map((worker, index) => ({...worker, name: passwordWorkerName(index)})) : read;
 	// Mode "none" (`"workers": false`): the proxy keeps no per-worker statistics.
 	return {workers: mode === 'none' && workers.length === 0 ? null : workers, mode: mode === null ? null : sanitizeText(mode, 40)};
 }

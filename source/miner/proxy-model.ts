@@ -14,6 +14,10 @@ export type ProxyWindowLabel = (typeof PROXY_WINDOW_LABELS)[number];
 
 /** One row of `/1/workers`: the miners the proxy groups under one name (by rig id, user, agent, ip… its `mode`). */
 export type ProxyWorker = {
+	/**
+	 * What the proxy groups by (`ProxyInfo.workersMode`): the rig id, user, agent or ip. In mode "password" the proxy
+	 * names a worker by its pool password: rigtop drops it and says "worker N" (its place in the proxy's list).
+	 */
 	readonly name: string;
 	/** The last IP the worker connected from. */
 	readonly ip: string | null;

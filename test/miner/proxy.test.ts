@@ -189,6 +189,21 @@ describe('reading a real xmrig-proxy 6.26', () => {
 		expect(snapshot.proxy?.workersMode).toBe('none');
 	});
 
+	it('keeps no pool password of a proxy that groups workers by password', async () => {
+		const proxy = await proxyWith(
+			withWorkers((workers) => {
+				workers['mode'] = 'password';
+				const rows = workers['workers'] as unknown[][];
+				for (const row of rows) row[0] = PASSWORD;
+			}),
+		);
+		const snapshot = await readerFor(proxy).read();
+		expect(snapshot.proxy?.workersMode).toBe('password');
+		expect(snapshot.proxy?.workers?.map((worker) => worker.name)).toEqual(['worker 1', 'worker 2']);
+		expect(snapshot.proxy?.workers?.[1]?.accepted).toBe(9);
+		expect(JSON.stringify(snapshot)).not.toContain(PASSWORD);
+	});
+
 	it('keeps an empty list of a proxy that groups workers but has none yet', async () => {
 		const proxy = await proxyWith(withWorkers((workers) => (workers['workers'] = [])));
 		const snapshot = await readerFor(proxy).read();
