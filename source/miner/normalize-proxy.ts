@@ -30,10 +30,11 @@ export function kiloToRate(value: number): number {
 	return Math.round(value * 1e9) / 1e6;
 }
 
-/** A proxy rate (kH/s, ≥ 0) as H/s, else null. */
+/** A proxy rate (kH/s, ≥ 0) as H/s, else null (also when it is too large to be a number in H/s). */
 function proxyRate(value: unknown): Rate {
 	const found = asNumber(value);
-	return found !== null && found >= 0 ? kiloToRate(found) : null;
+	const rate = found !== null && found >= 0 ? kiloToRate(found) : null;
+	return rate !== null && Number.isFinite(rate) ? rate : null;
 }
 
 function windowsOf(values: readonly unknown[]): ProxyRateWindows {

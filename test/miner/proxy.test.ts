@@ -362,7 +362,7 @@ describe('a lying proxy', () => {
 
 	it('reads a summary of wrong types as unknowns, never as a crash', async () => {
 		const summary = proxySummary();
-		summary['hashrate'] = {total: ['fast', -1, null, 1]};
+		summary['hashrate'] = {total: ['fast', -1, null, 1, 1e308]};
 		summary['upstreams'] = 'many';
 		summary['miners'] = {now: -3, max: 'x'};
 		summary['results'] = {accepted: -5, rejected: '3', best: 'none', avg_time: -1, latency: null};
