@@ -9,7 +9,7 @@ import {readResources} from './normalize-summary.js';
  * xmrig-proxy's documents → the model (src/api/v1/ApiRouter.cpp of xmrig/xmrig-proxy; 2.x: src/api/ApiRouter.cpp,
  * src/api/ApiState.cpp):
  * - `/1/summary` (6.x also `/2/summary`, `/api.json`): `kind: "proxy"`, `hashrate.total` SIX numbers in kH/s (1 m, 10 m,
- *   1 h, 12 h, 24 h, highest), `miners` {now, max}, `workers` (a count), `upstreams` {active, sleep, error, total,
+ *   1 h, 12 h, 24 h, then the average since the proxy started: Stats.cpp's `hashrate(uptime)`), `miners` {now, max}, `workers` (a count), `upstreams` {active, sleep, error, total,
  *   ratio} (2.x sends only the active count on every other path, and 2.4 everywhere), `results` {accepted, rejected,
  *   invalid, expired (2.5+), avg_time, latency, hashes_total, hashes_donate, best[10]}. Lenient like a miner's summary:
  *   a missing or mistyped field reads as null.
@@ -182,7 +182,7 @@ export function normalizeProxySnapshot(summary: unknown, workers: ProxyWorkersRe
 
 	const total = arr(obj(summary, 'hashrate'), 'total');
 	const hashrate = total === null ? noWindows : windowsOf(total);
-	const highest = total === null ? null : proxyRate(total[5]);
+	const sinceStart = total === null ? null : proxyRate(total[5]);
 	const upstreams = readUpstreams(summary);
 	const results = readProxyResults(summary);
 	const active = activeUpstreams(summary, upstreams);
@@ -195,7 +195,7 @@ export function normalizeProxySnapshot(summary: unknown, workers: ProxyWorkersRe
 		upstreams,
 		results,
 		hashrate,
-		highest,
+		sinceStart,
 		workers: workers?.workers ?? null,
 		workersMode: workers?.mode ?? null,
 	};
@@ -214,7 +214,8 @@ export function normalizeProxySnapshot(summary: unknown, workers: ProxyWorkersRe
 		paused: null,
 		restricted: typeof field(summary, 'restricted') === 'boolean' ? (field(summary, 'restricted') as boolean) : null,
 		donateLevel: donateLevel !== null && donateLevel >= 0 ? donateLevel : null,
-		hashrate: {total: [null, hashrate[0], null], highest},
+		// The proxy reports no highest rate: its sixth number is an average since the start, not a maximum.
+		hashrate: {total: [null, hashrate[0], null], highest: null},
 		results: {
 			good: results.accepted,
 			total: results.accepted + results.rejected,

@@ -152,7 +152,7 @@ describe('rigtop --once on an xmrig-proxy (its real 6.26 answers, replayed)', ()
 		expect(lines[0]).toBe('capture-proxy  XMRig-proxy 6.26.0  nicehash  up 49s  connected');
 		expect(lines).toContain('  upstreams 1 active  0 sleep  0 error  of 1');
 		expect(lines).toContain('  hashrate  1m 950 H/s~  10m 90.0 H/s~  1h 10.0 H/s~  12h 0.00 H/s~');
-		expect(lines).toContain('            24h 0.00 H/s~  max 1.18 kH/s');
+		expect(lines).toContain('            24h 0.00 H/s~  since start 1.18 kH/s');
 		expect(text.stdout).toMatch(/rig-6\.26 {2}127\.0\.0\.1 +550 H\/s~ +50\.0 H\/s~ {2}11\/1\/0 /u);
 		expect(text.stdout).toMatch(/rig-5\.11 {2}127\.0\.0\.1 +400 H\/s~ +40\.0 H\/s~ {2}9\/2\/0 /u);
 		expect(text.stdout).not.toMatch(/\b(10s|60s|15m)\b|invalid {2}up/u);

@@ -89,7 +89,7 @@ describe('reading a real xmrig-proxy 6.26', () => {
 			algo: null,
 			uptime: 49,
 			paused: null,
-			hashrate: {total: [null, 950, null], highest: 1180},
+			hashrate: {total: [null, 950, null], highest: null},
 			results: {good: 20, total: 23, rejected: 3, avgTime: 2, best: 22_760},
 			connection: {connected: true, failures: 0, pool: null},
 			threads: [],
@@ -113,7 +113,7 @@ describe('reading a real xmrig-proxy 6.26', () => {
 				best: [22_760, 20_833, 9591, 8519, 8509, 8036, 6585, 6319, 5968, 5517],
 			},
 			hashrate: [950, 90, 10, 0, 0],
-			highest: 1180,
+			sinceStart: 1180,
 			workers: [
 				{
 					name: 'rig-6.26',
@@ -311,7 +311,14 @@ describe('older proxies', () => {
 		const proxy = await proxyWith({}, json(summary));
 		const snapshot = await readerFor(proxy).read();
 		expect(snapshot.dialect).toBe('proxy');
-		expect(snapshot.proxy).toMatchObject({upstreams: null, workers: null, workersMode: null, workerCount: null, highest: null, mode: null});
+		expect(snapshot.proxy).toMatchObject({
+			upstreams: null,
+			workers: null,
+			workersMode: null,
+			workerCount: null,
+			sinceStart: null,
+			mode: null,
+		});
 		expect(snapshot.proxy?.hashrate).toEqual([1500, 1400, 1300, 1200, 1100]);
 		expect(snapshot.connection.connected).toBe(true);
 		expect(snapshot.connection.failures).toBeNull();
