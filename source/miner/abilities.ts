@@ -5,7 +5,8 @@
  * on XMRig's HTTP API):
  * - `POST /json_rpc` pause and resume exist from XMRig 2.99.6-beta; never in 2.x before that or in the
  *   2.x GPU miners (XMRig-NVIDIA, XMRig-AMD); xmrig-proxy has the endpoint but no methods.
- * - `GET /1/config` exists from 2.6.0-beta1 (2.4 and 2.5 answer every path with the summary).
+ * - `GET /1/config` exists from 2.6.0-beta1 (2.4 and 2.5 answer every path with the summary); in xmrig-proxy
+ *   from 2.5.0 (its CHANGELOG), GET and PUT as on the miner.
  * - Both are refused (403) while the miner is restricted (`http.restricted`, or `api.restricted` before
  *   2.15.1), and a miner is always restricted without an access token (2.x treats a missing token as
  *   restricted; 2.15.1+ refuses everything when unrestricted without one): without the token rigtop can
@@ -36,9 +37,13 @@ function versionAtLeast(version: string | null, minimum: readonly [number, numbe
 	return true;
 }
 
-/** The config key that restricts the API on this miner ("http.restricted", or "api.restricted" before 2.15.1). */
-function restrictedKey(snapshot: Pick<MinerSnapshot, 'version'>): string {
-	return versionAtLeast(snapshot.version, [2, 15, 1]) === false ? 'api.restricted' : 'http.restricted';
+/**
+ * The config key that restricts the API on this miner ("http.restricted", or "api.restricted" before 2.15.1; in
+ * xmrig-proxy before 3.0, whose API settings changed in v3: xmrig-proxy#345).
+ */
+function restrictedKey(snapshot: Pick<MinerSnapshot, 'kind' | 'version'>): string {
+	const httpSince: readonly [number, number, number] = snapshot.kind === 'proxy' ? [3, 0, 0] : [2, 15, 1];
+	return versionAtLeast(snapshot.version, httpSince) === false ? 'api.restricted' : 'http.restricted';
 }
 
 /** What rigtop knows besides the snapshot. */
@@ -72,6 +77,14 @@ export function controlRefusal(snapshot: AbilityFacts, context: AbilityContext):
 
 /** Whether the config can be read (and so viewed and changed) through the API. */
 export function configRefusal(snapshot: AbilityFacts, context: AbilityContext): Refusal {
+	if (snapshot.kind === 'proxy') {
+		if (versionAtLeast(snapshot.version, [2, 5, 0]) === false) {
+			return `${minerProduct(snapshot)} has no config in its API (that came in xmrig-proxy 2.5)`;
+		}
+
+		return apiWritesRefused(snapshot, context, 'reading its config');
+	}
+
 	if (snapshot.dialect === 'v1-summary-only' || versionAtLeast(snapshot.version, [2, 6, 0]) === false) {
 		return `${minerProduct(snapshot)} has no config in its API (that came in XMRig 2.6)`;
 	}

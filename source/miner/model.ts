@@ -6,6 +6,9 @@
  *   filled yet is null and is shown as "—", never as 0.
  * - Hashrates are in H/s. Durations are in seconds unless the name says otherwise. Sizes in bytes.
  */
+import type {ProxyInfo} from './proxy-model.js';
+
+export * from './proxy-model.js';
 
 /** A hashrate in H/s, or null while its window has not filled (or the miner did not report it). */
 export type Rate = number | null;
@@ -22,7 +25,9 @@ export type DialectName =
 	/** 2.6 – 2.16 and the GPU forks: `/1/summary` + `/1/threads`. */
 	| 'v1'
 	/** 2.4 – 2.5 (every GET path answers the summary): `/1/summary` alone, per-thread rates from it. */
-	| 'v1-summary-only';
+	| 'v1-summary-only'
+	/** xmrig-proxy (summary `kind: "proxy"`): `/1/summary` + `/1/workers`. */
+	| 'proxy';
 
 export type Dialect = {
 	readonly name: DialectName;
@@ -159,4 +164,6 @@ export type MinerSnapshot = {
 	 */
 	readonly perThreadRead: boolean;
 	readonly features: readonly string[];
+	/** What an xmrig-proxy says of itself and its workers; null for every miner. */
+	readonly proxy: ProxyInfo | null;
 };

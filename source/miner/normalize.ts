@@ -10,17 +10,23 @@ import {
 	readSummaryHealth,
 	readSummaryHugePages,
 } from './normalize-summary.js';
+import {normalizeProxySnapshot, readProxyWorkers} from './normalize-proxy.js';
 import {fromBackends, fromSummaryThreads, fromV1Threads, type LegacyContext, type PerThread} from './normalize-threads.js';
 
 /**
  * One summary plus its per-thread document → the normalized MinerSnapshot, for every dialect:
  * - 'v2': `/2/summary` + `/2/backends`;  'v2-legacy-summary': `/1/summary` + `/2/backends`;
- * - 'v1': `/1/summary` + `/1/threads`;   'v1-summary-only': `/1/summary` alone (`perThread` is ignored).
+ * - 'v1': `/1/summary` + `/1/threads`;   'v1-summary-only': `/1/summary` alone (`perThread` is ignored);
+ * - 'proxy': xmrig-proxy's `/1/summary` + `/1/workers` (null: the proxy lists no workers), in normalize-proxy.ts.
  *
  * Never throws anything but MinerError ('incompatible' when a document is not even the right JSON type), whatever
  * the JSON: unknown fields are ignored and missing or mistyped ones read as null.
  */
 export function normalizeSnapshot(dialect: DialectName, summary: unknown, perThread: unknown): MinerSnapshot {
+	if (dialect === 'proxy') {
+		return normalizeProxySnapshot(summary, perThread === null ? null : readProxyWorkers(perThread));
+	}
+
 	if (!isObject(summary)) {
 		throw new MinerError('incompatible', 'the summary is not a JSON object');
 	}
@@ -94,6 +100,7 @@ export function normalizeSnapshot(dialect: DialectName, summary: unknown, perThr
 		backends: detail.backends,
 		perThreadRead: true,
 		features: strings(field(summary, 'features')),
+		proxy: null,
 	};
 }
 

@@ -2,7 +2,8 @@ import type {MinerClient} from './client.js';
 import {detectDialect, probe, probeValue, raiseProbeError, type Detection} from './dialect.js';
 import type {Dialect, MinerSnapshot} from './model.js';
 import {identityOf, normalizeSnapshot, type MinerIdentity} from './normalize.js';
-import {isBackendsShape, isSummaryShape, isThreadsShape} from './shapes.js';
+import {normalizeProxySnapshot} from './normalize-proxy.js';
+import {isBackendsShape, isProxySummaryShape, isProxyWorkersShape, isSummaryShape, isThreadsShape} from './shapes.js';
 
 /** What one read fetches. */
 export type ReadOptions = {
@@ -57,10 +58,13 @@ export class MinerReader {
 	}
 
 	#accept(found: Detection | Fetched, previous: Dialect | null): MinerSnapshot {
+		const summaryOnly = 'summaryOnly' in found && found.summaryOnly;
 		const snapshot =
-			'summaryOnly' in found && found.summaryOnly
-				? {...normalizeSnapshot('v1-summary-only', found.summary, null), dialect: found.dialect.name, perThreadRead: false}
-				: normalizeSnapshot(found.dialect.name, found.summary, found.perThread);
+			found.dialect.name === 'proxy' && summaryOnly
+				? normalizeProxySnapshot(found.summary, undefined)
+				: summaryOnly
+					? {...normalizeSnapshot('v1-summary-only', found.summary, null), dialect: found.dialect.name, perThreadRead: false}
+					: normalizeSnapshot(found.dialect.name, found.summary, found.perThread);
 		const sameProcess = !this.#changed(identityOf(found.summary));
 		const richest = this.#degradedFrom ?? previous;
 		this.#degradedFrom = sameProcess && richest !== null && richness(found.dialect) < richness(richest) ? richest : null;
@@ -71,6 +75,10 @@ export class MinerReader {
 
 	/** The documents of a known dialect, or null when the miner no longer answers in it (404 or a wrong shape). */
 	async #fetch(dialect: Dialect, withThreads: boolean, signal?: AbortSignal): Promise<Fetched | null> {
+		if (dialect.name === 'proxy') {
+			return this.#fetchProxy(dialect, withThreads, signal);
+		}
+
 		const {summaryPath} = dialect;
 		const threadsPath = withThreads ? dialect.threadsPath : null;
 		const [summary, perThread] = await Promise.all([
@@ -87,6 +95,26 @@ export class MinerReader {
 		}
 
 		return {dialect, summary: summaryValue.value, perThread: threadsValue.value, summaryOnly: !withThreads && dialect.threadsPath !== null};
+	}
+
+	/**
+	 * xmrig-proxy's summary and, when asked, its `/1/workers` (in parallel). null when the summary is no longer a
+	 * proxy's. A `/1/workers` that answers 404 or another document is a proxy that lists no workers (perThread null).
+	 */
+	async #fetchProxy(dialect: Dialect, withWorkers: boolean, signal?: AbortSignal): Promise<Fetched | null> {
+		const [summary, workers] = await Promise.all([
+			probe(this.client, dialect.summaryPath, signal),
+			withWorkers ? probe(this.client, '/1/workers', signal) : Promise.resolve({value: null}),
+		]);
+		raiseProbeError(summary);
+		raiseProbeError(workers);
+		const summaryValue = probeValue(summary, isProxySummaryShape);
+		if (!summaryValue.ok) {
+			return null;
+		}
+
+		const list = probeValue(workers, isProxyWorkersShape);
+		return {dialect, summary: summaryValue.value, perThread: list.ok ? list.value : null, summaryOnly: !withWorkers};
 	}
 
 	/** Whether this summary comes from another miner process than the last one read. */
@@ -111,6 +139,7 @@ type Fetched = Detection & {readonly summaryOnly: boolean};
 function richness(dialect: Dialect): number {
 	switch (dialect.name) {
 		case 'v2':
+		case 'proxy':
 			return 3;
 		case 'v2-legacy-summary':
 		case 'v1':

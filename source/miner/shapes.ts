@@ -1,4 +1,4 @@
-import {arr, field, isObject, obj} from './json-fields.js';
+import {arr, field, isObject, obj, str} from './json-fields.js';
 
 /**
  * Telling XMRig payloads apart by their shape. A 200 alone proves nothing: 2.4–2.14 miners answer every GET path with
@@ -19,4 +19,17 @@ export function isBackendsShape(value: unknown): boolean {
 /** `/1/threads` (2.6.0-beta3 – 2.16 and the GPU forks): an object with an array `threads`. */
 export function isThreadsShape(value: unknown): boolean {
 	return arr(value, 'threads') !== null;
+}
+
+/** xmrig-proxy's summary (any path): a summary whose `kind` is "proxy". */
+export function isProxySummaryShape(value: unknown): boolean {
+	return isSummaryShape(value) && str(value, 'kind') === 'proxy';
+}
+
+/**
+ * xmrig-proxy's `/1/workers` (2.5+): an object with an array `workers` (the summary has a count there, and 2.4 answers
+ * this path with the summary). Whether its rows are what a proxy sends is checked when they are read.
+ */
+export function isProxyWorkersShape(value: unknown): boolean {
+	return arr(value, 'workers') !== null;
 }

@@ -233,26 +233,32 @@ function replacedEvent(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs: numb
 	return {
 		kind: 'replaced',
 		severity: 'warn',
-		message: `a different miner now answers at ${where}${who.length > 0 ? `: ${who.join(', ')}` : ''}`,
+		message: `a different ${programNoun(next)} now answers at ${where}${who.length > 0 ? `: ${who.join(', ')}` : ''}`,
 	};
 }
 
+/** What the program is called in a sentence: "proxy" for xmrig-proxy, else "miner". */
+function programNoun(snapshot: MinerSnapshot): string {
+	return snapshot.kind === 'proxy' ? 'proxy' : 'miner';
+}
+
 function restartReason(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs: number): string | null {
+	const noun = programNoun(next);
 	if (prev.version !== null && next.version !== null && prev.version !== next.version) {
-		return `miner restarted: ${minerLabel(prev)} ${prev.version} → ${next.version}`;
+		return `${noun} restarted: ${minerLabel(prev)} ${prev.version} → ${next.version}`;
 	}
 
 	if (prev.uptime !== null && next.uptime !== null) {
 		const elapsed = elapsedMs / 1000;
 		const slack = uptimeSlack(elapsed);
 		if (next.uptime < prev.uptime || next.uptime + slack < elapsed) {
-			return `miner restarted (up ${formatDuration(next.uptime)})`;
+			return `${noun} restarted (up ${formatDuration(next.uptime)})`;
 		}
 
 		return null;
 	}
 
-	if (next.results.total < prev.results.total || next.results.good < prev.results.good) return 'miner restarted';
+	if (next.results.total < prev.results.total || next.results.good < prev.results.good) return `${noun} restarted`;
 	return null;
 }
 
@@ -261,7 +267,20 @@ function restartEvent(prev: MinerSnapshot, next: MinerSnapshot, elapsedMs: numbe
 	return reason === null ? null : {kind: 'restarted', severity: 'warn', message: reason};
 }
 
+/**
+ * An xmrig-proxy's pools are its upstreams: connected while one is active. Its `failures` are the upstreams in error
+ * now, not a counter, so they say nothing of a reconnect between two polls.
+ */
+function upstreamEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null {
+	const before = prev.connection.connected;
+	const after = next.connection.connected;
+	if (before && !after) return {kind: 'pool-lost', severity: 'warn', message: 'no upstream active: every pool connection lost'};
+	if (!before && after) return {kind: 'pool-connected', severity: 'info', message: 'upstream connected'};
+	return null;
+}
+
 function poolEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null {
+	if (next.kind === 'proxy') return upstreamEvent(prev, next);
 	const before = prev.connection;
 	const after = next.connection;
 	if (before.connected && !after.connected) {

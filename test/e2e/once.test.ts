@@ -6,14 +6,18 @@ import {promisify} from 'node:util';
 import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {keysHelpLines} from '../../source/ui/keys/reference.js';
+import {routesProxy626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
 import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);
 let simulators: Simulator[] = [];
+let replays: ReplayMiner[] = [];
 
 afterEach(async () => {
 	await Promise.all(simulators.map(async (sim) => sim.stop()));
+	await Promise.all(replays.map(async (replay) => replay.close()));
 	simulators = [];
+	replays = [];
 });
 
 async function rigtop(args: string[], env: Record<string, string> = {}): Promise<{code: number; stdout: string; stderr: string}> {
@@ -156,6 +160,40 @@ describe('what --once loads', () => {
 			expect(loaded).not.toContain('NativeModule perf_hooks');
 		} finally {
 			rmSync(work, {recursive: true, force: true});
+		}
+	});
+});
+
+describe('rigtop --once on an xmrig-proxy (its real 6.26 answers, replayed)', () => {
+	it('prints the proxy as a proxy, text and JSON, exit 0, and no pool password', async () => {
+		const proxy = await startReplayMiner(routesProxy626());
+		replays.push(proxy);
+		const env = {RIGTOP_TOKEN: 'proxy-secret-3b7'};
+		const text = await rigtop(['--once', proxy.url], env);
+		expect(text.stderr).toBe('');
+		expect(text.code).toBe(0);
+		const lines = text.stdout.split('\n');
+		expect(lines[0]).toBe('capture-proxy  XMRig-proxy 6.26.0  nicehash  up 49s  connected');
+		expect(lines).toContain('  upstreams 1 active  0 sleep  0 error  of 1');
+		expect(lines).toContain('  hashrate  1m 950 H/s~  10m 90.0 H/s~  1h 10.0 H/s~  12h 0.00 H/s~');
+		expect(lines).toContain('            24h 0.00 H/s~  since start 1.18 kH/s');
+		expect(text.stdout).toMatch(/rig-6\.26 {2}127\.0\.0\.1 +550 H\/s~ +50\.0 H\/s~ {2}11\/1\/0 /u);
+		expect(text.stdout).toMatch(/rig-5\.11 {2}127\.0\.0\.1 +400 H\/s~ +40\.0 H\/s~ {2}9\/2\/0 /u);
+		expect(text.stdout).not.toMatch(/\b(10s|60s|15m)\b|invalid {2}up/u);
+
+		const json = await rigtop(['--once', '--json', proxy.url], env);
+		expect(json.code).toBe(0);
+		const report = JSON.parse(json.stdout) as {
+			miners: {ok: boolean; miner: {dialect: string; kind: string; algo: unknown}; proxy: {hashrate: unknown; workers: {name: string}[]}}[];
+		};
+		const [only] = report.miners;
+		expect(only?.ok).toBe(true);
+		expect(only?.miner).toMatchObject({dialect: 'proxy', kind: 'proxy', algo: null});
+		expect(only?.proxy.hashrate).toEqual({'1m': 950, '10m': 90, '1h': 10, '12h': 0, '24h': 0});
+		expect(only?.proxy.workers.map((worker) => worker.name)).toEqual(['rig-6.26', 'rig-5.11']);
+		for (const out of [text.stdout, text.stderr, json.stdout, json.stderr]) {
+			expect(out).not.toContain('fixture-pool-pass1');
+			expect(out).not.toContain('proxy-secret-3b7');
 		}
 	});
 });

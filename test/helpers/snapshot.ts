@@ -44,6 +44,7 @@ export function makeSnapshot(overrides: SnapshotOverrides = {}): MinerSnapshot {
 		backends: [],
 		perThreadRead: true,
 		features: ['api', 'asm', 'http', 'hwloc', 'tls'],
+		proxy: null,
 		hugepages: {kind: 'pages', allocated: 1168, total: 1168},
 		resources: {
 			rss: 2_481_012_736,

@@ -45,6 +45,17 @@ describe('what a miner lets rigtop do', () => {
 		);
 	});
 
+	test('xmrig-proxy: its config from 2.5 (GET and PUT as on the miner), api.restricted before its 3.0', () => {
+		const proxy = (version: string, restricted: boolean | null = false) =>
+			makeSnapshot({kind: 'proxy', dialect: 'proxy', version, restricted, paused: null});
+		expect(configRefusal(proxy('6.26.0'), token)).toBeNull();
+		expect(configRefusal(proxy('2.5.3', null), token)).toBeNull();
+		expect(configRefusal(proxy('2.4.5', null), token)).toBe('XMRig-proxy 2.4.5 has no config in its API (that came in xmrig-proxy 2.5)');
+		expect(configRefusal(proxy('6.26.0'), {tokenGiven: false})).toMatch(/^reading its config needs the miner's access token/);
+		expect(configRefusal(proxy('2.15.0', true), token)).toContain('api.restricted false');
+		expect(configRefusal(proxy('6.26.0', true), token)).toContain('http.restricted false');
+	});
+
 	test('products are named as their users know them', () => {
 		expect(minerProduct({kind: 'amd', version: '2.14.6'})).toBe('XMRig-AMD 2.14.6');
 		expect(minerProduct({kind: 'miner', version: null})).toBe('XMRig');

@@ -3,10 +3,11 @@ import {describe, expect, it} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
 import type {DialectName, MinerSnapshot, RateWindows} from '../../source/miner/model.js';
 import {normalizeSnapshot} from '../../source/miner/normalize.js';
-import {isBackendsShape, isSummaryShape, isThreadsShape} from '../../source/miner/shapes.js';
+import {readProxyMinersDocument} from '../../source/miner/normalize-proxy.js';
+import {isBackendsShape, isProxySummaryShape, isSummaryShape, isThreadsShape} from '../../source/miner/shapes.js';
 import {captureJson, readSynthetic} from '../helpers/captures.js';
 
-const dialectNames: DialectName[] = ['v2', 'v2-legacy-summary', 'v1', 'v1-summary-only'];
+const dialectNames: DialectName[] = ['v2', 'v2-legacy-summary', 'v1', 'v1-summary-only', 'proxy'];
 
 const realDocuments: unknown[] = [
 	captureJson('v6.26/get_2_summary.txt'),
@@ -20,6 +21,9 @@ const realDocuments: unknown[] = [
 	readSynthetic('v2.14-threads.json'),
 	readSynthetic('nvidia-2.14-summary.json'),
 	readSynthetic('nvidia-2.14-threads.json'),
+	captureJson('../xmrig-proxy/v6.26/get_1_summary.txt'),
+	captureJson('../xmrig-proxy/v6.26/get_1_workers.txt'),
+	captureJson('../xmrig-proxy/v6.26/get_1_miners.txt'),
 ];
 
 /** A real document with random subtrees swapped for arbitrary JSON (the fields keep their names, the types go wild). */
@@ -68,6 +72,15 @@ function checkSnapshot(snapshot: MinerSnapshot): void {
 	for (const thread of snapshot.threads) checkRates(thread.hashrate);
 	for (const backend of snapshot.backends) checkRates(backend.hashrate);
 	for (const feature of snapshot.features) expect(typeof feature).toBe('string');
+	const proxy = snapshot.proxy;
+	if (proxy !== null) {
+		for (const rate of [...proxy.hashrate, proxy.sinceStart, ...(proxy.workers ?? []).flatMap((worker) => worker.hashrate)]) {
+			if (rate !== null) expect(Number.isFinite(rate) && rate >= 0).toBe(true);
+		}
+
+		for (const worker of proxy.workers ?? []) expect(typeof worker.name).toBe('string');
+	}
+
 	// A snapshot is plain data: it must survive a clone and a JSON round trip.
 	expect(() => structuredClone(snapshot)).not.toThrow();
 	expect(() => JSON.stringify(snapshot)).not.toThrow();
@@ -98,6 +111,25 @@ describe('normalizeSnapshot on arbitrary JSON', () => {
 				if (isBackendsShape(perThread)) checkSnapshot(normalizeSnapshot('v2', summary, perThread));
 				if (isThreadsShape(perThread)) checkSnapshot(normalizeSnapshot('v1', summary, perThread));
 				checkSnapshot(normalizeSnapshot('v1-summary-only', summary, perThread));
+				if (isProxySummaryShape(summary)) checkSnapshot(normalizeSnapshot('proxy', summary, null));
+			}),
+			{numRuns: 800},
+		);
+	});
+});
+
+describe('reading /1/miners on arbitrary JSON', () => {
+	it('returns miners or throws MinerError, and the pool password is in neither', () => {
+		const password = 'fixture-pool-pass1';
+		fc.assert(
+			fc.property(anyDocument, (document) => {
+				try {
+					const miners = readProxyMinersDocument(document);
+					expect(JSON.stringify(miners)).not.toContain(password);
+				} catch (error) {
+					expect(error).toBeInstanceOf(MinerError);
+					expect(`${(error as MinerError).message} ${(error as MinerError).oneLine()}`).not.toContain(password);
+				}
 			}),
 			{numRuns: 800},
 		);

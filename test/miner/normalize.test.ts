@@ -89,6 +89,7 @@ describe('normalizeSnapshot: real 6.26 captures (no pool, no job)', () => {
 			],
 			perThreadRead: true,
 			features: ['api', 'asm', 'http', 'hwloc', 'tls'],
+			proxy: null,
 		});
 	});
 

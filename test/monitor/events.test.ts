@@ -2,6 +2,8 @@ import {describe, expect, it} from 'vitest';
 import type {MinerSnapshot} from '../../source/miner/model.js';
 import type {DropState, EventDraft} from '../../source/monitor/events.js';
 import {deriveEvents, initialDropState, initialPauseState, isRestart, RESUME_GRACE_MS} from '../../source/monitor/events.js';
+import {normalizeSnapshot} from '../../source/miner/normalize.js';
+import {captureJson} from '../helpers/captures.js';
 import {makeSnapshot, withRates} from '../helpers/snapshot.js';
 
 const ctx = (drop: DropState = initialDropState, elapsedMs = 1000) => ({name: 'rig-01', drop, elapsedMs});
@@ -513,5 +515,36 @@ describe('deriveEvents', () => {
 			hugepages: {kind: 'pages', allocated: 100, total: 1168},
 		});
 		expect(kinds(deriveEvents(makeSnapshot(), next, ctx()).events)).toEqual(['pool-lost', 'paused', 'rejected', 'hugepages-lost']);
+	});
+});
+
+describe('deriveEvents on an xmrig-proxy', () => {
+	const summary = () => captureJson('../xmrig-proxy/v6.26/get_1_summary.txt') as Record<string, unknown>;
+	const proxy = (change: (summary: Record<string, unknown>) => void = () => undefined) => {
+		const document = summary();
+		change(document);
+		return normalizeSnapshot('proxy', document, null);
+	};
+	const upstreams = (active: number, error: number) => (document: Record<string, unknown>) => {
+		document['upstreams'] = {active, sleep: 0, error, total: active + error, ratio: 2};
+	};
+
+	it('names the proxy as a proxy', () => {
+		expect(deriveEvents(null, proxy(), ctx()).events).toEqual([
+			{kind: 'started', severity: 'info', message: 'watching rig-01, xmrig-proxy 6.26.0'},
+		]);
+		const restarted = run(
+			[proxy((document) => (document['uptime'] = 3))],
+			proxy((document) => (document['uptime'] = 500)),
+		);
+		expect(restarted.events.map((event) => event.message)).toEqual(['proxy restarted (up 3s)']);
+	});
+
+	it('tells its upstreams lost and back, and no reconnect from the errors it counts now', () => {
+		const result = run([proxy(upstreams(1, 1)), proxy(upstreams(0, 2)), proxy(upstreams(1, 1))], proxy(upstreams(1, 0)));
+		expect(result.events.map((event) => [event.kind, event.message])).toEqual([
+			['pool-lost', 'no upstream active: every pool connection lost'],
+			['pool-connected', 'upstream connected'],
+		]);
 	});
 });

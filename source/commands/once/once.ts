@@ -3,7 +3,7 @@ import {pollOnce} from '../../monitor/monitor.js';
 import {buildSession} from '../../session/build.js';
 import type {Session} from '../../session/session.js';
 import type {Command, RunPlan} from '../command.js';
-import {formatOnceText, type OnceResult} from './report.js';
+import {formatOnceText, proxyJson, type OnceResult} from './report.js';
 
 export const run: Command<RunPlan> = async (plan, context) => {
 	for (const notice of plan.notices) context.warn(notice);
@@ -68,7 +68,15 @@ function toJson(results: readonly OnceResult[]) {
 						hint: result.error.hint,
 					}
 				: null,
-			miner: result.snapshot,
+			miner: minerJson(result.snapshot),
+			proxy: result.snapshot === null ? null : proxyJson(result.snapshot),
 		})),
 	};
+}
+
+/** The snapshot as the model has it; a proxy's own numbers are in `proxy` beside it (windows named), not twice. */
+function minerJson(snapshot: OnceResult['snapshot']) {
+	if (snapshot === null) return null;
+	const {proxy: _proxy, ...rest} = snapshot;
+	return rest;
 }

@@ -1,5 +1,16 @@
 import type {MinerError} from '../../miner/errors.js';
-import type {MinerSnapshot, ThreadInfo} from '../../miner/model.js';
+import {minerProduct} from '../../miner/abilities.js';
+import type {MinerSnapshot, ProxyInfo, ProxyRateWindows, ProxyWindowLabel, ThreadInfo} from '../../miner/model.js';
+import {
+	anyProxyWindowFilling,
+	FILLING_LEGEND,
+	formatLastShare,
+	formatProxyRejectPercent,
+	formatProxyShares,
+	formatProxyUpstreams,
+	formatProxyWindow,
+	formatProxyWindows,
+} from '../../format-proxy.js';
 import {
 	DASH,
 	formatBytes,
@@ -59,13 +70,19 @@ function sentence(label: string, text: string): string[] {
 }
 
 /** One snapshot per miner as readable plain text (no colour, no terminal control) within 80 columns, for --once. */
-export function formatOnceText(results: readonly OnceResult[], _now: number): string {
-	return results.map((result) => formatOne(result)).join('\n');
+export function formatOnceText(results: readonly OnceResult[], now: number): string {
+	return results.map((result) => formatOne(result, now)).join('\n');
 }
 
-function formatOne({url, name, snapshot, error}: OnceResult): string {
+function formatOne({url, name, snapshot, error}: OnceResult, now: number): string {
 	if (!snapshot) {
 		return `${[...pack('', [name, url], 2), ...sentence('error', error ? error.oneLine() : 'no answer')].join('\n')}\n`;
+	}
+
+	if (snapshot.proxy) {
+		const lines = proxyLines(name, url, snapshot, snapshot.proxy, now);
+		if (error) lines.push(...sentence('warning', error.oneLine()));
+		return `${lines.join('\n')}\n`;
 	}
 
 	const s = snapshot;
@@ -140,4 +157,74 @@ function threadLines(threads: readonly ThreadInfo[]): string[] {
 	}
 
 	return lines;
+}
+
+/** An xmrig-proxy: its own state, results and rate windows, then one line per worker. */
+function proxyLines(name: string, url: string, s: MinerSnapshot, proxy: ProxyInfo, now: number): string[] {
+	const state = s.connection.connected ? 'connected' : 'no upstream';
+	const lines = pack('', [name, minerProduct(s), proxy.mode ?? DASH, `up ${formatDuration(s.uptime)}`, state, url], 2);
+	const upstreams = proxy.upstreams === null ? `${s.connection.connected ? 'some' : 'none'} active` : formatProxyUpstreams(proxy.upstreams);
+	lines.push(...labelled('upstreams', [upstreams]));
+	const miners = proxy.miners === null ? DASH : `${formatInteger(proxy.miners.now)} now  ${formatInteger(proxy.miners.max)} max`;
+	lines.push(...labelled('miners', [miners, `workers ${formatInteger(proxy.workerCount)}`]));
+	const r = proxy.results;
+	lines.push(
+		...labelled('results', [
+			`${formatInteger(r.accepted)} accepted`,
+			`${formatInteger(r.rejected)} rejected (${formatProxyRejectPercent(r)})`,
+			`${formatInteger(r.invalid)} invalid`,
+			`${formatInteger(r.expired)} expired`,
+			`avg ${r.avgTime === null ? DASH : formatDuration(r.avgTime)}`,
+			`latency ${formatPing(r.latency)}`,
+			`best ${formatCount(r.best[0] ?? null)}`,
+		]),
+	);
+	lines.push(...labelled('hashrate', [...formatProxyWindows(proxy.hashrate, s.uptime), `since start ${formatHashrate(proxy.sinceStart)}`]));
+	const workers = proxy.workers ?? [];
+	const filling =
+		anyProxyWindowFilling(proxy.hashrate, s.uptime) || workers.some((worker) => anyProxyWindowFilling(worker.hashrate, s.uptime));
+	if (filling) lines.push(`${' '.repeat(VALUE_COLUMN)}${FILLING_LEGEND}`);
+	if (proxy.workers === null) {
+		lines.push(...labelled('workers', [s.perThreadRead ? 'not listed by the proxy (workers off)' : 'not read']));
+		return lines;
+	}
+
+	const by = proxy.workersMode === null ? '' : `  by ${proxy.workersMode}`;
+	lines.push(`  workers   ${formatInteger(workers.length)}${by}`);
+	const nameWidth = Math.min(24, Math.max(4, ...workers.map((worker) => worker.name.length)));
+	const ipWidth = Math.max(2, ...workers.map((worker) => (worker.ip ?? DASH).length));
+	lines.push(
+		`    ${'name'.padEnd(nameWidth)}  ${'ip'.padEnd(ipWidth)}  ${'1m'.padStart(10)}  ${'10m'.padStart(10)}  acc/rej/inv  last share`,
+	);
+	for (const worker of workers) {
+		const rates = [0, 1].map((index) => formatProxyWindow(worker.hashrate[index] ?? null, index, s.uptime).padStart(10)).join('  ');
+		lines.push(
+			`    ${worker.name.padEnd(nameWidth)}  ${(worker.ip ?? DASH).padEnd(ipWidth)}  ${rates}  ${formatProxyShares(worker).padEnd(11)}  ${formatLastShare(worker.lastShareAt, now)}`,
+		);
+	}
+
+	return lines;
+}
+
+/** Rate windows by their names, in H/s: {"1m": 950, "10m": 90, …}. */
+function windowsJson(windows: ProxyRateWindows): Record<ProxyWindowLabel, number | null> {
+	const [m1, m10, h1, h12, h24] = windows;
+	return {'1m': m1, '10m': m10, '1h': h1, '12h': h12, '24h': h24};
+}
+
+/** The `proxy` object of `--once --json`: the proxy's numbers (H/s), windows named by label. No password is held here. */
+export function proxyJson(snapshot: MinerSnapshot): object | null {
+	const proxy = snapshot.proxy;
+	if (proxy === null) return null;
+	return {
+		mode: proxy.mode,
+		miners: proxy.miners,
+		workerCount: proxy.workerCount,
+		upstreams: proxy.upstreams,
+		results: proxy.results,
+		hashrate: windowsJson(proxy.hashrate),
+		sinceStart: proxy.sinceStart,
+		workersMode: proxy.workersMode,
+		workers: proxy.workers?.map((worker) => ({...worker, hashrate: windowsJson(worker.hashrate)})) ?? null,
+	};
 }

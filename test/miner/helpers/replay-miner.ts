@@ -68,3 +68,19 @@ export function routes216(): Routes {
 		'GET /2/backends': capture('v2.16/restricted-notoken/get_2_backends_notoken.txt'),
 	};
 }
+
+/** Routes of a real xmrig-proxy 6.26.0 (token proxy-secret-3b7, unrestricted) from its captures. */
+export function routesProxy626(): Routes {
+	const at = (name: string) => capture(`../xmrig-proxy/v6.26/${name}`);
+	return {
+		'GET /1/summary': at('get_1_summary.txt'),
+		'GET /2/summary': at('get_2_summary.txt'),
+		'GET /api.json': at('get_api_json.txt'),
+		'GET /1/workers': at('get_1_workers.txt'),
+		'GET /1/miners': at('get_1_miners.txt'),
+		'GET /1/config': at('get_1_config.txt'),
+		'GET /2/config': at('get_2_config.txt'),
+		'GET /1/threads': at('get_1_threads.txt'),
+		'GET /2/backends': at('get_2_backends.txt'),
+	};
+}
