@@ -8,7 +8,7 @@ import {createLimiter, type Limiter} from '../monitor/limiter.js';
 import {Monitor} from '../monitor/monitor.js';
 import type {HistoryRecorder} from '../history/recorder.js';
 import {NoticeLog} from '../monitor/notices.js';
-import type {Simulator} from '../sim/simulator.js';
+import type {ProxySimulator, Simulator} from '../sim/simulator.js';
 
 export type SessionTarget = {
 	readonly url: string;
@@ -97,6 +97,18 @@ export async function startDemoMiner(): Promise<{simulator: Simulator; target: S
 	const simulator = await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'demo-rig', threads: 8});
 	const stateDir = await mkdtemp(path.join(tmpdir(), 'rigtop-demo-'));
 	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}, stateDir};
+}
+
+/**
+ * A demo xmrig-proxy (a warm one with a dozen miners behind it), for the proxy screen; `--demo` itself still starts
+ * one miner. The caller stops the simulator and removes stateDir.
+ */
+export async function startDemoProxy(): Promise<{simulator: ProxySimulator; target: SessionTarget; stateDir: string}> {
+	const [{randomBytes}, {startSimulator}] = await Promise.all([import('node:crypto'), import('../sim/simulator.js')]);
+	const token = randomBytes(16).toString('hex');
+	const simulator = await startSimulator({kind: 'proxy', warm: true, token, restricted: false, workerId: 'demo-proxy', workers: 12});
+	const stateDir = await mkdtemp(path.join(tmpdir(), 'rigtop-demo-'));
+	return {simulator, target: {url: simulator.url, token, name: 'demo-proxy'}, stateDir};
 }
 
 /** What every monitor of a session is told besides its interval. */

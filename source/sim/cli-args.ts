@@ -21,6 +21,10 @@ export type SimCliOptions = {
 	readonly threads: number | null;
 	readonly dialect: SimDialect | null;
 	readonly warm: boolean;
+	/** --sim-kind: a miner (default) or an xmrig-proxy. */
+	readonly kind: 'miner' | 'proxy';
+	/** --sim-workers: how many miners a simulated proxy starts with. */
+	readonly workers: number | null;
 	readonly seed: number | null;
 	/** --sim-mac: the simulated machine's MAC address (its API id derives from it, the port and the kind). */
 	readonly mac: string | null;
@@ -49,6 +53,8 @@ const OPTIONS: Readonly<Record<string, Spec>> = {
 	threads: {value: true},
 	'sim-dialect': {value: true},
 	'sim-warm': {value: false},
+	'sim-kind': {value: true},
+	'sim-workers': {value: true},
 	'sim-seed': {value: true},
 	'sim-mac': {value: true},
 	'sim-time-scale': {value: true},
@@ -81,7 +87,9 @@ XMRig options it understands:
 Simulator options:
       --sim-dialect=D           6 (6.23+), 5 (5.x to 6.22), 2 (2.15, 2.16), 2.14 (2.6 to 2.14); default 6,
                                 or 2.14 for a config file in the older api layout
-      --sim-warm                start as a miner that has been up for days (windows full, shares, pool up)
+      --sim-kind=K              miner (default) or proxy: an xmrig-proxy 6.26 with miners behind it
+      --sim-workers=N           proxy: how many miners connect at the start (default 6)
+      --sim-warm                start as a miner (or proxy) that has been up for days (windows full, shares, pool up)
       --sim-seed=N              deterministic randomness
       --sim-mac=MAC             the machine's MAC address (the API id derives from it, the port and the kind,
                                 as XMRig's does); default one of the worker id's
@@ -154,6 +162,10 @@ export function parseSimArgs(argv: readonly string[]): ParsedArgs {
 	const mac = values.get('sim-mac') ?? null;
 	if (mac !== null && !MAC.test(mac)) return {ok: false, error: `invalid --sim-mac '${mac}' (six hex pairs, e.g. 02:00:00:00:00:01)`};
 	if (timeScale === 'bad') return {ok: false, error: 'invalid --sim-time-scale'};
+	const kind = values.get('sim-kind') ?? 'miner';
+	if (kind !== 'miner' && kind !== 'proxy') return {ok: false, error: `unknown --sim-kind '${kind}' (miner or proxy)`};
+	const workers = numberOption('sim-workers', (n) => Number.isInteger(n) && n >= 0 && n <= 10_000);
+	if (workers === 'bad') return {ok: false, error: 'invalid --sim-workers'};
 
 	return {
 		ok: true,
@@ -176,6 +188,8 @@ export function parseSimArgs(argv: readonly string[]): ParsedArgs {
 			threads,
 			dialect: dialect ?? null,
 			warm: flags.has('sim-warm'),
+			kind,
+			workers,
 			help: flags.has('help'),
 			version: flags.has('version'),
 			seed,

@@ -3,6 +3,7 @@
  *
  *   node dist/xmrig-sim.js -c config.json [--sim-dialect 6|5|2|2.14] [--sim-warm]
  *   node dist/xmrig-sim.js --http-port 0 --http-access-token T --http-no-restricted
+ *   node dist/xmrig-sim.js --sim-kind proxy --http-port 0 [--sim-workers N] [--sim-warm]
  *
  * Reads the XMRig config file (current `http` layout, or the older `api.port` layout, which selects the
  * 2.14 dialect unless --sim-dialect says otherwise), applies the command-line overrides as XMRig does,
@@ -11,7 +12,9 @@
  */
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {parseSimArgs, SIM_USAGE} from './cli-args.js';
+import {parseSimArgs, SIM_USAGE, type SimCliOptions} from './cli-args.js';
+import {checkProxyConfigText, defaultProxyConfigText, PROXY_VERSION, type ProxySettings} from './proxy-payloads.js';
+import type {ProxySimOptions} from './proxy-simulator.js';
 import {defaultConfigDoc, readConfig} from './config-doc.js';
 import {DEFAULT_VERSIONS, type SimDialect} from './dialect.js';
 import {isJsonObject, parseRapidJson, type ParsedJson} from './json-reader.js';
@@ -32,6 +35,8 @@ async function main(): Promise<void> {
 		process.stdout.write(SIM_USAGE);
 		return;
 	}
+
+	if (cli.kind === 'proxy') return mainProxy(cli);
 
 	if (cli.version) {
 		const dialect = cli.dialect ?? '6';
@@ -103,7 +108,59 @@ async function main(): Promise<void> {
 		fail(`HTTP API ${host}:${options.port ?? fileSettings?.api.port ?? 0} ${(error as Error).message}`);
 	}
 	console.log(sim.listening ? `HTTP API ${host}:${sim.port}` : 'HTTP API disabled');
+	keepRunning(sim);
+}
 
+/** --sim-kind proxy: an xmrig-proxy, configured like the miner (config file, then the command line over it). */
+async function mainProxy(cli: SimCliOptions): Promise<void> {
+	if (cli.version) {
+		process.stdout.write(`xmrig-proxy ${PROXY_VERSION} (xmrig-sim)\n`);
+		return;
+	}
+	let fileText: string | null = null;
+	let configPath: string | null = null;
+	let settings: ProxySettings | null = null;
+	if (cli.configPath !== null) {
+		configPath = path.resolve(cli.configPath);
+		try {
+			fileText = readFileSync(configPath, 'utf8');
+		} catch {
+			fail(`unable to open "${cli.configPath}"`);
+		}
+		const check = checkProxyConfigText(fileText);
+		if (!check.ok) fail(`"${cli.configPath}" is not a valid proxy config file${check.parseError === null ? '' : `: ${check.parseError}`}`);
+		settings = check.settings;
+	}
+	const apiFromCli = cli.httpPort !== null || cli.httpToken !== undefined || cli.httpNoRestricted || cli.httpOption;
+	const host = cli.httpHost ?? (settings?.api.enabled ? settings.api.host : '127.0.0.1');
+	const options: {-readonly [K in keyof ProxySimOptions]?: ProxySimOptions[K]} = {host, warm: cli.warm};
+	if (cli.workerId !== null) options.workerId = cli.workerId;
+	if (cli.seed !== null) options.seed = cli.seed;
+	if (cli.mac !== null) options.mac = cli.mac;
+	if (cli.timeScale !== null) options.timeScale = cli.timeScale;
+	if (cli.workers !== null) options.workers = cli.workers;
+	if (fileText !== null && configPath !== null) {
+		options.configText = fileText;
+		options.configPath = configPath;
+	} else if (!apiFromCli) {
+		// No config file and no API option: the proxy's API is off by default, as the miner's.
+		const off = defaultProxyConfigText({workerId: cli.workerId ?? 'sim-proxy', host, port: 0, token: null, restricted: true, watch: true});
+		options.configText = off.replace('"enabled": true,\n        "host"', '"enabled": false,\n        "host"');
+	}
+	if (apiFromCli) options.port = cli.httpPort ?? settings?.api.port ?? 0;
+	if (cli.httpToken !== undefined) options.token = cli.httpToken;
+	if (cli.httpNoRestricted) options.restricted = false;
+	let sim;
+	try {
+		sim = await startSimulator({...options, kind: 'proxy'});
+	} catch (error) {
+		fail(`HTTP API ${host}:${options.port ?? settings?.api.port ?? 0} ${(error as Error).message}`);
+	}
+	console.log(sim.listening ? `HTTP API ${host}:${sim.port}` : 'HTTP API disabled');
+	keepRunning(sim);
+}
+
+function keepRunning(sim: {stop(): Promise<void>}): void {
 	// Like xmrig, keep running whether or not the API is up.
 	const keepAlive = setInterval(() => undefined, 1 << 30);
 	let stopping = false;

@@ -19,13 +19,18 @@ import {backends, dmi, legacyThreads, summary, type PayloadContext} from './payl
 
 export type PutOutcome = {readonly ok: true; readonly after?: () => void} | {readonly ok: false; readonly parseError: string | null};
 
-/** What the pipeline needs from the simulated miner. */
+/** What the pipeline needs from the simulated miner (or proxy). */
 export type PipelineHost = {
 	readonly info: DialectInfo;
 	/** The API settings in force now. */
 	auth(): {readonly token: string | null; readonly restricted: boolean};
-	/** Brings the rig up to now and returns what the payload builders need. */
+	/** Brings the rig up to now and returns what the payload builders need (the miner's routes). */
 	payloadContext(): PayloadContext;
+	/**
+	 * When present, answers every GET but the config in place of the miner's routes (the proxy's ApiRouter):
+	 * the document for the path, or null for 404.
+	 */
+	getDocument?(target: string): JsonValue | null;
 	/** The config document text currently applied. */
 	configText(): string;
 	/** A PUT/POST of a whole config document. */
@@ -174,6 +179,11 @@ function handleModern(host: PipelineHost, request: WireRequest): Answer | null {
 
 	const modern = info.modern;
 	const isConfigPath = target === '/1/config' || (modern && target === '/2/config');
+	if (method === 'GET' && host.getDocument) {
+		if (isConfigPath) return restricted ? errorAnswer(info, 403) : {response: apiResponse(info, 200, host.configText())};
+		const doc = host.getDocument(target);
+		return doc === null ? errorAnswer(info, 404) : jsonAnswer(info, 200, doc);
+	}
 	if (method === 'GET') {
 		if (target === '/1/summary' || target === '/api.json') return jsonAnswer(info, 200, summary(host.payloadContext(), 1));
 		if (modern && target === '/2/summary') return jsonAnswer(info, 200, summary(host.payloadContext(), 2));

@@ -15,11 +15,15 @@ import type {CpuModel, PayloadContext} from './payloads.js';
 import {handleRequest, type PipelineHost, type PutOutcome} from './pipeline.js';
 import {createRandom, randomSeed} from './random.js';
 import {dropUnknownKeys} from './known-keys.js';
+import {startProxySimulator, type ProxySimOptions, type ProxySimulator} from './proxy-simulator.js';
 import {DEFAULT_WARM_UPTIME_SECONDS, Rig} from './rig.js';
 
 export type {SimDialect} from './dialect.js';
+export type {ProxyMinerSpec, ProxySimOptions, ProxySimulator, ProxyWorkerView} from './proxy-simulator.js';
 
 export type SimOptions = {
+	/** 'miner' (default); a proxy is started with ProxySimOptions (kind: 'proxy'). */
+	kind?: 'miner';
 	/** Default '6'. */
 	dialect?: SimDialect;
 	/** Default per dialect: '6.26.0', '5.11.4', '2.16.0-beta', '2.14.4'. */
@@ -479,8 +483,14 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	}
 }
 
-/** Starts a simulated miner listening on loopback; resolves once it accepts connections. */
-export async function startSimulator(options: SimOptions = {}): Promise<Simulator> {
+/**
+ * Starts a simulated miner (or, with `kind: 'proxy'`, a simulated xmrig-proxy) listening on loopback; resolves
+ * once it accepts connections.
+ */
+export async function startSimulator(options: ProxySimOptions): Promise<ProxySimulator>;
+export async function startSimulator(options?: SimOptions): Promise<Simulator>;
+export async function startSimulator(options: SimOptions | ProxySimOptions = {}): Promise<Simulator | ProxySimulator> {
+	if (options.kind === 'proxy') return startProxySimulator(options);
 	const miner = new SimulatedMiner(options);
 	await miner.init();
 	return miner;

@@ -131,6 +131,33 @@ describe('xmrig-sim', () => {
 		});
 	}
 
+	it('--sim-kind proxy serves an xmrig-proxy with --sim-workers miners behind it, config file and all', async () => {
+		const sim = await run(['--sim-kind', 'proxy', '--http-port', '0', '--http-access-token', 'px', '--sim-workers', '2', '--sim-warm']);
+		const port = apiPort(sim.firstLine);
+		const auth = {Authorization: 'Bearer px'};
+		expect((await fetch(`http://127.0.0.1:${port}/1/workers`)).status).toBe(401);
+		const summary = (await (await fetch(`http://127.0.0.1:${port}/1/summary`, {headers: auth})).json()) as {kind: string; uptime: number};
+		expect(summary.kind).toBe('proxy');
+		expect(summary.uptime).toBeGreaterThan(3 * 86400);
+		const workers = (await (await fetch(`http://127.0.0.1:${port}/1/workers`, {headers: auth})).json()) as {workers: unknown[][]};
+		expect(workers.workers.map((row) => row[0])).toEqual(['rig-01', 'rig-02']);
+		sim.child.kill('SIGTERM');
+		expect(await sim.exit).toBe(0);
+
+		const file = path.join(dir, 'proxy.json');
+		writeFileSync(file, fixture('../xmrig-proxy/v6.26/get_1_config.txt').split('\r\n\r\n')[1]!.replace('"port": 13341', '"port": 0'));
+		const fromFile = await run(['--sim-kind=proxy', '-c', file]);
+		const filePort = apiPort(fromFile.firstLine);
+		const own = (await (
+			await fetch(`http://127.0.0.1:${filePort}/1/summary`, {headers: {Authorization: 'Bearer proxy-secret-3b7'}})
+		).json()) as {
+			worker_id: string;
+		};
+		expect(own.worker_id).toBe('capture-proxy');
+		fromFile.child.kill('SIGTERM');
+		expect(await fromFile.exit).toBe(0);
+	});
+
 	it('--version prints the version of the dialect and exits 0', async () => {
 		const sim = await run(['--version', '--sim-dialect', '2']);
 		expect(await sim.exit).toBe(0);

@@ -1,0 +1,547 @@
+/**
+ * The simulated xmrig-proxy: the same loopback HTTP server, auth and wire writer as the simulated miner,
+ * answering as a real xmrig-proxy 6.26.0 does (/1/summary, /2/summary, /api.json, /1/workers, /1/miners,
+ * /1/config = /2/config GET and PUT, /json_rpc with no methods, everything else 404), over a ProxyModel whose
+ * miners come and go, share, fall quiet and lose their upstream. Started by startSimulator({kind: 'proxy'}).
+ */
+import {createHash} from 'node:crypto';
+import {writeFileSync} from 'node:fs';
+import {performance} from 'node:perf_hooks';
+import {ApiServer} from './api-server.js';
+import type {ApiSettings} from './config-doc.js';
+import {dialectInfo, type DialectInfo} from './dialect.js';
+import type {WireRequest} from './http-wire.js';
+import {isJsonObject, parseRapidJson} from './json-reader.js';
+import type {JsonValue} from './json-writer.js';
+import type {PayloadContext} from './payloads.js';
+import {handleRequest, type PipelineHost, type PutOutcome} from './pipeline.js';
+import {ProxyModel, type LifeRates, type ProxyMinerSpec} from './proxy-model.js';
+import {
+	checkProxyConfigText,
+	defaultProxyConfigText,
+	PROXY_VERSION,
+	proxyMiners,
+	proxySummary,
+	proxyWorkers,
+	readProxyConfig,
+	type ProxyContext,
+	type ProxySettings,
+} from './proxy-payloads.js';
+import {createRandom, randomSeed, type Random} from './random.js';
+import type {SimRequest} from './simulator.js';
+
+export type {ProxyMinerSpec, LifeRates} from './proxy-model.js';
+
+export type ProxySimOptions = {
+	readonly kind: 'proxy';
+	/** Default '127.0.0.1'. */
+	readonly host?: string;
+	/** Default 0 (a free port). */
+	readonly port?: number;
+	/** Default null. */
+	readonly token?: string | null;
+	/** Default true. */
+	readonly restricted?: boolean;
+	/** Default 'sim-proxy'. */
+	readonly workerId?: string;
+	/** How many miners connect at the start (default 6), each its own worker `rig-01`… (ignored when `miners` is given). */
+	readonly workers?: number;
+	/** The miners connected at the start, in order (their names are the worker names under rig_id grouping). */
+	readonly miners?: readonly ProxyMinerSpec[];
+	/** Start as a proxy that has run for days (every window full). */
+	readonly warm?: boolean;
+	/** How long a warm proxy has been up, seconds (default 3 days and up to an hour more, fixed per worker id). */
+	readonly warmUptime?: number;
+	readonly seed?: number;
+	readonly timeScale?: number;
+	/** Monotonic milliseconds driving simulated time (default performance.now). */
+	readonly clock?: () => number;
+	/** Wall-clock milliseconds at the start, for `last hash time` (default Date.now()). */
+	readonly epochMs?: number;
+	/** Every Nth share is rejected by the pool (default 50; 0: none). */
+	readonly rejectEvery?: number;
+	/** Share difficulty (default 60000). */
+	readonly diff?: number;
+	/** Workers joining, leaving, falling quiet and upstream errors at random (default true). */
+	readonly lifeEvents?: boolean;
+	/** Mean seconds between those events. */
+	readonly life?: Partial<LifeRates>;
+	/** Default true: a PUT answers 204 and applies ~applyDelayMs later. */
+	readonly watch?: boolean;
+	readonly applyDelayMs?: number;
+	/** Initial config document (default a 6.26 proxy's, with the bound port). */
+	readonly configText?: string;
+	/** Where accepted PUTs are written. */
+	readonly configPath?: string;
+	/** The machine's MAC address (the API id derives from it, the port and "proxy"). */
+	readonly mac?: string;
+};
+
+export type ProxyWorkerView = {
+	readonly name: string;
+	readonly connections: number;
+	readonly accepted: number;
+	readonly rejected: number;
+	readonly invalid: number;
+	readonly lastHash: number;
+	readonly quiet: boolean;
+};
+
+export type ProxySimulator = {
+	readonly kind: 'proxy';
+	/** 'http://127.0.0.1:PORT' */
+	readonly url: string;
+	readonly port: number;
+	readonly info: DialectInfo;
+	readonly requests: readonly SimRequest[];
+	readonly listening: boolean;
+	stop(): Promise<void>;
+	start(): Promise<void>;
+	settled(): Promise<void>;
+	simTime(): number;
+	/** The proxy's uptime now, seconds. */
+	uptime(): number;
+	configText(): string;
+	fileText(): string;
+	setConfigText(text: string): void;
+	/** The workers now (the rows of /1/workers). */
+	workers(): readonly ProxyWorkerView[];
+	/** A worker stays connected but sends no share for `seconds` (default: until wakeWorker). */
+	quietWorker(name: string, seconds?: number): void;
+	wakeWorker(name: string): void;
+	/** Every miner of the worker disconnects (its row stays, 0 connections) until connectMiner. */
+	dropWorker(name: string): void;
+	/** A miner logs in (a new worker, or one more connection of a known one); returns its worker name. */
+	connectMiner(spec: ProxyMinerSpec): string;
+	/** Every upstream goes to error (shares stop) for `seconds` (default: until restoreUpstream). */
+	failUpstream(seconds?: number): void;
+	restoreUpstream(): void;
+	/** The pool rejects the next n shares. */
+	rejectShares(n: number): void;
+	/**
+	 * The worker's miner submits n shares of the share difficulty now: counters move at once, rates at the next
+	 * 4-second tick. With `hashrate: 0` miners and lifeEvents off, a test gets exact numbers.
+	 */
+	submitShares(name: string, n?: number): void;
+	/** The proxy process restarted: uptime 0, every counter and window empty, the miners connected now log in again. */
+	restartProxy(): void;
+};
+
+const MAX_REQUESTS = 1000;
+const DEFAULT_WARM_UPTIME = 3 * 24 * 3600;
+const MEMORY_TOTAL = 17_179_869_184;
+
+function hashNumber(text: string): number {
+	return Number.parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16);
+}
+
+function defaultMac(workerId: string): string {
+	const bytes = createHash('sha256').update(`rigtop-sim-mac:${workerId}`).digest().subarray(0, 6);
+	bytes[0] = ((bytes[0] ?? 0) & 0xfc) | 0x02;
+	return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join(':');
+}
+
+/** The API id as the proxy derives it: port, MAC and the kind "proxy" (Keccak there, SHA3-256 here). */
+function proxyId(port: number, mac: string): string {
+	const portBytes = Buffer.alloc(2);
+	portBytes.writeUInt16LE(port & 0xffff);
+	const macBytes = Buffer.from(mac.replaceAll(/[:-]/g, ''), 'hex');
+	return createHash('sha3-256').update(portBytes).update(macBytes).update('proxy').digest('hex').slice(0, 16);
+}
+
+/** The default miners: rig-01…, a spread of CPUs from a laptop to a server. */
+export function defaultProxyMiners(count: number, random: Random): ProxyMinerSpec[] {
+	return Array.from({length: Math.max(0, Math.floor(count))}, (_, i) => ({
+		name: `rig-${String(i + 1).padStart(2, '0')}`,
+		user: 'sim-wallet',
+		ip: `10.0.0.${11 + i}`,
+		hashrate: Math.round(1500 + random.next() * 14_000),
+	}));
+}
+
+function parseSettings(text: string): ProxySettings | null {
+	const parsed = parseRapidJson(text);
+	if (!parsed.ok || !isJsonObject(parsed.value)) return null;
+	return readProxyConfig(parsed.value);
+}
+
+class SimulatedProxy implements ProxySimulator, PipelineHost {
+	readonly kind = 'proxy' as const;
+	readonly info: DialectInfo = dialectInfo('6', PROXY_VERSION);
+	readonly duplicateRpcAnswers = false;
+	private readonly options: ProxySimOptions;
+	private readonly host: string;
+	private readonly clock: () => number;
+	private readonly clockStart: number;
+	private readonly timeScale: number;
+	private readonly watch: boolean;
+	private readonly applyDelayMs: number;
+	private readonly server: ApiServer;
+	private readonly requestLog: SimRequest[] = [];
+	private model!: ProxyModel;
+	private random!: Random;
+	/** The proxy's uptime at simulated second 0 (negative after a restart). */
+	private startUptime = 0;
+	private epochStart = 0;
+	private settings!: ProxySettings;
+	private api!: ApiSettings;
+	private appliedText = '';
+	private diskText = '';
+	private generatedId = '';
+	private lastPort = 0;
+	private manuallyStopped = false;
+	private applyTimer: NodeJS.Timeout | null = null;
+	private serverOps: Promise<void> = Promise.resolve();
+
+	constructor(options: ProxySimOptions) {
+		this.options = options;
+		this.host = options.host ?? '127.0.0.1';
+		this.clock = options.clock ?? (() => performance.now());
+		this.clockStart = this.clock();
+		this.timeScale = options.timeScale ?? 1;
+		this.watch = options.watch ?? true;
+		this.applyDelayMs = options.applyDelayMs ?? 500;
+		this.server = new ApiServer((request) => this.onRequest(request));
+	}
+
+	async init(): Promise<void> {
+		const {options} = this;
+		let settings: ProxySettings | null = null;
+		if (options.configText !== undefined) {
+			settings = parseSettings(options.configText);
+			if (!settings) throw new Error('startSimulator: configText is not a proxy config document with a valid pool');
+		}
+		const base: ApiSettings = settings?.api ?? {enabled: true, host: this.host, port: 0, token: null, restricted: true};
+		const overrides = options.port !== undefined || options.token !== undefined || options.restricted !== undefined;
+		this.api = {
+			enabled: base.enabled || overrides || settings === null,
+			host: base.host,
+			port: options.port ?? base.port,
+			token: options.token !== undefined ? options.token : base.token,
+			restricted: options.restricted ?? base.restricted,
+		};
+		if (this.api.enabled) this.lastPort = await this.server.listen(this.host, this.api.port);
+		const workerId = options.workerId ?? 'sim-proxy';
+		if (!settings) {
+			this.appliedText = defaultProxyConfigText({
+				workerId,
+				host: this.host,
+				port: this.lastPort,
+				token: this.api.token,
+				restricted: this.api.restricted,
+				watch: this.watch,
+			});
+			settings = parseSettings(this.appliedText)!;
+		} else {
+			this.appliedText = options.configText!;
+		}
+		this.diskText = this.appliedText;
+		this.settings = settings;
+		this.generatedId = proxyId(this.lastPort, options.mac ?? defaultMac(workerId));
+		this.random = createRandom(options.seed ?? randomSeed());
+		this.startUptime = options.warm
+			? (options.warmUptime ?? DEFAULT_WARM_UPTIME + (hashNumber(`rigtop-sim-uptime:${workerId}`) % 3600))
+			: 0;
+		this.epochStart = options.epochMs ?? Date.now();
+		this.model = this.newModel(options.miners ?? defaultProxyMiners(options.workers ?? 6, this.random), this.startUptime, this.epochStart);
+	}
+
+	private newModel(miners: readonly ProxyMinerSpec[], startUptime: number, epochMs: number): ProxyModel {
+		const {options} = this;
+		return new ProxyModel({
+			random: this.random,
+			miners,
+			startUptime,
+			epochMs,
+			rejectEvery: options.rejectEvery ?? 50,
+			diff: options.diff ?? 60_000,
+			lifeEvents: options.lifeEvents ?? true,
+			...(options.life ? {life: options.life} : {}),
+			mode: this.settings.workersMode,
+		});
+	}
+
+	// ---- ProxySimulator -----------------------------------------------------------------------------
+
+	get url(): string {
+		return `http://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.lastPort}`;
+	}
+
+	get port(): number {
+		return this.lastPort;
+	}
+
+	get requests(): readonly SimRequest[] {
+		return this.requestLog;
+	}
+
+	get listening(): boolean {
+		return this.server.listening;
+	}
+
+	simTime(): number {
+		return ((this.clock() - this.clockStart) / 1000) * this.timeScale;
+	}
+
+	uptime(): number {
+		return Math.floor(this.startUptime + this.simTime());
+	}
+
+	async stop(): Promise<void> {
+		this.manuallyStopped = true;
+		this.queueServer(() => this.server.close());
+		await this.settled();
+	}
+
+	async start(): Promise<void> {
+		this.manuallyStopped = false;
+		this.queueServer(async () => {
+			if (this.api.enabled && !this.server.listening) this.lastPort = await this.server.listen(this.host, this.lastPort);
+		});
+		await this.settled();
+	}
+
+	async settled(): Promise<void> {
+		let current: Promise<void>;
+		do {
+			current = this.serverOps;
+			await current;
+		} while (current !== this.serverOps);
+	}
+
+	configText(): string {
+		return this.appliedText;
+	}
+
+	fileText(): string {
+		return this.diskText;
+	}
+
+	setConfigText(text: string): void {
+		this.cancelPendingApply();
+		this.writeFile(text);
+		this.applyFromFile();
+	}
+
+	workers(): readonly ProxyWorkerView[] {
+		this.advance();
+		const now = this.model.tickedUptime;
+		return this.model.workers.map((w) => ({
+			name: w.name,
+			connections: w.connections,
+			accepted: w.accepted,
+			rejected: w.rejected,
+			invalid: w.invalid,
+			lastHash: w.lastHash,
+			quiet: w.connections > 0 && w.quietUntil > now,
+		}));
+	}
+
+	quietWorker(name: string, seconds = Infinity): void {
+		this.model.quiet(this.worker(name), this.model.tickedUptime + seconds);
+	}
+
+	wakeWorker(name: string): void {
+		this.model.quiet(this.worker(name), 0);
+	}
+
+	dropWorker(name: string): void {
+		this.model.disconnect(this.worker(name));
+	}
+
+	connectMiner(spec: ProxyMinerSpec): string {
+		this.advance();
+		return this.model.connect(spec).worker.name;
+	}
+
+	failUpstream(seconds = Infinity): void {
+		this.advance();
+		this.model.failUpstream(this.model.tickedUptime + seconds);
+	}
+
+	restoreUpstream(): void {
+		this.advance();
+		this.model.restoreUpstream();
+	}
+
+	rejectShares(n: number): void {
+		this.advance();
+		this.model.rejectShares(n);
+	}
+
+	restartProxy(): void {
+		this.advance();
+		const now = this.simTime();
+		const connected = this.model.miners.map((miner) => miner.worker.spec);
+		this.startUptime = -now;
+		this.model = this.newModel(connected, 0, this.epochStart + now * 1000);
+	}
+
+	submitShares(name: string, n = 1): void {
+		this.model.submitShares(this.worker(name), n, this.startUptime + this.simTime());
+	}
+
+	// ---- PipelineHost -------------------------------------------------------------------------------
+
+	auth(): {token: string | null; restricted: boolean} {
+		return {token: this.api.token, restricted: this.api.restricted};
+	}
+
+	payloadContext(): PayloadContext {
+		throw new Error('a proxy answers through getDocument');
+	}
+
+	getDocument(target: string): JsonValue | null {
+		switch (target) {
+			case '/1/summary':
+			case '/2/summary':
+			case '/api.json':
+				return proxySummary(this.context());
+			case '/1/workers':
+				return proxyWorkers(this.context());
+			case '/1/miners':
+				return proxyMiners(this.context());
+			default:
+				return null;
+		}
+	}
+
+	putConfig(sent: string): PutOutcome {
+		const check = checkProxyConfigText(sent);
+		if (!check.ok) return {ok: false, parseError: check.parseError};
+		const saved = this.writeFile(sent);
+		if (this.watch && check.settings.watch && saved) {
+			// The file watcher: a 500 ms debounce, then the file is read again.
+			this.cancelPendingApply();
+			this.applyTimer = setTimeout(() => {
+				this.applyTimer = null;
+				this.applyFromFile();
+			}, this.applyDelayMs);
+			this.applyTimer.unref();
+			return {ok: true};
+		}
+		this.apply(sent, check.settings);
+		return {ok: true};
+	}
+
+	/** xmrig-proxy registers no JSON-RPC methods. */
+	rpc(): boolean {
+		return false;
+	}
+
+	// ---- internals ----------------------------------------------------------------------------------
+
+	private worker(name: string): NonNullable<ReturnType<ProxyModel['workerNamed']>> {
+		this.advance();
+		const worker = this.model.workerNamed(name);
+		if (!worker) throw new Error(`no simulated worker named ${JSON.stringify(name)}`);
+		return worker;
+	}
+
+	private advance(): void {
+		this.model.advanceTo(this.startUptime + this.simTime());
+	}
+
+	private context(): ProxyContext {
+		this.advance();
+		const uptime = this.uptime();
+		const wobble = Math.sin(uptime / 600);
+		return {
+			model: this.model,
+			id: this.settings.apiId !== null && this.settings.apiId !== '' ? this.settings.apiId : this.generatedId,
+			workerId: this.settings.workerId ?? this.options.workerId ?? 'sim-proxy',
+			restricted: this.api.restricted,
+			uptime,
+			settings: this.settings,
+			resources: {
+				free: Math.floor((MEMORY_TOTAL * (0.62 + 0.02 * wobble)) / 4096) * 4096,
+				total: MEMORY_TOTAL,
+				rss: 9_109_504 + this.model.miners.length * 16_384 + this.model.workers.length * 8192,
+				load: [0.12 + 0.05 * wobble, 0.1 + 0.03 * wobble, 0.08],
+			},
+		};
+	}
+
+	private onRequest(request: WireRequest): ReturnType<typeof handleRequest> {
+		const answer = handleRequest(this, request);
+		this.requestLog.push({
+			method: request.method,
+			path: request.target,
+			headers: Object.fromEntries(request.headers),
+			body: request.body.toString('utf8'),
+			status: answer?.response.status ?? 0,
+		});
+		if (this.requestLog.length > MAX_REQUESTS) this.requestLog.splice(0, this.requestLog.length - MAX_REQUESTS);
+		return answer;
+	}
+
+	private cancelPendingApply(): void {
+		if (this.applyTimer) clearTimeout(this.applyTimer);
+		this.applyTimer = null;
+	}
+
+	private writeFile(text: string): boolean {
+		if (this.options.configPath !== undefined) {
+			try {
+				writeFileSync(this.options.configPath, text);
+			} catch {
+				return false;
+			}
+		}
+		this.diskText = text;
+		return true;
+	}
+
+	private applyFromFile(): void {
+		const check = checkProxyConfigText(this.diskText);
+		if (check.ok) this.apply(this.diskText, check.settings);
+	}
+
+	private apply(text: string, settings: ProxySettings): void {
+		this.advance();
+		this.appliedText = text;
+		this.settings = settings;
+		this.model.setMode(settings.workersMode);
+		this.applyApi(settings.api);
+	}
+
+	private applyApi(next: ApiSettings): void {
+		const previous = this.api;
+		this.api = next;
+		if (!next.enabled) {
+			this.queueServer(() => this.server.close());
+			return;
+		}
+		const moveTo = next.port !== 0 && next.port !== this.lastPort ? next.port : null;
+		if (previous.enabled && moveTo === null) return;
+		this.queueServer(async () => {
+			if (moveTo !== null) await this.server.close();
+			if (this.manuallyStopped || this.server.listening) return;
+			try {
+				this.lastPort = await this.server.listen(this.host, moveTo ?? this.lastPort);
+			} catch {
+				// Port taken: the API stays down.
+			}
+		});
+	}
+
+	private queueServer(operation: () => Promise<void>): void {
+		this.serverOps = this.serverOps.then(async () => {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			try {
+				await operation();
+			} catch {
+				// A failed close/listen leaves the listener as it is.
+			}
+		});
+	}
+}
+
+/** Starts a simulated xmrig-proxy on loopback; resolves once it accepts connections. */
+export async function startProxySimulator(
+	options: Omit<ProxySimOptions, 'kind'> & {readonly kind?: 'proxy'} = {},
+): Promise<ProxySimulator> {
+	const proxy = new SimulatedProxy({...options, kind: 'proxy'});
+	await proxy.init();
+	return proxy;
+}
