@@ -14,6 +14,7 @@ import {
 	type SparkData,
 	type SparkRequest,
 } from '../../history/stores.js';
+import {formatDurationShort} from '../../format.js';
 import {shareUnchanged} from '../../monitor/structural-share.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {Store} from '../../store.js';
@@ -69,10 +70,17 @@ export function useSparkline(
 	return answer ?? {values: recent, since: null};
 }
 
-/** The previous answer while the line draws the same. */
+/** The previous answer while the line and its title draw the same (the span's end moves at each poll). */
 function shareSpark(previous: SparkData | undefined, next: SparkData | undefined): SparkData | undefined {
 	if (previous === undefined || next === undefined) return next;
-	return previous.since === next.since ? shareUnchanged(previous, next) : next;
+	if (previous.since !== next.since || sparkSpan(previous) !== sparkSpan(next)) return next;
+	const values = shareUnchanged(previous.values, next.values);
+	return values === previous.values ? previous : next;
+}
+
+/** What the line's title says of its span ("since 3d": from its start to its end), or null without history. */
+export function sparkSpan(data: SparkData): string | null {
+	return data.since === null || data.until === undefined ? null : formatDurationShort(Math.max(0, data.until - data.since) / 1000);
 }
 
 /**

@@ -1,9 +1,8 @@
 import {Box} from 'ink';
 import {useCallback, useEffect, useMemo, type ReactNode} from 'react';
 import type {MinerHistory} from '../../../history/stores.js';
-import {formatDurationShort} from '../../../format.js';
 import {describeEvents} from '../../event-lines.js';
-import {usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
+import {sparkSpan, usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
 import {FixedNowContext, syncClocks, useFixedNow, useNowShown} from '../../hooks/use-now.js';
 import {useKeys} from '../../hooks/use-keys.js';
 import {useSelected, useStore} from '../../hooks/use-store.js';
@@ -91,11 +90,6 @@ const selectNothing = (): MonitorState | null => null;
 
 function shareSelection(previous: MonitorState | null, next: MonitorState | null): MonitorState | null {
 	return previous === null || next === null ? next : shareShown(previous, next);
-}
-
-/** The sparkline's span as its title says it ("since 3d"), against the present. */
-function sinceText(since: number | null, now: number): string | null {
-	return since === null ? null : formatDurationShort(Math.max(0, now - since) / 1000);
 }
 
 /** The calendar day of an instant: the events are dated against it ("23:54" today, "Mar 13 23:54" before). */
@@ -293,9 +287,9 @@ export function Dashboard({
 		sparkRows > 1 ? layout.sparklineWidth * 2 : layout.sparklineWidth,
 		now,
 	);
-	// "Now" for the events' dates and the sparkline's span: the clock, redrawing the screen only when the day or the
-	// span's text changes (the polls bring the clock to the present: use-now.ts); held still, the held poll's time.
-	const clock = useNowShown(1000, (at) => (held === null ? `${dayOf(at)}|${sinceText(spark.since, at)}` : ''));
+	// "Now" for the events' dates: the clock, redrawing the screen only when the day changes; held still, the held
+	// poll's time. The sparkline's span runs to the poll it was read for (sparkSpan).
+	const clock = useNowShown(1000, (at) => (held === null ? dayOf(at) : ''));
 	const current = now ?? (held === null ? clock : (held.lastAttemptAt ?? 0));
 	const paneEvents = usePaneEvents(history, state.events, layout.eventLines);
 	const eventLines = useMemo(() => describeEvents(paneEvents, current).reverse(), [paneEvents, current]);
@@ -325,7 +319,7 @@ export function Dashboard({
 							sessionAverage={state.sessionAverage}
 							sparkline={spark.values}
 							sparkRows={sparkRows}
-							since={sinceText(spark.since, current)}
+							since={sparkSpan(spark)}
 							paused={snapshot.paused === true}
 							width={leftWidth}
 							height={hashrateHeight}
