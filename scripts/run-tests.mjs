@@ -8,7 +8,9 @@
 // fetched from the npm registry with `npx -y -p node@VERSION` unless it is the Node running this script.
 // `--also-node=VERSION` (repeatable) or RIGTOP_ALSO_NODE=VERSION,VERSION adds runs (22, 22.19.0, …).
 // The closing line sums every run. Within a run, `node` on PATH is that run's Node, so the e2e tests'
-// `node dist/cli.js` runs on it too.
+// `node dist/cli.js` runs on it too. With no Vitest arguments (the whole suite, as CI runs it), each Node's
+// unit and e2e projects are two runs, and two runs go at a time (see the queue below); with arguments
+// (a folder, a file, --project), each Node gets one run with them, one Node after the other.
 import {execFile, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -42,20 +44,39 @@ for (let index = 0; index < argv.length; index++) {
 const vitest = path.resolve('node_modules/vitest/vitest.mjs');
 const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-tests-'));
 
-/** Runs `command args… vitest run` once; returns its counts. */
-function runSuite(label, command, args) {
+/**
+ * Runs `command args… vitest run [extra…]` once; returns its counts. With `capture`, its output is kept and printed
+ * in one block, under its label, when it ends (two runs at once must not interleave their lines).
+ */
+function runSuite(label, command, args, extra = [], capture = false) {
 	const jsonFile = path.join(dir, `results-${label.replaceAll(/\W/g, '_')}.json`);
 	const env = {...process.env};
 	delete env.CI;
 	// The e2e tests spawn `node`: in the run on this script's Node, that must be this Node.
 	if (command === process.execPath) env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}`;
+	const started = Date.now();
 	const child = spawn(
 		command,
-		[...args, vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...vitestArgs],
-		{stdio: 'inherit', env},
+		[...args, vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...extra, ...vitestArgs],
+		{stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env},
 	);
+	const output = [];
+	if (capture) {
+		child.stdout.on('data', (chunk) => output.push(chunk));
+		child.stderr.on('data', (chunk) => output.push(chunk));
+	}
+
 	return new Promise((resolve) => {
-		child.on('error', () => resolve({passed: 0, failed: 1, skipped: 0}));
+		const done = (counts) => {
+			if (capture) {
+				const seconds = Math.round((Date.now() - started) / 1000);
+				process.stdout.write(`\n── ${label} (${seconds} s) ──\n\n${Buffer.concat(output).toString('utf8')}`);
+			}
+
+			resolve(counts);
+		};
+
+		child.on('error', () => done({passed: 0, failed: 1, skipped: 0}));
 		child.on('exit', (code, signal) => {
 			let passed = 0;
 			let failed = 0;
@@ -76,16 +97,16 @@ function runSuite(label, command, args) {
 			const exitCode = code ?? (signal ? 1 : 0);
 			if (exitCode !== 0 && failed === 0) failed = 1;
 			if (passed === 0 && failed === 0) failed = 1;
-			resolve({passed, failed, skipped});
+			done({passed, failed, skipped});
 		});
 	});
 }
 
-const runs = [];
+/** Each Node to run the suite on: its label and how to start it (fetched by npx unless it is this one). */
+const nodes = [];
 for (const spec of specs) {
 	if (isCurrent(spec)) {
-		if (runs.length > 0) console.log(`\n── the suite on Node ${process.version} ──\n`);
-		runs.push({label: `Node ${process.version}`, ...(await runSuite('current', process.execPath, []))});
+		nodes.push({label: `Node ${process.version}`, key: 'current', command: process.execPath, args: []});
 		continue;
 	}
 
@@ -94,21 +115,59 @@ for (const spec of specs) {
 			resolve(error ? `${spec} (npx could not fetch it)` : stdout.trim()),
 		);
 	});
-	console.log(`\n── the suite on Node ${version} (npx -y -p node@${spec}) ──\n`);
 	// `node` here is the one npx put first on PATH: the vitest workers and the CLIs the e2e tests spawn use it.
-	runs.push({label: `Node ${version}`, ...(await runSuite(`node${spec}`, 'npx', ['-y', '-p', `node@${spec}`, 'node']))});
+	nodes.push({
+		label: `Node ${version} (npx -y -p node@${spec})`,
+		key: `node${spec}`,
+		command: 'npx',
+		args: ['-y', '-p', `node@${spec}`, 'node'],
+	});
+}
+
+const runs = [];
+if (vitestArgs.length === 0) {
+	// The whole suite: each Node's unit and e2e projects are separate runs, two at a time, in the order
+	// unit, e2e of the first Node, then of the next. The e2e tests mostly wait for real seconds (polls, tmux
+	// screens) while the unit tests keep a core busy: side by side they finish in about the time of one
+	// Node's suite run alone. Each run is still the whole project on that Node; the counts are summed.
+	const queue = nodes.flatMap((node) => ['unit', 'e2e'].map((project) => ({node, project})));
+	const lane = async () => {
+		for (let next = queue.shift(); next; next = queue.shift()) {
+			const {node, project} = next;
+			const counts = await runSuite(`${node.label}, ${project}`, node.command, node.args, ['--project', project], true);
+			runs.push({label: node.label.replace(/ \(npx.*$/, ''), ...counts});
+		}
+	};
+
+	await Promise.all([lane(), lane()]);
+} else {
+	for (const node of nodes) {
+		if (nodes.length > 1) console.log(`\n── the suite on ${node.label} ──\n`);
+		runs.push({label: node.label.replace(/ \(npx.*$/, ''), ...(await runSuite(node.key, node.command, node.args))});
+	}
 }
 
 rmSync(dir, {recursive: true, force: true});
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** The counts per Node, its projects' runs summed. */
+const perNode = new Map();
 for (const run of runs) {
 	passed += run.passed;
 	failed += run.failed;
 	skipped += run.skipped;
-	if (runs.length > 1)
-		console.log(`${run.label}: ${run.passed} passed, ${run.failed} failed${run.skipped ? `, ${run.skipped} skipped` : ''}`);
+	const sum = perNode.get(run.label) ?? {passed: 0, failed: 0, skipped: 0};
+	perNode.set(run.label, {passed: sum.passed + run.passed, failed: sum.failed + run.failed, skipped: sum.skipped + run.skipped});
+}
+
+console.log('');
+if (perNode.size > 1) {
+	for (const node of nodes) {
+		const label = node.label.replace(/ \(npx.*$/, '');
+		const sum = perNode.get(label) ?? {passed: 0, failed: 1, skipped: 0};
+		console.log(`${label}: ${sum.passed} passed, ${sum.failed} failed${sum.skipped ? `, ${sum.skipped} skipped` : ''}`);
+	}
 }
 
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
