@@ -90,7 +90,10 @@ export const minerFamilies = {
 		"The proxy's hashrate over a window (1m, 10m, 1h, 12h, 24h): its miners' accepted shares, as the proxy counts them.",
 		['window'],
 	),
-	proxyHashrateHighest: gauge('xmrig_proxy_hashrate_highest_hashes_per_second', "The proxy's highest 1 min hashrate since it started."),
+	proxyHashrateAverage: gauge(
+		'xmrig_proxy_hashrate_average_hashes_per_second',
+		"The proxy's average hashrate since it started (the hashes its miners' accepted shares are worth over its uptime).",
+	),
 	proxyMiners: gauge('xmrig_proxy_miners', 'Miners connected to the proxy now.'),
 	proxyMinersMax: gauge('xmrig_proxy_miners_max', 'The most miners connected to the proxy at once since it started.'),
 	proxyWorkers: gauge('xmrig_proxy_workers', "Workers the proxy counts (its summary's workers: miners grouped by its workers mode)."),

@@ -136,7 +136,7 @@ function addProxy(snapshot: MinerSnapshot, proxy: ProxyInfo, url: string, add: A
 	add('proxyInfo', 1, [proxy.mode ?? '']);
 	add('uptime', snapshot.uptime);
 	addProxyWindows(add, 'proxyHashrate', proxy.hashrate, []);
-	add('proxyHashrateHighest', proxy.highest);
+	add('proxyHashrateAverage', proxy.sinceStart);
 	add('proxyMiners', proxy.miners?.now);
 	add('proxyMinersMax', proxy.miners?.max);
 	add('proxyWorkers', proxy.workerCount);

@@ -87,7 +87,7 @@ describe('a proxy from the real capture', () => {
 		// kH/s in the capture ([0.95, 0.09, 0.01, 0.0, 0.0, 1.18]), H/s out.
 		const windows = Object.fromEntries(select(samples, 'xmrig_proxy_hashrate_hashes_per_second').map((s) => [s.labels['window'], s.value]));
 		expect(windows).toEqual({'1m': 950, '10m': 90, '1h': 10, '12h': 0, '24h': 0});
-		expect(one('xmrig_proxy_hashrate_highest_hashes_per_second')).toEqual([1180]);
+		expect(one('xmrig_proxy_hashrate_average_hashes_per_second')).toEqual([1180]);
 		expect(one('xmrig_proxy_miners')).toEqual([2]);
 		expect(one('xmrig_proxy_miners_max')).toEqual([2]);
 		expect(one('xmrig_proxy_workers')).toEqual([2]);
