@@ -9,7 +9,13 @@ import type {EventKind, Severity} from './types.js';
  */
 
 /** An event before the monitor gives it a sequence number and a time. */
-export type EventDraft = {readonly kind: EventKind; readonly severity: Severity; readonly message: string};
+export type EventDraft = {
+	readonly kind: EventKind;
+	readonly severity: Severity;
+	readonly message: string;
+	/** A proxy's worker the event is about. */
+	readonly worker?: string;
+};
 
 export type DropOptions = {
 	/** The 10 s rate counts as dropped under this share of the reference average (default 0.7). */

@@ -455,7 +455,14 @@ export class Monitor implements Store<MonitorState> {
 
 	#append(drafts: readonly EventDraft[], at: number): readonly MinerEvent[] {
 		for (const draft of drafts) {
-			this.#events.push({seq: ++this.#seq, at, kind: draft.kind, severity: draft.severity, message: draft.message});
+			this.#events.push({
+				seq: ++this.#seq,
+				at,
+				kind: draft.kind,
+				severity: draft.severity,
+				message: draft.message,
+				...(draft.worker === undefined ? {} : {worker: draft.worker}),
+			});
 		}
 
 		return this.#events.toArray();
