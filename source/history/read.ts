@@ -36,6 +36,8 @@ export type StoredMiner = {
 	readonly url: string;
 	readonly apiId: string | null;
 	readonly workerId: string | null;
+	/** XMRig's kind ('miner', 'cpu', 'proxy'…), where it said. */
+	readonly kind: string | null;
 	readonly firstSeen: number;
 	readonly lastSeen: number;
 };
@@ -151,7 +153,7 @@ export class HistoryReader {
 			() =>
 				this.#store
 					.all<MinerColumns>(
-						"SELECT miner, name, url, api_id, worker, first_seen, last_seen FROM miner WHERE kind IS NOT 'proxy-worker' ORDER BY last_seen DESC",
+						"SELECT miner, name, url, api_id, worker, kind, first_seen, last_seen FROM miner WHERE kind IS NOT 'proxy-worker' ORDER BY last_seen DESC",
 					)
 					.map(minerFromColumns),
 			[],
@@ -185,7 +187,7 @@ export class HistoryReader {
 	miner(id: number): StoredMiner | null {
 		return this.#store.read(() => {
 			const row = this.#store.get<MinerColumns>(
-				'SELECT miner, name, url, api_id, worker, first_seen, last_seen FROM miner WHERE miner = ?',
+				'SELECT miner, name, url, api_id, worker, kind, first_seen, last_seen FROM miner WHERE miner = ?',
 				id,
 			);
 			return row ? minerFromColumns(row) : null;
@@ -538,6 +540,7 @@ type MinerColumns = {
 	url: string;
 	api_id: string | null;
 	worker: string | null;
+	kind: string | null;
 	first_seen: number;
 	last_seen: number;
 };
@@ -549,6 +552,7 @@ function minerFromColumns(row: MinerColumns): StoredMiner {
 		url: row.url,
 		apiId: row.api_id,
 		workerId: row.worker,
+		kind: row.kind,
 		firstSeen: row.first_seen,
 		lastSeen: row.last_seen,
 	};
