@@ -213,6 +213,8 @@ export type SparkData = {
 	readonly values: readonly (number | null)[];
 	/** When what the line shows begins (the first thing known, within the span); null without history. */
 	readonly since: number | null;
+	/** Where the line ends (the poll it was read for, or the screen's fixed present); its title's span runs to it. */
+	readonly until?: number;
 };
 
 export type SparkRequest = {
@@ -248,7 +250,7 @@ export class SparklineStore extends RequestStore<SparkRequest, SparkData> {
 		const window = sparkWindow(first, Math.max(request.now, request.latest), request.points, this.source.intervalMs);
 		const series = this.#cache.read(this.source, {from: window.from, to: window.to, points: request.points});
 		const values = series.points.map((point) => (point.live > 0 ? point.avg : null));
-		return {values, since: first === null ? null : Math.max(first, window.from)};
+		return {values, since: first === null ? null : Math.max(first, window.from), until: Math.max(request.now, request.latest)};
 	}
 }
 

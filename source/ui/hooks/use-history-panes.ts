@@ -4,30 +4,83 @@
  * from before this session. The panes never read the history themselves: they ask the stores from an effect, and
  * until the first answer comes (the frame after the first) they show the monitor's own samples and events.
  */
-import {useEffect, useMemo} from 'react';
-import {paneEventsRequest, paneWanted, storedEventOf, type Answer, type MinerHistory, type SparkData} from '../../history/stores.js';
+import {useCallback, useEffect, useMemo} from 'react';
+import {
+	paneEventsRequest,
+	paneWanted,
+	storedEventOf,
+	type Answer,
+	type MinerHistory,
+	type SparkData,
+	type SparkRequest,
+} from '../../history/stores.js';
+import {formatDurationShort} from '../../format.js';
+import {shareUnchanged} from '../../monitor/structural-share.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {Store} from '../../store.js';
 import type {TimedEvent} from '../event-lines.js';
 import {syncClocks} from './use-now.js';
-import {useStore} from './use-store.js';
+import {useSelected, useStore} from './use-store.js';
 
 const NO_ANSWERS: readonly Answer<never>[] = [];
 const NO_STORE: Store<readonly Answer<never>[]> = {subscribe: () => () => {}, getState: () => NO_ANSWERS};
 
-/** The sparkline's values: the history's (`points` buckets up to the last poll), else the monitor's recent samples. */
-export function useSparkline(history: MinerHistory | undefined, state: MonitorState, points: number, now: number): SparkData {
+/**
+ * The sparkline's values: the history's (`points` buckets up to the last poll), else `recent` (the monitor's own
+ * samples). Following the polls, the store reads at each one by itself (RequestStore.follow) and the screen takes its
+ * newest answer, redrawn only when the values or the span's start change (a paused miner's line does not move);
+ * `held` (the dashboard's freeze) asks for the line of that state's last poll and keeps it.
+ */
+export function useSparkline(
+	history: MinerHistory | undefined,
+	monitor: Store<MonitorState>,
+	held: MonitorState | null,
+	recent: readonly (number | null)[],
+	points: number,
+	fixedNow: number | null,
+): SparkData {
 	const store = history?.sparkline;
-	// syncClocks: the "… ago" labels move with the poll the line is read for, in the same frame (use-now.ts).
-	const answers = useStore(store ?? NO_STORE, syncClocks);
-	const latest = state.lastAttemptAt ?? 0;
 	const asked = points > 0;
-	// Asked again when the answers change too: a screen held still (f) keeps its answer while the store follows the polls.
+	const heldLatest = held === null ? null : (held.lastAttemptAt ?? 0);
+	const heldRequest = useMemo<SparkRequest | null>(
+		() => (heldLatest === null ? null : {points, now: fixedNow ?? heldLatest, latest: heldLatest}),
+		[points, fixedNow, heldLatest],
+	);
+	const select = useCallback(
+		(answers: readonly Answer<SparkData>[]) => {
+			if (store === undefined || !asked) return undefined;
+			return heldRequest === null ? answers[0]?.value : store.answerFor(answers, heldRequest);
+		},
+		[store, asked, heldRequest],
+	);
+	// syncClocks: the "… ago" labels move with the poll the line is read for, in the same frame (use-now.ts).
+	const answer = useSelected<readonly Answer<SparkData>[], SparkData | undefined>(store ?? NO_STORE, select, shareSpark, syncClocks);
 	useEffect(() => {
-		if (asked) store?.request({points, now, latest});
-	}, [store, asked, points, now, latest, answers]);
-	const answer = store && asked ? store.answerFor(answers, {points, now, latest}) : undefined;
-	return answer ?? {values: state.recentRates, since: null};
+		if (store === undefined || !asked) return;
+		const ask = () => {
+			const latest = heldLatest ?? monitor.getState().lastAttemptAt ?? 0;
+			store.request(heldRequest ?? {points, now: fixedNow ?? latest, latest});
+		};
+
+		ask();
+		if (heldRequest === null) return;
+		// Held still: asked again at each answer, so the store stops following the polls and keeps this one.
+		return store.subscribe(ask);
+	}, [store, asked, points, fixedNow, heldLatest, heldRequest, monitor]);
+	return answer ?? {values: recent, since: null};
+}
+
+/** The previous answer while the line and its title draw the same (the span's end moves at each poll). */
+function shareSpark(previous: SparkData | undefined, next: SparkData | undefined): SparkData | undefined {
+	if (previous === undefined || next === undefined) return next;
+	if (previous.since !== next.since || sparkSpan(previous) !== sparkSpan(next)) return next;
+	const values = shareUnchanged(previous.values, next.values);
+	return values === previous.values ? previous : next;
+}
+
+/** What the line's title says of its span ("since 3d": from its start to its end), or null without history. */
+export function sparkSpan(data: SparkData): string | null {
+	return data.since === null || data.until === undefined ? null : formatDurationShort(Math.max(0, data.until - data.since) / 1000);
 }
 
 /**

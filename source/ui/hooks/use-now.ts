@@ -1,4 +1,5 @@
-import {createContext, useContext, useSyncExternalStore} from 'react';
+import {createContext, useCallback, useContext, useSyncExternalStore} from 'react';
+import type {Store} from '../../store.js';
 
 /**
  * One shared clock per interval for "12s ago" labels: however many components ask for it, there
@@ -112,5 +113,30 @@ export function useNowShown(intervalMs: number, shown: (now: number) => string):
 	const clock = sharedClock(intervalMs);
 	const text = () => shown(fixed ?? clock.getSnapshot());
 	useSyncExternalStore(fixed === null ? clock.subscribe : noSubscription, text, text);
+	return fixed ?? clock.getSnapshot();
+}
+
+/**
+ * `useNowShown` for a label drawn from a store's state and the clock ("live · 2s ago" from the monitor's last good
+ * poll): it re-renders when `shown(state, now)` changes, at a tick or at a change of the store, and at nothing else.
+ * The component that draws the label reads the store itself, so the screen above it need not follow the times that
+ * every poll moves (the dashboard's selection leaves them out).
+ */
+export function useNowShownOf<T>(store: Store<T>, intervalMs: number, shown: (state: T, now: number) => string): number {
+	const fixed = useContext(FixedNowContext);
+	const clock = sharedClock(intervalMs);
+	const subscribe = useCallback(
+		(listener: () => void) => {
+			const leaveClock = fixed === null ? clock.subscribe(listener) : undefined;
+			const leaveStore = store.subscribe(listener);
+			return () => {
+				leaveClock?.();
+				leaveStore();
+			};
+		},
+		[clock, store, fixed],
+	);
+	const text = () => shown(store.getState(), fixed ?? clock.getSnapshot());
+	useSyncExternalStore(subscribe, text, text);
 	return fixed ?? clock.getSnapshot();
 }

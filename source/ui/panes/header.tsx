@@ -1,10 +1,11 @@
 import {Text} from 'ink';
-import {memo} from 'react';
+import {memo, useMemo} from 'react';
 import {minerProduct} from '../../miner/abilities.js';
 import type {MonitorState} from '../../monitor/types.js';
 import {formatClock, formatDuration} from '../../format.js';
 import {DEFAULT_INTERVAL_MS, formatInterval} from '../../monitor/poll-interval.js';
-import {useNowShown} from '../hooks/use-now.js';
+import {useNowShownOf} from '../hooks/use-now.js';
+import type {Store} from '../../store.js';
 import {SCREEN_KEYMAP} from '../keys/bindings.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
@@ -28,13 +29,20 @@ export type HeaderProps = {
 	readonly intervalMs?: number;
 	/** The display is held still (f) since then: the right side says so instead of the link's state. */
 	readonly frozenAt?: number;
+	/**
+	 * The monitor the state comes from: the badge's age ("live · 2s ago") reads its last good poll there, so a screen
+	 * whose state leaves out the times each poll moves (the dashboard's selection, shown.ts) still dates it right.
+	 */
+	readonly live?: Store<MonitorState>;
 };
 
 /** Who the miner is, left; how rigtop's link to it stands, right (the right side wins the space). */
-function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
+function HeaderView({state, width, intervalMs, frozenAt, live}: HeaderProps) {
 	const theme = useTheme();
-	// Ticks redraw the header only when its state changes ("live · 12s ago" each second, "down since 12:03" never).
-	const now = useNowShown(1000, (at) => (frozenAt === undefined ? badgeText(statusBadge(state, at)) : ''));
+	const timed = useMemo<Store<MonitorState>>(() => live ?? {subscribe: () => () => {}, getState: () => state}, [live, state]);
+	// Ticks and polls redraw the header only when its state changes ("live · 12s ago" each second, "down since 12:03"
+	// never; a poll that leaves it "live · just now" not at all).
+	const now = useNowShownOf(timed, 1000, (current, at) => (frozenAt === undefined ? badgeText(statusBadge(current, at)) : ''));
 	const snapshot = state.snapshot;
 	const worker = snapshot?.workerId ?? null;
 	const name = worker !== null && worker !== state.name ? `${state.name} (${worker})` : state.name;
@@ -50,7 +58,7 @@ function HeaderView({state, width, intervalMs, frozenAt}: HeaderProps) {
 
 	const badge: StatusBadge =
 		frozenAt === undefined
-			? statusBadge(state, now)
+			? statusBadge(timed.getState(), now)
 			: {word: 'FROZEN', detail: ` at ${formatClock(frozenAt)} · ${SCREEN_KEYMAP.keyOf('freeze', 'dashboard')} goes on`, tone: 'info'};
 	// The state takes at most a little over half the line, so the rig name stays readable.
 	const room = Math.max(8, Math.min(width - 24, Math.floor(width * 0.55)));

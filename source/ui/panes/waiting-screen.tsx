@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {MonitorState} from '../../monitor/types.js';
 import {formatDuration} from '../../format.js';
-import {useNow} from '../hooks/use-now.js';
+import {useNowShown} from '../hooks/use-now.js';
 import {useTheme} from '../theme.js';
 import {Wrapped} from '../wrap.js';
 
@@ -24,7 +24,9 @@ function retryText(nextPollAt: number | null, now: number): string | null {
  */
 function WaitingScreenView({state, width, height}: WaitingScreenProps) {
 	const theme = useTheme();
-	const now = useNow(1000);
+	// Ticks redraw it only when the countdown's text changes (never while no poll has failed).
+	const counting = state.error !== null || state.consecutiveFailures > 0;
+	const now = useNowShown(1000, (at) => (counting ? (retryText(state.nextPollAt, at) ?? '') : ''));
 	const error = state.error;
 	const retry = retryText(state.nextPollAt, now);
 	if (error === null) {

@@ -1,12 +1,11 @@
 import {Box} from 'ink';
 import {useCallback, useEffect, useMemo, type ReactNode} from 'react';
 import type {MinerHistory} from '../../../history/stores.js';
-import {formatDurationShort} from '../../../format.js';
 import {describeEvents} from '../../event-lines.js';
-import {usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
-import {FixedNowContext, syncClocks, useFixedNow} from '../../hooks/use-now.js';
+import {sparkSpan, usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
+import {FixedNowContext, syncClocks, useFixedNow, useNowShown} from '../../hooks/use-now.js';
 import {useKeys} from '../../hooks/use-keys.js';
-import {useStore} from '../../hooks/use-store.js';
+import {useSelected, useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {computeLayout, STAT_PANE_HEIGHT, type DashboardLayout} from '../../layout.js';
@@ -38,6 +37,7 @@ import {
 	type FrozenMoment,
 } from './reduce.js';
 import {ShareTracker} from './share-track.js';
+import {shareShown, shownState} from './shown.js';
 
 export type DashboardProps = {
 	readonly store: Store<MonitorState>;
@@ -83,6 +83,18 @@ function StatsPanes({layout, panes}: {readonly layout: DashboardLayout; readonly
 	}
 
 	return <>{rows}</>;
+}
+
+/** The selection while the dashboard is held still (f): nothing, so polls draw no frame. */
+const selectNothing = (): MonitorState | null => null;
+
+function shareSelection(previous: MonitorState | null, next: MonitorState | null): MonitorState | null {
+	return previous === null || next === null ? next : shareShown(previous, next);
+}
+
+/** The calendar day of an instant: the events are dated against it ("23:54" today, "Mar 13 23:54" before). */
+function dayOf(at: number): string {
+	return new Date(at).toDateString();
 }
 
 /** How long a message in the footer's place stays when no key is pressed. */
@@ -133,8 +145,6 @@ export function Dashboard({
 		tracks.follow();
 		syncClocks();
 	}, [tracks]);
-	const live = useStore(store, onChange);
-	const liveShares = tracks.getState();
 	// What f holds (reduce.ts): the state, the shares and the clock of the moment the key is read.
 	const moment = useCallback(
 		(): FrozenMoment => ({state: store.getState(), shares: tracks.getState(), at: now ?? Date.now()}),
@@ -163,12 +173,13 @@ export function Dashboard({
 	const ui = screen.state;
 	const {dispatch} = screen;
 	const {frozen} = ui;
-	const state = frozen?.state ?? live;
-	const shares = frozen?.shares ?? liveShares;
+	// What the dashboard draws of the monitor's state (shown.ts): a poll that changes none of it draws no frame. While
+	// held still (f) it selects nothing, and no poll draws one.
+	const live = useSelected(store, frozen === null ? shownState : selectNothing, shareSelection, onChange);
+	const held = frozen?.state ?? null;
+	const state = held ?? live ?? shownState(store.getState());
+	const shares = frozen?.shares ?? tracks.getState();
 	const {columns, rows} = useTerminalSize();
-	// "Now" for the events' dates and the sparkline's span: the last poll's time (each poll redraws them, and no clock
-	// of their own ticks: the header's one clock is the only timer, use-now.ts).
-	const current = now ?? state.lastAttemptAt ?? 0;
 	const outdated = isOutdated(state);
 	// Down or in error with values on screen: the reason and its fix in full, above the events.
 	const notice = useMemo<Notice | null>(() => {
@@ -268,7 +279,18 @@ export function Dashboard({
 	const {leftWidth, rightWidth} = layout;
 	const sparkRows = 1 + layout.sparkExtra;
 	const hashrateHeight = STAT_PANE_HEIGHT + layout.sparkExtra;
-	const spark = useSparkline(history, state, sparkRows > 1 ? layout.sparklineWidth * 2 : layout.sparklineWidth, current);
+	const spark = useSparkline(
+		history,
+		store,
+		held,
+		state.recentRates,
+		sparkRows > 1 ? layout.sparklineWidth * 2 : layout.sparklineWidth,
+		now,
+	);
+	// "Now" for the events' dates: the clock, redrawing the screen only when the day changes; held still, the held
+	// poll's time. The sparkline's span runs to the poll it was read for (sparkSpan).
+	const clock = useNowShown(1000, (at) => (held === null ? dayOf(at) : ''));
+	const current = now ?? (held === null ? clock : (held.lastAttemptAt ?? 0));
 	const paneEvents = usePaneEvents(history, state.events, layout.eventLines);
 	const eventLines = useMemo(() => describeEvents(paneEvents, current).reverse(), [paneEvents, current]);
 
@@ -297,7 +319,7 @@ export function Dashboard({
 							sessionAverage={state.sessionAverage}
 							sparkline={spark.values}
 							sparkRows={sparkRows}
-							since={spark.since === null ? null : formatDurationShort(Math.max(0, current - spark.since) / 1000)}
+							since={sparkSpan(spark)}
 							paused={snapshot.paused === true}
 							width={leftWidth}
 							height={hashrateHeight}
@@ -364,7 +386,7 @@ export function Dashboard({
 					state={state}
 					width={columns}
 					{...(intervalMs === null ? {} : {intervalMs})}
-					{...(frozen === null ? {} : {frozenAt: frozen.at})}
+					{...(frozen === null ? {live: store} : {frozenAt: frozen.at})}
 				/>
 				{body}
 				{layout.footerLines > 0 ? (

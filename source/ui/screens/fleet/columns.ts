@@ -8,7 +8,7 @@
  * minutes each); they get it where the terminal has room (at 200 columns names and pools show whole). The shares
  * column is as wide as its longest count written whole: shares are never shortened ("25 102/25 140").
  */
-import {DASH, formatAgo, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../../format.js';
+import {DASH, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../../format.js';
 import {fitColumns, type Column, type FittedColumn} from '../../table.js';
 import {hourCells} from './hours.js';
 import {sortArrow, type FleetSort} from './order.js';
@@ -103,7 +103,6 @@ const HOUR_WANT = 30;
 
 /** The columns; `hours`: the session keeps history, so the table has its last-hour column where the width allows. */
 export function fleetColumns(
-	now: number,
 	wants: FleetWants = {rig: 0, pool: 0},
 	hours = false,
 	sort: FleetSort | null = null,
@@ -187,7 +186,7 @@ export function fleetColumns(
 			width: 8,
 			align: 'right',
 			drop: 10,
-			cell: (line) => (line.kind === 'rig' ? formatAgo(line.row.lastSeenAt, now).replace(' ago', '') : ''),
+			cell: (line) => (line.kind === 'rig' ? line.row.seen : ''),
 		},
 		{
 			id: 'alert',
@@ -217,12 +216,11 @@ export function fleetGap(width: number): number {
 
 /** The fleet's columns fitted to `width` columns of table (the terminal's, less the selection and alert marks). */
 export function fitFleetColumns(
-	now: number,
 	wants: FleetWants,
 	hours: boolean,
 	sort: FleetSort | null,
 	width: number,
 	gap: number,
 ): readonly FittedColumn<FleetLine>[] {
-	return fitColumns(fleetColumns(now, wants, hours, sort), Math.max(1, width), gap);
+	return fitColumns(fleetColumns(wants, hours, sort), Math.max(1, width), gap);
 }

@@ -55,8 +55,7 @@ export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv): Flee
 				);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const gap = fleetGap(size.columns);
-	const fitted = fitFleetColumns(
-		now,
+	const fitted = fittedColumns(
 		{rig: wants.rig, pool: wants.pool, shares: wants.shares ?? 0},
 		hours,
 		sort,
@@ -65,6 +64,21 @@ export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv): Flee
 	);
 	const layout = computeFleetLayout(size.columns, size.rows, Math.max(1, order.length), hasCountedLine(fitted, shownTotals));
 	return {order, shownTotals, gap, fitted, layout};
+}
+
+type Fitted = readonly FittedColumn<FleetLine>[];
+
+/** The last columns fitted and what they were fitted for. */
+let lastFit: {readonly key: string; readonly fitted: Fitted} | null = null;
+
+/**
+ * The fleet's columns fitted (fitFleetColumns), the same object while what they are fitted for is the same: the
+ * rows' memo (table.tsx) compares them, so a poll redraws only the rows whose text changed.
+ */
+function fittedColumns(wants: Required<FleetWants>, hours: boolean, sort: FleetSort, width: number, gap: number): Fitted {
+	const key = JSON.stringify([wants.rig, wants.pool, wants.shares, hours, sort, width, gap]);
+	if (lastFit?.key !== key) lastFit = {key, fitted: fitFleetColumns(wants, hours, sort, width, gap)};
+	return lastFit.fitted;
 }
 
 /** The last entry the help can scroll to in a frame of this layout (0 when it fits). */

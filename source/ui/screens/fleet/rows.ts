@@ -6,7 +6,7 @@ import type {RigAlerts} from '../../../alerts/center.js';
 import type {Alert} from '../../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../../monitor/types.js';
 import type {MinerSnapshot, RateWindows} from '../../../miner/model.js';
-import {formatDurationShort, formatWhen} from '../../../format.js';
+import {formatAgo, formatDurationShort, formatWhen} from '../../../format.js';
 import {hostPort} from '../../../monitor/name.js';
 import type {HourPoint} from '../../../history/last-hour.js';
 import {describeEvents, type EventLine} from '../../event-lines.js';
@@ -45,6 +45,8 @@ export type FleetRow = {
 	readonly uptime: number | null;
 	/** Epoch ms of the last good poll. */
 	readonly lastSeenAt: number | null;
+	/** When it was last seen, as the "seen" column says it at the row's time ("just now", "4m"): the row compares it, not the time. */
+	readonly seen: string;
 	/** The alert to show on the row: an open trouble, else a recent one. */
 	readonly alert: Alert | null;
 	/** Its last hour from the history store (the fleet's history column), or null. */
@@ -141,6 +143,7 @@ export function fleetRow(
 		pool: shown ? (snapshot.connection.connected ? snapshot.connection.pool : null) : null,
 		uptime: shown ? snapshot.uptime : null,
 		lastSeenAt: state.lastSuccessAt,
+		seen: formatAgo(state.lastSuccessAt, now).replace(' ago', ''),
 		alert: rowAlert(alerts, now),
 		hour,
 	};

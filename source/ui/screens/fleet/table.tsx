@@ -108,7 +108,7 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.rejected === b.rejected &&
 		a.pool === b.pool &&
 		a.uptime === b.uptime &&
-		a.lastSeenAt === b.lastSeenAt &&
+		a.seen === b.seen &&
 		a.alert === b.alert &&
 		a.hour === b.hour
 	);
