@@ -40,7 +40,7 @@ function proxyInfo(workers: readonly ProxyWorker[] | null, overrides: Partial<Pr
 			best: [],
 		},
 		hashrate: [3000, 3000, 3000, 3000, 3000],
-		highest: 3000,
+		sinceStart: 3000,
 		workers,
 		workersMode: 'rig_id',
 		...overrides,
