@@ -2,7 +2,8 @@
  * Events of an xmrig-proxy read from two successive polls, beside the ones every program has (events.ts: down and
  * back, restarted, upstream lost): its upstreams in error and recovered, and each worker behind it joining, gone
  * (dropped from the list, or no connection left) and back, quiet (workerQuiet) and sharing again, its rate dropping
- * against its own history and recovering (the miner's drop detector, on the worker's 1 min rate). Pure: what lasts
+ * against its own history and recovering (the miner's drop detector on the worker's 10 min rate: its 1 min rate is the
+ * difficulty of the shares of one minute, 0 in a minute without one, far too jumpy to judge). Pure: what lasts
  * from poll to poll goes in and out through ProxyEventState; the workers' rate references are the monitor's.
  *
  * The first list seen is the baseline (no "joined" for every worker at start; one listed without a connection is
@@ -37,8 +38,11 @@ export const initialProxyEventState: ProxyEventState = Object.freeze({workers: n
 
 /** After a proxy restarts, how long its miners have to log in again before a worker missing is gone. */
 export const RESTART_SETTLE_MS = 60_000;
-/** A worker's drop is judged after this much of it connected (its 1 min window must be full). */
-export const WORKER_DROP_GRACE_MS = 75_000;
+/**
+ * A worker's drop is judged after this much of it connected and sharing, and of the proxy up: the 10 min window it is
+ * judged by must hold no time without it.
+ */
+export const WORKER_DROP_GRACE_MS = 11 * 60_000;
 /** More events than this of one kind in one poll are told as one. */
 export const WORKER_EVENTS_EACH_MAX = 5;
 
@@ -56,7 +60,7 @@ export type ProxyEventContext = {
 export type ProxyEventResult = {
 	readonly events: readonly EventDraft[];
 	readonly state: ProxyEventState;
-	/** The workers' rates this poll that count for their references (connected, sharing, past the grace). */
+	/** The workers' 1 min rates this poll that count for their references (connected, sharing). */
 	readonly judged: readonly {readonly worker: string; readonly rate: number}[];
 };
 
@@ -90,7 +94,9 @@ export function deriveProxyEvents(next: MinerSnapshot, given: ProxyEventState, c
 	if (list === null) return {events, state, judged: []};
 	const baseline = state.workers === null;
 	const settling = ctx.now < state.settleUntil;
-	const before = state.workers ?? new Map<string, WorkerTrack>();
+	let before: ReadonlyMap<string, WorkerTrack> = state.workers ?? new Map<string, WorkerTrack>();
+	// A new process: every window starts empty, each worker's rate is judged again after the grace.
+	if (ctx.restarted) before = new Map([...before].map(([name, track]) => [name, {...track, drop: {...initialDropState, sinceResume: 0}}]));
 	const after = new Map<string, WorkerTrack>();
 	const perWorker: EventDraft[] = [];
 	const judged: {worker: string; rate: number}[] = [];
@@ -140,7 +146,8 @@ export function deriveProxyEvents(next: MinerSnapshot, given: ProxyEventState, c
 		if (step.event) perWorker.push({...step.event, worker: worker.name});
 		drop = step.state;
 		const rate = worker.hashrate[0];
-		if (connected && !quiet && rate !== null && rate > 0 && drop.sinceResume === null) judged.push({worker: worker.name, rate});
+		// Its 1 min rate feeds its reference (the rate stored, the rate its stored hour is made of).
+		if (connected && !quiet && rate !== null && rate > 0) judged.push({worker: worker.name, rate});
 		after.set(worker.name, {gone, quiet, drop});
 	}
 
@@ -160,11 +167,11 @@ export function deriveProxyEvents(next: MinerSnapshot, given: ProxyEventState, c
 }
 
 function stepWorkerDrop(worker: ProxyWorker, drop: DropState, connected: boolean, ctx: ProxyEventContext) {
-	const windows: DropWindows = {medium: '1m', long: '10m', graceMs: WORKER_DROP_GRACE_MS, subject: `worker ${worker.name}: `};
-	const [rate, long] = worker.hashrate;
+	const windows: DropWindows = {medium: '1h', long: '12h', graceMs: WORKER_DROP_GRACE_MS, subject: `worker ${worker.name}: 10m `};
+	const [, rate, medium, long] = worker.hashrate;
 	return stepDropRates(
 		drop,
-		{rate, medium: null, long, paused: false, connected},
+		{rate, medium, long, paused: false, connected},
 		ctx.dropOptions,
 		ctx.elapsedMs,
 		ctx.referenceOf(worker.name),

@@ -92,21 +92,38 @@ describe('deriveProxyEvents', () => {
 		]);
 	});
 
-	it("a worker's rate dropping against its own history is a drop (named), and its recovery", () => {
+	it("a worker's 10 min rate dropping against its own history is a drop (named), and its recovery; a jumpy 1 min rate is none", () => {
 		// 2 kH/s for the whole grace: its reference (the monitor's hour of it) says 2 kH/s.
-		let state = step(initialProxyEventState, proxyInfo([worker('a', 2000)]), NOW).state;
 		let now = NOW;
+		let state = step(initialProxyEventState, proxyInfo([worker('a', 2000, {lastShareAt: now - 1000})]), NOW).state;
 		for (let t = 0; t <= WORKER_DROP_GRACE_MS; t += 1000) {
 			now += 1000;
-			state = step(state, proxyInfo([worker('a', 2000)]), now, 2000).state;
+			state = step(state, proxyInfo([worker('a', 2000, {lastShareAt: now - 1000})]), now, 2000).state;
+		}
+
+		for (const oneMinute of [0, 0, 0, 9000, 0, 0, 0]) {
+			now += 1000;
+			const result = step(
+				state,
+				proxyInfo([worker('a', 2000, {lastShareAt: now - 1000, hashrate: [oneMinute, 2000, 2000, 2000, 2000]})]),
+				now,
+				2000,
+			);
+			state = result.state;
+			expect(result.events).toEqual([]);
 		}
 
 		const drops = [];
 		for (let i = 0; i < 3; i++) {
 			now += 1000;
-			// Its 1 min rate at 0.5 kH/s and its 10 min window down too (the proxy restarted its windows): judged against
-			// what it did before, its hour as rigtop knows it.
-			const result = step(state, proxyInfo([worker('a', 2000, {hashrate: [500, 600, 600, 600, 600]})]), now, 2000);
+			// Its 10 min rate at 0.5 kH/s, its longer windows at 0.6 (the proxy restarted them a while ago): judged against
+			// what it did before, its hour as rigtop knows it. Its 1 min rate is whatever the minute's shares made it.
+			const result = step(
+				state,
+				proxyInfo([worker('a', 2000, {lastShareAt: now - 1000, hashrate: [i === 1 ? 9000 : 0, 500, 600, 600, 600]})]),
+				now,
+				2000,
+			);
 			state = result.state;
 			drops.push(...result.events);
 		}
@@ -115,20 +132,20 @@ describe('deriveProxyEvents', () => {
 			{
 				kind: 'hashrate-drop',
 				severity: 'warn',
-				message: 'worker a: hashrate down to 500 H/s, 25.0% of the 1h average (2.00 kH/s)',
+				message: 'worker a: 10m hashrate down to 500 H/s, 25.0% of the 1h average (2.00 kH/s)',
 				worker: 'a',
 			},
 		]);
 		const recovered = [];
 		for (let i = 0; i < 3; i++) {
 			now += 1000;
-			const result = step(state, proxyInfo([worker('a', 2000)]), now, 2000);
+			const result = step(state, proxyInfo([worker('a', 2000, {lastShareAt: now - 1000})]), now, 2000);
 			state = result.state;
 			recovered.push(...result.events);
 		}
 
 		expect(recovered).toEqual([
-			{kind: 'hashrate-recovered', severity: 'info', message: 'worker a: hashrate recovered: 2.00 kH/s', worker: 'a'},
+			{kind: 'hashrate-recovered', severity: 'info', message: 'worker a: 10m hashrate recovered: 2.00 kH/s', worker: 'a'},
 		]);
 	});
 
