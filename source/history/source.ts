@@ -256,7 +256,8 @@ export class WorkerHistory implements HistorySource {
 
 	version(): string {
 		const recorder = this.#stored();
-		return recorder ? `stored:${recorder.readWorkerOf(this.#slot, this.#name) ?? ''}:${this.#proxy.eventsStamp()}` : 'session';
+		// In memory, never a read: the proxy's stored miner and its newest event (the worker is found under the proxy).
+		return recorder ? `stored:${recorder.writtenMinerOf(this.#slot) ?? ''}:${this.#name}:${this.#proxy.eventsStamp()}` : 'session';
 	}
 
 	subscribe(listener: () => void): () => void {

@@ -1,4 +1,4 @@
-import {mkdirSync} from 'node:fs';
+import {mkdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {createSession, type Session} from '../../source/session/session.js';
@@ -9,7 +9,9 @@ import {HistoryWriter} from '../../source/history/writer.js';
 import {loadSqlite} from '../../source/history/sqlite.js';
 import {storedWorkers, WORKERS_STORED_MAX} from '../../source/history/samples.js';
 import {startSimulator} from '../../source/sim/simulator.js';
-import type {ProxyWorker} from '../../source/miner/proxy-model.js';
+import type {ProxyInfo, ProxyWorker} from '../../source/miner/proxy-model.js';
+import {HistoryRecorder} from '../../source/history/recorder.js';
+import {makeSnapshot} from '../helpers/snapshot.js';
 import {goodSample, manualClock, observation, openStore, sixFacts, tempDir, until, eventRecord} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -250,3 +252,50 @@ PRAGMA user_version = 1;
 		expect(new HistoryReader(store).miners()).toEqual([]);
 	});
 });
+
+describe('a proxy with thousands of workers', () => {
+	it(`stores ${WORKERS_STORED_MAX} of them from one poll, in the poll's one write, and no ip`, () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
+		const store = HistoryStore.open({file});
+		const recorder = new HistoryRecorder(store, {intervalMs: 1000});
+		const workers: ProxyWorker[] = Array.from({length: 3000}, (_, i) => ({
+			name: `w-${String(i).padStart(4, '0')}`,
+			ip: `10.9.${Math.floor(i / 250)}.${i % 250}`,
+			connections: 1,
+			accepted: i,
+			rejected: 0,
+			invalid: 0,
+			hashes: 0,
+			lastShareAt: null,
+			hashrate: [1000, 1000, 1000, 1000, 1000],
+		}));
+		const snapshot = makeSnapshot({kind: 'proxy', id: 'big-proxy', workerId: 'big-proxy', proxy: bigProxy(workers)});
+		recorder.recordRead(0, {url: 'http://127.0.0.1:3333', name: 'big-proxy', at: Date.now(), snapshot, link: 'live'});
+		const before = store.get<{n: number}>('SELECT count(*) AS n FROM miner')?.n;
+		expect(recorder.flush()).toBe(true);
+		expect(before).toBe(0);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM proxy_worker')?.n).toBe(WORKERS_STORED_MAX);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner IN (SELECT miner FROM proxy_worker)')?.n).toBe(
+			WORKERS_STORED_MAX,
+		);
+		recorder.close();
+		const bytes = readFileSync(file);
+		expect(bytes.includes('10.9.0.1')).toBe(false);
+	});
+});
+
+function bigProxy(workers: readonly ProxyWorker[]): ProxyInfo {
+	return {
+		mode: 'nicehash',
+		miners: {now: workers.length, max: workers.length},
+		workerCount: workers.length,
+		upstreams: {active: 1, sleep: 0, error: 0, total: 1, ratio: workers.length},
+		results: {accepted: 1, rejected: 0, invalid: 0, expired: 0, avgTime: 1, latency: 1, hashesTotal: null, hashesDonate: null, best: []},
+		hashrate: [3e6, 3e6, 3e6, 3e6, 3e6],
+		sinceStart: 3e6,
+		workers,
+		workersMode: 'rig_id',
+	};
+}
