@@ -89,8 +89,12 @@ export function workerSample(worker: ProxyWorker, at: number): SampleRow {
  */
 export const WORKERS_STORED_MAX = 100;
 
-/** Worker polls are stored at most this often (their rates are 1 min windows): a tenth of the rows at a 1 s interval. */
-export const WORKER_SPACING_MS = 10_000;
+/**
+ * A worker's poll is stored at most once a minute: its rate is itself a 1 min window, and each worker's row is a page of
+ * its own in a commit (the rows are kept by worker and time). Measured in process, a proxy of 100 workers polled every
+ * second: 385 MB written a day at once a minute, 775 MB at every 30 s, 2.2 GB at every 10 s (a miner: about 65 MB).
+ */
+export const WORKER_SPACING_MS = 60_000;
 
 /** The workers of a proxy's poll that are stored (WORKERS_STORED_MAX). */
 export function storedWorkers(workers: readonly ProxyWorker[]): readonly ProxyWorker[] {

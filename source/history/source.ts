@@ -12,7 +12,7 @@ import {RingBuffer} from '../monitor/ring-buffer.js';
 import type {MonitorState} from '../monitor/types.js';
 import {seriesOfSamples, type Series, type StoredEvent} from './read.js';
 import type {HistoryRecorder, RecordedMonitor} from './recorder.js';
-import {sampleOfState, workerSample} from './samples.js';
+import {sampleOfState, WORKER_SPACING_MS, workerSample} from './samples.js';
 import type {SampleRow} from './tiers.js';
 
 export type SeriesRequest = {readonly from: number; readonly to: number; readonly points: number};
@@ -213,8 +213,9 @@ export class WorkerHistory implements HistorySource {
 		});
 	}
 
+	/** Its polls' spacing (a chart's bucket is never narrower): a worker's are stored once a minute (WORKER_SPACING_MS). */
 	get intervalMs(): number {
-		return this.#proxy.intervalMs;
+		return Math.max(this.#proxy.intervalMs, WORKER_SPACING_MS);
 	}
 
 	where(): 'stored' | 'session' {

@@ -69,7 +69,7 @@ describe("a proxy's workers in the history store", () => {
 		);
 		for (const worker of workers) {
 			const stored = reader.rows(worker.id, {from: 0, to: Date.now() + 1000});
-			// One row per 10 s at most (WORKER_SPACING_MS): the session was shorter.
+			// One row a minute at most (WORKER_SPACING_MS): the session was shorter.
 			expect(stored.length).toBeGreaterThanOrEqual(1);
 			const simWorker = sim.workers().find((candidate) => candidate.name === worker.name);
 			expect(stored.at(-1)?.good).toBeLessThanOrEqual(simWorker?.accepted ?? -1);
