@@ -127,3 +127,30 @@ describe("an xmrig-proxy's chart and events, and one worker's", () => {
 		all.unmount();
 	}, 30_000);
 });
+
+describe('a worker with history off (--no-history)', () => {
+	it("draws the worker's polls seen this session and lists its events from the monitor's log", async () => {
+		const sim = await startSimulator({kind: 'proxy', warm: true, workers: 2, lifeEvents: false, seed: 12});
+		cleanups.push(async () => sim.stop());
+		const session = createSession([{url: sim.url, token: null}], 250);
+		const [watched] = session.miners;
+		if (!watched) throw new Error('no proxy');
+		const source = new SessionHistory({monitor: watched.monitor, slot: 0, recorder: null, intervalMs: 250, capacity: 100});
+		const worker = new WorkerHistory(source, {monitor: watched.monitor, slot: 0, recorder: null, capacity: 100, worker: 'rig-01'});
+		cleanups.push(async () => {
+			worker.close();
+			source.close();
+			await session.close();
+		});
+		session.start();
+		await until(() => watched.monitor.getState().polls >= 3, 8000, 'polls');
+		sim.dropWorker('rig-01');
+		await until(() => watched.monitor.getState().events.some((event) => event.kind === 'worker-gone'), 8000, 'rig-01 gone');
+		expect(worker.where()).toBe('session');
+		const now = Date.now();
+		const series = worker.series({from: now - 60_000, to: now + 1000, points: 10});
+		expect(series.points.reduce((sum, point) => sum + point.samples, 0)).toBeGreaterThanOrEqual(3);
+		expect(worker.events({since: 0}).map((event) => [event.kind, event.worker])).toEqual([['worker-gone', 'rig-01']]);
+		expect(worker.intervalMs).toBe(60_000);
+	}, 30_000);
+});
