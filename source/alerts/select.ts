@@ -54,6 +54,9 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message' | 'work
 			return open.has(key('worker-gone'))
 				? {alert: {kind: 'worker-back', severity: 'info', message}, open: without(open, key('worker-gone'))}
 				: {alert: null, open};
+		case 'worker-joined':
+			// A worker forgotten a day after it went (proxy-events.ts) comes back as a join: nothing of it is open any more.
+			return {alert: null, open: without(open, key('worker-gone'), key('worker-quiet'))};
 		case 'worker-quiet':
 			return {alert: {kind: 'worker-quiet', severity: 'warn', message}, open: adding(open, key('worker-quiet'))};
 		case 'worker-sharing':

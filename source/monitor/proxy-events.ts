@@ -23,6 +23,8 @@ type WorkerTrack = {
 	/** Its 'worker-quiet' told, not yet its 'worker-sharing'. */
 	readonly quiet: boolean;
 	readonly drop: DropState;
+	/** Since when it is missing from the list (epoch ms); absent while listed. */
+	readonly absentSince?: number;
 };
 
 export type ProxyEventState = {
@@ -43,6 +45,8 @@ export const RESTART_SETTLE_MS = 60_000;
  * judged by must hold no time without it.
  */
 export const WORKER_DROP_GRACE_MS = 11 * 60_000;
+/** A worker missing from the list this long is forgotten (its return is then a join). */
+export const FORGET_ABSENT_MS = 24 * 60 * 60_000;
 /** More events than this of one kind in one poll are told as one. */
 export const WORKER_EVENTS_EACH_MAX = 5;
 
@@ -151,14 +155,15 @@ export function deriveProxyEvents(next: MinerSnapshot, given: ProxyEventState, c
 		after.set(worker.name, {gone, quiet, drop});
 	}
 
-	// Dropped from the list: gone (told once); kept while settling after a restart, as the list fills again.
+	// Dropped from the list: gone (told once); kept while settling after a restart, as the list fills again, and
+	// forgotten a day after (a proxy whose miners come and go under new names would otherwise keep every name).
 	for (const [name, track] of before) {
 		if (after.has(name)) continue;
 		if (track.gone === 'no' && !settling) {
 			tell('worker-gone', 'warn', name, `worker ${name} gone: dropped from the proxy's list`);
-			after.set(name, {...track, gone: 'reported'});
-		} else {
-			after.set(name, track);
+			after.set(name, {...track, gone: 'reported', absentSince: ctx.now});
+		} else if (ctx.now - (track.absentSince ?? ctx.now) < FORGET_ABSENT_MS) {
+			after.set(name, track.absentSince === undefined ? {...track, absentSince: ctx.now} : track);
 		}
 	}
 

@@ -6,6 +6,7 @@ import {deriveProxyEvents, initialProxyEventState, WORKER_DROP_GRACE_MS, type Pr
 import {makeSnapshot} from '../helpers/snapshot.js';
 
 const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
+const HOUR_24 = 24 * 60 * 60_000;
 
 function worker(name: string, rate: number, overrides: Partial<ProxyWorker> = {}): ProxyWorker {
 	return {
@@ -147,6 +148,19 @@ describe('deriveProxyEvents', () => {
 		expect(recovered).toEqual([
 			{kind: 'hashrate-recovered', severity: 'info', message: 'worker a: 10m hashrate recovered: 2.00 kH/s', worker: 'a'},
 		]);
+	});
+
+	it('a worker gone and missing for a day is forgotten: its return is a join', () => {
+		let state = step(initialProxyEventState, proxyInfo([worker('a', 1000), worker('b', 1000)]), NOW).state;
+		state = step(state, proxyInfo([worker('a', 1000)]), NOW + 1000).state;
+		state = step(state, proxyInfo([worker('a', 1000, {lastShareAt: NOW + HOUR_24})]), NOW + 1000 + HOUR_24).state;
+		expect([...(state.workers?.keys() ?? [])]).toEqual(['a']);
+		const back = step(
+			state,
+			proxyInfo([worker('a', 1000, {lastShareAt: NOW + HOUR_24}), worker('b', 1000, {lastShareAt: NOW + HOUR_24})]),
+			NOW + 2000 + HOUR_24,
+		);
+		expect(back.events.map((event) => [event.kind, event.worker])).toEqual([['worker-joined', 'b']]);
 	});
 
 	it('many workers at once are one event of a kind, naming a few', () => {
