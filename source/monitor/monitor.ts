@@ -436,6 +436,11 @@ export class Monitor implements Store<MonitorState> {
 		});
 		this.#proxyEvents = step.state;
 		for (const {worker, rate} of step.judged) this.#workerReference(worker, now).add(now, rate);
+		// The references of workers the events forgot go too.
+		const tracked = step.state.workers;
+		if (tracked && this.#workerReferences.size > tracked.size) {
+			for (const name of this.#workerReferences.keys()) if (!tracked.has(name)) this.#workerReferences.delete(name);
+		}
 		return step.events;
 	}
 
