@@ -66,6 +66,7 @@ const cli = meow(
 	                           $XDG_STATE_HOME/rigtop/history.sqlite)
 	  --since, --until TIME    with history: from / to (90m, 24h, 7d, or a date)
 	  --csv, --list            with history: CSV; the miners stored
+	  --worker NAME            with history: one worker of an xmrig-proxy
 	  --no-color               no colours (so does NO_COLOR)
 	  --listen HOST:PORT       exporter: where /metrics listens (127.0.0.1:9189;
 	                           :PORT for every interface: protect it with a token

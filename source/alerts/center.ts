@@ -7,6 +7,7 @@
 import type {EventKind, MinerEvent, MonitorState, Severity} from '../monitor/types.js';
 import {
 	alertForEvent,
+	troubleKey,
 	burstMessage,
 	defaultBurstOptions,
 	initialBurstState,
@@ -137,7 +138,10 @@ export class AlertCenter implements Store<AlertCenterState> {
 			if (event.kind === 'restarted' || event.kind === 'replaced') restarted = true;
 			const result = alertForEvent(event, tracked.open);
 			tracked.open = result.open;
-			if (result.alert) alerts.push(this.#make(index, state, result.alert.kind, result.alert.severity, result.alert.message, event.at));
+			if (result.alert) {
+				const alert = this.#make(index, state, result.alert.kind, result.alert.severity, result.alert.message, event.at);
+				alerts.push(event.worker === undefined ? alert : {...alert, worker: event.worker});
+			}
 		}
 
 		const burst = this.#rejects(tracked, previous, state, restarted, now);
@@ -177,11 +181,12 @@ export class AlertCenter implements Store<AlertCenterState> {
 	}
 
 	#remember(tracked: Tracked, alert: Alert): void {
-		for (const kind of [...tracked.openAlerts.keys()]) {
-			if (!isOpen(tracked.open, kind)) tracked.openAlerts.delete(kind);
+		for (const key of [...tracked.openAlerts.keys()]) {
+			if (!isOpen(tracked.open, key)) tracked.openAlerts.delete(key);
 		}
 
-		if (isOpen(tracked.open, alert.kind)) tracked.openAlerts.set(alert.kind, alert);
+		const key = troubleKey(alert.kind, alert.worker);
+		if (isOpen(tracked.open, key)) tracked.openAlerts.set(key, alert);
 	}
 
 	#publish(index: number, tracked: Tracked, alerts: readonly Alert[]): void {
@@ -195,8 +200,8 @@ export class AlertCenter implements Store<AlertCenterState> {
 	}
 }
 
-function isOpen(open: OpenTroubles, kind: string): boolean {
-	return (open as ReadonlySet<string>).has(kind);
+function isOpen(open: OpenTroubles, key: string): boolean {
+	return open.has(key);
 }
 
 /** The events after `lastSeq` (the list is ordered by seq). */

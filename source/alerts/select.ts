@@ -13,27 +13,56 @@ export type AlertDraft = {readonly kind: AlertKind; readonly severity: Severity;
 
 /** The troubles of one miner that are alerted and not yet cleared. */
 /** Named as the alert that opens them. */
-type Trouble = 'down' | 'error' | 'pool-lost' | 'hashrate-drop' | 'paused' | 'hugepages-lost';
-export type OpenTroubles = ReadonlySet<Trouble>;
+type Trouble =
+	'down' | 'error' | 'pool-lost' | 'hashrate-drop' | 'paused' | 'hugepages-lost' | 'upstream-error' | 'worker-gone' | 'worker-quiet';
+/** Open troubles by key: the trouble's name, or for a proxy's worker the name and the worker's (troubleKey). */
+export type OpenTroubles = ReadonlySet<string>;
+
+/** The key an open trouble is kept under: its name, and the worker's where it is a worker's. */
+export function troubleKey(trouble: string, worker: string | null | undefined): string {
+	return worker === null || worker === undefined ? trouble : `${trouble}\u0000${worker}`;
+}
 
 export type SelectResult = {readonly alert: AlertDraft | null; readonly open: OpenTroubles};
 
-function without(open: OpenTroubles, ...kinds: Trouble[]): OpenTroubles {
+function without(open: OpenTroubles, ...kinds: string[]): OpenTroubles {
 	if (!kinds.some((kind) => open.has(kind))) return open;
 	const next = new Set(open);
 	for (const kind of kinds) next.delete(kind);
 	return next;
 }
 
-function adding(open: OpenTroubles, kind: Trouble): OpenTroubles {
+function adding(open: OpenTroubles, kind: string): OpenTroubles {
 	if (open.has(kind)) return open;
 	return new Set([...open, kind]);
 }
 
 /** The alert one monitor event makes, if any, and the troubles left open after it. */
-export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open: OpenTroubles): SelectResult {
+export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message' | 'worker'>, open: OpenTroubles): SelectResult {
 	const {message} = event;
+	const key = (trouble: Trouble) => troubleKey(trouble, event.worker);
 	switch (event.kind) {
+		case 'upstream-error':
+			return {alert: {kind: 'upstream-error', severity: 'warn', message}, open: adding(open, 'upstream-error')};
+		case 'upstream-recovered':
+			return open.has('upstream-error')
+				? {alert: {kind: 'upstream-recovered', severity: 'info', message}, open: without(open, 'upstream-error')}
+				: {alert: null, open};
+		case 'worker-gone':
+			return {alert: {kind: 'worker-gone', severity: 'warn', message}, open: adding(open, key('worker-gone'))};
+		case 'worker-back':
+			return open.has(key('worker-gone'))
+				? {alert: {kind: 'worker-back', severity: 'info', message}, open: without(open, key('worker-gone'))}
+				: {alert: null, open};
+		case 'worker-joined':
+			// A worker forgotten a day after it went (proxy-events.ts) comes back as a join: nothing of it is open any more.
+			return {alert: null, open: without(open, key('worker-gone'), key('worker-quiet'))};
+		case 'worker-quiet':
+			return {alert: {kind: 'worker-quiet', severity: 'warn', message}, open: adding(open, key('worker-quiet'))};
+		case 'worker-sharing':
+			return open.has(key('worker-quiet'))
+				? {alert: {kind: 'worker-sharing', severity: 'info', message}, open: without(open, key('worker-quiet'))}
+				: {alert: null, open};
 		case 'down':
 			return {alert: {kind: 'down', severity: 'error', message}, open: adding(without(open, 'error'), 'down')};
 		case 'error':
@@ -52,10 +81,10 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message'>, open:
 				? {alert: {kind: 'pool-back', severity: 'info', message}, open: without(open, 'pool-lost')}
 				: {alert: null, open};
 		case 'hashrate-drop':
-			return {alert: {kind: 'hashrate-drop', severity: 'warn', message}, open: adding(open, 'hashrate-drop')};
+			return {alert: {kind: 'hashrate-drop', severity: 'warn', message}, open: adding(open, key('hashrate-drop'))};
 		case 'hashrate-recovered':
-			return open.has('hashrate-drop')
-				? {alert: {kind: 'hashrate-recovered', severity: 'info', message}, open: without(open, 'hashrate-drop')}
+			return open.has(key('hashrate-drop'))
+				? {alert: {kind: 'hashrate-recovered', severity: 'info', message}, open: without(open, key('hashrate-drop'))}
 				: {alert: null, open};
 		case 'restarted':
 			// A new process: its pool and hashrate start from scratch, and get their own events. Huge pages missing stay

@@ -14,7 +14,11 @@ import type {Severity} from '../monitor/types.js';
  * - hugepages-lost / hugepages-restored: fewer huge pages allocated than before, or than the miner wants when first
  *   seen (once a session), and all of them again;
  * - paused / resumed: the miner has been paused (by anyone) for longer than the threshold (default
- *   10 minutes, --paused-alert), and mines again.
+ *   10 minutes, --paused-alert), and mines again;
+ * - upstream-error / upstream-recovered: an xmrig-proxy's upstreams (its pool connections) in error, and none again;
+ * - worker-gone / worker-back, worker-quiet / worker-sharing: a proxy's worker dropped from its list or left with no
+ *   connection, and back; connected but sending no share (workerQuiet), and sharing again. A worker's
+ *   hashrate-drop / hashrate-recovered is judged against its own history. These name the worker (`worker`).
  */
 export type AlertKind =
 	| 'down'
@@ -30,7 +34,13 @@ export type AlertKind =
 	| 'hugepages-lost'
 	| 'hugepages-restored'
 	| 'paused'
-	| 'resumed';
+	| 'resumed'
+	| 'upstream-error'
+	| 'upstream-recovered'
+	| 'worker-gone'
+	| 'worker-back'
+	| 'worker-quiet'
+	| 'worker-sharing';
 
 export type Alert = {
 	/** Unique and increasing within one alert center. */
@@ -48,6 +58,8 @@ export type Alert = {
 	readonly url: string;
 	/** One line, e.g. "down: connection refused". May hold text the miner sent (pool name, version). */
 	readonly message: string;
+	/** A proxy's worker the alert is about (its name); absent for the rig itself. */
+	readonly worker?: string;
 };
 
 /** Whether an alert reports trouble (rings the bell) rather than an all-clear. */
@@ -64,6 +76,7 @@ export function alertJson(alert: Alert): string {
 		rig: alert.rig,
 		url: alert.url,
 		message: alert.message,
+		...(alert.worker === undefined ? {} : {worker: alert.worker}),
 		at: new Date(alert.at).toISOString(),
 	});
 }

@@ -23,6 +23,7 @@ export const FLAGS = {
 	until: {type: 'string'},
 	csv: {type: 'boolean', default: false},
 	list: {type: 'boolean', default: false},
+	worker: {type: 'string'},
 	// Also spelt --web.listen-address, and --web.config.file, as Prometheus's exporters do (cli/argv.ts).
 	listen: {type: 'string', isMultiple: true},
 	metrics: {type: 'string'},
@@ -49,6 +50,7 @@ export const VALUE_HINTS = {
 	interval: 'seconds between polls, e.g. -i 2',
 	since: 'a duration back from now such as 24h, or a date',
 	until: 'a duration back from now such as 2h, or a date',
+	worker: "a worker's name behind an xmrig-proxy",
 	listen: 'the address /metrics listens on, host:port or :port',
 	metrics: 'the address /metrics listens on, host:port or :port',
 	metricsTokenFile: 'a file holding the token /metrics wants',

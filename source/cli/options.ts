@@ -46,6 +46,8 @@ export type CliFlags = {
 	readonly until?: string | undefined;
 	readonly csv?: boolean | undefined;
 	readonly list?: boolean | undefined;
+	/** rigtop history --worker NAME: one worker of a proxy. */
+	readonly worker?: string | undefined;
 	/** --log.format, --log.level (rigtop exporter). */
 	readonly logFormat?: string | undefined;
 	readonly logLevel?: string | undefined;
@@ -159,6 +161,7 @@ export function planCommand(line: CommandLine): CommandRequest {
 			json: flags.json,
 			csv: flags.csv === true,
 			list: flags.list === true,
+			worker: flags.worker,
 			...targets,
 		};
 		return {command: 'history', plan};
@@ -167,7 +170,7 @@ export function planCommand(line: CommandLine): CommandRequest {
 	// A mistyped command is named before its flags are judged (`rigtop histroy --since 1h`).
 	const typo = input[0] === undefined ? null : closestCommand(input[0]);
 	if (typo !== null && typo !== input[0]) throw new UsageError(`unknown command '${input[0]}': did you mean 'rigtop ${typo}'?`);
-	for (const flag of ['since', 'until', 'csv', 'list'] as const) {
+	for (const flag of ['since', 'until', 'csv', 'list', 'worker'] as const) {
 		if (flags[flag] !== undefined && flags[flag] !== false) throw new UsageError(`--${flag} goes with rigtop history`);
 	}
 

@@ -44,9 +44,18 @@ export function lastHourSource(history: HistoryRecorder): LastHourSource {
  * written: asked again later; a read never writes), empty once history is off.
  */
 export function pastRates(history: HistoryRecorder, slot: number): PastRates {
+	return storedPastRates(history, () => history.readMinerOf(slot));
+}
+
+/** The same for the worker `worker` of the proxy at `slot`: its own stored minutes (connected, its 1 min rate). */
+export function workerPastRates(history: HistoryRecorder, slot: number, worker: string): PastRates {
+	return storedPastRates(history, () => history.readWorkerOf(slot, worker));
+}
+
+function storedPastRates(history: HistoryRecorder, minerOf: () => number | null): PastRates {
 	return (before) => {
 		if (!history.enabled) return [];
-		const miner = history.readMinerOf(slot);
+		const miner = minerOf();
 		if (miner === null) return null;
 		const rates: RatePoint[] = [];
 		let afterQuiet = false;

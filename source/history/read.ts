@@ -36,6 +36,8 @@ export type StoredMiner = {
 	readonly url: string;
 	readonly apiId: string | null;
 	readonly workerId: string | null;
+	/** XMRig's kind ('miner', 'cpu', 'proxy'…), where it said. */
+	readonly kind: string | null;
 	readonly firstSeen: number;
 	readonly lastSeen: number;
 };
@@ -81,6 +83,17 @@ export type StoredEvent = {
 	readonly kind: string;
 	readonly severity: string;
 	readonly text: string;
+	/** A proxy's worker the event is about (its name), where it is one. */
+	readonly worker?: string;
+};
+
+/** A proxy's stored worker. */
+export type StoredWorker = {
+	/** The store's id of the worker (what series() and rows() take). */
+	readonly id: number;
+	readonly name: string;
+	readonly firstSeen: number;
+	readonly lastSeen: number;
 };
 
 /** A stored row as `rigtop history` prints it: one poll, or one summary bucket. */
@@ -134,21 +147,47 @@ export class HistoryReader {
 		this.#pendingEvents = hooks.pendingEvents ?? (() => []);
 	}
 
-	/** Every stored miner, the one seen most recently first. */
+	/** Every stored miner (a proxy's workers are not: workers()), the one seen most recently first. */
 	miners(): StoredMiner[] {
 		return this.#store.read(
 			() =>
 				this.#store
-					.all<MinerColumns>('SELECT miner, name, url, api_id, worker, first_seen, last_seen FROM miner ORDER BY last_seen DESC')
+					.all<MinerColumns>(
+						"SELECT miner, name, url, api_id, worker, kind, first_seen, last_seen FROM miner WHERE kind IS NOT 'proxy-worker' ORDER BY last_seen DESC",
+					)
 					.map(minerFromColumns),
 			[],
+		);
+	}
+
+	/** A stored proxy's workers, by name; none for a miner (or a store from before workers were kept). */
+	workers(proxy: number): StoredWorker[] {
+		if (!this.#store.hasWorkers) return [];
+		return this.#store.read(
+			() =>
+				this.#store
+					.all<{miner: number; name: string; first_seen: number; last_seen: number}>(
+						'SELECT w.miner, w.name, m.first_seen, m.last_seen FROM proxy_worker w JOIN miner m ON m.miner = w.miner WHERE w.proxy = ? ORDER BY w.name',
+						proxy,
+					)
+					.map((row) => ({id: row.miner, name: row.name, firstSeen: row.first_seen, lastSeen: row.last_seen})),
+			[],
+		);
+	}
+
+	/** The stored worker `name` of a stored proxy; null when none. */
+	workerOf(proxy: number, name: string): number | null {
+		if (!this.#store.hasWorkers) return null;
+		return this.#store.read(
+			() => this.#store.get<{miner: number}>('SELECT miner FROM proxy_worker WHERE proxy = ? AND name = ?', proxy, name)?.miner ?? null,
+			null,
 		);
 	}
 
 	miner(id: number): StoredMiner | null {
 		return this.#store.read(() => {
 			const row = this.#store.get<MinerColumns>(
-				'SELECT miner, name, url, api_id, worker, first_seen, last_seen FROM miner WHERE miner = ?',
+				'SELECT miner, name, url, api_id, worker, kind, first_seen, last_seen FROM miner WHERE miner = ?',
 				id,
 			);
 			return row ? minerFromColumns(row) : null;
@@ -248,26 +287,36 @@ export class HistoryReader {
 		}, empty());
 	}
 
-	/** Stored events of a miner from `since` (to `until`), oldest first; the newest `limit` (default 1000) when more. */
-	events(miner: number, options: {readonly since: number; readonly until?: number; readonly limit?: number}): StoredEvent[] {
+	/**
+	 * Stored events of a miner from `since` (to `until`), oldest first; the newest `limit` (default 1000) when more. A
+	 * proxy's include its workers' (each naming its worker); with `worker`, that worker's alone.
+	 */
+	events(
+		miner: number,
+		options: {readonly since: number; readonly until?: number; readonly limit?: number; readonly worker?: string},
+	): StoredEvent[] {
 		const until = options.until ?? Number.MAX_SAFE_INTEGER;
 		const limit = Math.max(1, Math.floor(options.limit ?? 1000));
+		const {worker} = options;
+		if (worker !== undefined && !this.#store.hasWorkers) return this.#pendingEvents(miner).filter((event) => event.worker === worker);
+		const workerColumn = this.#store.hasWorkers ? 'worker' : 'NULL AS worker';
+		const sql = `SELECT t, kind, severity, text, ${workerColumn} FROM event WHERE miner = ?${worker === undefined ? '' : ' AND worker = ?'} AND t >= ? AND t < ? ORDER BY t DESC, id DESC LIMIT ?`;
+		const params = worker === undefined ? [miner, options.since, until, limit] : [miner, worker, options.since, until, limit];
 		const stored = this.#store.read(
 			() =>
 				this.#store
-					.all<StoredEvent>(
-						'SELECT t, kind, severity, text FROM event WHERE miner = ? AND t >= ? AND t < ? ORDER BY t DESC, id DESC LIMIT ?',
-						miner,
-						options.since,
-						until,
-						limit,
-					)
-					.map((row) => ({t: row.t, kind: row.kind, severity: row.severity, text: row.text}))
+					.all<StoredEvent & {worker: string | null}>(sql, ...params)
+					.map((row): StoredEvent => {
+						const event = {t: row.t, kind: row.kind, severity: row.severity, text: row.text};
+						return row.worker === null ? event : {...event, worker: row.worker};
+					})
 					.reverse(),
 			[],
 		);
 		// The events waiting to be written (logged after every stored one of this session), merged by time.
-		const pending = this.#pendingEvents(miner).filter((event) => event.t >= options.since && event.t < until);
+		const pending = this.#pendingEvents(miner).filter(
+			(event) => event.t >= options.since && event.t < until && (worker === undefined || event.worker === worker),
+		);
 		if (pending.length === 0) return stored;
 		return [...stored, ...pending].sort((a, b) => a.t - b.t).slice(-limit);
 	}
@@ -491,6 +540,7 @@ type MinerColumns = {
 	url: string;
 	api_id: string | null;
 	worker: string | null;
+	kind: string | null;
 	first_seen: number;
 	last_seen: number;
 };
@@ -502,6 +552,7 @@ function minerFromColumns(row: MinerColumns): StoredMiner {
 		url: row.url,
 		apiId: row.api_id,
 		workerId: row.worker,
+		kind: row.kind,
 		firstSeen: row.first_seen,
 		lastSeen: row.last_seen,
 	};

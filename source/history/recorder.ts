@@ -14,7 +14,7 @@ import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import {Listeners} from '../store.js';
 import {HistoryReader, type StoredEvent} from './read.js';
 import type {HistoryStore} from './store.js';
-import {pollSample, sampleOfState} from './samples.js';
+import {pollSample, sampleOfState, storedWorkers, WORKER_SPACING_MS, workerSample} from './samples.js';
 import {LINK, type SampleRow} from './tiers.js';
 import {HistoryWriter, type EventRecord, type Observation} from './writer.js';
 
@@ -126,9 +126,28 @@ export class HistoryRecorder {
 	/** The polls and events of the session's miner at `slot` that wait to be written, as a read returns them. */
 	pendingOf(slot: number): {readonly samples: readonly SampleRow[]; readonly events: readonly StoredEvent[]} {
 		return {
-			samples: this.#observations.filter((observation) => observation.slot === slot).map((observation) => observation.sample),
+			samples: this.#observations
+				.filter((observation) => observation.slot === slot && observation.worker === undefined)
+				.map((observation) => observation.sample),
 			events: this.#events.filter((event) => event.slot === slot).map((event) => this.#storedEvent(event)),
 		};
+	}
+
+	/**
+	 * The stored worker `name` of the proxy at `slot`, to read its polls as (history/source.ts, WorkerHistory): the one
+	 * written, else the one stored before (looked up, never written); null when the store has none of it yet.
+	 */
+	readWorkerOf(slot: number, name: string): number | null {
+		const proxy = this.readMinerOf(slot);
+		if (proxy === null) return null;
+		return this.#writer.workerOf(proxy, name) ?? this.reader.workerOf(proxy, name);
+	}
+
+	/** The polls of the worker `name` of the proxy at `slot` that wait to be written. */
+	pendingWorkerOf(slot: number, name: string): readonly SampleRow[] {
+		return this.#observations
+			.filter((observation) => observation.slot === slot && observation.worker === name)
+			.map((observation) => observation.sample);
 	}
 
 	/** Records every poll and event of these monitors from now on (slot = position in the list). */
@@ -168,6 +187,7 @@ export class HistoryRecorder {
 			sample,
 			spacingMs: this.#intervalMs * 0.75,
 		});
+		if (read.snapshot) this.#observeWorkers(slot, read.url, read.name, read.snapshot, read.at);
 		this.#schedule();
 	}
 
@@ -229,7 +249,11 @@ export class HistoryRecorder {
 	#pendingSamples(miner: number): SampleRow[] {
 		if (this.#observations.length === 0) return [];
 		return this.#observations
-			.filter((observation) => this.#readMinerOf(observation.slot) === miner)
+			.filter((observation) => {
+				const proxy = this.#readMinerOf(observation.slot);
+				if (observation.worker === undefined) return proxy === miner;
+				return proxy !== null && this.#writer.workerOf(proxy, observation.worker) === miner;
+			})
 			.map((observation) => observation.sample);
 	}
 
@@ -245,7 +269,8 @@ export class HistoryRecorder {
 	}
 
 	#storedEvent(event: EventRecord): StoredEvent {
-		return {t: event.t, kind: event.kind, severity: event.severity, text: this.#writer.storedText(event.text)};
+		const stored = {t: event.t, kind: event.kind, severity: event.severity, text: this.#writer.storedText(event.text)};
+		return event.worker ? {...stored, worker: event.worker} : stored;
 	}
 
 	#onState(slot: number, state: MonitorState): void {
@@ -271,7 +296,18 @@ export class HistoryRecorder {
 			sample,
 			spacingMs: this.#intervalMs * 0.75,
 		});
+		if (sample.link === LINK.live && state.snapshot) this.#observeWorkers(slot, state.url, state.name, state.snapshot, sample.t);
 		this.#schedule();
+	}
+
+	/** A proxy's poll: its workers' samples too (at most WORKERS_STORED_MAX, at most one per WORKER_SPACING_MS each). */
+	#observeWorkers(slot: number, url: string, name: string, snapshot: MinerSnapshot, at: number): void {
+		const workers = snapshot.proxy?.workers;
+		if (!workers) return;
+		const spacingMs = Math.max(this.#intervalMs * 0.75, WORKER_SPACING_MS);
+		for (const worker of storedWorkers(workers)) {
+			this.#observations.push({slot, url, name, facts: null, sample: workerSample(worker, at), spacingMs, worker: worker.name});
+		}
 	}
 
 	#collectEvents(slot: number, state: MonitorState): void {
@@ -289,6 +325,7 @@ export class HistoryRecorder {
 				kind: event.kind,
 				severity: event.severity,
 				text: event.message,
+				...(event.worker === undefined ? {} : {worker: event.worker}),
 			});
 		}
 

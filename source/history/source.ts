@@ -12,7 +12,7 @@ import {RingBuffer} from '../monitor/ring-buffer.js';
 import type {MonitorState} from '../monitor/types.js';
 import {seriesOfSamples, type Series, type StoredEvent} from './read.js';
 import type {HistoryRecorder, RecordedMonitor} from './recorder.js';
-import {sampleOfState} from './samples.js';
+import {sampleOfState, WORKER_SPACING_MS, workerSample} from './samples.js';
 import type {SampleRow} from './tiers.js';
 
 export type SeriesRequest = {readonly from: number; readonly to: number; readonly points: number};
@@ -182,6 +182,104 @@ export class SessionHistory implements HistorySource {
 		if (sample === null) return;
 		this.#memory ??= new RingBuffer<SampleRow>(this.#capacity);
 		this.#memory.push(sample);
+	}
+}
+
+/**
+ * One worker of a proxy, as a history of its own (the chart `g` and the event view `e` opened on a worker): its stored
+ * polls (history/writer.ts keeps each worker as a subject of its own) and the proxy's events about it. With history
+ * off, the worker's polls this source has seen (from when it was made) and the monitor's events about it.
+ */
+export class WorkerHistory implements HistorySource {
+	readonly #proxy: SessionHistory;
+	readonly #monitor: RecordedMonitor;
+	readonly #slot: number;
+	readonly #recorder: HistoryRecorder | null;
+	readonly #name: string;
+	readonly #memory: RingBuffer<SampleRow>;
+	#lastPolls = -1;
+	readonly #unsubscribe: () => void;
+
+	constructor(proxy: SessionHistory, options: Omit<SessionHistoryOptions, 'intervalMs'> & {readonly worker: string}) {
+		this.#proxy = proxy;
+		this.#monitor = options.monitor;
+		this.#slot = options.slot;
+		this.#recorder = options.recorder;
+		this.#name = options.worker;
+		this.#memory = new RingBuffer<SampleRow>(Math.max(1, Math.floor(options.capacity)));
+		this.#remember(this.#monitor.getState());
+		this.#unsubscribe = this.#monitor.subscribe(() => {
+			this.#remember(this.#monitor.getState());
+		});
+	}
+
+	/** Its polls' spacing (a chart's bucket is never narrower): a worker's are stored once a minute (WORKER_SPACING_MS). */
+	get intervalMs(): number {
+		return Math.max(this.#proxy.intervalMs, WORKER_SPACING_MS);
+	}
+
+	where(): 'stored' | 'session' {
+		return this.#proxy.where();
+	}
+
+	series(request: SeriesRequest): Series {
+		const recorder = this.#stored();
+		if (!recorder) return seriesOfSamples(-1, this.#memory, request);
+		const worker = recorder.readWorkerOf(this.#slot, this.#name);
+		if (worker !== null) return recorder.reader.series(worker, request);
+		return seriesOfSamples(-1, recorder.pendingWorkerOf(this.#slot, this.#name), request);
+	}
+
+	events(options: {readonly since: number; readonly limit?: number}): readonly StoredEvent[] {
+		const limit = Math.max(1, Math.floor(options.limit ?? 1000));
+		const recorder = this.#stored();
+		const proxy = recorder?.readMinerOf(this.#slot) ?? null;
+		if (recorder && proxy !== null) return recorder.reader.events(proxy, {...options, worker: this.#name});
+		return this.#monitor
+			.getState()
+			.events.filter((event) => event.worker === this.#name && event.at >= options.since)
+			.slice(-limit)
+			.map((event) => ({t: event.at, kind: event.kind, severity: event.severity, text: event.message, worker: this.#name}));
+	}
+
+	span(): {readonly first: number; readonly last: number} | null {
+		const recorder = this.#stored();
+		const worker = recorder?.readWorkerOf(this.#slot, this.#name) ?? null;
+		if (recorder && worker !== null) return recorder.reader.span(worker);
+		const first = this.#memory.at(0);
+		const last = this.#memory.last();
+		return first && last ? {first: first.t, last: last.t} : null;
+	}
+
+	eventsStamp(): string {
+		return this.#proxy.eventsStamp();
+	}
+
+	version(): string {
+		const recorder = this.#stored();
+		// In memory, never a read: the proxy's stored miner and its newest event (the worker is found under the proxy).
+		return recorder ? `stored:${recorder.writtenMinerOf(this.#slot) ?? ''}:${this.#name}:${this.#proxy.eventsStamp()}` : 'session';
+	}
+
+	subscribe(listener: () => void): () => void {
+		return this.#proxy.subscribe(listener);
+	}
+
+	close(): void {
+		this.#unsubscribe();
+	}
+
+	#stored(): HistoryRecorder | null {
+		return this.#proxy.where() === 'stored' ? this.#recorder : null;
+	}
+
+	/** The worker's polls in memory, for when the store is not used. */
+	#remember(state: MonitorState): void {
+		if (state.polls === this.#lastPolls) return;
+		this.#lastPolls = state.polls;
+		if (state.status !== 'live' || state.lastSuccessAt === null || state.lastSuccessAt !== state.lastAttemptAt) return;
+		const worker = state.snapshot?.proxy?.workers?.find((each) => each.name === this.#name);
+		if (worker) this.#memory.push(workerSample(worker, state.lastSuccessAt));
 	}
 }
 

@@ -26,7 +26,8 @@ import {classify, detail, fsCode, shownPath, StoreProblem, unmadeFolder, type Tr
 const PAGE_SIZE = 1024;
 /** "rgtp": marks the file as rigtop's history store (PRAGMA application_id). */
 export const APPLICATION_ID = 0x72677470;
-export const SCHEMA_VERSION = 1;
+/** 2: a proxy's workers (the proxy_worker table, event.worker); a store of version 1 gains them when opened. */
+export const SCHEMA_VERSION = 2;
 /** The whole store's bound by default: SQLite refuses to grow the file past it. */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** Above this share of the bound, miners seen longest ago are dropped (down to EVICT_TO). */
@@ -49,6 +50,18 @@ function summaryTableSql(name: string): string {
 	PRIMARY KEY (miner, t)
 ) WITHOUT ROWID;`;
 }
+
+/**
+ * Version 2: a proxy's worker is a stored subject of its own — a row of `miner` (kind 'proxy-worker', no ids, a URL
+ * of its own) whose polls and summaries are kept like a miner's — tied here to its proxy and its name. Events about a
+ * worker are the proxy's, with the worker's name in `event.worker`.
+ */
+const PROXY_WORKER_SQL = `CREATE TABLE IF NOT EXISTS proxy_worker (
+	miner INTEGER PRIMARY KEY,
+	proxy INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	UNIQUE (proxy, name)
+);`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS miner (
@@ -82,9 +95,11 @@ CREATE TABLE IF NOT EXISTS event (
 	kind TEXT NOT NULL,
 	severity TEXT NOT NULL,
 	text TEXT NOT NULL,
-	writer INTEGER NOT NULL
+	writer INTEGER NOT NULL,
+	worker TEXT
 );
 CREATE INDEX IF NOT EXISTS event_miner_t ON event (miner, t);
+${PROXY_WORKER_SQL}
 `;
 
 export type HistoryStoreOptions = {
@@ -122,6 +137,8 @@ export class HistoryStore {
 	#generation = 0;
 	#setAsideThisRun = 0;
 	#inode: {dev: number; ino: number} | null = null;
+	/** The open file's schema version (a read-only store of version 1 has no workers). */
+	#version = SCHEMA_VERSION;
 
 	private constructor(options: HistoryStoreOptions) {
 		this.file = options.file;
@@ -150,6 +167,11 @@ export class HistoryStore {
 
 	get generation(): number {
 		return this.#generation;
+	}
+
+	/** Whether the open file knows a proxy's workers (version 2 and later). */
+	get hasWorkers(): boolean {
+		return this.#db !== null && this.#version >= 2;
 	}
 
 	/** The open connection, for the writer and the reader of this module (null while off). */
@@ -332,6 +354,7 @@ export class HistoryStore {
 					db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
 					db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 				});
+				this.#version = SCHEMA_VERSION;
 			}
 
 			return db;
@@ -358,10 +381,24 @@ export class HistoryStore {
 			throw new StoreProblem('newer', `it was written by a newer rigtop (store version ${version}; this rigtop knows ${SCHEMA_VERSION})`);
 		}
 
-		// Version 1 is the first: nothing to migrate yet. A table that is missing means damage.
+		// A table that is missing means damage.
 		const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {name: string}[];
-		for (const name of ['miner', 'sample', 'summary_1m', 'summary_10m', 'event']) {
+		const needed = ['miner', 'sample', 'summary_1m', 'summary_10m', 'event', ...(version >= 2 ? ['proxy_worker'] : [])];
+		for (const name of needed) {
 			if (!tables.some((table) => table.name === name)) throw new StoreProblem('damaged', `its ${name} table is missing`);
+		}
+
+		this.#version = version;
+		// Version 1 → 2: the proxies' workers. Read only (`rigtop history`), a version 1 store is read as it is.
+		if (version < 2 && mayCreate) {
+			this.#transaction(() => {
+				// Another rigtop may have migrated it between the read above and this transaction.
+				if ((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version >= 2) return;
+				db.exec('ALTER TABLE event ADD COLUMN worker TEXT');
+				db.exec(PROXY_WORKER_SQL);
+				db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+			});
+			this.#version = SCHEMA_VERSION;
 		}
 
 		return false;
@@ -548,6 +585,8 @@ export class HistoryStore {
 			miner,
 			miner,
 		);
+		if (this.hasWorkers)
+			this.run('DELETE FROM proxy_worker WHERE miner = ? AND NOT EXISTS (SELECT 1 FROM miner WHERE miner = ?)', miner, miner);
 	}
 
 	/**
@@ -565,6 +604,8 @@ export class HistoryStore {
 				this.#transaction(() => {
 					for (const table of ['sample', 'summary_1m', 'summary_10m', 'event', 'miner'])
 						this.run(`DELETE FROM ${table} WHERE miner = ?`, miner);
+					// A worker's tie to its proxy goes with either.
+					if (this.hasWorkers) this.run('DELETE FROM proxy_worker WHERE miner = ? OR proxy = ?', miner, miner);
 				});
 				dropped = true;
 				if (this.usedBytes() < this.maxBytes * EVICT_TO) break;

@@ -535,6 +535,11 @@ export type MinerHistory = {
 	readonly paneEvents: PaneEventsStore;
 	readonly chart: ChartStore;
 	readonly events: EventsStore;
+	/**
+	 * A proxy's worker's own stores (its chart and events: history/source.ts, WorkerHistory), made when first asked and
+	 * kept while the proxy's are; absent where workers are not kept apart (a test's history).
+	 */
+	readonly worker?: (name: string) => MinerHistory;
 };
 
 /** The stores of one miner over its source; they follow the source's changes until closed (closing the source too). */
@@ -545,13 +550,18 @@ export class HistoryStores implements MinerHistory {
 	readonly events: EventsStore;
 	readonly #source: HistorySource;
 	readonly #unsubscribe: () => void;
+	readonly #monitor: Store<MonitorState>;
+	readonly #workerSource: ((name: string) => HistorySource) | null;
+	readonly #workers = new Map<string, HistoryStores>();
 
 	/**
 	 * `monitor`: the miner's monitor. Made before any screen subscribes to the monitor: on a poll the stores read
 	 * first, so the screen draws the poll and what was read for it in one frame.
 	 */
-	constructor(source: HistorySource, monitor: Store<MonitorState>) {
+	constructor(source: HistorySource, monitor: Store<MonitorState>, workerSource?: (name: string) => HistorySource) {
 		this.#source = source;
+		this.#monitor = monitor;
+		this.#workerSource = workerSource ?? null;
 		const firstReads = new FirstReads();
 		this.sparkline = new SparklineStore(source, monitor, firstReads);
 		this.paneEvents = new PaneEventsStore(source, monitor, firstReads);
@@ -569,7 +579,19 @@ export class HistoryStores implements MinerHistory {
 		return this.#source.intervalMs;
 	}
 
+	/** A proxy's worker's stores (see MinerHistory.worker); this history's own where workers are not kept apart. */
+	readonly worker = (name: string): MinerHistory => {
+		const kept = this.#workers.get(name);
+		if (kept) return kept;
+		if (this.#workerSource === null) return this;
+		const stores = new HistoryStores(this.#workerSource(name), this.#monitor);
+		this.#workers.set(name, stores);
+		return stores;
+	};
+
 	close(): void {
+		for (const stores of this.#workers.values()) stores.close();
+		this.#workers.clear();
 		this.#unsubscribe();
 		for (const store of [this.sparkline, this.paneEvents, this.chart, this.events]) store.close();
 		this.#source.close();

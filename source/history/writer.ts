@@ -46,6 +46,11 @@ export type Observation = {
 	readonly sample: SampleRow;
 	/** A poll closer than this to one already stored (by any rigtop) is not stored (¾ of the poll interval). */
 	readonly spacingMs: number;
+	/**
+	 * A proxy's worker (its name): the sample is the worker's, stored under the worker of that name of the slot's proxy
+	 * (written after the proxy's own poll in the same batch; never waiting for an answer: the proxy answered).
+	 */
+	readonly worker?: string;
 };
 
 export type EventRecord = {
@@ -61,6 +66,8 @@ export type EventRecord = {
 	 * event goes to the miner these facts identify. Without them, to the miner last seen at the URL.
 	 */
 	readonly facts?: IdentityFacts | null;
+	/** The proxy's worker the event is about (stored with the proxy's events, named); absent for the miner's own. */
+	readonly worker?: string | null;
 };
 
 /** How often the summaries are made (and the bounds applied) per miner. */
@@ -90,6 +97,13 @@ const STATE_KINDS = new Set([
 	'hashrate-drop',
 	'hashrate-recovered',
 	'hugepages-lost',
+	'upstream-error',
+	'upstream-recovered',
+	'worker-joined',
+	'worker-gone',
+	'worker-back',
+	'worker-quiet',
+	'worker-sharing',
 ]);
 
 /** Kinds that are this rigtop's own doing (watching started, an action of its user): never the same as another's. */
@@ -149,6 +163,8 @@ export class HistoryWriter {
 	#seen = new Map<number, number>();
 	/** Per slot: the polls and events of a miner that has not answered yet and is not in the store (see the top). */
 	#waiting = new Map<number, Waiting>();
+	/** A proxy's stored workers by proxy and name (workerKey). */
+	#workers = new Map<string, number>();
 	#generation: number;
 
 	constructor(store: HistoryStore, options: HistoryWriterOptions = {}) {
@@ -200,6 +216,15 @@ export class HistoryWriter {
 
 		const ok = this.#store.write(() => {
 			for (const observation of observations) {
+				if (observation.worker !== undefined) {
+					const proxy = slots.get(observation.slot);
+					if (!proxy || proxy.provisional || !this.#store.hasWorkers) continue;
+					const worker = this.#workerMiner(proxy.miner, observation.worker, observation.url, observation.sample.t);
+					touched.add(worker);
+					this.#insertSample(worker, observation.sample, observation.spacingMs);
+					continue;
+				}
+
 				const miner = this.#resolve(slots, observation.slot, observation.url, observation.name, observation.facts, observation.sample.t);
 				if (miner === null) {
 					waitFor(observation.slot).observations.push(observation);
@@ -234,6 +259,15 @@ export class HistoryWriter {
 		for (const [slot, entry] of waiting) if (!released.has(slot)) this.#waiting.set(slot, bounded(entry));
 		this.summarize([...touched]);
 		return true;
+	}
+
+	/**
+	 * The stored worker of this name behind a stored proxy, as written (null before its first poll is written). Never
+	 * writes or reads.
+	 */
+	workerOf(proxy: number, name: string): number | null {
+		this.#checkGeneration();
+		return this.#workers.get(workerKey(proxy, name)) ?? null;
 	}
 
 	/** Whether the slot's miner has never answered and is not in the store: its polls and events wait for an answer. */
@@ -295,6 +329,43 @@ export class HistoryWriter {
 		this.#lastPrune = new Map();
 		this.#touched = new Map();
 		this.#seen = new Map();
+		this.#workers = new Map();
+	}
+
+	/**
+	 * The stored worker `name` of the stored proxy `proxy`: found, or made (a row of `miner` of kind 'proxy-worker',
+	 * no ids and a URL of its own, so no miner is ever taken for it, tied to the proxy in `proxy_worker`).
+	 */
+	#workerMiner(proxy: number, name: string, proxyUrl: string, at: number): number {
+		const key = workerKey(proxy, name);
+		let miner = this.#workers.get(key) ?? null;
+		if (miner === null) {
+			miner = this.#store.get<{miner: number}>('SELECT miner FROM proxy_worker WHERE proxy = ? AND name = ?', proxy, name)?.miner ?? null;
+			if (miner === null) {
+				const result = this.#store.run(
+					'INSERT INTO miner (api_id, worker, host, url, name, kind, first_seen, last_seen) VALUES (NULL, NULL, ?, ?, ?, ?, ?, ?)',
+					hostOf(proxyUrl),
+					workerUrl(proxyUrl, name),
+					name,
+					WORKER_KIND,
+					at,
+					at,
+				);
+				miner = Number(result.lastInsertRowid);
+				this.#store.run('INSERT INTO proxy_worker (miner, proxy, name) VALUES (?, ?, ?)', miner, proxy, name);
+			}
+
+			this.#workers.set(key, miner);
+		}
+
+		const touched = this.#touched.get(miner);
+		if (!touched || at - touched.at >= TOUCH_EVERY_MS) {
+			this.#touched.set(miner, {at, url: proxyUrl, name});
+			this.#store.run('UPDATE miner SET last_seen = max(last_seen, ?) WHERE miner = ?', at, miner);
+		}
+
+		this.#seen.set(miner, Math.max(at, this.#seen.get(miner) ?? at));
+		return miner;
 	}
 
 	// ---- identity ----
@@ -422,6 +493,36 @@ export class HistoryWriter {
 	}
 
 	#insertEvent(miner: number, event: EventRecord): void {
+		const worker = event.worker ?? null;
+		if (worker !== null) {
+			if (!this.#store.hasWorkers) return;
+			// A worker's event: the same dedupe as the proxy's own, among that worker's events.
+			const text = cleanText(event.text, this.#secrets);
+			this.#store.run(
+				`INSERT INTO event (miner, t, kind, severity, text, writer, worker)
+				SELECT ?, ?, ?, ?, ?, ?, ?
+				WHERE NOT EXISTS (SELECT 1 FROM event WHERE miner = ? AND worker = ? AND t BETWEEN ? - ? AND ? + ? AND writer <> ? AND (text = ? OR (? AND kind = ?)))`,
+				miner,
+				event.t,
+				event.kind,
+				event.severity,
+				text,
+				this.#writerId,
+				worker,
+				miner,
+				worker,
+				event.t,
+				EVENT_DEDUPE_MS,
+				event.t,
+				EVENT_DEDUPE_MS,
+				this.#writerId,
+				text,
+				STATE_KINDS.has(event.kind) ? 1 : 0,
+				event.kind,
+			);
+			return;
+		}
+
 		if (OWN_KINDS.has(event.kind)) {
 			this.#store.run(
 				'INSERT INTO event (miner, t, kind, severity, text, writer) VALUES (?, ?, ?, ?, ?, ?)',
@@ -439,7 +540,7 @@ export class HistoryWriter {
 		this.#store.run(
 			`INSERT INTO event (miner, t, kind, severity, text, writer)
 			SELECT ?, ?, ?, ?, ?, ?
-			WHERE NOT EXISTS (SELECT 1 FROM event WHERE miner = ? AND t BETWEEN ? - ? AND ? + ? AND writer <> ? AND (text = ? OR (? AND kind = ?)))`,
+			WHERE NOT EXISTS (SELECT 1 FROM event WHERE miner = ? AND worker IS NULL AND t BETWEEN ? - ? AND ? + ? AND writer <> ? AND (text = ? OR (? AND kind = ?)))`,
 			miner,
 			event.t,
 			event.kind,
@@ -543,6 +644,18 @@ function continues(slot: Slot, uptimeS: number | null, at: number): boolean {
 	if (slot.uptimeS === null || uptimeS === null) return false;
 	const elapsedS = (at - slot.at) / 1000;
 	return uptimeS >= slot.uptimeS && Math.abs(uptimeS - slot.uptimeS - elapsedS) <= 5 + elapsedS * 0.02;
+}
+
+/** The kind of a stored proxy's worker (its row of `miner`). */
+export const WORKER_KIND = 'proxy-worker';
+
+function workerKey(proxy: number, name: string): string {
+	return `${proxy}\n${name}`;
+}
+
+/** A worker's own URL: the proxy's with the worker's name as its fragment, which no miner's base URL ever equals. */
+export function workerUrl(proxyUrl: string, name: string): string {
+	return `${proxyUrl}#worker=${encodeURIComponent(name)}`;
 }
 
 function nonEmpty(value: string | null): string | null {

@@ -5,6 +5,7 @@ import type {DropOptions, DropState, EventDraft, PauseState} from './events.js';
 import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropState, initialPauseState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
 import {displayName, hostPort, withoutCredentials} from './name.js';
+import {deriveProxyEvents, initialProxyEventState, type ProxyEventState} from './proxy-events.js';
 import {countsForReference, RateReference, type PastRates} from './reference.js';
 import {RingBuffer} from './ring-buffer.js';
 import {shareUnchanged} from './structural-share.js';
@@ -113,6 +114,11 @@ export class Monitor implements Store<MonitorState> {
 	#pastRates: PastRates | null;
 	#seedTries = 0;
 	#seeded = false;
+	/** An xmrig-proxy's upstreams and workers as the events last saw them (proxy-events.ts). */
+	#proxyEvents: ProxyEventState = initialProxyEventState;
+	/** Each worker's rate over the last hour (a proxy's), seeded from its stored past once (setWorkerPastRates). */
+	readonly #workerReferences = new Map<string, {reference: RateReference; seeded: boolean; tries: number; since: number}>();
+	#workerPastRates: ((worker: string) => PastRates) | null = null;
 	/** When the session first read the miner: the stored past seeds the reference up to there. */
 	#firstSuccessAt: number | null = null;
 	#sampleSum = 0;
@@ -244,6 +250,11 @@ export class Monitor implements Store<MonitorState> {
 		this.#pastRates = pastRates;
 	}
 
+	/** Where a proxy's worker's reference learns what it did before this session (its stored last hour); as setPastRates. */
+	setWorkerPastRates(pastRates: ((worker: string) => PastRates) | null): void {
+		this.#workerPastRates = pastRates;
+	}
+
 	/** Logs an event from elsewhere, e.g. "config applied". */
 	addEvent(kind: EventKind, severity: Severity, message: string): void {
 		this.#commit({...this.#state, events: this.#append([{kind, severity, message}], this.#clock.now())});
@@ -369,8 +380,10 @@ export class Monitor implements Store<MonitorState> {
 		this.#hugepagesSeen = derived.hugepagesSeen;
 		const rate = snapshot.hashrate.total[0];
 		if (rate !== null && countsForReference(snapshot, derived.drop)) this.#reference.add(now, rate);
+		const proxyDrafts = this.#proxyStep(snapshot, now, elapsedMs, derived.restarted, derived.replaced === true);
 		const back = prevState.status === 'down' || prevState.status === 'error';
-		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now)), ...derived.events] : derived.events;
+		const own = proxyDrafts.length === 0 ? derived.events : [...derived.events, ...proxyDrafts];
+		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now)), ...own] : own;
 		if (derived.restarted || derived.replaced === true) {
 			this.#sampleSum = 0;
 			this.#sampleCount = 0;
@@ -403,6 +416,58 @@ export class Monitor implements Store<MonitorState> {
 			nextPollAt,
 			polls: prevState.polls + 1,
 		};
+	}
+
+	/** A proxy's own events (its upstreams, its workers), and its workers' references fed. */
+	#proxyStep(snapshot: MinerSnapshot, now: number, elapsedMs: number, restarted: boolean, replaced: boolean): readonly EventDraft[] {
+		if (snapshot.proxy === null) return [];
+		if (replaced) {
+			// Another proxy answers: its workers are its own.
+			this.#proxyEvents = initialProxyEventState;
+			this.#workerReferences.clear();
+		}
+
+		const step = deriveProxyEvents(snapshot, this.#proxyEvents, {
+			now,
+			elapsedMs,
+			restarted,
+			dropOptions: this.#dropOptions,
+			referenceOf: (worker) => this.#workerReferences.get(worker)?.reference.value(now) ?? null,
+		});
+		this.#proxyEvents = step.state;
+		for (const {worker, rate} of step.judged) this.#workerReference(worker, now).add(now, rate);
+		// The references of workers the events forgot go too.
+		const tracked = step.state.workers;
+		if (tracked && this.#workerReferences.size > tracked.size) {
+			for (const name of this.#workerReferences.keys()) if (!tracked.has(name)) this.#workerReferences.delete(name);
+		}
+		return step.events;
+	}
+
+	/** A worker's reference, seeded from its stored last hour (once; asked again a few times while the store cannot tell). */
+	#workerReference(worker: string, now: number): RateReference {
+		let entry = this.#workerReferences.get(worker);
+		if (!entry) {
+			entry = {reference: new RateReference(), seeded: false, tries: 0, since: now};
+			this.#workerReferences.set(worker, entry);
+		}
+
+		const pastRates = this.#workerPastRates;
+		if (!entry.seeded && pastRates !== null) {
+			let points: ReturnType<PastRates>;
+			try {
+				points = pastRates(worker)(entry.since);
+			} catch {
+				points = [];
+			}
+
+			if (points !== null || ++entry.tries >= maxSeedTries) {
+				entry.seeded = true;
+				if (points !== null) entry.reference.seed(points);
+			}
+		}
+
+		return entry.reference;
 	}
 
 	/** Seeds the reference with what is known of the hour before the session, once (see setPastRates). */
@@ -455,7 +520,14 @@ export class Monitor implements Store<MonitorState> {
 
 	#append(drafts: readonly EventDraft[], at: number): readonly MinerEvent[] {
 		for (const draft of drafts) {
-			this.#events.push({seq: ++this.#seq, at, kind: draft.kind, severity: draft.severity, message: draft.message});
+			this.#events.push({
+				seq: ++this.#seq,
+				at,
+				kind: draft.kind,
+				severity: draft.severity,
+				message: draft.message,
+				...(draft.worker === undefined ? {} : {worker: draft.worker}),
+			});
 		}
 
 		return this.#events.toArray();

@@ -30,6 +30,16 @@ export type EventKind =
 	/** Another miner (a new API id: another machine or program) answers at the address now. */
 	| 'replaced'
 	| 'started'
+	/** xmrig-proxy: upstreams (its pool connections) in error, and none in error again. */
+	| 'upstream-error'
+	| 'upstream-recovered'
+	/** xmrig-proxy: a worker behind it joined, went (dropped from the list, or no connection left), came back. */
+	| 'worker-joined'
+	| 'worker-gone'
+	| 'worker-back'
+	/** xmrig-proxy: a connected worker sent no share for longer than workerQuiet's threshold, and shares again. */
+	| 'worker-quiet'
+	| 'worker-sharing'
 	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
 	| 'action';
 
@@ -44,6 +54,8 @@ export type MinerEvent = {
 	readonly severity: Severity;
 	/** One short line, e.g. "share rejected (3 of 1 207)" or "down: connection refused". */
 	readonly message: string;
+	/** A proxy's worker the event is about (its name; the message names it too); absent for the miner's own events. */
+	readonly worker?: string;
 };
 
 export type MonitorState = {

@@ -73,7 +73,8 @@ export function watchMiner(
 ): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
-	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread()});
+	// A proxy's workers are read at every poll, open or not: their history and alerts (gone, quiet) need each poll.
+	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread() || reader.dialect?.name === 'proxy'});
 	const monitor = new Monitor({
 		read: limiter ? async (signal) => limiter.run(async () => read(signal), signal) : read,
 		url: target.url,

@@ -90,8 +90,8 @@ type Screen =
 	| {readonly name: 'dashboard'; readonly index: number}
 	| {readonly name: 'config'; readonly index: number}
 	/** The chart (`g`) and the event view (`e`) of a rig (index), or every rig's events (null); Esc goes back to `from`. */
-	| {readonly name: 'chart'; readonly index: number; readonly from: 'fleet' | 'dashboard'}
-	| {readonly name: 'events'; readonly index: number | null; readonly from: 'fleet' | 'dashboard'};
+	| {readonly name: 'chart'; readonly index: number; readonly from: 'fleet' | 'dashboard'; readonly worker?: string | null}
+	| {readonly name: 'events'; readonly index: number | null; readonly from: 'fleet' | 'dashboard'; readonly worker?: string | null};
 
 /**
  * The rig whose dashboard, config view, or chart or event view opened from its dashboard is open; -1 for the fleet
@@ -248,18 +248,22 @@ export function App({
 
 	const shownIndex = screen.name === 'fleet' || screen.index === null ? -1 : screen.index;
 	const miner = shownIndex >= 0 ? miners[shownIndex] : undefined;
+	// A proxy's worker (the chart or the event view opened on it): its own history (history/stores.ts).
+	const worker = (screen.name === 'chart' || screen.name === 'events') && screen.worker ? screen.worker : null;
+	const shownHistory = worker !== null && miner?.history ? (miner.history.worker?.(worker) ?? miner.history) : miner?.history;
 	// The event view's rigs: the one whose `e` it is, or every rig (the fleet's `e`).
 	const viewSources = useMemo<EventSource[]>(
-		() => (miner?.history ? [{name: miner.store.getState().name, store: miner.store, history: miner.history}] : eventSources),
-		[miner, eventSources],
+		() => (miner && shownHistory ? [{name: miner.store.getState().name, store: miner.store, history: shownHistory}] : eventSources),
+		[miner, shownHistory, eventSources],
 	);
 
 	let body: ReactNode;
-	if (screen.name === 'chart' && miner?.history) {
+	if (screen.name === 'chart' && miner && shownHistory) {
 		body = (
 			<ChartView
 				store={miner.store}
-				history={miner.history}
+				history={shownHistory}
+				worker={worker}
 				onClose={closeView}
 				onQuit={onQuit}
 				{...(prefs ? {onSpan: saveSpan, ...(chartSpan === undefined ? {} : {initialSpan: chartSpan})} : {})}
@@ -269,7 +273,7 @@ export function App({
 		body = (
 			<EventView
 				sources={viewSources}
-				title={miner ? miner.store.getState().name : 'all rigs'}
+				title={miner ? `${miner.store.getState().name}${worker === null ? '' : ` · worker ${worker}`}` : 'all rigs'}
 				{...(notices ? {notices} : {})}
 				onClose={closeView}
 				onQuit={onQuit}

@@ -5,12 +5,16 @@
 const HISTORY_USAGE = [
 	'Usage',
 	'  $ rigtop history [URL] [--since 24h] [--until TIME] [--json | --csv]',
+	'  $ rigtop history [URL] --worker NAME [--since 24h] [--json | --csv]',
 	'  $ rigtop history --list',
 	'',
 	'  The stored polls and events of a miner (URL, --url, --config or the local XMRig; without one',
 	'  running, the miner seen last). --since and --until take a duration back from now (90m, 24h, 7d)',
 	'  or a date (2026-11-20, 2026-11-20T22:00); default the last 24 hours. The polls of the last hour',
 	'  are printed one by one, older times as 1-minute and 10-minute min/avg/max summaries.',
+	'',
+	'  For an xmrig-proxy: its polls (its 1m and 10m rates), with the workers stored named; --worker NAME',
+	"  prints that worker's own polls (its 1m rate, accepted/rejected/invalid shares) and its events.",
 	'',
 	'  Exit codes: 0 printed, 1 nothing stored for that miner (or no store), 2 bad usage.',
 ];

@@ -13,7 +13,7 @@ import {MinerClient} from '../../miner/client.js';
 import {MinerReader} from '../../miner/reader.js';
 import {parseDuration} from '../../duration.js';
 import {UsageError} from '../../errors.js';
-import {formatDuration, formatHashrate} from '../../format.js';
+import {formatDuration, formatHashrate, formatInteger} from '../../format.js';
 import {normalizeMinerUrl, TargetError} from '../../miner/target.js';
 import {hostPort, withoutCredentials} from '../../monitor/name.js';
 import {defaultStoreFile} from '../../history/attach.js';
@@ -30,6 +30,8 @@ export type HistoryCommandOptions = {
 	readonly json: boolean;
 	readonly csv: boolean;
 	readonly list: boolean;
+	/** --worker NAME: that worker of the proxy, not the proxy. */
+	readonly worker?: string | undefined;
 	readonly tokenFile: string | undefined;
 	readonly tokenEnv: string | undefined;
 	readonly tokenFlag: string | undefined;
@@ -94,6 +96,8 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 		}
 
 		const reader = new HistoryReader(store);
+		if (options.worker !== undefined && options.list) throw new UsageError('give --list or --worker, not both');
+		if (options.worker !== undefined && options.worker.trim() === '') throw new UsageError("--worker takes a worker's name");
 		if (options.list) {
 			stdout.write(options.json ? `${JSON.stringify(reader.miners().map(minerJson), null, 2)}\n` : listText(reader.miners()));
 			return 0;
@@ -105,11 +109,39 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 		if (!miner) return 1;
 		const others = reader.miners().filter((other) => other.id !== found && other.url === miner.url);
 		if (others.length > 0) stderr.write(othersNote(miner, others));
-		const rows = reader.rows(found, {from, to});
-		const events = reader.events(found, {since: from, until: to, limit: 100_000});
-		if (options.json) stdout.write(`${JSON.stringify(toJson(miner, from, to, rows, events), null, 2)}\n`);
-		else if (options.csv) stdout.write(toCsv(rows, events));
-		else stdout.write(toText(miner, from, Math.min(to, now), rows, events));
+		const workers = reader.workers(found);
+		let subject: Subject = {
+			miner,
+			worker: null,
+			id: found,
+			rates: miner.kind === 'proxy' || workers.length > 0 ? PROXY_RATES : MINER_RATES,
+		};
+		if (options.worker !== undefined) {
+			const name = options.worker;
+			const worker = workers.find((each) => each.name === name);
+			if (!worker) {
+				const stored = workers.length === 0 ? 'none is stored for it' : `stored: ${namesText(workers.map((each) => each.name))}`;
+				stderr.write(`rigtop: no history is stored for a worker ${JSON.stringify(name)} of ${miner.name} (${miner.url}); ${stored}\n`);
+				return 1;
+			}
+
+			subject = {miner, worker: worker.name, id: worker.id, rates: PROXY_RATES};
+		}
+
+		const rows = reader.rows(subject.id, {from, to});
+		const events = reader.events(found, {
+			since: from,
+			until: to,
+			limit: 100_000,
+			...(subject.worker === null ? {} : {worker: subject.worker}),
+		});
+		if (options.json) stdout.write(`${JSON.stringify(toJson(subject, from, to, rows, events), null, 2)}\n`);
+		else if (options.csv) stdout.write(toCsv(subject, rows, events));
+		else {
+			const note = subject.worker === null && workers.length > 0 ? workersNote(workers.map((each) => each.name)) : null;
+			stdout.write(toText(subject, from, Math.min(to, now), rows, events, note));
+		}
+
 		return 0;
 	} finally {
 		store.close();
@@ -172,6 +204,30 @@ async function findMiner(
 	return byUrl;
 }
 
+/**
+ * What is printed: a miner (or proxy), or a proxy's worker. A proxy's and a worker's rows hold its 1 min rate where a
+ * miner's hold the 10 s one and its 10 min rate where they hold the 15 min (history/samples.ts): named so.
+ */
+type Subject = {
+	readonly miner: StoredMiner;
+	readonly worker: string | null;
+	/** The stored rows' subject (the worker's own id for a worker). */
+	readonly id: number;
+	readonly rates: RateNames;
+};
+
+type RateNames = {readonly medium: '60s' | null; readonly long: '15m' | '10m'; readonly drawn: string};
+const MINER_RATES: RateNames = {medium: '60s', long: '15m', drawn: '10 s'};
+const PROXY_RATES: RateNames = {medium: null, long: '10m', drawn: '1 min'};
+
+function namesText(names: readonly string[]): string {
+	return names.length <= 12 ? names.join(', ') : `${names.slice(0, 12).join(', ')} and ${names.length - 12} more`;
+}
+
+function workersNote(names: readonly string[]): string {
+	return `workers   ${names.length} stored: ${namesText(names)} (rigtop history --worker NAME prints one)`;
+}
+
 function iso(t: number): string {
 	return new Date(t).toISOString();
 }
@@ -195,9 +251,11 @@ function share(count: number, of: number): number | null {
 	return of > 0 ? Math.round((count / of) * 1000) / 1000 : null;
 }
 
-function toJson(miner: StoredMiner, from: number, to: number, rows: readonly StoredRow[], events: readonly StoredEvent[]) {
+function toJson(subject: Subject, from: number, to: number, rows: readonly StoredRow[], events: readonly StoredEvent[]) {
+	const {rates} = subject;
 	return {
-		miner: minerJson(miner),
+		miner: minerJson(subject.miner),
+		...(subject.worker === null ? {} : {worker: subject.worker}),
 		from: iso(from),
 		to: iso(to),
 		series: rows.map((row) => ({
@@ -205,14 +263,34 @@ function toJson(miner: StoredMiner, from: number, to: number, rows: readonly Sto
 			resolution: resolutionName(row.resolution),
 			polls: row.n,
 			answered: row.live,
-			hashrate: {min: row.hrMin, avg: row.hrAvg, max: row.hrMax, '60s': row.hr60, '15m': row.hr15},
-			shares: {good: row.good, total: row.total, rejected: row.rejected},
+			hashrate: {
+				min: row.hrMin,
+				avg: row.hrAvg,
+				max: row.hrMax,
+				...(rates.medium === null ? {} : {[rates.medium]: row.hr60}),
+				[rates.long]: row.hr15,
+			},
+			shares:
+				subject.worker === null
+					? {good: row.good, total: row.total, rejected: row.rejected}
+					: {accepted: row.good, rejected: row.rejected, invalid: invalidOf(row)},
 			pool: share(row.pool, row.live),
 			paused: share(row.paused, row.live),
 			link: linkName(row.link),
 		})),
-		events: events.map((event) => ({time: iso(event.t), kind: event.kind, severity: event.severity, text: event.text})),
+		events: events.map((event) => ({
+			time: iso(event.t),
+			kind: event.kind,
+			severity: event.severity,
+			text: event.text,
+			...(event.worker === undefined ? {} : {worker: event.worker}),
+		})),
 	};
+}
+
+/** A worker's invalid shares: its row's total is accepted + rejected + invalid (history/samples.ts, workerSample). */
+function invalidOf(row: StoredRow): number | null {
+	return row.total === null || row.good === null || row.rejected === null ? null : row.total - row.good - row.rejected;
 }
 
 const CSV_HEADER = [
@@ -244,8 +322,19 @@ function csvField(value: string | number | null): string {
 	return /[",\r\n]|^[=+\-@]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** One table, oldest first: the series rows (record "sample") and the events (record "event") by time. */
-function toCsv(rows: readonly StoredRow[], events: readonly StoredEvent[]): string {
+/**
+ * One table, oldest first: the series rows (record "sample") and the events (record "event") by time. A proxy's and a
+ * worker's rate columns are named for its windows (hashrate_10m, no 60 s); a worker's shares are accepted, rejected,
+ * invalid.
+ */
+function toCsv(subject: Subject, rows: readonly StoredRow[], events: readonly StoredEvent[]): string {
+	const worker = subject.worker !== null;
+	const header = CSV_HEADER.map((name) => {
+		if (name === 'hashrate_60s') return subject.rates.medium === null ? 'hashrate_1m' : name;
+		if (name === 'hashrate_15m') return `hashrate_${subject.rates.long}`;
+		if (!worker) return name;
+		return name === 'shares_good' ? 'shares_accepted' : name === 'shares_total' ? 'shares_invalid' : name;
+	});
 	type Line = {t: number; order: number; fields: (string | number | null)[]};
 	const lines: Line[] = [
 		...rows.map((row) => ({
@@ -260,10 +349,10 @@ function toCsv(rows: readonly StoredRow[], events: readonly StoredEvent[]): stri
 				row.hrMin,
 				row.hrAvg,
 				row.hrMax,
-				row.hr60,
+				subject.rates.medium === null ? row.hrAvg : row.hr60,
 				row.hr15,
 				row.good,
-				row.total,
+				worker ? invalidOf(row) : row.total,
 				row.rejected,
 				share(row.pool, row.live),
 				share(row.paused, row.live),
@@ -299,7 +388,7 @@ function toCsv(rows: readonly StoredRow[], events: readonly StoredEvent[]): stri
 			],
 		})),
 	].sort((a, b) => a.t - b.t || a.order - b.order);
-	return `${[CSV_HEADER.join(','), ...lines.map((line) => line.fields.map(csvField).join(','))].join('\n')}\n`;
+	return `${[header.join(','), ...lines.map((line) => line.fields.map(csvField).join(','))].join('\n')}\n`;
 }
 
 function localTime(t: number, withDate = true): string {
@@ -327,8 +416,17 @@ function listText(miners: readonly StoredMiner[]): string {
 }
 
 /** For people: what the span held (hashrate, answered polls, time down) and its events with dates. */
-function toText(miner: StoredMiner, from: number, to: number, rows: readonly StoredRow[], events: readonly StoredEvent[]): string {
-	const lines = [`${miner.name} (${miner.url}), ${localTime(from)} → ${localTime(to)}`];
+function toText(
+	subject: Subject,
+	from: number,
+	to: number,
+	rows: readonly StoredRow[],
+	events: readonly StoredEvent[],
+	note: string | null,
+): string {
+	const {miner} = subject;
+	const who = subject.worker === null ? `${miner.name} (${miner.url})` : `worker ${subject.worker} of ${miner.name} (${miner.url})`;
+	const lines = [`${who}, ${localTime(from)} → ${localTime(to)}`];
 	let hrSum = 0;
 	let hrN = 0;
 	let min: number | null = null;
@@ -362,7 +460,7 @@ function toText(miner: StoredMiner, from: number, to: number, rows: readonly Sto
 	if (polls === 0) lines.push('nothing stored in this span');
 	else {
 		lines.push(
-			`hashrate  ${hrN > 0 ? `avg ${formatHashrate(hrSum / hrN)}` : 'none'}${min === null ? '' : ` · min ${formatHashrate(min)}`}${max === null ? '' : ` · max ${formatHashrate(max)}`}`,
+			`hashrate  ${subject.rates === PROXY_RATES ? '(1m) ' : ''}${hrN > 0 ? `avg ${formatHashrate(hrSum / hrN)}` : 'none'}${min === null ? '' : ` · min ${formatHashrate(min)}`}${max === null ? '' : ` · max ${formatHashrate(max)}`}`,
 			`polls     ${polls} stored, ${Math.round((live / polls) * 1000) / 10} % answered${downMs >= 1000 ? ` · not answering for a total of about ${formatDuration(downMs / 1000)} in past outages` : ''}`,
 		);
 		const open = pollRows.slice(openFrom);
@@ -374,6 +472,16 @@ function toText(miner: StoredMiner, from: number, to: number, rows: readonly Sto
 		}
 	}
 
+	if (subject.worker !== null) {
+		const last = rows.findLast((row) => row.good !== null);
+		if (last) {
+			lines.push(
+				`shares    ${formatInteger(last.good ?? 0)} accepted · ${formatInteger(last.rejected ?? 0)} rejected · ${formatInteger(invalidOf(last) ?? 0)} invalid (at ${localTime(last.t)})`,
+			);
+		}
+	}
+
+	if (note !== null) lines.push(note);
 	lines.push('', events.length === 0 ? 'no events' : `events (${events.length})`);
 	for (const event of events) lines.push(`  ${localTime(event.t)}  ${event.severity.padEnd(5)}  ${event.text}`);
 	lines.push('', 'rigtop history --json or --csv prints the series itself.');

@@ -3,7 +3,7 @@ import type {ReactElement} from 'react';
 import {appliedEvent} from '../../config/apply.js';
 import {ConfigSession} from '../../config/session.js';
 import {PollInterval} from '../../monitor/poll-interval.js';
-import {memoryCapacity, SessionHistory} from '../../history/source.js';
+import {memoryCapacity, SessionHistory, WorkerHistory} from '../../history/source.js';
 import {HistoryStores} from '../../history/stores.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
@@ -123,7 +123,11 @@ export function startLive(
 			intervalMs: interval.getState,
 			capacity: memoryCapacity(session.miners.length),
 		});
-		const history = new HistoryStores(source, watched.monitor);
+		const capacity = memoryCapacity(session.miners.length);
+		// A proxy's worker opened on the chart or the event view: a history of its own (history/source.ts).
+		const workerSource = (worker: string) =>
+			new WorkerHistory(source, {monitor: watched.monitor, slot, recorder: session.recorder ?? null, capacity, worker});
+		const history = new HistoryStores(source, watched.monitor, workerSource);
 		histories.push(history);
 		return {store: watched.monitor, history, tokenGiven: watched.target.token !== null, ...minerActions(watched, plan.readOnly)};
 	});

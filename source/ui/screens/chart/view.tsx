@@ -50,6 +50,8 @@ export type ChartViewProps = {
 	readonly initialSpan?: number;
 	/** Told the span shown (index in CHART_SPANS) when it changes, to remember it. */
 	readonly onSpan?: (span: number) => void;
+	/** A proxy's worker whose history `history` is (its name), or null for the rig itself. */
+	readonly worker?: string | null;
 };
 
 const NO_EVENTS: readonly {readonly t: number; readonly kind: string; readonly text: string}[] = [];
@@ -97,7 +99,7 @@ function Row({segments}: {readonly segments: SegmentRow}) {
  * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
  * `←`/`→` move back and forth in time, End comes back to now.
  */
-export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan}: ChartViewProps) {
+export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan, worker = null}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
 	// What is drawn: the history's chart store answers what this view asks (syncClocks: its clock moves with the poll
 	// the store read for, in the same frame).
@@ -141,13 +143,17 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan}
 	// Drawn over the span the answer is for (the one asked, but for the frame before a new one comes).
 	const series = data?.series ?? null;
 	const events = data?.events ?? NO_EVENTS;
-	const fifteen = state.snapshot?.hashrate.total[2] ?? null;
+	// An xmrig-proxy's line is its 1 min rate (a worker's too), its reference its 10 min window; a miner's 10 s and 15m.
+	const proxy = state.snapshot?.proxy ?? null;
+	const isProxy = proxy !== null;
+	const rates = worker === null ? proxy?.hashrate : proxy?.workers?.find((each) => each.name === worker)?.hashrate;
+	const fifteen = proxy ? (rates?.[1] ?? null) : (state.snapshot?.hashrate.total[2] ?? null);
 	const references = useMemo<Reference[]>(
 		() => [
-			{label: '15m', value: fifteen, tone: 'ok', pattern: 'dashes'},
-			{label: 'session', value: state.sessionAverage, tone: 'info', pattern: 'dots'},
+			{label: isProxy ? '10m' : '15m', value: fifteen, tone: 'ok', pattern: 'dashes'},
+			...(worker === null ? [{label: 'session', value: state.sessionAverage, tone: 'info', pattern: 'dots'} as const] : []),
 		],
-		[fifteen, state.sessionAverage],
+		[isProxy, fifteen, worker, state.sessionAverage],
 	);
 	const markers = useMemo(() => events.map((event) => markerOf(event)).filter((marker): marker is Marker => marker !== null), [events]);
 	const stats = useMemo(() => spanStats(series?.points ?? []), [series]);
@@ -167,7 +173,7 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan}
 	const brief = series?.points.some((point) => isBriefOutage(point)) ?? false;
 	// The legend: what the lines, the shading and the markers on screen mean; on a second line when one is too short.
 	const legend = useMemo(() => {
-		const items: Segment[] = [{text: '⠤⠤ hashrate', tone: 'accent'}];
+		const items: Segment[] = [{text: isProxy ? '⠤⠤ 1m hashrate' : '⠤⠤ hashrate', tone: 'accent'}];
 		if (sessionOnly) items.unshift({text: 'history off: this session only', tone: 'warn'});
 		for (const reference of references) {
 			if (reference.value !== null) items.push({text: `${reference.label} ${formatRateIn(reference.value, unit)}`, tone: reference.tone});
@@ -181,7 +187,7 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan}
 		}));
 		const width = (segments: readonly Segment[]) => segments.reduce((sum, segment) => sum + segment.text.length + 2, Y_AXIS_WIDTH);
 		return width([...items, ...marks]) <= columns || marks.length === 0 ? [[...items, ...marks]] : [items, marks];
-	}, [sessionOnly, references, unit, outages, brief, markers, columns]);
+	}, [isProxy, sessionOnly, references, unit, outages, brief, markers, columns]);
 	const plotRows = budget - CHROME_LINES - (legend.length - 1);
 	const model = useMemo(
 		() =>
@@ -246,7 +252,11 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan}
 
 	return (
 		<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
-			<TitleBar width={columns} title={[state.name, when]} stateWidth={[...statsText].length}>
+			<TitleBar
+				width={columns}
+				title={[worker === null ? state.name : `${state.name} · worker ${worker}`, when]}
+				stateWidth={[...statsText].length}
+			>
 				<Text {...theme.text('muted')}>{statsText}</Text>
 			</TitleBar>
 			{body}
