@@ -168,11 +168,11 @@ function countOf(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** The diff line the one-rig path prints (`cpu.huge-pages: true → false`; a secret only "changed"; a removal "(removed)"). */
+/** The diff line the one-rig path prints (`cpu.huge-pages: true → false`; a secret only "changed"; a removed key "(absent)"). */
 function changeLine(change: PatchChange): string {
 	const id = formatPath(change.path);
 	if (isSecret(change.path)) return `${id}: ${SECRET_CHANGED}`;
-	if (change.after === undefined) return `${id}: ${displayValue(change.path, change.before)} → (removed)`;
+	if (change.after === undefined) return `${id}: ${displayValue(change.path, change.before)} → ${displayValue(change.path, undefined)}`;
 	return diffLine({path: change.path, id, before: change.before, after: change.after, secret: false});
 }
 

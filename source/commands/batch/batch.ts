@@ -126,7 +126,9 @@ export function reportLines(results: readonly RigResult[]): string[] {
 	const width = Math.max(...results.map((result) => result.rig.name.length));
 	const lines: string[] = [];
 	for (const result of results) {
-		const status = result.reason === 'not started (cancelled)' ? '' : STATUS_WORDS[result.status];
+		// "already paused", "would change 2 keys", "not started (cancelled)" say it all.
+		const own = result.status === 'already' || result.status === 'planned' || result.reason === 'not started (cancelled)';
+		const status = own ? '' : STATUS_WORDS[result.status];
 		const text = [status, result.status === 'applied' && result.lines.length > 0 ? result.lines.join('; ') : result.reason]
 			.filter((part) => part !== '')
 			.join('  ');
