@@ -17,6 +17,8 @@ export type BatchOptions = RigStepOptions & {
 	/** How many rigs at once (default 8). */
 	readonly parallel?: number;
 	readonly signal?: AbortSignal;
+	/** Each request's deadline on each rig (default 8000 ms, as for one rig): a rig that does not answer is down. */
+	readonly requestTimeoutMs?: number;
 };
 
 export class Batch implements Store<BatchState> {
@@ -73,7 +75,8 @@ export class Batch implements Store<BatchState> {
 	}
 
 	async #runOne(rig: BatchRig, cancel: AbortSignal): Promise<RigResult> {
-		const client = new MinerClient({url: rig.url, token: rig.token});
+		const timeout = this.#options.requestTimeoutMs;
+		const client = new MinerClient({url: rig.url, token: rig.token}, timeout === undefined ? {} : {deadlineMs: timeout});
 		try {
 			return await runRig(this.#options.action, {rig, client, cancel, options: this.#options});
 		} finally {

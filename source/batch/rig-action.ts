@@ -33,8 +33,6 @@ export type RigStepOptions = {
 	/** How long each read-back waits for the change to show (default 5000 ms). */
 	readonly verifyTimeoutMs?: number;
 	readonly verifyIntervalMs?: number;
-	/** The deadline of each read before the write (default 8000 ms, the client's own). */
-	readonly readTimeoutMs?: number;
 };
 
 type Context = {
@@ -77,10 +75,6 @@ function result(
 	};
 }
 
-function readSignal(context: Context): AbortSignal {
-	return AbortSignal.any([context.cancel, AbortSignal.timeout(context.options.readTimeoutMs ?? 8000)]);
-}
-
 /** Runs the action on one rig; never throws (an unexpected error is this rig's failure). */
 export async function runRig(action: BatchAction, context: Context): Promise<RigResult> {
 	try {
@@ -107,7 +101,7 @@ async function steps(action: BatchAction, context: Context): Promise<RigResult> 
 	if (refusal !== null) return result(context, 'skipped', `read-only: ${refusal}`, {snapshot: miner});
 	let text: string;
 	try {
-		text = await context.client.getText(CONFIG_ENDPOINT, readSignal(context));
+		text = await context.client.getText(CONFIG_ENDPOINT, context.cancel);
 	} catch (error) {
 		if (context.cancel.aborted) return result(context, 'cancelled', 'cancelled before anything was sent', {snapshot: miner});
 		const problem = describeConfigError(error, {operation: 'read', layout: layoutForVersion(miner.version), tokenGiven});
@@ -152,7 +146,7 @@ async function readSnapshot(context: Context): Promise<{snapshot: MinerSnapshot}
 	if (context.cancel.aborted) return {skip: result(context, 'cancelled', 'not started (cancelled)', {answered: false})};
 	try {
 		const {MinerReader} = await import('../miner/reader.js');
-		return {snapshot: await new MinerReader(context.client).read(readSignal(context), {perThread: false})};
+		return {snapshot: await new MinerReader(context.client).read(context.cancel, {perThread: false})};
 	} catch (error) {
 		if (context.cancel.aborted) return {skip: result(context, 'cancelled', 'cancelled before anything was sent', {answered: false})};
 		if (isMinerError(error) && (error.kind === 'unreachable' || error.kind === 'timeout')) {
@@ -287,7 +281,7 @@ async function control(method: 'pause' | 'resume', context: Context, snapshot: M
 	let last: MinerSnapshot | null = null;
 	for (;;) {
 		try {
-			last = await reader.read(AbortSignal.timeout(context.options.readTimeoutMs ?? 8000), {perThread: false});
+			last = await reader.read(undefined, {perThread: false});
 			if (last.paused === want) return result(context, 'applied', `${state(want)} (read back)`, {sent: true, snapshot: last});
 		} catch {
 			// Read again until the time is up.

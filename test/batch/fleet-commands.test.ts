@@ -75,7 +75,7 @@ async function batch(words: readonly string[], options: Partial<BatchPlan> = {})
 		historyFile: path.join(temp.dir, 'history.sqlite'),
 		verifyIntervalMs: 30,
 		verifyTimeoutMs: 2000,
-		readTimeoutMs: 3000,
+		requestTimeoutMs: 3000,
 		discovery: {homeDir: temp.dir, procRoot: path.join(temp.dir, 'no-proc')},
 		signal: new AbortController().signal,
 		stdout: {write: (text: string) => (out += text)},
@@ -131,7 +131,13 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 	});
 
 	it('--add adds the key where its section exists; every rig applied or already so exits 0', async () => {
-		writeFileSync(rigsFile, JSON.stringify([{name: 'rig-6', url: fleet.v6.url}, {name: 'rig-nojit', url: fleet.nojit.url}]));
+		writeFileSync(
+			rigsFile,
+			JSON.stringify([
+				{name: 'rig-6', url: fleet.v6.url},
+				{name: 'rig-nojit', url: fleet.nojit.url},
+			]),
+		);
 		const result = await batch(['config', 'set', 'cpu.huge-pages-jit=false'], {add: true});
 		expect(result.code).toBe(0);
 		expect(lineOf(result.out, 'rig-6')).toBe('already so');
@@ -139,7 +145,7 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 		expect(result.out.trimEnd().split('\n').at(-1)).toBe('2 rigs: 1 applied, 1 already so, 0 failed');
 	});
 
-	it('--dry-run prints each rig\'s diff and changes nothing', async () => {
+	it("--dry-run prints each rig's diff and changes nothing", async () => {
 		const before = sims().map((sim) => sim.configText());
 		const result = await batch(['config', 'set', 'cpu.huge-pages-jit=true', 'pools.0.pass=new-secret-pass'], {dryRun: true});
 		expect(sims().map((sim) => sim.configText())).toEqual(before);
@@ -174,7 +180,9 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 		await batch(['config', 'set', 'cpu.huge-pages-jit=true']);
 		const events = eventsOf(path.join(temp.dir, 'history.sqlite'));
 		const by = `rigtop pid ${process.pid} on `;
-		expect(events.get(fleet.v6.url)).toEqual([expect.stringMatching(/^batch config set cpu\.huge-pages-jit \(rigtop pid \d+ on .+, 6 rigs\): applied — applied, read back/)]);
+		expect(events.get(fleet.v6.url)).toEqual([
+			expect.stringMatching(/^batch config set cpu\.huge-pages-jit \(rigtop pid \d+ on .+, 6 rigs\): applied — applied, read back/),
+		]);
 		expect(events.get(fleet.v6.url)?.[0]).toContain(by);
 		expect(events.get(fleet.v5.url)?.[0]).toContain('): applied');
 		expect(events.get(fleet.v214.url)?.[0]).toContain('): skipped — lacks cpu.huge-pages-jit');
@@ -193,7 +201,9 @@ describe('rigtop config undo --rigs FILE', () => {
 		fleet.v5.setConfigText(fleet.v5.configText().replace('"donate-level": 1', '"donate-level": 2'));
 		const result = await batch(['config', 'undo']);
 		expect(lineOf(result.out, 'rig-6')).toBe('applied  cpu.huge-pages-jit: true → false');
-		expect(lineOf(result.out, 'rig-5')).toMatch(/^failed {2}its config changed since the batch \(config set cpu\.huge-pages-jit\); nothing was applied$/);
+		expect(lineOf(result.out, 'rig-5')).toMatch(
+			/^failed {2}its config changed since the batch \(config set cpu\.huge-pages-jit\); nothing was applied$/,
+		);
 		expect(lineOf(result.out, 'rig-214')).toBe('skipped  no batch change of this rig to undo');
 		expect(result.code).toBe(1);
 		expect(fleet.v6.configText()).toBe(before6.replace(POOL_PASS, POOL_PASS));
@@ -207,7 +217,13 @@ describe('rigtop config undo --rigs FILE', () => {
 
 describe('rigtop config apply PATCH.json', () => {
 	it('merges the patch into each rig: objects merge, null removes, lists replace', async () => {
-		writeFileSync(rigsFile, JSON.stringify([{name: 'rig-6', url: fleet.v6.url}, {name: 'rig-5', url: fleet.v5.url}]));
+		writeFileSync(
+			rigsFile,
+			JSON.stringify([
+				{name: 'rig-6', url: fleet.v6.url},
+				{name: 'rig-5', url: fleet.v5.url},
+			]),
+		);
 		const patchFile = path.join(temp.dir, 'patch.json');
 		writeFileSync(patchFile, JSON.stringify({cpu: {'huge-pages-jit': true, 'memory-pool': null, rx: [0, 1]}, 'donate-level': 1}));
 		const result = await batch(['config', 'apply', patchFile], {add: false});
@@ -219,7 +235,9 @@ describe('rigtop config apply PATCH.json', () => {
 			expect(cpu['rx']).toEqual([0, 1]);
 		}
 
-		expect(lineOf(result.out, 'rig-6')).toBe('applied  cpu.huge-pages-jit: false → true; cpu.memory-pool: false → (absent); cpu.rx: [0,1,2,3] → [0,1]');
+		expect(lineOf(result.out, 'rig-6')).toBe(
+			'applied  cpu.huge-pages-jit: false → true; cpu.memory-pool: false → (absent); cpu.rx: [0,1,2,3] → [0,1]',
+		);
 		expect(readFileSync(patchFile, 'utf8')).toContain('huge-pages-jit');
 	});
 });

@@ -18,7 +18,11 @@ const APPENDIX_A: ReadonlyArray<readonly [JsonValue, JsonValue, JsonValue]> = [
 	[{a: 'c'}, {a: ['b']}, {a: ['b']}],
 	[{a: {b: 'c'}}, {a: {b: 'd', c: null}}, {a: {b: 'd'}}],
 	[{a: [{b: 'c'}]}, {a: [1]}, {a: [1]}],
-	[['a', 'b'], ['c', 'd'], ['c', 'd']],
+	[
+		['a', 'b'],
+		['c', 'd'],
+		['c', 'd'],
+	],
 	[{a: 'b'}, ['c'], ['c']],
 	[{a: 'foo'}, null, null],
 	[{a: 'foo'}, 'bar', 'bar'],
@@ -71,7 +75,8 @@ describe('a merge patch made in place in the text', () => {
 	);
 
 	it('keeps comments, key order and number spelling; lists one change per leaf', () => {
-		const text = '{\n    // the CPU\n    "cpu": {"enabled": true, "huge-pages": true, "priority": 1.0},\n    "donate-level": 1,\n    "log-file": "x.log"\n}\n';
+		const text =
+			'{\n    // the CPU\n    "cpu": {"enabled": true, "huge-pages": true, "priority": 1.0},\n    "donate-level": 1,\n    "log-file": "x.log"\n}\n';
 		const value = new ConfigDocument(text).value;
 		const changes = patchChanges(value, {cpu: {'huge-pages': false}, 'log-file': null, 'donate-level': 1});
 		expect(changes).toEqual([

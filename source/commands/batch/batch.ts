@@ -40,7 +40,7 @@ export type BatchPlan = TargetOptions & {
 	readonly historyFile?: string;
 	readonly verifyTimeoutMs?: number;
 	readonly verifyIntervalMs?: number;
-	readonly readTimeoutMs?: number;
+	readonly requestTimeoutMs?: number;
 	readonly discovery?: DiscoveryPlaces;
 	/** Cancels the batch (else the first Ctrl+C does). */
 	readonly signal?: AbortSignal;
@@ -239,7 +239,7 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 			...(plan.parallel === undefined ? {} : {parallel: plan.parallel}),
 			...(plan.verifyTimeoutMs === undefined ? {} : {verifyTimeoutMs: plan.verifyTimeoutMs}),
 			...(plan.verifyIntervalMs === undefined ? {} : {verifyIntervalMs: plan.verifyIntervalMs}),
-			...(plan.readTimeoutMs === undefined ? {} : {readTimeoutMs: plan.readTimeoutMs}),
+			...(plan.requestTimeoutMs === undefined ? {} : {requestTimeoutMs: plan.requestTimeoutMs}),
 		});
 	} finally {
 		process.off('SIGINT', onInterrupt);
