@@ -174,7 +174,7 @@ type Plan = {readonly changes: readonly PatchChange[]} | {readonly skip: string;
 
 /** Refusals every config action shares: a key the rig lacks (without --add), an API key (without --yes). */
 function refusals(changes: readonly PatchChange[], missing: readonly string[], options: RigStepOptions): Plan {
-	if (missing.length > 0) return {status: 'skipped', skip: `lacks ${missing.join(', ')} (--add adds it)`};
+	if (missing.length > 0) return {status: 'skipped', skip: `lacks ${missing.join('; ')}`};
 	const guarded = changes.filter((change) => isApiGuarded(change.path)).map((change) => formatPath(change.path));
 	if (guarded.length > 0 && !options.confirmApiChanges) {
 		return {status: 'skipped', skip: `${guarded.join(', ')} can cut rigtop off from the miner's API: --yes confirms it`};
@@ -190,8 +190,14 @@ function planSet(assignments: readonly Assignment[], document: ConfigDocument, o
 	const existing = document.entries().map((entry) => entry.id);
 	for (const assignment of assignments) {
 		const path = document.resolve(assignment.path);
-		if (!path || (!document.has(path) && !options.addKeys)) {
-			missing.push(`${assignment.path}${path ? '' : didYouMean(assignment.path, existing)}`);
+		// --add adds a key under an object the config has (resolve() allows a new last segment), never a whole new branch.
+		if (!path) {
+			missing.push(`${assignment.path}${didYouMean(assignment.path, existing)}`);
+			continue;
+		}
+
+		if (!document.has(path) && !options.addKeys) {
+			missing.push(`${assignment.path} (--add adds it)`);
 			continue;
 		}
 
@@ -210,7 +216,9 @@ function planSet(assignments: readonly Assignment[], document: ConfigDocument, o
 
 function planPatch(patch: JsonObject, document: ConfigDocument, options: RigStepOptions): Plan {
 	const changes = patchChanges(document.value, patch);
-	const missing = options.addKeys ? [] : changes.filter((change) => change.before === undefined).map((change) => formatPath(change.path));
+	const missing = options.addKeys
+		? []
+		: changes.filter((change) => change.before === undefined).map((change) => `${formatPath(change.path)} (--add adds it)`);
 	const problems = changes.flatMap((change) => {
 		if (change.after === undefined) return [];
 		const problem = validate(change.path, change.after, change.before);

@@ -4,11 +4,13 @@
  */
 export const BATCH_USAGE = [
 	'Usage',
-	'  $ rigtop pause [URL…|--rigs FILE]                   pause each rig, its state read back',
-	'  $ rigtop resume [URL…|--rigs FILE]                  resume each rig, its state read back',
-	'  $ rigtop config set PATH=VALUE… URL URL…|--rigs FILE   one change on every rig',
-	'  $ rigtop config apply PATCH.json [URL…|--rigs FILE]  a JSON Merge Patch (RFC 7386) on every rig',
-	'  $ rigtop config undo [URL…|--rigs FILE]             put back what the last batch changed',
+	'  $ rigtop pause [URL…|--rigs FILE]              pause each rig, its state read back',
+	'  $ rigtop resume [URL…|--rigs FILE]             resume each rig, its state read back',
+	'  $ rigtop config set PATH=VALUE… URL URL…|--rigs FILE',
+	'                                                 one change on every rig',
+	'  $ rigtop config apply PATCH.json [URL…|--rigs FILE]',
+	'                                                 a JSON Merge Patch (RFC 7386) on every rig',
+	'  $ rigtop config undo [URL…|--rigs FILE]        put back what the last batch changed',
 	'',
 	'  Each rig gets what one rig gets: its own conflict check, backup, the whole document with only',
 	'  this change, the read-back. In a patch, null removes a key, objects merge, lists replace.',
