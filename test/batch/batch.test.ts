@@ -3,11 +3,14 @@
  * no rig half-written (the rig whose PUT went out is read back and reported), the store follows each rig, and a batch
  * of 100 simulated rigs ends with a result for each.
  */
+import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {Batch, runBatch} from '../../source/batch/batch.js';
 import type {BatchRig, RigProgress} from '../../source/batch/types.js';
+import {applyEdits} from '../../source/config/apply.js';
 import {parseAssignment} from '../../source/config/edits.js';
+import {MinerClient} from '../../source/miner/client.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {tempDir} from '../config/helpers/fixtures.js';
 import {startFaultServer, type FaultServer} from '../helpers/fault-server.js';
@@ -107,6 +110,59 @@ describe('a batch', () => {
 		}
 
 		expect(batch.getState()).toMatchObject({cancelled: true, finished: true, done: 4});
+	});
+
+	it('cancelled while a rig is still reading: that rig stops with nothing sent, the one written is read back', async () => {
+		const [written, later] = await sims(2, 800);
+		const hanging = await startFaultServer({token: TOKEN});
+		faults.push(hanging);
+		await hanging.setMode('no-answer');
+		const controller = new AbortController();
+		const watcher = setInterval(() => {
+			if (written?.requests.some((request) => request.method === 'PUT')) controller.abort();
+		}, 5);
+		const results = await runBatch({
+			rigs: [rigOf(written as Simulator, 'written'), rigOf(hanging, 'hanging'), rigOf(later as Simulator, 'later')],
+			action: set('cpu.huge-pages=false'),
+			parallel: 2,
+			signal: controller.signal,
+			dryRun: false,
+			addKeys: false,
+			confirmApiChanges: false,
+			backupDir: backupDir(),
+			verifyIntervalMs: 20,
+		}).finally(() => clearInterval(watcher));
+		expect(results.map((result) => [result.rig.name, result.status, result.reason])).toEqual([
+			[
+				'written',
+				'applied',
+				'applied, read back (backup ' + (results[0]?.apply?.status === 'done' ? results[0].apply.backupPath : '') + ')',
+			],
+			['hanging', 'cancelled', 'cancelled before anything was sent'],
+			['later', 'cancelled', 'not started (cancelled)'],
+		]);
+		expect(hanging.requests.filter((request) => request.method === 'PUT')).toEqual([]);
+		expect(later?.requests).toEqual([]);
+	});
+
+	it('a cancel given to the safe apply stops it before the backup and the PUT', async () => {
+		const [sim] = await sims(1);
+		const dir = backupDir();
+		const client = new MinerClient({url: (sim as Simulator).url, token: TOKEN});
+		const text = (sim as Simulator).configText();
+		const controller = new AbortController();
+		controller.abort();
+		const result = await applyEdits({
+			client,
+			baseText: text,
+			edits: [{path: ['cpu', 'huge-pages'], after: false}],
+			backupDir: dir,
+			cancel: controller.signal,
+		});
+		await client.close();
+		expect(result).toMatchObject({status: 'failed', put: 'not-sent', backupPath: null, problem: {kind: 'cancelled'}});
+		expect(existsSync(dir)).toBe(false);
+		expect(sim?.requests.filter((request) => request.method === 'PUT')).toEqual([]);
 	});
 
 	it('a cancel before a rig writes stops it with nothing sent', async () => {
