@@ -251,8 +251,7 @@ function applyOutcome(applied: ApplyResult, context: Context, snapshot: MinerSna
 
 		case 'done': {
 			const lines = applied.keys.map(keyLine);
-			if (applied.allApplied)
-				return result(context, 'applied', `applied, read back (backup ${applied.backupPath})`, {...extra, sent: true, lines});
+			if (applied.allApplied) return result(context, 'applied', `read back; backup ${applied.backupPath}`, {...extra, sent: true, lines});
 			return result(context, 'failed', applied.message, {...extra, sent: true, lines});
 		}
 	}

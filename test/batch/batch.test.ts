@@ -133,11 +133,7 @@ describe('a batch', () => {
 			verifyIntervalMs: 20,
 		}).finally(() => clearInterval(watcher));
 		expect(results.map((result) => [result.rig.name, result.status, result.reason])).toEqual([
-			[
-				'written',
-				'applied',
-				'applied, read back (backup ' + (results[0]?.apply?.status === 'done' ? results[0].apply.backupPath : '') + ')',
-			],
+			['written', 'applied', `read back; backup ${results[0]?.apply?.status === 'done' ? results[0].apply.backupPath : ''}`],
 			['hanging', 'cancelled', 'cancelled before anything was sent'],
 			['later', 'cancelled', 'not started (cancelled)'],
 		]);

@@ -181,12 +181,12 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 		const events = eventsOf(path.join(temp.dir, 'history.sqlite'));
 		const by = `rigtop pid ${process.pid} on `;
 		expect(events.get(fleet.v6.url)).toEqual([
-			expect.stringMatching(/^batch config set cpu\.huge-pages-jit \(rigtop pid \d+ on .+, 6 rigs\): applied — applied, read back/),
+			expect.stringMatching(/^batch config set cpu\.huge-pages-jit \(rigtop pid \d+ on .+, 6 rigs\): applied: read back; backup /),
 		]);
 		expect(events.get(fleet.v6.url)?.[0]).toContain(by);
-		expect(events.get(fleet.v5.url)?.[0]).toContain('): applied');
-		expect(events.get(fleet.v214.url)?.[0]).toContain('): skipped — lacks cpu.huge-pages-jit');
-		expect(events.get(fleet.nojit.url)?.[0]).toContain('): skipped — lacks cpu.huge-pages-jit');
+		expect(events.get(fleet.v5.url)?.[0]).toContain('): applied: read back; backup ');
+		expect(events.get(fleet.v214.url)?.[0]).toContain('): skipped: lacks cpu.huge-pages-jit');
+		expect(events.get(fleet.nojit.url)?.[0]).toContain('): skipped: lacks cpu.huge-pages-jit');
 		// The down rig was never reached: nothing is said about it in its history.
 		expect(events.has(fleet.down.url)).toBe(false);
 	});

@@ -126,9 +126,7 @@ export function reportLines(results: readonly RigResult[]): string[] {
 	const width = Math.max(...results.map((result) => result.rig.name.length));
 	const lines: string[] = [];
 	for (const result of results) {
-		// "already paused", "would change 2 keys", "not started (cancelled)" say it all.
-		const own = result.status === 'already' || result.status === 'planned' || result.reason === 'not started (cancelled)';
-		const status = own ? '' : STATUS_WORDS[result.status];
+		const status = saysItAll(result) ? '' : STATUS_WORDS[result.status];
 		const text = [status, result.status === 'applied' && result.lines.length > 0 ? result.lines.join('; ') : result.reason]
 			.filter((part) => part !== '')
 			.join('  ');
@@ -138,6 +136,11 @@ export function reportLines(results: readonly RigResult[]): string[] {
 
 	lines.push(summaryLine(results));
 	return lines;
+}
+
+/** "already paused", "would change 2 keys", "not started (cancelled)": the reason alone says what became of the rig. */
+function saysItAll(result: RigResult): boolean {
+	return result.status === 'already' || result.status === 'planned' || result.reason === 'not started (cancelled)';
 }
 
 function summaryLine(results: readonly RigResult[]): string {
@@ -289,7 +292,7 @@ async function keepRecords(
 				snapshot: result.snapshot,
 				at,
 				severity: result.status === 'applied' || result.status === 'already' ? 'info' : 'warn',
-				text: `batch ${what} (${by}): ${STATUS_WORDS[result.status]} — ${result.reason}`,
+				text: `batch ${what} (${by}): ${saysItAll(result) ? result.reason : `${STATUS_WORDS[result.status]}: ${result.reason}`}`,
 			})),
 		});
 	} catch (error) {
