@@ -242,6 +242,23 @@ describe('rigtop config apply PATCH.json', () => {
 	});
 });
 
+describe('rigtop config apply: refusals', () => {
+	it('a key the rig lacks needs --add, an http.* key --yes; nothing is sent for either', async () => {
+		writeFileSync(rigsFile, JSON.stringify([{name: 'rig-6', url: fleet.v6.url}]));
+		const before = fleet.v6.configText();
+		const lacking = path.join(temp.dir, 'lacking.json');
+		writeFileSync(lacking, JSON.stringify({cpu: {'no-such-key': 1}}));
+		const refused = await batch(['config', 'apply', lacking]);
+		expect([refused.code, lineOf(refused.out, 'rig-6')]).toEqual([1, 'skipped  lacks cpu.no-such-key (--add adds it)']);
+		const api = path.join(temp.dir, 'api.json');
+		writeFileSync(api, JSON.stringify({http: {restricted: true}}));
+		const guarded = await batch(['config', 'apply', api]);
+		expect(lineOf(guarded.out, 'rig-6')).toBe("skipped  http.restricted can cut rigtop off from the miner's API: --yes confirms it");
+		expect(fleet.v6.configText()).toBe(before);
+		expect(fleet.v6.requests.filter((request) => request.method === 'PUT')).toEqual([]);
+	});
+});
+
 describe('rigtop pause / resume', () => {
 	it('pauses what can pause, reads the state back, says why for the rest', async () => {
 		fleet.v5.pause();
