@@ -16,7 +16,7 @@ import {formatPath, jsonEqual, valueAt} from '../config/json-values.js';
 import {patchChanges, patchText, type PatchChange} from '../config/merge-patch.js';
 import {isApiGuarded, isSecret, validate} from '../config/schema.js';
 import {didYouMean} from '../config/suggest.js';
-import {CONFIG_ENDPOINT, type JsonObject, type JsonValue} from '../config/types.js';
+import {CONFIG_ENDPOINT, type ConfigPath, type JsonObject, type JsonValue} from '../config/types.js';
 import {configRefusal, controlRefusal} from '../miner/abilities.js';
 import type {MinerClient} from '../miner/client.js';
 import {isMinerError} from '../miner/errors.js';
@@ -183,6 +183,11 @@ function refusals(changes: readonly PatchChange[], missing: readonly string[], o
 	return {changes};
 }
 
+/** A refused value's message, which quotes the value: for a secret (the token, a pool password) the value is left out. */
+function shownProblem(path: ConfigPath, message: string): string {
+	return isSecret(path) ? `${formatPath(path)} does not take that value (not shown: it is a secret)` : message;
+}
+
 function planSet(assignments: readonly Assignment[], document: ConfigDocument, options: RigStepOptions): Plan {
 	let edits = new PendingEdits(document.text);
 	const missing: string[] = [];
@@ -203,7 +208,7 @@ function planSet(assignments: readonly Assignment[], document: ConfigDocument, o
 
 		const outcome = edits.set(path, assignmentValue(path, assignment, document.get(path)));
 		if (outcome.ok) edits = outcome.edits;
-		else problems.push(outcome.message);
+		else problems.push(shownProblem(path, outcome.message));
 	}
 
 	if (problems.length > 0) return {status: 'failed', skip: problems.join('; ')};
@@ -222,7 +227,7 @@ function planPatch(patch: JsonObject, document: ConfigDocument, options: RigStep
 	const problems = changes.flatMap((change) => {
 		if (change.after === undefined) return [];
 		const problem = validate(change.path, change.after, change.before);
-		return problem === null ? [] : [problem];
+		return problem === null ? [] : [shownProblem(change.path, problem)];
 	});
 	if (problems.length > 0) return {status: 'failed', skip: problems.join('; ')};
 	return refusals(changes, missing, options);

@@ -254,6 +254,12 @@ describe('rigtop config apply: refusals', () => {
 		writeFileSync(api, JSON.stringify({http: {restricted: true}}));
 		const guarded = await batch(['config', 'apply', api]);
 		expect(lineOf(guarded.out, 'rig-6')).toBe("skipped  http.restricted can cut rigtop off from the miner's API: --yes confirms it");
+		// A value refused for a secret key is not echoed (the schema's message quotes the value).
+		const secret = path.join(temp.dir, 'secret.json');
+		writeFileSync(secret, JSON.stringify({http: {'access-token': 918273645}}));
+		const hidden = await batch(['config', 'apply', secret], {yes: true});
+		expect(lineOf(hidden.out, 'rig-6')).toBe('failed  http.access-token does not take that value (not shown: it is a secret)');
+		expect(hidden.out).not.toContain('918273645');
 		expect(fleet.v6.configText()).toBe(before);
 		expect(fleet.v6.requests.filter((request) => request.method === 'PUT')).toEqual([]);
 	});
