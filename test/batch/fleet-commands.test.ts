@@ -173,6 +173,9 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 		const bad = await batch(['config', 'apply', path.join(temp.dir, 'bad.json')]);
 		expect(bad.code).toBe(2);
 		expect(bad.err).toMatch(/^rigtop: the patch .*bad\.json is /);
+		const notAnAddress = await batch(['pause', 'rig-6:notaport']);
+		expect(notAnAddress.code).toBe(2);
+		expect(notAnAddress.err.split('\n')[0]).toMatch(/^rigtop: .*rig-6:notaport/);
 		expect(sims().flatMap((sim) => sim.requests)).toEqual([]);
 	});
 

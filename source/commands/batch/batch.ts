@@ -13,6 +13,7 @@ import {AssignmentError, parseAssignment, type Assignment} from '../../config/ed
 import type {JsonObject} from '../../config/types.js';
 import {formatNoneFound} from '../../discovery/where.js';
 import {UsageError} from '../../errors.js';
+import {normalizeMinerUrl} from '../../miner/target.js';
 import {hostPort} from '../../monitor/name.js';
 import {whereResult} from '../../session/build.js';
 import type {DiscoveryPlaces, TargetOptions} from '../../session/targets.js';
@@ -169,6 +170,14 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 	let parsed: Parsed;
 	try {
 		parsed = await parse(plan.words);
+		for (const address of [...parsed.addresses, ...plan.urls]) {
+			try {
+				normalizeMinerUrl(address);
+			} catch (error) {
+				throw new UsageError(`${address.slice(0, 60)}: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
+
 		if (plan.parallel !== undefined && !(Number.isInteger(plan.parallel) && plan.parallel >= 1)) {
 			throw new UsageError(`--parallel takes a whole number of rigs at once, 1 or more (default ${DEFAULT_PARALLEL})`);
 		}
