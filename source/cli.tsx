@@ -33,6 +33,10 @@ const cli = meow(
 	  $ rigtop                 finds the XMRig running on this machine
 	  $ rigtop config get [PATH] [URL]      the miner's config (secrets masked)
 	  $ rigtop config set PATH=VALUE… [URL] change it (conflict check, backup)
+	  $ rigtop pause|resume [URL…|--rigs FILE]
+	  $ rigtop config set|apply|undo … --rigs FILE
+	                           many rigs at once, each checked and read back
+	                           (rigtop help pause: their own options)
 	  $ rigtop history [URL] [--since 24h] [--json | --csv]
 	                           the miner's stored polls and events
 	                           (rigtop history --help: its own options)
@@ -57,6 +61,8 @@ const cli = meow(
 	  --read-only              never write to the miner (no config, pause, resume)
 	  --yes                    with config set: confirm an http.*/api.* change
 	  --add                    with config set: add a key the miner does not have
+	  --dry-run                with a batch: print each rig's diff, change nothing
+	  --parallel N             with a batch: rigs at once (default 8)
 	  --bell                   ring the terminal bell on an alert
 	  --paused-alert DURATION  alert when paused this long (default 10m; 0 never)
 	  --on-alert CMD           run CMD on each alert, the alert as one line of
@@ -117,6 +123,7 @@ const COMMANDS: {readonly [K in CommandName]: () => Promise<{readonly run: Comma
 	exporter: async () => import('./commands/exporter/exporter.js'),
 	config: async () => import('./commands/config/config.js'),
 	history: async () => import('./commands/history/history.js'),
+	batch: async () => import('./commands/batch/batch.js'),
 };
 
 async function runCommand<K extends CommandName>(request: CommandRequest<K>, context: CommandContext): Promise<number> {
@@ -137,6 +144,16 @@ async function main(): Promise<number> {
 		if (cli.input[0] === 'exporter') {
 			const {exporterHelp} = await import('./exporter/help.js');
 			process.stdout.write(exporterHelp());
+			return 0;
+		}
+
+		if (
+			cli.input[0] === 'pause' ||
+			cli.input[0] === 'resume' ||
+			(cli.input[0] === 'config' && ['apply', 'undo'].includes(cli.input[1] ?? ''))
+		) {
+			const {batchHelp} = await import('./commands/batch/help.js');
+			process.stdout.write(batchHelp());
 			return 0;
 		}
 

@@ -17,6 +17,9 @@ export const FLAGS = {
 	readOnly: {type: 'boolean', default: false},
 	yes: {type: 'boolean', default: false},
 	add: {type: 'boolean', default: false},
+	// The batch commands' (rigtop pause, resume, config set --rigs, config apply, config undo).
+	dryRun: {type: 'boolean', default: false},
+	parallel: {type: 'number'},
 	color: {type: 'boolean', default: true},
 	history: {type: 'boolean', default: true},
 	since: {type: 'string'},
@@ -48,6 +51,7 @@ export const VALUE_HINTS = {
 	token: "the miner's access token; --token-file keeps it out of the process list",
 	config: "the miner's config file",
 	interval: 'seconds between polls, e.g. -i 2',
+	parallel: 'how many rigs at once, e.g. --parallel 8',
 	since: 'a duration back from now such as 24h, or a date',
 	until: 'a duration back from now such as 2h, or a date',
 	worker: "a worker's name behind an xmrig-proxy",

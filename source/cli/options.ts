@@ -7,6 +7,7 @@ import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
 import {DEFAULT_WORKER_METRICS_LIMIT} from '../exporter/worker-metrics.js';
 import {parseDuration} from '../duration.js';
 import type {MetricsPlan, RunMode, RunPlan} from '../commands/command.js';
+import type {BatchPlan} from '../commands/batch/batch.js';
 import type {ConfigPlan} from '../commands/config/config.js';
 import type {ExporterPlan} from '../commands/exporter/exporter.js';
 import type {HistoryCommandOptions} from '../commands/history/history.js';
@@ -42,6 +43,8 @@ export type CliFlags = {
 	// ---- the subcommands' own (config, history, exporter) ----
 	readonly yes?: boolean | undefined;
 	readonly add?: boolean | undefined;
+	readonly dryRun?: boolean | undefined;
+	readonly parallel?: number | undefined;
 	readonly since?: string | undefined;
 	readonly until?: string | undefined;
 	readonly csv?: boolean | undefined;
@@ -87,7 +90,7 @@ export function colorEnabled(env: Readonly<Record<string, string | undefined>>, 
 }
 
 /** rigtop's commands, the first word after `rigtop`. */
-const COMMANDS = ['history', 'config', 'exporter'] as const;
+const COMMANDS = ['history', 'config', 'exporter', 'pause', 'resume'] as const;
 
 /**
  * The command a word that is no address is a typo of (`histroy` → history), or null. A word with a dot, a colon
@@ -113,6 +116,7 @@ export type CommandPlans = {
 	readonly exporter: ExporterPlan;
 	readonly config: ConfigPlan;
 	readonly history: HistoryCommandOptions;
+	readonly batch: BatchPlan;
 };
 
 export type CommandName = keyof CommandPlans;
@@ -140,6 +144,31 @@ export type CommandLine = {
 export function planCommand(line: CommandLine): CommandRequest {
 	const {input, flags, env} = line;
 	const targets = {tokenFile: flags.tokenFile, tokenEnv: env['RIGTOP_TOKEN'], tokenFlag: flags.token, configPath: flags.config};
+	if (isBatch(input, flags)) {
+		if (flags.rigs !== undefined && flags.rigs.trim() === '') throw new UsageError('--rigs needs the path of a JSON file listing the rigs');
+		const plan: BatchPlan = {
+			words: input,
+			urls: flags.url ?? [],
+			rigsFile: flags.rigs,
+			...targets,
+			dryRun: flags.dryRun === true,
+			parallel: flags.parallel,
+			yes: flags.yes === true,
+			add: flags.add === true,
+			readOnly: flags.readOnly,
+			...(flags.history === undefined ? {} : {history: flags.history}),
+		};
+		return {command: 'batch', plan};
+	}
+
+	for (const flag of ['dryRun', 'parallel'] as const) {
+		if (flags[flag] !== undefined && flags[flag] !== false) {
+			throw new UsageError(
+				`--${flag === 'dryRun' ? 'dry-run' : flag} goes with rigtop pause, resume, config set --rigs, config apply or config undo`,
+			);
+		}
+	}
+
 	if (input[0] === 'config') {
 		const plan: ConfigPlan = {
 			words: input.slice(1),
@@ -221,6 +250,19 @@ export function planCommand(line: CommandLine): CommandRequest {
 			return {command: plan.mode, plan};
 		}
 	}
+}
+
+/**
+ * Whether the command line asks for a batch (source/batch/): `pause`, `resume`, `config apply`, `config undo`, or a
+ * `config set` on a rigs file or on more than one address (its words without `=` are addresses).
+ */
+function isBatch(input: readonly string[], flags: CliFlags): boolean {
+	if (input[0] === 'pause' || input[0] === 'resume') return true;
+	if (input[0] !== 'config') return false;
+	if (input[1] === 'apply' || input[1] === 'undo') return true;
+	if (input[1] !== 'set') return false;
+	const addresses = input.slice(2).filter((word) => !word.includes('=')).length + (flags.url?.length ?? 0);
+	return flags.rigs !== undefined || addresses > 1;
 }
 
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */

@@ -100,6 +100,11 @@ export type SafePutOptions = {
 	/** Whether rigtop sends a token (sharpens the 401 message). */
 	readonly tokenGiven?: boolean;
 	readonly signal?: AbortSignal;
+	/**
+	 * A batch's cancel (source/batch/): checked just before the backup and the PUT, never after. Once the PUT is sent
+	 * the apply runs to its read-back whatever it says, so a cancelled batch leaves no rig half-written or unreported.
+	 */
+	readonly cancel?: AbortSignal;
 	readonly now?: () => Date;
 };
 
@@ -168,6 +173,21 @@ export async function undoLast(options: UndoOptions): Promise<ApplyResult> {
 		text: backupText,
 		changes: leafChanges(current.value, backup.value),
 	}));
+}
+
+/** One change a built document makes: `after` undefined means the key is removed. */
+export type BuiltChange = Change;
+
+/**
+ * Applies a document built from the miner's current one (a JSON Merge Patch: source/config/merge-patch.ts), the
+ * same safe way as `applyEdits`: `build` gets the config as read again and returns the whole text to send and the
+ * changes in it, which are read back key by key.
+ */
+export async function applyBuilt(
+	options: SafePutOptions & {readonly baseText: string},
+	build: (current: ConfigDocument) => {readonly text: string; readonly changes: readonly BuiltChange[]},
+): Promise<ApplyResult> {
+	return safePut(options, options.baseText, build);
 }
 
 /** Every leaf that differs between two documents, as changes from `from` to `to`. */
@@ -240,6 +260,14 @@ function neverConnected(error: unknown): boolean {
 
 type Failed = Extract<ApplyResult, {status: 'failed'}>;
 
+/** The batch was cancelled before this rig's PUT: nothing was sent. */
+const cancelledProblem: ConfigProblem = {
+	kind: 'cancelled',
+	message: 'cancelled before anything was sent',
+	fix: 'nothing changed',
+	detail: null,
+};
+
 /** A failure before anything was sent: no backup written, no key touched. */
 function failedBeforePut(stage: 'read' | 'backup', problem: ConfigProblem, message = problemText(problem)): Failed {
 	return {status: 'failed', stage, problem, put: 'not-sent', backupPath: null, keys: [], message};
@@ -265,8 +293,10 @@ async function safePut(options: SafePutOptions, expectedText: string, build: (cu
 	if (target.changes.length === 0 || target.text === current.text)
 		return {status: 'nothing-to-apply', message: 'nothing to apply: the miner already has these values'};
 	const secrets = secretsOf(expected, current, new ConfigDocument(target.text));
+	if (options.cancel?.aborted) return failedBeforePut('read', cancelledProblem);
 	const backupPath = await backUp(options, current, layout, secrets);
 	if (typeof backupPath !== 'string') return backupPath;
+	if (options.cancel?.aborted) return {...failedBeforePut('backup', cancelledProblem), backupPath};
 	const sent = await put(options, target.text);
 	if (sent.put === 'not-sent' || sent.put === 'refused') return await putRefused(options, sent, target, layout, secrets, backupPath);
 	const verified = await verify(options.client, target.changes, layout, options);

@@ -24,6 +24,8 @@ export type ConfigProblemKind =
 	| 'timeout'
 	| 'backup'
 	| 'not-json'
+	/** A batch was cancelled before this rig's PUT (source/batch/). */
+	| 'cancelled'
 	| 'other';
 
 export type ConfigProblem = {

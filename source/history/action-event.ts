@@ -29,24 +29,38 @@ export type ActionEventOptions = {
 
 /** Writes the event; false when it could not be (history off, the store busy for longer than two waits). */
 export function recordActionEvent(options: ActionEventOptions): boolean {
+	return recordActionEvents({...options, events: [options]});
+}
+
+/** One event of several miners (a batch: `source/batch/`), written in one transaction. */
+export type MinerActionEvent = Pick<ActionEventOptions, 'url' | 'snapshot' | 'at' | 'severity' | 'text'>;
+
+/** Writes each miner's event, all at once; false when they could not be written. */
+export function recordActionEvents(
+	options: Pick<ActionEventOptions, 'file' | 'secrets' | 'notify' | 'now'> & {readonly events: readonly MinerActionEvent[]},
+): boolean {
+	if (options.events.length === 0) return true;
 	const store = HistoryStore.open({file: options.file, notify: options.notify});
 	try {
 		if (!store.enabled) return false;
-		const url = withoutCredentials(options.url);
-		const {snapshot} = options;
 		const writer = new HistoryWriter(store, {secrets: options.secrets, ...(options.now ? {now: options.now} : {})});
-		const event = {
-			slot: 0,
-			url,
-			name: displayName(undefined, snapshot, url),
-			t: options.at,
-			kind: 'action',
-			severity: options.severity,
-			text: options.text,
-			facts: snapshot ? {apiId: snapshot.id, workerId: snapshot.workerId, kind: snapshot.kind, uptimeS: snapshot.uptime} : null,
-		};
+		// A slot per miner: the writer keeps a slot's miner for the rest of the write.
+		const events = options.events.map((item, slot) => {
+			const url = withoutCredentials(item.url);
+			const {snapshot} = item;
+			return {
+				slot,
+				url,
+				name: displayName(undefined, snapshot, url),
+				t: item.at,
+				kind: 'action',
+				severity: item.severity,
+				text: item.text,
+				facts: snapshot ? {apiId: snapshot.id, workerId: snapshot.workerId, kind: snapshot.kind, uptimeS: snapshot.uptime} : null,
+			};
+		});
 		// Another rigtop holding the store makes a write wait 250 ms at most: one more try.
-		return writer.write([], [event]) || writer.write([], [event]);
+		return writer.write([], events) || writer.write([], events);
 	} finally {
 		store.close();
 	}
