@@ -59,7 +59,7 @@ export async function buildAll() {
 	await build(cliBuild);
 	// Each patch is for a package the shipped CLI bundles: one that edited nothing is out of date.
 	for (const patch of patches) {
-		if (patch.applied === 0) throw new Error(`${patch.patchFile}: ${patch.packageName} is no longer in the bundle; remove the patch`);
+		if (patch.applied !== patch.files) throw new Error(`${patch.patchFile}: ${patch.packageName} edited ${patch.applied} of its ${patch.files} files; is it still in the bundle?`);
 	}
 
 	await build({...common, entryPoints: ['source/sim/main.ts'], outfile: 'dist/xmrig-sim.js'});

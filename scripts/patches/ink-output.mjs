@@ -11,16 +11,16 @@ import {versionedPatch} from './versioned-patch.mjs';
 export default versionedPatch({
 	name: 'ink',
 	version: '8.0.0',
-	file: 'build/output.js',
 	patchFile: 'scripts/patches/ink-output.mjs',
-	edit(source, replace) {
-		return replace(
-			source,
-			`class OutputCaches {
+	files: {
+		'build/output.js': (source, replace) =>
+			replace(
+				source,
+				`class OutputCaches {
     widths = new Map();
     blockWidths = new Map();
     styledChars = new Map();`,
-			`// rigtop patch (scripts/patches/ink-output.mjs): a frame's caches draw on the last frame's.
+				`// rigtop patch (scripts/patches/ink-output.mjs): a frame's caches draw on the last frame's.
 class CarriedMap {
     map = new Map();
     last;
@@ -56,6 +56,14 @@ class OutputCaches {
     constructor() {
         lastCaches = this;
     }`,
-		);
+			),
+		// Each text node's width was measured at every frame (widest-line: string-width of each of its lines), unchanged
+		// text too; the frame's Output measures it the same way (getWidestLine) through the caches above.
+		'build/render-node-to-output.js': (source, replace) =>
+			replace(
+				source,
+				'const currentWidth = widestLine(text);',
+				'const currentWidth = output.caches.getWidestLine(text); // rigtop patch (scripts/patches/ink-output.mjs)',
+			),
 	},
 });

@@ -48,14 +48,21 @@ type InkOutput = {
 	get(): {output: string; height: number};
 };
 type InkOutputClass = new (options: {width: number; height: number}) => InkOutput;
+type CreateElement = (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => unknown;
+type InkScreen = {
+	renderToString: (node: unknown, options?: {columns?: number}) => string;
+	Box: unknown;
+	Text: unknown;
+	createElement: CreateElement;
+};
 
 /** Ink's frame buffer (not among its package exports: imported by its file). */
 const inkOutputFile = path.resolve('node_modules/ink/build/output.js');
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigtop-patches-'));
 let patches: Patch[];
-let patched: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass};
-let original: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass};
+let patched: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass; ink: InkScreen};
+let original: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass; ink: InkScreen};
 let patchedFile: string;
 
 const importFrom = async (specifier: string): Promise<Record<string, unknown>> => (await import(specifier)) as Record<string, unknown>;
@@ -65,16 +72,20 @@ beforeAll(async () => {
 		const entry = path.join(work, 'entry.mjs');
 		writeFileSync(
 			entry,
-			`export {default as stringWidth} from 'string-width'; export {default as meow} from 'meow'; export {default as Yoga} from 'yoga-layout'; export {default as InkOutput} from ${JSON.stringify(inkOutputFile)};`,
+			`export {default as stringWidth} from 'string-width'; export {default as meow} from 'meow'; export {default as Yoga} from 'yoga-layout'; export {default as InkOutput} from ${JSON.stringify(inkOutputFile)};
+export * as ink from './ink-screen.mjs';`,
 		);
+		writeFileSync(path.join(work, 'ink-screen.mjs'), `export {renderToString, Box, Text} from 'ink'; export {createElement} from 'react';`);
 		const {build} = await importFrom('esbuild');
 		const buildModule = await importFrom(pathToFileURL(path.resolve('scripts/build.mjs')).href);
 		patches = buildModule['patches'] as Patch[];
-		const outfile = path.join(work, 'patched.mjs');
+		const outfile = path.join(work, 'out', 'patched.js');
+		// Split as the CLI is: Ink's devtools (never installed) stays in a chunk nothing loads.
 		await (build as (options: object) => Promise<unknown>)({
 			...(buildModule['common'] as object),
-			entryPoints: [entry],
-			outfile,
+			entryPoints: {patched: entry},
+			outdir: path.join(work, 'out'),
+			splitting: true,
 			nodePaths: [path.resolve('node_modules')],
 		});
 		original = {
@@ -82,6 +93,10 @@ beforeAll(async () => {
 			meow: (await importFrom('meow'))['default'] as Meow,
 			Yoga: (await importFrom('yoga-layout'))['default'] as Yoga,
 			InkOutput: (await importFrom(pathToFileURL(inkOutputFile).href))['default'] as InkOutputClass,
+			ink: {
+				...((await importFrom('ink')) as Pick<InkScreen, 'renderToString' | 'Box' | 'Text'>),
+				createElement: (await importFrom('react'))['createElement'] as CreateElement,
+			},
 		};
 		patchedFile = outfile;
 		patched = (await importFrom(pathToFileURL(outfile).href)) as typeof patched;
@@ -102,7 +117,7 @@ afterAll(() => {
 
 it('the build applies each patch to the package version it names', () => {
 	expect(patches.map((patch) => patch.packageName).sort()).toEqual(['ink', 'meow', 'string-width', 'yoga-layout']);
-	for (const patch of patches) expect(patch.applied, patch.packageName).toBe(1);
+	for (const patch of patches) expect(patch.applied, patch.packageName).toBe(patch.packageName === 'ink' ? 2 : 1);
 });
 
 describe('ink output (the text caches carried from one frame to the next)', () => {
@@ -160,6 +175,76 @@ describe('ink output (the text caches carried from one frame to the next)', () =
 		const later = draw(patched.InkOutput, 'other');
 		expect(later.styledChars.has('text 2998')).toBe(false);
 		expect(later.styledChars.has('same text')).toBe(false);
+	});
+});
+
+describe('ink text widths (each text node measured through the frame caches)', () => {
+	/** A dashboard-like screen at `frame`: titles, a table, a sparkline, wrapped and cut text, wide characters and emoji. */
+	function screen({renderToString, Box, Text, createElement: h}: InkScreen, frame: number, columns: number, color: boolean): string {
+		const paint = (code: number, text: string) => (color ? `\u001B[${code}m${text}\u001B[39m` : text);
+		const spark = '▁▂▃▄▅▆▇█'.repeat(12).slice(frame % 8, (frame % 8) + 40 + (frame % 30));
+		const row = (label: string, value: string) =>
+			h(Box, {key: label}, h(Box, {width: 12}, h(Text, {wrap: 'truncate-end'}, label)), h(Text, {wrap: 'truncate-end'}, value));
+		return renderToString(
+			h(
+				Box,
+				{flexDirection: 'column', width: columns, borderStyle: 'round', overflowY: 'hidden'},
+				h(Text, {bold: color, color: color ? 'cyan' : undefined}, `rig-${frame % 5} · ${paint(32, 'mining')} · 中文 👍🏽`),
+				row('hashrate', `${paint(33, String(1000 + (frame % 17)))} H/s  ${spark}`),
+				row('pool', `pool.example.net:${3333 + (frame % 3)} 漢字が境界にまたがる ${'x'.repeat(frame % 50)}`),
+				row('shares', `${frame % 11} accepted, 0 rejected ✓ 🇯🇵 e\u0301`),
+				h(
+					Box,
+					{width: Math.max(8, columns - 20)},
+					h(Text, {wrap: 'wrap'}, `event ${frame}: ${'a long line that has to wrap '.repeat(1 + (frame % 3))}界`),
+				),
+				h(Text, {wrap: 'truncate-middle'}, `${'長'.repeat(frame % 60)}|${paint(31, 'end')}\nsecond line ${frame}`),
+			),
+			{columns},
+		);
+	}
+
+	it('draws the same screens as the original, colour or not, as they change from frame to frame', () => {
+		const differences: string[] = [];
+		let distinct = new Set<string>();
+		for (const columns of [80, 200, 41, 12]) {
+			for (const color of [true, false]) {
+				for (let frame = 0; frame < 80; frame++) {
+					const mine = screen(patched.ink, frame, columns, color);
+					if (mine !== screen(original.ink, frame, columns, color)) differences.push(`${columns} columns, colour ${color}, frame ${frame}`);
+					distinct = distinct.add(mine);
+				}
+			}
+		}
+
+		expect(differences.slice(0, 5)).toEqual([]);
+		expect(distinct.size).toBeGreaterThan(400);
+		// The screens hold what the patch measures: wide characters, emoji and (in colour) escapes.
+		expect([...distinct].some((frame) => frame.includes('中文 👍🏽') && frame.includes('\u001B['))).toBe(true);
+		expect([...distinct].some((frame) => frame.includes('中文 👍🏽') && !frame.includes('\u001B['))).toBe(true);
+	});
+	it('measures no text again when the next frame draws the same screen', () => {
+		// string-width splits non-ASCII text into graphemes (Intl.Segmenter): count the splits of a repeated frame.
+		const segment = Intl.Segmenter.prototype.segment;
+		let splits = 0;
+		const measuringSecondFrame = (ink: InkScreen) => {
+			screen(ink, 7, 80, true);
+			splits = 0;
+			Intl.Segmenter.prototype.segment = function (this: Intl.Segmenter, text: string) {
+				splits++;
+				return segment.call(this, text);
+			};
+			try {
+				screen(ink, 7, 80, true);
+			} finally {
+				Intl.Segmenter.prototype.segment = segment;
+			}
+
+			return splits;
+		};
+
+		expect(measuringSecondFrame(original.ink)).toBeGreaterThan(0);
+		expect(measuringSecondFrame(patched.ink)).toBe(0);
 	});
 });
 
