@@ -176,6 +176,41 @@ describe('ink output (the text caches carried from one frame to the next)', () =
 		expect(later.styledChars.has('text 2998')).toBe(false);
 		expect(later.styledChars.has('same text')).toBe(false);
 	});
+	/** How many row strings `get()` builds (each is trimmed once: String.prototype.trimEnd is counted). */
+	function rowsBuilt(output: InkOutput): {rows: number; text: string} {
+		const trimEnd = String.prototype.trimEnd;
+		let rows = 0;
+		String.prototype.trimEnd = function (this: string) {
+			rows++;
+			return trimEnd.call(this);
+		};
+		try {
+			const text = output.get().output;
+			return {rows, text};
+		} finally {
+			String.prototype.trimEnd = trimEnd;
+		}
+	}
+
+	it('builds again only the rows whose cells changed since the last frame', () => {
+		const draw = (Output: InkOutputClass, texts: string[]) => {
+			const output = new Output({width: 20, height: texts.length});
+			for (const [y, text] of texts.entries()) output.write(0, y, text, {transformers: []});
+			return output;
+		};
+
+		const texts = ['\u001B[32mmining\u001B[39m 中文', 'rate 1000 H/s 👍', '', 'last row'];
+		for (const Output of [original.InkOutput, patched.InkOutput]) draw(Output, texts).get();
+		const theirs = rowsBuilt(draw(original.InkOutput, texts));
+		const mine = rowsBuilt(draw(patched.InkOutput, texts));
+		expect(theirs.rows).toBe(4);
+		expect(mine.rows).toBe(0);
+		expect(mine.text).toBe(theirs.text);
+		// A row that changed is built again, the others are not.
+		const changed = rowsBuilt(draw(patched.InkOutput, ['\u001B[32mmining\u001B[39m 中文', 'rate 1001 H/s 👍', '', 'last row']));
+		expect(changed.rows).toBe(1);
+		expect(changed.text).toContain('rate 1001 H/s 👍');
+	});
 });
 
 describe('ink text widths (each text node measured through the frame caches)', () => {
