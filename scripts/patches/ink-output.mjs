@@ -53,9 +53,43 @@ class OutputCaches {
     widths = new CarriedMap(lastCaches?.widths);
     blockWidths = new CarriedMap(lastCaches?.blockWidths);
     styledChars = new CarriedMap(lastCaches?.styledChars);
+    lines = new CarriedMap(lastCaches?.lines);
     constructor() {
         lastCaches = this;
+    }
+    // A written text's lines, each with its styles (nothing changes the array: writes map and slice it).
+    getLines(text) {
+        let cached = this.lines.get(text);
+        if (cached === undefined) {
+            const characterLines = [[]];
+            for (const character of this.getStyledChars(text)) {
+                if (character.value === '\\n') {
+                    characterLines.push([]);
+                }
+                else {
+                    characterLines.at(-1).push(character);
+                }
+            }
+            cached = characterLines.map(line => styledCharsToString(line));
+            this.lines.set(text, cached);
+        }
+        return cached;
     }`,
+			);
+			// Each write split its text into lines and turned each into a string again at every frame.
+			patched = replace(
+				patched,
+				`        const characterLines = [[]];
+        for (const character of this.caches.getStyledChars(text)) {
+            if (character.value === '\\n') {
+                characterLines.push([]);
+            }
+            else {
+                characterLines.at(-1).push(character);
+            }
+        }
+        let lines = characterLines.map(line => styledCharsToString(line));`,
+				`        let lines = this.caches.getLines(text);`,
 			);
 			// The grid: every cell of every row was a new blank object at each frame, and every row was turned into a
 			// string again (styledCharsToString), though most rows hold the same cells as the frame before (the cells

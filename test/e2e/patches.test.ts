@@ -41,7 +41,12 @@ type Yoga = {
 };
 type Clip = {x1?: number; x2?: number; y1?: number; y2?: number};
 type InkOutput = {
-	readonly caches: {styledChars: Map<string, unknown>; widths: Map<string, number>; blockWidths: Map<string, number>};
+	readonly caches: {
+		styledChars: Map<string, unknown>;
+		widths: Map<string, number>;
+		blockWidths: Map<string, number>;
+		lines?: Map<string, unknown>;
+	};
 	write(x: number, y: number, text: string, options: {transformers: Array<(line: string, index: number) => string>}): void;
 	clip(clip: Clip): void;
 	unclip(): void;
@@ -162,6 +167,10 @@ describe('ink output (the text caches carried from one frame to the next)', () =
 		expect(tokenized).toBeDefined();
 		// The next frame finds the same tokens: not tokenized again.
 		expect(draw(patched.InkOutput, 'same text').styledChars.get('same text')).toBe(tokenized);
+		// Nor split into lines again.
+		const lines = first.lines?.get('same text');
+		expect(lines).toEqual(['same text']);
+		expect(draw(patched.InkOutput, 'same text').lines?.get('same text')).toBe(lines);
 		// The original starts each frame empty.
 		draw(original.InkOutput, 'same text');
 		expect(new original.InkOutput({width: 12, height: 1}).caches.styledChars.size).toBe(0);
@@ -169,7 +178,7 @@ describe('ink output (the text caches carried from one frame to the next)', () =
 		// A frame keeps what it used: a string two frames old is gone, and the caches never grow past two frames.
 		for (let index = 0; index < 3000; index++) {
 			const caches = draw(patched.InkOutput, `text ${index}`);
-			expect(caches.styledChars.size + caches.widths.size + caches.blockWidths.size).toBeLessThan(40);
+			expect(caches.styledChars.size + caches.widths.size + caches.blockWidths.size + (caches.lines?.size ?? 0)).toBeLessThan(40);
 		}
 
 		const later = draw(patched.InkOutput, 'other');
