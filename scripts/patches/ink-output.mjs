@@ -188,6 +188,30 @@ export default class Output {`,
         lastRows = rows;`,
 			);
 		},
+		// Ink's line diff measured the unchanged prefix and both suffixes of each changed line with string-width at each
+		// frame; from one frame to the next they are mostly the same strings (a value changed in the middle of a row).
+		// Widths are kept for the strings of about the last 1,024 measures (two generations of Maps).
+		'build/line-update.js': (source, replace) =>
+			replace(
+				source,
+				`import stringWidth from 'string-width';`,
+				`import measureWidth from 'string-width';
+// rigtop patch (scripts/patches/ink-output.mjs): widths measured lately are kept.
+let widths = new Map();
+let lastWidths = new Map();
+const stringWidth = (text) => {
+    let width = widths.get(text);
+    if (width === undefined) {
+        width = lastWidths.get(text) ?? measureWidth(text);
+        if (widths.size >= 1024) {
+            lastWidths = widths;
+            widths = new Map();
+        }
+        widths.set(text, width);
+    }
+    return width;
+};`,
+			),
 		// Each text node's width was measured at every frame (widest-line: string-width of each of its lines), unchanged
 		// text too; the frame's Output measures it the same way (getWidestLine) through the caches above.
 		'build/render-node-to-output.js': (source, replace) =>

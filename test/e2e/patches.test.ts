@@ -63,11 +63,15 @@ type InkScreen = {
 
 /** Ink's frame buffer (not among its package exports: imported by its file). */
 const inkOutputFile = path.resolve('node_modules/ink/build/output.js');
+/** Ink's line diff (the same). */
+const inkLineUpdateFile = path.resolve('node_modules/ink/build/line-update.js');
+type LineUpdate = (previous: string, next: string, columns: number) => string;
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigtop-patches-'));
 let patches: Patch[];
-let patched: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass; ink: InkScreen};
-let original: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass; ink: InkScreen};
+type Modules = {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass; ink: InkScreen; lineUpdate: LineUpdate};
+let patched: Modules;
+let original: Modules;
 let patchedFile: string;
 
 const importFrom = async (specifier: string): Promise<Record<string, unknown>> => (await import(specifier)) as Record<string, unknown>;
@@ -78,7 +82,7 @@ beforeAll(async () => {
 		writeFileSync(
 			entry,
 			`export {default as stringWidth} from 'string-width'; export {default as meow} from 'meow'; export {default as Yoga} from 'yoga-layout'; export {default as InkOutput} from ${JSON.stringify(inkOutputFile)};
-export * as ink from './ink-screen.mjs';`,
+export * as ink from './ink-screen.mjs'; export {default as lineUpdate} from ${JSON.stringify(inkLineUpdateFile)};`,
 		);
 		writeFileSync(path.join(work, 'ink-screen.mjs'), `export {renderToString, Box, Text} from 'ink'; export {createElement} from 'react';`);
 		const {build} = await importFrom('esbuild');
@@ -98,6 +102,7 @@ export * as ink from './ink-screen.mjs';`,
 			meow: (await importFrom('meow'))['default'] as Meow,
 			Yoga: (await importFrom('yoga-layout'))['default'] as Yoga,
 			InkOutput: (await importFrom(pathToFileURL(inkOutputFile).href))['default'] as InkOutputClass,
+			lineUpdate: (await importFrom(pathToFileURL(inkLineUpdateFile).href))['default'] as LineUpdate,
 			ink: {
 				...((await importFrom('ink')) as Pick<InkScreen, 'renderToString' | 'Box' | 'Text'>),
 				createElement: (await importFrom('react'))['createElement'] as CreateElement,
@@ -122,7 +127,7 @@ afterAll(() => {
 
 it('the build applies each patch to the package version it names', () => {
 	expect(patches.map((patch) => patch.packageName).sort()).toEqual(['ink', 'meow', 'string-width', 'yoga-layout']);
-	for (const patch of patches) expect(patch.applied, patch.packageName).toBe(patch.packageName === 'ink' ? 2 : 1);
+	for (const patch of patches) expect(patch.applied, patch.packageName).toBe(patch.packageName === 'ink' ? 3 : 1);
 });
 
 describe('ink output (the text caches carried from one frame to the next)', () => {
@@ -289,6 +294,60 @@ describe('ink text widths (each text node measured through the frame caches)', (
 
 		expect(measuringSecondFrame(original.ink)).toBeGreaterThan(0);
 		expect(measuringSecondFrame(patched.ink)).toBe(0);
+	});
+});
+
+describe('ink line update (widths of the line diff kept)', () => {
+	/** Rows of a screen at `frame`: box edges, a sparkline, a value that changes, wide characters and colours. */
+	const row = (frame: number, index: number) =>
+		[
+			`│ 10s ${(10 + (frame % 7) / 10).toFixed(1)} kH/s  60s 10.0 │`,
+			`\u001B[32m${'▁▂▃▄▅▆▇█'.repeat(8).slice(frame % 8, (frame % 8) + 30)}\u001B[39m ${frame % 5}`,
+			`中文 rig-${frame % 3} 👍 ${'x'.repeat(frame % 9)} ─╮`,
+			`plain ascii line ${frame % 4}`,
+		][index % 4]!;
+
+	it('writes the same changes as the original', () => {
+		const differences: string[] = [];
+		for (const columns of [80, 40, 12]) {
+			for (let frame = 1; frame < 300; frame++) {
+				for (let index = 0; index < 4; index++) {
+					const previous = row(frame - 1, index);
+					const next = row(frame, index);
+					if (patched.lineUpdate(previous, next, columns) !== original.lineUpdate(previous, next, columns)) {
+						differences.push(`${columns} columns, frame ${frame}, row ${index}`);
+					}
+				}
+			}
+		}
+
+		expect(differences.slice(0, 5)).toEqual([]);
+	});
+
+	it('measures no part of a line again when the same change comes again', () => {
+		const previous = row(3, 0);
+		const next = row(4, 0);
+		// string-width splits non-ASCII text into graphemes: count the splits of anything but the two whole lines
+		// (the line diff splits those itself).
+		const measures = (lineUpdate: LineUpdate) => {
+			lineUpdate(previous, next, 80);
+			const segment = Intl.Segmenter.prototype.segment;
+			let count = 0;
+			Intl.Segmenter.prototype.segment = function (this: Intl.Segmenter, text: string) {
+				if (text !== previous && text !== next) count++;
+				return segment.call(this, text);
+			};
+			try {
+				lineUpdate(previous, next, 80);
+			} finally {
+				Intl.Segmenter.prototype.segment = segment;
+			}
+
+			return count;
+		};
+
+		expect(measures(original.lineUpdate)).toBeGreaterThan(0);
+		expect(measures(patched.lineUpdate)).toBe(0);
 	});
 });
 
