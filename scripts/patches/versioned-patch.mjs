@@ -17,7 +17,7 @@ export function replaceOnce(source, from, to, where) {
 }
 
 /**
- * A patch of one file of one package at one exact version: `{packageName, version, patchFile, applied, plugin}`,
+ * A patch of files of one package at one exact version: `{packageName, version, patchFile, files, applied, plugin}`,
  * where `plugin` is the esbuild plugin that applies it.
  *
  * - `name`: the package; `version`: the exact version the patch was written for; `file`: the file inside it.
@@ -25,7 +25,7 @@ export function replaceOnce(source, from, to, where) {
  *   `replace(source, from, to)` is replaceOnce with the right message.
  * - or, for one change that spans files of the package, `files`: `{[file]: edit}` in place of `file` and `edit`.
  *
- * `applied` counts the files the plugin edited in the last build (a bundle that does not include the package leaves
+ * `applied` counts the files the plugin edited in the last build, `files` how many it edits (a bundle without the package leaves
  * it at 0; scripts/build.mjs checks the shipped CLI's).
  */
 export function versionedPatch({name, version, file, patchFile, edit, files = {[file]: edit}}) {
