@@ -52,17 +52,11 @@ export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv): Flee
 			: fleetTotals(
 					order.map((index) => states[index]!),
 					now,
+					order.map((index) => rows[index]?.kind ?? null),
 				);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const gap = fleetGap(size.columns);
-	const fitted = fitFleetColumns(
-		now,
-		{rig: wants.rig, pool: wants.pool, shares: wants.shares ?? 0},
-		hours,
-		sort,
-		size.columns - PREFIX_WIDTH,
-		gap,
-	);
+	const fitted = fitFleetColumns(now, {...wants, shares: wants.shares ?? 0}, hours, sort, size.columns - PREFIX_WIDTH, gap);
 	const layout = computeFleetLayout(size.columns, size.rows, Math.max(1, order.length), hasCountedLine(fitted, shownTotals));
 	return {order, shownTotals, gap, fitted, layout};
 }

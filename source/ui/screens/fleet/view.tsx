@@ -129,7 +129,15 @@ export function FleetView({
 	const chart = onChart !== undefined;
 	const events = onEvents !== undefined;
 	const given = useMemo<FleetGiven>(() => ({refreshAll, chart, events}), [refreshAll, chart, events]);
-	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
+	const totals = useMemo(
+		() =>
+			fleetTotals(
+				states,
+				now,
+				rows.map((row) => row.kind),
+			),
+		[states, now, rows],
+	);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const wants = useMemo(() => fleetWants(rows, totals), [rows, totals]);
 	const size = useTerminalSize();
