@@ -36,8 +36,11 @@ export type DropState = {
 	readonly streak: number;
 	/** The average the rate fell from, taken when the first low poll of the streak was seen. */
 	readonly baseline: number | null;
-	/** Which of the miner's windows `baseline` came from; '1h': the reference rigtop keeps of the last hour (EventContext). */
-	readonly baselineWindow: '15m' | '60s' | '1h' | null;
+	/**
+	 * Which of the miner's windows `baseline` came from ('10m': a proxy's, judged on its 1 min rate); '1h': the
+	 * reference rigtop keeps of the last hour (EventContext).
+	 */
+	readonly baselineWindow: '15m' | '60s' | '10m' | '1h' | null;
 	/**
 	 * Milliseconds of mining seen since the miner was last seen paused, while that is under RESUME_GRACE_MS (its
 	 * windows still hold paused seconds, which is no drop); null when not waiting.
@@ -434,7 +437,11 @@ export function stepDrop(
 	elapsedMs = 0,
 	reference: number | null = null,
 ): DropStep {
-	const [rate, medium, long] = next.hashrate.total;
+	// A proxy is judged on its 1 min rate against its 10 min one (it has no 10 s, 60 s or 15 m window), and says so.
+	const proxy = next.proxy;
+	const [rate, medium, long] = proxy === null ? next.hashrate.total : [proxy.hashrate[0], null, proxy.hashrate[1]];
+	const longName = proxy === null ? '15m' : '10m';
+	const what = proxy === null ? 'hashrate' : '1m hashrate';
 	if (next.paused === true) {
 		// Judged again only after RESUME_GRACE_MS of mining; a drop reported before the pause stays open until then.
 		const waiting: DropState = given.dropped ? {...given, streak: 0, sinceResume: 0} : {...initialDropState, sinceResume: 0};
@@ -459,7 +466,7 @@ export function stepDrop(
 
 		const continuing = state.streak > 0 && state.baseline !== null;
 		const baseline = continuing && state.baseline !== null ? state.baseline : average;
-		const baselineWindow = continuing ? state.baselineWindow : hour ? '1h' : long === null ? '60s' : '15m';
+		const baselineWindow = continuing ? state.baselineWindow : hour ? '1h' : long === null ? '60s' : longName;
 		const streak = state.streak + 1;
 		if (streak < options.polls) {
 			return {state: {dropped: false, streak, baseline, baselineWindow, sinceResume: null}, event: null};
@@ -471,8 +478,8 @@ export function stepDrop(
 				kind: 'hashrate-drop',
 				severity: 'warn',
 				message:
-					`hashrate down to ${formatHashrate(rate)}, ${formatPercent(rate, baseline)} ` +
-					`of the ${baselineWindow ?? '15m'} average (${formatHashrate(baseline)})`,
+					`${what} down to ${formatHashrate(rate)}, ${formatPercent(rate, baseline)} ` +
+					`of the ${baselineWindow ?? longName} average (${formatHashrate(baseline)})`,
 			},
 		};
 	}
@@ -486,6 +493,6 @@ export function stepDrop(
 	if (streak < options.polls) return {state: {...state, streak}, event: null};
 	return {
 		state: initialDropState,
-		event: {kind: 'hashrate-recovered', severity: 'info', message: `hashrate recovered: ${formatHashrate(rate)}`},
+		event: {kind: 'hashrate-recovered', severity: 'info', message: `${what} recovered: ${formatHashrate(rate)}`},
 	};
 }

@@ -5,50 +5,10 @@ import {fleetColumns, fleetWants, kindCell, totalsLabel} from '../../../../sourc
 import {headlineTotal, proxiesTotal} from '../../../../source/ui/screens/fleet/header.js';
 import {fleetOrder} from '../../../../source/ui/screens/fleet/order.js';
 import {makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
+import {makeProxySnapshot} from '../../../helpers/proxy-snapshot.js';
 
-function proxyInfo(overrides: Partial<ProxyInfo> = {}): ProxyInfo {
-	return {
-		mode: 'nicehash',
-		miners: {now: 12, max: 14},
-		workerCount: 12,
-		upstreams: {active: 1, sleep: 0, error: 0, total: 1, ratio: 12},
-		results: {
-			accepted: 400,
-			rejected: 8,
-			invalid: 0,
-			expired: 0,
-			avgTime: 3,
-			latency: 40,
-			hashesTotal: null,
-			hashesDonate: null,
-			best: [],
-		},
-		hashrate: [9000, 8800, 8700, 8600, 8500],
-		highest: 9500,
-		workers: null,
-		workersMode: 'rig_id',
-		...overrides,
-	};
-}
-
-/** A proxy's snapshot as the reader makes it: generic windows [null, 1 min, null], results good = accepted. */
-const proxy = (name: string, info: Partial<ProxyInfo> = {}) => {
-	const full = proxyInfo(info);
-	return makeState({
-		name,
-		snapshot: makeSnapshot({
-			dialect: 'proxy',
-			kind: 'proxy',
-			workerId: name,
-			proxy: full,
-			hugepages: null,
-			threads: [],
-			hashrate: {total: [null, full.hashrate[0], null], highest: full.highest},
-			results: {good: full.results.accepted, total: full.results.accepted + full.results.rejected, rejected: full.results.rejected},
-			connection: {pool: null, connected: (full.upstreams?.active ?? 0) > 0},
-		}),
-	});
-};
+/** A proxy's state as the monitor keeps it. */
+const proxy = (name: string, info: Partial<ProxyInfo> = {}) => makeState({name, snapshot: makeProxySnapshot(name, info)});
 
 const miner = (name: string, rates: [number | null, number | null, number | null], good = 100, total = 101) =>
 	makeState({name, snapshot: makeSnapshot({workerId: name, hashrate: {total: rates}, results: {good, total, rejected: total - good}})});
