@@ -14,7 +14,7 @@ export function makeProxyInfo(overrides: Partial<ProxyInfo> = {}): ProxyInfo {
 		upstreams: {active: 1, sleep: 0, error: 0, total: 1, ratio: 12},
 		results: {accepted: 400, rejected: 8, invalid: 0, expired: 0, avgTime: 3, latency: 40, hashesTotal: null, hashesDonate: null, best: []},
 		hashrate: [9000, 8800, 8700, 8600, 8500],
-		highest: 9500,
+		sinceStart: 9100,
 		workers: null,
 		workersMode: 'rig_id',
 		...overrides,
@@ -36,7 +36,7 @@ export function makeProxySnapshot(name = 'proxy-01', overrides: Partial<ProxyInf
 		resources: null,
 		threads: [],
 		perThreadRead: false,
-		hashrate: {total: [null, info.hashrate[0], null], highest: info.highest},
+		hashrate: {total: [null, info.hashrate[0], null], highest: null},
 		results: {
 			good: info.results.accepted,
 			total: info.results.accepted + info.results.rejected,
