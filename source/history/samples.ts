@@ -4,6 +4,7 @@
  */
 import type {MinerSnapshot} from '../miner/model.js';
 import type {MonitorState} from '../monitor/types.js';
+import {watchedRate} from '../monitor/watched-rate.js';
 import {linkCode, LINK, type LinkCode, type SampleRow} from './tiers.js';
 
 /** A monitor's last poll as stored (pollSample); null before any. */
@@ -26,9 +27,13 @@ export function pollSample(snapshot: MinerSnapshot | null, at: number, status: s
 	return status === 'error' ? null : failedSample(at, linkCode(status));
 }
 
-/** A good poll as stored: the three hashrate windows, the share counters, pool and pause state. */
+/**
+ * A good poll as stored: the three hashrate windows, the share counters, pool and pause state. An xmrig-proxy has no
+ * 10 s window: its `hr10`, the rate the history's series and the fleet's last hour average, is its 1 min rate (the
+ * one it is watched by, monitor/watched-rate.ts), as is its `hr60`; it has no `hr15`.
+ */
 export function sampleOf(snapshot: MinerSnapshot, at: number): SampleRow {
-	const [hr10, hr60, hr15] = snapshot.hashrate.total;
+	const [hr10, hr60, hr15] = snapshot.proxy === null ? snapshot.hashrate.total : [watchedRate(snapshot), snapshot.hashrate.total[1], null];
 	return {
 		t: at,
 		link: LINK.live,
