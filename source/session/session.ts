@@ -14,6 +14,8 @@ export type SessionTarget = {
 	readonly url: string;
 	readonly token: string | null;
 	readonly name?: string | undefined;
+	/** 'proxy': an xmrig-proxy, as discovery or the --rigs file says before it answers (its answer wins). */
+	readonly kind?: 'miner' | 'proxy' | undefined;
 	/** What discovery found about this miner in particular (its process, its config, its token in clear): its events. */
 	readonly notes?: readonly string[] | undefined;
 };

@@ -2,6 +2,7 @@ import {afterEach, describe, expect, test, vi} from 'vitest';
 import {App} from '../../../../source/ui/app.js';
 import type {ProxySimulator} from '../../../../source/sim/proxy-simulator.js';
 import type {Simulator} from '../../../../source/sim/simulator.js';
+import {createStore, makeState} from '../../helpers/state.js';
 import {expectFits, linesOf, renderTerminal} from '../../helpers/terminal.js';
 import {startSimFleet, type SimFleet} from './helpers/sim-fleet.js';
 
@@ -86,5 +87,18 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 		await terminal.press('\r');
 		await vi.waitFor(() => expect(terminal.frame()).not.toMatch(/\/proxy 1 of 3/), {timeout: 10_000, interval: 20});
 		expect(terminal.frame()).toMatch(/the-proxy/);
+	});
+});
+
+describe('a proxy the session was told of', () => {
+	test('is a proxy row before it answers (--rigs "kind": "proxy"), a miner row when not told', async () => {
+		const miners = [
+			{store: createStore(makeState({name: 'front', status: 'connecting', snapshot: null})), kind: 'proxy' as const},
+			{store: createStore(makeState({name: 'attic', status: 'connecting', snapshot: null}))},
+		];
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} color={false} />, {columns: 120, rows: 24});
+		await terminal.waitFor(/front +connecti\S* +proxy /);
+		expect(line(terminal.frame(), /attic/)).toMatch(/attic +connecti\S* +miner /);
+		expect(linesOf(terminal.frame())[0]).toMatch(/total of 1 miner · proxy — \(1m, not in total\)/);
 	});
 });
