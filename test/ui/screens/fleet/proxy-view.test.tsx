@@ -12,13 +12,20 @@ afterEach(async () => {
 	fleet = null;
 });
 
-/** Two simulated miners and one simulated xmrig-proxy with five workers, watched as the CLI watches them. */
+/**
+ * Two simulated miners and one simulated xmrig-proxy with five workers, watched as the CLI watches them on the fleet:
+ * summaries only (the session reads per-thread documents, a proxy's /1/workers, for the rig open alone).
+ */
 async function mixedFleet(): Promise<SimFleet<Simulator | ProxySimulator>> {
-	fleet = await startSimFleet([
-		{dialect: '6', workerId: 'rig-a', seed: 1},
-		{dialect: '5', workerId: 'rig-b', seed: 2},
-		{kind: 'proxy', workerId: 'the-proxy', workers: 5, seed: 3, lifeEvents: false},
-	]);
+	fleet = await startSimFleet(
+		[
+			{dialect: '6', workerId: 'rig-a', seed: 1},
+			{dialect: '5', workerId: 'rig-b', seed: 2},
+			{kind: 'proxy', workerId: 'the-proxy', workers: 5, seed: 3, lifeEvents: false},
+		],
+		250,
+		() => false,
+	);
 	fleet.start();
 	return fleet;
 }
@@ -57,7 +64,16 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 		expect(line(frame, /the-proxy/)).toMatch(/— +[\d.]+ k?H\/s +— +[\d ]+\/[\d ]+ +[\d.]+% +1\/1 up/);
 		expect(line(frame, /rig-a/)).toMatch(/miner .* pool\.example\.org/);
 
-		(sims.sims[2] as ProxySimulator).failUpstream();
+		// The fleet reads the proxy's summary alone (its worker count is there): no /1/workers per poll, only the one
+		// the first read's dialect detection makes.
+		const proxySim = sims.sims[2] as ProxySimulator;
+		await vi.waitFor(() => expect(proxySim.requests.filter((request) => request.path === '/1/summary').length).toBeGreaterThanOrEqual(4), {
+			timeout: 10_000,
+			interval: 20,
+		});
+		expect(proxySim.requests.filter((request) => request.path.startsWith('/1/workers')).length).toBeLessThanOrEqual(1);
+		expect(proxySim.requests.some((request) => request.path.startsWith('/1/miners'))).toBe(false);
+		proxySim.failUpstream();
 		await vi.waitFor(() => expect(line(terminal.frame(), /the-proxy/)).toMatch(/error 1\/1/), {timeout: 10_000, interval: 20});
 		frame = terminal.frame();
 		expect(frame).not.toMatch(/password|"pass"/i);

@@ -15,14 +15,16 @@ export type SimFleet<S = Simulator> = {
 };
 
 /** Miners alone; with a simulated xmrig-proxy (kind: 'proxy') among them, its simulator is a ProxySimulator. */
-export async function startSimFleet(rigs: readonly SimOptions[], intervalMs?: number): Promise<SimFleet>;
+export async function startSimFleet(rigs: readonly SimOptions[], intervalMs?: number, perThread?: () => boolean): Promise<SimFleet>;
 export async function startSimFleet(
 	rigs: readonly (SimOptions | ProxySimOptions)[],
 	intervalMs?: number,
+	perThread?: () => boolean,
 ): Promise<SimFleet<Simulator | ProxySimulator>>;
 export async function startSimFleet(
 	rigs: readonly (SimOptions | ProxySimOptions)[],
 	intervalMs = 250,
+	perThread?: () => boolean,
 ): Promise<SimFleet<Simulator | ProxySimulator>> {
 	const sims = await Promise.all(
 		rigs.map(async (options) =>
@@ -30,7 +32,7 @@ export async function startSimFleet(
 		),
 	);
 	const limiter = createLimiter(4);
-	const miners = sims.map((sim) => watchMiner({url: sim.url, token: null}, intervalMs, limiter));
+	const miners = sims.map((sim) => watchMiner({url: sim.url, token: null}, intervalMs, limiter, perThread));
 	return {
 		sims,
 		miners,
