@@ -99,6 +99,8 @@ export type FleetWants = {
 	readonly proxies?: boolean;
 	/** The kind column's longest text. */
 	readonly kind?: number;
+	/** The state column's longest text of a proxy ("no upstream"), where a proxy's is longer than a miner's words. */
+	readonly state?: number;
 };
 
 /** The kind column's text for a rig: "miner"; a proxy with its workers, "proxy, 12 workers" (shorter forms where narrow). */
@@ -114,6 +116,7 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 	let rig = 0;
 	let pool = 0;
 	let kind = 0;
+	let state = 0;
 	let proxies = false;
 	let shares = totals && totals.sharesCounted > 0 ? formatShares(totals.good, totals.total).length : 0;
 	for (const row of rows) {
@@ -121,11 +124,12 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 		pool = Math.max(pool, (row.kind === 'proxy' ? row.upstream : row.pool)?.length ?? 0);
 		kind = Math.max(kind, kindCell(row).length);
 		proxies ||= row.kind === 'proxy';
+		if (row.kind === 'proxy') state = Math.max(state, row.state.length);
 		shares = Math.max(shares, formatShares(row.good, row.total).length);
 	}
 
 	const wants = {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool), shares: Math.max(SHARES_WIDTH, shares)};
-	return proxies ? {...wants, proxies, kind} : wants;
+	return proxies ? {...wants, proxies, kind, state} : wants;
 }
 
 /** The history column: at least 12 characters (5 minutes each), 30 where there is room (2 minutes each). */
@@ -155,6 +159,8 @@ export function fleetColumns(
 			id: 'state',
 			header: 'state',
 			width: 9,
+			// A proxy's "no upstream" whole where there is room.
+			want: wants.state ?? 0,
 			drop: 1,
 			cell: (line) => (line.kind === 'rig' ? line.row.state : line.kind === 'total' ? totalsState(line.totals) : ''),
 		},

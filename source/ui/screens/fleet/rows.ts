@@ -28,7 +28,7 @@ export type FleetRow = {
 	readonly tag: string | null;
 	/** What `/` matches: name, URL and pool (the last one known, even while the rig is down), lower case. */
 	readonly search: string;
-	/** "live", "down 4m", "stale 12s", "paused", "no pool", "error", "connecting". */
+	/** "live", "down 4m", "stale 12s", "paused", "no pool" ("no upstream" for a proxy), "error", "connecting". */
 	readonly state: string;
 	/** The state's word alone (for sorting). */
 	readonly word: StatusBadge['word'];
@@ -126,7 +126,9 @@ function age(since: number, now: number): string {
 	return formatDurationShort(Math.max(0, (now - since) / 1000));
 }
 
-function stateText(badge: StatusBadge, state: MonitorState, now: number): string {
+function stateText(badge: StatusBadge, state: MonitorState, now: number, kind: RigKind): string {
+	// A proxy's pools are its upstreams: with none active it says so in its own word.
+	if (badge.word === 'no pool' && kind === 'proxy') return 'no upstream';
 	if (badge.word === 'down' && state.failingSince !== null) return `down ${age(state.failingSince, now)}`;
 	if (badge.word === 'stale') {
 		const since = state.lastSuccessAt ?? state.failingSince;
@@ -171,7 +173,7 @@ export function fleetRow(
 		tag,
 		// A proxy's pool is its upstreams': "proxy" finds the proxies.
 		search: [state.name, state.url, kind === 'proxy' ? 'proxy' : (state.snapshot?.connection.pool ?? '')].join(' ').toLowerCase(),
-		state: stateText(badge, state, now),
+		state: stateText(badge, state, now, kind),
 		word: badge.word,
 		tone: badge.tone,
 		outdated: state.status === 'stale',

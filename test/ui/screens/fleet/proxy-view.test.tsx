@@ -75,6 +75,8 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 		expect(proxySim.requests.some((request) => request.path.startsWith('/1/miners'))).toBe(false);
 		proxySim.failUpstream();
 		await vi.waitFor(() => expect(line(terminal.frame(), /the-proxy/)).toMatch(/error 1\/1/), {timeout: 10_000, interval: 20});
+		// No upstream active: its state says so in its own word, not "no pool".
+		expect(line(terminal.frame(), /the-proxy/)).toMatch(/the-proxy +no upstream +proxy/);
 		frame = terminal.frame();
 		expect(frame).not.toMatch(/password|"pass"/i);
 		expectFits(terminal, 200, 50);
