@@ -3,8 +3,8 @@
  * what reads a miner's past (history/source.ts, the screens' stores) needs nothing of the recorder.
  */
 import type {MinerSnapshot} from '../miner/model.js';
+import type {ProxyInfo} from '../miner/proxy-model.js';
 import type {MonitorState} from '../monitor/types.js';
-import {watchedRate} from '../monitor/watched-rate.js';
 import {linkCode, LINK, type LinkCode, type SampleRow} from './tiers.js';
 
 /** A monitor's last poll as stored (pollSample); null before any. */
@@ -29,11 +29,11 @@ export function pollSample(snapshot: MinerSnapshot | null, at: number, status: s
 
 /**
  * A good poll as stored: the three hashrate windows, the share counters, pool and pause state. An xmrig-proxy has no
- * 10 s window: its `hr10`, the rate the history's series and the fleet's last hour average, is its 1 min rate (the
- * one it is watched by, monitor/watched-rate.ts), as is its `hr60`; it has no `hr15`.
+ * 10 s, 60 s or 15 min window: its row holds its 1 min rate where a miner's holds the 10 s one (the rate the chart
+ * draws, min / avg / max per bucket) and its 10 min rate where a miner's holds the 15 min one (proxyColumns).
  */
 export function sampleOf(snapshot: MinerSnapshot, at: number): SampleRow {
-	const [hr10, hr60, hr15] = snapshot.proxy === null ? snapshot.hashrate.total : [watchedRate(snapshot), snapshot.hashrate.total[1], null];
+	const [hr10, hr60, hr15] = snapshot.proxy ? proxyColumns(snapshot.proxy.hashrate) : snapshot.hashrate.total;
 	return {
 		t: at,
 		link: LINK.live,
@@ -54,4 +54,9 @@ export function failedSample(at: number, link: LinkCode): SampleRow {
 
 function finite(value: number | null): number | null {
 	return value !== null && Number.isFinite(value) ? value : null;
+}
+
+/** A proxy's (or worker's) windows in a row's three rate columns: 1 min where the 10 s goes, none for 60 s, 10 min where the 15 min goes. */
+function proxyColumns(windows: ProxyInfo['hashrate']): readonly [number | null, number | null, number | null] {
+	return [windows[0], null, windows[1]];
 }

@@ -37,10 +37,10 @@ export type DropState = {
 	/** The average the rate fell from, taken when the first low poll of the streak was seen. */
 	readonly baseline: number | null;
 	/**
-	 * Which of the miner's windows `baseline` came from ('10m': a proxy's, judged on its 1 min rate); '1h': the
-	 * reference rigtop keeps of the last hour (EventContext).
+	 * Which of the miner's windows `baseline` came from ('15m', '60s'; a proxy's worker '10m', '1m'); '1h': the reference
+	 * rigtop keeps of the last hour (EventContext).
 	 */
-	readonly baselineWindow: '15m' | '60s' | '10m' | '1h' | null;
+	readonly baselineWindow: string | null;
 	/**
 	 * Milliseconds of mining seen since the miner was last seen paused, while that is under RESUME_GRACE_MS (its
 	 * windows still hold paused seconds, which is no drop); null when not waiting.
@@ -438,12 +438,64 @@ export function stepDrop(
 	reference: number | null = null,
 ): DropStep {
 	// A proxy is judged on its 1 min rate against its 10 min one (it has no 10 s, 60 s or 15 m window), and says so.
-	const proxy = next.proxy;
-	const [rate, medium, long] = proxy === null ? next.hashrate.total : [proxy.hashrate[0], null, proxy.hashrate[1]];
-	const longName = proxy === null ? '15m' : '10m';
-	const what = proxy === null ? 'hashrate' : '1m hashrate';
-	if (next.paused === true) {
-		// Judged again only after RESUME_GRACE_MS of mining; a drop reported before the pause stays open until then.
+	if (next.proxy !== null) {
+		const [minute, tenMinutes] = next.proxy.hashrate;
+		const input = {rate: minute, medium: null, long: tenMinutes, paused: false, connected: next.connection.connected};
+		return stepDropRates(given, input, options, elapsedMs, reference, {
+			medium: '1m',
+			long: '10m',
+			graceMs: RESUME_GRACE_MS,
+			subject: '1m ',
+		});
+	}
+
+	const [rate, medium, long] = next.hashrate.total;
+	return stepDropRates(
+		given,
+		{rate, medium, long, paused: next.paused === true, connected: next.connection.connected},
+		options,
+		elapsedMs,
+		reference,
+		MINER_DROP_WINDOWS,
+	);
+}
+
+/** What the drop detector reads of one poll: the rate judged, the averages it is judged against, and whether it mines. */
+export type DropInput = {
+	readonly rate: Rate;
+	/** The shorter average (a miner's 60 s window), used while the longer one fills. */
+	readonly medium: Rate;
+	/** The longer average (a miner's 15 min window). */
+	readonly long: Rate;
+	readonly paused: boolean;
+	/** With a pool (a proxy's worker: a connection open, sharing). */
+	readonly connected: boolean;
+};
+
+/** The names of the averages in the drop's message, and the grace after a resume or a start. */
+export type DropWindows = {
+	readonly medium: string;
+	readonly long: string;
+	readonly graceMs: number;
+	/** Said before the message ("worker rig-01: "). */
+	readonly subject?: string;
+};
+
+export const MINER_DROP_WINDOWS: DropWindows = Object.freeze({medium: '60s', long: '15m', graceMs: RESUME_GRACE_MS});
+
+/** stepDrop on rates already read (a miner's windows, or a proxy's worker's: proxy-events.ts). */
+export function stepDropRates(
+	given: DropState,
+	next: DropInput,
+	options: DropOptions,
+	elapsedMs: number,
+	reference: number | null,
+	windows: DropWindows,
+): DropStep {
+	const {rate, medium, long} = next;
+	const subject = windows.subject ?? '';
+	if (next.paused) {
+		// Judged again only after the grace of mining; a drop reported before the pause stays open until then.
 		const waiting: DropState = given.dropped ? {...given, streak: 0, sinceResume: 0} : {...initialDropState, sinceResume: 0};
 		return {state: waiting, event: null};
 	}
@@ -451,11 +503,11 @@ export function stepDrop(
 	let state = given;
 	if (state.sinceResume !== null) {
 		const sinceResume = state.sinceResume + elapsedMs;
-		if (sinceResume < RESUME_GRACE_MS) return {state: {...state, sinceResume}, event: null};
+		if (sinceResume < windows.graceMs) return {state: {...state, sinceResume}, event: null};
 		state = {...state, sinceResume: null};
 	}
 
-	const judged = rate !== null && next.connection.connected;
+	const judged = rate !== null && next.connected;
 	if (!state.dropped) {
 		const windowAverage: Rate = long ?? medium;
 		const hour = reference !== null && reference > 0 && (windowAverage === null || reference > windowAverage);
@@ -466,7 +518,7 @@ export function stepDrop(
 
 		const continuing = state.streak > 0 && state.baseline !== null;
 		const baseline = continuing && state.baseline !== null ? state.baseline : average;
-		const baselineWindow = continuing ? state.baselineWindow : hour ? '1h' : long === null ? '60s' : longName;
+		const baselineWindow = continuing ? state.baselineWindow : hour ? '1h' : long === null ? windows.medium : windows.long;
 		const streak = state.streak + 1;
 		if (streak < options.polls) {
 			return {state: {dropped: false, streak, baseline, baselineWindow, sinceResume: null}, event: null};
@@ -478,8 +530,8 @@ export function stepDrop(
 				kind: 'hashrate-drop',
 				severity: 'warn',
 				message:
-					`${what} down to ${formatHashrate(rate)}, ${formatPercent(rate, baseline)} ` +
-					`of the ${baselineWindow ?? longName} average (${formatHashrate(baseline)})`,
+					`${subject}hashrate down to ${formatHashrate(rate)}, ${formatPercent(rate, baseline)} ` +
+					`of the ${baselineWindow ?? windows.long} average (${formatHashrate(baseline)})`,
 			},
 		};
 	}
@@ -493,6 +545,6 @@ export function stepDrop(
 	if (streak < options.polls) return {state: {...state, streak}, event: null};
 	return {
 		state: initialDropState,
-		event: {kind: 'hashrate-recovered', severity: 'info', message: `${what} recovered: ${formatHashrate(rate)}`},
+		event: {kind: 'hashrate-recovered', severity: 'info', message: `${subject}hashrate recovered: ${formatHashrate(rate)}`},
 	};
 }

@@ -16,9 +16,9 @@ afterEach(() => {
 });
 
 describe('a proxy in the fleet with history', () => {
-	test('a proxy poll is stored with its 1 min rate as its watched rate, no 15 m', () => {
+	test("a proxy poll is stored with its 1 min rate where a miner's 10 s goes, its 10 min where the 15 min goes", () => {
 		const sample = sampleOf(makeProxySnapshot('px', {hashrate: [7000, 8000, 9000, 9000, 9000]}), 1000);
-		expect(sample).toMatchObject({hr10: 7000, hr60: 7000, hr15: null, good: 400, total: 408, pool: 1});
+		expect(sample).toMatchObject({hr10: 7000, hr60: null, hr15: 8000, good: 400, total: 408, pool: 1});
 	});
 
 	test("its last hour in the fleet's history column, from a real store", async () => {
