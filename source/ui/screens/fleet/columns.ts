@@ -47,8 +47,15 @@ export function formatShares(good: number | null, total: number | null): string 
 	return `${formatInteger(good)}/${formatInteger(total)}`;
 }
 
-/** The totals row's state cell: how many rigs answered their latest poll, "4/6 up". */
-export function totalsState(totals: Pick<FleetTotals, 'answered' | 'count'>): string {
+/** The totals row's state cell: how many rigs answered their latest poll, "4/6 up" (with proxies, how many miners). */
+export function totalsState(
+	totals: Pick<FleetTotals, 'answered' | 'count'> & Partial<Pick<FleetTotals, 'proxies' | 'miners' | 'minersAnswered'>>,
+): string {
+	// With proxies the row is the miners' ("miners"): their count, none when only proxies are shown.
+	if (totals.proxies !== undefined && totals.proxies.count > 0 && totals.miners !== undefined && totals.minersAnswered !== undefined) {
+		return totals.miners === 0 ? DASH : `${totals.minersAnswered}/${totals.miners} up`;
+	}
+
 	return `${totals.answered}/${totals.count} up`;
 }
 

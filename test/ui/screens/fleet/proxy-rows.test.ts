@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import type {ProxyInfo} from '../../../../source/miner/model.js';
 import {fleetRow, fleetRows, fleetTotals, upstreamState} from '../../../../source/ui/screens/fleet/rows.js';
-import {fleetColumns, fleetWants, kindCell, totalsLabel} from '../../../../source/ui/screens/fleet/columns.js';
+import {fleetColumns, fleetWants, kindCell, totalsLabel, totalsState} from '../../../../source/ui/screens/fleet/columns.js';
 import {headlineTotal, proxiesTotal} from '../../../../source/ui/screens/fleet/header.js';
 import {fleetOrder} from '../../../../source/ui/screens/fleet/order.js';
 import {makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
@@ -57,6 +57,8 @@ describe('a proxy in the fleet', () => {
 		expect(headlineTotal(totals)).toBe('3.00 kH/s total of 2 miners');
 		expect(proxiesTotal(totals)).toBe('proxy 9.00 kH/s (1m, not in total)');
 		expect(totalsLabel(totals, false)).toBe('miners');
+		expect(totalsState(totals)).toBe('2/2 up');
+		expect(totalsState(fleetTotals([proxy('px')], NOW))).toBe('—');
 		expect(totalsLabel(totals, true)).toBe('miners');
 		// Without proxies the words are those of before.
 		const plain = fleetTotals(states.slice(0, 2), NOW);
