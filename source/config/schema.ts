@@ -2,7 +2,7 @@
  * What rigtop knows about XMRig config keys: allowed values and ranges, which values a key cycles
  * through, which keys are secrets, and which changes can cut rigtop off from the miner's API.
  *
- * Covers the 6.x layout (api + http sections, cpu/randomx/opencl/cuda objects), the 2.15–2.16 layout
+ * Covers the 6.x layout (api + http sections, cpu/randomx/opencl/cuda objects), xmrig-proxy's own keys, the 2.15–2.16 layout
  * (api + http, top-level cpu keys) and the older layout before 2.15 (one `api` section with port,
  * access-token, ipv6, restricted). Keys rigtop does not know keep the type they have.
  */
@@ -144,6 +144,19 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'cpu-priority', alternatives: [NULL, int(0, 5)], cycle: PRIORITY_CYCLE},
 	{pattern: 'max-cpu-usage', alternatives: [int(1, 100)]},
 	{pattern: 'safe', alternatives: [BOOL]},
+	// xmrig-proxy (its own top-level keys; the rest, api/http/pools/tls/dns, are the miner's)
+	{pattern: 'mode', alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')], cycle: ['nicehash', 'simple', 'extra_nonce']},
+	{pattern: 'workers', alternatives: [BOOL, STRING]},
+	{pattern: 'custom-diff', alternatives: [int(0)]},
+	{pattern: 'custom-diff-stats', alternatives: [BOOL]},
+	{pattern: 'reuse-timeout', alternatives: [int(0)]},
+	{pattern: 'access-password', alternatives: [NULL, STRING]},
+	{pattern: 'access-log-file', alternatives: [NULL, STRING]},
+	{pattern: 'algo-ext', alternatives: [BOOL]},
+	{pattern: 'bind', alternatives: [ARRAY]},
+	{pattern: 'bind.*.host', alternatives: [NON_EMPTY]},
+	{pattern: 'bind.*.port', alternatives: [int(1, 65_535)]},
+	{pattern: 'bind.*.tls', alternatives: [BOOL]},
 ];
 
 /** Keys whose change can cut rigtop off from the miner's API. */
@@ -163,8 +176,8 @@ const GUARDED = new Set([
 const TOKEN_KEYS = new Set(['http.access-token', 'api.access-token']);
 /** Keys that turn restricted mode on or off. */
 const RESTRICTED_KEYS = new Set(['http.restricted', 'api.restricted']);
-/** Key names that hold a secret wherever they appear. */
-const SECRET_NAMES = new Set(['access-token', 'pass', 'password', 'passwd', 'secret', 'api-key', 'apikey', 'token']);
+/** Key names that hold a secret wherever they appear (`access-password`: what miners log in to an xmrig-proxy with). */
+const SECRET_NAMES = new Set(['access-token', 'access-password', 'pass', 'password', 'passwd', 'secret', 'api-key', 'apikey', 'token']);
 
 /** The pattern form of a path: indexes become `*`. */
 function patternOf(path: ConfigPath): string {

@@ -76,9 +76,20 @@ export async function resolveSessionTargets(
 	if (result.targets.length === 0) throw new NothingToWatchError(formatNoneFound(result).join('\n'));
 	for (const line of [...result.warnings, ...result.problems]) warn(line);
 	return {
-		targets: result.targets.map((target) => ({url: target.url, token: target.token, name: target.name, notes: target.notes})),
+		targets: result.targets.map((target) => ({
+			url: target.url,
+			token: target.token,
+			name: target.name,
+			notes: target.notes,
+			kind: target.kind,
+		})),
 		demo: null,
 	};
+}
+
+/** A target's kind, where one is known. */
+function kindOf(kind: 'miner' | 'proxy' | undefined): {readonly kind?: 'miner' | 'proxy'} {
+	return kind === undefined ? {} : {kind};
 }
 
 /**
@@ -134,6 +145,8 @@ async function rigsResult(plan: SessionPlan, rigsFile: string): Promise<Discover
 			url: rig.url,
 			token,
 			...(rig.name === undefined ? {} : {name: rig.name}),
+			// The file's word, else what discovery found (a local xmrig-proxy process).
+			...kindOf(rig.kind ?? discovered?.kind),
 			provenance: {
 				url: {kind: 'rigs-file', detail: `--rigs ${file}, rig ${index + 1}`},
 				token: tokenSource ?? discovered?.provenance.token ?? null,

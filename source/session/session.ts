@@ -14,6 +14,8 @@ export type SessionTarget = {
 	readonly url: string;
 	readonly token: string | null;
 	readonly name?: string | undefined;
+	/** 'proxy': an xmrig-proxy, as discovery or the --rigs file says before it answers (its answer wins). */
+	readonly kind?: 'miner' | 'proxy' | undefined;
 	/** What discovery found about this miner in particular (its process, its config, its token in clear): its events. */
 	readonly notes?: readonly string[] | undefined;
 };
@@ -45,7 +47,8 @@ export type Session = {
 	firstPolls(maxMs: number): Promise<void>;
 	/**
 	 * Which miner's dashboard is open (null: none, the fleet view). With several miners, only that one reads its
-	 * per-thread document; the others read their summary alone (all the fleet rows and the alerts use). A newly
+	 * per-thread document; the others read their summary alone (all the fleet rows and the alerts use), but an xmrig-proxy reads its
+	 * /1/workers at every poll (its workers' history and alerts need each one). A newly
 	 * opened miner is polled at once, so its threads show without waiting for the next poll.
 	 */
 	setOpen(index: number | null): void;

@@ -30,6 +30,8 @@ export type AppMiner = {
 	readonly tokenGiven?: boolean;
 	/** Its history's stores (history/stores.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
 	readonly history?: MinerHistory;
+	/** 'proxy': an xmrig-proxy, as the session was told before it answers (--rigs `kind`, discovery); its answer wins. */
+	readonly kind?: 'miner' | 'proxy';
 };
 
 /** What the config view slot is given: which miner, and its store. */
@@ -177,6 +179,7 @@ export function App({
 	);
 	// The fleet's last-hour column, read once a minute while the fleet shows.
 	const [hours] = useState(() => (lastHour && fleetMode ? new FleetHoursStore(lastHour, miners.length) : undefined));
+	const kinds = useMemo(() => miners.map((rig) => rig.kind ?? null), [miners]);
 	// One miner: its dashboard shows the session's notices among its events.
 	const [single] = useState(() => {
 		const only = miners[0]?.store;
@@ -292,6 +295,7 @@ export function App({
 				onSave={saveFleet}
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
+				kinds={kinds}
 			/>
 		);
 	} else if (screen.name === 'config' && renderConfig) {

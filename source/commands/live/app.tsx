@@ -129,7 +129,13 @@ export function startLive(
 			new WorkerHistory(source, {monitor: watched.monitor, slot, recorder: session.recorder ?? null, capacity, worker});
 		const history = new HistoryStores(source, watched.monitor, workerSource);
 		histories.push(history);
-		return {store: watched.monitor, history, tokenGiven: watched.target.token !== null, ...minerActions(watched, plan.readOnly)};
+		return {
+			store: watched.monitor,
+			history,
+			tokenGiven: watched.target.token !== null,
+			...(watched.target.kind === undefined ? {} : {kind: watched.target.kind}),
+			...minerActions(watched, plan.readOnly),
+		};
 	});
 	const onOpenChange = (index: number | null) => {
 		session.setOpen(index);

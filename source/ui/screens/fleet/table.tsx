@@ -100,6 +100,9 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.state === b.state &&
 		a.tone === b.tone &&
 		a.outdated === b.outdated &&
+		a.kind === b.kind &&
+		a.workers === b.workers &&
+		a.upstream === b.upstream &&
 		a.rates?.[0] === b.rates?.[0] &&
 		a.rates?.[1] === b.rates?.[1] &&
 		a.rates?.[2] === b.rates?.[2] &&

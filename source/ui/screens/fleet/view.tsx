@@ -28,7 +28,7 @@ import {
 	type FleetUiAction,
 	type FleetUiState,
 } from './reduce.js';
-import {fleetEventLines, fleetRows, fleetTotals} from './rows.js';
+import {fleetEventLines, fleetRows, fleetTotals, type RigKind} from './rows.js';
 import type {FleetState} from './store.js';
 import {FleetTable} from './table.js';
 
@@ -52,6 +52,8 @@ export type FleetViewProps = {
 	readonly onSave?: (saved: FleetSaved) => void;
 	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
 	readonly hours?: Store<FleetHours>;
+	/** What each rig is, as the session was told before it answers ('proxy' from --rigs or discovery); null: not told. */
+	readonly kinds?: readonly (RigKind | null)[];
 };
 
 const LOGIC: ScreenLogic<FleetUiState, FleetUiAction, FleetEnv, FleetCommand, CommandName, Screen> = {reduce, availability};
@@ -106,12 +108,13 @@ export function FleetView({
 	saved,
 	onSave,
 	hours = NO_HOURS,
+	kinds,
 }: FleetViewProps) {
 	const {states, alerts, notices, at} = useStore(fleet);
 	const hour = useStore(hours);
 	// The fleet store's time: the labels redraw with the data, with no clock of their own (unless the App fixed one).
 	const now = useFixedNow() ?? at;
-	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs), [states, alerts, now, hour.rigs]);
+	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs, kinds), [states, alerts, now, hour.rigs, kinds]);
 
 	const run = useCallback(
 		(effect: FleetCommand) => {
@@ -129,7 +132,15 @@ export function FleetView({
 	const chart = onChart !== undefined;
 	const events = onEvents !== undefined;
 	const given = useMemo<FleetGiven>(() => ({refreshAll, chart, events}), [refreshAll, chart, events]);
-	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
+	const totals = useMemo(
+		() =>
+			fleetTotals(
+				states,
+				now,
+				rows.map((row) => row.kind),
+			),
+		[states, now, rows],
+	);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const wants = useMemo(() => fleetWants(rows, totals), [rows, totals]);
 	const size = useTerminalSize();
