@@ -17,7 +17,10 @@ import {keysHelpLines} from './ui/keys/reference.js';
 
 // `rigtop help` and `-h` print the usage, like --help (`rigtop help exporter`: the exporter's).
 const args = process.argv.slice(2);
-const argv = args[0] === 'help' ? ['--help', ...args.slice(1)] : args.map((word) => (word === '-h' ? '--help' : word));
+// `--demo=proxy` is `--demo proxy` (meow reads --demo as a boolean; cli/options.ts takes the word after it).
+const argv = (args[0] === 'help' ? ['--help', ...args.slice(1)] : args.map((word) => (word === '-h' ? '--help' : word))).flatMap((word) =>
+	word === '--demo=proxy' ? ['--demo', 'proxy'] : [word],
+);
 const argvProblem = checkArgv(argv, FLAGS, VALUE_HINTS);
 if (argvProblem !== null) {
 	process.stderr.write(`rigtop: ${argvProblem}\nRun rigtop --help for usage.\n`);
@@ -52,6 +55,7 @@ const cli = meow(
 	  --interval, -i SECONDS   poll interval, default 2 (exporter 10), min 0.25;
 	                           live, the last one set with + - is remembered
 	  --demo                   watch a simulated miner on a free loopback port
+	  --demo proxy             watch a simulated xmrig-proxy and the dozen miners behind it
 	  --once                   print one snapshot as text and exit
 	  --json                   with --once: the snapshot as JSON, per miner
 	  --read-only              never write to the miner (no config, pause, resume)

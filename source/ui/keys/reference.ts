@@ -27,7 +27,9 @@ export function keysReference(): readonly Section[] {
 	return [
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
-		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet: typing a filter (/)'),
+		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet or proxy: typing a filter (/)'),
+		section(SCREEN_KEYMAP, 'proxy', 'proxy'),
+		section(SCREEN_KEYMAP, 'worker', "proxy: a worker's detail (Enter)"),
 		section(SCREEN_KEYMAP, 'chart', 'chart (g)'),
 		section(SCREEN_KEYMAP, 'events', 'events (e)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
@@ -44,9 +46,10 @@ export function keysReference(): readonly Section[] {
 export function keysHelpLines(): readonly string[] {
 	const sections = keysReference();
 	const titled = (title: string) => sections.find((entry) => entry.title === title);
-	const [dashboardKeys, fleetKeys, chartKeys, eventKeys, configKeys] = [
+	const [dashboardKeys, fleetKeys, proxyKeys, chartKeys, eventKeys, configKeys] = [
 		titled('dashboard'),
 		titled('fleet'),
+		titled('proxy'),
 		titled('chart (g)'),
 		titled('events (e)'),
 		titled('config view'),
@@ -73,6 +76,7 @@ export function keysHelpLines(): readonly string[] {
 		'Keys (? on the dashboard or the fleet lists every key)',
 		...line('dashboard', dashboardKeys),
 		...line('fleet', fleetKeys),
+		...line('proxy', proxyKeys),
 		...line('chart', chartKeys),
 		...line('events', eventKeys),
 		...line('config', configKeys),
