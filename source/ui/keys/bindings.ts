@@ -284,7 +284,13 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		footer: 'config',
 		needs: 'config',
 	},
-	{command: 'closeView', keys: [{special: 'escape'}], description: 'back to the workers', contexts: ['worker'], footer: 'back'},
+	{
+		command: 'closeView',
+		keys: [{special: 'escape'}],
+		description: "in a worker's detail: back to the workers",
+		contexts: ['worker'],
+		footer: 'back',
+	},
 	{
 		command: 'chart',
 		keys: [{input: 'g'}],

@@ -13,13 +13,18 @@ type Section = {
 	readonly footer: readonly Hint[];
 };
 
+/** A context's keys (and those of `also`, a mode of the same screen, each binding once), with its footer. */
 function section<Command extends string, Context extends string>(
 	keymap: Keymap<Command, Context>,
 	context: Context,
 	title: string,
+	also?: Context,
 ): Section {
 	const all = new Set(keymap.bindings.map((binding) => binding.command));
-	return {title, bindings: keymap.bindings.filter((binding) => binding.contexts.includes(context)), footer: keymap.footer(context, all)};
+	const bindings = keymap.bindings.filter(
+		(binding) => binding.contexts.includes(context) || (also !== undefined && binding.contexts.includes(also)),
+	);
+	return {title, bindings, footer: keymap.footer(context, all)};
 }
 
 /** Every context a user can be in, with what each of its keys does. */
@@ -28,8 +33,7 @@ export function keysReference(): readonly Section[] {
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
 		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet or proxy: typing a filter (/)'),
-		section(SCREEN_KEYMAP, 'proxy', 'proxy'),
-		section(SCREEN_KEYMAP, 'worker', "proxy: a worker's detail (Enter)"),
+		section(SCREEN_KEYMAP, 'proxy', "proxy (and a worker's detail, Enter)", 'worker'),
 		section(SCREEN_KEYMAP, 'chart', 'chart (g)'),
 		section(SCREEN_KEYMAP, 'events', 'events (e)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
@@ -49,7 +53,7 @@ export function keysHelpLines(): readonly string[] {
 	const [dashboardKeys, fleetKeys, proxyKeys, chartKeys, eventKeys, configKeys] = [
 		titled('dashboard'),
 		titled('fleet'),
-		titled('proxy'),
+		titled("proxy (and a worker's detail, Enter)"),
 		titled('chart (g)'),
 		titled('events (e)'),
 		titled('config view'),
