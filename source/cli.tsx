@@ -98,6 +98,8 @@ ${keysHelpLines()
 		importMeta: import.meta,
 		argv: prometheusSpellings(argv),
 		// meow's `pkg`: the fields it uses (version, description, the process title), so it does not look for package.json.
+		// Never read `cli.pkg`: its getter runs normalize-package-data (SPDX tables, semver, hosted-git-info), 20-30 ms
+		// of a start; the version is packageJson.version (test/e2e/once.test.ts, "what --once loads").
 		pkg: {name: packageJson.name, version: packageJson.version, description: packageJson.description, bin: packageJson.bin},
 		// Shorter than package.json's, to keep the help within 80 columns.
 		description: 'A live terminal monitor for XMRig miners: dashboard, fleet, config editor.',
@@ -129,7 +131,7 @@ async function main(): Promise<number> {
 	// --help and --version wherever they stand: nothing is looked for, read or bound.
 	const asked = askedFor(argv);
 	if (asked === 'version') {
-		process.stdout.write(`${cli.pkg.version ?? 'unknown'}\n`);
+		process.stdout.write(`${packageJson.version}\n`);
 		return 0;
 	}
 
@@ -158,7 +160,7 @@ async function main(): Promise<number> {
 		stdoutIsTty: process.stdout.isTTY === true,
 	});
 	return runCommand(request, {
-		version: cli.pkg.version ?? 'unknown',
+		version: packageJson.version,
 		warn: (line) => process.stderr.write(`rigtop: ${line}\n`),
 	});
 }

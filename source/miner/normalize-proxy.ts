@@ -9,7 +9,7 @@ import {readResources} from './normalize-summary.js';
  * xmrig-proxy's documents → the model (src/api/v1/ApiRouter.cpp of xmrig/xmrig-proxy; 2.x: src/api/ApiRouter.cpp,
  * src/api/ApiState.cpp):
  * - `/1/summary` (6.x also `/2/summary`, `/api.json`): `kind: "proxy"`, `hashrate.total` SIX numbers in kH/s (1 m, 10 m,
- *   1 h, 12 h, 24 h, highest), `miners` {now, max}, `workers` (a count), `upstreams` {active, sleep, error, total,
+ *   1 h, 12 h, 24 h, then the average since the proxy started: Stats.cpp's `hashrate(uptime)`), `miners` {now, max}, `workers` (a count), `upstreams` {active, sleep, error, total,
  *   ratio} (2.x sends only the active count on every other path, and 2.4 everywhere), `results` {accepted, rejected,
  *   invalid, expired (2.5+), avg_time, latency, hashes_total, hashes_donate, best[10]}. Lenient like a miner's summary:
  *   a missing or mistyped field reads as null.
@@ -30,10 +30,11 @@ export function kiloToRate(value: number): number {
 	return Math.round(value * 1e9) / 1e6;
 }
 
-/** A proxy rate (kH/s, ≥ 0) as H/s, else null. */
+/** A proxy rate (kH/s, ≥ 0) as H/s, else null (also when it is too large to be a number in H/s). */
 function proxyRate(value: unknown): Rate {
 	const found = asNumber(value);
-	return found !== null && found >= 0 ? kiloToRate(found) : null;
+	const rate = found !== null && found >= 0 ? kiloToRate(found) : null;
+	return rate !== null && Number.isFinite(rate) ? rate : null;
 }
 
 function windowsOf(values: readonly unknown[]): ProxyRateWindows {
@@ -142,6 +143,14 @@ function readWorkerRow(row: unknown, index: number): ProxyWorker {
 	};
 }
 
+/**
+ * The name rigtop gives worker `index` of a proxy that groups workers by password (`"workers": "password"`): its
+ * place in the proxy's list, which the proxy keeps while it runs. The password itself is dropped at parse.
+ */
+export function passwordWorkerName(index: number): string {
+	return `worker ${index + 1}`;
+}
+
 /** `/1/workers` → its rows and mode. Throws MinerError 'incompatible' for a document no proxy sends. */
 export function readProxyWorkers(document: unknown): ProxyWorkersRead {
 	const rows = arr(document, 'workers');
@@ -154,7 +163,9 @@ export function readProxyWorkers(document: unknown): ProxyWorkersRead {
 	}
 
 	const mode = text(document, 'mode');
-	const workers = rows.map((row, index) => readWorkerRow(row, index));
+	const read = rows.map((row, index) => readWorkerRow(row, index));
+	// Grouped by password, the proxy names each worker by its miners' pool password: a secret, never kept.
+	const workers = mode === 'password' ? read.map((worker, index) => ({...worker, name: passwordWorkerName(index)})) : read;
 	// Mode "none" (`"workers": false`): the proxy keeps no per-worker statistics.
 	return {workers: mode === 'none' && workers.length === 0 ? null : workers, mode: mode === null ? null : sanitizeText(mode, 40)};
 }
@@ -171,7 +182,7 @@ export function normalizeProxySnapshot(summary: unknown, workers: ProxyWorkersRe
 
 	const total = arr(obj(summary, 'hashrate'), 'total');
 	const hashrate = total === null ? noWindows : windowsOf(total);
-	const highest = total === null ? null : proxyRate(total[5]);
+	const sinceStart = total === null ? null : proxyRate(total[5]);
 	const upstreams = readUpstreams(summary);
 	const results = readProxyResults(summary);
 	const active = activeUpstreams(summary, upstreams);
@@ -184,7 +195,7 @@ export function normalizeProxySnapshot(summary: unknown, workers: ProxyWorkersRe
 		upstreams,
 		results,
 		hashrate,
-		highest,
+		sinceStart,
 		workers: workers?.workers ?? null,
 		workersMode: workers?.mode ?? null,
 	};
@@ -203,7 +214,8 @@ export function normalizeProxySnapshot(summary: unknown, workers: ProxyWorkersRe
 		paused: null,
 		restricted: typeof field(summary, 'restricted') === 'boolean' ? (field(summary, 'restricted') as boolean) : null,
 		donateLevel: donateLevel !== null && donateLevel >= 0 ? donateLevel : null,
-		hashrate: {total: [null, hashrate[0], null], highest},
+		// The proxy reports no highest rate: its sixth number is an average since the start, not a maximum.
+		hashrate: {total: [null, hashrate[0], null], highest: null},
 		results: {
 			good: results.accepted,
 			total: results.accepted + results.rejected,

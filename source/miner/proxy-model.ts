@@ -14,6 +14,10 @@ export type ProxyWindowLabel = (typeof PROXY_WINDOW_LABELS)[number];
 
 /** One row of `/1/workers`: the miners the proxy groups under one name (by rig id, user, agent, ip… its `mode`). */
 export type ProxyWorker = {
+	/**
+	 * What the proxy groups by (`ProxyInfo.workersMode`): the rig id, user, agent or ip. In mode "password" the proxy
+	 * names a worker by its pool password: rigtop drops it and says "worker N" (its place in the proxy's list).
+	 */
 	readonly name: string;
 	/** The last IP the worker connected from. */
 	readonly ip: string | null;
@@ -82,8 +86,11 @@ export type ProxyInfo = {
 	readonly upstreams: ProxyUpstreams | null;
 	readonly results: ProxyResults;
 	readonly hashrate: ProxyRateWindows;
-	/** The highest 1 min rate since the start, H/s. */
-	readonly highest: Rate;
+	/**
+	 * The average since the proxy started, H/s: the sixth number of `hashrate.total`, `hashrate(uptime)` in the proxy's
+	 * Stats.cpp (not a highest rate, whatever the API docs suggest: 57 000 hashes in 48 s gave the captured 1.18 kH/s).
+	 */
+	readonly sinceStart: Rate;
 	/** From /1/workers; null when not read this poll or the proxy does not list workers. */
 	readonly workers: readonly ProxyWorker[] | null;
 	/** /1/workers `mode`: rig_id, user, password, agent, ip, none (listing off; 6.x config `"workers": false`). */

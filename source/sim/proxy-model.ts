@@ -25,6 +25,7 @@ const BEST_COUNT = 10;
 /** Upstream connections in nicehash mode: one per 256 miners. */
 const MINERS_PER_UPSTREAM = 256;
 const LATENCY_BINS = 1000;
+const FAST_FORWARD_SLACK = 900;
 const WARM_LIFE_TICKS = (3 * 3600) / TICK_SECONDS;
 
 /** How a worker is named from its miners (the config's `workers`): the proxy's Workers::Mode. */
@@ -165,7 +166,6 @@ export class ProxyModel {
 		this.random = options.random;
 		this.mode = options.mode;
 		this.life = {...DEFAULT_LIFE, ...options.life};
-		this.tickCount = Math.floor(options.startUptime / TICK_SECONDS);
 		for (const spec of options.miners) this.connect(spec);
 		if (options.startUptime > 0) this.warmUp(options.startUptime);
 	}
@@ -178,6 +178,8 @@ export class ProxyModel {
 	/** Runs every tick up to the given proxy uptime. */
 	advanceTo(uptime: number): void {
 		const target = Math.floor(uptime / TICK_SECONDS);
+		// A long jump (a test stepping days, a laptop waking up): the distant part in one step, the last day tick by tick.
+		if (target - this.tickCount > RING_TICKS + FAST_FORWARD_SLACK) this.skip(target - this.tickCount - RING_TICKS);
 		while (this.tickCount < target) this.tick(true);
 	}
 
@@ -355,30 +357,38 @@ export class ProxyModel {
 
 	/** A warm start: the last 24 hours tick by tick, everything before in one aggregate step. */
 	private warmUp(startUptime: number): void {
-		const detailed = Math.min(this.tickCount, RING_TICKS);
-		const before = this.tickCount - detailed;
-		if (before > 0) {
-			const seconds = before * TICK_SECONDS;
-			for (const miner of this.miners) {
-				const rate = miner.worker.spec.hashrate ?? 1000;
-				const shares = this.random.poisson((rate * seconds) / miner.diff);
-				const sampled = Math.min(shares, 200);
-				for (let i = 0; i < sampled; i++) this.share(miner, seconds * this.random.next(), false);
-				this.bulkShares(miner, shares - sampled);
-				miner.tx += shares * 180 + Math.floor(seconds / 40) * 320;
-				miner.rx += shares * 150;
-			}
-			this.stats.total += this.stats.pending;
-			this.stats.pending = 0;
-			for (const worker of this.workers) {
-				worker.ring.total += worker.ring.pending;
-				worker.ring.pending = 0;
-			}
-		}
-		this.tickCount = before;
 		const target = Math.floor(startUptime / TICK_SECONDS);
+		this.tickCount = 0;
+		if (target > RING_TICKS) this.skip(target - RING_TICKS);
 		// Life (joins, leaves, quiet spells) only over the last hours: a demo opens on a settled farm.
 		while (this.tickCount < target) this.tick(this.tickCount >= target - WARM_LIFE_TICKS);
+	}
+
+	/**
+	 * Crosses many ticks in one aggregate step: shares counted, not sampled one by one, and the rate rings not
+	 * filled (the caller ticks a whole ring's worth after this, so every window is made of real ticks again).
+	 */
+	private skip(ticks: number): void {
+		const from = this.tickedUptime;
+		const seconds = ticks * TICK_SECONDS;
+		const hashing = this.upstreamErrorUntil !== Infinity;
+		for (const miner of this.miners) {
+			if (!hashing || miner.worker.quietUntil === Infinity) continue;
+			const rate = miner.worker.spec.hashrate ?? 1000;
+			const shares = this.random.poisson((rate * seconds) / miner.diff);
+			const sampled = Math.min(shares, 200);
+			for (let i = 0; i < sampled; i++) this.share(miner, from + seconds * this.random.next(), false);
+			this.bulkShares(miner, shares - sampled);
+			miner.tx += shares * 180 + Math.floor(seconds / 40) * 320;
+			miner.rx += shares * 150;
+		}
+		this.stats.total += this.stats.pending;
+		this.stats.pending = 0;
+		for (const worker of this.workers) {
+			worker.ring.total += worker.ring.pending;
+			worker.ring.pending = 0;
+		}
+		this.tickCount += ticks;
 	}
 
 	/** Many shares at once (a warm start's distant past): counted, not sampled one by one. */

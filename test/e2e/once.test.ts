@@ -134,6 +134,30 @@ describe('what --once loads', () => {
 			expect(loaded).toContain('NativeModule http');
 			expect(loaded).toContain('NativeModule sqlite');
 			expect(loaded.filter((name) => /^NativeModule (crypto|child_process)$/.test(name))).toEqual([]);
+			// perf_hooks is what meow's package normalization loads (normalize-package-data → hosted-git-info →
+			// lru-cache reads globalThis.performance): it runs when anything reads `cli.pkg`, 10–17 ms of every start.
+			expect(loaded).not.toContain('NativeModule perf_hooks');
+		} finally {
+			rmSync(work, {recursive: true, force: true});
+		}
+	});
+
+	it('--version after other words prints the version without normalizing package data (no perf_hooks)', async () => {
+		// A lone --version is meow's (it exits before rigtop's code); after other words it is rigtop's own.
+		const work = mkdtempSync(path.join(tmpdir(), 'rigtop-modules-'));
+		try {
+			const hook = path.join(work, 'hook.cjs');
+			const list = path.join(work, 'modules.txt');
+			writeFileSync(
+				hook,
+				`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
+			);
+			const {stdout} = await run('node', ['--require', hook, CLI, '127.0.0.1:9', '--once', '--version'], {timeout: 20_000});
+			expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+			const loaded = readFileSync(list, 'utf8').split('\n');
+			// The hook did write the list (the check is not vacuous).
+			expect(loaded).toContain('NativeModule fs');
+			expect(loaded).not.toContain('NativeModule perf_hooks');
 		} finally {
 			rmSync(work, {recursive: true, force: true});
 		}
@@ -152,7 +176,7 @@ describe('rigtop --once on an xmrig-proxy (its real 6.26 answers, replayed)', ()
 		expect(lines[0]).toBe('capture-proxy  XMRig-proxy 6.26.0  nicehash  up 49s  connected');
 		expect(lines).toContain('  upstreams 1 active  0 sleep  0 error  of 1');
 		expect(lines).toContain('  hashrate  1m 950 H/s~  10m 90.0 H/s~  1h 10.0 H/s~  12h 0.00 H/s~');
-		expect(lines).toContain('            24h 0.00 H/s~  max 1.18 kH/s');
+		expect(lines).toContain('            24h 0.00 H/s~  since start 1.18 kH/s');
 		expect(text.stdout).toMatch(/rig-6\.26 {2}127\.0\.0\.1 +550 H\/s~ +50\.0 H\/s~ {2}11\/1\/0 /u);
 		expect(text.stdout).toMatch(/rig-5\.11 {2}127\.0\.0\.1 +400 H\/s~ +40\.0 H\/s~ {2}9\/2\/0 /u);
 		expect(text.stdout).not.toMatch(/\b(10s|60s|15m)\b|invalid {2}up/u);

@@ -74,7 +74,7 @@ function checkSnapshot(snapshot: MinerSnapshot): void {
 	for (const feature of snapshot.features) expect(typeof feature).toBe('string');
 	const proxy = snapshot.proxy;
 	if (proxy !== null) {
-		for (const rate of [...proxy.hashrate, proxy.highest, ...(proxy.workers ?? []).flatMap((worker) => worker.hashrate)]) {
+		for (const rate of [...proxy.hashrate, proxy.sinceStart, ...(proxy.workers ?? []).flatMap((worker) => worker.hashrate)]) {
 			if (rate !== null) expect(Number.isFinite(rate) && rate >= 0).toBe(true);
 		}
 

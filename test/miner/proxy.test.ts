@@ -89,7 +89,7 @@ describe('reading a real xmrig-proxy 6.26', () => {
 			algo: null,
 			uptime: 49,
 			paused: null,
-			hashrate: {total: [null, 950, null], highest: 1180},
+			hashrate: {total: [null, 950, null], highest: null},
 			results: {good: 20, total: 23, rejected: 3, avgTime: 2, best: 22_760},
 			connection: {connected: true, failures: 0, pool: null},
 			threads: [],
@@ -113,7 +113,7 @@ describe('reading a real xmrig-proxy 6.26', () => {
 				best: [22_760, 20_833, 9591, 8519, 8509, 8036, 6585, 6319, 5968, 5517],
 			},
 			hashrate: [950, 90, 10, 0, 0],
-			highest: 1180,
+			sinceStart: 1180,
 			workers: [
 				{
 					name: 'rig-6.26',
@@ -187,6 +187,21 @@ describe('reading a real xmrig-proxy 6.26', () => {
 		const snapshot = await readerFor(off).read();
 		expect(snapshot.proxy?.workers).toBeNull();
 		expect(snapshot.proxy?.workersMode).toBe('none');
+	});
+
+	it('keeps no pool password of a proxy that groups workers by password', async () => {
+		const proxy = await proxyWith(
+			withWorkers((workers) => {
+				workers['mode'] = 'password';
+				const rows = workers['workers'] as unknown[][];
+				for (const row of rows) row[0] = PASSWORD;
+			}),
+		);
+		const snapshot = await readerFor(proxy).read();
+		expect(snapshot.proxy?.workersMode).toBe('password');
+		expect(snapshot.proxy?.workers?.map((worker) => worker.name)).toEqual(['worker 1', 'worker 2']);
+		expect(snapshot.proxy?.workers?.[1]?.accepted).toBe(9);
+		expect(JSON.stringify(snapshot)).not.toContain(PASSWORD);
 	});
 
 	it('keeps an empty list of a proxy that groups workers but has none yet', async () => {
@@ -296,7 +311,14 @@ describe('older proxies', () => {
 		const proxy = await proxyWith({}, json(summary));
 		const snapshot = await readerFor(proxy).read();
 		expect(snapshot.dialect).toBe('proxy');
-		expect(snapshot.proxy).toMatchObject({upstreams: null, workers: null, workersMode: null, workerCount: null, highest: null, mode: null});
+		expect(snapshot.proxy).toMatchObject({
+			upstreams: null,
+			workers: null,
+			workersMode: null,
+			workerCount: null,
+			sinceStart: null,
+			mode: null,
+		});
 		expect(snapshot.proxy?.hashrate).toEqual([1500, 1400, 1300, 1200, 1100]);
 		expect(snapshot.connection.connected).toBe(true);
 		expect(snapshot.connection.failures).toBeNull();
@@ -347,7 +369,7 @@ describe('a lying proxy', () => {
 
 	it('reads a summary of wrong types as unknowns, never as a crash', async () => {
 		const summary = proxySummary();
-		summary['hashrate'] = {total: ['fast', -1, null, 1]};
+		summary['hashrate'] = {total: ['fast', -1, null, 1, 1e308]};
 		summary['upstreams'] = 'many';
 		summary['miners'] = {now: -3, max: 'x'};
 		summary['results'] = {accepted: -5, rejected: '3', best: 'none', avg_time: -1, latency: null};

@@ -346,6 +346,22 @@ describe('rates, shares and life over simulated time', () => {
 		expect((await get<Summary>(sim, '/1/summary')).upstreams.error).toBe(0);
 	});
 
+	it('crosses a jump of weeks at once and still has every window made of real ticks', async () => {
+		const clock = manualClock();
+		const sim = await proxy({clock: clock.clock, workers: 2, rejectEvery: 0});
+		clock.advance(60);
+		const early = await get<Summary>(sim, '/1/summary');
+		clock.advance(30 * 86400);
+		const later = await get<Summary>(sim, '/1/summary');
+		expect(later.uptime).toBe(30 * 86400 + 60);
+		expect(later.results.accepted).toBeGreaterThan(early.results.accepted + 10_000);
+		const [m1, m10, h1, h12, h24, all] = later.hashrate.total as [number, number, number, number, number, number];
+		for (const value of [m1, m10, h1, h12, h24]) expect(value).toBeGreaterThan(0);
+		expect(h24 / all).toBeGreaterThan(0.8);
+		expect(h24 / all).toBeLessThan(1.2);
+		expect(later.results.hashes_total / 1000 / later.uptime).toBeCloseTo(all, 0);
+	});
+
 	it('a restarted proxy starts from zero with the miners that were connected', async () => {
 		const clock = manualClock();
 		const sim = await proxy({clock: clock.clock, workers: 3, warm: true});

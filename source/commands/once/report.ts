@@ -179,7 +179,7 @@ function proxyLines(name: string, url: string, s: MinerSnapshot, proxy: ProxyInf
 			`best ${formatCount(r.best[0] ?? null)}`,
 		]),
 	);
-	lines.push(...labelled('hashrate', [...formatProxyWindows(proxy.hashrate, s.uptime), `max ${formatHashrate(proxy.highest)}`]));
+	lines.push(...labelled('hashrate', [...formatProxyWindows(proxy.hashrate, s.uptime), `since start ${formatHashrate(proxy.sinceStart)}`]));
 	const workers = proxy.workers ?? [];
 	const filling =
 		anyProxyWindowFilling(proxy.hashrate, s.uptime) || workers.some((worker) => anyProxyWindowFilling(worker.hashrate, s.uptime));
@@ -223,7 +223,7 @@ export function proxyJson(snapshot: MinerSnapshot): object | null {
 		upstreams: proxy.upstreams,
 		results: proxy.results,
 		hashrate: windowsJson(proxy.hashrate),
-		highest: proxy.highest,
+		sinceStart: proxy.sinceStart,
 		workersMode: proxy.workersMode,
 		workers: proxy.workers?.map((worker) => ({...worker, hashrate: windowsJson(worker.hashrate)})) ?? null,
 	};

@@ -22,7 +22,7 @@ describe('--once text of an xmrig-proxy', () => {
 		expect(lines).toContain('            latency 1 ms  best 22.8K');
 		// 49 s of uptime: every window is longer, so every one is still filling.
 		expect(lines).toContain('  hashrate  1m 950 H/s~  10m 90.0 H/s~  1h 10.0 H/s~  12h 0.00 H/s~');
-		expect(lines).toContain('            24h 0.00 H/s~  max 1.18 kH/s');
+		expect(lines).toContain('            24h 0.00 H/s~  since start 1.18 kH/s');
 		expect(text).toContain("~ window longer than the proxy's uptime: still filling");
 		expect(text).not.toMatch(/10s|60s|15m/u);
 		expect(text).toContain('workers   2  by rig_id');
@@ -33,7 +33,9 @@ describe('--once text of an xmrig-proxy', () => {
 	test('marks no window the proxy has run longer than', () => {
 		const warm = {...summary(), uptime: 90_000};
 		const text = formatOnceText([{url, name: 'warm', snapshot: normalizeSnapshot('proxy', warm, workers()), error: null}], now);
-		expect(text).toContain('  hashrate  1m 950 H/s  10m 90.0 H/s  1h 10.0 H/s  12h 0.00 H/s  24h 0.00 H/s\n            max 1.18 kH/s');
+		expect(text).toContain(
+			'  hashrate  1m 950 H/s  10m 90.0 H/s  1h 10.0 H/s  12h 0.00 H/s  24h 0.00 H/s\n            since start 1.18 kH/s',
+		);
 		expect(text).not.toContain('~');
 		const hour = {...summary(), uptime: 700};
 		const partly = formatOnceText([{url, name: 'hour', snapshot: normalizeSnapshot('proxy', hour, workers()), error: null}], now);
@@ -53,7 +55,8 @@ describe('--once --json of an xmrig-proxy', () => {
 	test('names the windows and gives H/s', () => {
 		const json = proxyJson(normalizeSnapshot('proxy', summary(), workers())) as Record<string, unknown>;
 		expect(json['hashrate']).toEqual({'1m': 950, '10m': 90, '1h': 10, '12h': 0, '24h': 0});
-		expect(json['highest']).toBe(1180);
+		expect(json['sinceStart']).toBe(1180);
+		expect(json['highest']).toBeUndefined();
 		expect((json['workers'] as Array<Record<string, unknown>>)[0]).toMatchObject({
 			name: 'rig-6.26',
 			lastShareAt: 1_795_671_211_412,
