@@ -1,7 +1,7 @@
 /**
  * The proxy's own state, over its workers' table, as lines of toned parts packed to the width: who it is and its state,
  * its upstreams (an upstream in error in the theme's error colour and in words), miners and workers, results with the
- * reject rate, and its rates over its five windows with the highest, in H/s (a window longer than its uptime marked as
+ * reject rate, and its rates over its five windows with its average since start, in H/s (a window longer than its uptime marked as
  * filling, as `--once` marks it). Pure: the view draws these lines, the layout counts them.
  */
 import {DASH, formatCount, formatDuration, formatHashrate, formatInteger, formatPing} from '../../../format.js';
@@ -80,7 +80,7 @@ export function summaryLines(state: MonitorState, proxy: ProxyInfo, snapshot: Mi
 	];
 	const rates: Part[] = [
 		...formatProxyWindows(proxy.hashrate, snapshot.uptime).map((text) => ({text})),
-		{text: `max ${formatHashrate(proxy.highest)}`},
+		{text: `since start ${formatHashrate(proxy.sinceStart)}`},
 	];
 	const lines: SummaryLine[] = [
 		title,

@@ -26,7 +26,7 @@ describe('the proxy screen', () => {
 		expect(frame).toContain(`${formatInteger(info.results.accepted)} accepted  ${formatInteger(info.results.rejected)} rejected (`);
 		for (const [index, label] of ['1m', '10m', '1h', '12h', '24h'].entries())
 			expect(frame).toContain(`${label} ${formatHashrate(info.hashrate[index] ?? null)}`);
-		expect(frame).toContain(`max ${formatHashrate(info.highest)}`);
+		expect(frame).toContain(`since start ${formatHashrate(info.sinceStart)}`);
 		expect(frame).not.toMatch(/\b(10s|60s|15m)\b/);
 		expect(frame).toMatch(/worker listed▲ +state +1m +10m +acc +rej +last share/);
 		expect(frame).toMatch(/▸ {1}rig-01 +live +[\d.]+ kH\/s +[\d.]+ kH\/s +[\d ]+ +[\d ]+ +\d+s ago/);
