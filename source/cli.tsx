@@ -1,7 +1,7 @@
 import process from 'node:process';
 import meow from 'meow';
 import packageJson from '../package.json' with {type: 'json'};
-import {askedFor, checkArgv, prometheusSpellings} from './cli/argv.js';
+import {askedFor, checkArgv, demoSpelling, prometheusSpellings} from './cli/argv.js';
 import {NothingToWatchError, UsageError} from './errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {planCommand, type CommandName, type CommandPlans, type CommandRequest} from './cli/options.js';
@@ -17,10 +17,7 @@ import {keysHelpLines} from './ui/keys/reference.js';
 
 // `rigtop help` and `-h` print the usage, like --help (`rigtop help exporter`: the exporter's).
 const args = process.argv.slice(2);
-// `--demo=proxy` is `--demo proxy` (meow reads --demo as a boolean; cli/options.ts takes the word after it).
-const argv = (args[0] === 'help' ? ['--help', ...args.slice(1)] : args.map((word) => (word === '-h' ? '--help' : word))).flatMap((word) =>
-	word === '--demo=proxy' ? ['--demo', 'proxy'] : [word],
-);
+const argv = demoSpelling(args[0] === 'help' ? ['--help', ...args.slice(1)] : args.map((word) => (word === '-h' ? '--help' : word)));
 const argvProblem = checkArgv(argv, FLAGS, VALUE_HINTS);
 if (argvProblem !== null) {
 	process.stderr.write(`rigtop: ${argvProblem}\nRun rigtop --help for usage.\n`);
