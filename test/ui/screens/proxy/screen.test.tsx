@@ -1,9 +1,11 @@
 import {describe, expect, test, vi} from 'vitest';
 import {formatHashrate, formatInteger} from '../../../../source/format.js';
-import {App} from '../../../../source/ui/app.js';
+import {SessionHistory} from '../../../../source/history/source.js';
+import {HistoryStores} from '../../../../source/history/stores.js';
+import {App, type AppMiner} from '../../../../source/ui/app.js';
 import {ProxyView} from '../../../../source/ui/screens/proxy/view.js';
 import {createStore, makeSnapshot, makeState} from '../../helpers/state.js';
-import {KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
+import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
 import {startSimProxy} from './helpers/sim-proxy.js';
 
 function fits(frame: string, columns: number, rows: number): void {
@@ -147,5 +149,39 @@ describe('the proxy screen', () => {
 		store.set({snapshot});
 		await terminal.waitFor('XMRig-proxy 6.26.0');
 		expect(terminal.frame()).toContain('upstreams');
+	});
+
+	test('in a fleet: Enter opens the proxy screen (its workers read while open), g its chart and Esc back to it with the detail, Esc to the fleet', async () => {
+		const proxy = await startSimProxy({workers: 4});
+		const proxyStore = await proxy.store('proxy-a');
+		const minerStore = createStore(makeState({name: 'rig-x', snapshot: makeSnapshot({workerId: 'rig-x'})}));
+		const closes: (() => void)[] = [];
+		const miners: AppMiner[] = [proxyStore, minerStore].map((store, slot) => {
+			const history = new HistoryStores(new SessionHistory({monitor: store, slot, recorder: null, intervalMs: 2000, capacity: 10}), store);
+			closes.push(() => history.close());
+			return {store, history};
+		});
+		const opened: (number | null)[] = [];
+		try {
+			const terminal = await renderTerminal(
+				<App miners={miners} onQuit={() => {}} now={proxy.now()} color={false} onOpenChange={(index) => opened.push(index)} />,
+			);
+			await terminal.press('\r', 'XMRig-proxy 6.26.0');
+			await tick();
+			// The session reads the open rig's per-thread document: the proxy's /1/workers.
+			expect(opened).toEqual([null, 0]);
+			expect(linesOf(terminal.frame()).at(-1)).toContain('Esc back');
+			await terminal.press('j\r', 'worker rig-02');
+			await terminal.press('g', /span|chart|10 min/);
+			await tick();
+			expect(opened).toEqual([null, 0]);
+			await terminal.press(KEYS.escape, 'worker rig-02');
+			await terminal.press(KEYS.escape, '▸ rig-02');
+			await terminal.press(KEYS.escape, 'rig-x');
+			await tick();
+			expect(opened).toEqual([null, 0, null]);
+		} finally {
+			for (const close of closes) close();
+		}
 	});
 });
