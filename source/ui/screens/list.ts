@@ -75,6 +75,29 @@ export function moveTarget(command: ListMove, position: number, count: number, p
 	}
 }
 
+const LIST_MOVES: ReadonlySet<string> = new Set<ListMove>([
+	'fleetUp',
+	'fleetDown',
+	'fleetPageUp',
+	'fleetPageDown',
+	'fleetTop',
+	'fleetBottom',
+]);
+
+export function isListMove(command: string): command is ListMove {
+	return LIST_MOVES.has(command);
+}
+
+/** A movement key's step: the selection moved by it from where it is in `place`, in view for the page size. */
+export function moveKey<Id, State extends ListSelection<Id>>(
+	state: State,
+	place: ListPlace<Id>,
+	command: ListMove,
+	pageSize: number,
+): State {
+	return moveIn(state, place, moveTarget(command, place.position, place.order.length, pageSize), pageSize);
+}
+
 /** A sort: the key and whether it is reversed. */
 export type ListSort<Key extends string> = {readonly key: Key; readonly reversed: boolean};
 

@@ -11,12 +11,12 @@
  * step's effects.
  */
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
-import {scrollHelp, toggleHelp} from '../../help-toggle.js';
+import {helpKey} from '../../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {pastedLine, type TypedText} from '../config/line-editor.js';
 import {commandOf} from '../contract.js';
-import {activeFilterOf, moveIn, moveTarget, placeIn, selectedIn, settleIn, startFilter, typeFilter, type ListPlace} from '../list.js';
+import {activeFilterOf, isListMove, moveKey, placeIn, selectedIn, settleIn, startFilter, typeFilter, type ListPlace} from '../list.js';
 import {availability} from './availability.js';
 import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
 import {fleetOrder, LISTED, nextSort, type FleetSort} from './order.js';
@@ -169,26 +169,10 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 	const frame = fleetFrame(state.sort, activeFilter(state), env);
 	const pageSize = frame.layout.rigRows;
 	const view = place(state, frame.order, pageSize);
-	const page = Math.max(1, pageSize);
+	if (isListMove(outcome.command)) return stateOnly(moveKey(state, view, outcome.command, pageSize));
+	const help = helpKey(state, outcome.command, () => helpMaxOf(env, frame.layout));
+	if (help !== null) return stateOnly(help);
 	switch (outcome.command) {
-		case 'help':
-		case 'back':
-			return stateOnly(toggleHelp({...state, helpOffset: 0}, outcome.command));
-		case 'helpUp':
-		case 'helpDown': {
-			// From the entry shown (a larger terminal may scroll less far than the state says).
-			const helpMax = helpMaxOf(env, frame.layout);
-			const shown = {...state, helpOffset: Math.min(state.helpOffset, helpMax)};
-			return stateOnly(scrollHelp(shown, outcome.command === 'helpUp' ? -1 : 1, helpMax));
-		}
-
-		case 'fleetUp':
-		case 'fleetDown':
-		case 'fleetPageUp':
-		case 'fleetPageDown':
-		case 'fleetTop':
-		case 'fleetBottom':
-			return stateOnly(moveIn(state, view, moveTarget(outcome.command, view.position, view.order.length, page), pageSize));
 		case 'sort':
 			return stateOnly(settle({...state, sort: nextSort(state.sort)}, env));
 		case 'sortReverse':

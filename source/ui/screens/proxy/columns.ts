@@ -8,7 +8,7 @@
 import {DASH, formatDurationShort, formatInteger} from '../../../format.js';
 import {formatProxyWindow} from '../../../format-proxy.js';
 import {PROXY_WINDOW_LABELS} from '../../../miner/proxy-model.js';
-import {fitColumns, type Column, type FittedColumn} from '../../table.js';
+import {fitColumns, markSorted, type Column, type FittedColumn} from '../../table.js';
 import {workerSortArrow, type WorkerSort} from './order.js';
 import type {WorkerRow, WorkerTotals} from './rows.js';
 
@@ -105,18 +105,7 @@ export function workerColumns(context: CellContext, wants: WorkerWants, sort: Wo
 			cell: (line) => (line.kind === 'worker' ? lastShareCell(line.row.lastShareAt, context.now) : ''),
 		},
 	];
-	const sorted = sort === null ? null : workerSortArrow(sort);
-	if (sorted === null) return columns;
-	return columns.map((column) => {
-		if (column.id !== sorted.column) return column;
-		const header = sorted.word ? `${column.header} ${sorted.word}${sorted.arrow}` : `${column.header}${sorted.arrow}`;
-		return {...column, header, width: Math.max(column.width, header.length), drop: 0};
-	});
-}
-
-/** The gap between columns: two spaces where the terminal is wide, else one (as the fleet's). */
-export function workerGap(width: number): number {
-	return width >= 110 ? 2 : 1;
+	return markSorted(columns, sort === null ? null : workerSortArrow(sort));
 }
 
 export function fitWorkerColumns(

@@ -8,15 +8,15 @@
  * what to open the screen on next time) are the step's effects.
  */
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
-import {scrollHelp, toggleHelp} from '../../help-toggle.js';
+import {helpKey} from '../../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {pastedLine, type TypedText} from '../config/line-editor.js';
 import {commandOf} from '../contract.js';
 import {
 	activeFilterOf,
-	moveIn,
-	moveTarget,
+	isListMove,
+	moveKey,
 	placeIn,
 	selectedIn,
 	settleIn,
@@ -133,24 +133,10 @@ function keyStep(state: ProxyUiState, input: string, key: KeyLike, env: ProxyEnv
 	const pageSize = frame.layout.workerRows;
 	const place = placeIn(state, frame.order, pageSize);
 	const settle = (next: ProxyUiState) => settleIn(next, proxyPlace(next, env));
+	if (isListMove(outcome.command)) return stateOnly(moveKey(state, place, outcome.command, pageSize));
+	const help = helpKey(state, outcome.command, () => proxyHelpMax(env, frame.layout, state.detail !== null));
+	if (help !== null) return stateOnly(help);
 	switch (outcome.command) {
-		case 'help':
-		case 'back':
-			return stateOnly(toggleHelp({...state, helpOffset: 0}, outcome.command));
-		case 'helpUp':
-		case 'helpDown': {
-			const helpMax = proxyHelpMax(env, frame.layout, state.detail !== null);
-			const shown = {...state, helpOffset: Math.min(state.helpOffset, helpMax)};
-			return stateOnly(scrollHelp(shown, outcome.command === 'helpUp' ? -1 : 1, helpMax));
-		}
-
-		case 'fleetUp':
-		case 'fleetDown':
-		case 'fleetPageUp':
-		case 'fleetPageDown':
-		case 'fleetTop':
-		case 'fleetBottom':
-			return stateOnly(moveIn(state, place, moveTarget(outcome.command, place.position, place.order.length, pageSize), pageSize));
 		case 'sort':
 			return stateOnly(settle({...state, sort: nextWorkerSort(state.sort)}));
 		case 'sortReverse':
