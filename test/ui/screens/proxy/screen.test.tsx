@@ -3,6 +3,7 @@ import {formatHashrate, formatInteger} from '../../../../source/format.js';
 import {SessionHistory} from '../../../../source/history/source.js';
 import {HistoryStores} from '../../../../source/history/stores.js';
 import {App, type AppMiner} from '../../../../source/ui/app.js';
+import {summaryLines} from '../../../../source/ui/screens/proxy/summary.js';
 import {ProxyView} from '../../../../source/ui/screens/proxy/view.js';
 import {createStore, makeSnapshot, makeState} from '../../helpers/state.js';
 import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
@@ -119,6 +120,20 @@ describe('the proxy screen', () => {
 		await vi.waitFor(() => {
 			expect(asked).toEqual(['chart null', 'events null', 'chart rig-02', 'events rig-02']);
 		});
+	});
+
+	test('upstreams in error are said in words and drawn in the error colour', async () => {
+		const proxy = await startSimProxy({workers: 3});
+		proxy.sim.failUpstream();
+		proxy.advance(10_000);
+		const store = await proxy.store();
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} />);
+		expect(terminal.frame()).toMatch(/upstreams 0 active {2}0 sleep {2}1 in error {2}of 1 {2}no upstream active/);
+		// The parts in the theme's error colour (the test setup pins FORCE_COLOR=0, so the frame has none to read).
+		const state = store.getState();
+		const lines = summaryLines(state, state.snapshot!.proxy!, state.snapshot!, proxy.now(), 80);
+		const errors = lines.flat().filter((part) => part.tone === 'error');
+		expect(errors.map((part) => part.text)).toEqual(['1 in error', 'no upstream active']);
 	});
 
 	test('windows longer than the uptime are marked as filling, as --once marks them', async () => {
