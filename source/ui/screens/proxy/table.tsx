@@ -28,7 +28,7 @@ export type WorkerTableProps = {
 export function totalsNote(totals: Pick<WorkerTotals, 'count'>, listed: number): string {
 	return totals.count === listed
 		? `totals: all ${listed} workers listed, not the proxy's own figures (above)`
-		: `totals: the ${totals.count} workers shown of ${listed}`;
+		: `totals: the ${totals.count} ${totals.count === 1 ? 'worker' : 'workers'} shown of ${listed}`;
 }
 
 function WorkerLineView({
