@@ -30,7 +30,9 @@ describe('the proxy screen', () => {
 		for (const [index, label] of ['1m', '10m', '1h', '12h', '24h'].entries())
 			expect(frame).toContain(`${label} ${formatHashrate(info.hashrate[index] ?? null)}`);
 		expect(frame).toContain(`since start ${formatHashrate(info.sinceStart)}`);
-		expect(frame).not.toMatch(/\b(10s|60s|15m)\b/);
+		expect(frame).not.toMatch(/\b(10s|60s|15m) +(—|[\d.]+ k?H\/s)/);
+		// Nor as a column ("10s ago" in the last-share column is a time, not a window).
+		expect(frame.split('\n').find((line) => line.includes('worker listed'))).not.toMatch(/\b(10s|60s|15m)\b/);
 		expect(frame).toMatch(/worker listed▲ +state +1m +10m +acc +rej +last share/);
 		expect(frame).toMatch(/▸ {1}rig-01 +live +[\d.]+ kH\/s +[\d.]+ kH\/s +[\d ]+ +[\d ]+ +\d+s ago/);
 		expect(frame).toMatch(/^ {2}total +29\/29 conn/m);
