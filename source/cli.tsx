@@ -52,7 +52,7 @@ const cli = meow(
 	  --interval, -i SECONDS   poll interval, default 2 (exporter 10), min 0.25;
 	                           live, the last one set with + - is remembered
 	  --demo                   watch a simulated miner on a free loopback port
-	  --demo proxy             watch a simulated xmrig-proxy and the dozen miners behind it
+	  --demo proxy             watch a simulated xmrig-proxy and its workers
 	  --once                   print one snapshot as text and exit
 	  --json                   with --once: the snapshot as JSON, per miner
 	  --read-only              never write to the miner (no config, pause, resume)
