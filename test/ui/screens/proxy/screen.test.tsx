@@ -192,7 +192,8 @@ describe('the proxy screen', () => {
 			await terminal.press('g', /span|chart|10 min/);
 			await tick();
 			expect(opened).toEqual([null, 0]);
-			await terminal.press(KEYS.escape, 'worker rig-02');
+			// The detail itself (the chart's title may name the worker too).
+			await terminal.press(KEYS.escape, /connections +1/);
 			await terminal.press(KEYS.escape, '▸ rig-02');
 			await terminal.press(KEYS.escape, 'rig-x');
 			await tick();
