@@ -135,6 +135,23 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'pools.*.self-select', alternatives: [NULL, STRING]},
 	{pattern: 'pools.*.submit-to-origin', alternatives: [BOOL]},
 	{pattern: 'pools.*.variant', alternatives: [int(-1), STRING]},
+	// xmrig-proxy's own keys (6.x): its mode, its workers list, the miners' side (bind) and the password they log in with.
+	{
+		pattern: 'mode',
+		alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')],
+		cycle: ['nicehash', 'simple', 'extra_nonce'],
+		note: RESTART,
+	},
+	{pattern: 'workers', alternatives: [BOOL, oneOf('rig_id', 'user', 'password', 'agent', 'ip', 'none')]},
+	{pattern: 'access-password', alternatives: [NULL, STRING]},
+	{pattern: 'access-log-file', alternatives: [NULL, STRING], note: RESTART},
+	{pattern: 'algo-ext', alternatives: [BOOL]},
+	{pattern: 'custom-diff', alternatives: [int(0)]},
+	{pattern: 'custom-diff-stats', alternatives: [BOOL]},
+	{pattern: 'reuse-timeout', alternatives: [int(0)]},
+	{pattern: 'bind.*.host', alternatives: [NON_EMPTY], note: RESTART},
+	{pattern: 'bind.*.port', alternatives: [int(0, 65_535)], note: RESTART},
+	{pattern: 'bind.*.tls', alternatives: [BOOL], note: RESTART},
 	// 2.x top-level CPU keys (before 3.0)
 	{pattern: 'algo', alternatives: [NON_EMPTY]},
 	{pattern: 'asm', alternatives: ASM, cycle: ASM_CYCLE},

@@ -31,7 +31,7 @@ export type WatchedMiner = {
 export type Session = {
 	readonly miners: readonly WatchedMiner[];
 	/** The simulated miner when running --demo. */
-	readonly simulator: Simulator | null;
+	readonly simulator: Simulator | ProxySimulator | null;
 	/** What rigtop has to say about no miner in particular (start-up warnings, history's notices): the session's events. */
 	readonly notices: NoticeLog;
 	/** The history recorder (source/history/), when history is on and its store could be opened. */
@@ -104,8 +104,8 @@ export async function startDemoMiner(): Promise<{simulator: Simulator; target: S
 }
 
 /**
- * A demo xmrig-proxy (a warm one with a dozen miners behind it), for the proxy screen; `--demo` itself still starts
- * one miner. The caller stops the simulator and removes stateDir.
+ * The simulated xmrig-proxy for `--demo proxy`: a warm one with a dozen miners behind them coming and going (life
+ * events on), for the proxy screen. The caller stops the simulator and removes stateDir.
  */
 export async function startDemoProxy(): Promise<{simulator: ProxySimulator; target: SessionTarget; stateDir: string}> {
 	const [{randomBytes}, {startSimulator}] = await Promise.all([import('node:crypto'), import('../sim/simulator.js')]);
@@ -124,7 +124,7 @@ export type MonitorSettings = {
 export function createSession(
 	targets: readonly SessionTarget[],
 	intervalMs: number,
-	demo: {readonly simulator: Simulator; readonly stateDir: string} | null = null,
+	demo: {readonly simulator: Simulator | ProxySimulator; readonly stateDir: string} | null = null,
 	settings: MonitorSettings = {},
 ): Session {
 	const simulator = demo?.simulator ?? null;

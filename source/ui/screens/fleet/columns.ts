@@ -9,7 +9,7 @@
  * column is as wide as its longest count written whole: shares are never shortened ("25 102/25 140").
  */
 import {DASH, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../../format.js';
-import {fitColumns, type Column, type FittedColumn} from '../../table.js';
+import {fitColumns, markSorted, tableGap, type Column, type FittedColumn} from '../../table.js';
 import {hourCells} from './hours.js';
 import {sortArrow, type FleetSort} from './order.js';
 import type {ColumnTotal, FleetRow, FleetTotals} from './rows.js';
@@ -257,20 +257,13 @@ export function fleetColumns(
 		},
 	];
 	const shown = columns.filter((column) => (hours || column.id !== 'hour') && (proxies || column.id !== 'kind'));
-	const sorted = sort === null ? null : sortArrow(sort);
 	// The column the rows are sorted by is never dropped, and says so: "10s▲".
-	return sorted === null
-		? shown
-		: shown.map((column) => {
-				if (column.id !== sorted.column) return column;
-				const header = sorted.word ? `${column.header} ${sorted.word}${sorted.arrow}` : `${column.header}${sorted.arrow}`;
-				return {...column, header, width: Math.max(column.width, header.length), drop: 0};
-			});
+	return markSorted(shown, sort === null ? null : sortArrow(sort));
 }
 
 /** The gap between the fleet's columns: two spaces where the terminal is wide, else one. */
 export function fleetGap(width: number): number {
-	return width >= 110 ? 2 : 1;
+	return tableGap(width);
 }
 
 /** The fleet's columns fitted to `width` columns of table (the terminal's, less the selection and alert marks). */

@@ -1,7 +1,8 @@
 import {Text} from 'ink';
 import {memo} from 'react';
 import type {Severity} from '../../../monitor/types.js';
-import {fitCell, type FittedColumn} from '../../table.js';
+import {type FittedColumn} from '../../table.js';
+import {headingsOf, segments, Segments} from '../../panes/segments.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import type {FleetLine} from './columns.js';
 import type {FleetRow, FleetTotals} from './rows.js';
@@ -29,47 +30,6 @@ export const PREFIX_WIDTH = 2;
 const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: 'warn', error: 'error'};
 
 type Fitted = readonly FittedColumn<FleetLine>[];
-
-/** Cells whose colour can differ from the rest of the row. */
-const TONED = new Set(['rig', 'state', 'alert']);
-
-type Segment = {readonly text: string; readonly tone: ThemeToken | null; readonly plain: boolean};
-
-/**
- * The row as a few segments: each toned cell on its own, the plain cells between them joined into
- * one string. A row is then a handful of Text nodes, not one per cell (layout cost per redraw).
- */
-function segments(fitted: Fitted, line: FleetLine, gap: number, tone: (id: string) => ThemeToken | null): readonly Segment[] {
-	const out: Segment[] = [];
-	let plain = '';
-	fitted.forEach(({column, width}, index) => {
-		const text = `${index === 0 ? '' : ' '.repeat(gap)}${fitCell(column.cell(line, width), width, column.align)}`;
-		const token = TONED.has(column.id) ? tone(column.id) : null;
-		if (token === null) {
-			plain += text;
-			return;
-		}
-
-		if (plain !== '') out.push({text: plain, tone: null, plain: true});
-		plain = '';
-		out.push({text, tone: token, plain: false});
-	});
-	if (plain !== '') out.push({text: plain.trimEnd(), tone: null, plain: true});
-	return out;
-}
-
-function Segments({parts, dim}: {parts: readonly Segment[]; dim: boolean}) {
-	const theme = useTheme();
-	return (
-		<>
-			{parts.map((part, index) => (
-				<Text key={index} {...(part.tone ? theme.text(part.tone) : {})} {...theme.dim(dim && part.plain)}>
-					{part.text}
-				</Text>
-			))}
-		</>
-	);
-}
 
 function RigLineView({row, fitted, gap, selected}: {row: FleetRow; fitted: Fitted; gap: number; selected: boolean}) {
 	const theme = useTheme();
@@ -133,12 +93,12 @@ export function hasCountedLine(fitted: Fitted, totals: FleetTotals): boolean {
 /** Column headings, one line per rig in view, the totals line and the line under it; never wider than the fitted columns. */
 function FleetTableView({rows, totals, selected, fitted, gap, counted = false, filtered = false, empty = 'no rigs'}: FleetTableProps) {
 	const theme = useTheme();
-	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
+	const headings = headingsOf(fitted, gap);
 	return (
 		<>
 			<Text wrap="truncate-end" bold {...theme.text('muted')}>
 				{' '.repeat(PREFIX_WIDTH)}
-				{headings.trimEnd()}
+				{headings}
 			</Text>
 			{rows.length === 0 ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>

@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
 import {useCallback, useMemo} from 'react';
 import type {Store} from '../../../store.js';
 import {useFixedNow} from '../../hooks/use-now.js';
@@ -9,7 +9,7 @@ import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.
 import {Footer} from '../../panes/footer.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
-import {useTheme} from '../../theme.js';
+import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
 import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
 import {availability, fleetHelp, type FleetGiven} from './availability.js';
 import {fleetWants, rigLabel} from './columns.js';
@@ -61,34 +61,6 @@ const LOGIC: ScreenLogic<FleetUiState, FleetUiAction, FleetEnv, FleetCommand, Co
 /** The hours of a session without history: no column. */
 const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
 const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
-
-/** The lead's text, as FilterLead draws it (the footer fits its hints in what is left). */
-function filterLeadText(ui: FleetUiState, shown: number, count: number): string {
-	const matched = `${shown} of ${count}`;
-	return ui.prompt ? `/${ui.prompt.text}▏ ${matched}` : `/${ui.filter} ${matched}`;
-}
-
-/** The footer's lead while a filter is typed or in force: "/gar▏ 2 of 6". */
-function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly shown: number; readonly count: number}) {
-	const theme = useTheme();
-	const matched = `${shown} of ${count}`;
-	if (ui.prompt) {
-		const {text, caret} = ui.prompt;
-		return (
-			<Text>
-				<Text {...theme.text('accent')}>{`/${text.slice(0, caret)}▏${text.slice(caret)}`}</Text>
-				<Text {...theme.text('muted')}>{` ${matched}`}</Text>
-			</Text>
-		);
-	}
-
-	return (
-		<Text>
-			<Text {...theme.text('accent')}>{`/${ui.filter}`}</Text>
-			<Text {...theme.text('muted')}>{` ${matched}`}</Text>
-		</Text>
-	);
-}
 
 /**
  * Every miner on one screen: a row each, a totals row, the newest events of all of them, and the
