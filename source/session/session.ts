@@ -76,8 +76,7 @@ export function watchMiner(
 ): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
-	// A proxy's workers are read at every poll, open or not: their history and alerts (gone, quiet) need each poll.
-	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread() || reader.dialect?.name === 'proxy'});
+	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread()});
 	const monitor = new Monitor({
 		read: limiter ? async (signal) => limiter.run(async () => read(signal), signal) : read,
 		url: target.url,
@@ -133,9 +132,18 @@ export function createSession(
 	// Every miner reads its per-thread document until a screen says which dashboard is open (--once reads all).
 	let open: number | null | 'all' = 'all';
 	let everyThread = false;
-	const miners = targets.map((target, index) =>
-		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || everyThread || open === 'all' || open === index, settings),
-	);
+	// A proxy's workers (its per-thread document) are read at every poll, open or not: their history and alerts (gone,
+	// quiet) need each poll. The exporter decides its own (--no-worker-metrics: exporter/fleet.ts).
+	const miners = targets.map((target, index) => {
+		const watched: WatchedMiner = watchMiner(
+			target,
+			intervalMs,
+			limiter,
+			() => targets.length === 1 || everyThread || open === 'all' || open === index || watched.reader.dialect?.name === 'proxy',
+			settings,
+		);
+		return watched;
+	});
 	return {
 		miners,
 		simulator,
