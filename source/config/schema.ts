@@ -163,8 +163,8 @@ const GUARDED = new Set([
 const TOKEN_KEYS = new Set(['http.access-token', 'api.access-token']);
 /** Keys that turn restricted mode on or off. */
 const RESTRICTED_KEYS = new Set(['http.restricted', 'api.restricted']);
-/** Key names that hold a secret wherever they appear. */
-const SECRET_NAMES = new Set(['access-token', 'pass', 'password', 'passwd', 'secret', 'api-key', 'apikey', 'token']);
+/** Key names that hold a secret wherever they appear (xmrig-proxy's `access-password`: its miners' login). */
+const SECRET_NAMES = new Set(['access-token', 'access-password', 'pass', 'password', 'passwd', 'secret', 'api-key', 'apikey', 'token']);
 
 /** The pattern form of a path: indexes become `*`. */
 function patternOf(path: ConfigPath): string {

@@ -117,6 +117,24 @@ describe('rigtop config get', () => {
 	});
 });
 
+describe('rigtop config get against an xmrig-proxy', () => {
+	it("masks the proxy's access-password (the password its miners log in with) with the token and pool passwords", async () => {
+		const minersPassword = 'proxy-login-password-5';
+		const proxy = await startSimulator({kind: 'proxy', token: TOKEN, restricted: false, seed: 3, workers: 2, lifeEvents: false});
+		try {
+			proxy.setConfigText(proxy.configText().replace('"access-password": null', `"access-password": "${minersPassword}"`));
+			expect(proxy.configText()).toContain(minersPassword);
+			const whole = await config(['get'], {urls: [proxy.url]});
+			expect(whole.code).toBe(0);
+			expect(whole.out).toContain('"access-password": "••••••••"');
+			expect(whole.out).not.toContain(minersPassword);
+			expect(await config(['get', 'access-password'], {urls: [proxy.url]})).toEqual({code: 0, out: '"••••••••"\n', err: ''});
+		} finally {
+			await proxy.stop();
+		}
+	});
+});
+
 describe('rigtop config set', () => {
 	it('applies with backup and read back, prints each key applied, exits 0; the miner changed in those keys only', async () => {
 		const before = sim.configText();
