@@ -81,6 +81,8 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'verbose', alternatives: [BOOL, int(0, 5)]},
 	{pattern: 'pause-on-battery', alternatives: [BOOL]},
 	{pattern: 'pause-on-active', alternatives: [BOOL, int(1)]},
+	// xmrig-proxy's own (XMRig has no top-level mode)
+	{pattern: 'mode', alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')], cycle: ['nicehash', 'simple', 'extra_nonce']},
 	// randomx (3.x+)
 	{pattern: 'randomx.mode', alternatives: [oneOf('auto', 'fast', 'light')], cycle: ['auto', 'fast', 'light'], note: NEXT_INIT},
 	{pattern: 'randomx.1gb-pages', alternatives: [BOOL], note: NEXT_INIT},

@@ -135,6 +135,23 @@ describe('rigtop config get against an xmrig-proxy', () => {
 	});
 });
 
+describe('rigtop config set against an xmrig-proxy', () => {
+	it('refuses a mode the proxy does not have, naming the ones it has; nothing is sent', async () => {
+		const proxy = await startSimulator({kind: 'proxy', token: TOKEN, restricted: false, seed: 4, workers: 1, lifeEvents: false});
+		try {
+			const bad = await config(['set', 'mode=nicehsah'], {urls: [proxy.url]});
+			expect(bad).toMatchObject({
+				code: 1,
+				err: 'rigtop: mode must be "nicehash", "simple", "extra_nonce" (not "nicehsah")\nnothing was applied\n',
+			});
+			expect(proxy.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+			expect(proxy.configText()).toContain('"mode": "nicehash"');
+		} finally {
+			await proxy.stop();
+		}
+	});
+});
+
 describe('rigtop config set', () => {
 	it('applies with backup and read back, prints each key applied, exits 0; the miner changed in those keys only', async () => {
 		const before = sim.configText();
