@@ -83,6 +83,12 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'pause-on-active', alternatives: [BOOL, int(1)]},
 	// xmrig-proxy's own (XMRig has no top-level mode)
 	{pattern: 'mode', alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')], cycle: ['nicehash', 'simple', 'extra_nonce']},
+	// how the proxy groups its miners into workers: true is rig_id, false none (Workers.cpp of xmrig-proxy)
+	{
+		pattern: 'workers',
+		alternatives: [BOOL, oneOf('none', 'rig_id', 'user', 'password', 'agent', 'ip')],
+		cycle: [true, 'user', 'agent', 'ip', false],
+	},
 	// randomx (3.x+)
 	{pattern: 'randomx.mode', alternatives: [oneOf('auto', 'fast', 'light')], cycle: ['auto', 'fast', 'light'], note: NEXT_INIT},
 	{pattern: 'randomx.1gb-pages', alternatives: [BOOL], note: NEXT_INIT},

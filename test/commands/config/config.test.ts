@@ -150,6 +150,23 @@ describe('rigtop config set against an xmrig-proxy', () => {
 			await proxy.stop();
 		}
 	});
+
+	it('takes a workers mode by name as the proxy does (true, false, or rig_id, user, password, agent, ip)', async () => {
+		const proxy = await startSimulator({kind: 'proxy', token: TOKEN, restricted: false, seed: 5, workers: 1, lifeEvents: false});
+		try {
+			const byUser = await config(['set', 'workers=user'], {urls: [proxy.url]});
+			expect(byUser.code, byUser.err).toBe(0);
+			expect(byUser.out).toContain('workers: true → "user"  applied');
+			expect(proxy.configText()).toContain('"workers": "user"');
+			const bad = await config(['set', 'workers=users'], {urls: [proxy.url]});
+			expect(bad.code).toBe(1);
+			expect(bad.err).toContain('workers must be');
+			expect(bad.err).toContain('(not "users")');
+			expect(proxy.configText()).toContain('"workers": "user"');
+		} finally {
+			await proxy.stop();
+		}
+	});
 });
 
 describe('rigtop config set', () => {
