@@ -254,7 +254,7 @@ export function planCommand(line: CommandLine): CommandRequest {
 
 /**
  * Whether the command line asks for a batch (source/batch/): `pause`, `resume`, `config apply`, `config undo`, or a
- * `config set` on a rigs file or on more than one address (its words without `=` are addresses).
+ * `config set` on a rigs file, on more than one address (its words without `=` are addresses) or with --dry-run.
  */
 function isBatch(input: readonly string[], flags: CliFlags): boolean {
 	if (input[0] === 'pause' || input[0] === 'resume') return true;
@@ -262,7 +262,8 @@ function isBatch(input: readonly string[], flags: CliFlags): boolean {
 	if (input[1] === 'apply' || input[1] === 'undo') return true;
 	if (input[1] !== 'set') return false;
 	const addresses = input.slice(2).filter((word) => !word.includes('=')).length + (flags.url?.length ?? 0);
-	return flags.rigs !== undefined || addresses > 1;
+	// --dry-run on one miner: the batch's diff of that one (the one-rig path has no dry run).
+	return flags.rigs !== undefined || addresses > 1 || flags.dryRun === true;
 }
 
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */

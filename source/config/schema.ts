@@ -81,6 +81,19 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'verbose', alternatives: [BOOL, int(0, 5)]},
 	{pattern: 'pause-on-battery', alternatives: [BOOL]},
 	{pattern: 'pause-on-active', alternatives: [BOOL, int(1)]},
+	// xmrig-proxy's own (XMRig has no top-level mode)
+	{
+		pattern: 'mode',
+		alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')],
+		cycle: ['nicehash', 'simple', 'extra_nonce'],
+		note: RESTART,
+	},
+	// how the proxy groups its miners into workers: true is rig_id, false none (Workers.cpp of xmrig-proxy)
+	{
+		pattern: 'workers',
+		alternatives: [BOOL, oneOf('none', 'rig_id', 'user', 'password', 'agent', 'ip')],
+		cycle: [true, 'user', 'agent', 'ip', false],
+	},
 	// randomx (3.x+)
 	{pattern: 'randomx.mode', alternatives: [oneOf('auto', 'fast', 'light')], cycle: ['auto', 'fast', 'light'], note: NEXT_INIT},
 	{pattern: 'randomx.1gb-pages', alternatives: [BOOL], note: NEXT_INIT},
@@ -135,20 +148,14 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'pools.*.self-select', alternatives: [NULL, STRING]},
 	{pattern: 'pools.*.submit-to-origin', alternatives: [BOOL]},
 	{pattern: 'pools.*.variant', alternatives: [int(-1), STRING]},
-	// xmrig-proxy's own keys (6.x): its mode, its workers list, the miners' side (bind) and the password they log in with.
-	{
-		pattern: 'mode',
-		alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')],
-		cycle: ['nicehash', 'simple', 'extra_nonce'],
-		note: RESTART,
-	},
-	{pattern: 'workers', alternatives: [BOOL, oneOf('rig_id', 'user', 'password', 'agent', 'ip', 'none')]},
+	// xmrig-proxy's other keys (6.x; mode and workers are above): the miners' side (bind) and the password they log in with.
 	{pattern: 'access-password', alternatives: [NULL, STRING]},
 	{pattern: 'access-log-file', alternatives: [NULL, STRING], note: RESTART},
 	{pattern: 'algo-ext', alternatives: [BOOL]},
 	{pattern: 'custom-diff', alternatives: [int(0)]},
 	{pattern: 'custom-diff-stats', alternatives: [BOOL]},
 	{pattern: 'reuse-timeout', alternatives: [int(0)]},
+	{pattern: 'bind', alternatives: [ARRAY], note: RESTART},
 	{pattern: 'bind.*.host', alternatives: [NON_EMPTY], note: RESTART},
 	{pattern: 'bind.*.port', alternatives: [int(0, 65_535)], note: RESTART},
 	{pattern: 'bind.*.tls', alternatives: [BOOL], note: RESTART},
@@ -161,19 +168,6 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'cpu-priority', alternatives: [NULL, int(0, 5)], cycle: PRIORITY_CYCLE},
 	{pattern: 'max-cpu-usage', alternatives: [int(1, 100)]},
 	{pattern: 'safe', alternatives: [BOOL]},
-	// xmrig-proxy (its own top-level keys; the rest, api/http/pools/tls/dns, are the miner's)
-	{pattern: 'mode', alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')], cycle: ['nicehash', 'simple', 'extra_nonce']},
-	{pattern: 'workers', alternatives: [BOOL, STRING]},
-	{pattern: 'custom-diff', alternatives: [int(0)]},
-	{pattern: 'custom-diff-stats', alternatives: [BOOL]},
-	{pattern: 'reuse-timeout', alternatives: [int(0)]},
-	{pattern: 'access-password', alternatives: [NULL, STRING]},
-	{pattern: 'access-log-file', alternatives: [NULL, STRING]},
-	{pattern: 'algo-ext', alternatives: [BOOL]},
-	{pattern: 'bind', alternatives: [ARRAY]},
-	{pattern: 'bind.*.host', alternatives: [NON_EMPTY]},
-	{pattern: 'bind.*.port', alternatives: [int(1, 65_535)]},
-	{pattern: 'bind.*.tls', alternatives: [BOOL]},
 ];
 
 /** Keys whose change can cut rigtop off from the miner's API. */

@@ -395,11 +395,8 @@ export function parseXmrigCommandLine(argv: readonly string[]): XmrigCommandLine
 	return {layers, configPaths, dataDir: dataDirOf(argv), hasPool, api, httpOptionGiven};
 }
 
-/**
- * A command line fit to show: secret option values (access tokens, pool passwords) replaced by
- * `••••`, any of the given secrets masked wherever they appear, and cut to `maxLength` characters.
- */
-export function describeCommand(argv: readonly string[], options: {secrets?: readonly (string | null)[]; maxLength?: number} = {}): string {
+/** argv with the values of secret options (tokens, pool passwords) replaced by `••••`. */
+function maskSecretOptions(argv: readonly string[]): string[] {
 	const masked = [...argv];
 	for (const option of getoptLong(argv)) {
 		if (!SECRET_OPTIONS.has(option.name) || option.valueIndex === null || option.value === null) continue;
@@ -410,6 +407,19 @@ export function describeCommand(argv: readonly string[], options: {secrets?: rea
 			masked[option.valueIndex] = '••••';
 		}
 	}
+	return masked;
+}
+
+/**
+ * A command line fit to show: secret option values (access tokens, pool passwords) replaced by
+ * `••••`, any of the given secrets masked wherever they appear, and cut to `maxLength` characters.
+ */
+export function describeCommand(argv: readonly string[], options: {secrets?: readonly (string | null)[]; maxLength?: number} = {}): string {
+	// An element with spaces is a command line of its own (sh -c "xmrig …", a process that rewrote its title): its
+	// words are masked the same way.
+	const masked = maskSecretOptions(argv).map((element) =>
+		/\s/.test(element) ? maskSecretOptions(element.split(/\s+/)).join(' ') : element,
+	);
 	const secrets = (options.secrets ?? []).filter((secret): secret is string => typeof secret === 'string' && secret.length >= 3);
 	const text = masked
 		.map((element) => secrets.reduce((current, secret) => current.split(secret).join('••••'), element))

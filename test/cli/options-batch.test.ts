@@ -37,3 +37,14 @@ test('--dry-run and --parallel go with a batch only; a typo of pause is named', 
 	expect(() => plan(['config', 'set', 'a=1'], {parallel: 2})).toThrow(/--parallel goes with rigtop pause/);
 	expect(() => plan(['puase'])).toThrow("unknown command 'puase': did you mean 'rigtop pause'?");
 });
+
+test('config set --dry-run on one miner (or the one found) prints its diff as a batch does, not a usage error', () => {
+	const one = plan(['config', 'set', 'cpu.huge-pages=false', '10.0.0.5:8080'], {dryRun: true});
+	expect(one.command === 'batch' && one.plan).toMatchObject({
+		words: ['config', 'set', 'cpu.huge-pages=false', '10.0.0.5:8080'],
+		dryRun: true,
+	});
+	expect(plan(['config', 'set', 'cpu.huge-pages=false'], {dryRun: true}).command).toBe('batch');
+	// config get has nothing to try: --dry-run stays refused there.
+	expect(() => plan(['config', 'get'], {dryRun: true})).toThrow(/--dry-run goes with/);
+});

@@ -111,6 +111,21 @@ describe('describeCommand', () => {
 		expect(text).toContain('-c /opt/xmrig/config.json');
 	});
 
+	it('masks secret options inside one element too: sh -c "xmrig …", or a process that rewrote its title', () => {
+		const wrapped = describeCommand(
+			['sh', '-c', 'exec xmrig --http-access-token tok-five -o pool:3333 -p password4 --api-access-token=tok-six'],
+			{
+				maxLength: 1000,
+			},
+		);
+		const retitled = describeCommand(['npm exec node xmrig-sim.js --http-port 19101 --http-access-token tok-seven', '', ''], {
+			maxLength: 1000,
+		});
+		for (const secret of ['tok-five', 'password4', 'tok-six', 'tok-seven']) expect(wrapped + retitled).not.toContain(secret);
+		expect(wrapped).toContain('-o pool:3333');
+		expect(wrapped).toContain('--http-access-token ••••');
+	});
+
 	it('masks known secrets anywhere, quotes odd elements, and cuts long lines', () => {
 		expect(describeCommand(['xmrig', 'stray-abc123-word'], {secrets: ['abc123']})).toBe('xmrig stray-••••-word');
 		expect(describeCommand(['xmrig', 'a b', ''])).toBe('xmrig "a b" ""');

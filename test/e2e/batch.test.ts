@@ -65,6 +65,11 @@ describe('rigtop config set … --rigs FILE, built', () => {
 		const dry = await rigtop(['config', 'set', 'cpu.huge-pages=false', '--rigs', rigs, '--dry-run']);
 		expect(dry.stdout.split('\n').slice(0, 2)).toEqual(['six   would change 1 key', '        cpu.huge-pages: true → false']);
 		expect(six.configText()).toBe(original);
+		// One miner by its address: the same diff, nothing sent (it was refused as bad usage).
+		const one = await rigtop(['config', 'set', 'cpu.huge-pages=false', six.url, '--dry-run']);
+		expect([one.code, one.stdout.split('\n')[1]?.trim()]).toEqual([0, 'cpu.huge-pages: true → false']);
+		expect(one.stdout).toContain('1 rig: 0 applied, 1 would change, 0 failed');
+		expect(six.configText()).toBe(original);
 
 		const applied = await rigtop(['config', 'set', 'cpu.huge-pages=false', '--rigs', rigs]);
 		expect(applied.code).toBe(1);

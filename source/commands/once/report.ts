@@ -190,16 +190,23 @@ function proxyLines(name: string, url: string, s: MinerSnapshot, proxy: ProxyInf
 	}
 
 	const by = proxy.workersMode === null ? '' : `  by ${proxy.workersMode}`;
+	if (workers.length === 0) {
+		lines.push(`  workers   0${by}  none connected`);
+		return lines;
+	}
+
 	lines.push(`  workers   ${formatInteger(workers.length)}${by}`);
 	const nameWidth = Math.min(24, Math.max(4, ...workers.map((worker) => worker.name.length)));
 	const ipWidth = Math.max(2, ...workers.map((worker) => (worker.ip ?? DASH).length));
+	const shares = workers.map((worker) => formatProxyShares(worker));
+	const sharesWidth = Math.max('acc/rej/inv'.length, ...shares.map((text) => text.length));
 	lines.push(
-		`    ${'name'.padEnd(nameWidth)}  ${'ip'.padEnd(ipWidth)}  ${'1m'.padStart(10)}  ${'10m'.padStart(10)}  acc/rej/inv  last share`,
+		`    ${'name'.padEnd(nameWidth)}  ${'ip'.padEnd(ipWidth)}  ${'1m'.padStart(10)}  ${'10m'.padStart(10)}  ${'acc/rej/inv'.padEnd(sharesWidth)}  last share`,
 	);
-	for (const worker of workers) {
-		const rates = [0, 1].map((index) => formatProxyWindow(worker.hashrate[index] ?? null, index, s.uptime).padStart(10)).join('  ');
+	for (const [index, worker] of workers.entries()) {
+		const rates = [0, 1].map((window) => formatProxyWindow(worker.hashrate[window] ?? null, window, s.uptime).padStart(10)).join('  ');
 		lines.push(
-			`    ${worker.name.padEnd(nameWidth)}  ${(worker.ip ?? DASH).padEnd(ipWidth)}  ${rates}  ${formatProxyShares(worker).padEnd(11)}  ${formatLastShare(worker.lastShareAt, now)}`,
+			`    ${worker.name.padEnd(nameWidth)}  ${(worker.ip ?? DASH).padEnd(ipWidth)}  ${rates}  ${(shares[index] ?? '').padEnd(sharesWidth)}  ${formatLastShare(worker.lastShareAt, now)}`,
 		);
 	}
 

@@ -117,6 +117,58 @@ describe('rigtop config get', () => {
 	});
 });
 
+describe('rigtop config get against an xmrig-proxy', () => {
+	it("masks the proxy's access-password (the password its miners log in with) with the token and pool passwords", async () => {
+		const minersPassword = 'proxy-login-password-5';
+		const proxy = await startSimulator({kind: 'proxy', token: TOKEN, restricted: false, seed: 3, workers: 2, lifeEvents: false});
+		try {
+			proxy.setConfigText(proxy.configText().replace('"access-password": null', `"access-password": "${minersPassword}"`));
+			expect(proxy.configText()).toContain(minersPassword);
+			const whole = await config(['get'], {urls: [proxy.url]});
+			expect(whole.code).toBe(0);
+			expect(whole.out).toContain('"access-password": "••••••••"');
+			expect(whole.out).not.toContain(minersPassword);
+			expect(await config(['get', 'access-password'], {urls: [proxy.url]})).toEqual({code: 0, out: '"••••••••"\n', err: ''});
+		} finally {
+			await proxy.stop();
+		}
+	});
+});
+
+describe('rigtop config set against an xmrig-proxy', () => {
+	it('refuses a mode the proxy does not have, naming the ones it has; nothing is sent', async () => {
+		const proxy = await startSimulator({kind: 'proxy', token: TOKEN, restricted: false, seed: 4, workers: 1, lifeEvents: false});
+		try {
+			const bad = await config(['set', 'mode=nicehsah'], {urls: [proxy.url]});
+			expect(bad).toMatchObject({
+				code: 1,
+				err: 'rigtop: mode must be "nicehash", "simple", "extra_nonce" (not "nicehsah")\nnothing was applied\n',
+			});
+			expect(proxy.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
+			expect(proxy.configText()).toContain('"mode": "nicehash"');
+		} finally {
+			await proxy.stop();
+		}
+	});
+
+	it('takes a workers mode by name as the proxy does (true, false, or rig_id, user, password, agent, ip)', async () => {
+		const proxy = await startSimulator({kind: 'proxy', token: TOKEN, restricted: false, seed: 5, workers: 1, lifeEvents: false});
+		try {
+			const byUser = await config(['set', 'workers=user'], {urls: [proxy.url]});
+			expect(byUser.code, byUser.err).toBe(0);
+			expect(byUser.out).toContain('workers: true → "user"  applied');
+			expect(proxy.configText()).toContain('"workers": "user"');
+			const bad = await config(['set', 'workers=users'], {urls: [proxy.url]});
+			expect(bad.code).toBe(1);
+			expect(bad.err).toContain('workers must be');
+			expect(bad.err).toContain('(not "users")');
+			expect(proxy.configText()).toContain('"workers": "user"');
+		} finally {
+			await proxy.stop();
+		}
+	});
+});
+
 describe('rigtop config set', () => {
 	it('applies with backup and read back, prints each key applied, exits 0; the miner changed in those keys only', async () => {
 		const before = sim.configText();

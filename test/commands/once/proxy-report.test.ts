@@ -51,6 +51,32 @@ describe('--once text of an xmrig-proxy', () => {
 	});
 });
 
+describe('--once text of an xmrig-proxy: its workers table', () => {
+	test('keeps the last-share column in line when share counts grow past the header', () => {
+		const many = workers() as {workers: unknown[][]};
+		const first = many.workers[0];
+		if (first === undefined) throw new Error('the capture lists a worker');
+		first[3] = 50_332;
+		first[4] = 1026;
+		first[5] = 35;
+		const text = formatOnceText([{url, name: 'busy', snapshot: normalizeSnapshot('proxy', summary(), many), error: null}], now);
+		const lines = text.split('\n');
+		const header = lines.find((line) => line.includes('acc/rej/inv')) ?? '';
+		const rows = lines.filter((line) => line.endsWith('s ago'));
+		expect(rows).toHaveLength(2);
+		expect(rows[0]).toContain('50 332/1 026/35');
+		const column = header.indexOf('last share');
+		for (const row of rows) expect(row.slice(column), row).toMatch(/^\d+s ago$/u);
+	});
+
+	test('a proxy with no worker connected says so, with no empty table', () => {
+		const none = {...(workers() as Record<string, unknown>), workers: []};
+		const text = formatOnceText([{url, name: 'idle', snapshot: normalizeSnapshot('proxy', summary(), none), error: null}], now);
+		expect(text).toContain('workers   0  by rig_id  none connected');
+		expect(text).not.toContain('acc/rej/inv');
+	});
+});
+
 describe('--once --json of an xmrig-proxy', () => {
 	test('names the windows and gives H/s', () => {
 		const json = proxyJson(normalizeSnapshot('proxy', summary(), workers())) as Record<string, unknown>;
