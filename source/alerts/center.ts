@@ -9,6 +9,7 @@ import {
 	alertForEvent,
 	troubleKey,
 	burstMessage,
+	PROXY_BURST_SHARE,
 	defaultBurstOptions,
 	initialBurstState,
 	stepRejects,
@@ -48,6 +49,8 @@ type Tracked = {
 	lastState: MonitorState | null;
 	lastSeq: number;
 	rejected: number | null;
+	/** Accepted shares at the last poll (a proxy's burst needs them). */
+	good: number | null;
 	burst: BurstState;
 	open: OpenTroubles;
 	openAlerts: Map<string, Alert>;
@@ -77,6 +80,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 			lastState: null,
 			lastSeq: 0,
 			rejected: null,
+			good: null,
 			burst: initialBurstState,
 			open: new Set(),
 			openAlerts: new Map(),
@@ -94,6 +98,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 			tracked.lastSeq = state.events.at(-1)?.seq ?? 0;
 			tracked.lastState = state;
 			tracked.rejected = state.snapshot?.results.rejected ?? null;
+			tracked.good = state.snapshot?.results.good ?? null;
 			tracked.unsubscribe = miner.subscribe(() => {
 				this.#check(index);
 			});
@@ -171,7 +176,12 @@ export class AlertCenter implements Store<AlertCenterState> {
 		const after = snapshot.results.rejected;
 		tracked.rejected = after;
 		const delta = before === null || restarted || after < before ? 0 : after - before;
-		const step = stepRejects(tracked.burst, delta, now, this.#burstOptions);
+		const goodBefore = tracked.good;
+		tracked.good = snapshot.results.good;
+		const good = goodBefore === null || restarted || snapshot.results.good < goodBefore ? 0 : snapshot.results.good - goodBefore;
+		// An xmrig-proxy's rejects are judged against all its shares (every miner's behind it), not by count alone.
+		const options = snapshot.proxy === null ? this.#burstOptions : {...this.#burstOptions, share: PROXY_BURST_SHARE};
+		const step = stepRejects(tracked.burst, delta, now, options, good);
 		tracked.burst = step.state;
 		return step.burst;
 	}

@@ -121,13 +121,21 @@ export type BurstOptions = {
 	readonly count: number;
 	/** The window, ms (default 5 minutes). After a burst is alerted, the next one needs a new window. */
 	readonly windowMs: number;
+	/**
+	 * The share of all shares in the window the rejects must reach too (0: none needed). An xmrig-proxy's shares are
+	 * those of every miner behind it, so a few rejects among thousands are no burst: PROXY_BURST_SHARE.
+	 */
+	readonly share?: number;
 };
+
+/** A proxy's rejects make a burst only when they are at least this share of its shares in the window. */
+export const PROXY_BURST_SHARE = 0.1;
 
 export const defaultBurstOptions: BurstOptions = Object.freeze({count: 3, windowMs: 5 * 60_000});
 
 export type BurstState = {
 	/** Rejects seen within the window: when, and how many. */
-	readonly marks: readonly {readonly at: number; readonly count: number}[];
+	readonly marks: readonly {readonly at: number; readonly count: number; readonly good?: number}[];
 	/** No burst is alerted before this time (one alert per window while a burst goes on). */
 	readonly quietUntil: number;
 };
@@ -143,16 +151,20 @@ export function stepRejects(
 	rejected: number,
 	now: number,
 	options: BurstOptions = defaultBurstOptions,
+	good = 0,
 ): {readonly state: BurstState; readonly burst: number | null} {
 	const since = now - options.windowMs;
+	const share = options.share ?? 0;
 	let marks = state.marks.filter((mark) => mark.at > since);
-	if (rejected > 0) marks = [...marks, {at: now, count: rejected}];
+	if (rejected > 0 || (share > 0 && good > 0)) marks = [...marks, {at: now, count: rejected, good}];
 	const total = marks.reduce((sum, mark) => sum + mark.count, 0);
-	if (total >= options.count && now >= state.quietUntil && rejected > 0) {
+	const accepted = marks.reduce((sum, mark) => sum + (mark.good ?? 0), 0);
+	const enough = share <= 0 || total >= share * (total + accepted);
+	if (total >= options.count && enough && now >= state.quietUntil && rejected > 0) {
 		return {state: {marks: [], quietUntil: now + options.windowMs}, burst: total};
 	}
 
-	const unchanged = marks.length === state.marks.length && rejected <= 0;
+	const unchanged = marks.length === state.marks.length && rejected <= 0 && !(share > 0 && good > 0);
 	return {state: unchanged ? state : {marks, quietUntil: state.quietUntil}, burst: null};
 }
 

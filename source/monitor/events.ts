@@ -349,6 +349,9 @@ function stepPause(
 }
 
 function rejectedEvent(prev: MinerSnapshot, next: MinerSnapshot): EventDraft | null {
+	// An xmrig-proxy's rejects are every miner's behind it: one event per rejected share would flood the log (a reject
+	// burst, judged against all its shares, is the alert center's).
+	if (next.proxy !== null) return null;
 	const count = next.results.rejected - prev.results.rejected;
 	if (count <= 0) return null;
 	const tally = `(${formatInteger(next.results.rejected)} of ${formatInteger(next.results.total)})`;

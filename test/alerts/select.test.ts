@@ -1,5 +1,12 @@
 import {describe, expect, test} from 'vitest';
-import {alertForEvent, burstMessage, initialBurstState, stepRejects, type OpenTroubles} from '../../source/alerts/select.js';
+import {
+	alertForEvent,
+	burstMessage,
+	initialBurstState,
+	PROXY_BURST_SHARE,
+	stepRejects,
+	type OpenTroubles,
+} from '../../source/alerts/select.js';
 import type {EventKind} from '../../source/monitor/types.js';
 
 const none: OpenTroubles = new Set();
@@ -64,6 +71,20 @@ describe('which events are alerts', () => {
 
 describe('reject bursts', () => {
 	const options = {count: 3, windowMs: 60_000};
+
+	test("an xmrig-proxy's: three rejects among a thousand shares are no burst; rejects at 10 % of its shares are", () => {
+		const proxy = {...options, share: PROXY_BURST_SHARE};
+		let step = stepRejects(initialBurstState, 1, 0, proxy, 300);
+		step = stepRejects(step.state, 1, 10_000, proxy, 300);
+		step = stepRejects(step.state, 1, 20_000, proxy, 400);
+		expect(step.burst).toBeNull();
+		// The same three rejects by count alone (a miner's rule) are a burst.
+		expect(stepRejects(stepRejects(stepRejects(initialBurstState, 1, 0, options).state, 1, 1, options).state, 1, 2, options).burst).toBe(3);
+		// A new window: 12 rejects among 100 shares.
+		step = stepRejects(step.state, 0, 90_000, proxy, 50);
+		step = stepRejects(step.state, 12, 100_000, proxy, 50);
+		expect(step.burst).toBe(12);
+	});
 
 	test('three rejects within the window make one burst, then the window starts again', () => {
 		let state = initialBurstState;

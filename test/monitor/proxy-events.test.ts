@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import type {ProxyInfo, ProxyWorker} from '../../source/miner/proxy-model.js';
 import {QUIET_MIN_MS, quietThresholdMs, workerQuiet} from '../../source/miner/proxy-quiet.js';
-import {defaultDropOptions} from '../../source/monitor/events.js';
+import {defaultDropOptions, deriveEvents, initialDropState} from '../../source/monitor/events.js';
 import {deriveProxyEvents, initialProxyEventState, WORKER_DROP_GRACE_MS, type ProxyEventState} from '../../source/monitor/proxy-events.js';
 import {makeSnapshot} from '../helpers/snapshot.js';
 
@@ -192,5 +192,21 @@ describe('deriveProxyEvents', () => {
 			['upstream-recovered', 'upstreams recovered: none in error, 1 of 1 active'],
 			['worker-gone', "worker b gone: dropped from the proxy's list"],
 		]);
+	});
+});
+
+describe("an xmrig-proxy's rejected shares", () => {
+	it("are no event each (every miner behind it rejects now and then); a miner's are", () => {
+		const before = makeSnapshot({
+			kind: 'proxy',
+			proxy: proxyInfo([]),
+			results: {...makeSnapshot().results, good: 100, total: 100, rejected: 0},
+		});
+		const after = {...before, results: {...before.results, total: 103, rejected: 3}};
+		const kinds = (prev: typeof before, next: typeof before) =>
+			deriveEvents(prev, next, {name: 'rig', drop: initialDropState, elapsedMs: 1000}).events.map((event) => event.kind);
+		expect(kinds(before, after)).not.toContain('rejected');
+		const miner = {...before, kind: 'miner', proxy: null};
+		expect(kinds(miner, {...after, kind: 'miner', proxy: null})).toContain('rejected');
 	});
 });
