@@ -51,7 +51,12 @@ export type Capability =
 	| 'chart'
 	| 'events'
 	/** The threads pane is on screen (a small terminal leaves it out): its scroll keys. */
-	| 'threads';
+	| 'threads'
+	/** Fleet: some rig is marked (the key that clears the marks); a batch running (cancel), its results longer than the pane, finished (close). */
+	| 'marks'
+	| 'running'
+	| 'scrollBatch'
+	| 'finished';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;

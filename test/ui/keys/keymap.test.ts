@@ -111,7 +111,7 @@ describe('keymap', () => {
 	});
 
 	test('help labels list every key a command answers to', () => {
-		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help', 'question', 'chart', 'events']);
+		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help', 'question', 'chart', 'events', 'fleetBatch']);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');

@@ -9,6 +9,7 @@ import type {FittedColumn} from '../../table.js';
 import {helpMaxOffset} from '../../panes/help-overlay.js';
 import {fleetHelp, type FleetGiven} from './availability.js';
 import {fitFleetColumns, fleetGap, type FleetLine, type FleetWants} from './columns.js';
+import type {BatchState} from '../../../batch/types.js';
 import {computeFleetLayout, type FleetLayout} from './layout.js';
 import {fleetOrder, type FleetSort} from './order.js';
 import {fleetTotals, type FleetRow, type FleetTotals} from './rows.js';
@@ -30,6 +31,11 @@ export type FleetEnv = {
 	readonly size: TerminalSize;
 	/** What the app gave: poll every rig, the chart, the events (open and quit are always given). */
 	readonly given: FleetGiven;
+	/** Each rig: whether rigtop sends it a token (what `p`/`r` say cannot be done); --read-only: they are refused. */
+	readonly tokens?: readonly boolean[];
+	readonly readOnly?: boolean;
+	/** The batch on screen (`p`, `r`), null when none is. */
+	readonly batch?: BatchState | null;
 };
 
 export type FleetFrame = {

@@ -13,6 +13,8 @@ export type FleetHeaderProps = {
 	readonly window: string | null;
 	/** "by state, worst first" when the rows are sorted, else null. */
 	readonly sort?: string | null;
+	/** How many rigs are marked (Space, *): "3 marked" after the count. */
+	readonly marked?: number;
 };
 
 const ORDER: readonly StatusBadge['word'][] = ['live', 'PAUSED', 'no pool', 'stale', 'connecting', 'down', 'error'];
@@ -28,9 +30,10 @@ export function headlineTotal(totals: Pick<FleetTotals, 'rate' | 'rated' | 'answ
  * scrolls, and the sort in words (left, dropped first where the line is short: the sorted column's arrow says it
  * too); the count in each state (right), worst colour wins.
  */
-function FleetHeaderView({totals, width, window, sort = null}: FleetHeaderProps) {
+function FleetHeaderView({totals, width, window, sort = null, marked = 0}: FleetHeaderProps) {
 	const theme = useTheme();
 	const left = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`, headlineTotal(totals)];
+	if (marked > 0) left.splice(1, 0, `${marked} marked`);
 	if (window) left.push(window);
 	if (sort) left.push(sort);
 	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => `${totals.byState.get(word) ?? 0} ${word}`);

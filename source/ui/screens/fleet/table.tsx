@@ -12,6 +12,8 @@ export type FleetTableProps = {
 	readonly totals: FleetTotals;
 	/** The selected rig's index (-1: none). */
 	readonly selected: number;
+	/** The marked rigs (Space, *): a "*" on their rows. */
+	readonly marked?: ReadonlySet<number>;
 	/** The columns fitted to the terminal's width less the marks (fitFleetColumns), and the gap between them. */
 	readonly fitted: Fitted;
 	readonly gap: number;
@@ -23,8 +25,8 @@ export type FleetTableProps = {
 	readonly empty?: string;
 };
 
-/** Selection mark, then alert mark: "▸!" — both readable without colour. */
-export const PREFIX_WIDTH = 2;
+/** Selection mark, the rig's mark (Space), then alert mark: "▸*!" — all readable without colour. */
+export const PREFIX_WIDTH = 3;
 
 const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: 'warn', error: 'error'};
 
@@ -71,7 +73,19 @@ function Segments({parts, dim}: {parts: readonly Segment[]; dim: boolean}) {
 	);
 }
 
-function RigLineView({row, fitted, gap, selected}: {row: FleetRow; fitted: Fitted; gap: number; selected: boolean}) {
+function RigLineView({
+	row,
+	fitted,
+	gap,
+	selected,
+	marked,
+}: {
+	row: FleetRow;
+	fitted: Fitted;
+	gap: number;
+	selected: boolean;
+	marked: boolean;
+}) {
 	const theme = useTheme();
 	const alert = row.alert;
 	const trouble = alert !== null && alert.severity !== 'info';
@@ -82,10 +96,10 @@ function RigLineView({row, fitted, gap, selected}: {row: FleetRow; fitted: Fitte
 		return null;
 	};
 
-	const mark = `${selected ? '▸' : ' '}${trouble ? '!' : ' '}`;
+	const mark = `${selected ? '▸' : ' '}${marked ? '*' : ' '}${trouble ? '!' : ' '}`;
 	return (
 		<Text wrap="truncate-end" inverse={selected && theme.color} bold={selected}>
-			<Text {...(trouble ? theme.text(alertTone[alert.severity]) : {})}>{mark}</Text>
+			<Text {...(trouble ? theme.text(alertTone[alert.severity]) : marked ? theme.text('accent') : {})}>{mark}</Text>
 			<Segments parts={segments(fitted, {kind: 'rig', row}, gap, tone)} dim={row.outdated} />
 		</Text>
 	);
@@ -118,7 +132,11 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 const RigLine = memo(
 	RigLineView,
 	(before, after) =>
-		before.fitted === after.fitted && before.gap === after.gap && before.selected === after.selected && sameRow(before.row, after.row),
+		before.fitted === after.fitted &&
+		before.gap === after.gap &&
+		before.selected === after.selected &&
+		before.marked === after.marked &&
+		sameRow(before.row, after.row),
 );
 
 /** Whether any column shown has a total of fewer rigs than the table holds: the line under the totals says so. */
@@ -128,7 +146,17 @@ export function hasCountedLine(fitted: Fitted, totals: FleetTotals): boolean {
 }
 
 /** Column headings, one line per rig in view, the totals line and the line under it; never wider than the fitted columns. */
-function FleetTableView({rows, totals, selected, fitted, gap, counted = false, filtered = false, empty = 'no rigs'}: FleetTableProps) {
+function FleetTableView({
+	rows,
+	totals,
+	selected,
+	marked,
+	fitted,
+	gap,
+	counted = false,
+	filtered = false,
+	empty = 'no rigs',
+}: FleetTableProps) {
 	const theme = useTheme();
 	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
 	return (
@@ -143,7 +171,16 @@ function FleetTableView({rows, totals, selected, fitted, gap, counted = false, f
 					{empty}
 				</Text>
 			) : (
-				rows.map((row) => <RigLine key={row.index} row={row} fitted={fitted} gap={gap} selected={row.index === selected} />)
+				rows.map((row) => (
+					<RigLine
+						key={row.index}
+						row={row}
+						fitted={fitted}
+						gap={gap}
+						selected={row.index === selected}
+						marked={marked?.has(row.index) ?? false}
+					/>
+				))
 			)}
 			<Text wrap="truncate-end" bold>
 				{' '.repeat(PREFIX_WIDTH)}
