@@ -16,7 +16,7 @@ import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
  * screen; 'question' a y/n question on the dashboard (p); 'chart' the full-screen hashrate chart (`g`); 'events' the
  * full-screen event view (`e`).
  */
-export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events' | 'fleetBatch';
+export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events' | 'fleetBatch' | 'fleetResults';
 
 export type CommandName =
 	| 'quit'
@@ -243,7 +243,6 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		keys: [{input: ' '}],
 		description: 'mark the selected rig (or unmark it) and select the next',
 		contexts: fleet,
-		footer: 'mark',
 	},
 	{
 		command: 'markShown',
@@ -280,13 +279,12 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		description: 'cancel the batch (a rig already sent to is read back)',
 		contexts: ['fleetBatch'],
 		footer: 'cancel',
-		needs: 'running',
 	},
 	{
 		command: 'batchUp',
 		keys: [{special: 'upArrow'}, {input: 'k'}],
 		description: 'scroll the results up',
-		contexts: ['fleetBatch'],
+		contexts: ['fleetBatch', 'fleetResults'],
 		footer: 'scroll',
 		footerWith: 'batchDown',
 		needs: 'scrollBatch',
@@ -295,16 +293,15 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		command: 'batchDown',
 		keys: [{special: 'downArrow'}, {input: 'j'}],
 		description: 'scroll the results down',
-		contexts: ['fleetBatch'],
+		contexts: ['fleetBatch', 'fleetResults'],
 		needs: 'scrollBatch',
 	},
 	{
 		command: 'batchClose',
 		keys: [{special: 'escape'}, {special: 'return'}],
 		description: 'close the results (back to the rigs)',
-		contexts: ['fleetBatch'],
+		contexts: ['fleetResults'],
 		footer: 'close',
-		needs: 'finished',
 	},
 	{command: 'yes', keys: [{input: 'y'}], description: 'yes, do it', contexts: ['question'], footer: 'yes'},
 	{
@@ -391,7 +388,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		command: 'suspend',
 		keys: SUSPEND_KEYS,
 		description: SUSPEND_DESCRIPTION,
-		contexts: [...everywhere, 'fleetFilter', 'question', 'fleetBatch'],
+		contexts: [...everywhere, 'fleetFilter', 'question', 'fleetBatch', 'fleetResults'],
 	},
 ]);
 

@@ -52,11 +52,9 @@ export type Capability =
 	| 'events'
 	/** The threads pane is on screen (a small terminal leaves it out): its scroll keys. */
 	| 'threads'
-	/** Fleet: some rig is marked (the key that clears the marks); a batch running (cancel), its results longer than the pane, finished (close). */
+	/** Fleet: some rig is marked (the key that clears the marks); a batch's results longer than their pane (scroll). */
 	| 'marks'
-	| 'running'
-	| 'scrollBatch'
-	| 'finished';
+	| 'scrollBatch';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;

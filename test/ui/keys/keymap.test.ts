@@ -111,7 +111,17 @@ describe('keymap', () => {
 	});
 
 	test('help labels list every key a command answers to', () => {
-		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help', 'question', 'chart', 'events', 'fleetBatch']);
+		const entries = SCREEN_KEYMAP.help([
+			'dashboard',
+			'fleet',
+			'fleetFilter',
+			'help',
+			'question',
+			'chart',
+			'events',
+			'fleetBatch',
+			'fleetResults',
+		]);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
@@ -131,7 +141,7 @@ describe('keymap', () => {
 			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · g chart · e events · +- interval · f freeze',
 		);
 		expect(screens[1]).toBe(
-			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · g chart · e events',
+			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · p pause · r resume · g chart · e events',
 		);
 		expect(screens[2]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
 		expect(screens[3]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');

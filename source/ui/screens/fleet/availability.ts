@@ -62,23 +62,18 @@ function offered(given: FleetGiven): ReadonlySet<Capability> {
 }
 
 /** The context the keys are read in: the help over the table, the filter being typed, or the table. */
-export function fleetContext(state: FleetModes): Screen {
-	if (state.batch) return 'fleetBatch';
+export function fleetContext(state: FleetModes, batch: BatchState | null = null): Screen {
+	if (state.batch) return batch === null || batch.finished ? 'fleetResults' : 'fleetBatch';
 	if (state.asking) return 'question';
 	if (state.help) return 'help';
 	return state.prompt ? 'fleetFilter' : 'fleet';
 }
 
 export function availability(state: FleetModes, env: FleetFacts): FleetAvailability {
-	const context = fleetContext(state);
+	const context = fleetContext(state, env.batch ?? null);
 	const capabilities = new Set(offered(env.given));
 	if ((state.marked?.size ?? 0) > 0) capabilities.add('marks');
-	if (state.batch) {
-		const batch = env.batch ?? null;
-		if (batch && !batch.finished && !batch.cancelled) capabilities.add('running');
-		if (batch === null || batch.finished) capabilities.add('finished');
-		if (batch && batch.rigs.length > state.batch.rows) capabilities.add('scrollBatch');
-	}
+	if (state.batch && env.batch && env.batch.rigs.length > state.batch.rows) capabilities.add('scrollBatch');
 
 	// --read-only: pause and resume are refused, and say why (as on the dashboard).
 	const refused = env.readOnly === true && env.given.pause === true ? READ_ONLY_REFUSALS : undefined;

@@ -13,7 +13,7 @@ import type {BatchState} from '../../../batch/types.js';
 import {computeFleetLayout, type FleetLayout} from './layout.js';
 import {fleetOrder, type FleetSort} from './order.js';
 import {fleetTotals, type FleetRow, type FleetTotals} from './rows.js';
-import {hasCountedLine, PREFIX_WIDTH} from './table.js';
+import {hasCountedLine, prefixWidth} from './table.js';
 
 /** What the fleet reads but does not own, as in the frame on screen (the view builds it each render it changes). */
 export type FleetEnv = {
@@ -48,8 +48,11 @@ export type FleetFrame = {
 	readonly layout: FleetLayout;
 };
 
-/** The frame of a sort and a filter (the one in force, or the one being typed) in this env. */
-export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv): FleetFrame {
+/**
+ * The frame of a sort and a filter (the one in force, or the one being typed) in this env; `marking`: some rig is
+ * marked, and the rows have a column for the mark.
+ */
+export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv, marking = false): FleetFrame {
 	const {rows, states, now, totals, wants, hours, size} = env;
 	const order = fleetOrder(rows, sort, filter);
 	const shownTotals =
@@ -65,7 +68,7 @@ export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv): Flee
 		{rig: wants.rig, pool: wants.pool, shares: wants.shares ?? 0},
 		hours,
 		sort,
-		size.columns - PREFIX_WIDTH,
+		size.columns - prefixWidth(marking),
 		gap,
 	);
 	const layout = computeFleetLayout(size.columns, size.rows, Math.max(1, order.length), hasCountedLine(fitted, shownTotals));

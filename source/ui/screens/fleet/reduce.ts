@@ -123,7 +123,7 @@ export type FleetView = {
  * The view draws this; keys move from it.
  */
 export function fleetView(state: FleetUiState, env: FleetEnv): FleetView {
-	const frame = fleetFrame(state.sort, activeFilter(state), env);
+	const frame = fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0);
 	return place(state, frame.order, frame.layout.rigRows);
 }
 
@@ -221,7 +221,7 @@ function questionStep(state: FleetUiState, plan: FleetPlan, input: string, key: 
 
 /** The rigs' result lines the batch pane shows in this frame (it takes the table's and the events' place). */
 export function batchPaneRows(state: FleetUiState, env: FleetEnv): number {
-	return batchRows(fleetFrame(state.sort, activeFilter(state), env).layout.bodyHeight);
+	return batchRows(fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0).layout.bodyHeight);
 }
 
 /** The batch's pane: Esc cancels while it runs; once done, Esc or Enter close it; ↑↓ scroll the results. */
@@ -260,7 +260,7 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 	if (outcome === null) return stateOnly(state);
 	if (!('command' in outcome)) return stateOnly({...state, message: outcome.refused});
 	// The frame on screen: its page size, and how far its help scrolls.
-	const frame = fleetFrame(state.sort, activeFilter(state), env);
+	const frame = fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0);
 	const pageSize = frame.layout.rigRows;
 	const view = place(state, frame.order, pageSize);
 	const page = Math.max(1, pageSize);

@@ -25,8 +25,13 @@ export type FleetTableProps = {
 	readonly empty?: string;
 };
 
-/** Selection mark, the rig's mark (Space), then alert mark: "▸*!" — all readable without colour. */
-export const PREFIX_WIDTH = 3;
+/** Selection mark, then alert mark: "▸!" — both readable without colour. */
+export const PREFIX_WIDTH = 2;
+
+/** The marks before a row: with some rig marked (Space), a column for it between the two: "▸*!". */
+export function prefixWidth(marking: boolean): number {
+	return marking ? PREFIX_WIDTH + 1 : PREFIX_WIDTH;
+}
 
 const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: 'warn', error: 'error'};
 
@@ -84,7 +89,8 @@ function RigLineView({
 	fitted: Fitted;
 	gap: number;
 	selected: boolean;
-	marked: boolean;
+	/** null: no rig is marked (no column for it). */
+	marked: boolean | null;
 }) {
 	const theme = useTheme();
 	const alert = row.alert;
@@ -96,7 +102,7 @@ function RigLineView({
 		return null;
 	};
 
-	const mark = `${selected ? '▸' : ' '}${marked ? '*' : ' '}${trouble ? '!' : ' '}`;
+	const mark = `${selected ? '▸' : ' '}${marked === null ? '' : marked ? '*' : ' '}${trouble ? '!' : ' '}`;
 	return (
 		<Text wrap="truncate-end" inverse={selected && theme.color} bold={selected}>
 			<Text {...(trouble ? theme.text(alertTone[alert.severity]) : marked ? theme.text('accent') : {})}>{mark}</Text>
@@ -158,16 +164,18 @@ function FleetTableView({
 	empty = 'no rigs',
 }: FleetTableProps) {
 	const theme = useTheme();
+	const marking = (marked?.size ?? 0) > 0;
+	const prefix = ' '.repeat(prefixWidth(marking));
 	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
 	return (
 		<>
 			<Text wrap="truncate-end" bold {...theme.text('muted')}>
-				{' '.repeat(PREFIX_WIDTH)}
+				{prefix}
 				{headings.trimEnd()}
 			</Text>
 			{rows.length === 0 ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{' '.repeat(PREFIX_WIDTH)}
+					{prefix}
 					{empty}
 				</Text>
 			) : (
@@ -178,17 +186,17 @@ function FleetTableView({
 						fitted={fitted}
 						gap={gap}
 						selected={row.index === selected}
-						marked={marked?.has(row.index) ?? false}
+						marked={marking ? (marked?.has(row.index) ?? false) : null}
 					/>
 				))
 			)}
 			<Text wrap="truncate-end" bold>
-				{' '.repeat(PREFIX_WIDTH)}
+				{prefix}
 				<Segments parts={segments(fitted, {kind: 'total', totals, shown: filtered}, gap, () => null)} dim={false} />
 			</Text>
 			{counted ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{' '.repeat(PREFIX_WIDTH)}
+					{prefix}
 					{segments(fitted, {kind: 'counted', totals}, gap, () => null)
 						.map((part) => part.text)
 						.join('')

@@ -210,7 +210,11 @@ export function FleetView({
 	);
 
 	const filter = activeFilter(ui);
-	const {order, shownTotals, gap, fitted, layout} = useMemo(() => fleetFrame(ui.sort, filter, env), [ui.sort, filter, env]);
+	const marking = ui.marked.size > 0;
+	const {order, shownTotals, gap, fitted, layout} = useMemo(
+		() => fleetFrame(ui.sort, filter, env, marking),
+		[ui.sort, filter, env, marking],
+	);
 	const {columns} = size;
 	const {position, offset} = place(ui, order, layout.rigRows);
 	const selected = position < 0 ? null : (order[position] ?? null);
