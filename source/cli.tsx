@@ -1,7 +1,7 @@
 import process from 'node:process';
 import meow from 'meow';
 import packageJson from '../package.json' with {type: 'json'};
-import {askedFor, checkArgv, prometheusSpellings} from './cli/argv.js';
+import {askedFor, checkArgv, demoSpelling, prometheusSpellings} from './cli/argv.js';
 import {NothingToWatchError, UsageError} from './errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {planCommand, type CommandName, type CommandPlans, type CommandRequest} from './cli/options.js';
@@ -17,7 +17,7 @@ import {keysHelpLines} from './ui/keys/reference.js';
 
 // `rigtop help` and `-h` print the usage, like --help (`rigtop help exporter`: the exporter's).
 const args = process.argv.slice(2);
-const argv = args[0] === 'help' ? ['--help', ...args.slice(1)] : args.map((word) => (word === '-h' ? '--help' : word));
+const argv = demoSpelling(args[0] === 'help' ? ['--help', ...args.slice(1)] : args.map((word) => (word === '-h' ? '--help' : word)));
 const argvProblem = checkArgv(argv, FLAGS, VALUE_HINTS);
 if (argvProblem !== null) {
 	process.stderr.write(`rigtop: ${argvProblem}\nRun rigtop --help for usage.\n`);
@@ -56,6 +56,7 @@ const cli = meow(
 	  --interval, -i SECONDS   poll interval, default 2 (exporter 10), min 0.25;
 	                           live, the last one set with + - is remembered
 	  --demo                   watch a simulated miner on a free loopback port
+	  --demo proxy             watch a simulated xmrig-proxy and its workers
 	  --once                   print one snapshot as text and exit
 	  --json                   with --once: the snapshot as JSON, per miner
 	  --read-only              never write to the miner (no config, pause, resume)

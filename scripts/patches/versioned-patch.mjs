@@ -17,20 +17,21 @@ export function replaceOnce(source, from, to, where) {
 }
 
 /**
- * A patch of one file of one package at one exact version: `{packageName, version, patchFile, applied, plugin}`,
+ * A patch of files of one package at one exact version: `{packageName, version, patchFile, files, applied, plugin}`,
  * where `plugin` is the esbuild plugin that applies it.
  *
  * - `name`: the package; `version`: the exact version the patch was written for; `file`: the file inside it.
  * - `patchFile`: this patch's own file (for the messages); `edit(source, replace)` returns the new source, where
  *   `replace(source, from, to)` is replaceOnce with the right message.
+ * - or, for one change that spans files of the package, `files`: `{[file]: edit}` in place of `file` and `edit`.
  *
- * `applied` counts the files the plugin edited in the last build (a bundle that does not include the package leaves
+ * `applied` counts the files the plugin edited in the last build, `files` how many it edits (a bundle without the package leaves
  * it at 0; scripts/build.mjs checks the shipped CLI's).
  */
-export function versionedPatch({name, version, file, patchFile, edit}) {
-	const filter = new RegExp(`[\\\\/]node_modules[\\\\/]${escape(name)}[\\\\/]${file.split('/').map(escape).join('[\\\\/]')}$`);
-	const where = `${patchFile} (${name} ${version}, ${file})`;
-	const patch = {packageName: name, version, patchFile, applied: 0, plugin: null};
+export function versionedPatch({name, version, file, patchFile, edit, files = {[file]: edit}}) {
+	const fileAlternatives = Object.keys(files).map((one) => one.split('/').map(escape).join('[\\\\/]'));
+	const filter = new RegExp(`[\\\\/]node_modules[\\\\/]${escape(name)}[\\\\/](?:${fileAlternatives.join('|')})$`);
+	const patch = {packageName: name, version, patchFile, files: Object.keys(files).length, applied: 0, plugin: null};
 	patch.plugin = {
 		name: `rigtop-patch-${name}`,
 		setup(build) {
@@ -38,6 +39,9 @@ export function versionedPatch({name, version, file, patchFile, edit}) {
 				patch.applied = 0;
 			});
 			build.onLoad({filter}, (args) => {
+				const normalized = args.path.replaceAll('\\', '/');
+				const file = Object.keys(files).find((one) => normalized.endsWith(`/${name}/${one}`));
+				const where = `${patchFile} (${name} ${version}, ${file})`;
 				const packageDir = args.path.slice(0, args.path.length - file.length - 1);
 				const found = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).version;
 				if (found !== version) {
@@ -47,7 +51,7 @@ export function versionedPatch({name, version, file, patchFile, edit}) {
 				}
 
 				const source = readFileSync(args.path, 'utf8');
-				const contents = edit(source, (text, from, to) => replaceOnce(text, from, to, where));
+				const contents = files[file](source, (text, from, to) => replaceOnce(text, from, to, where));
 				patch.applied += 1;
 				return {contents, loader: 'js', resolveDir: path.dirname(args.path)};
 			});

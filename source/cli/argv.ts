@@ -105,6 +105,12 @@ export function askedFor(argv: readonly string[]): 'help' | 'version' | null {
 	return null;
 }
 
+/** `--demo=proxy` as `--demo proxy`: meow reads --demo as a boolean, and cli/options.ts takes the word after it. */
+export function demoSpelling(argv: readonly string[]): string[] {
+	const end = argv.indexOf('--');
+	return argv.flatMap((word, index) => (word === '--demo=proxy' && (end === -1 || index < end) ? ['--demo', 'proxy'] : [word]));
+}
+
 /** `argv` with the exporter-style spellings (also `--web.listen-address=ADDR`, `--log.level=debug`) turned into rigtop's own flags. */
 export function prometheusSpellings(argv: readonly string[]): string[] {
 	const end = argv.indexOf('--');

@@ -274,7 +274,9 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		throw new UsageError(`--interval must be a number of seconds, at least ${MIN_INTERVAL_SECONDS}`);
 	}
 
-	const urls = [...inputs.positional, ...(flags.url ?? [])];
+	// `--demo proxy` (and `--demo=proxy`, cli.tsx): the simulated xmrig-proxy; the word is the demo's, not an address.
+	const demoProxy = flags.demo && inputs.positional.length === 1 && inputs.positional[0] === 'proxy';
+	const urls = [...(demoProxy ? [] : inputs.positional), ...(flags.url ?? [])];
 	for (const url of urls) {
 		try {
 			normalizeMinerUrl(url);
@@ -332,6 +334,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		intervalMs: Math.round(interval * 1000),
 		readOnly: flags.readOnly,
 		demo: flags.demo,
+		...(demoProxy ? {demoProxy} : {}),
 		urls,
 		tokenFile: flags.tokenFile,
 		tokenFlag: flags.token,

@@ -35,6 +35,8 @@ export type RunPlan = {
 	readonly intervalMs: number;
 	readonly readOnly: boolean;
 	readonly demo: boolean;
+	/** `--demo proxy`: the simulated xmrig-proxy instead of the miner. */
+	readonly demoProxy?: boolean;
 	/** URLs as typed; discovery normalizes and checks them. */
 	readonly urls: readonly string[];
 	readonly tokenFile: string | undefined;

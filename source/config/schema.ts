@@ -2,7 +2,7 @@
  * What rigtop knows about XMRig config keys: allowed values and ranges, which values a key cycles
  * through, which keys are secrets, and which changes can cut rigtop off from the miner's API.
  *
- * Covers the 6.x layout (api + http sections, cpu/randomx/opencl/cuda objects), the 2.15–2.16 layout
+ * Covers the 6.x layout (api + http sections, cpu/randomx/opencl/cuda objects), xmrig-proxy's own keys, the 2.15–2.16 layout
  * (api + http, top-level cpu keys) and the older layout before 2.15 (one `api` section with port,
  * access-token, ipv6, restricted). Keys rigtop does not know keep the type they have.
  */
@@ -135,6 +135,23 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'pools.*.self-select', alternatives: [NULL, STRING]},
 	{pattern: 'pools.*.submit-to-origin', alternatives: [BOOL]},
 	{pattern: 'pools.*.variant', alternatives: [int(-1), STRING]},
+	// xmrig-proxy's own keys (6.x): its mode, its workers list, the miners' side (bind) and the password they log in with.
+	{
+		pattern: 'mode',
+		alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')],
+		cycle: ['nicehash', 'simple', 'extra_nonce'],
+		note: RESTART,
+	},
+	{pattern: 'workers', alternatives: [BOOL, oneOf('rig_id', 'user', 'password', 'agent', 'ip', 'none')]},
+	{pattern: 'access-password', alternatives: [NULL, STRING]},
+	{pattern: 'access-log-file', alternatives: [NULL, STRING], note: RESTART},
+	{pattern: 'algo-ext', alternatives: [BOOL]},
+	{pattern: 'custom-diff', alternatives: [int(0)]},
+	{pattern: 'custom-diff-stats', alternatives: [BOOL]},
+	{pattern: 'reuse-timeout', alternatives: [int(0)]},
+	{pattern: 'bind.*.host', alternatives: [NON_EMPTY], note: RESTART},
+	{pattern: 'bind.*.port', alternatives: [int(0, 65_535)], note: RESTART},
+	{pattern: 'bind.*.tls', alternatives: [BOOL], note: RESTART},
 	// 2.x top-level CPU keys (before 3.0)
 	{pattern: 'algo', alternatives: [NON_EMPTY]},
 	{pattern: 'asm', alternatives: ASM, cycle: ASM_CYCLE},
@@ -144,6 +161,19 @@ const SPECS: readonly KeySpec[] = [
 	{pattern: 'cpu-priority', alternatives: [NULL, int(0, 5)], cycle: PRIORITY_CYCLE},
 	{pattern: 'max-cpu-usage', alternatives: [int(1, 100)]},
 	{pattern: 'safe', alternatives: [BOOL]},
+	// xmrig-proxy (its own top-level keys; the rest, api/http/pools/tls/dns, are the miner's)
+	{pattern: 'mode', alternatives: [oneOf('nicehash', 'simple', 'extra_nonce')], cycle: ['nicehash', 'simple', 'extra_nonce']},
+	{pattern: 'workers', alternatives: [BOOL, STRING]},
+	{pattern: 'custom-diff', alternatives: [int(0)]},
+	{pattern: 'custom-diff-stats', alternatives: [BOOL]},
+	{pattern: 'reuse-timeout', alternatives: [int(0)]},
+	{pattern: 'access-password', alternatives: [NULL, STRING]},
+	{pattern: 'access-log-file', alternatives: [NULL, STRING]},
+	{pattern: 'algo-ext', alternatives: [BOOL]},
+	{pattern: 'bind', alternatives: [ARRAY]},
+	{pattern: 'bind.*.host', alternatives: [NON_EMPTY]},
+	{pattern: 'bind.*.port', alternatives: [int(1, 65_535)]},
+	{pattern: 'bind.*.tls', alternatives: [BOOL]},
 ];
 
 /** Keys whose change can cut rigtop off from the miner's API. */
@@ -163,8 +193,8 @@ const GUARDED = new Set([
 const TOKEN_KEYS = new Set(['http.access-token', 'api.access-token']);
 /** Keys that turn restricted mode on or off. */
 const RESTRICTED_KEYS = new Set(['http.restricted', 'api.restricted']);
-/** Key names that hold a secret wherever they appear. */
-const SECRET_NAMES = new Set(['access-token', 'pass', 'password', 'passwd', 'secret', 'api-key', 'apikey', 'token']);
+/** Key names that hold a secret wherever they appear (`access-password`: what miners log in to an xmrig-proxy with). */
+const SECRET_NAMES = new Set(['access-token', 'access-password', 'pass', 'password', 'passwd', 'secret', 'api-key', 'apikey', 'token']);
 
 /** The pattern form of a path: indexes become `*`. */
 function patternOf(path: ConfigPath): string {

@@ -86,6 +86,15 @@ async function readConfig(
 	}
 }
 
+/**
+ * Whose config a document is, in a sentence: "the proxy's" for xmrig-proxy's (its own top-level `mode` and `bind`
+ * list, which no miner has), else "the miner's".
+ */
+export function configOwner(document: ConfigDocument): string {
+	const proxy = typeof document.get(['mode']) === 'string' && Array.isArray(document.get(['bind']));
+	return proxy ? "the proxy's" : "the miner's";
+}
+
 /** `rigtop config get [PATH]`: the config (secrets masked) or one value, as JSON text. */
 export async function configGet(options: ConfigGetOptions): Promise<ScriptedResult> {
 	const read = await readConfig(options.client, options.tokenGiven, options.signal);
@@ -95,7 +104,10 @@ export async function configGet(options: ConfigGetOptions): Promise<ScriptedResu
 	const path = read.document.resolve(options.path);
 	const noKey = (): ScriptedResult => {
 		const existing = read.document.entries().map((entry) => entry.id);
-		return {exitCode: 1, lines: [`the miner's config has no key ${options.path}${didYouMean(options.path ?? '', existing)}`]};
+		return {
+			exitCode: 1,
+			lines: [`${configOwner(read.document)} config has no key ${options.path}${didYouMean(options.path ?? '', existing)}`],
+		};
 	};
 	if (!path || !read.document.has(path)) return noKey();
 	const span = masked.locate(path);
@@ -161,7 +173,7 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 		// --add can add a key under one that exists (resolve() allows a new last segment), never a whole new branch.
 		const path = document.resolve(assignment.path);
 		if (!path || (!document.has(path) && options.addKeys !== true)) {
-			missing.push(`the miner's config has no key ${assignment.path}${didYouMean(assignment.path, existing)}`);
+			missing.push(`${configOwner(document)} config has no key ${assignment.path}${didYouMean(assignment.path, existing)}`);
 			continue;
 		}
 

@@ -6,6 +6,7 @@
 import {normalizeMinerUrl} from '../miner/target.js';
 import {readMinerConfig} from './miner-config.js';
 import {ISSUES_WHEN_REACHABLE, warnTokenNotExpected, type Context, type Report} from './report.js';
+import {isProxyProcess} from './proc.js';
 import {listensOn, mayListenOn, scanMiners, tokenSourceOf, type ScannedMiner} from './running-miners.js';
 import {isLoopbackHost} from './token-warning.js';
 import type {Source, Target} from './types.js';
@@ -50,18 +51,21 @@ export async function explicitUrlTargets(rawUrls: readonly string[], configPath:
 		}
 		let token: string | null = null;
 		let tokenSource: Source | null = null;
+		let proxy = false;
 		if (isLoopbackHost(url)) {
 			// Only a process that may listen on one of these ports can lend its token: read the
 			// config of no other (this runs on every start with a loopback URL).
 			scanned ??= await scanMiners(context, false, (process) => mayListenOn(process, loopbackPorts));
 			const port = portOf(url);
 			const owner = scanned.find((miner) => listensOn(miner, port));
+			// A local xmrig-proxy answers there: --where says so.
+			proxy = owner !== undefined && isProxyProcess(owner.process);
 			if (owner?.config.settings.tokenSet) {
 				token = owner.config.settings.token;
 				tokenSource = tokenSourceOf(owner);
 			}
 		}
-		targets.push({url, token, provenance: {url: urlSource, token: tokenSource}});
+		targets.push({url, token, ...(proxy ? {kind: 'proxy' as const} : {}), provenance: {url: urlSource, token: tokenSource}});
 	}
 	return targets;
 }

@@ -105,6 +105,21 @@ export function looksLikeXmrig(process: {
 	return INTERPRETER.test(interpreter) && mentionsXmrig(process.argv[1]);
 }
 
+/**
+ * Whether an XMRig process is xmrig-proxy: its argv[0], binary or kernel name says "proxy" (xmrig-proxy); a script
+ * run by an interpreter, by its script's name.
+ */
+export function isProxyProcess(process: {
+	readonly comm: string | null;
+	readonly argv: readonly string[];
+	readonly exe: string | null;
+}): boolean {
+	const interpreter = INTERPRETER.test(path.posix.basename(process.argv[0] ?? ''));
+	const names = [interpreter ? process.argv[1] : process.argv[0], process.exe, process.comm];
+	const named = names.find((name) => name !== undefined && name !== null && mentionsXmrig(name));
+	return named !== undefined && named !== null && /proxy/i.test(path.posix.basename(named));
+}
+
 /** Decodes a /proc/net/tcp(6) hex address: IPv4 is one 32-bit word, IPv6 four, each in host byte order. */
 export function decodeProcAddress(hex: string, byteOrder: Endianness = hostEndianness()): string | null {
 	if (!/^(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{32})$/.test(hex)) return null;

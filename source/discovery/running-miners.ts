@@ -7,7 +7,7 @@ import {connectHost, httpUrl} from './address.js';
 import {describeCommand} from './cmdline.js';
 import {homeDirsFor} from './home-dirs.js';
 import {resolveProcessConfig, type ChainLayer, type ProcessConfig} from './process-config.js';
-import {scanXmrigProcesses, type ListeningSocket, type ProcProcess, type ProcScan} from './proc.js';
+import {isProxyProcess, scanXmrigProcesses, type ListeningSocket, type ProcProcess, type ProcScan} from './proc.js';
 import {ISSUES_WHEN_REACHABLE, Report, warnTokenNotExpected, type Context} from './report.js';
 import type {Source, Target} from './types.js';
 
@@ -110,7 +110,13 @@ export function processTargetsFor(miner: ScannedMiner, context: Context, options
 		report.looked(`${who}: config ${config.files.length > 0 ? config.files.join(', ') : 'none found'}`);
 		report.problem(...config.problems);
 	}
-	const make = (url: string, detail: string): Target => ({url, token, provenance: {url: {kind: 'process', detail}, token: tokenSource}});
+	const proxy = isProxyProcess(process);
+	const make = (url: string, detail: string): Target => ({
+		url,
+		token,
+		...(proxy ? {kind: 'proxy' as const} : {}),
+		provenance: {url: {kind: 'process', detail}, token: tokenSource},
+	});
 	const explain = (found: boolean) => {
 		const issues = settings.issues.filter((issue) => {
 			if (found) return ISSUES_WHEN_REACHABLE.has(issue.kind);

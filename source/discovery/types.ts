@@ -15,6 +15,8 @@ export type Target = {
 	/** The access token to send, or null for none. Never print it. */
 	readonly token: string | null;
 	readonly name?: string;
+	/** 'proxy': an xmrig-proxy (its process's program, or the --rigs file says so); absent: a miner, or not known. */
+	readonly kind?: 'miner' | 'proxy';
 	readonly provenance: {readonly url: Source; readonly token: Source | null};
 	/**
 	 * The warnings and problems found about this miner in particular (its process, its config, its token going out in

@@ -29,12 +29,22 @@ function bulleted(title: string, lines: readonly string[]): string[] {
 	return lines.length === 0 ? [] : [title, ...lines.map((line) => `  - ${line}`)];
 }
 
+/** "1 miner", "3 miners"; with proxies, "2 miners and 1 xmrig-proxy", "2 xmrig-proxies". */
+function countWords(targets: readonly Target[]): string {
+	const proxies = targets.filter((target) => target.kind === 'proxy').length;
+	const miners = targets.length - proxies;
+	const minerWords = `${miners} miner${miners === 1 ? '' : 's'}`;
+	if (proxies === 0) return minerWords;
+	const proxyWords = `${proxies} xmrig-prox${proxies === 1 ? 'y' : 'ies'}`;
+	return miners === 0 ? proxyWords : `${minerWords} and ${proxyWords}`;
+}
+
 /** The `--where` report, one string per line. */
 export function formatWhere(result: DiscoveryResult): string[] {
 	if (result.targets.length === 0) return formatNoneFound(result);
-	const lines = [result.targets.length === 1 ? 'rigtop will monitor 1 miner:' : `rigtop will monitor ${result.targets.length} miners:`];
+	const lines = [`rigtop will monitor ${countWords(result.targets)}:`];
 	for (const target of result.targets) {
-		lines.push(`  ${target.name ? `${target.name}  ` : ''}${target.url}`);
+		lines.push(`  ${target.name ? `${target.name}  ` : ''}${target.url}${target.kind === 'proxy' ? '  (xmrig-proxy)' : ''}`);
 		lines.push(`    address  ${describeSource(target.provenance.url)}`);
 		lines.push(`    token    ${describeToken(target)}`);
 	}

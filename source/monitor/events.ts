@@ -443,6 +443,18 @@ export function stepDrop(
 	elapsedMs = 0,
 	reference: number | null = null,
 ): DropStep {
+	// A proxy is judged on its 1 min rate against its 10 min one (it has no 10 s, 60 s or 15 m window), and says so.
+	if (next.proxy !== null) {
+		const [minute, tenMinutes] = next.proxy.hashrate;
+		const input = {rate: minute, medium: null, long: tenMinutes, paused: false, connected: next.connection.connected};
+		return stepDropRates(given, input, options, elapsedMs, reference, {
+			medium: '1m',
+			long: '10m',
+			graceMs: RESUME_GRACE_MS,
+			subject: '1m ',
+		});
+	}
+
 	const [rate, medium, long] = next.hashrate.total;
 	return stepDropRates(
 		given,

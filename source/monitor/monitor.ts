@@ -9,6 +9,7 @@ import {deriveProxyEvents, initialProxyEventState, type ProxyEventState} from '.
 import {countsForReference, RateReference, type PastRates} from './reference.js';
 import {RingBuffer} from './ring-buffer.js';
 import {shareUnchanged} from './structural-share.js';
+import {watchedRate} from './watched-rate.js';
 import type {EventKind, MinerEvent, MonitorState, Severity} from './types.js';
 
 /** Time and timers, injectable for tests. */
@@ -378,7 +379,7 @@ export class Monitor implements Store<MonitorState> {
 		this.#pause = derived.pause;
 		this.#hugepagesLost = derived.hugepagesLost;
 		this.#hugepagesSeen = derived.hugepagesSeen;
-		const rate = snapshot.hashrate.total[0];
+		const rate = watchedRate(snapshot);
 		if (rate !== null && countsForReference(snapshot, derived.drop)) this.#reference.add(now, rate);
 		const proxyDrafts = this.#proxyStep(snapshot, now, elapsedMs, derived.restarted, derived.replaced === true);
 		const back = prevState.status === 'down' || prevState.status === 'error';
@@ -393,7 +394,7 @@ export class Monitor implements Store<MonitorState> {
 		// The recent samples were another miner's.
 		if (derived.replaced === true) this.#recentRates.clear();
 
-		const sample = snapshot.hashrate.total[0];
+		const sample = watchedRate(snapshot);
 		this.#recentRates.push(sample);
 		if (sample !== null) {
 			this.#sampleSum += sample;

@@ -1,5 +1,6 @@
 import type {MinerSnapshot} from '../miner/model.js';
 import type {DropState} from './events.js';
+import {watchedRate} from './watched-rate.js';
 
 /**
  * What rigtop knows of a miner's hashrate over the last hour: the reference the drop detector judges the 10 s rate
@@ -90,6 +91,6 @@ export class RateReference {
  * windows may still hold seconds of not mining.
  */
 export function countsForReference(snapshot: MinerSnapshot, drop: DropState): boolean {
-	const rate = snapshot.hashrate.total[0];
+	const rate = watchedRate(snapshot);
 	return rate !== null && rate > 0 && snapshot.paused !== true && snapshot.connection.connected && drop.sinceResume === null;
 }

@@ -75,7 +75,7 @@ export type MonitorState = {
 	readonly consecutiveFailures: number;
 	/** The error of the last poll, if it failed. */
 	readonly error: MinerError | null;
-	/** Recent 10 s hashrate samples (H/s; null where the window had not filled), oldest first, bounded. */
+	/** Recent 10 s hashrate samples (a proxy's 1 min; H/s; null where the window had not filled), oldest first, bounded. */
 	readonly recentRates: readonly (number | null)[];
 	/** Mean of all non-null 10 s samples seen since rigtop started watching this miner session; null if none. */
 	readonly sessionAverage: number | null;

@@ -7,7 +7,7 @@ import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
 import {discoveryInput, findTargets, type TargetOptions} from './targets.js';
-import type {Simulator} from '../sim/simulator.js';
+import type {ProxySimulator, Simulator} from '../sim/simulator.js';
 
 /** What a session is built from (the commands' RunPlan has it all): which miners, how to watch them, what to record. */
 export type SessionPlan = TargetOptions & {
@@ -16,6 +16,8 @@ export type SessionPlan = TargetOptions & {
 	/** URLs as typed; discovery normalizes and checks them. */
 	readonly urls: readonly string[];
 	readonly demo: boolean;
+	/** `--demo proxy`: the simulated xmrig-proxy instead of the simulated miner. */
+	readonly demoProxy?: boolean;
 	/** --rigs FILE: a JSON list of {name, url, tokenFile}. */
 	readonly rigsFile: string | undefined;
 	readonly intervalMs: number;
@@ -56,7 +58,7 @@ async function buildBareSession(plan: SessionPlan, warn: (line: string) => void)
 }
 
 /** The simulated miner of --demo and the folder it keeps its state in (removed when the session closes). */
-export type DemoMiner = {readonly simulator: Simulator; readonly stateDir: string};
+export type DemoMiner = {readonly simulator: Simulator | ProxySimulator; readonly stateDir: string};
 
 /**
  * What a session watches, without making it (rigtop exporter makes its own in a worker thread): the simulated miner
@@ -67,8 +69,8 @@ export async function resolveSessionTargets(
 	warn: (line: string) => void,
 ): Promise<{targets: SessionTarget[]; demo: DemoMiner | null}> {
 	if (plan.demo) {
-		const {startDemoMiner} = await import('./session.js');
-		const {simulator, target, stateDir} = await startDemoMiner();
+		const {startDemoMiner, startDemoProxy} = await import('./session.js');
+		const {simulator, target, stateDir} = plan.demoProxy === true ? await startDemoProxy() : await startDemoMiner();
 		return {targets: [target], demo: {simulator, stateDir}};
 	}
 
@@ -76,9 +78,20 @@ export async function resolveSessionTargets(
 	if (result.targets.length === 0) throw new NothingToWatchError(formatNoneFound(result).join('\n'));
 	for (const line of [...result.warnings, ...result.problems]) warn(line);
 	return {
-		targets: result.targets.map((target) => ({url: target.url, token: target.token, name: target.name, notes: target.notes})),
+		targets: result.targets.map((target) => ({
+			url: target.url,
+			token: target.token,
+			name: target.name,
+			notes: target.notes,
+			kind: target.kind,
+		})),
 		demo: null,
 	};
+}
+
+/** A target's kind, where one is known. */
+function kindOf(kind: 'miner' | 'proxy' | undefined): {readonly kind?: 'miner' | 'proxy'} {
+	return kind === undefined ? {} : {kind};
 }
 
 /**
@@ -134,6 +147,8 @@ async function rigsResult(plan: SessionPlan, rigsFile: string): Promise<Discover
 			url: rig.url,
 			token,
 			...(rig.name === undefined ? {} : {name: rig.name}),
+			// The file's word, else what discovery found (a local xmrig-proxy process).
+			...kindOf(rig.kind ?? discovered?.kind),
 			provenance: {
 				url: {kind: 'rigs-file', detail: `--rigs ${file}, rig ${index + 1}`},
 				token: tokenSource ?? discovered?.provenance.token ?? null,

@@ -6,7 +6,8 @@
  *     {"name": "rig-02", "url": "http://10.0.0.6:8080"}
  *   ]
  *
- * `url` is required (host:port or http://host:port); `name` is shown instead of the worker id;
+ * `url` is required (host:port or http://host:port); `name` is shown instead of the worker id; `kind` ("miner" or
+ * "proxy", for an xmrig-proxy) says what it is before it answers (its answer wins: no key is needed for a proxy);
  * `tokenFile` is read like --token-file, relative to the rigs file's folder. A rig without a
  * tokenFile uses the token given to rigtop (--token-file, RIGTOP_TOKEN), if any. Tokens themselves
  * never go in this file: a "token" key is refused. Anything else wrong is a UsageError naming the
@@ -24,11 +25,16 @@ export type RigEntry = {
 	readonly name: string | undefined;
 	/** Absolute path of the rig's token file. */
 	readonly tokenFile: string | undefined;
+	/** What the file says it is; undefined: found from its answer. */
+	readonly kind?: RigKind | undefined;
 };
+
+/** A miner, or an xmrig-proxy. */
+export type RigKind = 'miner' | 'proxy';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_RIGS = 2000;
-const KEYS = new Set(['name', 'url', 'tokenFile']);
+const KEYS = new Set(['name', 'url', 'tokenFile', 'kind']);
 
 function describe(index: number, entry: unknown): string {
 	const name =
@@ -89,14 +95,16 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 		const unknown = Object.keys(record).filter((key) => !KEYS.has(key));
 		if (unknown.length > 0)
 			throw new UsageError(
-				`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `"${key}"`).join(', ')}; the keys are "name", "url" and "tokenFile"`,
+				`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `"${key}"`).join(', ')}; the keys are "name", "url", "tokenFile" and "kind"`,
 			);
-		const {name, url, tokenFile} = record;
+		const {name, url, tokenFile, kind} = record;
 		if (typeof url !== 'string') throw new UsageError(`${which} needs "url": "host:port"`);
 		if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
 			throw new UsageError(`${which}: "name" must be a non-empty string`);
 		if (tokenFile !== undefined && (typeof tokenFile !== 'string' || tokenFile.trim() === ''))
 			throw new UsageError(`${which}: "tokenFile" must be a path`);
+		if (kind !== undefined && kind !== 'miner' && kind !== 'proxy')
+			throw new UsageError(`${which}: "kind" must be "miner" or "proxy" (an xmrig-proxy), not ${JSON.stringify(kind)}`);
 		let normalized: string;
 		try {
 			normalized = normalizeMinerUrl(url);
@@ -110,6 +118,7 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 			url: normalized,
 			name: typeof name === 'string' ? name.trim() : undefined,
 			tokenFile: typeof tokenFile === 'string' ? path.resolve(folder, tokenFile) : undefined,
+			...(kind === undefined ? {} : {kind}),
 		});
 	});
 	return rigs;

@@ -14,6 +14,8 @@ export type SessionTarget = {
 	readonly url: string;
 	readonly token: string | null;
 	readonly name?: string | undefined;
+	/** 'proxy': an xmrig-proxy, as discovery or the --rigs file says before it answers (its answer wins). */
+	readonly kind?: 'miner' | 'proxy' | undefined;
 	/** What discovery found about this miner in particular (its process, its config, its token in clear): its events. */
 	readonly notes?: readonly string[] | undefined;
 };
@@ -29,7 +31,7 @@ export type WatchedMiner = {
 export type Session = {
 	readonly miners: readonly WatchedMiner[];
 	/** The simulated miner when running --demo. */
-	readonly simulator: Simulator | null;
+	readonly simulator: Simulator | ProxySimulator | null;
 	/** What rigtop has to say about no miner in particular (start-up warnings, history's notices): the session's events. */
 	readonly notices: NoticeLog;
 	/** The history recorder (source/history/), when history is on and its store could be opened. */
@@ -45,7 +47,8 @@ export type Session = {
 	firstPolls(maxMs: number): Promise<void>;
 	/**
 	 * Which miner's dashboard is open (null: none, the fleet view). With several miners, only that one reads its
-	 * per-thread document; the others read their summary alone (all the fleet rows and the alerts use). A newly
+	 * per-thread document; the others read their summary alone (all the fleet rows and the alerts use), but an xmrig-proxy reads its
+	 * /1/workers at every poll (its workers' history and alerts need each one). A newly
 	 * opened miner is polled at once, so its threads show without waiting for the next poll.
 	 */
 	setOpen(index: number | null): void;
@@ -73,8 +76,7 @@ export function watchMiner(
 ): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
-	// A proxy's workers are read at every poll, open or not: their history and alerts (gone, quiet) need each poll.
-	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread() || reader.dialect?.name === 'proxy'});
+	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread()});
 	const monitor = new Monitor({
 		read: limiter ? async (signal) => limiter.run(async () => read(signal), signal) : read,
 		url: target.url,
@@ -101,8 +103,8 @@ export async function startDemoMiner(): Promise<{simulator: Simulator; target: S
 }
 
 /**
- * A demo xmrig-proxy (a warm one with a dozen miners behind it), for the proxy screen; `--demo` itself still starts
- * one miner. The caller stops the simulator and removes stateDir.
+ * The simulated xmrig-proxy for `--demo proxy`: a warm one with a dozen miners behind them coming and going (life
+ * events on), for the proxy screen. The caller stops the simulator and removes stateDir.
  */
 export async function startDemoProxy(): Promise<{simulator: ProxySimulator; target: SessionTarget; stateDir: string}> {
 	const [{randomBytes}, {startSimulator}] = await Promise.all([import('node:crypto'), import('../sim/simulator.js')]);
@@ -121,7 +123,7 @@ export type MonitorSettings = {
 export function createSession(
 	targets: readonly SessionTarget[],
 	intervalMs: number,
-	demo: {readonly simulator: Simulator; readonly stateDir: string} | null = null,
+	demo: {readonly simulator: Simulator | ProxySimulator; readonly stateDir: string} | null = null,
 	settings: MonitorSettings = {},
 ): Session {
 	const simulator = demo?.simulator ?? null;
@@ -130,9 +132,18 @@ export function createSession(
 	// Every miner reads its per-thread document until a screen says which dashboard is open (--once reads all).
 	let open: number | null | 'all' = 'all';
 	let everyThread = false;
-	const miners = targets.map((target, index) =>
-		watchMiner(target, intervalMs, limiter, () => targets.length === 1 || everyThread || open === 'all' || open === index, settings),
-	);
+	// A proxy's workers (its per-thread document) are read at every poll, open or not: their history and alerts (gone,
+	// quiet) need each poll. The exporter decides its own (--no-worker-metrics: exporter/fleet.ts).
+	const miners = targets.map((target, index) => {
+		const watched: WatchedMiner = watchMiner(
+			target,
+			intervalMs,
+			limiter,
+			() => targets.length === 1 || everyThread || open === 'all' || open === index || watched.reader.dialect?.name === 'proxy',
+			settings,
+		);
+		return watched;
+	});
 	return {
 		miners,
 		simulator,

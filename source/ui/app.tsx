@@ -1,4 +1,4 @@
-import {useCallback, useEffect, useMemo, useState, type ReactNode} from 'react';
+import {useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode} from 'react';
 import {Dashboard, type DashboardProps, type IntervalControl} from './screens/dashboard/view.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MinerHistory} from '../history/stores.js';
@@ -17,6 +17,8 @@ import type {FleetSaved} from './screens/fleet/reduce.js';
 import type {Prefs} from '../prefs/prefs.js';
 import {CHART_SPANS, DEFAULT_SPAN} from './screens/chart/reduce.js';
 import {FixedNowContext} from './hooks/use-now.js';
+import {ProxyView, type ProxyViewProps} from './screens/proxy/view.js';
+import type {ProxySaved} from './screens/proxy/reduce.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
 
@@ -31,6 +33,8 @@ export type AppMiner = {
 	readonly tokenGiven?: boolean;
 	/** Its history's stores (history/stores.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
 	readonly history?: MinerHistory;
+	/** 'proxy': an xmrig-proxy, as the session was told before it answers (--rigs `kind`, discovery); its answer wins. */
+	readonly kind?: 'miner' | 'proxy';
 };
 
 /** What the config view slot is given: which miner, and its store. */
@@ -92,9 +96,21 @@ type Screen =
 	| {readonly name: 'fleet'}
 	| {readonly name: 'dashboard'; readonly index: number}
 	| {readonly name: 'config'; readonly index: number}
-	/** The chart (`g`) and the event view (`e`) of a rig (index), or every rig's events (null); Esc goes back to `from`. */
-	| {readonly name: 'chart'; readonly index: number; readonly from: 'fleet' | 'dashboard'; readonly worker?: string | null}
-	| {readonly name: 'events'; readonly index: number | null; readonly from: 'fleet' | 'dashboard'; readonly worker?: string | null};
+	/**
+	 * The chart (`g`) and the event view (`e`) of a rig (index), or every rig's events (null); Esc goes back to `from`.
+	 * From a proxy's screen (which shows in the dashboard's place), `worker` names the worker whose detail was open, or
+	 * is null for the proxy's own.
+	 */
+	| {readonly name: 'chart'; readonly index: number; readonly from: 'fleet' | 'dashboard' | 'proxy'; readonly worker?: string | null}
+	| {
+			readonly name: 'events';
+			readonly index: number | null;
+			readonly from: 'fleet' | 'dashboard' | 'proxy';
+			readonly worker?: string | null;
+	  };
+
+/** Whether a screen was opened from a rig's own screen (its dashboard, or a proxy's screen in its place). */
+const fromRig = (from: 'fleet' | 'dashboard' | 'proxy') => from !== 'fleet';
 
 /**
  * The rig whose dashboard, config view, or chart or event view opened from its dashboard is open; -1 for the fleet
@@ -102,8 +118,28 @@ type Screen =
  */
 function openRig(screen: Screen): number {
 	if (screen.name === 'fleet') return -1;
-	if (screen.name === 'chart' || screen.name === 'events') return screen.from === 'dashboard' && screen.index !== null ? screen.index : -1;
+	if (screen.name === 'chart' || screen.name === 'events') return fromRig(screen.from) && screen.index !== null ? screen.index : -1;
 	return screen.index;
+}
+
+/** Whether a monitor's latest snapshot is an xmrig-proxy's (it re-renders only when that changes). */
+function useIsProxy(store: Store<MonitorState>): boolean {
+	const proxy = useCallback(() => store.getState().snapshot?.proxy != null, [store]);
+	const subscribe = useCallback((listener: () => void) => store.subscribe(listener), [store]);
+	return useSyncExternalStore(subscribe, proxy, proxy);
+}
+
+/** A rig's own screen: the proxy screen while its snapshot is a proxy's, else the miner's dashboard. */
+function RigScreen({
+	store,
+	dashboard,
+	proxy,
+}: {
+	readonly store: Store<MonitorState>;
+	readonly dashboard: ReactNode;
+	readonly proxy: ReactNode;
+}) {
+	return useIsProxy(store) ? proxy : dashboard;
 }
 
 /**
@@ -181,6 +217,7 @@ export function App({
 	);
 	// The fleet's last-hour column, read once a minute while the fleet shows.
 	const [hours] = useState(() => (lastHour && fleetMode ? new FleetHoursStore(lastHour, miners.length) : undefined));
+	const kinds = useMemo(() => miners.map((rig) => rig.kind ?? null), [miners]);
 	// One miner: its dashboard shows the session's notices among its events.
 	const [single] = useState(() => {
 		const only = miners[0]?.store;
@@ -219,6 +256,27 @@ export function App({
 	const openEvents = useCallback(() => {
 		if (index >= 0) setScreen({name: 'events', index, from: 'dashboard'});
 	}, [index, setScreen]);
+	// A proxy's screen: its chart and events, of the proxy (worker null) or of the worker whose detail is open.
+	const proxyChart = useCallback(
+		(worker: string | null) => {
+			if (index >= 0) setScreen({name: 'chart', index, from: 'proxy', worker});
+		},
+		[index, setScreen],
+	);
+	const proxyEvents = useCallback(
+		(worker: string | null) => {
+			if (index >= 0) setScreen({name: 'events', index, from: 'proxy', worker});
+		},
+		[index, setScreen],
+	);
+	// The proxy screen's selection, sort, filter and open detail, kept while its chart, events or config view shows.
+	const [proxySaved, setProxySaved] = useState<{readonly index: number; readonly saved: ProxySaved} | null>(null);
+	const saveProxy = useCallback(
+		(saved: ProxySaved) => {
+			if (index >= 0) setProxySaved({index, saved});
+		},
+		[index],
+	);
 	const fleetChart = useCallback(
 		(rig: number) => {
 			setSelected(rig);
@@ -231,7 +289,7 @@ export function App({
 	}, [setScreen]);
 	const closeView = useCallback(() => {
 		setScreen(
-			(screen.name === 'chart' || screen.name === 'events') && screen.from === 'dashboard' && screen.index !== null
+			(screen.name === 'chart' || screen.name === 'events') && fromRig(screen.from) && screen.index !== null
 				? {name: 'dashboard', index: screen.index}
 				: {name: 'fleet'},
 		);
@@ -298,6 +356,7 @@ export function App({
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
 				{...(fleetBatch ? {onBatch: fleetBatch, readOnly, tokens} : {})}
+				kinds={kinds}
 			/>
 		);
 	} else if (screen.name === 'config' && renderConfig) {
@@ -317,8 +376,23 @@ export function App({
 			optional.onEvents = openEvents;
 		}
 
+		const proxy: {-readonly [K in keyof ProxyViewProps]?: ProxyViewProps[K]} = {};
+		if (miner.onRefresh) proxy.onRefresh = miner.onRefresh;
+		if (renderConfig) proxy.onConfig = openConfig;
+		if (fleetMode) proxy.onBack = backToFleet;
+		if (miner.history) {
+			proxy.onChart = proxyChart;
+			proxy.onEvents = proxyEvents;
+		}
+
+		if (proxySaved?.index === shownIndex) proxy.saved = proxySaved.saved;
 		body = (
-			<Dashboard key={shownIndex} store={fleetMode || !single ? miner.store : single} onQuit={onQuit} readOnly={readOnly} {...optional} />
+			<RigScreen
+				key={shownIndex}
+				store={miner.store}
+				dashboard={<Dashboard store={fleetMode || !single ? miner.store : single} onQuit={onQuit} readOnly={readOnly} {...optional} />}
+				proxy={<ProxyView store={miner.store} onQuit={onQuit} onSave={saveProxy} {...proxy} />}
+			/>
 		);
 	}
 

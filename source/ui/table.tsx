@@ -67,6 +67,24 @@ export function fitColumns<Row>(columns: readonly Column<Row>[], width: number, 
 	return kept.map((column) => ({column, width: (widths.get(column) ?? column.width) + (column.flex ? spare : 0)}));
 }
 
+/** Where a table is sorted: the column's id, its arrow and a word for a sort with no column of its own ("listed"). */
+export type SortMark = {readonly column: string; readonly arrow: '▲' | '▼'; readonly word?: string};
+
+/** The column the rows are sorted by is never dropped, and says so in its heading: "10s▲", "rig listed▲". */
+export function markSorted<Row>(columns: readonly Column<Row>[], sorted: SortMark | null): readonly Column<Row>[] {
+	if (sorted === null) return columns;
+	return columns.map((column) => {
+		if (column.id !== sorted.column) return column;
+		const header = sorted.word ? `${column.header} ${sorted.word}${sorted.arrow}` : `${column.header}${sorted.arrow}`;
+		return {...column, header, width: Math.max(column.width, header.length), drop: 0};
+	});
+}
+
+/** The gap between a table's columns: two spaces where the terminal is wide, else one (the fleet's, a proxy's workers). */
+export function tableGap(width: number): number {
+	return width >= 110 ? 2 : 1;
+}
+
 /** Pads or cuts `text` to exactly `width` columns ("…" marks a cut). */
 export function fitCell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
 	if (width <= 0) return '';

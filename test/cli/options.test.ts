@@ -1,4 +1,5 @@
 import {expect, test} from 'vitest';
+import {demoSpelling} from '../../source/cli/argv.js';
 import {planRun, type CliFlags} from '../../source/cli/options.js';
 import {UsageError} from '../../source/errors.js';
 
@@ -27,6 +28,14 @@ test('a malformed --on-alert, an empty --rigs, or --rigs with --demo is bad usag
 	expect(() => plan({onAlert: `say 'oops`})).toThrow(/--on-alert: the command has an unclosed single quote/);
 	expect(() => plan({rigs: ' '})).toThrow(/--rigs needs the path/);
 	expect(() => plan({rigs: 'r.json', demo: true})).toThrow(/--demo/);
+});
+
+test('--demo proxy (or --demo=proxy) watches the simulated xmrig-proxy; the word is no address', () => {
+	expect(plan({demo: true}, ['proxy'])).toMatchObject({demo: true, demoProxy: true, urls: []});
+	expect(plan({demo: true}).demoProxy).toBeUndefined();
+	expect(() => plan({demo: true}, ['10.0.0.5:8080'])).toThrow(/--demo/);
+	expect(demoSpelling(['--demo=proxy', '-i', '1'])).toEqual(['--demo', 'proxy', '-i', '1']);
+	expect(demoSpelling(['--', '--demo=proxy'])).toEqual(['--', '--demo=proxy']);
 });
 
 test('--paused-alert takes a duration with a unit (default 10 minutes, 0 never); anything else is bad usage', () => {

@@ -41,21 +41,37 @@ type Yoga = {
 };
 type Clip = {x1?: number; x2?: number; y1?: number; y2?: number};
 type InkOutput = {
-	readonly caches: {styledChars: Map<string, unknown>; widths: Map<string, number>; blockWidths: Map<string, number>};
+	readonly caches: {
+		styledChars: Map<string, unknown>;
+		widths: Map<string, number>;
+		blockWidths: Map<string, number>;
+		lines?: Map<string, unknown>;
+	};
 	write(x: number, y: number, text: string, options: {transformers: Array<(line: string, index: number) => string>}): void;
 	clip(clip: Clip): void;
 	unclip(): void;
 	get(): {output: string; height: number};
 };
 type InkOutputClass = new (options: {width: number; height: number}) => InkOutput;
+type CreateElement = (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => unknown;
+type InkScreen = {
+	renderToString: (node: unknown, options?: {columns?: number}) => string;
+	Box: unknown;
+	Text: unknown;
+	createElement: CreateElement;
+};
 
 /** Ink's frame buffer (not among its package exports: imported by its file). */
 const inkOutputFile = path.resolve('node_modules/ink/build/output.js');
+/** Ink's line diff (the same). */
+const inkLineUpdateFile = path.resolve('node_modules/ink/build/line-update.js');
+type LineUpdate = (previous: string, next: string, columns: number) => string;
 
 const work = mkdtempSync(path.join(tmpdir(), 'rigtop-patches-'));
 let patches: Patch[];
-let patched: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass};
-let original: {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass};
+type Modules = {stringWidth: StringWidth; meow: Meow; Yoga: Yoga; InkOutput: InkOutputClass; ink: InkScreen; lineUpdate: LineUpdate};
+let patched: Modules;
+let original: Modules;
 let patchedFile: string;
 
 const importFrom = async (specifier: string): Promise<Record<string, unknown>> => (await import(specifier)) as Record<string, unknown>;
@@ -65,16 +81,20 @@ beforeAll(async () => {
 		const entry = path.join(work, 'entry.mjs');
 		writeFileSync(
 			entry,
-			`export {default as stringWidth} from 'string-width'; export {default as meow} from 'meow'; export {default as Yoga} from 'yoga-layout'; export {default as InkOutput} from ${JSON.stringify(inkOutputFile)};`,
+			`export {default as stringWidth} from 'string-width'; export {default as meow} from 'meow'; export {default as Yoga} from 'yoga-layout'; export {default as InkOutput} from ${JSON.stringify(inkOutputFile)};
+export * as ink from './ink-screen.mjs'; export {default as lineUpdate} from ${JSON.stringify(inkLineUpdateFile)};`,
 		);
+		writeFileSync(path.join(work, 'ink-screen.mjs'), `export {renderToString, Box, Text} from 'ink'; export {createElement} from 'react';`);
 		const {build} = await importFrom('esbuild');
 		const buildModule = await importFrom(pathToFileURL(path.resolve('scripts/build.mjs')).href);
 		patches = buildModule['patches'] as Patch[];
-		const outfile = path.join(work, 'patched.mjs');
+		const outfile = path.join(work, 'out', 'patched.js');
+		// Split as the CLI is: Ink's devtools (never installed) stays in a chunk nothing loads.
 		await (build as (options: object) => Promise<unknown>)({
 			...(buildModule['common'] as object),
-			entryPoints: [entry],
-			outfile,
+			entryPoints: {patched: entry},
+			outdir: path.join(work, 'out'),
+			splitting: true,
 			nodePaths: [path.resolve('node_modules')],
 		});
 		original = {
@@ -82,6 +102,11 @@ beforeAll(async () => {
 			meow: (await importFrom('meow'))['default'] as Meow,
 			Yoga: (await importFrom('yoga-layout'))['default'] as Yoga,
 			InkOutput: (await importFrom(pathToFileURL(inkOutputFile).href))['default'] as InkOutputClass,
+			lineUpdate: (await importFrom(pathToFileURL(inkLineUpdateFile).href))['default'] as LineUpdate,
+			ink: {
+				...((await importFrom('ink')) as Pick<InkScreen, 'renderToString' | 'Box' | 'Text'>),
+				createElement: (await importFrom('react'))['createElement'] as CreateElement,
+			},
 		};
 		patchedFile = outfile;
 		patched = (await importFrom(pathToFileURL(outfile).href)) as typeof patched;
@@ -102,7 +127,7 @@ afterAll(() => {
 
 it('the build applies each patch to the package version it names', () => {
 	expect(patches.map((patch) => patch.packageName).sort()).toEqual(['ink', 'meow', 'string-width', 'yoga-layout']);
-	for (const patch of patches) expect(patch.applied, patch.packageName).toBe(1);
+	for (const patch of patches) expect(patch.applied, patch.packageName).toBe(patch.packageName === 'ink' ? 3 : 1);
 });
 
 describe('ink output (the text caches carried from one frame to the next)', () => {
@@ -147,6 +172,10 @@ describe('ink output (the text caches carried from one frame to the next)', () =
 		expect(tokenized).toBeDefined();
 		// The next frame finds the same tokens: not tokenized again.
 		expect(draw(patched.InkOutput, 'same text').styledChars.get('same text')).toBe(tokenized);
+		// Nor split into lines again.
+		const lines = first.lines?.get('same text');
+		expect(lines).toEqual(['same text']);
+		expect(draw(patched.InkOutput, 'same text').lines?.get('same text')).toBe(lines);
 		// The original starts each frame empty.
 		draw(original.InkOutput, 'same text');
 		expect(new original.InkOutput({width: 12, height: 1}).caches.styledChars.size).toBe(0);
@@ -154,12 +183,171 @@ describe('ink output (the text caches carried from one frame to the next)', () =
 		// A frame keeps what it used: a string two frames old is gone, and the caches never grow past two frames.
 		for (let index = 0; index < 3000; index++) {
 			const caches = draw(patched.InkOutput, `text ${index}`);
-			expect(caches.styledChars.size + caches.widths.size + caches.blockWidths.size).toBeLessThan(40);
+			expect(caches.styledChars.size + caches.widths.size + caches.blockWidths.size + (caches.lines?.size ?? 0)).toBeLessThan(40);
 		}
 
 		const later = draw(patched.InkOutput, 'other');
 		expect(later.styledChars.has('text 2998')).toBe(false);
 		expect(later.styledChars.has('same text')).toBe(false);
+	});
+	/** How many row strings `get()` builds (each is trimmed once: String.prototype.trimEnd is counted). */
+	function rowsBuilt(output: InkOutput): {rows: number; text: string} {
+		const trimEnd = String.prototype.trimEnd;
+		let rows = 0;
+		String.prototype.trimEnd = function (this: string) {
+			rows++;
+			return trimEnd.call(this);
+		};
+		try {
+			const text = output.get().output;
+			return {rows, text};
+		} finally {
+			String.prototype.trimEnd = trimEnd;
+		}
+	}
+
+	it('builds again only the rows whose cells changed since the last frame', () => {
+		const draw = (Output: InkOutputClass, texts: string[]) => {
+			const output = new Output({width: 20, height: texts.length});
+			for (const [y, text] of texts.entries()) output.write(0, y, text, {transformers: []});
+			return output;
+		};
+
+		const texts = ['\u001B[32mmining\u001B[39m 中文', 'rate 1000 H/s 👍', '', 'last row'];
+		for (const Output of [original.InkOutput, patched.InkOutput]) draw(Output, texts).get();
+		const theirs = rowsBuilt(draw(original.InkOutput, texts));
+		const mine = rowsBuilt(draw(patched.InkOutput, texts));
+		expect(theirs.rows).toBe(4);
+		expect(mine.rows).toBe(0);
+		expect(mine.text).toBe(theirs.text);
+		// A row that changed is built again, the others are not.
+		const changed = rowsBuilt(draw(patched.InkOutput, ['\u001B[32mmining\u001B[39m 中文', 'rate 1001 H/s 👍', '', 'last row']));
+		expect(changed.rows).toBe(1);
+		expect(changed.text).toContain('rate 1001 H/s 👍');
+	});
+});
+
+describe('ink text widths (each text node measured through the frame caches)', () => {
+	/** A dashboard-like screen at `frame`: titles, a table, a sparkline, wrapped and cut text, wide characters and emoji. */
+	function screen({renderToString, Box, Text, createElement: h}: InkScreen, frame: number, columns: number, color: boolean): string {
+		const paint = (code: number, text: string) => (color ? `\u001B[${code}m${text}\u001B[39m` : text);
+		const spark = '▁▂▃▄▅▆▇█'.repeat(12).slice(frame % 8, (frame % 8) + 40 + (frame % 30));
+		const row = (label: string, value: string) =>
+			h(Box, {key: label}, h(Box, {width: 12}, h(Text, {wrap: 'truncate-end'}, label)), h(Text, {wrap: 'truncate-end'}, value));
+		return renderToString(
+			h(
+				Box,
+				{flexDirection: 'column', width: columns, borderStyle: 'round', overflowY: 'hidden'},
+				h(Text, {bold: color, color: color ? 'cyan' : undefined}, `rig-${frame % 5} · ${paint(32, 'mining')} · 中文 👍🏽`),
+				row('hashrate', `${paint(33, String(1000 + (frame % 17)))} H/s  ${spark}`),
+				row('pool', `pool.example.net:${3333 + (frame % 3)} 漢字が境界にまたがる ${'x'.repeat(frame % 50)}`),
+				row('shares', `${frame % 11} accepted, 0 rejected ✓ 🇯🇵 e\u0301`),
+				h(
+					Box,
+					{width: Math.max(8, columns - 20)},
+					h(Text, {wrap: 'wrap'}, `event ${frame}: ${'a long line that has to wrap '.repeat(1 + (frame % 3))}界`),
+				),
+				h(Text, {wrap: 'truncate-middle'}, `${'長'.repeat(frame % 60)}|${paint(31, 'end')}\nsecond line ${frame}`),
+			),
+			{columns},
+		);
+	}
+
+	it('draws the same screens as the original, colour or not, as they change from frame to frame', () => {
+		const differences: string[] = [];
+		let distinct = new Set<string>();
+		for (const columns of [80, 200, 41, 12]) {
+			for (const color of [true, false]) {
+				for (let frame = 0; frame < 80; frame++) {
+					const mine = screen(patched.ink, frame, columns, color);
+					if (mine !== screen(original.ink, frame, columns, color)) differences.push(`${columns} columns, colour ${color}, frame ${frame}`);
+					distinct = distinct.add(mine);
+				}
+			}
+		}
+
+		expect(differences.slice(0, 5)).toEqual([]);
+		expect(distinct.size).toBeGreaterThan(400);
+		// The screens hold what the patch measures: wide characters, emoji and (in colour) escapes.
+		expect([...distinct].some((frame) => frame.includes('中文 👍🏽') && frame.includes('\u001B['))).toBe(true);
+		expect([...distinct].some((frame) => frame.includes('中文 👍🏽') && !frame.includes('\u001B['))).toBe(true);
+	});
+	it('measures no text again when the next frame draws the same screen', () => {
+		// string-width splits non-ASCII text into graphemes (Intl.Segmenter): count the splits of a repeated frame.
+		const segment = Intl.Segmenter.prototype.segment;
+		let splits = 0;
+		const measuringSecondFrame = (ink: InkScreen) => {
+			screen(ink, 7, 80, true);
+			splits = 0;
+			Intl.Segmenter.prototype.segment = function (this: Intl.Segmenter, text: string) {
+				splits++;
+				return segment.call(this, text);
+			};
+			try {
+				screen(ink, 7, 80, true);
+			} finally {
+				Intl.Segmenter.prototype.segment = segment;
+			}
+
+			return splits;
+		};
+
+		expect(measuringSecondFrame(original.ink)).toBeGreaterThan(0);
+		expect(measuringSecondFrame(patched.ink)).toBe(0);
+	});
+});
+
+describe('ink line update (widths of the line diff kept)', () => {
+	/** Rows of a screen at `frame`: box edges, a sparkline, a value that changes, wide characters and colours. */
+	const row = (frame: number, index: number) =>
+		[
+			`│ 10s ${(10 + (frame % 7) / 10).toFixed(1)} kH/s  60s 10.0 │`,
+			`\u001B[32m${'▁▂▃▄▅▆▇█'.repeat(8).slice(frame % 8, (frame % 8) + 30)}\u001B[39m ${frame % 5}`,
+			`中文 rig-${frame % 3} 👍 ${'x'.repeat(frame % 9)} ─╮`,
+			`plain ascii line ${frame % 4}`,
+		][index % 4]!;
+
+	it('writes the same changes as the original', () => {
+		const differences: string[] = [];
+		for (const columns of [80, 40, 12]) {
+			for (let frame = 1; frame < 300; frame++) {
+				for (let index = 0; index < 4; index++) {
+					const previous = row(frame - 1, index);
+					const next = row(frame, index);
+					if (patched.lineUpdate(previous, next, columns) !== original.lineUpdate(previous, next, columns)) {
+						differences.push(`${columns} columns, frame ${frame}, row ${index}`);
+					}
+				}
+			}
+		}
+
+		expect(differences.slice(0, 5)).toEqual([]);
+	});
+
+	it('measures no part of a line again when the same change comes again', () => {
+		const previous = row(3, 0);
+		const next = row(4, 0);
+		// string-width splits non-ASCII text into graphemes: count the splits of anything but the two whole lines
+		// (the line diff splits those itself).
+		const measures = (lineUpdate: LineUpdate) => {
+			lineUpdate(previous, next, 80);
+			const segment = Intl.Segmenter.prototype.segment;
+			let count = 0;
+			Intl.Segmenter.prototype.segment = function (this: Intl.Segmenter, text: string) {
+				if (text !== previous && text !== next) count++;
+				return segment.call(this, text);
+			};
+			try {
+				lineUpdate(previous, next, 80);
+			} finally {
+				Intl.Segmenter.prototype.segment = segment;
+			}
+
+			return count;
+		};
+
+		expect(measures(original.lineUpdate)).toBeGreaterThan(0);
+		expect(measures(patched.lineUpdate)).toBe(0);
 	});
 });
 

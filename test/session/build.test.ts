@@ -2,7 +2,8 @@ import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
-import {buildSession} from '../../source/session/build.js';
+import {buildSession, whereResult} from '../../source/session/build.js';
+import {formatWhere} from '../../source/discovery/where.js';
 import type {RunPlan} from '../../source/commands/command.js';
 import type {Session} from '../../source/session/session.js';
 
@@ -53,5 +54,38 @@ describe('--rigs: what is found about one rig is noted on it', () => {
 		// Everything is still said on stderr before the screen starts, and nothing holds the token.
 		for (const note of garage?.target.notes ?? []) expect(warned).toContain(note);
 		expect(JSON.stringify(warned)).not.toContain('garage-secret-token');
+	});
+});
+
+describe('--rigs with an xmrig-proxy', () => {
+	test('a rig of kind "proxy" is a proxy in --where and in the session before it answers', async () => {
+		dir = await mkdtemp(path.join(tmpdir(), 'rigtop-build-session-'));
+		const rigs = path.join(dir, 'rigs.json');
+		await writeFile(
+			rigs,
+			JSON.stringify([
+				{name: 'attic', url: '127.0.0.1:18681'},
+				{name: 'front', url: '127.0.0.1:18682', kind: 'proxy'},
+			]),
+		);
+		const plan = {
+			mode: 'live',
+			demo: false,
+			rigsFile: rigs,
+			urls: [],
+			history: false,
+			intervalMs: 2000,
+			pausedAlertMs: 600_000,
+			tokenFile: undefined,
+			tokenFlag: undefined,
+			tokenEnv: undefined,
+			configPath: undefined,
+		} as unknown as RunPlan;
+		const where = formatWhere(await whereResult(plan));
+		expect(where[0]).toBe('rigtop will monitor 1 miner and 1 xmrig-proxy:');
+		expect(where).toContain('  attic  http://127.0.0.1:18681');
+		expect(where).toContain('  front  http://127.0.0.1:18682  (xmrig-proxy)');
+		session = await buildSession(plan, () => {});
+		expect(session.miners.map((miner) => miner.target.kind)).toEqual([undefined, 'proxy']);
 	});
 });

@@ -29,6 +29,23 @@ describe('--rigs FILE', () => {
 		]);
 	});
 
+	test('"kind" says a rig is an xmrig-proxy (or a miner) before it answers; anything else is refused', async () => {
+		const file = await rigsFile([
+			{name: 'px', url: '10.0.0.9:3344', kind: 'proxy'},
+			{name: 'm', url: '10.0.0.5:8080', kind: 'miner'},
+			{url: '10.0.0.6:8080'},
+		]);
+		expect(await readRigsFile(file)).toEqual([
+			{url: 'http://10.0.0.9:3344', name: 'px', tokenFile: undefined, kind: 'proxy'},
+			{url: 'http://10.0.0.5:8080', name: 'm', tokenFile: undefined, kind: 'miner'},
+			{url: 'http://10.0.0.6:8080', name: undefined, tokenFile: undefined},
+		]);
+		const bad = await rigsFile([{url: '10.0.0.9:3344', kind: 'xmrig-proxy'}]);
+		const error = await readRigsFile(bad).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(UsageError);
+		expect((error as Error).message).toMatch(/rig 1: "kind" must be "miner" or "proxy" \(an xmrig-proxy\), not "xmrig-proxy"$/);
+	});
+
 	test('a file saved with a byte-order mark reads like one without', async () => {
 		const file = await rigsFile(`\uFEFF${JSON.stringify([{name: 'bom', url: '10.0.0.7:8080'}])}`);
 		expect(await readRigsFile(file)).toEqual([{url: 'http://10.0.0.7:8080', name: 'bom', tokenFile: undefined}]);

@@ -1,7 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest';
 import {createSession, type Session} from '../../source/session/session.js';
 import {startRawServer} from '../helpers/raw-server.js';
-import {routes626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
+import {routes626, routesProxy626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
 
 const miners: ReplayMiner[] = [];
 const sessions: Session[] = [];
@@ -132,5 +132,29 @@ describe('first polls', () => {
 		expect(session.miners[0]!.monitor.getState().polls).toBe(0);
 		await session.close();
 		await silent.close();
+	});
+});
+
+describe('session: an xmrig-proxy reads its workers at every poll, open or not', () => {
+	it('asks a proxy for /1/workers in the fleet view, while the miner beside it reads its summary alone', async () => {
+		const miner = await startReplayMiner(routes626());
+		const proxy = await startReplayMiner(routesProxy626());
+		miners.push(miner, proxy);
+		const session = createSession(
+			[
+				{url: miner.url, token: null},
+				{url: proxy.url, token: 'proxy-secret-3b7'},
+			],
+			60_000,
+		);
+		sessions.push(session);
+		session.start();
+		await Promise.all([polled(session, 0, 1), polled(session, 1, 1)]);
+		expect(session.miners[1]!.monitor.getState().snapshot?.proxy?.workers?.map((worker) => worker.name)).toEqual(['rig-6.26', 'rig-5.11']);
+		const {asked} = await pollInFleetView(miner, proxy, session);
+		// The worker rows feed their history and alerts (a worker gone in the night), so the fleet view reads them too.
+		expect(asked[1]).toContain('GET /1/workers');
+		expect(asked[0]).toEqual(['GET /2/summary']);
+		expect(session.miners[1]!.monitor.getState().snapshot?.proxy?.workers).toHaveLength(2);
 	});
 });

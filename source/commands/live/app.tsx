@@ -130,7 +130,13 @@ export function startLive(
 			new WorkerHistory(source, {monitor: watched.monitor, slot, recorder: session.recorder ?? null, capacity, worker});
 		const history = new HistoryStores(source, watched.monitor, workerSource);
 		histories.push(history);
-		return {store: watched.monitor, history, tokenGiven: watched.target.token !== null, ...minerActions(watched, plan.readOnly)};
+		return {
+			store: watched.monitor,
+			history,
+			tokenGiven: watched.target.token !== null,
+			...(watched.target.kind === undefined ? {} : {kind: watched.target.kind}),
+			...minerActions(watched, plan.readOnly),
+		};
 	});
 	// The fleet's p and r: a batch (source/batch/) on the rigs asked for; each rig it touched gets the event in its
 	// events log, which the session's recorder writes to the history (as the dashboard's pause), and is polled now.

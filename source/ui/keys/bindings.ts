@@ -14,9 +14,11 @@ import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
 /**
  * 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over any
  * screen; 'question' a y/n question on the dashboard (p); 'chart' the full-screen hashrate chart (`g`); 'events' the
- * full-screen event view (`e`).
+ * full-screen event view (`e`); 'proxy' an xmrig-proxy's screen (its state over its workers' table, typing a filter
+ * there is 'fleetFilter' too), 'worker' one worker's detail on it (Enter).
  */
-export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events' | 'fleetBatch' | 'fleetResults';
+export type Screen =
+	'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events' | 'proxy' | 'worker' | 'fleetBatch' | 'fleetResults';
 
 export type CommandName =
 	| 'quit'
@@ -89,12 +91,14 @@ export type CommandName =
 	/** Ctrl+Z: hand the shell back (fg brings rigtop back), on every screen; hooks/use-keys.ts acts on it. */
 	| 'suspend';
 
-const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events'];
+const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events', 'proxy', 'worker'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
 const dashboardAndFleet: readonly Screen[] = ['dashboard', 'fleet'];
 const chart: readonly Screen[] = ['chart'];
 const eventView: readonly Screen[] = ['events'];
+const proxy: readonly Screen[] = ['proxy'];
+const proxyAndWorker: readonly Screen[] = ['proxy', 'worker'];
 
 /** Ctrl+Z, as a shell's job control has it: on every screen and in every mode (the terminal's raw mode turns it into a key). */
 const SUSPEND_KEYS: readonly KeySpec[] = [{input: 'z', ctrl: true}];
@@ -302,6 +306,82 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		description: 'close the results (back to the rigs)',
 		contexts: ['fleetResults'],
 		footer: 'close',
+	},
+	// A proxy's screen: its workers' table moves, sorts and filters as the fleet's does (issue 26).
+	{
+		command: 'fleetUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'select the worker above',
+		contexts: proxy,
+		footer: 'select',
+		footerWith: 'fleetDown',
+	},
+	{command: 'fleetDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'select the worker below', contexts: proxy},
+	{command: 'open', keys: [{special: 'return'}], description: "open the selected worker's detail", contexts: proxy, footer: 'open'},
+	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'workers: one page up', contexts: proxy},
+	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'workers: one page down', contexts: proxy},
+	{command: 'fleetTop', keys: [{special: 'home'}], description: 'workers: first one', contexts: proxy},
+	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'workers: last one', contexts: proxy},
+	{
+		command: 'sort',
+		keys: [{input: 's'}],
+		description: 'sort by the next column: state, 1m, 10m, rejects, last share, name, as listed',
+		contexts: proxy,
+		footer: 'sort',
+	},
+	{command: 'sortReverse', keys: [{input: 'I'}], description: 'reverse the sort', contexts: proxy},
+	{
+		command: 'filter',
+		keys: [{input: '/'}],
+		description: 'show only the workers whose name or ip holds what you type',
+		contexts: proxy,
+		footer: 'filter',
+	},
+	{
+		command: 'clearFilter',
+		keys: [{special: 'escape'}],
+		description: 'clear the filter; with none, back to the fleet',
+		contexts: proxy,
+		footer: 'back',
+	},
+	{
+		command: 'refresh',
+		keys: [{input: 'R'}],
+		description: 'poll the proxy now',
+		contexts: proxyAndWorker,
+		footer: 'refresh',
+		needs: 'refresh',
+	},
+	{
+		command: 'config',
+		keys: [{input: 'c'}],
+		description: "view and edit the proxy's config",
+		contexts: proxy,
+		footer: 'config',
+		needs: 'config',
+	},
+	{
+		command: 'closeView',
+		keys: [{special: 'escape'}],
+		description: "in a worker's detail: back to the workers",
+		contexts: ['worker'],
+		footer: 'back',
+	},
+	{
+		command: 'chart',
+		keys: [{input: 'g'}],
+		description: "the hashrate chart: the proxy's, or in a worker's detail the worker's",
+		contexts: proxyAndWorker,
+		footer: 'chart',
+		needs: 'chart',
+	},
+	{
+		command: 'events',
+		keys: [{input: 'e'}],
+		description: "the events: the proxy's, or in a worker's detail the worker's",
+		contexts: proxyAndWorker,
+		footer: 'events',
+		needs: 'events',
 	},
 	{command: 'yes', keys: [{input: 'y'}], description: 'yes, do it', contexts: ['question'], footer: 'yes'},
 	{

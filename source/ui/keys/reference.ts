@@ -13,13 +13,18 @@ type Section = {
 	readonly footer: readonly Hint[];
 };
 
+/** A context's keys (and those of `also`, a mode of the same screen, each binding once), with its footer. */
 function section<Command extends string, Context extends string>(
 	keymap: Keymap<Command, Context>,
 	context: Context,
 	title: string,
+	also?: Context,
 ): Section {
 	const all = new Set(keymap.bindings.map((binding) => binding.command));
-	return {title, bindings: keymap.bindings.filter((binding) => binding.contexts.includes(context)), footer: keymap.footer(context, all)};
+	const bindings = keymap.bindings.filter(
+		(binding) => binding.contexts.includes(context) || (also !== undefined && binding.contexts.includes(also)),
+	);
+	return {title, bindings, footer: keymap.footer(context, all)};
 }
 
 /** Every context a user can be in, with what each of its keys does. */
@@ -27,7 +32,8 @@ export function keysReference(): readonly Section[] {
 	return [
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
-		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet: typing a filter (/)'),
+		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet or proxy: typing a filter (/)'),
+		section(SCREEN_KEYMAP, 'proxy', "proxy (and a worker's detail, Enter)", 'worker'),
 		section(SCREEN_KEYMAP, 'chart', 'chart (g)'),
 		section(SCREEN_KEYMAP, 'events', 'events (e)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
@@ -46,9 +52,10 @@ export function keysReference(): readonly Section[] {
 export function keysHelpLines(): readonly string[] {
 	const sections = keysReference();
 	const titled = (title: string) => sections.find((entry) => entry.title === title);
-	const [dashboardKeys, fleetKeys, chartKeys, eventKeys, configKeys] = [
+	const [dashboardKeys, fleetKeys, proxyKeys, chartKeys, eventKeys, configKeys] = [
 		titled('dashboard'),
 		titled('fleet'),
+		titled("proxy (and a worker's detail, Enter)"),
 		titled('chart (g)'),
 		titled('events (e)'),
 		titled('config view'),
@@ -75,6 +82,7 @@ export function keysHelpLines(): readonly string[] {
 		'Keys (? on the dashboard or the fleet lists every key)',
 		...line('dashboard', dashboardKeys),
 		...line('fleet', fleetKeys),
+		...line('proxy', proxyKeys),
 		...line('chart', chartKeys),
 		...line('events', eventKeys),
 		...line('config', configKeys),

@@ -119,6 +119,8 @@ describe('keymap', () => {
 			'question',
 			'chart',
 			'events',
+			'proxy',
+			'worker',
 			'fleetBatch',
 			'fleetResults',
 		]);
@@ -143,10 +145,14 @@ describe('keymap', () => {
 		expect(screens[1]).toBe(
 			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · p pause · r resume · g chart · e events',
 		);
-		expect(screens[2]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
-		expect(screens[3]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');
-		expect(screens[4]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
-		expect(screens).toHaveLength(5);
+		// The proxy's screen: the fleet's keys on its workers, no pause (the proxy has none).
+		expect(screens[2]).toBe(
+			'  proxy      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc back · R refresh · c config · g chart · e events',
+		);
+		expect(screens[3]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
+		expect(screens[4]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');
+		expect(screens[5]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
+		expect(screens).toHaveLength(6);
 	});
 
 	test("the readme's keys table is the one the keymap gives", () => {

@@ -9,7 +9,7 @@
  * column is as wide as its longest count written whole: shares are never shortened ("25 102/25 140").
  */
 import {DASH, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../../format.js';
-import {fitColumns, type Column, type FittedColumn} from '../../table.js';
+import {fitColumns, markSorted, tableGap, type Column, type FittedColumn} from '../../table.js';
 import {hourCells} from './hours.js';
 import {sortArrow, type FleetSort} from './order.js';
 import type {ColumnTotal, FleetRow, FleetTotals} from './rows.js';
@@ -22,7 +22,7 @@ export type FleetLine =
 	| {readonly kind: 'counted'; readonly totals: FleetTotals};
 
 function rate(line: FleetLine, window: 0 | 1 | 2, width: number): string {
-	if (line.kind === 'counted') return countedNote(line.totals.windows[window], line.totals.count, width);
+	if (line.kind === 'counted') return countedNote(line.totals.windows[window], line.totals.miners, width);
 	const value: number | null = line.kind === 'rig' ? (line.row.rates?.[window] ?? null) : line.totals.windows[window].sum;
 	if (line.kind === 'rig' && line.row.rates === null) return DASH;
 	return formatHashrate(value, {pad: true}).trimEnd();
@@ -47,9 +47,25 @@ export function formatShares(good: number | null, total: number | null): string 
 	return `${formatInteger(good)}/${formatInteger(total)}`;
 }
 
-/** The totals row's state cell: how many rigs answered their latest poll, "4/6 up". */
-export function totalsState(totals: Pick<FleetTotals, 'answered' | 'count'>): string {
+/** The totals row's state cell: how many rigs answered their latest poll, "4/6 up" (with proxies, how many miners). */
+export function totalsState(
+	totals: Pick<FleetTotals, 'answered' | 'count'> & Partial<Pick<FleetTotals, 'proxies' | 'miners' | 'minersAnswered'>>,
+): string {
+	// With proxies the row is the miners' ("miners"): their count, none when only proxies are shown.
+	if (totals.proxies !== undefined && totals.proxies.count > 0 && totals.miners !== undefined && totals.minersAnswered !== undefined) {
+		return totals.miners === 0 ? DASH : `${totals.minersAnswered}/${totals.miners} up`;
+	}
+
 	return `${totals.answered}/${totals.count} up`;
+}
+
+/**
+ * The totals row's rig cell: "total", "shown" under a filter; with proxies among the rigs (shown), "miners", since the
+ * row sums the miners alone (a proxy's rate and shares are its miners'; the footer says when a filter is in force).
+ */
+export function totalsLabel(totals: Pick<FleetTotals, 'proxies'>, shown: boolean): string {
+	if (totals.proxies.count === 0) return shown ? 'shown' : 'total';
+	return 'miners';
 }
 
 /** A name or pool longer than this is cut even where there is room (one odd name must not take the table). */
@@ -82,19 +98,45 @@ export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width
  * What the rig and pool columns want: their longest text over every rig (not only those in view, so scrolling keeps
  * the widths); the shares column's width: its longest count over every rig and their total (`totals`, of every rig).
  */
-export type FleetWants = {readonly rig: number; readonly pool: number; readonly shares?: number};
+export type FleetWants = {
+	readonly rig: number;
+	readonly pool: number;
+	readonly shares?: number;
+	/** Some rig is an xmrig-proxy: the table has a kind column, and its 60 s and pool columns say what a proxy's hold. */
+	readonly proxies?: boolean;
+	/** The kind column's longest text. */
+	readonly kind?: number;
+	/** The state column's longest text of a proxy ("no upstream"), where a proxy's is longer than a miner's words. */
+	readonly state?: number;
+};
+
+/** The kind column's text for a rig: "miner"; a proxy with its workers, "proxy, 12 workers" (shorter forms where narrow). */
+export function kindCell(row: Pick<FleetRow, 'kind' | 'workers'>, width = Number.POSITIVE_INFINITY): string {
+	if (row.kind === 'miner') return 'miner';
+	if (row.workers === null) return 'proxy';
+	const count = formatInteger(row.workers);
+	const forms = [`proxy, ${count} worker${row.workers === 1 ? '' : 's'}`, `proxy ${count} wk`, `proxy ${count}`, `px ${count}`];
+	return forms.find((form) => form.length <= width) ?? forms.at(-1) ?? 'proxy';
+}
 
 export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals, 'good' | 'total' | 'sharesCounted'>): FleetWants {
 	let rig = 0;
 	let pool = 0;
+	let kind = 0;
+	let state = 0;
+	let proxies = false;
 	let shares = totals && totals.sharesCounted > 0 ? formatShares(totals.good, totals.total).length : 0;
 	for (const row of rows) {
 		rig = Math.max(rig, rigLabel(row).length);
-		pool = Math.max(pool, row.pool?.length ?? 0);
+		pool = Math.max(pool, (row.kind === 'proxy' ? row.upstream : row.pool)?.length ?? 0);
+		kind = Math.max(kind, kindCell(row).length);
+		proxies ||= row.kind === 'proxy';
+		if (row.kind === 'proxy') state = Math.max(state, row.state.length);
 		shares = Math.max(shares, formatShares(row.good, row.total).length);
 	}
 
-	return {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool), shares: Math.max(SHARES_WIDTH, shares)};
+	const wants = {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool), shares: Math.max(SHARES_WIDTH, shares)};
+	return proxies ? {...wants, proxies, kind, state} : wants;
 }
 
 /** The history column: at least 12 characters (5 minutes each), 30 where there is room (2 minutes each). */
@@ -107,6 +149,7 @@ export function fleetColumns(
 	hours = false,
 	sort: FleetSort | null = null,
 ): readonly Column<FleetLine>[] {
+	const proxies = wants.proxies === true;
 	const columns: Column<FleetLine>[] = [
 		{
 			id: 'rig',
@@ -116,17 +159,32 @@ export function fleetColumns(
 			// The last hour, when it was seen and the alert text go before a name is cut.
 			wantOver: 9,
 			cell: (line, width) =>
-				line.kind === 'rig' ? fitRigLabel(line.row, width) : line.kind === 'total' ? (line.shown ? 'shown' : 'total') : '',
+				line.kind === 'rig' ? fitRigLabel(line.row, width) : line.kind === 'total' ? totalsLabel(line.totals, line.shown === true) : '',
 		},
 		{
 			id: 'state',
 			header: 'state',
 			width: 9,
+			// A proxy's "no upstream" whole where there is room.
+			want: wants.state ?? 0,
 			drop: 1,
 			cell: (line) => (line.kind === 'rig' ? line.row.state : line.kind === 'total' ? totalsState(line.totals) : ''),
 		},
+		// With proxies: what kind of rig, and a proxy's workers; kept about as long as the state.
+		{
+			id: 'kind',
+			// "proxy 12" under "kind/wk" where narrow ("proxy, 12 workers" where there is room).
+			header: 'kind/wk',
+			width: 8,
+			want: wants.kind ?? 0,
+			drop: 1.5,
+			cell: (line, width) => (line.kind === 'rig' ? kindCell(line.row, width) : ''),
+		},
 		{id: 'r10', header: '10s', width: 9, align: 'right', drop: 2, cell: (line, width) => rate(line, 0, width)},
-		{id: 'r60', header: '60s', width: 9, align: 'right', drop: 5, cell: (line, width) => rate(line, 1, width)},
+		// A proxy has no 60 s window: its 1 min rate shows here, and the heading says so (kept: it is a proxy's only rate).
+		proxies
+			? {id: 'r60', header: '60s/1m', width: 9, align: 'right', drop: 2.5, cell: (line, width) => rate(line, 1, width)}
+			: {id: 'r60', header: '60s', width: 9, align: 'right', drop: 5, cell: (line, width) => rate(line, 1, width)},
 		{id: 'r15', header: '15m', width: 9, align: 'right', drop: 3, cell: (line, width) => rate(line, 2, width)},
 		{
 			id: 'hour',
@@ -146,7 +204,7 @@ export function fleetColumns(
 				line.kind === 'rig'
 					? formatShares(line.row.good, line.row.total)
 					: line.kind === 'counted'
-						? countedNote({counted: line.totals.sharesCounted}, line.totals.count, width)
+						? countedNote({counted: line.totals.sharesCounted}, line.totals.miners, width)
 						: line.totals.sharesCounted > 0
 							? formatShares(line.totals.good, line.totals.total)
 							: DASH,
@@ -166,11 +224,12 @@ export function fleetColumns(
 		},
 		{
 			id: 'pool',
-			header: 'pool',
-			width: 12,
+			// A proxy's pools are its upstreams: "1/1 up", "error 1/2".
+			header: proxies ? 'pool/upstream' : 'pool',
+			width: proxies ? 13 : 12,
 			want: wants.pool,
 			drop: 8,
-			cell: (line) => (line.kind === 'rig' ? (line.row.pool ?? DASH) : ''),
+			cell: (line) => (line.kind === 'rig' ? ((line.row.kind === 'proxy' ? line.row.upstream : line.row.pool) ?? DASH) : ''),
 		},
 		{
 			id: 'up',
@@ -197,21 +256,14 @@ export function fleetColumns(
 			cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
 		},
 	];
-	const shown = hours ? columns : columns.filter((column) => column.id !== 'hour');
-	const sorted = sort === null ? null : sortArrow(sort);
+	const shown = columns.filter((column) => (hours || column.id !== 'hour') && (proxies || column.id !== 'kind'));
 	// The column the rows are sorted by is never dropped, and says so: "10s▲".
-	return sorted === null
-		? shown
-		: shown.map((column) => {
-				if (column.id !== sorted.column) return column;
-				const header = sorted.word ? `${column.header} ${sorted.word}${sorted.arrow}` : `${column.header}${sorted.arrow}`;
-				return {...column, header, width: Math.max(column.width, header.length), drop: 0};
-			});
+	return markSorted(shown, sort === null ? null : sortArrow(sort));
 }
 
 /** The gap between the fleet's columns: two spaces where the terminal is wide, else one. */
 export function fleetGap(width: number): number {
-	return width >= 110 ? 2 : 1;
+	return tableGap(width);
 }
 
 /** The fleet's columns fitted to `width` columns of table (the terminal's, less the selection and alert marks). */

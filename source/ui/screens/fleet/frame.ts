@@ -61,16 +61,11 @@ export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv, marki
 			: fleetTotals(
 					order.map((index) => states[index]!),
 					now,
+					order.map((index) => rows[index]?.kind ?? null),
 				);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const gap = fleetGap(size.columns);
-	const fitted = fittedColumns(
-		{rig: wants.rig, pool: wants.pool, shares: wants.shares ?? 0},
-		hours,
-		sort,
-		size.columns - prefixWidth(marking),
-		gap,
-	);
+	const fitted = fittedColumns({...wants, shares: wants.shares ?? 0}, hours, sort, size.columns - prefixWidth(marking), gap);
 	const layout = computeFleetLayout(size.columns, size.rows, Math.max(1, order.length), hasCountedLine(fitted, shownTotals));
 	return {order, shownTotals, gap, fitted, layout};
 }
@@ -84,8 +79,8 @@ let lastFit: {readonly key: string; readonly fitted: Fitted} | null = null;
  * The fleet's columns fitted (fitFleetColumns), the same object while what they are fitted for is the same: the
  * rows' memo (table.tsx) compares them, so a poll redraws only the rows whose text changed.
  */
-function fittedColumns(wants: Required<FleetWants>, hours: boolean, sort: FleetSort, width: number, gap: number): Fitted {
-	const key = JSON.stringify([wants.rig, wants.pool, wants.shares, hours, sort, width, gap]);
+function fittedColumns(wants: FleetWants & {readonly shares: number}, hours: boolean, sort: FleetSort, width: number, gap: number): Fitted {
+	const key = JSON.stringify([wants.rig, wants.pool, wants.shares, wants.proxies, wants.kind, wants.state, hours, sort, width, gap]);
 	if (lastFit?.key !== key) lastFit = {key, fitted: fitFleetColumns(wants, hours, sort, width, gap)};
 	return lastFit.fitted;
 }

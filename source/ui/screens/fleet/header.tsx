@@ -19,10 +19,24 @@ export type FleetHeaderProps = {
 
 const ORDER: readonly StatusBadge['word'][] = ['live', 'PAUSED', 'no pool', 'stale', 'connecting', 'down', 'error'];
 
-/** The headline's total: "11.7 kH/s total"; "(3 of 4 up rigs)" when some rig that answered has no rate yet. */
-export function headlineTotal(totals: Pick<FleetTotals, 'rate' | 'rated' | 'answered'>): string {
-	const partial = totals.rated < totals.answered ? ` (${totals.rated} of ${totals.answered} up rigs)` : '';
-	return `${formatHashrate(totals.rate)} total${partial}`;
+/**
+ * The headline's total: "11.7 kH/s total"; "(3 of 4 up rigs)" when some rig that answered has no rate yet. With
+ * proxies in the fleet it is the miners' alone and says so: "11.7 kH/s total of 4 miners".
+ */
+export function headlineTotal(totals: Pick<FleetTotals, 'rate' | 'rated' | 'minersAnswered' | 'miners' | 'proxies'>): string {
+	const partial = totals.rated < totals.minersAnswered ? ` (${totals.rated} of ${totals.minersAnswered} up rigs)` : '';
+	const of = totals.proxies.count > 0 ? ` of ${totals.miners} miner${totals.miners === 1 ? '' : 's'}` : '';
+	return `${formatHashrate(totals.rate)} total${of}${partial}`;
+}
+
+/**
+ * The proxies' own total, apart from the miners' (a proxy's rate is its miners', who may be rows too): "proxy 1.05
+ * kH/s (1m, not in total)", "2 proxies …"; null without proxies.
+ */
+export function proxiesTotal(totals: Pick<FleetTotals, 'proxies'>): string | null {
+	const {count, rate} = totals.proxies;
+	if (count === 0) return null;
+	return `${count === 1 ? 'proxy' : `${count} proxies`} ${formatHashrate(rate)} (1m, not in total)`;
 }
 
 /**
@@ -34,6 +48,8 @@ function FleetHeaderView({totals, width, window, sort = null, marked = 0}: Fleet
 	const theme = useTheme();
 	const left = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`, headlineTotal(totals)];
 	if (marked > 0) left.splice(1, 0, `${marked} marked`);
+	const proxies = proxiesTotal(totals);
+	if (proxies !== null) left.push(proxies);
 	if (window) left.push(window);
 	if (sort) left.push(sort);
 	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => `${totals.byState.get(word) ?? 0} ${word}`);

@@ -75,10 +75,11 @@ function measure(row: FleetRow, key: FleetSortKey): number {
 	switch (key) {
 		case 'state':
 			return stateRank(row);
+		// A proxy has no 10 s or 15 m window: it sorts by its 1 min and 10 min rates, the nearest it has.
 		case 'r10':
-			return row.rates?.[0] ?? unknown;
+			return (row.kind === 'proxy' ? row.rates?.[1] : row.rates?.[0]) ?? unknown;
 		case 'r15':
-			return row.rates?.[2] ?? unknown;
+			return (row.kind === 'proxy' ? row.proxyLong : row.rates?.[2]) ?? unknown;
 		case 'rej':
 			// Highest rate first: sort on its negative. No shares yet: nothing to worry about, last.
 			return row.total === null || row.total === 0 || row.rejected === null ? Number.POSITIVE_INFINITY : -row.rejected / row.total;

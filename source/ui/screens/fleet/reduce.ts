@@ -11,12 +11,12 @@
  * step's effects.
  */
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
-import {scrollHelp, toggleHelp} from '../../help-toggle.js';
+import {helpKey} from '../../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
-import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
-import {scrollToShow} from '../../scroll.js';
+import {pastedLine, type TypedText} from '../config/line-editor.js';
 import {commandOf} from '../contract.js';
+import {activeFilterOf, isListMove, moveKey, placeIn, selectedIn, settleIn, startFilter, typeFilter, type ListPlace} from '../list.js';
 import {availability} from './availability.js';
 import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
 import {fleetOrder, LISTED, nextSort, type FleetSort} from './order.js';
@@ -106,16 +106,11 @@ export function initialFleetUiState(
 
 /** The filter the table shows now: the one being typed, else the one in force. */
 export function activeFilter(state: FleetUiState): string {
-	return state.prompt ? state.prompt.text : state.filter;
+	return activeFilterOf(state);
 }
 
 /** The lines in order, the selected rig's line and the first line shown, for these rows. */
-export type FleetView = {
-	readonly order: readonly number[];
-	/** The selected line (-1 when no rig is shown); its rig is order[position]. */
-	readonly position: number;
-	readonly offset: number;
-};
+export type FleetView = ListPlace<number>;
 
 /**
  * Where things are in the frame of this env: the order (sorted, filtered), the selected rig's line (the first line
@@ -129,35 +124,17 @@ export function fleetView(state: FleetUiState, env: FleetEnv): FleetView {
 
 /** fleetView for an order already made (the view sorts once per render). */
 export function place(state: FleetUiState, order: readonly number[], pageSize: number): FleetView {
-	if (state.pinned) return {order, position: order.length === 0 ? -1 : 0, offset: 0};
-	const found = order.indexOf(state.selected);
-	const position = order.length === 0 ? -1 : Math.max(0, found);
-	const offset = position < 0 ? 0 : scrollToShow(state.offset, position, order.length, Math.max(0, pageSize));
-	return {order, position, offset};
+	return placeIn(state, order, pageSize);
 }
 
 /** The selected rig now: the one the state names while it is shown, else the first shown; null when none is. */
 export function selectedRig(state: FleetUiState, env: Pick<FleetEnv, 'rows'>): number | null {
-	const order = fleetOrder(env.rows, state.sort, activeFilter(state));
-	if (order.length === 0) return null;
-	if (state.pinned) return order[0] ?? null;
-	return order.includes(state.selected) ? state.selected : (order[0] ?? null);
-}
-
-/** Moves the selection to line `target` of the order (clamped), scrolling to show it. */
-function moveTo(state: FleetUiState, view: FleetView, target: number, pageSize: number): FleetUiState {
-	if (view.order.length === 0) return state;
-	const position = Math.min(Math.max(0, target), view.order.length - 1);
-	const selected = view.order[position] ?? state.selected;
-	const offset = scrollToShow(view.offset, position, view.order.length, Math.max(0, pageSize));
-	return selected === state.selected && offset === state.offset && !state.pinned ? state : {...state, selected, offset, pinned: false};
+	return selectedIn(state, fleetOrder(env.rows, state.sort, activeFilter(state)));
 }
 
 /** After the sort or the filter changed: the same rig selected when it is still shown (else the first), in view. */
 function settle(state: FleetUiState, env: FleetEnv): FleetUiState {
-	const view = fleetView(state, env);
-	const selected = view.position < 0 ? state.selected : (view.order[view.position] ?? state.selected);
-	return {...state, selected, offset: view.offset};
+	return settleIn(state, fleetView(state, env));
 }
 
 export function reduce(state: FleetUiState, action: FleetUiAction, env: FleetEnv): FleetStep {
@@ -171,13 +148,13 @@ function stepOf(state: FleetUiState, action: FleetUiAction, env: FleetEnv): Flee
 			const shown = state.message === null ? state : {...state, message: null};
 			if (shown.batch) return batchStep(shown, shown.batch, action.input, action.key, env);
 			if (shown.asking) return questionStep(shown, shown.asking, action.input, action.key, env);
-			return shown.prompt ? promptStep(shown, shown.prompt, action.input, action.key, env) : keyStep(shown, action, env);
+			return shown.prompt ? promptStep(shown, action.input, action.key, env) : keyStep(shown, action, env);
 		}
 
 		case 'paste': {
 			const line = state.prompt ? pastedLine(action.text) : null;
 			if (!state.prompt || line === null) return stateOnly(state);
-			return promptStep(state, state.prompt, line, {}, env);
+			return promptStep(state, line, {}, env);
 		}
 	}
 }
@@ -245,13 +222,11 @@ function batchStep(state: FleetUiState, batch: NonNullable<FleetUiState['batch']
 }
 
 /** Typing the filter: it applies as it is typed; Enter keeps it, Esc clears it. */
-function promptStep(state: FleetUiState, prompt: TypedText, input: string, key: KeyLike, env: FleetEnv): FleetStep {
+function promptStep(state: FleetUiState, input: string, key: KeyLike, env: FleetEnv): FleetStep {
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
 	const command = outcome && 'command' in outcome ? outcome.command : null;
-	if (command === 'filterKeep') return stateOnly(settle({...state, filter: prompt.text.trim(), prompt: null}, env));
-	if (command === 'filterClear') return stateOnly(settle({...state, filter: '', prompt: null}, env));
-	const typed = typeKey(prompt, input, key);
-	return stateOnly(typed === prompt ? state : settle({...state, prompt: typed}, env));
+	const typed = typeFilter(state, command === 'filterKeep' || command === 'filterClear' ? command : null, input, key);
+	return stateOnly(typed === state ? state : settle(typed, env));
 }
 
 function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key'}>, env: FleetEnv): FleetStep {
@@ -263,37 +238,16 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 	const frame = fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0);
 	const pageSize = frame.layout.rigRows;
 	const view = place(state, frame.order, pageSize);
-	const page = Math.max(1, pageSize);
+	if (isListMove(outcome.command)) return stateOnly(moveKey(state, view, outcome.command, pageSize));
+	const help = helpKey(state, outcome.command, () => helpMaxOf(env, frame.layout));
+	if (help !== null) return stateOnly(help);
 	switch (outcome.command) {
-		case 'help':
-		case 'back':
-			return stateOnly(toggleHelp({...state, helpOffset: 0}, outcome.command));
-		case 'helpUp':
-		case 'helpDown': {
-			// From the entry shown (a larger terminal may scroll less far than the state says).
-			const helpMax = helpMaxOf(env, frame.layout);
-			const shown = {...state, helpOffset: Math.min(state.helpOffset, helpMax)};
-			return stateOnly(scrollHelp(shown, outcome.command === 'helpUp' ? -1 : 1, helpMax));
-		}
-
-		case 'fleetUp':
-			return stateOnly(moveTo(state, view, view.position - 1, pageSize));
-		case 'fleetDown':
-			return stateOnly(moveTo(state, view, view.position + 1, pageSize));
-		case 'fleetPageUp':
-			return stateOnly(moveTo(state, view, view.position - page, pageSize));
-		case 'fleetPageDown':
-			return stateOnly(moveTo(state, view, view.position + page, pageSize));
-		case 'fleetTop':
-			return stateOnly(moveTo(state, view, 0, pageSize));
-		case 'fleetBottom':
-			return stateOnly(moveTo(state, view, view.order.length - 1, pageSize));
 		case 'sort':
 			return stateOnly(settle({...state, sort: nextSort(state.sort)}, env));
 		case 'sortReverse':
 			return stateOnly(settle({...state, sort: {...state.sort, reversed: !state.sort.reversed}}, env));
 		case 'filter':
-			return stateOnly({...state, prompt: {text: state.filter, caret: state.filter.length}});
+			return stateOnly(startFilter(state));
 		case 'clearFilter':
 			return stateOnly(settle({...state, filter: ''}, env));
 		case 'refreshAll':
@@ -322,7 +276,7 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 			const marked = new Set(state.marked);
 			if (marked.has(rig)) marked.delete(rig);
 			else marked.add(rig);
-			const moved = moveTo(state, view, view.position + 1, pageSize);
+			const moved = moveKey(state, view, 'fleetDown', pageSize);
 			return stateOnly({...moved, selected: moved.pinned ? rig : moved.selected, pinned: false, marked});
 		}
 

@@ -5,8 +5,8 @@
 import type {RigAlerts} from '../../../alerts/center.js';
 import type {Alert} from '../../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../../monitor/types.js';
-import type {MinerSnapshot, RateWindows} from '../../../miner/model.js';
-import {formatAgo, formatDurationShort, formatWhen} from '../../../format.js';
+import type {MinerSnapshot, ProxyUpstreams, RateWindows} from '../../../miner/model.js';
+import {formatAgo, formatDurationShort, formatInteger, formatWhen} from '../../../format.js';
 import {hostPort} from '../../../monitor/name.js';
 import type {HourPoint} from '../../../history/last-hour.js';
 import {describeEvents, type EventLine} from '../../event-lines.js';
@@ -28,15 +28,29 @@ export type FleetRow = {
 	readonly tag: string | null;
 	/** What `/` matches: name, URL and pool (the last one known, even while the rig is down), lower case. */
 	readonly search: string;
-	/** "live", "down 4m", "stale 12s", "paused", "no pool", "error", "connecting". */
+	/** "live", "down 4m", "stale 12s", "paused", "no pool" ("no upstream" for a proxy), "error", "connecting". */
 	readonly state: string;
 	/** The state's word alone (for sorting). */
 	readonly word: StatusBadge['word'];
 	readonly tone: ThemeToken;
 	/** The values are the last ones read, not the present (stale): dimmed. */
 	readonly outdated: boolean;
-	/** null: nothing to show (never read, or down / error: the row says so instead). */
+	/**
+	 * 'proxy' for an xmrig-proxy (its last answer said so, even while it is down now, or the --rigs file does before
+	 * it answers), else 'miner'.
+	 */
+	readonly kind: RigKind;
+	/** A proxy's workers (its summary's count); null for a miner, or a proxy not read. */
+	readonly workers: number | null;
+	/** A proxy's upstreams in a few words ("1/1 up", "error 1/2"); null for a miner, or a proxy not read. */
+	readonly upstream: string | null;
+	/**
+	 * null: nothing to show (never read, or down / error: the row says so instead). A proxy's are `[null, its 1 min
+	 * rate, null]`: it has no 10 s or 15 m window; its 1 min one shows in the 60 s column.
+	 */
 	readonly rates: RateWindows | null;
+	/** A proxy's 10 min rate, what sorting by 15m uses for it (the nearest window it has); null for a miner. */
+	readonly proxyLong: number | null;
 	readonly good: number | null;
 	readonly total: number | null;
 	readonly rejected: number | null;
@@ -53,6 +67,21 @@ export type FleetRow = {
 	readonly hour: readonly HourPoint[] | null;
 };
 
+export type RigKind = 'miner' | 'proxy';
+
+/** A rig's kind: what it answered last (a snapshot with proxy data is a proxy), else what the session was told. */
+export function rigKind(state: Pick<MonitorState, 'snapshot'>, told: RigKind | null = null): RigKind {
+	if (state.snapshot !== null) return state.snapshot.proxy !== null ? 'proxy' : 'miner';
+	return told ?? 'miner';
+}
+
+/** A proxy's upstreams as the fleet's pool column says them: "1/1 up", "error 1/2" (any in error), "0/2 up"; null: unknown. */
+export function upstreamState(upstreams: ProxyUpstreams | null): string | null {
+	if (upstreams === null) return null;
+	if (upstreams.error > 0) return `error ${formatInteger(upstreams.error)}/${formatInteger(upstreams.total)}`;
+	return `${formatInteger(upstreams.active)}/${formatInteger(upstreams.total)} up`;
+}
+
 /** One column's total: the sum over the rigs that show a value in that column, and how many they are. */
 export type ColumnTotal = {
 	/** null when no rig shows a value in the column. */
@@ -62,27 +91,35 @@ export type ColumnTotal = {
 };
 
 /**
- * The fleet's totals. The headline's rate is what the fleet makes now: each rig that answered its latest poll counts
- * with its freshest rate (10 s, else 60 s), so a rig started a minute ago is in it. Each column of the totals row sums
- * every rig that shows a value in that column (a stale rig's last values too, as its row shows them), and counts them:
- * a rig whose 15 m window has not filled yet is left out of the 15 m total alone, which says so ("· 2 of 5").
+ * The fleet's totals. The headline's rate is what the fleet's miners make now: each miner that answered its latest poll
+ * counts with its freshest rate (10 s, else 60 s), so a rig started a minute ago is in it. Each column of the totals
+ * row sums every miner that shows a value in that column (a stale rig's last values too, as its row shows them), and
+ * counts them: a rig whose 15 m window has not filled yet is left out of the 15 m total alone, which says so ("· 2 of
+ * 5"). An xmrig-proxy is in none of these sums: its rate and shares are those of the miners behind it, which may be
+ * rows of this fleet too; the proxies' own total is apart (`proxies`), and the header says it is not in the total.
  */
 export type FleetTotals = {
-	/** Rigs in the table. */
+	/** Rigs in the table, proxies too. */
 	readonly count: number;
-	/** Rigs that answered their latest poll. */
+	/** Rigs that answered their latest poll, proxies too. */
 	readonly answered: number;
-	/** The headline: the answering rigs' freshest rates (10 s, else 60 s) summed; null when none has one yet. */
+	/** The miners in the table (count less the proxies): what the column totals are of. */
+	readonly miners: number;
+	/** Miners that answered their latest poll. */
+	readonly minersAnswered: number;
+	/** The headline: the answering miners' freshest rates (10 s, else 60 s) summed; null when none has one yet. */
 	readonly rate: number | null;
-	/** Answering rigs in `rate` (≤ answered: one that has neither window yet is not; a paused one counts as 0). */
+	/** Answering miners in `rate` (≤ minersAnswered: one that has neither window yet is not; a paused one counts as 0). */
 	readonly rated: number;
-	/** The 10 s, 60 s and 15 m columns. */
+	/** The 10 s, 60 s and 15 m columns, of the miners. */
 	readonly windows: readonly [ColumnTotal, ColumnTotal, ColumnTotal];
-	/** The shares column: good and total shares summed over `sharesCounted` rigs (the reject rate is theirs too). */
+	/** The shares column: good and total shares summed over `sharesCounted` miners (the reject rate is theirs too). */
 	readonly good: number;
 	readonly total: number;
 	readonly sharesCounted: number;
-	/** How many miners are in each state word, for the header ("2 live · 1 down"). */
+	/** The proxies: how many, and their 1 min rates summed over those that answered (null when none has one). */
+	readonly proxies: {readonly count: number; readonly rate: number | null; readonly rated: number};
+	/** How many rigs are in each state word, for the header ("2 live · 1 down"). */
 	readonly byState: ReadonlyMap<StatusBadge['word'], number>;
 };
 
@@ -91,7 +128,9 @@ function age(since: number, now: number): string {
 	return formatDurationShort(Math.max(0, (now - since) / 1000));
 }
 
-function stateText(badge: StatusBadge, state: MonitorState, now: number): string {
+function stateText(badge: StatusBadge, state: MonitorState, now: number, kind: RigKind): string {
+	// A proxy's pools are its upstreams: with none active it says so in its own word.
+	if (badge.word === 'no pool' && kind === 'proxy') return 'no upstream';
 	if (badge.word === 'down' && state.failingSince !== null) return `down ${age(state.failingSince, now)}`;
 	if (badge.word === 'stale') {
 		const since = state.lastSuccessAt ?? state.failingSince;
@@ -121,26 +160,34 @@ export function fleetRow(
 	alerts?: RigAlerts,
 	tag: string | null = null,
 	hour: readonly HourPoint[] | null = null,
+	told: RigKind | null = null,
 ): FleetRow {
 	const badge = statusBadge(state, now);
 	const snapshot = shownSnapshot(state);
 	const shown = snapshot !== null;
 	const where = hostPort(state.url);
+	const kind = rigKind(state, told);
+	const proxy = shown ? snapshot.proxy : null;
 	return {
 		index,
 		name: state.name,
 		where,
 		tag,
-		search: [state.name, state.url, state.snapshot?.connection.pool ?? ''].join(' ').toLowerCase(),
-		state: stateText(badge, state, now),
+		// A proxy's pool is its upstreams': "proxy" finds the proxies.
+		search: [state.name, state.url, kind === 'proxy' ? 'proxy' : (state.snapshot?.connection.pool ?? '')].join(' ').toLowerCase(),
+		state: stateText(badge, state, now, kind),
 		word: badge.word,
 		tone: badge.tone,
 		outdated: state.status === 'stale',
+		kind,
+		workers: proxy?.workerCount ?? null,
+		upstream: proxy === null ? null : upstreamState(proxy.upstreams),
 		rates: shown ? snapshot.hashrate.total : null,
+		proxyLong: proxy?.hashrate[1] ?? null,
 		good: shown ? snapshot.results.good : null,
 		total: shown ? snapshot.results.total : null,
 		rejected: shown ? snapshot.results.rejected : null,
-		pool: shown ? (snapshot.connection.connected ? snapshot.connection.pool : null) : null,
+		pool: shown && proxy === null ? (snapshot.connection.connected ? snapshot.connection.pool : null) : null,
 		uptime: shown ? snapshot.uptime : null,
 		lastSeenAt: state.lastSuccessAt,
 		seen: formatAgo(state.lastSuccessAt, now).replace(' ago', ''),
@@ -188,9 +235,12 @@ export function fleetRows(
 	now: number,
 	alerts?: readonly (RigAlerts | undefined)[],
 	hours?: readonly (readonly HourPoint[] | null)[],
+	kinds?: readonly (RigKind | null)[],
 ): FleetRow[] {
 	const tags = rigTags(states);
-	return states.map((state, index) => fleetRow(state, index, now, alerts?.[index], tags[index] ?? null, hours?.[index] ?? null));
+	return states.map((state, index) =>
+		fleetRow(state, index, now, alerts?.[index], tags[index] ?? null, hours?.[index] ?? null, kinds?.[index] ?? null),
+	);
 }
 
 const known = (rate: number | null): rate is number => rate !== null && Number.isFinite(rate);
@@ -200,37 +250,58 @@ function columnTotal(values: readonly (number | null)[]): ColumnTotal {
 	return {sum: summed.length === 0 ? null : summed.reduce((sum, value) => sum + value, 0), counted: summed.length};
 }
 
-export function fleetTotals(states: readonly MonitorState[], now: number): FleetTotals {
+/** The totals of these rigs; `kinds` (as the rows have them) tells a proxy that never answered. */
+export function fleetTotals(states: readonly MonitorState[], now: number, kinds?: readonly (RigKind | null)[]): FleetTotals {
 	const byState = new Map<StatusBadge['word'], number>();
 	const shown: MinerSnapshot[] = [];
 	let answered = 0;
+	let miners = 0;
+	let minersAnswered = 0;
 	let rate: number | null = null;
 	let rated = 0;
-	for (const state of states) {
+	let proxyCount = 0;
+	let proxyRate: number | null = null;
+	let proxyRated = 0;
+	states.forEach((state, index) => {
 		const word = statusBadge(state, now).word;
 		byState.set(word, (byState.get(word) ?? 0) + 1);
+		const proxy = rigKind(state, kinds?.[index] ?? null) === 'proxy';
+		if (proxy) proxyCount++;
+		else miners++;
 		const snapshot = shownSnapshot(state);
-		if (snapshot !== null) shown.push(snapshot);
-		if (state.status !== 'live' || snapshot === null) continue;
+		if (snapshot !== null && !proxy) shown.push(snapshot);
+		if (state.status !== 'live' || snapshot === null) return;
 		answered++;
+		if (proxy) {
+			const minute = snapshot.proxy?.hashrate[0] ?? null;
+			if (!known(minute)) return;
+			proxyRated++;
+			proxyRate = (proxyRate ?? 0) + minute;
+			return;
+		}
+
+		minersAnswered++;
 		const [r10, r60] = snapshot.hashrate.total;
 		const freshest = known(r10 ?? null) ? r10 : known(r60 ?? null) ? r60 : snapshot.paused === true ? 0 : null;
-		if (freshest === null || freshest === undefined) continue;
+		if (freshest === null || freshest === undefined) return;
 		rated++;
 		rate = (rate ?? 0) + freshest;
-	}
+	});
 
 	const window = (at: 0 | 1 | 2) => columnTotal(shown.map((snapshot) => snapshot.hashrate.total[at] ?? null));
 	const withShares = shown.filter((snapshot) => known(snapshot.results.good) && known(snapshot.results.total));
 	return {
 		count: states.length,
 		answered,
+		miners,
+		minersAnswered,
 		rate,
 		rated,
 		windows: [window(0), window(1), window(2)],
 		good: withShares.reduce((sum, snapshot) => sum + snapshot.results.good, 0),
 		total: withShares.reduce((sum, snapshot) => sum + snapshot.results.total, 0),
 		sharesCounted: withShares.length,
+		proxies: {count: proxyCount, rate: proxyRate, rated: proxyRated},
 		byState,
 	};
 }

@@ -1,7 +1,8 @@
 import {Text} from 'ink';
 import {memo} from 'react';
 import type {Severity} from '../../../monitor/types.js';
-import {fitCell, type FittedColumn} from '../../table.js';
+import {type FittedColumn} from '../../table.js';
+import {headingsOf, segments, Segments} from '../../panes/segments.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import type {FleetLine} from './columns.js';
 import type {FleetRow, FleetTotals} from './rows.js';
@@ -36,47 +37,6 @@ export function prefixWidth(marking: boolean): number {
 const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: 'warn', error: 'error'};
 
 type Fitted = readonly FittedColumn<FleetLine>[];
-
-/** Cells whose colour can differ from the rest of the row. */
-const TONED = new Set(['rig', 'state', 'alert']);
-
-type Segment = {readonly text: string; readonly tone: ThemeToken | null; readonly plain: boolean};
-
-/**
- * The row as a few segments: each toned cell on its own, the plain cells between them joined into
- * one string. A row is then a handful of Text nodes, not one per cell (layout cost per redraw).
- */
-function segments(fitted: Fitted, line: FleetLine, gap: number, tone: (id: string) => ThemeToken | null): readonly Segment[] {
-	const out: Segment[] = [];
-	let plain = '';
-	fitted.forEach(({column, width}, index) => {
-		const text = `${index === 0 ? '' : ' '.repeat(gap)}${fitCell(column.cell(line, width), width, column.align)}`;
-		const token = TONED.has(column.id) ? tone(column.id) : null;
-		if (token === null) {
-			plain += text;
-			return;
-		}
-
-		if (plain !== '') out.push({text: plain, tone: null, plain: true});
-		plain = '';
-		out.push({text, tone: token, plain: false});
-	});
-	if (plain !== '') out.push({text: plain.trimEnd(), tone: null, plain: true});
-	return out;
-}
-
-function Segments({parts, dim}: {parts: readonly Segment[]; dim: boolean}) {
-	const theme = useTheme();
-	return (
-		<>
-			{parts.map((part, index) => (
-				<Text key={index} {...(part.tone ? theme.text(part.tone) : {})} {...theme.dim(dim && part.plain)}>
-					{part.text}
-				</Text>
-			))}
-		</>
-	);
-}
 
 function RigLineView({
 	row,
@@ -120,6 +80,9 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.state === b.state &&
 		a.tone === b.tone &&
 		a.outdated === b.outdated &&
+		a.kind === b.kind &&
+		a.workers === b.workers &&
+		a.upstream === b.upstream &&
 		a.rates?.[0] === b.rates?.[0] &&
 		a.rates?.[1] === b.rates?.[1] &&
 		a.rates?.[2] === b.rates?.[2] &&
@@ -166,12 +129,12 @@ function FleetTableView({
 	const theme = useTheme();
 	const marking = (marked?.size ?? 0) > 0;
 	const prefix = ' '.repeat(prefixWidth(marking));
-	const headings = fitted.map(({column, width: cellWidth}) => fitCell(column.header, cellWidth, column.align)).join(' '.repeat(gap));
+	const headings = headingsOf(fitted, gap);
 	return (
 		<>
 			<Text wrap="truncate-end" bold {...theme.text('muted')}>
 				{prefix}
-				{headings.trimEnd()}
+				{headings}
 			</Text>
 			{rows.length === 0 ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>

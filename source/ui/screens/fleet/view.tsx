@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box} from 'ink';
 import {useCallback, useMemo, useRef, useState} from 'react';
 import type {BatchState} from '../../../batch/types.js';
 import type {Store} from '../../../store.js';
@@ -9,11 +9,12 @@ import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {Footer, MessageLine} from '../../panes/footer.js';
 import {Wrapped} from '../../wrap.js';
+import {useTheme} from '../../theme.js';
 import {BatchPane} from './batch-pane.js';
 import type {FleetAction} from './batch-plan.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
-import {useTheme} from '../../theme.js';
+import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
 import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
 import {availability, fleetHelp, type FleetGiven} from './availability.js';
 import {fleetWants, rigLabel} from './columns.js';
@@ -32,7 +33,7 @@ import {
 	type FleetUiAction,
 	type FleetUiState,
 } from './reduce.js';
-import {fleetEventLines, fleetRows, fleetTotals} from './rows.js';
+import {fleetEventLines, fleetRows, fleetTotals, type RigKind} from './rows.js';
 import type {FleetState} from './store.js';
 import {FleetTable} from './table.js';
 
@@ -65,6 +66,8 @@ export type FleetViewProps = {
 	readonly readOnly?: boolean;
 	/** Each rig: whether rigtop sends it a token (the question says which rigs cannot be paused). */
 	readonly tokens?: readonly boolean[];
+	/** What each rig is, as the session was told before it answers ('proxy' from --rigs or discovery); null: not told. */
+	readonly kinds?: readonly (RigKind | null)[];
 };
 
 /** The batch on screen: its store, how to cancel it, what it does. */
@@ -78,34 +81,6 @@ const LOGIC: ScreenLogic<FleetUiState, FleetUiAction, FleetEnv, FleetCommand, Co
 /** The hours of a session without history: no column. */
 const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
 const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
-
-/** The lead's text, as FilterLead draws it (the footer fits its hints in what is left). */
-function filterLeadText(ui: FleetUiState, shown: number, count: number): string {
-	const matched = `${shown} of ${count}`;
-	return ui.prompt ? `/${ui.prompt.text}▏ ${matched}` : `/${ui.filter} ${matched}`;
-}
-
-/** The footer's lead while a filter is typed or in force: "/gar▏ 2 of 6". */
-function FilterLead({ui, shown, count}: {readonly ui: FleetUiState; readonly shown: number; readonly count: number}) {
-	const theme = useTheme();
-	const matched = `${shown} of ${count}`;
-	if (ui.prompt) {
-		const {text, caret} = ui.prompt;
-		return (
-			<Text>
-				<Text {...theme.text('accent')}>{`/${text.slice(0, caret)}▏${text.slice(caret)}`}</Text>
-				<Text {...theme.text('muted')}>{` ${matched}`}</Text>
-			</Text>
-		);
-	}
-
-	return (
-		<Text>
-			<Text {...theme.text('accent')}>{`/${ui.filter}`}</Text>
-			<Text {...theme.text('muted')}>{` ${matched}`}</Text>
-		</Text>
-	);
-}
 
 /**
  * Every miner on one screen: a row each, a totals row, the newest events of all of them, and the
@@ -128,6 +103,7 @@ export function FleetView({
 	onBatch,
 	readOnly = false,
 	tokens,
+	kinds,
 }: FleetViewProps) {
 	const theme = useTheme();
 	const [running, setRunning] = useState<Running | null>(null);
@@ -137,7 +113,7 @@ export function FleetView({
 	const hour = useStore(hours);
 	// The fleet store's time: the labels redraw with the data, with no clock of their own (unless the App fixed one).
 	const now = useFixedNow() ?? at;
-	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs), [states, alerts, now, hour.rigs]);
+	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs, kinds), [states, alerts, now, hour.rigs, kinds]);
 
 	const run = useCallback(
 		(effect: FleetCommand) => {
@@ -166,7 +142,15 @@ export function FleetView({
 	const events = onEvents !== undefined;
 	const pause = onBatch !== undefined;
 	const given = useMemo<FleetGiven>(() => ({refreshAll, chart, events, pause}), [refreshAll, chart, events, pause]);
-	const totals = useMemo(() => fleetTotals(states, now), [states, now]);
+	const totals = useMemo(
+		() =>
+			fleetTotals(
+				states,
+				now,
+				rows.map((row) => row.kind),
+			),
+		[states, now, rows],
+	);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const wants = useMemo(() => fleetWants(rows, totals), [rows, totals]);
 	const size = useTerminalSize();

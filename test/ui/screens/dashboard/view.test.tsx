@@ -690,8 +690,9 @@ describe('wiring', () => {
 		const store = createStore(makeState());
 		const {lastFrame, unmount} = render(<App miners={[{store}]} onQuit={() => {}} now={NOW} color={false} />);
 		expect(lastFrame()).toContain('rig-01');
-		// The dashboard's selection, and the header's age of the last good poll.
-		expect(store.listeners).toBe(2);
+		// The dashboard's selection, the header's age of the last good poll, and the App's own (whether the rig is an
+		// xmrig-proxy, to show the proxy screen instead).
+		expect(store.listeners).toBe(3);
 		unmount();
 		expect(store.listeners).toBe(0);
 	});

@@ -5,18 +5,34 @@
 import {watchMiner, type WatchedMiner} from '../../../../../source/session/session.js';
 import {createLimiter} from '../../../../../source/monitor/limiter.js';
 import {startSimulator, type SimOptions, type Simulator} from '../../../../../source/sim/simulator.js';
+import type {ProxySimOptions, ProxySimulator} from '../../../../../source/sim/proxy-simulator.js';
 
-export type SimFleet = {
-	readonly sims: readonly Simulator[];
+export type SimFleet<S = Simulator> = {
+	readonly sims: readonly S[];
 	readonly miners: readonly WatchedMiner[];
 	start(): void;
 	close(): Promise<void>;
 };
 
-export async function startSimFleet(rigs: readonly SimOptions[], intervalMs = 250): Promise<SimFleet> {
-	const sims = await Promise.all(rigs.map(async (options) => startSimulator({warm: true, ...options})));
+/** Miners alone; with a simulated xmrig-proxy (kind: 'proxy') among them, its simulator is a ProxySimulator. */
+export async function startSimFleet(rigs: readonly SimOptions[], intervalMs?: number, perThread?: () => boolean): Promise<SimFleet>;
+export async function startSimFleet(
+	rigs: readonly (SimOptions | ProxySimOptions)[],
+	intervalMs?: number,
+	perThread?: () => boolean,
+): Promise<SimFleet<Simulator | ProxySimulator>>;
+export async function startSimFleet(
+	rigs: readonly (SimOptions | ProxySimOptions)[],
+	intervalMs = 250,
+	perThread?: () => boolean,
+): Promise<SimFleet<Simulator | ProxySimulator>> {
+	const sims = await Promise.all(
+		rigs.map(async (options) =>
+			options.kind === 'proxy' ? startSimulator({warm: true, ...options}) : startSimulator({warm: true, ...options}),
+		),
+	);
 	const limiter = createLimiter(4);
-	const miners = sims.map((sim) => watchMiner({url: sim.url, token: null}, intervalMs, limiter));
+	const miners = sims.map((sim) => watchMiner({url: sim.url, token: null}, intervalMs, limiter, perThread));
 	return {
 		sims,
 		miners,

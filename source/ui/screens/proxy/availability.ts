@@ -1,0 +1,59 @@
+/**
+ * Which of the proxy screen's keys work now (screens/contract.ts): the one source of its footer, its `?` help and its
+ * key handler. What works follows what the app gave (poll now, the config view, the chart, the events, a fleet to go
+ * back to) and the screen's own state: the help, the filter being typed, a worker's detail. There is no pause: the
+ * proxy has none, so `p` is in no context of this screen. Nothing is refused: a key not given is not offered.
+ */
+import {type Capability, type HelpEntry} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {decide, helpOf, type Availability} from '../contract.js';
+
+/** What the app gave the proxy screen besides quitting; without one, its key is not offered. */
+export type ProxyGiven = {
+	readonly refresh: boolean;
+	readonly config: boolean;
+	readonly chart: boolean;
+	readonly events: boolean;
+	/** Esc with no filter: back to the fleet. */
+	readonly back: boolean;
+};
+
+export type ProxyAvailability = Availability<CommandName, Screen>;
+
+type ProxyModes = {readonly help: boolean; readonly prompt: unknown; readonly filter: string; readonly detail: string | null};
+
+function offered(given: ProxyGiven): ReadonlySet<Capability> {
+	const capabilities = new Set<Capability>(['scrollHelp']);
+	if (given.refresh) capabilities.add('refresh');
+	if (given.config) capabilities.add('config');
+	if (given.chart) capabilities.add('chart');
+	if (given.events) capabilities.add('events');
+	return capabilities;
+}
+
+/** The context the keys are read in: the help, the filter being typed, a worker's detail, or the workers' table. */
+export function proxyContext(state: ProxyModes): Screen {
+	if (state.help) return 'help';
+	if (state.prompt) return 'fleetFilter';
+	return state.detail === null ? 'proxy' : 'worker';
+}
+
+export function availability(state: ProxyModes, env: {readonly given: ProxyGiven}): ProxyAvailability {
+	const context = proxyContext(state);
+	const decided = decide(SCREEN_KEYMAP, context, offered(env.given));
+	// Esc clears a filter in force; with none it goes back to the fleet, when there is one.
+	if (context !== 'proxy' || state.filter !== '' || env.given.back) return decided;
+	const works = new Set(decided.works);
+	works.delete('clearFilter');
+	return {...decided, works};
+}
+
+/** The help's entries: the table's keys and the filter's, or a worker's detail's (the help's own keys are on its frame). */
+export function proxyHelp(given: ProxyGiven, detail: boolean): readonly HelpEntry[] {
+	const capabilities = offered(given);
+	const contexts: readonly Screen[] = detail ? ['worker'] : ['proxy', 'fleetFilter'];
+	const works = new Set(contexts.flatMap((context) => [...decide(SCREEN_KEYMAP, context, capabilities).works]));
+	return helpOf(SCREEN_KEYMAP, contexts, {context: detail ? 'worker' : 'proxy', works, refused: new Map()}).filter(
+		(entry) => entry.available,
+	);
+}

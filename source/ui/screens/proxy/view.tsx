@@ -1,0 +1,217 @@
+import {Box, Text} from 'ink';
+import {useCallback, useMemo} from 'react';
+import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
+import type {MonitorState} from '../../../monitor/types.js';
+import type {Store} from '../../../store.js';
+import {useNow} from '../../hooks/use-now.js';
+import {useKeys} from '../../hooks/use-keys.js';
+import {useStore} from '../../hooks/use-store.js';
+import {useTerminalSize} from '../../hooks/use-terminal-size.js';
+import {helpScrollKeys} from '../../help-toggle.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
+import {Footer} from '../../panes/footer.js';
+import {HelpOverlay} from '../../panes/help-overlay.js';
+import {TooSmall} from '../../panes/too-small.js';
+import {isOutdated} from '../../status.js';
+import {useTheme} from '../../theme.js';
+import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {activeFilterOf, placeIn} from '../list.js';
+import {availability, proxyHelp, type ProxyGiven} from './availability.js';
+import {WorkerDetail} from './detail.js';
+import {proxyFrame, proxyHelpMax, type ProxyEnv} from './frame.js';
+import {describeWorkerSort} from './order.js';
+import {initialProxyUiState, reduce, type ProxyCommand, type ProxySaved, type ProxyUiAction, type ProxyUiState} from './reduce.js';
+import {workerRows} from './rows.js';
+import type {SummaryLine} from './summary.js';
+import {WorkerTable} from './table.js';
+
+export type ProxyViewProps = {
+	/** The proxy's monitor; the App shows this screen while its snapshot is a proxy's. */
+	readonly store: Store<MonitorState>;
+	readonly onQuit: () => void;
+	/** Esc with no filter in force: back to the fleet; without it, not offered. */
+	readonly onBack?: () => void;
+	/** `R`: poll the proxy now. */
+	readonly onRefresh?: () => void;
+	/** `c`: the proxy's config in the config view. */
+	readonly onConfig?: () => void;
+	/** `g` and `e`: the chart and the events of the proxy (worker null) or of the worker whose detail is open. */
+	readonly onChart?: (worker: string | null) => void;
+	readonly onEvents?: (worker: string | null) => void;
+	/** What the screen opens on (as it was when the chart, events or config were opened), and where to keep it. */
+	readonly saved?: ProxySaved;
+	readonly onSave?: (saved: ProxySaved) => void;
+};
+
+const LOGIC: ScreenLogic<ProxyUiState, ProxyUiAction, ProxyEnv, ProxyCommand, CommandName, Screen> = {reduce, availability};
+
+function SummaryView({lines}: {readonly lines: readonly SummaryLine[]}) {
+	const theme = useTheme();
+	return (
+		<>
+			{lines.map((line, index) => (
+				<Text key={index} wrap="truncate-end">
+					{line.map((part, at) => (
+						<Text key={at} {...(part.tone ? theme.text(part.tone) : {})} bold={part.bold ?? false}>
+							{part.text}
+						</Text>
+					))}
+				</Text>
+			))}
+		</>
+	);
+}
+
+/**
+ * An xmrig-proxy's screen: its own state (upstreams, miners, results, rates by window) over its workers as a table
+ * that sorts, filters and scrolls as the fleet's, with totals that say what they sum; Enter opens a worker's detail.
+ * Shown by the App in place of the dashboard while the open target's snapshot is a proxy's.
+ */
+export function ProxyView(props: ProxyViewProps) {
+	const state = useStore(props.store);
+	const snapshot = state.snapshot;
+	if (snapshot?.proxy == null) return null;
+	return <ProxyScreen {...props} state={state} snapshot={snapshot} proxy={snapshot.proxy} />;
+}
+
+function ProxyScreen({
+	state,
+	snapshot,
+	proxy,
+	onQuit,
+	onBack,
+	onRefresh,
+	onConfig,
+	onChart,
+	onEvents,
+	saved,
+	onSave,
+}: ProxyViewProps & {readonly state: MonitorState; readonly snapshot: MinerSnapshot; readonly proxy: ProxyInfo}) {
+	const now = useNow();
+	const size = useTerminalSize();
+	const rows = useMemo(() => workerRows(proxy.workers ?? [], now, snapshot.uptime), [proxy.workers, now, snapshot.uptime]);
+	const run = useCallback(
+		(effect: ProxyCommand) => {
+			if (effect.command === 'quit') onQuit();
+			else if (effect.command === 'back') onBack?.();
+			else if (effect.command === 'refresh') onRefresh?.();
+			else if (effect.command === 'config') onConfig?.();
+			else if (effect.command === 'chart') onChart?.(effect.worker);
+			else if (effect.command === 'events') onEvents?.(effect.worker);
+			else onSave?.(effect.saved);
+		},
+		[onQuit, onBack, onRefresh, onConfig, onChart, onEvents, onSave],
+	);
+	const given = useMemo<ProxyGiven>(
+		() => ({
+			refresh: onRefresh !== undefined,
+			config: onConfig !== undefined,
+			chart: onChart !== undefined,
+			events: onEvents !== undefined,
+			back: onBack !== undefined,
+		}),
+		[onRefresh, onConfig, onChart, onEvents, onBack],
+	);
+	const env = useMemo<ProxyEnv>(() => ({state, snapshot, proxy, rows, now, size, given}), [state, snapshot, proxy, rows, now, size, given]);
+	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialProxyUiState(saved), env, run);
+	useKeys(
+		(input, key) => {
+			dispatch({type: 'key', input, key});
+		},
+		{
+			onPaste(text) {
+				dispatch({type: 'paste', text});
+			},
+		},
+	);
+
+	const filter = activeFilterOf(ui);
+	const frame = useMemo(() => proxyFrame(ui.sort, filter, env), [ui.sort, filter, env]);
+	const {layout, order} = frame;
+	const {position, offset} = placeIn(ui, order, layout.workerRows);
+	const selected = position < 0 ? null : (order[position] ?? null);
+	const byName = useMemo(() => new Map(rows.map((row) => [row.name, row])), [rows]);
+	const visible = useMemo(
+		() => order.slice(offset, offset + layout.workerRows).flatMap((name) => byName.get(name) ?? []),
+		[order, offset, layout.workerRows, byName],
+	);
+	const footer = useMemo(() => {
+		const hints = footerOf(SCREEN_KEYMAP, keys);
+		const clear =
+			keys.context === 'proxy' && ui.filter !== ''
+				? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'proxy'))
+				: undefined;
+		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
+	}, [keys, ui.filter]);
+	const help = useMemo(() => proxyHelp(given, ui.detail !== null), [given, ui.detail]);
+
+	if (layout.tooSmall) return <TooSmall columns={size.columns} rows={size.rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'proxy')} quits`} />;
+
+	const listed = rows.length;
+	const scrolls = order.length > layout.workerRows;
+	const window = scrolls ? `workers ${offset + 1}–${Math.min(order.length, offset + layout.workerRows)} of ${order.length}` : null;
+	const sort = describeWorkerSort(ui.sort);
+	const filtering = ui.prompt !== null || ui.filter !== '';
+	const notRead =
+		proxy.workers === null ? (snapshot.perThreadRead ? 'workers not listed by the proxy (workers off)' : 'workers not read yet') : null;
+	let body;
+	if (ui.help) {
+		body = (
+			<HelpOverlay
+				entries={help}
+				offset={Math.min(ui.helpOffset, proxyHelpMax(env, layout, ui.detail !== null))}
+				scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
+				width={size.columns}
+				height={layout.bodyHeight}
+			/>
+		);
+	} else if (ui.detail !== null) {
+		body = (
+			<WorkerDetail
+				row={byName.get(ui.detail) ?? null}
+				name={ui.detail}
+				uptime={snapshot.uptime}
+				now={now}
+				width={size.columns}
+				height={layout.bodyHeight}
+			/>
+		);
+	} else {
+		body = (
+			<WorkerTable
+				rows={visible}
+				totals={frame.totals}
+				listed={listed}
+				selected={selected}
+				fitted={frame.fitted}
+				gap={frame.gap}
+				outdated={isOutdated(state)}
+				window={window}
+				sort={sort}
+				empty={notRead ?? (filter.trim() === '' ? 'no workers' : `no worker matches "${filter.trim()}"`)}
+			/>
+		);
+	}
+
+	return (
+		<Box
+			flexDirection="column"
+			width={size.columns}
+			height={ui.help || ui.detail !== null ? layout.summaryLines + layout.bodyHeight + layout.footerLines : layout.height}
+			overflowY="hidden"
+		>
+			<SummaryView lines={frame.summary} />
+			{body}
+			{layout.footerLines > 0 ? (
+				<Footer
+					hints={footer}
+					width={size.columns}
+					{...(filtering && !ui.help && ui.detail === null
+						? {lead: <FilterLead ui={ui} shown={order.length} count={listed} />, leadWidth: filterLeadText(ui, order.length, listed).length}
+						: {})}
+				/>
+			) : null}
+		</Box>
+	);
+}

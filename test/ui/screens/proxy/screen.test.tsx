@@ -1,0 +1,205 @@
+import {describe, expect, test, vi} from 'vitest';
+import {formatHashrate, formatInteger} from '../../../../source/format.js';
+import {SessionHistory} from '../../../../source/history/source.js';
+import {HistoryStores} from '../../../../source/history/stores.js';
+import {App, type AppMiner} from '../../../../source/ui/app.js';
+import {summaryLines} from '../../../../source/ui/screens/proxy/summary.js';
+import {ProxyView} from '../../../../source/ui/screens/proxy/view.js';
+import {createStore, makeSnapshot, makeState} from '../../helpers/state.js';
+import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
+import {startSimProxy} from './helpers/sim-proxy.js';
+
+function fits(frame: string, columns: number, rows: number): void {
+	const lines = linesOf(frame);
+	expect(lines.length).toBeLessThanOrEqual(rows - 1);
+	for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+}
+
+describe('the proxy screen', () => {
+	test("80×24: the proxy's own numbers in H/s by its windows' names, then its workers; no pause offered", async () => {
+		const proxy = await startSimProxy();
+		const store = await proxy.store();
+		const info = store.getState().snapshot!.proxy!;
+		const terminal = await renderTerminal(<App miners={[{store, onRefresh() {}}]} onQuit={() => {}} now={proxy.now()} color={false} />);
+		const frame = terminal.frame();
+		const lines = linesOf(frame);
+		expect(lines[0]).toMatch(/^proxy-a {2}XMRig-proxy 6\.26\.0 {2}nicehash {2}up 3d \d+h? ?\d*m? +live/);
+		expect(frame).toContain('upstreams 1 active  0 sleep  0 error  of 1');
+		expect(frame).toContain(`miners    ${info.miners!.now} now  ${info.miners!.max} max  workers 29`);
+		expect(frame).toContain(`${formatInteger(info.results.accepted)} accepted  ${formatInteger(info.results.rejected)} rejected (`);
+		for (const [index, label] of ['1m', '10m', '1h', '12h', '24h'].entries())
+			expect(frame).toContain(`${label} ${formatHashrate(info.hashrate[index] ?? null)}`);
+		expect(frame).toContain(`since start ${formatHashrate(info.sinceStart)}`);
+		expect(frame).not.toMatch(/\b(10s|60s|15m) +(—|[\d.]+ k?H\/s)/);
+		// Nor as a column ("10s ago" in the last-share column is a time, not a window).
+		expect(frame.split('\n').find((line) => line.includes('worker listed'))).not.toMatch(/\b(10s|60s|15m)\b/);
+		expect(frame).toMatch(/worker listed▲ +state +1m +10m +acc +rej +last share/);
+		expect(frame).toMatch(/▸ {1}rig-01 +live +[\d.]+ kH\/s +[\d.]+ kH\/s +[\d ]+ +[\d ]+ +\d+s ago/);
+		expect(frame).toMatch(/^ {2}total +29\/29 conn/m);
+		expect(frame).toContain('workers 1–');
+		expect(frame).toContain('of 29 · totals: all 29 workers listed');
+		expect(lines.at(-1)).toMatch(/^ q quit {2}\? help {2}↑↓ select {2}Enter open {2}s sort {2}\/ filter {2}R refresh/);
+		expect(frame).not.toContain('pause');
+		fits(frame, 80, 24);
+	});
+
+	test('200×50: every window, the ip, connections and invalid shares; names whole', async () => {
+		const proxy = await startSimProxy();
+		const store = await proxy.store();
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />, {
+			columns: 200,
+			rows: 50,
+		});
+		const frame = terminal.frame();
+		expect(frame).toMatch(/worker listed▲ +state +ip +conn +1m +10m +1h +12h +24h +acc +rej +inv +last share/);
+		expect(frame).toMatch(/rig-01 +live +10\.0\.0\.11 +1 +/);
+		// Every worker fits: no "workers 1–N of 29".
+		expect(frame).toMatch(/rig-29 +live/);
+		expect(frame).not.toContain('workers 1–');
+		fits(frame, 200, 50);
+	});
+
+	test('a worker that stops sharing is quiet, one whose miners left is gone: in words, marked without colour', async () => {
+		const proxy = await startSimProxy({workers: 6});
+		proxy.sim.quietWorker('rig-02');
+		proxy.sim.dropWorker('rig-03');
+		proxy.advance(6 * 60_000);
+		const store = await proxy.store();
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />);
+		const frame = terminal.frame();
+		expect(frame).toMatch(/^ !rig-02 +quiet 6m /m);
+		expect(frame).toMatch(/^ !rig-03 +gone /m);
+		expect(frame).toMatch(/^ {2}rig-04 +live /m);
+		expect(frame).toMatch(/^ {2}total +5\/6 conn/m);
+		// s: by state, worst first: gone, then quiet.
+		await terminal.press('s', 'by state, worst first');
+		const order = linesOf(terminal.frame()).filter((line) => /rig-0\d/.test(line));
+		expect(order[0]).toMatch(/rig-03 +gone/);
+		expect(order[1]).toMatch(/rig-02 +quiet/);
+	});
+
+	test('keys in one chunk move the selection; Enter opens the worker, Esc comes back to it; / filters with totals of those shown', async () => {
+		const proxy = await startSimProxy();
+		const store = await proxy.store();
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />);
+		await terminal.press('jjj', '▸ rig-04');
+		await terminal.press('\r', 'worker rig-04');
+		const detail = terminal.frame();
+		const worker = store.getState().snapshot!.proxy!.workers!.find((entry) => entry.name === 'rig-04')!;
+		for (const [index, label] of ['1m', '10m', '1h', '12h', '24h'].entries())
+			expect(detail).toContain(`${label} ${formatHashrate(worker.hashrate[index] ?? null)}`);
+		expect(detail).toContain(`${formatInteger(worker.accepted)} accepted  ${formatInteger(worker.rejected)} rejected (`);
+		expect(detail).toMatch(/last share +\d\d:\d\d(:\d\d)? · (just now|\d+s ago)/);
+		expect(detail).toMatch(/connections +1/);
+		expect(detail).toMatch(/ip +10\.0\.0\.14/);
+		expect(linesOf(detail).at(-1)).toContain('Esc back');
+		fits(detail, 80, 24);
+		await terminal.press(KEYS.escape, '▸ rig-04');
+		await terminal.press('/rig-1', 'of 29');
+		await terminal.press('\r', /totals: the \d+ workers shown of 29/);
+		expect(terminal.frame()).toMatch(/^ {2}shown /m);
+		expect(terminal.frame()).not.toMatch(/rig-0\d/);
+	});
+
+	test('g and e open the chart and the events of the proxy, or of the worker whose detail is open', async () => {
+		const proxy = await startSimProxy({workers: 4});
+		const store = await proxy.store();
+		const asked: string[] = [];
+		const terminal = await renderTerminal(
+			<ProxyView
+				store={store}
+				onQuit={() => {}}
+				onChart={(worker) => asked.push(`chart ${worker}`)}
+				onEvents={(worker) => asked.push(`events ${worker}`)}
+			/>,
+		);
+		await terminal.press('ge');
+		await vi.waitFor(() => {
+			expect(asked).toEqual(['chart null', 'events null']);
+		});
+		// In one chunk, as a user types them: the keys after Enter reach the detail it opened.
+		await terminal.press('j\rge', 'worker rig-02');
+		await vi.waitFor(() => {
+			expect(asked).toEqual(['chart null', 'events null', 'chart rig-02', 'events rig-02']);
+		});
+	});
+
+	test('upstreams in error are said in words and drawn in the error colour', async () => {
+		const proxy = await startSimProxy({workers: 3});
+		proxy.sim.failUpstream();
+		proxy.advance(10_000);
+		const store = await proxy.store();
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} />);
+		expect(terminal.frame()).toMatch(/upstreams 0 active {2}0 sleep {2}1 in error {2}of 1 {2}no upstream active/);
+		// The parts in the theme's error colour (the test setup pins FORCE_COLOR=0, so the frame has none to read).
+		const state = store.getState();
+		const lines = summaryLines(state, state.snapshot!.proxy!, state.snapshot!, proxy.now(), 80);
+		const errors = lines.flat().filter((part) => part.tone === 'error');
+		expect(errors.map((part) => part.text)).toEqual(['1 in error', 'no upstream active']);
+	});
+
+	test('windows longer than the uptime are marked as filling, as --once marks them', async () => {
+		const proxy = await startSimProxy({warm: false, workers: 3});
+		proxy.advance(90_000);
+		const store = await proxy.store();
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />);
+		expect(terminal.frame()).toMatch(/10m [\d.]+ k?H\/s~/);
+		expect(terminal.frame()).toContain("~ window longer than the proxy's uptime: still filling");
+	});
+
+	test('below 50×10 it says the terminal is too small', async () => {
+		const proxy = await startSimProxy({workers: 3});
+		const store = await proxy.store();
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />, {
+			columns: 40,
+			rows: 8,
+		});
+		expect(terminal.frame()).toContain('terminal too small');
+	});
+
+	test("a miner's snapshot keeps the dashboard; the App turns to the proxy screen when its snapshot is a proxy's", async () => {
+		const proxy = await startSimProxy({workers: 3});
+		const snapshot = await proxy.read();
+		const store = createStore(makeState({name: 'flip', snapshot: makeSnapshot()}));
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />);
+		expect(terminal.frame()).toContain('Hashrate');
+		store.set({snapshot});
+		await terminal.waitFor('XMRig-proxy 6.26.0');
+		expect(terminal.frame()).toContain('upstreams');
+	});
+
+	test('in a fleet: Enter opens the proxy screen (its workers read while open), g its chart and Esc back to it with the detail, Esc to the fleet', async () => {
+		const proxy = await startSimProxy({workers: 4});
+		const proxyStore = await proxy.store('proxy-a');
+		const minerStore = createStore(makeState({name: 'rig-x', snapshot: makeSnapshot({workerId: 'rig-x'})}));
+		const closes: (() => void)[] = [];
+		const miners: AppMiner[] = [proxyStore, minerStore].map((store, slot) => {
+			const history = new HistoryStores(new SessionHistory({monitor: store, slot, recorder: null, intervalMs: 2000, capacity: 10}), store);
+			closes.push(() => history.close());
+			return {store, history};
+		});
+		const opened: (number | null)[] = [];
+		try {
+			const terminal = await renderTerminal(
+				<App miners={miners} onQuit={() => {}} now={proxy.now()} color={false} onOpenChange={(index) => opened.push(index)} />,
+			);
+			await terminal.press('\r', 'XMRig-proxy 6.26.0');
+			await tick();
+			// The session reads the open rig's per-thread document: the proxy's /1/workers.
+			expect(opened).toEqual([null, 0]);
+			expect(linesOf(terminal.frame()).at(-1)).toContain('Esc back');
+			await terminal.press('j\r', 'worker rig-02');
+			await terminal.press('g', /span|chart|10 min/);
+			await tick();
+			expect(opened).toEqual([null, 0]);
+			// The detail itself (the chart's title may name the worker too).
+			await terminal.press(KEYS.escape, /connections +1/);
+			await terminal.press(KEYS.escape, '▸ rig-02');
+			await terminal.press(KEYS.escape, 'rig-x');
+			await tick();
+			expect(opened).toEqual([null, 0, null]);
+		} finally {
+			for (const close of closes) close();
+		}
+	});
+});
