@@ -8,18 +8,22 @@ import {Batch} from '../../../../source/batch/batch.js';
 import {createLimiter} from '../../../../source/monitor/limiter.js';
 import {watchMiner, type WatchedMiner} from '../../../../source/session/session.js';
 import {startSimulator, type Simulator} from '../../../../source/sim/simulator.js';
+import {startFaultServer, type FaultServer} from '../../../helpers/fault-server.js';
 import {App} from '../../../../source/ui/app.js';
 import {linesOf, renderTerminal, KEYS} from '../../helpers/terminal.js';
 
 const TOKEN = 'marks-test-token-5e';
 let sims: Simulator[] = [];
 let watched: WatchedMiner[] = [];
+let faults: FaultServer[] = [];
 
 afterEach(async () => {
 	for (const miner of watched) miner.monitor.stop();
 	await Promise.all(watched.map(async (miner) => miner.client.close()));
 	await Promise.all(sims.map(async (sim) => sim.stop()));
+	await Promise.all(faults.map(async (fault) => fault.close()));
 	sims = [];
+	faults = [];
 	watched = [];
 });
 
@@ -42,7 +46,7 @@ async function paused(sim: Simulator): Promise<boolean> {
 	return ((await response.json()) as {paused: boolean}).paused;
 }
 
-function app(miners: readonly WatchedMiner[], options: {readOnly?: boolean} = {}) {
+function app(miners: readonly WatchedMiner[], options: {readOnly?: boolean; requestTimeoutMs?: number} = {}) {
 	const fleetBatch = (action: 'pause' | 'resume', rigs: readonly number[], signal: AbortSignal) => {
 		const batch = new Batch({
 			rigs: rigs.map((index) => ({url: miners[index]!.target.url, token: TOKEN, name: miners[index]!.monitor.getState().name})),
@@ -51,7 +55,7 @@ function app(miners: readonly WatchedMiner[], options: {readOnly?: boolean} = {}
 			dryRun: false,
 			addKeys: false,
 			confirmApiChanges: false,
-			requestTimeoutMs: 2000,
+			requestTimeoutMs: options.requestTimeoutMs ?? 2000,
 		});
 		void batch.run();
 		return batch;
@@ -145,5 +149,28 @@ describe('the fleet marks rigs and pauses them as one batch', () => {
 		await readOnly.press(' p', 'rigtop runs with --read-only: writes are off');
 		expect(readOnly.frame()).not.toMatch(/y\/n/);
 		expect(await paused(sims[0]!)).toBe(false);
+	});
+
+	test('Esc while the batch runs cancels it: a rig that never answers ends cancelled, the rig already sent to is read back', async () => {
+		const sim = await startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'rig-01', seed: 5});
+		const mute = await startFaultServer({token: TOKEN, workerId: 'rig-02'});
+		sims = [sim];
+		faults = [mute];
+		const limiter = createLimiter(4);
+		watched = [
+			watchMiner({url: sim.url, token: TOKEN, name: 'rig-01'}, 250, limiter),
+			watchMiner({url: mute.url, token: TOKEN, name: 'rig-02'}, 250, limiter),
+		];
+		for (const miner of watched) miner.monitor.start();
+		const terminal = await renderTerminal(app(watched, {requestTimeoutMs: 60_000}), {columns: 100, rows: 24});
+		await terminal.waitFor(/rig-02 +no pool/);
+		await mute.setMode('no-answer');
+		await terminal.press('*py', /✓ rig-01 +paused \(read back\)/);
+		expect(terminal.frame()).toMatch(/… rig-02 +pausing…/);
+		expect(terminal.frame()).toMatch(/Esc cancel/);
+		await terminal.press(KEYS.escape, /pause 2 rigs \(cancelled\): 1 paused · 1 cancelled/);
+		expect(rowOf(terminal.frame(), 'rig-02')).toMatch(/⊘ rig-02 +cancelled: cancelled before anything was sent/);
+		expect(await paused(sim)).toBe(true);
+		await terminal.press(KEYS.escape, /rig-01 +(live|PAUSED)/);
 	});
 });
