@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {BatchState, RigProgress, RigStatus} from '../../../batch/types.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
+import {wordLines} from '../../wrap.js';
 import {batchRows, type FleetAction} from './batch-plan.js';
 
 /** Each status in a word and a mark (readable without colour), and its colour. */
@@ -60,22 +61,30 @@ function BatchPaneView({batch, action, offset, width, height}: BatchPaneProps) {
 	const theme = useTheme();
 	const rows = batchRows(height);
 	const first = Math.max(0, Math.min(offset, batch.rigs.length - rows));
-	const shown = batch.rigs.slice(first, first + rows);
 	const nameWidth = Math.min(24, Math.max(0, ...batch.rigs.map((progress) => progress.rig.name.length)));
-	const more = batch.rigs.length > rows ? ` (rigs ${first + 1}–${first + shown.length} of ${batch.rigs.length})` : '';
+	// Each rig's line wraps under its text (why a rig failed is read whole), while the pane has lines for it.
+	const indent = ' '.repeat(nameWidth + 5);
+	const shown: {key: string; text: string; tone: ThemeToken | null}[] = [];
+	let last = first - 1;
+	for (let index = first; index < batch.rigs.length && shown.length < rows; index++) {
+		const line = progressLine(batch.rigs[index]!, action, nameWidth);
+		const lines = wordLines(` ${line.text}`, Math.max(10, width - indent.length)).map((text, at) => (at === 0 ? text : `${indent}${text}`));
+		const fits = lines.slice(0, Math.max(1, rows - shown.length));
+		fits.forEach((text, at) => shown.push({key: `${index}-${at}`, text, tone: line.tone}));
+		last = index;
+	}
+
+	const more = batch.rigs.length > last - first + 1 ? ` (rigs ${first + 1}–${last + 1} of ${batch.rigs.length})` : '';
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
 			<Text wrap="truncate-end" bold {...theme.text(batch.finished ? 'accent' : 'info')}>
 				{` ${batchTitle(batch, action)}${more}`}
 			</Text>
-			{shown.map((progress, index) => {
-				const line = progressLine(progress, action, nameWidth);
-				return (
-					<Text key={first + index} wrap="truncate-end" {...(line.tone ? theme.text(line.tone) : {})}>
-						{` ${line.text}`}
-					</Text>
-				);
-			})}
+			{shown.map((line) => (
+				<Text key={line.key} wrap="truncate-end" {...(line.tone ? theme.text(line.tone) : {})}>
+					{line.text}
+				</Text>
+			))}
 		</Box>
 	);
 }
