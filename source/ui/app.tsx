@@ -6,6 +6,7 @@ import {ChartView} from './screens/chart/view.js';
 import {EventView, type EventSource} from './screens/events/view.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
+import type {BatchState} from '../batch/types.js';
 import {FleetStore} from './screens/fleet/store.js';
 import {FleetHoursStore} from '../history/fleet-hours.js';
 import type {LastHourSource} from '../history/last-hour.js';
@@ -75,6 +76,8 @@ export type AppProps = {
 	 * `initial` says, and each change is handed to `update`. Without it, they start as they always did.
 	 */
 	readonly prefs?: {readonly initial: Prefs; readonly current: Prefs; update(change: Prefs): void};
+	/** The fleet's `p` and `r`: pause or resume these miners (indexes) as one batch; without it the keys are not offered. */
+	readonly fleetBatch?: (action: 'pause' | 'resume', rigs: readonly number[], signal: AbortSignal) => Store<BatchState>;
 };
 
 /** The fleet's sort and filter as remembered, for the fleet view to start with. */
@@ -160,6 +163,7 @@ export function App({
 	fleetThrottleMs,
 	onOpenChange,
 	prefs,
+	fleetBatch,
 }: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setShown] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
@@ -290,6 +294,7 @@ export function App({
 				: {name: 'fleet'},
 		);
 	}, [screen, setScreen]);
+	const tokens = useMemo(() => miners.map((entry) => entry.tokenGiven ?? true), [miners]);
 	const allHistories = miners.every((entry) => entry.history !== undefined);
 	// Named as the fleet names them ("attic :18082" for one of two attics), when the view opens: not at start, before
 	// the miners have said their worker ids.
@@ -350,6 +355,7 @@ export function App({
 				onSave={saveFleet}
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
+				{...(fleetBatch ? {onBatch: fleetBatch, readOnly, tokens} : {})}
 				kinds={kinds}
 			/>
 		);

@@ -6,6 +6,7 @@ import {PollInterval} from '../../monitor/poll-interval.js';
 import {memoryCapacity, SessionHistory, WorkerHistory} from '../../history/source.js';
 import {HistoryStores} from '../../history/stores.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
+import {Batch} from '../../batch/batch.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
 import {lastHourSource} from '../../history/last-hour.js';
 import {startAlerting} from './alerting.js';
@@ -137,6 +138,35 @@ export function startLive(
 			...minerActions(watched, plan.readOnly),
 		};
 	});
+	// The fleet's p and r: a batch (source/batch/) on the rigs asked for; each rig it touched gets the event in its
+	// events log, which the session's recorder writes to the history (as the dashboard's pause), and is polled now.
+	const fleetBatch = (action: 'pause' | 'resume', rigs: readonly number[], signal: AbortSignal) => {
+		const watched = rigs.flatMap((index) => (session.miners[index] ? [session.miners[index]] : []));
+		const batch = new Batch({
+			rigs: watched.map((miner) => ({url: miner.target.url, token: miner.target.token, name: miner.monitor.getState().name})),
+			action: {kind: action},
+			signal,
+			dryRun: false,
+			addKeys: false,
+			confirmApiChanges: false,
+		});
+		const by = `this rigtop, ${watched.length} ${watched.length === 1 ? 'rig' : 'rigs'}`;
+		void batch.run().then((results) => {
+			results.forEach((result, index) => {
+				const miner = watched[index];
+				if (!miner) return;
+				if (result.answered) {
+					const severity = result.status === 'applied' || result.status === 'already' ? 'info' : 'warn';
+					const said = result.status === 'applied' || result.status === 'already' ? result.reason : `${result.status}: ${result.reason}`;
+					miner.monitor.addEvent('action', severity, `batch ${action} (${by}): ${said}`);
+				}
+
+				miner.monitor.pollNow();
+			});
+		});
+		return batch;
+	};
+
 	const onOpenChange = (index: number | null) => {
 		session.setOpen(index);
 	};
@@ -153,6 +183,7 @@ export function startLive(
 			interval={interval}
 			renderConfig={renderConfig}
 			onOpenChange={onOpenChange}
+			fleetBatch={fleetBatch}
 			{...(prefs ? {prefs} : {})}
 		/>
 	);

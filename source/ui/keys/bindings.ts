@@ -17,7 +17,8 @@ import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
  * full-screen event view (`e`); 'proxy' an xmrig-proxy's screen (its state over its workers' table, typing a filter
  * there is 'fleetFilter' too), 'worker' one worker's detail on it (Enter).
  */
-export type Screen = 'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events' | 'proxy' | 'worker';
+export type Screen =
+	'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events' | 'proxy' | 'worker' | 'fleetBatch' | 'fleetResults';
 
 export type CommandName =
 	| 'quit'
@@ -50,6 +51,14 @@ export type CommandName =
 	| 'refreshAll'
 	| 'filterKeep'
 	| 'filterClear'
+	/** Fleet: mark rigs for a batch (pause, resume); the batch's progress and results: cancel, scroll, close. */
+	| 'mark'
+	| 'markShown'
+	| 'clearMarks'
+	| 'batchCancel'
+	| 'batchUp'
+	| 'batchDown'
+	| 'batchClose'
 	/** Scroll the help overlay (where the screen offers it). */
 	| 'helpUp'
 	| 'helpDown'
@@ -231,6 +240,73 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: ['fleetFilter'],
 		footer: 'clear',
 	},
+	// Marks as k9s and mc have them: Space marks (and moves down), * marks what is shown; \ clears, as k9s's Ctrl+\ and
+	// mc's \ (unselect) do — u stays free for an undo.
+	{
+		command: 'mark',
+		keys: [{input: ' '}],
+		description: 'mark the selected rig (or unmark it) and select the next',
+		contexts: fleet,
+	},
+	{
+		command: 'markShown',
+		keys: [{input: '*'}],
+		description: 'mark every rig shown (when all are marked: unmark them)',
+		contexts: fleet,
+	},
+	{
+		command: 'clearMarks',
+		keys: [{input: '\\'}],
+		description: 'clear every mark (as Ctrl+\\ in k9s, \\ in mc)',
+		contexts: fleet,
+		needs: 'marks',
+	},
+	{
+		command: 'pause',
+		keys: [{input: 'p'}],
+		description: 'pause the marked rigs, or the selected one (asks first)',
+		contexts: fleet,
+		footer: 'pause',
+		needs: 'pause',
+	},
+	{
+		command: 'resume',
+		keys: [{input: 'r'}],
+		description: 'resume the marked rigs, or the selected one (asks first)',
+		contexts: fleet,
+		footer: 'resume',
+		needs: 'resume',
+	},
+	{
+		command: 'batchCancel',
+		keys: [{special: 'escape'}],
+		description: 'cancel the batch (a rig already sent to is read back)',
+		contexts: ['fleetBatch'],
+		footer: 'cancel',
+	},
+	{
+		command: 'batchUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll the results up',
+		contexts: ['fleetBatch', 'fleetResults'],
+		footer: 'scroll',
+		footerWith: 'batchDown',
+		needs: 'scrollBatch',
+	},
+	{
+		command: 'batchDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		description: 'scroll the results down',
+		contexts: ['fleetBatch', 'fleetResults'],
+		needs: 'scrollBatch',
+	},
+	{
+		command: 'batchClose',
+		keys: [{special: 'escape'}, {special: 'return'}],
+		description: 'close the results (back to the rigs)',
+		contexts: ['fleetResults'],
+		footer: 'close',
+	},
 	// A proxy's screen: its workers' table moves, sorts and filters as the fleet's does (issue 26).
 	{
 		command: 'fleetUp',
@@ -388,7 +464,12 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{command: 'eventsPageDown', keys: [{special: 'pageDown'}], description: 'one page older', contexts: eventView},
 	{command: 'eventsNewest', keys: [{special: 'home'}], description: 'the newest event', contexts: eventView},
 	{command: 'eventsOldest', keys: [{special: 'end'}, {input: 'G'}], description: 'the oldest event', contexts: eventView},
-	{command: 'suspend', keys: SUSPEND_KEYS, description: SUSPEND_DESCRIPTION, contexts: [...everywhere, 'fleetFilter', 'question']},
+	{
+		command: 'suspend',
+		keys: SUSPEND_KEYS,
+		description: SUSPEND_DESCRIPTION,
+		contexts: [...everywhere, 'fleetFilter', 'question', 'fleetBatch', 'fleetResults'],
+	},
 ]);
 
 // ---- The config view ---------------------------------------------------------------------------

@@ -51,7 +51,10 @@ export type Capability =
 	| 'chart'
 	| 'events'
 	/** The threads pane is on screen (a small terminal leaves it out): its scroll keys. */
-	| 'threads';
+	| 'threads'
+	/** Fleet: some rig is marked (the key that clears the marks); a batch's results longer than their pane (scroll). */
+	| 'marks'
+	| 'scrollBatch';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;

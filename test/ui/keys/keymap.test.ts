@@ -111,7 +111,19 @@ describe('keymap', () => {
 	});
 
 	test('help labels list every key a command answers to', () => {
-		const entries = SCREEN_KEYMAP.help(['dashboard', 'fleet', 'fleetFilter', 'help', 'question', 'chart', 'events', 'proxy', 'worker']);
+		const entries = SCREEN_KEYMAP.help([
+			'dashboard',
+			'fleet',
+			'fleetFilter',
+			'help',
+			'question',
+			'chart',
+			'events',
+			'proxy',
+			'worker',
+			'fleetBatch',
+			'fleetResults',
+		]);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
 		const dismiss = CONFIG_KEYMAP.help(['panel']).find((entry) => entry.description === 'close this panel');
@@ -131,7 +143,7 @@ describe('keymap', () => {
 			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · g chart · e events · +- interval · f freeze',
 		);
 		expect(screens[1]).toBe(
-			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · g chart · e events',
+			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · p pause · r resume · g chart · e events',
 		);
 		// The proxy's screen: the fleet's keys on its workers, no pause (the proxy has none).
 		expect(screens[2]).toBe(

@@ -195,6 +195,13 @@ function keyStep(current: DashboardState, env: DashboardEnv, input: string, key:
 		case 'eventsPageDown':
 		case 'eventsNewest':
 		case 'eventsOldest':
+		case 'mark':
+		case 'markShown':
+		case 'clearMarks':
+		case 'batchCancel':
+		case 'batchUp':
+		case 'batchDown':
+		case 'batchClose':
 		case 'suspend':
 			// Other screens' commands never reach the dashboard (not in its screen's bindings), nor answers outside a question;
 			// nor does Ctrl+Z (hooks/use-keys.ts suspends rigtop).

@@ -6,7 +6,14 @@
  */
 import {type Capability, type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import type {BatchState} from '../../../batch/types.js';
+import {READ_ONLY_MESSAGE} from '../../../config/session.js';
 import {decide, helpOf, type Availability} from '../contract.js';
+
+const READ_ONLY_REFUSALS: ReadonlyMap<Capability, string> = new Map<Capability, string>([
+	['pause', READ_ONLY_MESSAGE],
+	['resume', READ_ONLY_MESSAGE],
+]);
 
 /** What the app gave the fleet besides opening a rig and quitting; without one, its key is not offered. */
 export type FleetGiven = {
@@ -16,12 +23,29 @@ export type FleetGiven = {
 	readonly chart: boolean;
 	/** `e`: every rig's events. */
 	readonly events: boolean;
+	/** `p`, `r`: pause or resume the marked rigs (a batch, source/batch/); without it the keys are not offered. */
+	readonly pause?: boolean;
 };
 
 export type FleetAvailability = Availability<CommandName, Screen>;
 
-/** The state availability reads: the help, the filter being typed and the one in force. */
-type FleetModes = {readonly help: boolean; readonly prompt: unknown; readonly filter: string};
+/** The state availability reads: the help, the filter being typed and the one in force, the marks, a question, a batch. */
+type FleetModes = {
+	readonly help: boolean;
+	readonly prompt: unknown;
+	readonly filter: string;
+	readonly marked?: ReadonlySet<number>;
+	readonly asking?: unknown;
+	/** The batch pane is open; how far its results scroll. */
+	readonly batch?: {readonly offset: number; readonly rows: number} | null;
+};
+
+/** What the fleet's availability reads of its env besides what the app gave. */
+type FleetFacts = {
+	readonly given: FleetGiven;
+	readonly readOnly?: boolean;
+	readonly batch?: BatchState | null;
+};
 
 /** The capabilities the given actions stand for (the help scrolls on any terminal too small for it). */
 function offered(given: FleetGiven): ReadonlySet<Capability> {
@@ -29,18 +53,31 @@ function offered(given: FleetGiven): ReadonlySet<Capability> {
 	if (given.refreshAll) capabilities.add('refresh');
 	if (given.chart) capabilities.add('chart');
 	if (given.events) capabilities.add('events');
+	if (given.pause === true) {
+		capabilities.add('pause');
+		capabilities.add('resume');
+	}
+
 	return capabilities;
 }
 
 /** The context the keys are read in: the help over the table, the filter being typed, or the table. */
-export function fleetContext(state: FleetModes): Screen {
+export function fleetContext(state: FleetModes, batch: BatchState | null = null): Screen {
+	if (state.batch) return batch === null || batch.finished ? 'fleetResults' : 'fleetBatch';
+	if (state.asking) return 'question';
 	if (state.help) return 'help';
 	return state.prompt ? 'fleetFilter' : 'fleet';
 }
 
-export function availability(state: FleetModes, env: {readonly given: FleetGiven}): FleetAvailability {
-	const context = fleetContext(state);
-	const decided = decide(SCREEN_KEYMAP, context, offered(env.given));
+export function availability(state: FleetModes, env: FleetFacts): FleetAvailability {
+	const context = fleetContext(state, env.batch ?? null);
+	const capabilities = new Set(offered(env.given));
+	if ((state.marked?.size ?? 0) > 0) capabilities.add('marks');
+	if (state.batch && env.batch && env.batch.rigs.length > state.batch.rows) capabilities.add('scrollBatch');
+
+	// --read-only: pause and resume are refused, and say why (as on the dashboard).
+	const refused = env.readOnly === true && env.given.pause === true ? READ_ONLY_REFUSALS : undefined;
+	const decided = decide(SCREEN_KEYMAP, context, capabilities, refused);
 	// Esc clears a filter in force; with none it does nothing, and says nothing.
 	if (context !== 'fleet' || state.filter !== '') return decided;
 	const works = new Set(decided.works);
@@ -56,7 +93,8 @@ const HELP_CONTEXTS: readonly Screen[] = ['fleet', 'fleetFilter'];
  * mode now (Esc that clears a filter too, when none is in force).
  */
 export function helpAvailability(given: FleetGiven): FleetAvailability {
-	const capabilities = offered(given);
+	const capabilities = new Set(offered(given));
+	capabilities.add('marks');
 	const table = decide(SCREEN_KEYMAP, 'fleet', capabilities);
 	const typing = decide(SCREEN_KEYMAP, 'fleetFilter', capabilities);
 	return {context: 'fleet', works: new Set([...table.works, ...typing.works]), refused: new Map()};

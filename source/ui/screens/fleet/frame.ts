@@ -9,10 +9,11 @@ import type {FittedColumn} from '../../table.js';
 import {helpMaxOffset} from '../../panes/help-overlay.js';
 import {fleetHelp, type FleetGiven} from './availability.js';
 import {fitFleetColumns, fleetGap, type FleetLine, type FleetWants} from './columns.js';
+import type {BatchState} from '../../../batch/types.js';
 import {computeFleetLayout, type FleetLayout} from './layout.js';
 import {fleetOrder, type FleetSort} from './order.js';
 import {fleetTotals, type FleetRow, type FleetTotals} from './rows.js';
-import {hasCountedLine, PREFIX_WIDTH} from './table.js';
+import {hasCountedLine, prefixWidth} from './table.js';
 
 /** What the fleet reads but does not own, as in the frame on screen (the view builds it each render it changes). */
 export type FleetEnv = {
@@ -30,6 +31,11 @@ export type FleetEnv = {
 	readonly size: TerminalSize;
 	/** What the app gave: poll every rig, the chart, the events (open and quit are always given). */
 	readonly given: FleetGiven;
+	/** Each rig: whether rigtop sends it a token (what `p`/`r` say cannot be done); --read-only: they are refused. */
+	readonly tokens?: readonly boolean[];
+	readonly readOnly?: boolean;
+	/** The batch on screen (`p`, `r`), null when none is. */
+	readonly batch?: BatchState | null;
 };
 
 export type FleetFrame = {
@@ -42,8 +48,11 @@ export type FleetFrame = {
 	readonly layout: FleetLayout;
 };
 
-/** The frame of a sort and a filter (the one in force, or the one being typed) in this env. */
-export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv): FleetFrame {
+/**
+ * The frame of a sort and a filter (the one in force, or the one being typed) in this env; `marking`: some rig is
+ * marked, and the rows have a column for the mark.
+ */
+export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv, marking = false): FleetFrame {
 	const {rows, states, now, totals, wants, hours, size} = env;
 	const order = fleetOrder(rows, sort, filter);
 	const shownTotals =
@@ -56,7 +65,7 @@ export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv): Flee
 				);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const gap = fleetGap(size.columns);
-	const fitted = fittedColumns({...wants, shares: wants.shares ?? 0}, hours, sort, size.columns - PREFIX_WIDTH, gap);
+	const fitted = fittedColumns({...wants, shares: wants.shares ?? 0}, hours, sort, size.columns - prefixWidth(marking), gap);
 	const layout = computeFleetLayout(size.columns, size.rows, Math.max(1, order.length), hasCountedLine(fitted, shownTotals));
 	return {order, shownTotals, gap, fitted, layout};
 }

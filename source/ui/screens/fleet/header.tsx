@@ -13,6 +13,8 @@ export type FleetHeaderProps = {
 	readonly window: string | null;
 	/** "by state, worst first" when the rows are sorted, else null. */
 	readonly sort?: string | null;
+	/** How many rigs are marked (Space, *): "3 marked" after the count. */
+	readonly marked?: number;
 };
 
 const ORDER: readonly StatusBadge['word'][] = ['live', 'PAUSED', 'no pool', 'stale', 'connecting', 'down', 'error'];
@@ -42,9 +44,10 @@ export function proxiesTotal(totals: Pick<FleetTotals, 'proxies'>): string | nul
  * scrolls, and the sort in words (left, dropped first where the line is short: the sorted column's arrow says it
  * too); the count in each state (right), worst colour wins.
  */
-function FleetHeaderView({totals, width, window, sort = null}: FleetHeaderProps) {
+function FleetHeaderView({totals, width, window, sort = null, marked = 0}: FleetHeaderProps) {
 	const theme = useTheme();
 	const left = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`, headlineTotal(totals)];
+	if (marked > 0) left.splice(1, 0, `${marked} marked`);
 	const proxies = proxiesTotal(totals);
 	if (proxies !== null) left.push(proxies);
 	if (window) left.push(window);

@@ -20,6 +20,8 @@ import {activeFilterOf, isListMove, moveKey, placeIn, selectedIn, settleIn, star
 import {availability} from './availability.js';
 import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
 import {fleetOrder, LISTED, nextSort, type FleetSort} from './order.js';
+import {batchRows, planFleetBatch, type FleetAction, type FleetPlan} from './batch-plan.js';
+import {rigLabel} from './columns.js';
 
 /** What the fleet keeps while a rig's dashboard is open (and, with prefs, between runs), so Esc comes back to the same table. */
 export type FleetSaved = {readonly sort: FleetSort; readonly filter: string};
@@ -34,7 +36,11 @@ export type FleetCommand =
 	/** The selection moved to another rig (once one is picked): the app opens the fleet on it next time. */
 	| {readonly command: 'select'; readonly index: number}
 	/** The sort or the filter in force changed: the app opens the fleet with them next time (and remembers them). */
-	| {readonly command: 'save'; readonly saved: FleetSaved};
+	| {readonly command: 'save'; readonly saved: FleetSaved}
+	/** The question was answered yes: run the batch on these rigs; Esc while it runs cancels it; closing its results. */
+	| {readonly command: 'batch'; readonly action: FleetAction; readonly rigs: readonly number[]}
+	| {readonly command: 'cancelBatch'}
+	| {readonly command: 'closeBatch'};
 
 export type FleetStep = Step<FleetUiState, FleetCommand>;
 
@@ -58,12 +64,22 @@ export type FleetUiState = {
 	readonly filter: string;
 	/** The filter being typed after `/` (it applies as it is typed), else null. */
 	readonly prompt: TypedText | null;
+	/** The marked rigs, by their index in the session (a rig's stable key): sorting, filtering, going down keep them. */
+	readonly marked: ReadonlySet<number>;
+	/** The question `p` or `r` asks (what will happen), else null. */
+	readonly asking: FleetPlan | null;
+	/** A line in the footer's place: why a key does nothing (--read-only), until the next key. */
+	readonly message: string | null;
+	/** The batch's pane (progress, then each rig's result): its first result line shown, and how many it shows. */
+	readonly batch: {readonly offset: number; readonly rows: number} | null;
 };
 
 export type FleetUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
 	/** A paste: text for the filter being typed, else nothing (pasted text is no command). */
 	| {readonly type: 'paste'; readonly text: string};
+
+const NO_MARKS: ReadonlySet<number> = new Set();
 
 export function initialFleetUiState(
 	options: {
@@ -81,6 +97,10 @@ export function initialFleetUiState(
 		sort: options.saved?.sort ?? LISTED,
 		filter: options.saved?.filter ?? '',
 		prompt: null,
+		marked: NO_MARKS,
+		asking: null,
+		message: null,
+		batch: null,
 	};
 }
 
@@ -98,7 +118,7 @@ export type FleetView = ListPlace<number>;
  * The view draws this; keys move from it.
  */
 export function fleetView(state: FleetUiState, env: FleetEnv): FleetView {
-	const frame = fleetFrame(state.sort, activeFilter(state), env);
+	const frame = fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0);
 	return place(state, frame.order, frame.layout.rigRows);
 }
 
@@ -123,8 +143,14 @@ export function reduce(state: FleetUiState, action: FleetUiAction, env: FleetEnv
 
 function stepOf(state: FleetUiState, action: FleetUiAction, env: FleetEnv): FleetStep {
 	switch (action.type) {
-		case 'key':
-			return state.prompt ? promptStep(state, action.input, action.key, env) : keyStep(state, action, env);
+		case 'key': {
+			// Any key clears a message (the key that made it said it).
+			const shown = state.message === null ? state : {...state, message: null};
+			if (shown.batch) return batchStep(shown, shown.batch, action.input, action.key, env);
+			if (shown.asking) return questionStep(shown, shown.asking, action.input, action.key, env);
+			return shown.prompt ? promptStep(shown, action.input, action.key, env) : keyStep(shown, action, env);
+		}
+
 		case 'paste': {
 			const line = state.prompt ? pastedLine(action.text) : null;
 			if (!state.prompt || line === null) return stateOnly(state);
@@ -153,6 +179,48 @@ function told(before: FleetUiState, step: FleetStep, env: FleetEnv): FleetStep {
 	return tell.length === 0 ? step : {state: after, effects: [...tell, ...step.effects]};
 }
 
+/** The rigs `p` and `r` act on: the marked ones (in the session's order), else the selected one. */
+function batchRigs(state: FleetUiState, view: FleetView): readonly number[] {
+	if (state.marked.size > 0) return [...state.marked].sort((a, b) => a - b);
+	const rig = view.position < 0 ? undefined : view.order[view.position];
+	return rig === undefined ? [] : [rig];
+}
+
+/** The question: y runs the batch (its pane opens), anything else asks no more. */
+function questionStep(state: FleetUiState, plan: FleetPlan, input: string, key: KeyLike, env: FleetEnv): FleetStep {
+	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
+	if (outcome === null || !('command' in outcome) || outcome.command !== 'yes') return stateOnly({...state, asking: null});
+	return {
+		state: {...state, asking: null, batch: {offset: 0, rows: batchPaneRows(state, env)}},
+		effects: [{command: 'batch', action: plan.action, rigs: plan.rigs}],
+	};
+}
+
+/** The rigs' result lines the batch pane shows in this frame (it takes the table's and the events' place). */
+export function batchPaneRows(state: FleetUiState, env: FleetEnv): number {
+	return batchRows(fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0).layout.bodyHeight);
+}
+
+/** The batch's pane: Esc cancels while it runs; once done, Esc or Enter close it; ↑↓ scroll the results. */
+function batchStep(state: FleetUiState, batch: NonNullable<FleetUiState['batch']>, input: string, key: KeyLike, env: FleetEnv): FleetStep {
+	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
+	if (outcome === null || !('command' in outcome)) return stateOnly(state);
+	const rows = batchPaneRows(state, env);
+	const most = Math.max(0, (env.batch?.rigs.length ?? 0) - rows);
+	switch (outcome.command) {
+		case 'batchCancel':
+			return {state, effects: [{command: 'cancelBatch'}]};
+		case 'batchClose':
+			return {state: {...state, batch: null}, effects: [{command: 'closeBatch'}]};
+		case 'batchUp':
+			return stateOnly({...state, batch: {rows, offset: Math.max(0, Math.min(most, batch.offset) - 1)}});
+		case 'batchDown':
+			return stateOnly({...state, batch: {rows, offset: Math.min(most, batch.offset + 1)}});
+		default:
+			return stateOnly(state);
+	}
+}
+
 /** Typing the filter: it applies as it is typed; Enter keeps it, Esc clears it. */
 function promptStep(state: FleetUiState, input: string, key: KeyLike, env: FleetEnv): FleetStep {
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
@@ -163,10 +231,11 @@ function promptStep(state: FleetUiState, input: string, key: KeyLike, env: Fleet
 
 function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key'}>, env: FleetEnv): FleetStep {
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), action.input, action.key);
-	// The fleet refuses nothing today: a key it does not offer does nothing.
-	if (outcome === null || !('command' in outcome)) return stateOnly(state);
+	// A key it does not offer does nothing; one refused (pause under --read-only) says why.
+	if (outcome === null) return stateOnly(state);
+	if (!('command' in outcome)) return stateOnly({...state, message: outcome.refused});
 	// The frame on screen: its page size, and how far its help scrolls.
-	const frame = fleetFrame(state.sort, activeFilter(state), env);
+	const frame = fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0);
 	const pageSize = frame.layout.rigRows;
 	const view = place(state, frame.order, pageSize);
 	if (isListMove(outcome.command)) return stateOnly(moveKey(state, view, outcome.command, pageSize));
@@ -201,6 +270,39 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 
 		case 'events':
 			return {state, effects: [{command: 'events'}]};
+		case 'mark': {
+			const rig = view.position < 0 ? undefined : view.order[view.position];
+			if (rig === undefined) return stateOnly(state);
+			const marked = new Set(state.marked);
+			if (marked.has(rig)) marked.delete(rig);
+			else marked.add(rig);
+			const moved = moveKey(state, view, 'fleetDown', pageSize);
+			return stateOnly({...moved, selected: moved.pinned ? rig : moved.selected, pinned: false, marked});
+		}
+
+		case 'markShown': {
+			if (view.order.length === 0) return stateOnly(state);
+			const all = view.order.every((rig) => state.marked.has(rig));
+			const marked = new Set(state.marked);
+			for (const rig of view.order) {
+				if (all) marked.delete(rig);
+				else marked.add(rig);
+			}
+
+			return stateOnly({...state, marked});
+		}
+
+		case 'clearMarks':
+			return stateOnly({...state, marked: NO_MARKS});
+		case 'pause':
+		case 'resume': {
+			const rigs = batchRigs(state, view);
+			if (rigs.length === 0) return stateOnly(state);
+			const labels = env.rows.map((row) => rigLabel(row));
+			const plan = planFleetBatch(outcome.command, rigs, env.states, labels, env.tokens);
+			return stateOnly({...state, asking: plan});
+		}
+
 		default:
 			return stateOnly(state);
 	}

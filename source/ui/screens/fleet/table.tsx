@@ -13,6 +13,8 @@ export type FleetTableProps = {
 	readonly totals: FleetTotals;
 	/** The selected rig's index (-1: none). */
 	readonly selected: number;
+	/** The marked rigs (Space, *): a "*" on their rows. */
+	readonly marked?: ReadonlySet<number>;
 	/** The columns fitted to the terminal's width less the marks (fitFleetColumns), and the gap between them. */
 	readonly fitted: Fitted;
 	readonly gap: number;
@@ -27,11 +29,29 @@ export type FleetTableProps = {
 /** Selection mark, then alert mark: "▸!" — both readable without colour. */
 export const PREFIX_WIDTH = 2;
 
+/** The marks before a row: with some rig marked (Space), a column for it between the two: "▸*!". */
+export function prefixWidth(marking: boolean): number {
+	return marking ? PREFIX_WIDTH + 1 : PREFIX_WIDTH;
+}
+
 const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: 'warn', error: 'error'};
 
 type Fitted = readonly FittedColumn<FleetLine>[];
 
-function RigLineView({row, fitted, gap, selected}: {row: FleetRow; fitted: Fitted; gap: number; selected: boolean}) {
+function RigLineView({
+	row,
+	fitted,
+	gap,
+	selected,
+	marked,
+}: {
+	row: FleetRow;
+	fitted: Fitted;
+	gap: number;
+	selected: boolean;
+	/** null: no rig is marked (no column for it). */
+	marked: boolean | null;
+}) {
 	const theme = useTheme();
 	const alert = row.alert;
 	const trouble = alert !== null && alert.severity !== 'info';
@@ -42,10 +62,10 @@ function RigLineView({row, fitted, gap, selected}: {row: FleetRow; fitted: Fitte
 		return null;
 	};
 
-	const mark = `${selected ? '▸' : ' '}${trouble ? '!' : ' '}`;
+	const mark = `${selected ? '▸' : ' '}${marked === null ? '' : marked ? '*' : ' '}${trouble ? '!' : ' '}`;
 	return (
 		<Text wrap="truncate-end" inverse={selected && theme.color} bold={selected}>
-			<Text {...(trouble ? theme.text(alertTone[alert.severity]) : {})}>{mark}</Text>
+			<Text {...(trouble ? theme.text(alertTone[alert.severity]) : marked ? theme.text('accent') : {})}>{mark}</Text>
 			<Segments parts={segments(fitted, {kind: 'rig', row}, gap, tone)} dim={row.outdated} />
 		</Text>
 	);
@@ -81,7 +101,11 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 const RigLine = memo(
 	RigLineView,
 	(before, after) =>
-		before.fitted === after.fitted && before.gap === after.gap && before.selected === after.selected && sameRow(before.row, after.row),
+		before.fitted === after.fitted &&
+		before.gap === after.gap &&
+		before.selected === after.selected &&
+		before.marked === after.marked &&
+		sameRow(before.row, after.row),
 );
 
 /** Whether any column shown has a total of fewer rigs than the table holds: the line under the totals says so. */
@@ -91,30 +115,51 @@ export function hasCountedLine(fitted: Fitted, totals: FleetTotals): boolean {
 }
 
 /** Column headings, one line per rig in view, the totals line and the line under it; never wider than the fitted columns. */
-function FleetTableView({rows, totals, selected, fitted, gap, counted = false, filtered = false, empty = 'no rigs'}: FleetTableProps) {
+function FleetTableView({
+	rows,
+	totals,
+	selected,
+	marked,
+	fitted,
+	gap,
+	counted = false,
+	filtered = false,
+	empty = 'no rigs',
+}: FleetTableProps) {
 	const theme = useTheme();
+	const marking = (marked?.size ?? 0) > 0;
+	const prefix = ' '.repeat(prefixWidth(marking));
 	const headings = headingsOf(fitted, gap);
 	return (
 		<>
 			<Text wrap="truncate-end" bold {...theme.text('muted')}>
-				{' '.repeat(PREFIX_WIDTH)}
+				{prefix}
 				{headings}
 			</Text>
 			{rows.length === 0 ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{' '.repeat(PREFIX_WIDTH)}
+					{prefix}
 					{empty}
 				</Text>
 			) : (
-				rows.map((row) => <RigLine key={row.index} row={row} fitted={fitted} gap={gap} selected={row.index === selected} />)
+				rows.map((row) => (
+					<RigLine
+						key={row.index}
+						row={row}
+						fitted={fitted}
+						gap={gap}
+						selected={row.index === selected}
+						marked={marking ? (marked?.has(row.index) ?? false) : null}
+					/>
+				))
 			)}
 			<Text wrap="truncate-end" bold>
-				{' '.repeat(PREFIX_WIDTH)}
+				{prefix}
 				<Segments parts={segments(fitted, {kind: 'total', totals, shown: filtered}, gap, () => null)} dim={false} />
 			</Text>
 			{counted ? (
 				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{' '.repeat(PREFIX_WIDTH)}
+					{prefix}
 					{segments(fitted, {kind: 'counted', totals}, gap, () => null)
 						.map((part) => part.text)
 						.join('')

@@ -1,12 +1,17 @@
 import {Box} from 'ink';
-import {useCallback, useMemo} from 'react';
+import {useCallback, useMemo, useRef, useState} from 'react';
+import type {BatchState} from '../../../batch/types.js';
 import type {Store} from '../../../store.js';
 import {useFixedNow} from '../../hooks/use-now.js';
 import {useKeys} from '../../hooks/use-keys.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
-import {Footer} from '../../panes/footer.js';
+import {Footer, MessageLine} from '../../panes/footer.js';
+import {Wrapped} from '../../wrap.js';
+import {useTheme} from '../../theme.js';
+import {BatchPane} from './batch-pane.js';
+import type {FleetAction} from './batch-plan.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
@@ -52,9 +57,24 @@ export type FleetViewProps = {
 	readonly onSave?: (saved: FleetSaved) => void;
 	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
 	readonly hours?: Store<FleetHours>;
+	/**
+	 * `p`, `r`: pause or resume these rigs (session indexes) as a batch (source/batch/), cancelled through the signal;
+	 * its store is drawn as it goes. Without it the keys are not offered.
+	 */
+	readonly onBatch?: (action: FleetAction, rigs: readonly number[], signal: AbortSignal) => Store<BatchState>;
+	/** --read-only: `p` and `r` say why they do nothing. */
+	readonly readOnly?: boolean;
+	/** Each rig: whether rigtop sends it a token (the question says which rigs cannot be paused). */
+	readonly tokens?: readonly boolean[];
 	/** What each rig is, as the session was told before it answers ('proxy' from --rigs or discovery); null: not told. */
 	readonly kinds?: readonly (RigKind | null)[];
 };
+
+/** The batch on screen: its store, how to cancel it, what it does. */
+type Running = {readonly store: Store<BatchState>; readonly controller: AbortController; readonly action: FleetAction};
+
+/** No batch: a store of nothing. */
+const NO_BATCH: Store<BatchState | null> = {subscribe: () => () => {}, getState: () => null};
 
 const LOGIC: ScreenLogic<FleetUiState, FleetUiAction, FleetEnv, FleetCommand, CommandName, Screen> = {reduce, availability};
 
@@ -80,8 +100,15 @@ export function FleetView({
 	saved,
 	onSave,
 	hours = NO_HOURS,
+	onBatch,
+	readOnly = false,
+	tokens,
 	kinds,
 }: FleetViewProps) {
+	const theme = useTheme();
+	const [running, setRunning] = useState<Running | null>(null);
+	const runningRef = useRef<Running | null>(null);
+	const batchState = useStore<BatchState | null>(running?.store ?? NO_BATCH);
 	const {states, alerts, notices, at} = useStore(fleet);
 	const hour = useStore(hours);
 	// The fleet store's time: the labels redraw with the data, with no clock of their own (unless the App fixed one).
@@ -96,14 +123,25 @@ export function FleetView({
 			else if (effect.command === 'chart') onChart?.(effect.index);
 			else if (effect.command === 'events') onEvents?.();
 			else if (effect.command === 'select') onSelect?.(effect.index);
-			else onSave?.(effect.saved);
+			else if (effect.command === 'batch') {
+				if (!onBatch) return;
+				const controller = new AbortController();
+				const started = {store: onBatch(effect.action, effect.rigs, controller.signal), controller, action: effect.action};
+				runningRef.current = started;
+				setRunning(started);
+			} else if (effect.command === 'cancelBatch') runningRef.current?.controller.abort();
+			else if (effect.command === 'closeBatch') {
+				runningRef.current = null;
+				setRunning(null);
+			} else onSave?.(effect.saved);
 		},
-		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave],
+		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave, onBatch],
 	);
 	const refreshAll = onRefreshAll !== undefined;
 	const chart = onChart !== undefined;
 	const events = onEvents !== undefined;
-	const given = useMemo<FleetGiven>(() => ({refreshAll, chart, events}), [refreshAll, chart, events]);
+	const pause = onBatch !== undefined;
+	const given = useMemo<FleetGiven>(() => ({refreshAll, chart, events, pause}), [refreshAll, chart, events, pause]);
 	const totals = useMemo(
 		() =>
 			fleetTotals(
@@ -117,8 +155,20 @@ export function FleetView({
 	const wants = useMemo(() => fleetWants(rows, totals), [rows, totals]);
 	const size = useTerminalSize();
 	const env = useMemo<FleetEnv>(
-		() => ({rows, states, now, totals, wants, hours: hour.enabled, size, given}),
-		[rows, states, now, totals, wants, hour.enabled, size, given],
+		() => ({
+			rows,
+			states,
+			now,
+			totals,
+			wants,
+			hours: hour.enabled,
+			size,
+			given,
+			readOnly,
+			batch: batchState,
+			...(tokens ? {tokens} : {}),
+		}),
+		[rows, states, now, totals, wants, hour.enabled, size, given, readOnly, batchState, tokens],
 	);
 	// Each key is reduced against this env (the frame on screen) and this state; its effects reach the app through run.
 	const {
@@ -144,7 +194,11 @@ export function FleetView({
 	);
 
 	const filter = activeFilter(ui);
-	const {order, shownTotals, gap, fitted, layout} = useMemo(() => fleetFrame(ui.sort, filter, env), [ui.sort, filter, env]);
+	const marking = ui.marked.size > 0;
+	const {order, shownTotals, gap, fitted, layout} = useMemo(
+		() => fleetFrame(ui.sort, filter, env, marking),
+		[ui.sort, filter, env, marking],
+	);
 	const {columns} = size;
 	const {position, offset} = place(ui, order, layout.rigRows);
 	const selected = position < 0 ? null : (order[position] ?? null);
@@ -180,8 +234,10 @@ export function FleetView({
 			height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
 			overflowY="hidden"
 		>
-			<FleetHeader totals={totals} width={columns} window={window} sort={describeSort(ui.sort)} />
-			{ui.help ? (
+			<FleetHeader totals={totals} width={columns} window={window} sort={describeSort(ui.sort)} marked={ui.marked.size} />
+			{ui.batch && batchState && running ? (
+				<BatchPane batch={batchState} action={running.action} offset={ui.batch.offset} width={columns} height={layout.bodyHeight} />
+			) : ui.help ? (
 				<HelpOverlay
 					entries={help}
 					offset={helpOffset}
@@ -195,20 +251,32 @@ export function FleetView({
 						rows={visible}
 						totals={shownTotals}
 						selected={selected ?? -1}
+						marked={ui.marked}
 						fitted={fitted}
 						gap={gap}
 						counted={layout.countedLines > 0}
 						filtered={order.length < states.length}
 						empty={filter.trim() === '' ? 'no rigs' : `no rig matches "${filter.trim()}"`}
 					/>
-					<FleetEvents events={eventLines} lines={layout.eventLines} width={columns} />
+					{ui.asking ? (
+						<Box width={columns} height={layout.eventLines} paddingX={1} overflowY="hidden">
+							<Wrapped
+								bold
+								{...theme.text('accent')}
+							>{`${ui.asking.text} — ${SCREEN_KEYMAP.keyOf('yes', 'question')}/${SCREEN_KEYMAP.keyOf('no', 'question')}?`}</Wrapped>
+						</Box>
+					) : (
+						<FleetEvents events={eventLines} lines={layout.eventLines} width={columns} />
+					)}
 				</>
 			)}
-			{layout.footerLines > 0 ? (
+			{layout.footerLines > 0 && ui.message !== null ? (
+				<MessageLine message={{text: ui.message, tone: 'warn'}} width={columns} lines={1} />
+			) : layout.footerLines > 0 ? (
 				<Footer
 					hints={footer}
 					width={columns}
-					{...(filtering && !ui.help
+					{...(filtering && !ui.help && !ui.batch && !ui.asking
 						? {
 								lead: <FilterLead ui={ui} shown={order.length} count={states.length} />,
 								leadWidth: filterLeadText(ui, order.length, states.length).length,

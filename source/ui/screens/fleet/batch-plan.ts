@@ -1,0 +1,70 @@
+/**
+ * What a fleet batch will do, said before it runs (the one question `p`/`r` asks): the rigs it will pause or resume by
+ * name, then those that cannot (miner/abilities.ts: why, grouped), those down, those already so. Every rig asked
+ * about goes to the batch (source/batch/): those that cannot or are down are reported skipped by it, rig by rig.
+ */
+import {controlRefusal} from '../../../miner/abilities.js';
+import type {MonitorState} from '../../../monitor/types.js';
+
+export type FleetAction = 'pause' | 'resume';
+
+export type FleetPlan = {
+	readonly action: FleetAction;
+	/** The rigs the batch runs on (session indexes), in the session's order. */
+	readonly rigs: readonly number[];
+	/** How many of them should change (not down, able, not already so). */
+	readonly changing: number;
+	/** The question, in one line: "pause 2 rigs: rig-01, rig-02; 1 cannot: …; 1 down". */
+	readonly text: string;
+};
+
+/** The names listed in full before "…". */
+const NAMES_LISTED = 5;
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The plan of `action` on these rigs, from what each rig last said (labels: each rig's name as its row shows it). */
+export function planFleetBatch(
+	action: FleetAction,
+	rigs: readonly number[],
+	states: readonly MonitorState[],
+	labels: readonly string[],
+	tokens: readonly boolean[] | undefined,
+): FleetPlan {
+	const changing: string[] = [];
+	const cannot = new Map<string, number>();
+	let down = 0;
+	let already = 0;
+	for (const rig of rigs) {
+		const state = states[rig];
+		const snapshot = state?.snapshot ?? null;
+		if (!state || snapshot === null || state.status === 'down' || state.status === 'error' || state.status === 'connecting') {
+			down++;
+			continue;
+		}
+
+		const refusal = controlRefusal(snapshot, {tokenGiven: tokens?.[rig] ?? true});
+		if (refusal !== null) {
+			cannot.set(refusal, (cannot.get(refusal) ?? 0) + 1);
+			continue;
+		}
+
+		if (snapshot.paused === (action === 'pause')) already++;
+		else changing.push(labels[rig] ?? state.name);
+	}
+
+	const names = changing.length > NAMES_LISTED ? `${changing.slice(0, NAMES_LISTED).join(', ')}, …` : changing.join(', ');
+	const parts = [changing.length === 0 ? `${action} no rig` : `${action} ${count(changing.length, 'rig')}: ${names}`];
+	for (const [why, n] of cannot) parts.push(`${n} cannot: ${why}`);
+	if (already > 0) parts.push(`${already} already ${action === 'pause' ? 'paused' : 'mining'}`);
+	if (down > 0) parts.push(`${down} down`);
+	return {action, rigs, changing: changing.length, text: parts.join('; ')};
+}
+
+/** Lines of the pane that are not a rig's result: its title. */
+export const BATCH_TITLE_LINES = 1;
+
+/** How many rigs' results a pane of this height shows. */
+export function batchRows(height: number): number {
+	return Math.max(1, height - BATCH_TITLE_LINES);
+}

@@ -1,0 +1,106 @@
+/**
+ * The fleet's marks and its pause batch as shipped: the built CLI in tmux watching four simulated miners from a rigs
+ * file (two 6.x, a 2.14, one stopped). Two rigs are marked with Spaces sent in one chunk, p asks, y pauses them: the
+ * per-rig result list shows, the simulators are paused, and another rigtop process reads the batch's events from the
+ * history.
+ */
+import {execFile} from 'node:child_process';
+import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {promisify} from 'node:util';
+import {afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest';
+import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
+
+const run = promisify(execFile);
+const TOKEN = 'e2e-marks-token-4d';
+let terminal: TmuxTerminal | null = null;
+let simulators: Simulator[] = [];
+let dir = '';
+
+beforeAll(() => {
+	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
+});
+
+beforeEach(async () => {
+	dir = await mkdtemp(path.join(tmpdir(), 'rigtop-marks-e2e-'));
+});
+
+afterEach(async () => {
+	await terminal?.kill();
+	terminal = null;
+	await Promise.all(simulators.map(async (sim) => sim.stop()));
+	simulators = [];
+	await rm(dir, {recursive: true, force: true});
+});
+
+async function paused(sim: Simulator): Promise<boolean> {
+	const response = await fetch(`${sim.url}/2/summary`, {headers: {authorization: `Bearer ${TOKEN}`}});
+	return ((await response.json()) as {paused: boolean}).paused;
+}
+
+const rowOf = (screen: string, name: string) => screen.split('\n').find((line) => line.includes(name)) ?? '';
+
+describe('the fleet marks rigs and pauses them, in a real terminal', () => {
+	it('marks two of four rigs with Spaces in one chunk, pauses them after one question, lists each rig’s result', async () => {
+		simulators = await Promise.all([
+			startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-one', seed: 31}),
+			startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-two', seed: 32}),
+			startSimulator({dialect: '2.14', warm: true, token: TOKEN, restricted: false, workerId: 'm-old', seed: 33}),
+			startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-gone', seed: 34}),
+		]);
+		const [one, two, old, gone] = simulators as [Simulator, Simulator, Simulator, Simulator];
+		await gone.stop();
+		const tokenFile = path.join(dir, 'token');
+		await writeFile(tokenFile, TOKEN);
+		await chmod(tokenFile, 0o600);
+		const rigs = path.join(dir, 'rigs.json');
+		await writeFile(
+			rigs,
+			JSON.stringify(
+				[one, two, old, gone].map((sim, index) => ({name: ['m-one', 'm-two', 'm-old', 'm-gone'][index], url: sim.url, tokenFile})),
+			),
+		);
+		const state = path.join(dir, 'state');
+		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
+			cols: 100,
+			rows: 30,
+			env: {XDG_STATE_HOME: state, XDG_CONFIG_HOME: path.join(dir, 'config')},
+		});
+		await terminal.waitFor((screen) => /m-gone +down/.test(screen) && /m-old +live/.test(screen), 8000);
+
+		// Two Spaces in one read: the first two rigs marked, the selection on the third.
+		await terminal.send('  ', true);
+		const marked = await terminal.waitFor(/4 rigs · 2 marked/);
+		expect(rowOf(marked, 'm-one')).toMatch(/^ \* m-one/);
+		expect(rowOf(marked, 'm-two')).toMatch(/^ \* m-two/);
+		expect(rowOf(marked, 'm-old')).toMatch(/^▸ {2}m-old/);
+
+		await terminal.send('p', true);
+		const question = await terminal.waitFor(/pause 2 rigs: m-one, m-two/);
+		expect(question).toMatch(/y yes/);
+		await terminal.send('y', true);
+		const results = await terminal.waitFor(/pause 2 rigs: 2 paused/, 10_000);
+		expect(rowOf(results, 'm-one')).toMatch(/✓ m-one +paused \(read back\)/);
+		expect(rowOf(results, 'm-two')).toMatch(/✓ m-two +paused \(read back\)/);
+		expect(results).toMatch(/Esc close/);
+		expect(await paused(one)).toBe(true);
+		expect(await paused(two)).toBe(true);
+		// The unmarked 2.14 was sent nothing.
+		expect(old.requests.filter((request) => request.method === 'POST')).toEqual([]);
+
+		// Esc back to the rigs: the marks stay, the rigs read PAUSED.
+		await terminal.send('Escape');
+		await terminal.waitFor((screen) => /\* m-one +PAUSED/.test(screen) && /2 marked/.test(screen), 8000);
+
+		// Another rigtop, in another process, reads the batch's event from the history.
+		await vi.waitFor(
+			async () => {
+				const {stdout} = await run('node', [CLI, 'history', one.url], {env: {...process.env, XDG_STATE_HOME: state}, timeout: 20_000});
+				expect(stdout).toMatch(/batch pause \(this rigtop, 2 rigs\): paused \(read back\)/);
+			},
+			{timeout: 15_000, interval: 1000},
+		);
+	});
+});
