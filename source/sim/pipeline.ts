@@ -10,12 +10,44 @@
  * wrong Content-Type → 415; body over 32 KiB → 413; every GET path but /1/config and /1/threads answers
  * the summary; PUT /1/config → 200 whatever happens. Error answers there have empty bodies.
  */
+import {writeFileSync} from 'node:fs';
 import type {Answer} from './api-server.js';
 import {atLeast, reasonPhrase, type DialectInfo} from './dialect.js';
 import type {WireRequest, WireResponse} from './http-wire.js';
 import {isJsonObject, parseRapidJson, type ParsedJson} from './json-reader.js';
 import {writeJson, type JsonObject, type JsonValue} from './json-writer.js';
 import {backends, dmi, legacyThreads, summary, type PayloadContext} from './payloads.js';
+
+/** One request as a simulator logged it (its `requests`, for tests): method, path, headers, body and the status sent. */
+export type SimRequest = {method: string; path: string; headers: Record<string, string>; body: string; status: number};
+
+/** The requests a simulator keeps, newest last. */
+const MAX_REQUESTS = 1000;
+
+/** handleRequest, logging the request and the status it got in `log` (the newest MAX_REQUESTS kept). */
+export function handleLogged(host: PipelineHost, request: WireRequest, log: SimRequest[]): Answer | null {
+	const answer = handleRequest(host, request);
+	log.push({
+		method: request.method,
+		path: request.target,
+		headers: Object.fromEntries(request.headers),
+		body: request.body.toString('utf8'),
+		status: answer?.response.status ?? 0,
+	});
+	if (log.length > MAX_REQUESTS) log.splice(0, log.length - MAX_REQUESTS);
+	return answer;
+}
+
+/** Saves an accepted document as the config file when there is one; false when it cannot be written. */
+export function saveConfigFile(configPath: string | undefined, text: string): boolean {
+	if (configPath === undefined) return true;
+	try {
+		writeFileSync(configPath, text);
+		return true;
+	} catch {
+		return false;
+	}
+}
 
 export type PutOutcome = {readonly ok: true; readonly after?: () => void} | {readonly ok: false; readonly parseError: string | null};
 

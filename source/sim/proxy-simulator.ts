@@ -5,7 +5,6 @@
  * miners come and go, share, fall quiet and lose their upstream. Started by startSimulator({kind: 'proxy'}).
  */
 import {createHash} from 'node:crypto';
-import {writeFileSync} from 'node:fs';
 import {performance} from 'node:perf_hooks';
 import {ApiServer} from './api-server.js';
 import type {ApiSettings} from './config-doc.js';
@@ -14,7 +13,7 @@ import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {JsonValue} from './json-writer.js';
 import type {PayloadContext} from './payloads.js';
-import {handleRequest, type PipelineHost, type PutOutcome} from './pipeline.js';
+import {handleLogged, saveConfigFile, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
 import {ProxyModel, type LifeRates, type ProxyMinerSpec} from './proxy-model.js';
 import {
 	checkProxyConfigText,
@@ -28,7 +27,6 @@ import {
 	type ProxySettings,
 } from './proxy-payloads.js';
 import {createRandom, randomSeed, type Random} from './random.js';
-import type {SimRequest} from './simulator.js';
 
 export type {ProxyMinerSpec, LifeRates} from './proxy-model.js';
 
@@ -127,7 +125,6 @@ export type ProxySimulator = {
 	restartProxy(): void;
 };
 
-const MAX_REQUESTS = 1000;
 const DEFAULT_WARM_UPTIME = 3 * 24 * 3600;
 const MEMORY_TOTAL = 17_179_869_184;
 
@@ -463,16 +460,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	}
 
 	private onRequest(request: WireRequest): ReturnType<typeof handleRequest> {
-		const answer = handleRequest(this, request);
-		this.requestLog.push({
-			method: request.method,
-			path: request.target,
-			headers: Object.fromEntries(request.headers),
-			body: request.body.toString('utf8'),
-			status: answer?.response.status ?? 0,
-		});
-		if (this.requestLog.length > MAX_REQUESTS) this.requestLog.splice(0, this.requestLog.length - MAX_REQUESTS);
-		return answer;
+		return handleLogged(this, request, this.requestLog);
 	}
 
 	private cancelPendingApply(): void {
@@ -481,13 +469,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	}
 
 	private writeFile(text: string): boolean {
-		if (this.options.configPath !== undefined) {
-			try {
-				writeFileSync(this.options.configPath, text);
-			} catch {
-				return false;
-			}
-		}
+		if (!saveConfigFile(this.options.configPath, text)) return false;
 		this.diskText = text;
 		return true;
 	}

@@ -4,7 +4,6 @@
  * Used by `rigtop --demo` and by the project's tests.
  */
 import {createHash} from 'node:crypto';
-import {writeFileSync} from 'node:fs';
 import {performance} from 'node:perf_hooks';
 import {ApiServer} from './api-server.js';
 import {checkConfigText, defaultConfigText, readConfig, type ApiSettings, type ConfigSettings} from './config-doc.js';
@@ -12,7 +11,7 @@ import {DEFAULT_VERSIONS, dialectInfo, type DialectInfo, type SimDialect} from '
 import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {CpuModel, PayloadContext} from './payloads.js';
-import {handleRequest, type PipelineHost, type PutOutcome} from './pipeline.js';
+import {handleLogged, saveConfigFile, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
 import {createRandom, randomSeed} from './random.js';
 import {dropUnknownKeys} from './known-keys.js';
 import {startProxySimulator, type ProxySimOptions, type ProxySimulator} from './proxy-simulator.js';
@@ -70,7 +69,7 @@ export type SimOptions = {
 	duplicateRpcAnswers?: boolean;
 };
 
-export type SimRequest = {method: string; path: string; headers: Record<string, string>; body: string; status: number};
+export type {SimRequest} from './pipeline.js';
 
 export type Simulator = {
 	/** 'http://127.0.0.1:PORT' */
@@ -110,8 +109,6 @@ export type Simulator = {
 	/** Resolves once pending listener changes (rebind after a config change, stop, start) are done. */
 	settled(): Promise<void>;
 };
-
-const MAX_REQUESTS = 1000;
 
 /** A locally administered MAC made from the worker id: the same simulated machine at every start. */
 function defaultMac(workerId: string): string {
@@ -405,16 +402,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	}
 
 	private onRequest(request: WireRequest): ReturnType<typeof handleRequest> {
-		const answer = handleRequest(this, request);
-		this.requestLog.push({
-			method: request.method,
-			path: request.target,
-			headers: Object.fromEntries(request.headers),
-			body: request.body.toString('utf8'),
-			status: answer?.response.status ?? 0,
-		});
-		if (this.requestLog.length > MAX_REQUESTS) this.requestLog.splice(0, this.requestLog.length - MAX_REQUESTS);
-		return answer;
+		return handleLogged(this, request, this.requestLog);
 	}
 
 	private cancelPendingApply(): void {
@@ -424,13 +412,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 
 	/** Saves the document as the config file; false when the file cannot be written. */
 	private writeFile(text: string): boolean {
-		if (this.options.configPath !== undefined) {
-			try {
-				writeFileSync(this.options.configPath, text);
-			} catch {
-				return false;
-			}
-		}
+		if (!saveConfigFile(this.options.configPath, text)) return false;
 		this.diskText = text;
 		return true;
 	}
