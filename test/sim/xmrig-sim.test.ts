@@ -132,7 +132,19 @@ describe('xmrig-sim', () => {
 	}
 
 	it('--sim-kind proxy serves an xmrig-proxy with --sim-workers miners behind it, config file and all', async () => {
-		const sim = await run(['--sim-kind', 'proxy', '--http-port', '0', '--http-access-token', 'px', '--sim-workers', '2', '--sim-warm']);
+		const sim = await run([
+			'--sim-kind',
+			'proxy',
+			'--http-port',
+			'0',
+			'--http-access-token',
+			'px',
+			'--sim-workers',
+			'2',
+			'--sim-warm',
+			'--sim-seed',
+			'7',
+		]);
 		const port = apiPort(sim.firstLine);
 		const auth = {Authorization: 'Bearer px'};
 		expect((await fetch(`http://127.0.0.1:${port}/1/workers`)).status).toBe(401);
