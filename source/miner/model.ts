@@ -6,6 +6,7 @@
  *   filled yet is null and is shown as "—", never as 0.
  * - Hashrates are in H/s. Durations are in seconds unless the name says otherwise. Sizes in bytes.
  */
+import type {SensorReading} from '../sensors/types.js';
 import type {ProxyInfo} from './proxy-model.js';
 
 export * from './proxy-model.js';
@@ -166,4 +167,9 @@ export type MinerSnapshot = {
 	readonly features: readonly string[];
 	/** What an xmrig-proxy says of itself and its workers; null for every miner. */
 	readonly proxy: ProxyInfo | null;
+	/**
+	 * What rigtop read on this machine beside the miner's answer (source/sensors/): temperature, clock, power, H/W.
+	 * Absent for a miner on another machine (rigtop says nothing rather than guess) and for a proxy.
+	 */
+	readonly sensors?: SensorReading;
 };
