@@ -9,6 +9,9 @@ import {Monitor} from '../monitor/monitor.js';
 import type {HistoryRecorder} from '../history/recorder.js';
 import {NoticeLog} from '../monitor/notices.js';
 import type {ProxySimulator, Simulator} from '../sim/simulator.js';
+import type {MinerSnapshot} from '../miner/model.js';
+import {isLocalUrl} from '../sensors/local.js';
+import {SensorSampler} from '../sensors/sampler.js';
 
 export type SessionTarget = {
 	readonly url: string;
@@ -26,6 +29,8 @@ export type WatchedMiner = {
 	readonly client: MinerClient;
 	readonly reader: MinerReader;
 	readonly monitor: Monitor;
+	/** This machine's sensors, read beside each poll: only for a miner on this machine (source/sensors/), else null. */
+	readonly sensors: SensorSampler | null;
 };
 
 export type Session = {
@@ -76,7 +81,9 @@ export function watchMiner(
 ): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
-	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread()});
+	const sensors =
+		options.sensors === false || target.kind === 'proxy' || !isLocalUrl(target.url) ? null : new SensorSampler({root: options.sysfsRoot});
+	const read = async (signal: AbortSignal) => withSensors(sensors, await reader.read(signal, {perThread: perThread()}));
 	const monitor = new Monitor({
 		read: limiter ? async (signal) => limiter.run(async () => read(signal), signal) : read,
 		url: target.url,
@@ -85,7 +92,13 @@ export function watchMiner(
 		...(options.pausedAlertMs === undefined ? {} : {pausedAlertMs: options.pausedAlertMs}),
 		probe: async (signal) => portIsOpen(target.url, Math.min(intervalMs, 3000), signal),
 	});
-	return {target, client, reader, monitor};
+	return {target, client, reader, monitor, sensors};
+}
+
+/** The snapshot with this machine's sensor reading beside it; as it was for a proxy or a miner elsewhere (no sampler). */
+export async function withSensors(sensors: SensorSampler | null, snapshot: MinerSnapshot): Promise<MinerSnapshot> {
+	if (sensors === null || snapshot.proxy !== null) return snapshot;
+	return {...snapshot, sensors: await sensors.read(snapshot)};
 }
 
 /**
@@ -118,14 +131,20 @@ export async function startDemoProxy(): Promise<{simulator: ProxySimulator; targ
 export type MonitorSettings = {
 	/** After how long a paused miner is an alert (--paused-alert); default 10 minutes, 0 never. */
 	readonly pausedAlertMs?: number;
+	/** Where the sensors are read for a miner on this machine (default RIGTOP_SYSFS, else /sys; the demo's own tree). */
+	readonly sysfsRoot?: string | undefined;
+	/** false: read no sensors (default: read them for a miner on this machine). */
+	readonly sensors?: boolean;
 };
 
 export function createSession(
 	targets: readonly SessionTarget[],
 	intervalMs: number,
-	demo: {readonly simulator: Simulator | ProxySimulator; readonly stateDir: string} | null = null,
+	demo: {readonly simulator: Simulator | ProxySimulator; readonly stateDir: string; readonly sysfsRoot?: string | undefined} | null = null,
 	settings: MonitorSettings = {},
 ): Session {
+	// The demo's miner is read beside the simulated sysfs tree it writes (sim/sysfs-tree.ts), not this machine's.
+	const monitorSettings: MonitorSettings = demo?.sysfsRoot === undefined ? settings : {...settings, sysfsRoot: demo.sysfsRoot};
 	const simulator = demo?.simulator ?? null;
 	// Each monitor keeps its own schedule and backoff; the limiter only bounds how many read at once.
 	const limiter = targets.length > 1 ? createLimiter(MAX_CONCURRENT_POLLS) : undefined;
@@ -140,7 +159,7 @@ export function createSession(
 			intervalMs,
 			limiter,
 			() => targets.length === 1 || everyThread || open === 'all' || open === index || watched.reader.dialect?.name === 'proxy',
-			settings,
+			monitorSettings,
 		);
 		return watched;
 	});
