@@ -9,6 +9,7 @@ import {Monitor} from '../monitor/monitor.js';
 import type {HistoryRecorder} from '../history/recorder.js';
 import {NoticeLog} from '../monitor/notices.js';
 import type {ProxySimulator, Simulator} from '../sim/simulator.js';
+import type {SimSysfs} from '../sim/sysfs-tree.js';
 import type {MinerSnapshot} from '../miner/model.js';
 import {isLocalUrl} from '../sensors/local.js';
 import {SensorSampler} from '../sensors/sampler.js';
@@ -105,14 +106,20 @@ export async function withSensors(sensors: SensorSampler | null, snapshot: Miner
  * Starts the simulated miner for --demo: a warm 6.x rig on a free loopback port, with a fresh random
  * token and restricted off, so every feature (config view, pause, resume) can be tried on it.
  */
-export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget; stateDir: string}> {
+export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget; stateDir: string; sysfs: SimSysfs}> {
 	// Loaded only for --demo: a normal run never pays for the simulator's code, and `--once` not for node:crypto (about
 	// 1–6 ms of a start on Node 22, docs/performance.md).
-	const [{randomBytes}, {startSimulator}] = await Promise.all([import('node:crypto'), import('../sim/simulator.js')]);
+	const [{randomBytes}, {startSimulator}, {startSimSysfs}] = await Promise.all([
+		import('node:crypto'),
+		import('../sim/simulator.js'),
+		import('../sim/sysfs-tree.js'),
+	]);
 	const token = randomBytes(16).toString('hex');
 	const simulator = await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'demo-rig', threads: 8});
 	const stateDir = await mkdtemp(path.join(tmpdir(), 'rigtop-demo-'));
-	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}, stateDir};
+	// Its sensors: a simulated sysfs of its own (k10temp, cpufreq, powercap), read instead of this machine's.
+	const sysfs = await startSimSysfs(path.join(stateDir, 'sysfs'), {cpus: 8});
+	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}, stateDir, sysfs};
 }
 
 /**
@@ -140,11 +147,16 @@ export type MonitorSettings = {
 export function createSession(
 	targets: readonly SessionTarget[],
 	intervalMs: number,
-	demo: {readonly simulator: Simulator | ProxySimulator; readonly stateDir: string; readonly sysfsRoot?: string | undefined} | null = null,
+	demo: {
+		readonly simulator: Simulator | ProxySimulator;
+		readonly stateDir: string;
+		/** The demo's simulated sysfs (sim/sysfs-tree.ts): its miner's sensors are read there, and it stops on close. */
+		readonly sysfs?: {readonly root: string; stop(): void} | undefined;
+	} | null = null,
 	settings: MonitorSettings = {},
 ): Session {
 	// The demo's miner is read beside the simulated sysfs tree it writes (sim/sysfs-tree.ts), not this machine's.
-	const monitorSettings: MonitorSettings = demo?.sysfsRoot === undefined ? settings : {...settings, sysfsRoot: demo.sysfsRoot};
+	const monitorSettings: MonitorSettings = demo?.sysfs === undefined ? settings : {...settings, sysfsRoot: demo.sysfs.root};
 	const simulator = demo?.simulator ?? null;
 	// Each monitor keeps its own schedule and backoff; the limiter only bounds how many read at once.
 	const limiter = targets.length > 1 ? createLimiter(MAX_CONCURRENT_POLLS) : undefined;
@@ -201,6 +213,7 @@ export function createSession(
 		async close() {
 			for (const miner of miners) miner.monitor.stop();
 			await Promise.allSettled(miners.map(async (miner) => miner.client.close()));
+			demo?.sysfs?.stop();
 			if (simulator) await simulator.stop();
 			if (demo) await rm(demo.stateDir, {recursive: true, force: true});
 		},

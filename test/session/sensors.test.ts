@@ -61,7 +61,7 @@ describe('sensors on the snapshot', () => {
 		const session = createSession([{url: sim.url, token: null}], 1000, {
 			simulator: sim,
 			stateDir: '/nonexistent/rigtop-demo',
-			sysfsRoot: fixture('arm-thermal'),
+			sysfs: {root: fixture('arm-thermal'), stop: () => undefined},
 		});
 		cleanups.push(async () => session.close());
 		const [miner] = session.miners;
