@@ -200,9 +200,14 @@ export class SensorSampler {
 		return {state: 'ok', packages, watts};
 	}
 
-	/** W since the previous reading of this zone; a counter that went down wrapped at max_energy_range_uj. */
+	/**
+	 * W since the previous reading of this zone; a counter that went down wrapped at max_energy_range_uj. A counter
+	 * that has not moved has not been updated yet (a package under a miner draws power): no figure, and the next
+	 * reading measures from the same start.
+	 */
 	#watts(zone: ZoneSpec, uj: number, at: number): number | null {
 		const previous = this.#energy.get(zone.energy);
+		if (previous && previous.uj === uj) return null;
 		this.#energy.set(zone.energy, {uj, at});
 		if (!previous || at <= previous.at) return null;
 		let delta = uj - previous.uj;

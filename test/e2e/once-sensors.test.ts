@@ -29,7 +29,7 @@ describe('rigtop --once with RIGTOP_SYSFS', () => {
 		const text = await once([sim.url], 'k10temp-tccd');
 		expect(text).toMatch(/^ {2}temp {6}Tctl 71°C {2}Tccd1 69°C {2}Tccd2 67°C$/m);
 		expect(text).toMatch(/^ {2}clock {5}3\.\d\d GHz of 4\.95 GHz {2}over (the miner's )?\d+ CPUs$/m);
-		expect(text).toMatch(/^ {2}power {5}0\.00 W {2}—$/m);
+		expect(text).toMatch(/^ {2}power {5}— {2}—$/m);
 	});
 
 	it('--json carries each reading with the file it came from', async () => {

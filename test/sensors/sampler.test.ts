@@ -158,6 +158,20 @@ describe('package power', () => {
 		expect((await sampler.read(makeSnapshot({hashrate: {total: [null, 12_000, null]}}))).hashesPerWatt).toBe(80);
 	});
 
+	it('gives no figure for a counter that has not moved yet, and measures the next from the same start', async () => {
+		const tree = copy('k10temp-tccd');
+		const clock = manualNow();
+		const sampler = new SensorSampler({root: tree.root, now: clock.now});
+		await sampler.read(null);
+		clock.advance(500);
+		const still = (await sampler.read(null)).power;
+		expect(still.state === 'ok' && still.watts).toBeNull();
+		tree.write('class/powercap/intel-rapl:0/energy_uj', String(1_000_000_000 + 200_000_000));
+		clock.advance(1500);
+		const moved = (await sampler.read(null)).power;
+		expect(moved.state === 'ok' && moved.watts).toBe(100);
+	});
+
 	it('handles energy_uj wrapping round at max_energy_range_uj', async () => {
 		const tree = copy('k10temp-tccd');
 		const clock = manualNow();
