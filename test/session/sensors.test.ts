@@ -3,6 +3,7 @@
  * miner's read); a rig elsewhere and a proxy never do.
  */
 import {afterEach, describe, expect, it} from 'vitest';
+import {createFleet} from '../../source/exporter/fleet.js';
 import type {MinerSnapshot} from '../../source/miner/model.js';
 import {createSession, watchMiner, type WatchedMiner} from '../../source/session/session.js';
 import {startSimulator} from '../../source/sim/simulator.js';
@@ -45,6 +46,10 @@ describe('sensors on the snapshot', () => {
 		expect(remote.sensors).toBeNull();
 		const off = watchMiner({url: 'http://127.0.0.1:1', token: null}, 1000, undefined, () => true, {sensors: false});
 		expect(off.sensors).toBeNull();
+	});
+
+	it("reads nothing for the exporter's miners: node_exporter serves the machine's sensors", () => {
+		expect(createFleet([{url: 'http://127.0.0.1:1', token: null}], 1000).miners[0]?.sensors).toBeNull();
 	});
 
 	it('reads nothing beside a proxy, even on loopback', async () => {
