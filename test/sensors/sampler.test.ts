@@ -1,5 +1,5 @@
 /** The sensor reader against real sysfs layouts (test/fixtures/sysfs/): temperatures, clock, throttling, power, H/W. */
-import {chmodSync} from 'node:fs';
+import {chmodSync, cpSync, mkdirSync, rmSync, symlinkSync} from 'node:fs';
 import {afterEach, describe, expect, it} from 'vitest';
 import {SensorSampler} from '../../source/sensors/sampler.js';
 import {makeSnapshot, makeThreads} from '../helpers/snapshot.js';
@@ -30,6 +30,32 @@ describe('temperatures', () => {
 		expect(reading.temps[0]).toMatchObject({source: 'coretemp', max: 84, crit: 94, file: '/sys/class/hwmon/hwmon1/temp1_input'});
 		// acpitz and the x86_pkg_temp zone are not the CPU's sensors where coretemp is there.
 		expect(reading.temps.some((temp) => temp.file.includes('hwmon0') || temp.source === 'thermal-zone')).toBe(false);
+	});
+
+	it('numbers two k10temp hwmons (a two-socket EPYC) as packages 0 and 1', async () => {
+		const tree = copy('k10temp-tccd');
+		cpSync(`${tree.root}/class/hwmon/hwmon1`, `${tree.root}/class/hwmon/hwmon3`, {recursive: true});
+		tree.write('class/hwmon/hwmon3/temp1_input', '65000');
+		const reading = await new SensorSampler({root: tree.root}).read(null);
+		expect(reading.temps.filter((temp) => temp.headline).map((temp) => [temp.package, temp.celsius, temp.file])).toEqual([
+			[0, 71.25, '/sys/class/hwmon/hwmon1/temp1_input'],
+			[1, 65, '/sys/class/hwmon/hwmon3/temp1_input'],
+		]);
+	});
+
+	it("takes coretemp's package from its device where no sensor is labelled with it", async () => {
+		const tree = copy('coretemp-2pkg');
+		// Socket 1's coretemp alone, without its package sensor: its device (platform coretemp.1) says which package.
+		rmSync(`${tree.root}/class/hwmon/hwmon2`, {recursive: true});
+		for (const file of ['temp1_label', 'temp1_input', 'temp1_max', 'temp1_crit', 'temp1_crit_alarm'])
+			rmSync(`${tree.root}/class/hwmon/hwmon1/${file}`);
+		mkdirSync(`${tree.root}/devices/platform/coretemp.1`, {recursive: true});
+		symlinkSync(`${tree.root}/devices/platform/coretemp.1`, `${tree.root}/class/hwmon/hwmon1/device`);
+		const reading = await new SensorSampler({root: tree.root}).read(null);
+		expect(reading.temps.map((temp) => [temp.package, temp.label, temp.headline])).toEqual([
+			[1, 'Core 0', true],
+			[1, 'Core 1', false],
+		]);
 	});
 
 	it("reads k10temp's Tctl as the headline and each CCD beside it, without limits where the driver has none", async () => {
