@@ -139,6 +139,20 @@ describe('clock and throttling', () => {
 		expect((await sampler.read(makeSnapshot({threads: []}))).clock).toMatchObject({averageMHz: 1800, cpus: [4, 5], cpusFrom: 'affinity'});
 	});
 
+	it('reads at most 32 CPUs of a big machine at a poll, spread evenly from the first to the last', async () => {
+		const tree = copy('zenpower');
+		tree.write('devices/system/cpu/online', '0-127');
+		for (let cpu = 0; cpu < 128; cpu++) {
+			mkdirSync(`${tree.root}/devices/system/cpu/cpu${cpu}/cpufreq`, {recursive: true});
+			tree.write(`devices/system/cpu/cpu${cpu}/cpufreq/scaling_cur_freq`, String(cpu < 64 ? 3_000_000 : 4_000_000));
+		}
+
+		const clock = (await new SensorSampler({root: tree.root}).read(null)).clock;
+		expect(clock?.cpus).toHaveLength(32);
+		expect([clock?.cpus[0], clock?.cpus[31]]).toEqual([0, 127]);
+		expect(clock?.averageMHz).toBe(3500);
+	});
+
 	it('sums thermal_throttle over those CPUs and says when the count rose since the last reading', async () => {
 		const tree = copy('coretemp-2pkg');
 		const sampler = new SensorSampler({root: tree.root});
