@@ -50,7 +50,7 @@ export class SensorSampler {
 	/** The miner's pinned CPUs, kept for polls that did not read its threads. */
 	#affinity: readonly number[] = [];
 	#throttle: {readonly file: string; readonly count: number} | null = null;
-	readonly #energy = new Map<string, {readonly uj: number; readonly at: number}>();
+	readonly #energy = new Map<string, {readonly uj: number; readonly at: number; readonly watts: number | null}>();
 	#powerRead = false;
 
 	constructor(options: SamplerOptions = {}) {
@@ -212,20 +212,21 @@ export class SensorSampler {
 
 	/**
 	 * W since the previous reading of this zone; a counter that went down wrapped at max_energy_range_uj. A counter
-	 * that has not moved has not been updated yet (a package under a miner draws power): no figure, and the next
-	 * reading measures from the same start.
+	 * that has not moved has not been updated yet (a package under a miner draws power): the zone's last figure stands
+	 * (none before its first), so a poll between two updates does not blank the pane, and the next reading measures
+	 * from the same start.
 	 */
 	#watts(zone: ZoneSpec, uj: number, at: number): number | null {
 		const previous = this.#energy.get(zone.energy);
-		if (previous && previous.uj === uj) return null;
-		this.#energy.set(zone.energy, {uj, at});
-		if (!previous || at <= previous.at) return null;
-		let delta = uj - previous.uj;
-		if (delta < 0) {
-			if (zone.range === null || zone.range <= previous.uj) return null;
-			delta += zone.range;
+		if (previous && previous.uj === uj) return previous.watts;
+		let watts: number | null = null;
+		if (previous && at > previous.at) {
+			let delta = uj - previous.uj;
+			if (delta < 0 && zone.range !== null && zone.range > previous.uj) delta += zone.range;
+			if (delta >= 0) watts = delta / 1e6 / ((at - previous.at) / 1000);
 		}
 
-		return delta / 1e6 / ((at - previous.at) / 1000);
+		this.#energy.set(zone.energy, {uj, at, watts});
+		return watts;
 	}
 }

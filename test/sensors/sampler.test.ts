@@ -198,7 +198,7 @@ describe('package power', () => {
 		expect((await sampler.read(makeSnapshot({hashrate: {total: [null, 12_000, null]}}))).hashesPerWatt).toBe(80);
 	});
 
-	it('gives no figure for a counter that has not moved yet, and measures the next from the same start', async () => {
+	it('gives no figure for a counter that has not moved yet, measures the next from the same start, then keeps it', async () => {
 		const tree = copy('k10temp-tccd');
 		const clock = manualNow();
 		const sampler = new SensorSampler({root: tree.root, now: clock.now});
@@ -210,6 +210,11 @@ describe('package power', () => {
 		clock.advance(1500);
 		const moved = (await sampler.read(null)).power;
 		expect(moved.state === 'ok' && moved.watts).toBe(100);
+		// Between two updates of the counter the last figure stands: a 1 s poll of a counter updated every 1.2 s does
+		// not blank the pane every few seconds.
+		clock.advance(1000);
+		const between = (await sampler.read(null)).power;
+		expect(between.state === 'ok' && between.watts).toBe(100);
 	});
 
 	it('handles energy_uj wrapping round at max_energy_range_uj', async () => {
