@@ -92,6 +92,7 @@ export function startLive(
 			<ConfigView
 				session={config}
 				minerName={store.getState().name}
+				subject={store.getState().snapshot?.proxy != null || miner.target.kind === 'proxy' ? 'proxy' : 'miner'}
 				onBack={leave(onBack)}
 				onQuit={leave(onQuit)}
 				readOnly={plan.readOnly}
