@@ -2,7 +2,8 @@
  * Issue 27's fleet, as shipped: the built CLI against simulated miners of every dialect in one fleet — a 6.x, a 5.x, a
  * 2.16 and a 2.14 (neither can pause), a 6.x lacking cpu.huge-pages-jit, and one down. In tmux: every rig marked with
  * `*`, `p` asks once and pauses those that can, `r` resumes them, `\` clears the marks. From the shell: `config set
- * --rigs`, `config apply`, `pause`/`resume` (text and --json), each with its exit code.
+ * --rigs`, `config apply`, `pause`/`resume` (text and --json), each with its exit code, and each touched rig's event in
+ * the history.
  */
 import {execFile} from 'node:child_process';
 import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
@@ -155,6 +156,12 @@ describe('every dialect in one fleet, built', () => {
 		expect(lineOf(pausedAll.stdout, 'd-six')).toMatch(/applied {2}paused \(read back\)/);
 		expect(lineOf(pausedAll.stdout, 'd-two')).toMatch(/skipped {2}cannot pause: XMRig 2\.16/);
 		expect(lineOf(pausedAll.stdout, 'd-gone')).toMatch(/skipped {2}down: /);
+		// Each rig the batch touched has its event in the history, read by another rigtop process.
+		const [, , two] = sims as [Simulator, Simulator, Simulator];
+		const history = await rigtop(['history', six.url]);
+		expect(history.stdout).toMatch(/batch pause \(rigtop pid \d+ on [^,]+, 6 rigs\): applied: paused \(read back\)/);
+		const twoHistory = await rigtop(['history', two.url]);
+		expect(twoHistory.stdout).toMatch(/batch pause \(rigtop pid \d+ on [^,]+, 6 rigs\): skipped: cannot pause: XMRig 2\.16/);
 		const json = await rigtop(['resume', '--rigs', rigs, '--json']);
 		expect(json.code).toBe(1);
 		const document = JSON.parse(json.stdout) as {rigs: {name: string; url: string; result: string; error: string | null}[]};
