@@ -156,6 +156,7 @@ export function planCommand(line: CommandLine): CommandRequest {
 			yes: flags.yes === true,
 			add: flags.add === true,
 			readOnly: flags.readOnly,
+			...(flags.json ? {json: true} : {}),
 			...(flags.history === undefined ? {} : {history: flags.history}),
 		};
 		return {command: 'batch', plan};
@@ -262,8 +263,8 @@ function isBatch(input: readonly string[], flags: CliFlags): boolean {
 	if (input[1] === 'apply' || input[1] === 'undo') return true;
 	if (input[1] !== 'set') return false;
 	const addresses = input.slice(2).filter((word) => !word.includes('=')).length + (flags.url?.length ?? 0);
-	// --dry-run on one miner: the batch's diff of that one (the one-rig path has no dry run).
-	return flags.rigs !== undefined || addresses > 1 || flags.dryRun === true;
+	// --dry-run or --json on one miner: the batch's diff or document of that one (the one-rig path has neither).
+	return flags.rigs !== undefined || addresses > 1 || flags.dryRun === true || flags.json;
 }
 
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */

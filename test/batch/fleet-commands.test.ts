@@ -291,3 +291,65 @@ describe('rigtop pause / resume', () => {
 		expect(fleet.v6.requests).toEqual([]);
 	});
 });
+
+describe('--json: one JSON document, each rig with its url, name, result and error', () => {
+	type Doc = {
+		command: string;
+		dryRun: boolean;
+		ok: boolean;
+		rigs: {url: string; name: string; result: string; ok: boolean; reason: string; error: string | null; lines: string[]; sent: boolean}[];
+		summary: Record<string, number>;
+	};
+	const parse = (out: string) => JSON.parse(out) as Doc;
+
+	it('pause and resume: every rig in the file order, exit 1 when one did not; resume of two that can, exit 0', async () => {
+		const paused = await batch(['pause'], {json: true});
+		expect(paused.code).toBe(1);
+		const doc = parse(paused.out);
+		expect(doc.command).toBe('pause');
+		expect(doc.ok).toBe(false);
+		expect(doc.rigs.map((rig) => [rig.name, rig.result])).toEqual([
+			['rig-6', 'applied'],
+			['rig-5', 'applied'],
+			['rig-216', 'skipped'],
+			['rig-214', 'skipped'],
+			['rig-nojit', 'applied'],
+			['rig-down', 'skipped'],
+		]);
+		expect(doc.rigs[0]).toMatchObject({url: fleet.v6.url, ok: true, reason: 'paused (read back)', error: null, sent: true});
+		expect(doc.rigs[2]?.error).toMatch(/^cannot pause: XMRig 2\.16\.0-beta has no pause or resume/);
+		expect(doc.rigs[5]).toMatchObject({url: fleet.down.url, ok: false, sent: false});
+		expect(doc.rigs[5]?.error).toMatch(/^down: /);
+		expect(doc.summary).toEqual({rigs: 6, applied: 3, already: 0, planned: 0, skipped: 3, failed: 0, cancelled: 0});
+		const resumed = await batch(['resume', fleet.v6.url, fleet.v5.url], {rigsFile: undefined, json: true});
+		expect(resumed.code).toBe(0);
+		expect(parse(resumed.out)).toMatchObject({command: 'resume', ok: true, summary: {rigs: 2, applied: 2}});
+	});
+
+	it('config set --dry-run, config set, config apply and config undo: the diff and the keys read back per rig', async () => {
+		const dry = parse((await batch(['config', 'set', 'cpu.huge-pages-jit=true'], {json: true, dryRun: true})).out);
+		expect(dry).toMatchObject({dryRun: true, ok: false});
+		expect(dry.rigs[0]).toMatchObject({name: 'rig-6', result: 'planned', lines: ['cpu.huge-pages-jit: false → true'], sent: false});
+		expect(dry.rigs[4]).toMatchObject({name: 'rig-nojit', result: 'skipped'});
+		expect(dry.rigs[4]?.error).toMatch(/^lacks cpu\.huge-pages-jit/);
+
+		const set = await batch(['config', 'set', 'cpu.huge-pages-jit=true'], {json: true});
+		expect(set.code).toBe(1);
+		expect(parse(set.out).rigs[1]).toMatchObject({
+			name: 'rig-5',
+			result: 'applied',
+			lines: ['cpu.huge-pages-jit: false → true'],
+			error: null,
+		});
+
+		writeFileSync(rigsFile, JSON.stringify([{name: 'rig-6', url: fleet.v6.url}]));
+		const patchFile = path.join(temp.dir, 'patch.json');
+		writeFileSync(patchFile, JSON.stringify({'donate-level': 2}));
+		const applied = await batch(['config', 'apply', patchFile], {json: true});
+		expect(applied.code).toBe(0);
+		expect(parse(applied.out)).toMatchObject({command: 'config apply donate-level', ok: true, rigs: [{name: 'rig-6', result: 'applied'}]});
+		const undone = await batch(['config', 'undo'], {json: true});
+		expect(undone.code).toBe(0);
+		expect(parse(undone.out)).toMatchObject({command: 'config undo', rigs: [{name: 'rig-6', result: 'applied', error: null}]});
+	});
+});

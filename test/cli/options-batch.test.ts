@@ -48,3 +48,12 @@ test('config set --dry-run on one miner (or the one found) prints its diff as a 
 	// config get has nothing to try: --dry-run stays refused there.
 	expect(() => plan(['config', 'get'], {dryRun: true})).toThrow(/--dry-run goes with/);
 });
+
+test('--json goes to the batch (one document), and makes config set on one miner a batch of one', () => {
+	const paused = plan(['pause'], {json: true});
+	expect(paused.command === 'batch' && paused.plan.json).toBe(true);
+	const one = plan(['config', 'set', 'cpu.huge-pages=false', '10.0.0.5:8080'], {json: true});
+	expect(one.command === 'batch' && one.plan.json).toBe(true);
+	const text = plan(['pause']);
+	expect(text.command === 'batch' && text.plan.json).toBeFalsy();
+});

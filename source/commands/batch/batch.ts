@@ -1,8 +1,9 @@
 /**
  * The batch commands from the shell: `rigtop pause|resume [URL…|--rigs FILE]`, `rigtop config set PATH=VALUE…
  * URL URL…|--rigs FILE`, `rigtop config apply PATCH.json …` and `rigtop config undo …`. The engine is source/batch/;
- * this prints one line per rig in the rigs' order and a summary, keeps each applied rig's undo record and writes each
- * touched rig's history event. Never a token or a password (the diffs mask secrets).
+ * this prints one line per rig in the rigs' order and a summary (with --json, one JSON document of the same), keeps each
+ * applied rig's undo record and writes each touched rig's history event. Never a token or a password (the diffs mask
+ * secrets).
  */
 import {readFile} from 'node:fs/promises';
 import {hostname} from 'node:os';
@@ -32,6 +33,8 @@ export type BatchPlan = TargetOptions & {
 	readonly yes: boolean;
 	readonly add: boolean;
 	readonly readOnly: boolean;
+	/** --json: one JSON document on stdout (batchJson) instead of the lines. */
+	readonly json?: boolean;
 	/** false (--no-history): nothing is recorded in the history store. */
 	readonly history?: boolean;
 	// ---- optional, for tests and embedding ----
@@ -137,6 +140,48 @@ export function reportLines(results: readonly RigResult[]): string[] {
 
 	lines.push(summaryLine(results));
 	return lines;
+}
+
+/** The result of each rig as the JSON documents of `--json` name it: the status's word in one token. */
+const RESULT_WORDS: Readonly<Record<RigStatus, string>> = {
+	applied: 'applied',
+	already: 'already',
+	planned: 'planned',
+	skipped: 'skipped',
+	failed: 'failed',
+	cancelled: 'cancelled',
+};
+
+/**
+ * `--json`: the batch as one document, as `--once --json` is one: what ran, each rig in the rigs' order (its url and
+ * name, its result, whether it is well, the reason, `error` the reason when it is not, the diff or keys read back,
+ * whether a write went out), and the counts. Secrets are masked in the lines as in the text.
+ */
+export function batchJson(results: readonly RigResult[], what: string, dryRun: boolean) {
+	const count = (status: RigStatus) => results.filter((result) => result.status === status).length;
+	return {
+		at: new Date().toISOString(),
+		command: what,
+		dryRun,
+		ok: allWell(results),
+		rigs: results.map((result) => {
+			const well = result.status === 'applied' || result.status === 'already' || result.status === 'planned';
+			return {
+				url: result.rig.url,
+				name: result.rig.name,
+				result: RESULT_WORDS[result.status],
+				ok: well,
+				reason: result.reason,
+				error: well ? null : result.reason,
+				lines: result.lines,
+				sent: result.sent,
+			};
+		}),
+		summary: {
+			rigs: results.length,
+			...Object.fromEntries((Object.keys(RESULT_WORDS) as RigStatus[]).map((status) => [RESULT_WORDS[status], count(status)])),
+		},
+	};
 }
 
 /** "already paused", "would change 2 keys", "not started (cancelled)": the reason alone says what became of the rig. */
@@ -258,7 +303,8 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 	}
 
 	if (!plan.dryRun) await keepRecords(results, parsed.what, plan, backupDir, (line) => say(stderr, [`rigtop: ${line}`]));
-	say(stdout, reportLines(results));
+	if (plan.json) stdout.write(`${JSON.stringify(batchJson(results, parsed.what, plan.dryRun), null, 2)}\n`);
+	else say(stdout, reportLines(results));
 	return allWell(results) ? 0 : 1;
 }
 

@@ -16,7 +16,8 @@ export const BATCH_USAGE = [
 	'  this change, the read-back. In a patch, null removes a key, objects merge, lists replace.',
 	"  --dry-run prints each rig's diff and changes nothing; --parallel N rigs at once (default 8);",
 	'  --add adds keys a rig lacks; --yes confirms http.*/api.* changes; Ctrl+C cancels (a rig',
-	"  already written is read back). One line per rig, in the rigs file's order, then a summary.",
+	"  already written is read back). One line per rig, in the rigs file's order, then a summary;",
+	"  --json prints one JSON document instead: each rig's url, name, result and error.",
 	'',
 	'  Exit codes: 0 every rig applied (or already was so), 1 one did not, 2 bad usage.',
 ];

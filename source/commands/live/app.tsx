@@ -8,6 +8,7 @@ import {HistoryStores} from '../../history/stores.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
 import {Batch} from '../../batch/batch.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
+import {wordsFor, type ConfigSubject} from '../../ui/screens/config/words.js';
 import {lastHourSource} from '../../history/last-hour.js';
 import {startAlerting} from './alerting.js';
 import {minerActions} from './actions.js';
@@ -49,6 +50,9 @@ export function startLive(
 		bell: plan.bell ? (text) => process.stdout.write(text) : null,
 		onAlert: plan.onAlert,
 	});
+	// What a config view configures: an xmrig-proxy when its last read or the rigs file says so; its words then say so.
+	const subjectOf = (miner: WatchedMiner): ConfigSubject =>
+		miner.monitor.getState().snapshot?.proxy != null || miner.target.kind === 'proxy' ? 'proxy' : 'miner';
 	const configSessions = new Map<number, ConfigSession>();
 	const configFor = (index: number, miner: WatchedMiner): ConfigSession => {
 		let config = configSessions.get(index);
@@ -61,7 +65,7 @@ export function startLive(
 				onApplied(result, action) {
 					miner.monitor.pollNow();
 					const event = appliedEvent(result, action);
-					miner.monitor.addEvent('action', event.severity, event.text);
+					miner.monitor.addEvent('action', event.severity, wordsFor(subjectOf(miner), event.text));
 				},
 			});
 			configSessions.set(index, config);
@@ -92,6 +96,7 @@ export function startLive(
 			<ConfigView
 				session={config}
 				minerName={store.getState().name}
+				subject={subjectOf(miner)}
 				onBack={leave(onBack)}
 				onQuit={leave(onQuit)}
 				readOnly={plan.readOnly}

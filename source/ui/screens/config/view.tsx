@@ -22,8 +22,9 @@ import {configHelp, shownNotice, showsResult, writesOff, type ConfigEnv} from '.
 import {ConfigPanel} from './config-panel.js';
 import {configLogic, initialConfigUi, type ConfigEffect, type ConfigUiAction} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
-import {dialogContent, resultContent} from './panel-content.js';
+import {dialogContent, resultContent, type PanelContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
+import {wordsFor, type ConfigSubject} from './words.js';
 
 export type ConfigViewProps = {
 	/**
@@ -32,7 +33,9 @@ export type ConfigViewProps = {
 	 */
 	readonly session: ConfigStore;
 	readonly minerName: string;
-	/** Back to the dashboard (Esc, q). */
+	/** What is configured: a miner (the default) or an xmrig-proxy, whose words the view then uses (words.ts). */
+	readonly subject?: ConfigSubject;
+	/** Back to the dashboard, or the proxy screen (Esc, q). */
 	readonly onBack: () => void;
 	/** Quit rigtop (F10); without it F10 goes back to the dashboard. */
 	readonly onQuit?: () => void;
@@ -117,15 +120,24 @@ function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult[
  * see the diff, apply (confirmed; asked twice for a change that can cut rigtop off), undo. Reads the
  * session; every key goes through the reducer and the session calls it asks for run at once.
  */
-export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnly}: ConfigViewProps) {
+export function ConfigView({session, minerName, subject = 'miner', onBack, onQuit = onBack, readOnly}: ConfigViewProps) {
 	const theme = useTheme();
+	const say = (text: string) => wordsFor(subject, text);
+	const sayPanel = (content: PanelContent): PanelContent => ({
+		title: say(content.title),
+		lines: content.lines.map((line) => ({...line, text: say(line.text)})),
+		prompt: content.prompt === null ? null : say(content.prompt),
+	});
 	const state = useStore(session);
 	const {columns, rows} = useTerminalSize();
 	const layout = configLayout(columns, rows);
 	const tooSmall = isTooSmall(columns, rows);
 
 	const writesAreOff = writesOff({session: state, readOnly});
-	const helpEntries = useMemo(() => configHelp(writesAreOff), [writesAreOff]);
+	const helpEntries = useMemo(
+		() => configHelp(writesAreOff).map((entry) => ({...entry, description: wordsFor(subject, entry.description)})),
+		[writesAreOff, subject],
+	);
 	const helpMax = useMemo(() => helpMaxOffset(helpEntries, layout.width, layout.bodyRows), [helpEntries, layout.width, layout.bodyRows]);
 	// What the keys read and the view does not own: the session's state as drawn, the size. The effects a key asks
 	// for run right away, and the session's new state is drawn (and so in the env) before the next key goes out.
@@ -176,16 +188,16 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 		const keys = `${promptKey('submit')} sets it, ${promptKey('cancel')} cancels, ${promptKey('clearLine')} clears`;
 		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
 		notice = ui.prompt.error
-			? {text: ui.prompt.error, tone: 'error', wraps: true}
+			? {text: say(ui.prompt.error), tone: 'error', wraps: true}
 			: {text: `${ui.prompt.id}: type the new value${hidden}; ${keys}`, tone: 'muted'};
-	} else if (lastNotice) notice = {text: lastNotice.text, tone: lastNotice.tone, wraps: true};
+	} else if (lastNotice) notice = {text: say(lastNotice.text), tone: lastNotice.tone, wraps: true};
 	else if (state.busy === 'apply' || state.busy === 'undo')
 		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
 	else if (state.problem && document !== null)
-		notice = {text: `${state.problem.message} — ${state.problem.fix}`, tone: 'error', wraps: true};
+		notice = {text: say(`${state.problem.message} — ${state.problem.fix}`), tone: 'error', wraps: true};
 	else if (cursorEntry && mode === 'browse') {
 		const note = keyNote(cursorEntry);
-		if (note) notice = {text: `${cursorEntry.id}: ${note}`, tone: 'muted'};
+		if (note) notice = {text: `${cursorEntry.id}: ${say(note)}`, tone: 'muted'};
 	}
 
 	const noticeWanted = notice?.wraps ? wrappedHeight(notice.text, Math.max(1, columns - 2)) : 1;
@@ -207,17 +219,21 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 			/>
 		);
 	} else if (ui.dialog) {
-		body = <ConfigPanel content={dialogContent(ui.dialog, state, minerName)} width={view.width} height={view.bodyRows} />;
+		body = <ConfigPanel content={sayPanel(dialogContent(ui.dialog, state, minerName))} width={view.width} height={view.bodyRows} />;
 	} else if (showsResult(ui, state) && state.lastResult && state.lastAction) {
-		body = <ConfigPanel content={resultContent(state.lastResult, state.lastAction)} width={view.width} height={view.bodyRows} />;
+		body = <ConfigPanel content={sayPanel(resultContent(state.lastResult, state.lastAction))} width={view.width} height={view.bodyRows} />;
 	} else if (document === null) {
 		if (state.phase === 'error' && state.problem) {
 			body = (
-				<Pane title="Could not read the miner's config" width={view.width} height={view.bodyRows}>
-					<Wrapped {...theme.text('error')}>{state.problem.message}</Wrapped>
-					{state.problem.detail ? <Wrapped {...theme.text('muted')}>{state.problem.detail}</Wrapped> : null}
-					<Wrapped>{`fix: ${state.problem.fix}`}</Wrapped>
-					<Line tone="muted">{`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`}</Line>
+				<Pane title={say("Could not read the miner's config")} width={view.width} height={view.bodyRows}>
+					<Wrapped {...theme.text('error')}>{say(state.problem.message)}</Wrapped>
+					{state.problem.detail ? <Wrapped {...theme.text('muted')}>{say(state.problem.detail)}</Wrapped> : null}
+					<Wrapped>{say(`fix: ${state.problem.fix}`)}</Wrapped>
+					<Line tone="muted">
+						{say(
+							`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`,
+						)}
+					</Line>
 				</Pane>
 			);
 		} else {
@@ -250,10 +266,10 @@ export function ConfigView({session, minerName, onBack, onQuit = onBack, readOnl
 			pending > 0
 				? `${pending} ${pending === 1 ? 'change' : 'changes'} pending: make it larger to apply or discard`
 				: `${CONFIG_KEYMAP.keyOf('leave', 'browse')} goes back to the dashboard`;
-		return <TooSmall columns={columns} rows={rows} hint={hint} />;
+		return <TooSmall columns={columns} rows={rows} hint={say(hint)} />;
 	}
 
-	const status = statusText(state, writesAreOff);
+	const status = say(statusText(state, writesAreOff));
 	const hints = footerOf(CONFIG_KEYMAP, availability);
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">

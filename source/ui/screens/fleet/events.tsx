@@ -13,7 +13,10 @@ export type FleetEventsProps = {
 
 const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'warn', error: 'error'};
 
-/** The latest events of every rig and the session's notices, "12:07 rig-03 down: connection refused" (dated when not today), newest first. */
+/**
+ * The latest events of every rig and the session's notices, "12:07 rig-03 down: connection refused" (dated when not
+ * today), newest first; the proxy screen's, of one proxy and its workers, without the rig's name.
+ */
 function FleetEventsView({events, lines, width}: FleetEventsProps) {
 	const theme = useTheme();
 	if (lines <= 0) return null;
@@ -21,10 +24,12 @@ function FleetEventsView({events, lines, width}: FleetEventsProps) {
 		<Text key={event.key}>
 			{separator}
 			<Text {...theme.text('muted')}>{event.when} </Text>
-			{/* The session's own notices are rigtop's, in its colour. */}
-			<Text bold={event.severity !== 'info'} {...(event.own ? theme.text('accent') : {})}>
-				{event.rig}{' '}
-			</Text>
+			{/* The session's own notices are rigtop's, in its colour; one rig's events (the proxy screen's) need no name. */}
+			{event.rig ? (
+				<Text bold={event.severity !== 'info'} {...(event.own ? theme.text('accent') : {})}>
+					{event.rig}{' '}
+				</Text>
+			) : null}
 			<Text {...theme.text(toneOf[event.severity])}>{event.text}</Text>
 		</Text>
 	);

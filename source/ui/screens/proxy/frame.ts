@@ -4,7 +4,8 @@
  * The view draws this frame; the reducer reads its page size and how far its help scrolls from the same function, so a
  * key moves by the page on screen. Like the fleet's, the frame never uses more than rows - 1 lines: the summary, the
  * column headings, the totals and the line saying what they sum, and the footer always show, the workers take the rest
- * and scroll.
+ * and scroll; lines the workers do not need go to the newest events (the proxy's own and its workers'), so the frame
+ * fills the terminal and the key help sits on its last line, as on the fleet.
  */
 import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
 import type {MonitorState} from '../../../monitor/types.js';
@@ -39,6 +40,8 @@ export type ProxyLayout = {
 	readonly summaryLines: number;
 	/** Worker rows in view at once. */
 	readonly workerRows: number;
+	/** Lines under the table for the newest events: only those the workers leave (the table comes first). */
+	readonly eventLines: number;
 	readonly footerLines: 0 | 1;
 	/** Lines between the summary and the footer (the help, a worker's detail). */
 	readonly bodyHeight: number;
@@ -53,8 +56,9 @@ export function proxyLayout(size: TerminalSize, summary: number, workers: number
 	const footerLines: 0 | 1 = budget >= summary + TABLE_CHROME + 2 ? 1 : 0;
 	const bodyHeight = Math.max(1, budget - summary - footerLines);
 	const workerRows = Math.max(1, Math.min(Math.max(1, workers), bodyHeight - TABLE_CHROME));
-	const height = Math.min(budget, summary + Math.min(bodyHeight, TABLE_CHROME + workerRows) + footerLines);
-	return {tooSmall, height, summaryLines: summary, workerRows, footerLines, bodyHeight};
+	const eventLines = Math.max(0, bodyHeight - TABLE_CHROME - workerRows);
+	const height = Math.min(budget, summary + Math.min(bodyHeight, TABLE_CHROME + workerRows + eventLines) + footerLines);
+	return {tooSmall, height, summaryLines: summary, workerRows, eventLines, footerLines, bodyHeight};
 }
 
 export type ProxyFrame = {

@@ -16,6 +16,8 @@ import {TooSmall} from '../../panes/too-small.js';
 import {isOutdated} from '../../status.js';
 import {useTheme} from '../../theme.js';
 import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {FleetEvents} from '../fleet/events.js';
+import {fleetEventLines} from '../fleet/rows.js';
 import {activeFilterOf, placeIn} from '../list.js';
 import {availability, proxyHelp, type ProxyGiven} from './availability.js';
 import {WorkerDetail} from './detail.js';
@@ -136,6 +138,14 @@ function ProxyScreen({
 		() => order.slice(offset, offset + layout.workerRows).flatMap((name) => byName.get(name) ?? []),
 		[order, offset, layout.workerRows, byName],
 	);
+	// The lines the workers leave: the newest events of the proxy and of the workers shown (all of them without a
+	// filter), told as the fleet tells its rigs', without the proxy's name on each.
+	const eventLines = useMemo(() => {
+		if (layout.eventLines <= 0) return [];
+		const shown = filter.trim() === '' ? null : new Set(order);
+		const events = shown ? state.events.filter((event) => event.worker === undefined || shown.has(event.worker)) : state.events;
+		return fleetEventLines([{...state, events}], layout.eventLines === 1 ? 8 : layout.eventLines, now, {labels: ['']});
+	}, [state, layout.eventLines, filter, order, now]);
 	const footer = useMemo(() => {
 		const hints = footerOf(SCREEN_KEYMAP, keys);
 		const clear =
@@ -179,18 +189,21 @@ function ProxyScreen({
 		);
 	} else {
 		body = (
-			<WorkerTable
-				rows={visible}
-				totals={frame.totals}
-				listed={listed}
-				selected={selected}
-				fitted={frame.fitted}
-				gap={frame.gap}
-				outdated={isOutdated(state)}
-				window={window}
-				sort={sort}
-				empty={notRead ?? (filter.trim() === '' ? 'no workers' : `no worker matches "${filter.trim()}"`)}
-			/>
+			<>
+				<WorkerTable
+					rows={visible}
+					totals={frame.totals}
+					listed={listed}
+					selected={selected}
+					fitted={frame.fitted}
+					gap={frame.gap}
+					outdated={isOutdated(state)}
+					window={window}
+					sort={sort}
+					empty={notRead ?? (filter.trim() === '' ? 'no workers' : `no worker matches "${filter.trim()}"`)}
+				/>
+				<FleetEvents events={eventLines} lines={layout.eventLines} width={size.columns} />
+			</>
 		);
 	}
 
