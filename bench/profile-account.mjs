@@ -2,11 +2,13 @@
 // miner, summed by category. Not a benchmark (nothing is judged or written to bench/results.json); its account is the
 // table in docs/performance.md.
 //
-//   node bench/profile-account.mjs record [--seconds 90] [--from 30] [--interval 1] [--dir DIR]
+//   node bench/profile-account.mjs record [--seconds 90] [--from 30] [--to SECONDS] [--interval 1] [--dir DIR] [--fleet N]
 //       builds a copy of the CLI with source maps (same settings as dist/, scratch folder), starts the simulator
 //       (--sim-warm, token, not restricted) and runs `node --cpu-prof --cpu-prof-dir DIR cli.js URL -i 1` in an
 //       80×24 pty (util-linux `script`) for --seconds, presses q, and prints the account of the window from --from
-//       seconds after start to the end. The Node that runs this script is the one profiled.
+//       seconds after start to --to (default: the end, where q and the history's close run). With --fleet N: N
+//       simulated miners (bench/sim-fleet.ts, a process of their own) watched through a --rigs file in 120×40. The
+//       Node that runs this script is the one profiled.
 //   node bench/profile-account.mjs account FILE.cpuprofile [--from 30] [--to 90]
 //       the account of an existing profile (bundled code is named through the .map files beside it, when there).
 //
@@ -15,13 +17,13 @@
 // HTTP exchange when they are node:http/net; JSON.parse is parsing wherever it is called from; samples with no bundled
 // frame at all are the HTTP exchange (socket events), timers (node:internal/timers with nothing of ours under them),
 // or node's own; (garbage collector), (program) and (idle) are V8's.
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
 import {cliBuild} from '../scripts/build.mjs';
-import {inPty, scratchDir, sleep, startMiner, waitUntil} from './lib.mjs';
+import {inPty, scratchDir, sleep, startMiner, startSimFleet, waitUntil} from './lib.mjs';
 
 /** The categories, in the order the table shows them. */
 export const CATEGORIES = [
@@ -231,26 +233,40 @@ function option(args, name, fallback) {
 async function record(args) {
 	const seconds = Number(option(args, 'seconds', 90));
 	const from = Number(option(args, 'from', 30));
+	const to = Number(option(args, 'to', Number.POSITIVE_INFINITY));
 	const interval = option(args, 'interval', '1');
+	const fleet = Number(option(args, 'fleet', 0));
 	const dir = option(args, 'dir', scratchDir(`profile-${process.versions.node}`));
 	const buildDir = scratchDir('profile-build');
 	await build({...cliBuild, outdir: buildDir, sourcemap: true});
 	const token = 'profile-token-0123';
-	const miner = await startMiner({token});
+	let miner;
+	let watched;
+	if (fleet > 0) {
+		miner = await startSimFleet(fleet);
+		const rigsFile = path.join(scratchDir('profile-rigs'), 'rigs.json');
+		writeFileSync(rigsFile, JSON.stringify(miner.urls.map((url, i) => ({name: `rig-${String(i + 1).padStart(3, '0')}`, url}))));
+		watched = ['--rigs', rigsFile];
+	} else {
+		miner = await startMiner({token});
+		watched = [miner.url, '--token-file', miner.tokenFile];
+	}
+
 	const env = {...process.env, XDG_STATE_HOME: scratchDir('profile-state'), XDG_CACHE_HOME: scratchDir('profile-cache')};
 	let seen = '';
-	const pty = inPty(
-		process.execPath,
-		['--cpu-prof', '--cpu-prof-dir', dir, path.join(buildDir, 'cli.js'), miner.url, '--token-file', miner.tokenFile, '-i', interval],
-		{
-			env,
-			onOutput(chunk) {
-				seen = (seen + chunk).slice(-20_000);
-			},
+	const pty = inPty(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, path.join(buildDir, 'cli.js'), ...watched, '-i', interval], {
+		env,
+		...(fleet > 0 ? {cols: 120, rows: 40} : {}),
+		onOutput(chunk) {
+			seen = (seen + chunk).slice(-20_000);
 		},
-	);
+	});
 	try {
-		await waitUntil(() => seen.includes('bench-rig'), 20_000, 'the first frame with the miner');
+		await waitUntil(
+			() => (fleet > 0 ? seen.includes(`${fleet} live`) : seen.includes('bench-rig')),
+			30_000,
+			'the first frame with the miner',
+		);
 		await sleep(seconds * 1000);
 		pty.child.stdin.write('q');
 		await Promise.race([pty.exited, sleep(10_000)]);
@@ -264,7 +280,7 @@ async function record(args) {
 		.sort();
 	const file = path.join(dir, profiles.at(-1));
 	console.log(`Node ${process.version}, ${file}`);
-	console.log(formatAccount(account(file, {from})));
+	console.log(formatAccount(account(file, {from, to})));
 }
 
 const [mode, ...rest] = process.argv.slice(2);
@@ -276,7 +292,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
 		);
 	} else {
 		console.error(
-			'usage: node bench/profile-account.mjs record [--seconds 90] [--from 30] [--interval 1] [--dir DIR]\n       node bench/profile-account.mjs account FILE.cpuprofile [--from 30] [--to 90]',
+			'usage: node bench/profile-account.mjs record [--seconds 90] [--from 30] [--to SECONDS] [--interval 1] [--dir DIR] [--fleet N]\n       node bench/profile-account.mjs account FILE.cpuprofile [--from 30] [--to 90]',
 		);
 		process.exitCode = 2;
 	}

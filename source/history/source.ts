@@ -30,12 +30,12 @@ export type HistorySource = {
 	span(): {readonly first: number; readonly last: number} | null;
 	/**
 	 * Changes when a newer event of the miner is stored by anyone (another rigtop, `rigtop config set`), looked at
-	 * once per poll: the screens read the events again on it, as on an event of their own monitor.
+	 * once per poll, when asked: the screens read the events again on it, as on an event of their own monitor.
 	 */
 	eventsStamp?(): string;
 	/**
 	 * A mark of what a read depends on besides its request: where it reads from, the stored miner, another process's
-	 * newest event (eventsStamp). In memory, never a read: the stores read again when it changes.
+	 * newest event (eventsStamp: one indexed read at the first ask after a poll). The stores read again when it changes.
 	 */
 	version?(): string;
 	/**
@@ -73,6 +73,8 @@ export class SessionHistory implements HistorySource {
 	#memory: RingBuffer<SampleRow> | null = null;
 	#lastPolls = -1;
 	#stamp = '';
+	/** Whether a poll came since the stamp was read: it is read again when next asked for (#readStamp). */
+	#stampStale = false;
 	readonly #unsubscribe: () => void;
 
 	constructor(options: SessionHistoryOptions) {
@@ -140,12 +142,12 @@ export class SessionHistory implements HistorySource {
 	}
 
 	eventsStamp(): string {
-		return this.#stamp;
+		return this.#readStamp();
 	}
 
 	version(): string {
 		const recorder = this.#stored();
-		return recorder ? `stored:${recorder.writtenMinerOf(this.#slot) ?? ''}:${this.#stamp}` : 'session';
+		return recorder ? `stored:${recorder.writtenMinerOf(this.#slot) ?? ''}:${this.#readStamp()}` : 'session';
 	}
 
 	subscribe(listener: () => void): () => void {
@@ -167,15 +169,26 @@ export class SessionHistory implements HistorySource {
 		return this.#recorder;
 	}
 
+	/** The stamp as of this miner's last poll: one indexed read of the store at most per poll, when asked. */
+	#readStamp(): string {
+		if (this.#stampStale && this.#recorder?.enabled) {
+			this.#stampStale = false;
+			// Not before the session's first poll is written (a fleet's first polls still go in one commit).
+			const miner = this.#recorder.writtenMinerOf(this.#slot);
+			this.#stamp = miner === null ? '' : `${miner}:${this.#recorder.reader.lastEvent(miner)}`;
+		}
+
+		return this.#stamp;
+	}
+
 	/** Keeps the polls in memory while the store does not (from the moment it stops, if it stops). */
 	#remember(state: MonitorState): void {
 		if (state.polls === this.#lastPolls) return;
 		this.#lastPolls = state.polls;
 		if (this.#recorder?.enabled) {
-			// Another process's events reach the screens at this miner's next poll (not before its first poll is written:
-			// a fleet's first polls still go in one commit).
-			const miner = this.#recorder.writtenMinerOf(this.#slot);
-			this.#stamp = miner === null ? '' : `${miner}:${this.#recorder.reader.lastEvent(miner)}`;
+			// Another process's events reach the screens at this miner's next poll: the stamp is read again then, when a
+			// screen asks for it (a fleet's rigs whose events no screen shows read nothing at their polls).
+			this.#stampStale = true;
 			return;
 		}
 		const sample = sampleOfState(state);

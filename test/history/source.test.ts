@@ -2,7 +2,7 @@
  * What the screens read a miner's past through (history/source.ts): the store behind the session's recorder, or with
  * history off the session's memory — against a real SQLite store.
  */
-import {afterEach, describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it, vi} from 'vitest';
 import {memoryCapacity, SeriesCache, SessionHistory, type HistorySource, type SeriesRequest} from '../../source/history/source.js';
 import {recordActionEvent} from '../../source/history/action-event.js';
 import {lastHourSource, pastRates} from '../../source/history/last-hour.js';
@@ -63,6 +63,26 @@ describe('a miner’s history for the screens', () => {
 		expect(night.source.events({since: NOW}).map((event) => [event.kind, event.text])).toEqual([
 			['action', 'config apply: applied 1 change; your config as it was is saved in /tmp/b.json'],
 		]);
+	});
+
+	it('reads the newest stored event once a poll, and only when a screen asks (a fleet’s rigs not shown read nothing)', () => {
+		const store = createStore(makeState({events: [], lastAttemptAt: NOW, lastSuccessAt: NOW, polls: 1}));
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		night.recorder.flush();
+		const reads = vi.spyOn(night.recorder.reader, 'lastEvent');
+		// Ten polls that no screen reads the events of (a rig of the fleet whose dashboard is not open).
+		for (let poll = 2; poll <= 11; poll++) store.set({lastAttemptAt: NOW + poll * 1000, lastSuccessAt: NOW + poll * 1000, polls: poll});
+		expect(reads).toHaveBeenCalledTimes(0);
+		// A screen asks, several times between two polls: one read.
+		const stamp = night.source.eventsStamp();
+		expect(stamp).not.toBe('');
+		expect(night.source.version()).toContain(stamp);
+		expect(night.source.eventsStamp()).toBe(stamp);
+		expect(reads).toHaveBeenCalledTimes(1);
+		store.set({lastAttemptAt: NOW + 12_000, lastSuccessAt: NOW + 12_000, polls: 12});
+		expect(night.source.eventsStamp()).toBe(stamp);
+		expect(reads).toHaveBeenCalledTimes(2);
 	});
 
 	it('with history off: this session’s polls and events, from memory, and it says so', () => {

@@ -2,7 +2,7 @@ import {Text} from 'ink';
 import {render} from 'ink-testing-library';
 import {afterEach, beforeEach, describe, expect, test, vi} from 'vitest';
 import {Dashboard} from '../../source/ui/screens/dashboard/view.js';
-import {FixedNowContext, useNow} from '../../source/ui/hooks/use-now.js';
+import {FixedNowContext, syncClocks, useNow} from '../../source/ui/hooks/use-now.js';
 import {SharesPane} from '../../source/ui/panes/shares-pane.js';
 import {createStore, makeState, refused} from './helpers/state.js';
 import {renderTerminal, tick} from './helpers/terminal.js';
@@ -26,7 +26,7 @@ function Three() {
 
 describe('useNow', () => {
 	beforeEach(() => {
-		vi.useFakeTimers({toFake: ['setInterval', 'clearInterval', 'Date']});
+		vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date']});
 		vi.setSystemTime(START);
 	});
 
@@ -47,6 +47,52 @@ describe('useNow', () => {
 		expect(lastFrame()).toBe('a=3\nb=3\nc=3');
 		unmount();
 		expect(vi.getTimerCount()).toBe(0);
+	});
+
+	test('polls that sync the clock every interval wake no timer between them; when they stop, it ticks 1.5 intervals on', async () => {
+		// Every timer callback that runs is a wake of the process: counted around the fake timers.
+		let wakes = 0;
+		const {setTimeout: fakeTimeout, setInterval: fakeInterval} = globalThis;
+		const counted =
+			<A extends unknown[]>(callback: (...args: A) => void) =>
+			(...args: A) => {
+				wakes++;
+				callback(...args);
+			};
+		vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) =>
+			fakeTimeout(counted(callback), ms)) as typeof setTimeout);
+		vi.spyOn(globalThis, 'setInterval').mockImplementation(((callback: () => void, ms?: number) =>
+			fakeInterval(counted(callback), ms)) as typeof setInterval);
+		try {
+			const {lastFrame, unmount} = render(<Clock label="p" />);
+			await tick();
+			// The poll that brought the screen its data.
+			syncClocks();
+			// A poll a second, each a little late (its round trip), for 20 s: the labels move with the polls alone.
+			for (let second = 1; second <= 20; second++) {
+				await vi.advanceTimersByTimeAsync(1000 + (second % 3) * 20);
+				syncClocks();
+				await tick();
+			}
+
+			expect(wakes).toBe(0);
+			const synced = lastFrame();
+			// The polls stop: the clock takes over 1.5 s after the last, then ticks every second.
+			await vi.advanceTimersByTimeAsync(1499);
+			await tick();
+			expect(lastFrame()).toBe(synced);
+			expect(wakes).toBe(0);
+			await vi.advanceTimersByTimeAsync(1);
+			await tick();
+			expect(lastFrame()).not.toBe(synced);
+			expect(wakes).toBe(1);
+			await vi.advanceTimersByTimeAsync(3000);
+			expect(wakes).toBe(4);
+			unmount();
+			expect(vi.getTimerCount()).toBe(0);
+		} finally {
+			vi.restoreAllMocks();
+		}
 	});
 
 	test('a fixed time starts no timer', async () => {
@@ -90,13 +136,13 @@ describe('useNow', () => {
 		// Each poll moves only the times, and the label still reads "just now": nothing on screen changed.
 		expect(terminal.frames.length - first).toBe(0);
 		expect(terminal.frame()).toContain('● live · just now');
-		// The data stops: the ticks take over, the label at most 1.5 s late.
-		await vi.advanceTimersByTimeAsync(2000);
+		// The data stops: the ticks take over 1.5 s after the last poll, then one a second.
+		await vi.advanceTimersByTimeAsync(1500);
 		await tick();
-		expect(terminal.frame()).toContain('● live · 2s ago');
+		expect(terminal.frame()).toContain('● live · 1s ago');
 		await vi.advanceTimersByTimeAsync(1000);
 		await tick();
-		expect(terminal.frame()).toContain('● live · 3s ago');
+		expect(terminal.frame()).toContain('● live · 2s ago');
 		expect(terminal.frames.length - first).toBe(2);
 	});
 

@@ -8,9 +8,10 @@ import type {Store} from '../../store.js';
  *
  * The clock keeps in step with the data: `syncClocks()` (called when a miner's state changes)
  * moves every clock to the present, so the labels update in the same React commit as the data,
- * and a tick that comes less than 1.5 intervals after such a sync is skipped. With a poll every
- * interval the screen is drawn once per poll instead of once per poll plus once per tick; when
- * the data stops (a miner down, backing off) the ticks take over again, at most 1.5 intervals late.
+ * and puts the clock's next tick 1.5 intervals after it. With a poll every interval the clock's
+ * timer never fires: the screen is drawn once per poll, and the process is not woken between polls
+ * for a tick with nothing to do. When the data stops (a miner down, backing off) the ticks take over
+ * again, 1.5 intervals after the last sync, then one an interval.
  */
 type Clock = {
 	readonly subscribe: (listener: () => void) => () => void;
@@ -25,33 +26,38 @@ function sharedClock(intervalMs: number): Clock {
 	if (existing) return existing;
 	const listeners = new Set<() => void>();
 	let now = Date.now();
-	let syncedAt = Number.NEGATIVE_INFINITY;
-	let timer: ReturnType<typeof setInterval> | null = null;
+	let timer: ReturnType<typeof setTimeout> | null = null;
+	/** Whether the timer waits out the 1.5 intervals after a sync (else it ticks every interval). */
+	let afterSync = false;
 	const notifyAll = () => {
 		for (const notify of listeners) notify();
 	};
+
+	const arm = (delay: number) => {
+		timer = setTimeout(tick, delay);
+		// A label clock must never keep the process alive on its own.
+		timer.unref?.();
+	};
+
+	function tick() {
+		afterSync = false;
+		arm(intervalMs);
+		now = Date.now();
+		notifyAll();
+	}
 
 	const clock: Clock = {
 		subscribe(listener) {
 			listeners.add(listener);
 			if (timer === null) {
 				now = Date.now();
-				timer = setInterval(() => {
-					const at = Date.now();
-					// The labels were brought up to date with the data lately: the next sync (a poll
-					// every interval, give or take its round trip) will move them on.
-					if (at - syncedAt < intervalMs * 1.5) return;
-					now = at;
-					notifyAll();
-				}, intervalMs);
-				// A label clock must never keep the process alive on its own.
-				timer.unref?.();
+				arm(intervalMs);
 			}
 
 			return () => {
 				listeners.delete(listener);
 				if (listeners.size === 0 && timer !== null) {
-					clearInterval(timer);
+					clearTimeout(timer);
 					timer = null;
 				}
 			};
@@ -63,7 +69,16 @@ function sharedClock(intervalMs: number): Clock {
 			return now;
 		},
 		sync(at) {
-			syncedAt = at;
+			if (timer !== null) {
+				// The next tick moves to 1.5 intervals from now: restarted in place while it already waits that long.
+				if (afterSync && typeof timer.refresh === 'function') timer.refresh();
+				else {
+					clearTimeout(timer);
+					afterSync = true;
+					arm(intervalMs * 1.5);
+				}
+			}
+
 			if (listeners.size === 0 || at === now) return;
 			now = at;
 			notifyAll();
