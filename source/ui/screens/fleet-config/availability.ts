@@ -1,0 +1,66 @@
+/**
+ * Which of the fleet config view's keys work now (screens/contract.ts): the one source of its footer and its key
+ * handler. The context follows the view's mode: the keys' list, a search or a value being typed, each rig's diff, the
+ * second question for http.* / api.* (or the undo's), and the batch's pane (running, then its results).
+ */
+import type {FleetConfigState} from '../../../batch/fleet-config.js';
+import type {Capability} from '../../keys/matcher.js';
+import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
+import {decide, type Availability} from '../contract.js';
+import type {KeyRow, RigRead} from './rigs.js';
+
+/** What the view reads but does not own, passed with every key (screens/contract.ts). */
+export type FleetConfigEnv = {
+	readonly session: FleetConfigState;
+	/** The rigs as read (null while they are read). */
+	readonly reads: readonly RigRead[] | null;
+	readonly rows: readonly KeyRow[];
+	/** Key rows that fit on screen. */
+	readonly pageSize: number;
+	/** Rig lines that fit the diff's or the results' pane. */
+	readonly paneRows: number;
+	/** "a adds it": what a refusal for a lacking key says (the key's own name). */
+	readonly addHint: string;
+};
+
+/** The modes availability reads. */
+export type FleetConfigModes = {
+	readonly prompt: unknown;
+	readonly diff: {readonly add: boolean} | null;
+	readonly asking: unknown;
+	readonly results: unknown;
+};
+
+export type FleetConfigAvailability = Availability<CommandName, Screen>;
+
+export function fleetConfigContext(state: FleetConfigModes, session: FleetConfigState): Screen {
+	if (state.asking) return 'question';
+	if (state.results) return session.run?.batch.finished === true ? 'fleetResults' : 'fleetBatch';
+	if (state.diff) return 'fleetConfigDiff';
+	return state.prompt ? 'fleetConfigTyping' : 'fleetConfig';
+}
+
+export function availability(state: FleetConfigModes, env: FleetConfigEnv): FleetConfigAvailability {
+	const context = fleetConfigContext(state, env.session);
+	const offered = new Set<Capability>();
+	const run = env.session.run;
+	if (context === 'fleetResults' && env.session.undoable > 0) offered.add('batchUndo');
+	if ((context === 'fleetBatch' || context === 'fleetResults') && run && run.batch.rigs.length > env.paneRows) offered.add('scrollBatch');
+	if (context === 'fleetConfigDiff') {
+		offered.add('addKeys');
+		if ((env.reads?.length ?? 0) > env.paneRows) offered.add('scrollBatch');
+	}
+
+	const refused = new Map<CommandName, string>();
+	if (context === 'fleetConfig') {
+		if (env.reads === null) {
+			refused.set('setValue', "wait: the rigs' configs are being read");
+			refused.set('search', "wait: the rigs' configs are being read");
+		} else if (env.rows.length === 0) {
+			refused.set('setValue', 'no rig could be read: nothing to set');
+			refused.set('search', 'no rig could be read: nothing to search');
+		}
+	}
+
+	return decide(SCREEN_KEYMAP, context, offered, refused);
+}
