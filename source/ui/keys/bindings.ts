@@ -139,7 +139,13 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: [...everywhere, 'fleetConfig'],
 		footer: 'quit',
 	},
-	{command: 'help', keys: [{input: '?'}, {fn: 1}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
+	{
+		command: 'help',
+		keys: [{input: '?'}, {fn: 1}],
+		description: 'show or hide this help',
+		contexts: [...everywhere, 'fleetConfig'],
+		footer: 'help',
+	},
 	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
 	{
 		command: 'helpUp',

@@ -4,10 +4,11 @@
  * second question for http.* / api.* (or the undo's), and the batch's pane (running, then its results).
  */
 import type {FleetConfigState} from '../../../batch/fleet-config.js';
-import type {Capability} from '../../keys/matcher.js';
+import type {Capability, HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
-import {decide, type Availability} from '../contract.js';
-import type {KeyRow, RigRead} from './rigs.js';
+import {decide, helpOf, type Availability} from '../contract.js';
+import type {Assignment} from '../../../config/edits.js';
+import {diffPlan, type KeyRow, type RigRead} from './rigs.js';
 
 /** What the view reads but does not own, passed with every key (screens/contract.ts). */
 export type FleetConfigEnv = {
@@ -21,12 +22,15 @@ export type FleetConfigEnv = {
 	readonly paneRows: number;
 	/** "a adds it": what a refusal for a lacking key says (the key's own name). */
 	readonly addHint: string;
+	/** How far the help scrolls in this frame (helpMaxOffset); 0 when it fits. */
+	readonly helpMax: number;
 };
 
 /** The modes availability reads. */
 export type FleetConfigModes = {
+	readonly help?: boolean;
 	readonly prompt: unknown;
-	readonly diff: {readonly add: boolean} | null;
+	readonly diff: {readonly add: boolean; readonly assignment: Assignment} | null;
 	readonly asking: unknown;
 	readonly results: unknown;
 };
@@ -34,6 +38,7 @@ export type FleetConfigModes = {
 export type FleetConfigAvailability = Availability<CommandName, Screen>;
 
 export function fleetConfigContext(state: FleetConfigModes, session: FleetConfigState): Screen {
+	if (state.help === true) return 'help';
 	if (state.asking) return 'question';
 	if (state.results) return session.run?.batch.finished === true ? 'fleetResults' : 'fleetBatch';
 	if (state.diff) return 'fleetConfigDiff';
@@ -44,10 +49,13 @@ export function availability(state: FleetConfigModes, env: FleetConfigEnv): Flee
 	const context = fleetConfigContext(state, env.session);
 	const offered = new Set<Capability>();
 	const run = env.session.run;
+	if (context === 'help' && env.helpMax > 0) offered.add('scrollHelp');
 	if (context === 'fleetResults' && env.session.undoable > 0) offered.add('batchUndo');
 	if ((context === 'fleetBatch' || context === 'fleetResults') && run && run.batch.rigs.length > env.paneRows) offered.add('scrollBatch');
-	if (context === 'fleetConfigDiff') {
-		offered.add('addKeys');
+	const {diff} = state;
+	if (context === 'fleetConfigDiff' && diff) {
+		// a only where some rig lacks the key (or to take it back).
+		if (diff.add || diffPlan(env.reads ?? [], diff.assignment, false, env.addHint).counts.lacks > 0) offered.add('addKeys');
 		if ((env.reads?.length ?? 0) > env.paneRows) offered.add('scrollBatch');
 	}
 
@@ -63,4 +71,15 @@ export function availability(state: FleetConfigModes, env: FleetConfigEnv): Flee
 	}
 
 	return decide(SCREEN_KEYMAP, context, offered, refused);
+}
+
+/** The help (`?` on the keys' list): every key of the view's modes, its results' undo too. */
+export function fleetConfigHelp(): readonly HelpEntry[] {
+	const contexts: readonly Screen[] = ['fleetConfig', 'fleetConfigTyping', 'fleetConfigDiff', 'fleetResults'];
+	const all = new Set<Capability>(['addKeys', 'batchUndo', 'scrollBatch']);
+	const works = new Set(contexts.flatMap((context) => [...decide(SCREEN_KEYMAP, context, all).works]));
+	return helpOf(SCREEN_KEYMAP, contexts, {context: 'fleetConfig', works, refused: new Map()}).filter(
+		(entry, index, list) =>
+			entry.available && list.findIndex((other) => other.keys === entry.keys && other.description === entry.description) === index,
+	);
 }

@@ -11,6 +11,7 @@ import {SECRET_MASK, type ConfigPath} from '../../../config/types.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName} from '../../keys/bindings.js';
+import {helpKey} from '../../help-toggle.js';
 import {scrollToShow} from '../../scroll.js';
 import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
 import {matchingKeys} from '../config/tree.js';
@@ -53,6 +54,9 @@ export type FleetConfigUiState = {
 	readonly asking: 'guarded' | 'undo' | null;
 	/** The batch's pane is open (the apply or the undo as it goes, then its results): its first rig shown. */
 	readonly results: {readonly offset: number} | null;
+	/** The help (`?`) is up, and its first entry shown. */
+	readonly help: boolean;
+	readonly helpOffset: number;
 };
 
 export type FleetConfigEffect =
@@ -70,7 +74,18 @@ export type FleetConfigAction =
 export type FleetConfigStep = Step<FleetConfigUiState, FleetConfigEffect>;
 
 export function initialFleetConfigUi(): FleetConfigUiState {
-	return {cursor: null, top: 0, prompt: null, query: null, notice: null, diff: null, asking: null, results: null};
+	return {
+		cursor: null,
+		top: 0,
+		prompt: null,
+		query: null,
+		notice: null,
+		diff: null,
+		asking: null,
+		results: null,
+		help: false,
+		helpOffset: 0,
+	};
 }
 
 const same = (state: FleetConfigUiState): FleetConfigStep => stateOnly(state);
@@ -104,6 +119,11 @@ export function reduce(state: FleetConfigUiState, action: FleetConfigAction, env
 	if (outcome !== null && 'refused' in outcome) return say(base, outcome.refused, 'warn');
 	const command = outcome?.command ?? null;
 	switch (keys.context as Screen) {
+		case 'help': {
+			if (command === 'quit') return {state: base, effects: [{type: 'quit'}]};
+			return same(command === null ? base : (helpKey(base, command, () => env.helpMax) ?? base));
+		}
+
 		case 'question':
 			return answer(base, command);
 		case 'fleetBatch':
@@ -154,6 +174,8 @@ function listKey(state: FleetConfigUiState, command: CommandName | null, env: Fl
 			});
 		}
 
+		case 'help':
+			return same({...state, help: true, helpOffset: 0});
 		case 'closeView':
 			return {state, effects: [{type: 'back'}]};
 		case 'quit':

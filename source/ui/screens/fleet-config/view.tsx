@@ -11,7 +11,9 @@ import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
 import {footerOf, useScreen} from '../contract.js';
 import {BatchPane, type PaneWords} from '../fleet/batch-pane.js';
-import {fleetConfigContext, type FleetConfigEnv} from './availability.js';
+import {fleetConfigContext, fleetConfigHelp, type FleetConfigEnv} from './availability.js';
+import {helpScrollKeys} from '../../help-toggle.js';
+import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
 import {cursorAt, fleetConfigLogic, initialFleetConfigUi, type FleetConfigEffect, type FleetConfigUiState} from './reduce.js';
 import {diffPlan, keyRows, rigReads, valuesText, type DiffPlan, type RigDiff} from './rigs.js';
 
@@ -75,9 +77,19 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 	const keyList = useMemo(() => (reads ? keyRows(reads) : []), [reads]);
 	const unread = useMemo(() => (reads ?? []).filter((read) => read.document === null), [reads]);
 	const pageSize = Math.max(1, bodyRows - (unread.length > 0 ? 1 : 0));
+	const help = useMemo(() => fleetConfigHelp(), []);
+	const helpMax = helpMaxOffset(help, columns, bodyRows);
 	const env = useMemo(
-		(): FleetConfigEnv => ({session: state, reads, rows: keyList, pageSize, paneRows: Math.max(1, bodyRows - 1), addHint: ADD_HINT}),
-		[state, reads, keyList, pageSize, bodyRows],
+		(): FleetConfigEnv => ({
+			session: state,
+			reads,
+			rows: keyList,
+			pageSize,
+			paneRows: Math.max(1, bodyRows - 1),
+			addHint: ADD_HINT,
+			helpMax,
+		}),
+		[state, reads, keyList, pageSize, bodyRows, helpMax],
 	);
 	const {
 		state: ui,
@@ -123,7 +135,18 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 		: `reading ${state.reading?.done ?? 0} of ${marked}…`;
 
 	let body;
-	if (ui.results && state.run) {
+	if (ui.help) {
+		body = (
+			<HelpOverlay
+				entries={help}
+				offset={Math.min(ui.helpOffset, helpMax)}
+				scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
+				width={columns}
+				height={bodyRows}
+				title="Fleet config keys"
+			/>
+		);
+	} else if (ui.results && state.run) {
 		const words: PaneWords =
 			state.run.kind === 'set'
 				? {title: `${state.run.what.replace(/^config set /, '')} → ${ui.diff?.shown ?? ''} on`, doing: 'applying…', applied: 'applied'}
@@ -159,7 +182,7 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 				};
 	} else if (ui.asking === 'guarded' && ui.diff && plan) {
 		line = {
-			text: `${ui.diff.assignment.path} can cut rigtop off from ${count(plan.counts.change, 'rig')}'s API: apply anyway? y/n`,
+			text: `${ui.diff.assignment.path} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? y/n`,
 			tone: 'warn',
 		};
 	} else if (ui.asking === 'undo') {

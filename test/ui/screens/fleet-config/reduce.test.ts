@@ -55,7 +55,7 @@ function envOf(session: Partial<FleetConfigState> = {}, reads: readonly RigResul
 		problem: null,
 		...session,
 	};
-	return {session: state, reads: parsed, rows: parsed ? keyRows(parsed) : [], pageSize: 10, paneRows: 10, addHint: 'a adds it'};
+	return {session: state, reads: parsed, rows: parsed ? keyRows(parsed) : [], pageSize: 10, paneRows: 10, addHint: 'a adds it', helpMax: 0};
 }
 
 const KEYS: Record<string, KeyLike> = {Enter: {return: true}, Escape: {escape: true}, Down: {downArrow: true}, CtrlU: {ctrl: true}};
@@ -140,6 +140,8 @@ describe('the fleet config view’s keys', () => {
 		const env = envOf();
 		const diffed = type(initialFleetConfigUi(), env, '/http.port', 'Enter', 'Enter', 'CtrlU', '18099', 'Enter');
 		expect(diffed.state.diff?.assignment.path).toBe('http.port');
+		// Every rig read has http.port: a (add it where it lacks) is not offered.
+		expect(type(diffed.state, env, 'a').state.diff?.add).toBe(false);
 		const asked = type(diffed.state, env, 'y');
 		expect(asked.effects).toEqual([]);
 		expect(asked.state.asking).toBe('guarded');
@@ -182,6 +184,14 @@ describe('the fleet config view’s keys', () => {
 		expect(type(open, finished, 'Escape')).toMatchObject({state: {results: null}, effects: [{type: 'reread'}]});
 		// Nothing to undo (no rig applied): u is not offered.
 		expect(type(open, envOf({run: {kind: 'set', what: 'x', batch: {...running, finished: true}}}), 'u').state.asking).toBeNull();
+	});
+
+	it('? shows the help over the keys, Esc closes it', () => {
+		const env = envOf();
+		const helping = type(initialFleetConfigUi(), env, '?');
+		expect(availability(helping.state, env).context).toBe('help');
+		expect(type(helping.state, env, 'Escape').state.help).toBe(false);
+		expect(type(helping.state, env, 'Escape').effects).toEqual([]);
 	});
 
 	it('refuses to set a value while the rigs are read, and Esc goes back to the fleet', () => {
