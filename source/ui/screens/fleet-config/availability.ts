@@ -73,13 +73,14 @@ export function availability(state: FleetConfigModes, env: FleetConfigEnv): Flee
 	return decide(SCREEN_KEYMAP, context, offered, refused);
 }
 
-/** The help (`?` on the keys' list): every key of the view's modes, its results' undo too. */
+/** The help (`?` on the keys' list): the keys of the list, of typing, of the diff, then of the results (their undo). */
 export function fleetConfigHelp(): readonly HelpEntry[] {
 	const contexts: readonly Screen[] = ['fleetConfig', 'fleetConfigTyping', 'fleetConfigDiff', 'fleetResults'];
 	const all = new Set<Capability>(['addKeys', 'batchUndo', 'scrollBatch']);
-	const works = new Set(contexts.flatMap((context) => [...decide(SCREEN_KEYMAP, context, all).works]));
-	return helpOf(SCREEN_KEYMAP, contexts, {context: 'fleetConfig', works, refused: new Map()}).filter(
-		(entry, index, list) =>
-			entry.available && list.findIndex((other) => other.keys === entry.keys && other.description === entry.description) === index,
+	const entries = contexts.flatMap((context) => helpOf(SCREEN_KEYMAP, [context], decide(SCREEN_KEYMAP, context, all)));
+	// quit and help once (they are the list's); each key of each mode once.
+	return entries.filter(
+		(entry, index) =>
+			entry.available && entries.findIndex((other) => other.keys === entry.keys && other.description === entry.description) === index,
 	);
 }
