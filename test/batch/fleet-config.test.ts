@@ -40,7 +40,7 @@ async function sim(dialect: '6' | '5' | '2', name: string, configText?: string):
 
 const rigOf = (simulator: {url: string}, name: string): BatchRig => ({url: simulator.url, token: TOKEN, name});
 
-function session(rigs: readonly BatchRig[], told: {results: readonly RigResult[]; what: string}[] = []) {
+function session(rigs: readonly BatchRig[], told: {results: readonly RigResult[]; what: string}[] = [], parallel?: number) {
 	const temp = tempDir('rigtop-fleet-config-');
 	temps.push(temp);
 	const backupDir = path.join(temp.dir, 'backups');
@@ -50,6 +50,7 @@ function session(rigs: readonly BatchRig[], told: {results: readonly RigResult[]
 		addHint: 'a adds it',
 		requestTimeoutMs: 1500,
 		verifyIntervalMs: 20,
+		...(parallel === undefined ? {} : {parallel}),
 		onResults(results, what) {
 			told.push({results, what});
 		},
@@ -146,5 +147,32 @@ describe('the fleet config session', () => {
 		const added = fleet.getState().run?.batch.rigs[1];
 		expect(added?.state === 'done' ? added.result.status : null).toBe('applied');
 		expect(jit(lacking)).toBe('true');
+	});
+
+	it('Esc cancels: a rig done stays done (read back), no rig not yet started is written', async () => {
+		const list = await Promise.all(['r1', 'r2', 'r3', 'r4'].map(async (name) => sim('6', name)));
+		const {session: fleet} = session(
+			list.map((item, index) => rigOf(item, `r${index + 1}`)),
+			[],
+			1,
+		);
+		await fleet.open();
+		// One rig at a time: cancel as soon as the first has its result.
+		const stop = fleet.subscribe(() => {
+			if ((fleet.getState().run?.batch.done ?? 0) >= 1) fleet.cancel();
+		});
+		await fleet.apply(parseAssignment('cpu.huge-pages-jit=true'), {addKeys: false, confirmApiChanges: false});
+		stop();
+		const batch = fleet.getState().run?.batch;
+		expect(batch?.cancelled).toBe(true);
+		const results = batch?.rigs.map((progress) => (progress.state === 'done' ? [progress.result.status, progress.result.reason] : null));
+		expect(results?.[0]?.[0]).toBe('applied');
+		expect(results?.slice(1)).toEqual([
+			['cancelled', 'not started (cancelled)'],
+			['cancelled', 'not started (cancelled)'],
+			['cancelled', 'not started (cancelled)'],
+		]);
+		expect(list.map((item) => jit(item))).toEqual(['true', 'false', 'false', 'false']);
+		expect(fleet.getState().undoable).toBe(1);
 	});
 });

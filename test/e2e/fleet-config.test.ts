@@ -1,7 +1,7 @@
 /**
  * One config key on many rigs from the fleet, as shipped: the built CLI in tmux watching simulated miners of several
  * dialects from a rigs file (a 6.x, a 5.x, a 2.16 whose config has no cpu section, a 6.x that is down). Every rig is
- * marked with `*`, `c` lists each key with the values the rigs have, the config view's search finds
+ * marked with Spaces, `c` lists each key with the values the rigs have, the config view's search finds
  * cpu.huge-pages-jit, a value typed shows each rig's diff, `y` applies (each simulator's config checked after), and `u`
  * on the results undoes it (each config checked back). Keys go as a terminal sends them: several in one read.
  */
@@ -61,8 +61,11 @@ describe('the fleet sets one config key on the marked rigs, in a real terminal',
 		await terminal.waitFor((screen) => /c-gone +down/.test(screen) && /c-old +live/.test(screen) && /c-five +live/.test(screen), 8000);
 		expect([jit(six), jit(five), jit(old)]).toEqual(['false', 'false', 'missing']);
 
-		// Every rig marked, then c: the keys with each rig's values; the down rig is not read.
-		await terminal.send('*c', true);
+		// Four Spaces in one read mark every rig (each moves down), then c: the keys with each rig's values; the down rig
+		// is not read.
+		await terminal.send('    ', true);
+		await terminal.waitFor(/4 rigs · 4 marked/);
+		await terminal.send('c', true);
 		const keys = await terminal.waitFor(/not read: c-gone \(down: /, 10_000);
 		expect(keys).toMatch(/fleet config · 4 marked rigs/);
 
