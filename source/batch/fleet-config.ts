@@ -17,6 +17,8 @@ export type FleetConfigRun = {
 	/** "config set cpu.huge-pages-jit": the events' and the undo records' words. */
 	readonly what: string;
 	readonly batch: BatchState;
+	/** The batch ended and its undo records are kept: its results are final (and `u` knows what it undoes). */
+	readonly done: boolean;
 };
 
 export type FleetConfigState = {
@@ -82,7 +84,7 @@ export class FleetConfigSession implements Store<FleetConfigState> {
 			this.#options.rigs,
 			false,
 			(batch) => {
-				this.#set({run: {kind: 'set', what, batch}});
+				this.#set({run: {kind: 'set', what, batch, done: false}});
 			},
 			{...options, bases},
 		);
@@ -96,7 +98,7 @@ export class FleetConfigSession implements Store<FleetConfigState> {
 		if (rigs.length === 0) return;
 		const what = 'config undo';
 		const results = await this.#runBatch({kind: 'undo', records}, rigs, false, (batch) => {
-			this.#set({run: {kind: 'undo', what, batch}});
+			this.#set({run: {kind: 'undo', what, batch, done: false}});
 		});
 		await this.#keep(results, what);
 	}
@@ -163,7 +165,8 @@ export class FleetConfigSession implements Store<FleetConfigState> {
 			}
 		}
 
-		this.#set({undoable: this.#records.size, problem});
+		const run = this.#state.run;
+		this.#set({undoable: this.#records.size, problem, ...(run ? {run: {...run, done: true}} : {})});
 		this.#options.onResults?.(results, what);
 	}
 

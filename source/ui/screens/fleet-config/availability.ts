@@ -40,7 +40,7 @@ export type FleetConfigAvailability = Availability<CommandName, Screen>;
 export function fleetConfigContext(state: FleetConfigModes, session: FleetConfigState): Screen {
 	if (state.help === true) return 'help';
 	if (state.asking) return 'question';
-	if (state.results) return session.run?.batch.finished === true ? 'fleetResults' : 'fleetBatch';
+	if (state.results) return session.run?.done === true ? 'fleetResults' : 'fleetBatch';
 	if (state.diff) return 'fleetConfigDiff';
 	return state.prompt ? 'fleetConfigTyping' : 'fleetConfig';
 }

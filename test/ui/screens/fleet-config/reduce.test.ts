@@ -170,12 +170,15 @@ describe('the fleet config view’s keys', () => {
 			finished: false,
 		};
 		const open: FleetConfigUiState = {...initialFleetConfigUi(), results: {offset: 0}};
-		const whileRunning = envOf({run: {kind: 'set', what: 'config set cpu.huge-pages-jit', batch: running}});
+		const whileRunning = envOf({run: {kind: 'set', what: 'config set cpu.huge-pages-jit', batch: running, done: false}});
 		expect(availability(open, whileRunning).context).toBe('fleetBatch');
 		expect(type(open, whileRunning, 'Escape').effects).toEqual([{type: 'cancel'}]);
 		expect(type(open, whileRunning, 'u').state.asking).toBeNull();
 
-		const finished = envOf({run: {kind: 'set', what: 'config set cpu.huge-pages-jit', batch: {...running, finished: true}}, undoable: 2});
+		const finished = envOf({
+			run: {kind: 'set', what: 'config set cpu.huge-pages-jit', batch: {...running, finished: true}, done: true},
+			undoable: 2,
+		});
 		expect(availability(open, finished).context).toBe('fleetResults');
 		const asked = type(open, finished, 'u');
 		expect(asked.state.asking).toBe('undo');
@@ -183,7 +186,9 @@ describe('the fleet config view’s keys', () => {
 		expect(undone.effects).toEqual([{type: 'undo'}]);
 		expect(type(open, finished, 'Escape')).toMatchObject({state: {results: null}, effects: [{type: 'reread'}]});
 		// Nothing to undo (no rig applied): u is not offered.
-		expect(type(open, envOf({run: {kind: 'set', what: 'x', batch: {...running, finished: true}}}), 'u').state.asking).toBeNull();
+		expect(
+			type(open, envOf({run: {kind: 'set', what: 'x', batch: {...running, finished: true}, done: true}}), 'u').state.asking,
+		).toBeNull();
 	});
 
 	it('? shows the help over the keys, Esc closes it', () => {
