@@ -5,13 +5,16 @@
  * cpu.huge-pages-jit, a value typed shows each rig's diff, `y` applies (each simulator's config checked after), and `u`
  * on the results undoes it (each config checked back). Keys go as a terminal sends them: several in one read.
  */
+import {execFile} from 'node:child_process';
 import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
+import {promisify} from 'node:util';
+import {afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
+const run = promisify(execFile);
 const TOKEN = 'e2e-fleet-config-token-9c';
 let terminal: TmuxTerminal | null = null;
 let simulators: Simulator[] = [];
@@ -110,5 +113,18 @@ describe('the fleet sets one config key on the marked rigs, in a real terminal',
 		await terminal.waitFor((screen) => /fleet config/.test(screen) && /not read: c-gone/.test(screen), 10_000);
 		await terminal.send('Escape');
 		await terminal.waitFor(/4 rigs · 4 marked/);
+
+		// Each rig written to has the batch and its undo in its history, read by another rigtop process.
+		await vi.waitFor(
+			async () => {
+				const {stdout} = await run('node', [CLI, 'history', six.url], {
+					env: {...process.env, XDG_STATE_HOME: path.join(dir, 'state')},
+					timeout: 20_000,
+				});
+				expect(stdout).toMatch(/batch config set cpu\.huge-pages-jit \(this rigtop, 4 rigs\): cpu\.huge-pages-jit: false → true/);
+				expect(stdout).toMatch(/batch config undo \(this rigtop, 2 rigs\): cpu\.huge-pages-jit: true → false/);
+			},
+			{timeout: 15_000, interval: 1000},
+		);
 	});
 });
