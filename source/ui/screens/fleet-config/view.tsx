@@ -41,6 +41,9 @@ const DIFF_TONE: Readonly<Record<RigDiff['kind'], ThemeToken | null>> = {
 	failed: 'error',
 };
 
+/** "y/n", as the keymap names the question's answers. */
+const YES_NO = `${SCREEN_KEYMAP.keyOf('yes', 'question')}/${SCREEN_KEYMAP.keyOf('no', 'question')}`;
+
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "cpu.huge-pages-jit → true on 8 rigs: 5 change · 2 already so · 1 lacks it · 1 skipped". */
@@ -182,11 +185,14 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 				};
 	} else if (ui.asking === 'guarded' && ui.diff && plan) {
 		line = {
-			text: `${ui.diff.assignment.path} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? y/n`,
+			text: `${ui.diff.assignment.path} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? ${YES_NO}`,
 			tone: 'warn',
 		};
 	} else if (ui.asking === 'undo') {
-		line = {text: `undo on ${count(state.undoable, 'rig')} (each backup put back, unless its config changed since)? y/n`, tone: 'accent'};
+		line = {
+			text: `undo on ${count(state.undoable, 'rig')} (each backup put back, unless its config changed since)? ${YES_NO}`,
+			tone: 'accent',
+		};
 	} else if (ui.notice) {
 		line = {text: ui.notice.text, tone: ui.notice.tone};
 	} else if (context === 'fleetConfigDiff' && plan && ui.diff) {
