@@ -175,4 +175,23 @@ describe('the fleet config session', () => {
 		expect(list.map((item) => jit(item))).toEqual(['true', 'false', 'false', 'false']);
 		expect(fleet.getState().undoable).toBe(1);
 	});
+
+	it('undoes each rig with its own conflict check: a rig changed since the batch is left alone', async () => {
+		const kept = await sim('6', 'kept');
+		const touched = await sim('6', 'touched');
+		const {session: fleet} = session([rigOf(kept, 'kept'), rigOf(touched, 'touched')]);
+		await fleet.open();
+		await fleet.apply(parseAssignment('cpu.huge-pages-jit=true'), {addKeys: false, confirmApiChanges: false});
+		expect(fleet.getState().undoable).toBe(2);
+		touched.setConfigText(touched.configText().replace('"donate-level": 1', '"donate-level": 3'));
+		await new Promise((resolve) => {
+			setTimeout(resolve, 100);
+		});
+		await fleet.undo();
+		const results = fleet.getState().run?.batch.rigs.map((progress) => (progress.state === 'done' ? progress.result : null));
+		expect(results?.map((result) => result?.status)).toEqual(['applied', 'failed']);
+		expect(results?.[1]?.reason).toMatch(/its config changed since the batch/);
+		expect([jit(kept), jit(touched)]).toEqual(['false', 'true']);
+		expect(touched.configText()).toContain('"donate-level": 3');
+	});
 });
