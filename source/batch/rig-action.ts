@@ -10,29 +10,29 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {applyBuilt, undoLast, type ApplyResult, type KeyResult} from '../config/apply.js';
 import {readBackup} from '../config/backups.js';
 import {ConfigDocument} from '../config/document.js';
-import {assignmentValue, diffLine, displayValue, PendingEdits, SECRET_CHANGED, type Assignment} from '../config/edits.js';
+import {SECRET_CHANGED} from '../config/edits.js';
 import {describeConfigError, layoutForVersion, problemLine} from '../config/errors.js';
-import {formatPath, jsonEqual, valueAt} from '../config/json-values.js';
-import {patchChanges, patchText, type PatchChange} from '../config/merge-patch.js';
-import {isApiGuarded, isSecret, validate} from '../config/schema.js';
-import {didYouMean} from '../config/suggest.js';
-import {CONFIG_ENDPOINT, type ConfigPath, type JsonObject, type JsonValue} from '../config/types.js';
+import {jsonEqual, valueAt} from '../config/json-values.js';
+import {patchText} from '../config/merge-patch.js';
+import {CONFIG_ENDPOINT, type JsonValue} from '../config/types.js';
 import {configRefusal, controlRefusal} from '../miner/abilities.js';
 import type {MinerClient} from '../miner/client.js';
 import {isMinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
+import {changeLine, countOf, planPatch, planSet, type PlanOptions} from './plan.js';
 import type {BatchAction, BatchRig, RigResult, RigStatus, UndoRecord} from './types.js';
 
-export type RigStepOptions = {
+export type RigStepOptions = PlanOptions & {
 	readonly dryRun: boolean;
-	/** --add: a key the rig's config lacks may be added. */
-	readonly addKeys: boolean;
-	/** --yes: http.* / api.* changes are confirmed. */
-	readonly confirmApiChanges: boolean;
 	readonly backupDir?: string;
 	/** How long each read-back waits for the change to show (default 5000 ms). */
 	readonly verifyTimeoutMs?: number;
 	readonly verifyIntervalMs?: number;
+	/**
+	 * The config each rig (by URL) was read as when the user saw its diff (the fleet config view): the edit is made on
+	 * it, and the apply's conflict check is against it, as the config view's is against the config it edited.
+	 */
+	readonly bases?: ReadonlyMap<string, string>;
 };
 
 type Context = {
@@ -61,9 +61,10 @@ function result(
 	context: Context,
 	status: RigStatus,
 	reason: string,
-	extra: Partial<Pick<RigResult, 'lines' | 'sent' | 'answered' | 'snapshot' | 'apply'>> = {},
+	extra: Partial<Pick<RigResult, 'lines' | 'sent' | 'answered' | 'snapshot' | 'apply' | 'config'>> = {},
 ): RigResult {
 	return {
+		...(extra.config === undefined ? {} : {config: extra.config}),
 		rig: context.rig,
 		status,
 		reason,
@@ -101,13 +102,14 @@ async function steps(action: BatchAction, context: Context): Promise<RigResult> 
 	if (refusal !== null) return result(context, 'skipped', `read-only: ${refusal}`, {snapshot: miner});
 	let text: string;
 	try {
-		text = await context.client.getText(CONFIG_ENDPOINT, context.cancel);
+		text = context.options.bases?.get(context.rig.url) ?? (await context.client.getText(CONFIG_ENDPOINT, context.cancel));
 	} catch (error) {
 		if (context.cancel.aborted) return result(context, 'cancelled', 'cancelled before anything was sent', {snapshot: miner});
 		const problem = describeConfigError(error, {operation: 'read', layout: layoutForVersion(miner.version), tokenGiven});
 		return result(context, 'failed', problemLine(problem), {snapshot: miner});
 	}
 
+	if (action.kind === 'read') return result(context, 'already', 'config read', {snapshot: miner, config: text});
 	const document = new ConfigDocument(text);
 	if (action.kind === 'undo') return undo(action.records.get(context.rig.url) ?? null, document, context, miner);
 	const planned =
@@ -156,81 +158,6 @@ async function readSnapshot(context: Context): Promise<{snapshot: MinerSnapshot}
 		const problem = describeConfigError(error, {operation: 'read', tokenGiven: context.rig.token !== null, doing: 'read it'});
 		return {skip: result(context, 'failed', problemLine(problem), {answered: false})};
 	}
-}
-
-function countOf(count: number, noun: string): string {
-	return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** The diff line the one-rig path prints (`cpu.huge-pages: true → false`; a secret only "changed"; a removed key "(absent)"). */
-function changeLine(change: PatchChange): string {
-	const id = formatPath(change.path);
-	if (isSecret(change.path)) return `${id}: ${SECRET_CHANGED}`;
-	if (change.after === undefined) return `${id}: ${displayValue(change.path, change.before)} → ${displayValue(change.path, undefined)}`;
-	return diffLine({path: change.path, id, before: change.before, after: change.after, secret: false});
-}
-
-type Plan = {readonly changes: readonly PatchChange[]} | {readonly skip: string; readonly status: 'skipped' | 'failed'};
-
-/** Refusals every config action shares: a key the rig lacks (without --add), an API key (without --yes). */
-function refusals(changes: readonly PatchChange[], missing: readonly string[], options: RigStepOptions): Plan {
-	if (missing.length > 0) return {status: 'skipped', skip: `lacks ${missing.join('; ')}`};
-	const guarded = changes.filter((change) => isApiGuarded(change.path)).map((change) => formatPath(change.path));
-	if (guarded.length > 0 && !options.confirmApiChanges) {
-		return {status: 'skipped', skip: `${guarded.join(', ')} can cut rigtop off from the miner's API: --yes confirms it`};
-	}
-
-	return {changes};
-}
-
-/** A refused value's message, which quotes the value: for a secret (the token, a pool password) the value is left out. */
-function shownProblem(path: ConfigPath, message: string): string {
-	return isSecret(path) ? `${formatPath(path)} does not take that value (not shown: it is a secret)` : message;
-}
-
-function planSet(assignments: readonly Assignment[], document: ConfigDocument, options: RigStepOptions): Plan {
-	let edits = new PendingEdits(document.text);
-	const missing: string[] = [];
-	const problems: string[] = [];
-	const existing = document.entries().map((entry) => entry.id);
-	for (const assignment of assignments) {
-		const path = document.resolve(assignment.path);
-		// --add adds a key under an object the config has (resolve() allows a new last segment), never a whole new branch.
-		if (!path) {
-			missing.push(`${assignment.path}${didYouMean(assignment.path, existing)}`);
-			continue;
-		}
-
-		if (!document.has(path) && !options.addKeys) {
-			missing.push(`${assignment.path} (--add adds it)`);
-			continue;
-		}
-
-		const outcome = edits.set(path, assignmentValue(path, assignment, document.get(path)));
-		if (outcome.ok) edits = outcome.edits;
-		else problems.push(shownProblem(path, outcome.message));
-	}
-
-	if (problems.length > 0) return {status: 'failed', skip: problems.join('; ')};
-	return refusals(
-		edits.list().map((edit) => ({path: edit.path, before: edit.before, after: edit.after})),
-		missing,
-		options,
-	);
-}
-
-function planPatch(patch: JsonObject, document: ConfigDocument, options: RigStepOptions): Plan {
-	const changes = patchChanges(document.value, patch);
-	const missing = options.addKeys
-		? []
-		: changes.filter((change) => change.before === undefined).map((change) => `${formatPath(change.path)} (--add adds it)`);
-	const problems = changes.flatMap((change) => {
-		if (change.after === undefined) return [];
-		const problem = validate(change.path, change.after, change.before);
-		return problem === null ? [] : [shownProblem(change.path, problem)];
-	});
-	if (problems.length > 0) return {status: 'failed', skip: problems.join('; ')};
-	return refusals(changes, missing, options);
 }
 
 function keyLine(key: KeyResult): string {

@@ -32,7 +32,9 @@ export type BatchAction =
 	| {readonly kind: 'resume'}
 	| {readonly kind: 'set'; readonly assignments: readonly Assignment[]}
 	| {readonly kind: 'patch'; readonly patch: JsonObject}
-	| {readonly kind: 'undo'; readonly records: ReadonlyMap<string, UndoRecord>};
+	| {readonly kind: 'undo'; readonly records: ReadonlyMap<string, UndoRecord>}
+	/** Only read each rig's config (the fleet config view's first step): a rig read is "already" with its text in `config`. */
+	| {readonly kind: 'read'};
 
 export type RigStatus = 'applied' | 'already' | 'planned' | 'skipped' | 'failed' | 'cancelled';
 
@@ -51,6 +53,8 @@ export type RigResult = {
 	readonly snapshot: MinerSnapshot | null;
 	/** The config apply's outcome, when one was tried. */
 	readonly apply: ApplyResult | null;
+	/** A read action's config text, as the miner sent it (secrets in it: never shown as it is). */
+	readonly config?: string;
 };
 
 /** A rig as the batch goes: waiting for a slot, running, or done with its result. */

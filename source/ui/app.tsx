@@ -78,6 +78,11 @@ export type AppProps = {
 	readonly prefs?: {readonly initial: Prefs; readonly current: Prefs; update(change: Prefs): void};
 	/** The fleet's `p` and `r`: pause or resume these miners (indexes) as one batch; without it the keys are not offered. */
 	readonly fleetBatch?: (action: 'pause' | 'resume', rigs: readonly number[], signal: AbortSignal) => Store<BatchState>;
+	/**
+	 * The fleet's `c` with rigs marked: renders the fleet config view of those rigs (indexes); `onBack` returns to the
+	 * fleet with the same rigs marked, `onQuit` quits. Without it (or under --read-only: refused) `c` is not offered.
+	 */
+	readonly renderFleetConfig?: (rigs: readonly number[], onBack: () => void, onQuit: () => void) => ReactNode;
 };
 
 /** The fleet's sort and filter as remembered, for the fleet view to start with. */
@@ -94,6 +99,8 @@ function spanIndex(ms: number | undefined): number | undefined {
 
 type Screen =
 	| {readonly name: 'fleet'}
+	/** The fleet config view of the marked rigs (`c`); Esc goes back to the fleet, the marks kept. */
+	| {readonly name: 'fleetConfig'; readonly rigs: readonly number[]}
 	| {readonly name: 'dashboard'; readonly index: number}
 	| {readonly name: 'config'; readonly index: number}
 	/**
@@ -117,7 +124,7 @@ const fromRig = (from: 'fleet' | 'dashboard' | 'proxy') => from !== 'fleet';
  * and the screens opened from it (they leave the fleet's polling as it was: the history's stores read what they need).
  */
 function openRig(screen: Screen): number {
-	if (screen.name === 'fleet') return -1;
+	if (screen.name === 'fleet' || screen.name === 'fleetConfig') return -1;
 	if (screen.name === 'chart' || screen.name === 'events') return fromRig(screen.from) && screen.index !== null ? screen.index : -1;
 	return screen.index;
 }
@@ -164,6 +171,7 @@ export function App({
 	onOpenChange,
 	prefs,
 	fleetBatch,
+	renderFleetConfig,
 }: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setShown] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
@@ -233,8 +241,12 @@ export function App({
 		};
 	}, [miners]);
 
+	// The marks while the fleet config view shows (the fleet's own state is gone while it does): given back after it,
+	// and only then (a rig's dashboard opened from the fleet leaves the marks behind, as it always did).
+	const [fleetMarks, setFleetMarks] = useState<ReadonlySet<number> | undefined>(undefined);
 	const openDashboard = useCallback(
 		(index: number) => {
+			setFleetMarks(undefined);
 			setSelected(index);
 			setScreen({name: 'dashboard', index});
 		},
@@ -279,12 +291,21 @@ export function App({
 	);
 	const fleetChart = useCallback(
 		(rig: number) => {
+			setFleetMarks(undefined);
 			setSelected(rig);
 			setScreen({name: 'chart', index: rig, from: 'fleet'});
 		},
 		[setScreen],
 	);
+	const openFleetConfig = useCallback(
+		(rigs: readonly number[]) => {
+			setFleetMarks(new Set(rigs));
+			setScreen({name: 'fleetConfig', rigs});
+		},
+		[setScreen],
+	);
 	const fleetEvents = useCallback(() => {
+		setFleetMarks(undefined);
 		setScreen({name: 'events', index: null, from: 'fleet'});
 	}, [setScreen]);
 	const closeView = useCallback(() => {
@@ -309,7 +330,7 @@ export function App({
 		});
 	}, [miners, eventsOpen]);
 
-	const shownIndex = screen.name === 'fleet' || screen.index === null ? -1 : screen.index;
+	const shownIndex = screen.name === 'fleet' || screen.name === 'fleetConfig' || screen.index === null ? -1 : screen.index;
 	const miner = shownIndex >= 0 ? miners[shownIndex] : undefined;
 	// A proxy's worker (the chart or the event view opened on it): its own history (history/stores.ts).
 	const worker = (screen.name === 'chart' || screen.name === 'events') && screen.worker ? screen.worker : null;
@@ -321,7 +342,9 @@ export function App({
 	);
 
 	let body: ReactNode;
-	if (screen.name === 'chart' && miner && shownHistory) {
+	if (screen.name === 'fleetConfig' && renderFleetConfig) {
+		body = renderFleetConfig(screen.rigs, backToFleet, onQuit);
+	} else if (screen.name === 'chart' && miner && shownHistory) {
 		body = (
 			<ChartView
 				store={miner.store}
@@ -342,7 +365,7 @@ export function App({
 				onQuit={onQuit}
 			/>
 		);
-	} else if (screen.name === 'fleet' || screen.name === 'chart' || screen.name === 'events' || !miner) {
+	} else if (screen.name === 'fleet' || screen.name === 'fleetConfig' || screen.name === 'chart' || screen.name === 'events' || !miner) {
 		body = (
 			<FleetView
 				fleet={fleet}
@@ -356,6 +379,8 @@ export function App({
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
 				{...(fleetBatch ? {onBatch: fleetBatch, readOnly, tokens} : {})}
+				{...(renderFleetConfig ? {onFleetConfig: openFleetConfig, readOnly} : {})}
+				{...(fleetMarks ? {initialMarked: fleetMarks} : {})}
 				kinds={kinds}
 			/>
 		);

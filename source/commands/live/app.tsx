@@ -9,6 +9,10 @@ import {App, type ConfigTarget} from '../../ui/app.js';
 import {Batch} from '../../batch/batch.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
 import {wordsFor, type ConfigSubject} from '../../ui/screens/config/words.js';
+import {defaultBackupDir} from '../../config/backups.js';
+import {FleetConfigSession} from '../../batch/fleet-config.js';
+import type {RigResult} from '../../batch/types.js';
+import {ADD_HINT, FleetConfigView} from '../../ui/screens/fleet-config/view.js';
 import {lastHourSource} from '../../history/last-hour.js';
 import {startAlerting} from './alerting.js';
 import {minerActions} from './actions.js';
@@ -172,6 +176,50 @@ export function startLive(
 		return batch;
 	};
 
+	// Each touched rig's event in its events log (the recorder writes it to the history), and a poll now.
+	const told = (watched: readonly WatchedMiner[], what: string, results: readonly RigResult[]) => {
+		const by = `this rigtop, ${results.length} ${results.length === 1 ? 'rig' : 'rigs'}`;
+		results.forEach((result) => {
+			const miner = watched.find((item) => item.target.url === result.rig.url);
+			if (!miner) return;
+			if (result.answered) {
+				const well = result.status === 'applied' || result.status === 'already';
+				const said = result.status === 'applied' && result.lines.length > 0 ? result.lines.join('; ') : result.reason;
+				miner.monitor.addEvent('action', well ? 'info' : 'warn', `batch ${what} (${by}): ${well ? said : `${result.status}: ${said}`}`);
+			}
+
+			miner.monitor.pollNow();
+		});
+	};
+
+	// The fleet's c with rigs marked: one session per visit (its reads, its batch, its undo), disposed when it is left.
+	let fleetConfig: {readonly key: string; readonly session: FleetConfigSession} | null = null;
+	const renderFleetConfig = (rigs: readonly number[], onBack: () => void, onQuit: () => void) => {
+		const key = rigs.join(',');
+		if (fleetConfig?.key !== key) {
+			fleetConfig?.session.dispose();
+			const watched = rigs.flatMap((index) => (session.miners[index] ? [session.miners[index]] : []));
+			const config = new FleetConfigSession({
+				rigs: watched.map((miner) => ({url: miner.target.url, token: miner.target.token, name: miner.monitor.getState().name})),
+				backupDir: session.stateDir === undefined ? defaultBackupDir() : path.join(session.stateDir, 'backups'),
+				addHint: ADD_HINT,
+				onResults(results, what) {
+					told(watched, what, results);
+				},
+			});
+			fleetConfig = {key, session: config};
+			void config.open();
+		}
+
+		const leave = (then: () => void) => () => {
+			fleetConfig?.session.dispose();
+			fleetConfig = null;
+			then();
+		};
+
+		return <FleetConfigView session={fleetConfig.session} onBack={leave(onBack)} onQuit={leave(onQuit)} />;
+	};
+
 	const onOpenChange = (index: number | null) => {
 		session.setOpen(index);
 	};
@@ -189,6 +237,7 @@ export function startLive(
 			renderConfig={renderConfig}
 			onOpenChange={onOpenChange}
 			fleetBatch={fleetBatch}
+			renderFleetConfig={renderFleetConfig}
 			{...(prefs ? {prefs} : {})}
 		/>
 	);

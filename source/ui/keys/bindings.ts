@@ -15,10 +15,24 @@ import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
  * 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over any
  * screen; 'question' a y/n question on the dashboard (p); 'chart' the full-screen hashrate chart (`g`); 'events' the
  * full-screen event view (`e`); 'proxy' an xmrig-proxy's screen (its state over its workers' table, typing a filter
- * there is 'fleetFilter' too), 'worker' one worker's detail on it (Enter).
+ * there is 'fleetFilter' too), 'worker' one worker's detail on it (Enter). 'fleetConfig' the marked rigs' config keys
+ * (`c` with rigs marked), 'fleetConfigTyping' a search or a value typed there, 'fleetConfigDiff' each rig's diff.
  */
 export type Screen =
-	'dashboard' | 'help' | 'fleet' | 'fleetFilter' | 'question' | 'chart' | 'events' | 'proxy' | 'worker' | 'fleetBatch' | 'fleetResults';
+	| 'dashboard'
+	| 'help'
+	| 'fleet'
+	| 'fleetFilter'
+	| 'question'
+	| 'chart'
+	| 'events'
+	| 'proxy'
+	| 'worker'
+	| 'fleetBatch'
+	| 'fleetResults'
+	| 'fleetConfig'
+	| 'fleetConfigTyping'
+	| 'fleetConfigDiff';
 
 export type CommandName =
 	| 'quit'
@@ -59,6 +73,12 @@ export type CommandName =
 	| 'batchUp'
 	| 'batchDown'
 	| 'batchClose'
+	/** The fleet config view: find a key, set its value on the marked rigs, add it where it lacks, undo the batch. */
+	| 'search'
+	| 'nextMatch'
+	| 'setValue'
+	| 'addKeys'
+	| 'batchUndo'
 	/** Scroll the help overlay (where the screen offers it). */
 	| 'helpUp'
 	| 'helpDown'
@@ -94,6 +114,7 @@ export type CommandName =
 const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events', 'proxy', 'worker'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
+const fleetConfig: readonly Screen[] = ['fleetConfig'];
 const dashboardAndFleet: readonly Screen[] = ['dashboard', 'fleet'];
 const chart: readonly Screen[] = ['chart'];
 const eventView: readonly Screen[] = ['events'];
@@ -115,10 +136,16 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		command: 'quit',
 		keys: [{input: 'q'}, {fn: 10}, {input: 'c', ctrl: true}],
 		description: 'quit rigtop',
-		contexts: everywhere,
+		contexts: [...everywhere, 'fleetConfig'],
 		footer: 'quit',
 	},
-	{command: 'help', keys: [{input: '?'}, {fn: 1}], description: 'show or hide this help', contexts: everywhere, footer: 'help'},
+	{
+		command: 'help',
+		keys: [{input: '?'}, {fn: 1}],
+		description: 'show or hide this help',
+		contexts: [...everywhere, 'fleetConfig'],
+		footer: 'help',
+	},
 	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
 	{
 		command: 'helpUp',
@@ -278,6 +305,14 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		needs: 'resume',
 	},
 	{
+		command: 'config',
+		keys: [{input: 'c'}],
+		description: 'the marked rigs: one config key on all of them (values, a diff per rig, undo)',
+		contexts: fleet,
+		footer: 'config',
+		needs: 'fleetConfig',
+	},
+	{
 		command: 'batchCancel',
 		keys: [{special: 'escape'}],
 		description: 'cancel the batch (a rig already sent to is read back)',
@@ -306,6 +341,96 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		description: 'close the results (back to the rigs)',
 		contexts: ['fleetResults'],
 		footer: 'close',
+	},
+	{
+		command: 'batchUndo',
+		keys: [{input: 'u'}],
+		description: "undo the config batch: each rig's backup put back unless its config changed since (asks first)",
+		contexts: ['fleetResults'],
+		footer: 'undo',
+		needs: 'batchUndo',
+	},
+	// The fleet config view (c with rigs marked): its keys' list, a search or a value typed, each rig's diff.
+	{
+		command: 'fleetUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'select the key above',
+		contexts: fleetConfig,
+		footer: 'select',
+		footerWith: 'fleetDown',
+	},
+	{command: 'fleetDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'select the key below', contexts: fleetConfig},
+	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'keys: one page up', contexts: fleetConfig},
+	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'keys: one page down', contexts: fleetConfig},
+	{command: 'fleetTop', keys: [{special: 'home'}], description: 'keys: first one', contexts: fleetConfig},
+	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'keys: last one', contexts: fleetConfig},
+	{
+		command: 'search',
+		keys: [{input: '/'}],
+		description: 'find a key by its dotted path (as in the config view)',
+		contexts: fleetConfig,
+		footer: 'search',
+	},
+	{command: 'nextMatch', keys: [{input: 'n'}], description: 'next key matching the search', contexts: fleetConfig},
+	{
+		command: 'setValue',
+		keys: [{special: 'return'}],
+		description: "type the selected key's new value for every marked rig (then each rig's diff)",
+		contexts: fleetConfig,
+		footer: 'set',
+	},
+	{
+		command: 'closeView',
+		keys: [{special: 'escape'}],
+		description: 'back to the fleet (the marks kept)',
+		contexts: fleetConfig,
+		footer: 'back',
+	},
+	{
+		command: 'filterKeep',
+		keys: [{special: 'return'}],
+		description: 'accept what was typed (it edits as in the config view)',
+		contexts: ['fleetConfigTyping'],
+		footer: 'ok',
+	},
+	{command: 'filterClear', keys: [{special: 'escape'}], description: 'cancel typing', contexts: ['fleetConfigTyping'], footer: 'cancel'},
+	{
+		command: 'yes',
+		keys: [{input: 'y'}],
+		description: 'apply to each rig that changes (asks again for http.*/api.*)',
+		contexts: ['fleetConfigDiff'],
+		footer: 'apply',
+	},
+	{
+		command: 'addKeys',
+		keys: [{input: 'a'}],
+		description: 'add the key to the rigs that lack it, or not (refused by default)',
+		contexts: ['fleetConfigDiff'],
+		footer: 'add key',
+		needs: 'addKeys',
+	},
+	{
+		command: 'batchUp',
+		keys: [{special: 'upArrow'}, {input: 'k'}],
+		description: 'scroll the rigs up',
+		contexts: ['fleetConfigDiff'],
+		footer: 'scroll',
+		footerWith: 'batchDown',
+		needs: 'scrollBatch',
+	},
+	{
+		command: 'batchDown',
+		keys: [{special: 'downArrow'}, {input: 'j'}],
+		description: 'scroll the rigs down',
+		contexts: ['fleetConfigDiff'],
+		needs: 'scrollBatch',
+	},
+	{
+		command: 'no',
+		keys: [{input: 'n'}, {special: 'escape'}],
+		description: 'back to the keys',
+		contexts: ['fleetConfigDiff'],
+		footer: 'back',
 	},
 	// A proxy's screen: its workers' table moves, sorts and filters as the fleet's does (issue 26).
 	{
@@ -468,7 +593,16 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		command: 'suspend',
 		keys: SUSPEND_KEYS,
 		description: SUSPEND_DESCRIPTION,
-		contexts: [...everywhere, 'fleetFilter', 'question', 'fleetBatch', 'fleetResults'],
+		contexts: [
+			...everywhere,
+			'fleetFilter',
+			'question',
+			'fleetBatch',
+			'fleetResults',
+			'fleetConfig',
+			'fleetConfigTyping',
+			'fleetConfigDiff',
+		],
 	},
 ]);
 

@@ -54,7 +54,11 @@ export type Capability =
 	| 'threads'
 	/** Fleet: some rig is marked (the key that clears the marks); a batch's results longer than their pane (scroll). */
 	| 'marks'
-	| 'scrollBatch';
+	| 'scrollBatch'
+	/** Fleet: `c` on the marked rigs (the app gave the fleet config view, and a rig is marked); its diff's `a`; `u` on its results. */
+	| 'fleetConfig'
+	| 'addKeys'
+	| 'batchUndo';
 
 export type Binding<Command extends string, Context extends string> = {
 	readonly command: Command;

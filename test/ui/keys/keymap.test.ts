@@ -123,6 +123,9 @@ describe('keymap', () => {
 			'worker',
 			'fleetBatch',
 			'fleetResults',
+			'fleetConfig',
+			'fleetConfigTyping',
+			'fleetConfigDiff',
 		]);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');
@@ -143,7 +146,7 @@ describe('keymap', () => {
 			'  dashboard  q quit · ? help · c config · p pause · r resume · R refresh · ↑↓ threads · Esc fleet · g chart · e events · +- interval · f freeze',
 		);
 		expect(screens[1]).toBe(
-			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · p pause · r resume · g chart · e events',
+			'  fleet      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc clear filter · R refresh · p pause · r resume · c config · g chart · e events',
 		);
 		// The proxy's screen: the fleet's keys on its workers, no pause (the proxy has none).
 		expect(screens[2]).toBe(

@@ -46,9 +46,14 @@ export function cursorIndex(rows: readonly ConfigEntry[], cursor: string | null,
 
 /** Every key whose dotted path holds the text (any case), in document order. */
 export function searchMatches(document: ConfigDocument, query: string): readonly ConfigEntry[] {
+	return matchingKeys(document.entries(), query);
+}
+
+/** The keys (in their order) whose dotted path holds the text, any case: the search of the config views. */
+export function matchingKeys<Key extends {readonly id: string}>(keys: readonly Key[], query: string): readonly Key[] {
 	const needle = query.trim().toLowerCase();
 	if (needle === '') return [];
-	return document.entries().filter((entry) => entry.id.toLowerCase().includes(needle));
+	return keys.filter((key) => key.id.toLowerCase().includes(needle));
 }
 
 /** The label of a key in the tree: its name; a list item's index as `[0]`; a list with its length, `pools [1]`. */

@@ -202,6 +202,11 @@ function keyStep(current: DashboardState, env: DashboardEnv, input: string, key:
 		case 'batchUp':
 		case 'batchDown':
 		case 'batchClose':
+		case 'batchUndo':
+		case 'search':
+		case 'nextMatch':
+		case 'setValue':
+		case 'addKeys':
 		case 'suspend':
 			// Other screens' commands never reach the dashboard (not in its screen's bindings), nor answers outside a question;
 			// nor does Ctrl+Z (hooks/use-keys.ts suspends rigtop).

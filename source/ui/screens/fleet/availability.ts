@@ -25,6 +25,8 @@ export type FleetGiven = {
 	readonly events: boolean;
 	/** `p`, `r`: pause or resume the marked rigs (a batch, source/batch/); without it the keys are not offered. */
 	readonly pause?: boolean;
+	/** `c` with rigs marked: one config key on all of them (the fleet config view); without it the key is not offered. */
+	readonly fleetConfig?: boolean;
 };
 
 export type FleetAvailability = Availability<CommandName, Screen>;
@@ -72,11 +74,17 @@ export function fleetContext(state: FleetModes, batch: BatchState | null = null)
 export function availability(state: FleetModes, env: FleetFacts): FleetAvailability {
 	const context = fleetContext(state, env.batch ?? null);
 	const capabilities = new Set(offered(env.given));
-	if ((state.marked?.size ?? 0) > 0) capabilities.add('marks');
+	if ((state.marked?.size ?? 0) > 0) {
+		capabilities.add('marks');
+		if (env.given.fleetConfig === true) capabilities.add('fleetConfig');
+	}
+
 	if (state.batch && env.batch && env.batch.rigs.length > state.batch.rows) capabilities.add('scrollBatch');
 
 	// --read-only: pause and resume are refused, and say why (as on the dashboard).
-	const refused = env.readOnly === true && env.given.pause === true ? READ_ONLY_REFUSALS : undefined;
+	const refused = new Map(env.readOnly === true && env.given.pause === true ? READ_ONLY_REFUSALS : []);
+	// c with rigs marked, under --read-only: says why (with none marked it is not the fleet's key at all).
+	if (env.readOnly === true && capabilities.has('fleetConfig')) refused.set('fleetConfig', READ_ONLY_MESSAGE);
 	const decided = decide(SCREEN_KEYMAP, context, capabilities, refused);
 	// Esc clears a filter in force; with none it does nothing, and says nothing.
 	if (context !== 'fleet' || state.filter !== '') return decided;
@@ -95,6 +103,7 @@ const HELP_CONTEXTS: readonly Screen[] = ['fleet', 'fleetFilter'];
 export function helpAvailability(given: FleetGiven): FleetAvailability {
 	const capabilities = new Set(offered(given));
 	capabilities.add('marks');
+	if (given.fleetConfig === true) capabilities.add('fleetConfig');
 	const table = decide(SCREEN_KEYMAP, 'fleet', capabilities);
 	const typing = decide(SCREEN_KEYMAP, 'fleetFilter', capabilities);
 	return {context: 'fleet', works: new Set([...table.works, ...typing.works]), refused: new Map()};

@@ -15,32 +15,46 @@ const STATUS: Readonly<Record<RigStatus, {readonly mark: string; readonly word: 
 	cancelled: {mark: '⊘', word: 'cancelled: ', tone: 'warn'},
 };
 
-const DOING: Readonly<Record<FleetAction, string>> = {pause: 'pausing…', resume: 'resuming…'};
+/** What a pane says of a batch other than pause and resume (the fleet config view's): its title, a rig at work, a rig applied. */
+export type PaneWords = {readonly title: string; readonly doing: string; readonly applied: string};
+
+/** The words of a pause or resume batch. */
+function wordsOf(action: FleetAction | PaneWords): PaneWords {
+	if (typeof action !== 'string') return action;
+	return action === 'pause'
+		? {title: 'pause', doing: 'pausing…', applied: 'paused'}
+		: {title: 'resume', doing: 'resuming…', applied: 'resumed'};
+}
 
 /** One rig's line: "✓ rig-01  paused (read back)", "- rig-03  skipped: cannot pause: …", "… rig-02  pausing…". */
 export function progressLine(
 	progress: RigProgress,
-	action: FleetAction,
+	action: FleetAction | PaneWords,
 	nameWidth: number,
 ): {readonly text: string; readonly tone: ThemeToken | null} {
 	const name = progress.rig.name.padEnd(nameWidth);
 	if (progress.state !== 'done')
-		return progress.state === 'waiting' ? {text: `  ${name}  waiting`, tone: 'muted'} : {text: `… ${name}  ${DOING[action]}`, tone: null};
-	const {status, reason} = progress.result;
+		return progress.state === 'waiting'
+			? {text: `  ${name}  waiting`, tone: 'muted'}
+			: {text: `… ${name}  ${wordsOf(action).doing}`, tone: null};
+	const {status, reason, lines} = progress.result;
 	const shown = STATUS[status];
-	return {text: `${shown.mark} ${name}  ${shown.word}${reason}`, tone: shown.tone};
+	// A config rig applied says what it read back ("cpu.huge-pages-jit: false → true"), as the shell's line does.
+	const said = status === 'applied' && lines.length > 0 ? `${lines.join('; ')} (read back)` : reason;
+	return {text: `${shown.mark} ${name}  ${shown.word}${said}`, tone: shown.tone};
 }
 
 /** The title: "pause 4 rigs: 2 of 4 done", then "pause 4 rigs: 2 paused · 1 skipped · 1 failed". */
-export function batchTitle(batch: BatchState, action: FleetAction): string {
-	const rigs = `${action} ${batch.rigs.length} rig${batch.rigs.length === 1 ? '' : 's'}`;
+export function batchTitle(batch: BatchState, action: FleetAction | PaneWords): string {
+	const words = wordsOf(action);
+	const rigs = `${words.title} ${batch.rigs.length} rig${batch.rigs.length === 1 ? '' : 's'}`;
 	if (!batch.finished)
 		return `${rigs}: ${batch.done} of ${batch.rigs.length} done${batch.cancelled ? ', cancelling (a rig already sent to is read back)' : ''}`;
 	const counts = new Map<string, number>();
 	for (const progress of batch.rigs) {
 		if (progress.state !== 'done') continue;
 		const {status} = progress.result;
-		const word = status === 'applied' ? (action === 'pause' ? 'paused' : 'resumed') : status === 'already' ? 'already so' : status;
+		const word = status === 'applied' ? words.applied : status === 'already' ? 'already so' : status;
 		counts.set(word, (counts.get(word) ?? 0) + 1);
 	}
 
@@ -49,7 +63,7 @@ export function batchTitle(batch: BatchState, action: FleetAction): string {
 
 export type BatchPaneProps = {
 	readonly batch: BatchState;
-	readonly action: FleetAction;
+	readonly action: FleetAction | PaneWords;
 	/** The first rig shown. */
 	readonly offset: number;
 	readonly width: number;

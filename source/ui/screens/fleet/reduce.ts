@@ -40,7 +40,9 @@ export type FleetCommand =
 	/** The question was answered yes: run the batch on these rigs; Esc while it runs cancels it; closing its results. */
 	| {readonly command: 'batch'; readonly action: FleetAction; readonly rigs: readonly number[]}
 	| {readonly command: 'cancelBatch'}
-	| {readonly command: 'closeBatch'};
+	| {readonly command: 'closeBatch'}
+	/** `c` with rigs marked: the fleet config view on them (session indexes, in the session's order). */
+	| {readonly command: 'fleetConfig'; readonly rigs: readonly number[]};
 
 export type FleetStep = Step<FleetUiState, FleetCommand>;
 
@@ -86,6 +88,8 @@ export function initialFleetUiState(
 		/** The rig to select (coming back from its dashboard); without it the selection is the first line. */
 		readonly selected?: number;
 		readonly saved?: FleetSaved;
+		/** The rigs marked (coming back from the fleet config view). */
+		readonly marked?: ReadonlySet<number>;
 	} = {},
 ): FleetUiState {
 	return {
@@ -97,7 +101,7 @@ export function initialFleetUiState(
 		sort: options.saved?.sort ?? LISTED,
 		filter: options.saved?.filter ?? '',
 		prompt: null,
-		marked: NO_MARKS,
+		marked: options.marked ?? NO_MARKS,
 		asking: null,
 		message: null,
 		batch: null,
@@ -294,6 +298,8 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 
 		case 'clearMarks':
 			return stateOnly({...state, marked: NO_MARKS});
+		case 'config':
+			return state.marked.size === 0 ? stateOnly(state) : {state, effects: [{command: 'fleetConfig', rigs: batchRigs(state, view)}]};
 		case 'pause':
 		case 'resume': {
 			const rigs = batchRigs(state, view);

@@ -62,6 +62,10 @@ export type FleetViewProps = {
 	 * its store is drawn as it goes. Without it the keys are not offered.
 	 */
 	readonly onBatch?: (action: FleetAction, rigs: readonly number[], signal: AbortSignal) => Store<BatchState>;
+	/** `c` with rigs marked: the fleet config view on them (session indexes); without it the key is not offered. */
+	readonly onFleetConfig?: (rigs: readonly number[]) => void;
+	/** The rigs marked when the view opens (back from the fleet config view). */
+	readonly initialMarked?: ReadonlySet<number>;
 	/** --read-only: `p` and `r` say why they do nothing. */
 	readonly readOnly?: boolean;
 	/** Each rig: whether rigtop sends it a token (the question says which rigs cannot be paused). */
@@ -104,6 +108,8 @@ export function FleetView({
 	readOnly = false,
 	tokens,
 	kinds,
+	onFleetConfig,
+	initialMarked,
 }: FleetViewProps) {
 	const theme = useTheme();
 	const [running, setRunning] = useState<Running | null>(null);
@@ -133,15 +139,20 @@ export function FleetView({
 			else if (effect.command === 'closeBatch') {
 				runningRef.current = null;
 				setRunning(null);
-			} else onSave?.(effect.saved);
+			} else if (effect.command === 'fleetConfig') onFleetConfig?.(effect.rigs);
+			else onSave?.(effect.saved);
 		},
-		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave, onBatch],
+		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave, onBatch, onFleetConfig],
 	);
 	const refreshAll = onRefreshAll !== undefined;
 	const chart = onChart !== undefined;
 	const events = onEvents !== undefined;
 	const pause = onBatch !== undefined;
-	const given = useMemo<FleetGiven>(() => ({refreshAll, chart, events, pause}), [refreshAll, chart, events, pause]);
+	const fleetConfig = onFleetConfig !== undefined;
+	const given = useMemo<FleetGiven>(
+		() => ({refreshAll, chart, events, pause, fleetConfig}),
+		[refreshAll, chart, events, pause, fleetConfig],
+	);
 	const totals = useMemo(
 		() =>
 			fleetTotals(
@@ -177,7 +188,12 @@ export function FleetView({
 		availability: keys,
 	} = useScreen(
 		LOGIC,
-		() => initialFleetUiState({...(initialSelected === undefined ? {} : {selected: initialSelected}), ...(saved ? {saved} : {})}),
+		() =>
+			initialFleetUiState({
+				...(initialSelected === undefined ? {} : {selected: initialSelected}),
+				...(saved ? {saved} : {}),
+				...(initialMarked ? {marked: initialMarked} : {}),
+			}),
 		env,
 		run,
 	);

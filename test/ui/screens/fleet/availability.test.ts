@@ -1,6 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {SCREEN_KEYMAP} from '../../../../source/ui/keys/bindings.js';
 import {keysLabel, type KeyLike} from '../../../../source/ui/keys/matcher.js';
+import {READ_ONLY_MESSAGE} from '../../../../source/config/session.js';
 import {commandOf, footerOf} from '../../../../source/ui/screens/contract.js';
 import {availability, fleetHelp, type FleetGiven} from '../../../../source/ui/screens/fleet/availability.js';
 import {initialFleetUiState, type FleetUiState} from '../../../../source/ui/screens/fleet/reduce.js';
@@ -72,5 +73,24 @@ describe("the fleet's availability", () => {
 		expect(all.every((entry) => entry.available)).toBe(true);
 		const chart = SCREEN_KEYMAP.bindings.find((binding) => binding.command === 'chart');
 		expect(all.map((entry) => entry.keys)).toContain(keysLabel(chart!));
+	});
+});
+
+describe('c: the fleet config view of the marked rigs', () => {
+	const given: FleetGiven = {...EVERYTHING, fleetConfig: true};
+	const marked: FleetUiState = {...browsing, marked: new Set([0, 2])};
+
+	test('works only with rigs marked (with none, c is not the fleet’s key: it does nothing, as before)', () => {
+		expect(commandOf(SCREEN_KEYMAP, availability(browsing, {given}), 'c', {})).toBeNull();
+		expect(commandOf(SCREEN_KEYMAP, availability(marked, {given}), 'c', {})).toEqual({command: 'config'});
+		expect(footer(marked, given)).toContain('config');
+		expect(footer(browsing, given)).not.toContain('config');
+		// Not given by the app: never offered.
+		expect(commandOf(SCREEN_KEYMAP, availability(marked, {given: EVERYTHING}), 'c', {})).toBeNull();
+	});
+
+	test('--read-only offers none of it: c says why', () => {
+		expect(commandOf(SCREEN_KEYMAP, availability(marked, {given, readOnly: true}), 'c', {})).toEqual({refused: READ_ONLY_MESSAGE});
+		expect(commandOf(SCREEN_KEYMAP, availability(browsing, {given, readOnly: true}), 'c', {})).toBeNull();
 	});
 });

@@ -70,3 +70,17 @@ describe("the fleet's steps tell the app what it keeps", () => {
 		expect(key(state, {...many, size: {columns: 100, rows: 12}}, '', {pageDown: true}).state.selected).toBe(6);
 	});
 });
+
+describe('c with rigs marked', () => {
+	const env: FleetEnv = {...envOf(5), given: {refreshAll: false, chart: true, events: true, fleetConfig: true}};
+
+	test('opens the fleet config view on the marked rigs, in the session’s order; with none marked it does nothing', () => {
+		expect(key(initialFleetUiState(), env, 'c').effects).toEqual([]);
+		const marked = {...initialFleetUiState(), marked: new Set([3, 0])};
+		expect(key(marked, env, 'c').effects).toEqual([{command: 'fleetConfig', rigs: [0, 3]}]);
+	});
+
+	test('the marks come back with the fleet (initialFleetUiState)', () => {
+		expect([...initialFleetUiState({marked: new Set([1, 4])}).marked]).toEqual([1, 4]);
+	});
+});

@@ -1,0 +1,116 @@
+/**
+ * What a config action will do to one rig's config, decided without sending anything (pure): the changes of a
+ * `config set` (PATH=VALUE) or a JSON Merge Patch on the document read, or why the rig is refused (a key it lacks
+ * without --add, an http.* / api.* key without --yes, a value the schema refuses), and the diff lines shown for it.
+ * The batch's rig action (rig-action.ts) applies what this plans; the fleet config view shows it as each rig's diff.
+ */
+import type {ConfigDocument} from '../config/document.js';
+import {assignmentValue, diffLine, displayValue, PendingEdits, SECRET_CHANGED, type Assignment} from '../config/edits.js';
+import {formatPath} from '../config/json-values.js';
+import {patchChanges, type PatchChange} from '../config/merge-patch.js';
+import {isApiGuarded, isSecret, validate} from '../config/schema.js';
+import {didYouMean} from '../config/suggest.js';
+import type {ConfigPath, JsonObject} from '../config/types.js';
+
+/** What the planning reads of the batch's options. */
+export type PlanOptions = {
+	/** --add: a key the rig's config lacks may be added. */
+	readonly addKeys: boolean;
+	/** --yes: http.* / api.* changes are confirmed. */
+	readonly confirmApiChanges: boolean;
+	/** What a refusal says undoes it: "--add adds it", "--yes confirms it" from the shell; the fleet view names its keys. */
+	readonly addHint?: string;
+	readonly confirmHint?: string;
+};
+
+export function countOf(count: number, noun: string): string {
+	return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The diff line the one-rig path prints (`cpu.huge-pages: true → false`; a secret only "changed"; a removed key "(absent)"). */
+export function changeLine(change: PatchChange): string {
+	const id = formatPath(change.path);
+	if (isSecret(change.path)) return `${id}: ${SECRET_CHANGED}`;
+	if (change.after === undefined) return `${id}: ${displayValue(change.path, change.before)} → ${displayValue(change.path, undefined)}`;
+	return diffLine({path: change.path, id, before: change.before, after: change.after, secret: false});
+}
+
+export type Plan = {readonly changes: readonly PatchChange[]} | {readonly skip: string; readonly status: 'skipped' | 'failed'};
+
+/** Refusals every config action shares: a key the rig lacks (without --add), an API key (without --yes). */
+function refusals(changes: readonly PatchChange[], missing: readonly string[], options: PlanOptions): Plan {
+	if (missing.length > 0) return {status: 'skipped', skip: `lacks ${missing.join('; ')}`};
+	const guarded = changes.filter((change) => isApiGuarded(change.path)).map((change) => formatPath(change.path));
+	if (guarded.length > 0 && !options.confirmApiChanges) {
+		return {
+			status: 'skipped',
+			skip: `${guarded.join(', ')} can cut rigtop off from the miner's API: ${options.confirmHint ?? '--yes confirms it'}`,
+		};
+	}
+
+	return {changes};
+}
+
+/** A refused value's message, which quotes the value: for a secret (the token, a pool password) the value is left out. */
+function shownProblem(path: ConfigPath, message: string): string {
+	return isSecret(path) ? `${formatPath(path)} does not take that value (not shown: it is a secret)` : message;
+}
+
+export function planSet(assignments: readonly Assignment[], document: ConfigDocument, options: PlanOptions): Plan {
+	let edits = new PendingEdits(document.text);
+	const missing: string[] = [];
+	const problems: string[] = [];
+	const existing = document.entries().map((entry) => entry.id);
+	for (const assignment of assignments) {
+		const path = document.resolve(assignment.path);
+		// --add adds a key under an object the config has (resolve() allows a new last segment), never a whole new branch.
+		if (!path) {
+			missing.push(`${assignment.path}${didYouMean(assignment.path, existing)}`);
+			continue;
+		}
+
+		if (!document.has(path) && !options.addKeys) {
+			missing.push(`${assignment.path} (${options.addHint ?? '--add adds it'})`);
+			continue;
+		}
+
+		const outcome = edits.set(path, assignmentValue(path, assignment, document.get(path)));
+		if (outcome.ok) edits = outcome.edits;
+		else problems.push(shownProblem(path, outcome.message));
+	}
+
+	if (problems.length > 0) return {status: 'failed', skip: problems.join('; ')};
+	return refusals(
+		edits.list().map((edit) => ({path: edit.path, before: edit.before, after: edit.after})),
+		missing,
+		options,
+	);
+}
+
+export function planPatch(patch: JsonObject, document: ConfigDocument, options: PlanOptions): Plan {
+	const changes = patchChanges(document.value, patch);
+	const missing = options.addKeys
+		? []
+		: changes
+				.filter((change) => change.before === undefined)
+				.map((change) => `${formatPath(change.path)} (${options.addHint ?? '--add adds it'})`);
+	const problems = changes.flatMap((change) => {
+		if (change.after === undefined) return [];
+		const problem = validate(change.path, change.after, change.before);
+		return problem === null ? [] : [shownProblem(change.path, problem)];
+	});
+	if (problems.length > 0) return {status: 'failed', skip: problems.join('; ')};
+	return refusals(changes, missing, options);
+}
+
+/** What a `set` would do to a rig's config as read, without sending anything: what its apply will refuse or change. */
+export function previewSet(
+	assignments: readonly Assignment[],
+	document: ConfigDocument,
+	options: PlanOptions,
+): {readonly status: 'planned' | 'already' | 'skipped' | 'failed'; readonly reason: string; readonly lines: readonly string[]} {
+	const planned = planSet(assignments, document, options);
+	if ('skip' in planned) return {status: planned.status, reason: planned.skip, lines: []};
+	if (planned.changes.length === 0) return {status: 'already', reason: 'already so', lines: []};
+	return {status: 'planned', reason: `would change ${countOf(planned.changes.length, 'key')}`, lines: planned.changes.map(changeLine)};
+}

@@ -1,0 +1,95 @@
+/**
+ * The fleet config view drawn (ink, a fake terminal) over a real session against simulated miners on loopback (two
+ * 6.x, a 2.16 without a cpu section, one stopped) at 80×24 and 200×50: every frame fits, the keys show each rig's
+ * values, the diff and the results say what each rig does and did, and every key sent in one chunk is taken.
+ */
+import path from 'node:path';
+import {afterEach, describe, expect, test, vi} from 'vitest';
+import {FleetConfigSession} from '../../../../source/batch/fleet-config.js';
+import {startSimulator, type Simulator} from '../../../../source/sim/simulator.js';
+import {ADD_HINT, FleetConfigView} from '../../../../source/ui/screens/fleet-config/view.js';
+import {tempDir} from '../../../config/helpers/fixtures.js';
+import {expectFits, KEYS, renderTerminal} from '../../helpers/terminal.js';
+
+const TOKEN = 'fleet-config-view-token-2';
+let sims: Simulator[] = [];
+let sessions: FleetConfigSession[] = [];
+const temps: ReturnType<typeof tempDir>[] = [];
+
+afterEach(async () => {
+	for (const session of sessions) session.dispose();
+	await Promise.all(sims.map(async (sim) => sim.stop()));
+	for (const temp of temps.splice(0)) temp.remove();
+	sims = [];
+	sessions = [];
+});
+
+async function fleet(): Promise<FleetConfigSession> {
+	sims = await Promise.all(
+		(['6', '6', '2', '6'] as const).map(async (dialect, index) =>
+			startSimulator({dialect, token: TOKEN, restricted: false, seed: index, applyDelayMs: 20, workerId: `w-${index}`}),
+		),
+	);
+	await sims[3]!.stop();
+	const temp = tempDir('rigtop-fleet-config-view-');
+	temps.push(temp);
+	const session = new FleetConfigSession({
+		rigs: sims.map((sim, index) => ({url: sim.url, token: TOKEN, name: ['rig-one', 'rig-two', 'rig-old', 'rig-gone'][index]!})),
+		backupDir: path.join(temp.dir, 'backups'),
+		addHint: ADD_HINT,
+		requestTimeoutMs: 1500,
+		verifyIntervalMs: 20,
+	});
+	sessions.push(session);
+	void session.open();
+	return session;
+}
+
+const rowOf = (frame: string, text: string) => frame.split('\n').find((line) => line.includes(text)) ?? '';
+
+describe.each([
+	[80, 24],
+	[200, 50],
+])('the fleet config view at %i×%i', (columns, rows) => {
+	test('keys with each rig’s values, a value typed, each rig’s diff, the apply’s results and its undo, every frame fitting', async () => {
+		const session = await fleet();
+		let left = 0;
+		const terminal = await renderTerminal(
+			<FleetConfigView
+				session={session}
+				onBack={() => {
+					left++;
+				}}
+				onQuit={() => {}}
+			/>,
+			{columns, rows},
+		);
+		await terminal.waitFor(/not read: rig-gone \(down: /);
+		expect(terminal.frame()).toMatch(/fleet config · 4 marked rigs/);
+		expect(terminal.frame()).toMatch(/3 rigs read · 1 not/);
+
+		await terminal.press('/huge-pages-jit\r', /match 1 of 1/);
+		expect(rowOf(terminal.frame(), '› cpu.huge-pages-jit')).toMatch(/false on 2, missing on 1/);
+		await terminal.press('\r\u0015true\r', /cpu\.huge-pages-jit → true on 4 rigs: 2 change · 1 lacks it · 1 skipped/);
+		expect(rowOf(terminal.frame(), 'rig-old')).toMatch(/lacks cpu\.huge-pages-jit/);
+		expect(terminal.frame()).toMatch(/y: apply to 2 rigs/);
+
+		await terminal.press('y', /2 applied · 2 skipped/);
+		expect(rowOf(terminal.frame(), 'rig-one')).toMatch(/✓ rig-one +cpu\.huge-pages-jit: false → true \(read back\)/);
+		expect(sims.slice(0, 2).map((sim) => sim.configText().includes('"huge-pages-jit": true'))).toEqual([true, true]);
+
+		// Once the batch's undo records are kept, the footer offers u.
+		await terminal.waitFor(/u undo/);
+		await terminal.press('u', /undo on 2 rigs .*\? y\/n/);
+		await terminal.press('y', /undo on 2 rigs: 2 put back/);
+		expect(sims.slice(0, 2).map((sim) => sim.configText().includes('"huge-pages-jit": false'))).toEqual([true, true]);
+
+		// Esc closes the results (the rigs are read again), Esc again leaves.
+		await terminal.press(KEYS.escape, /not read: rig-gone/);
+		await terminal.press(KEYS.escape);
+		await vi.waitFor(() => {
+			expect(left).toBe(1);
+		});
+		expectFits(terminal, columns, rows);
+	});
+});
