@@ -225,11 +225,22 @@ describe('history recorder on a real session', () => {
 		const wrong = attachHistory(createSession([{url: sim.url, token: 'a-wrong-token-22'}], 250), plan('live', 250), () => undefined, {
 			file,
 		});
-		right.start();
-		wrong.start();
 		const [good] = right.miners;
 		const [bad] = wrong.miners;
 		if (!good || !bad) throw new Error('no miner');
+		// The wrong token's error is stored as the event of the miner last seen at its address: the store must know the
+		// miner first (an error at an address never answered has no miner to go to). Before the sensors were read beside
+		// each poll, the right token's first poll happened to be written first; now it is made so.
+		right.start();
+		await until(
+			() => {
+				right.recorder?.flush();
+				return (right.recorder?.writtenMinerOf(0) ?? null) !== null;
+			},
+			8000,
+			'the miner stored',
+		);
+		wrong.start();
 		await until(() => good.monitor.getState().polls >= 6 && bad.monitor.getState().polls >= 6, 8000, 'six polls each');
 		expect(bad.monitor.getState().status).toBe('error');
 		await wrong.close();
