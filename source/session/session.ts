@@ -84,7 +84,10 @@ export function watchMiner(
 	const reader = new MinerReader(client);
 	const sensors =
 		options.sensors === false || target.kind === 'proxy' || !isLocalUrl(target.url) ? null : new SensorSampler({root: options.sysfsRoot});
-	const read = async (signal: AbortSignal) => withSensors(sensors, await reader.read(signal, {perThread: perThread()}));
+	const read = async (signal: AbortSignal) => {
+		sensors?.warm();
+		return withSensors(sensors, await reader.read(signal, {perThread: perThread()}));
+	};
 	const monitor = new Monitor({
 		read: limiter ? async (signal) => limiter.run(async () => read(signal), signal) : read,
 		url: target.url,

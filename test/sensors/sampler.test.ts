@@ -289,4 +289,30 @@ describe('keeping it light', () => {
 		await sampler.read(null);
 		expect(files).toContain('/class/hwmon/hwmon1/name');
 	});
+
+	it('warm() starts the scan before the first reading, which then reads only what a poll needs', async () => {
+		const tree = copy('k10temp-tccd');
+		const files: string[] = [];
+		let release: () => void = () => undefined;
+		const gate = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		const sampler = new SensorSampler({
+			root: tree.root,
+			read: async (file) => {
+				files.push(file.slice(tree.root.length));
+				return nonRootRead(file);
+			},
+		});
+		sampler.warm();
+		// The scan runs while the miner answers (here: while the test waits), not after.
+		setTimeout(release, 50);
+		await gate;
+		expect(files).toContain('/class/hwmon/hwmon1/name');
+		const scanned = files.length;
+		const reading = await sampler.read(null);
+		expect(reading.temps.length).toBeGreaterThan(0);
+		// The reading itself scanned nothing again: 3 temperatures, 16 clocks, 1 energy counter.
+		expect(files.length - scanned).toBe(20);
+	});
 });

@@ -58,6 +58,9 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 			rows: 50,
 		});
 		await terminal.waitFor(/the-proxy +live +proxy, 5 workers/);
+		// Each row comes with its own first poll: the miners' may come after the proxy's (they read this machine's
+		// sensors beside it).
+		await terminal.waitFor(/rig-a .*pool\.example\.org[\s\S]*rig-b|rig-b[\s\S]*rig-a .*pool\.example\.org/);
 		let frame = terminal.frame();
 		expect(linesOf(frame)[0]).toMatch(/total of 2 miners · proxy [\d.]+ k?H\/s \(1m, not in total\)/);
 		expect(linesOf(frame)[1]).toMatch(/pool\/upstream/);
