@@ -200,6 +200,18 @@ export function formatPercent(part: number | null, whole: number | null): string
 	return `${percent.toFixed(1)}%`;
 }
 
+/** A temperature in whole degrees Celsius, as the threads pane shows a GPU's: "72°C"; null → "—". */
+export function formatCelsius(value: number | null): string {
+	if (!isNumber(value)) return DASH;
+	return `${Math.round(value)}°C`;
+}
+
+/** Power in whole watts: "142 W"; null → "—". */
+export function formatWatts(value: number | null): string {
+	if (!isNumber(value)) return DASH;
+	return `${Math.round(value)} W`;
+}
+
 /** A round trip in ms: "38 ms"; null → "—". */
 export function formatPing(ms: number | null): string {
 	if (!isNumber(ms) || ms < 0) return DASH;

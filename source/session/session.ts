@@ -83,6 +83,7 @@ export function watchMiner(
 		...(target.name === undefined ? {} : {name: target.name}),
 		intervalMs,
 		...(options.pausedAlertMs === undefined ? {} : {pausedAlertMs: options.pausedAlertMs}),
+		...(options.tempAlertC === undefined ? {} : {tempAlertC: options.tempAlertC}),
 		probe: async (signal) => portIsOpen(target.url, Math.min(intervalMs, 3000), signal),
 	});
 	return {target, client, reader, monitor};
@@ -118,6 +119,8 @@ export async function startDemoProxy(): Promise<{simulator: ProxySimulator; targ
 export type MonitorSettings = {
 	/** After how long a paused miner is an alert (--paused-alert); default 10 minutes, 0 never. */
 	readonly pausedAlertMs?: number;
+	/** °C at or over which a CPU temperature is an alert (--temp-alert); null or absent: each sensor's own max. */
+	readonly tempAlertC?: number | null;
 };
 
 export function createSession(
