@@ -200,18 +200,6 @@ export function formatPercent(part: number | null, whole: number | null): string
 	return `${percent.toFixed(1)}%`;
 }
 
-/** A temperature in whole degrees Celsius, as the threads pane shows a GPU's: "72°C"; null → "—". */
-export function formatCelsius(value: number | null): string {
-	if (!isNumber(value)) return DASH;
-	return `${Math.round(value)}°C`;
-}
-
-/** Power in whole watts: "142 W"; null → "—". */
-export function formatWatts(value: number | null): string {
-	if (!isNumber(value)) return DASH;
-	return `${Math.round(value)} W`;
-}
-
 /** A round trip in ms: "38 ms"; null → "—". */
 export function formatPing(ms: number | null): string {
 	if (!isNumber(ms) || ms < 0) return DASH;
@@ -222,4 +210,31 @@ export function formatPing(ms: number | null): string {
 export function formatLoad(loads: readonly number[] | null): string {
 	if (!loads || loads.length === 0) return DASH;
 	return loads.map((load) => (isNumber(load) ? threeDigits(load) : DASH)).join(' ');
+}
+
+/** A temperature in °C, whole degrees: "71°C" (sensors read in millidegrees; a degree is what a user acts on). */
+export function formatCelsius(value: number | null): string {
+	if (!isNumber(value)) return DASH;
+	return `${Math.round(value)}°C`;
+}
+
+/** A CPU clock given in MHz, in GHz with two decimals: "3.75 GHz"; under 1 GHz in MHz: "816 MHz". */
+export function formatClockSpeed(mhz: number | null): string {
+	if (!isNumber(mhz) || mhz < 0) return DASH;
+	return mhz < 1000 ? `${Math.round(mhz)} MHz` : `${(mhz / 1000).toFixed(2)} GHz`;
+}
+
+/** Power in watts, three significant digits: "112 W", "8.52 W". */
+export function formatWatts(watts: number | null): string {
+	if (!isNumber(watts) || watts < 0) return DASH;
+	return `${threeDigits(watts)} W`;
+}
+
+const EFFICIENCY_UNITS = ['H/W', 'kH/W', 'MH/W', 'GH/W'] as const;
+
+/** Hashes per second per watt (hashes per joule), three significant digits: "98.5 H/W", "1.20 kH/W". */
+export function formatHashesPerWatt(value: number | null): string {
+	if (!isNumber(value) || value < 0) return DASH;
+	const {text, step} = scale(value, EFFICIENCY_UNITS.length);
+	return `${text} ${EFFICIENCY_UNITS[step] ?? 'H/W'}`;
 }

@@ -20,8 +20,6 @@ import {
 	rateDecimals,
 	formatDurationShort,
 	formatSeconds,
-	formatCelsius,
-	formatWatts,
 } from '../source/format.js';
 
 describe('formatHashrate', () => {
@@ -125,14 +123,6 @@ describe('counts and numbers', () => {
 		expect(formatLoad([15.83, 15.91, 15.9])).toBe('15.8 15.9 15.9');
 		expect(formatLoad([0.52, 0.48, 0.4])).toBe('0.52 0.48 0.40');
 		expect(formatLoad(null)).toBe(DASH);
-	});
-
-	test('temperature and power in whole units', () => {
-		expect(formatCelsius(95.6)).toBe('96°C');
-		expect(formatCelsius(null)).toBe(DASH);
-		expect(formatCelsius(Number.NaN)).toBe(DASH);
-		expect(formatWatts(142.4)).toBe('142 W');
-		expect(formatWatts(null)).toBe(DASH);
 	});
 });
 
