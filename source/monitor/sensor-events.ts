@@ -227,6 +227,11 @@ function stepThrottle(
 	};
 }
 
+/** The reader's one line without its "power: " lead (the event says what it is about). */
+function reason(message: string): string {
+	return message.replace(/^power:\s*/i, '');
+}
+
 function readable(power: PowerReading): power is Extract<PowerReading, {state: 'ok'}> {
 	return power.state === 'ok' && power.packages.length > 0;
 }
@@ -248,7 +253,7 @@ function stepPower(
 	}
 
 	if (given.power === 'ok') {
-		const why = power.state === 'lost' || power.state === 'denied' ? power.message : 'no powercap zone any more';
+		const why = power.state === 'lost' || power.state === 'denied' ? reason(power.message) : 'no powercap zone any more';
 		return {
 			state: {power: 'lost', deniedTold: given.deniedTold || power.state === 'denied'},
 			events: [{kind: 'power-lost', severity: 'warn', message: `package power reading lost: ${why}`}],
@@ -258,7 +263,7 @@ function stepPower(
 	if (power.state === 'denied' && !given.deniedTold) {
 		return {
 			state: {power: given.power, deniedTold: true},
-			events: [{kind: 'power-denied', severity: 'info', message: `package power not shown: ${power.message}`}],
+			events: [{kind: 'power-denied', severity: 'info', message: `package power not shown: ${reason(power.message)}`}],
 		};
 	}
 

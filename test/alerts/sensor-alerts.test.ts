@@ -14,7 +14,7 @@ import {MinerReader} from '../../source/miner/reader.js';
 import {Monitor} from '../../source/monitor/monitor.js';
 import type {SensorReading} from '../../source/sensors/types.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {coretemp, DENIED_MESSAGE, makeReading, powerOk} from '../helpers/sensors.js';
+import {coretemp, DENIED_MESSAGE, DENIED_TOLD, makeReading, powerOk} from '../helpers/sensors.js';
 import {fastClock} from '../monitor/fast-watch.js';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -138,7 +138,7 @@ test('--temp-alert judges a k10temp that has no max; power refused to rigtop is 
 	const polls = monitor.getState().polls;
 	await waitFor(() => expect(monitor.getState().polls).toBeGreaterThan(polls + 5));
 	const events = monitor.getState().events.filter((event) => event.kind === 'power-denied');
-	expect(events.map((event) => [event.severity, event.message])).toEqual([['info', `package power not shown: ${DENIED_MESSAGE}`]]);
+	expect(events.map((event) => [event.severity, event.message])).toEqual([['info', `package power not shown: ${DENIED_TOLD}`]]);
 	expect(alerting.center.getState().alerts.map((alert) => alert.kind)).toEqual(['temp-high']);
 	expect(alerting.center.getState().rigs[0]?.open?.kind).toBe('temp-high');
 });

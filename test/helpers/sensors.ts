@@ -4,6 +4,7 @@
  * coretemp (Package id N and its cores, max 80 °C and crit 100 °C as coretemp reports TjMax less its offset), the
  * package power of powercap's intel-rapl zones.
  */
+import {deniedMessage} from '../../source/sensors/sampler.js';
 import type {PowerReading, SensorReading, TempSensor} from '../../source/sensors/types.js';
 
 export function coretemp(pkg: number, label: string, celsius: number, max: number | null = 80): TempSensor {
@@ -45,8 +46,10 @@ export function powerOk(...watts: number[]): PowerReading {
 	return {state: 'ok', packages, watts: watts.reduce((sum, value) => sum + value, 0)};
 }
 
-export const DENIED_MESSAGE =
-	'/sys/class/powercap/intel-rapl:0/energy_uj is readable by root only: run rigtop as root, or chmod o+r it (it resets at boot)';
+/** What the reader says of a root-only energy_uj ("power: … is root-only; …"). */
+export const DENIED_MESSAGE = deniedMessage('/sys/class/powercap/intel-rapl:0/energy_uj');
+/** The same, as the events say it (without the reader's "power: " lead). */
+export const DENIED_TOLD = DENIED_MESSAGE.replace(/^power: /, '');
 
 export type ReadingParts = {
 	readonly at?: number;

@@ -8,7 +8,7 @@ import {
 	type SensorEventState,
 } from '../../source/monitor/sensor-events.js';
 import type {SensorReading} from '../../source/sensors/types.js';
-import {coretemp, DENIED_MESSAGE, k10temp, makeReading, powerOk} from '../helpers/sensors.js';
+import {coretemp, DENIED_MESSAGE, DENIED_TOLD, k10temp, makeReading, powerOk} from '../helpers/sensors.js';
 
 /** Runs the readings in order (undefined: a poll without one) and gives each poll's events as "kind: message". */
 function run(readings: ReadonlyArray<SensorReading | undefined>, options: SensorEventOptions = {}) {
@@ -127,6 +127,13 @@ describe('package power', () => {
 		]);
 	});
 
+	test('the reader’s own line is said without its "power: " lead', () => {
+		const lost = {state: 'lost', message: 'power: /sys/class/powercap/intel-rapl:0/energy_uj cannot be read any more (EIO)'} as const;
+		expect(run([power(powerOk(90)), power(lost)]).all).toEqual([
+			'power-lost: package power reading lost: /sys/class/powercap/intel-rapl:0/energy_uj cannot be read any more (EIO)',
+		]);
+	});
+
 	test('the zones vanishing is a loss too; never read at all is none', () => {
 		expect(run([power(powerOk(90)), power({state: 'none'})]).all).toEqual([
 			'power-lost: package power reading lost: no powercap zone any more',
@@ -138,7 +145,8 @@ describe('package power', () => {
 	test('refused from the start is said once, as information, with what would allow it; reading it later is no recovery', () => {
 		const denied = power({state: 'denied', message: DENIED_MESSAGE});
 		const {all} = run([denied, denied, denied, power(powerOk(100))]);
-		expect(all).toEqual([`power-denied: package power not shown: ${DENIED_MESSAGE}`]);
+		expect(all).toEqual([`power-denied: package power not shown: ${DENIED_TOLD}`]);
+		expect(DENIED_TOLD).toMatch(/^\/sys\/class\/powercap\/intel-rapl:0\/energy_uj is root-only; run rigtop as root/);
 	});
 
 	test('the first reading’s watts are unknown (no earlier energy to compare): still read, no event', () => {
