@@ -67,6 +67,7 @@ const cli = meow(
 	  --parallel N             with a batch: rigs at once (default 8)
 	  --bell                   ring the terminal bell on an alert
 	  --paused-alert DURATION  alert when paused this long (default 10m; 0 never)
+	  --temp-alert C           alert at this CPU °C (default: each sensor's max)
 	  --on-alert CMD           run CMD on each alert, the alert as one line of
 	                           JSON on its stdin; no shell runs it ("sh -c '…'"
 	                           for pipes); stopped after 10s

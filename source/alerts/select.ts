@@ -14,7 +14,18 @@ export type AlertDraft = {readonly kind: AlertKind; readonly severity: Severity;
 /** The troubles of one miner that are alerted and not yet cleared. */
 /** Named as the alert that opens them. */
 type Trouble =
-	'down' | 'error' | 'pool-lost' | 'hashrate-drop' | 'paused' | 'hugepages-lost' | 'upstream-error' | 'worker-gone' | 'worker-quiet';
+	| 'down'
+	| 'error'
+	| 'pool-lost'
+	| 'hashrate-drop'
+	| 'paused'
+	| 'hugepages-lost'
+	| 'upstream-error'
+	| 'worker-gone'
+	| 'worker-quiet'
+	| 'temp-high'
+	| 'throttling'
+	| 'power-lost';
 /** Open troubles by key: the trouble's name, or for a proxy's worker the name and the worker's (troubleKey). */
 export type OpenTroubles = ReadonlySet<string>;
 
@@ -97,7 +108,7 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message' | 'work
 			// Another miner (a new id): nothing of the one before stays open; the new one gets its own events.
 			return {
 				alert: {kind: 'replaced', severity: 'warn', message},
-				open: without(open, 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost'),
+				open: without(open, 'pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost', 'temp-high', 'throttling', 'power-lost'),
 			};
 		case 'hugepages-lost':
 			return {alert: {kind: 'hugepages-lost', severity: 'warn', message}, open: adding(open, 'hugepages-lost')};
@@ -111,7 +122,28 @@ export function alertForEvent(event: Pick<MinerEvent, 'kind' | 'message' | 'work
 			return open.has('paused')
 				? {alert: {kind: 'resumed', severity: 'info', message}, open: without(open, 'paused')}
 				: {alert: null, open};
+		// The rig's own sensors: the machine's state, followed by the monitor across a miner down or restarted (their
+		// all-clear comes when the sensors say so); another miner answering (another machine, maybe) clears them above.
+		case 'temp-high':
+			return {alert: {kind: 'temp-high', severity: 'warn', message}, open: adding(open, 'temp-high')};
+		case 'temp-normal':
+			return open.has('temp-high')
+				? {alert: {kind: 'temp-normal', severity: 'info', message}, open: without(open, 'temp-high')}
+				: {alert: null, open};
+		case 'throttle-started':
+			return {alert: {kind: 'throttle-started', severity: 'warn', message}, open: adding(open, 'throttling')};
+		case 'throttle-stopped':
+			return open.has('throttling')
+				? {alert: {kind: 'throttle-stopped', severity: 'info', message}, open: without(open, 'throttling')}
+				: {alert: null, open};
+		case 'power-lost':
+			return {alert: {kind: 'power-lost', severity: 'warn', message}, open: adding(open, 'power-lost')};
+		case 'power-restored':
+			return open.has('power-lost')
+				? {alert: {kind: 'power-restored', severity: 'info', message}, open: without(open, 'power-lost')}
+				: {alert: null, open};
 		default:
+			// 'power-denied' among them: said once in the events, what would allow it; no alert.
 			return {alert: null, open};
 	}
 }

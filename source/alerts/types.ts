@@ -19,6 +19,9 @@ import type {Severity} from '../monitor/types.js';
  * - worker-gone / worker-back, worker-quiet / worker-sharing: a proxy's worker dropped from its list or left with no
  *   connection, and back; connected but sending no share (workerQuiet), and sharing again. A worker's
  *   hashrate-drop / hashrate-recovered is judged against its own history. These name the worker (`worker`).
+ * - temp-high / temp-normal: a CPU temperature of a rig on this machine at or over its sensor's max (or --temp-alert)
+ *   for three polls, and every sensor back under it; throttle-started / throttle-stopped: the CPU's thermal throttle
+ *   count rising, and still again; power-lost / power-restored: the package power reading lost, and read again.
  */
 export type AlertKind =
 	| 'down'
@@ -40,7 +43,13 @@ export type AlertKind =
 	| 'worker-gone'
 	| 'worker-back'
 	| 'worker-quiet'
-	| 'worker-sharing';
+	| 'worker-sharing'
+	| 'temp-high'
+	| 'temp-normal'
+	| 'throttle-started'
+	| 'throttle-stopped'
+	| 'power-lost'
+	| 'power-restored';
 
 export type Alert = {
 	/** Unique and increasing within one alert center. */

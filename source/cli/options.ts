@@ -34,6 +34,8 @@ export type CliFlags = {
 	readonly history?: boolean | undefined;
 	/** --paused-alert DURATION (default 10m; 0 never). */
 	readonly pausedAlert?: string | undefined;
+	/** --temp-alert C: the CPU temperature (°C) alerted at, instead of each sensor's own max. */
+	readonly tempAlert?: string | undefined;
 	/** --listen or --web.listen-address, repeatable. */
 	readonly listen?: readonly string[] | undefined;
 	readonly metrics?: string | undefined;
@@ -299,6 +301,11 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		throw new UsageError(`--paused-alert takes a duration such as 10m, 90s or 1h (0: never), not ${JSON.stringify(flags.pausedAlert)}`);
 	}
 
+	const tempAlertC = flags.tempAlert === undefined ? null : parseCelsius(flags.tempAlert);
+	if (tempAlertC === undefined) {
+		throw new UsageError(`--temp-alert takes degrees Celsius between 1 and 150, such as 85 or 85C, not ${JSON.stringify(flags.tempAlert)}`);
+	}
+
 	let onAlert: string[] | null = null;
 	if (flags.onAlert !== undefined) {
 		try {
@@ -347,9 +354,17 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		onAlert,
 		history: flags.history !== false,
 		pausedAlertMs,
+		tempAlertC,
 		metrics,
 		notices,
 	};
+}
+
+/** "85", "85C", "85°C" or "92.5" → °C; undefined for anything else, or outside 1–150 °C (no CPU runs past that). */
+function parseCelsius(text: string): number | undefined {
+	const match = /^\s*(\d+(?:\.\d+)?)\s*(?:°?\s*C)?\s*$/i.exec(text);
+	const value = match ? Number(match[1]) : Number.NaN;
+	return Number.isFinite(value) && value >= 1 && value <= 150 ? value : undefined;
 }
 
 /** The metrics endpoint the flags ask for, or null; UsageError for a flag that does not go with the command. */

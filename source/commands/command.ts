@@ -53,6 +53,8 @@ export type RunPlan = {
 	readonly history: boolean;
 	/** --paused-alert: after how long a paused miner is an alert (ms; 0 never). */
 	readonly pausedAlertMs: number;
+	/** --temp-alert: the CPU temperature (°C) alerted at instead of each sensor's own max; null: the sensor's max. */
+	readonly tempAlertC?: number | null;
 	/** The metrics endpoint to serve: always for the exporter, with --metrics for the live view; else null. */
 	readonly metrics: MetricsPlan | null;
 	/** Lines for stderr before anything else (the non-terminal notice). */

@@ -104,6 +104,13 @@ const STATE_KINDS = new Set([
 	'worker-back',
 	'worker-quiet',
 	'worker-sharing',
+	'temp-high',
+	'temp-normal',
+	'throttle-started',
+	'throttle-stopped',
+	'power-lost',
+	'power-restored',
+	'power-denied',
 ]);
 
 /** Kinds that are this rigtop's own doing (watching started, an action of its user): never the same as another's. */

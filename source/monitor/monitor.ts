@@ -6,6 +6,7 @@ import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropSt
 import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
 import {displayName, hostPort, withoutCredentials} from './name.js';
 import {deriveProxyEvents, initialProxyEventState, type ProxyEventState} from './proxy-events.js';
+import {deriveSensorEvents, initialSensorEventState, type SensorEventState} from './sensor-events.js';
 import {countsForReference, RateReference, type PastRates} from './reference.js';
 import {RingBuffer} from './ring-buffer.js';
 import {shareUnchanged} from './structural-share.js';
@@ -48,6 +49,8 @@ export type MonitorOptions = {
 	drop?: Partial<DropOptions>;
 	/** After how long a pause is an event ('paused-long', an alert); default 10 minutes, 0 never. */
 	pausedAlertMs?: number;
+	/** °C at or over which a CPU temperature is an event (--temp-alert); default each sensor's own max. */
+	tempAlertC?: number | null;
 	/**
 	 * A cheap check (a bare TCP connect) of whether the miner's port is open again. While full polls
 	 * of an unreachable miner back off, it runs every interval, and an open port brings the next
@@ -117,6 +120,9 @@ export class Monitor implements Store<MonitorState> {
 	#seeded = false;
 	/** An xmrig-proxy's upstreams and workers as the events last saw them (proxy-events.ts). */
 	#proxyEvents: ProxyEventState = initialProxyEventState;
+	/** The rig's sensors as the events last saw them (sensor-events.ts). */
+	#sensorEvents: SensorEventState = initialSensorEventState;
+	readonly #tempAlertC: number | null;
 	/** Each worker's rate over the last hour (a proxy's), seeded from its stored past once (setWorkerPastRates). */
 	readonly #workerReferences = new Map<string, {reference: RateReference; seeded: boolean; tries: number; since: number}>();
 	#workerPastRates: ((worker: string) => PastRates) | null = null;
@@ -139,6 +145,7 @@ export class Monitor implements Store<MonitorState> {
 		this.#random = options.random ?? Math.random;
 		this.#dropOptions = {...defaultDropOptions, ...options.drop};
 		this.#pausedAlertMs = options.pausedAlertMs ?? DEFAULT_PAUSED_ALERT_MS;
+		this.#tempAlertC = options.tempAlertC ?? null;
 		this.#probe = options.probe;
 		this.#pastRates = options.pastRates ?? null;
 		this.#recentRates = new RingBuffer(options.recentSize ?? DEFAULT_RECENT_SIZE);
@@ -382,8 +389,14 @@ export class Monitor implements Store<MonitorState> {
 		const rate = watchedRate(snapshot);
 		if (rate !== null && countsForReference(snapshot, derived.drop)) this.#reference.add(now, rate);
 		const proxyDrafts = this.#proxyStep(snapshot, now, elapsedMs, derived.restarted, derived.replaced === true);
+		// The sensors are the machine's: kept across a restart of the miner, not across another miner answering.
+		const sensors = deriveSensorEvents(snapshot.sensors, derived.replaced === true ? initialSensorEventState : this.#sensorEvents, {
+			tempAlertC: this.#tempAlertC,
+		});
+		this.#sensorEvents = sensors.state;
 		const back = prevState.status === 'down' || prevState.status === 'error';
-		const own = proxyDrafts.length === 0 ? derived.events : [...derived.events, ...proxyDrafts];
+		const extra = proxyDrafts.length === 0 ? sensors.events : [...proxyDrafts, ...sensors.events];
+		const own = extra.length === 0 ? derived.events : [...derived.events, ...extra];
 		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now)), ...own] : own;
 		if (derived.restarted || derived.replaced === true) {
 			this.#sampleSum = 0;

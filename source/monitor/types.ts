@@ -40,6 +40,18 @@ export type EventKind =
 	/** xmrig-proxy: a connected worker sent no share for longer than workerQuiet's threshold, and shares again. */
 	| 'worker-quiet'
 	| 'worker-sharing'
+	/**
+	 * The rig's own sensors (source/sensors/, a miner on this machine): a CPU temperature at or over its limit for
+	 * several polls and back under it, thermal throttling started and stopped, the package power reading lost and back,
+	 * and (info, once) the power reading refused to rigtop.
+	 */
+	| 'temp-high'
+	| 'temp-normal'
+	| 'throttle-started'
+	| 'throttle-stopped'
+	| 'power-lost'
+	| 'power-restored'
+	| 'power-denied'
 	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
 	| 'action';
 

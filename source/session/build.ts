@@ -24,6 +24,8 @@ export type SessionPlan = TargetOptions & {
 	readonly intervalMs: number;
 	/** --paused-alert: after how long a paused miner is an alert (ms; 0 never). */
 	readonly pausedAlertMs: number;
+	/** --temp-alert: °C, or null for each sensor's own max. */
+	readonly tempAlertC?: number | null;
 	/** Record polls and events in the history store (off with --no-history). */
 	readonly history: boolean;
 };
@@ -55,7 +57,7 @@ async function buildBareSession(plan: SessionPlan, warn: (line: string) => void)
 	loading.catch(() => undefined); // awaited below; a failure must not go unhandled when discovery throws first
 	const {targets, demo} = await resolveSessionTargets(plan, warn);
 	const {createSession} = await loading;
-	return createSession(targets, plan.intervalMs, demo, {pausedAlertMs: plan.pausedAlertMs});
+	return createSession(targets, plan.intervalMs, demo, {pausedAlertMs: plan.pausedAlertMs, tempAlertC: plan.tempAlertC ?? null});
 }
 
 /** The simulated miner of --demo and the folder it keeps its state in (removed when the session closes). */

@@ -94,6 +94,7 @@ export function watchMiner(
 		...(target.name === undefined ? {} : {name: target.name}),
 		intervalMs,
 		...(options.pausedAlertMs === undefined ? {} : {pausedAlertMs: options.pausedAlertMs}),
+		...(options.tempAlertC === undefined ? {} : {tempAlertC: options.tempAlertC}),
 		probe: async (signal) => portIsOpen(target.url, Math.min(intervalMs, 3000), signal),
 	});
 	return {target, client, reader, monitor, sensors};
@@ -141,6 +142,8 @@ export async function startDemoProxy(): Promise<{simulator: ProxySimulator; targ
 export type MonitorSettings = {
 	/** After how long a paused miner is an alert (--paused-alert); default 10 minutes, 0 never. */
 	readonly pausedAlertMs?: number;
+	/** °C at or over which a CPU temperature is an alert (--temp-alert); null or absent: each sensor's own max. */
+	readonly tempAlertC?: number | null;
 	/** Where the sensors are read for a miner on this machine (default RIGTOP_SYSFS, else /sys; the demo's own tree). */
 	readonly sysfsRoot?: string | undefined;
 	/** false: read no sensors (default: read them for a miner on this machine). */

@@ -49,6 +49,18 @@ test('--paused-alert takes a duration with a unit (default 10 minutes, 0 never);
 	}
 });
 
+test('--temp-alert takes degrees Celsius (85, 85C, 85°C); none: each sensor’s own max; anything else is bad usage', () => {
+	expect(plan({}).tempAlertC).toBeNull();
+	expect(plan({tempAlert: '85'}).tempAlertC).toBe(85);
+	expect(plan({tempAlert: '85C'}).tempAlertC).toBe(85);
+	expect(plan({tempAlert: '92.5°C'}).tempAlertC).toBe(92.5);
+	for (const bad of ['hot', '-5', '0', '400', '85F', '']) {
+		expect(() => plan({tempAlert: bad})).toThrow(
+			new UsageError(`--temp-alert takes degrees Celsius between 1 and 150, such as 85 or 85C, not ${JSON.stringify(bad)}`),
+		);
+	}
+});
+
 test('a first word close to a command is that command mistyped; any other word without a port keeps the port message', () => {
 	for (const [typo, command] of [
 		['histroy', 'history'],

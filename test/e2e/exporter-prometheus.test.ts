@@ -7,13 +7,18 @@
  * running without error. Two simulated xmrig-proxies sit beside the miners in the same rigs file: one warm with
  * workers sharing (the dashboard's proxy panels have data), one whose miners hash nothing, so that shares submitted
  * by the test move its counters by exactly that many in Prometheus; one of its workers has a hostile name. Also the
- * live view's --metrics, scraped while the dashboard is on screen.
+ * live view's --metrics, scraped while the dashboard is on screen. Beside the exporter, a stand-in node_exporter on
+ * loopback serves what node_exporter's hwmon and rapl collectors serve on a rig (a k10temp, an NVMe drive, a package's
+ * energy counter running at 65 W), scraped as docs/prometheus/prometheus.yml scrapes it, with the `host` label both jobs
+ * get, so docs/prometheus/node-exporter.yml's rules and the dashboard's hashes per watt and CPU temperature panels have data.
  */
 import {spawn, type ChildProcess} from 'node:child_process';
+import {createServer, type Server} from 'node:http';
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {parse} from 'yaml';
 import {startSimulator, type ProxySimulator, type SimDialect, type Simulator} from '../../source/sim/simulator.js';
 import {
 	eventually,
@@ -45,6 +50,46 @@ let exporter: ChildProcess | null = null;
 let exporterLog = '';
 let metricsUrl = '';
 let prometheus: RunningPrometheus | null = null;
+let nodeExporter: Server | null = null;
+let nodeExporterUrl = '';
+
+/** Package watts of the stand-in node_exporter's RAPL counter. */
+const PACKAGE_WATTS = 65;
+
+/** node_exporter's lines for a rig's hwmon and rapl (its collectors' names, labels and units), the energy counter at PACKAGE_WATTS. */
+function nodeExporterText(joules: number): string {
+	return [
+		'# HELP node_hwmon_chip_names Annotation metric for human-readable chip names',
+		'# TYPE node_hwmon_chip_names gauge',
+		'node_hwmon_chip_names{chip="nvme_nvme0",chip_name="nvme"} 1',
+		'node_hwmon_chip_names{chip="pci0000:00_0000:00:18_3",chip_name="k10temp"} 1',
+		'# HELP node_hwmon_sensor_label Label for given chip and sensor',
+		'# TYPE node_hwmon_sensor_label gauge',
+		'node_hwmon_sensor_label{chip="pci0000:00_0000:00:18_3",label="Tctl",sensor="temp1"} 1',
+		'node_hwmon_sensor_label{chip="pci0000:00_0000:00:18_3",label="Tccd1",sensor="temp3"} 1',
+		'# HELP node_hwmon_temp_celsius Hardware monitor for temperature (input)',
+		'# TYPE node_hwmon_temp_celsius gauge',
+		'node_hwmon_temp_celsius{chip="nvme_nvme0",sensor="temp1"} 44.85',
+		'node_hwmon_temp_celsius{chip="pci0000:00_0000:00:18_3",sensor="temp1"} 71.5',
+		'node_hwmon_temp_celsius{chip="pci0000:00_0000:00:18_3",sensor="temp3"} 68.25',
+		'# HELP node_rapl_package_joules_total Current RAPL package value in joules',
+		'# TYPE node_rapl_package_joules_total counter',
+		`node_rapl_package_joules_total{index="0",path="/sys/class/powercap/intel-rapl:0"} ${joules.toFixed(6)}`,
+		'',
+	].join('\n');
+}
+
+async function startNodeExporter(): Promise<string> {
+	const started = Date.now();
+	nodeExporter = createServer((request, response) => {
+		response.writeHead(request.url === '/metrics' ? 200 : 404, {'Content-Type': 'text/plain; version=0.0.4; charset=utf-8'});
+		response.end(request.url === '/metrics' ? nodeExporterText(24_061.25 + (PACKAGE_WATTS * (Date.now() - started)) / 1000) : '');
+	});
+	await new Promise<void>((resolve) => nodeExporter!.listen(0, '127.0.0.1', resolve));
+	const address = nodeExporter.address();
+	if (address === null || typeof address === 'string') throw new Error('the stand-in node_exporter has no port');
+	return `http://127.0.0.1:${address.port}/metrics`;
+}
 /** rig name → whether it is up. */
 const expected = new Map<string, boolean>();
 /** The rigs that are xmrig-proxies. */
@@ -127,6 +172,14 @@ beforeAll(async () => {
 	writeFileSync(rigsFile, JSON.stringify(rigs));
 	metricsUrl = await startExporter(rigsFile);
 	const target = new URL(metricsUrl).host;
+	nodeExporterUrl = await startNodeExporter();
+	// The `host` relabelling as docs/prometheus/prometheus.yml has it, for both jobs.
+	const relabel = (job: string) =>
+		(
+			parse(readFileSync(path.join(docs, 'prometheus.yml'), 'utf8')) as {
+				scrape_configs: Array<{job_name: string; relabel_configs: unknown}>;
+			}
+		).scrape_configs.find((entry) => entry.job_name === job)!.relabel_configs;
 	prometheus = await startPrometheus(
 		[
 			'global:',
@@ -134,18 +187,28 @@ beforeAll(async () => {
 			'  evaluation_interval: 1s',
 			'rule_files:',
 			'  - alerts.yml',
+			'  - node-exporter.yml',
 			'scrape_configs:',
 			'  - job_name: rigtop',
 			'    static_configs:',
 			`      - targets: ['${target}']`,
+			`    relabel_configs: ${JSON.stringify(relabel('rigtop-fleet'))}`,
+			'  - job_name: node',
+			'    static_configs:',
+			`      - targets: ['${new URL(nodeExporterUrl).host}']`,
+			`    relabel_configs: ${JSON.stringify(relabel('node'))}`,
 			'',
 		].join('\n'),
-		{'alerts.yml': readFileSync(path.join(docs, 'alerts.yml'), 'utf8')},
+		{
+			'alerts.yml': readFileSync(path.join(docs, 'alerts.yml'), 'utf8'),
+			'node-exporter.yml': readFileSync(path.join(docs, 'node-exporter.yml'), 'utf8'),
+		},
 	);
 }, 60_000);
 
 afterAll(async () => {
 	await prometheus?.stop();
+	await new Promise((resolve) => (nodeExporter ? nodeExporter.close(resolve) : resolve(undefined)));
 	if (exporter && exporter.exitCode === null) {
 		const exited = new Promise((resolve) => exporter!.once('exit', resolve));
 		exporter.kill('SIGTERM');
@@ -305,6 +368,10 @@ describe('rigtop exporter → a real Prometheus', () => {
 				'XmrigProxyRejectRateHigh',
 				'XmrigProxyWorkerQuiet',
 				'XmrigProxyWorkerDisconnected',
+				'host:node_rapl_package_watts:sum_rate2m',
+				'host:xmrig_hashrate_hashes_per_second:sum',
+				'host:xmrig_hashes_per_watt:ratio',
+				'host:node_cpu_temperature_celsius:max',
 			].sort(),
 		);
 		for (const rule of rules)
@@ -332,6 +399,8 @@ describe('rigtop exporter → a real Prometheus', () => {
 
 		// The metrics every query and variable reads are all in what the exporter serves now.
 		const live = new Set(parseSamples(await (await fetch(metricsUrl)).text()).map((sample) => sample.name));
+		// node_exporter's series the hashes per watt and CPU temperature panels join with.
+		for (const sample of parseSamples(await (await fetch(nodeExporterUrl)).text())) live.add(sample.name);
 		const variables = dashboard.templating.list.filter((variable) => variable.type === 'query');
 		const variableQueries = variables.map((variable) => (typeof variable.query === 'string' ? variable.query : variable.query.query));
 		const read = [...exprs.map(({expr}) => expr), ...variableQueries.map((query) => query.replace(/^label_values\((.+), \w+\)$/, '$1'))];
@@ -373,6 +442,35 @@ describe('rigtop exporter → a real Prometheus', () => {
 		}
 
 		expect(empty).toEqual([]);
+	});
+
+	it("node-exporter.yml's rules join the rig's hashrate with node_exporter's power and temperature on host", async () => {
+		const [watts] = await eventually(
+			async () => {
+				const result = await instant('host:node_rapl_package_watts:sum_rate2m');
+				return result.length === 1 ? result : undefined;
+			},
+			20_000,
+			'the package watts recorded',
+		);
+		expect(watts?.metric).toEqual({__name__: 'host:node_rapl_package_watts:sum_rate2m', host: '127.0.0.1'});
+		// A rate over a window the series has not filled yet is under the counter's 65 W, never over it (the exact
+		// figures are node-exporter.test.yml's); the counter itself runs at 65 W.
+		expect(Number(watts?.value[1])).toBeGreaterThan(0);
+		expect(Number(watts?.value[1])).toBeLessThan(PACKAGE_WATTS + 1);
+		const instantWatts = Number((await instant('irate(node_rapl_package_joules_total[10s])'))[0]?.value[1]);
+		expect(Math.abs(instantWatts - PACKAGE_WATTS)).toBeLessThan(5);
+		// The three rules of one evaluation: hashes per watt is the rig's hashrate over those watts, joined on host.
+		expect(Number((await instant('count(host:xmrig_hashrate_hashes_per_second:sum > 0)'))[0]?.value[1])).toBe(1);
+		const [check] = await instant(
+			'host:xmrig_hashes_per_watt:ratio / on (host) (host:xmrig_hashrate_hashes_per_second:sum / on (host) host:node_rapl_package_watts:sum_rate2m)',
+		);
+		expect(check?.metric).toEqual({host: '127.0.0.1'});
+		expect(Number(check?.value[1])).toBeCloseTo(1, 9);
+		// The hottest CPU sensor is k10temp's Tctl, not the NVMe drive.
+		const [temperature] = await instant('host:node_cpu_temperature_celsius:max');
+		expect(temperature?.metric['host']).toBe('127.0.0.1');
+		expect(temperature?.value[1]).toBe('71.5');
 	});
 
 	it('the exporter logged the down miner once, never a token, and stops cleanly on SIGTERM', async () => {

@@ -58,6 +58,44 @@ describe('history store: two rigtops on one miner', () => {
 		expect(events.map((event) => event.kind)).toEqual(['pool-lost', 'action', 'down']);
 	});
 
+	it("the rig's sensors' events are one happening too, whatever degrees each rigtop read", () => {
+		const temp = tempDir();
+		const clock = manualClock();
+		const a = openStore(temp.dir, {now: clock.now}).store;
+		const b = openStore(temp.dir, {now: clock.now}).store;
+		cleanups.push(
+			() => a.close(),
+			() => b.close(),
+			temp.cleanup,
+		);
+		const writerA = new HistoryWriter(a, {now: clock.now, writerId: 1});
+		const writerB = new HistoryWriter(b, {now: clock.now, writerId: 2});
+		const t = clock.now();
+		const pair = [
+			['temp-high', 'CPU hot: Tctl 95°C', 'CPU hot: Tctl 96°C'],
+			[
+				'throttle-started',
+				'CPU throttling: thermal_throttle count up by 3 (40 since boot)',
+				'CPU throttling: thermal_throttle count up by 5 (42 since boot)',
+			],
+			['throttle-stopped', 'CPU throttling stopped after 30s', 'CPU throttling stopped after 32s'],
+			['temp-normal', 'CPU temperature back under its max: Tctl 80°C', 'CPU temperature back under its max: Tctl 79°C'],
+			['power-lost', 'package power reading lost: EIO', 'package power reading lost: EACCES'],
+			['power-restored', 'package power read again: 120 W', 'package power read again: 121 W'],
+			['power-denied', 'package power not shown: root only', 'package power not shown: root only (chmod o+r)'],
+		] as const;
+		pair.forEach(([kind, textA, textB], index) => {
+			const at = t + index * 5000;
+			clock.set(at);
+			writerA.write([observation(goodSample(at, 1000), sixFacts('id-a'), {spacingMs: 1500})], [eventRecord(at, kind, textA)]);
+			clock.set(at + 1000);
+			writerB.write([observation(goodSample(at + 1000, 1000), sixFacts('id-a'), {spacingMs: 1500})], [eventRecord(at + 1000, kind, textB)]);
+		});
+		const miner = writerA.minerOf(0) ?? 0;
+		const events = new HistoryReader(b).events(miner, {since: 0});
+		expect(events.map((event) => [event.kind, event.text])).toEqual(pair.map(([kind, textA]) => [kind, textA]));
+	});
+
 	it('keeps a batch while the other rigtop holds the store, and writes it at the next flush', () => {
 		const temp = tempDir();
 		const clock = manualClock();
