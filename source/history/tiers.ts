@@ -6,6 +6,10 @@
  * - `summary_1m`: min / avg / max of the 10 s hashrate and the poll counts of each minute, 2 days;
  * - `summary_10m`: the same per 10 minutes, 30 days.
  *
+ * A local miner's sensor readings (source/sensors/: the hottest package's °C and its sensor's max, the clock, the
+ * package watts, hashes per watt) ride in the same rows, min / avg / max per bucket like the hashrate; null where
+ * nothing was read (a rig on another machine, a proxy).
+ *
  * Each tier is also capped in rows per miner, whatever the clock says (a poll every 0.25 s, a clock
  * stepped back), which is what bounds one miner's share of the store (docs/history.md has the sizes).
  */
@@ -46,7 +50,38 @@ export type SampleRow = {
 	readonly pool: number | null;
 	/** 1 paused, 0 mining, null unknown (failed poll, or a miner before 4.4). */
 	readonly paused: number | null;
+	/** °C: the hottest package's headline sensor (source/sensors/); absent or null where nothing was read. */
+	readonly temp?: number | null;
+	/** °C: that sensor's own max, where it has one. */
+	readonly tempLimit?: number | null;
+	/** MHz: the average clock of the miner's CPUs. */
+	readonly mhz?: number | null;
+	/** W: the package power between two polls. */
+	readonly watts?: number | null;
+	/** H/W: hashes per package watt. */
+	readonly hpw?: number | null;
 };
+
+/** A reading's min / avg / max over the `n` polls of a bucket that had it. */
+export type Stat = {readonly n: number; readonly min: number; readonly avg: number; readonly max: number};
+
+/** A bucket's sensor readings (a local miner's); each null where no poll of the bucket had it. */
+export type SensorStats = {
+	/** °C of the hottest package's headline sensor. */
+	readonly temp: Stat | null;
+	/** °C: that sensor's max (the highest seen in the bucket), where it has one. */
+	readonly tempLimit: number | null;
+	/** MHz. */
+	readonly clock: Stat | null;
+	/** W. */
+	readonly watts: Stat | null;
+	/** H/W. */
+	readonly hpw: Stat | null;
+};
+
+/** The sensor series a bucket holds, by name (what the chart switches between). */
+export const SENSOR_STATS = ['temp', 'clock', 'watts', 'hpw'] as const;
+export type SensorStatName = (typeof SENSOR_STATS)[number];
 
 /** One bucket of a summary tier. */
 export type SummaryRow = {
@@ -73,6 +108,8 @@ export type SummaryRow = {
 	readonly good: number | null;
 	readonly total: number | null;
 	readonly rejected: number | null;
+	/** The sensor readings; null where the bucket has none (a remote rig's, a proxy's, a store from before them). */
+	readonly sensors: SensorStats | null;
 };
 
 export type Tier = {
@@ -170,9 +207,45 @@ export function mergeInto(bucket: Builder, row: SummaryRow): void {
 		bucket.total = row.total;
 		bucket.rejected = row.rejected;
 	}
+
+	const {sensors} = row;
+	if (sensors) {
+		for (const name of SENSOR_STATS) addStat(bucket.sensors[name], sensors[name]);
+		if (sensors.tempLimit !== null) bucket.tempLimit = Math.max(bucket.tempLimit ?? sensors.tempLimit, sensors.tempLimit);
+	}
 }
 
 type Mean = {sum: number; weight: number};
+
+/** A Stat being built: its polls, their sum, its extremes. */
+type StatBuilder = {n: number; sum: number; min: number; max: number};
+
+function statBuilder(): StatBuilder {
+	return {n: 0, sum: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY};
+}
+
+function addStat(into: StatBuilder, stat: Stat | null): void {
+	if (stat === null || stat.n <= 0) return;
+	into.n += stat.n;
+	into.sum += stat.avg * stat.n;
+	into.min = Math.min(into.min, stat.min);
+	into.max = Math.max(into.max, stat.max);
+}
+
+function statOf(built: StatBuilder): Stat | null {
+	return built.n === 0 ? null : {n: built.n, min: built.min, avg: built.sum / built.n, max: built.max};
+}
+
+/** One poll's reading as a Stat of one poll; null without it. */
+function oneStat(value: number | null | undefined): Stat | null {
+	return value === null || value === undefined || !Number.isFinite(value) ? null : {n: 1, min: value, avg: value, max: value};
+}
+
+/** A bucket's sensors from its readings; null when it has none. */
+function sensorsOf(stats: Record<SensorStatName, Stat | null>, tempLimit: number | null): SensorStats | null {
+	if (SENSOR_STATS.every((name) => stats[name] === null)) return null;
+	return {temp: stats.temp, tempLimit: stats.temp === null ? null : tempLimit, clock: stats.clock, watts: stats.watts, hpw: stats.hpw};
+}
 
 export type Builder = {
 	t: number;
@@ -191,6 +264,8 @@ export type Builder = {
 	total: number | null;
 	rejected: number | null;
 	lastCountersAt: number | null;
+	sensors: Record<SensorStatName, StatBuilder>;
+	tempLimit: number | null;
 };
 
 export function builder(t: number): Builder {
@@ -211,6 +286,8 @@ export function builder(t: number): Builder {
 		total: null,
 		rejected: null,
 		lastCountersAt: null,
+		sensors: {temp: statBuilder(), clock: statBuilder(), watts: statBuilder(), hpw: statBuilder()},
+		tempLimit: null,
 	};
 }
 
@@ -231,6 +308,15 @@ export function finish(bucket: Builder): SummaryRow {
 		good: bucket.good,
 		total: bucket.total,
 		rejected: bucket.rejected,
+		sensors: sensorsOf(
+			{
+				temp: statOf(bucket.sensors.temp),
+				clock: statOf(bucket.sensors.clock),
+				watts: statOf(bucket.sensors.watts),
+				hpw: statOf(bucket.sensors.hpw),
+			},
+			bucket.tempLimit,
+		),
 	};
 }
 
@@ -254,6 +340,12 @@ export function sampleAsSummary(row: SampleRow): SummaryRow {
 		good: live ? row.good : null,
 		total: live ? row.total : null,
 		rejected: live ? row.rejected : null,
+		sensors: live
+			? sensorsOf(
+					{temp: oneStat(row.temp), clock: oneStat(row.mhz), watts: oneStat(row.watts), hpw: oneStat(row.hpw)},
+					row.tempLimit ?? null,
+				)
+			: null,
 	};
 }
 
@@ -279,7 +371,83 @@ export type SummaryColumns = {
 	good: number | null;
 	total: number | null;
 	rejected: number | null;
+} & Partial<SensorColumns>;
+
+/** A summary row's sensor columns (schema version 3; a store from before reads them as null). */
+export type SensorColumns = {
+	temp_n: number | null;
+	temp_min: number | null;
+	temp_avg: number | null;
+	temp_max: number | null;
+	temp_limit: number | null;
+	mhz_n: number | null;
+	mhz_min: number | null;
+	mhz_avg: number | null;
+	mhz_max: number | null;
+	w_n: number | null;
+	w_min: number | null;
+	w_avg: number | null;
+	w_max: number | null;
+	hpw_n: number | null;
+	hpw_min: number | null;
+	hpw_avg: number | null;
+	hpw_max: number | null;
 };
+
+/** A summary table's sensor columns, in order (after its hashrate columns). */
+export const SENSOR_SUMMARY_COLUMNS: readonly (keyof SensorColumns)[] = [
+	'temp_n',
+	'temp_min',
+	'temp_avg',
+	'temp_max',
+	'temp_limit',
+	'mhz_n',
+	'mhz_min',
+	'mhz_avg',
+	'mhz_max',
+	'w_n',
+	'w_min',
+	'w_avg',
+	'w_max',
+	'hpw_n',
+	'hpw_min',
+	'hpw_avg',
+	'hpw_max',
+];
+
+/** The sample table's sensor columns, in order. */
+export const SENSOR_SAMPLE_COLUMNS = ['temp', 'temp_limit', 'mhz', 'watts', 'hpw'] as const;
+
+/** The columns a sample row is read with (as SampleRow names them); without the sensor ones for a store before version 3. */
+export function sampleColumnsSql(sensors: boolean): string {
+	return `t, link, hr10, hr60, hr15, good, total, rejected, pool, paused${sensors ? ', temp, temp_limit AS tempLimit, mhz, watts, hpw' : ''}`;
+}
+
+/** The columns a summary row is read with (SummaryColumns); without the sensor ones for a store before version 3. */
+export function summaryColumnsSql(sensors: boolean): string {
+	return `t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected${sensors ? `, ${SENSOR_SUMMARY_COLUMNS.join(', ')}` : ''}`;
+}
+
+/** A summary row's sensor columns' values, in SENSOR_SUMMARY_COLUMNS' order. */
+export function sensorColumnValues(sensors: SensorStats | null): (number | null)[] {
+	const out: (number | null)[] = [];
+	for (const name of SENSOR_STATS) {
+		const stat = sensors?.[name] ?? null;
+		out.push(stat?.n ?? null, stat?.min ?? null, stat?.avg ?? null, stat?.max ?? null);
+		if (name === 'temp') out.push(sensors?.tempLimit ?? null);
+	}
+
+	return out;
+}
+
+function statFromColumns(
+	n: number | null | undefined,
+	min: number | null | undefined,
+	avg: number | null | undefined,
+	max: number | null | undefined,
+) {
+	return n === null || n === undefined || n <= 0 || avg === null || avg === undefined ? null : {n, min: min ?? avg, avg, max: max ?? avg};
+}
 
 export function summaryFromColumns(row: SummaryColumns): SummaryRow {
 	return {
@@ -298,5 +466,14 @@ export function summaryFromColumns(row: SummaryColumns): SummaryRow {
 		good: row.good,
 		total: row.total,
 		rejected: row.rejected,
+		sensors: sensorsOf(
+			{
+				temp: statFromColumns(row.temp_n, row.temp_min, row.temp_avg, row.temp_max),
+				clock: statFromColumns(row.mhz_n, row.mhz_min, row.mhz_avg, row.mhz_max),
+				watts: statFromColumns(row.w_n, row.w_min, row.w_avg, row.w_max),
+				hpw: statFromColumns(row.hpw_n, row.hpw_min, row.hpw_avg, row.hpw_max),
+			},
+			row.temp_limit ?? null,
+		),
 	};
 }

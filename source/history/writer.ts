@@ -25,8 +25,13 @@ import {
 	MINUTE_TIER,
 	SAMPLE_TIER,
 	TEN_MINUTE_TIER,
+	SENSOR_SAMPLE_COLUMNS,
+	SENSOR_SUMMARY_COLUMNS,
+	sampleColumnsSql,
+	sensorColumnValues,
 	summarizeSamples,
 	summarizeSummaries,
+	summaryColumnsSql,
 	summaryFromColumns,
 	summaryTable,
 	type SampleRow,
@@ -470,8 +475,8 @@ export class HistoryWriter {
 	#insertSample(miner: number, row: SampleRow, spacingMs: number): void {
 		const spacing = Math.max(1, Math.round(spacingMs));
 		this.#store.run(
-			`INSERT OR IGNORE INTO sample (miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused)
-			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+			`INSERT OR IGNORE INTO sample (miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused, ${SENSOR_SAMPLE_COLUMNS.join(', ')})
+			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 			WHERE NOT EXISTS (SELECT 1 FROM sample WHERE miner = ? AND t > ? - ? AND t < ? + ?)`,
 			miner,
 			row.t,
@@ -484,6 +489,11 @@ export class HistoryWriter {
 			row.rejected,
 			row.pool,
 			row.paused,
+			row.temp ?? null,
+			row.tempLimit ?? null,
+			row.mhz ?? null,
+			row.watts ?? null,
+			row.hpw ?? null,
 			miner,
 			row.t,
 			spacing,
@@ -571,7 +581,7 @@ export class HistoryWriter {
 		from = Math.max((from ?? 0) - res, minute - SAMPLE_TIER.keepMs);
 		if (from < minute) {
 			const rows = this.#store.all<SampleRow>(
-				'SELECT t, link, hr10, hr60, hr15, good, total, rejected, pool, paused FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t',
+				`SELECT ${sampleColumnsSql(true)} FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
 				miner,
 				from,
 				minute,
@@ -595,8 +605,7 @@ export class HistoryWriter {
 		if (from < bucket) {
 			const rows = this.#store
 				.all<SummaryColumns>(
-					`SELECT t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected
-					FROM summary_1m WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+					`SELECT ${summaryColumnsSql(true)} FROM summary_1m WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
 					miner,
 					from,
 					bucket,
@@ -610,8 +619,8 @@ export class HistoryWriter {
 
 	#upsertSummary(miner: number, res: number, row: SummaryRow): void {
 		this.#store.run(
-			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected, ${SENSOR_SUMMARY_COLUMNS.join(', ')})
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SENSOR_SUMMARY_COLUMNS.map(() => '?').join(', ')})`,
 			miner,
 			row.t,
 			row.n,
@@ -628,6 +637,7 @@ export class HistoryWriter {
 			row.good,
 			row.total,
 			row.rejected,
+			...sensorColumnValues(row.sensors),
 		);
 	}
 }
