@@ -211,3 +211,17 @@ export function formatLoad(loads: readonly number[] | null): string {
 	if (!loads || loads.length === 0) return DASH;
 	return loads.map((load) => (isNumber(load) ? threeDigits(load) : DASH)).join(' ');
 }
+
+/** The units of what rigtop reads on the rig itself (source/sensors/): °C, the clock in GHz (read in MHz), W, H/W. */
+export type SensorUnit = '°C' | 'GHz' | 'W' | 'H/W';
+
+/** A sensor value in its unit without the unit, three significant digits ("71.2", a clock of 3812 MHz "3.81"); null → "—". */
+export function formatSensorIn(value: number | null, unit: SensorUnit): string {
+	if (!isNumber(value)) return DASH;
+	return threeDigits(unit === 'GHz' ? value / 1000 : value);
+}
+
+/** A sensor value with its unit: "71.2 °C", "3.81 GHz", "120 W", "40.0 H/W"; null → "—". */
+export function formatSensor(value: number | null, unit: SensorUnit): string {
+	return isNumber(value) ? `${formatSensorIn(value, unit)} ${unit}` : DASH;
+}
