@@ -19,11 +19,13 @@ import {
 	MINUTE_TIER,
 	sampleAsSummary,
 	sampleColumnsSql,
+	sampleFromColumns,
 	summaryColumnsSql,
 	summaryFromColumns,
 	summaryTable,
 	TEN_MINUTE_TIER,
 	type Builder,
+	type SampleColumns,
 	type SampleRow,
 	type SensorStats,
 	type SummaryColumns,
@@ -259,7 +261,9 @@ export class HistoryReader {
 			const index = (t: number) => Math.min(points - 1, Math.max(0, Math.floor((t - from) / step)));
 			for (const segment of segmentsFor(this.#coverage(miner), from, to, step)) {
 				if (segment.tier === 'sample') {
-					for (const row of this.#store.all<SampleRow>(sampleSql(this.#store.hasSensors), miner, segment.from, segment.to)) {
+					for (const row of this.#store
+						.all<SampleColumns>(sampleSql(this.#store.hasSensors), miner, segment.from, segment.to)
+						.map(sampleFromColumns)) {
 						mergeInto(bucketAt(index(row.t)), sampleAsSummary(row));
 					}
 
@@ -349,7 +353,9 @@ export class HistoryReader {
 			const out: StoredRow[] = [];
 			for (const segment of segmentsFor(this.#coverage(miner), options.from, options.to, 0)) {
 				if (segment.tier === 'sample') {
-					for (const row of this.#store.all<SampleRow>(sampleSql(this.#store.hasSensors), miner, segment.from, segment.to))
+					for (const row of this.#store
+						.all<SampleColumns>(sampleSql(this.#store.hasSensors), miner, segment.from, segment.to)
+						.map(sampleFromColumns))
 						out.push({...sampleAsSummary(row), resolution: 0});
 				} else {
 					for (const row of this.#store.all<SummaryColumns>(

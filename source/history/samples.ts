@@ -51,11 +51,11 @@ export function sampleOf(snapshot: MinerSnapshot, at: number): SampleRow {
 }
 
 /**
- * A sensor reading as stored: the hottest package's headline temperature and its sensor's max, the average clock, the
- * package watts (none on the first reading, or where powercap cannot be read) and hashes per watt; rounded to what
- * the readings carry (k10temp's ⅛ °C to a tenth, the clock to the MHz), which keeps the rows short.
+ * A sensor reading as stored: the hottest package's headline temperature and its sensor's max, the average clock and
+ * the package watts (none on the first reading, or where powercap cannot be read); rounded to a tenth (k10temp's ⅛ °C,
+ * the watts) and the clock to the MHz, which keeps the rows short. Its H/W is the hashrate over the watts (tiers.ts).
  */
-export function sensorColumns(sensors: SensorReading): Required<Pick<SampleRow, 'temp' | 'tempLimit' | 'mhz' | 'watts' | 'hpw'>> {
+export function sensorColumns(sensors: SensorReading): Required<Pick<SampleRow, 'temp' | 'tempLimit' | 'mhz' | 'watts'>> {
 	const headlines = sensors.temps.filter((sensor) => sensor.headline);
 	let hottest: SensorReading['temps'][number] | null = null;
 	for (const sensor of headlines.length > 0 ? headlines : sensors.temps) {
@@ -66,8 +66,7 @@ export function sensorColumns(sensors: SensorReading): Required<Pick<SampleRow, 
 		temp: rounded(hottest?.celsius ?? null, 10),
 		tempLimit: rounded(hottest?.max ?? null, 10),
 		mhz: rounded(sensors.clock?.averageMHz ?? null, 1),
-		watts: rounded(sensors.power.state === 'ok' ? sensors.power.watts : null, 100),
-		hpw: rounded(sensors.hashesPerWatt, 100),
+		watts: rounded(sensors.power.state === 'ok' ? sensors.power.watts : null, 10),
 	};
 }
 

@@ -19,16 +19,7 @@ import {chmodSync, closeSync, existsSync, fstatSync, openSync, readdirSync, rena
 import path from 'node:path';
 import {makeDirectorySync} from '../config/make-directory.js';
 import {loadSqlite, type DatabaseSync, type SQLInputValue, type StatementSync} from './sqlite.js';
-import {
-	EVENT_KEEP_MS,
-	EVENT_MAX_BYTES,
-	EVENT_MAX_ROWS,
-	EVENT_ROW_OVERHEAD,
-	SAMPLE_TIER,
-	SENSOR_SAMPLE_COLUMNS,
-	SENSOR_SUMMARY_COLUMNS,
-	SUMMARY_TIERS,
-} from './tiers.js';
+import {EVENT_KEEP_MS, EVENT_MAX_BYTES, EVENT_MAX_ROWS, EVENT_ROW_OVERHEAD, SAMPLE_TIER, SUMMARY_TIERS} from './tiers.js';
 import {classify, detail, fsCode, shownPath, StoreProblem, unmadeFolder, type Trouble} from './trouble.js';
 
 /** The store's page size, set when it is created. */
@@ -59,21 +50,16 @@ function summaryTableSql(name: string): string {
 	pool INTEGER NOT NULL, paused INTEGER NOT NULL, link INTEGER NOT NULL,
 	hr_min REAL, hr_avg REAL, hr_max REAL, hr60 REAL, hr15 REAL,
 	good INTEGER, total INTEGER, rejected INTEGER,
-	${SUMMARY_SENSOR_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')},
+	sensors TEXT,
 	PRIMARY KEY (miner, t)
 ) WITHOUT ROWID;`;
 }
 
 /**
- * Version 3: a local miner's sensor readings (source/sensors/), null where none was read (a rig on another machine, a
- * proxy: a null costs a row one byte). Per poll the hottest package's °C and its sensor's max, the clock (MHz), the
- * package watts and H/W; per bucket their min / avg / max over the polls that had them (`*_n`), as for the hashrate.
+ * Version 3: a local miner's sensor readings (source/sensors/), one TEXT column `sensors` of `sample` and of the
+ * summaries, null where none was read (a rig on another machine, a proxy: one byte a row); tiers.ts has its form.
  */
-const SAMPLE_SENSOR_COLUMNS: readonly (readonly [string, string])[] = SENSOR_SAMPLE_COLUMNS.map((name) => [name, 'REAL']);
-const SUMMARY_SENSOR_COLUMNS: readonly (readonly [string, string])[] = SENSOR_SUMMARY_COLUMNS.map((name) => [
-	name,
-	name.endsWith('_n') ? 'INTEGER' : 'REAL',
-]);
+const SENSOR_TABLES = ['sample', 'summary_1m', 'summary_10m'] as const;
 
 /**
  * Version 2: a proxy's worker is a stored subject of its own — a row of `miner` (kind 'proxy-worker', no ids, a URL
@@ -108,7 +94,7 @@ CREATE TABLE IF NOT EXISTS sample (
 	hr10 REAL, hr60 REAL, hr15 REAL,
 	good INTEGER, total INTEGER, rejected INTEGER,
 	pool INTEGER, paused INTEGER,
-	${SAMPLE_SENSOR_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')},
+	sensors TEXT,
 	PRIMARY KEY (miner, t)
 ) WITHOUT ROWID;
 ${summaryTableSql('summary_1m')}
@@ -431,11 +417,7 @@ export class HistoryStore {
 					db.exec(PROXY_WORKER_SQL);
 				}
 
-				if (now < 3) {
-					for (const [name, type] of SAMPLE_SENSOR_COLUMNS) db.exec(`ALTER TABLE sample ADD COLUMN ${name} ${type}`);
-					for (const table of ['summary_1m', 'summary_10m'])
-						for (const [name, type] of SUMMARY_SENSOR_COLUMNS) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
-				}
+				if (now < 3) for (const table of SENSOR_TABLES) db.exec(`ALTER TABLE ${table} ADD COLUMN sensors TEXT`);
 
 				if (now < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 			});

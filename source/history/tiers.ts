@@ -56,10 +56,8 @@ export type SampleRow = {
 	readonly tempLimit?: number | null;
 	/** MHz: the average clock of the miner's CPUs. */
 	readonly mhz?: number | null;
-	/** W: the package power between two polls. */
+	/** W: the package power between two polls (H/W is made from it and the hashrate: sampleAsSummary). */
 	readonly watts?: number | null;
-	/** H/W: hashes per package watt. */
-	readonly hpw?: number | null;
 };
 
 /** A reading's min / avg / max over the `n` polls of a bucket that had it. */
@@ -320,6 +318,12 @@ export function finish(bucket: Builder): SummaryRow {
 	};
 }
 
+/** A poll's H/W, as the sensors reader makes it: the 10 s hashrate (else the 60 s) over the package watts. */
+function hashesPerWatt(row: SampleRow): number | null {
+	const hashrate = row.hr10 ?? row.hr60;
+	return row.watts === null || row.watts === undefined || !(row.watts > 0) || hashrate === null ? null : hashrate / row.watts;
+}
+
 /** A per-poll row as a one-poll summary row (the reader mixes tiers). */
 export function sampleAsSummary(row: SampleRow): SummaryRow {
 	const live = row.link === LINK.live;
@@ -342,7 +346,7 @@ export function sampleAsSummary(row: SampleRow): SummaryRow {
 		rejected: live ? row.rejected : null,
 		sensors: live
 			? sensorsOf(
-					{temp: oneStat(row.temp), clock: oneStat(row.mhz), watts: oneStat(row.watts), hpw: oneStat(row.hpw)},
+					{temp: oneStat(row.temp), clock: oneStat(row.mhz), watts: oneStat(row.watts), hpw: oneStat(hashesPerWatt(row))},
 					row.tempLimit ?? null,
 				)
 			: null,
@@ -371,82 +375,78 @@ export type SummaryColumns = {
 	good: number | null;
 	total: number | null;
 	rejected: number | null;
-} & Partial<SensorColumns>;
-
-/** A summary row's sensor columns (schema version 3; a store from before reads them as null). */
-export type SensorColumns = {
-	temp_n: number | null;
-	temp_min: number | null;
-	temp_avg: number | null;
-	temp_max: number | null;
-	temp_limit: number | null;
-	mhz_n: number | null;
-	mhz_min: number | null;
-	mhz_avg: number | null;
-	mhz_max: number | null;
-	w_n: number | null;
-	w_min: number | null;
-	w_avg: number | null;
-	w_max: number | null;
-	hpw_n: number | null;
-	hpw_min: number | null;
-	hpw_avg: number | null;
-	hpw_max: number | null;
+	/** The sensor readings, encoded (encodeSummarySensors); absent in a store before version 3, null where none. */
+	sensors?: string | null;
 };
 
-/** A summary table's sensor columns, in order (after its hashrate columns). */
-export const SENSOR_SUMMARY_COLUMNS: readonly (keyof SensorColumns)[] = [
-	'temp_n',
-	'temp_min',
-	'temp_avg',
-	'temp_max',
-	'temp_limit',
-	'mhz_n',
-	'mhz_min',
-	'mhz_avg',
-	'mhz_max',
-	'w_n',
-	'w_min',
-	'w_avg',
-	'w_max',
-	'hpw_n',
-	'hpw_min',
-	'hpw_avg',
-	'hpw_max',
-];
+/*
+ * A local miner's sensor readings are one TEXT column of a row, `sensors`, null where none was read: a rig on another
+ * machine or a proxy then costs one byte a row (nullable columns cost a byte each: five of them measured 15 % more
+ * bytes written a day for a remote rig polled every second). Numbers as JavaScript writes them, comma-separated, empty for none:
+ * - a poll's: "temp,limit,mhz,watts" ("70.1,95,3812,118.6"; its H/W is made from the hashrate and the watts);
+ * - a bucket's: "limit;temp;clock;watts;hpw", each stat "n,min,avg,max" ("95;6,55,55.25,55.5;6,3800,3800,3800;;").
+ */
 
-/** The sample table's sensor columns, in order. */
-export const SENSOR_SAMPLE_COLUMNS = ['temp', 'temp_limit', 'mhz', 'watts', 'hpw'] as const;
+/** A poll's readings as stored; null without any. */
+export function encodeSampleSensors(row: SampleRow): string | null {
+	const values = [row.temp, row.tempLimit, row.mhz, row.watts];
+	if (values.every((value) => value === null || value === undefined || !Number.isFinite(value))) return null;
+	return values.map((value) => numberText(value)).join(',');
+}
 
-/** The columns a sample row is read with (as SampleRow names them); without the sensor ones for a store before version 3. */
+/** A poll's readings from its column (the SampleRow fields); none for null or a column not shaped as written. */
+export function decodeSampleSensors(text: string | null | undefined): Pick<SampleRow, 'temp' | 'tempLimit' | 'mhz' | 'watts'> {
+	if (typeof text !== 'string') return {};
+	const [temp, tempLimit, mhz, watts] = text.split(',').map((part) => numberOf(part));
+	return {temp: temp ?? null, tempLimit: tempLimit ?? null, mhz: mhz ?? null, watts: watts ?? null};
+}
+
+/** A bucket's readings as stored; null without any. */
+export function encodeSummarySensors(sensors: SensorStats | null): string | null {
+	if (sensors === null) return null;
+	const stat = (value: Stat | null) =>
+		value === null ? '' : [value.n, value.min, Math.round(value.avg * 1000) / 1000, value.max].map((part) => numberText(part)).join(',');
+	return [numberText(sensors.tempLimit), ...SENSOR_STATS.map((name) => stat(sensors[name]))].join(';');
+}
+
+/** A bucket's readings from its column; null for null or a column not shaped as written. */
+export function decodeSummarySensors(text: string | null | undefined): SensorStats | null {
+	if (typeof text !== 'string') return null;
+	const [limit, ...stats] = text.split(';');
+	const statOf = (part: string | undefined): Stat | null => {
+		const [n, min, avg, max] = (part ?? '').split(',').map((value) => numberOf(value));
+		return n === null || n === undefined || n <= 0 || avg === null || avg === undefined ? null : {n, min: min ?? avg, avg, max: max ?? avg};
+	};
+
+	return sensorsOf({temp: statOf(stats[0]), clock: statOf(stats[1]), watts: statOf(stats[2]), hpw: statOf(stats[3])}, numberOf(limit));
+}
+
+function numberText(value: number | null | undefined): string {
+	return value === null || value === undefined || !Number.isFinite(value) ? '' : String(value);
+}
+
+function numberOf(text: string | undefined): number | null {
+	if (text === undefined || text === '') return null;
+	const value = Number(text);
+	return Number.isFinite(value) ? value : null;
+}
+
+/** The columns a sample row is read with; `sensors` only from a store of version 3 (sampleFromColumns decodes it). */
 export function sampleColumnsSql(sensors: boolean): string {
-	return `t, link, hr10, hr60, hr15, good, total, rejected, pool, paused${sensors ? ', temp, temp_limit AS tempLimit, mhz, watts, hpw' : ''}`;
+	return `t, link, hr10, hr60, hr15, good, total, rejected, pool, paused${sensors ? ', sensors' : ''}`;
 }
 
-/** The columns a summary row is read with (SummaryColumns); without the sensor ones for a store before version 3. */
+/** A sample row as SQLite returns it. */
+export type SampleColumns = Omit<SampleRow, 'temp' | 'tempLimit' | 'mhz' | 'watts'> & {readonly sensors?: string | null};
+
+export function sampleFromColumns(row: SampleColumns): SampleRow {
+	const {sensors, ...rest} = row;
+	return typeof sensors === 'string' ? {...rest, ...decodeSampleSensors(sensors)} : rest;
+}
+
+/** The columns a summary row is read with (SummaryColumns); `sensors` only from a store of version 3. */
 export function summaryColumnsSql(sensors: boolean): string {
-	return `t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected${sensors ? `, ${SENSOR_SUMMARY_COLUMNS.join(', ')}` : ''}`;
-}
-
-/** A summary row's sensor columns' values, in SENSOR_SUMMARY_COLUMNS' order. */
-export function sensorColumnValues(sensors: SensorStats | null): (number | null)[] {
-	const out: (number | null)[] = [];
-	for (const name of SENSOR_STATS) {
-		const stat = sensors?.[name] ?? null;
-		out.push(stat?.n ?? null, stat?.min ?? null, stat?.avg ?? null, stat?.max ?? null);
-		if (name === 'temp') out.push(sensors?.tempLimit ?? null);
-	}
-
-	return out;
-}
-
-function statFromColumns(
-	n: number | null | undefined,
-	min: number | null | undefined,
-	avg: number | null | undefined,
-	max: number | null | undefined,
-) {
-	return n === null || n === undefined || n <= 0 || avg === null || avg === undefined ? null : {n, min: min ?? avg, avg, max: max ?? avg};
+	return `t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected${sensors ? ', sensors' : ''}`;
 }
 
 export function summaryFromColumns(row: SummaryColumns): SummaryRow {
@@ -466,14 +466,6 @@ export function summaryFromColumns(row: SummaryColumns): SummaryRow {
 		good: row.good,
 		total: row.total,
 		rejected: row.rejected,
-		sensors: sensorsOf(
-			{
-				temp: statFromColumns(row.temp_n, row.temp_min, row.temp_avg, row.temp_max),
-				clock: statFromColumns(row.mhz_n, row.mhz_min, row.mhz_avg, row.mhz_max),
-				watts: statFromColumns(row.w_n, row.w_min, row.w_avg, row.w_max),
-				hpw: statFromColumns(row.hpw_n, row.hpw_min, row.hpw_avg, row.hpw_max),
-			},
-			row.temp_limit ?? null,
-		),
+		sensors: decodeSummarySensors(row.sensors),
 	};
 }

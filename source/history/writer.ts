@@ -25,15 +25,16 @@ import {
 	MINUTE_TIER,
 	SAMPLE_TIER,
 	TEN_MINUTE_TIER,
-	SENSOR_SAMPLE_COLUMNS,
-	SENSOR_SUMMARY_COLUMNS,
+	encodeSampleSensors,
+	encodeSummarySensors,
 	sampleColumnsSql,
-	sensorColumnValues,
+	sampleFromColumns,
 	summarizeSamples,
 	summarizeSummaries,
 	summaryColumnsSql,
 	summaryFromColumns,
 	summaryTable,
+	type SampleColumns,
 	type SampleRow,
 	type SummaryColumns,
 	type SummaryRow,
@@ -475,8 +476,8 @@ export class HistoryWriter {
 	#insertSample(miner: number, row: SampleRow, spacingMs: number): void {
 		const spacing = Math.max(1, Math.round(spacingMs));
 		this.#store.run(
-			`INSERT OR IGNORE INTO sample (miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused, ${SENSOR_SAMPLE_COLUMNS.join(', ')})
-			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+			`INSERT OR IGNORE INTO sample (miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused, sensors)
+			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 			WHERE NOT EXISTS (SELECT 1 FROM sample WHERE miner = ? AND t > ? - ? AND t < ? + ?)`,
 			miner,
 			row.t,
@@ -489,11 +490,7 @@ export class HistoryWriter {
 			row.rejected,
 			row.pool,
 			row.paused,
-			row.temp ?? null,
-			row.tempLimit ?? null,
-			row.mhz ?? null,
-			row.watts ?? null,
-			row.hpw ?? null,
+			encodeSampleSensors(row),
 			miner,
 			row.t,
 			spacing,
@@ -580,12 +577,14 @@ export class HistoryWriter {
 			null;
 		from = Math.max((from ?? 0) - res, minute - SAMPLE_TIER.keepMs);
 		if (from < minute) {
-			const rows = this.#store.all<SampleRow>(
-				`SELECT ${sampleColumnsSql(true)} FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
-				miner,
-				from,
-				minute,
-			);
+			const rows = this.#store
+				.all<SampleColumns>(
+					`SELECT ${sampleColumnsSql(true)} FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+					miner,
+					from,
+					minute,
+				)
+				.map(sampleFromColumns);
 			for (const summary of summarizeSamples(rows, res)) this.#upsertSummary(miner, res, summary);
 		}
 
@@ -619,8 +618,8 @@ export class HistoryWriter {
 
 	#upsertSummary(miner: number, res: number, row: SummaryRow): void {
 		this.#store.run(
-			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected, ${SENSOR_SUMMARY_COLUMNS.join(', ')})
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SENSOR_SUMMARY_COLUMNS.map(() => '?').join(', ')})`,
+			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected, sensors)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			miner,
 			row.t,
 			row.n,
@@ -637,7 +636,7 @@ export class HistoryWriter {
 			row.good,
 			row.total,
 			row.rejected,
-			...sensorColumnValues(row.sensors),
+			encodeSummarySensors(row.sensors),
 		);
 	}
 }

@@ -11,7 +11,7 @@ import {HistoryRecorder} from '../../source/history/recorder.js';
 import {sampleOf, sensorColumns} from '../../source/history/samples.js';
 import {loadSqlite} from '../../source/history/sqlite.js';
 import {HistoryStore, SCHEMA_VERSION} from '../../source/history/store.js';
-import {summarizeSamples, type SampleRow} from '../../source/history/tiers.js';
+import {decodeSummarySensors, encodeSummarySensors, summarizeSamples, type SampleRow} from '../../source/history/tiers.js';
 import {HistoryWriter} from '../../source/history/writer.js';
 import type {SensorReading, TempSensor} from '../../source/sensors/types.js';
 import {makeSnapshot} from '../helpers/snapshot.js';
@@ -65,13 +65,13 @@ function reading(at: number, options: {celsius?: number; watts?: number | null; 
 }
 
 function sensorSample(t: number, celsius: number, extra: Partial<SampleRow> = {}): SampleRow {
-	return goodSample(t, 4800, {temp: celsius, tempLimit: 95, mhz: 3800, watts: 120, hpw: 40, ...extra});
+	return goodSample(t, 4800, {temp: celsius, tempLimit: 95, mhz: 3800, watts: 120, ...extra});
 }
 
 describe('a sensor reading as stored', () => {
 	it('takes the hottest package headline and its max, the clock, the package watts and H/W, rounded', () => {
 		const row = sampleOf(makeSnapshot({sensors: reading(1000)}), 1000);
-		expect(row).toMatchObject({temp: 70.1, tempLimit: 95, mhz: 3812, watts: 120, hpw: 40});
+		expect(row).toMatchObject({temp: 70.1, tempLimit: 95, mhz: 3812, watts: 120});
 		// Not the hotter Tccd1 (not a headline), and package 1's own limit goes with package 1's temperature.
 		expect(sensorColumns({...reading(1000), temps: [temp(60), temp(81.5, {package: 1, max: 90})]})).toMatchObject({
 			temp: 81.5,
@@ -80,7 +80,7 @@ describe('a sensor reading as stored', () => {
 	});
 
 	it('is null where nothing was read: no powercap, no sensors at all (a remote rig)', () => {
-		expect(sampleOf(makeSnapshot({sensors: reading(1000, {watts: null})}), 1000)).toMatchObject({temp: 70.1, watts: null, hpw: null});
+		expect(sampleOf(makeSnapshot({sensors: reading(1000, {watts: null})}), 1000)).toMatchObject({temp: 70.1, watts: null});
 		const remote = sampleOf(makeSnapshot(), 1000);
 		expect(remote.temp ?? null).toBeNull();
 		expect(remote.watts ?? null).toBeNull();
@@ -91,7 +91,7 @@ describe('tiers of the sensor readings', () => {
 	it('summarize min / avg / max per bucket, weighted by the polls that had each reading', () => {
 		const rows = [
 			sensorSample(0, 60),
-			sensorSample(10_000, 70, {watts: null, hpw: null}),
+			sensorSample(10_000, 70, {watts: null}),
 			sensorSample(20_000, 80, {watts: 100}),
 			goodSample(30_000, 4800),
 		];
@@ -99,6 +99,10 @@ describe('tiers of the sensor readings', () => {
 		expect(minute?.sensors?.temp).toEqual({n: 3, min: 60, avg: 70, max: 80});
 		expect(minute?.sensors?.watts).toEqual({n: 2, min: 100, avg: 110, max: 120});
 		expect(minute?.sensors?.tempLimit).toBe(95);
+		// H/W is the hashrate over the watts, over the polls that had both.
+		expect(minute?.sensors?.hpw).toEqual({n: 2, min: 40, avg: 44, max: 48});
+		// As stored and read back, the same.
+		expect(decodeSummarySensors(encodeSummarySensors(minute?.sensors ?? null))).toEqual(minute?.sensors);
 		// A bucket of a remote rig has no sensors at all.
 		expect(summarizeSamples([goodSample(0, 4800)], MINUTE)[0]?.sensors).toBeNull();
 	});
@@ -121,20 +125,18 @@ describe('tiers of the sensor readings', () => {
 		clock.set(start + 31 * MINUTE);
 		writer.summarize([writer.minerOf(0) ?? -1], true);
 		const miner = writer.minerOf(0) ?? -1;
-		const one = store.get<{temp_n: number; temp_min: number; temp_avg: number; temp_max: number; temp_limit: number; w_avg: number}>(
-			'SELECT temp_n, temp_min, temp_avg, temp_max, temp_limit, w_avg FROM summary_1m WHERE miner = ? AND t = ?',
-			miner,
-			start + 5 * MINUTE,
-		);
-		expect(one).toMatchObject({temp_n: 6, temp_min: 55, temp_max: 55.5, temp_limit: 95, w_avg: 120});
-		expect(one?.temp_avg).toBeCloseTo(55.25, 6);
-		const ten = store.get<{temp_n: number; temp_min: number; temp_avg: number; temp_max: number}>(
-			'SELECT temp_n, temp_min, temp_avg, temp_max FROM summary_10m WHERE miner = ? AND t = ?',
-			miner,
-			start + 10 * MINUTE,
-		);
-		expect(ten).toMatchObject({temp_n: 60, temp_min: 60, temp_max: 69.5});
-		expect(ten?.temp_avg).toBeCloseTo(64.75, 6);
+		const stored = (table: string, t: number) =>
+			decodeSummarySensors(
+				store.get<{sensors: string | null}>(`SELECT sensors FROM ${table} WHERE miner = ? AND t = ?`, miner, t)?.sensors,
+			);
+		const one = stored('summary_1m', start + 5 * MINUTE);
+		expect(one?.temp).toMatchObject({n: 6, min: 55, max: 55.5});
+		expect(one?.temp?.avg).toBeCloseTo(55.25, 6);
+		expect(one?.tempLimit).toBe(95);
+		expect(one?.watts?.avg).toBe(120);
+		const ten = stored('summary_10m', start + 10 * MINUTE);
+		expect(ten?.temp).toMatchObject({n: 60, min: 60, max: 69.5});
+		expect(ten?.temp?.avg).toBeCloseTo(64.75, 6);
 
 		const reader = new HistoryReader(store);
 		const series = reader.series(miner, {from: start, to: start + 30 * MINUTE, points: 3});
@@ -162,10 +164,8 @@ describe('tiers of the sensor readings', () => {
 		clock.set(start + 4 * MINUTE);
 		writer.summarize([writer.minerOf(0) ?? -1], true);
 		const miner = writer.minerOf(0) ?? -1;
-		expect(store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ? AND temp IS NULL AND watts IS NULL', miner)?.n).toBe(
-			18,
-		);
-		expect(store.get<{n: number}>('SELECT count(*) AS n FROM summary_1m WHERE miner = ? AND temp_n IS NULL', miner)?.n).toBe(3);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE miner = ? AND sensors IS NULL', miner)?.n).toBe(18);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM summary_1m WHERE miner = ? AND sensors IS NULL', miner)?.n).toBe(3);
 		const series = new HistoryReader(store).series(miner, {from: start, to: start + 3 * MINUTE, points: 3});
 		expect(series.points.every((point) => point.live > 0 && point.sensors === undefined)).toBe(true);
 	});
@@ -186,9 +186,10 @@ describe('tiers of the sensor readings', () => {
 		const series = recorder.reader.series(miner, {from: at - 2000, to: at + 1000, points: 1});
 		expect(series.points[0]?.sensors?.temp).toEqual({n: 2, min: 66, avg: 69, max: 72});
 		expect(recorder.flush()).toBe(true);
-		expect(store.all<{temp: number; watts: number}>('SELECT temp, watts FROM sample WHERE miner = ? ORDER BY t', miner)).toEqual([
-			{temp: 66, watts: 120},
-			{temp: 72, watts: 120},
+		// One column: the hottest package's °C, its sensor's max, MHz, W (H/W is made from W and the hashrate).
+		expect(store.all<{sensors: string}>('SELECT sensors FROM sample WHERE miner = ? ORDER BY t', miner)).toEqual([
+			{sensors: '66,95,3812,120'},
+			{sensors: '72,95,3812,120'},
 		]);
 	});
 });
@@ -266,7 +267,7 @@ PRAGMA user_version = 2;
 		expect(store.hasSensors).toBe(true);
 		expect(dump(file)).toEqual(before);
 		// The old rows read the new columns as null.
-		expect(store.get<{n: number}>('SELECT count(*) AS n FROM summary_10m WHERE temp_n IS NULL AND hpw_max IS NULL')?.n).toBe(2);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM summary_10m WHERE sensors IS NULL')?.n).toBe(2);
 		const reader = new HistoryReader(store);
 		const old = reader.series(1, {from: 0, to: 1_340_000, points: 4});
 		expect(old.points.some((point) => point.live > 0)).toBe(true);
@@ -283,7 +284,7 @@ PRAGMA user_version = 2;
 		const again = HistoryStore.open({file});
 		cleanups.push(() => again.close());
 		expect(again.get<{user_version: number}>('PRAGMA user_version')?.user_version).toBe(3);
-		expect(again.get<{n: number}>('SELECT count(*) AS n FROM sample WHERE temp = 77')?.n).toBe(1);
+		expect(again.get<{n: number}>("SELECT count(*) AS n FROM sample WHERE sensors LIKE '77,%'")?.n).toBe(1);
 	});
 
 	it('read only (rigtop history), is read as it is: nothing migrated, rows and series without sensors', () => {

@@ -42,7 +42,7 @@ function storeOfTwo() {
 		local.write(
 			[
 				observation(
-					goodSample(t, 4800, {temp: celsius, tempLimit: 95, mhz: 3800, watts: first ? null : 120, hpw: first ? null : 40}),
+					goodSample(t, 4800, {temp: celsius, tempLimit: 95, mhz: 3800, watts: first ? null : 120}),
 					sixFacts('id-local', 'local-rig'),
 					{url: LOCAL, name: 'local-rig', spacingMs: 7500},
 				),

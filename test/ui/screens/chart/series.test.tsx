@@ -62,7 +62,7 @@ function sample(t: number, sensors: boolean): SampleRow {
 	const base = {t, link: LINK.live, hr10: 4800, hr60: 4800, hr15: 4800, good: 10, total: 10, rejected: 0, pool: 1, paused: 0} as const;
 	if (!sensors) return base;
 	const temp = 60 + (15 * (t - (NOW - 60 * MINUTE))) / (60 * MINUTE);
-	return {...base, temp: Math.round(temp * 10) / 10, tempLimit: 95, mhz: 3800, watts: 120, hpw: 40};
+	return {...base, temp: Math.round(temp * 10) / 10, tempLimit: 95, mhz: 3800, watts: 120};
 }
 
 async function showChart(size: {columns: number; rows: number}, local: boolean) {
