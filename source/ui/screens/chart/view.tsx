@@ -98,7 +98,8 @@ function Row({segments}: {readonly segments: SegmentRow}) {
 /**
  * The full-screen hashrate chart (`g`): a braille line over the whole terminal, from the history store (or this
  * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
- * `←`/`→` move back and forth in time, End comes back to now.
+ * `←`/`→` move back and forth in time, End comes back to now; `s` switches to a local miner's temperature, clock, power
+ * or H/W (series.ts).
  */
 export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan, worker = null}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
