@@ -212,16 +212,46 @@ export function formatLoad(loads: readonly number[] | null): string {
 	return loads.map((load) => (isNumber(load) ? threeDigits(load) : DASH)).join(' ');
 }
 
-/** The units of what rigtop reads on the rig itself (source/sensors/): °C, the clock in GHz (read in MHz), W, H/W. */
-export type SensorUnit = '°C' | 'GHz' | 'W' | 'H/W';
-
-/** A sensor value in its unit without the unit, three significant digits ("71.2", a clock of 3812 MHz "3.81"); null → "—". */
-export function formatSensorIn(value: number | null, unit: SensorUnit): string {
+/** A temperature in °C, whole degrees: "71°C" (sensors read in millidegrees; a degree is what a user acts on). */
+export function formatCelsius(value: number | null): string {
 	if (!isNumber(value)) return DASH;
-	return threeDigits(unit === 'GHz' ? value / 1000 : value);
+	return `${Math.round(value)}°C`;
 }
 
-/** A sensor value with its unit: "71.2 °C", "3.81 GHz", "120 W", "40.0 H/W"; null → "—". */
+/** A CPU clock given in MHz, in GHz with two decimals: "3.75 GHz"; under 1 GHz in MHz: "816 MHz". */
+export function formatClockSpeed(mhz: number | null): string {
+	if (!isNumber(mhz) || mhz < 0) return DASH;
+	return mhz < 1000 ? `${Math.round(mhz)} MHz` : `${(mhz / 1000).toFixed(2)} GHz`;
+}
+
+/** Power in watts, three significant digits: "112 W", "8.52 W". */
+export function formatWatts(watts: number | null): string {
+	if (!isNumber(watts) || watts < 0) return DASH;
+	return `${threeDigits(watts)} W`;
+}
+
+const EFFICIENCY_UNITS = ['H/W', 'kH/W', 'MH/W', 'GH/W'] as const;
+
+/** Hashes per second per watt (hashes per joule), three significant digits: "98.5 H/W", "1.20 kH/W". */
+export function formatHashesPerWatt(value: number | null): string {
+	if (!isNumber(value) || value < 0) return DASH;
+	const {text, step} = scale(value, EFFICIENCY_UNITS.length);
+	return `${text} ${EFFICIENCY_UNITS[step] ?? 'H/W'}`;
+}
+
+/** The units of what rigtop reads on the rig itself (source/sensors/), as the chart's y-axis names them. */
+export type SensorUnit = '°C' | 'GHz' | 'W' | 'H/W';
+
+/** A sensor value with its unit, by the formatter of that unit ("71°C", "3.75 GHz", "112 W", "98.5 H/W"). */
 export function formatSensor(value: number | null, unit: SensorUnit): string {
-	return isNumber(value) ? `${formatSensorIn(value, unit)} ${unit}` : DASH;
+	switch (unit) {
+		case '°C':
+			return formatCelsius(value);
+		case 'GHz':
+			return formatClockSpeed(value);
+		case 'W':
+			return formatWatts(value);
+		case 'H/W':
+			return formatHashesPerWatt(value);
+	}
 }

@@ -97,7 +97,7 @@ type SensorsJson = {
 describe('rigtop history with sensor readings', () => {
 	it('text: the temperature, clock, power and H/W of the span, the temperature with its sensor’s max', async () => {
 		const text = await history(LOCAL, 'text');
-		expect(text).toMatch(/^temp {6}avg 69\.\d °C · min 60\.0 °C · max 79\.0 °C \(the sensor's max 95\.0 °C\)$/m);
+		expect(text).toMatch(/^temp {6}avg 70°C · min 60°C · max 79°C \(the sensor's max 95°C\)$/m);
 		expect(text).toMatch(/^clock {5}avg 3\.80 GHz · min 3\.80 GHz · max 3\.80 GHz$/m);
 		expect(text).toMatch(/^power {5}avg 120 W · min 120 W · max 120 W$/m);
 		expect(text).toMatch(/^H\/W {7}avg 40\.0 H\/W · min 40\.0 H\/W · max 40\.0 H\/W$/m);

@@ -4,7 +4,7 @@ import {useKeys} from '../../hooks/use-keys.js';
 import {chartWindow, type ChartRequest, type MinerHistory} from '../../../history/stores.js';
 import type {MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
-import {formatRateIn, formatSensorIn, formatTimeSpan, pickRateUnit} from '../../../format.js';
+import {formatRateIn, formatSensor, formatTimeSpan, pickRateUnit} from '../../../format.js';
 import {syncClocks, useFixedNow, useNow} from '../../hooks/use-now.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -180,12 +180,15 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);
 	const sensorUnit = kind.unit;
 	const rateUnit = pickRateUnit([stats.max]);
-	const unit = sensorUnit ?? rateUnit;
 	const valueText = useCallback(
-		(value: number | null) => (sensorUnit === null ? formatRateIn(value, rateUnit) : formatSensorIn(value, sensorUnit)),
+		(value: number | null) => (sensorUnit === null ? formatRateIn(value, rateUnit) : formatSensor(value, sensorUnit)),
 		[sensorUnit, rateUnit],
 	);
-	const statsText = stats.avg === null ? '' : `min ${valueText(stats.min)} avg ${valueText(stats.avg)} max ${valueText(stats.max)} ${unit}`;
+	// A rate's values share its unit, written once; a reading's carry theirs ("min 60°C avg 67°C max 75°C").
+	const statsText =
+		stats.avg === null
+			? ''
+			: `min ${valueText(stats.min)} avg ${valueText(stats.avg)} max ${valueText(stats.max)}${sensorUnit === null ? ` ${rateUnit}` : ''}`;
 	const sessionOnly = data?.where === 'session';
 	const outages = series?.points.some((point) => isOutage(point)) ?? false;
 	const brief = series?.points.some((point) => isBriefOutage(point)) ?? false;
