@@ -238,3 +238,20 @@ export function formatHashesPerWatt(value: number | null): string {
 	const {text, step} = scale(value, EFFICIENCY_UNITS.length);
 	return `${text} ${EFFICIENCY_UNITS[step] ?? 'H/W'}`;
 }
+
+/** The units of what rigtop reads on the rig itself (source/sensors/), as the chart's y-axis names them. */
+export type SensorUnit = '°C' | 'GHz' | 'W' | 'H/W';
+
+/** A sensor value with its unit, by the formatter of that unit ("71°C", "3.75 GHz", "112 W", "98.5 H/W"). */
+export function formatSensor(value: number | null, unit: SensorUnit): string {
+	switch (unit) {
+		case '°C':
+			return formatCelsius(value);
+		case 'GHz':
+			return formatClockSpeed(value);
+		case 'W':
+			return formatWatts(value);
+		case 'H/W':
+			return formatHashesPerWatt(value);
+	}
+}

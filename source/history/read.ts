@@ -18,11 +18,16 @@ import {
 	mergeInto,
 	MINUTE_TIER,
 	sampleAsSummary,
+	sampleColumnsSql,
+	sampleFromColumns,
+	summaryColumnsSql,
 	summaryFromColumns,
 	summaryTable,
 	TEN_MINUTE_TIER,
 	type Builder,
+	type SampleColumns,
 	type SampleRow,
+	type SensorStats,
 	type SummaryColumns,
 	type SummaryRow,
 } from './tiers.js';
@@ -66,6 +71,8 @@ export type SeriesPoint = {
 	readonly good: number | null;
 	readonly total: number | null;
 	readonly rejected: number | null;
+	/** A local miner's sensor readings over the answered polls (min / avg / max); absent where none was read. */
+	readonly sensors?: SensorStats;
 };
 
 export type Series = {
@@ -116,12 +123,10 @@ type Coverage = {
 };
 type Segment = {readonly tier: TierName; readonly resolution: number; readonly from: number; readonly to: number};
 
-const summarySql = (
-	resolution: number,
-) => `SELECT t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected
-	FROM ${summaryTable(resolution)} WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`;
-const SAMPLE_SQL = `SELECT t, link, hr10, hr60, hr15, good, total, rejected, pool, paused
-	FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`;
+/** A summary tier's rows of a miner in a span (with the sensor columns where the store has them: version 3). */
+const summarySql = (resolution: number, sensors: boolean) =>
+	`SELECT ${summaryColumnsSql(sensors)} FROM ${summaryTable(resolution)} WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`;
+const sampleSql = (sensors: boolean) => `SELECT ${sampleColumnsSql(sensors)} FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`;
 
 export class HistoryReader {
 	readonly #store: HistoryStore;
@@ -256,7 +261,9 @@ export class HistoryReader {
 			const index = (t: number) => Math.min(points - 1, Math.max(0, Math.floor((t - from) / step)));
 			for (const segment of segmentsFor(this.#coverage(miner), from, to, step)) {
 				if (segment.tier === 'sample') {
-					for (const row of this.#store.all<SampleRow>(SAMPLE_SQL, miner, segment.from, segment.to)) {
+					for (const row of this.#store
+						.all<SampleColumns>(sampleSql(this.#store.hasSensors), miner, segment.from, segment.to)
+						.map(sampleFromColumns)) {
 						mergeInto(bucketAt(index(row.t)), sampleAsSummary(row));
 					}
 
@@ -264,7 +271,12 @@ export class HistoryReader {
 				}
 
 				const rows = this.#store
-					.all<SummaryColumns>(summarySql(segment.resolution), miner, segment.from - segment.resolution + 1, segment.to)
+					.all<SummaryColumns>(
+						summarySql(segment.resolution, this.#store.hasSensors),
+						miner,
+						segment.from - segment.resolution + 1,
+						segment.to,
+					)
 					.map(summaryFromColumns);
 				for (const row of rows) {
 					if (segment.resolution <= step) {
@@ -341,11 +353,13 @@ export class HistoryReader {
 			const out: StoredRow[] = [];
 			for (const segment of segmentsFor(this.#coverage(miner), options.from, options.to, 0)) {
 				if (segment.tier === 'sample') {
-					for (const row of this.#store.all<SampleRow>(SAMPLE_SQL, miner, segment.from, segment.to))
+					for (const row of this.#store
+						.all<SampleColumns>(sampleSql(this.#store.hasSensors), miner, segment.from, segment.to)
+						.map(sampleFromColumns))
 						out.push({...sampleAsSummary(row), resolution: 0});
 				} else {
 					for (const row of this.#store.all<SummaryColumns>(
-						summarySql(segment.resolution),
+						summarySql(segment.resolution, this.#store.hasSensors),
 						miner,
 						segment.from - segment.resolution + 1,
 						segment.to,
@@ -512,6 +526,7 @@ function toPoint(row: SummaryRow): SeriesPoint {
 		good: row.good,
 		total: row.total,
 		rejected: row.rejected,
+		...(row.sensors ? {sensors: row.sensors} : {}),
 	};
 }
 

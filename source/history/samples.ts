@@ -5,6 +5,7 @@
 import type {MinerSnapshot} from '../miner/model.js';
 import type {ProxyInfo, ProxyWorker} from '../miner/proxy-model.js';
 import type {MonitorState} from '../monitor/types.js';
+import type {SensorReading} from '../sensors/types.js';
 import {linkCode, LINK, type LinkCode, type SampleRow} from './tiers.js';
 
 /** A monitor's last poll as stored (pollSample); null before any. */
@@ -45,7 +46,33 @@ export function sampleOf(snapshot: MinerSnapshot, at: number): SampleRow {
 		rejected: snapshot.results.rejected,
 		pool: snapshot.connection.connected ? 1 : 0,
 		paused: snapshot.paused === null ? null : snapshot.paused ? 1 : 0,
+		...(snapshot.sensors ? sensorColumns(snapshot.sensors) : {}),
 	};
+}
+
+/**
+ * A sensor reading as stored: the hottest package's headline temperature and its sensor's max, the average clock and
+ * the package watts (none on the first reading, or where powercap cannot be read); rounded to a tenth (k10temp's ⅛ °C,
+ * the watts) and the clock to the MHz, which keeps the rows short. Its H/W is the hashrate over the watts (tiers.ts).
+ */
+export function sensorColumns(sensors: SensorReading): Required<Pick<SampleRow, 'temp' | 'tempLimit' | 'mhz' | 'watts'>> {
+	const headlines = sensors.temps.filter((sensor) => sensor.headline);
+	let hottest: SensorReading['temps'][number] | null = null;
+	for (const sensor of headlines.length > 0 ? headlines : sensors.temps) {
+		if (Number.isFinite(sensor.celsius) && (hottest === null || sensor.celsius > hottest.celsius)) hottest = sensor;
+	}
+
+	return {
+		temp: rounded(hottest?.celsius ?? null, 10),
+		tempLimit: rounded(hottest?.max ?? null, 10),
+		mhz: rounded(sensors.clock?.averageMHz ?? null, 1),
+		watts: rounded(sensors.power.state === 'ok' ? sensors.power.watts : null, 10),
+	};
+}
+
+/** `value` to 1/`per` (10: a tenth), null where it is not a finite number. */
+function rounded(value: number | null, per: number): number | null {
+	return value !== null && Number.isFinite(value) ? Math.round(value * per) / per : null;
 }
 
 export function failedSample(at: number, link: LinkCode): SampleRow {

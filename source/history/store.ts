@@ -26,8 +26,11 @@ import {classify, detail, fsCode, shownPath, StoreProblem, unmadeFolder, type Tr
 const PAGE_SIZE = 1024;
 /** "rgtp": marks the file as rigtop's history store (PRAGMA application_id). */
 export const APPLICATION_ID = 0x72677470;
-/** 2: a proxy's workers (the proxy_worker table, event.worker); a store of version 1 gains them when opened. */
-export const SCHEMA_VERSION = 2;
+/**
+ * 2: a proxy's workers (the proxy_worker table, event.worker); 3: a local miner's sensor readings (columns of sample
+ * and the summaries). A store of an older version gains them when opened for writing.
+ */
+export const SCHEMA_VERSION = 3;
 /** The whole store's bound by default: SQLite refuses to grow the file past it. */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** Above this share of the bound, miners seen longest ago are dropped (down to EVICT_TO). */
@@ -47,9 +50,16 @@ function summaryTableSql(name: string): string {
 	pool INTEGER NOT NULL, paused INTEGER NOT NULL, link INTEGER NOT NULL,
 	hr_min REAL, hr_avg REAL, hr_max REAL, hr60 REAL, hr15 REAL,
 	good INTEGER, total INTEGER, rejected INTEGER,
+	sensors TEXT,
 	PRIMARY KEY (miner, t)
 ) WITHOUT ROWID;`;
 }
+
+/**
+ * Version 3: a local miner's sensor readings (source/sensors/), one TEXT column `sensors` of `sample` and of the
+ * summaries, null where none was read (a rig on another machine, a proxy: one byte a row); tiers.ts has its form.
+ */
+const SENSOR_TABLES = ['sample', 'summary_1m', 'summary_10m'] as const;
 
 /**
  * Version 2: a proxy's worker is a stored subject of its own — a row of `miner` (kind 'proxy-worker', no ids, a URL
@@ -84,6 +94,7 @@ CREATE TABLE IF NOT EXISTS sample (
 	hr10 REAL, hr60 REAL, hr15 REAL,
 	good INTEGER, total INTEGER, rejected INTEGER,
 	pool INTEGER, paused INTEGER,
+	sensors TEXT,
 	PRIMARY KEY (miner, t)
 ) WITHOUT ROWID;
 ${summaryTableSql('summary_1m')}
@@ -172,6 +183,11 @@ export class HistoryStore {
 	/** Whether the open file knows a proxy's workers (version 2 and later). */
 	get hasWorkers(): boolean {
 		return this.#db !== null && this.#version >= 2;
+	}
+
+	/** Whether the open file has the sensor columns (version 3 and later; a read-only older store reads them as none). */
+	get hasSensors(): boolean {
+		return this.#db !== null && this.#version >= 3;
 	}
 
 	/** The open connection, for the writer and the reader of this module (null while off). */
@@ -389,14 +405,21 @@ export class HistoryStore {
 		}
 
 		this.#version = version;
-		// Version 1 → 2: the proxies' workers. Read only (`rigtop history`), a version 1 store is read as it is.
-		if (version < 2 && mayCreate) {
+		// Version 1 → 2: the proxies' workers; 2 → 3: the sensor columns (ALTER TABLE … ADD COLUMN changes the schema
+		// only: the rows stay as they are and read the new columns as null). Read only (`rigtop history`), an older store
+		// is read as it is.
+		if (version < SCHEMA_VERSION && mayCreate) {
 			this.#transaction(() => {
 				// Another rigtop may have migrated it between the read above and this transaction.
-				if ((db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version >= 2) return;
-				db.exec('ALTER TABLE event ADD COLUMN worker TEXT');
-				db.exec(PROXY_WORKER_SQL);
-				db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+				const now = (db.prepare('PRAGMA user_version').get() as {user_version: number}).user_version;
+				if (now < 2) {
+					db.exec('ALTER TABLE event ADD COLUMN worker TEXT');
+					db.exec(PROXY_WORKER_SQL);
+				}
+
+				if (now < 3) for (const table of SENSOR_TABLES) db.exec(`ALTER TABLE ${table} ADD COLUMN sensors TEXT`);
+
+				if (now < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 			});
 			this.#version = SCHEMA_VERSION;
 		}

@@ -6,6 +6,10 @@
  * - `summary_1m`: min / avg / max of the 10 s hashrate and the poll counts of each minute, 2 days;
  * - `summary_10m`: the same per 10 minutes, 30 days.
  *
+ * A local miner's sensor readings (source/sensors/: the hottest package's °C and its sensor's max, the clock, the
+ * package watts, hashes per watt) ride in the same rows, min / avg / max per bucket like the hashrate; null where
+ * nothing was read (a rig on another machine, a proxy).
+ *
  * Each tier is also capped in rows per miner, whatever the clock says (a poll every 0.25 s, a clock
  * stepped back), which is what bounds one miner's share of the store (docs/history.md has the sizes).
  */
@@ -46,7 +50,36 @@ export type SampleRow = {
 	readonly pool: number | null;
 	/** 1 paused, 0 mining, null unknown (failed poll, or a miner before 4.4). */
 	readonly paused: number | null;
+	/** °C: the hottest package's headline sensor (source/sensors/); absent or null where nothing was read. */
+	readonly temp?: number | null;
+	/** °C: that sensor's own max, where it has one. */
+	readonly tempLimit?: number | null;
+	/** MHz: the average clock of the miner's CPUs. */
+	readonly mhz?: number | null;
+	/** W: the package power between two polls (H/W is made from it and the hashrate: sampleAsSummary). */
+	readonly watts?: number | null;
 };
+
+/** A reading's min / avg / max over the `n` polls of a bucket that had it. */
+export type Stat = {readonly n: number; readonly min: number; readonly avg: number; readonly max: number};
+
+/** A bucket's sensor readings (a local miner's); each null where no poll of the bucket had it. */
+export type SensorStats = {
+	/** °C of the hottest package's headline sensor. */
+	readonly temp: Stat | null;
+	/** °C: that sensor's max (the highest seen in the bucket), where it has one. */
+	readonly tempLimit: number | null;
+	/** MHz. */
+	readonly clock: Stat | null;
+	/** W. */
+	readonly watts: Stat | null;
+	/** H/W. */
+	readonly hpw: Stat | null;
+};
+
+/** The sensor series a bucket holds, by name (what the chart switches between). */
+export const SENSOR_STATS = ['temp', 'clock', 'watts', 'hpw'] as const;
+export type SensorStatName = (typeof SENSOR_STATS)[number];
 
 /** One bucket of a summary tier. */
 export type SummaryRow = {
@@ -73,6 +106,8 @@ export type SummaryRow = {
 	readonly good: number | null;
 	readonly total: number | null;
 	readonly rejected: number | null;
+	/** The sensor readings; null where the bucket has none (a remote rig's, a proxy's, a store from before them). */
+	readonly sensors: SensorStats | null;
 };
 
 export type Tier = {
@@ -170,9 +205,45 @@ export function mergeInto(bucket: Builder, row: SummaryRow): void {
 		bucket.total = row.total;
 		bucket.rejected = row.rejected;
 	}
+
+	const {sensors} = row;
+	if (sensors) {
+		for (const name of SENSOR_STATS) addStat(bucket.sensors[name], sensors[name]);
+		if (sensors.tempLimit !== null) bucket.tempLimit = Math.max(bucket.tempLimit ?? sensors.tempLimit, sensors.tempLimit);
+	}
 }
 
 type Mean = {sum: number; weight: number};
+
+/** A Stat being built: its polls, their sum, its extremes. */
+type StatBuilder = {n: number; sum: number; min: number; max: number};
+
+function statBuilder(): StatBuilder {
+	return {n: 0, sum: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY};
+}
+
+function addStat(into: StatBuilder, stat: Stat | null): void {
+	if (stat === null || stat.n <= 0) return;
+	into.n += stat.n;
+	into.sum += stat.avg * stat.n;
+	into.min = Math.min(into.min, stat.min);
+	into.max = Math.max(into.max, stat.max);
+}
+
+function statOf(built: StatBuilder): Stat | null {
+	return built.n === 0 ? null : {n: built.n, min: built.min, avg: built.sum / built.n, max: built.max};
+}
+
+/** One poll's reading as a Stat of one poll; null without it. */
+function oneStat(value: number | null | undefined): Stat | null {
+	return value === null || value === undefined || !Number.isFinite(value) ? null : {n: 1, min: value, avg: value, max: value};
+}
+
+/** A bucket's sensors from its readings; null when it has none. */
+function sensorsOf(stats: Record<SensorStatName, Stat | null>, tempLimit: number | null): SensorStats | null {
+	if (SENSOR_STATS.every((name) => stats[name] === null)) return null;
+	return {temp: stats.temp, tempLimit: stats.temp === null ? null : tempLimit, clock: stats.clock, watts: stats.watts, hpw: stats.hpw};
+}
 
 export type Builder = {
 	t: number;
@@ -191,6 +262,8 @@ export type Builder = {
 	total: number | null;
 	rejected: number | null;
 	lastCountersAt: number | null;
+	sensors: Record<SensorStatName, StatBuilder>;
+	tempLimit: number | null;
 };
 
 export function builder(t: number): Builder {
@@ -211,6 +284,8 @@ export function builder(t: number): Builder {
 		total: null,
 		rejected: null,
 		lastCountersAt: null,
+		sensors: {temp: statBuilder(), clock: statBuilder(), watts: statBuilder(), hpw: statBuilder()},
+		tempLimit: null,
 	};
 }
 
@@ -231,7 +306,22 @@ export function finish(bucket: Builder): SummaryRow {
 		good: bucket.good,
 		total: bucket.total,
 		rejected: bucket.rejected,
+		sensors: sensorsOf(
+			{
+				temp: statOf(bucket.sensors.temp),
+				clock: statOf(bucket.sensors.clock),
+				watts: statOf(bucket.sensors.watts),
+				hpw: statOf(bucket.sensors.hpw),
+			},
+			bucket.tempLimit,
+		),
 	};
+}
+
+/** A poll's H/W, as the sensors reader makes it: the 10 s hashrate (else the 60 s) over the package watts. */
+function hashesPerWatt(row: SampleRow): number | null {
+	const hashrate = row.hr10 ?? row.hr60;
+	return row.watts === null || row.watts === undefined || !(row.watts > 0) || hashrate === null ? null : hashrate / row.watts;
 }
 
 /** A per-poll row as a one-poll summary row (the reader mixes tiers). */
@@ -254,6 +344,12 @@ export function sampleAsSummary(row: SampleRow): SummaryRow {
 		good: live ? row.good : null,
 		total: live ? row.total : null,
 		rejected: live ? row.rejected : null,
+		sensors: live
+			? sensorsOf(
+					{temp: oneStat(row.temp), clock: oneStat(row.mhz), watts: oneStat(row.watts), hpw: oneStat(hashesPerWatt(row))},
+					row.tempLimit ?? null,
+				)
+			: null,
 	};
 }
 
@@ -279,7 +375,79 @@ export type SummaryColumns = {
 	good: number | null;
 	total: number | null;
 	rejected: number | null;
+	/** The sensor readings, encoded (encodeSummarySensors); absent in a store before version 3, null where none. */
+	sensors?: string | null;
 };
+
+/*
+ * A local miner's sensor readings are one TEXT column of a row, `sensors`, null where none was read: a rig on another
+ * machine or a proxy then costs one byte a row (nullable columns cost a byte each: five of them measured 15 % more
+ * bytes written a day for a remote rig polled every second). Numbers as JavaScript writes them, comma-separated, empty for none:
+ * - a poll's: "temp,limit,mhz,watts" ("70.1,95,3812,118.6"; its H/W is made from the hashrate and the watts);
+ * - a bucket's: "limit;temp;clock;watts;hpw", each stat "n,min,avg,max" ("95;6,55,55.25,55.5;6,3800,3800,3800;;").
+ */
+
+/** A poll's readings as stored; null without any. */
+export function encodeSampleSensors(row: SampleRow): string | null {
+	const values = [row.temp, row.tempLimit, row.mhz, row.watts];
+	if (values.every((value) => value === null || value === undefined || !Number.isFinite(value))) return null;
+	return values.map((value) => numberText(value)).join(',');
+}
+
+/** A poll's readings from its column (the SampleRow fields); none for null or a column not shaped as written. */
+export function decodeSampleSensors(text: string | null | undefined): Pick<SampleRow, 'temp' | 'tempLimit' | 'mhz' | 'watts'> {
+	if (typeof text !== 'string') return {};
+	const [temp, tempLimit, mhz, watts] = text.split(',').map((part) => numberOf(part));
+	return {temp: temp ?? null, tempLimit: tempLimit ?? null, mhz: mhz ?? null, watts: watts ?? null};
+}
+
+/** A bucket's readings as stored; null without any. */
+export function encodeSummarySensors(sensors: SensorStats | null): string | null {
+	if (sensors === null) return null;
+	const stat = (value: Stat | null) =>
+		value === null ? '' : [value.n, value.min, Math.round(value.avg * 1000) / 1000, value.max].map((part) => numberText(part)).join(',');
+	return [numberText(sensors.tempLimit), ...SENSOR_STATS.map((name) => stat(sensors[name]))].join(';');
+}
+
+/** A bucket's readings from its column; null for null or a column not shaped as written. */
+export function decodeSummarySensors(text: string | null | undefined): SensorStats | null {
+	if (typeof text !== 'string') return null;
+	const [limit, ...stats] = text.split(';');
+	const statOf = (part: string | undefined): Stat | null => {
+		const [n, min, avg, max] = (part ?? '').split(',').map((value) => numberOf(value));
+		return n === null || n === undefined || n <= 0 || avg === null || avg === undefined ? null : {n, min: min ?? avg, avg, max: max ?? avg};
+	};
+
+	return sensorsOf({temp: statOf(stats[0]), clock: statOf(stats[1]), watts: statOf(stats[2]), hpw: statOf(stats[3])}, numberOf(limit));
+}
+
+function numberText(value: number | null | undefined): string {
+	return value === null || value === undefined || !Number.isFinite(value) ? '' : String(value);
+}
+
+function numberOf(text: string | undefined): number | null {
+	if (text === undefined || text === '') return null;
+	const value = Number(text);
+	return Number.isFinite(value) ? value : null;
+}
+
+/** The columns a sample row is read with; `sensors` only from a store of version 3 (sampleFromColumns decodes it). */
+export function sampleColumnsSql(sensors: boolean): string {
+	return `t, link, hr10, hr60, hr15, good, total, rejected, pool, paused${sensors ? ', sensors' : ''}`;
+}
+
+/** A sample row as SQLite returns it. */
+export type SampleColumns = Omit<SampleRow, 'temp' | 'tempLimit' | 'mhz' | 'watts'> & {readonly sensors?: string | null};
+
+export function sampleFromColumns(row: SampleColumns): SampleRow {
+	const {sensors, ...rest} = row;
+	return typeof sensors === 'string' ? {...rest, ...decodeSampleSensors(sensors)} : rest;
+}
+
+/** The columns a summary row is read with (SummaryColumns); `sensors` only from a store of version 3. */
+export function summaryColumnsSql(sensors: boolean): string {
+	return `t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected${sensors ? ', sensors' : ''}`;
+}
 
 export function summaryFromColumns(row: SummaryColumns): SummaryRow {
 	return {
@@ -298,5 +466,6 @@ export function summaryFromColumns(row: SummaryColumns): SummaryRow {
 		good: row.good,
 		total: row.total,
 		rejected: row.rejected,
+		sensors: decodeSummarySensors(row.sensors),
 	};
 }

@@ -25,10 +25,16 @@ import {
 	MINUTE_TIER,
 	SAMPLE_TIER,
 	TEN_MINUTE_TIER,
+	encodeSampleSensors,
+	encodeSummarySensors,
+	sampleColumnsSql,
+	sampleFromColumns,
 	summarizeSamples,
 	summarizeSummaries,
+	summaryColumnsSql,
 	summaryFromColumns,
 	summaryTable,
+	type SampleColumns,
 	type SampleRow,
 	type SummaryColumns,
 	type SummaryRow,
@@ -477,8 +483,8 @@ export class HistoryWriter {
 	#insertSample(miner: number, row: SampleRow, spacingMs: number): void {
 		const spacing = Math.max(1, Math.round(spacingMs));
 		this.#store.run(
-			`INSERT OR IGNORE INTO sample (miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused)
-			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+			`INSERT OR IGNORE INTO sample (miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused, sensors)
+			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 			WHERE NOT EXISTS (SELECT 1 FROM sample WHERE miner = ? AND t > ? - ? AND t < ? + ?)`,
 			miner,
 			row.t,
@@ -491,6 +497,7 @@ export class HistoryWriter {
 			row.rejected,
 			row.pool,
 			row.paused,
+			encodeSampleSensors(row),
 			miner,
 			row.t,
 			spacing,
@@ -577,12 +584,14 @@ export class HistoryWriter {
 			null;
 		from = Math.max((from ?? 0) - res, minute - SAMPLE_TIER.keepMs);
 		if (from < minute) {
-			const rows = this.#store.all<SampleRow>(
-				'SELECT t, link, hr10, hr60, hr15, good, total, rejected, pool, paused FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t',
-				miner,
-				from,
-				minute,
-			);
+			const rows = this.#store
+				.all<SampleColumns>(
+					`SELECT ${sampleColumnsSql(true)} FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+					miner,
+					from,
+					minute,
+				)
+				.map(sampleFromColumns);
 			for (const summary of summarizeSamples(rows, res)) this.#upsertSummary(miner, res, summary);
 		}
 
@@ -602,8 +611,7 @@ export class HistoryWriter {
 		if (from < bucket) {
 			const rows = this.#store
 				.all<SummaryColumns>(
-					`SELECT t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected
-					FROM summary_1m WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+					`SELECT ${summaryColumnsSql(true)} FROM summary_1m WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
 					miner,
 					from,
 					bucket,
@@ -617,8 +625,8 @@ export class HistoryWriter {
 
 	#upsertSummary(miner: number, res: number, row: SummaryRow): void {
 		this.#store.run(
-			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected, sensors)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			miner,
 			row.t,
 			row.n,
@@ -635,6 +643,7 @@ export class HistoryWriter {
 			row.good,
 			row.total,
 			row.rejected,
+			encodeSummarySensors(row.sensors),
 		);
 	}
 }

@@ -13,13 +13,13 @@ import {MinerClient} from '../../miner/client.js';
 import {MinerReader} from '../../miner/reader.js';
 import {parseDuration} from '../../duration.js';
 import {UsageError} from '../../errors.js';
-import {formatDuration, formatHashrate, formatInteger} from '../../format.js';
+import {formatDuration, formatHashrate, formatInteger, formatSensor, type SensorUnit} from '../../format.js';
 import {normalizeMinerUrl, TargetError} from '../../miner/target.js';
 import {hostPort, withoutCredentials} from '../../monitor/name.js';
 import {defaultStoreFile} from '../../history/attach.js';
 import {HistoryReader, type StoredEvent, type StoredMiner, type StoredRow} from '../../history/read.js';
 import {HistoryStore} from '../../history/store.js';
-import {linkName} from '../../history/tiers.js';
+import {linkName, type SensorStatName, type SensorStats, type Stat} from '../../history/tiers.js';
 import type {Command} from '../command.js';
 
 export type HistoryCommandOptions = {
@@ -277,6 +277,7 @@ function toJson(subject: Subject, from: number, to: number, rows: readonly Store
 			pool: share(row.pool, row.live),
 			paused: share(row.paused, row.live),
 			link: linkName(row.link),
+			sensors: sensorsJson(row.sensors),
 		})),
 		events: events.map((event) => ({
 			time: iso(event.t),
@@ -288,10 +289,62 @@ function toJson(subject: Subject, from: number, to: number, rows: readonly Store
 	};
 }
 
+/** A stat as JSON: min / avg / max, rounded as stored; null where not read. */
+function statJson(stat: Stat | null) {
+	return stat === null ? null : {min: round3(stat.min), avg: round3(stat.avg), max: round3(stat.max)};
+}
+
+function round3(value: number): number {
+	return Math.round(value * 1000) / 1000;
+}
+
+/**
+ * A row's sensor readings (a local miner's; null where none was read: a rig on another machine, a proxy, a row from
+ * before they were kept): °C of the hottest package with its sensor's max, the clock in MHz, package watts, H/W.
+ */
+function sensorsJson(sensors: SensorStats | null) {
+	if (sensors === null) return null;
+	const temperature = statJson(sensors.temp);
+	return {
+		temperature: temperature === null ? null : {...temperature, limit: sensors.tempLimit},
+		clockMHz: statJson(sensors.clock),
+		watts: statJson(sensors.watts),
+		hashesPerWatt: statJson(sensors.hpw),
+	};
+}
+
+/** A row's sensor CSV fields, in SENSOR_CSV_HEADER's order (empty where not read). */
+function sensorFields(sensors: SensorStats | null): (number | null)[] {
+	const fields: (number | null)[] = [];
+	for (const name of ['temp', 'clock', 'watts', 'hpw'] as const) {
+		const stat = sensors?.[name] ?? null;
+		fields.push(stat?.min ?? null, stat?.avg ?? null, stat?.max ?? null);
+		if (name === 'temp') fields.push(stat === null ? null : (sensors?.tempLimit ?? null));
+	}
+
+	return fields;
+}
+
 /** A worker's invalid shares: its row's total is accepted + rejected + invalid (history/samples.ts, workerSample). */
 function invalidOf(row: StoredRow): number | null {
 	return row.total === null || row.good === null || row.rejected === null ? null : row.total - row.good - row.rejected;
 }
+
+const SENSOR_CSV_HEADER = [
+	'temp_min',
+	'temp_avg',
+	'temp_max',
+	'temp_limit',
+	'clock_mhz_min',
+	'clock_mhz_avg',
+	'clock_mhz_max',
+	'power_w_min',
+	'power_w_avg',
+	'power_w_max',
+	'hpw_min',
+	'hpw_avg',
+	'hpw_max',
+];
 
 const CSV_HEADER = [
 	'time',
@@ -313,6 +366,8 @@ const CSV_HEADER = [
 	'event_kind',
 	'event_severity',
 	'event_text',
+	// A local miner's sensor readings (empty where none was read), after the columns of before so scripts keep working.
+	...SENSOR_CSV_HEADER,
 ];
 
 /** RFC 4180: quoted when it holds a comma, a quote or a line break; a leading =+-@ is quoted too, for spreadsheets. */
@@ -360,6 +415,7 @@ function toCsv(subject: Subject, rows: readonly StoredRow[], events: readonly St
 				null,
 				null,
 				null,
+				...sensorFields(row.sensors),
 			],
 		})),
 		...events.map((event) => ({
@@ -385,6 +441,7 @@ function toCsv(subject: Subject, rows: readonly StoredRow[], events: readonly St
 				event.kind,
 				event.severity,
 				event.text,
+				...sensorFields(null),
 			],
 		})),
 	].sort((a, b) => a.t - b.t || a.order - b.order);
@@ -472,6 +529,8 @@ function toText(
 		}
 	}
 
+	if (polls > 0) lines.push(...sensorLines(subject, rows));
+
 	if (subject.worker !== null) {
 		const last = rows.findLast((row) => row.good !== null);
 		if (last) {
@@ -486,4 +545,49 @@ function toText(
 	for (const event of events) lines.push(`  ${localTime(event.t)}  ${event.severity.padEnd(5)}  ${event.text}`);
 	lines.push('', 'rigtop history --json or --csv prints the series itself.');
 	return `${lines.join('\n')}\n`;
+}
+
+/** The readings of a span, each over the polls that had it; null where none had it. */
+function spanStat(rows: readonly StoredRow[], name: SensorStatName): Stat | null {
+	let n = 0;
+	let sum = 0;
+	let min = Number.POSITIVE_INFINITY;
+	let max = Number.NEGATIVE_INFINITY;
+	for (const row of rows) {
+		const stat = row.sensors?.[name] ?? null;
+		if (stat === null) continue;
+		n += stat.n;
+		sum += stat.avg * stat.n;
+		min = Math.min(min, stat.min);
+		max = Math.max(max, stat.max);
+	}
+
+	return n === 0 ? null : {n, min, avg: sum / n, max};
+}
+
+const SENSOR_LINES: readonly {readonly name: SensorStatName; readonly label: string; readonly unit: SensorUnit}[] = [
+	{name: 'temp', label: 'temp', unit: '°C'},
+	{name: 'clock', label: 'clock', unit: 'GHz'},
+	{name: 'watts', label: 'power', unit: 'W'},
+	{name: 'hpw', label: 'H/W', unit: 'H/W'},
+];
+
+/**
+ * The span's sensor readings, a line each (avg / min / max; the temperature with its sensor's max), for a miner on the
+ * machine rigtop ran on; for another miner one line saying none was recorded (a proxy and its workers: nothing).
+ */
+function sensorLines(subject: Subject, rows: readonly StoredRow[]): string[] {
+	const lines: string[] = [];
+	for (const {name, label, unit} of SENSOR_LINES) {
+		const stat = spanStat(rows, name);
+		if (stat === null) continue;
+		const limit = name === 'temp' ? rows.findLast((row) => row.sensors?.tempLimit != null)?.sensors?.tempLimit : null;
+		lines.push(
+			`${label.padEnd(10)}avg ${formatSensor(stat.avg, unit)} · min ${formatSensor(stat.min, unit)} · max ${formatSensor(stat.max, unit)}${limit == null ? '' : ` (the sensor's max ${formatSensor(limit, unit)})`}`,
+		);
+	}
+
+	if (lines.length === 0 && subject.worker === null && subject.rates !== PROXY_RATES)
+		lines.push('sensors   none recorded (temperature, clock and power are read only for a miner on the machine rigtop runs on)');
+	return lines;
 }

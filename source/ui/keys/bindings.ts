@@ -101,6 +101,8 @@ export type CommandName =
 	| 'older'
 	| 'newer'
 	| 'latest'
+	/** The chart: the next series (hashrate, temperature, clock, power, H/W). */
+	| 'series'
 	/** The event view: scrolling. */
 	| 'eventsUp'
 	| 'eventsDown'
@@ -576,6 +578,13 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	},
 	{command: 'newer', keys: [{special: 'rightArrow'}, {input: 'l'}], description: 'forward in time', contexts: chart},
 	{command: 'latest', keys: [{special: 'end'}, {input: '0'}], description: 'back to now', contexts: chart, footer: 'now'},
+	{
+		command: 'series',
+		keys: [{input: 's'}],
+		description: 'series: hashrate, temperature, clock, power, H/W (a miner on this machine)',
+		contexts: chart,
+		footer: 'series',
+	},
 	{
 		command: 'eventsUp',
 		keys: [{special: 'upArrow'}, {input: 'k'}],

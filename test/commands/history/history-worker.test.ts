@@ -139,7 +139,7 @@ describe('rigtop history for an xmrig-proxy and --worker', () => {
 		).toBe(0);
 		const [header, ...lines] = csv.text().trim().split('\n');
 		expect(header).toBe(
-			'time,record,resolution,polls,answered,hashrate_min,hashrate_avg,hashrate_max,hashrate_1m,hashrate_10m,shares_accepted,shares_invalid,shares_rejected,pool,paused,link,event_kind,event_severity,event_text',
+			'time,record,resolution,polls,answered,hashrate_min,hashrate_avg,hashrate_max,hashrate_1m,hashrate_10m,shares_accepted,shares_invalid,shares_rejected,pool,paused,link,event_kind,event_severity,event_text,temp_min,temp_avg,temp_max,temp_limit,clock_mhz_min,clock_mhz_avg,clock_mhz_max,power_w_min,power_w_avg,power_w_max,hpw_min,hpw_avg,hpw_max',
 		);
 		expect(lines.filter((line) => line.includes(',event,'))).toHaveLength(1);
 		expect(lines.some((line) => line.includes('worker rig-b gone: no connection left'))).toBe(true);

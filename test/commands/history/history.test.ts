@@ -112,10 +112,10 @@ describe('rigtop history against a real store', () => {
 		).toBe(0);
 		const lines = out.text().trim().split('\n');
 		expect(lines[0]).toBe(
-			'time,record,resolution,polls,answered,hashrate_min,hashrate_avg,hashrate_max,hashrate_60s,hashrate_15m,shares_good,shares_total,shares_rejected,pool,paused,link,event_kind,event_severity,event_text',
+			'time,record,resolution,polls,answered,hashrate_min,hashrate_avg,hashrate_max,hashrate_60s,hashrate_15m,shares_good,shares_total,shares_rejected,pool,paused,link,event_kind,event_severity,event_text,temp_min,temp_avg,temp_max,temp_limit,clock_mhz_min,clock_mhz_avg,clock_mhz_max,power_w_min,power_w_avg,power_w_max,hpw_min,hpw_avg,hpw_max',
 		);
 		expect(lines.filter((line) => line.includes(',event,'))).toHaveLength(3);
-		expect(lines).toContainEqual(expect.stringMatching(/,event,(,){14}action,info,"config apply: set ""pools, the first"", done"$/));
+		expect(lines).toContainEqual(expect.stringMatching(/,event,(,){14}action,info,"config apply: set ""pools, the first"", done"(,){13}$/));
 		const times = lines.slice(1).map((line) => Date.parse(line.split(',')[0] ?? ''));
 		expect(times).toEqual([...times].sort((a, b) => a - b));
 	});

@@ -99,6 +99,7 @@ describe('keymap', () => {
 			'+- zoom',
 			'←→ time',
 			'End now',
+			's series',
 		]);
 		// R needs a session that can poll its rigs.
 		expect(SCREEN_KEYMAP.footer('fleet', SCREEN_KEYMAP.available('fleet', new Set(['refresh']))).at(-1)).toEqual({
@@ -152,7 +153,7 @@ describe('keymap', () => {
 		expect(screens[2]).toBe(
 			'  proxy      q quit · ? help · ↑↓ select · Enter open · s sort · / filter · Esc back · R refresh · c config · g chart · e events',
 		);
-		expect(screens[3]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now');
+		expect(screens[3]).toBe('  chart      q quit · ? help · Esc back · +- zoom · ←→ time · End now · s series');
 		expect(screens[4]).toBe('  events     q quit · ? help · Esc back · ↑↓ scroll');
 		expect(screens[5]).toMatch(/^ {2}config {5}\/ search · Space toggle · Enter edit · /);
 		expect(screens).toHaveLength(6);

@@ -1,23 +1,25 @@
 /**
  * Which of the chart's keys work now (screens/contract.ts): the one source of its footer, its `?` help and its key
- * handler. Every key of the chart works, but End (back to now) only once the chart was moved back in time; over the
- * help, the help's own keys. The chart refuses nothing.
+ * handler. Every key of the chart works, but End (back to now) only once the chart was moved back in time, and `s`
+ * (the series) not on an xmrig-proxy's chart (nothing read on its machine); over the help, the help's own keys. The
+ * chart refuses nothing.
  */
 import {type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {decide, helpOf, type Availability} from '../contract.js';
+import type {ChartEnv} from './reduce.js';
 
 export type ChartAvailability = Availability<CommandName, Screen>;
 
 const NOTHING_NEEDED = new Set<never>();
 
-export function availability(state: {readonly help: boolean; readonly end: number | null}, _env?: unknown): ChartAvailability {
+export function availability(state: {readonly help: boolean; readonly end: number | null}, env?: Partial<ChartEnv>): ChartAvailability {
 	if (state.help) return decide(SCREEN_KEYMAP, 'help', NOTHING_NEEDED);
 	const decided = decide(SCREEN_KEYMAP, 'chart', NOTHING_NEEDED);
-	if (state.end !== null) return decided;
-	// Showing now already: End has nothing to do, and is not offered.
 	const works = new Set(decided.works);
-	works.delete('latest');
+	// Showing now already: End has nothing to do, and is not offered.
+	if (state.end === null) works.delete('latest');
+	if (env?.sensors === false) works.delete('series');
 	return {...decided, works};
 }
 

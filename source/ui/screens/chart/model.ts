@@ -7,7 +7,7 @@
  * (dates at midnight, and for spans of days).
  */
 import type {SeriesPoint} from '../../../history/read.js';
-import {formatClock, formatDate, pickRateUnit, RATE_UNITS, type RateUnit} from '../../../format.js';
+import {formatClock, formatDate, pickRateUnit, RATE_UNITS} from '../../../format.js';
 import type {ThemeToken} from '../../theme.js';
 import {BrailleLayer, brailleChar} from './braille.js';
 
@@ -40,10 +40,16 @@ export type ChartInput = {
 	readonly markers?: readonly Marker[];
 	/** For the labels' dates (a year other than now's is written). */
 	readonly now: number;
+	/** The y-axis unit of a series that is not a rate (°C, GHz of values in MHz…); absent: a rate, its unit by the top. */
+	readonly axis?: AxisUnit;
 };
 
+/** A y-axis unit: its name and what the values are divided by for the labels. */
+export type AxisUnit = {readonly name: string; readonly divisor: number};
+
 export type ChartModel = {
-	readonly unit: RateUnit;
+	/** The y-axis unit ("kH/s", "°C"). */
+	readonly unit: string;
 	/** The plot's rows, y-axis labels and axis line included. */
 	readonly plot: readonly SegmentRow[];
 	/** The row under the plot: the axis line with its time ticks (┴) and the event markers. */
@@ -89,7 +95,9 @@ export type YScale = {
 	readonly bottom: number;
 	readonly top: number;
 	readonly step: number;
-	readonly unit: RateUnit;
+	readonly unit: string;
+	/** The labels are the values divided by it (a rate's 1000 for kH/s). */
+	readonly divisor: number;
 	readonly ticks: readonly number[];
 };
 
@@ -98,7 +106,7 @@ export type YScale = {
  * pause, a drop to half), else from a round value under the lowest — a steady rig's few percent of jitter are then
  * drawn, not flattened into one row — but never narrower than a tenth of the top, so noise is not blown up either.
  */
-export function yScale(range: {readonly low: number; readonly high: number} | null, rows: number): YScale {
+export function yScale(range: {readonly low: number; readonly high: number} | null, rows: number, axis?: AxisUnit): YScale {
 	const wanted = Math.min(8, Math.max(1, Math.floor(rows / 4)));
 	let high = range !== null && range.high > 0 ? range.high : 1;
 	let low = range === null || range.low < high / 2 ? 0 : range.low;
@@ -114,11 +122,13 @@ export function yScale(range: {readonly low: number; readonly high: number} | nu
 	const top = bottom + step * Math.max(1, Math.ceil((high + pad - bottom) / step - 1e-9));
 	const ticks: number[] = [];
 	for (let value = bottom; value <= top + step / 2; value += step) ticks.push(value);
-	return {bottom, top, step, unit: pickRateUnit([top]), ticks};
+	const rate = pickRateUnit([top]);
+	const unit = axis ?? {name: rate, divisor: 1000 ** RATE_UNITS.indexOf(rate)};
+	return {bottom, top, step, unit: unit.name, divisor: unit.divisor, ticks};
 }
 
 function tickLabel(value: number, scale: YScale): string {
-	const divisor = 1000 ** RATE_UNITS.indexOf(scale.unit);
+	const {divisor} = scale;
 	const stepIn = scale.step / divisor;
 	// As many decimals as the step has (2.5 → one, 0.25 → two), so that every label reads alike.
 	const decimals = [0, 1, 2].find((d) => Math.abs(Math.round(stepIn * 10 ** d) - stepIn * 10 ** d) < 1e-6) ?? 2;
@@ -254,7 +264,7 @@ export function chartModel(input: ChartInput): ChartModel {
 	const rows = Math.max(1, Math.floor(input.rows));
 	const columns = plotColumns(input.width);
 	const references = input.references ?? [];
-	const scale = yScale(rangeOf(points, references), rows);
+	const scale = yScale(rangeOf(points, references), rows, input.axis);
 	const line = new BrailleLayer(columns, rows);
 	const dotsWide = columns * 2;
 	const dotsHigh = rows * 4;

@@ -1,7 +1,7 @@
 /**
  * The chart's keys as a pure reducer (screens/contract.ts): `reduce(state, action, env)`. The state is what the chart
  * owns: the span shown (10 min to 7 days), where it ends — now (following each poll) or a fixed time the user moved
- * back to — and its help. What it reads but does not own is its `ChartEnv`, given at each dispatch: the present and
+ * back to —, the series drawn (`s`: hashrate, temperature, clock, power, H/W) and its help. What it reads but does not own is its `ChartEnv`, given at each dispatch: the present and
  * the first time anything is known of the miner (no use moving back past it). Quitting, going back and the span to
  * remember are the step's effects.
  */
@@ -11,6 +11,7 @@ import type {KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {commandOf} from '../contract.js';
 import {availability} from './availability.js';
+import {CHART_SERIES} from './series.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -33,6 +34,8 @@ export type ChartUiState = {
 	readonly span: number;
 	/** Where the span ends, epoch ms; null: now (it follows the polls). */
 	readonly end: number | null;
+	/** Index in CHART_SERIES: what is drawn (0, the hashrate, by default). */
+	readonly series: number;
 };
 
 /** Quit rigtop; go back where the chart was opened from; the span shown changed (the app remembers it). */
@@ -46,10 +49,15 @@ export type ChartEnv = {
 	readonly now: number;
 	/** The first time anything is known of the miner (no use moving back past it), or null. */
 	readonly earliest: number | null;
+	/**
+	 * Whether the sensor series are offered (`s`): not for an xmrig-proxy or its worker, whose polls never carry a
+	 * reading. Absent: offered.
+	 */
+	readonly sensors?: boolean;
 };
 
 export function initialChartState(span = DEFAULT_SPAN): ChartUiState {
-	return {help: false, span: clampSpan(span), end: null};
+	return {help: false, span: clampSpan(span), end: null, series: 0};
 }
 
 function clampSpan(index: number): number {
@@ -99,6 +107,8 @@ export function reduce(state: ChartUiState, action: ChartAction, env: ChartEnv):
 			return stateOnly(state.end === null ? state : moveEnd(state, spanMs(state) / 2, env.now, env.earliest));
 		case 'latest':
 			return stateOnly(state.end === null ? state : {...state, end: null});
+		case 'series':
+			return stateOnly({...state, series: (state.series + 1) % CHART_SERIES.length});
 		default:
 			return stateOnly(state);
 	}

@@ -4,7 +4,7 @@ import {useKeys} from '../../hooks/use-keys.js';
 import {chartWindow, type ChartRequest, type MinerHistory} from '../../../history/stores.js';
 import type {MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
-import {formatRateIn, formatTimeSpan, pickRateUnit} from '../../../format.js';
+import {formatRateIn, formatSensor, formatTimeSpan, pickRateUnit} from '../../../format.js';
 import {syncClocks, useFixedNow, useNow} from '../../hooks/use-now.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -38,6 +38,7 @@ import {
 	type ChartEnv,
 	type ChartUiState,
 } from './reduce.js';
+import {noSeriesText, seriesAt, seriesLimit, seriesPoints, sensorAxis} from './series.js';
 
 const LOGIC: ScreenLogic<ChartUiState, ChartAction, ChartEnv, ChartEffect, CommandName, Screen> = {reduce, availability};
 
@@ -97,7 +98,8 @@ function Row({segments}: {readonly segments: SegmentRow}) {
 /**
  * The full-screen hashrate chart (`g`): a braille line over the whole terminal, from the history store (or this
  * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
- * `←`/`→` move back and forth in time, End comes back to now.
+ * `←`/`→` move back and forth in time, End comes back to now; `s` switches to a local miner's temperature, clock, power
+ * or H/W (series.ts).
  */
 export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan, worker = null}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
@@ -119,7 +121,12 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 		[onQuit, onClose, onSpan],
 	);
 	const earliest = answers[0]?.value.earliest ?? null;
-	const env = useMemo<ChartEnv>(() => ({now, earliest}), [now, earliest]);
+	// An xmrig-proxy's line is its 1 min rate (a worker's too), its reference its 10 min window; a miner's 10 s and 15m.
+	const proxy = state.snapshot?.proxy ?? null;
+	const isProxy = proxy !== null;
+	// The sensor series (s): not for a proxy or its worker (nothing is read on their machine for them).
+	const sensorsOffered = !isProxy && worker === null;
+	const env = useMemo<ChartEnv>(() => ({now, earliest, sensors: sensorsOffered}), [now, earliest, sensorsOffered]);
 	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialChartState(initialSpan), env, run);
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
@@ -143,40 +150,54 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	// Drawn over the span the answer is for (the one asked, but for the frame before a new one comes).
 	const series = data?.series ?? null;
 	const events = data?.events ?? NO_EVENTS;
-	// An xmrig-proxy's line is its 1 min rate (a worker's too), its reference its 10 min window; a miner's 10 s and 15m.
-	const proxy = state.snapshot?.proxy ?? null;
-	const isProxy = proxy !== null;
+	// The series drawn (s): the hashrate, or a sensor reading's min / avg / max in its place.
+	const kind = seriesAt(sensorsOffered ? ui.series : 0);
+	const drawn = useMemo(() => (series ? seriesPoints(series.points, kind) : []), [series, kind]);
+	const sensors = state.snapshot?.sensors;
+	const limit = kind.stat === null ? null : seriesLimit(drawn, kind, sensors);
 	const rates = worker === null ? proxy?.hashrate : proxy?.workers?.find((each) => each.name === worker)?.hashrate;
 	const fifteen = proxy ? (rates?.[1] ?? null) : (state.snapshot?.hashrate.total[2] ?? null);
 	const references = useMemo<Reference[]>(
-		() => [
-			{label: isProxy ? '10m' : '15m', value: fifteen, tone: 'ok', pattern: 'dashes'},
-			...(worker === null ? [{label: 'session', value: state.sessionAverage, tone: 'info', pattern: 'dots'} as const] : []),
-		],
-		[isProxy, fifteen, worker, state.sessionAverage],
+		() =>
+			kind.stat !== null
+				? // A sensor's own limit: the temperature's max, the clock's.
+					limit === null
+					? []
+					: [{label: 'max', value: limit, tone: kind.name === 'temperature' ? 'error' : 'ok', pattern: 'dashes'}]
+				: [
+						{label: isProxy ? '10m' : '15m', value: fifteen, tone: 'ok', pattern: 'dashes'},
+						...(worker === null ? [{label: 'session', value: state.sessionAverage, tone: 'info', pattern: 'dots'} as const] : []),
+					],
+		[kind, limit, isProxy, fifteen, worker, state.sessionAverage],
 	);
 	const markers = useMemo(() => events.map((event) => markerOf(event)).filter((marker): marker is Marker => marker !== null), [events]);
-	const stats = useMemo(() => spanStats(series?.points ?? []), [series]);
+	const stats = useMemo(() => spanStats(drawn), [drawn]);
 
 	const footerShown = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
 	const help = useMemo(() => chartHelp(), []);
 
 	const label = CHART_SPANS[ui.span]?.label ?? '';
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);
-	const unit = pickRateUnit([stats.max]);
+	const sensorUnit = kind.unit;
+	const rateUnit = pickRateUnit([stats.max]);
+	const valueText = useCallback(
+		(value: number | null) => (sensorUnit === null ? formatRateIn(value, rateUnit) : formatSensor(value, sensorUnit)),
+		[sensorUnit, rateUnit],
+	);
+	// A rate's values share its unit, written once; a reading's carry theirs ("min 60°C avg 67°C max 75°C").
 	const statsText =
 		stats.avg === null
 			? ''
-			: `min ${formatRateIn(stats.min, unit)} avg ${formatRateIn(stats.avg, unit)} max ${formatRateIn(stats.max, unit)} ${unit}`;
+			: `min ${valueText(stats.min)} avg ${valueText(stats.avg)} max ${valueText(stats.max)}${sensorUnit === null ? ` ${rateUnit}` : ''}`;
 	const sessionOnly = data?.where === 'session';
 	const outages = series?.points.some((point) => isOutage(point)) ?? false;
 	const brief = series?.points.some((point) => isBriefOutage(point)) ?? false;
 	// The legend: what the lines, the shading and the markers on screen mean; on a second line when one is too short.
 	const legend = useMemo(() => {
-		const items: Segment[] = [{text: isProxy ? '⠤⠤ 1m hashrate' : '⠤⠤ hashrate', tone: 'accent'}];
+		const items: Segment[] = [{text: kind.stat !== null ? `⠤⠤ ${kind.label}` : isProxy ? '⠤⠤ 1m hashrate' : '⠤⠤ hashrate', tone: 'accent'}];
 		if (sessionOnly) items.unshift({text: 'history off: this session only', tone: 'warn'});
 		for (const reference of references) {
-			if (reference.value !== null) items.push({text: `${reference.label} ${formatRateIn(reference.value, unit)}`, tone: reference.tone});
+			if (reference.value !== null) items.push({text: `${reference.label} ${valueText(reference.value)}`, tone: reference.tone});
 		}
 
 		if (outages) items.push({text: '░ down', tone: 'error'});
@@ -187,14 +208,24 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 		}));
 		const width = (segments: readonly Segment[]) => segments.reduce((sum, segment) => sum + segment.text.length + 2, Y_AXIS_WIDTH);
 		return width([...items, ...marks]) <= columns || marks.length === 0 ? [[...items, ...marks]] : [items, marks];
-	}, [isProxy, sessionOnly, references, unit, outages, brief, markers, columns]);
+	}, [kind, isProxy, sessionOnly, references, valueText, outages, brief, markers, columns]);
 	const plotRows = budget - CHROME_LINES - (legend.length - 1);
 	const model = useMemo(
 		() =>
 			series
-				? chartModel({points: series.points, from: series.from, to: series.to, width: columns, rows: plotRows, references, markers, now})
+				? chartModel({
+						points: drawn,
+						from: series.from,
+						to: series.to,
+						width: columns,
+						rows: plotRows,
+						references,
+						markers,
+						now,
+						...(kind.unit === null ? {} : {axis: sensorAxis(kind.unit)}),
+					})
 				: null,
-		[series, columns, plotRows, references, markers, now],
+		[series, drawn, kind, columns, plotRows, references, markers, now],
 	);
 
 	let body;
@@ -213,11 +244,14 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 		);
 	} else {
 		const middle = Math.floor(plotRows / 2);
+		const answered = drawn.some((point) => point.live > 0);
 		const empty = outages
 			? 'the miner did not answer in this span'
-			: sessionOnly
-				? 'nothing seen in this span yet (history is off: this session only)'
-				: 'nothing stored for this span';
+			: kind.stat !== null && answered
+				? noSeriesText(kind, {answered: state.snapshot !== null, sensors}, columns - Y_AXIS_WIDTH - 2)
+				: sessionOnly
+					? 'nothing seen in this span yet (history is off: this session only)'
+					: 'nothing stored for this span';
 		body = (
 			<>
 				{legend.map((items, line) => (
@@ -254,7 +288,7 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 		<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
 			<TitleBar
 				width={columns}
-				title={[worker === null ? state.name : `${state.name} · worker ${worker}`, when]}
+				title={[worker === null ? state.name : `${state.name} · worker ${worker}`, ...(kind.stat === null ? [] : [kind.label]), when]}
 				stateWidth={[...statsText].length}
 			>
 				<Text {...theme.text('muted')}>{statsText}</Text>

@@ -189,6 +189,7 @@ function keyStep(current: DashboardState, env: DashboardEnv, input: string, key:
 		case 'older':
 		case 'newer':
 		case 'latest':
+		case 'series':
 		case 'eventsUp':
 		case 'eventsDown':
 		case 'eventsPageUp':

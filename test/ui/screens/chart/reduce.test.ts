@@ -7,6 +7,7 @@ import {SCREEN_KEYMAP} from '../../../../source/ui/keys/bindings.js';
 import {footerOf} from '../../../../source/ui/screens/contract.js';
 import {availability, chartHelp} from '../../../../source/ui/screens/chart/availability.js';
 import {initialChartState, reduce, type ChartEnv, type ChartUiState} from '../../../../source/ui/screens/chart/reduce.js';
+import {CHART_SERIES} from '../../../../source/ui/screens/chart/series.js';
 
 const HOUR = 3_600_000;
 const NOW = 1_773_489_600_000;
@@ -50,12 +51,23 @@ describe('the chart availability', () => {
 	test('End (back to now) is offered only once the chart was moved back; the help lists every key', () => {
 		const env = {now: NOW, earliest: NOW - 2 * HOUR};
 		const following = footerOf(SCREEN_KEYMAP, availability(initialChartState(), env)).map((hint) => hint.label);
-		expect(following).toEqual(['quit', 'help', 'back', 'zoom', 'time']);
+		expect(following).toEqual(['quit', 'help', 'back', 'zoom', 'time', 'series']);
 		const moved = press(initialChartState(), env, LEFT).state;
 		expect(footerOf(SCREEN_KEYMAP, availability(moved, env)).map((hint) => hint.label)).toContain('now');
 		// End while following does nothing (it is not offered).
 		expect(press(initialChartState(), env, key('', {end: true})).state).toEqual(initialChartState());
 		expect(chartHelp().every((entry) => entry.available)).toBe(true);
 		expect(chartHelp().map((entry) => entry.description)).toContain('back to now');
+	});
+
+	test('s steps through the series, back to the hashrate after H/W; not offered on a proxy’s chart', () => {
+		const env = {now: NOW, earliest: null};
+		const names = [1, 2, 3, 4, 5].map(
+			(count) => CHART_SERIES[press(initialChartState(), env, ...Array.from({length: count}, () => key('s'))).state.series]?.name,
+		);
+		expect(names).toEqual(['temperature', 'clock', 'power', 'efficiency', 'hashrate']);
+		const proxy = {...env, sensors: false};
+		expect(press(initialChartState(), proxy, key('s')).state.series).toBe(0);
+		expect(footerOf(SCREEN_KEYMAP, availability(initialChartState(), proxy)).map((hint) => hint.label)).not.toContain('series');
 	});
 });
