@@ -211,3 +211,32 @@ export function formatLoad(loads: readonly number[] | null): string {
 	if (!loads || loads.length === 0) return DASH;
 	return loads.map((load) => (isNumber(load) ? threeDigits(load) : DASH)).join(' ');
 }
+
+/** A temperature in °C, whole degrees: "71 °C"; `unit: false` gives the number alone ("95", as in "max 95"). null → "—". */
+export function formatCelsius(value: number | null, options: {readonly unit?: boolean} = {}): string {
+	if (!isNumber(value)) return DASH;
+	const text = String(Math.round(value) + 0);
+	return options.unit === false ? text : `${text} °C`;
+}
+
+/** A CPU clock given in MHz, in GHz with two decimals: 3850 → "3.85 GHz" ("4.20" with `unit: false`). null → "—". */
+export function formatGHz(mhz: number | null, options: {readonly unit?: boolean} = {}): string {
+	if (!isNumber(mhz) || mhz < 0) return DASH;
+	const text = (mhz / 1000).toFixed(2);
+	return options.unit === false ? text : `${text} GHz`;
+}
+
+/** Power in watts, three significant digits: "142 W", "65.4 W", "8.20 W". null or negative → "—". */
+export function formatWatts(value: number | null): string {
+	if (!isNumber(value) || value < 0) return DASH;
+	return `${threeDigits(value)} W`;
+}
+
+const EFFICIENCY_UNITS = ['H/W', 'kH/W', 'MH/W', 'GH/W'] as const;
+
+/** Hashes per watt, three significant digits with a scaled unit: "70.3 H/W", "1.20 kH/W". null or negative → "—". */
+export function formatHashesPerWatt(value: number | null): string {
+	if (!isNumber(value) || value < 0) return DASH;
+	const {text, step} = scale(value, EFFICIENCY_UNITS.length);
+	return `${text} ${EFFICIENCY_UNITS[step] ?? 'H/W'}`;
+}
