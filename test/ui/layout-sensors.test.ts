@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {computeLayout, STAT_PANE_HEIGHT} from '../../source/ui/layout.js';
+import {computeLayout, MIN_THREADS_HEIGHT, STAT_PANE_HEIGHT} from '../../source/ui/layout.js';
 
 describe('the System pane grows by the rig readings it has', () => {
 	test('none wanted (a remote rig): the layout is the one without readings', () => {
@@ -30,5 +31,36 @@ describe('the System pane grows by the rig readings it has', () => {
 		const stacked = computeLayout(60, 20, 0, 8, 1, 1);
 		expect(stacked.statPanes).toBeLessThan(4);
 		expect(stacked.systemExtra).toBe(0);
+	});
+
+	test('for any size and any lines wanted: never more than rows - 1 lines, every line counted, the events keep one', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({min: 1, max: 300}),
+				fc.integer({min: 1, max: 200}),
+				fc.integer({min: 0, max: 2}),
+				fc.option(fc.integer({min: 1, max: 64})),
+				(columns, rows, wanted, threads) => {
+					const layout = computeLayout(columns, rows, 0, threads, 1, wanted);
+					const used =
+						layout.headerLines +
+						layout.footerLines +
+						layout.statRows * STAT_PANE_HEIGHT +
+						layout.sparkExtra +
+						layout.systemExtra +
+						layout.eventLines +
+						layout.threadsHeight;
+					expect(used).toBe(layout.height);
+					expect(layout.height).toBeLessThanOrEqual(Math.max(1, rows - 1));
+					expect(layout.systemExtra).toBeLessThanOrEqual(wanted);
+					if (layout.systemExtra > 0) {
+						expect(layout.statPanes).toBe(4);
+						expect(layout.eventLines).toBeGreaterThanOrEqual(1);
+					}
+
+					if (layout.threadsHeight > 0) expect(layout.threadsHeight).toBeGreaterThanOrEqual(MIN_THREADS_HEIGHT);
+				},
+			),
+		);
 	});
 });
