@@ -212,31 +212,37 @@ export function formatLoad(loads: readonly number[] | null): string {
 	return loads.map((load) => (isNumber(load) ? threeDigits(load) : DASH)).join(' ');
 }
 
-/** A temperature in °C, whole degrees: "71 °C"; `unit: false` gives the number alone ("95", as in "max 95"). null → "—". */
-export function formatCelsius(value: number | null, options: {readonly unit?: boolean} = {}): string {
+/** A temperature in °C, whole degrees: "71°C" (sensors read in millidegrees; a degree is what a user acts on). */
+export function formatCelsius(value: number | null): string {
 	if (!isNumber(value)) return DASH;
-	const text = String(Math.round(value) + 0);
-	return options.unit === false ? text : `${text} °C`;
+	return `${Math.round(value)}°C`;
 }
 
-/** A CPU clock given in MHz, in GHz with two decimals: 3850 → "3.85 GHz" ("4.20" with `unit: false`). null → "—". */
-export function formatGHz(mhz: number | null, options: {readonly unit?: boolean} = {}): string {
+/** A CPU clock given in MHz, in GHz with two decimals: "3.75 GHz"; under 1 GHz in MHz: "816 MHz". */
+export function formatClockSpeed(mhz: number | null): string {
 	if (!isNumber(mhz) || mhz < 0) return DASH;
-	const text = (mhz / 1000).toFixed(2);
-	return options.unit === false ? text : `${text} GHz`;
+	return mhz < 1000 ? `${Math.round(mhz)} MHz` : `${(mhz / 1000).toFixed(2)} GHz`;
 }
 
-/** Power in watts, three significant digits: "142 W", "65.4 W", "8.20 W". null or negative → "—". */
-export function formatWatts(value: number | null): string {
-	if (!isNumber(value) || value < 0) return DASH;
-	return `${threeDigits(value)} W`;
+/** Power in watts, three significant digits: "112 W", "8.52 W". */
+export function formatWatts(watts: number | null): string {
+	if (!isNumber(watts) || watts < 0) return DASH;
+	return `${threeDigits(watts)} W`;
 }
 
 const EFFICIENCY_UNITS = ['H/W', 'kH/W', 'MH/W', 'GH/W'] as const;
 
-/** Hashes per watt, three significant digits with a scaled unit: "70.3 H/W", "1.20 kH/W". null or negative → "—". */
+/** Hashes per second per watt (hashes per joule), three significant digits: "98.5 H/W", "1.20 kH/W". */
 export function formatHashesPerWatt(value: number | null): string {
 	if (!isNumber(value) || value < 0) return DASH;
 	const {text, step} = scale(value, EFFICIENCY_UNITS.length);
 	return `${text} ${EFFICIENCY_UNITS[step] ?? 'H/W'}`;
+}
+
+/** The clock beside its maximum, in one unit where both are over 1 GHz: "3.85 / 4.20 GHz"; "816 MHz / 1.80 GHz". */
+export function formatClockRange(mhz: number | null, maxMHz: number | null): string {
+	if (!isNumber(mhz) || mhz < 0) return DASH;
+	if (!isNumber(maxMHz) || maxMHz <= 0) return formatClockSpeed(mhz);
+	if (mhz >= 1000 && maxMHz >= 1000) return `${(mhz / 1000).toFixed(2)} / ${formatClockSpeed(maxMHz)}`;
+	return `${formatClockSpeed(mhz)} / ${formatClockSpeed(maxMHz)}`;
 }

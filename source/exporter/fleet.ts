@@ -31,8 +31,13 @@ export function createFleet(targets: readonly SessionTarget[], intervalMs: numbe
 	const workers = options.workers ?? true;
 	// A proxy's per-thread document is its /1/workers: read for the per-worker series, whatever --no-thread-metrics says.
 	const watch = (target: SessionTarget): WatchedMiner => {
-		const watched: WatchedMiner = watchMiner(target, intervalMs, limiter, () =>
-			watched.monitor.getState().snapshot?.proxy ? workers : threads,
+		// No sensors: node_exporter serves hwmon and RAPL already (docs/prometheus/), and the exporter shows nothing else.
+		const watched: WatchedMiner = watchMiner(
+			target,
+			intervalMs,
+			limiter,
+			() => (watched.monitor.getState().snapshot?.proxy ? workers : threads),
+			{sensors: false},
 		);
 		return watched;
 	};

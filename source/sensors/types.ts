@@ -33,7 +33,7 @@ export type ClockReading = {
 	readonly averageMHz: number;
 	/** MHz: the highest `cpuinfo_max_freq` among them; null where no CPU says. */
 	readonly maxMHz: number | null;
-	/** The CPUs averaged over (the miner's threads' affinity, its threads' last CPUs, or every online CPU). */
+	/** The CPUs averaged over (the miner's threads' affinity, its threads' last CPUs, or every online CPU; at most 32, spread evenly). */
 	readonly cpus: readonly number[];
 	/** How `cpus` was chosen, for --json and the dashboard's detail. */
 	readonly cpusFrom: 'affinity' | 'process' | 'online';

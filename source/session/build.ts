@@ -8,6 +8,7 @@ import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
 import {discoveryInput, findTargets, type TargetOptions} from './targets.js';
 import type {ProxySimulator, Simulator} from '../sim/simulator.js';
+import type {SimSysfs} from '../sim/sysfs-tree.js';
 
 /** What a session is built from (the commands' RunPlan has it all): which miners, how to watch them, what to record. */
 export type SessionPlan = TargetOptions & {
@@ -58,7 +59,12 @@ async function buildBareSession(plan: SessionPlan, warn: (line: string) => void)
 }
 
 /** The simulated miner of --demo and the folder it keeps its state in (removed when the session closes). */
-export type DemoMiner = {readonly simulator: Simulator | ProxySimulator; readonly stateDir: string};
+export type DemoMiner = {
+	readonly simulator: Simulator | ProxySimulator;
+	readonly stateDir: string;
+	/** The simulated sysfs tree the demo's miner is read beside (sim/sysfs-tree.ts), in stateDir; none for the proxy. */
+	readonly sysfs?: SimSysfs | undefined;
+};
 
 /**
  * What a session watches, without making it (rigtop exporter makes its own in a worker thread): the simulated miner
@@ -70,8 +76,8 @@ export async function resolveSessionTargets(
 ): Promise<{targets: SessionTarget[]; demo: DemoMiner | null}> {
 	if (plan.demo) {
 		const {startDemoMiner, startDemoProxy} = await import('./session.js');
-		const {simulator, target, stateDir} = plan.demoProxy === true ? await startDemoProxy() : await startDemoMiner();
-		return {targets: [target], demo: {simulator, stateDir}};
+		const {target, ...demo} = plan.demoProxy === true ? await startDemoProxy() : await startDemoMiner();
+		return {targets: [target], demo};
 	}
 
 	const result = plan.rigsFile === undefined ? await findTargets(plan, plan.urls) : await rigsResult(plan, plan.rigsFile);

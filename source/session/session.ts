@@ -9,6 +9,10 @@ import {Monitor} from '../monitor/monitor.js';
 import type {HistoryRecorder} from '../history/recorder.js';
 import {NoticeLog} from '../monitor/notices.js';
 import type {ProxySimulator, Simulator} from '../sim/simulator.js';
+import type {SimSysfs} from '../sim/sysfs-tree.js';
+import type {MinerSnapshot} from '../miner/model.js';
+import {isLocalUrl} from '../sensors/local.js';
+import {SensorSampler} from '../sensors/sampler.js';
 
 export type SessionTarget = {
 	readonly url: string;
@@ -26,6 +30,8 @@ export type WatchedMiner = {
 	readonly client: MinerClient;
 	readonly reader: MinerReader;
 	readonly monitor: Monitor;
+	/** This machine's sensors, read beside each poll: only for a miner on this machine (source/sensors/), else null. */
+	readonly sensors: SensorSampler | null;
 };
 
 export type Session = {
@@ -76,7 +82,9 @@ export function watchMiner(
 ): WatchedMiner {
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
-	const read = async (signal: AbortSignal) => reader.read(signal, {perThread: perThread()});
+	const sensors =
+		options.sensors === false || target.kind === 'proxy' || !isLocalUrl(target.url) ? null : new SensorSampler({root: options.sysfsRoot});
+	const read = async (signal: AbortSignal) => withSensors(sensors, await reader.read(signal, {perThread: perThread()}));
 	const monitor = new Monitor({
 		read: limiter ? async (signal) => limiter.run(async () => read(signal), signal) : read,
 		url: target.url,
@@ -85,21 +93,33 @@ export function watchMiner(
 		...(options.pausedAlertMs === undefined ? {} : {pausedAlertMs: options.pausedAlertMs}),
 		probe: async (signal) => portIsOpen(target.url, Math.min(intervalMs, 3000), signal),
 	});
-	return {target, client, reader, monitor};
+	return {target, client, reader, monitor, sensors};
+}
+
+/** The snapshot with this machine's sensor reading beside it; as it was for a proxy or a miner elsewhere (no sampler). */
+export async function withSensors(sensors: SensorSampler | null, snapshot: MinerSnapshot): Promise<MinerSnapshot> {
+	if (sensors === null || snapshot.proxy !== null) return snapshot;
+	return {...snapshot, sensors: await sensors.read(snapshot)};
 }
 
 /**
  * Starts the simulated miner for --demo: a warm 6.x rig on a free loopback port, with a fresh random
  * token and restricted off, so every feature (config view, pause, resume) can be tried on it.
  */
-export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget; stateDir: string}> {
+export async function startDemoMiner(): Promise<{simulator: Simulator; target: SessionTarget; stateDir: string; sysfs: SimSysfs}> {
 	// Loaded only for --demo: a normal run never pays for the simulator's code, and `--once` not for node:crypto (about
 	// 1–6 ms of a start on Node 22, docs/performance.md).
-	const [{randomBytes}, {startSimulator}] = await Promise.all([import('node:crypto'), import('../sim/simulator.js')]);
+	const [{randomBytes}, {startSimulator}, {startSimSysfs}] = await Promise.all([
+		import('node:crypto'),
+		import('../sim/simulator.js'),
+		import('../sim/sysfs-tree.js'),
+	]);
 	const token = randomBytes(16).toString('hex');
 	const simulator = await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'demo-rig', threads: 8});
 	const stateDir = await mkdtemp(path.join(tmpdir(), 'rigtop-demo-'));
-	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}, stateDir};
+	// Its sensors: a simulated sysfs of its own (k10temp, cpufreq, powercap), read instead of this machine's.
+	const sysfs = await startSimSysfs(path.join(stateDir, 'sysfs'), {cpus: 8});
+	return {simulator, target: {url: simulator.url, token, name: 'demo-rig'}, stateDir, sysfs};
 }
 
 /**
@@ -118,14 +138,25 @@ export async function startDemoProxy(): Promise<{simulator: ProxySimulator; targ
 export type MonitorSettings = {
 	/** After how long a paused miner is an alert (--paused-alert); default 10 minutes, 0 never. */
 	readonly pausedAlertMs?: number;
+	/** Where the sensors are read for a miner on this machine (default RIGTOP_SYSFS, else /sys; the demo's own tree). */
+	readonly sysfsRoot?: string | undefined;
+	/** false: read no sensors (default: read them for a miner on this machine). */
+	readonly sensors?: boolean;
 };
 
 export function createSession(
 	targets: readonly SessionTarget[],
 	intervalMs: number,
-	demo: {readonly simulator: Simulator | ProxySimulator; readonly stateDir: string} | null = null,
+	demo: {
+		readonly simulator: Simulator | ProxySimulator;
+		readonly stateDir: string;
+		/** The demo's simulated sysfs (sim/sysfs-tree.ts): its miner's sensors are read there, and it stops on close. */
+		readonly sysfs?: {readonly root: string; stop(): void} | undefined;
+	} | null = null,
 	settings: MonitorSettings = {},
 ): Session {
+	// The demo's miner is read beside the simulated sysfs tree it writes (sim/sysfs-tree.ts), not this machine's.
+	const monitorSettings: MonitorSettings = demo?.sysfs === undefined ? settings : {...settings, sysfsRoot: demo.sysfs.root};
 	const simulator = demo?.simulator ?? null;
 	// Each monitor keeps its own schedule and backoff; the limiter only bounds how many read at once.
 	const limiter = targets.length > 1 ? createLimiter(MAX_CONCURRENT_POLLS) : undefined;
@@ -140,7 +171,7 @@ export function createSession(
 			intervalMs,
 			limiter,
 			() => targets.length === 1 || everyThread || open === 'all' || open === index || watched.reader.dialect?.name === 'proxy',
-			settings,
+			monitorSettings,
 		);
 		return watched;
 	});
@@ -182,6 +213,7 @@ export function createSession(
 		async close() {
 			for (const miner of miners) miner.monitor.stop();
 			await Promise.allSettled(miners.map(async (miner) => miner.client.close()));
+			demo?.sysfs?.stop();
 			if (simulator) await simulator.stop();
 			if (demo) await rm(demo.stateDir, {recursive: true, force: true});
 		},

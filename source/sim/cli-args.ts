@@ -29,6 +29,8 @@ export type SimCliOptions = {
 	/** --sim-mac: the simulated machine's MAC address (its API id derives from it, the port and the kind). */
 	readonly mac: string | null;
 	readonly timeScale: number | null;
+	/** --sim-sysfs: a folder to write a simulated sysfs into (sim/sysfs-tree.ts), for rigtop's RIGTOP_SYSFS. */
+	readonly sysfs: string | null;
 	/** -h/--help: print the usage and exit, as XMRig does. */
 	readonly help: boolean;
 	/** -V/--version: print the version and exit, as XMRig does. */
@@ -58,6 +60,7 @@ const OPTIONS: Readonly<Record<string, Spec>> = {
 	'sim-seed': {value: true},
 	'sim-mac': {value: true},
 	'sim-time-scale': {value: true},
+	'sim-sysfs': {value: true},
 	help: {value: false},
 	version: {value: false},
 };
@@ -94,6 +97,8 @@ Simulator options:
       --sim-mac=MAC             the machine's MAC address (the API id derives from it, the port and the kind,
                                 as XMRig's does); default one of the worker id's
       --sim-time-scale=X        simulated seconds per real second (default 1)
+      --sim-sysfs=DIR           write a simulated sysfs (k10temp, cpufreq, powercap) into DIR, updated every
+                                second, for rigtop's RIGTOP_SYSFS=DIR
 `;
 
 const MAC = /^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/;
@@ -195,6 +200,7 @@ export function parseSimArgs(argv: readonly string[]): ParsedArgs {
 			seed,
 			mac,
 			timeScale,
+			sysfs: values.get('sim-sysfs') ?? null,
 			warnings,
 		},
 	};

@@ -20,6 +20,7 @@ import {DEFAULT_VERSIONS, type SimDialect} from './dialect.js';
 import {isJsonObject, parseRapidJson, type ParsedJson} from './json-reader.js';
 import {STYLE_2, STYLE_6, writeJson, type JsonObject} from './json-writer.js';
 import {startSimulator, type SimOptions} from './simulator.js';
+import {startSimSysfs} from './sysfs-tree.js';
 
 function fail(message: string): never {
 	console.error(`xmrig-sim: ${message}`);
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
 	} catch (error) {
 		fail(`HTTP API ${host}:${options.port ?? fileSettings?.api.port ?? 0} ${(error as Error).message}`);
 	}
+	if (cli.sysfs !== null) await startSimSysfs(path.resolve(cli.sysfs), {cpus: threads});
 	console.log(sim.listening ? `HTTP API ${host}:${sim.port}` : 'HTTP API disabled');
 	keepRunning(sim);
 }

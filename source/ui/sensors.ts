@@ -5,7 +5,7 @@
  * and says so in words too ("at max", "critical"), so it reads without colour. Pure: the System pane and the fleet's
  * columns draw from it. A rig on another machine has no reading, and nothing here is said of it.
  */
-import {DASH, formatCelsius, formatGHz, formatHashesPerWatt, formatWatts} from '../format.js';
+import {DASH, formatCelsius, formatClockRange, formatHashesPerWatt, formatWatts} from '../format.js';
 import type {SensorReading, TempSensor} from '../sensors/types.js';
 import type {ThemeToken} from './theme.js';
 
@@ -28,14 +28,10 @@ export function tempWord(level: TempLevel): string {
 	return level === 'critical' ? 'critical' : level === 'max' ? 'at max' : '';
 }
 
-/** A headline with its sensor's own limit: "71 °C / max 95", "71 °C / crit 100" (no max), "71 °C" (neither). */
+/** A headline with its sensor's own limit: "71°C / max 95°C", "71°C / crit 100°C" (no max), "71°C" (neither). */
 export function tempWithLimit(sensor: Pick<TempSensor, 'celsius' | 'max' | 'crit'>): string {
 	const limit =
-		sensor.max !== null
-			? ` / max ${formatCelsius(sensor.max, {unit: false})}`
-			: sensor.crit !== null
-				? ` / crit ${formatCelsius(sensor.crit, {unit: false})}`
-				: '';
+		sensor.max !== null ? ` / max ${formatCelsius(sensor.max)}` : sensor.crit !== null ? ` / crit ${formatCelsius(sensor.crit)}` : '';
 	return `${formatCelsius(sensor.celsius)}${limit}`;
 }
 
@@ -97,7 +93,7 @@ export function efficiencyText(reading: Pick<SensorReading, 'power' | 'hashesPer
 export function clockText(reading: Pick<SensorReading, 'clock'>): string | null {
 	const {clock} = reading;
 	if (clock === null || !Number.isFinite(clock.averageMHz)) return null;
-	return clock.maxMHz === null ? formatGHz(clock.averageMHz) : `${formatGHz(clock.averageMHz, {unit: false})} / ${formatGHz(clock.maxMHz)}`;
+	return formatClockRange(clock.averageMHz, clock.maxMHz);
 }
 
 /** Whether a reading has anything to show (a machine with no sensor, no cpufreq and no powercap has not). */

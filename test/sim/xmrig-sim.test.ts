@@ -8,6 +8,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {build} from 'esbuild';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {SensorSampler} from '../../source/sensors/sampler.js';
 import {fixture, waitFor} from './helpers.js';
 
 let dir = '';
@@ -168,6 +169,21 @@ describe('xmrig-sim', () => {
 		expect(own.worker_id).toBe('capture-proxy');
 		fromFile.child.kill('SIGTERM');
 		expect(await fromFile.exit).toBe(0);
+	});
+
+	it('--sim-sysfs writes a simulated sysfs that rigtop reads as a k10temp rig with growing energy', async () => {
+		const tree = path.join(dir, 'sysfs');
+		const sim = await run(['--http-port', '0', '--threads', '2', '--sim-sysfs', tree]);
+		apiPort(sim.firstLine);
+		const sampler = new SensorSampler({root: tree});
+		const first = await sampler.read(null);
+		expect(first.temps[0]).toMatchObject({source: 'k10temp', label: 'Tctl'});
+		expect(first.clock?.cpus).toEqual([0, 1]);
+		const energy = () => Number(readFileSync(path.join(tree, 'class/powercap/intel-rapl:0/energy_uj'), 'utf8'));
+		const before = energy();
+		await waitFor(() => energy() !== before, 5000, 'energy_uj to grow');
+		sim.child.kill('SIGTERM');
+		expect(await sim.exit).toBe(0);
 	});
 
 	it('--version prints the version of the dialect and exits 0', async () => {

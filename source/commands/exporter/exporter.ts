@@ -67,6 +67,7 @@ export async function runExporterCommand(
 		}
 	} finally {
 		process.off('SIGHUP', early);
+		demo?.sysfs?.stop();
 		await demo?.simulator.stop();
 		if (demo) await rm(demo.stateDir, {recursive: true, force: true});
 	}

@@ -1,7 +1,7 @@
 /** `rigtop --once`: every miner read once, printed as text or JSON; also what rigtop does off a terminal. */
 import {pollOnce} from '../../monitor/monitor.js';
 import {buildSession} from '../../session/build.js';
-import type {Session} from '../../session/session.js';
+import {withSensors, type Session} from '../../session/session.js';
 import type {Command, RunPlan} from '../command.js';
 import {formatOnceText, proxyJson, type OnceResult} from './report.js';
 
@@ -21,10 +21,16 @@ export const run: Command<RunPlan> = async (plan, context) => {
  * 1 otherwise.
  */
 export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.WritableStream): Promise<number> {
+	// Power is energy between two readings: a first one now, so the poll's own reading has watts.
+	await Promise.all(session.miners.map(async (miner) => miner.sensors?.read(null)));
 	const polls = await Promise.all(
 		session.miners.map(async (miner) => {
-			const {target, reader} = miner;
-			const state = await pollOnce(async (signal) => reader.read(signal), target.url, target.name === undefined ? {} : {name: target.name});
+			const {target, reader, sensors} = miner;
+			const state = await pollOnce(
+				async (signal) => withSensors(sensors, await reader.read(signal)),
+				target.url,
+				target.name === undefined ? {} : {name: target.name},
+			);
 			const result: OnceResult = {url: target.url, name: state.name, snapshot: state.snapshot, error: state.error};
 			return {result, state};
 		}),

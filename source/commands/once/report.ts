@@ -1,6 +1,7 @@
 import type {MinerError} from '../../miner/errors.js';
 import {minerProduct} from '../../miner/abilities.js';
 import type {MinerSnapshot, ProxyInfo, ProxyRateWindows, ProxyWindowLabel, ThreadInfo} from '../../miner/model.js';
+import type {SensorReading, TempSensor} from '../../sensors/types.js';
 import {
 	anyProxyWindowFilling,
 	FILLING_LEGEND,
@@ -14,14 +15,18 @@ import {
 import {
 	DASH,
 	formatBytes,
+	formatCelsius,
+	formatClockSpeed,
 	formatCount,
 	formatDuration,
+	formatHashesPerWatt,
 	formatHashrate,
 	formatInteger,
 	formatLoad,
 	formatPercent,
 	formatPing,
 	formatRateIn,
+	formatWatts,
 	pickRateUnit,
 	rateDecimals,
 } from '../../format.js';
@@ -135,6 +140,7 @@ function formatOne({url, name, snapshot, error}: OnceResult, now: number): strin
 	const systemParts = [cpu.brand ?? 'unknown CPU', cores, `hugepages ${hugepages}`];
 	if (s.resources) systemParts.push(`mem ${formatBytes(s.resources.rss)}`, `load ${formatLoad(s.resources.loadAverage)}`);
 	lines.push(...labelled('system', systemParts));
+	if (s.sensors) lines.push(...sensorLines(s.sensors));
 
 	if (s.threads.length > 0) lines.push(...threadLines(s.threads));
 	for (const backend of s.backends) {
@@ -144,6 +150,44 @@ function formatOne({url, name, snapshot, error}: OnceResult, now: number): strin
 
 	if (error) lines.push(...sentence('warning', error.oneLine()));
 	return `${lines.join('\n')}\n`;
+}
+
+/** A sensor as --once says it: "Tctl 71°C (max 95°C)". */
+function tempText(temp: TempSensor): string {
+	const limit = temp.max === null ? (temp.crit === null ? '' : ` (crit ${formatCelsius(temp.crit)})`) : ` (max ${formatCelsius(temp.max)})`;
+	return `${temp.label} ${formatCelsius(temp.celsius)}${limit}`;
+}
+
+/** What rigtop read on this machine beside the miner (source/sensors/): temperatures, clock, power, H/W. */
+function sensorLines(reading: SensorReading): string[] {
+	const lines: string[] = [];
+	const temps: string[] = [];
+	for (const pkg of new Set(reading.temps.map((temp) => temp.package))) {
+		const own = reading.temps.filter((temp) => temp.package === pkg);
+		// coretemp's one sensor per core is many on a big CPU: its range says enough here.
+		const cores = own.filter((temp) => !temp.headline && temp.source === 'coretemp');
+		temps.push(...own.filter((temp) => !cores.includes(temp)).map((temp) => tempText(temp)));
+		if (cores.length > 0) {
+			const values = cores.map((temp) => temp.celsius);
+			temps.push(`cores ${formatCelsius(Math.min(...values))}–${formatCelsius(Math.max(...values))}`);
+		}
+	}
+
+	if (temps.length > 0) lines.push(...labelled('temp', temps));
+	const {clock, throttle} = reading;
+	if (clock) {
+		const of = clock.maxMHz === null ? '' : ` of ${formatClockSpeed(clock.maxMHz)}`;
+		const over = clock.cpusFrom === 'online' ? `${clock.cpus.length} CPUs` : `the miner's ${clock.cpus.length} CPUs`;
+		const throttled = throttle === null ? '' : throttle.rising ? 'throttling now' : `throttled ${formatInteger(throttle.count)}×`;
+		lines.push(...labelled('clock', [`${formatClockSpeed(clock.averageMHz)}${of}`, `over ${over}`, throttled]));
+	}
+
+	const power = reading.power;
+	if (power.state === 'ok') {
+		const packages = power.packages.length > 1 ? power.packages.map((pkg) => `${pkg.name} ${formatWatts(pkg.watts)}`) : [];
+		lines.push(...labelled('power', [formatWatts(power.watts), ...packages, formatHashesPerWatt(reading.hashesPerWatt)]));
+	} else if (power.state !== 'none') lines.push(...sentence('power', power.message.replace(/^power: /, '')));
+	return lines;
 }
 
 function threadLines(threads: readonly ThreadInfo[]): string[] {

@@ -77,7 +77,7 @@ describe('the System pane with the rig readings', () => {
 		const terminal = await dashboard(stateWith(makeReading()), 80, 24);
 		const lines = systemLines(terminal.frame());
 		expect(lines[0]).toContain('16C/32T');
-		expect(lines[1]).toBe('71 °C / max 95 · 142 W · 70.3 H/W');
+		expect(lines[1]).toBe('71°C / max 95°C · 142 W · 70.3 H/W');
 		expect(lines[2]).toContain('hugepages 1 168/1 168');
 		expect(lines[3]).toContain('load 7.91');
 		expectFits(terminal, 80, 24);
@@ -88,7 +88,7 @@ describe('the System pane with the rig readings', () => {
 	test('200×50: every package headline, its hottest CCD, the clock beside its max, W and H/W whole', async () => {
 		const terminal = await dashboard(stateWith(makeReading()), 200, 50);
 		const lines = systemLines(terminal.frame());
-		expect(lines[1]).toBe('71 °C / max 95 · Tccd2 76 °C · 3.85 / 4.20 GHz · 142 W · 70.3 H/W');
+		expect(lines[1]).toBe('71°C / max 95°C · Tccd2 76°C · 3.85 / 4.20 GHz · 142 W · 70.3 H/W');
 		expect(lines[2]).toContain('hugepages');
 		expectFits(terminal, 200, 50);
 	});
@@ -107,12 +107,12 @@ describe('the System pane with the rig readings', () => {
 		});
 		const terminal = await dashboard(stateWith(reading), 200, 50);
 		const lines = systemLines(terminal.frame());
-		expect(lines[1]).toBe('pkg0 64 °C / max 84 · Core 3 66 °C · pkg1 88 °C / max 84 at max · Core 11 90 °C at max');
+		expect(lines[1]).toBe('pkg0 64°C / max 84°C · Core 3 66°C · pkg1 88°C / max 84°C at max · Core 11 90°C at max');
 		expect(lines[2]).toBe('3.85 / 4.20 GHz · throttling · 231 W · 61.2 H/W');
 		expectFits(terminal, 200, 50);
 		// At 80×24 the hottest package stays first.
 		const narrow = await dashboard(stateWith(reading), 80, 24);
-		expect(systemLines(narrow.frame())[1]).toBe('pkg1 88 °C / max 84 at max');
+		expect(systemLines(narrow.frame())[1]).toBe('pkg1 88°C / max 84°C at max');
 		expectFits(narrow, 80, 24);
 	});
 
@@ -123,7 +123,7 @@ describe('the System pane with the rig readings', () => {
 		const lines = systemLines(frame);
 		expect(lines).toHaveLength(3);
 		expect(lines[1]).toContain('hugepages');
-		// A reading with nothing in it (no hwmon, cpufreq or powercap) is the same: never "0 °C".
+		// A reading with nothing in it (no hwmon, cpufreq or powercap) is the same: never "0°C".
 		const empty = await dashboard(
 			stateWith(makeReading({temps: [], clock: null, throttle: null, power: {state: 'none'}, hashesPerWatt: null})),
 			80,
@@ -136,7 +136,7 @@ describe('the System pane with the rig readings', () => {
 		const message = 'package power needs root: /sys/class/powercap/intel-rapl:0/energy_uj is readable by root only (kernel 5.10+)';
 		const terminal = await dashboard(stateWith(makeReading({power: {state: 'denied', message}, hashesPerWatt: null})), 80, 24);
 		const lines = systemLines(terminal.frame());
-		expect(lines[1]).toBe('71 °C / max 95 · W needs root');
+		expect(lines[1]).toBe('71°C / max 95°C · W needs root');
 		expect(terminal.frame()).not.toContain('readable by root only');
 	});
 
@@ -182,17 +182,17 @@ describe('limits: colour by the sensor own max and crit, and words without colou
 	});
 
 	test('with colour: yellow at max, red at crit, no colour on a sensor without limits', async () => {
-		expect((await pane(atMax, true)).rawFrame()).toContain('\u001B[33m96 °C / max 95 at max');
-		expect((await pane(critical, true)).rawFrame()).toContain('\u001B[31m106 °C / max 95 critical');
+		expect((await pane(atMax, true)).rawFrame()).toContain('\u001B[33m96°C / max 95°C at max');
+		expect((await pane(critical, true)).rawFrame()).toContain('\u001B[31m106°C / max 95°C critical');
 		const plain = (await pane(noLimits, true)).rawFrame();
-		expect(plain).toContain(' 99 °C\u001B[90m · ');
+		expect(plain).toContain(' 99°C\u001B[90m · ');
 		expect((await pane(throttling, true)).rawFrame()).toContain('\u001B[33mthrottling');
 	});
 
 	test('under NO_COLOR the words say it: "at max", "critical", "throttling", and no colour code at all', async () => {
 		for (const [reading, word] of [
-			[atMax, '96 °C / max 95 at max'],
-			[critical, '106 °C / max 95 critical'],
+			[atMax, '96°C / max 95°C at max'],
+			[critical, '106°C / max 95°C critical'],
 			[throttling, 'throttling'],
 		] as const) {
 			const terminal = await pane(reading, false);

@@ -120,13 +120,13 @@ export type FleetWants = {
 	readonly state?: number;
 	/** Some rig is on this machine with its own readings: the table has its °C, H/W and W columns. */
 	readonly sensors?: boolean;
-	/** The °C column's longest text ("96 °C hot"). */
+	/** The °C column's longest text ("96°C hot"). */
 	readonly temp?: number;
 };
 
 /**
- * A local rig's °C cell: its hottest package's headline, with a word at its sensor's own limits ("96 °C hot",
- * "106 °C crit"), "—" where not read; "" for a rig on another machine (nothing is read there).
+ * A local rig's °C cell: its hottest package's headline, with a word at its sensor's own limits ("96°C hot",
+ * "106°C crit"), "—" where not read; "" for a rig on another machine (nothing is read there).
  */
 export function tempCell(row: Pick<FleetRow, 'sensors'>): string {
 	const sensors = row.sensors;

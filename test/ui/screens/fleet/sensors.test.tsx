@@ -44,17 +44,17 @@ const miners = (states: readonly MonitorState[]): AppMiner[] => states.map((stat
 describe('the fleet rows and cells of a rig reading', () => {
 	test('a local rig: its hottest headline with a word at its limits, W, H/W; a remote one: blank; a local one down: "—"', () => {
 		const rows = fleetRows(fleet(), NOW);
-		expect(rows.map((row) => tempCell(row))).toEqual(['', '62 °C', '96 °C hot', '—']);
+		expect(rows.map((row) => tempCell(row))).toEqual(['', '62°C', '96°C hot', '—']);
 		expect(rows.map((row) => wattsCell(row))).toEqual(['', '120 W', '150 W', '—']);
 		expect(rows.map((row) => efficiencyCell(row))).toEqual(['', '40.2 H/W', '32.1 H/W', '—']);
 		const critical = fleetRow(rig('x', 1, makeReading({temps: [makeTemp({celsius: 106, max: 95, crit: 105})]})), 0, NOW);
-		expect(tempCell(critical)).toBe('106 °C crit');
+		expect(tempCell(critical)).toBe('106°C crit');
 		expect(wattsCell(fleetRow(rig('x', 1, denied), 0, NOW))).toBe('denied');
 		// Two packages: the hottest headline, not a core.
 		const two = makeReading({
 			temps: [makeTemp({celsius: 60}), makeTemp({label: 'Core 1', celsius: 99, headline: false}), makeTemp({package: 1, celsius: 70})],
 		});
-		expect(tempCell(fleetRow(rig('x', 1, two), 0, NOW))).toBe('70 °C');
+		expect(tempCell(fleetRow(rig('x', 1, two), 0, NOW))).toBe('70°C');
 	});
 
 	test('the columns exist only in a fleet with a local rig', () => {
@@ -89,8 +89,8 @@ describe('the fleet view with local rigs', () => {
 		const headings = lines[1] ?? '';
 		expect(headings).toMatch(/°C +H\/W +W /u);
 		const line = (name: string) => lines.find((text) => text.startsWith(`  ${name} `)) ?? '';
-		expect(line('cool')).toMatch(/62 °C +40\.2 H\/W +120 W/u);
-		expect(line('hot')).toMatch(/96 °C hot +32\.1 H\/W +150 W/u);
+		expect(line('cool')).toMatch(/62°C +40\.2 H\/W +120 W/u);
+		expect(line('hot')).toMatch(/96°C hot +32\.1 H\/W +150 W/u);
 		expect(line('remote')).not.toMatch(/°C|H\/W| W /u);
 		expect(line('gone')).toMatch(/— +— +—/u);
 		const total = lines.find((text) => /^ {2}total /u.test(text)) ?? '';
@@ -145,9 +145,9 @@ describe('the °C cell toned by its sensor own limits', () => {
 		const terminal = await renderTerminal(<App miners={miners(fleet())} onQuit={() => {}} now={NOW} color />, {columns: 200, rows: 50});
 		const raw = terminal.rawFrame();
 		// eslint-disable-next-line no-control-regex -- the cell's colour, ESC [ 33 m, before its padding
-		expect(raw).toMatch(/\u001B\[33m *96 °C hot\u001B\[39m/u);
+		expect(raw).toMatch(/\u001B\[33m *96°C hot\u001B\[39m/u);
 		// eslint-disable-next-line no-control-regex -- no colour before the cool rig's cell
-		expect(raw).not.toMatch(/\u001B\[3\dm *62 °C/u);
-		expect(raw).toContain('62 °C');
+		expect(raw).not.toMatch(/\u001B\[3\dm *62°C/u);
+		expect(raw).toContain('62°C');
 	});
 });

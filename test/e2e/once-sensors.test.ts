@@ -1,0 +1,43 @@
+/** The built CLI's --once with RIGTOP_SYSFS: this machine's sensors beside a miner on loopback, and never a remote one. */
+import {execFile} from 'node:child_process';
+import path from 'node:path';
+import {promisify} from 'node:util';
+import {afterEach, describe, expect, it} from 'vitest';
+import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {CLI} from './helpers/tmux.js';
+
+const run = promisify(execFile);
+const TREES = path.resolve('test/fixtures/sysfs');
+let simulators: Simulator[] = [];
+
+afterEach(async () => {
+	await Promise.all(simulators.map(async (sim) => sim.stop()));
+	simulators = [];
+});
+
+async function once(args: string[], sysfs: string): Promise<string> {
+	const env: NodeJS.ProcessEnv = {...process.env, RIGTOP_SYSFS: path.join(TREES, sysfs), NO_COLOR: '1'};
+	delete env['CI'];
+	const {stdout} = await run('node', [CLI, '--once', ...args], {env, timeout: 20_000});
+	return stdout;
+}
+
+describe('rigtop --once with RIGTOP_SYSFS', () => {
+	it('prints the temperatures, clock and power of the tree beside a local miner', async () => {
+		const sim = await startSimulator({warm: true, threads: 4});
+		simulators.push(sim);
+		const text = await once([sim.url], 'k10temp-tccd');
+		expect(text).toMatch(/^ {2}temp {6}Tctl 71°C {2}Tccd1 69°C {2}Tccd2 67°C$/m);
+		expect(text).toMatch(/^ {2}clock {5}3\.\d\d GHz of 4\.95 GHz {2}over (the miner's )?\d+ CPUs$/m);
+		expect(text).toMatch(/^ {2}power {5}— {2}—$/m);
+	});
+
+	it('--json carries each reading with the file it came from', async () => {
+		const sim = await startSimulator({warm: true, threads: 2});
+		simulators.push(sim);
+		const json = JSON.parse(await once(['--json', sim.url], 'arm-thermal')) as {
+			miners: Array<{miner: {sensors?: {temps: Array<{file: string; max: number}>}}}>;
+		};
+		expect(json.miners[0]?.miner.sensors?.temps).toMatchObject([{file: '/sys/class/thermal/thermal_zone0/temp', max: 70}]);
+	});
+});
