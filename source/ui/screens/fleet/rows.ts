@@ -10,7 +10,7 @@ import {formatAgo, formatDurationShort, formatInteger, formatWhen} from '../../.
 import {hostPort} from '../../../monitor/name.js';
 import type {HourPoint} from '../../../history/last-hour.js';
 import {describeEvents, type EventLine} from '../../event-lines.js';
-import {hottestHeadline, tempLevel, type TempLevel} from '../../sensors.js';
+import {hasReadings, hottestHeadline, tempLevel, type TempLevel} from '../../sensors.js';
 import {statusBadge, type StatusBadge} from '../../status.js';
 import type {ThemeToken} from '../../theme.js';
 
@@ -164,10 +164,11 @@ export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | nu
 	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
 }
 
-/** A local rig's readings as its row shows them (none shown while it is down: each "—"); null for a rig elsewhere. */
+/** A local rig's readings as its row shows them (none shown while it is down: each "—"); null for a rig elsewhere, or on a machine with nothing to read. */
 function rowSensors(state: MonitorState, snapshot: MinerSnapshot | null): RowSensors | null {
 	const reading = state.snapshot?.sensors;
-	if (reading === undefined) return null;
+	// A machine with nothing to read (a container, a VM: no hwmon, cpufreq or powercap) is as a rig elsewhere.
+	if (!hasReadings(reading)) return null;
 	if (snapshot === null) return {celsius: null, level: null, watts: null, power: 'none', hashesPerWatt: null};
 	const hottest = hottestHeadline(reading);
 	return {

@@ -57,11 +57,14 @@ describe('the fleet rows and cells of a rig reading', () => {
 		expect(tempCell(fleetRow(rig('x', 1, two), 0, NOW))).toBe('70°C');
 	});
 
-	test('the columns exist only in a fleet with a local rig', () => {
+	test('the columns exist only in a fleet with a local rig that has something to read', () => {
 		const ids = (states: MonitorState[]) => fleetColumns(fleetWants(fleetRows(states, NOW))).map((column) => column.id);
 		expect(ids(fleet())).toEqual(expect.arrayContaining(['temp', 'hpw', 'watts']));
 		expect(ids([rig('a', 1), rig('b', 2)])).not.toEqual(expect.arrayContaining(['temp']));
 		expect(ids([rig('a', 1), rig('b', 2)]).some((id) => ['temp', 'hpw', 'watts'].includes(id))).toBe(false);
+		// On a machine with no hwmon, cpufreq or powercap (a container) the reading is empty: no columns either.
+		const empty = makeReading({temps: [], clock: null, throttle: null, power: {state: 'none'}, hashesPerWatt: null});
+		expect(ids([rig('a', 1, empty), rig('b', 2)]).some((id) => ['temp', 'hpw', 'watts'].includes(id))).toBe(false);
 	});
 
 	test('sorting: °C hottest first, H/W least efficient first, a rig with no reading last; skipped without local rigs', () => {
