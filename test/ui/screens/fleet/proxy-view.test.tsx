@@ -57,6 +57,8 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 			columns: 200,
 			rows: 50,
 		});
+		// Every rig answered (a local miner's first poll reads its sensors too: the proxy may answer first).
+		await terminal.waitFor(/● 3 live/);
 		await terminal.waitFor(/the-proxy +live +proxy, 5 workers/);
 		let frame = terminal.frame();
 		expect(linesOf(frame)[0]).toMatch(/total of 2 miners · proxy [\d.]+ k?H\/s \(1m, not in total\)/);
