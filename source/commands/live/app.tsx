@@ -10,7 +10,6 @@ import {Batch} from '../../batch/batch.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
 import {lastHourSource} from '../../history/last-hour.js';
 import {startAlerting} from './alerting.js';
-import {noteSensorMessages} from './sensor-notices.js';
 import {minerActions} from './actions.js';
 import type {PrefsFile} from '../../prefs/prefs.js';
 import type {RunPlan} from '../command.js';
@@ -46,10 +45,6 @@ export function startLive(
 
 	for (const line of startupWarnings) if (!noted.has(line)) session.notices.add('warn', line);
 
-	const stopSensorNotes = noteSensorMessages(
-		session.miners.map((miner) => miner.monitor),
-		session.notices,
-	);
 	const alerting = startAlerting(session.miners, {
 		bell: plan.bell ? (text) => process.stdout.write(text) : null,
 		onAlert: plan.onAlert,
@@ -196,7 +191,6 @@ export function startLive(
 		element,
 		async close() {
 			stopRemembering();
-			stopSensorNotes();
 			for (const history of histories) history.close();
 			for (const config of configSessions.values()) config.dispose();
 			await alerting.close();
