@@ -14,7 +14,7 @@ import {SystemPane} from '../../../source/ui/panes/system-pane.js';
 import {Dashboard} from '../../../source/ui/screens/dashboard/view.js';
 import {sensorPieces, tempLevel, tempTone} from '../../../source/ui/sensors.js';
 import {createTheme, ThemeContext} from '../../../source/ui/theme.js';
-import {makeReading, makeTemp, okPower} from '../../helpers/sensors.js';
+import {makeReading, makeTemp, okPower} from '../../helpers/sensor-reading.js';
 import {createStore, makeSnapshot, makeState, makeThreads, NOW} from '../helpers/state.js';
 import {expectFits, linesOf, renderTerminal} from '../helpers/terminal.js';
 

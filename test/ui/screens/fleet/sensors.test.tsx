@@ -12,7 +12,7 @@ import {App, type AppMiner} from '../../../../source/ui/app.js';
 import {efficiencyCell, fleetColumns, fleetWants, tempCell, wattsCell} from '../../../../source/ui/screens/fleet/columns.js';
 import {fleetOrder, LISTED, nextSort} from '../../../../source/ui/screens/fleet/order.js';
 import {fleetRow, fleetRows} from '../../../../source/ui/screens/fleet/rows.js';
-import {makeReading, makeTemp, okPower} from '../../../helpers/sensors.js';
+import {makeReading, makeTemp, okPower} from '../../../helpers/sensor-reading.js';
 import {createStore, makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 import {expectFits, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
