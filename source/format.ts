@@ -224,6 +224,14 @@ export function formatClockSpeed(mhz: number | null): string {
 	return mhz < 1000 ? `${Math.round(mhz)} MHz` : `${(mhz / 1000).toFixed(2)} GHz`;
 }
 
+/** The clock beside its maximum, in one unit where both are over 1 GHz: "3.85 / 4.20 GHz"; "816 MHz / 1.80 GHz". */
+export function formatClockRange(mhz: number | null, maxMHz: number | null): string {
+	if (!isNumber(mhz) || mhz < 0) return DASH;
+	if (!isNumber(maxMHz) || maxMHz <= 0) return formatClockSpeed(mhz);
+	if (mhz >= 1000 && maxMHz >= 1000) return `${(mhz / 1000).toFixed(2)} / ${formatClockSpeed(maxMHz)}`;
+	return `${formatClockSpeed(mhz)} / ${formatClockSpeed(maxMHz)}`;
+}
+
 /** Power in watts, three significant digits: "112 W", "8.52 W". */
 export function formatWatts(watts: number | null): string {
 	if (!isNumber(watts) || watts < 0) return DASH;

@@ -25,6 +25,8 @@ export const MIN_ROWS = 10;
 export function isTooSmall(columns: number, rows: number): boolean {
 	return columns < MIN_COLUMNS || rows < MIN_ROWS;
 }
+/** From this many rows the System pane may take two lines for the rig's readings (one below: the threads keep theirs). */
+export const SENSOR_TALL_ROWS = 32;
 /** Lines the hashrate row may grow by on a tall terminal, for a sparkline of several rows (up to 8). */
 export const MAX_SPARK_EXTRA = 7;
 
@@ -49,6 +51,8 @@ export type DashboardLayout = {
 	readonly statPanes: number;
 	/** Lines the Hashrate pane has beyond STAT_PANE_HEIGHT (its row, side by side): its sparkline's extra rows. */
 	readonly sparkExtra: number;
+	/** Lines the System pane (and its row) has beyond STAT_PANE_HEIGHT for the rig's own readings (°C, GHz, W, H/W). */
+	readonly systemExtra: number;
 	readonly eventLines: number;
 	/** 0 when the threads pane does not fit. */
 	readonly threadsHeight: number;
@@ -64,6 +68,8 @@ export type DashboardLayout = {
  * `noticeLines`: extra lines wanted for a notice above the events (the reason and fix of an error,
  * wrapped); they come before the threads pane (which keeps the lines left if they are enough for it).
  * `footerWanted`: lines for the footer (a message in its place may want two).
+ * `systemWanted`: lines the System pane wants for the rig's own readings (0 without any: a remote rig); it gets one
+ * on a short terminal, up to two from SENSOR_TALL_ROWS on, and none where its row would not fit with them.
  */
 export function computeLayout(
 	columns: number,
@@ -71,6 +77,7 @@ export function computeLayout(
 	noticeLines = 0,
 	threadCount: number | null = null,
 	footerWanted = 1,
+	systemWanted = 0,
 ): DashboardLayout {
 	const width = Math.max(1, Math.floor(columns));
 	const budget = Math.max(1, Math.floor(rows) - 1);
@@ -84,12 +91,20 @@ export function computeLayout(
 	// Hashrate and Pool always come first; the other panes only where a notice keeps its lines.
 	const essentialRows = stacked ? 2 : 1;
 	const reserve = noticeLines > 0 ? 1 + noticeLines : 0;
+	// The System pane is the fourth: its row (the second side by side, the fourth stacked) is taller by its readings.
+	const systemRow = stacked ? 3 : 1;
+	let systemExtra = Math.max(0, Math.min(systemWanted, rows >= SENSOR_TALL_ROWS ? 2 : 1));
 	let statRows = 0;
 	while (statRows * perRow < 4 && left >= STAT_PANE_HEIGHT) {
 		if (statRows >= essentialRows && left - STAT_PANE_HEIGHT < reserve) break;
+		// Its readings only where the events keep their line (and a notice its lines).
+		if (statRows === systemRow && left - STAT_PANE_HEIGHT - systemExtra < Math.max(1, reserve)) systemExtra = 0;
+		const height = STAT_PANE_HEIGHT + (statRows === systemRow ? systemExtra : 0);
 		statRows++;
-		left -= STAT_PANE_HEIGHT;
+		left -= height;
 	}
+
+	if (statRows <= systemRow) systemExtra = 0;
 
 	let eventLines = 0;
 	if (left >= 1) {
@@ -146,6 +161,7 @@ export function computeLayout(
 		statRows,
 		statPanes: statRows * perRow,
 		sparkExtra,
+		systemExtra,
 		eventLines,
 		threadsHeight,
 		threadRows: Math.max(0, threadsHeight - THREADS_CHROME),

@@ -234,7 +234,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{
 		command: 'sort',
 		keys: [{input: 's'}],
-		description: 'sort by the next column: state, 10s, 15m, rejects, uptime, name, as listed',
+		description: 'sort by the next column: state, 10s, 15m, rejects, uptime, °C, H/W (rigs on this machine), name, as listed',
 		contexts: fleet,
 		footer: 'sort',
 	},

@@ -1,6 +1,8 @@
+import {Text} from 'ink';
 import {memo} from 'react';
 import type {CpuInfo, HugePages, Resources} from '../../miner/model.js';
 import {DASH, formatBytes, formatInteger, formatLoad, formatPercent} from '../../format.js';
+import {PIECE_GAP, sensorLines, type SensorPiece} from '../sensors.js';
 import type {ThemeToken} from '../theme.js';
 import {Line, Pane, Tone} from './pane.js';
 
@@ -8,6 +10,10 @@ export type SystemPaneProps = {
 	readonly cpu: CpuInfo;
 	readonly hugepages: HugePages | null;
 	readonly resources: Resources | null;
+	/** The rig's own readings as the pane says them (ui/sensors.ts's sensorPieces); none for a rig on another machine. */
+	readonly sensors?: readonly SensorPiece[];
+	/** Lines the layout gave them, under the CPU line (0: none shown). */
+	readonly sensorLines?: number;
 	readonly width: number;
 	readonly height: number;
 	readonly outdated: boolean;
@@ -36,11 +42,38 @@ export function hugepagesText(hugepages: HugePages | null): {readonly text: stri
 	return {text: `${formatInteger(allocated)}/${formatInteger(total)} ${formatPercent(allocated, total)}`, tone};
 }
 
+/** One line of the rig's readings: the pieces with their labels muted, each toned by its own limits. */
+function SensorLine({pieces}: {readonly pieces: readonly SensorPiece[]}) {
+	return (
+		<Line>
+			{pieces.map((piece, index) => (
+				<Text key={piece.key}>
+					{index === 0 ? '' : <Tone token="muted">{PIECE_GAP}</Tone>}
+					{piece.label ? <Tone token="muted">{piece.label}</Tone> : null}
+					{piece.tone === null ? piece.text : <Tone token={piece.tone}>{piece.text}</Tone>}
+				</Text>
+			))}
+		</Line>
+	);
+}
+
+const NO_PIECES: readonly SensorPiece[] = [];
+
 /**
- * The CPU (cores/threads and the flags that matter for RandomX first, the brand last), hugepages,
- * load and the miner's memory; free memory only where it fits whole.
+ * The CPU (cores/threads and the flags that matter for RandomX first, the brand last), the rig's own readings where
+ * rigtop reads them (°C against each sensor's own max, GHz, W, H/W: ui/sensors.ts), hugepages, load and the miner's
+ * memory; free memory only where it fits whole.
  */
-function SystemPaneView({cpu, hugepages, resources, width, height, outdated}: SystemPaneProps) {
+function SystemPaneView({
+	cpu,
+	hugepages,
+	resources,
+	sensors = NO_PIECES,
+	sensorLines: lines = 0,
+	width,
+	height,
+	outdated,
+}: SystemPaneProps) {
 	const inner = Math.max(0, width - 4);
 	const counts = cpu.cores !== null || cpu.threads !== null ? `${cpu.cores ?? '?'}C/${cpu.threads ?? '?'}T` : '';
 	const hasFlags = cpu.aes !== null || cpu.avx2 !== null;
@@ -59,6 +92,10 @@ function SystemPaneView({cpu, hugepages, resources, width, height, outdated}: Sy
 				{counts || hasFlags ? ' · ' : ''}
 				{cpu.brand === null ? 'unknown CPU' : shortBrand(cpu.brand)}
 			</Line>
+			{sensorLines(sensors, inner, lines).map((pieces, index) => (
+				// keyed by position: the lines of one reading
+				<SensorLine key={index} pieces={pieces} />
+			))}
 			<Line>
 				<Tone token="muted">hugepages </Tone>
 				<Tone token={pages.tone}>{pages.text}</Tone>

@@ -8,7 +8,7 @@ import {useKeys} from '../../hooks/use-keys.js';
 import {useSelected, useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
-import {computeLayout, STAT_PANE_HEIGHT, type DashboardLayout} from '../../layout.js';
+import {computeLayout, SIDE_BY_SIDE_COLUMNS, STAT_PANE_HEIGHT, type DashboardLayout} from '../../layout.js';
 import {EventsPane, noticeHeight, type Notice} from '../../panes/events-pane.js';
 import {Footer, MessageLine} from '../../panes/footer.js';
 import {HashratePane} from '../../panes/hashrate-pane.js';
@@ -18,6 +18,7 @@ import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
 import {PoolPane} from '../../panes/pool-pane.js';
 import {SharesPane} from '../../panes/shares-pane.js';
 import {SystemPane} from '../../panes/system-pane.js';
+import {sensorLinesWanted, sensorPieces} from '../../sensors.js';
 import {ThreadsPane} from '../../panes/threads-pane.js';
 import {TooSmall} from '../../panes/too-small.js';
 import {WaitingScreen} from '../../panes/waiting-screen.js';
@@ -74,9 +75,10 @@ function StatsPanes({layout, panes}: {readonly layout: DashboardLayout; readonly
 	if (layout.stacked) return <>{shown}</>;
 	const rows: ReactNode[] = [];
 	for (let index = 0; index < shown.length; index += 2) {
-		// The first row (Hashrate and Pool) is taller by the sparkline's extra rows.
+		// The first row (Hashrate and Pool) is taller by the sparkline's extra rows, the second (Shares and System) by the
+		// rig's readings.
 		rows.push(
-			<Box key={index} flexDirection="row" height={STAT_PANE_HEIGHT + (index === 0 ? layout.sparkExtra : 0)}>
+			<Box key={index} flexDirection="row" height={STAT_PANE_HEIGHT + (index === 0 ? layout.sparkExtra : layout.systemExtra)}>
 				{shown.slice(index, index + 2)}
 			</Box>,
 		);
@@ -191,6 +193,11 @@ export function Dashboard({
 	const snapshot = state.snapshot;
 	const threadCount = snapshot?.threads.length ?? 0;
 	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
+	// The rig's own readings (a miner on this machine): the lines the System pane wants for them, none for a remote rig.
+	const sensors = snapshot?.sensors;
+	const pieces = useMemo(() => (sensors === undefined ? [] : sensorPieces(sensors)), [sensors]);
+	const systemInner = (columns < SIDE_BY_SIDE_COLUMNS ? columns : columns - Math.floor(columns / 2)) - 4;
+	const systemWanted = sensorLinesWanted(pieces, systemInner);
 
 	// What decides the keys (availability.ts), one object while it stays the same: a poll that changes nothing here
 	// keeps the footer, the help and its measure.
@@ -228,7 +235,10 @@ export function Dashboard({
 	// The threads' keys work while their pane is on screen (a short terminal leaves it out), the scroll keys while it has
 	// more rows than it shows. A message line taking the footer's place is not counted (a key that then moves nothing
 	// visible is harmless): the layout without one, once per size, not per frame.
-	const plainLayout = useMemo(() => computeLayout(columns, rows, noticeLines, threadsKnown), [columns, rows, noticeLines, threadsKnown]);
+	const plainLayout = useMemo(
+		() => computeLayout(columns, rows, noticeLines, threadsKnown, 1, systemWanted),
+		[columns, rows, noticeLines, threadsKnown, systemWanted],
+	);
 	const threads: ThreadsShown =
 		threadsKnown !== null && plainLayout.threadsHeight === 0
 			? 'hidden'
@@ -253,8 +263,8 @@ export function Dashboard({
 		ui.asking === 'pause' ? {text: pauseQuestion(state.name), tone: 'accent'} : ui.message;
 	const messageLines = shownMessage && shownMessage.text.length > columns - 2 ? 2 : 1;
 	const layout = useMemo(
-		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines),
-		[columns, rows, noticeLines, threadsKnown, messageLines],
+		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines, systemWanted),
+		[columns, rows, noticeLines, threadsKnown, messageLines, systemWanted],
 	);
 	useEffect(() => {
 		if (ui.message === null && ui.asking === null) return;
@@ -337,7 +347,7 @@ export function Dashboard({
 							results={snapshot.results}
 							lastAcceptedAt={shares.lastAcceptedAt}
 							width={leftWidth}
-							height={STAT_PANE_HEIGHT}
+							height={STAT_PANE_HEIGHT + (layout.stacked ? 0 : layout.systemExtra)}
 							outdated={outdated}
 						/>,
 						<SystemPane
@@ -345,8 +355,10 @@ export function Dashboard({
 							cpu={snapshot.cpu}
 							hugepages={snapshot.hugepages}
 							resources={snapshot.resources}
+							sensors={pieces}
+							sensorLines={layout.systemExtra}
 							width={rightWidth}
-							height={STAT_PANE_HEIGHT}
+							height={STAT_PANE_HEIGHT + layout.systemExtra}
 							outdated={outdated}
 						/>,
 					]}

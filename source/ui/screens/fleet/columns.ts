@@ -2,13 +2,23 @@
  * The fleet table's columns: what each cell says for a rig row, the totals row and the line under it that says how
  * many rigs a column's total sums when it is not every rig ("· 2 of 5"). Widths are the minimum each needs; `drop`
  * says which go first on narrow terminals (the alert text, then when the rig was last seen, the last hour's history,
- * its pool, uptime, reject rate, the 60 s window, then the shares, the 15 m and the 10 s rates and the state); the
+ * its pool, uptime, W, reject rate, H/W, the 60 s window, then the shares, °C, the 15 m and the 10 s rates and the
+ * state; °C, H/W and W are there when some rig is on this machine, with its own readings); the
  * column the rows are sorted by is never dropped, and its heading carries the sort's arrow. The rig column always
  * stays. The rig and pool columns want the width of their longest text, and the history column 30 characters (2
  * minutes each); they get it where the terminal has room (at 200 columns names and pools show whole). The shares
  * column is as wide as its longest count written whole: shares are never shortened ("25 102/25 140").
  */
-import {DASH, formatDurationShort, formatHashrate, formatInteger, formatPercent} from '../../../format.js';
+import {
+	DASH,
+	formatCelsius,
+	formatDurationShort,
+	formatHashesPerWatt,
+	formatHashrate,
+	formatInteger,
+	formatPercent,
+	formatWatts,
+} from '../../../format.js';
 import {fitColumns, markSorted, tableGap, type Column, type FittedColumn} from '../../table.js';
 import {hourCells} from './hours.js';
 import {sortArrow, type FleetSort} from './order.js';
@@ -108,7 +118,36 @@ export type FleetWants = {
 	readonly kind?: number;
 	/** The state column's longest text of a proxy ("no upstream"), where a proxy's is longer than a miner's words. */
 	readonly state?: number;
+	/** Some rig is on this machine with its own readings: the table has its °C, H/W and W columns. */
+	readonly sensors?: boolean;
+	/** The °C column's longest text ("96°C hot"). */
+	readonly temp?: number;
 };
+
+/**
+ * A local rig's °C cell: its hottest package's headline, with a word at its sensor's own limits ("96°C hot",
+ * "106°C crit"), "—" where not read; "" for a rig on another machine (nothing is read there).
+ */
+export function tempCell(row: Pick<FleetRow, 'sensors'>): string {
+	const sensors = row.sensors;
+	if (sensors === null) return '';
+	if (sensors.celsius === null) return DASH;
+	const word = sensors.level === 'critical' ? ' crit' : sensors.level === 'max' ? ' hot' : '';
+	return `${formatCelsius(sensors.celsius)}${word}`;
+}
+
+/** A local rig's W cell: "142 W"; "denied" where only root may read the power, "lost" where it stopped; "" elsewhere. */
+export function wattsCell(row: Pick<FleetRow, 'sensors'>): string {
+	const sensors = row.sensors;
+	if (sensors === null) return '';
+	if (sensors.power === 'denied' || sensors.power === 'lost') return sensors.power;
+	return formatWatts(sensors.watts);
+}
+
+/** A local rig's H/W cell: "70.3 H/W", "—" where the power is not read; "" for a rig on another machine. */
+export function efficiencyCell(row: Pick<FleetRow, 'sensors'>): string {
+	return row.sensors === null ? '' : formatHashesPerWatt(row.sensors.hashesPerWatt);
+}
 
 /** The kind column's text for a rig: "miner"; a proxy with its workers, "proxy, 12 workers" (shorter forms where narrow). */
 export function kindCell(row: Pick<FleetRow, 'kind' | 'workers'>, width = Number.POSITIVE_INFINITY): string {
@@ -125,6 +164,8 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 	let kind = 0;
 	let state = 0;
 	let proxies = false;
+	let sensors = false;
+	let temp = 0;
 	let shares = totals && totals.sharesCounted > 0 ? formatShares(totals.good, totals.total).length : 0;
 	for (const row of rows) {
 		rig = Math.max(rig, rigLabel(row).length);
@@ -133,11 +174,21 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 		proxies ||= row.kind === 'proxy';
 		if (row.kind === 'proxy') state = Math.max(state, row.state.length);
 		shares = Math.max(shares, formatShares(row.good, row.total).length);
+		sensors ||= row.sensors !== null;
+		temp = Math.max(temp, tempCell(row).length);
 	}
 
-	const wants = {rig: Math.min(MAX_WANT, rig), pool: Math.min(MAX_WANT, pool), shares: Math.max(SHARES_WIDTH, shares)};
+	const wants = {
+		rig: Math.min(MAX_WANT, rig),
+		pool: Math.min(MAX_WANT, pool),
+		shares: Math.max(SHARES_WIDTH, shares),
+		...(sensors ? {sensors, temp} : {}),
+	};
 	return proxies ? {...wants, proxies, kind, state} : wants;
 }
+
+/** The columns of a local rig's own readings: only in a fleet with one. */
+const SENSOR_COLUMNS: ReadonlySet<string> = new Set(['temp', 'hpw', 'watts']);
 
 /** The history column: at least 12 characters (5 minutes each), 30 where there is room (2 minutes each). */
 const HOUR_WIDTH = 12;
@@ -186,6 +237,33 @@ export function fleetColumns(
 			? {id: 'r60', header: '60s/1m', width: 9, align: 'right', drop: 2.5, cell: (line, width) => rate(line, 1, width)}
 			: {id: 'r60', header: '60s', width: 9, align: 'right', drop: 5, cell: (line, width) => rate(line, 1, width)},
 		{id: 'r15', header: '15m', width: 9, align: 'right', drop: 3, cell: (line, width) => rate(line, 2, width)},
+		// A local rig's own readings (a remote rig's cells are blank); the totals row leaves them blank: local rigs share
+		// one machine's packages, so their watts do not add up.
+		{
+			id: 'temp',
+			header: '°C',
+			width: 6,
+			want: wants.temp ?? 0,
+			align: 'right',
+			drop: 3.5,
+			cell: (line) => (line.kind === 'rig' ? tempCell(line.row) : ''),
+		},
+		{
+			id: 'hpw',
+			header: 'H/W',
+			width: 8,
+			align: 'right',
+			drop: 5.5,
+			cell: (line) => (line.kind === 'rig' ? efficiencyCell(line.row) : ''),
+		},
+		{
+			id: 'watts',
+			header: 'W',
+			width: 6,
+			align: 'right',
+			drop: 6.5,
+			cell: (line) => (line.kind === 'rig' ? wattsCell(line.row) : ''),
+		},
 		{
 			id: 'hour',
 			header: 'last hour',
@@ -256,7 +334,10 @@ export function fleetColumns(
 			cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
 		},
 	];
-	const shown = columns.filter((column) => (hours || column.id !== 'hour') && (proxies || column.id !== 'kind'));
+	const sensors = wants.sensors === true;
+	const shown = columns.filter(
+		(column) => (hours || column.id !== 'hour') && (proxies || column.id !== 'kind') && (sensors || !SENSOR_COLUMNS.has(column.id)),
+	);
 	// The column the rows are sorted by is never dropped, and says so: "10s▲".
 	return markSorted(shown, sort === null ? null : sortArrow(sort));
 }

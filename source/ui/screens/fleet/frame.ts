@@ -80,7 +80,20 @@ let lastFit: {readonly key: string; readonly fitted: Fitted} | null = null;
  * rows' memo (table.tsx) compares them, so a poll redraws only the rows whose text changed.
  */
 function fittedColumns(wants: FleetWants & {readonly shares: number}, hours: boolean, sort: FleetSort, width: number, gap: number): Fitted {
-	const key = JSON.stringify([wants.rig, wants.pool, wants.shares, wants.proxies, wants.kind, wants.state, hours, sort, width, gap]);
+	const key = JSON.stringify([
+		wants.rig,
+		wants.pool,
+		wants.shares,
+		wants.proxies,
+		wants.kind,
+		wants.state,
+		wants.sensors,
+		wants.temp,
+		hours,
+		sort,
+		width,
+		gap,
+	]);
 	if (lastFit?.key !== key) lastFit = {key, fitted: fitFleetColumns(wants, hours, sort, width, gap)};
 	return lastFit.fitted;
 }

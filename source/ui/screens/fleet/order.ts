@@ -9,18 +9,25 @@ import type {StatusBadge} from '../../status.js';
 import type {FleetRow} from './rows.js';
 
 /** 'listed': the session's order (the command line's, or the --rigs file's). */
-export type FleetSortKey = 'listed' | 'state' | 'r10' | 'r15' | 'rej' | 'up' | 'rig';
+export type FleetSortKey = 'listed' | 'state' | 'r10' | 'r15' | 'rej' | 'up' | 'temp' | 'hpw' | 'rig';
 
-/** The order `s` goes through. */
-export const SORT_CYCLE: readonly FleetSortKey[] = ['listed', 'state', 'r10', 'r15', 'rej', 'up', 'rig'];
+/** The order `s` goes through (°C and H/W only in a fleet with a rig on this machine: `nextSort`'s `sensors`). */
+export const SORT_CYCLE: readonly FleetSortKey[] = ['listed', 'state', 'r10', 'r15', 'rej', 'up', 'temp', 'hpw', 'rig'];
+
+/** The sorts on a local rig's own readings. */
+const SENSOR_SORTS: ReadonlySet<FleetSortKey> = new Set(['temp', 'hpw']);
 
 export type FleetSort = {readonly key: FleetSortKey; readonly reversed: boolean};
 
 export const LISTED: FleetSort = {key: 'listed', reversed: false};
 
-export function nextSort(sort: FleetSort): FleetSort {
-	const at = SORT_CYCLE.indexOf(sort.key);
-	return {key: SORT_CYCLE[(at + 1) % SORT_CYCLE.length] ?? 'listed', reversed: false};
+/** The sort after this one; without `sensors` (no rig on this machine has readings) the °C and H/W sorts are skipped. */
+export function nextSort(sort: FleetSort, sensors = true): FleetSort {
+	const cycle = sensors ? SORT_CYCLE : SORT_CYCLE.filter((key) => !SENSOR_SORTS.has(key));
+	const at = cycle.indexOf(sort.key);
+	// A sort not in the cycle (°C kept from a run with local rigs) goes on from where it stands in the whole cycle.
+	const from = at >= 0 ? at : cycle.filter((key) => SORT_CYCLE.indexOf(key) < SORT_CYCLE.indexOf(sort.key)).length - 1;
+	return {key: cycle[(from + 1) % cycle.length] ?? 'listed', reversed: false};
 }
 
 /** The title's words for a sort: "by state, worst first"; null for the session's order. */
@@ -32,6 +39,8 @@ export function describeSort(sort: FleetSort): string | null {
 		r15: ['15m', 'lowest first', 'highest first'],
 		rej: ['rejects', 'most first', 'fewest first'],
 		up: ['uptime', 'shortest first', 'longest first'],
+		temp: ['°C', 'hottest first', 'coolest first'],
+		hpw: ['H/W', 'lowest first', 'highest first'],
 		rig: ['name', 'a–z', 'z–a'],
 	};
 	const [what, natural, reversed] = words[sort.key];
@@ -47,7 +56,7 @@ export function describeSort(sort: FleetSort): string | null {
 export function sortArrow(sort: FleetSort): {readonly column: string; readonly arrow: '▲' | '▼'; readonly word?: string} {
 	if (sort.key === 'listed') return {column: 'rig', arrow: sort.reversed ? '▼' : '▲', word: 'listed'};
 	// The columns whose natural order (the one `s` gives) has the largest value on top.
-	const falling = sort.key === 'state' || sort.key === 'rej';
+	const falling = sort.key === 'state' || sort.key === 'rej' || sort.key === 'temp';
 	return {column: sort.key, arrow: falling !== sort.reversed ? '▼' : '▲'};
 }
 
@@ -85,6 +94,14 @@ function measure(row: FleetRow, key: FleetSortKey): number {
 			return row.total === null || row.total === 0 || row.rejected === null ? Number.POSITIVE_INFINITY : -row.rejected / row.total;
 		case 'up':
 			return row.uptime ?? unknown;
+		// The hottest first, the least efficient first; a rig with no reading (elsewhere, or down) last.
+		case 'temp': {
+			const celsius = row.sensors?.celsius ?? null;
+			return celsius === null ? Number.POSITIVE_INFINITY : -celsius;
+		}
+
+		case 'hpw':
+			return row.sensors?.hashesPerWatt ?? Number.POSITIVE_INFINITY;
 		default:
 			return row.index;
 	}
@@ -109,6 +126,8 @@ export function matchesFilter(row: FleetRow, filter: string): boolean {
 export function fleetOrder(rows: readonly FleetRow[], sort: FleetSort, filter: string): readonly number[] {
 	const kept = filter.trim() === '' ? [...rows] : rows.filter((row) => matchesFilter(row, filter));
 	const direction = sort.reversed ? -1 : 1;
-	kept.sort((a, b) => direction * compare(a, b, sort.key) || a.index - b.index);
+	// By a reading, a rig without one (on another machine, or down) is last either way.
+	const unread = (row: FleetRow) => (SENSOR_SORTS.has(sort.key) && measure(row, sort.key) === Number.POSITIVE_INFINITY ? 1 : 0);
+	kept.sort((a, b) => unread(a) - unread(b) || direction * compare(a, b, sort.key) || a.index - b.index);
 	return kept.map((row) => row.index);
 }

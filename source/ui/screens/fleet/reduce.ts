@@ -247,7 +247,7 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 	if (help !== null) return stateOnly(help);
 	switch (outcome.command) {
 		case 'sort':
-			return stateOnly(settle({...state, sort: nextSort(state.sort)}, env));
+			return stateOnly(settle({...state, sort: nextSort(state.sort, env.wants.sensors === true)}, env));
 		case 'sortReverse':
 			return stateOnly(settle({...state, sort: {...state.sort, reversed: !state.sort.reversed}}, env));
 		case 'filter':

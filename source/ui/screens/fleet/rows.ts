@@ -10,6 +10,7 @@ import {formatAgo, formatDurationShort, formatInteger, formatWhen} from '../../.
 import {hostPort} from '../../../monitor/name.js';
 import type {HourPoint} from '../../../history/last-hour.js';
 import {describeEvents, type EventLine} from '../../event-lines.js';
+import {hasReadings, hottestHeadline, tempLevel, type TempLevel} from '../../sensors.js';
 import {statusBadge, type StatusBadge} from '../../status.js';
 import type {ThemeToken} from '../../theme.js';
 
@@ -65,6 +66,21 @@ export type FleetRow = {
 	readonly alert: Alert | null;
 	/** Its last hour from the history store (the fleet's history column), or null. */
 	readonly hour: readonly HourPoint[] | null;
+	/**
+	 * The rig's own readings (a miner on this machine, source/sensors/), null for a rig on another machine or a proxy:
+	 * its °C, H/W and W columns are blank. Its values are null where not read (down: "—").
+	 */
+	readonly sensors: RowSensors | null;
+};
+
+/** What the fleet shows of a local rig's readings: its hottest package's headline °C against its sensor's own limits, W and H/W. */
+export type RowSensors = {
+	readonly celsius: number | null;
+	readonly level: TempLevel | null;
+	/** The package watts; null before two polls, or where they are not read (`power` says why). */
+	readonly watts: number | null;
+	readonly power: 'ok' | 'denied' | 'lost' | 'none';
+	readonly hashesPerWatt: number | null;
 };
 
 export type RigKind = 'miner' | 'proxy';
@@ -148,6 +164,22 @@ export function rowAlert(alerts: RigAlerts | undefined, now: number): Alert | nu
 	return last !== null && now - last.at < RECENT_ALERT_MS ? last : null;
 }
 
+/** A local rig's readings as its row shows them (none shown while it is down: each "—"); null for a rig elsewhere, or on a machine with nothing to read. */
+function rowSensors(state: MonitorState, snapshot: MinerSnapshot | null): RowSensors | null {
+	const reading = state.snapshot?.sensors;
+	// A machine with nothing to read (a container, a VM: no hwmon, cpufreq or powercap) is as a rig elsewhere.
+	if (!hasReadings(reading)) return null;
+	if (snapshot === null) return {celsius: null, level: null, watts: null, power: 'none', hashesPerWatt: null};
+	const hottest = hottestHeadline(reading);
+	return {
+		celsius: hottest?.celsius ?? null,
+		level: hottest === null ? null : tempLevel(hottest),
+		watts: reading.power.state === 'ok' ? reading.power.watts : null,
+		power: reading.power.state,
+		hashesPerWatt: reading.hashesPerWatt,
+	};
+}
+
 /** The values a rig's row shows: its last read while it answers or is stale; none while down, in error or connecting. */
 function shownSnapshot(state: MonitorState): MinerSnapshot | null {
 	return state.status === 'live' || state.status === 'stale' ? state.snapshot : null;
@@ -193,6 +225,7 @@ export function fleetRow(
 		seen: formatAgo(state.lastSuccessAt, now).replace(' ago', ''),
 		alert: rowAlert(alerts, now),
 		hour,
+		sensors: rowSensors(state, snapshot),
 	};
 }
 

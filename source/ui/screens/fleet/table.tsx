@@ -5,7 +5,8 @@ import {type FittedColumn} from '../../table.js';
 import {headingsOf, segments, Segments} from '../../panes/segments.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import type {FleetLine} from './columns.js';
-import type {FleetRow, FleetTotals} from './rows.js';
+import {tempTone} from '../../sensors.js';
+import type {FleetRow, FleetTotals, RowSensors} from './rows.js';
 
 export type FleetTableProps = {
 	/** The rows in view (already windowed). */
@@ -59,6 +60,8 @@ function RigLineView({
 		if (id === 'state') return row.tone;
 		if (id === 'alert' && alert) return alertTone[alert.severity];
 		if (id === 'rig' && trouble) return alertTone[alert.severity];
+		if (id === 'temp' && row.sensors?.level) return tempTone(row.sensors.level);
+		if (id === 'watts' && row.sensors?.power === 'lost') return 'warn';
 		return null;
 	};
 
@@ -68,6 +71,13 @@ function RigLineView({
 			<Text {...(trouble ? theme.text(alertTone[alert.severity]) : marked ? theme.text('accent') : {})}>{mark}</Text>
 			<Segments parts={segments(fitted, {kind: 'rig', row}, gap, tone)} dim={row.outdated} />
 		</Text>
+	);
+}
+
+function sameSensors(a: RowSensors | null, b: RowSensors | null): boolean {
+	if (a === null || b === null) return a === b;
+	return (
+		a.celsius === b.celsius && a.level === b.level && a.watts === b.watts && a.power === b.power && a.hashesPerWatt === b.hashesPerWatt
 	);
 }
 
@@ -93,7 +103,8 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.uptime === b.uptime &&
 		a.seen === b.seen &&
 		a.alert === b.alert &&
-		a.hour === b.hour
+		a.hour === b.hour &&
+		sameSensors(a.sensors, b.sensors)
 	);
 }
 

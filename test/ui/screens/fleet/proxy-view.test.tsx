@@ -57,6 +57,8 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 			columns: 200,
 			rows: 50,
 		});
+		// Every rig answered (a local miner's first poll reads its sensors too: the proxy may answer first).
+		await terminal.waitFor(/● 3 live/);
 		await terminal.waitFor(/the-proxy +live +proxy, 5 workers/);
 		// Each row comes with its own first poll: the miners' may come after the proxy's (they read this machine's
 		// sensors beside it).
