@@ -2,7 +2,9 @@
 // The shipped entry, dist/cli.js. No node option on its shebang: on Node 22 any V8 option makes Node
 // compile its own built-in modules at every start (12-15 ms), and the --max-semi-space-size=4 it once
 // carried to bound RSS cost more CPU than the memory it saved was worth on a mining rig
-// (docs/performance.md, "Steady, RSS and no node option on the shebang").
+// (docs/performance.md, "Steady, RSS and no node option on the shebang"). Measured again for issue 25, it
+// takes --once above 1.6x the bare request on Node 22 and leaves one miner above 100 MB on Node 26
+// (docs/performance.md, "The young generation's limit on the shebang, measured again").
 //
 // It does two things before loading rigtop itself (source/cli.tsx, imported below so that its code is
 // never parsed on a Node that cannot run it):
