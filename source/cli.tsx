@@ -59,7 +59,7 @@ const cli = meow(
 	  --demo proxy             watch a simulated xmrig-proxy and its workers
 	  --once                   print one snapshot as text and exit
 	  --json                   with --once: the snapshot as JSON, per miner;
-	                           with a batch: each rig's result as one JSON document
+	                           with a batch: every rig's result in one document
 	  --read-only              never write to the miner (no config, pause, resume)
 	  --yes                    with config set: confirm an http.*/api.* change
 	  --add                    with config set: add a key the miner does not have
