@@ -17,8 +17,11 @@ import type {MonitorState} from '../../../monitor/types.js';
 /** The dashboard's selection of a monitor state (stable: the hook keeps its last answer while the state is the same). */
 export function shownState(state: MonitorState): MonitorState {
 	const waiting = state.snapshot === null;
+	// A sensor reading is dated (`at`) at each poll; the pane draws its values, not its time.
+	const sensors = state.snapshot?.sensors;
 	return {
 		...state,
+		...(state.snapshot && sensors ? {snapshot: {...state.snapshot, sensors: {...sensors, at: 0}}} : {}),
 		lastSuccessAt: null,
 		lastAttemptAt: null,
 		nextPollAt: waiting ? state.nextPollAt : null,

@@ -8,10 +8,13 @@ import {afterEach, describe, expect, test, vi} from 'vitest';
 import {MinerClient} from '../../../../source/miner/client.js';
 import {MinerReader} from '../../../../source/miner/reader.js';
 import {Monitor} from '../../../../source/monitor/monitor.js';
+import {SensorSampler} from '../../../../source/sensors/sampler.js';
+import {withSensors} from '../../../../source/session/session.js';
 import {Dashboard} from '../../../../source/ui/screens/dashboard/view.js';
 import {readCapture} from '../../../helpers/captures.js';
 import {startRawServer, type RawHandler, type RawServer} from '../../../helpers/raw-server.js';
 import {renderTerminal} from '../../helpers/terminal.js';
+import {fixture} from '../../../sensors/helpers.js';
 
 const v6 = 'v6.26';
 const notFound = readCapture(`${v6}/get_unknown_path.txt`).raw;
@@ -39,14 +42,14 @@ afterEach(async () => {
 /** A bound on how long a count of polls may take on a loaded machine, not a timing goal. */
 const waitFor = async (check: () => void) => vi.waitFor(check, {timeout: 15_000, interval: 10});
 
-async function watch(server: RawServer) {
+async function watch(server: RawServer, sensors: SensorSampler | null = null) {
 	const client = new MinerClient({url: server.url, token: null}, {deadlineMs: 2000});
 	cleanups.push(async () => client.close());
 	const reader = new MinerReader(client);
 	// A short ring of recent samples, so the sparkline (no history here: the monitor's own samples) is full after a
 	// few polls: a paused miner's line of zeros then draws the same at each poll.
 	const monitor = new Monitor({
-		read: async (signal) => reader.read(signal),
+		read: async (signal) => withSensors(sensors, await reader.read(signal)),
 		url: server.url,
 		intervalMs: 250,
 		maxBackoffMs: 500,
@@ -98,6 +101,20 @@ describe('a frame only when what it shows changed', () => {
 		expect(view.commits - commits).toBe(0);
 		expect(view.terminal.frames.length - frames).toBe(0);
 		expect(view.terminal.frame()).toContain('● PAUSED · just now');
+	});
+
+	test("a paused miner on this machine, its sensors reading the same: no frame either (each reading's time is not drawn)", async () => {
+		const server = await startRawServer(paused);
+		cleanups.push(async () => server.close());
+		const view = await watch(server, new SensorSampler({root: fixture('coretemp-2pkg')}));
+		await view.terminal.waitFor(/PAUSED[\s\S]*58°C \/ max 84°C/);
+		await view.polls(6);
+		const commits = view.commits;
+		const frames = view.terminal.frames.length;
+		await view.polls(8);
+		expect(view.monitor.getState().snapshot?.sensors?.temps.length).toBeGreaterThan(0);
+		expect(view.commits - commits).toBe(0);
+		expect(view.terminal.frames.length - frames).toBe(0);
 	});
 
 	test('a poll that changes what is shown still draws it: the miner resumes', async () => {
