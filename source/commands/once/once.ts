@@ -5,6 +5,16 @@ import {withSensors, type Session} from '../../session/session.js';
 import type {Command, RunPlan} from '../command.js';
 import {formatOnceText, proxyJson, type OnceResult} from './report.js';
 
+/** The shortest time --once measures a package's power over (where it can be read at all). */
+export const POWER_WINDOW_MS = 250;
+
+const sleep = async (ms: number) =>
+	ms > 0
+		? new Promise<void>((resolve) => {
+				setTimeout(resolve, ms);
+			})
+		: undefined;
+
 export const run: Command<RunPlan> = async (plan, context) => {
 	for (const notice of plan.notices) context.warn(notice);
 	const session = await buildSession(plan, context.warn);
@@ -21,13 +31,21 @@ export const run: Command<RunPlan> = async (plan, context) => {
  * 1 otherwise.
  */
 export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.WritableStream): Promise<number> {
-	// Power is energy between two readings: a first one now, so the poll's own reading has watts.
-	await Promise.all(session.miners.map(async (miner) => miner.sensors?.read(null)));
+	// Power is energy between two readings: a first one now, so the poll's own reading has watts. A package's counter
+	// moves about every millisecond; over the few ms of a loopback poll its figure would be mostly rounding, so where a
+	// counter could be read the poll's reading waits until POWER_WINDOW_MS after the first (the HTTP read runs meanwhile).
+	const primedAt = Date.now();
+	const primed = await Promise.all(session.miners.map(async (miner) => miner.sensors?.read(null)));
 	const polls = await Promise.all(
-		session.miners.map(async (miner) => {
+		session.miners.map(async (miner, slot) => {
 			const {target, reader, sensors} = miner;
+			const powered = primed[slot]?.power.state === 'ok';
 			const state = await pollOnce(
-				async (signal) => withSensors(sensors, await reader.read(signal)),
+				async (signal) => {
+					const snapshot = await reader.read(signal);
+					if (powered) await sleep(POWER_WINDOW_MS - (Date.now() - primedAt));
+					return withSensors(sensors, snapshot);
+				},
 				target.url,
 				target.name === undefined ? {} : {name: target.name},
 			);

@@ -8,7 +8,7 @@ import type {SensorReading} from '../../../source/sensors/types.js';
 import {createSession, type MonitorSettings} from '../../../source/session/session.js';
 import {startSimulator} from '../../../source/sim/simulator.js';
 import {makeSnapshot} from '../../helpers/snapshot.js';
-import {fixture} from '../../sensors/helpers.js';
+import {fixture, treeCopy} from '../../sensors/helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -82,5 +82,22 @@ describe('rigtop --once with sensors', () => {
 		]);
 		expect(sensors?.clock.file).toMatch(/^\/sys\/devices\/system\/cpu\/cpu\{?[\d,-]+\}?\/cpufreq\/scaling_cur_freq$/);
 		expect(sensors?.power).toMatchObject({state: 'ok', packages: [{file: '/sys/class/powercap/intel-rapl:0/energy_uj', watts: null}]});
+	});
+
+	it('measures the power over a quarter second at least: a counter that moves in between gives watts', async () => {
+		const tree = treeCopy('k10temp-tccd');
+		cleanups.push(tree.cleanup);
+		// The package used 20 J 100 ms after the first reading: a poll read at once (a few ms on loopback) would see
+		// the counter unmoved and say nothing; read after the window, it says at most 20 J / 0.25 s = 80 W.
+		const moved = setTimeout(() => {
+			tree.write('class/powercap/intel-rapl:0/energy_uj', String(1_000_000_000 + 20_000_000));
+		}, 100);
+		cleanups.push(() => {
+			clearTimeout(moved);
+		});
+		const json = JSON.parse(await once(true, {sysfsRoot: tree.root})) as {miners: Array<{miner: {sensors: {power: {watts: number}}}}>};
+		const watts = json.miners[0]?.miner.sensors.power.watts ?? 0;
+		expect(watts).toBeGreaterThan(10);
+		expect(watts).toBeLessThanOrEqual(80);
 	});
 });
