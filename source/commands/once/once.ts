@@ -34,8 +34,9 @@ export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.Writa
 	// Power is energy between two readings: a first one now, so the poll's own reading has watts. A package's counter
 	// moves about every millisecond; over the few ms of a loopback poll its figure would be mostly rounding, so where a
 	// counter could be read the poll's reading waits until POWER_WINDOW_MS after the first (the HTTP read runs meanwhile).
-	const primedAt = Date.now();
 	const primed = await Promise.all(session.miners.map(async (miner) => miner.sensors?.read(null)));
+	// After the first reading, not before: its own time is taken as it starts, so the window is never shorter.
+	const primedAt = Date.now();
 	const polls = await Promise.all(
 		session.miners.map(async (miner, slot) => {
 			const {target, reader, sensors} = miner;
