@@ -11,6 +11,10 @@ export default defineConfig({
 					include: ['test/**/*.test.{ts,tsx}'],
 					exclude: ['test/e2e/**', 'node_modules/**'],
 					setupFiles: ['test/setup.ts'],
+					// Vitest's default is one worker fewer than the cores: one file at a time on CI's two, where many unit
+					// files mostly wait for real polls (a loopback miner at 250 ms) and the e2e run beside them mostly waits
+					// for tmux. Two at a time overlaps those waits (the CI run had reached 15 min 47 s).
+					maxWorkers: 2,
 					testTimeout: 20_000,
 					hookTimeout: 20_000,
 				},
