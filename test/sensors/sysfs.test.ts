@@ -1,6 +1,9 @@
 /** sysfs's small parts: the root, CPU lists and the paths as a user would cat them. */
+import {mkdirSync, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {cpuPattern, parseCpuList, Sysfs, sysfsRoot} from '../../source/sensors/sysfs.js';
+import {cpuPattern, naturalCompare, parseCpuList, Sysfs, sysfsRoot} from '../../source/sensors/sysfs.js';
 
 describe('sysfs', () => {
 	it('parses the kernel CPU lists, ranges and singles', () => {
@@ -8,6 +11,34 @@ describe('sysfs', () => {
 		expect(parseCpuList('5')).toEqual([5]);
 		expect(parseCpuList('')).toEqual([]);
 		expect(parseCpuList('x,2')).toEqual([2]);
+	});
+
+	it('sorts sysfs names naturally, numbers as numbers', () => {
+		const names = ['hwmon10', 'hwmon2', 'cpu10', 'cpufreq', 'cpu9', 'cpu1', 'hwmon1', 'intel-rapl:0:1', 'intel-rapl:0', 'intel-rapl:0:0'];
+		expect(names.sort(naturalCompare)).toEqual([
+			'cpu1',
+			'cpu9',
+			'cpu10',
+			'cpufreq',
+			'hwmon1',
+			'hwmon2',
+			'hwmon10',
+			'intel-rapl:0',
+			'intel-rapl:0:0',
+			'intel-rapl:0:1',
+		]);
+		expect(naturalCompare('cpu007', 'cpu7')).not.toBe(0);
+		expect(naturalCompare('temp1_input', 'temp1_input')).toBe(0);
+	});
+
+	it('lists a folder in that order', async () => {
+		const root = mkdtempSync(path.join(tmpdir(), 'rigtop-sysfs-order-'));
+		try {
+			for (const cpu of [11, 0, 10, 2, 1]) mkdirSync(path.join(root, 'devices/system/cpu', `cpu${cpu}`), {recursive: true});
+			expect(await new Sysfs(root).list('devices/system/cpu')).toEqual(['cpu0', 'cpu1', 'cpu2', 'cpu10', 'cpu11']);
+		} finally {
+			rmSync(root, {recursive: true, force: true});
+		}
 	});
 
 	it('writes a CPU set as the pattern a file field shows', () => {

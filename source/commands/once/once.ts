@@ -31,20 +31,19 @@ export const run: Command<RunPlan> = async (plan, context) => {
  * 1 otherwise.
  */
 export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.WritableStream): Promise<number> {
-	// Power is energy between two readings: a first one now, so the poll's own reading has watts. A package's counter
-	// moves about every millisecond; over the few ms of a loopback poll its figure would be mostly rounding, so where a
-	// counter could be read the poll's reading waits until POWER_WINDOW_MS after the first (the HTTP read runs meanwhile).
-	const primed = await Promise.all(session.miners.map(async (miner) => miner.sensors?.read(null)));
-	// After the first reading, not before: its own time is taken as it starts, so the window is never shorter.
-	const primedAt = Date.now();
+	// Power is energy between two readings: a first one, taken while the miner answers, so the poll's own reading has
+	// watts. A package's counter moves about every millisecond; over the few ms of a loopback poll its figure would be
+	// mostly rounding, so where a counter could be read the poll's reading waits until POWER_WINDOW_MS after the first.
 	const polls = await Promise.all(
-		session.miners.map(async (miner, slot) => {
+		session.miners.map(async (miner) => {
 			const {target, reader, sensors} = miner;
-			const powered = primed[slot]?.power.state === 'ok';
+			// Its time is taken once it is read, not as it starts, so the window is never shorter. read() never throws.
+			const primed = sensors?.read(null).then((reading) => ({powered: reading.power.state === 'ok', at: Date.now()}));
 			const state = await pollOnce(
 				async (signal) => {
 					const snapshot = await reader.read(signal);
-					if (powered) await sleep(POWER_WINDOW_MS - (Date.now() - primedAt));
+					const first = await primed;
+					if (first?.powered) await sleep(POWER_WINDOW_MS - (Date.now() - first.at));
 					return withSensors(sensors, snapshot);
 				},
 				target.url,

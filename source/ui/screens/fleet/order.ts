@@ -7,6 +7,7 @@
  */
 import type {StatusBadge} from '../../status.js';
 import type {FleetRow} from './rows.js';
+import {compareNames} from '../../name-order.js';
 
 /** 'listed': the session's order (the command line's, or the --rigs file's). */
 export type FleetSortKey = 'listed' | 'state' | 'r10' | 'r15' | 'rej' | 'up' | 'temp' | 'hpw' | 'rig';
@@ -107,10 +108,8 @@ function measure(row: FleetRow, key: FleetSortKey): number {
 	}
 }
 
-const collator = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'});
-
 function compare(a: FleetRow, b: FleetRow, key: FleetSortKey): number {
-	if (key === 'rig') return collator.compare(a.name, b.name) || collator.compare(a.where, b.where);
+	if (key === 'rig') return compareNames(a.name, b.name) || compareNames(a.where, b.where);
 	const x = measure(a, key);
 	const y = measure(b, key);
 	return x < y ? -1 : x > y ? 1 : 0;

@@ -5,6 +5,7 @@
  */
 import {nextSortIn, type ListSort} from '../list.js';
 import type {WorkerRow, WorkerWord} from './rows.js';
+import {compareNames} from '../../name-order.js';
 
 /** 'listed': the proxy's own order (/1/workers). */
 export type WorkerSortKey = 'listed' | 'state' | 'm1' | 'm10' | 'rej' | 'last' | 'name';
@@ -64,10 +65,8 @@ function measure(row: WorkerRow, key: WorkerSortKey): number {
 	}
 }
 
-const collator = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'});
-
 function compare(a: WorkerRow, b: WorkerRow, key: WorkerSortKey): number {
-	if (key === 'name') return collator.compare(a.name, b.name);
+	if (key === 'name') return compareNames(a.name, b.name);
 	const x = measure(a, key);
 	const y = measure(b, key);
 	return x < y ? -1 : x > y ? 1 : 0;
