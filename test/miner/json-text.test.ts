@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
-import {jsonDepth, maxJsonDepth, parseJsonText, sanitizeText} from '../../source/miner/json-text.js';
+import {fewBrackets, jsonDepth, maxJsonDepth, parseJsonText, sanitizeText} from '../../source/miner/json-text.js';
 
 function parseError(text: string): MinerError {
 	try {
@@ -64,6 +65,34 @@ describe('parseJsonText', () => {
 		const inString = JSON.stringify({text: '[[[[{{{{'.repeat(100), quote: 'a \\" [[[ "'});
 		expect(jsonDepth(inString)).toBe(1);
 		expect(() => parseJsonText(inString)).not.toThrow();
+	});
+
+	it('counts brackets before it walks the text, and the count never lets a deep text through', () => {
+		// Few brackets in all: the walk is skipped. One more than the limit: the text is walked.
+		expect(fewBrackets('{"a":[1,2],"b":{"c":[]}}', 4)).toBe(true);
+		expect(fewBrackets('{"a":[1,2],"b":{"c":[]}}', 3)).toBe(false);
+		expect(fewBrackets('"[[[{{{"', 5)).toBe(false);
+		// Shallow but with many brackets (a proxy's worker list): walked, accepted.
+		const wide = JSON.stringify(Array.from({length: 500}, (_, i) => [i, {n: [i]}]));
+		expect(fewBrackets(wide, maxJsonDepth)).toBe(false);
+		expect(() => parseJsonText(wide)).not.toThrow();
+		// Any nesting: the verdict is the walk's.
+		fc.assert(
+			fc.property(fc.integer({min: 0, max: 2 * maxJsonDepth}), fc.integer({min: 0, max: 40}), fc.boolean(), (depth, siblings, objects) => {
+				const open = objects ? '{"k":' : '[';
+				const close = objects ? '}' : ']';
+				const text = `[${'[],'.repeat(siblings)}${open.repeat(depth)}1${close.repeat(depth)}]`;
+				const deep = jsonDepth(text) > maxJsonDepth;
+				let refused = false;
+				try {
+					parseJsonText(text);
+				} catch {
+					refused = true;
+				}
+
+				expect(refused).toBe(deep);
+			}),
+		);
 	});
 });
 
