@@ -56,6 +56,30 @@ describe('names and text', () => {
 		expect(hostPort('not a url')).toBe('not a url');
 	});
 
+	it('parses each address once, however often it is named, and stays right past its memo', () => {
+		const Real = globalThis.URL;
+		let parsed = 0;
+		globalThis.URL = new Proxy(Real, {
+			construct(target, args: [string]) {
+				parsed++;
+				return new target(...args);
+			},
+		});
+		try {
+			for (let poll = 0; poll < 100; poll++) {
+				expect(hostPort('http://memo.lan:18080')).toBe('memo.lan:18080');
+				expect(withoutCredentials('http://u:pw@memo.lan:18080')).toBe('http://memo.lan:18080');
+			}
+
+			expect(parsed).toBe(2);
+			for (let rig = 0; rig < 1100; rig++)
+				expect(hostPort(`http://10.1.${rig >> 8}.${rig & 255}:80`)).toBe(`10.1.${rig >> 8}.${rig & 255}:80`);
+			expect(hostPort('http://memo.lan:18080')).toBe('memo.lan:18080');
+		} finally {
+			globalThis.URL = Real;
+		}
+	});
+
 	it('never shows credentials in the URL', () => {
 		expect(withoutCredentials('http://user:secret@10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
 		expect(withoutCredentials('http://10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
