@@ -129,27 +129,34 @@ describe('rigtop config against an xmrig-proxy says the proxy, built', () => {
 		expect(real.seen()).not.toContain('PUT /1/config');
 	});
 
-	it('a batch names each rig: the proxy rig says the proxy, the miner rig the miner', async () => {
+	it("a batch names each rig: the proxy rigs say the proxy (a refused one by the rigs file's kind), the miner rig the miner", async () => {
 		state = tempDir('rigtop-e2e-proxy-words-');
 		const [px, six] = await Promise.all([proxy(), miner()]);
+		const wrong = path.join(state.dir, 'wrong-token');
+		writeFileSync(wrong, 'not-the-token\n', {mode: 0o600});
 		const rigs = path.join(state.dir, 'rigs.json');
 		writeFileSync(
 			rigs,
 			JSON.stringify([
 				{name: 'proxy-a', url: px.url},
 				{name: 'six', url: six.url},
+				// The same proxy under another address and the wrong token: it refuses to say what it is.
+				{name: 'proxy-b', url: px.url.replace('127.0.0.1', 'localhost'), tokenFile: wrong, kind: 'proxy'},
 			]),
 		);
 		const refused = await rigtop(['config', 'set', 'http.port=1', '--rigs', rigs]);
 		expect(refused.code).toBe(1);
-		expect(refused.stdout.trimEnd().split('\n')).toEqual([
+		const lines = refused.stdout.trimEnd().split('\n');
+		expect(lines.slice(0, 2)).toEqual([
 			"proxy-a  skipped  http.port can cut rigtop off from the proxy's API: --yes confirms it",
 			"six      skipped  http.port can cut rigtop off from the miner's API: --yes confirms it",
-			'2 rigs: 0 applied, 2 skipped, 0 failed',
 		]);
+		expect(lines[2]).toMatch(/^proxy-b {2}failed {2}the proxy refused /);
+		expect(lines[2]).not.toMatch(/\bminer\b/);
+		expect(lines.at(-1)).toBe('3 rigs: 0 applied, 2 skipped, 1 failed');
 		const json = await rigtop(['config', 'set', 'http.port=1', '--rigs', rigs, '--json']);
 		const document = JSON.parse(json.stdout) as {rigs: {name: string; reason: string}[]};
-		expect(document.rigs.map((rig) => [rig.name, rig.reason])).toEqual([
+		expect(document.rigs.slice(0, 2).map((rig) => [rig.name, rig.reason])).toEqual([
 			['proxy-a', "http.port can cut rigtop off from the proxy's API: --yes confirms it"],
 			['six', "http.port can cut rigtop off from the miner's API: --yes confirms it"],
 		]);

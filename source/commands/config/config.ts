@@ -162,7 +162,7 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 	}
 
 	if (parsed.kind === 'set' && options.readOnly) {
-		return fail(1, 'config set writes a config, but --read-only turns every write off; nothing was sent');
+		return fail(1, 'config set would write, but --read-only turns every write off; nothing was sent');
 	}
 
 	const urls = [...options.urls, ...parsed.urls];
