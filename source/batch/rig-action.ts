@@ -15,6 +15,7 @@ import {describeConfigError, layoutForVersion, problemLine} from '../config/erro
 import {jsonEqual, valueAt} from '../config/json-values.js';
 import {patchText} from '../config/merge-patch.js';
 import {CONFIG_ENDPOINT, type JsonValue} from '../config/types.js';
+import {wordsFor} from '../config/words.js';
 import {configRefusal, controlRefusal} from '../miner/abilities.js';
 import type {MinerClient} from '../miner/client.js';
 import {isMinerError} from '../miner/errors.js';
@@ -79,12 +80,26 @@ function result(
 /** Runs the action on one rig; never throws (an unexpected error is this rig's failure). */
 export async function runRig(action: BatchAction, context: Context): Promise<RigResult> {
 	try {
-		return await steps(action, context);
+		return saidOfRig(await steps(action, context));
 	} catch (error) {
 		if (context.cancel.aborted) return result(context, 'cancelled', 'cancelled before anything was sent', {answered: false});
 		const message = error instanceof Error ? error.message : String(error);
-		return result(context, 'failed', message.split('\n')[0] ?? 'failed', {answered: false});
+		return saidOfRig(result(context, 'failed', message.split('\n')[0] ?? 'failed', {answered: false}));
 	}
+}
+
+/**
+ * A rig's reason and lines, written of a miner, said of an xmrig-proxy when it is one (what it answered, else the rigs
+ * file's kind): "can cut rigtop off from the proxy's API", "the proxy's config changed since rigtop read it".
+ */
+function saidOfRig(rigResult: RigResult): RigResult {
+	const proxy = rigResult.snapshot ? rigResult.snapshot.proxy !== null : rigResult.rig.kind === 'proxy';
+	if (!proxy) return rigResult;
+	return {
+		...rigResult,
+		reason: wordsFor('proxy', rigResult.reason),
+		lines: rigResult.lines.map((line) => wordsFor('proxy', line)),
+	};
 }
 
 async function steps(action: BatchAction, context: Context): Promise<RigResult> {

@@ -14,6 +14,8 @@ export type BatchRig = {
 	readonly token: string | null;
 	/** The rigs file's name, else host:port. */
 	readonly name: string;
+	/** 'proxy': an xmrig-proxy, as the rigs file or discovery says before it answers (its answer wins). */
+	readonly kind?: 'miner' | 'proxy' | undefined;
 };
 
 /** What an undo of a rig puts back: the backup its batch apply wrote, if the config is still what that apply left. */

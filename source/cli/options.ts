@@ -269,10 +269,26 @@ function isBatch(input: readonly string[], flags: CliFlags): boolean {
 	return flags.rigs !== undefined || addresses > 1 || flags.dryRun === true || flags.json;
 }
 
+/**
+ * The live view's flags `rigtop exporter` would take and do nothing with, each with what does that job instead: bad
+ * usage, so no one waits for an alert that never comes. (--read-only, --no-history and --no-color hold as given: the
+ * exporter writes nothing to a miner, stores nothing, colours nothing. --bell and --on-alert: planMetrics.)
+ */
+const NOT_FOR_THE_EXPORTER = [
+	['tempAlert', '--temp-alert', 'it serves no temperatures; node_exporter does (docs/prometheus/node-exporter.yml)'],
+	['pausedAlert', '--paused-alert', 'it raises no alerts; Prometheus does (XmrigPausedTooLong in docs/prometheus/alerts.yml)'],
+	['yes', '--yes', 'it changes no config (--yes goes with rigtop config set)'],
+	['add', '--add', 'it changes no config (--add goes with rigtop config set)'],
+] as const;
+
 /** Turns parsed flags into what to run. Throws UsageError (exit 2) on bad usage. */
 export function planRun(inputs: PlanInputs): RunPlan {
 	const {flags} = inputs;
 	const exporter = inputs.command === 'exporter';
+	for (const [flag, spelt, instead] of exporter ? NOT_FOR_THE_EXPORTER : []) {
+		if (flags[flag] !== undefined && flags[flag] !== false) throw new UsageError(`${spelt} has no effect on rigtop exporter: ${instead}`);
+	}
+
 	const interval = flags.interval ?? (exporter ? DEFAULT_EXPORTER_INTERVAL_SECONDS : DEFAULT_INTERVAL_SECONDS);
 	if (!Number.isFinite(interval) || interval < MIN_INTERVAL_SECONDS) {
 		throw new UsageError(`--interval must be a number of seconds, at least ${MIN_INTERVAL_SECONDS}`);

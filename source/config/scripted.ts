@@ -3,6 +3,7 @@
  * Returns the lines to print and the exit code (0: everything applied / read; 1: otherwise, with the
  * reason). Secrets are printed masked; the CLI layer only prints.
  */
+import {isProxySummaryShape} from '../miner/shapes.js';
 import {applyEdits, type ApplyResult, type KeyResult} from './apply.js';
 import {ConfigDocument} from './document.js';
 import {AssignmentError, assignmentValue, diffLine, parseAssignment, PendingEdits, SECRET_CHANGED} from './edits.js';
@@ -10,8 +11,9 @@ import type {Assignment} from './edits.js';
 import {explainConfigError, problemLine} from './errors.js';
 import {showValue} from './json-values.js';
 import {didYouMean} from './suggest.js';
-import {CONFIG_ENDPOINT} from './types.js';
+import {CONFIG_ENDPOINT, SUMMARY_ENDPOINT} from './types.js';
 import type {ConfigClient} from './types.js';
+import {wordsFor, type ConfigSubject} from './words.js';
 
 /** 0: done; 1: not done, with the reason; 2: bad usage (a key the miner does not have), nothing sent. */
 export type ScriptedResult = {
@@ -19,9 +21,17 @@ export type ScriptedResult = {
 	readonly lines: readonly string[];
 	/** What the apply did, when one was tried (the caller records it in the history, as the config view does). */
 	readonly applied?: ApplyResult;
+	/** What the config is of, as the lines say it (words.ts): the caller says its own words, and the event's, the same. */
+	readonly subject: ConfigSubject;
 };
 
-export type ConfigGetOptions = {
+/**
+ * What the caller knows the target to be before reading it (a rigs file's or discovery's kind). Without it, or when it
+ * says miner, the config says (xmrig-proxy's own `mode` and `bind`), or, when the config cannot be read, the summary.
+ */
+type Known = {readonly subject?: ConfigSubject};
+
+export type ConfigGetOptions = Known & {
 	readonly client: ConfigClient;
 	/** A dotted key path; the whole document when absent. */
 	readonly path?: string;
@@ -29,7 +39,7 @@ export type ConfigGetOptions = {
 	readonly signal?: AbortSignal;
 };
 
-export type ConfigSetOptions = {
+export type ConfigSetOptions = Known & {
 	readonly client: ConfigClient;
 	/** `PATH=VALUE` arguments. */
 	readonly assignments: readonly string[];
@@ -68,52 +78,64 @@ function dedent(raw: string, document: string, offset: number): string[] {
 	return splitLines(raw).map((line, index) => (index > 0 && line.startsWith(indent) ? line.slice(indent.length) : line));
 }
 
-async function readConfig(
-	client: ConfigClient,
-	tokenGiven: boolean | undefined,
-	signal: AbortSignal | undefined,
-): Promise<{document: ConfigDocument} | {failure: ScriptedResult}> {
+/** Whether a config is xmrig-proxy's: its own top-level `mode` and `bind` list, which no miner has. */
+export function isProxyConfig(document: ConfigDocument): boolean {
+	return typeof document.get(['mode']) === 'string' && Array.isArray(document.get(['bind']));
+}
+
+/** What a target whose config could not be read is: a proxy when its summary says `kind: "proxy"`, else a miner. */
+async function summarySubject(client: ConfigClient, signal: AbortSignal | undefined): Promise<ConfigSubject> {
 	try {
-		return {document: new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal))};
-	} catch (error) {
-		const problem = await explainConfigError(error, {
-			client,
-			operation: 'read',
-			tokenGiven: tokenGiven ?? null,
-			...(signal ? {signal} : {}),
-		});
-		return {failure: {exitCode: 1, lines: [problemLine(problem)]}};
+		return isProxySummaryShape(await client.getJson(SUMMARY_ENDPOINT, signal)) ? 'proxy' : 'miner';
+	} catch {
+		return 'miner';
 	}
 }
 
-/**
- * Whose config a document is, in a sentence: "the proxy's" for xmrig-proxy's (its own top-level `mode` and `bind`
- * list, which no miner has), else "the miner's".
- */
-export function configOwner(document: ConfigDocument): string {
-	const proxy = typeof document.get(['mode']) === 'string' && Array.isArray(document.get(['bind']));
-	return proxy ? "the proxy's" : "the miner's";
+/** The lines said of the subject (the values they quote as they are). */
+function said(
+	subject: ConfigSubject,
+	exitCode: ScriptedResult['exitCode'],
+	lines: readonly string[],
+	applied?: ApplyResult,
+): ScriptedResult {
+	return {exitCode, lines: lines.map((line) => wordsFor(subject, line)), subject, ...(applied ? {applied} : {})};
+}
+
+async function readConfig(
+	options: Known & {readonly client: ConfigClient; readonly tokenGiven?: boolean; readonly signal?: AbortSignal},
+): Promise<{document: ConfigDocument; subject: ConfigSubject} | {failure: ScriptedResult}> {
+	const {client, signal} = options;
+	try {
+		const document = new ConfigDocument(await client.getText(CONFIG_ENDPOINT, signal));
+		return {document, subject: options.subject === 'proxy' || isProxyConfig(document) ? 'proxy' : 'miner'};
+	} catch (error) {
+		const [problem, subject] = await Promise.all([
+			explainConfigError(error, {client, operation: 'read', tokenGiven: options.tokenGiven ?? null, ...(signal ? {signal} : {})}),
+			options.subject === 'proxy' ? options.subject : summarySubject(client, signal),
+		]);
+		return {failure: said(subject, 1, [problemLine(problem)])};
+	}
 }
 
 /** `rigtop config get [PATH]`: the config (secrets masked) or one value, as JSON text. */
 export async function configGet(options: ConfigGetOptions): Promise<ScriptedResult> {
-	const read = await readConfig(options.client, options.tokenGiven, options.signal);
+	const read = await readConfig(options);
 	if ('failure' in read) return read.failure;
+	const {subject} = read;
 	const masked = new ConfigDocument(read.document.maskedText());
-	if (options.path === undefined) return {exitCode: 0, lines: splitLines(masked.text)};
+	// The config's own text, never reworded.
+	if (options.path === undefined) return {exitCode: 0, lines: splitLines(masked.text), subject};
 	const path = read.document.resolve(options.path);
 	const noKey = (): ScriptedResult => {
 		const existing = read.document.entries().map((entry) => entry.id);
-		return {
-			exitCode: 1,
-			lines: [`${configOwner(read.document)} config has no key ${options.path}${didYouMean(options.path ?? '', existing)}`],
-		};
+		return said(subject, 1, [`the miner's config has no key ${options.path}${didYouMean(options.path ?? '', existing)}`]);
 	};
 	if (!path || !read.document.has(path)) return noKey();
 	const span = masked.locate(path);
 	if (!span) return noKey();
 	const raw = masked.text.slice(span.offset, span.offset + span.length);
-	return {exitCode: 0, lines: raw.includes('\n') ? dedent(raw, masked.text, span.offset) : [raw]};
+	return {exitCode: 0, lines: raw.includes('\n') ? dedent(raw, masked.text, span.offset) : [raw], subject};
 }
 
 function statusWord(key: KeyResult): string {
@@ -150,21 +172,22 @@ function resultLines(result: ApplyResult): string[] {
 
 /** `rigtop config set PATH=VALUE…`: applies with the conflict check, backup and verification. */
 export async function configSet(options: ConfigSetOptions): Promise<ScriptedResult> {
+	const known = options.subject ?? 'miner';
 	if (options.assignments.length === 0)
-		return {exitCode: 1, lines: ['nothing to set: give PATH=VALUE, e.g. rigtop config set cpu.huge-pages=false']};
+		return said(known, 1, ['nothing to set: give PATH=VALUE, e.g. rigtop config set cpu.huge-pages=false']);
 	const assignments: Assignment[] = [];
 	for (const argument of options.assignments) {
 		try {
 			assignments.push(parseAssignment(argument));
 		} catch (error) {
-			if (error instanceof AssignmentError) return {exitCode: 1, lines: [error.message]};
+			if (error instanceof AssignmentError) return said(known, 1, [error.message]);
 			throw error;
 		}
 	}
 
-	const read = await readConfig(options.client, options.tokenGiven, options.signal);
+	const read = await readConfig(options);
 	if ('failure' in read) return read.failure;
-	const {document} = read;
+	const {document, subject} = read;
 	let edits = new PendingEdits(document);
 	const problems: string[] = [];
 	const missing: string[] = [];
@@ -173,7 +196,7 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 		// --add can add a key under one that exists (resolve() allows a new last segment), never a whole new branch.
 		const path = document.resolve(assignment.path);
 		if (!path || (!document.has(path) && options.addKeys !== true)) {
-			missing.push(`${configOwner(document)} config has no key ${assignment.path}${didYouMean(assignment.path, existing)}`);
+			missing.push(`the miner's config has no key ${assignment.path}${didYouMean(assignment.path, existing)}`);
 			continue;
 		}
 
@@ -183,30 +206,24 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 	}
 
 	if (missing.length > 0) {
-		return {
-			exitCode: 2,
-			lines: [
-				...missing,
-				...problems,
-				options.addKeys === true
-					? 'nothing was sent'
-					: `nothing was sent; to add a key the config does not have, run again with ${options.addFlag ?? '--add'}`,
-			],
-		};
+		return said(subject, 2, [
+			...missing,
+			...problems,
+			options.addKeys === true
+				? 'nothing was sent'
+				: `nothing was sent; to add a key the config does not have, run again with ${options.addFlag ?? '--add'}`,
+		]);
 	}
 
-	if (problems.length > 0) return {exitCode: 1, lines: [...problems, 'nothing was applied']};
-	if (edits.size === 0) return {exitCode: 0, lines: ['nothing to change: the miner already has these values']};
+	if (problems.length > 0) return said(subject, 1, [...problems, 'nothing was applied']);
+	if (edits.size === 0) return said(subject, 0, ['nothing to change: the miner already has these values']);
 	if (edits.hasGuarded && !options.confirmApiChanges) {
 		const guarded = edits.list().filter((edit) => edit.guarded);
-		return {
-			exitCode: 1,
-			lines: [
-				...guarded.map((edit) => diffLine(edit)),
-				`${guarded.map((edit) => edit.id).join(', ')} can cut rigtop off from the miner's API; ` +
-					`nothing was applied: run again with ${options.confirmFlag ?? '--yes'} to confirm`,
-			],
-		};
+		return said(subject, 1, [
+			...guarded.map((edit) => diffLine(edit)),
+			`${guarded.map((edit) => edit.id).join(', ')} can cut rigtop off from the miner's API; ` +
+				`nothing was applied: run again with ${options.confirmFlag ?? '--yes'} to confirm`,
+		]);
 	}
 
 	const result = await applyEdits({
@@ -222,5 +239,5 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 	const lines = resultLines(result);
 	const ok = result.status === 'done' && result.allApplied;
 	if (!ok && result.status === 'done') lines.push(result.message);
-	return {exitCode: ok ? 0 : 1, lines, applied: result};
+	return said(subject, ok ? 0 : 1, lines, result);
 }

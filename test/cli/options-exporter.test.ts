@@ -72,6 +72,33 @@ test('flags that do not go together are bad usage, each saying what to use inste
 	expect(() => plan({metrics: '127.0.0.1:9190'}, {tty: false})).toThrow(/needs a terminal; without one, run rigtop exporter --listen ADDR/);
 });
 
+test('a live-view flag rigtop exporter would ignore is bad usage, saying what does that job; the ones whose promise holds pass', () => {
+	const cases: ReadonlyArray<[Partial<CliFlags>, string]> = [
+		[
+			{tempAlert: '85'},
+			'--temp-alert has no effect on rigtop exporter: it serves no temperatures; node_exporter does (docs/prometheus/node-exporter.yml)',
+		],
+		[
+			{pausedAlert: '0'},
+			'--paused-alert has no effect on rigtop exporter: it raises no alerts; Prometheus does (XmrigPausedTooLong in docs/prometheus/alerts.yml)',
+		],
+		[{yes: true}, '--yes has no effect on rigtop exporter: it changes no config (--yes goes with rigtop config set)'],
+		[{add: true}, '--add has no effect on rigtop exporter: it changes no config (--add goes with rigtop config set)'],
+	];
+	for (const [flags, message] of cases) {
+		expect(() => plan(flags, {exporter: true, positional: ['127.0.0.1:18088']})).toThrow(new UsageError(message));
+		// The live view takes them.
+		expect(() => plan(flags, {positional: ['127.0.0.1:18088']})).not.toThrow();
+	}
+
+	// Even a value the live view would refuse: what is said is that the exporter has no use for it.
+	expect(() => plan({tempAlert: 'hot'}, {exporter: true})).toThrow(/^--temp-alert has no effect on rigtop exporter/);
+	expect(() => plan({tempAlert: 'hot'})).toThrow(/^--temp-alert takes degrees Celsius/);
+
+	// It writes nothing to a miner, stores nothing and colours nothing: --read-only, --no-history, --no-color hold.
+	expect(plan({readOnly: true, history: false, color: false, yes: false, add: false}, {exporter: true}).mode).toBe('exporter');
+});
+
 test("rigtop exporter's per-worker flags for xmrig-proxy: on with a limit of 1000 unless told; bad values are usage errors", () => {
 	const command = (flags: Partial<CliFlags>, input = ['exporter', '127.0.0.1:3333']) =>
 		planCommand({input, flags: {...base, ...flags}, env: {}, stdinIsTty: true, stdoutIsTty: true});

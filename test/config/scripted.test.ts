@@ -46,20 +46,25 @@ for (const dialect of ['6', '2.14'] as const) {
 		});
 
 		it('get prints one value, a secret masked, an object without the outer indentation', async () => {
-			expect(await configGet({client, path: 'print-time'})).toEqual({exitCode: 0, lines: ['60']});
-			expect(await configGet({client, path: 'pools.0.tls'})).toEqual({exitCode: 0, lines: ['true']});
-			expect(await configGet({client, path: `${api}.access-token`})).toEqual({exitCode: 0, lines: ['"••••••••"']});
-			expect(await configGet({client, path: 'pools.0.pass'})).toEqual({exitCode: 0, lines: ['"••••••••"']});
+			expect(await configGet({client, path: 'print-time'})).toEqual({exitCode: 0, lines: ['60'], subject: 'miner'});
+			expect(await configGet({client, path: 'pools.0.tls'})).toEqual({exitCode: 0, lines: ['true'], subject: 'miner'});
+			expect(await configGet({client, path: `${api}.access-token`})).toEqual({exitCode: 0, lines: ['"••••••••"'], subject: 'miner'});
+			expect(await configGet({client, path: 'pools.0.pass'})).toEqual({exitCode: 0, lines: ['"••••••••"'], subject: 'miner'});
 			const section = await configGet({client, path: api});
 			expect(section.lines[0]).toBe('{');
 			expect(section.lines.at(-1)).toBe('}');
 			expect(section.lines.join('\n')).not.toContain(TOKEN);
 			expect(JSON.parse(section.lines.join('\n').replace('"••••••••"', 'null'))).toMatchObject({restricted: false});
-			expect(await configGet({client, path: 'no.such.key'})).toEqual({exitCode: 1, lines: ["the miner's config has no key no.such.key"]});
+			expect(await configGet({client, path: 'no.such.key'})).toEqual({
+				exitCode: 1,
+				lines: ["the miner's config has no key no.such.key"],
+				subject: 'miner',
+			});
 			const key = dialect === '6' ? 'cpu.huge-page' : 'huge-page';
 			expect(await configGet({client, path: key})).toEqual({
 				exitCode: 1,
 				lines: [`the miner's config has no key ${key}: did you mean ${dialect === '6' ? 'cpu.huge-pages' : 'huge-pages'}?`],
+				subject: 'miner',
 			});
 		});
 
@@ -96,10 +101,12 @@ for (const dialect of ['6', '2.14'] as const) {
 					'print-time must be a whole number from 0 to 3600 (not 99999)',
 					'nothing was sent; to add a key the config does not have, run again with --add',
 				],
+				subject: 'miner',
 			});
 			expect(await configSet({...common(), assignments: ['print-time=99999'], confirmApiChanges: true})).toEqual({
 				exitCode: 1,
 				lines: ['print-time must be a whole number from 0 to 3600 (not 99999)', 'nothing was applied'],
+				subject: 'miner',
 			});
 			expect(await configSet({...common(), assignments: ['print-time'], confirmApiChanges: true})).toMatchObject({
 				exitCode: 1,
@@ -109,6 +116,7 @@ for (const dialect of ['6', '2.14'] as const) {
 			expect(await configSet({...common(), assignments: ['print-time=60'], confirmApiChanges: true})).toEqual({
 				exitCode: 0,
 				lines: ['nothing to change: the miner already has these values'],
+				subject: 'miner',
 			});
 			expect(sim.requests.filter((request) => request.method === 'PUT')).toHaveLength(0);
 		});
@@ -122,6 +130,7 @@ for (const dialect of ['6', '2.14'] as const) {
 					`the miner's config has no key ${key}: did you mean ${dialect === '6' ? 'cpu.huge-pages' : 'huge-pages'}?`,
 					'nothing was sent; to add a key the config does not have, run again with --add',
 				],
+				subject: 'miner',
 			});
 			const far = await configSet({...common(), assignments: ['zzzzzzzz=1'], confirmApiChanges: true});
 			expect(far.lines[0]).toBe("the miner's config has no key zzzzzzzz");

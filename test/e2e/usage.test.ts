@@ -36,6 +36,28 @@ describe('the built CLI on a wrong command line', () => {
 		}
 	});
 
+	it('a live-view flag given to rigtop exporter: exit 2, one line saying what does that job, nothing served', async () => {
+		for (const [args, line] of [
+			[
+				['exporter', '127.0.0.1:9', '--temp-alert', '85'],
+				'rigtop: --temp-alert has no effect on rigtop exporter: it serves no temperatures; node_exporter does (docs/prometheus/node-exporter.yml)',
+			],
+			[
+				['exporter', '--rigs', 'rigs.json', '--paused-alert=30m'],
+				'rigtop: --paused-alert has no effect on rigtop exporter: it raises no alerts; Prometheus does (XmrigPausedTooLong in docs/prometheus/alerts.yml)',
+			],
+			[
+				['exporter', '127.0.0.1:9', '--yes'],
+				'rigtop: --yes has no effect on rigtop exporter: it changes no config (--yes goes with rigtop config set)',
+			],
+		] as const) {
+			const result = await rigtop(...args);
+			expect(result.code, args.join(' ')).toBe(2);
+			expect(result.stdout).toBe('');
+			expect(result.stderr).toBe(`${line}\nRun rigtop --help for usage.\n`);
+		}
+	});
+
 	it("rigtop history --help and `rigtop help history` print the history command's usage, exit 0, nothing read", async () => {
 		for (const args of [
 			['history', '--help'],

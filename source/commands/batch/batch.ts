@@ -257,7 +257,12 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 			return 2;
 		}
 
-		rigs = found.targets.map((target) => ({url: target.url, token: target.token, name: target.name ?? hostPort(target.url)}));
+		rigs = found.targets.map((target) => ({
+			url: target.url,
+			token: target.token,
+			name: target.name ?? hostPort(target.url),
+			...(target.kind === undefined ? {} : {kind: target.kind}),
+		}));
 	} catch (error) {
 		if (error instanceof UsageError) {
 			say(stderr, [`rigtop: ${error.message}`]);

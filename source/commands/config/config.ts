@@ -7,6 +7,7 @@
  */
 import {appliedEvent, type ApplyResult} from '../../config/apply.js';
 import {configGet, configSet, type ScriptedResult} from '../../config/scripted.js';
+import {wordsFor, type ConfigSubject} from '../../config/words.js';
 import {formatNoneFound} from '../../discovery/where.js';
 import {MinerClient} from '../../miner/client.js';
 import type {MinerSnapshot} from '../../miner/model.js';
@@ -108,6 +109,7 @@ async function readIdentity(client: MinerClient): Promise<MinerSnapshot | null> 
  */
 async function recordApply(
 	result: ApplyResult,
+	subject: ConfigSubject,
 	snapshot: MinerSnapshot | null,
 	url: string,
 	token: string | null,
@@ -127,7 +129,7 @@ async function recordApply(
 			snapshot,
 			at,
 			severity: event.severity,
-			text: event.text,
+			text: wordsFor(subject, event.text),
 			secrets: token === null ? [] : [token],
 			notify: warn,
 		});
@@ -160,7 +162,7 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 	}
 
 	if (parsed.kind === 'set' && options.readOnly) {
-		return fail(1, "config set changes the miner's config, but --read-only turns every write off; nothing was sent");
+		return fail(1, 'config set would write, but --read-only turns every write off; nothing was sent');
 	}
 
 	const urls = [...options.urls, ...parsed.urls];
@@ -187,13 +189,16 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 		const tokenGiven = target.token !== null;
 		let outcome: ScriptedResult;
 		let identity: Promise<MinerSnapshot | null> | null = null;
+		// An xmrig-proxy by the process found or the rigs file is said so from the start; else its config or summary says.
+		const known = target.kind === undefined ? {} : {subject: target.kind};
 		if (parsed.kind === 'get') {
-			outcome = await configGet({client, tokenGiven, ...(parsed.path === undefined ? {} : {path: parsed.path})});
+			outcome = await configGet({client, tokenGiven, ...known, ...(parsed.path === undefined ? {} : {path: parsed.path})});
 		} else {
 			identity = options.history === false ? null : readIdentity(client);
 			outcome = await configSet({
 				client,
 				tokenGiven,
+				...known,
 				assignments: parsed.assignments,
 				confirmApiChanges: options.yes,
 				confirmFlag: '--yes',
@@ -210,7 +215,7 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 		const sentNothing = outcome.applied?.status === 'failed' && outcome.applied.stage !== 'put';
 		if (outcome.applied && !sentNothing && options.history !== false) {
 			const snapshot = identity === null ? null : await identity;
-			await recordApply(outcome.applied, snapshot, target.url, target.token, options.historyFile, (line) =>
+			await recordApply(outcome.applied, outcome.subject, snapshot, target.url, target.token, options.historyFile, (line) =>
 				print(stderr, [`rigtop: ${line}`]),
 			);
 		}

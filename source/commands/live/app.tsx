@@ -8,7 +8,7 @@ import {HistoryStores} from '../../history/stores.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
 import {Batch} from '../../batch/batch.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
-import {wordsFor, type ConfigSubject} from '../../ui/screens/config/words.js';
+import {wordsFor, type ConfigSubject} from '../../config/words.js';
 import {defaultBackupDir} from '../../config/backups.js';
 import {FleetConfigSession} from '../../batch/fleet-config.js';
 import type {RigResult} from '../../batch/types.js';

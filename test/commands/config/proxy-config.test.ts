@@ -109,6 +109,16 @@ describe('rigtop config against an xmrig-proxy', () => {
 		expect(sim.configText()).toContain('"mode": "simple"');
 	});
 
+	it('--read-only refuses a set before anything is read, without calling the proxy a miner', async () => {
+		const before = sim.configText();
+		expect(await config(['set', 'mode=simple'], {readOnly: true})).toEqual({
+			code: 1,
+			out: '',
+			err: 'rigtop: config set would write, but --read-only turns every write off; nothing was sent\n',
+		});
+		expect(sim.configText()).toBe(before);
+	});
+
 	it('a new access-password is sent, never printed', async () => {
 		const fresh = 'proxy-new-login-19';
 		const result = await config(['set', `access-password=${fresh}`]);

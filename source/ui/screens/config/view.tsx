@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {useMemo} from 'react';
 import type {KeyResult} from '../../../config/apply.js';
 import type {ConfigSessionState, ConfigStore} from '../../../config/session.js';
+import {wordsFor, type ConfigSubject} from '../../../config/words.js';
 import {formatClock} from '../../../format.js';
 import {useKeys} from '../../hooks/use-keys.js';
 import {scrollToShow} from '../../scroll.js';
@@ -24,7 +25,6 @@ import {configLogic, initialConfigUi, type ConfigEffect, type ConfigUiAction} fr
 import {ConfigTree} from './config-tree.js';
 import {dialogContent, resultContent, type PanelContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
-import {wordsFor, type ConfigSubject} from './words.js';
 
 export type ConfigViewProps = {
 	/**

@@ -8,7 +8,7 @@ import {ConfigSession} from '../../../../source/config/session.js';
 import {MinerClient} from '../../../../source/miner/client.js';
 import {startSimulator, type ProxySimulator} from '../../../../source/sim/simulator.js';
 import {ConfigView} from '../../../../source/ui/screens/config/view.js';
-import {PROXY_WORDING, wordsFor} from '../../../../source/ui/screens/config/words.js';
+import {PROXY_WORDING, wordsFor} from '../../../../source/config/words.js';
 import {tempDir} from '../../../config/helpers/fixtures.js';
 import {FAST, TOKEN} from '../../../config/helpers/sim-miner.js';
 import {KEYS, linesOf, renderTerminal, tick, type Terminal} from '../../helpers/terminal.js';
