@@ -6,7 +6,6 @@
  * on the results undoes it (each config checked back). Keys go as a terminal sends them: several in one read.
  */
 import {execFile} from 'node:child_process';
-import {chmod, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {promisify} from 'node:util';
 import {describe, expect, it, vi} from 'vitest';
@@ -32,12 +31,11 @@ describe('the fleet sets one config key on the marked rigs, in a real terminal',
 		]);
 		const [six, five, old, gone] = simulators as [Simulator, Simulator, Simulator, Simulator];
 		await gone.stop();
-		const tokenFile = path.join(scene.dir, 'token');
-		await writeFile(tokenFile, TOKEN);
-		await chmod(tokenFile, 0o600);
-		const rigs = path.join(scene.dir, 'rigs.json');
 		const names = ['c-six', 'c-five', 'c-old', 'c-gone'];
-		await writeFile(rigs, JSON.stringify([six, five, old, gone].map((sim, index) => ({name: names[index], url: sim.url, tokenFile}))));
+		const rigs = await scene.rigsFile(
+			[six, five, old, gone].map((sim, index) => ({name: names[index], url: sim.url})),
+			TOKEN,
+		);
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
 			cols: 100,
 			rows: 30,

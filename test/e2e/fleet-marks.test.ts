@@ -5,7 +5,6 @@
  * history.
  */
 import {execFile} from 'node:child_process';
-import {chmod, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {promisify} from 'node:util';
 import {describe, expect, it, vi} from 'vitest';
@@ -34,15 +33,9 @@ describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 		]);
 		const [one, two, old, gone] = simulators as [Simulator, Simulator, Simulator, Simulator];
 		await gone.stop();
-		const tokenFile = path.join(scene.dir, 'token');
-		await writeFile(tokenFile, TOKEN);
-		await chmod(tokenFile, 0o600);
-		const rigs = path.join(scene.dir, 'rigs.json');
-		await writeFile(
-			rigs,
-			JSON.stringify(
-				[one, two, old, gone].map((sim, index) => ({name: ['m-one', 'm-two', 'm-old', 'm-gone'][index], url: sim.url, tokenFile})),
-			),
+		const rigs = await scene.rigsFile(
+			[one, two, old, gone].map((sim, index) => ({name: ['m-one', 'm-two', 'm-old', 'm-gone'][index], url: sim.url})),
+			TOKEN,
 		);
 		const state = path.join(scene.dir, 'state');
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {

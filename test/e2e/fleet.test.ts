@@ -162,8 +162,7 @@ describe('the fleet at 80×24: totals, the sort arrow (issue 22, items 4 and 11)
 			// Freshly started: its 10 s fills within seconds, its 15 m not for minutes.
 			{dialect: '6', workerId: 'fresh', seed: 44, timeScale: 4},
 		]);
-		const rigs = path.join(scene.dir, 'rigs.json');
-		await writeFile(rigs, JSON.stringify(simulators.map((sim) => ({url: sim.url}))));
+		const rigs = await scene.rigsFile(simulators.map((sim) => ({url: sim.url})));
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1', '--no-history'], {cols: 80, rows: 24});
 
 		// Every live rig has its 10 s: the headline counts all four (no "(3 of 4 up rigs)").

@@ -1,4 +1,4 @@
-import {mkdtemp, rm} from 'node:fs/promises';
+import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeAll, beforeEach} from 'vitest';
@@ -7,12 +7,14 @@ import {cliIsBuilt, TmuxTerminal} from './tmux.js';
 
 /**
  * What one e2e test runs against, made fresh for each test by `sceneForEachTest`: `dir` is its own temporary folder,
- * `simulate` starts simulated miners (all at once, in the order given) and `start` the built CLI (or any command) in a
- * tmux terminal; after the test every terminal is killed, every simulator stopped and the folder removed.
+ * `simulate` starts simulated miners (all at once, in the order given), `rigsFile` writes `dir`/rigs.json (and, given a
+ * token, `dir`/token, mode 0600, named as every rig's tokenFile) and returns its path, and `start` runs the built CLI (or
+ * any command) in a tmux terminal; after the test every terminal is killed, every simulator stopped and the folder removed.
  */
 export type Scene = {
 	readonly dir: string;
 	simulate(options: readonly SimOptions[]): Promise<Simulator[]>;
+	rigsFile(rigs: readonly {name?: string | undefined; url: string}[], token?: string): Promise<string>;
 	start(...args: Parameters<typeof TmuxTerminal.start>): Promise<TmuxTerminal>;
 };
 
@@ -49,6 +51,17 @@ export function sceneForEachTest(prefix: string): Scene {
 			const started = await Promise.all(options.map(async (each) => startSimulator(each)));
 			simulators.push(...started);
 			return started;
+		},
+		async rigsFile(rigs, token) {
+			const tokenFile = path.join(dir, 'token');
+			if (token !== undefined) {
+				await writeFile(tokenFile, token);
+				await chmod(tokenFile, 0o600);
+			}
+
+			const file = path.join(dir, 'rigs.json');
+			await writeFile(file, JSON.stringify(rigs.map((rig) => (token === undefined ? rig : {...rig, tokenFile}))));
+			return file;
 		},
 		async start(...args) {
 			const terminal = await TmuxTerminal.start(...args);
