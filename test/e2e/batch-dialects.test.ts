@@ -5,16 +5,14 @@
  * --rigs`, `config apply`, `pause`/`resume` (text and --json), each with its exit code, and each touched rig's event in
  * the history.
  */
-import {execFile} from 'node:child_process';
 import {writeFile} from 'node:fs/promises';
 import path from 'node:path';
-import {promisify} from 'node:util';
 import {beforeEach, describe, expect, it} from 'vitest';
 import type {SimOptions, Simulator} from '../../source/sim/simulator.js';
+import {runCli} from './helpers/cli.js';
 import {sceneForEachTest} from './helpers/scene.js';
 import {CLI} from './helpers/tmux.js';
 
-const run = promisify(execFile);
 const TOKEN = 'e2e-dialects-token-7e';
 const NAMES = ['d-six', 'd-five', 'd-two', 'd-old', 'd-nojit', 'd-gone'] as const;
 const scene = sceneForEachTest('rigtop-dialects-e2e-');
@@ -49,18 +47,7 @@ beforeEach(async () => {
 });
 
 async function rigtop(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-	const env: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: path.join(scene.dir, 'state')};
-	delete env['CI'];
-	delete env['RIGTOP_TOKEN'];
-	let result: {code: number; stdout: string; stderr: string};
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env, timeout: 60_000});
-		result = {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		result = {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
-
+	const result = await runCli(args, {env: {XDG_STATE_HOME: path.join(scene.dir, 'state')}, unset: ['CI', 'RIGTOP_TOKEN'], timeout: 60_000});
 	expect(result.stdout + result.stderr).not.toContain(TOKEN);
 	return result;
 }

@@ -7,6 +7,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {keysHelpLines} from '../../source/ui/keys/reference.js';
 import {routesProxy626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
+import {runCli} from './helpers/cli.js';
 import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);
@@ -21,15 +22,7 @@ afterEach(async () => {
 });
 
 async function rigtop(args: string[], env: Record<string, string> = {}): Promise<{code: number; stdout: string; stderr: string}> {
-	const childEnv: NodeJS.ProcessEnv = {...process.env, ...env};
-	delete childEnv['CI'];
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env: childEnv, timeout: 20_000});
-		return {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
+	return runCli(args, {env});
 }
 
 describe('rigtop --once', () => {
