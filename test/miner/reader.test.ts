@@ -53,6 +53,12 @@ function with626Summary(change: (summary: Json) => void): Routes {
 	return {...routes626(), 'GET /2/summary': json(summary)};
 }
 
+/** A 6.26 miner's routes whose summary says it has been up `seconds`. */
+const withUptime = (seconds: number): Routes =>
+	with626Summary((summary) => {
+		summary['uptime'] = seconds;
+	});
+
 describe('dialect detection (from payload shapes)', () => {
 	it('finds v2 on a real 6.26 with two requests, and reads with two per poll', async () => {
 		const miner = await minerWith(routes626());
@@ -209,18 +215,10 @@ describe('detection failures', () => {
 
 describe('re-detection after a restart or a replacement', () => {
 	it('detects once when the uptime goes down', async () => {
-		const miner = await minerWith(
-			with626Summary((summary) => {
-				summary['uptime'] = 5000;
-			}),
-		);
+		const miner = await minerWith(withUptime(5000));
 		const reader = readerFor(miner);
 		await reader.read();
-		miner.setRoutes(
-			with626Summary((summary) => {
-				summary['uptime'] = 3;
-			}),
-		);
+		miner.setRoutes(withUptime(3));
 		const before = miner.seen().length;
 		const snapshot = await reader.read();
 		expect(snapshot.uptime).toBe(3);
@@ -231,18 +229,10 @@ describe('re-detection after a restart or a replacement', () => {
 	});
 
 	it('does not re-detect while the uptime grows', async () => {
-		const miner = await minerWith(
-			with626Summary((summary) => {
-				summary['uptime'] = 100;
-			}),
-		);
+		const miner = await minerWith(withUptime(100));
 		const reader = readerFor(miner);
 		await reader.read();
-		miner.setRoutes(
-			with626Summary((summary) => {
-				summary['uptime'] = 102;
-			}),
-		);
+		miner.setRoutes(withUptime(102));
 		const before = miner.seen().length;
 		await reader.read();
 		expect(miner.seen().length - before).toBe(2);
