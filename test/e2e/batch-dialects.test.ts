@@ -8,42 +8,31 @@
 import {writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {beforeEach, describe, expect, it} from 'vitest';
-import type {SimOptions, Simulator} from '../../source/sim/simulator.js';
+import type {Simulator} from '../../source/sim/simulator.js';
 import {runCli} from './helpers/cli.js';
 import {sceneForEachTest} from './helpers/scene.js';
 import {CLI} from './helpers/tmux.js';
 
 const TOKEN = 'e2e-dialects-token-7e';
-const NAMES = ['d-six', 'd-five', 'd-two', 'd-old', 'd-nojit', 'd-gone'] as const;
 const scene = sceneForEachTest('rigtop-dialects-e2e-');
 let sims: Simulator[] = [];
 let rigs = '';
 
 beforeEach(async () => {
-	const start = (dialect: '6' | '5' | '2' | '2.14', workerId: string, seed: number): SimOptions => ({
-		dialect,
-		warm: true,
-		token: TOKEN,
-		restricted: false,
-		workerId,
-		seed,
-		applyDelayMs: 40,
-	});
-	sims = await scene.simulate([
-		start('6', 'd-six', 41),
-		start('5', 'd-five', 42),
-		start('2', 'd-two', 43),
-		start('2.14', 'd-old', 44),
-		start('6', 'd-nojit', 45),
-		start('6', 'd-gone', 46),
+	const rig = (dialect: '6' | '5' | '2' | '2.14', workerId: string, seed: number) => ({dialect, workerId, seed, applyDelayMs: 40});
+	const fleet = await scene.tokenFleet(TOKEN, [
+		rig('6', 'd-six', 41),
+		rig('5', 'd-five', 42),
+		rig('2', 'd-two', 43),
+		rig('2.14', 'd-old', 44),
+		rig('6', 'd-nojit', 45),
+		rig('6', 'd-gone', 46),
 	]);
+	sims = fleet.simulators;
+	rigs = fleet.rigs;
 	const nojit = sims[4]!;
 	nojit.setConfigText(nojit.configText().replace(/\s*"huge-pages-jit": false,/, ''));
 	await sims[5]!.stop();
-	rigs = await scene.rigsFile(
-		sims.map((sim, index) => ({name: NAMES[index], url: sim.url})),
-		TOKEN,
-	);
 });
 
 async function rigtop(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {

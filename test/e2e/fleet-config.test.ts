@@ -23,19 +23,14 @@ const rowOf = (screen: string, name: string) => screen.split('\n').find((line) =
 
 describe('the fleet sets one config key on the marked rigs, in a real terminal', () => {
 	it('marks every rig, sets cpu.huge-pages-jit on those that have it, and undoes it from the results', async () => {
-		const simulators = await scene.simulate([
-			{dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'c-six', seed: 41},
-			{dialect: '5', warm: true, token: TOKEN, restricted: false, workerId: 'c-five', seed: 42},
-			{dialect: '2', warm: true, token: TOKEN, restricted: false, workerId: 'c-old', seed: 43},
-			{dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'c-gone', seed: 44},
+		const {simulators, rigs} = await scene.tokenFleet(TOKEN, [
+			{dialect: '6', workerId: 'c-six', seed: 41},
+			{dialect: '5', workerId: 'c-five', seed: 42},
+			{dialect: '2', workerId: 'c-old', seed: 43},
+			{dialect: '6', workerId: 'c-gone', seed: 44},
 		]);
 		const [six, five, old, gone] = simulators as [Simulator, Simulator, Simulator, Simulator];
 		await gone.stop();
-		const names = ['c-six', 'c-five', 'c-old', 'c-gone'];
-		const rigs = await scene.rigsFile(
-			[six, five, old, gone].map((sim, index) => ({name: names[index], url: sim.url})),
-			TOKEN,
-		);
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
 			cols: 100,
 			rows: 30,

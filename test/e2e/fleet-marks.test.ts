@@ -25,18 +25,14 @@ const rowOf = (screen: string, name: string) => screen.split('\n').find((line) =
 
 describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 	it('marks two of four rigs with Spaces in one chunk, pauses them after one question, lists each rig’s result', async () => {
-		const simulators = await scene.simulate([
-			{dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-one', seed: 31},
-			{dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-two', seed: 32},
-			{dialect: '2.14', warm: true, token: TOKEN, restricted: false, workerId: 'm-old', seed: 33},
-			{dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-gone', seed: 34},
+		const {simulators, rigs} = await scene.tokenFleet(TOKEN, [
+			{dialect: '6', workerId: 'm-one', seed: 31},
+			{dialect: '6', workerId: 'm-two', seed: 32},
+			{dialect: '2.14', workerId: 'm-old', seed: 33},
+			{dialect: '6', workerId: 'm-gone', seed: 34},
 		]);
 		const [one, two, old, gone] = simulators as [Simulator, Simulator, Simulator, Simulator];
 		await gone.stop();
-		const rigs = await scene.rigsFile(
-			[one, two, old, gone].map((sim, index) => ({name: ['m-one', 'm-two', 'm-old', 'm-gone'][index], url: sim.url})),
-			TOKEN,
-		);
 		const state = path.join(scene.dir, 'state');
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
 			cols: 100,

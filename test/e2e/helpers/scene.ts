@@ -8,13 +8,15 @@ import {cliIsBuilt, TmuxTerminal} from './tmux.js';
 /**
  * What one e2e test runs against, made fresh for each test by `sceneForEachTest`: `dir` is its own temporary folder,
  * `simulate` starts simulated miners (all at once, in the order given), `rigsFile` writes `dir`/rigs.json (and, given a
- * token, `dir`/token, mode 0600, named as every rig's tokenFile) and returns its path, and `start` runs the built CLI (or
- * any command) in a tmux terminal; after the test every terminal is killed, every simulator stopped and the folder removed.
+ * token, `dir`/token, mode 0600, named as every rig's tokenFile) and returns its path, `tokenFleet` does both for warm,
+ * unrestricted simulators that all want `token` (each rig named by its workerId), and `start` runs the built CLI (or any
+ * command) in a tmux terminal; after the test every terminal is killed, every simulator stopped and the folder removed.
  */
 export type Scene = {
 	readonly dir: string;
 	simulate(options: readonly SimOptions[]): Promise<Simulator[]>;
 	rigsFile(rigs: readonly {name?: string | undefined; url: string}[], token?: string): Promise<string>;
+	tokenFleet(token: string, rigs: readonly (SimOptions & {workerId: string})[]): Promise<{simulators: Simulator[]; rigs: string}>;
 	start(...args: Parameters<typeof TmuxTerminal.start>): Promise<TmuxTerminal>;
 };
 
@@ -43,7 +45,7 @@ export function sceneForEachTest(prefix: string): Scene {
 		await rm(dir, {recursive: true, force: true});
 	});
 
-	return {
+	const scene: Scene = {
 		get dir() {
 			return dir;
 		},
@@ -51,6 +53,14 @@ export function sceneForEachTest(prefix: string): Scene {
 			const started = await Promise.all(options.map(async (each) => startSimulator(each)));
 			simulators.push(...started);
 			return started;
+		},
+		async tokenFleet(token, rigs) {
+			const started = await scene.simulate(rigs.map((rig) => ({warm: true, restricted: false, ...rig, token})));
+			const file = await scene.rigsFile(
+				started.map((sim, index) => ({name: rigs[index]?.workerId, url: sim.url})),
+				token,
+			);
+			return {simulators: started, rigs: file};
 		},
 		async rigsFile(rigs, token) {
 			const tokenFile = path.join(dir, 'token');
@@ -69,4 +79,5 @@ export function sceneForEachTest(prefix: string): Scene {
 			return terminal;
 		},
 	};
+	return scene;
 }
