@@ -5,70 +5,38 @@
  * --rigs`, `config apply`, `pause`/`resume` (text and --json), each with its exit code, and each touched rig's event in
  * the history.
  */
-import {execFile} from 'node:child_process';
-import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {writeFile} from 'node:fs/promises';
 import path from 'node:path';
-import {promisify} from 'node:util';
-import {afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
-import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
+import {beforeEach, describe, expect, it} from 'vitest';
+import type {Simulator} from '../../source/sim/simulator.js';
+import {runCli} from './helpers/cli.js';
+import {sceneForEachTest} from './helpers/scene.js';
+import {CLI} from './helpers/tmux.js';
 
-const run = promisify(execFile);
 const TOKEN = 'e2e-dialects-token-7e';
-const NAMES = ['d-six', 'd-five', 'd-two', 'd-old', 'd-nojit', 'd-gone'] as const;
-let terminal: TmuxTerminal | null = null;
+const scene = sceneForEachTest('rigtop-dialects-e2e-');
 let sims: Simulator[] = [];
-let dir = '';
 let rigs = '';
 
-beforeAll(() => {
-	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
-});
-
 beforeEach(async () => {
-	dir = await mkdtemp(path.join(tmpdir(), 'rigtop-dialects-e2e-'));
-	const start = async (dialect: '6' | '5' | '2' | '2.14', workerId: string, seed: number) =>
-		startSimulator({dialect, warm: true, token: TOKEN, restricted: false, workerId, seed, applyDelayMs: 40});
-	sims = [
-		await start('6', 'd-six', 41),
-		await start('5', 'd-five', 42),
-		await start('2', 'd-two', 43),
-		await start('2.14', 'd-old', 44),
-		await start('6', 'd-nojit', 45),
-		await start('6', 'd-gone', 46),
-	];
+	const rig = (dialect: '6' | '5' | '2' | '2.14', workerId: string, seed: number) => ({dialect, workerId, seed, applyDelayMs: 40});
+	const fleet = await scene.tokenFleet(TOKEN, [
+		rig('6', 'd-six', 41),
+		rig('5', 'd-five', 42),
+		rig('2', 'd-two', 43),
+		rig('2.14', 'd-old', 44),
+		rig('6', 'd-nojit', 45),
+		rig('6', 'd-gone', 46),
+	]);
+	sims = fleet.simulators;
+	rigs = fleet.rigs;
 	const nojit = sims[4]!;
 	nojit.setConfigText(nojit.configText().replace(/\s*"huge-pages-jit": false,/, ''));
 	await sims[5]!.stop();
-	const tokenFile = path.join(dir, 'token');
-	await writeFile(tokenFile, TOKEN);
-	await chmod(tokenFile, 0o600);
-	rigs = path.join(dir, 'rigs.json');
-	await writeFile(rigs, JSON.stringify(sims.map((sim, index) => ({name: NAMES[index], url: sim.url, tokenFile}))));
-});
-
-afterEach(async () => {
-	await terminal?.kill();
-	terminal = null;
-	await Promise.all(sims.map(async (sim) => sim.stop()));
-	sims = [];
-	await rm(dir, {recursive: true, force: true});
 });
 
 async function rigtop(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-	const env: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: path.join(dir, 'state')};
-	delete env['CI'];
-	delete env['RIGTOP_TOKEN'];
-	let result: {code: number; stdout: string; stderr: string};
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env, timeout: 60_000});
-		result = {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		result = {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
-
+	const result = await runCli(args, {env: {XDG_STATE_HOME: path.join(scene.dir, 'state')}, unset: ['CI', 'RIGTOP_TOKEN'], timeout: 60_000});
 	expect(result.stdout + result.stderr).not.toContain(TOKEN);
 	return result;
 }
@@ -84,10 +52,10 @@ const lineOf = (text: string, name: string) => text.split('\n').find((line) => l
 describe('every dialect in one fleet, built', () => {
 	it('tmux: * marks every rig, p pauses those that can after one question, r resumes them, \\ clears the marks', async () => {
 		const [six, five, two, old, nojit] = sims as [Simulator, Simulator, Simulator, Simulator, Simulator];
-		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
+		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
 			cols: 140,
 			rows: 30,
-			env: {XDG_STATE_HOME: path.join(dir, 'state'), XDG_CONFIG_HOME: path.join(dir, 'config')},
+			env: {XDG_STATE_HOME: path.join(scene.dir, 'state'), XDG_CONFIG_HOME: path.join(scene.dir, 'config')},
 		});
 		await terminal.waitFor(
 			(screen) =>
@@ -139,14 +107,14 @@ describe('every dialect in one fleet, built', () => {
 		expect(set.stdout.trimEnd().split('\n').at(-1)).toBe('6 rigs: 2 applied, 4 skipped, 0 failed');
 		expect(JSON.parse(six.configText()).cpu['huge-pages-jit']).toBe(true);
 
-		const patch = path.join(dir, 'patch.json');
+		const patch = path.join(scene.dir, 'patch.json');
 		await writeFile(patch, JSON.stringify({cpu: {'huge-pages-jit': false}}));
 		const applied = await rigtop(['config', 'apply', patch, '--rigs', rigs]);
 		expect(applied.code).toBe(1);
 		expect(lineOf(applied.stdout, 'd-five')).toMatch(/applied {2}cpu\.huge-pages-jit: true → false$/);
 		expect(lineOf(applied.stdout, 'd-nojit')).toMatch(/skipped {2}lacks cpu\.huge-pages-jit/);
 		// The rigs that can, by address: every one applied (already so), exit 0.
-		const token = ['--token-file', path.join(dir, 'token')];
+		const token = ['--token-file', path.join(scene.dir, 'token')];
 		const again = await rigtop(['config', 'apply', patch, six.url, five.url, ...token]);
 		expect(again.code).toBe(0);
 		expect(again.stdout.trimEnd().split('\n').at(-1)).toBe('2 rigs: 0 applied, 2 already so, 0 failed');
@@ -178,7 +146,7 @@ describe('every dialect in one fleet, built', () => {
 		expect(pausedTwo.code).toBe(0);
 		const resumedTwo = await rigtop(['resume', six.url, five.url, ...token]);
 		expect([resumedTwo.code, resumedTwo.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, '2 rigs: 2 applied, 0 failed']);
-		const usage = await rigtop(['pause', '--rigs', path.join(dir, 'none.json')]);
+		const usage = await rigtop(['pause', '--rigs', path.join(scene.dir, 'none.json')]);
 		expect(usage.code).toBe(2);
 	});
 });

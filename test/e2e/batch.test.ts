@@ -3,16 +3,14 @@
  * loopback (a 6.x, a 2.14 and a closed port) from a rigs file: one line per rig, the summary, the exit codes, the
  * miners' config text, `--dry-run`, `config undo`, `pause`, and `rigtop help pause`. The token never shows.
  */
-import {execFile} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {promisify} from 'node:util';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {tempDir} from '../config/helpers/fixtures.js';
-import {CLI, cliIsBuilt} from './helpers/tmux.js';
+import {runCli} from './helpers/cli.js';
+import {cliIsBuilt} from './helpers/tmux.js';
 
-const run = promisify(execFile);
 const TOKEN = 'e2e-batch-token-9c';
 const simulators: Simulator[] = [];
 let state: ReturnType<typeof tempDir> | null = null;
@@ -28,17 +26,7 @@ afterEach(async () => {
 });
 
 async function rigtop(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-	const env: NodeJS.ProcessEnv = {...process.env, RIGTOP_TOKEN: TOKEN, XDG_STATE_HOME: state?.dir};
-	delete env['CI'];
-	let result: {code: number; stdout: string; stderr: string};
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env, timeout: 30_000});
-		result = {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		result = {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
-
+	const result = await runCli(args, {env: {RIGTOP_TOKEN: TOKEN, XDG_STATE_HOME: state?.dir}, timeout: 30_000});
 	expect(result.stdout + result.stderr).not.toContain(TOKEN);
 	return result;
 }

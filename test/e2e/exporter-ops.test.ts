@@ -3,7 +3,7 @@
  * polled, removed ones stop being polled and served, kept ones keep their counters), a broken file keeps the old set,
  * SIGTERM ends it with exit 0.
  */
-import {spawn, type ChildProcess} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -12,49 +12,19 @@ import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import packageJson from '../../package.json' with {type: 'json'};
 import {eventually, freePort, parseSamples, select, type ParsedSample} from '../exporter/helpers/prometheus.js';
 import {refused} from '../helpers/raw-server.js';
-import {CLI, cliIsBuilt} from './helpers/tmux.js';
+import {runCli} from './helpers/cli.js';
+import {startExporter} from './helpers/exporter.js';
+import {CLI} from './helpers/tmux.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-type RunningExporter = {
-	readonly child: ChildProcess;
-	readonly metricsUrl: string;
-	log(): string;
-	exit(): Promise<number | null>;
-};
-
 function env(): NodeJS.ProcessEnv {
 	const copy = {...process.env};
 	delete copy['CI'];
 	return copy;
-}
-
-async function startExporter(args: readonly string[]): Promise<RunningExporter> {
-	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
-	const child = spawn('node', [CLI, 'exporter', '--listen', '127.0.0.1:0', '--interval', '0.5', ...args], {
-		env: env(),
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let log = '';
-	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-	cleanups.push(async () => {
-		if (child.exitCode === null && child.signalCode === null) {
-			child.kill('SIGKILL');
-			await exited;
-		}
-	});
-	const metricsUrl = await new Promise<string>((resolve, reject) => {
-		child.stderr!.on('data', (chunk: Buffer) => {
-			log += chunk.toString();
-			const match = /serving (http:\/\/\S+\/metrics)/.exec(log);
-			if (match) resolve(match[1]!);
-		});
-		void exited.then((code) => reject(new Error(`rigtop exporter exited (${code}) before serving:\n${log}`)));
-	});
-	return {child, metricsUrl, log: () => log, exit: async () => exited};
 }
 
 async function scrape(url: string): Promise<ParsedSample[]> {
@@ -87,7 +57,7 @@ describe('rigtop exporter and its signals', () => {
 				{name: 'rig-b', url: b.url},
 			]),
 		);
-		const exporter = await startExporter(['--rigs', rigsFile]);
+		const exporter = await startExporter(['--rigs', rigsFile], cleanups);
 
 		const before = await eventually(
 			async () => {
@@ -157,17 +127,6 @@ describe('rigtop exporter and its signals', () => {
 	}, 90_000);
 });
 
-async function runCli(args: readonly string[]): Promise<{code: number | null; stdout: string; stderr: string}> {
-	return new Promise((resolve) => {
-		const child = spawn('node', [CLI, ...args], {env: env(), stdio: ['ignore', 'pipe', 'pipe']});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.once('exit', (code) => resolve({code, stdout, stderr}));
-	});
-}
-
 describe('--help and --version wherever they stand', () => {
 	it("rigtop exporter --help prints the exporter's help and exits 0: no miner looked for, no port bound", async () => {
 		const sim = await sim6('help-rig');
@@ -234,15 +193,10 @@ describe('the log', () => {
 				{name: 'wrong', url: secured.url.replace('127.0.0.1', 'localhost'), tokenFile: 'wrong-token'},
 			]),
 		);
-		const exporter = await startExporter([
-			'--rigs',
-			rigsFile,
-			'--metrics-token-file',
-			path.join(dir, 'metrics-token'),
-			'--log.format=json',
-			'--log.level',
-			'debug',
-		]);
+		const exporter = await startExporter(
+			['--rigs', rigsFile, '--metrics-token-file', path.join(dir, 'metrics-token'), '--log.format=json', '--log.level', 'debug'],
+			cleanups,
+		);
 		// The wrong token makes an error line; a reload makes more.
 		await eventually(async () => (/"level":"error"/.test(exporter.log()) ? true : undefined), 15_000, 'the wrong token logged');
 		exporter.child.kill('SIGHUP');
@@ -302,7 +256,7 @@ describe('the log', () => {
 describe('--no-thread-metrics through the built CLI', () => {
 	it('serves no per-thread series and reads /2/backends at most once; the live view refuses the flag', async () => {
 		const sim = await sim6('lean-rig');
-		const exporter = await startExporter([sim.url, '--no-thread-metrics']);
+		const exporter = await startExporter([sim.url, '--no-thread-metrics'], cleanups);
 		const samples = await eventually(
 			async () => {
 				const scraped = await scrape(exporter.metricsUrl);

@@ -3,14 +3,14 @@
  * series kept, the one warn line in the log), --no-worker-metrics (no worker series, /1/workers read at most once),
  * and the live view refusing both flags.
  */
-import {spawn, type ChildProcess} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type ProxySimulator} from '../../source/sim/simulator.js';
 import {eventually, parseSamples, select, type ParsedSample} from '../exporter/helpers/prometheus.js';
-import {CLI, cliIsBuilt} from './helpers/tmux.js';
+import {runCli} from './helpers/cli.js';
+import {startExporter} from './helpers/exporter.js';
 
 const TOKEN = 'e2e-proxy-exporter-token';
 const PASSWORD = 'e2e-proxy-exporter-pool-pass';
@@ -19,48 +19,6 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function env(): NodeJS.ProcessEnv {
-	const copy = {...process.env};
-	delete copy['CI'];
-	return copy;
-}
-
-type Running = {readonly child: ChildProcess; readonly metricsUrl: string; log(): string; exit(): Promise<number | null>};
-
-async function startExporter(args: readonly string[]): Promise<Running> {
-	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
-	const child = spawn('node', [CLI, 'exporter', '--listen', '127.0.0.1:0', '--interval', '0.5', ...args], {
-		env: env(),
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let log = '';
-	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-	cleanups.push(async () => {
-		if (child.exitCode === null && child.signalCode === null) {
-			child.kill('SIGKILL');
-			await exited;
-		}
-	});
-	const metricsUrl = await new Promise<string>((resolve, reject) => {
-		child.stderr!.on('data', (chunk: Buffer) => {
-			log += chunk.toString();
-			const match = /serving (http:\/\/\S+\/metrics)/.exec(log);
-			if (match) resolve(match[1]!);
-		});
-		void exited.then((code) => reject(new Error(`rigtop exporter exited (${code}) before serving:\n${log}`)));
-	});
-	return {child, metricsUrl, log: () => log, exit: async () => exited};
-}
-
-async function runCli(args: readonly string[]): Promise<{code: number | null; stderr: string}> {
-	return new Promise((resolve) => {
-		const child = spawn('node', [CLI, ...args], {env: env(), stdio: ['ignore', 'ignore', 'pipe']});
-		let stderr = '';
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.once('exit', (code) => resolve({code, stderr}));
-	});
-}
 
 async function proxyWithTokenFile(): Promise<{proxy: ProxySimulator; tokenFile: string}> {
 	const proxy = await startSimulator({
@@ -101,7 +59,7 @@ const polled = async (url: string, polls: number): Promise<{text: string; sample
 describe('rigtop exporter watching an xmrig-proxy', () => {
 	it('--worker-metrics-limit 2: two workers served, one warn line naming the three left out, whatever the polls', async () => {
 		const {proxy, tokenFile} = await proxyWithTokenFile();
-		const exporter = await startExporter([proxy.url, '--token-file', tokenFile, '--worker-metrics-limit', '2']);
+		const exporter = await startExporter([proxy.url, '--token-file', tokenFile, '--worker-metrics-limit', '2'], cleanups);
 		const {text, samples} = await polled(exporter.metricsUrl, 5);
 		expect(select(samples, 'xmrig_proxy_worker_connections')).toHaveLength(2);
 		expect(select(samples, 'xmrig_exporter_proxy_workers_omitted')[0]?.value).toBe(3);
@@ -124,7 +82,7 @@ describe('rigtop exporter watching an xmrig-proxy', () => {
 
 	it('--no-worker-metrics: no worker series, /1/workers read at most once; the live view refuses both flags', async () => {
 		const {proxy, tokenFile} = await proxyWithTokenFile();
-		const exporter = await startExporter([proxy.url, '--token-file', tokenFile, '--no-worker-metrics']);
+		const exporter = await startExporter([proxy.url, '--token-file', tokenFile, '--no-worker-metrics'], cleanups);
 		const {text, samples} = await polled(exporter.metricsUrl, 4);
 		expect(text).not.toContain('xmrig_proxy_worker_');
 		expect(select(samples, 'xmrig_proxy_workers')[0]?.value).toBe(5);

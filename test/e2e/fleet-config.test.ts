@@ -6,35 +6,16 @@
  * on the results undoes it (each config checked back). Keys go as a terminal sends them: several in one read.
  */
 import {execFile} from 'node:child_process';
-import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
-import {afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest';
-import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
+import {describe, expect, it, vi} from 'vitest';
+import {type Simulator} from '../../source/sim/simulator.js';
+import {sceneForEachTest} from './helpers/scene.js';
+import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);
 const TOKEN = 'e2e-fleet-config-token-9c';
-let terminal: TmuxTerminal | null = null;
-let simulators: Simulator[] = [];
-let dir = '';
-
-beforeAll(() => {
-	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
-});
-
-beforeEach(async () => {
-	dir = await mkdtemp(path.join(tmpdir(), 'rigtop-fleet-config-e2e-'));
-});
-
-afterEach(async () => {
-	await terminal?.kill();
-	terminal = null;
-	await Promise.all(simulators.map(async (sim) => sim.stop()));
-	simulators = [];
-	await rm(dir, {recursive: true, force: true});
-});
+const scene = sceneForEachTest('rigtop-fleet-config-e2e-');
 
 /** cpu.huge-pages-jit in a simulator's config as it stands, or "missing". */
 const jit = (sim: Simulator) => /"huge-pages-jit": (\w+)/.exec(sim.configText())?.[1] ?? 'missing';
@@ -42,24 +23,18 @@ const rowOf = (screen: string, name: string) => screen.split('\n').find((line) =
 
 describe('the fleet sets one config key on the marked rigs, in a real terminal', () => {
 	it('marks every rig, sets cpu.huge-pages-jit on those that have it, and undoes it from the results', async () => {
-		simulators = await Promise.all([
-			startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'c-six', seed: 41}),
-			startSimulator({dialect: '5', warm: true, token: TOKEN, restricted: false, workerId: 'c-five', seed: 42}),
-			startSimulator({dialect: '2', warm: true, token: TOKEN, restricted: false, workerId: 'c-old', seed: 43}),
-			startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'c-gone', seed: 44}),
+		const {simulators, rigs} = await scene.tokenFleet(TOKEN, [
+			{dialect: '6', workerId: 'c-six', seed: 41},
+			{dialect: '5', workerId: 'c-five', seed: 42},
+			{dialect: '2', workerId: 'c-old', seed: 43},
+			{dialect: '6', workerId: 'c-gone', seed: 44},
 		]);
 		const [six, five, old, gone] = simulators as [Simulator, Simulator, Simulator, Simulator];
 		await gone.stop();
-		const tokenFile = path.join(dir, 'token');
-		await writeFile(tokenFile, TOKEN);
-		await chmod(tokenFile, 0o600);
-		const rigs = path.join(dir, 'rigs.json');
-		const names = ['c-six', 'c-five', 'c-old', 'c-gone'];
-		await writeFile(rigs, JSON.stringify([six, five, old, gone].map((sim, index) => ({name: names[index], url: sim.url, tokenFile}))));
-		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
+		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
 			cols: 100,
 			rows: 30,
-			env: {XDG_STATE_HOME: path.join(dir, 'state'), XDG_CONFIG_HOME: path.join(dir, 'config')},
+			env: {XDG_STATE_HOME: path.join(scene.dir, 'state'), XDG_CONFIG_HOME: path.join(scene.dir, 'config')},
 		});
 		await terminal.waitFor((screen) => /c-gone +down/.test(screen) && /c-old +live/.test(screen) && /c-five +live/.test(screen), 8000);
 		expect([jit(six), jit(five), jit(old)]).toEqual(['false', 'false', 'missing']);
@@ -118,7 +93,7 @@ describe('the fleet sets one config key on the marked rigs, in a real terminal',
 		await vi.waitFor(
 			async () => {
 				const {stdout} = await run('node', [CLI, 'history', six.url], {
-					env: {...process.env, XDG_STATE_HOME: path.join(dir, 'state')},
+					env: {...process.env, XDG_STATE_HOME: path.join(scene.dir, 'state')},
 					timeout: 20_000,
 				});
 				expect(stdout).toMatch(/batch config set cpu\.huge-pages-jit \(this rigtop, 4 rigs\): cpu\.huge-pages-jit: false → true/);

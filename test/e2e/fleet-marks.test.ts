@@ -5,35 +5,16 @@
  * history.
  */
 import {execFile} from 'node:child_process';
-import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
-import {afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest';
-import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
+import {describe, expect, it, vi} from 'vitest';
+import {type Simulator} from '../../source/sim/simulator.js';
+import {sceneForEachTest} from './helpers/scene.js';
+import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);
 const TOKEN = 'e2e-marks-token-4d';
-let terminal: TmuxTerminal | null = null;
-let simulators: Simulator[] = [];
-let dir = '';
-
-beforeAll(() => {
-	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
-});
-
-beforeEach(async () => {
-	dir = await mkdtemp(path.join(tmpdir(), 'rigtop-marks-e2e-'));
-});
-
-afterEach(async () => {
-	await terminal?.kill();
-	terminal = null;
-	await Promise.all(simulators.map(async (sim) => sim.stop()));
-	simulators = [];
-	await rm(dir, {recursive: true, force: true});
-});
+const scene = sceneForEachTest('rigtop-marks-e2e-');
 
 async function paused(sim: Simulator): Promise<boolean> {
 	const response = await fetch(`${sim.url}/2/summary`, {headers: {authorization: `Bearer ${TOKEN}`}});
@@ -44,29 +25,19 @@ const rowOf = (screen: string, name: string) => screen.split('\n').find((line) =
 
 describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 	it('marks two of four rigs with Spaces in one chunk, pauses them after one question, lists each rig’s result', async () => {
-		simulators = await Promise.all([
-			startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-one', seed: 31}),
-			startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-two', seed: 32}),
-			startSimulator({dialect: '2.14', warm: true, token: TOKEN, restricted: false, workerId: 'm-old', seed: 33}),
-			startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'm-gone', seed: 34}),
+		const {simulators, rigs} = await scene.tokenFleet(TOKEN, [
+			{dialect: '6', workerId: 'm-one', seed: 31},
+			{dialect: '6', workerId: 'm-two', seed: 32},
+			{dialect: '2.14', workerId: 'm-old', seed: 33},
+			{dialect: '6', workerId: 'm-gone', seed: 34},
 		]);
 		const [one, two, old, gone] = simulators as [Simulator, Simulator, Simulator, Simulator];
 		await gone.stop();
-		const tokenFile = path.join(dir, 'token');
-		await writeFile(tokenFile, TOKEN);
-		await chmod(tokenFile, 0o600);
-		const rigs = path.join(dir, 'rigs.json');
-		await writeFile(
-			rigs,
-			JSON.stringify(
-				[one, two, old, gone].map((sim, index) => ({name: ['m-one', 'm-two', 'm-old', 'm-gone'][index], url: sim.url, tokenFile})),
-			),
-		);
-		const state = path.join(dir, 'state');
-		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
+		const state = path.join(scene.dir, 'state');
+		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
 			cols: 100,
 			rows: 30,
-			env: {XDG_STATE_HOME: state, XDG_CONFIG_HOME: path.join(dir, 'config')},
+			env: {XDG_STATE_HOME: state, XDG_CONFIG_HOME: path.join(scene.dir, 'config')},
 		});
 		await terminal.waitFor((screen) => /m-gone +down/.test(screen) && /m-old +live/.test(screen), 8000);
 

@@ -3,17 +3,15 @@
  * loopback): --rigs lists the proxy, --where says it is one, the proxy row shows its workers, its 1 min rate in H/s
  * and its upstreams, sort and filter keep it, and `rigtop config get` on the proxy hides its passwords.
  */
-import {execFile} from 'node:child_process';
 import {mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {promisify} from 'node:util';
 import {afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import type {ProxySimulator} from '../../source/sim/proxy-simulator.js';
+import {runCli} from './helpers/cli.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
-const run = promisify(execFile);
 const TOKEN = 'fleet-proxy-token-27';
 const POOL_PASS = 'fleet-proxy-pool-pass-64';
 let terminal: TmuxTerminal | null = null;
@@ -71,16 +69,7 @@ async function rigsFile(): Promise<string> {
 }
 
 async function rigtop(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: dir};
-	delete env['CI'];
-	delete env['RIGTOP_TOKEN'];
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env, cwd: dir, timeout: 20_000});
-		return {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
+	return runCli(args, {env: {HOME: dir}, unset: ['CI', 'RIGTOP_TOKEN'], cwd: dir});
 }
 
 const rowOf = (screen: string, name: string) => screen.split('\n').find((line) => new RegExp(`^[▸ ][ !]${name} `).test(line)) ?? '';

@@ -1,40 +1,21 @@
 import {execFile} from 'node:child_process';
-import {chmod, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
+import {chmod, readFile, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {promisify} from 'node:util';
-import {afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest';
+import {describe, expect, it, vi} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
+import {sceneForEachTest} from './helpers/scene.js';
+import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);
-let terminal: TmuxTerminal | null = null;
-let simulators: Simulator[] = [];
-let dir = '';
-
-beforeAll(() => {
-	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
-});
-
-beforeEach(async () => {
-	dir = await mkdtemp(path.join(tmpdir(), 'rigtop-fleet-e2e-'));
-});
-
-afterEach(async () => {
-	await terminal?.kill();
-	terminal = null;
-	await Promise.all(simulators.map(async (sim) => sim.stop()));
-	simulators = [];
-	await rm(dir, {recursive: true, force: true});
-});
+const scene = sceneForEachTest('rigtop-fleet-e2e-');
 
 async function threeRigs(): Promise<Simulator[]> {
-	simulators = await Promise.all([
-		startSimulator({dialect: '6', warm: true, workerId: 'fleet-six', seed: 21}),
-		startSimulator({dialect: '5', warm: true, workerId: 'fleet-five', seed: 22}),
-		startSimulator({dialect: '2', warm: true, workerId: 'fleet-two', seed: 23}),
+	return scene.simulate([
+		{dialect: '6', warm: true, workerId: 'fleet-six', seed: 21},
+		{dialect: '5', warm: true, workerId: 'fleet-five', seed: 22},
+		{dialect: '2', warm: true, workerId: 'fleet-two', seed: 23},
 	]);
-	return simulators;
 }
 
 const rowOf = (screen: string, name: string) => screen.split('\n').find((line) => line.includes(name)) ?? '';
@@ -42,14 +23,14 @@ const rowOf = (screen: string, name: string) => screen.split('\n').find((line) =
 describe('the fleet view in a real terminal', () => {
 	it('shows three rigs of three dialects with a total; a stopped rig is flagged within two intervals, then down, and the alert command gets its JSON; Enter/Esc move between fleet and rig', async () => {
 		const [six, five, two] = await threeRigs();
-		const recorder = path.join(dir, 'record.cjs');
-		const out = path.join(dir, 'alerts.jsonl');
+		const recorder = path.join(scene.dir, 'record.cjs');
+		const out = path.join(scene.dir, 'alerts.jsonl');
 		await writeFile(
 			recorder,
 			`let s='';process.stdin.on('data',(c)=>{s+=c});process.stdin.on('end',()=>require('fs').appendFileSync(process.argv[2],s));\n`,
 		);
 		const intervalMs = 1000;
-		terminal = await TmuxTerminal.start(
+		const terminal = await scene.start(
 			['node', CLI, six!.url, five!.url, two!.url, '-i', String(intervalMs / 1000), '--bell', '--on-alert', `node '${recorder}' '${out}'`],
 			{cols: 100, rows: 24},
 		);
@@ -95,24 +76,24 @@ describe('the fleet view in a real terminal', () => {
 
 describe('the fleet at full width: names, sort, filter, poll all, the last hour, warnings under their rig', () => {
 	it('200 columns show names and pools whole and the last-hour column; twins by port; s sorts with the cursor on its rig; / filters; R polls now; a rig file warning is that rig’s', async () => {
-		simulators = await Promise.all([
-			startSimulator({dialect: '6', warm: true, workerId: 'garage-ryzen-9-5950x-left', seed: 31}),
-			startSimulator({dialect: '5', warm: true, workerId: 'twin', seed: 32, token: 'e2e-fleet-token'}),
-			startSimulator({dialect: '2', warm: true, workerId: 'twin', seed: 33}),
+		const simulators = await scene.simulate([
+			{dialect: '6', warm: true, workerId: 'garage-ryzen-9-5950x-left', seed: 31},
+			{dialect: '5', warm: true, workerId: 'twin', seed: 32, token: 'e2e-fleet-token'},
+			{dialect: '2', warm: true, workerId: 'twin', seed: 33},
 		]);
 		const [garage, twinA, twinB] = simulators;
 		const portOf = (sim: Simulator | undefined) => new URL(sim!.url).port;
 		// The second rig's token file can be read by others: a warning about that rig alone.
-		const token = path.join(dir, 'twin.token');
+		const token = path.join(scene.dir, 'twin.token');
 		await writeFile(token, 'e2e-fleet-token\n');
 		await chmod(token, 0o644);
-		const rigs = path.join(dir, 'rigs.json');
+		const rigs = path.join(scene.dir, 'rigs.json');
 		await writeFile(rigs, JSON.stringify([{url: garage!.url}, {url: twinA!.url, tokenFile: 'twin.token'}, {url: twinB!.url}]));
 		// A long interval: only R can make the rows notice a stopped rig within seconds.
-		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '30'], {
+		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '30'], {
 			cols: 200,
 			rows: 50,
-			env: {XDG_STATE_HOME: path.join(dir, 'state')},
+			env: {XDG_STATE_HOME: path.join(scene.dir, 'state')},
 		});
 		const first = await terminal.waitFor((screen) => /● 3 live/.test(screen), 8000);
 		const lines = first.split('\n');
@@ -165,7 +146,7 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 
 	it('--no-history: no last-hour column, at any width', async () => {
 		const [six, five] = await threeRigs();
-		terminal = await TmuxTerminal.start(['node', CLI, six!.url, five!.url, '--no-history'], {cols: 200, rows: 30});
+		const terminal = await scene.start(['node', CLI, six!.url, five!.url, '--no-history'], {cols: 200, rows: 30});
 		const screen = await terminal.waitFor(/● 2 live/, 8000);
 		expect(screen.split('\n')[1]).toMatch(/^ {2}rig listed▲ +state +10s +60s +15m +shares/);
 		expect(screen).not.toContain('last hour');
@@ -174,16 +155,15 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 
 describe('the fleet at 80×24: totals, the sort arrow (issue 22, items 4 and 11)', () => {
 	it('a rig started seconds ago is in the headline total; the 15 m total says "· 3 of 4"; s and I mark the sorted column', async () => {
-		simulators = await Promise.all([
-			startSimulator({dialect: '6', warm: true, workerId: 'warm-one', seed: 41}),
-			startSimulator({dialect: '6', warm: true, workerId: 'warm-two', seed: 42}),
-			startSimulator({dialect: '5', warm: true, workerId: 'warm-three', seed: 43}),
+		const simulators = await scene.simulate([
+			{dialect: '6', warm: true, workerId: 'warm-one', seed: 41},
+			{dialect: '6', warm: true, workerId: 'warm-two', seed: 42},
+			{dialect: '5', warm: true, workerId: 'warm-three', seed: 43},
 			// Freshly started: its 10 s fills within seconds, its 15 m not for minutes.
-			startSimulator({dialect: '6', workerId: 'fresh', seed: 44, timeScale: 4}),
+			{dialect: '6', workerId: 'fresh', seed: 44, timeScale: 4},
 		]);
-		const rigs = path.join(dir, 'rigs.json');
-		await writeFile(rigs, JSON.stringify(simulators.map((sim) => ({url: sim.url}))));
-		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '1', '--no-history'], {cols: 80, rows: 24});
+		const rigs = await scene.rigsFile(simulators.map((sim) => ({url: sim.url})));
+		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1', '--no-history'], {cols: 80, rows: 24});
 
 		// Every live rig has its 10 s: the headline counts all four (no "(3 of 4 up rigs)").
 		const rate = String.raw`([\d.]+) (k?)H/s`;
@@ -241,7 +221,7 @@ describe('--once with several miners', () => {
 		const dead = await startSimulator({dialect: '6'});
 		const deadUrl = dead.url;
 		await dead.stop();
-		const rigs = path.join(dir, 'rigs.json');
+		const rigs = path.join(scene.dir, 'rigs.json');
 		await writeFile(
 			rigs,
 			JSON.stringify([
@@ -268,7 +248,7 @@ describe('--once with several miners', () => {
 		expect(report.miners[0]?.miner?.workerId).toBe('fleet-six');
 		expect(report.miners[2]?.error?.kind).toBe('unreachable');
 
-		const bad = await run('node', [CLI, '--once', '--rigs', path.join(dir, 'nope.json')], {env, timeout: 20_000}).catch(
+		const bad = await run('node', [CLI, '--once', '--rigs', path.join(scene.dir, 'nope.json')], {env, timeout: 20_000}).catch(
 			(error: unknown) => error as {code: number; stderr: string},
 		);
 		expect((bad as {code: number}).code).toBe(2);

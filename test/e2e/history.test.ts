@@ -4,17 +4,16 @@
  * same miner at once, a restart that continues the history, `rigtop history` against the real store, and a
  * read-only state folder (history off with one line, the report printed all the same).
  */
-import {execFile, spawn} from 'node:child_process';
-import {chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {spawn} from 'node:child_process';
+import {chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {promisify} from 'node:util';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {loadSqlite} from '../../source/history/sqlite.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {runCli} from './helpers/cli.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
-const run = promisify(execFile);
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -43,32 +42,7 @@ async function terminal(args: readonly string[], env: Record<string, string>): P
 }
 
 async function cli(args: readonly string[], env: Record<string, string>): Promise<{code: number; stdout: string; stderr: string}> {
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env: {...process.env, ...env}, timeout: 20_000});
-		return {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
-}
-
-/** The pid of rigtop's process in the terminal's pane (the pane runs sh, which runs env, which execs node). */
-async function rigtopPid(term: TmuxTerminal): Promise<number> {
-	const {stdout} = await run('tmux', ['-L', term.socket, 'display', '-p', '-t', term.session, '#{pane_pid}']);
-	const shell = Number(stdout.trim());
-	const deadline = Date.now() + 5000;
-	while (Date.now() < deadline) {
-		const children = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-		// rigtop sets its process title, so it is told by what it runs: node.
-		for (const pid of children) {
-			if (readFileSync(`/proc/${pid}/stat`, 'utf8').includes('(node)') || readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('rigtop'))
-				return pid;
-		}
-
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-
-	throw new Error('rigtop’s process not found');
+	return runCli(args, {env, unset: []});
 }
 
 function openStore(file: string) {
@@ -86,7 +60,7 @@ describe('history with the built CLI', () => {
 		for (let round = 0; round < 4; round++) {
 			const term = await terminal([sim.url, '--interval', '0.25'], env);
 			await term.waitFor('kill-rig', 10_000);
-			const pid = await rigtopPid(term);
+			const pid = await term.programPid();
 			await new Promise((resolve) => setTimeout(resolve, 700 + Math.random() * 6300));
 			process.kill(pid, 'SIGKILL');
 			killedAt.push(Date.now());

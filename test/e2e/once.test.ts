@@ -7,6 +7,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {keysHelpLines} from '../../source/ui/keys/reference.js';
 import {routesProxy626, startReplayMiner, type ReplayMiner} from '../miner/helpers/replay-miner.js';
+import {runCli} from './helpers/cli.js';
 import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);
@@ -21,15 +22,7 @@ afterEach(async () => {
 });
 
 async function rigtop(args: string[], env: Record<string, string> = {}): Promise<{code: number; stdout: string; stderr: string}> {
-	const childEnv: NodeJS.ProcessEnv = {...process.env, ...env};
-	delete childEnv['CI'];
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env: childEnv, timeout: 20_000});
-		return {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
+	return runCli(args, {env});
 }
 
 describe('rigtop --once', () => {
@@ -106,40 +99,57 @@ describe('rigtop --once', () => {
 	});
 });
 
+/** A `--require` hook that writes, as the process exits, the list of the modules it loaded to `out`. */
+const moduleListHook = (out: string) =>
+	`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));`;
+
+/**
+ * Runs the built CLI with `args` under `node --require HOOK`, whose source `hook(out)` gets the file it may write to, in
+ * a fresh folder removed after (its state folder the history's; with `token`, a 0600 token file passed with
+ * --token-file); CI unset, `env` added. Resolves with its stdout and what the hook wrote.
+ */
+async function runWithHook(
+	hook: (out: string) => string,
+	args: readonly string[],
+	options: {token?: string; env?: NodeJS.ProcessEnv} = {},
+): Promise<{stdout: string; written: string}> {
+	const work = mkdtempSync(path.join(tmpdir(), 'rigtop-hook-'));
+	try {
+		const hookFile = path.join(work, 'hook.cjs');
+		const out = path.join(work, 'out.txt');
+		writeFileSync(hookFile, hook(out));
+		const tokenArgs: string[] = [];
+		if (options.token !== undefined) {
+			const tokenFile = path.join(work, 'token');
+			writeFileSync(tokenFile, `${options.token}\n`, {mode: 0o600});
+			tokenArgs.push('--token-file', tokenFile);
+		}
+
+		const env: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: path.join(work, 'state'), ...options.env};
+		delete env['CI'];
+		const {stdout} = await run('node', ['--require', hookFile, CLI, ...args, ...tokenArgs], {env, timeout: 20_000});
+		return {stdout, written: readFileSync(out, 'utf8')};
+	} finally {
+		rmSync(work, {recursive: true, force: true});
+	}
+}
+
 describe('what --once loads', () => {
 	// Each of Node's own modules that a run loads is compiled at every start, and without Node's code cache when the
 	// node has any V8 option (Node 22): node:crypto was about 6 ms, child_process about 5 (docs/performance.md).
 	it('neither node:crypto nor child_process, with a token file and the history on', async () => {
 		const six = await startSimulator({dialect: '6', warm: true, workerId: 'modules', token: 'modules-token'});
 		simulators.push(six);
-		const work = mkdtempSync(path.join(tmpdir(), 'rigtop-modules-'));
-		try {
-			const hook = path.join(work, 'hook.cjs');
-			const list = path.join(work, 'modules.txt');
-			const tokenFile = path.join(work, 'token');
-			writeFileSync(tokenFile, 'modules-token\n', {mode: 0o600});
-			writeFileSync(
-				hook,
-				`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
-			);
-			const childEnv: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: path.join(work, 'state')};
-			delete childEnv['CI'];
-			const {stdout} = await run('node', ['--require', hook, CLI, '--once', '--json', six.url, '--token-file', tokenFile], {
-				env: childEnv,
-				timeout: 20_000,
-			});
-			expect((JSON.parse(stdout) as {miners: {ok: boolean}[]}).miners[0]?.ok).toBe(true);
-			const loaded = readFileSync(list, 'utf8').split('\n');
-			// The run did load what it needs (the check is not vacuous): HTTP and the history store.
-			expect(loaded).toContain('NativeModule http');
-			expect(loaded).toContain('NativeModule sqlite');
-			expect(loaded.filter((name) => /^NativeModule (crypto|child_process)$/.test(name))).toEqual([]);
-			// perf_hooks is what meow's package normalization loads (normalize-package-data → hosted-git-info →
-			// lru-cache reads globalThis.performance): it runs when anything reads `cli.pkg`, 10–17 ms of every start.
-			expect(loaded).not.toContain('NativeModule perf_hooks');
-		} finally {
-			rmSync(work, {recursive: true, force: true});
-		}
+		const {stdout, written} = await runWithHook(moduleListHook, ['--once', '--json', six.url], {token: 'modules-token'});
+		expect((JSON.parse(stdout) as {miners: {ok: boolean}[]}).miners[0]?.ok).toBe(true);
+		const loaded = written.split('\n');
+		// The run did load what it needs (the check is not vacuous): HTTP and the history store.
+		expect(loaded).toContain('NativeModule http');
+		expect(loaded).toContain('NativeModule sqlite');
+		expect(loaded.filter((name) => /^NativeModule (crypto|child_process)$/.test(name))).toEqual([]);
+		// perf_hooks is what meow's package normalization loads (normalize-package-data → hosted-git-info →
+		// lru-cache reads globalThis.performance): it runs when anything reads `cli.pkg`, 10–17 ms of every start.
+		expect(loaded).not.toContain('NativeModule perf_hooks');
 	});
 
 	it('no ICU collator, though its sensors list sysfs folders', async () => {
@@ -147,62 +157,34 @@ describe('what --once loads', () => {
 		// Node 22, 12 on Node 26. A local --once read its sysfs folders in that order (docs/performance.md).
 		const six = await startSimulator({dialect: '6', warm: true, workerId: 'collator', token: 'collator-token'});
 		simulators.push(six);
-		const work = mkdtempSync(path.join(tmpdir(), 'rigtop-collator-'));
-		try {
-			const hook = path.join(work, 'hook.cjs');
-			const counted = path.join(work, 'collators.txt');
-			const tokenFile = path.join(work, 'token');
-			writeFileSync(tokenFile, 'collator-token\n', {mode: 0o600});
-			writeFileSync(
-				hook,
-				[
-					'let made = 0;',
-					'const Real = Intl.Collator;',
-					'Intl.Collator = new Proxy(Real, {construct(target, args) { made++; return Reflect.construct(target, args); }, apply(target, self, args) { made++; return Reflect.apply(target, self, args); }});',
-					'const compare = String.prototype.localeCompare;',
-					'String.prototype.localeCompare = function (...args) { if (args.length > 1) made++; return compare.apply(this, args); };',
-					`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(counted)}, String(made)));`,
-				].join('\n'),
-			);
-			const childEnv: NodeJS.ProcessEnv = {
-				...process.env,
-				XDG_STATE_HOME: path.join(work, 'state'),
-				RIGTOP_SYSFS: path.resolve('test/fixtures/sysfs/k10temp-tccd'),
-			};
-			delete childEnv['CI'];
-			const {stdout} = await run('node', ['--require', hook, CLI, '--once', '--json', six.url, '--token-file', tokenFile], {
-				env: childEnv,
-				timeout: 20_000,
-			});
-			const miner = (JSON.parse(stdout) as {miners: {ok: boolean; miner?: {sensors?: {temps: unknown[]}}}[]}).miners[0];
-			expect(miner?.ok).toBe(true);
-			// The sensors were read (the folders were listed): the check is not vacuous.
-			expect(miner?.miner?.sensors?.temps.length).toBeGreaterThan(0);
-			expect(readFileSync(counted, 'utf8')).toBe('0');
-		} finally {
-			rmSync(work, {recursive: true, force: true});
-		}
+		const counter = (counted: string) =>
+			[
+				'let made = 0;',
+				'const Real = Intl.Collator;',
+				'Intl.Collator = new Proxy(Real, {construct(target, args) { made++; return Reflect.construct(target, args); }, apply(target, self, args) { made++; return Reflect.apply(target, self, args); }});',
+				'const compare = String.prototype.localeCompare;',
+				'String.prototype.localeCompare = function (...args) { if (args.length > 1) made++; return compare.apply(this, args); };',
+				`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(counted)}, String(made)));`,
+			].join('\n');
+		const {stdout, written} = await runWithHook(counter, ['--once', '--json', six.url], {
+			token: 'collator-token',
+			env: {RIGTOP_SYSFS: path.resolve('test/fixtures/sysfs/k10temp-tccd')},
+		});
+		const miner = (JSON.parse(stdout) as {miners: {ok: boolean; miner?: {sensors?: {temps: unknown[]}}}[]}).miners[0];
+		expect(miner?.ok).toBe(true);
+		// The sensors were read (the folders were listed): the check is not vacuous.
+		expect(miner?.miner?.sensors?.temps.length).toBeGreaterThan(0);
+		expect(written).toBe('0');
 	});
 
 	it('--version after other words prints the version without normalizing package data (no perf_hooks)', async () => {
 		// A lone --version is meow's (it exits before rigtop's code); after other words it is rigtop's own.
-		const work = mkdtempSync(path.join(tmpdir(), 'rigtop-modules-'));
-		try {
-			const hook = path.join(work, 'hook.cjs');
-			const list = path.join(work, 'modules.txt');
-			writeFileSync(
-				hook,
-				`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
-			);
-			const {stdout} = await run('node', ['--require', hook, CLI, '127.0.0.1:9', '--once', '--version'], {timeout: 20_000});
-			expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-			const loaded = readFileSync(list, 'utf8').split('\n');
-			// The hook did write the list (the check is not vacuous).
-			expect(loaded).toContain('NativeModule fs');
-			expect(loaded).not.toContain('NativeModule perf_hooks');
-		} finally {
-			rmSync(work, {recursive: true, force: true});
-		}
+		const {stdout, written} = await runWithHook(moduleListHook, ['127.0.0.1:9', '--once', '--version']);
+		expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+		const loaded = written.split('\n');
+		// The hook did write the list (the check is not vacuous).
+		expect(loaded).toContain('NativeModule fs');
+		expect(loaded).not.toContain('NativeModule perf_hooks');
 	});
 });
 

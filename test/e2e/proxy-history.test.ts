@@ -2,16 +2,14 @@
  * An xmrig-proxy's history with the built CLI: a live rigtop on a simulated proxy sees a worker go (its event on the
  * event view), and `rigtop history --worker` prints that worker's own polls and event from the store.
  */
-import {execFile} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {promisify} from 'node:util';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {startSimulator} from '../../source/sim/simulator.js';
+import {runCli} from './helpers/cli.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
-const run = promisify(execFile);
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -22,13 +20,7 @@ beforeAll(() => {
 });
 
 async function cli(args: readonly string[], env: Record<string, string>): Promise<{code: number; stdout: string; stderr: string}> {
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env: {...process.env, ...env}, timeout: 20_000});
-		return {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
+	return runCli(args, {env, unset: []});
 }
 
 describe("a proxy's workers with the built CLI", () => {

@@ -7,13 +7,14 @@
  * there forever: the live view drew nothing at 97% CPU, --once never returned). And a --once against a wrong
  * address leaves no miner in `rigtop history --list`.
  */
-import {execFile, spawn, type ChildProcess} from 'node:child_process';
+import {execFile} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {startExporter} from './helpers/exporter.js';
 import {CLI, cliIsBuilt, TmuxTerminal} from './helpers/tmux.js';
 
 const run = promisify(execFile);
@@ -86,24 +87,6 @@ async function expectNoSpin(pid: number): Promise<void> {
 	expect(used / wall).toBeLessThan(0.5);
 }
 
-/** The pid of rigtop's process in the terminal's pane (the pane runs sh, which runs env, which execs node). */
-async function rigtopPid(term: TmuxTerminal): Promise<number> {
-	const {stdout} = await run('tmux', ['-L', term.socket, 'display', '-p', '-t', term.session, '#{pane_pid}']);
-	const shell = Number(stdout.trim());
-	const deadline = Date.now() + 5000;
-	while (Date.now() < deadline) {
-		const children = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-		for (const pid of children) {
-			if (readFileSync(`/proc/${pid}/stat`, 'utf8').includes('(node)') || readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('rigtop'))
-				return pid;
-		}
-
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-
-	throw new Error('rigtop’s process not found');
-}
-
 async function freePort(): Promise<number> {
 	const sim = await startSimulator({dialect: '6'});
 	const {port} = sim;
@@ -155,7 +138,7 @@ describe('a state folder where nothing can be made', () => {
 		const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
 		expect(metrics).toMatch(/^xmrig_up\{[^}]*\} 1$/m);
 
-		await expectNoSpin(await rigtopPid(term));
+		await expectNoSpin(await term.programPid());
 		// Still polling: the dashboard goes on.
 		const seen = sim.requests.length;
 		await term.waitFor(() => sim.requests.length > seen, 5000);
@@ -167,31 +150,17 @@ describe('a state folder where nothing can be made', () => {
 		const sim = await simulator({workerId: 'exp-rig'});
 		const env: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: UNDER_PROC};
 		delete env['CI'];
-		const child: ChildProcess = spawn('node', [CLI, 'exporter', sim.url, '--listen', '127.0.0.1:0', '--interval', '1'], {
-			env,
-			stdio: ['ignore', 'ignore', 'pipe'],
-		});
-		cleanups.push(() => {
-			child.kill();
-		});
-		let log = '';
-		const url = await new Promise<string>((resolve, reject) => {
-			child.stderr!.on('data', (chunk: Buffer) => {
-				log += chunk.toString();
-				const match = /serving (http:\/\/\S+\/metrics)/.exec(log);
-				if (match) resolve(match[1]!);
-			});
-			child.once('exit', (code) => reject(new Error(`rigtop exporter exited (${code}) before serving:\n${log}`)));
-		});
+		const exporter = await startExporter([sim.url], cleanups, {interval: '1', env, stdout: 'ignore'});
+		const url = exporter.metricsUrl;
 		// Up once its first poll is in.
 		const deadline = Date.now() + 8000;
 		while (!/^xmrig_up\{[^}]*\} 1$/m.test(await (await fetch(url)).text()) && Date.now() < deadline) {
 			await new Promise((resolve) => setTimeout(resolve, 100));
 		}
 
-		await expectNoSpin(child.pid!);
+		await expectNoSpin(exporter.child.pid!);
 		expect(await (await fetch(url)).text()).toMatch(/^xmrig_up\{[^}]*\} 1$/m);
-		expect(log).toMatch(/^ts=\S+Z level=info msg="serving http:\/\/127\.0\.0\.1:\d+\/metrics: 1 miner, polled every 1 s"\n$/);
+		expect(exporter.log()).toMatch(/^ts=\S+Z level=info msg="serving http:\/\/127\.0\.0\.1:\d+\/metrics: 1 miner, polled every 1 s"\n$/);
 	}, 30_000);
 
 	it('config set stops before any PUT: exit 1, one line naming the folder and the fix', async () => {
@@ -277,7 +246,7 @@ describe('a disk that fills up under a running rigtop', () => {
 		expect(lines).toHaveLength(1);
 		expect(lines[0]).toContain('history off: the disk is full');
 		expect(screen).not.toMatch(/ExperimentalWarning|Error:|at .*\(node:/);
-		await expectNoSpin(await rigtopPid(term));
+		await expectNoSpin(await term.programPid());
 		const seen = sim.requests.length;
 		await term.waitFor(() => sim.requests.length > seen, 5000);
 		expect((await term.screen()).split('\n').filter((line) => line.includes('history off'))).toHaveLength(1);

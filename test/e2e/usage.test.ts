@@ -1,20 +1,8 @@
-import {execFile} from 'node:child_process';
-import {promisify} from 'node:util';
 import {describe, expect, it} from 'vitest';
-import {CLI} from './helpers/tmux.js';
-
-const run = promisify(execFile);
+import {runCli} from './helpers/cli.js';
 
 async function rigtop(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-	const env: NodeJS.ProcessEnv = {...process.env};
-	delete env['CI'];
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env, timeout: 20_000});
-		return {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
+	return runCli(args);
 }
 
 describe('the built CLI on a wrong command line', () => {

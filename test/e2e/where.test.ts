@@ -2,16 +2,14 @@
  * `rigtop --where` with the built CLI: it lists the miners of every source it is given (addresses, --config, --rigs)
  * with where each came from, as the session would watch them, and a rigs file it cannot use is one line (exit 2).
  */
-import {execFile} from 'node:child_process';
 import net from 'node:net';
 import {chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {promisify} from 'node:util';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {CLI, cliIsBuilt} from './helpers/tmux.js';
+import {runCli} from './helpers/cli.js';
+import {cliIsBuilt} from './helpers/tmux.js';
 
-const run = promisify(execFile);
 const fixtures = path.resolve('test', 'fixtures', 'xmrig-configs');
 let dir = '';
 /** Loopback ports nobody listens on: discovery lends the token of a local miner listening on an address given. */
@@ -34,16 +32,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
 async function rigtop(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: dir};
-	delete env['CI'];
-	delete env['RIGTOP_TOKEN'];
-	try {
-		const {stdout, stderr} = await run('node', [CLI, ...args], {env, cwd: dir, timeout: 20_000});
-		return {code: 0, stdout, stderr};
-	} catch (error) {
-		const failure = error as {code?: number; stdout?: string; stderr?: string};
-		return {code: typeof failure.code === 'number' ? failure.code : -1, stdout: failure.stdout ?? '', stderr: failure.stderr ?? ''};
-	}
+	return runCli(args, {env: {HOME: dir}, unset: ['CI', 'RIGTOP_TOKEN'], cwd: dir});
 }
 
 describe('rigtop --where', () => {

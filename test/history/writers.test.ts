@@ -1,6 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest';
 import {HistoryReader} from '../../source/history/read.js';
 import {HistoryRecorder} from '../../source/history/recorder.js';
+import type {HistoryStore} from '../../source/history/store.js';
 import {HistoryWriter} from '../../source/history/writer.js';
 import type {MonitorState} from '../../source/monitor/types.js';
 import {makeSnapshot} from '../helpers/snapshot.js';
@@ -13,19 +14,34 @@ afterEach(() => {
 
 const MINUTE = 60_000;
 
+/**
+ * Two rigtops on one history file: connections `a` and `b` to one store in a fresh folder, each with its writer (ids 1
+ * and 2), both on one manual `clock`; the connections are closed and the folder removed after the test.
+ */
+function twoRigtops(): {
+	clock: ReturnType<typeof manualClock>;
+	a: HistoryStore;
+	b: HistoryStore;
+	writerA: HistoryWriter;
+	writerB: HistoryWriter;
+} {
+	const temp = tempDir();
+	const clock = manualClock();
+	const a = openStore(temp.dir, {now: clock.now}).store;
+	const b = openStore(temp.dir, {now: clock.now}).store;
+	cleanups.push(
+		() => a.close(),
+		() => b.close(),
+		temp.cleanup,
+	);
+	const writerA = new HistoryWriter(a, {now: clock.now, writerId: 1});
+	const writerB = new HistoryWriter(b, {now: clock.now, writerId: 2});
+	return {clock, a, b, writerA, writerB};
+}
+
 describe('history store: two rigtops on one miner', () => {
 	it('neither doubles the polls, the summaries nor the events (two connections to one file, interleaved)', () => {
-		const temp = tempDir();
-		const clock = manualClock();
-		const a = openStore(temp.dir, {now: clock.now}).store;
-		const b = openStore(temp.dir, {now: clock.now}).store;
-		cleanups.push(
-			() => a.close(),
-			() => b.close(),
-			temp.cleanup,
-		);
-		const writerA = new HistoryWriter(a, {now: clock.now, writerId: 1});
-		const writerB = new HistoryWriter(b, {now: clock.now, writerId: 2});
+		const {clock, a, b, writerA, writerB} = twoRigtops();
 		const start = clock.now();
 		// Both poll every 2 s, one second apart, for ten minutes; each sees the pool go and come back, at its own poll.
 		for (let t = start; t < start + 10 * MINUTE; t += 2000) {
@@ -59,17 +75,7 @@ describe('history store: two rigtops on one miner', () => {
 	});
 
 	it("the rig's sensors' events are one happening too, whatever degrees each rigtop read", () => {
-		const temp = tempDir();
-		const clock = manualClock();
-		const a = openStore(temp.dir, {now: clock.now}).store;
-		const b = openStore(temp.dir, {now: clock.now}).store;
-		cleanups.push(
-			() => a.close(),
-			() => b.close(),
-			temp.cleanup,
-		);
-		const writerA = new HistoryWriter(a, {now: clock.now, writerId: 1});
-		const writerB = new HistoryWriter(b, {now: clock.now, writerId: 2});
+		const {clock, b, writerA, writerB} = twoRigtops();
 		const t = clock.now();
 		const pair = [
 			['temp-high', 'CPU hot: Tctl 95°C', 'CPU hot: Tctl 96°C'],

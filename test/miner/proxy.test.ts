@@ -1,5 +1,5 @@
-import {afterEach, describe, expect, it} from 'vitest';
-import {MinerClient} from '../../source/miner/client.js';
+import {describe, expect, it} from 'vitest';
+import type {MinerClient} from '../../source/miner/client.js';
 import {MinerError} from '../../source/miner/errors.js';
 import {kiloToRate, MAX_PROXY_ROWS} from '../../source/miner/normalize-proxy.js';
 import {readProxyMiners} from '../../source/miner/proxy-miners.js';
@@ -12,32 +12,22 @@ import {
 	notFound6,
 	routes626,
 	routesProxy626,
-	startReplayMiner,
+	replayMinersForEachTest,
 	type ReplayMiner,
 	type Routes,
 } from './helpers/replay-miner.js';
 
 type Json = Record<string, unknown>;
 
-const miners: ReplayMiner[] = [];
-const clients: MinerClient[] = [];
+const replay = replayMinersForEachTest();
 const PASSWORD = 'fixture-pool-pass1';
 
-afterEach(async () => {
-	await Promise.all(clients.splice(0).map(async (client) => client.close()));
-	await Promise.all(miners.splice(0).map(async (miner) => miner.close()));
-});
-
 async function proxyWith(routes: Routes, fallback?: string): Promise<ReplayMiner> {
-	const miner = await startReplayMiner(routes, fallback);
-	miners.push(miner);
-	return miner;
+	return replay.start(routes, fallback);
 }
 
 function clientFor(miner: ReplayMiner): MinerClient {
-	const client = new MinerClient({url: miner.url, token: 'proxy-secret-3b7'});
-	clients.push(client);
-	return client;
+	return replay.client(miner, 'proxy-secret-3b7');
 }
 
 function readerFor(miner: ReplayMiner): MinerReader {

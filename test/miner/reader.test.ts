@@ -1,5 +1,4 @@
-import {afterEach, describe, expect, it} from 'vitest';
-import {MinerClient} from '../../source/miner/client.js';
+import {describe, expect, it} from 'vitest';
 import {detectDialect} from '../../source/miner/dialect.js';
 import {MinerError} from '../../source/miner/errors.js';
 import {MinerReader} from '../../source/miner/reader.js';
@@ -12,31 +11,21 @@ import {
 	notFound6,
 	routes216,
 	routes626,
-	startReplayMiner,
+	replayMinersForEachTest,
 	type ReplayMiner,
 	type Routes,
 } from './helpers/replay-miner.js';
 
 type Json = Record<string, unknown>;
 
-const miners: ReplayMiner[] = [];
-const clients: MinerClient[] = [];
-
-afterEach(async () => {
-	await Promise.all(clients.splice(0).map(async (client) => client.close()));
-	await Promise.all(miners.splice(0).map(async (miner) => miner.close()));
-});
+const replay = replayMinersForEachTest();
 
 async function minerWith(routes: Routes, fallback?: string): Promise<ReplayMiner> {
-	const miner = await startReplayMiner(routes, fallback);
-	miners.push(miner);
-	return miner;
+	return replay.start(routes, fallback);
 }
 
 function readerFor(miner: ReplayMiner, token: string | null = null): MinerReader {
-	const client = new MinerClient({url: miner.url, token});
-	clients.push(client);
-	return new MinerReader(client);
+	return new MinerReader(replay.client(miner, token));
 }
 
 async function readError(reader: MinerReader): Promise<MinerError> {
@@ -63,6 +52,12 @@ function with626Summary(change: (summary: Json) => void): Routes {
 	change(summary);
 	return {...routes626(), 'GET /2/summary': json(summary)};
 }
+
+/** A 6.26 miner's routes whose summary says it has been up `seconds`. */
+const withUptime = (seconds: number): Routes =>
+	with626Summary((summary) => {
+		summary['uptime'] = seconds;
+	});
 
 describe('dialect detection (from payload shapes)', () => {
 	it('finds v2 on a real 6.26 with two requests, and reads with two per poll', async () => {
@@ -146,8 +141,7 @@ describe('dialect detection (from payload shapes)', () => {
 
 	it('detectDialect returns the documents it read', async () => {
 		const miner = await minerWith(routes626());
-		const client = new MinerClient({url: miner.url, token: null});
-		clients.push(client);
+		const client = replay.client(miner);
 		const found = await detectDialect(client);
 		expect(found.dialect.name).toBe('v2');
 		expect(found.summary).toEqual(captureJson('v6.26/restricted-notoken/get_2_summary_notoken.txt'));
@@ -221,18 +215,10 @@ describe('detection failures', () => {
 
 describe('re-detection after a restart or a replacement', () => {
 	it('detects once when the uptime goes down', async () => {
-		const miner = await minerWith(
-			with626Summary((summary) => {
-				summary['uptime'] = 5000;
-			}),
-		);
+		const miner = await minerWith(withUptime(5000));
 		const reader = readerFor(miner);
 		await reader.read();
-		miner.setRoutes(
-			with626Summary((summary) => {
-				summary['uptime'] = 3;
-			}),
-		);
+		miner.setRoutes(withUptime(3));
 		const before = miner.seen().length;
 		const snapshot = await reader.read();
 		expect(snapshot.uptime).toBe(3);
@@ -243,18 +229,10 @@ describe('re-detection after a restart or a replacement', () => {
 	});
 
 	it('does not re-detect while the uptime grows', async () => {
-		const miner = await minerWith(
-			with626Summary((summary) => {
-				summary['uptime'] = 100;
-			}),
-		);
+		const miner = await minerWith(withUptime(100));
 		const reader = readerFor(miner);
 		await reader.read();
-		miner.setRoutes(
-			with626Summary((summary) => {
-				summary['uptime'] = 102;
-			}),
-		);
+		miner.setRoutes(withUptime(102));
 		const before = miner.seen().length;
 		await reader.read();
 		expect(miner.seen().length - before).toBe(2);

@@ -16,6 +16,23 @@ afterEach(async () => {
 	dir = '';
 });
 
+/** A live run's plan as the CLI makes it for `--rigs FILE`: no history, no token and no config given. */
+function rigsPlan(rigsFile: string): RunPlan {
+	return {
+		mode: 'live',
+		demo: false,
+		rigsFile,
+		urls: [],
+		history: false,
+		intervalMs: 2000,
+		pausedAlertMs: 600_000,
+		tokenFile: undefined,
+		tokenFlag: undefined,
+		tokenEnv: undefined,
+		configPath: undefined,
+	} as unknown as RunPlan;
+}
+
 describe('--rigs: what is found about one rig is noted on it', () => {
 	test("a rig's token file others can read and its token going out in clear are that rig's notes, not the others'", async () => {
 		dir = await mkdtemp(path.join(tmpdir(), 'rigtop-build-session-'));
@@ -30,19 +47,7 @@ describe('--rigs: what is found about one rig is noted on it', () => {
 				{name: 'garage', url: '10.0.0.7:18088', tokenFile: 'garage.token'},
 			]),
 		);
-		const plan = {
-			mode: 'live',
-			demo: false,
-			rigsFile: rigs,
-			urls: [],
-			history: false,
-			intervalMs: 2000,
-			pausedAlertMs: 600_000,
-			tokenFile: undefined,
-			tokenFlag: undefined,
-			tokenEnv: undefined,
-			configPath: undefined,
-		} as unknown as RunPlan;
+		const plan = rigsPlan(rigs);
 		const warned: string[] = [];
 		session = await buildSession(plan, (line) => warned.push(line));
 		const [attic, garage] = session.miners;
@@ -68,19 +73,7 @@ describe('--rigs with an xmrig-proxy', () => {
 				{name: 'front', url: '127.0.0.1:18682', kind: 'proxy'},
 			]),
 		);
-		const plan = {
-			mode: 'live',
-			demo: false,
-			rigsFile: rigs,
-			urls: [],
-			history: false,
-			intervalMs: 2000,
-			pausedAlertMs: 600_000,
-			tokenFile: undefined,
-			tokenFlag: undefined,
-			tokenEnv: undefined,
-			configPath: undefined,
-		} as unknown as RunPlan;
+		const plan = rigsPlan(rigs);
 		const where = formatWhere(await whereResult(plan));
 		expect(where[0]).toBe('rigtop will monitor 1 miner and 1 xmrig-proxy:');
 		expect(where).toContain('  attic  http://127.0.0.1:18681');

@@ -4,32 +4,14 @@
  * check could not fail; here Ink's own chalk instance is switched to truecolor first, and a
  * colour-on render proves the switch works before the colour-off renders are checked.
  */
-import {createRequire} from 'node:module';
-import {pathToFileURL} from 'node:url';
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import type {MonitorState} from '../../source/monitor/types.js';
 import {App} from '../../source/ui/app.js';
+import {inkTruecolorForTests} from './helpers/colour.js';
 import {createStore, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from './helpers/state.js';
 import {renderTerminal} from './helpers/terminal.js';
 
-type Chalk = {level: number};
-
-let inkChalk: Chalk;
-let previousLevel = 0;
-
-beforeAll(async () => {
-	// Ink imports its own chalk (ink/node_modules/chalk); resolve that exact module, not the root one.
-	const require = createRequire(import.meta.url);
-	const chalkPath = createRequire(require.resolve('ink')).resolve('chalk');
-	const module = (await import(pathToFileURL(chalkPath).href)) as {default: Chalk};
-	inkChalk = module.default;
-	previousLevel = inkChalk.level;
-	inkChalk.level = 3;
-});
-
-afterAll(() => {
-	inkChalk.level = previousLevel;
-});
+inkTruecolorForTests();
 
 /** SGR sequences that set or reset a foreground or background colour (30–49, 90–107). */
 function colourSequences(text: string): string[] {

@@ -1,17 +1,14 @@
-import {createRequire} from 'node:module';
-import {pathToFileURL} from 'node:url';
 import {stripVTControlCharacters} from 'node:util';
 import fc from 'fast-check';
 import {Box, Text} from 'ink';
 import {describe, expect, test} from 'vitest';
 import {trimBreak, wordLines, Wrapped, wrapLines, wrappedHeight} from '../../source/ui/wrap.js';
+import {inkChalk} from './helpers/colour.js';
 import {linesOf, renderTerminal} from './helpers/terminal.js';
 
 /** Runs `body` with Ink's own chalk (ink/node_modules/chalk) in truecolor: the test setup pins it to none (FORCE_COLOR=0). */
 async function withColour(body: () => Promise<void>): Promise<void> {
-	const require = createRequire(import.meta.url);
-	const chalkPath = createRequire(require.resolve('ink')).resolve('chalk');
-	const chalk = ((await import(pathToFileURL(chalkPath).href)) as {default: {level: number}}).default;
+	const chalk = await inkChalk();
 	const previous = chalk.level;
 	chalk.level = 3;
 	try {

@@ -5,20 +5,19 @@
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {runConfigCommand, type ConfigCommandOptions} from '../../../source/commands/config/config.js';
+import type {ConfigCommandOptions} from '../../../source/commands/config/config.js';
 import {runHistoryCommand} from '../../../source/commands/history/history.js';
 import {HistoryReader} from '../../../source/history/read.js';
 import {HistoryStore} from '../../../source/history/store.js';
 import {HistoryWriter} from '../../../source/history/writer.js';
 import {goodSample, observation} from '../../history/helpers.js';
 import {startSimulator, type Simulator} from '../../../source/sim/simulator.js';
+import {runConfig, type Captured} from './helpers.js';
 import {tempDir, v6Config} from '../../config/helpers/fixtures.js';
 import {json, startReplayServer} from '../../config/helpers/replay-server.js';
 
 const TOKEN = 'cli-config-token-77';
 const POOL_PASS = 'cli-pool-password-3';
-
-type Captured = {code: number; out: string; err: string};
 
 let sim: Simulator;
 let temp: ReturnType<typeof tempDir>;
@@ -35,30 +34,7 @@ afterEach(async () => {
 });
 
 async function config(argv: readonly string[], options: Partial<ConfigCommandOptions> = {}): Promise<Captured> {
-	let out = '';
-	let err = '';
-	const code = await runConfigCommand(argv, {
-		urls: [sim.url],
-		tokenFile: undefined,
-		tokenEnv: TOKEN,
-		tokenFlag: undefined,
-		configPath: undefined,
-		yes: false,
-		readOnly: false,
-		backupDir: path.join(temp.dir, 'backups'),
-		verifyIntervalMs: 50,
-		verifyTimeoutMs: 3000,
-		discovery: {homeDir: temp.dir, procRoot: path.join(temp.dir, 'no-proc')},
-		stdout: {write: (text: string) => (out += text)},
-		stderr: {write: (text: string) => (err += text)},
-		...options,
-	});
-	for (const secret of [TOKEN, POOL_PASS]) {
-		expect(out).not.toContain(secret);
-		expect(err).not.toContain(secret);
-	}
-
-	return {code, out, err};
+	return runConfig(argv, {url: sim.url, token: TOKEN, dir: temp.dir, secrets: [TOKEN, POOL_PASS]}, options);
 }
 
 const openStores: HistoryStore[] = [];

@@ -2,18 +2,16 @@
  * `rigtop config get|set` against a simulated xmrig-proxy (its /1/config, GET and PUT as on the miner): the proxy's
  * own keys are known (mode, bind, workers, custom-diff, access-password, reuse-timeout), its secrets masked.
  */
-import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {runConfigCommand, type ConfigCommandOptions} from '../../../source/commands/config/config.js';
+import type {ConfigCommandOptions} from '../../../source/commands/config/config.js';
 import {startSimulator} from '../../../source/sim/simulator.js';
 import type {ProxySimulator} from '../../../source/sim/proxy-simulator.js';
+import {runConfig, type Captured} from './helpers.js';
 import {tempDir} from '../../config/helpers/fixtures.js';
 
 const TOKEN = 'proxy-config-token-41';
 const POOL_PASS = 'proxy-pool-pass-62';
 const ACCESS_PASSWORD = 'proxy-miners-login-83';
-
-type Captured = {code: number; out: string; err: string};
 
 let sim: ProxySimulator;
 let temp: ReturnType<typeof tempDir>;
@@ -36,30 +34,7 @@ afterEach(async () => {
 });
 
 async function config(argv: readonly string[], options: Partial<ConfigCommandOptions> = {}): Promise<Captured> {
-	let out = '';
-	let err = '';
-	const code = await runConfigCommand(argv, {
-		urls: [sim.url],
-		tokenFile: undefined,
-		tokenEnv: TOKEN,
-		tokenFlag: undefined,
-		configPath: undefined,
-		yes: false,
-		readOnly: false,
-		backupDir: path.join(temp.dir, 'backups'),
-		verifyIntervalMs: 50,
-		verifyTimeoutMs: 3000,
-		discovery: {homeDir: temp.dir, procRoot: path.join(temp.dir, 'no-proc')},
-		stdout: {write: (text: string) => (out += text)},
-		stderr: {write: (text: string) => (err += text)},
-		...options,
-	});
-	for (const secret of [TOKEN, POOL_PASS, ACCESS_PASSWORD]) {
-		expect(out).not.toContain(secret);
-		expect(err).not.toContain(secret);
-	}
-
-	return {code, out, err};
+	return runConfig(argv, {url: sim.url, token: TOKEN, dir: temp.dir, secrets: [TOKEN, POOL_PASS, ACCESS_PASSWORD]}, options);
 }
 
 describe('rigtop config against an xmrig-proxy', () => {

@@ -3,11 +3,11 @@
  * CSV — from a real store; a rig on another machine's are empty (CSV) or null (JSON), and its text says none was
  * recorded.
  */
-import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {runHistoryCommand, type HistoryCommandOptions} from '../../../source/commands/history/history.js';
+import {runHistoryCommand} from '../../../source/commands/history/history.js';
 import {HistoryWriter} from '../../../source/history/writer.js';
-import {goodSample, manualClock, observation, openStore, sixFacts, tempDir} from '../../history/helpers.js';
+import {goodSample, observation, sixFacts} from '../../history/helpers.js';
+import {capture, clockedStore, historyOptions} from './helpers.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -18,20 +18,12 @@ const MINUTE = 60_000;
 const LOCAL = 'http://127.0.0.1:18080';
 const REMOTE = 'http://10.0.0.9:8080';
 
-function capture() {
-	let text = '';
-	return {stream: {write: (chunk: string) => (text += chunk)}, text: () => text};
-}
-
 /**
  * Twenty minutes of two rigs polled every 10 s: a local one whose temperature climbs from 60 °C by 1 °C a minute (its
  * sensor's max 95 °C), at 3800 MHz, 120 W and 40 H/W (no watts on its first poll, as on a first reading), and a remote one.
  */
 function storeOfTwo() {
-	const temp = tempDir();
-	cleanups.push(temp.cleanup);
-	const clock = manualClock();
-	const {store} = openStore(temp.dir, {now: clock.now});
+	const {store, clock, dir, file} = clockedStore(cleanups);
 	const local = new HistoryWriter(store, {now: clock.now});
 	const remote = new HistoryWriter(store, {now: clock.now});
 	const start = clock.now();
@@ -59,30 +51,22 @@ function storeOfTwo() {
 	local.summarize([local.minerOf(0) ?? -1], true);
 	remote.summarize([remote.minerOf(0) ?? -1], true);
 	store.close();
-	return {file: path.join(temp.dir, 'rigtop', 'history.sqlite'), dir: temp.dir, end: clock.now()};
+	return {file, dir, end: clock.now()};
 }
 
 async function history(url: string, format: 'text' | 'json' | 'csv'): Promise<string> {
 	const {file, dir, end} = storeOfTwo();
 	const out = capture();
-	const options: HistoryCommandOptions = {
+	const options = historyOptions(file, dir, {
 		urls: [url],
 		since: '1h',
-		until: undefined,
 		json: format === 'json',
 		csv: format === 'csv',
-		list: false,
-		tokenFile: undefined,
-		tokenEnv: undefined,
-		tokenFlag: undefined,
-		configPath: undefined,
-		file,
 		now: end,
 		stdout: out.stream,
 		stderr: capture().stream,
-		discovery: {homeDir: dir, procRoot: path.join(dir, 'no-proc')},
 		probeTimeoutMs: 300,
-	};
+	});
 	expect(await runHistoryCommand(options)).toBe(0);
 	return out.text();
 }

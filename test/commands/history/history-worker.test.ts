@@ -1,10 +1,10 @@
-import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {historyHelp} from '../../../source/commands/history/help.js';
 import {runHistoryCommand, type HistoryCommandOptions} from '../../../source/commands/history/history.js';
 import {UsageError} from '../../../source/errors.js';
 import {HistoryWriter} from '../../../source/history/writer.js';
-import {eventRecord, goodSample, manualClock, observation, openStore, tempDir} from '../../history/helpers.js';
+import {eventRecord, goodSample, observation} from '../../history/helpers.js';
+import {capture, clockedStore, historyOptions} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -14,17 +14,9 @@ afterEach(async () => {
 // Nothing listens on the discard port of loopback: the proxy is found by the URL it was last seen at.
 const PROXY_URL = 'http://127.0.0.1:9';
 
-function capture() {
-	let text = '';
-	return {stream: {write: (chunk: string) => (text += chunk)}, text: () => text};
-}
-
 /** A store holding a proxy polled every 10 s for 20 minutes, with two workers and events of each. */
 function proxyStore() {
-	const temp = tempDir();
-	cleanups.push(temp.cleanup);
-	const clock = manualClock();
-	const {store} = openStore(temp.dir, {now: clock.now});
+	const {store, clock, dir, file} = clockedStore(cleanups);
 	const writer = new HistoryWriter(store, {now: clock.now});
 	const start = clock.now();
 	const facts = {apiId: 'proxy-api-id', workerId: 'sim-proxy', kind: 'proxy', uptimeS: 36_000};
@@ -57,26 +49,11 @@ function proxyStore() {
 	);
 	writer.summarize([writer.minerOf(0) ?? -1], true);
 	store.close();
-	return {file: path.join(temp.dir, 'rigtop', 'history.sqlite'), dir: temp.dir, end: clock.now() + 1000};
+	return {file, dir, end: clock.now() + 1000};
 }
 
 function options(file: string, dir: string, overrides: Partial<HistoryCommandOptions>): HistoryCommandOptions {
-	return {
-		urls: [PROXY_URL],
-		since: '1h',
-		until: undefined,
-		json: false,
-		csv: false,
-		list: false,
-		tokenFile: undefined,
-		tokenEnv: undefined,
-		tokenFlag: undefined,
-		configPath: undefined,
-		file,
-		discovery: {homeDir: dir, procRoot: path.join(dir, 'no-proc')},
-		probeTimeoutMs: 500,
-		...overrides,
-	};
+	return historyOptions(file, dir, {urls: [PROXY_URL], since: '1h', ...overrides});
 }
 
 describe('rigtop history for an xmrig-proxy and --worker', () => {

@@ -1,20 +1,11 @@
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {parseTime, runHistoryCommand, type HistoryCommandOptions} from '../../../source/commands/history/history.js';
+import {parseTime, runHistoryCommand} from '../../../source/commands/history/history.js';
 import {UsageError} from '../../../source/errors.js';
 import {HistoryWriter} from '../../../source/history/writer.js';
 import {startSimulator} from '../../../source/sim/simulator.js';
-import {
-	downSample,
-	eventRecord,
-	goodSample,
-	manualClock,
-	observation,
-	openStore,
-	sixFacts,
-	tempDir,
-	writeRun,
-} from '../../history/helpers.js';
+import {downSample, eventRecord, goodSample, observation, openStore, sixFacts, tempDir, writeRun} from '../../history/helpers.js';
+import {capture, clockedStore, historyOptions} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -31,17 +22,9 @@ function localTimeOf(t: number): string {
 	return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-function capture() {
-	let text = '';
-	return {stream: {write: (chunk: string) => (text += chunk)}, text: () => text};
-}
-
 /** A store holding two miners: rig-a (three hours, an outage, events) and rig-b (seen earlier). */
 function storeWithHistory() {
-	const temp = tempDir();
-	cleanups.push(temp.cleanup);
-	const clock = manualClock();
-	const {store} = openStore(temp.dir, {now: clock.now});
+	const {store, clock, dir, file} = clockedStore(cleanups);
 	const writer = new HistoryWriter(store, {now: clock.now});
 	const start = clock.now();
 	const b = new HistoryWriter(store, {now: clock.now});
@@ -56,26 +39,7 @@ function storeWithHistory() {
 		],
 	);
 	store.close();
-	return {file: path.join(temp.dir, 'rigtop', 'history.sqlite'), end: clock.now() + 2000, start, dir: temp.dir};
-}
-
-function options(file: string, dir: string, overrides: Partial<HistoryCommandOptions>): HistoryCommandOptions {
-	return {
-		urls: [],
-		since: undefined,
-		until: undefined,
-		json: false,
-		csv: false,
-		list: false,
-		tokenFile: undefined,
-		tokenEnv: undefined,
-		tokenFlag: undefined,
-		configPath: undefined,
-		file,
-		discovery: {homeDir: dir, procRoot: path.join(dir, 'no-proc')},
-		probeTimeoutMs: 500,
-		...overrides,
-	};
+	return {file, end: clock.now() + 2000, start, dir};
 }
 
 describe('rigtop history against a real store', () => {
@@ -83,7 +47,7 @@ describe('rigtop history against a real store', () => {
 		const {file, dir, end, start} = storeWithHistory();
 		const out = capture();
 		const code = await runHistoryCommand(
-			options(file, dir, {urls: ['127.0.0.1:18080'], since: '4h', json: true, now: end, stdout: out.stream}),
+			historyOptions(file, dir, {urls: ['127.0.0.1:18080'], since: '4h', json: true, now: end, stdout: out.stream}),
 		);
 		expect(code).toBe(0);
 		const doc = JSON.parse(out.text()) as {
@@ -108,7 +72,7 @@ describe('rigtop history against a real store', () => {
 		const {file, dir, end} = storeWithHistory();
 		const out = capture();
 		expect(
-			await runHistoryCommand(options(file, dir, {urls: ['127.0.0.1:18080'], csv: true, since: '3h', now: end, stdout: out.stream})),
+			await runHistoryCommand(historyOptions(file, dir, {urls: ['127.0.0.1:18080'], csv: true, since: '3h', now: end, stdout: out.stream})),
 		).toBe(0);
 		const lines = out.text().trim().split('\n');
 		expect(lines[0]).toBe(
@@ -123,7 +87,7 @@ describe('rigtop history against a real store', () => {
 	it('prints a summary for people: hashrate, time not answering, dated events', async () => {
 		const {file, dir, end} = storeWithHistory();
 		const out = capture();
-		expect(await runHistoryCommand(options(file, dir, {urls: ['127.0.0.1:18080'], now: end, stdout: out.stream}))).toBe(0);
+		expect(await runHistoryCommand(historyOptions(file, dir, {urls: ['127.0.0.1:18080'], now: end, stdout: out.stream}))).toBe(0);
 		expect(out.text()).toMatch(/^rig-a \(http:\/\/127\.0\.0\.1:18080\), \d{4}-\d\d-\d\d/);
 		expect(out.text()).toMatch(/hashrate {2}avg 1\.00 kH\/s · min 1\.00 kH\/s · max 1\.00 kH\/s/);
 		// The 10-minute outage is past, and the miner answers at the end: it is not said to be down.
@@ -133,10 +97,7 @@ describe('rigtop history against a real store', () => {
 	});
 
 	it('a miner answering now: its past outages added up, and no line saying it is down', async () => {
-		const temp = tempDir();
-		cleanups.push(temp.cleanup);
-		const clock = manualClock();
-		const {store} = openStore(temp.dir, {now: clock.now});
+		const {store, clock, dir, file} = clockedStore(cleanups);
 		const writer = new HistoryWriter(store, {now: clock.now});
 		const start = clock.now();
 		// Polls every 5 s for 20 minutes, with two outages (60 s and 35 s) and answering since.
@@ -145,21 +106,20 @@ describe('rigtop history against a real store', () => {
 		writeRun(writer, clock, start, start + 20 * MINUTE, 5000, (t) => (down(t) ? null : 1000));
 		store.close();
 		const out = capture();
-		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
-		expect(await runHistoryCommand(options(file, temp.dir, {urls: ['127.0.0.1:18080'], now: clock.now() + 1000, stdout: out.stream}))).toBe(
-			0,
-		);
+		expect(
+			await runHistoryCommand(historyOptions(file, dir, {urls: ['127.0.0.1:18080'], now: clock.now() + 1000, stdout: out.stream})),
+		).toBe(0);
 		expect(out.text()).toMatch(/ · not answering for a total of about 1m 35s in past outages\n/);
 		expect(out.text()).not.toMatch(/\ndown /);
 
 		// Down now: the open outage is its own line, not in the total.
-		const again = openStore(temp.dir, {now: clock.now});
+		const again = openStore(dir, {now: clock.now});
 		const more = new HistoryWriter(again.store, {now: clock.now});
 		writeRun(more, clock, start + 20 * MINUTE, start + 21 * MINUTE, 5000, () => null);
 		again.store.close();
 		const later = capture();
 		expect(
-			await runHistoryCommand(options(file, temp.dir, {urls: ['127.0.0.1:18080'], now: clock.now() + 1000, stdout: later.stream})),
+			await runHistoryCommand(historyOptions(file, dir, {urls: ['127.0.0.1:18080'], now: clock.now() + 1000, stdout: later.stream})),
 		).toBe(0);
 		expect(later.text()).toMatch(/ · not answering for a total of about 1m 35s in past outages\n/);
 		expect(later.text()).toMatch(
@@ -171,10 +131,10 @@ describe('rigtop history against a real store', () => {
 		const {file, dir, end} = storeWithHistory();
 		const out = capture();
 		const err = capture();
-		expect(await runHistoryCommand(options(file, dir, {now: end, stdout: out.stream, stderr: err.stream}))).toBe(0);
+		expect(await runHistoryCommand(historyOptions(file, dir, {now: end, stdout: out.stream, stderr: err.stream}))).toBe(0);
 		expect(err.text()).toMatch(/no running miner found; showing rig-a \(http:\/\/127\.0\.0\.1:18080\), the miner seen last/);
 		const list = capture();
-		expect(await runHistoryCommand(options(file, dir, {list: true, json: true, stdout: list.stream}))).toBe(0);
+		expect(await runHistoryCommand(historyOptions(file, dir, {list: true, json: true, stdout: list.stream}))).toBe(0);
 		expect((JSON.parse(list.text()) as {name: string}[]).map((miner) => miner.name)).toEqual(['rig-a', 'rig-b']);
 	});
 
@@ -184,23 +144,20 @@ describe('rigtop history against a real store', () => {
 		const again = await startSimulator({dialect: '6', workerId: 'rig-a'});
 		cleanups.push(async () => again.stop());
 		const out = capture();
-		expect(await runHistoryCommand(options(file, dir, {urls: [again.url], json: true, now: end, stdout: out.stream}))).toBe(0);
+		expect(await runHistoryCommand(historyOptions(file, dir, {urls: [again.url], json: true, now: end, stdout: out.stream}))).toBe(0);
 		expect((JSON.parse(out.text()) as {miner: {name: string}}).miner.name).toBe('rig-a');
 		// rig-b was stored at 10.0.0.9: a rig-b answering on 127.0.0.1 is another miner, with nothing stored.
 		const other = await startSimulator({dialect: '6', workerId: 'rig-b'});
 		cleanups.push(async () => other.stop());
 		const err = capture();
-		expect(await runHistoryCommand(options(file, dir, {urls: [other.url], now: end, stdout: capture().stream, stderr: err.stream}))).toBe(
-			1,
-		);
+		expect(
+			await runHistoryCommand(historyOptions(file, dir, {urls: [other.url], now: end, stdout: capture().stream, stderr: err.stream})),
+		).toBe(1);
 		expect(err.text()).toMatch(/no history is stored for http:\/\/127\.0\.0\.1:\d+/);
 	});
 
 	it('shows the miner that answers at an address now, and names the other one stored there; --list shows both', async () => {
-		const temp = tempDir();
-		cleanups.push(temp.cleanup);
-		const clock = manualClock();
-		const {store} = openStore(temp.dir, {now: clock.now});
+		const {store, clock, dir, file} = clockedStore(cleanups);
 		const now = await startSimulator({dialect: '6', workerId: 'sim-rig', mac: '02:00:00:00:00:0b', warm: true});
 		cleanups.push(async () => now.stop());
 		const nowId = ((await (await fetch(`${now.url}/2/summary`)).json()) as {id: string}).id;
@@ -216,11 +173,10 @@ describe('rigtop history against a real store', () => {
 			[eventRecord(t - HOUR + 2000, 'replaced', 'a different miner now answers', {url: now.url, name: 'sim-rig'})],
 		);
 		store.close();
-		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
 		const out = capture();
 		const err = capture();
 		expect(
-			await runHistoryCommand(options(file, temp.dir, {urls: [now.url], json: true, now: t, stdout: out.stream, stderr: err.stream})),
+			await runHistoryCommand(historyOptions(file, dir, {urls: [now.url], json: true, now: t, stdout: out.stream, stderr: err.stream})),
 		).toBe(0);
 		const doc = JSON.parse(out.text()) as {miner: {id: string}; series: {hashrate: {avg: number}}[]; events: {kind: string}[]};
 		expect(doc.miner.id).toBe(nowId);
@@ -231,7 +187,7 @@ describe('rigtop history against a real store', () => {
 			`rigtop: showing sim-rig (id ${nowId}); another miner was seen at ${address} before: sim-rig (id 0123456789abcdef), last seen ${localTimeOf(t - HOUR)} (rigtop history --list shows them all)\n`,
 		);
 		const list = capture();
-		expect(await runHistoryCommand(options(file, temp.dir, {list: true, json: true, stdout: list.stream}))).toBe(0);
+		expect(await runHistoryCommand(historyOptions(file, dir, {list: true, json: true, stdout: list.stream}))).toBe(0);
 		expect((JSON.parse(list.text()) as {id: string; url: string}[]).map((miner) => [miner.id, miner.url])).toEqual([
 			[nowId, now.url],
 			['0123456789abcdef', now.url],
@@ -242,13 +198,15 @@ describe('rigtop history against a real store', () => {
 		const temp = tempDir();
 		cleanups.push(temp.cleanup);
 		const err = capture();
-		expect(await runHistoryCommand(options(path.join(temp.dir, 'none.sqlite'), temp.dir, {stderr: err.stream}))).toBe(1);
+		expect(await runHistoryCommand(historyOptions(path.join(temp.dir, 'none.sqlite'), temp.dir, {stderr: err.stream}))).toBe(1);
 		expect(err.text()).toMatch(/^rigtop: no history is stored yet \(.*none\.sqlite does not exist\)\n$/);
-		await expect(runHistoryCommand(options('x', temp.dir, {json: true, csv: true}))).rejects.toThrow(UsageError);
-		await expect(runHistoryCommand(options('x', temp.dir, {since: '1h', until: '2h'}))).rejects.toThrow(/--since must be before --until/);
+		await expect(runHistoryCommand(historyOptions('x', temp.dir, {json: true, csv: true}))).rejects.toThrow(UsageError);
+		await expect(runHistoryCommand(historyOptions('x', temp.dir, {since: '1h', until: '2h'}))).rejects.toThrow(
+			/--since must be before --until/,
+		);
 		// Without --until, a --since after now is in the future, not after an --until nobody gave.
 		const now = Date.UTC(2026, 10, 21, 8, 0, 0);
-		await expect(runHistoryCommand(options('x', temp.dir, {since: '2026-12-01', now}))).rejects.toThrow(
+		await expect(runHistoryCommand(historyOptions('x', temp.dir, {since: '2026-12-01', now}))).rejects.toThrow(
 			/^--since is in the future \(2026-12-01 00:00:00\); it takes a time back from now \(90m, 24h, 7d\) or a past date$/,
 		);
 	});

@@ -1,37 +1,30 @@
-import {afterEach, describe, expect, test, vi} from 'vitest';
-import {startLive, type LiveApp} from '../../../source/commands/live/app.js';
+import {describe, expect, test, vi} from 'vitest';
+import {startLive} from '../../../source/commands/live/app.js';
 import type {RunPlan} from '../../../source/commands/command.js';
-import {createSession, type Session} from '../../../source/session/session.js';
-import {startSimulator, type Simulator} from '../../../source/sim/simulator.js';
+import {createSession} from '../../../source/session/session.js';
+import {startSimulator} from '../../../source/sim/simulator.js';
+import {ownedForEachTest} from '../../helpers/owned.js';
 import {linesOf, renderTerminal} from '../../ui/helpers/terminal.js';
 
 const plan = {mode: 'live', color: false, readOnly: false, bell: false, onAlert: null, intervalMs: 2000} as unknown as RunPlan;
 
-let session: Session | null = null;
-let live: LiveApp | null = null;
-let sim: Simulator | null = null;
-afterEach(async () => {
-	await live?.close();
-	await session?.close();
-	await sim?.stop();
-	live = null;
-	session = null;
-	sim = null;
-});
+const own = ownedForEachTest();
 
 describe('start-up warnings on the live screens', () => {
 	test("a warning about one miner goes under that miner; one about no miner in particular is the session's, not the first rig's", async () => {
 		const process86 = 'process 86 (xmrig -c /gone/config.json) was started with -c /gone/config.json, but /gone/config.json does not exist';
 		const twoWays = 'a token was given 2 ways (RIGTOP_TOKEN, --token); using the one from RIGTOP_TOKEN';
 		// Nothing listens on these ports: the monitors are not started, only the screens are drawn.
-		session = createSession(
-			[
-				{url: 'http://127.0.0.1:18081', token: null, name: 'rig-18081'},
-				{url: 'http://127.0.0.1:18086', token: null, name: 'rig-18086', notes: [process86]},
-			],
-			2000,
+		const session = own(
+			createSession(
+				[
+					{url: 'http://127.0.0.1:18081', token: null, name: 'rig-18081'},
+					{url: 'http://127.0.0.1:18086', token: null, name: 'rig-18086', notes: [process86]},
+				],
+				2000,
+			),
 		);
-		live = startLive(session, plan, [twoWays, process86], () => {});
+		const live = own(startLive(session, plan, [twoWays, process86], () => {}));
 		const [first, second] = session.miners;
 		expect(first?.monitor.getState().events.map((event) => event.message)).toEqual([]);
 		expect(second?.monitor.getState().events.map((event) => event.message)).toEqual([process86]);
@@ -47,11 +40,11 @@ describe('start-up warnings on the live screens', () => {
 
 	test("with one miner, the session's notices show among its dashboard's events", async () => {
 		const twoWays = 'a token was given 2 ways (RIGTOP_TOKEN, --token); using the one from RIGTOP_TOKEN';
-		sim = await startSimulator({dialect: '6', warm: true});
-		session = createSession([{url: sim.url, token: null, name: 'solo'}], 2000);
+		const sim = own(await startSimulator({dialect: '6', warm: true}));
+		const session = own(createSession([{url: sim.url, token: null, name: 'solo'}], 2000));
 		session.start();
 		await session.firstPolls(5000);
-		live = startLive(session, plan, [twoWays], () => {});
+		const live = own(startLive(session, plan, [twoWays], () => {}));
 		// Not in the miner's own log (its history would store it as the miner's event).
 		expect(session.miners[0]?.monitor.getState().events.map((event) => event.message)).not.toContain(twoWays);
 		const terminal = await renderTerminal(live.element, {columns: 100, rows: 24});
@@ -62,9 +55,9 @@ describe('start-up warnings on the live screens', () => {
 describe('the config view', () => {
 	test('each visit (c) reads the config afresh, once; the view shows what the visit read', async () => {
 		// The config API needs a token and restricted mode off.
-		sim = await startSimulator({dialect: '6', warm: true, token: 'config-token', restricted: false});
-		session = createSession([{url: sim.url, token: 'config-token', name: 'solo'}], 2000);
-		live = startLive(session, plan, [], () => {});
+		const sim = own(await startSimulator({dialect: '6', warm: true, token: 'config-token', restricted: false}));
+		const session = own(createSession([{url: sim.url, token: 'config-token', name: 'solo'}], 2000));
+		const live = own(startLive(session, plan, [], () => {}));
 		const reads = () => sim!.requests.filter((request) => request.path === '/1/config').length;
 		const terminal = await renderTerminal(live.element, {columns: 100, rows: 24});
 		await terminal.waitFor('solo');

@@ -2,34 +2,27 @@
  * The live screens on an xmrig-proxy: `c` opens its config view in the proxy's words, and what an apply says goes into
  * the proxy's events in the proxy's words too, where the proxy screen shows it under its workers.
  */
-import {afterEach, describe, expect, test} from 'vitest';
-import {startLive, type LiveApp} from '../../../source/commands/live/app.js';
+import {describe, expect, test} from 'vitest';
+import {startLive} from '../../../source/commands/live/app.js';
 import type {RunPlan} from '../../../source/commands/command.js';
-import {createSession, type Session} from '../../../source/session/session.js';
-import {startSimulator, type ProxySimulator} from '../../../source/sim/simulator.js';
+import {createSession} from '../../../source/session/session.js';
+import {startSimulator} from '../../../source/sim/simulator.js';
+import {ownedForEachTest} from '../../helpers/owned.js';
 import {linesOf, renderTerminal} from '../../ui/helpers/terminal.js';
 
 const plan = {mode: 'live', color: false, readOnly: false, bell: false, onAlert: null, intervalMs: 2000} as unknown as RunPlan;
 
-let session: Session | null = null;
-let live: LiveApp | null = null;
-let sim: ProxySimulator | null = null;
-afterEach(async () => {
-	await live?.close();
-	await session?.close();
-	await sim?.stop();
-	live = null;
-	session = null;
-	sim = null;
-});
+const own = ownedForEachTest();
 
 describe("an xmrig-proxy's config view, live", () => {
 	test("c: the view reads from the proxy; a conflict's event says the proxy's config changed, on the proxy screen", async () => {
-		sim = await startSimulator({kind: 'proxy', warm: true, token: 'proxy-token', restricted: false, workers: 3, lifeEvents: false});
-		session = createSession([{url: sim.url, token: 'proxy-token', name: 'px'}], 2000);
+		const sim = own(
+			await startSimulator({kind: 'proxy', warm: true, token: 'proxy-token', restricted: false, workers: 3, lifeEvents: false}),
+		);
+		const session = own(createSession([{url: sim.url, token: 'proxy-token', name: 'px'}], 2000));
 		session.start();
 		await session.firstPolls(5000);
-		live = startLive(session, plan, [], () => {});
+		const live = own(startLive(session, plan, [], () => {}));
 		const terminal = await renderTerminal(live.element, {columns: 160, rows: 40});
 		await terminal.waitFor('worker listed');
 		await terminal.press('c', /read from proxy \d\d:\d\d/);

@@ -1,5 +1,5 @@
 import {execFile} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {promisify} from 'node:util';
 
@@ -94,6 +94,30 @@ export class TmuxTerminal {
 
 	async resize(cols: number, rows: number): Promise<void> {
 		await run('tmux', ['-L', this.socket, 'resize-window', '-t', this.session, '-x', String(cols), '-y', String(rows)]);
+	}
+
+	/**
+	 * The pid of the program the pane runs (the pane runs sh, which runs env, which execs node; rigtop sets its process
+	 * title, so it is told by what it runs: node, or a title starting "rigtop"); waits up to 5 s for it to be there.
+	 */
+	async programPid(): Promise<number> {
+		const {stdout} = await run('tmux', ['-L', this.socket, 'display', '-p', '-t', this.session, '#{pane_pid}']);
+		const shell = Number(stdout.trim());
+		const deadline = Date.now() + 5000;
+		while (Date.now() < deadline) {
+			const children = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+			for (const pid of children) {
+				if (
+					readFileSync(`/proc/${pid}/stat`, 'utf8').includes('(node)') ||
+					readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('rigtop')
+				)
+					return pid;
+			}
+
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+
+		throw new Error('rigtop’s process not found');
 	}
 
 	async kill(): Promise<void> {

@@ -1,3 +1,5 @@
+import {afterEach} from 'vitest';
+import {MinerClient} from '../../../source/miner/client.js';
 import {readCapture} from '../../helpers/captures.js';
 import {answer, httpAnswer, jsonAnswer, startRawServer, type RawRequest, type RawServer} from '../../helpers/raw-server.js';
 
@@ -82,5 +84,34 @@ export function routesProxy626(): Routes {
 		'GET /2/config': at('get_2_config.txt'),
 		'GET /1/threads': at('get_1_threads.txt'),
 		'GET /2/backends': at('get_2_backends.txt'),
+	};
+}
+
+/**
+ * Replay miners and clients owned by the tests of the calling file: `start` starts a replay miner (as
+ * startReplayMiner), `client` opens a MinerClient on one with `token` (none unless given); after each test every
+ * client is closed, then every miner.
+ */
+export function replayMinersForEachTest(): {
+	start(routes: Routes, fallback?: string): Promise<ReplayMiner>;
+	client(miner: ReplayMiner, token?: string | null): MinerClient;
+} {
+	const miners: ReplayMiner[] = [];
+	const clients: MinerClient[] = [];
+	afterEach(async () => {
+		await Promise.all(clients.splice(0).map(async (client) => client.close()));
+		await Promise.all(miners.splice(0).map(async (miner) => miner.close()));
+	});
+	return {
+		async start(routes, fallback) {
+			const miner = await startReplayMiner(routes, fallback);
+			miners.push(miner);
+			return miner;
+		},
+		client(miner, token = null) {
+			const client = new MinerClient({url: miner.url, token});
+			clients.push(client);
+			return client;
+		},
 	};
 }

@@ -4,9 +4,7 @@
  * where the pane is narrow; toned by the sensor's own limits and said in words too; a rig on another machine (no
  * reading) shows nothing new.
  */
-import {createRequire} from 'node:module';
-import {pathToFileURL} from 'node:url';
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import type {MonitorState} from '../../../source/monitor/types.js';
 import type {SensorReading} from '../../../source/sensors/types.js';
 import {FixedNowContext} from '../../../source/ui/hooks/use-now.js';
@@ -15,25 +13,11 @@ import {Dashboard} from '../../../source/ui/screens/dashboard/view.js';
 import {sensorPieces, tempLevel, tempTone} from '../../../source/ui/sensors.js';
 import {createTheme, ThemeContext} from '../../../source/ui/theme.js';
 import {makeReading, makeTemp, okPower} from '../../helpers/sensor-reading.js';
+import {inkTruecolorForTests} from '../helpers/colour.js';
 import {createStore, makeSnapshot, makeState, makeThreads, NOW} from '../helpers/state.js';
 import {expectFits, linesOf, renderTerminal} from '../helpers/terminal.js';
 
-type Chalk = {level: number};
-let inkChalk: Chalk;
-let previousLevel = 0;
-
-beforeAll(async () => {
-	// Ink's own chalk (the test setup pins FORCE_COLOR=0): switched on, so the colour of a reading can be checked.
-	const require = createRequire(import.meta.url);
-	const module = (await import(pathToFileURL(createRequire(require.resolve('ink')).resolve('chalk')).href)) as {default: Chalk};
-	inkChalk = module.default;
-	previousLevel = inkChalk.level;
-	inkChalk.level = 3;
-});
-
-afterAll(() => {
-	inkChalk.level = previousLevel;
-});
+inkTruecolorForTests();
 
 function stateWith(sensors: SensorReading | undefined, threads = 8): MonitorState {
 	const snapshot = makeSnapshot({threads: makeThreads(threads), ...(sensors === undefined ? {} : {sensors})});

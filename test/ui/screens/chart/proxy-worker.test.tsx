@@ -97,25 +97,20 @@ describe("an xmrig-proxy's chart and events, and one worker's", () => {
 
 	it("the event view of a worker lists that worker's events alone; the proxy's lists them all", async () => {
 		const {monitor, history} = await recordedProxy();
-		const gone = await renderTerminal(
-			<EventView
-				sources={[{name: 'sim-proxy', store: monitor, history: history.worker('rig-02')}]}
-				title="sim-proxy · worker rig-02"
-				onClose={vi.fn()}
-				onQuit={vi.fn()}
-			/>,
-		);
+		const workerEvents = async (worker: string) =>
+			renderTerminal(
+				<EventView
+					sources={[{name: 'sim-proxy', store: monitor, history: history.worker(worker)}]}
+					title={`sim-proxy · worker ${worker}`}
+					onClose={vi.fn()}
+					onQuit={vi.fn()}
+				/>,
+			);
+		const gone = await workerEvents('rig-02');
 		await gone.waitFor('worker rig-02 gone: no connection left');
 		expect(gone.frame()).not.toContain('watching');
 		gone.unmount();
-		const other = await renderTerminal(
-			<EventView
-				sources={[{name: 'sim-proxy', store: monitor, history: history.worker('rig-01')}]}
-				title="sim-proxy · worker rig-01"
-				onClose={vi.fn()}
-				onQuit={vi.fn()}
-			/>,
-		);
+		const other = await workerEvents('rig-01');
 		await other.waitFor('sim-proxy · worker rig-01');
 		expect(other.frame()).not.toContain('rig-02 gone');
 		other.unmount();

@@ -3,9 +3,7 @@
  * columns; a rig elsewhere has them blank; they drop by priority at narrow widths; `s` sorts by them, hottest and
  * least efficient first, only in a fleet that has such a rig.
  */
-import {createRequire} from 'node:module';
-import {pathToFileURL} from 'node:url';
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import type {MonitorState} from '../../../../source/monitor/types.js';
 import type {SensorReading} from '../../../../source/sensors/types.js';
 import {App, type AppMiner} from '../../../../source/ui/app.js';
@@ -13,6 +11,7 @@ import {efficiencyCell, fleetColumns, fleetWants, tempCell, wattsCell} from '../
 import {fleetOrder, LISTED, nextSort} from '../../../../source/ui/screens/fleet/order.js';
 import {fleetRow, fleetRows} from '../../../../source/ui/screens/fleet/rows.js';
 import {makeReading, makeTemp, okPower} from '../../../helpers/sensor-reading.js';
+import {inkTruecolorForTests} from '../../helpers/colour.js';
 import {createStore, makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 import {expectFits, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
@@ -130,19 +129,7 @@ describe('the fleet view with local rigs', () => {
 });
 
 describe('the °C cell toned by its sensor own limits', () => {
-	type Chalk = {level: number};
-	let inkChalk: Chalk;
-	let previousLevel = 0;
-	beforeAll(async () => {
-		const require = createRequire(import.meta.url);
-		const module = (await import(pathToFileURL(createRequire(require.resolve('ink')).resolve('chalk')).href)) as {default: Chalk};
-		inkChalk = module.default;
-		previousLevel = inkChalk.level;
-		inkChalk.level = 3;
-	});
-	afterAll(() => {
-		inkChalk.level = previousLevel;
-	});
+	inkTruecolorForTests();
 
 	test('yellow at max, plain below it', async () => {
 		const terminal = await renderTerminal(<App miners={miners(fleet())} onQuit={() => {}} now={NOW} color />, {columns: 200, rows: 50});
