@@ -18,7 +18,11 @@ import type {SampleRow} from './tiers.js';
 export type SeriesRequest = {readonly from: number; readonly to: number; readonly points: number};
 
 export type HistorySource = {
-	/** 'stored': the history store (every rigtop's polls and events of this miner); 'session': this session's memory only. */
+	/**
+	 * 'stored': history is on: the history store (every rigtop's polls and events of this miner; for a miner that has
+	 * never answered, what this session saw, which waits there for an answer); 'session': history is off, this
+	 * session's memory only.
+	 */
 	where(): 'stored' | 'session';
 	/** The session's poll interval (a sparkline's bucket is never narrower). */
 	readonly intervalMs: number;
@@ -96,7 +100,8 @@ export class SessionHistory implements HistorySource {
 	}
 
 	where(): 'stored' | 'session' {
-		return this.#stored() ? 'stored' : 'session';
+		// Not "history off" for a miner not known yet (down since the start): its polls wait to be stored.
+		return this.#recorder?.enabled ? 'stored' : 'session';
 	}
 
 	series(request: SeriesRequest): Series {
@@ -283,7 +288,7 @@ export class WorkerHistory implements HistorySource {
 	}
 
 	#stored(): HistoryRecorder | null {
-		return this.#proxy.where() === 'stored' ? this.#recorder : null;
+		return this.#recorder?.enabled && this.#recorder.knows(this.#slot) ? this.#recorder : null;
 	}
 
 	/** The worker's polls in memory, for when the store is not used. */

@@ -56,7 +56,7 @@ describe('the built CLI on a wrong command line', () => {
 			expect(result.code, args.join(' ')).toBe(0);
 			expect(result.stderr).toBe('');
 			expect(result.stdout.split('\n')[1]).toBe('  $ rigtop history [URL] [--since 24h] [--until TIME] [--json | --csv]');
-			expect(result.stdout).toContain('Exit codes: 0 printed, 1 nothing stored for that miner (or no store), 2 bad usage.');
+			expect(result.stdout).toContain('Exit codes: 0 printed, 1 nothing stored for that miner (or no store),\n  2 bad usage.');
 		}
 	});
 

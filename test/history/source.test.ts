@@ -6,7 +6,7 @@ import {afterEach, describe, expect, it, vi} from 'vitest';
 import {memoryCapacity, SeriesCache, SessionHistory, type HistorySource, type SeriesRequest} from '../../source/history/source.js';
 import {recordActionEvent} from '../../source/history/action-event.js';
 import {lastHourSource, pastRates} from '../../source/history/last-hour.js';
-import {createStore, makeEvent, makeSnapshot, makeState, NOW} from '../ui/helpers/state.js';
+import {createStore, makeEvent, makeSnapshot, makeState, NOW, refused} from '../ui/helpers/state.js';
 import {NIGHT, nightHistory, POLL_MS} from '../ui/helpers/history.js';
 
 const cleanups: (() => void)[] = [];
@@ -83,6 +83,27 @@ describe('a miner’s history for the screens', () => {
 		store.set({lastAttemptAt: NOW + 12_000, lastSuccessAt: NOW + 12_000, polls: 12});
 		expect(night.source.eventsStamp()).toBe(stamp);
 		expect(reads).toHaveBeenCalledTimes(2);
+	});
+
+	it('with history on, a miner that never answered is not "history off": its events are read from the session', () => {
+		// Seen in a --rigs fleet with one rig down from the start: the event view said "28 events since 18:37 · history
+		// off" while every other rig was stored, as this rig (no identity, so nothing of it stored yet) read as 'session'.
+		const store = createStore(
+			makeState({
+				url: 'http://127.0.0.1:18999',
+				status: 'down',
+				snapshot: null,
+				error: refused(),
+				events: [makeEvent(1, 5, 'down: connection refused')],
+			}),
+		);
+		const night = nightHistory(store);
+		cleanups.push(() => night.close());
+		// Written: its polls and events wait in the writer for a first answer that says which miner it is.
+		night.recorder.flush();
+		expect(night.recorder.knows(0)).toBe(false);
+		expect(night.source.where()).toBe('stored');
+		expect(night.source.events({since: 0}).map((event) => event.text)).toEqual(['down: connection refused']);
 	});
 
 	it('with history off: this session’s polls and events, from memory, and it says so', () => {

@@ -107,7 +107,13 @@ export function availability(state: ConfigUiState, env: ConfigEnv): ConfigAvaila
 		const at = cursorIndex(rows, state.cursor, document);
 		const entry = at === -1 ? undefined : rows[at];
 		onSection = entry !== undefined && isContainer(entry);
-		if (document === null) refused.set('search', `nothing to search: the config has not been read (${keyFor('reload')} tries again)`);
+		if (document === null) {
+			refused.set('search', `nothing to search: the config has not been read (${keyFor('reload')} tries again)`);
+			// No tree: nothing to toggle, edit, step, apply or find again (the footer offered them, and they did nothing).
+			const why = `nothing to edit: the config has not been read (${keyFor('reload')} tries again)`;
+			for (const command of ['toggle', 'activate', 'increment', 'decrement', 'apply', 'nextMatch'] as const) refused.set(command, why);
+		}
+
 		if (pending === 0) {
 			refused.set('diff', 'no pending changes');
 			refused.set('discard', 'no pending changes');

@@ -6,6 +6,7 @@ import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {Footer} from '../../panes/footer.js';
+import {Wrapped, wrappedHeight} from '../../wrap.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
@@ -79,7 +80,11 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 	const reads = useMemo(() => (state.reads ? rigReads(state.reads) : null), [state.reads]);
 	const keyList = useMemo(() => (reads ? keyRows(reads) : []), [reads]);
 	const unread = useMemo(() => (reads ?? []).filter((read) => read.document === null), [reads]);
-	const pageSize = Math.max(1, bodyRows - (unread.length > 0 ? 1 : 0));
+	// Why each rig could not be read, wrapped over the keys (its fix is at the end), in at most a third of the body.
+	const unreadText = unread.length > 0 ? `not read: ${unread.map((read) => `${read.rig.name} (${read.reason})`).join(' · ')}` : null;
+	const unreadLines =
+		unreadText === null ? 0 : Math.max(1, Math.min(wrappedHeight(unreadText, Math.max(1, columns - 2)), Math.floor(bodyRows / 3)));
+	const pageSize = Math.max(1, bodyRows - unreadLines);
 	const help = useMemo(() => fleetConfigHelp(), []);
 	const helpMax = helpMaxOffset(help, columns, bodyRows);
 	const env = useMemo(
@@ -166,9 +171,7 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 			</Box>
 		);
 	} else {
-		body = (
-			<KeyList ui={ui} env={env} unread={unread.map((read) => `${read.rig.name} (${read.reason})`)} width={columns} height={bodyRows} />
-		);
+		body = <KeyList ui={ui} env={env} unread={unreadText} unreadLines={unreadLines} width={columns} height={bodyRows} />;
 	}
 
 	// The line over the footer: what is typed, a question, the last key's message, or a problem.
@@ -222,12 +225,14 @@ function KeyList({
 	ui,
 	env,
 	unread,
+	unreadLines,
 	width,
 	height,
 }: {
 	readonly ui: FleetConfigUiState;
 	readonly env: FleetConfigEnv;
-	readonly unread: readonly string[];
+	readonly unread: string | null;
+	readonly unreadLines: number;
 	readonly width: number;
 	readonly height: number;
 }) {
@@ -242,7 +247,11 @@ function KeyList({
 	const editor = ui.prompt?.kind === 'value' ? ui.prompt : null;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
-			{unread.length > 0 ? <Text wrap="truncate-end" {...theme.text('warn')}>{` not read: ${unread.join(' · ')}`}</Text> : null}
+			{unread === null ? null : (
+				<Box width={width} height={unreadLines} paddingX={1} overflowY="hidden">
+					<Wrapped {...theme.text('warn')}>{unread}</Wrapped>
+				</Box>
+			)}
 			{rows.length === 0 ? <Text {...theme.text('muted')}> no rig could be read</Text> : null}
 			{shown.map((row, index) => {
 				const selected = first + index === at;

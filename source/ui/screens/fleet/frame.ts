@@ -11,7 +11,7 @@ import {fleetHelp, type FleetGiven} from './availability.js';
 import {fitFleetColumns, fleetGap, type FleetLine, type FleetWants} from './columns.js';
 import type {BatchState} from '../../../batch/types.js';
 import {computeFleetLayout, type FleetLayout} from './layout.js';
-import {fleetOrder, type FleetSort} from './order.js';
+import {fleetOrder, shownSort, type FleetSort} from './order.js';
 import {fleetTotals, type FleetRow, type FleetTotals} from './rows.js';
 import {hasCountedLine, prefixWidth} from './table.js';
 
@@ -54,7 +54,8 @@ export type FleetFrame = {
  */
 export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv, marking = false): FleetFrame {
 	const {rows, states, now, totals, wants, hours, size} = env;
-	const order = fleetOrder(rows, sort, filter);
+	const shown = shownSort(sort, wants.sensors === true);
+	const order = fleetOrder(rows, shown, filter);
 	const shownTotals =
 		order.length === states.length
 			? totals
@@ -65,7 +66,7 @@ export function fleetFrame(sort: FleetSort, filter: string, env: FleetEnv, marki
 				);
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const gap = fleetGap(size.columns);
-	const fitted = fittedColumns({...wants, shares: wants.shares ?? 0}, hours, sort, size.columns - prefixWidth(marking), gap);
+	const fitted = fittedColumns({...wants, shares: wants.shares ?? 0}, hours, shown, size.columns - prefixWidth(marking), gap);
 	const layout = computeFleetLayout(size.columns, size.rows, Math.max(1, order.length), hasCountedLine(fitted, shownTotals));
 	return {order, shownTotals, gap, fitted, layout};
 }

@@ -3,7 +3,7 @@ import {memo} from 'react';
 import {formatHashrate} from '../../../format.js';
 import type {StatusBadge} from '../../status.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
-import {TitleBar} from '../../panes/title-bar.js';
+import {TitleBar, titleFitsWhole} from '../../panes/title-bar.js';
 import type {FleetTotals} from './rows.js';
 
 export type FleetHeaderProps = {
@@ -23,10 +23,25 @@ const ORDER: readonly StatusBadge['word'][] = ['live', 'PAUSED', 'no pool', 'sta
  * The headline's total: "11.7 kH/s total"; "(3 of 4 up rigs)" when some rig that answered has no rate yet. With
  * proxies in the fleet it is the miners' alone and says so: "11.7 kH/s total of 4 miners".
  */
-export function headlineTotal(totals: Pick<FleetTotals, 'rate' | 'rated' | 'minersAnswered' | 'miners' | 'proxies'>): string {
-	const partial = totals.rated < totals.minersAnswered ? ` (${totals.rated} of ${totals.minersAnswered} up rigs)` : '';
+export function headlineTotal(totals: HeadlineTotals): string {
+	return headlineForms(totals)[0] ?? '';
+}
+
+type HeadlineTotals = Pick<FleetTotals, 'rate' | 'rated' | 'minersAnswered' | 'miners' | 'proxies'>;
+
+/**
+ * The headline's total, longest first: where the line is short, a shorter one is drawn rather than none ("of N
+ * miners" left to the proxies' own part, "(3 of 4)" as under the columns' totals).
+ */
+export function headlineForms(totals: HeadlineTotals): readonly string[] {
+	const rate = `${formatHashrate(totals.rate)} total`;
+	const counted = totals.rated < totals.minersAnswered ? `${totals.rated} of ${totals.minersAnswered}` : null;
+	const partial = counted === null ? '' : ` (${counted} up rigs)`;
 	const of = totals.proxies.count > 0 ? ` of ${totals.miners} miner${totals.miners === 1 ? '' : 's'}` : '';
-	return `${formatHashrate(totals.rate)} total${of}${partial}`;
+	const forms = [`${rate}${of}${partial}`];
+	if (of !== '') forms.push(`${rate}${partial}`);
+	if (counted !== null) forms.push(`${rate} (${counted})`);
+	return forms;
 }
 
 /**
@@ -46,18 +61,22 @@ export function proxiesTotal(totals: Pick<FleetTotals, 'proxies'>): string | nul
  */
 function FleetHeaderView({totals, width, window, sort = null, marked = 0}: FleetHeaderProps) {
 	const theme = useTheme();
-	const left = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`, headlineTotal(totals)];
-	if (marked > 0) left.splice(1, 0, `${marked} marked`);
+	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => `${totals.byState.get(word) ?? 0} ${word}`);
+	const lead = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`];
+	if (marked > 0) lead.push(`${marked} marked`);
+	const stateWidth = [...`● ${counts.join(' · ')}`].length;
+	const forms = headlineForms(totals);
+	const total = forms.find((form) => titleFitsWhole([...lead, form], width, stateWidth)) ?? forms.at(-1) ?? '';
+	const left = [...lead, total];
 	const proxies = proxiesTotal(totals);
 	if (proxies !== null) left.push(proxies);
 	if (window) left.push(window);
 	if (sort) left.push(sort);
-	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => `${totals.byState.get(word) ?? 0} ${word}`);
 	const bad = (totals.byState.get('down') ?? 0) + (totals.byState.get('error') ?? 0) > 0;
 	const uneasy = (totals.byState.get('stale') ?? 0) + (totals.byState.get('no pool') ?? 0) > 0;
 	const tone: ThemeToken = bad ? 'error' : uneasy ? 'warn' : totals.answered > 0 ? 'ok' : 'info';
 	return (
-		<TitleBar width={width} title={left} stateWidth={[...`● ${counts.join(' · ')}`].length}>
+		<TitleBar width={width} title={left} stateWidth={stateWidth}>
 			<Text bold {...theme.text(tone)}>{`● ${counts.join(' · ')}`}</Text>
 		</TitleBar>
 	);

@@ -31,6 +31,14 @@ export function nextSort(sort: FleetSort, sensors = true): FleetSort {
 	return {key: cycle[(from + 1) % cycle.length] ?? 'listed', reversed: false};
 }
 
+/**
+ * The sort the table is in: a °C or H/W sort kept from a run with local rigs is the session's order while no rig has
+ * those columns (no heading would carry its arrow, and every rig would tie); the kept sort comes back when one has.
+ */
+export function shownSort(sort: FleetSort, sensors: boolean): FleetSort {
+	return sensors || !SENSOR_SORTS.has(sort.key) ? sort : {key: 'listed', reversed: sort.reversed};
+}
+
 /** The title's words for a sort: "by state, worst first"; null for the session's order. */
 export function describeSort(sort: FleetSort): string | null {
 	const words: Record<FleetSortKey, readonly [string, string, string]> = {

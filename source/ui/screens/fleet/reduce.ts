@@ -19,7 +19,7 @@ import {commandOf} from '../contract.js';
 import {activeFilterOf, isListMove, moveKey, placeIn, selectedIn, settleIn, startFilter, typeFilter, type ListPlace} from '../list.js';
 import {availability} from './availability.js';
 import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
-import {fleetOrder, LISTED, nextSort, type FleetSort} from './order.js';
+import {fleetOrder, LISTED, nextSort, shownSort, type FleetSort} from './order.js';
 import {batchRows, planFleetBatch, type FleetAction, type FleetPlan} from './batch-plan.js';
 import {rigLabel} from './columns.js';
 
@@ -132,8 +132,8 @@ export function place(state: FleetUiState, order: readonly number[], pageSize: n
 }
 
 /** The selected rig now: the one the state names while it is shown, else the first shown; null when none is. */
-export function selectedRig(state: FleetUiState, env: Pick<FleetEnv, 'rows'>): number | null {
-	return selectedIn(state, fleetOrder(env.rows, state.sort, activeFilter(state)));
+export function selectedRig(state: FleetUiState, env: Pick<FleetEnv, 'rows' | 'wants'>): number | null {
+	return selectedIn(state, fleetOrder(env.rows, shownSort(state.sort, env.wants.sensors === true), activeFilter(state)));
 }
 
 /** After the sort or the filter changed: the same rig selected when it is still shown (else the first), in view. */
@@ -247,7 +247,9 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 	if (help !== null) return stateOnly(help);
 	switch (outcome.command) {
 		case 'sort':
-			return stateOnly(settle({...state, sort: nextSort(state.sort, env.wants.sensors === true)}, env));
+			return stateOnly(
+				settle({...state, sort: nextSort(shownSort(state.sort, env.wants.sensors === true), env.wants.sensors === true)}, env),
+			);
 		case 'sortReverse':
 			return stateOnly(settle({...state, sort: {...state.sort, reversed: !state.sort.reversed}}, env));
 		case 'filter':

@@ -22,7 +22,7 @@ import {FleetEvents} from './events.js';
 import {fleetFrame, helpMax, type FleetEnv} from './frame.js';
 import {FleetHeader} from './header.js';
 import type {FleetHours} from './hours.js';
-import {describeSort} from './order.js';
+import {describeSort, shownSort} from './order.js';
 import {
 	activeFilter,
 	initialFleetUiState,
@@ -250,7 +250,13 @@ export function FleetView({
 			height={ui.help ? 1 + layout.bodyHeight + layout.footerLines : layout.height}
 			overflowY="hidden"
 		>
-			<FleetHeader totals={totals} width={columns} window={window} sort={describeSort(ui.sort)} marked={ui.marked.size} />
+			<FleetHeader
+				totals={totals}
+				width={columns}
+				window={window}
+				sort={describeSort(shownSort(ui.sort, env.wants.sensors === true))}
+				marked={ui.marked.size}
+			/>
 			{ui.batch && batchState && running ? (
 				<BatchPane batch={batchState} action={running.action} offset={ui.batch.offset} width={columns} height={layout.bodyHeight} />
 			) : ui.help ? (

@@ -72,9 +72,8 @@ describe('config availability', () => {
 		expect(footer(initialConfigUi(1), envOf(session({lastApplied: applied, resultSeq: 1})))).toBe(
 			'/ search  Space toggle  Enter edit  w apply  u undo  Esc back  ? help',
 		);
-		expect(footer(initialConfigUi(), envOf(session({document: null, edits: null})))).toBe(
-			'Space toggle  Enter edit  w apply  R reload  Esc back  ? help',
-		);
+		// Not read: nothing to toggle, edit or apply; R is the way on.
+		expect(footer(initialConfigUi(), envOf(session({document: null, edits: null})))).toBe('R reload  Esc back  ? help');
 		const result = session({lastResult: {status: 'nothing-to-apply', message: ''}, lastAction: 'apply', resultSeq: 1});
 		expect(footer(initialConfigUi(), envOf(result))).toBe('Esc close');
 		expect(footer({...initialConfigUi(), help: true}, envOf(session()))).toBe('? help  Esc close');
@@ -91,6 +90,12 @@ describe('config availability', () => {
 		expect(readOnly.unlisted?.has('toggle')).toBe(true);
 		// Not read yet: R is what matters, so the footer lists it.
 		expect(availability(initialConfigUi(), envOf(session({document: null, edits: null}))).unlisted?.has('reload')).toBe(false);
+	});
+
+	test('not read: the keys that edit or apply are refused, saying R tries again', () => {
+		const notRead = availability(initialConfigUi(), envOf(session({document: null, edits: null, phase: 'error'})));
+		for (const command of ['toggle', 'activate', 'increment', 'decrement', 'apply', 'nextMatch'] as const)
+			expect(notRead.refused.get(command)).toBe('nothing to edit: the config has not been read (R tries again)');
 	});
 
 	test('write keys are refused by availability with their one-line reasons', () => {

@@ -93,3 +93,39 @@ describe.each([
 		expectFits(terminal, columns, rows);
 	});
 });
+
+describe('a rig whose config cannot be read', () => {
+	test('80×24: the reason is shown whole, wrapped over the keys, not cut at the edge', async () => {
+		// Seen at 80×24: "not read: rig-03 (the miner refused to let rigtop read its config (403) — eith…", the fix cut off.
+		sims = await Promise.all([
+			startSimulator({dialect: '6', token: TOKEN, restricted: false, seed: 1}),
+			startSimulator({dialect: '6', token: TOKEN, restricted: true, seed: 2}),
+		]);
+		const temp = tempDir('rigtop-fleet-config-view-');
+		temps.push(temp);
+		const session = new FleetConfigSession({
+			rigs: sims.map((sim, index) => ({url: sim.url, token: TOKEN, name: ['rig-open', 'rig-shut'][index]!})),
+			backupDir: path.join(temp.dir, 'backups'),
+			addHint: ADD_HINT,
+			requestTimeoutMs: 1500,
+			verifyIntervalMs: 20,
+		});
+		sessions.push(session);
+		void session.open();
+		const terminal = await renderTerminal(<FleetConfigView session={session} onBack={() => {}} onQuit={() => {}} />, {
+			columns: 80,
+			rows: 24,
+		});
+		await terminal.waitFor(/not read: rig-shut/);
+		const words = terminal
+			.frame()
+			.split('\n')
+			.map((line) => line.trim())
+			.join(' ');
+		expect(words).toMatch(/needs http\.restricted false and a token\)/);
+		expect(terminal.frame()).not.toMatch(/…/);
+		// The keys still start under it, the cursor on the first.
+		expect(terminal.frame()).toMatch(/› api\.id/);
+		expectFits(terminal, 80, 24);
+	});
+});

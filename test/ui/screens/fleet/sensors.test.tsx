@@ -128,6 +128,24 @@ describe('the fleet view with local rigs', () => {
 	});
 });
 
+describe('a °C or H/W sort remembered from a run with local rigs, in a fleet without them', () => {
+	test('the table is in the session order and says so; s goes on to the state sort', async () => {
+		// Seen: "rigtop  2 rigs · 4.98 kH/s total · by H/W, lowest first" over a table with no H/W column and no arrow on
+		// any heading (every rig tied), after a run with local rigs had left the H/W sort in prefs.json.
+		const saved = {fleet: {sort: 'hpw' as const, reversed: false, filter: ''}};
+		const prefs = {initial: saved, current: saved, update: () => undefined};
+		const terminal = await renderTerminal(
+			<App miners={miners([rig('b', 18_082), rig('a', 18_081)])} onQuit={() => {}} now={NOW} color={false} prefs={prefs} />,
+			{columns: 80, rows: 24},
+		);
+		const lines = linesOf(terminal.frame());
+		expect(lines[0]).not.toMatch(/H\/W/u);
+		expect(lines[1]).toMatch(/rig listed▲/u);
+		expect(lines[2]).toMatch(/^▸ b /u);
+		await terminal.press('s', /state▼/u);
+	});
+});
+
 describe('the °C cell toned by its sensor own limits', () => {
 	inkTruecolorForTests();
 

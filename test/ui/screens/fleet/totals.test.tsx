@@ -85,6 +85,25 @@ describe('the fleet totals (issue 22, item 4)', () => {
 	});
 });
 
+describe('the headline total at 80 columns', () => {
+	test('a fleet with a rig starting, one stale and one down keeps its total, in fewer words, rather than dropping it', async () => {
+		// Seen at 80×24: "rigtop  12 rigs … ● 10 live · 1 stale · 1 down" with no total at all while a restarted rig had no
+		// rate yet: "11.7 kH/s total (9 of 10 up rigs)" did not fit beside the states and the title dropped it whole.
+		const states = [
+			...Array.from({length: 9}, (_, index) => rig(`rig-${index + 1}`, 18_100 + index, [1000, 1000, 1000])),
+			rig('fresh', 18_120, [null, null, null], [0, 0], 2),
+			makeState({name: 'late', url: 'http://127.0.0.1:18121', status: 'stale', lastSuccessAt: NOW - 12_000}),
+			makeState({name: 'gone', url: 'http://127.0.0.1:18122', status: 'down', failingSince: NOW - 60_000, error: refused()}),
+		];
+		const miners = states.map((state) => ({store: createStore(state)}));
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 80, rows: 24});
+		expect(linesOf(terminal.frame())[0]).toMatch(/^ rigtop {2}12 rigs · 9\.00 kH\/s total \(9 of 10\) +● 10 live · 1 stale · 1 down$/);
+		// Where there is room, the whole words.
+		const wide = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 120, rows: 40});
+		expect(linesOf(wide.frame())[0]).toContain('12 rigs · 9.00 kH/s total (9 of 10 up rigs)');
+	});
+});
+
 /** Rigs with distinct rates, shares and uptimes, so every sort orders them. */
 function manyRigs(count: number): AppMiner[] {
 	return Array.from({length: count}, (_, index) => {
