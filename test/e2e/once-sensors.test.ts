@@ -1,9 +1,12 @@
 /** The built CLI's --once with RIGTOP_SYSFS: this machine's sensors beside a miner on loopback, and never a remote one. */
 import {execFile} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
 import {afterEach, describe, expect, it} from 'vitest';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {startSimSysfs} from '../../source/sim/sysfs-tree.js';
 import {CLI} from './helpers/tmux.js';
 
 const run = promisify(execFile);
@@ -30,6 +33,32 @@ describe('rigtop --once with RIGTOP_SYSFS', () => {
 		expect(text).toMatch(/^ {2}temp {6}Tctl 71°C {2}Tccd1 69°C {2}Tccd2 67°C$/m);
 		expect(text).toMatch(/^ {2}clock {5}3\.\d\d GHz of 4\.95 GHz {2}over (the miner's )?\d+ CPUs$/m);
 		expect(text).toMatch(/^ {2}power {5}— {2}—$/m);
+	});
+
+	it("gives the demo's simulated package about its own watts over the quarter second it measures", async () => {
+		// The simulated tree draws 85–110 W. Its counter was rewritten once a second, so --once's 250 ms window read
+		// either no change (— W) or a whole second's energy (about 4× the watts). The bounds leave room for a late timer
+		// in a loaded test run (the tree is written from this process).
+		const sim = await startSimulator({warm: true, threads: 2});
+		simulators.push(sim);
+		const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-once-power-'));
+		const sysfs = await startSimSysfs(path.join(dir, 'sysfs'), {cpus: 4, seed: 3});
+		try {
+			for (let round = 0; round < 3; round++) {
+				const env: NodeJS.ProcessEnv = {...process.env, RIGTOP_SYSFS: sysfs.root, NO_COLOR: '1'};
+				delete env['CI'];
+				const {stdout} = await run('node', [CLI, '--once', '--json', sim.url], {env, timeout: 20_000});
+				const miner = (JSON.parse(stdout) as {miners: Array<{miner: {sensors?: {power: {state: string; watts?: number | null}}}}>})
+					.miners[0];
+				const power = miner?.miner.sensors?.power;
+				expect(power?.state).toBe('ok');
+				expect(power?.watts).toBeGreaterThan(85 * 0.5);
+				expect(power?.watts).toBeLessThan(110 * 1.6);
+			}
+		} finally {
+			sysfs.stop();
+			rmSync(dir, {recursive: true, force: true});
+		}
 	});
 
 	it('--json carries each reading with the file it came from', async () => {
