@@ -67,12 +67,15 @@ export class SensorSampler {
 	/**
 	 * Starts the scan a first reading needs (about 20 ms of directory reads) without waiting for it: called as a poll
 	 * starts, the scan runs while the miner answers, so the first poll's reading waits for the longer of the two, not
-	 * both in turn. Never throws.
+	 * both in turn. The promise, which callers need not wait for, settles when the scan is done; it never rejects.
 	 */
-	warm(): void {
-		this.#currentLayout(this.#now()).catch(() => {
-			this.#failed = true;
-		});
+	async warm(): Promise<void> {
+		await this.#currentLayout(this.#now()).then(
+			() => undefined,
+			() => {
+				this.#failed = true;
+			},
+		);
 	}
 
 	/** What the machine says now, beside this snapshot of its miner. */

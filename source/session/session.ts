@@ -85,7 +85,7 @@ export function watchMiner(
 	const sensors =
 		options.sensors === false || target.kind === 'proxy' || !isLocalUrl(target.url) ? null : new SensorSampler({root: options.sysfsRoot});
 	const read = async (signal: AbortSignal) => {
-		sensors?.warm();
+		void sensors?.warm();
 		return withSensors(sensors, await reader.read(signal, {perThread: perThread()}));
 	};
 	const monitor = new Monitor({
