@@ -11,6 +11,7 @@ import {helpScrollKeys} from '../../help-toggle.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
 import {Footer} from '../../panes/footer.js';
+import {Header} from '../../panes/header.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TooSmall} from '../../panes/too-small.js';
 import {isOutdated} from '../../status.js';
@@ -214,6 +215,7 @@ function ProxyScreen({
 			height={ui.help || ui.detail !== null ? layout.summaryLines + layout.bodyHeight + layout.footerLines : layout.height}
 			overflowY="hidden"
 		>
+			<Header state={state} width={size.columns} />
 			<SummaryView lines={frame.summary} />
 			{body}
 			{layout.footerLines > 0 ? (

@@ -23,7 +23,9 @@ describe('the proxy screen', () => {
 		const terminal = await renderTerminal(<App miners={[{store, onRefresh() {}}]} onQuit={() => {}} now={proxy.now()} color={false} />);
 		const frame = terminal.frame();
 		const lines = linesOf(frame);
-		expect(lines[0]).toMatch(/^proxy-a {2}XMRig-proxy 6\.26\.0 {2}nicehash {2}up 3d \d+h? ?\d*m? +live/);
+		// The title bar every screen has, the program by its own name.
+		expect(lines[0]).toMatch(/^ rigtop {2}proxy-a( \(sim-proxy\))? · xmrig-proxy 6\.26\.0 · up 3d \d+h? ?\d*m?( · nicehash)? +● live/);
+		expect(frame).not.toContain('XMRig-proxy');
 		expect(frame).toContain('upstreams 1 active  0 sleep  0 error  of 1');
 		expect(frame).toContain(`miners    ${info.miners!.now} now  ${info.miners!.max} max  workers 29`);
 		expect(frame).toContain(`${formatInteger(info.results.accepted)} accepted  ${formatInteger(info.results.rejected)} rejected (`);
@@ -164,7 +166,7 @@ describe('the proxy screen', () => {
 		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />);
 		expect(terminal.frame()).toContain('Hashrate');
 		store.set({snapshot});
-		await terminal.waitFor('XMRig-proxy 6.26.0');
+		await terminal.waitFor('xmrig-proxy 6.26.0');
 		expect(terminal.frame()).toContain('upstreams');
 	});
 
@@ -183,7 +185,7 @@ describe('the proxy screen', () => {
 			const terminal = await renderTerminal(
 				<App miners={miners} onQuit={() => {}} now={proxy.now()} color={false} onOpenChange={(index) => opened.push(index)} />,
 			);
-			await terminal.press('\r', 'XMRig-proxy 6.26.0');
+			await terminal.press('\r', 'xmrig-proxy 6.26.0');
 			await tick();
 			// The session reads the open rig's per-thread document: the proxy's /1/workers.
 			expect(opened).toEqual([null, 0]);
