@@ -15,7 +15,8 @@ import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
  * 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over any
  * screen; 'question' a y/n question on the dashboard (p); 'chart' the full-screen hashrate chart (`g`); 'events' the
  * full-screen event view (`e`); 'proxy' an xmrig-proxy's screen (its state over its workers' table, typing a filter
- * there is 'fleetFilter' too), 'worker' one worker's detail on it (Enter). 'fleetConfig' the marked rigs' config keys
+ * there is 'fleetFilter' too; 'proxyFiltered' while a filter is in force, where Esc clears it), 'worker' one worker's
+ * detail on it (Enter). 'fleetConfig' the marked rigs' config keys
  * (`c` with rigs marked), 'fleetConfigTyping' a search or a value typed there, 'fleetConfigDiff' each rig's diff.
  */
 export type Screen =
@@ -27,6 +28,7 @@ export type Screen =
 	| 'chart'
 	| 'events'
 	| 'proxy'
+	| 'proxyFiltered'
 	| 'worker'
 	| 'fleetBatch'
 	| 'fleetResults'
@@ -113,15 +115,15 @@ export type CommandName =
 	/** Ctrl+Z: hand the shell back (fg brings rigtop back), on every screen; hooks/use-keys.ts acts on it. */
 	| 'suspend';
 
-const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events', 'proxy', 'worker'];
+const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events', 'proxy', 'proxyFiltered', 'worker'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
 const fleetConfig: readonly Screen[] = ['fleetConfig'];
 const dashboardAndFleet: readonly Screen[] = ['dashboard', 'fleet'];
 const chart: readonly Screen[] = ['chart'];
 const eventView: readonly Screen[] = ['events'];
-const proxy: readonly Screen[] = ['proxy'];
-const proxyAndWorker: readonly Screen[] = ['proxy', 'worker'];
+const proxy: readonly Screen[] = ['proxy', 'proxyFiltered'];
+const proxyAndWorker: readonly Screen[] = [...proxy, 'worker'];
 
 /** Ctrl+Z, as a shell's job control has it: on every screen and in every mode (the terminal's raw mode turns it into a key). */
 const SUSPEND_KEYS: readonly KeySpec[] = [{input: 'z', ctrl: true}];
@@ -464,12 +466,21 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: proxy,
 		footer: 'filter',
 	},
+	// Esc clears a filter in force, as on the fleet; with none it goes back to the fleet (two contexts: one key, one meaning).
 	{
 		command: 'clearFilter',
 		keys: [{special: 'escape'}],
-		description: 'clear the filter; with none, back to the fleet',
-		contexts: proxy,
+		description: 'clear the filter',
+		contexts: ['proxyFiltered'],
+		footer: 'clear filter',
+	},
+	{
+		command: 'toFleet',
+		keys: [{special: 'escape'}],
+		description: 'with no filter: back to the fleet',
+		contexts: ['proxy'],
 		footer: 'back',
+		needs: 'fleet',
 	},
 	{
 		command: 'refresh',

@@ -150,11 +150,11 @@ function ProxyScreen({
 	const footer = useMemo(() => {
 		const hints = footerOf(SCREEN_KEYMAP, keys);
 		const clear =
-			keys.context === 'proxy' && ui.filter !== ''
-				? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'proxy'))
+			keys.context === 'proxyFiltered'
+				? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'proxyFiltered'))
 				: undefined;
 		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
-	}, [keys, ui.filter]);
+	}, [keys]);
 	const help = useMemo(() => proxyHelp(given, ui.detail !== null), [given, ui.detail]);
 
 	if (layout.tooSmall) return <TooSmall columns={size.columns} rows={size.rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'proxy')} quits`} />;

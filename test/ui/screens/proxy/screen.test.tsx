@@ -204,4 +204,28 @@ describe('the proxy screen', () => {
 			for (const close of closes) close();
 		}
 	});
+
+	test('in a fleet, a filter in force: the footer says Esc clear filter, as the fleet does; Esc clears it, then Esc back', async () => {
+		const proxy = await startSimProxy({workers: 4});
+		const proxyStore = await proxy.store('proxy-a');
+		const minerStore = createStore(makeState({name: 'rig-x', snapshot: makeSnapshot({workerId: 'rig-x'})}));
+		const terminal = await renderTerminal(
+			<App miners={[{store: proxyStore}, {store: minerStore}]} onQuit={() => {}} now={proxy.now()} color={false} />,
+		);
+		await terminal.press('\r', 'xmrig-proxy 6.26.0');
+		await terminal.press('/rig-02', 'rig-02▏');
+		// The filter kept: no longer typing.
+		await terminal.press('\r', /^(?![\s\S]*Enter keep)[\s\S]*rig-02 /);
+		expect(terminal.frame()).not.toContain('rig-03');
+		const footer = linesOf(terminal.frame()).at(-1)!;
+		expect(footer).toContain('Esc clear filter');
+		expect(footer).not.toContain('Esc back');
+		await terminal.press(KEYS.escape, 'rig-03');
+		const after = linesOf(terminal.frame()).at(-1)!;
+		expect(after).toContain('Esc back');
+		expect(after).not.toContain('clear filter');
+		// Still the proxy's screen: that Esc cleared the filter, the next goes back to the fleet.
+		expect(terminal.frame()).toContain('xmrig-proxy 6.26.0');
+		await terminal.press(KEYS.escape, 'rig-x');
+	});
 });
