@@ -140,8 +140,15 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		command: 'quit',
 		keys: [{input: 'q'}, {fn: 10}, {input: 'c', ctrl: true}],
 		description: 'quit rigtop',
-		contexts: [...everywhere, 'fleetConfig'],
+		contexts: everywhere,
 		footer: 'quit',
+	},
+	// In the fleet config view q goes back to the fleet, as in the config view; F10 and Ctrl+C quit.
+	{
+		command: 'quit',
+		keys: [{fn: 10}, {input: 'c', ctrl: true}],
+		description: 'quit rigtop (asks first when a diff is not applied)',
+		contexts: ['fleetConfig', 'fleetConfigDiff'],
 	},
 	{
 		command: 'help',
@@ -385,7 +392,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	},
 	{
 		command: 'closeView',
-		keys: [{special: 'escape'}],
+		keys: [{special: 'escape'}, {input: 'q'}],
 		description: 'back to the fleet (the marks kept)',
 		contexts: fleetConfig,
 		footer: 'back',
@@ -435,6 +442,12 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		description: 'back to the keys',
 		contexts: ['fleetConfigDiff'],
 		footer: 'back',
+	},
+	{
+		command: 'closeView',
+		keys: [{input: 'q'}],
+		description: 'back to the fleet without applying (asks first)',
+		contexts: ['fleetConfigDiff'],
 	},
 	// A proxy's screen: its workers' table moves, sorts and filters as the fleet's does (issue 26).
 	{
