@@ -17,7 +17,8 @@ import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
  * full-screen event view (`e`); 'proxy' an xmrig-proxy's screen (its state over its workers' table, typing a filter
  * there is 'fleetFilter' too; 'proxyFiltered' while a filter is in force, where Esc clears it), 'worker' one worker's
  * detail on it (Enter). 'fleetConfig' the marked rigs' config keys
- * (`c` with rigs marked), 'fleetConfigTyping' a search or a value typed there, 'fleetConfigDiff' each rig's diff.
+ * (`c` with rigs marked), 'fleetConfigTyping' a search or a value typed there, 'fleetConfigDiff' each rig's diff,
+ * 'fleetConfigHelp' its help (where q goes back to the fleet, as in the config view's).
  */
 export type Screen =
 	| 'dashboard'
@@ -34,7 +35,8 @@ export type Screen =
 	| 'fleetResults'
 	| 'fleetConfig'
 	| 'fleetConfigTyping'
-	| 'fleetConfigDiff';
+	| 'fleetConfigDiff'
+	| 'fleetConfigHelp';
 
 export type CommandName =
 	| 'quit'
@@ -148,28 +150,28 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		command: 'quit',
 		keys: [{fn: 10}, {input: 'c', ctrl: true}],
 		description: 'quit rigtop (asks first when a diff is not applied)',
-		contexts: ['fleetConfig', 'fleetConfigDiff'],
+		contexts: ['fleetConfig', 'fleetConfigDiff', 'fleetConfigHelp'],
 	},
 	{
 		command: 'help',
 		keys: [{input: '?'}, {fn: 1}],
 		description: 'show or hide this help',
-		contexts: [...everywhere, 'fleetConfig'],
+		contexts: [...everywhere, 'fleetConfig', 'fleetConfigHelp'],
 		footer: 'help',
 	},
-	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
+	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help', 'fleetConfigHelp'], footer: 'close'},
 	{
 		command: 'helpUp',
 		keys: [{special: 'upArrow'}, {input: 'k'}],
 		description: 'scroll this help up',
-		contexts: ['help'],
+		contexts: ['help', 'fleetConfigHelp'],
 		needs: 'scrollHelp',
 	},
 	{
 		command: 'helpDown',
 		keys: [{special: 'downArrow'}, {input: 'j'}],
 		description: 'scroll this help down',
-		contexts: ['help'],
+		contexts: ['help', 'fleetConfigHelp'],
 		needs: 'scrollHelp',
 	},
 	{
@@ -449,6 +451,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		description: 'back to the fleet without applying (asks first)',
 		contexts: ['fleetConfigDiff'],
 	},
+	{command: 'closeView', keys: [{input: 'q'}], description: 'back to the fleet (the marks kept)', contexts: ['fleetConfigHelp']},
 	// A proxy's screen: its workers' table moves, sorts and filters as the fleet's does (issue 26).
 	{
 		command: 'fleetUp',
@@ -635,6 +638,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 			'fleetConfig',
 			'fleetConfigTyping',
 			'fleetConfigDiff',
+			'fleetConfigHelp',
 		],
 	},
 ]);

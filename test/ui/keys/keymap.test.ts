@@ -135,6 +135,7 @@ describe('keymap', () => {
 			'fleetConfig',
 			'fleetConfigTyping',
 			'fleetConfigDiff',
+			'fleetConfigHelp',
 		]);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');

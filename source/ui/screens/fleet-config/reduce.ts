@@ -122,8 +122,10 @@ export function reduce(state: FleetConfigUiState, action: FleetConfigAction, env
 	if (outcome !== null && 'refused' in outcome) return say(base, outcome.refused, 'warn');
 	const command = outcome?.command ?? null;
 	switch (keys.context as Screen) {
-		case 'help': {
+		case 'fleetConfigHelp': {
 			if (command === 'quit') return {state: base, effects: [{type: 'quit'}]};
+			// q: back to the fleet, as from the keys' list under the help (nothing is pending there).
+			if (command === 'closeView') return {state: {...base, help: false}, effects: [{type: 'back'}]};
 			return same(command === null ? base : (helpKey(base, command, () => env.helpMax) ?? base));
 		}
 

@@ -194,7 +194,7 @@ describe('the fleet config view’s keys', () => {
 	it('? shows the help over the keys, Esc closes it', () => {
 		const env = envOf();
 		const helping = type(initialFleetConfigUi(), env, '?');
-		expect(availability(helping.state, env).context).toBe('help');
+		expect(availability(helping.state, env).context).toBe('fleetConfigHelp');
 		expect(type(helping.state, env, 'Escape').state.help).toBe(false);
 		expect(type(helping.state, env, 'Escape').effects).toEqual([]);
 	});
@@ -221,6 +221,10 @@ describe('the fleet config view’s keys', () => {
 		expect(quitting.effects).toEqual([]);
 		expect(quitting.state.asking).toBe('quit');
 		expect(type(quitting.state, env, 'y').effects).toEqual([{type: 'quit'}]);
+		// Its help (?) too, as the config view's: q back to the fleet, F10 quits.
+		const helping = type(initialFleetConfigUi(), env, '?');
+		expect(type(helping.state, env, 'q').effects).toEqual([{type: 'back'}]);
+		expect(reduce(helping.state, {type: 'key', input: '', key: {fn: 10}}, env).effects).toEqual([{type: 'quit'}]);
 		// Typing a value or a search, q is a character.
 		const typing = type(initialFleetConfigUi(), env, '/q');
 		expect(typing.effects).toEqual([]);
