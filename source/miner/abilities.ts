@@ -17,10 +17,10 @@ import type {MinerSnapshot} from './model.js';
 /** Why a capability is missing (one line), or null when the miner offers it. */
 export type Refusal = string | null;
 
-/** "XMRig 2.14.4", "XMRig-NVIDIA 2.14.5", "XMRig-proxy 6.26.0": the miner by its product name and version. */
+/** "XMRig 2.14.4", "XMRig-NVIDIA 2.14.5", "xmrig-proxy 6.26.0" (the program's own name): the miner by its product name and version. */
 export function minerProduct(snapshot: Pick<MinerSnapshot, 'kind' | 'version'>): string {
 	const {kind, version} = snapshot;
-	const product = kind === 'nvidia' ? 'XMRig-NVIDIA' : kind === 'amd' ? 'XMRig-AMD' : kind === 'proxy' ? 'XMRig-proxy' : 'XMRig';
+	const product = kind === 'nvidia' ? 'XMRig-NVIDIA' : kind === 'amd' ? 'XMRig-AMD' : kind === 'proxy' ? 'xmrig-proxy' : 'XMRig';
 	return version === null ? product : `${product} ${version}`;
 }
 

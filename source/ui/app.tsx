@@ -175,10 +175,13 @@ export function App({
 }: AppProps) {
 	const fleetMode = miners.length > 1;
 	const [screen, setShown] = useState<Screen>(() => (fleetMode ? {name: 'fleet'} : {name: 'dashboard', index: 0}));
+	// The fleet's first showing this run, with a filter the last run left: the fleet says what it hides (once).
+	const [fleetRestored, setFleetRestored] = useState(() => fleetMode && (savedFleet(prefs?.initial)?.filter ?? '') !== '');
 	// Every transition goes through here, which tells onOpenChange when the open rig changes, once, as it happens.
 	const setScreen = useCallback(
 		(next: Screen) => {
 			setShown(next);
+			if (next.name !== 'fleet') setFleetRestored(false);
 			const rig = openRig(next);
 			if (rig !== openRig(screen)) onOpenChange?.(rig < 0 ? null : rig);
 		},
@@ -381,6 +384,7 @@ export function App({
 				{...(fleetBatch ? {onBatch: fleetBatch, readOnly, tokens} : {})}
 				{...(renderFleetConfig ? {onFleetConfig: openFleetConfig, readOnly} : {})}
 				{...(fleetMarks ? {initialMarked: fleetMarks} : {})}
+				restored={fleetRestored}
 				kinds={kinds}
 			/>
 		);

@@ -61,7 +61,7 @@ describe('the proxy screen in a real terminal', () => {
 			rows: 24,
 			env: {RIGTOP_TOKEN: TOKEN, XDG_STATE_HOME: dir, NO_COLOR: '1'},
 		});
-		const first = await terminal.waitFor((screen) => screen.includes('XMRig-proxy 6.26.0') && /rig-05 +quiet/.test(screen), 10_000);
+		const first = await terminal.waitFor((screen) => screen.includes('xmrig-proxy 6.26.0') && /rig-05 +quiet/.test(screen), 10_000);
 		expect(first).toMatch(/hashrate {2}1m [\d.]+ kH\/s {2}10m [\d.]+ kH\/s {2}1h [\d.]+ kH\/s/);
 		expect(first).toMatch(/24h [\d.]+ kH\/s/);
 		expect(first).not.toMatch(/\b(10s|60s|15m) +(—|[\d.]+ k?H\/s)/);
@@ -101,8 +101,8 @@ describe('the proxy screen in a real terminal', () => {
 
 	it('rigtop --demo proxy at 200×50: every window and column, the workers whole', async () => {
 		terminal = await TmuxTerminal.start(['node', CLI, '--demo', 'proxy'], {cols: 200, rows: 50, env: {XDG_STATE_HOME: dir}});
-		const screen = await terminal.waitFor((text) => text.includes('XMRig-proxy 6.26.0') && text.includes('rig-12'), 15_000);
-		expect(screen).toMatch(/demo-proxy {2}XMRig-proxy 6\.26\.0 {2}nicehash {2}up 3d/);
+		const screen = await terminal.waitFor((text) => text.includes('xmrig-proxy 6.26.0') && text.includes('rig-12'), 15_000);
+		expect(screen).toMatch(/^ rigtop {2}demo-proxy · xmrig-proxy 6\.26\.0 · up 3d \d+h? ?\d*m? · nicehash +● live/);
 		expect(screen).toMatch(/worker listed▲ +state +ip +conn +1m +10m +1h +12h +24h +acc +rej +inv +last share/);
 		// Life events on: miners join and leave, so the count moves.
 		expect(screen).toMatch(/total +\d+\/\d+ conn/);

@@ -20,7 +20,7 @@ describe('what a miner lets rigtop do', () => {
 			/^XMRig-NVIDIA 2\.14\.5 has no pause/,
 		);
 		expect(controlRefusal(makeSnapshot({kind: 'proxy'}), token)).toBe(
-			'XMRig-proxy 6.26.0 has no pause or resume in its API (its JSON-RPC has no methods)',
+			'xmrig-proxy 6.26.0 has no pause or resume in its API (its JSON-RPC has no methods)',
 		);
 	});
 
@@ -50,7 +50,7 @@ describe('what a miner lets rigtop do', () => {
 			makeSnapshot({kind: 'proxy', dialect: 'proxy', version, restricted, paused: null});
 		expect(configRefusal(proxy('6.26.0'), token)).toBeNull();
 		expect(configRefusal(proxy('2.5.3', null), token)).toBeNull();
-		expect(configRefusal(proxy('2.4.5', null), token)).toBe('XMRig-proxy 2.4.5 has no config in its API (that came in xmrig-proxy 2.5)');
+		expect(configRefusal(proxy('2.4.5', null), token)).toBe('xmrig-proxy 2.4.5 has no config in its API (that came in xmrig-proxy 2.5)');
 		expect(configRefusal(proxy('6.26.0'), {tokenGiven: false})).toMatch(/^reading its config needs the miner's access token/);
 		expect(configRefusal(proxy('2.15.0', true), token)).toContain('api.restricted false');
 		expect(configRefusal(proxy('6.26.0', true), token)).toContain('http.restricted false');

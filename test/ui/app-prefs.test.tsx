@@ -62,6 +62,37 @@ describe('remembered between runs', () => {
 		expect(fileOf(dir)).toEqual({fleet: {sort: 'r10', reversed: true, filter: 'rig-01'}});
 	});
 
+	test('a filter from the last run that hides rigs is said at start, and a rig in error it hides is counted in the header', async () => {
+		const dir = stateDir();
+		const last = new PrefsFile({stateDir: dir, writeDelayMs: 60_000});
+		last.update({fleet: {sort: 'listed', reversed: false, filter: 'one'}});
+		await last.close();
+		const miners: AppMiner[] = [
+			{store: createStore(makeState({name: 'rig-one', snapshot: makeSnapshot({workerId: 'rig-one'})}))},
+			{store: createStore(makeState({name: 'rig-two', status: 'error', snapshot: null}))},
+		];
+		const prefs = new PrefsFile({stateDir: dir, writeDelayMs: 60_000});
+		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} prefs={prefs} />);
+		await terminal.waitFor('rig-one');
+		const lines = linesOf(terminal.frame());
+		expect(lines.at(-1)).toBe(' filter /one from last time hides 1 of 2 rigs · Esc clears');
+		expect(lines[0]).toMatch(/● 1 live · 1 error \(1 hidden\)$/u);
+		expect(terminal.frame()).not.toContain('rig-two');
+		// Any key ends the notice; the footer says the filter as it always does, and the header still counts the rig.
+		await terminal.press('j', /^ \/one 1 of 2/mu);
+		expect(terminal.frame()).not.toContain('from last time');
+		// Said once: not again on coming back from a rig's dashboard.
+		await terminal.press('\r', 'Hashrate');
+		await terminal.press(KEYS.escape, /^ \/one 1 of 2/mu);
+		expect(terminal.frame()).not.toContain('from last time');
+		expect(linesOf(terminal.frame())[0]).toContain('1 error (1 hidden)');
+		// Esc clears the filter: the rig in error is listed, and no longer counted as hidden.
+		await terminal.press(KEYS.escape, 'rig-two');
+		expect(linesOf(terminal.frame())[0]).toMatch(/● 1 live · 1 error$/u);
+		terminal.unmount();
+		await prefs.close();
+	});
+
 	test("the chart's span: the chart opens with the last one chosen, in this run and the next", async () => {
 		const dir = stateDir();
 		const store = createStore(makeState({lastSuccessAt: NOW, lastAttemptAt: NOW}));

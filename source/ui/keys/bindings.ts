@@ -15,8 +15,10 @@ import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
  * 'fleet' is the many-miners table ('fleetFilter' while a filter is typed there); 'help' is the help overlay over any
  * screen; 'question' a y/n question on the dashboard (p); 'chart' the full-screen hashrate chart (`g`); 'events' the
  * full-screen event view (`e`); 'proxy' an xmrig-proxy's screen (its state over its workers' table, typing a filter
- * there is 'fleetFilter' too), 'worker' one worker's detail on it (Enter). 'fleetConfig' the marked rigs' config keys
- * (`c` with rigs marked), 'fleetConfigTyping' a search or a value typed there, 'fleetConfigDiff' each rig's diff.
+ * there is 'fleetFilter' too; 'proxyFiltered' while a filter is in force, where Esc clears it), 'worker' one worker's
+ * detail on it (Enter). 'fleetConfig' the marked rigs' config keys
+ * (`c` with rigs marked), 'fleetConfigTyping' a search or a value typed there, 'fleetConfigDiff' each rig's diff,
+ * 'fleetConfigHelp' its help (where q goes back to the fleet, as in the config view's).
  */
 export type Screen =
 	| 'dashboard'
@@ -27,12 +29,14 @@ export type Screen =
 	| 'chart'
 	| 'events'
 	| 'proxy'
+	| 'proxyFiltered'
 	| 'worker'
 	| 'fleetBatch'
 	| 'fleetResults'
 	| 'fleetConfig'
 	| 'fleetConfigTyping'
-	| 'fleetConfigDiff';
+	| 'fleetConfigDiff'
+	| 'fleetConfigHelp';
 
 export type CommandName =
 	| 'quit'
@@ -113,15 +117,15 @@ export type CommandName =
 	/** Ctrl+Z: hand the shell back (fg brings rigtop back), on every screen; hooks/use-keys.ts acts on it. */
 	| 'suspend';
 
-const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events', 'proxy', 'worker'];
+const everywhere: readonly Screen[] = ['dashboard', 'help', 'fleet', 'chart', 'events', 'proxy', 'proxyFiltered', 'worker'];
 const dashboard: readonly Screen[] = ['dashboard'];
 const fleet: readonly Screen[] = ['fleet'];
 const fleetConfig: readonly Screen[] = ['fleetConfig'];
 const dashboardAndFleet: readonly Screen[] = ['dashboard', 'fleet'];
 const chart: readonly Screen[] = ['chart'];
 const eventView: readonly Screen[] = ['events'];
-const proxy: readonly Screen[] = ['proxy'];
-const proxyAndWorker: readonly Screen[] = ['proxy', 'worker'];
+const proxy: readonly Screen[] = ['proxy', 'proxyFiltered'];
+const proxyAndWorker: readonly Screen[] = [...proxy, 'worker'];
 
 /** Ctrl+Z, as a shell's job control has it: on every screen and in every mode (the terminal's raw mode turns it into a key). */
 const SUSPEND_KEYS: readonly KeySpec[] = [{input: 'z', ctrl: true}];
@@ -138,29 +142,36 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		command: 'quit',
 		keys: [{input: 'q'}, {fn: 10}, {input: 'c', ctrl: true}],
 		description: 'quit rigtop',
-		contexts: [...everywhere, 'fleetConfig'],
+		contexts: everywhere,
 		footer: 'quit',
+	},
+	// In the fleet config view q goes back to the fleet, as in the config view; F10 and Ctrl+C quit.
+	{
+		command: 'quit',
+		keys: [{fn: 10}, {input: 'c', ctrl: true}],
+		description: 'quit rigtop (asks first when a diff is not applied)',
+		contexts: ['fleetConfig', 'fleetConfigDiff', 'fleetConfigHelp'],
 	},
 	{
 		command: 'help',
 		keys: [{input: '?'}, {fn: 1}],
 		description: 'show or hide this help',
-		contexts: [...everywhere, 'fleetConfig'],
+		contexts: [...everywhere, 'fleetConfig', 'fleetConfigHelp'],
 		footer: 'help',
 	},
-	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
+	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help', 'fleetConfigHelp'], footer: 'close'},
 	{
 		command: 'helpUp',
 		keys: [{special: 'upArrow'}, {input: 'k'}],
 		description: 'scroll this help up',
-		contexts: ['help'],
+		contexts: ['help', 'fleetConfigHelp'],
 		needs: 'scrollHelp',
 	},
 	{
 		command: 'helpDown',
 		keys: [{special: 'downArrow'}, {input: 'j'}],
 		description: 'scroll this help down',
-		contexts: ['help'],
+		contexts: ['help', 'fleetConfigHelp'],
 		needs: 'scrollHelp',
 	},
 	{
@@ -383,7 +394,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	},
 	{
 		command: 'closeView',
-		keys: [{special: 'escape'}],
+		keys: [{special: 'escape'}, {input: 'q'}],
 		description: 'back to the fleet (the marks kept)',
 		contexts: fleetConfig,
 		footer: 'back',
@@ -434,6 +445,13 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: ['fleetConfigDiff'],
 		footer: 'back',
 	},
+	{
+		command: 'closeView',
+		keys: [{input: 'q'}],
+		description: 'back to the fleet without applying (asks first)',
+		contexts: ['fleetConfigDiff'],
+	},
+	{command: 'closeView', keys: [{input: 'q'}], description: 'back to the fleet (the marks kept)', contexts: ['fleetConfigHelp']},
 	// A proxy's screen: its workers' table moves, sorts and filters as the fleet's does (issue 26).
 	{
 		command: 'fleetUp',
@@ -464,12 +482,21 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: proxy,
 		footer: 'filter',
 	},
+	// Esc clears a filter in force, as on the fleet; with none it goes back to the fleet (two contexts: one key, one meaning).
 	{
 		command: 'clearFilter',
 		keys: [{special: 'escape'}],
-		description: 'clear the filter; with none, back to the fleet',
-		contexts: proxy,
+		description: 'clear the filter',
+		contexts: ['proxyFiltered'],
+		footer: 'clear filter',
+	},
+	{
+		command: 'toFleet',
+		keys: [{special: 'escape'}],
+		description: 'with no filter: back to the fleet',
+		contexts: ['proxy'],
 		footer: 'back',
+		needs: 'fleet',
 	},
 	{
 		command: 'refresh',
@@ -611,6 +638,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 			'fleetConfig',
 			'fleetConfigTyping',
 			'fleetConfigDiff',
+			'fleetConfigHelp',
 		],
 	},
 ]);

@@ -13,17 +13,15 @@ type Section = {
 	readonly footer: readonly Hint[];
 };
 
-/** A context's keys (and those of `also`, a mode of the same screen, each binding once), with its footer. */
+/** A context's keys (and those of `also`, modes of the same screen, each binding once), with its footer. */
 function section<Command extends string, Context extends string>(
 	keymap: Keymap<Command, Context>,
 	context: Context,
 	title: string,
-	also?: Context,
+	...also: readonly Context[]
 ): Section {
 	const all = new Set(keymap.bindings.map((binding) => binding.command));
-	const bindings = keymap.bindings.filter(
-		(binding) => binding.contexts.includes(context) || (also !== undefined && binding.contexts.includes(also)),
-	);
+	const bindings = keymap.bindings.filter((binding) => [context, ...also].some((each) => binding.contexts.includes(each)));
 	return {title, bindings, footer: keymap.footer(context, all)};
 }
 
@@ -33,7 +31,7 @@ export function keysReference(): readonly Section[] {
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
 		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
 		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet or proxy: typing a filter (/)'),
-		section(SCREEN_KEYMAP, 'proxy', "proxy (and a worker's detail, Enter)", 'worker'),
+		section(SCREEN_KEYMAP, 'proxy', "proxy (and a worker's detail, Enter)", 'proxyFiltered', 'worker'),
 		section(SCREEN_KEYMAP, 'chart', 'chart (g)'),
 		section(SCREEN_KEYMAP, 'events', 'events (e)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),

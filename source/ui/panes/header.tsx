@@ -54,6 +54,9 @@ function HeaderView({state, width, intervalMs, frozenAt, live}: HeaderProps) {
 			const uptime = `up ${formatDuration(snapshot.uptime)}`;
 			parts.push(snapshot.uptime < DAY_SECONDS ? {text: uptime, room: UPTIME_ROOM} : uptime);
 		}
+
+		// An xmrig-proxy's mode (nicehash, simple), where there is room for it.
+		if (snapshot.proxy?.mode) parts.push(snapshot.proxy.mode);
 	}
 
 	const badge: StatusBadge =

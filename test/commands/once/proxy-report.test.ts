@@ -15,7 +15,7 @@ describe('--once text of an xmrig-proxy', () => {
 		const text = formatOnceText([{url, name: 'capture-proxy', snapshot, error: null}], now);
 		const lines = text.trimEnd().split('\n');
 		for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
-		expect(lines.slice(0, 2)).toEqual(['capture-proxy  XMRig-proxy 6.26.0  nicehash  up 49s  connected', `  ${url}`]);
+		expect(lines.slice(0, 2)).toEqual(['capture-proxy  xmrig-proxy 6.26.0  nicehash  up 49s  connected', `  ${url}`]);
 		expect(text).toContain('upstreams 1 active  0 sleep  0 error  of 1');
 		expect(text).toContain('miners    2 now  2 max  workers 2');
 		expect(text).toContain('20 accepted  3 rejected (13.0%)  0 invalid  0 expired  avg 2s');

@@ -106,6 +106,13 @@ describe('keymap', () => {
 			keys: 'R',
 			label: 'refresh',
 		});
+		// The proxy's workers: Esc clears a filter in force (and says so, as the fleet does), with none goes back.
+		const proxyFooter = (context: 'proxy' | 'proxyFiltered') =>
+			SCREEN_KEYMAP.footer(context, SCREEN_KEYMAP.available(context, new Set(['fleet']))).map((hint) => `${hint.keys} ${hint.label}`);
+		expect(proxyFooter('proxyFiltered')).toContain('Esc clear filter');
+		expect(proxyFooter('proxyFiltered')).not.toContain('Esc back');
+		expect(proxyFooter('proxy')).toContain('Esc back');
+		expect(proxyFooter('proxy')).not.toContain('Esc clear filter');
 		expect(SCREEN_KEYMAP.footer('fleetFilter', SCREEN_KEYMAP.available('fleetFilter')).map((hint) => `${hint.keys} ${hint.label}`)).toEqual(
 			['Enter keep', 'Esc clear'],
 		);
@@ -121,12 +128,14 @@ describe('keymap', () => {
 			'chart',
 			'events',
 			'proxy',
+			'proxyFiltered',
 			'worker',
 			'fleetBatch',
 			'fleetResults',
 			'fleetConfig',
 			'fleetConfigTyping',
 			'fleetConfigDiff',
+			'fleetConfigHelp',
 		]);
 		expect(entries).toHaveLength(SCREEN_KEYMAP.bindings.length);
 		expect(entries.find((entry) => entry.description === 'quit rigtop')?.keys).toBe('q, F10, Ctrl+C');

@@ -38,7 +38,7 @@ export type FleetConfigModes = {
 export type FleetConfigAvailability = Availability<CommandName, Screen>;
 
 export function fleetConfigContext(state: FleetConfigModes, session: FleetConfigState): Screen {
-	if (state.help === true) return 'help';
+	if (state.help === true) return 'fleetConfigHelp';
 	if (state.asking) return 'question';
 	if (state.results) return session.run?.done === true ? 'fleetResults' : 'fleetBatch';
 	if (state.diff) return 'fleetConfigDiff';
@@ -49,7 +49,7 @@ export function availability(state: FleetConfigModes, env: FleetConfigEnv): Flee
 	const context = fleetConfigContext(state, env.session);
 	const offered = new Set<Capability>();
 	const run = env.session.run;
-	if (context === 'help' && env.helpMax > 0) offered.add('scrollHelp');
+	if (context === 'fleetConfigHelp' && env.helpMax > 0) offered.add('scrollHelp');
 	if (context === 'fleetResults' && env.session.undoable > 0) offered.add('batchUndo');
 	if ((context === 'fleetBatch' || context === 'fleetResults') && run && run.batch.rigs.length > env.paneRows) offered.add('scrollBatch');
 	const {diff} = state;

@@ -50,8 +50,11 @@ export type FleetConfigUiState = {
 		readonly add: boolean;
 		readonly offset: number;
 	} | null;
-	/** The second question: http.* / api.* (apply anyway?), or the undo's. */
-	readonly asking: 'guarded' | 'undo' | null;
+	/**
+	 * The second question: http.* / api.* (apply anyway?), or the undo's; or leaving with a diff not applied, back to
+	 * the fleet (q) or out of rigtop (F10), as the config view asks before dropping pending changes.
+	 */
+	readonly asking: 'guarded' | 'undo' | 'back' | 'quit' | null;
 	/** The batch's pane is open (the apply or the undo as it goes, then its results): its first rig shown. */
 	readonly results: {readonly offset: number} | null;
 	/** The help (`?`) is up, and its first entry shown. */
@@ -119,8 +122,10 @@ export function reduce(state: FleetConfigUiState, action: FleetConfigAction, env
 	if (outcome !== null && 'refused' in outcome) return say(base, outcome.refused, 'warn');
 	const command = outcome?.command ?? null;
 	switch (keys.context as Screen) {
-		case 'help': {
+		case 'fleetConfigHelp': {
 			if (command === 'quit') return {state: base, effects: [{type: 'quit'}]};
+			// q: back to the fleet, as from the keys' list under the help (nothing is pending there).
+			if (command === 'closeView') return {state: {...base, help: false}, effects: [{type: 'back'}]};
 			return same(command === null ? base : (helpKey(base, command, () => env.helpMax) ?? base));
 		}
 
@@ -239,6 +244,10 @@ function diffKey(state: FleetConfigUiState, command: CommandName | null, env: Fl
 	switch (command) {
 		case 'no':
 			return same({...state, diff: null});
+		case 'closeView':
+			return same({...state, asking: 'back'});
+		case 'quit':
+			return same({...state, asking: 'quit'});
 		case 'addKeys':
 			return same({...state, diff: {...diff, add: !diff.add}});
 		case 'batchUp':
@@ -270,6 +279,7 @@ function answer(state: FleetConfigUiState, command: CommandName | null): FleetCo
 	const answered = {...state, asking: null};
 	if (command !== 'yes') return same(answered);
 	if (asked === 'undo') return {state: {...answered, results: {offset: 0}}, effects: [{type: 'undo'}]};
+	if (asked === 'back' || asked === 'quit') return {state: {...answered, diff: null}, effects: [{type: asked}]};
 	if (asked === 'guarded' && state.diff) return apply(answered, state.diff, true);
 	return same(answered);
 }

@@ -21,7 +21,7 @@ import {diffPlan, keyRows, rigReads, valuesText, type DiffPlan, type RigDiff} fr
 export type FleetConfigViewProps = {
 	/** The marked rigs' session (batch/fleet-config.ts), opened by whoever shows the view: the view reads it. */
 	readonly session: FleetConfigSession;
-	/** Back to the fleet (Esc), the marks kept. */
+	/** Back to the fleet (Esc, q), the marks kept. */
 	readonly onBack: () => void;
 	readonly onQuit: () => void;
 };
@@ -189,6 +189,12 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 	} else if (ui.asking === 'guarded' && ui.diff && plan) {
 		line = {
 			text: `${ui.diff.assignment.path} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? ${YES_NO}`,
+			tone: 'warn',
+		};
+	} else if ((ui.asking === 'back' || ui.asking === 'quit') && ui.diff && plan) {
+		const where = ui.asking === 'quit' ? 'quit rigtop' : 'back to the fleet';
+		line = {
+			text: `${where} without applying ${ui.diff.assignment.path} → ${ui.diff.shown} to ${count(plan.counts.change, 'rig')}? ${YES_NO}`,
 			tone: 'warn',
 		};
 	} else if (ui.asking === 'undo') {

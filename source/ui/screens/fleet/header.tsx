@@ -15,7 +15,11 @@ export type FleetHeaderProps = {
 	readonly sort?: string | null;
 	/** How many rigs are marked (Space, *): "3 marked" after the count. */
 	readonly marked?: number;
+	/** Rigs down or in error that the filter hides, by state: "1 error (1 hidden)" on the right. */
+	readonly hidden?: ReadonlyMap<StatusBadge['word'], number>;
 };
+
+const NONE_HIDDEN: ReadonlyMap<StatusBadge['word'], number> = new Map();
 
 const ORDER: readonly StatusBadge['word'][] = ['live', 'PAUSED', 'no pool', 'stale', 'connecting', 'down', 'error'];
 
@@ -57,11 +61,16 @@ export function proxiesTotal(totals: Pick<FleetTotals, 'proxies'>): string | nul
 /**
  * How many rigs, what the fleet makes now (each answering rig's freshest rate), which of them the table shows when it
  * scrolls, and the sort in words (left, dropped first where the line is short: the sorted column's arrow says it
- * too); the count in each state (right), worst colour wins.
+ * too); the count in each state (right), worst colour wins, with how many rigs down or in error the filter hides.
  */
-function FleetHeaderView({totals, width, window, sort = null, marked = 0}: FleetHeaderProps) {
+function FleetHeaderView({totals, width, window, sort = null, marked = 0, hidden = NONE_HIDDEN}: FleetHeaderProps) {
 	const theme = useTheme();
-	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => `${totals.byState.get(word) ?? 0} ${word}`);
+	// A rig in trouble is never hidden in silence: the count says how many of its rigs the filter hides.
+	const counts = ORDER.filter((word) => (totals.byState.get(word) ?? 0) > 0).map((word) => {
+		const count = `${totals.byState.get(word) ?? 0} ${word}`;
+		const out = hidden.get(word) ?? 0;
+		return out > 0 ? `${count} (${out} hidden)` : count;
+	});
 	const lead = [`${totals.count} rig${totals.count === 1 ? '' : 's'}`];
 	if (marked > 0) lead.push(`${marked} marked`);
 	const stateWidth = [...`● ${counts.join(' · ')}`].length;

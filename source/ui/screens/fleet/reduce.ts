@@ -72,6 +72,11 @@ export type FleetUiState = {
 	readonly asking: FleetPlan | null;
 	/** A line in the footer's place: why a key does nothing (--read-only), until the next key. */
 	readonly message: string | null;
+	/**
+	 * The filter in force is the one remembered from the last run (prefs), untouched: the view says what it hides in the
+	 * footer's place until the first key.
+	 */
+	readonly restored: boolean;
 	/** The batch's pane (progress, then each rig's result): its first result line shown, and how many it shows. */
 	readonly batch: {readonly offset: number; readonly rows: number} | null;
 };
@@ -90,6 +95,8 @@ export function initialFleetUiState(
 		readonly saved?: FleetSaved;
 		/** The rigs marked (coming back from the fleet config view). */
 		readonly marked?: ReadonlySet<number>;
+		/** `saved` is what the last run left (prefs), shown for the first time in this one. */
+		readonly restored?: boolean;
 	} = {},
 ): FleetUiState {
 	return {
@@ -104,6 +111,7 @@ export function initialFleetUiState(
 		marked: options.marked ?? NO_MARKS,
 		asking: null,
 		message: null,
+		restored: options.restored === true && (options.saved?.filter ?? '') !== '',
 		batch: null,
 	};
 }
@@ -148,8 +156,8 @@ export function reduce(state: FleetUiState, action: FleetUiAction, env: FleetEnv
 function stepOf(state: FleetUiState, action: FleetUiAction, env: FleetEnv): FleetStep {
 	switch (action.type) {
 		case 'key': {
-			// Any key clears a message (the key that made it said it).
-			const shown = state.message === null ? state : {...state, message: null};
+			// Any key clears a message (the key that made it said it), and the notice of a filter from the last run.
+			const shown = state.message === null && !state.restored ? state : {...state, message: null, restored: false};
 			if (shown.batch) return batchStep(shown, shown.batch, action.input, action.key, env);
 			if (shown.asking) return questionStep(shown, shown.asking, action.input, action.key, env);
 			return shown.prompt ? promptStep(shown, action.input, action.key, env) : keyStep(shown, action, env);

@@ -1,6 +1,7 @@
 import {Box} from 'ink';
 import {useCallback, useMemo, useRef, useState} from 'react';
 import type {BatchState} from '../../../batch/types.js';
+import type {MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
 import {useFixedNow} from '../../hooks/use-now.js';
 import {useKeys} from '../../hooks/use-keys.js';
@@ -9,6 +10,7 @@ import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {Footer, MessageLine} from '../../panes/footer.js';
 import {Wrapped} from '../../wrap.js';
+import {statusBadge, type StatusBadge} from '../../status.js';
 import {useTheme} from '../../theme.js';
 import {BatchPane} from './batch-pane.js';
 import type {FleetAction} from './batch-plan.js';
@@ -66,6 +68,8 @@ export type FleetViewProps = {
 	readonly onFleetConfig?: (rigs: readonly number[]) => void;
 	/** The rigs marked when the view opens (back from the fleet config view). */
 	readonly initialMarked?: ReadonlySet<number>;
+	/** `saved` is the sort and filter the last run left (prefs), the fleet shown for the first time in this one. */
+	readonly restored?: boolean;
 	/** --read-only: `p` and `r` say why they do nothing. */
 	readonly readOnly?: boolean;
 	/** Each rig: whether rigtop sends it a token (the question says which rigs cannot be paused). */
@@ -110,6 +114,7 @@ export function FleetView({
 	kinds,
 	onFleetConfig,
 	initialMarked,
+	restored = false,
 }: FleetViewProps) {
 	const theme = useTheme();
 	const [running, setRunning] = useState<Running | null>(null);
@@ -193,6 +198,7 @@ export function FleetView({
 				...(initialSelected === undefined ? {} : {selected: initialSelected}),
 				...(saved ? {saved} : {}),
 				...(initialMarked ? {marked: initialMarked} : {}),
+				restored,
 			}),
 		env,
 		run,
@@ -242,6 +248,13 @@ export function FleetView({
 	const help = useMemo(() => fleetHelp(given), [given]);
 	const helpOffset = Math.min(ui.helpOffset, helpMax(env, layout));
 	const filtering = ui.prompt !== null || ui.filter !== '';
+	// The rigs down or in error the filter hides, by state (the header counts them), and a filter from the last run
+	// that hides rigs, said once in the footer's place until the first key.
+	const hidden = useMemo(() => hiddenTrouble(states, order, now), [states, order, now]);
+	const notice =
+		ui.restored && order.length < states.length
+			? `filter /${ui.filter} from last time hides ${order.length === 0 ? 'all' : `${states.length - order.length} of`} ${states.length} rig${states.length === 1 ? '' : 's'} · ${SCREEN_KEYMAP.keyOf('clearFilter', 'fleet')} clears`
+			: null;
 
 	return (
 		<Box
@@ -256,6 +269,7 @@ export function FleetView({
 				window={window}
 				sort={describeSort(shownSort(ui.sort, env.wants.sensors === true))}
 				marked={ui.marked.size}
+				hidden={hidden}
 			/>
 			{ui.batch && batchState && running ? (
 				<BatchPane batch={batchState} action={running.action} offset={ui.batch.offset} width={columns} height={layout.bodyHeight} />
@@ -292,8 +306,8 @@ export function FleetView({
 					)}
 				</>
 			)}
-			{layout.footerLines > 0 && ui.message !== null ? (
-				<MessageLine message={{text: ui.message, tone: 'warn'}} width={columns} lines={1} />
+			{layout.footerLines > 0 && (ui.message ?? notice) !== null ? (
+				<MessageLine message={{text: ui.message ?? notice ?? '', tone: 'warn'}} width={columns} lines={1} />
 			) : layout.footerLines > 0 ? (
 				<Footer
 					hints={footer}
@@ -308,4 +322,19 @@ export function FleetView({
 			) : null}
 		</Box>
 	);
+}
+
+const NONE_HIDDEN: ReadonlyMap<StatusBadge['word'], number> = new Map();
+
+/** How many rigs down or in error are not in the order shown (a filter hides them), by state. */
+function hiddenTrouble(states: readonly MonitorState[], order: readonly number[], now: number): ReadonlyMap<StatusBadge['word'], number> {
+	if (order.length === states.length) return NONE_HIDDEN;
+	const shown = new Set(order);
+	const counts = new Map<StatusBadge['word'], number>();
+	states.forEach((state, index) => {
+		if (shown.has(index)) return;
+		const {word} = statusBadge(state, now);
+		if (word === 'down' || word === 'error') counts.set(word, (counts.get(word) ?? 0) + 1);
+	});
+	return counts;
 }

@@ -28,30 +28,29 @@ function offered(given: ProxyGiven): ReadonlySet<Capability> {
 	if (given.config) capabilities.add('config');
 	if (given.chart) capabilities.add('chart');
 	if (given.events) capabilities.add('events');
+	if (given.back) capabilities.add('fleet');
 	return capabilities;
 }
 
-/** The context the keys are read in: the help, the filter being typed, a worker's detail, or the workers' table. */
+/**
+ * The context the keys are read in: the help, the filter being typed, a worker's detail, or the workers' table (with a
+ * filter in force, where Esc clears it, or without, where Esc goes back to the fleet, when there is one).
+ */
 export function proxyContext(state: ProxyModes): Screen {
 	if (state.help) return 'help';
 	if (state.prompt) return 'fleetFilter';
-	return state.detail === null ? 'proxy' : 'worker';
+	if (state.detail !== null) return 'worker';
+	return state.filter === '' ? 'proxy' : 'proxyFiltered';
 }
 
 export function availability(state: ProxyModes, env: {readonly given: ProxyGiven}): ProxyAvailability {
-	const context = proxyContext(state);
-	const decided = decide(SCREEN_KEYMAP, context, offered(env.given));
-	// Esc clears a filter in force; with none it goes back to the fleet, when there is one.
-	if (context !== 'proxy' || state.filter !== '' || env.given.back) return decided;
-	const works = new Set(decided.works);
-	works.delete('clearFilter');
-	return {...decided, works};
+	return decide(SCREEN_KEYMAP, proxyContext(state), offered(env.given));
 }
 
 /** The help's entries: the table's keys and the filter's, or a worker's detail's (the help's own keys are on its frame). */
 export function proxyHelp(given: ProxyGiven, detail: boolean): readonly HelpEntry[] {
 	const capabilities = offered(given);
-	const contexts: readonly Screen[] = detail ? ['worker'] : ['proxy', 'fleetFilter'];
+	const contexts: readonly Screen[] = detail ? ['worker'] : ['proxy', 'proxyFiltered', 'fleetFilter'];
 	const works = new Set(contexts.flatMap((context) => [...decide(SCREEN_KEYMAP, context, capabilities).works]));
 	return helpOf(SCREEN_KEYMAP, contexts, {context: detail ? 'worker' : 'proxy', works, refused: new Map()}).filter(
 		(entry) => entry.available,

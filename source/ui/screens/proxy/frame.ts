@@ -47,6 +47,9 @@ export type ProxyLayout = {
 	readonly bodyHeight: number;
 };
 
+/** The title bar every screen has, " rigtop  demo-proxy · xmrig-proxy 6.26.0 …". */
+const TITLE_LINES = 1;
+
 /** Lines of the table that are not workers: the headings, the totals and the line under them. */
 const TABLE_CHROME = 3;
 
@@ -82,7 +85,8 @@ export function proxyFrame(sort: WorkerSort, filter: string, env: ProxyEnv): Pro
 	const gap = tableGap(size.columns);
 	const wants = workerWants(rows, order.length === rows.length ? totals : workerTotals(rows));
 	const fitted = fitWorkerColumns({now, uptime: snapshot.uptime}, wants, sort, size.columns - PREFIX_WIDTH, gap);
-	const layout = proxyLayout(size, summary.length, order.length);
+	// The title bar (panes/header.tsx) over the summary's lines.
+	const layout = proxyLayout(size, TITLE_LINES + summary.length, order.length);
 	return {summary, order, totals, gap, fitted, layout};
 }
 

@@ -144,7 +144,9 @@ function keyStep(state: ProxyUiState, input: string, key: KeyLike, env: ProxyEnv
 		case 'filter':
 			return stateOnly(startFilter(state));
 		case 'clearFilter':
-			return state.filter === '' ? {state, effects: [{command: 'back'}]} : stateOnly(settle({...state, filter: ''}));
+			return stateOnly(settle({...state, filter: ''}));
+		case 'toFleet':
+			return {state, effects: [{command: 'back'}]};
 		case 'open': {
 			const worker = place.position < 0 ? undefined : place.order[place.position];
 			return worker === undefined ? stateOnly(state) : stateOnly({...state, selected: worker, pinned: false, detail: worker});

@@ -1,15 +1,13 @@
 /**
- * The proxy's own state, over its workers' table, as lines of toned parts packed to the width: who it is and its state,
- * its upstreams (an upstream in error in the theme's error colour and in words), miners and workers, results with the
+ * The proxy's own state, over its workers' table and under the title bar every screen has, as lines of toned parts
+ * packed to the width: its upstreams (an upstream in error in the theme's error colour and in words), miners and workers, results with the
  * reject rate, and its rates over its five windows with its average since start, in H/s (a window longer than its uptime marked as
  * filling, as `--once` marks it). Pure: the view draws these lines, the layout counts them.
  */
 import {DASH, formatCount, formatDuration, formatHashrate, formatInteger, formatPing} from '../../../format.js';
 import {anyProxyWindowFilling, FILLING_LEGEND, formatProxyRejectPercent, formatProxyWindows} from '../../../format-proxy.js';
-import {minerProduct} from '../../../miner/abilities.js';
 import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
 import type {MonitorState} from '../../../monitor/types.js';
-import {statusBadge} from '../../status.js';
 import type {ThemeToken} from '../../theme.js';
 
 export type Part = {readonly text: string; readonly tone?: ThemeToken; readonly bold?: boolean};
@@ -54,19 +52,8 @@ function upstreamParts(proxy: ProxyInfo, snapshot: MinerSnapshot): Part[] {
 	return parts;
 }
 
-/** The lines of the proxy's state at this width. */
+/** The lines of the proxy's state at this width, under its title bar (who it is and its state: panes/header.tsx). */
 export function summaryLines(state: MonitorState, proxy: ProxyInfo, snapshot: MinerSnapshot, now: number, width: number): SummaryLine[] {
-	const badge = statusBadge(state, now);
-	const word = badge.word === 'no pool' ? 'no upstream' : badge.word;
-	const title: Part[] = [
-		{text: state.name, bold: true},
-		{text: `  ${minerProduct(snapshot)}`},
-		{text: `  ${proxy.mode ?? DASH}`, tone: 'muted'},
-		{text: `  up ${formatDuration(snapshot.uptime)}`},
-		{text: '  '},
-		{text: word, tone: badge.tone, bold: true},
-		{text: badge.detail, tone: 'muted'},
-	];
 	const miners = proxy.miners === null ? DASH : `${formatInteger(proxy.miners.now)} now  ${formatInteger(proxy.miners.max)} max`;
 	const r = proxy.results;
 	const results: Part[] = [
@@ -83,7 +70,6 @@ export function summaryLines(state: MonitorState, proxy: ProxyInfo, snapshot: Mi
 		{text: `since start ${formatHashrate(proxy.sinceStart)}`},
 	];
 	const lines: SummaryLine[] = [
-		title,
 		...labelled('upstreams', upstreamParts(proxy, snapshot), width),
 		...labelled('miners', [{text: miners}, {text: `workers ${formatInteger(proxy.workerCount)}`}], width),
 		...labelled('results', results, width),

@@ -11,6 +11,7 @@ import {helpScrollKeys} from '../../help-toggle.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
 import {Footer} from '../../panes/footer.js';
+import {Header} from '../../panes/header.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TooSmall} from '../../panes/too-small.js';
 import {isOutdated} from '../../status.js';
@@ -149,11 +150,11 @@ function ProxyScreen({
 	const footer = useMemo(() => {
 		const hints = footerOf(SCREEN_KEYMAP, keys);
 		const clear =
-			keys.context === 'proxy' && ui.filter !== ''
-				? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'proxy'))
+			keys.context === 'proxyFiltered'
+				? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'proxyFiltered'))
 				: undefined;
 		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
-	}, [keys, ui.filter]);
+	}, [keys]);
 	const help = useMemo(() => proxyHelp(given, ui.detail !== null), [given, ui.detail]);
 
 	if (layout.tooSmall) return <TooSmall columns={size.columns} rows={size.rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'proxy')} quits`} />;
@@ -214,6 +215,7 @@ function ProxyScreen({
 			height={ui.help || ui.detail !== null ? layout.summaryLines + layout.bodyHeight + layout.footerLines : layout.height}
 			overflowY="hidden"
 		>
+			<Header state={state} width={size.columns} />
 			<SummaryView lines={frame.summary} />
 			{body}
 			{layout.footerLines > 0 ? (

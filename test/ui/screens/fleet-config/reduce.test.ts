@@ -194,9 +194,41 @@ describe('the fleet config view’s keys', () => {
 	it('? shows the help over the keys, Esc closes it', () => {
 		const env = envOf();
 		const helping = type(initialFleetConfigUi(), env, '?');
-		expect(availability(helping.state, env).context).toBe('help');
+		expect(availability(helping.state, env).context).toBe('fleetConfigHelp');
 		expect(type(helping.state, env, 'Escape').state.help).toBe(false);
 		expect(type(helping.state, env, 'Escape').effects).toEqual([]);
+	});
+
+	it('q goes back to the fleet as in the config view (F10 quits); with a diff not applied, q and F10 ask first', () => {
+		const env = envOf();
+		expect(type(initialFleetConfigUi(), env, 'q').effects).toEqual([{type: 'back'}]);
+		const f10 = reduce(initialFleetConfigUi(), {type: 'key', input: '', key: {fn: 10}}, env);
+		expect(f10.effects).toEqual([{type: 'quit'}]);
+		// A value typed and its diff shown: not applied yet.
+		const diffed = type(initialFleetConfigUi(), env, '/jit', 'Enter', 'Enter', 'CtrlU', 'true', 'Enter');
+		expect(diffed.state.diff).not.toBeNull();
+		const asked = type(diffed.state, env, 'q');
+		expect(asked.effects).toEqual([]);
+		expect(asked.state.asking).toBe('back');
+		expect(availability(asked.state, env).context).toBe('question');
+		// Any key but y stays, the diff kept; y goes back, the diff dropped.
+		const stayed = type(asked.state, env, 'n');
+		expect(stayed.effects).toEqual([]);
+		expect(stayed.state.diff).not.toBeNull();
+		expect(stayed.state.asking).toBeNull();
+		expect(type(asked.state, env, 'y').effects).toEqual([{type: 'back'}]);
+		const quitting = reduce(diffed.state, {type: 'key', input: '', key: {fn: 10}}, env);
+		expect(quitting.effects).toEqual([]);
+		expect(quitting.state.asking).toBe('quit');
+		expect(type(quitting.state, env, 'y').effects).toEqual([{type: 'quit'}]);
+		// Its help (?) too, as the config view's: q back to the fleet, F10 quits.
+		const helping = type(initialFleetConfigUi(), env, '?');
+		expect(type(helping.state, env, 'q').effects).toEqual([{type: 'back'}]);
+		expect(reduce(helping.state, {type: 'key', input: '', key: {fn: 10}}, env).effects).toEqual([{type: 'quit'}]);
+		// Typing a value or a search, q is a character.
+		const typing = type(initialFleetConfigUi(), env, '/q');
+		expect(typing.effects).toEqual([]);
+		expect(typing.state.prompt).toMatchObject({kind: 'search', text: 'q'});
 	});
 
 	it('refuses to set a value while the rigs are read, and Esc goes back to the fleet', () => {

@@ -5,7 +5,7 @@ import {isSecret, specFor, validate} from '../../../../source/config/schema.js';
 import type {ProxyWorker} from '../../../../source/miner/proxy-model.js';
 import {SCREEN_KEYMAP} from '../../../../source/ui/keys/bindings.js';
 import {footerOf} from '../../../../source/ui/screens/contract.js';
-import {availability, type ProxyGiven} from '../../../../source/ui/screens/proxy/availability.js';
+import {availability, proxyHelp, type ProxyGiven} from '../../../../source/ui/screens/proxy/availability.js';
 import {workerOrder, WORKERS_LISTED} from '../../../../source/ui/screens/proxy/order.js';
 import {quietThresholdMs, QUIET_AFTER_MS, workerRows, workerState, workerTotals} from '../../../../source/ui/screens/proxy/rows.js';
 
@@ -83,8 +83,19 @@ describe("the proxy screen's logic", () => {
 			'g chart',
 			'e events',
 		]);
-		expect(availability({...modes, filter: 'rig'}, {given: GIVEN}).works.has('clearFilter')).toBe(true);
-		expect(availability(modes, {given: {...GIVEN, back: true}}).works.has('clearFilter')).toBe(true);
+		// A filter in force: Esc clears it, and the footer says so as the fleet's does; with none, Esc goes back.
+		const filtered = availability({...modes, filter: 'rig'}, {given: {...GIVEN, back: true}});
+		expect(filtered.works.has('clearFilter')).toBe(true);
+		expect(footerOf(SCREEN_KEYMAP, filtered).map((hint) => `${hint.keys} ${hint.label}`)).toContain('Esc clear filter');
+		expect(footerOf(SCREEN_KEYMAP, filtered).map((hint) => `${hint.keys} ${hint.label}`)).not.toContain('Esc back');
+		const back = availability(modes, {given: {...GIVEN, back: true}});
+		expect(back.works.has('toFleet')).toBe(true);
+		expect(footerOf(SCREEN_KEYMAP, back).map((hint) => `${hint.keys} ${hint.label}`)).toContain('Esc back');
+		expect(availability(modes, {given: GIVEN}).works.has('toFleet')).toBe(false);
+		// The help lists both meanings of Esc, each in its own words.
+		const help = proxyHelp({...GIVEN, back: true}, false).map((entry) => entry.description);
+		expect(help).toContain('clear the filter');
+		expect(help).toContain('with no filter: back to the fleet');
 		const detail = availability({...modes, detail: 'rig-01'}, {given: GIVEN});
 		expect(detail.context).toBe('worker');
 		expect(footerOf(SCREEN_KEYMAP, detail).map((hint) => `${hint.keys} ${hint.label}`)).toEqual([

@@ -23,7 +23,9 @@ describe('the proxy screen', () => {
 		const terminal = await renderTerminal(<App miners={[{store, onRefresh() {}}]} onQuit={() => {}} now={proxy.now()} color={false} />);
 		const frame = terminal.frame();
 		const lines = linesOf(frame);
-		expect(lines[0]).toMatch(/^proxy-a {2}XMRig-proxy 6\.26\.0 {2}nicehash {2}up 3d \d+h? ?\d*m? +live/);
+		// The title bar every screen has, the program by its own name.
+		expect(lines[0]).toMatch(/^ rigtop {2}proxy-a( \(sim-proxy\))? · xmrig-proxy 6\.26\.0 · up 3d \d+h? ?\d*m?( · nicehash)? +● live/);
+		expect(frame).not.toContain('XMRig-proxy');
 		expect(frame).toContain('upstreams 1 active  0 sleep  0 error  of 1');
 		expect(frame).toContain(`miners    ${info.miners!.now} now  ${info.miners!.max} max  workers 29`);
 		expect(frame).toContain(`${formatInteger(info.results.accepted)} accepted  ${formatInteger(info.results.rejected)} rejected (`);
@@ -164,7 +166,7 @@ describe('the proxy screen', () => {
 		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />);
 		expect(terminal.frame()).toContain('Hashrate');
 		store.set({snapshot});
-		await terminal.waitFor('XMRig-proxy 6.26.0');
+		await terminal.waitFor('xmrig-proxy 6.26.0');
 		expect(terminal.frame()).toContain('upstreams');
 	});
 
@@ -183,7 +185,7 @@ describe('the proxy screen', () => {
 			const terminal = await renderTerminal(
 				<App miners={miners} onQuit={() => {}} now={proxy.now()} color={false} onOpenChange={(index) => opened.push(index)} />,
 			);
-			await terminal.press('\r', 'XMRig-proxy 6.26.0');
+			await terminal.press('\r', 'xmrig-proxy 6.26.0');
 			await tick();
 			// The session reads the open rig's per-thread document: the proxy's /1/workers.
 			expect(opened).toEqual([null, 0]);
@@ -201,5 +203,29 @@ describe('the proxy screen', () => {
 		} finally {
 			for (const close of closes) close();
 		}
+	});
+
+	test('in a fleet, a filter in force: the footer says Esc clear filter, as the fleet does; Esc clears it, then Esc back', async () => {
+		const proxy = await startSimProxy({workers: 4});
+		const proxyStore = await proxy.store('proxy-a');
+		const minerStore = createStore(makeState({name: 'rig-x', snapshot: makeSnapshot({workerId: 'rig-x'})}));
+		const terminal = await renderTerminal(
+			<App miners={[{store: proxyStore}, {store: minerStore}]} onQuit={() => {}} now={proxy.now()} color={false} />,
+		);
+		await terminal.press('\r', 'xmrig-proxy 6.26.0');
+		await terminal.press('/rig-02', 'rig-02▏');
+		// The filter kept: no longer typing.
+		await terminal.press('\r', /^(?![\s\S]*Enter keep)[\s\S]*rig-02 /);
+		expect(terminal.frame()).not.toContain('rig-03');
+		const footer = linesOf(terminal.frame()).at(-1)!;
+		expect(footer).toContain('Esc clear filter');
+		expect(footer).not.toContain('Esc back');
+		await terminal.press(KEYS.escape, 'rig-03');
+		const after = linesOf(terminal.frame()).at(-1)!;
+		expect(after).toContain('Esc back');
+		expect(after).not.toContain('clear filter');
+		// Still the proxy's screen: that Esc cleared the filter, the next goes back to the fleet.
+		expect(terminal.frame()).toContain('xmrig-proxy 6.26.0');
+		await terminal.press(KEYS.escape, 'rig-x');
 	});
 });
