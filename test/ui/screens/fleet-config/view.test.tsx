@@ -85,7 +85,9 @@ describe.each([
 		await terminal.press('y', /undo on 2 rigs: 2 put back/);
 		expect(sims.slice(0, 2).map((sim) => sim.configText().includes('"huge-pages-jit": false'))).toEqual([true, true]);
 
-		// Esc closes the results (the rigs are read again), Esc again leaves.
+		// Esc closes the results (the rigs are read again), Esc again leaves. The pane says "2 put back" as the batch
+		// ends, but the run is done (Esc closes, no longer cancels) only once its undo records are saved: the footer says so.
+		await terminal.waitFor(/Esc close/);
 		await terminal.press(KEYS.escape, /not read: rig-gone/);
 		await terminal.press(KEYS.escape);
 		await vi.waitFor(() => {
