@@ -196,8 +196,9 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 	else if (state.problem && document !== null)
 		notice = {text: say(`${state.problem.message} — ${state.problem.fix}`), tone: 'error', wraps: true};
 	else if (cursorEntry && mode === 'browse') {
+		// Wrapped: its end says when the change takes effect ("… after a restart").
 		const note = keyNote(cursorEntry);
-		if (note) notice = {text: `${cursorEntry.id}: ${say(note)}`, tone: 'muted'};
+		if (note) notice = {text: `${cursorEntry.id}: ${say(note)}`, tone: 'muted', wraps: true};
 	}
 
 	const noticeWanted = notice?.wraps ? wrappedHeight(notice.text, Math.max(1, columns - 2)) : 1;

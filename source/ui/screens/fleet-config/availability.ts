@@ -8,7 +8,8 @@ import type {Capability, HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {decide, helpOf, type Availability} from '../contract.js';
 import type {Assignment} from '../../../config/edits.js';
-import {diffPlan, type KeyRow, type RigRead} from './rigs.js';
+import {diffPlan, type DiffPlan, type KeyRow, type RigRead} from './rigs.js';
+import {diffMaxOffset, diffRigLines} from './diff-lines.js';
 
 /** What the view reads but does not own, passed with every key (screens/contract.ts). */
 export type FleetConfigEnv = {
@@ -20,11 +21,18 @@ export type FleetConfigEnv = {
 	readonly pageSize: number;
 	/** Rig lines that fit the diff's or the results' pane. */
 	readonly paneRows: number;
+	/** The pane's width (a rig's reason wraps in the diff: diff-lines.ts). */
+	readonly paneWidth: number;
 	/** "a adds it": what a refusal for a lacking key says (the key's own name). */
 	readonly addHint: string;
 	/** How far the help scrolls in this frame (helpMaxOffset); 0 when it fits. */
 	readonly helpMax: number;
 };
+
+/** How far each rig's diff scrolls in this pane (a reason wrapped takes more than a line). */
+export function diffScrollMax(plan: DiffPlan, env: Pick<FleetConfigEnv, 'paneRows' | 'paneWidth'>): number {
+	return diffMaxOffset(diffRigLines(plan, env.paneWidth, env.paneRows), env.paneRows);
+}
 
 /** The modes availability reads. */
 export type FleetConfigModes = {
@@ -56,7 +64,7 @@ export function availability(state: FleetConfigModes, env: FleetConfigEnv): Flee
 	if (context === 'fleetConfigDiff' && diff) {
 		// a only where some rig lacks the key (or to take it back).
 		if (diff.add || diffPlan(env.reads ?? [], diff.assignment, false, env.addHint).counts.lacks > 0) offered.add('addKeys');
-		if ((env.reads?.length ?? 0) > env.paneRows) offered.add('scrollBatch');
+		if (diffScrollMax(diffPlan(env.reads ?? [], diff.assignment, diff.add, env.addHint), env) > 0) offered.add('scrollBatch');
 	}
 
 	const refused = new Map<CommandName, string>();

@@ -17,7 +17,7 @@ import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
 import {matchingKeys} from '../config/tree.js';
 import {editorStartText, typedValue} from '../config/typed-value.js';
 import {commandOf, type ScreenLogic} from '../contract.js';
-import {availability, type FleetConfigAvailability, type FleetConfigEnv} from './availability.js';
+import {availability, diffScrollMax, type FleetConfigAvailability, type FleetConfigEnv} from './availability.js';
 import {diffPlan, type KeyRow} from './rigs.js';
 import type {Screen} from '../../keys/bindings.js';
 
@@ -240,7 +240,6 @@ function scroll(offset: number, delta: number, total: number, rows: number): num
 function diffKey(state: FleetConfigUiState, command: CommandName | null, env: FleetConfigEnv): FleetConfigStep {
 	const {diff} = state;
 	if (!diff) return same(state);
-	const total = env.reads?.length ?? 0;
 	switch (command) {
 		case 'no':
 			return same({...state, diff: null});
@@ -251,8 +250,11 @@ function diffKey(state: FleetConfigUiState, command: CommandName | null, env: Fl
 		case 'addKeys':
 			return same({...state, diff: {...diff, add: !diff.add}});
 		case 'batchUp':
-		case 'batchDown':
-			return same({...state, diff: {...diff, offset: scroll(diff.offset, command === 'batchUp' ? -1 : 1, total, env.paneRows)}});
+		case 'batchDown': {
+			const plan = diffPlan(env.reads ?? [], diff.assignment, diff.add, env.addHint);
+			const most = diffScrollMax(plan, env);
+			return same({...state, diff: {...diff, offset: Math.max(0, Math.min(most, diff.offset + (command === 'batchUp' ? -1 : 1)))}});
+		}
 		case 'yes': {
 			const plan = diffPlan(env.reads ?? [], diff.assignment, diff.add, env.addHint);
 			if (plan.counts.change === 0) return say(state, 'nothing to apply: no rig would change', 'warn');

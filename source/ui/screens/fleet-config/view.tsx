@@ -17,6 +17,7 @@ import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
 import {cursorAt, fleetConfigLogic, initialFleetConfigUi, type FleetConfigEffect, type FleetConfigUiState} from './reduce.js';
 import {diffPlan, keyRows, rigReads, valuesText, type DiffPlan, type RigDiff} from './rigs.js';
+import {diffMaxOffset, diffNameWidth, diffRigLines, diffTextIndent, wrapsReason} from './diff-lines.js';
 
 export type FleetConfigViewProps = {
 	/** The marked rigs' session (batch/fleet-config.ts), opened by whoever shows the view: the view reads it. */
@@ -94,10 +95,11 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 			rows: keyList,
 			pageSize,
 			paneRows: Math.max(1, bodyRows - 1),
+			paneWidth: columns,
 			addHint: ADD_HINT,
 			helpMax,
 		}),
-		[state, reads, keyList, pageSize, bodyRows, helpMax],
+		[state, reads, keyList, pageSize, bodyRows, columns, helpMax],
 	);
 	const {
 		state: ui,
@@ -284,7 +286,10 @@ function KeyList({
 	);
 }
 
-/** Each rig's diff: "rig-01  cpu.huge-pages-jit: false → true", "rig-03  lacks cpu.huge-pages-jit (a adds it)". */
+/**
+ * Each rig's diff: "rig-01  cpu.huge-pages-jit: false → true", "rig-03  lacks cpu.huge-pages-jit (a adds it)"; why a
+ * rig is skipped or refused wraps under its text (diff-lines.ts), so its fix is read whole.
+ */
 function DiffPane({
 	plan,
 	ui,
@@ -300,10 +305,15 @@ function DiffPane({
 	const diff = ui.diff;
 	if (!diff) return null;
 	const rows = Math.max(1, height - 1);
-	const offset = Math.min(diff.offset, Math.max(0, plan.rigs.length - rows));
-	const nameWidth = Math.min(24, Math.max(0, ...plan.rigs.map((rig) => rig.name.length)));
-	const shown = plan.rigs.slice(offset, offset + rows);
-	const more = plan.rigs.length > rows ? ` (rigs ${offset + 1}–${offset + shown.length} of ${plan.rigs.length})` : '';
+	const lines = diffRigLines(plan, width, rows);
+	const offset = Math.min(diff.offset, diffMaxOffset(lines, rows));
+	const nameWidth = diffNameWidth(plan);
+	const indent = diffTextIndent(plan);
+	// The rigs from the offset while their lines fit (the first always).
+	let end = offset;
+	for (let used = 0; end < plan.rigs.length && (end === offset || used + lines[end]! <= rows); end++) used += lines[end]!;
+	const shown = plan.rigs.slice(offset, end);
+	const more = shown.length < plan.rigs.length ? ` (rigs ${offset + 1}–${end} of ${plan.rigs.length})` : '';
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
 			<Text wrap="truncate-end" bold {...theme.text('accent')}>
@@ -311,10 +321,26 @@ function DiffPane({
 			</Text>
 			{shown.map((rig, index) => {
 				const tone = DIFF_TONE[rig.kind];
+				const style = tone ? theme.text(tone) : {};
+				const tall = lines[offset + index]!;
+				if (!wrapsReason(rig) || width <= indent) {
+					return (
+						<Text key={`${offset + index}`} wrap="truncate-end" {...style}>
+							{`   ${rig.name.padEnd(nameWidth)}  ${rig.text}`}
+						</Text>
+					);
+				}
+
+				const name = rig.name.length > nameWidth ? `${rig.name.slice(0, Math.max(0, nameWidth - 1))}…` : rig.name.padEnd(nameWidth);
 				return (
-					<Text key={`${offset + index}`} wrap="truncate-end" {...(tone ? theme.text(tone) : {})}>
-						{`   ${rig.name.padEnd(nameWidth)}  ${rig.text}`}
-					</Text>
+					<Box key={`${offset + index}`} width={width} height={tall} overflowY="hidden">
+						<Box width={indent} flexShrink={0}>
+							<Text {...style}>{`   ${name}  `}</Text>
+						</Box>
+						<Box width={width - indent} height={tall} overflowY="hidden">
+							<Wrapped {...style}>{rig.text}</Wrapped>
+						</Box>
+					</Box>
 				);
 			})}
 		</Box>

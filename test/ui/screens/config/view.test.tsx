@@ -563,6 +563,20 @@ describe('the config view against the simulated 6.x miner', () => {
 		expectCleanFrames(terminal, 60, 24);
 	});
 
+	it("at 80×24 a key's note under the tree wraps whole: its end (when it takes effect) is on screen", async () => {
+		const {terminal} = await open();
+		await search(terminal, 'donate-level');
+		await terminal.press('k');
+		await terminal.press('j', 'donate-level: the miner shows it at once');
+		const lines = linesOf(terminal.frame());
+		const note = lines.findIndex((line) => line.startsWith(' donate-level: '));
+		expect(lines.slice(note, -1).join(' ').replaceAll(/\s+/g, ' ').trim()).toBe(
+			'donate-level: the miner shows it at once; the donation time changes after a restart',
+		);
+		expect(row(terminal, /› .*donate-level/)).toMatch(/donate-level\s+1/);
+		expectCleanFrames(terminal);
+	});
+
 	it('any size from the smallest up, with values longer than the terminal: no line past its edge (the view clips rows only)', async () => {
 		const {sim, client, backupDir} = miner();
 		const long = `stratum+tcp://${'pool-'.repeat(60)}example.org:3333`;

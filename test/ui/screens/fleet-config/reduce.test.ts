@@ -55,7 +55,16 @@ function envOf(session: Partial<FleetConfigState> = {}, reads: readonly RigResul
 		problem: null,
 		...session,
 	};
-	return {session: state, reads: parsed, rows: parsed ? keyRows(parsed) : [], pageSize: 10, paneRows: 10, addHint: 'a adds it', helpMax: 0};
+	return {
+		session: state,
+		reads: parsed,
+		rows: parsed ? keyRows(parsed) : [],
+		pageSize: 10,
+		paneRows: 10,
+		paneWidth: 80,
+		addHint: 'a adds it',
+		helpMax: 0,
+	};
 }
 
 const KEYS: Record<string, KeyLike> = {Enter: {return: true}, Escape: {escape: true}, Down: {downArrow: true}, CtrlU: {ctrl: true}};
@@ -160,6 +169,24 @@ describe('the fleet config view’s keys', () => {
 		const pressed = type(diffed.state, env, 'y');
 		expect(pressed.effects).toEqual([]);
 		expect(pressed.state.notice?.text).toBe('nothing to apply: no rig would change');
+	});
+
+	it("scrolls each rig's diff as far as the last rig shows whole, a reason wrapped over more than a line", () => {
+		// 6 rigs in a pane of 6 lines, 40 wide: the two down rigs' reasons take two lines each (a third of the pane at most).
+		const why = 'down: connection refused (is the miner running and its HTTP API on?)';
+		const reads = [...READS.slice(0, 4), read('gone', null, why), read('far', null, why)];
+		const env = {...envOf({}, reads), paneRows: 6, paneWidth: 40};
+		const diffed = type(initialFleetConfigUi(), env, '/huge-pages-jit', 'Enter', 'Enter', 'CtrlU', 'true', 'Enter');
+		expect(diffed.state.diff?.offset).toBe(0);
+		expect(availability(diffed.state, env).works.has('batchDown')).toBe(true);
+		// From the third rig on, the 1 + 1 + 2 + 2 lines of the rest fit: j goes no further.
+		expect(type(diffed.state, env, 'j').state.diff?.offset).toBe(1);
+		expect(type(diffed.state, env, 'jjjj').state.diff?.offset).toBe(2);
+		expect(type(diffed.state, env, 'jjjjkk').state.diff?.offset).toBe(0);
+		// With room for every rig, nothing scrolls.
+		const roomy = {...env, paneRows: 12};
+		expect(availability(diffed.state, roomy).works.has('batchDown')).toBe(false);
+		expect(type(diffed.state, roomy, 'j').state.diff?.offset).toBe(0);
 	});
 
 	it('Esc cancels the batch as it runs; once done, u asks and undoes, Esc closes the results and reads again', () => {

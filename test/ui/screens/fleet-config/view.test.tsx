@@ -7,6 +7,7 @@ import path from 'node:path';
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {FleetConfigSession} from '../../../../source/batch/fleet-config.js';
 import {startSimulator, type Simulator} from '../../../../source/sim/simulator.js';
+import {rigReads} from '../../../../source/ui/screens/fleet-config/rigs.js';
 import {ADD_HINT, FleetConfigView} from '../../../../source/ui/screens/fleet-config/view.js';
 import {tempDir} from '../../../config/helpers/fixtures.js';
 import {expectFits, KEYS, renderTerminal} from '../../helpers/terminal.js';
@@ -84,7 +85,9 @@ describe.each([
 		await terminal.press('y', /undo on 2 rigs: 2 put back/);
 		expect(sims.slice(0, 2).map((sim) => sim.configText().includes('"huge-pages-jit": false'))).toEqual([true, true]);
 
-		// Esc closes the results (the rigs are read again), Esc again leaves.
+		// Esc closes the results (the rigs are read again), Esc again leaves. The pane says "2 put back" as the batch
+		// ends, but the run is done (Esc closes, no longer cancels) only once its undo records are saved: the footer says so.
+		await terminal.waitFor(/Esc close/);
 		await terminal.press(KEYS.escape, /not read: rig-gone/);
 		await terminal.press(KEYS.escape);
 		await vi.waitFor(() => {
@@ -95,8 +98,8 @@ describe.each([
 });
 
 describe('a rig whose config cannot be read', () => {
-	test('80×24: the reason is shown whole, wrapped over the keys, not cut at the edge', async () => {
-		// Seen at 80×24: "not read: rig-03 (the miner refused to let rigtop read its config (403) — eith…", the fix cut off.
+	/** Two rigs, the second in restricted mode (its config cannot be read), in the view at 80×24. */
+	async function openAndShut() {
 		sims = await Promise.all([
 			startSimulator({dialect: '6', token: TOKEN, restricted: false, seed: 1}),
 			startSimulator({dialect: '6', token: TOKEN, restricted: true, seed: 2}),
@@ -117,6 +120,20 @@ describe('a rig whose config cannot be read', () => {
 			rows: 24,
 		});
 		await terminal.waitFor(/not read: rig-shut/);
+		return {session, terminal};
+	}
+
+	/** The frame's words, each line trimmed and joined: wrapped text reads as one line. */
+	const wordsOf = (frame: string) =>
+		frame
+			.split('\n')
+			.map((line) => line.trim())
+			.join(' ')
+			.replaceAll(/\s+/g, ' ');
+
+	test('80×24: the reason is shown whole, wrapped over the keys, not cut at the edge', async () => {
+		// Seen at 80×24: "not read: rig-03 (the miner refused to let rigtop read its config (403) — eith…", the fix cut off.
+		const {terminal} = await openAndShut();
 		const words = terminal
 			.frame()
 			.split('\n')
@@ -126,6 +143,23 @@ describe('a rig whose config cannot be read', () => {
 		expect(terminal.frame()).not.toMatch(/…/);
 		// The keys still start under it, the cursor on the first.
 		expect(terminal.frame()).toMatch(/› api\.id/);
+		expectFits(terminal, 80, 24);
+	});
+
+	test("80×24: each rig's diff says why a rig is not changed, whole (wrapped under it), not cut at the edge", async () => {
+		// Seen at 80×24: "rig-shut  skipped: read-only: the miner's API is restricted: reading its con…", its fix cut off.
+		const {session, terminal} = await openAndShut();
+		await terminal.press('/huge-pages-jit\r', /match 1 of 1/);
+		await terminal.press('\r\u0015true\r', /cpu\.huge-pages-jit → true on 2 rigs/);
+		const shut = rigReads(session.getState().reads ?? []).find((read) => read.rig.name === 'rig-shut');
+		expect(shut?.document).toBeNull();
+		const reason = `${shut?.status === 'failed' ? 'failed' : 'skipped'}: ${shut?.reason ?? ''}`;
+		expect(reason.length).toBeGreaterThan(80);
+		expect(wordsOf(terminal.frame())).toContain(`rig-shut ${reason.replaceAll(/\s+/g, ' ')}`);
+		expect(terminal.frame()).not.toMatch(/…/);
+		// The other rig's diff and the question are still there, under it.
+		expect(rowOf(terminal.frame(), 'rig-open')).toMatch(/cpu\.huge-pages-jit: false → true/);
+		expect(terminal.frame()).toMatch(/y: apply to 1 rig/);
 		expectFits(terminal, 80, 24);
 	});
 });
