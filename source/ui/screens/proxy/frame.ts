@@ -77,8 +77,8 @@ export type ProxyFrame = {
 
 /** The frame of a sort and a filter (the one in force, or the one being typed) in this env. */
 export function proxyFrame(sort: WorkerSort, filter: string, env: ProxyEnv): ProxyFrame {
-	const {rows, size, now, snapshot, proxy, state} = env;
-	const summary = summaryLines(state, proxy, snapshot, now, size.columns);
+	const {rows, size, now, snapshot, proxy} = env;
+	const summary = summaryLines(proxy, snapshot, size.columns);
 	const order = workerOrder(rows, sort, filter);
 	const byName = new Map(rows.map((row) => [row.name, row]));
 	const totals = workerTotals(order.length === rows.length ? rows : order.flatMap((name) => byName.get(name) ?? []));

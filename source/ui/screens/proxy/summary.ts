@@ -7,7 +7,6 @@
 import {DASH, formatCount, formatDuration, formatHashrate, formatInteger, formatPing} from '../../../format.js';
 import {anyProxyWindowFilling, FILLING_LEGEND, formatProxyRejectPercent, formatProxyWindows} from '../../../format-proxy.js';
 import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
-import type {MonitorState} from '../../../monitor/types.js';
 import type {ThemeToken} from '../../theme.js';
 
 export type Part = {readonly text: string; readonly tone?: ThemeToken; readonly bold?: boolean};
@@ -53,7 +52,7 @@ function upstreamParts(proxy: ProxyInfo, snapshot: MinerSnapshot): Part[] {
 }
 
 /** The lines of the proxy's state at this width, under its title bar (who it is and its state: panes/header.tsx). */
-export function summaryLines(state: MonitorState, proxy: ProxyInfo, snapshot: MinerSnapshot, now: number, width: number): SummaryLine[] {
+export function summaryLines(proxy: ProxyInfo, snapshot: MinerSnapshot, width: number): SummaryLine[] {
 	const miners = proxy.miners === null ? DASH : `${formatInteger(proxy.miners.now)} now  ${formatInteger(proxy.miners.max)} max`;
 	const r = proxy.results;
 	const results: Part[] = [

@@ -135,7 +135,7 @@ describe('the proxy screen', () => {
 		expect(terminal.frame()).toMatch(/upstreams 0 active {2}0 sleep {2}1 in error {2}of 1 {2}no upstream active/);
 		// The parts in the theme's error colour (the test setup pins FORCE_COLOR=0, so the frame has none to read).
 		const state = store.getState();
-		const lines = summaryLines(state, state.snapshot!.proxy!, state.snapshot!, proxy.now(), 80);
+		const lines = summaryLines(state.snapshot!.proxy!, state.snapshot!, 80);
 		const errors = lines.flat().filter((part) => part.tone === 'error');
 		expect(errors.map((part) => part.text)).toEqual(['1 in error', 'no upstream active']);
 	});
