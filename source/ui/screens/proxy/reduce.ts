@@ -28,6 +28,7 @@ import {
 import {availability} from './availability.js';
 import {proxyFrame, proxyHelpMax, type ProxyEnv} from './frame.js';
 import {nextWorkerSort, WORKERS_LISTED, type WorkerSort} from './order.js';
+import {isTooSmall} from '../../layout.js';
 
 /** What the app keeps while the proxy's chart, events or config view is open, so coming back finds the same screen. */
 export type ProxySaved = {
@@ -111,6 +112,9 @@ export function reduce(state: ProxyUiState, action: ProxyUiAction, env: ProxyEnv
 }
 
 function stepOf(state: ProxyUiState, action: ProxyUiAction, env: ProxyEnv): ProxyStep {
+	// Too small to draw: only a way out acts (availability.ts); a filter being typed takes nothing unseen.
+	if (isTooSmall(env.size.columns, env.size.rows))
+		return action.type === 'paste' ? stateOnly(state) : keyStep(state, action.input, action.key, env);
 	if (action.type === 'paste') {
 		const line = state.prompt ? pastedLine(action.text) : null;
 		return line === null ? stateOnly(state) : promptStep(state, line, {}, env);

@@ -157,6 +157,16 @@ describe('the proxy screen', () => {
 			rows: 8,
 		});
 		expect(terminal.frame()).toContain('terminal too small');
+		// Keys that would act out of sight do nothing: the help, and a filter typed unseen.
+		await terminal.press('?');
+		await terminal.press('/rig');
+		terminal.resize(80, 24);
+		await terminal.waitFor('upstreams');
+		const frame = terminal.frame();
+		// The table and its own footer, no help over it, and no filter line ("/rig") under it.
+		expect(frame).toContain('q quit  ? help');
+		expect(frame).not.toContain('/rig');
+		expect(frame).toMatch(/rig-01[\s\S]*rig-02[\s\S]*rig-03/);
 	});
 
 	test("a miner's snapshot keeps the dashboard; the App turns to the proxy screen when its snapshot is a proxy's", async () => {
