@@ -4,6 +4,7 @@
  * `useStore`), cancelled through an AbortSignal: rigs not started end "not started (cancelled)", a rig before its
  * write ends "cancelled", and a rig whose write went out is read back and reported either way.
  */
+import {hostname} from 'node:os';
 import {MinerClient} from '../miner/client.js';
 import {Listeners, type Store} from '../store.js';
 import {runRig, type RigStepOptions} from './rig-action.js';
@@ -111,4 +112,13 @@ function notStarted(rig: BatchRig): RigResult {
 /** Runs a batch to its end (the shell's way; a screen keeps the Batch to follow it). */
 export async function runBatch(options: BatchOptions): Promise<readonly RigResult[]> {
 	return new Batch(options).run();
+}
+
+/**
+ * Who ran a batch, as its rigs' stored events say it ("rigtop pid 4242 on rig-host, 6 rigs"): true when read later by
+ * another session or `rigtop history`, unlike "this rigtop". The shell's `rigtop pause --rigs` and the fleet's batches
+ * (p / r on marked rigs, the fleet config view's apply and undo) all write it.
+ */
+export function batchWriter(rigs: number, pid: number = process.pid, host: string = hostname()): string {
+	return `rigtop pid ${pid} on ${host}, ${rigs} ${rigs === 1 ? 'rig' : 'rigs'}`;
 }

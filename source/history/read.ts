@@ -10,6 +10,7 @@
  *   failed are outages;
  * - events(M, {since}): the stored events, oldest first.
  */
+import type {MinerEvent} from '../monitor/types.js';
 import type {HistoryStore} from './store.js';
 import {
 	builder,
@@ -84,6 +85,12 @@ export type Series = {
 	readonly points: readonly SeriesPoint[];
 };
 
+/**
+ * The texts of a rigtop's own token refused (HTTP 401 / 403, monitor/link.ts's errorEvent), which rigtops before
+ * 2026-11-26 stored as the rig's 'error' events: never read as the rig's (docs/history.md).
+ */
+const LEGACY_WATCHER_TEXTS = ['error: not authorized (HTTP 401)', 'error: forbidden (HTTP 403)'] as const;
+
 export type StoredEvent = {
 	/** Epoch ms. */
 	readonly t: number;
@@ -92,7 +99,15 @@ export type StoredEvent = {
 	readonly text: string;
 	/** A proxy's worker the event is about (its name), where it is one. */
 	readonly worker?: string;
+	/** This session's own access trouble (MinerEvent's `watcher`): never stored, merged in by its recorder alone. */
+	readonly watcher?: true;
 };
+
+/** A monitor's event as the panes list it. */
+export function storedEventOf(event: MinerEvent): StoredEvent {
+	const stored: StoredEvent = {t: event.at, kind: event.kind, severity: event.severity, text: event.message};
+	return event.watcher === true ? {...stored, watcher: true} : stored;
+}
 
 /** A proxy's stored worker. */
 export type StoredWorker = {
@@ -312,8 +327,10 @@ export class HistoryReader {
 		const {worker} = options;
 		if (worker !== undefined && !this.#store.hasWorkers) return this.#pendingEvents(miner).filter((event) => event.worker === worker);
 		const workerColumn = this.#store.hasWorkers ? 'worker' : 'NULL AS worker';
-		const sql = `SELECT t, kind, severity, text, ${workerColumn} FROM event WHERE miner = ?${worker === undefined ? '' : ' AND worker = ?'} AND t >= ? AND t < ? ORDER BY t DESC, id DESC LIMIT ?`;
-		const params = worker === undefined ? [miner, options.since, until, limit] : [miner, worker, options.since, until, limit];
+		// Not a rigtop's refused token stored by a rigtop before 2026-11-26 (LEGACY_WATCHER_TEXTS): another terminal's, not the rig's.
+		const sql = `SELECT t, kind, severity, text, ${workerColumn} FROM event WHERE miner = ?${worker === undefined ? '' : ' AND worker = ?'} AND t >= ? AND t < ? AND NOT (kind = 'error' AND text IN (?, ?)) ORDER BY t DESC, id DESC LIMIT ?`;
+		const range = [options.since, until, ...LEGACY_WATCHER_TEXTS, limit];
+		const params = worker === undefined ? [miner, ...range] : [miner, worker, ...range];
 		const stored = this.#store.read(
 			() =>
 				this.#store

@@ -47,6 +47,9 @@ const EVENT_FLUSH_MS = 50;
 /** Polls and events kept for a store that is busy (another rigtop writing) at most; older ones are dropped. */
 const MAX_PENDING = 20_000;
 
+/** A slot's own access events (a refused token) kept in memory at most; one is logged per change, so few. */
+const MAX_WATCHER_EVENTS = 200;
+
 export class HistoryRecorder {
 	readonly store: HistoryStore;
 	readonly reader: HistoryReader;
@@ -57,6 +60,11 @@ export class HistoryRecorder {
 	readonly #tracked = new Map<number, {polls: number; lastSeq: number}>();
 	#observations: Observation[] = [];
 	#events: EventRecord[] = [];
+	/**
+	 * Per slot: its events about this rigtop's own access (a wrong or missing token: `watcher`), never written — they
+	 * are not the rig's, and another rigtop reading the rig must not show them — but merged into this session's reads.
+	 */
+	readonly #watcherEvents = new Map<number, EventRecord[]>();
 	#timer: ReturnType<typeof setTimeout> | null = null;
 	#timerDue = 0;
 	#closed = false;
@@ -129,7 +137,9 @@ export class HistoryRecorder {
 			samples: this.#observations
 				.filter((observation) => observation.slot === slot && observation.worker === undefined)
 				.map((observation) => observation.sample),
-			events: this.#events.filter((event) => event.slot === slot).map((event) => this.#storedEvent(event)),
+			events: [...(this.#watcherEvents.get(slot) ?? []), ...this.#events.filter((event) => event.slot === slot)]
+				.sort((a, b) => a.t - b.t)
+				.map((event) => this.#storedEvent(event)),
 		};
 	}
 
@@ -259,8 +269,9 @@ export class HistoryRecorder {
 
 	/** The events of a stored miner that wait to be written, as they will be stored. */
 	#pendingEvents(miner: number): StoredEvent[] {
-		if (this.#events.length === 0) return [];
-		return this.#events.filter((event) => this.#readMinerOf(event.slot) === miner).map((event) => this.#storedEvent(event));
+		const waiting = this.#events.filter((event) => this.#readMinerOf(event.slot) === miner);
+		for (const [slot, own] of this.#watcherEvents) if (this.#readMinerOf(slot) === miner) waiting.push(...own);
+		return waiting.map((event) => this.#storedEvent(event));
 	}
 
 	/** The slot's stored miner for merging what waits: the written one, or the one identified for a read (never looked up here). */
@@ -269,8 +280,9 @@ export class HistoryRecorder {
 	}
 
 	#storedEvent(event: EventRecord): StoredEvent {
-		const stored = {t: event.t, kind: event.kind, severity: event.severity, text: this.#writer.storedText(event.text)};
-		return event.worker ? {...stored, worker: event.worker} : stored;
+		const stored: StoredEvent = {t: event.t, kind: event.kind, severity: event.severity, text: this.#writer.storedText(event.text)};
+		const named = event.worker ? {...stored, worker: event.worker} : stored;
+		return event.watcher ? {...named, watcher: true} : named;
 	}
 
 	#onState(slot: number, state: MonitorState): void {
@@ -316,8 +328,9 @@ export class HistoryRecorder {
 		const fresh = newEvents(state.events, tracked.lastSeq);
 		if (fresh.length === 0) return;
 		tracked.lastSeq = fresh.at(-1)?.seq ?? tracked.lastSeq;
+		let toWrite = false;
 		for (const event of fresh) {
-			this.#events.push({
+			const record: EventRecord = {
 				slot,
 				url: state.url,
 				name: state.name,
@@ -326,8 +339,20 @@ export class HistoryRecorder {
 				severity: event.severity,
 				text: event.message,
 				...(event.worker === undefined ? {} : {worker: event.worker}),
-			});
+			};
+			if (event.watcher === true) {
+				// This rigtop's own access (its token refused): this session's to show, not the rig's history.
+				const own = this.#watcherEvents.get(slot) ?? [];
+				own.push({...record, watcher: true});
+				this.#watcherEvents.set(slot, own.slice(-MAX_WATCHER_EVENTS));
+				continue;
+			}
+
+			this.#events.push(record);
+			toWrite = true;
 		}
+
+		if (!toWrite) return;
 
 		// Events are few and are what the morning asks about: written at once (with whatever polls wait).
 		this.#schedule(EVENT_FLUSH_MS);

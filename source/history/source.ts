@@ -10,7 +10,7 @@
  */
 import {RingBuffer} from '../monitor/ring-buffer.js';
 import type {MonitorState} from '../monitor/types.js';
-import {seriesOfSamples, type Series, type StoredEvent} from './read.js';
+import {seriesOfSamples, storedEventOf, type Series, type StoredEvent} from './read.js';
 import type {HistoryRecorder, RecordedMonitor} from './recorder.js';
 import {sampleOfState, WORKER_SPACING_MS, workerSample} from './samples.js';
 import type {SampleRow} from './tiers.js';
@@ -129,7 +129,7 @@ export class SessionHistory implements HistorySource {
 			.getState()
 			.events.filter((event) => event.at >= options.since)
 			.slice(-limit)
-			.map((event) => ({t: event.at, kind: event.kind, severity: event.severity, text: event.message}));
+			.map((event) => storedEventOf(event));
 	}
 
 	span(): {readonly first: number; readonly last: number} | null {

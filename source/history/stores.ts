@@ -16,8 +16,10 @@
  */
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import {Listeners, type Store} from '../store.js';
-import type {Series, StoredEvent} from './read.js';
+import {storedEventOf, type Series, type StoredEvent} from './read.js';
 import {SeriesCache, type HistorySource} from './source.js';
+
+export {storedEventOf} from './read.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -278,11 +280,6 @@ function newestOwnSeq(events: readonly MinerEvent[]): number {
 /** A pane's request from the events its screen shows (the miner's own and the session's notices). */
 export function paneEventsRequest(events: readonly MinerEvent[], count: number): PaneEventsRequest {
 	return {count, seq: newestOwnSeq(events), notices: events.filter((event) => event.seq < 0)};
-}
-
-/** A monitor's event as the panes list it. */
-export function storedEventOf(event: MinerEvent): StoredEvent {
-	return {t: event.at, kind: event.kind, severity: event.severity, text: event.message};
 }
 
 /** The events a pane of `count` lines reads: a few more than shown. */

@@ -13,7 +13,7 @@
  *
  * Two rigtops on the same miner: a poll within ¾ of an interval of one already stored is not stored
  * again, and an event of the miner's state (or of the same text) that another rigtop stored within a minute
- * is not stored twice. Summaries are made from the stored polls and replace themselves, so whoever
+ * is not stored twice. A rigtop's own access trouble (its token refused: an event's `watcher`) is not stored at all. Summaries are made from the stored polls and replace themselves, so whoever
  * makes them, they are the same.
  */
 import {hostOf} from '../monitor/name.js';
@@ -74,6 +74,8 @@ export type EventRecord = {
 	readonly facts?: IdentityFacts | null;
 	/** The proxy's worker the event is about (stored with the proxy's events, named); absent for the miner's own. */
 	readonly worker?: string | null;
+	/** About the watching rigtop's own access (MinerEvent's `watcher`): kept by its recorder, never written. */
+	readonly watcher?: true;
 };
 
 /** How often the summaries are made (and the bounds applied) per miner. */
@@ -255,6 +257,8 @@ export class HistoryWriter {
 			}
 
 			for (const event of events) {
+				// A rigtop's own access trouble is not the rig's: never stored (its recorder keeps it for its session).
+				if (event.watcher === true) continue;
 				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event.name, event.facts ?? null, event.t);
 				if (miner === null) {
 					waitFor(event.slot).events.push(event);

@@ -15,6 +15,8 @@ export type EventDraft = {
 	readonly message: string;
 	/** A proxy's worker the event is about. */
 	readonly worker?: string;
+	/** About this rigtop's own access, not the rig (MinerEvent's `watcher`). */
+	readonly watcher?: true;
 };
 
 export type DropOptions = {

@@ -46,12 +46,24 @@ export function downEvent(error: MinerError): EventDraft {
 	return {kind: 'down', severity: 'error', message: `down: ${error.message}`};
 }
 
-export function upEvent(downForMs: number): EventDraft {
-	return {kind: 'up', severity: 'info', message: `back up after ${formatDuration(downForMs / 1000)}`};
+/** `watcher`: the link comes back from a watcher's error (isWatcherError), not from the rig's outage. */
+export function upEvent(downForMs: number, watcher = false): EventDraft {
+	const event: EventDraft = {kind: 'up', severity: 'info', message: `back up after ${formatDuration(downForMs / 1000)}`};
+	return watcher ? {...event, watcher: true} : event;
+}
+
+/**
+ * Whether a failure is about this rigtop rather than the rig: the miner answered and refused this client — a wrong
+ * token (403), none given where one is needed, or one given to a miner without any (401), a restricted API refusing
+ * it. Another rigtop with the right token reads the same rig fine at that moment.
+ */
+export function isWatcherError(error: MinerError | null): boolean {
+	return error !== null && (error.kind === 'unauthorized' || error.kind === 'forbidden');
 }
 
 export function errorEvent(error: MinerError): EventDraft {
-	return {kind: 'error', severity: 'error', message: `error: ${error.message}`};
+	const event: EventDraft = {kind: 'error', severity: 'error', message: `error: ${error.message}`};
+	return isWatcherError(error) ? {...event, watcher: true} : event;
 }
 
 /**

@@ -3,7 +3,7 @@ import type {MinerSnapshot} from '../miner/model.js';
 import {Listeners, type Store} from '../store.js';
 import type {DropOptions, DropState, EventDraft, PauseState} from './events.js';
 import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropState, initialPauseState} from './events.js';
-import {backoffDelay, downEvent, errorEvent, statusAfterFailure, upEvent} from './link.js';
+import {backoffDelay, downEvent, errorEvent, isWatcherError, statusAfterFailure, upEvent} from './link.js';
 import {displayName, hostPort, withoutCredentials} from './name.js';
 import {deriveProxyEvents, initialProxyEventState, type ProxyEventState} from './proxy-events.js';
 import {deriveSensorEvents, initialSensorEventState, type SensorEventState} from './sensor-events.js';
@@ -397,7 +397,9 @@ export class Monitor implements Store<MonitorState> {
 		const back = prevState.status === 'down' || prevState.status === 'error';
 		const extra = proxyDrafts.length === 0 ? sensors.events : [...proxyDrafts, ...sensors.events];
 		const own = extra.length === 0 ? derived.events : [...derived.events, ...extra];
-		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now)), ...own] : own;
+		// Back from a refusal of this rigtop's token (status 'error'): the link's, not the rig's.
+		const watcher = prevState.status === 'error' && isWatcherError(prevState.error);
+		const drafts = back ? [upEvent(now - (prevState.failingSince ?? now), watcher), ...own] : own;
 		if (derived.restarted || derived.replaced === true) {
 			this.#sampleSum = 0;
 			this.#sampleCount = 0;
@@ -541,6 +543,7 @@ export class Monitor implements Store<MonitorState> {
 				severity: draft.severity,
 				message: draft.message,
 				...(draft.worker === undefined ? {} : {worker: draft.worker}),
+				...(draft.watcher === true ? {watcher: true as const} : {}),
 			});
 		}
 

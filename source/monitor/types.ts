@@ -68,6 +68,11 @@ export type MinerEvent = {
 	readonly message: string;
 	/** A proxy's worker the event is about (its name; the message names it too); absent for the miner's own events. */
 	readonly worker?: string;
+	/**
+	 * About this rigtop's own access, not the rig (watcherEvent in link.ts): its token refused or missing (HTTP 401 / 403),
+	 * and the link back after it. Shown by this session, never stored as the rig's (docs/history.md).
+	 */
+	readonly watcher?: true;
 };
 
 export type MonitorState = {

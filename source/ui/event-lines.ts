@@ -15,6 +15,8 @@ export type TimedEvent = {
 	readonly text: string;
 	/** The rig's name, where events of several rigs are shown together. */
 	readonly rig?: string;
+	/** About this rigtop's own access (its token refused), not the rig: pairs only with another such (MinerEvent's `watcher`). */
+	readonly watcher?: boolean;
 };
 
 export type EventLine = {
@@ -37,25 +39,28 @@ function severityOf(value: string): Severity {
 /**
  * The lines for events given oldest first (in the same order). A rig's 'up' is told with the outage it ends: from
  * its first 'down' or 'error' since it was last up (a rigtop started again in between does not know when the outage
- * it saw began, so a 'started' forgets it).
+ * it saw began, so a 'started' forgets it). A rigtop's own access trouble (`watcher`: its token refused) is no
+ * outage of the rig: it pairs only with the 'up' of that link coming back, never with the rig's.
  */
 export function describeEvents(events: readonly TimedEvent[], now: number): EventLine[] {
 	const downSince = new Map<string, number>();
 	const seen = new Map<string, number>();
 	return events.map((event) => {
 		const rig = event.rig ?? '';
+		const outage = event.watcher === true ? `${rig}\0watcher` : rig;
 		let text = event.text;
 		if (event.kind === 'down' || event.kind === 'error') {
-			if (!downSince.has(rig)) downSince.set(rig, event.t);
+			if (!downSince.has(outage)) downSince.set(outage, event.t);
 		} else if (event.kind === 'up') {
-			const since = downSince.get(rig);
+			const since = downSince.get(outage);
 			if (since !== undefined && since <= event.t) {
 				text = `back up · down ${formatTimeSpan(since, event.t, now)}, ${formatDuration((event.t - since) / 1000)}`;
 			}
 
-			downSince.delete(rig);
+			downSince.delete(outage);
 		} else if (event.kind === 'started') {
 			downSince.delete(rig);
+			downSince.delete(`${rig}\0watcher`);
 		}
 
 		const base = `${rig}:${event.t}`;

@@ -96,8 +96,10 @@ describe('the fleet sets one config key on the marked rigs, in a real terminal',
 					env: {...process.env, XDG_STATE_HOME: path.join(scene.dir, 'state')},
 					timeout: 20_000,
 				});
-				expect(stdout).toMatch(/batch config set cpu\.huge-pages-jit \(this rigtop, 4 rigs\): cpu\.huge-pages-jit: false → true/);
-				expect(stdout).toMatch(/batch config undo \(this rigtop, 2 rigs\): cpu\.huge-pages-jit: true → false/);
+				expect(stdout).toMatch(
+					/batch config set cpu\.huge-pages-jit \(rigtop pid \d+ on [^,]+, 4 rigs\): cpu\.huge-pages-jit: false → true/,
+				);
+				expect(stdout).toMatch(/batch config undo \(rigtop pid \d+ on [^,]+, 2 rigs\): cpu\.huge-pages-jit: true → false/);
 			},
 			{timeout: 15_000, interval: 1000},
 		);

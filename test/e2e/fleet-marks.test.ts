@@ -69,7 +69,7 @@ describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 		await vi.waitFor(
 			async () => {
 				const {stdout} = await run('node', [CLI, 'history', one.url], {env: {...process.env, XDG_STATE_HOME: state}, timeout: 20_000});
-				expect(stdout).toMatch(/batch pause \(this rigtop, 2 rigs\): paused \(read back\)/);
+				expect(stdout).toMatch(/batch pause \(rigtop pid \d+ on [^,]+, 2 rigs\): paused \(read back\)/);
 			},
 			{timeout: 15_000, interval: 1000},
 		);

@@ -7,6 +7,8 @@ import {attachHistory} from '../../source/history/attach.js';
 import {HistoryReader} from '../../source/history/read.js';
 import {HistoryStore} from '../../source/history/store.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
+import {formatDuration, formatTimeSpan} from '../../source/format.js';
+import {describeEvents} from '../../source/ui/event-lines.js';
 import {tempDir, until} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -212,7 +214,7 @@ describe('history recorder on a real session', () => {
 		expect(miners[0]?.firstSeen).toBeLessThan(rows.find((row) => row.live > 0)?.t ?? 0);
 	}, 30_000);
 
-	it('a wrong token is not stored as the miner being down: its polls are not stored, its error is an event', async () => {
+	it("a wrong token is not stored as the miner's trouble: neither its polls nor its error; its session alone shows the error", async () => {
 		const temp = tempDir();
 		cleanups.push(temp.cleanup);
 		const file = path.join(temp.dir, 'rigtop', 'history.sqlite');
@@ -243,6 +245,24 @@ describe('history recorder on a real session', () => {
 		wrong.start();
 		await until(() => good.monitor.getState().polls >= 6 && bad.monitor.getState().polls >= 6, 8000, 'six polls each');
 		expect(bad.monitor.getState().status).toBe('error');
+		// The rig goes down and comes back on the same port: both see the outage, the wrong token its error again.
+		await sim.stop();
+		await until(() => good.monitor.getState().status === 'down' && bad.monitor.getState().status === 'down', 8000, 'both down');
+		await sim.start();
+		await until(() => good.monitor.getState().status === 'live' && bad.monitor.getState().status === 'error', 8000, 'back');
+		right.recorder?.flush();
+		wrong.recorder?.flush();
+		const forbidden = 'error: forbidden (HTTP 403)';
+		// The wrong token's session shows its own error (from memory); the right one's reads never do.
+		const wrongMiner = wrong.recorder?.readMinerOf(0) ?? null;
+		const rightMiner = right.recorder?.readMinerOf(0) ?? null;
+		expect(wrongMiner).not.toBeNull();
+		expect(wrongMiner).toBe(rightMiner);
+		const wrongSees = wrong.recorder?.reader.events(wrongMiner ?? 0, {since: 0}) ?? [];
+		expect(wrongSees.filter((event) => event.text === forbidden)).toHaveLength(2);
+		expect(wrongSees.find((event) => event.text === forbidden)?.watcher).toBe(true);
+		const rightSees = right.recorder?.reader.events(rightMiner ?? 0, {since: 0}) ?? [];
+		expect(rightSees.map((event) => event.text)).not.toContain(forbidden);
 		await wrong.close();
 		await right.close();
 		// A cron --once with the wrong token adds no failed poll either (after the spacing within which a poll
@@ -260,11 +280,19 @@ describe('history recorder on a real session', () => {
 		expect(reader.miners()).toHaveLength(1);
 		const rows = reader.rows(stored?.id ?? 0, {from: 0, to: Date.now() + 1000});
 		expect(rows.length).toBeGreaterThan(0);
-		// Every stored poll was answered: the wrong token's polls left no failed poll, so no outage.
-		expect(rows.every((row) => row.live === row.n)).toBe(true);
-		// Its error is there, as what it is.
-		const kinds = reader.events(stored?.id ?? 0, {since: 0}).map((event) => event.kind);
-		expect(kinds).toContain('error');
-		expect(kinds).not.toContain('down');
+		// The wrong token's polls left no failed poll (link error, 3): the failed ones are the outage's.
+		expect(rows.some((row) => row.live === row.n)).toBe(true);
+		expect(rows.every((row) => row.link !== 3)).toBe(true);
+		// The rig's outage once (both rigtops saw it), from its own down to its up; no error of the wrong token.
+		const events = reader.events(stored?.id ?? 0, {since: 0});
+		expect(events.filter((event) => event.kind === 'error')).toEqual([]);
+		expect(events.filter((event) => event.kind === 'down')).toHaveLength(1);
+		const down = events.find((event) => event.kind === 'down');
+		const up = events.find((event) => event.kind === 'up');
+		if (!down || !up) throw new Error('no outage stored');
+		const lines = describeEvents(events, Date.now());
+		expect(lines[events.indexOf(up)]?.text).toBe(
+			`back up · down ${formatTimeSpan(down.t, up.t, Date.now())}, ${formatDuration((up.t - down.t) / 1000)}`,
+		);
 	}, 30_000);
 });

@@ -4,6 +4,7 @@ import {HistoryRecorder} from '../../source/history/recorder.js';
 import type {HistoryStore} from '../../source/history/store.js';
 import {HistoryWriter} from '../../source/history/writer.js';
 import type {MonitorState} from '../../source/monitor/types.js';
+import {describeEvents} from '../../source/ui/event-lines.js';
 import {makeSnapshot} from '../helpers/snapshot.js';
 import {eventRecord, goodSample, manualClock, observation, openStore, sixFacts, tempDir} from './helpers.js';
 
@@ -72,6 +73,30 @@ describe('history store: two rigtops on one miner', () => {
 		const events = new HistoryReader(b).events(miner, {since: 0});
 		// Each happening once, whoever saw it first; B's own action is its own.
 		expect(events.map((event) => event.kind)).toEqual(['pool-lost', 'action', 'down']);
+	});
+
+	it("another rigtop's refused token is not the rig's trouble: not stored, and not read where an old rigtop stored it", () => {
+		const {clock, b, writerA, writerB} = twoRigtops();
+		const t = clock.now();
+		writerA.write([observation(goodSample(t, 1000), sixFacts('id-a'))], []);
+		const miner = writerA.minerOf(0) ?? 0;
+		// B's token is refused: as this rigtop logs it (watcher), and as a rigtop before this change stored it.
+		writerB.write([], [eventRecord(t + 1000, 'error', 'error: forbidden (HTTP 403)', {severity: 'error', watcher: true})]);
+		writerB.write([], [eventRecord(t + 2000, 'error', 'error: not authorized (HTTP 401)', {severity: 'error'})]);
+		// The rig really goes down (both see it) and A sees it back.
+		clock.set(t + 120_000);
+		writerA.write([], [eventRecord(t + 120_000, 'down', 'down: connection refused', {severity: 'error'})]);
+		writerB.write([], [eventRecord(t + 121_000, 'down', 'down: connection refused', {severity: 'error'})]);
+		writerA.write([], [eventRecord(t + 129_000, 'up', 'back up after 9s', {severity: 'info'})]);
+		// Another kind of error (not a miner at the address) is still the rig's.
+		writerB.write([], [eventRecord(t + 200_000, 'error', 'error: not an XMRig answer', {severity: 'error'})]);
+
+		const stored = b.all<{text: string}>('SELECT text FROM event WHERE miner = ? ORDER BY t', miner).map((row) => row.text);
+		expect(stored).not.toContain('error: forbidden (HTTP 403)');
+		const events = new HistoryReader(b).events(miner, {since: 0});
+		expect(events.map((event) => event.text)).toEqual(['down: connection refused', 'back up after 9s', 'error: not an XMRig answer']);
+		const lines = describeEvents(events, t + 300_000);
+		expect(lines[1]?.text).toMatch(/^back up · down \S+, 9s$/);
 	});
 
 	it("the rig's sensors' events are one happening too, whatever degrees each rigtop read", () => {

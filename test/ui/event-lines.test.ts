@@ -49,4 +49,19 @@ describe('events as the screens tell them', () => {
 		expect(lines[4]?.text).toBe('back up after 4h 00m');
 		expect(new Set(lines.map((line) => line.key)).size).toBe(lines.length);
 	});
+
+	test("a rigtop's refused token (watcher) is no outage of the rig: the rig's 'up' spans from its 'down'", () => {
+		const lines = describeEvents(
+			[
+				event(at(14, 8, 37), 'error', 'error: forbidden (HTTP 403)', {watcher: true}),
+				event(at(14, 8, 39), 'down', 'down: connection refused'),
+				event(at(14, 8, 40), 'up', 'back up after 1m 00s'),
+				event(at(14, 8, 50), 'up', 'back up after 13m 00s', {watcher: true}),
+			],
+			now,
+		);
+		expect(lines[2]?.text).toBe('back up · down 08:39–08:40, 1m');
+		// The watcher's own link back pairs with its own error.
+		expect(lines[3]?.text).toBe('back up · down 08:37–08:50, 13m');
+	});
 });

@@ -6,8 +6,7 @@
  * secrets).
  */
 import {readFile} from 'node:fs/promises';
-import {hostname} from 'node:os';
-import {runBatch, DEFAULT_PARALLEL} from '../../batch/batch.js';
+import {batchWriter, runBatch, DEFAULT_PARALLEL} from '../../batch/batch.js';
 import type {BatchAction, BatchRig, RigResult, RigStatus} from '../../batch/types.js';
 import {defaultBackupDir} from '../../config/backups.js';
 import {AssignmentError, parseAssignment, type Assignment} from '../../config/edits.js';
@@ -341,7 +340,7 @@ async function keepRecords(
 		import('../../history/action-event.js'),
 		import('../../history/attach.js'),
 	]);
-	const by = `rigtop pid ${process.pid} on ${hostname()}, ${results.length} ${results.length === 1 ? 'rig' : 'rigs'}`;
+	const by = batchWriter(results.length);
 	try {
 		recordActionEvents({
 			file: plan.historyFile ?? defaultStoreFile(),

@@ -6,7 +6,7 @@ import {PollInterval} from '../../monitor/poll-interval.js';
 import {memoryCapacity, SessionHistory, WorkerHistory} from '../../history/source.js';
 import {HistoryStores} from '../../history/stores.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
-import {Batch} from '../../batch/batch.js';
+import {Batch, batchWriter} from '../../batch/batch.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
 import {wordsFor, type ConfigSubject} from '../../config/words.js';
 import {defaultBackupDir} from '../../config/backups.js';
@@ -159,7 +159,7 @@ export function startLive(
 			addKeys: false,
 			confirmApiChanges: false,
 		});
-		const by = `this rigtop, ${watched.length} ${watched.length === 1 ? 'rig' : 'rigs'}`;
+		const by = batchWriter(watched.length);
 		void batch.run().then((results) => {
 			results.forEach((result, index) => {
 				const miner = watched[index];
@@ -178,7 +178,7 @@ export function startLive(
 
 	// Each touched rig's event in its events log (the recorder writes it to the history), and a poll now.
 	const told = (watched: readonly WatchedMiner[], what: string, results: readonly RigResult[]) => {
-		const by = `this rigtop, ${results.length} ${results.length === 1 ? 'rig' : 'rigs'}`;
+		const by = batchWriter(results.length);
 		results.forEach((result) => {
 			const miner = watched.find((item) => item.target.url === result.rig.url);
 			if (!miner) return;

@@ -361,7 +361,13 @@ export function fleetEventLines(
 		if (index < 0) continue;
 		const events = states[index]?.events ?? [];
 		const lines = describeEvents(
-			events.map((event) => ({t: event.at, kind: event.kind, severity: event.severity, text: event.message})),
+			events.map((event) => ({
+				t: event.at,
+				kind: event.kind,
+				severity: event.severity,
+				text: event.message,
+				watcher: event.watcher === true,
+			})),
 			now,
 		);
 		events.forEach((event, i) => {
