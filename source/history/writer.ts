@@ -13,7 +13,7 @@
  *
  * Two rigtops on the same miner: a poll within ¾ of an interval of one already stored is not stored
  * again, and an event of the miner's state (or of the same text) that another rigtop stored within a minute
- * is not stored twice. A rigtop's own access trouble (its token refused: an event's `watcher`) is not stored at all. Summaries are made from the stored polls and replace themselves, so whoever
+ * is not stored twice, unless an event that ends it lies between the two (ENDED_BY). A rigtop's own access trouble (its token refused: an event's `watcher`) is not stored at all. Summaries are made from the stored polls and replace themselves, so whoever
  * makes them, they are the same.
  */
 import {hostOf} from '../monitor/name.js';
@@ -121,8 +121,50 @@ const STATE_KINDS = new Set([
 	'power-denied',
 ]);
 
+/**
+ * What ends a state a kind begins (and the reverse): another rigtop's event is the same happening only while no such
+ * event lies between the two. Without it, a rig that went down twice within the window (a flap, or a rigtop started
+ * again after the first) lost its second outage: the first, stored by the rigtop before, was taken for it.
+ */
+const ENDED_BY: Readonly<Record<string, readonly string[]>> = {
+	down: ['up'],
+	error: ['up'],
+	up: ['down', 'error'],
+	'pool-lost': ['pool-connected'],
+	'pool-connected': ['pool-lost'],
+	paused: ['resumed'],
+	resumed: ['paused'],
+	restarted: ['down', 'up'],
+	replaced: ['down', 'up'],
+	'hashrate-drop': ['hashrate-recovered'],
+	'hashrate-recovered': ['hashrate-drop'],
+	'hugepages-lost': ['down', 'up'],
+	'upstream-error': ['upstream-recovered'],
+	'upstream-recovered': ['upstream-error'],
+	'worker-joined': ['worker-gone'],
+	'worker-gone': ['worker-back', 'worker-joined'],
+	'worker-back': ['worker-gone'],
+	'worker-quiet': ['worker-sharing'],
+	'worker-sharing': ['worker-quiet'],
+	'temp-high': ['temp-normal'],
+	'temp-normal': ['temp-high'],
+	'throttle-started': ['throttle-stopped'],
+	'throttle-stopped': ['throttle-started'],
+	'power-lost': ['power-restored'],
+	'power-restored': ['power-lost'],
+};
+
 /** Kinds that are this rigtop's own doing (watching started, an action of its user): never the same as another's. */
 const OWN_KINDS = new Set(['started', 'action']);
+
+/**
+ * Another rigtop's event `e` of the same miner (and worker, where the query says) is this event's happening: within
+ * EVENT_DEDUPE_MS, the same text or (for a state kind) the same kind, and nothing between the two that ends it
+ * (ENDED_BY, passed as a JSON list). Parameters: #sameHappening.
+ */
+const SAME_HAPPENING = `e.t BETWEEN ? - ? AND ? + ? AND e.writer <> ? AND (e.text = ? OR (? AND e.kind = ?))
+	AND NOT EXISTS (SELECT 1 FROM event x WHERE x.miner = e.miner AND x.worker IS e.worker
+		AND x.kind IN (SELECT value FROM json_each(?)) AND x.t > min(e.t, ?) AND x.t < max(e.t, ?))`;
 
 /** The text as stored: no secret of the session in it, at most EVENT_TEXT_MAX characters. */
 function cleanText(text: string, secrets: readonly string[]): string {
@@ -519,7 +561,7 @@ export class HistoryWriter {
 			this.#store.run(
 				`INSERT INTO event (miner, t, kind, severity, text, writer, worker)
 				SELECT ?, ?, ?, ?, ?, ?, ?
-				WHERE NOT EXISTS (SELECT 1 FROM event WHERE miner = ? AND worker = ? AND t BETWEEN ? - ? AND ? + ? AND writer <> ? AND (text = ? OR (? AND kind = ?)))`,
+				WHERE NOT EXISTS (SELECT 1 FROM event e WHERE e.miner = ? AND e.worker = ? AND ${SAME_HAPPENING})`,
 				miner,
 				event.t,
 				event.kind,
@@ -529,14 +571,7 @@ export class HistoryWriter {
 				worker,
 				miner,
 				worker,
-				event.t,
-				EVENT_DEDUPE_MS,
-				event.t,
-				EVENT_DEDUPE_MS,
-				this.#writerId,
-				text,
-				STATE_KINDS.has(event.kind) ? 1 : 0,
-				event.kind,
+				...this.#sameHappening(event, text),
 			);
 			return;
 		}
@@ -558,7 +593,7 @@ export class HistoryWriter {
 		this.#store.run(
 			`INSERT INTO event (miner, t, kind, severity, text, writer)
 			SELECT ?, ?, ?, ?, ?, ?
-			WHERE NOT EXISTS (SELECT 1 FROM event WHERE miner = ? AND worker IS NULL AND t BETWEEN ? - ? AND ? + ? AND writer <> ? AND (text = ? OR (? AND kind = ?)))`,
+			WHERE NOT EXISTS (SELECT 1 FROM event e WHERE e.miner = ? AND e.worker IS NULL AND ${SAME_HAPPENING})`,
 			miner,
 			event.t,
 			event.kind,
@@ -566,6 +601,13 @@ export class HistoryWriter {
 			text,
 			this.#writerId,
 			miner,
+			...this.#sameHappening(event, text),
+		);
+	}
+
+	/** SAME_HAPPENING's parameters for this event, in order. */
+	#sameHappening(event: EventRecord, text: string): readonly (number | string)[] {
+		return [
 			event.t,
 			EVENT_DEDUPE_MS,
 			event.t,
@@ -574,7 +616,10 @@ export class HistoryWriter {
 			text,
 			STATE_KINDS.has(event.kind) ? 1 : 0,
 			event.kind,
-		);
+			JSON.stringify(ENDED_BY[event.kind] ?? []),
+			event.t,
+			event.t,
+		];
 	}
 
 	// ---- summaries ----

@@ -127,6 +127,29 @@ describe('history store: two rigtops on one miner', () => {
 		expect(events.map((event) => [event.kind, event.text])).toEqual(pair.map(([kind, textA]) => [kind, textA]));
 	});
 
+	it('a rig that goes down twice within the minute keeps both outages, whichever rigtop saw each', () => {
+		const {clock, b, writerA, writerB} = twoRigtops();
+		const t = clock.now();
+		writerA.write([observation(goodSample(t, 1000), sixFacts('id-a'))], []);
+		const miner = writerA.minerOf(0) ?? 0;
+		// Both watch: each outage seen by both, a second apart, and stored once.
+		const flap = (at: number) => {
+			writerA.write([], [eventRecord(at, 'down', 'down: connection refused', {severity: 'error'})]);
+			writerB.write([], [eventRecord(at + 1000, 'down', 'down: timed out', {severity: 'error'})]);
+			writerA.write([], [eventRecord(at + 8000, 'up', 'back up after 8s')]);
+			writerB.write([], [eventRecord(at + 9000, 'up', 'back up after 8s')]);
+			writerA.write([], [eventRecord(at + 8000, 'restarted', 'miner restarted (up 3s)', {severity: 'warn'})]);
+			writerB.write([], [eventRecord(at + 9000, 'restarted', 'miner restarted (up 4s)', {severity: 'warn'})]);
+		};
+		flap(t + 10_000);
+		flap(t + 40_000);
+		// Then only B (A was closed and this is a rigtop started again): its outage 30 s later is a new one.
+		writerB.write([], [eventRecord(t + 70_000, 'down', 'down: connection refused', {severity: 'error'})]);
+		writerB.write([], [eventRecord(t + 75_000, 'up', 'back up after 5s')]);
+		const kinds = new HistoryReader(b).events(miner, {since: 0}).map((event) => `${event.kind}@${(event.t - t) / 1000}`);
+		expect(kinds).toEqual(['down@10', 'up@18', 'restarted@18', 'down@40', 'up@48', 'restarted@48', 'down@70', 'up@75']);
+	});
+
 	it('keeps a batch while the other rigtop holds the store, and writes it at the next flush', () => {
 		const temp = tempDir();
 		const clock = manualClock();
