@@ -29,7 +29,8 @@ describe("another rigtop's wrong token is not the rig's trouble, in real termina
 		await b.waitFor((screen) => screen.includes(FORBIDDEN), 10_000);
 
 		await sim.stop();
-		await a.waitFor(/down: /, 15_000);
+		// A itself down (its title bar), not only B's stored down in A's pane: only then does A log the 'up' it ends with.
+		await a.waitFor(/● down/, 15_000);
 		await sim.start();
 		await a.waitFor(/● live/, 15_000);
 		// What another process reads later: the rig's outage, no sign of B.
