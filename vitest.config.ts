@@ -28,9 +28,7 @@ export default defineConfig({
 					setupFiles: ['test/setup.ts'],
 					testTimeout: 60_000,
 					hookTimeout: 30_000,
-					// Two files at a time, as the unit project: each drives its own tmux server (a socket per terminal),
-					// its own simulators on ephemeral ports and its own folders, and mostly waits on them.
-					maxWorkers: 2,
+					fileParallelism: false,
 				},
 			},
 		],
