@@ -88,14 +88,36 @@ describe('rigtop --once with sensors', () => {
 		const tree = treeCopy('k10temp-tccd');
 		cleanups.push(tree.cleanup);
 		// The package used 20 J 100 ms after the first reading: a poll read at once (a few ms on loopback) would see
-		// the counter unmoved and say nothing; read after the window, it says at most 20 J / 0.25 s = 80 W.
-		const moved = setTimeout(() => {
-			tree.write('class/powercap/intel-rapl:0/energy_uj', String(1_000_000_000 + 20_000_000));
-		}, 100);
-		cleanups.push(() => {
-			clearTimeout(moved);
-		});
-		const json = JSON.parse(await once(true, {sysfsRoot: tree.root})) as {miners: Array<{miner: {sensors: {power: {watts: number}}}}>};
+		// the counter unmoved and say nothing; read after the window, it says at most 20 J / 0.25 s = 80 W. The move is
+		// timed from the first reading itself (not from the test's start, which a loaded machine can stretch past it),
+		// and both it and the window's end are timers of this process: the move, due first, always comes first.
+		const sim = await startSimulator({threads: 4, warm: true});
+		cleanups.push(async () => sim.stop());
+		const session = createSession([{url: sim.url, token: null, name: 'here'}], 2000, null, {sysfsRoot: tree.root});
+		cleanups.push(async () => session.close());
+		const sampler = session.miners[0]?.sensors;
+		if (!sampler) throw new Error('no sensors for a miner on loopback');
+		const read = sampler.read.bind(sampler);
+		let readings = 0;
+		sampler.read = async (snapshot) => {
+			const reading = await read(snapshot);
+			readings++;
+			if (readings === 1) {
+				const moved = setTimeout(() => {
+					tree.write('class/powercap/intel-rapl:0/energy_uj', String(1_000_000_000 + 20_000_000));
+				}, 100);
+				cleanups.push(() => {
+					clearTimeout(moved);
+				});
+			}
+
+			return reading;
+		};
+
+		const out = sink();
+		expect(await runOnce(session, {json: true} as RunPlan, out)).toBe(0);
+		expect(readings).toBe(2);
+		const json = JSON.parse(out.text()) as {miners: Array<{miner: {sensors: {power: {watts: number}}}}>};
 		const watts = json.miners[0]?.miner.sensors.power.watts ?? 0;
 		expect(watts).toBeGreaterThan(10);
 		expect(watts).toBeLessThanOrEqual(80);
