@@ -8,7 +8,6 @@
  * fills the terminal and the key help sits on its last line, as on the fleet.
  */
 import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
-import type {MonitorState} from '../../../monitor/types.js';
 import type {TerminalSize} from '../../hooks/use-terminal-size.js';
 import {isTooSmall} from '../../layout.js';
 import {helpMaxOffset} from '../../panes/help-overlay.js';
@@ -22,7 +21,6 @@ import {summaryLines, type SummaryLine} from './summary.js';
 
 /** What the proxy screen reads but does not own, as in the frame on screen. */
 export type ProxyEnv = {
-	readonly state: MonitorState;
 	/** The proxy's last read (the screen shows only while there is one). */
 	readonly snapshot: MinerSnapshot;
 	readonly proxy: ProxyInfo;

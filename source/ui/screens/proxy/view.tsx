@@ -116,7 +116,7 @@ function ProxyScreen({
 		}),
 		[onRefresh, onConfig, onChart, onEvents, onBack],
 	);
-	const env = useMemo<ProxyEnv>(() => ({state, snapshot, proxy, rows, now, size, given}), [state, snapshot, proxy, rows, now, size, given]);
+	const env = useMemo<ProxyEnv>(() => ({snapshot, proxy, rows, now, size, given}), [snapshot, proxy, rows, now, size, given]);
 	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialProxyUiState(saved), env, run);
 	useKeys(
 		(input, key) => {
