@@ -38,6 +38,19 @@ export type Availability<Command extends string, Context extends string> = {
 	readonly unlisted?: ReadonlySet<Command>;
 };
 
+/** The commands that leave a screen: quit, and back to the fleet where it came from one. */
+const WAYS_OUT: ReadonlySet<string> = new Set(['quit', 'toFleet']);
+
+/**
+ * `keys` in a terminal too small to draw the screen: only its ways out work (any other key would act out of sight: p
+ * and then y paused the miner with no question on screen), and nothing is refused aloud.
+ */
+export function onlyWaysOut<Command extends string, Context extends string>(
+	keys: Availability<Command, Context>,
+): Availability<Command, Context> {
+	return {context: keys.context, works: new Set([...keys.works].filter((command) => WAYS_OUT.has(command))), refused: new Map()};
+}
+
 /** A screen's pure half: what `useScreen` drives. */
 export type ScreenLogic<State, Action, Env, Effect, Command extends string, Context extends string> = {
 	readonly reduce: (state: State, action: Action, env: Env) => Step<State, Effect>;

@@ -12,7 +12,7 @@ import type {MinerSnapshot} from '../../../miner/model.js';
 import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
 import {type Capability} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
-import {decide, type Availability} from '../contract.js';
+import {decide, onlyWaysOut, type Availability} from '../contract.js';
 import type {DashboardEnv, DashboardState} from './reduce.js';
 
 export type DashboardAvailability = Availability<CommandName, Screen>;
@@ -75,9 +75,6 @@ const SCROLL_KEYS: ReadonlySet<CommandName> = new Set<CommandName>([
 	'threadsTop',
 	'threadsBottom',
 ]);
-
-/** The ways out of a dashboard too small to be drawn: quit, and back to the fleet when it came from one. */
-const WAYS_OUT: ReadonlySet<CommandName> = new Set<CommandName>(['quit', 'toFleet']);
 
 /** Why each of the miner's actions the app gave cannot work now (pause, resume, the config view). */
 export function minerRefusals(miner: MinerFacts, facts: Pick<KeyFacts, 'readOnly' | 'tokenGiven' | 'given'>): Map<Capability, string> {
@@ -146,10 +143,7 @@ const QUESTION_KEYS = decide(SCREEN_KEYMAP, 'question', new Set());
  * help's keys, or the dashboard's own.
  */
 export function availability(state: DashboardState, env: DashboardEnv): DashboardAvailability {
-	if (env.tooSmall) {
-		const keys = dashboardKeys(env);
-		return {context: 'dashboard', works: new Set([...keys.works].filter((command) => WAYS_OUT.has(command))), refused: new Map()};
-	}
+	if (env.tooSmall) return onlyWaysOut(dashboardKeys(env));
 
 	if (state.asking !== null) return QUESTION_KEYS;
 	if (state.help) return HELP_KEYS;

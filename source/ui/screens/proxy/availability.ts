@@ -7,7 +7,7 @@
 import {type Capability, type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {isTooSmall} from '../../layout.js';
-import {decide, helpOf, type Availability} from '../contract.js';
+import {decide, helpOf, onlyWaysOut, type Availability} from '../contract.js';
 
 /** What the app gave the proxy screen besides quitting; without one, its key is not offered. */
 export type ProxyGiven = {
@@ -44,16 +44,12 @@ export function proxyContext(state: ProxyModes): Screen {
 	return state.filter === '' ? 'proxy' : 'proxyFiltered';
 }
 
-/** What still works in a terminal too small to draw the screen: its ways out (any other key would act out of sight). */
-const WAYS_OUT: ReadonlySet<CommandName> = new Set<CommandName>(['quit', 'toFleet']);
-
 export function availability(
 	state: ProxyModes,
 	env: {readonly given: ProxyGiven; readonly size?: {readonly columns: number; readonly rows: number}},
 ): ProxyAvailability {
 	if (env.size && isTooSmall(env.size.columns, env.size.rows)) {
-		const keys = decide(SCREEN_KEYMAP, 'proxy', offered(env.given));
-		return {context: 'proxy', works: new Set([...keys.works].filter((command) => WAYS_OUT.has(command))), refused: new Map()};
+		return onlyWaysOut(decide(SCREEN_KEYMAP, 'proxy', offered(env.given)));
 	}
 
 	return decide(SCREEN_KEYMAP, proxyContext(state), offered(env.given));
