@@ -12,10 +12,11 @@
 // unit and e2e projects are two runs, and two runs go at a time (see the queue below); with arguments
 // (a folder, a file, --project), each Node gets one run with them, one Node after the other.
 import {execFile, spawn} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import {stripVTControlCharacters} from 'node:util';
 
 /** The floor, exactly as package.json's engines names it (">=22.13.0" → "22.13.0"). */
 const floor = JSON.parse(readFileSync('package.json', 'utf8')).engines.node.replace(/^>=\s*/, '');
@@ -43,6 +44,10 @@ for (let index = 0; index < argv.length; index++) {
 
 const vitest = path.resolve('node_modules/vitest/vitest.mjs');
 const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-tests-'));
+/** Every failed test of every run, said again just above the closing line (CI may keep only the tail of the output). */
+const failures = [];
+/** Each file's duration per run, for RIGTOP_TEST_TIMES=FILE (where CI's minutes go). */
+const times = [];
 
 /**
  * Runs `command args… vitest run [extra…]` once; returns its counts. With `capture`, its output is kept and printed
@@ -88,7 +93,18 @@ function runSuite(label, command, args, extra = [], capture = false) {
 				skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 				// A file that fails to load has no tests but must still count as a failure.
 				for (const file of report.testResults ?? []) {
-					if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
+					const name = path.relative(process.cwd(), file.name ?? '');
+					times.push({run: label, file: name, ms: (file.endTime ?? 0) - (file.startTime ?? 0)});
+					if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
+						failed += 1;
+						failures.push(`${label.replace(/ \(npx[^)]*\)/, '')}: ${name}: ${firstLine(file.message) || 'did not load'}`);
+					}
+
+					for (const test of file.assertionResults ?? []) {
+						if (test.status === 'failed') {
+							failures.push(`${label.replace(/ \(npx[^)]*\)/, '')}: ${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+						}
+					}
 				}
 			} catch {
 				failed = Math.max(failed, 1);
@@ -100,6 +116,15 @@ function runSuite(label, command, args, extra = [], capture = false) {
 			done({passed, failed, skipped});
 		});
 	});
+}
+
+/** A failure message's first line, without colour codes, cut to 300 characters. */
+function firstLine(text) {
+	const line =
+		stripVTControlCharacters(String(text ?? ''))
+			.split('\n')
+			.find((part) => part.trim() !== '') ?? '';
+	return line.trim().slice(0, 300);
 }
 
 /** Each Node to run the suite on: its label and how to start it (fetched by npx unless it is this one). */
@@ -148,6 +173,7 @@ if (vitestArgs.length === 0) {
 }
 
 rmSync(dir, {recursive: true, force: true});
+if (process.env.RIGTOP_TEST_TIMES) writeFileSync(process.env.RIGTOP_TEST_TIMES, `${JSON.stringify(times, null, '\t')}\n`);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -162,6 +188,12 @@ for (const run of runs) {
 }
 
 console.log('');
+if (failures.length > 0) {
+	console.log(`Failed (${failures.length}):`);
+	for (const failure of failures) console.log(`  ${failure}`);
+	console.log('');
+}
+
 if (perNode.size > 1) {
 	for (const node of nodes) {
 		const label = node.label.replace(/ \(npx.*$/, '');
