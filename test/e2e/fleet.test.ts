@@ -56,7 +56,7 @@ describe('the fleet view in a real terminal', () => {
 				const alerts = lines.map((line) => JSON.parse(line) as {type: string; kind: string; rig: string; url: string; message: string});
 				expect(alerts).toContainEqual(expect.objectContaining({type: 'rigtop-alert', kind: 'down', rig: 'fleet-two', url: two!.url}));
 			},
-			{timeout: 5000, interval: 100},
+			{timeout: 15_000, interval: 100},
 		);
 
 		await terminal.send('Down');

@@ -153,7 +153,7 @@ describe('a state folder where nothing can be made', () => {
 		const exporter = await startExporter([sim.url], cleanups, {interval: '1', env, stdout: 'ignore'});
 		const url = exporter.metricsUrl;
 		// Up once its first poll is in.
-		const deadline = Date.now() + 8000;
+		const deadline = Date.now() + 15_000;
 		while (!/^xmrig_up\{[^}]*\} 1$/m.test(await (await fetch(url)).text()) && Date.now() < deadline) {
 			await new Promise((resolve) => setTimeout(resolve, 100));
 		}

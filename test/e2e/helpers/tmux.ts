@@ -14,6 +14,9 @@ export function cliIsBuilt(): boolean {
 
 let counter = 0;
 
+/** The least time a wait for the screen gives it (see waitFor). */
+export const PATIENCE_MS = 15_000;
+
 /**
  * A real terminal: a detached tmux session of a fixed size on a private tmux server, running one
  * command. The command is wrapped so that its exit status stays on screen ("[exit N]").
@@ -61,12 +64,22 @@ export class TmuxTerminal {
 		return stdout;
 	}
 
-	/** Waits until the screen satisfies the predicate (or contains the text); returns that screen. */
-	async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
+	/**
+	 * Waits until the screen satisfies the predicate (or contains the text); returns that screen. The wait is at least
+	 * PATIENCE_MS whatever `timeoutMs` says: it bounds a hang, it is not a timing goal (those are benchmarks), and on
+	 * CI's two loaded cores a frame can lag seconds behind its key. `{exact: true}` keeps `timeoutMs` as it is, for a
+	 * test that wants the wait to fail.
+	 */
+	async waitFor(
+		expected: string | RegExp | ((screen: string) => boolean),
+		timeoutMs = 8000,
+		{exact = false}: {exact?: boolean} = {},
+	): Promise<string> {
 		const test =
 			typeof expected === 'function'
 				? expected
 				: (screen: string) => (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen));
+		if (!exact) timeoutMs = Math.max(timeoutMs, PATIENCE_MS);
 		const deadline = Date.now() + timeoutMs;
 		let last = '';
 		while (Date.now() < deadline) {
