@@ -58,4 +58,19 @@ export default tseslint.config(
 		files: ['test/**/*.{ts,tsx}', 'bench/**/*.{ts,tsx}', 'source/cli.tsx', 'source/sim/main.ts'],
 		rules: {'no-console': 'off'},
 	},
+	{
+		// Its render comes with its cleanup from the helper; test/setup.ts no longer loads it for every file.
+		files: ['test/**/*.{ts,tsx}'],
+		ignores: ['test/ui/helpers/ink-testing.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{name: 'ink-testing-library', message: 'Import render from test/ui/helpers/ink-testing.ts (it cleans up after each test).'},
+					],
+				},
+			],
+		},
+	},
 );

@@ -1,8 +1,7 @@
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterAll, afterEach, vi} from 'vitest';
-import {cleanup} from 'ink-testing-library';
+import {afterAll, vi} from 'vitest';
 
 // Ink renders nothing live when CI is set; tests and the CLIs they spawn must not inherit it.
 delete process.env['CI'];
@@ -23,10 +22,6 @@ vi.waitFor = ((callback, options) => {
 	const given = typeof options === 'number' ? {timeout: options} : (options ?? {});
 	return viWaitFor(callback, {...given, timeout: Math.max(given.timeout ?? 0, WAIT_MS)});
 }) as typeof vi.waitFor;
-
-afterEach(() => {
-	cleanup();
-});
 
 afterAll(() => {
 	rmSync(stateHome, {recursive: true, force: true});

@@ -1,4 +1,4 @@
-import {render} from 'ink-testing-library';
+import {render} from './helpers/ink-testing.js';
 import {describe, expect, test} from 'vitest';
 import {fitCell, fitColumns, Table, type Column} from '../../source/ui/table.js';
 

@@ -1,5 +1,5 @@
 import {Text} from 'ink';
-import {render} from 'ink-testing-library';
+import {render} from './helpers/ink-testing.js';
 import {afterEach, beforeEach, describe, expect, test, vi} from 'vitest';
 import {Dashboard} from '../../source/ui/screens/dashboard/view.js';
 import {FixedNowContext, syncClocks, useNow} from '../../source/ui/hooks/use-now.js';

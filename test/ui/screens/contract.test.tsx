@@ -1,5 +1,5 @@
 import {Text} from 'ink';
-import {render} from 'ink-testing-library';
+import {render} from '../helpers/ink-testing.js';
 import {useEffect} from 'react';
 import {describe, expect, test} from 'vitest';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../../source/ui/keys/bindings.js';

@@ -1,4 +1,4 @@
-import {render} from 'ink-testing-library';
+import {render} from '../../helpers/ink-testing.js';
 import fc from 'fast-check';
 import {describe, expect, test, vi} from 'vitest';
 import {MinerError} from '../../../../source/miner/errors.js';

@@ -4,7 +4,7 @@
  * only that rig's row is drawn again (the rows' memo, table.tsx). Row renders are counted through the fitted columns'
  * cells, which a row calls each time it is drawn.
  */
-import {render} from 'ink-testing-library';
+import {render} from '../../helpers/ink-testing.js';
 import {afterEach, expect, test, vi} from 'vitest';
 import {MinerClient} from '../../../../source/miner/client.js';
 import {MinerReader} from '../../../../source/miner/reader.js';
