@@ -9,8 +9,9 @@
 // `--also-node=VERSION` (repeatable) or RIGTOP_ALSO_NODE=VERSION,VERSION adds runs (22, 22.19.0, …).
 // The closing line sums every run. Within a run, `node` on PATH is that run's Node, so the e2e tests'
 // `node dist/cli.js` runs on it too. With no Vitest arguments (the whole suite, as CI runs it), each Node's
-// unit and e2e projects are two runs, and two runs go at a time (see the queue below); with arguments
-// (a folder, a file, --project), each Node gets one run with them, one Node after the other.
+// unit and e2e projects are two runs, each e2e run in a lane of its own and the unit runs in one more (see
+// the queue below); with arguments (a folder, a file, --project), each Node gets one run with them, one Node
+// after the other.
 import {execFile, spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -151,11 +152,16 @@ for (const spec of specs) {
 
 const runs = [];
 if (vitestArgs.length === 0) {
-	// The whole suite: each Node's unit and e2e projects are separate runs, two at a time, in the order
-	// unit, e2e of the first Node, then of the next. The e2e tests mostly wait for real seconds (polls, tmux
-	// screens) while the unit tests keep a core busy: side by side they finish in about the time of one
-	// Node's suite run alone. Each run is still the whole project on that Node; the counts are summed.
-	const queue = nodes.flatMap((node) => ['unit', 'e2e'].map((project) => ({node, project})));
+	// The whole suite: each Node's unit and e2e projects are separate runs. The e2e tests mostly wait for real
+	// seconds (polls, tmux screens: about 90 s of CPU in 350 s), the unit tests keep the cores busy. So every
+	// Node's e2e run has a lane of its own from the start, and one more lane takes the unit runs one after the
+	// other: on CI (two Nodes) three runs at a time, each e2e run one file at a time as before. In the queue's
+	// order: the first Node's unit run, every e2e run, the other unit runs. RIGTOP_TEST_LANES=N sets the lanes
+	// (2 was the rule until the e2e runs, one after the other, were most of CI's 13 minutes). Each run is still
+	// the whole project on that Node; the counts are summed.
+	const units = nodes.map((node) => ({node, project: 'unit'}));
+	const queue = [...units.slice(0, 1), ...nodes.map((node) => ({node, project: 'e2e'})), ...units.slice(1)];
+	const lanes = Math.max(1, Number.parseInt(process.env.RIGTOP_TEST_LANES ?? '', 10) || nodes.length + 1);
 	const lane = async () => {
 		for (let next = queue.shift(); next; next = queue.shift()) {
 			const {node, project} = next;
@@ -164,7 +170,7 @@ if (vitestArgs.length === 0) {
 		}
 	};
 
-	await Promise.all([lane(), lane()]);
+	await Promise.all(Array.from({length: lanes}, async () => lane()));
 } else {
 	for (const node of nodes) {
 		if (nodes.length > 1) console.log(`\n── the suite on ${node.label} ──\n`);
