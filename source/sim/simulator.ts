@@ -5,8 +5,8 @@
  */
 import {createHash} from 'node:crypto';
 import {performance} from 'node:perf_hooks';
-import {ApiServer} from './api-server.js';
-import {checkConfigText, defaultConfigText, readConfig, type ApiSettings, type ConfigSettings} from './config-doc.js';
+import {ApiListener, startingApi} from './api-listener.js';
+import {checkConfigText, defaultConfigText, readConfig, type ConfigSettings} from './config-doc.js';
 import {DEFAULT_VERSIONS, dialectInfo, type DialectInfo, type SimDialect} from './dialect.js';
 import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
@@ -134,10 +134,6 @@ function cpuModel(threads: number): CpuModel {
 	return {brand: `AMD Ryzen ${cores}-Core Processor`, cores, threads: cores * 2};
 }
 
-function urlHost(host: string): string {
-	return host.includes(':') ? `[${host}]` : host;
-}
-
 function parseDoc(text: string, dialect: SimDialect, threads: number): ConfigSettings | null {
 	const parsed = parseRapidJson(text);
 	if (!parsed.ok || !isJsonObject(parsed.value)) return null;
@@ -155,19 +151,15 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	private readonly timeScale: number;
 	private readonly watch: boolean;
 	private readonly applyDelayMs: number;
-	private readonly server: ApiServer;
+	private readonly api: ApiListener;
 	private readonly requestLog: SimRequest[] = [];
 	private readonly cpu: CpuModel;
 	private rig!: Rig;
 	private settings!: ConfigSettings;
-	private api!: ApiSettings;
 	private appliedText = '';
 	private diskText = '';
 	private generatedId = '';
-	private lastPort = 0;
-	private manuallyStopped = false;
 	private applyTimer: NodeJS.Timeout | null = null;
-	private serverOps: Promise<void> = Promise.resolve();
 
 	constructor(options: SimOptions) {
 		this.options = options;
@@ -182,26 +174,17 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		this.applyDelayMs = options.applyDelayMs ?? 500;
 		this.duplicateRpcAnswers = options.duplicateRpcAnswers ?? false;
 		this.cpu = cpuModel(this.threadCount);
-		this.server = new ApiServer((request) => this.onRequest(request));
+		this.api = new ApiListener(this.host, (request) => this.onRequest(request));
 	}
 
 	async init(): Promise<void> {
 		const {options, info} = this;
-		const overrides = options.port !== undefined || options.token !== undefined || options.restricted !== undefined;
 		let settings: ConfigSettings | null = null;
 		if (options.configText !== undefined) {
 			settings = parseDoc(options.configText, info.dialect, this.threadCount);
 			if (!settings) throw new Error('startSimulator: configText is not a JSON object');
 		}
-		const base: ApiSettings = settings?.api ?? {enabled: true, host: this.host, port: 0, token: null, restricted: true};
-		this.api = {
-			enabled: base.enabled || overrides || settings === null,
-			host: base.host,
-			port: options.port ?? base.port,
-			token: options.token !== undefined ? options.token : base.token,
-			restricted: options.restricted ?? base.restricted,
-		};
-		if (this.api.enabled) this.lastPort = await this.server.listen(this.host, this.api.port);
+		await this.api.open(startingApi(settings?.api ?? null, options, this.host));
 
 		if (options.configText === undefined || !settings) {
 			const text = defaultConfigText({
@@ -209,9 +192,9 @@ class SimulatedMiner implements Simulator, PipelineHost {
 				version: info.version,
 				workerId: options.workerId ?? 'sim-rig',
 				host: this.host,
-				port: this.lastPort,
-				token: this.api.token,
-				restricted: this.api.restricted,
+				port: this.api.port,
+				token: this.api.settings.token,
+				restricted: this.api.settings.restricted,
 				threads: this.threadCount,
 				watch: this.watch,
 			});
@@ -222,7 +205,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		}
 		this.diskText = this.appliedText;
 		this.settings = settings;
-		this.generatedId = simulatedId(this.lastPort, options.mac ?? defaultMac(options.workerId ?? 'sim-rig'), info.dialect);
+		this.generatedId = simulatedId(this.api.port, options.mac ?? defaultMac(options.workerId ?? 'sim-rig'), info.dialect);
 		this.rig = new Rig({
 			dialect: info.dialect,
 			random: createRandom(options.seed ?? randomSeed()),
@@ -246,11 +229,11 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	// ---- Simulator ----------------------------------------------------------------------------------
 
 	get url(): string {
-		return `http://${urlHost(this.host)}:${this.lastPort}`;
+		return this.api.url;
 	}
 
 	get port(): number {
-		return this.lastPort;
+		return this.api.port;
 	}
 
 	get requests(): readonly SimRequest[] {
@@ -258,33 +241,23 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	}
 
 	get listening(): boolean {
-		return this.server.listening;
+		return this.api.listening;
 	}
 
 	simTime(): number {
 		return ((this.clock() - this.clockStart) / 1000) * this.timeScale;
 	}
 
-	async stop(): Promise<void> {
-		this.manuallyStopped = true;
-		this.queueServer(() => this.server.close());
-		await this.settled();
+	stop(): Promise<void> {
+		return this.api.stop();
 	}
 
-	async start(): Promise<void> {
-		this.manuallyStopped = false;
-		this.queueServer(async () => {
-			if (this.api.enabled && !this.server.listening) this.lastPort = await this.server.listen(this.host, this.lastPort);
-		});
-		await this.settled();
+	start(): Promise<void> {
+		return this.api.start();
 	}
 
-	async settled(): Promise<void> {
-		let current: Promise<void>;
-		do {
-			current = this.serverOps;
-			await current;
-		} while (current !== this.serverOps);
+	settled(): Promise<void> {
+		return this.api.settled();
 	}
 
 	restartMiner(): void {
@@ -295,7 +268,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 			if (fromFile && fromFile.pool) {
 				this.appliedText = this.diskText;
 				this.settings = fromFile;
-				this.applyApi(fromFile.api);
+				this.api.apply(fromFile.api);
 			}
 		}
 		this.rig.restartProcess(this.settings);
@@ -343,7 +316,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	// ---- PipelineHost -------------------------------------------------------------------------------
 
 	auth(): {token: string | null; restricted: boolean} {
-		return {token: this.api.token, restricted: this.api.restricted};
+		return this.api.auth();
 	}
 
 	payloadContext(): PayloadContext {
@@ -353,7 +326,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 			rig: this.rig,
 			id: this.settings.apiId !== null && this.settings.apiId !== '' ? this.settings.apiId : this.generatedId,
 			workerId: this.settings.workerId ?? this.options.workerId ?? 'sim-rig',
-			restricted: this.api.restricted,
+			restricted: this.api.settings.restricted,
 			cpu: this.cpu,
 		};
 	}
@@ -428,40 +401,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		this.appliedText = text;
 		this.settings = settings;
 		this.rig.applySettings(settings);
-		this.applyApi(settings.api);
-	}
-
-	/** Auth changes at once; the listener closes, opens or moves to a new port after the current answer. */
-	private applyApi(next: ApiSettings): void {
-		const previous = this.api;
-		this.api = next;
-		if (!next.enabled) {
-			this.queueServer(() => this.server.close());
-			return;
-		}
-		const moveTo = next.port !== 0 && next.port !== this.lastPort ? next.port : null;
-		if (previous.enabled && moveTo === null) return;
-		this.queueServer(async () => {
-			if (moveTo !== null) await this.server.close();
-			if (this.manuallyStopped || this.server.listening) return;
-			try {
-				this.lastPort = await this.server.listen(this.host, moveTo ?? this.lastPort);
-			} catch {
-				// Port taken: the API stays down, as the miner's does.
-			}
-		});
-	}
-
-	private queueServer(operation: () => Promise<void>): void {
-		this.serverOps = this.serverOps.then(async () => {
-			// After the answer in flight has been handed to its socket.
-			await new Promise<void>((resolve) => setImmediate(resolve));
-			try {
-				await operation();
-			} catch {
-				// A failed close/listen leaves the listener as it is.
-			}
-		});
+		this.api.apply(settings.api);
 	}
 }
 
