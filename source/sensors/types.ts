@@ -35,7 +35,11 @@ export type ClockReading = {
 	readonly maxMHz: number | null;
 	/** The CPUs averaged over (the miner's threads' affinity, its threads' last CPUs, or every online CPU; at most 32, spread evenly). */
 	readonly cpus: readonly number[];
-	/** How `cpus` was chosen, for --json and the dashboard's detail. */
+	/**
+	 * How `cpus` was chosen, for --json and the dashboard's detail: the threads' affinity; where they are not pinned,
+	 * the CPUs the miner process's threads last ran on (`/proc/PID/task/TID/stat`, that process found by its HTTP port);
+	 * else every online CPU.
+	 */
 	readonly cpusFrom: 'affinity' | 'process' | 'online';
 	/** The files read, as a pattern: "/sys/devices/system/cpu/cpu{0-7}/cpufreq/scaling_cur_freq". */
 	readonly file: string;
