@@ -4,7 +4,8 @@
  * (the socket's inode in `net/tcp` and `net/tcp6`, found among the `fd` links of every process), and the CPU each of
  * its threads last ran on (`task/TID/stat`, field 39 "processor"). Reads never throw: what cannot be read is null.
  */
-import {readdir, readFile, readlink} from 'node:fs/promises';
+import {readdirSync, readlinkSync} from 'node:fs';
+import {readdir, readFile} from 'node:fs/promises';
 import path from 'node:path';
 import {parseProcNetTcp} from '../discovery/proc.js';
 
@@ -15,8 +16,6 @@ export function procRoot(option?: string): string {
 }
 
 const LISTEN = 0x0a;
-/** Processes whose `fd` folders are read at once while looking for the socket's owner. */
-const BATCH = 64;
 
 async function text(file: string): Promise<string | null> {
 	try {
@@ -37,19 +36,34 @@ async function list(folder: string): Promise<string[] | null> {
 /** The inodes of the sockets listening on this TCP port (IPv4 and IPv6), from `net/tcp` and `net/tcp6`. */
 export async function listeningInodes(root: string, port: number): Promise<Set<number>> {
 	const [tcp, tcp6] = await Promise.all([text(path.join(root, 'net', 'tcp')), text(path.join(root, 'net', 'tcp6'))]);
-	const rows = [...parseProcNetTcp(tcp ?? '', 4), ...parseProcNetTcp(tcp6 ?? '', 6)];
+	// A busy machine has thousands of connections: only the lines with the port in them are parsed.
+	const portHex = `:${port.toString(16).toUpperCase().padStart(4, '0')} `;
+	const withPort = (table: string | null) =>
+		(table ?? '')
+			.split('\n')
+			.filter((line) => line.includes(portHex))
+			.join('\n');
+	const rows = [...parseProcNetTcp(withPort(tcp), 4), ...parseProcNetTcp(withPort(tcp6), 6)];
 	return new Set(rows.filter((row) => row.state === LISTEN && row.port === port && row.inode > 0).map((row) => row.inode));
 }
 
-/** Whether one of the process's open files is one of these sockets (false where its `fd` folder may not be read). */
-async function holdsSocket(root: string, pid: string, inodes: ReadonlySet<number>): Promise<boolean> {
+/**
+ * Whether one of the process's open files is one of these sockets (false where its `fd` folder may not be read).
+ * Synchronous, as discovery's scan of /proc: the kernel answers from memory, and a thread-pool round trip per link
+ * cost several times the read itself.
+ */
+function holdsSocket(root: string, pid: string, inodes: ReadonlySet<number>): boolean {
 	const fdDir = path.join(root, pid, 'fd');
-	const names = await list(fdDir);
-	if (names === null) return false;
+	let names: string[];
+	try {
+		names = readdirSync(fdDir);
+	} catch {
+		return false;
+	}
 	for (const name of names) {
 		let target: string;
 		try {
-			target = await readlink(path.join(fdDir, name));
+			target = readlinkSync(path.join(fdDir, name));
 		} catch {
 			continue; // closed meanwhile, or refused
 		}
@@ -67,13 +81,8 @@ export async function listeningPid(root: string, port: number, selfPid: number):
 	const inodes = await listeningInodes(root, port);
 	if (inodes.size === 0) return null;
 	const pids = ((await list(root)) ?? []).filter((name) => /^\d+$/.test(name) && Number(name) !== selfPid);
-	for (let start = 0; start < pids.length; start += BATCH) {
-		const batch = pids.slice(start, start + BATCH);
-		const held = await Promise.all(batch.map(async (pid) => holdsSocket(root, pid, inodes)));
-		const index = held.indexOf(true);
-		if (index !== -1) return Number(batch[index]);
-	}
-	return null;
+	const found = pids.find((pid) => holdsSocket(root, pid, inodes));
+	return found === undefined ? null : Number(found);
 }
 
 /** One thread's `stat`: the CPU it last ran on (field 39) and the CPU time it has used (utime + stime, fields 14–15). */
