@@ -7,12 +7,13 @@
 import {createHash} from 'node:crypto';
 import {performance} from 'node:perf_hooks';
 import {ApiListener, startingApi} from './api-listener.js';
+import {ConfigFile} from './config-file.js';
 import {dialectInfo, type DialectInfo} from './dialect.js';
 import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {JsonValue} from './json-writer.js';
 import type {PayloadContext} from './payloads.js';
-import {handleLogged, saveConfigFile, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
+import {handleLogged, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
 import {ProxyModel, type LifeRates, type ProxyMinerSpec} from './proxy-model.js';
 import {
 	checkProxyConfigText,
@@ -171,7 +172,6 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	private readonly clockStart: number;
 	private readonly timeScale: number;
 	private readonly watch: boolean;
-	private readonly applyDelayMs: number;
 	private readonly api: ApiListener;
 	private readonly requestLog: SimRequest[] = [];
 	private model!: ProxyModel;
@@ -180,10 +180,8 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	private startUptime = 0;
 	private epochStart = 0;
 	private settings!: ProxySettings;
-	private appliedText = '';
-	private diskText = '';
+	private config!: ConfigFile<ProxySettings>;
 	private generatedId = '';
-	private applyTimer: NodeJS.Timeout | null = null;
 
 	constructor(options: ProxySimOptions) {
 		this.options = options;
@@ -192,7 +190,6 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		this.clockStart = this.clock();
 		this.timeScale = options.timeScale ?? 1;
 		this.watch = options.watch ?? true;
-		this.applyDelayMs = options.applyDelayMs ?? 500;
 		this.api = new ApiListener(this.host, (request) => this.onRequest(request));
 	}
 
@@ -205,8 +202,9 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		}
 		await this.api.open(startingApi(settings?.api ?? null, options, this.host));
 		const workerId = options.workerId ?? 'sim-proxy';
+		let text: string;
 		if (!settings) {
-			this.appliedText = defaultProxyConfigText({
+			text = defaultProxyConfigText({
 				workerId,
 				host: this.host,
 				port: this.api.port,
@@ -214,11 +212,20 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 				restricted: this.api.settings.restricted,
 				watch: this.watch,
 			});
-			settings = parseSettings(this.appliedText)!;
+			settings = parseSettings(text)!;
 		} else {
-			this.appliedText = options.configText!;
+			text = options.configText!;
 		}
-		this.diskText = this.appliedText;
+		this.config = new ConfigFile(
+			{
+				path: options.configPath,
+				watch: this.watch,
+				delayMs: options.applyDelayMs ?? 500,
+				check: checkProxyConfigText,
+				apply: (next) => this.apply(next),
+			},
+			text,
+		);
 		this.settings = settings;
 		this.generatedId = proxyId(this.api.port, options.mac ?? defaultMac(workerId));
 		this.random = createRandom(options.seed ?? randomSeed());
@@ -283,17 +290,15 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	}
 
 	configText(): string {
-		return this.appliedText;
+		return this.config.applied;
 	}
 
 	fileText(): string {
-		return this.diskText;
+		return this.config.disk;
 	}
 
 	setConfigText(text: string): void {
-		this.cancelPendingApply();
-		this.writeFile(text);
-		this.applyFromFile();
+		this.config.edit(text);
 	}
 
 	workers(): readonly ProxyWorkerView[] {
@@ -380,21 +385,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	}
 
 	putConfig(sent: string): PutOutcome {
-		const check = checkProxyConfigText(sent);
-		if (!check.ok) return {ok: false, parseError: check.parseError};
-		const saved = this.writeFile(sent);
-		if (this.watch && check.settings.watch && saved) {
-			// The file watcher: a 500 ms debounce, then the file is read again.
-			this.cancelPendingApply();
-			this.applyTimer = setTimeout(() => {
-				this.applyTimer = null;
-				this.applyFromFile();
-			}, this.applyDelayMs);
-			this.applyTimer.unref();
-			return {ok: true};
-		}
-		this.apply(sent, check.settings);
-		return {ok: true};
+		return this.config.put(sent);
 	}
 
 	/** xmrig-proxy registers no JSON-RPC methods. */
@@ -439,25 +430,9 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		return handleLogged(this, request, this.requestLog);
 	}
 
-	private cancelPendingApply(): void {
-		if (this.applyTimer) clearTimeout(this.applyTimer);
-		this.applyTimer = null;
-	}
-
-	private writeFile(text: string): boolean {
-		if (!saveConfigFile(this.options.configPath, text)) return false;
-		this.diskText = text;
-		return true;
-	}
-
-	private applyFromFile(): void {
-		const check = checkProxyConfigText(this.diskText);
-		if (check.ok) this.apply(this.diskText, check.settings);
-	}
-
-	private apply(text: string, settings: ProxySettings): void {
+	/** A loaded document (the file the watcher read again, an outside edit, a PUT without the watcher). */
+	private apply(settings: ProxySettings): void {
 		this.advance();
-		this.appliedText = text;
 		this.settings = settings;
 		this.model.setMode(settings.workersMode);
 		this.api.apply(settings.api);

@@ -6,12 +6,13 @@
 import {createHash} from 'node:crypto';
 import {performance} from 'node:perf_hooks';
 import {ApiListener, startingApi} from './api-listener.js';
+import {ConfigFile} from './config-file.js';
 import {checkConfigText, defaultConfigText, readConfig, type ConfigSettings} from './config-doc.js';
 import {DEFAULT_VERSIONS, dialectInfo, type DialectInfo, type SimDialect} from './dialect.js';
 import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {CpuModel, PayloadContext} from './payloads.js';
-import {handleLogged, saveConfigFile, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
+import {handleLogged, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
 import {createRandom, randomSeed} from './random.js';
 import {dropUnknownKeys} from './known-keys.js';
 import {startProxySimulator, type ProxySimOptions, type ProxySimulator} from './proxy-simulator.js';
@@ -150,16 +151,13 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	private readonly clockStart: number;
 	private readonly timeScale: number;
 	private readonly watch: boolean;
-	private readonly applyDelayMs: number;
 	private readonly api: ApiListener;
 	private readonly requestLog: SimRequest[] = [];
 	private readonly cpu: CpuModel;
 	private rig!: Rig;
 	private settings!: ConfigSettings;
-	private appliedText = '';
-	private diskText = '';
+	private config!: ConfigFile<ConfigSettings>;
 	private generatedId = '';
-	private applyTimer: NodeJS.Timeout | null = null;
 
 	constructor(options: SimOptions) {
 		this.options = options;
@@ -171,7 +169,6 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		this.clockStart = this.clock();
 		this.timeScale = options.timeScale ?? 1;
 		this.watch = options.watch ?? true;
-		this.applyDelayMs = options.applyDelayMs ?? 500;
 		this.duplicateRpcAnswers = options.duplicateRpcAnswers ?? false;
 		this.cpu = cpuModel(this.threadCount);
 		this.api = new ApiListener(this.host, (request) => this.onRequest(request));
@@ -186,8 +183,9 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		}
 		await this.api.open(startingApi(settings?.api ?? null, options, this.host));
 
+		let text: string;
 		if (options.configText === undefined || !settings) {
-			const text = defaultConfigText({
+			text = defaultConfigText({
 				dialect: info.dialect,
 				version: info.version,
 				workerId: options.workerId ?? 'sim-rig',
@@ -199,11 +197,19 @@ class SimulatedMiner implements Simulator, PipelineHost {
 				watch: this.watch,
 			});
 			settings = parseDoc(text, info.dialect, this.threadCount)!;
-			this.appliedText = text;
 		} else {
-			this.appliedText = options.configText;
+			text = options.configText;
 		}
-		this.diskText = this.appliedText;
+		this.config = new ConfigFile(
+			{
+				path: options.configPath,
+				watch: this.watch,
+				delayMs: options.applyDelayMs ?? 500,
+				check: (doc) => checkConfigText(doc, info.dialect, this.threadCount),
+				apply: (next) => this.apply(next),
+			},
+			text,
+		);
 		this.settings = settings;
 		this.generatedId = simulatedId(this.api.port, options.mac ?? defaultMac(options.workerId ?? 'sim-rig'), info.dialect);
 		this.rig = new Rig({
@@ -262,11 +268,11 @@ class SimulatedMiner implements Simulator, PipelineHost {
 
 	restartMiner(): void {
 		this.advance();
-		this.cancelPendingApply();
-		if (this.diskText !== this.appliedText) {
-			const fromFile = parseDoc(this.diskText, this.info.dialect, this.threadCount);
+		this.config.cancel();
+		if (this.config.disk !== this.config.applied) {
+			const fromFile = parseDoc(this.config.disk, this.info.dialect, this.threadCount);
 			if (fromFile && fromFile.pool) {
-				this.appliedText = this.diskText;
+				this.config.markApplied(this.config.disk);
 				this.settings = fromFile;
 				this.api.apply(fromFile.api);
 			}
@@ -275,17 +281,15 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	}
 
 	configText(): string {
-		return this.appliedText;
+		return this.config.applied;
 	}
 
 	fileText(): string {
-		return this.diskText;
+		return this.config.disk;
 	}
 
 	setConfigText(text: string): void {
-		this.cancelPendingApply();
-		this.writeFile(text);
-		this.applyFromFile();
+		this.config.edit(text);
 	}
 
 	pause(): void {
@@ -332,23 +336,8 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	}
 
 	putConfig(sent: string): PutOutcome {
-		const check = checkConfigText(sent, this.info.dialect, this.threadCount);
-		if (!check.ok) return {ok: false, parseError: check.parseError};
 		// 5.x and 6.x serve and save the config from their own objects: keys they do not know are gone.
-		const text = this.info.modern ? dropUnknownKeys(sent) : sent;
-		const saved = this.writeFile(text);
-		if (this.watch && check.settings.watch && saved) {
-			// XMRig's file watcher: a 500 ms debounce, then the file (not the request) is read again.
-			this.cancelPendingApply();
-			this.applyTimer = setTimeout(() => {
-				this.applyTimer = null;
-				this.applyFromFile();
-			}, this.applyDelayMs);
-			this.applyTimer.unref();
-			return {ok: true};
-		}
-		this.apply(text, check.settings);
-		return {ok: true};
+		return this.config.put(sent, (text) => (this.info.modern ? dropUnknownKeys(text) : text));
 	}
 
 	rpc(method: string): boolean {
@@ -378,27 +367,9 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		return handleLogged(this, request, this.requestLog);
 	}
 
-	private cancelPendingApply(): void {
-		if (this.applyTimer) clearTimeout(this.applyTimer);
-		this.applyTimer = null;
-	}
-
-	/** Saves the document as the config file; false when the file cannot be written. */
-	private writeFile(text: string): boolean {
-		if (!saveConfigFile(this.options.configPath, text)) return false;
-		this.diskText = text;
-		return true;
-	}
-
-	/** The watcher fired (or the file was edited): re-read it; a file XMRig cannot load leaves the old config. */
-	private applyFromFile(): void {
-		const check = checkConfigText(this.diskText, this.info.dialect, this.threadCount);
-		if (check.ok) this.apply(this.diskText, check.settings);
-	}
-
-	private apply(text: string, settings: ConfigSettings): void {
+	/** A loaded document (the file the watcher read again, an outside edit, a PUT without the watcher). */
+	private apply(settings: ConfigSettings): void {
 		this.advance();
-		this.appliedText = text;
 		this.settings = settings;
 		this.rig.applySettings(settings);
 		this.api.apply(settings.api);
