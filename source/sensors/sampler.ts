@@ -2,9 +2,12 @@
  * One miner's sensor reader: scans sysfs once (again every few minutes, or soon after a read failed), then at each
  * poll reads only the temperature inputs, the clocks of the miner's CPUs, their throttle counters and the package
  * energy counters, and keeps what the next reading needs (the energy and the time it was read, the throttle count).
+ * The miner's CPUs are those its threads are pinned to; unpinned, those its threads last ran on, when its process
+ * (the one listening on its HTTP port) can be looked into; else every online CPU.
  * A reading never throws: a broken or missing tree gives an empty or partial one.
  */
 import type {MinerSnapshot} from '../miner/model.js';
+import {listeningPid, procRoot, threadCpus} from './proc.js';
 import {scanSysfs, type Layout, type ZoneSpec} from './scan.js';
 import {cpuPattern, Sysfs, sysfsRoot, type ReadText} from './sysfs.js';
 import type {ClockReading, PackagePower, PowerReading, SensorReading, TempSensor, ThrottleReading} from './types.js';
@@ -16,8 +19,14 @@ export type SamplerOptions = {
 	readonly read?: ReadText;
 	/** Epoch ms; tests set it so watts between two readings are exact. */
 	readonly now?: () => number;
-	/** How long a scan holds (default 5 minutes). */
+	/** How long a scan holds (default 5 minutes); the miner's process is looked for again as often. */
 	readonly rescanMs?: number;
+	/** The miner's HTTP port on this machine: its process's threads give the CPUs when they are not pinned. */
+	readonly port?: number | undefined;
+	/** The /proc root; default RIGTOP_PROC, else /proc. */
+	readonly procRoot?: string | undefined;
+	/** rigtop's own process, never taken for the miner's (a simulated one answers from inside it); default process.pid. */
+	readonly selfPid?: number;
 };
 
 /** A scan holds this long; a failed read brings the next one forward, but not sooner than RETRY_MS after the last. */
@@ -49,6 +58,16 @@ export class SensorSampler {
 	#failed = false;
 	/** The miner's pinned CPUs, kept for polls that did not read its threads. */
 	#affinity: readonly number[] = [];
+	readonly #procRoot: string;
+	readonly #port: number | null;
+	readonly #selfPid: number;
+	/** The miner's process, once found; when it was last looked for. */
+	#pid: number | null = null;
+	#lookedAt = Number.NEGATIVE_INFINITY;
+	/** How many CPU threads the miner said it runs (kept for polls that did not read its threads). */
+	#cpuThreads: number | null = null;
+	/** Whether a reading has had the miner's snapshot: before one, whether its threads are pinned is not known. */
+	#seenMiner = false;
 	#throttle: {readonly file: string; readonly count: number} | null = null;
 	readonly #energy = new Map<string, {readonly uj: number; readonly at: number; readonly watts: number | null}>();
 	#powerRead = false;
@@ -57,6 +76,9 @@ export class SensorSampler {
 		this.#sysfs = new Sysfs(sysfsRoot(options.root), options.read);
 		this.#now = options.now ?? Date.now;
 		this.#rescanMs = options.rescanMs ?? RESCAN_MS;
+		this.#procRoot = procRoot(options.procRoot);
+		this.#port = options.port !== undefined && options.port > 0 ? options.port : null;
+		this.#selfPid = options.selfPid ?? process.pid;
 	}
 
 	/** The root read (for --json and the tests). */
@@ -86,7 +108,7 @@ export class SensorSampler {
 			this.#failed = false;
 			const [temps, clockAndThrottle, power] = await Promise.all([
 				this.#temps(layout),
-				this.#clock(layout, snapshot),
+				this.#clock(layout, snapshot, at),
 				this.#power(layout, at),
 			]);
 			const watts = power.state === 'ok' ? power.watts : null;
@@ -142,22 +164,52 @@ export class SensorSampler {
 		return temps;
 	}
 
-	/** The CPUs the miner's threads are pinned to (kept while a poll did not read its threads), else every online CPU. */
-	#minerCpus(layout: Layout, snapshot: MinerSnapshot | null): {cpus: number[]; from: ClockReading['cpusFrom']} {
+	/**
+	 * The CPUs the miner's threads are pinned to (kept while a poll did not read its threads), else the CPUs its
+	 * threads last ran on, else every online CPU.
+	 */
+	async #minerCpus(layout: Layout, snapshot: MinerSnapshot | null, at: number): Promise<{cpus: number[]; from: ClockReading['cpusFrom']}> {
+		if (snapshot) this.#seenMiner = true;
 		if (snapshot && snapshot.threads.length > 0) {
-			const pinned = snapshot.threads
-				.filter((thread) => thread.backend === 'cpu' && thread.affinity !== null && thread.affinity >= 0)
+			const cpuThreads = snapshot.threads.filter((thread) => thread.backend === 'cpu');
+			const pinned = cpuThreads
+				.filter((thread) => thread.affinity !== null && thread.affinity >= 0)
 				.map((thread) => thread.affinity as number);
 			this.#affinity = [...new Set(pinned)].sort((a, b) => a - b);
+			this.#cpuThreads = cpuThreads.length > 0 ? cpuThreads.length : null;
 		}
 
 		const known = this.#affinity.filter((cpu) => layout.cpus.has(cpu));
 		if (known.length > 0) return {cpus: spread(known), from: 'affinity'};
+		const ran = (this.#seenMiner ? ((await this.#processCpus(at)) ?? []) : []).filter((cpu) => layout.cpus.has(cpu));
+		if (ran.length > 0) return {cpus: spread(ran), from: 'process'};
 		return {cpus: spread(layout.online), from: 'online'};
 	}
 
-	async #clock(layout: Layout, snapshot: MinerSnapshot | null): Promise<{clock: ClockReading | null; throttle: ThrottleReading | null}> {
-		const {cpus, from} = this.#minerCpus(layout, snapshot);
+	/**
+	 * The CPUs the miner process's threads last ran on; null without a port, or where its process is not found (none
+	 * listens on the port, or it is another user's): then it is looked for again RETRY_MS later, not at every poll.
+	 * A process that is gone (the miner restarted) is looked for again at once, and a found one every rescan.
+	 */
+	async #processCpus(at: number): Promise<number[] | null> {
+		if (this.#port === null) return null;
+		const since = at - this.#lookedAt;
+		if (this.#pid !== null && since < this.#rescanMs) {
+			const cpus = await threadCpus(this.#procRoot, this.#pid, this.#cpuThreads);
+			if (cpus !== null) return cpus;
+		} else if (this.#pid === null && since < RETRY_MS) return null;
+
+		this.#lookedAt = at;
+		this.#pid = await listeningPid(this.#procRoot, this.#port, this.#selfPid);
+		return this.#pid === null ? null : threadCpus(this.#procRoot, this.#pid, this.#cpuThreads);
+	}
+
+	async #clock(
+		layout: Layout,
+		snapshot: MinerSnapshot | null,
+		at: number,
+	): Promise<{clock: ClockReading | null; throttle: ThrottleReading | null}> {
+		const {cpus, from} = await this.#minerCpus(layout, snapshot, at);
 		const specs = cpus.map((cpu) => layout.cpus.get(cpu)).filter((spec) => spec !== undefined);
 		const withFreq = specs.filter((spec) => spec.cur !== null);
 		const [freqs, counts] = await Promise.all([

@@ -1,7 +1,8 @@
 /**
  * What rigtop reads on the rig itself, beside the miner's answer: the CPU's temperature (hwmon, or an ARM board's
  * thermal zone), its clock (cpufreq) and throttling (thermal_throttle), and the package's power (powercap's
- * `energy_uj`). Read only for a miner on this machine, under a root that defaults to /sys (RIGTOP_SYSFS in tests).
+ * `energy_uj`). Read only for a miner on this machine, under a root that defaults to /sys (RIGTOP_SYSFS in tests; its
+ * process's threads under /proc, RIGTOP_PROC).
  * No React and no I/O here: the shapes only.
  */
 
@@ -35,7 +36,11 @@ export type ClockReading = {
 	readonly maxMHz: number | null;
 	/** The CPUs averaged over (the miner's threads' affinity, its threads' last CPUs, or every online CPU; at most 32, spread evenly). */
 	readonly cpus: readonly number[];
-	/** How `cpus` was chosen, for --json and the dashboard's detail. */
+	/**
+	 * How `cpus` was chosen, for --json and --once ("over the miner's N CPUs"): the threads' affinity; unpinned,
+	 * the CPUs the miner process's threads last ran on (`/proc/PID/task/TID/stat`, that process found by its HTTP port);
+	 * else every online CPU.
+	 */
 	readonly cpusFrom: 'affinity' | 'process' | 'online';
 	/** The files read, as a pattern: "/sys/devices/system/cpu/cpu{0-7}/cpufreq/scaling_cur_freq". */
 	readonly file: string;

@@ -83,7 +83,9 @@ export function watchMiner(
 	const client = new MinerClient({url: target.url, token: target.token});
 	const reader = new MinerReader(client);
 	const sensors =
-		options.sensors === false || target.kind === 'proxy' || !isLocalUrl(target.url) ? null : new SensorSampler({root: options.sysfsRoot});
+		options.sensors === false || target.kind === 'proxy' || !isLocalUrl(target.url)
+			? null
+			: new SensorSampler({root: options.sysfsRoot, port: Number(new URL(target.url).port || 80)});
 	const read = async (signal: AbortSignal) => {
 		void sensors?.warm();
 		return withSensors(sensors, await reader.read(signal, {perThread: perThread()}));

@@ -6,14 +6,14 @@
  */
 import {createHash} from 'node:crypto';
 import {performance} from 'node:perf_hooks';
-import {ApiServer} from './api-server.js';
-import type {ApiSettings} from './config-doc.js';
+import {ApiListener, startingApi} from './api-listener.js';
+import {ConfigFile} from './config-file.js';
 import {dialectInfo, type DialectInfo} from './dialect.js';
 import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {JsonValue} from './json-writer.js';
 import type {PayloadContext} from './payloads.js';
-import {handleLogged, saveConfigFile, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
+import {handleLogged, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
 import {ProxyModel, type LifeRates, type ProxyMinerSpec} from './proxy-model.js';
 import {
 	checkProxyConfigText,
@@ -172,8 +172,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	private readonly clockStart: number;
 	private readonly timeScale: number;
 	private readonly watch: boolean;
-	private readonly applyDelayMs: number;
-	private readonly server: ApiServer;
+	private readonly api: ApiListener;
 	private readonly requestLog: SimRequest[] = [];
 	private model!: ProxyModel;
 	private random!: Random;
@@ -181,14 +180,8 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	private startUptime = 0;
 	private epochStart = 0;
 	private settings!: ProxySettings;
-	private api!: ApiSettings;
-	private appliedText = '';
-	private diskText = '';
+	private config!: ConfigFile<ProxySettings>;
 	private generatedId = '';
-	private lastPort = 0;
-	private manuallyStopped = false;
-	private applyTimer: NodeJS.Timeout | null = null;
-	private serverOps: Promise<void> = Promise.resolve();
 
 	constructor(options: ProxySimOptions) {
 		this.options = options;
@@ -197,8 +190,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		this.clockStart = this.clock();
 		this.timeScale = options.timeScale ?? 1;
 		this.watch = options.watch ?? true;
-		this.applyDelayMs = options.applyDelayMs ?? 500;
-		this.server = new ApiServer((request) => this.onRequest(request));
+		this.api = new ApiListener(this.host, (request) => this.onRequest(request));
 	}
 
 	async init(): Promise<void> {
@@ -208,33 +200,34 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 			settings = parseSettings(options.configText);
 			if (!settings) throw new Error('startSimulator: configText is not a proxy config document with a valid pool');
 		}
-		const base: ApiSettings = settings?.api ?? {enabled: true, host: this.host, port: 0, token: null, restricted: true};
-		const overrides = options.port !== undefined || options.token !== undefined || options.restricted !== undefined;
-		this.api = {
-			enabled: base.enabled || overrides || settings === null,
-			host: base.host,
-			port: options.port ?? base.port,
-			token: options.token !== undefined ? options.token : base.token,
-			restricted: options.restricted ?? base.restricted,
-		};
-		if (this.api.enabled) this.lastPort = await this.server.listen(this.host, this.api.port);
+		await this.api.open(startingApi(settings?.api ?? null, options, this.host));
 		const workerId = options.workerId ?? 'sim-proxy';
+		let text: string;
 		if (!settings) {
-			this.appliedText = defaultProxyConfigText({
+			text = defaultProxyConfigText({
 				workerId,
 				host: this.host,
-				port: this.lastPort,
-				token: this.api.token,
-				restricted: this.api.restricted,
+				port: this.api.port,
+				token: this.api.settings.token,
+				restricted: this.api.settings.restricted,
 				watch: this.watch,
 			});
-			settings = parseSettings(this.appliedText)!;
+			settings = parseSettings(text)!;
 		} else {
-			this.appliedText = options.configText!;
+			text = options.configText!;
 		}
-		this.diskText = this.appliedText;
+		this.config = new ConfigFile(
+			{
+				path: options.configPath,
+				watch: this.watch,
+				delayMs: options.applyDelayMs ?? 500,
+				check: checkProxyConfigText,
+				apply: (next) => this.apply(next),
+			},
+			text,
+		);
 		this.settings = settings;
-		this.generatedId = proxyId(this.lastPort, options.mac ?? defaultMac(workerId));
+		this.generatedId = proxyId(this.api.port, options.mac ?? defaultMac(workerId));
 		this.random = createRandom(options.seed ?? randomSeed());
 		this.startUptime = options.warm
 			? (options.warmUptime ?? DEFAULT_WARM_UPTIME + (hashNumber(`rigtop-sim-uptime:${workerId}`) % 3600))
@@ -261,11 +254,11 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	// ---- ProxySimulator -----------------------------------------------------------------------------
 
 	get url(): string {
-		return `http://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.lastPort}`;
+		return this.api.url;
 	}
 
 	get port(): number {
-		return this.lastPort;
+		return this.api.port;
 	}
 
 	get requests(): readonly SimRequest[] {
@@ -273,7 +266,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	}
 
 	get listening(): boolean {
-		return this.server.listening;
+		return this.api.listening;
 	}
 
 	simTime(): number {
@@ -284,40 +277,28 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		return Math.floor(this.startUptime + this.simTime());
 	}
 
-	async stop(): Promise<void> {
-		this.manuallyStopped = true;
-		this.queueServer(() => this.server.close());
-		await this.settled();
+	stop(): Promise<void> {
+		return this.api.stop();
 	}
 
-	async start(): Promise<void> {
-		this.manuallyStopped = false;
-		this.queueServer(async () => {
-			if (this.api.enabled && !this.server.listening) this.lastPort = await this.server.listen(this.host, this.lastPort);
-		});
-		await this.settled();
+	start(): Promise<void> {
+		return this.api.start();
 	}
 
-	async settled(): Promise<void> {
-		let current: Promise<void>;
-		do {
-			current = this.serverOps;
-			await current;
-		} while (current !== this.serverOps);
+	settled(): Promise<void> {
+		return this.api.settled();
 	}
 
 	configText(): string {
-		return this.appliedText;
+		return this.config.applied;
 	}
 
 	fileText(): string {
-		return this.diskText;
+		return this.config.disk;
 	}
 
 	setConfigText(text: string): void {
-		this.cancelPendingApply();
-		this.writeFile(text);
-		this.applyFromFile();
+		this.config.edit(text);
 	}
 
 	workers(): readonly ProxyWorkerView[] {
@@ -381,7 +362,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	// ---- PipelineHost -------------------------------------------------------------------------------
 
 	auth(): {token: string | null; restricted: boolean} {
-		return {token: this.api.token, restricted: this.api.restricted};
+		return this.api.auth();
 	}
 
 	payloadContext(): PayloadContext {
@@ -404,21 +385,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 	}
 
 	putConfig(sent: string): PutOutcome {
-		const check = checkProxyConfigText(sent);
-		if (!check.ok) return {ok: false, parseError: check.parseError};
-		const saved = this.writeFile(sent);
-		if (this.watch && check.settings.watch && saved) {
-			// The file watcher: a 500 ms debounce, then the file is read again.
-			this.cancelPendingApply();
-			this.applyTimer = setTimeout(() => {
-				this.applyTimer = null;
-				this.applyFromFile();
-			}, this.applyDelayMs);
-			this.applyTimer.unref();
-			return {ok: true};
-		}
-		this.apply(sent, check.settings);
-		return {ok: true};
+		return this.config.put(sent);
 	}
 
 	/** xmrig-proxy registers no JSON-RPC methods. */
@@ -447,7 +414,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 			model: this.model,
 			id: this.settings.apiId !== null && this.settings.apiId !== '' ? this.settings.apiId : this.generatedId,
 			workerId: this.settings.workerId ?? this.options.workerId ?? 'sim-proxy',
-			restricted: this.api.restricted,
+			restricted: this.api.settings.restricted,
 			uptime,
 			settings: this.settings,
 			resources: {
@@ -463,59 +430,12 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		return handleLogged(this, request, this.requestLog);
 	}
 
-	private cancelPendingApply(): void {
-		if (this.applyTimer) clearTimeout(this.applyTimer);
-		this.applyTimer = null;
-	}
-
-	private writeFile(text: string): boolean {
-		if (!saveConfigFile(this.options.configPath, text)) return false;
-		this.diskText = text;
-		return true;
-	}
-
-	private applyFromFile(): void {
-		const check = checkProxyConfigText(this.diskText);
-		if (check.ok) this.apply(this.diskText, check.settings);
-	}
-
-	private apply(text: string, settings: ProxySettings): void {
+	/** A loaded document (the file the watcher read again, an outside edit, a PUT without the watcher). */
+	private apply(settings: ProxySettings): void {
 		this.advance();
-		this.appliedText = text;
 		this.settings = settings;
 		this.model.setMode(settings.workersMode);
-		this.applyApi(settings.api);
-	}
-
-	private applyApi(next: ApiSettings): void {
-		const previous = this.api;
-		this.api = next;
-		if (!next.enabled) {
-			this.queueServer(() => this.server.close());
-			return;
-		}
-		const moveTo = next.port !== 0 && next.port !== this.lastPort ? next.port : null;
-		if (previous.enabled && moveTo === null) return;
-		this.queueServer(async () => {
-			if (moveTo !== null) await this.server.close();
-			if (this.manuallyStopped || this.server.listening) return;
-			try {
-				this.lastPort = await this.server.listen(this.host, moveTo ?? this.lastPort);
-			} catch {
-				// Port taken: the API stays down.
-			}
-		});
-	}
-
-	private queueServer(operation: () => Promise<void>): void {
-		this.serverOps = this.serverOps.then(async () => {
-			await new Promise<void>((resolve) => setImmediate(resolve));
-			try {
-				await operation();
-			} catch {
-				// A failed close/listen leaves the listener as it is.
-			}
-		});
+		this.api.apply(settings.api);
 	}
 }
 

@@ -5,13 +5,14 @@
  */
 import {createHash} from 'node:crypto';
 import {performance} from 'node:perf_hooks';
-import {ApiServer} from './api-server.js';
-import {checkConfigText, defaultConfigText, readConfig, type ApiSettings, type ConfigSettings} from './config-doc.js';
+import {ApiListener, startingApi} from './api-listener.js';
+import {ConfigFile} from './config-file.js';
+import {checkConfigText, defaultConfigText, readConfig, type ConfigSettings} from './config-doc.js';
 import {DEFAULT_VERSIONS, dialectInfo, type DialectInfo, type SimDialect} from './dialect.js';
 import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {CpuModel, PayloadContext} from './payloads.js';
-import {handleLogged, saveConfigFile, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
+import {handleLogged, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
 import {createRandom, randomSeed} from './random.js';
 import {dropUnknownKeys} from './known-keys.js';
 import {startProxySimulator, type ProxySimOptions, type ProxySimulator} from './proxy-simulator.js';
@@ -134,10 +135,6 @@ function cpuModel(threads: number): CpuModel {
 	return {brand: `AMD Ryzen ${cores}-Core Processor`, cores, threads: cores * 2};
 }
 
-function urlHost(host: string): string {
-	return host.includes(':') ? `[${host}]` : host;
-}
-
 function parseDoc(text: string, dialect: SimDialect, threads: number): ConfigSettings | null {
 	const parsed = parseRapidJson(text);
 	if (!parsed.ok || !isJsonObject(parsed.value)) return null;
@@ -154,20 +151,13 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	private readonly clockStart: number;
 	private readonly timeScale: number;
 	private readonly watch: boolean;
-	private readonly applyDelayMs: number;
-	private readonly server: ApiServer;
+	private readonly api: ApiListener;
 	private readonly requestLog: SimRequest[] = [];
 	private readonly cpu: CpuModel;
 	private rig!: Rig;
 	private settings!: ConfigSettings;
-	private api!: ApiSettings;
-	private appliedText = '';
-	private diskText = '';
+	private config!: ConfigFile<ConfigSettings>;
 	private generatedId = '';
-	private lastPort = 0;
-	private manuallyStopped = false;
-	private applyTimer: NodeJS.Timeout | null = null;
-	private serverOps: Promise<void> = Promise.resolve();
 
 	constructor(options: SimOptions) {
 		this.options = options;
@@ -179,50 +169,49 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		this.clockStart = this.clock();
 		this.timeScale = options.timeScale ?? 1;
 		this.watch = options.watch ?? true;
-		this.applyDelayMs = options.applyDelayMs ?? 500;
 		this.duplicateRpcAnswers = options.duplicateRpcAnswers ?? false;
 		this.cpu = cpuModel(this.threadCount);
-		this.server = new ApiServer((request) => this.onRequest(request));
+		this.api = new ApiListener(this.host, (request) => this.onRequest(request));
 	}
 
 	async init(): Promise<void> {
 		const {options, info} = this;
-		const overrides = options.port !== undefined || options.token !== undefined || options.restricted !== undefined;
 		let settings: ConfigSettings | null = null;
 		if (options.configText !== undefined) {
 			settings = parseDoc(options.configText, info.dialect, this.threadCount);
 			if (!settings) throw new Error('startSimulator: configText is not a JSON object');
 		}
-		const base: ApiSettings = settings?.api ?? {enabled: true, host: this.host, port: 0, token: null, restricted: true};
-		this.api = {
-			enabled: base.enabled || overrides || settings === null,
-			host: base.host,
-			port: options.port ?? base.port,
-			token: options.token !== undefined ? options.token : base.token,
-			restricted: options.restricted ?? base.restricted,
-		};
-		if (this.api.enabled) this.lastPort = await this.server.listen(this.host, this.api.port);
+		await this.api.open(startingApi(settings?.api ?? null, options, this.host));
 
+		let text: string;
 		if (options.configText === undefined || !settings) {
-			const text = defaultConfigText({
+			text = defaultConfigText({
 				dialect: info.dialect,
 				version: info.version,
 				workerId: options.workerId ?? 'sim-rig',
 				host: this.host,
-				port: this.lastPort,
-				token: this.api.token,
-				restricted: this.api.restricted,
+				port: this.api.port,
+				token: this.api.settings.token,
+				restricted: this.api.settings.restricted,
 				threads: this.threadCount,
 				watch: this.watch,
 			});
 			settings = parseDoc(text, info.dialect, this.threadCount)!;
-			this.appliedText = text;
 		} else {
-			this.appliedText = options.configText;
+			text = options.configText;
 		}
-		this.diskText = this.appliedText;
+		this.config = new ConfigFile(
+			{
+				path: options.configPath,
+				watch: this.watch,
+				delayMs: options.applyDelayMs ?? 500,
+				check: (doc) => checkConfigText(doc, info.dialect, this.threadCount),
+				apply: (next) => this.apply(next),
+			},
+			text,
+		);
 		this.settings = settings;
-		this.generatedId = simulatedId(this.lastPort, options.mac ?? defaultMac(options.workerId ?? 'sim-rig'), info.dialect);
+		this.generatedId = simulatedId(this.api.port, options.mac ?? defaultMac(options.workerId ?? 'sim-rig'), info.dialect);
 		this.rig = new Rig({
 			dialect: info.dialect,
 			random: createRandom(options.seed ?? randomSeed()),
@@ -246,11 +235,11 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	// ---- Simulator ----------------------------------------------------------------------------------
 
 	get url(): string {
-		return `http://${urlHost(this.host)}:${this.lastPort}`;
+		return this.api.url;
 	}
 
 	get port(): number {
-		return this.lastPort;
+		return this.api.port;
 	}
 
 	get requests(): readonly SimRequest[] {
@@ -258,61 +247,49 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	}
 
 	get listening(): boolean {
-		return this.server.listening;
+		return this.api.listening;
 	}
 
 	simTime(): number {
 		return ((this.clock() - this.clockStart) / 1000) * this.timeScale;
 	}
 
-	async stop(): Promise<void> {
-		this.manuallyStopped = true;
-		this.queueServer(() => this.server.close());
-		await this.settled();
+	stop(): Promise<void> {
+		return this.api.stop();
 	}
 
-	async start(): Promise<void> {
-		this.manuallyStopped = false;
-		this.queueServer(async () => {
-			if (this.api.enabled && !this.server.listening) this.lastPort = await this.server.listen(this.host, this.lastPort);
-		});
-		await this.settled();
+	start(): Promise<void> {
+		return this.api.start();
 	}
 
-	async settled(): Promise<void> {
-		let current: Promise<void>;
-		do {
-			current = this.serverOps;
-			await current;
-		} while (current !== this.serverOps);
+	settled(): Promise<void> {
+		return this.api.settled();
 	}
 
 	restartMiner(): void {
 		this.advance();
-		this.cancelPendingApply();
-		if (this.diskText !== this.appliedText) {
-			const fromFile = parseDoc(this.diskText, this.info.dialect, this.threadCount);
+		this.config.cancel();
+		if (this.config.disk !== this.config.applied) {
+			const fromFile = parseDoc(this.config.disk, this.info.dialect, this.threadCount);
 			if (fromFile && fromFile.pool) {
-				this.appliedText = this.diskText;
+				this.config.markApplied(this.config.disk);
 				this.settings = fromFile;
-				this.applyApi(fromFile.api);
+				this.api.apply(fromFile.api);
 			}
 		}
 		this.rig.restartProcess(this.settings);
 	}
 
 	configText(): string {
-		return this.appliedText;
+		return this.config.applied;
 	}
 
 	fileText(): string {
-		return this.diskText;
+		return this.config.disk;
 	}
 
 	setConfigText(text: string): void {
-		this.cancelPendingApply();
-		this.writeFile(text);
-		this.applyFromFile();
+		this.config.edit(text);
 	}
 
 	pause(): void {
@@ -343,7 +320,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 	// ---- PipelineHost -------------------------------------------------------------------------------
 
 	auth(): {token: string | null; restricted: boolean} {
-		return {token: this.api.token, restricted: this.api.restricted};
+		return this.api.auth();
 	}
 
 	payloadContext(): PayloadContext {
@@ -353,29 +330,14 @@ class SimulatedMiner implements Simulator, PipelineHost {
 			rig: this.rig,
 			id: this.settings.apiId !== null && this.settings.apiId !== '' ? this.settings.apiId : this.generatedId,
 			workerId: this.settings.workerId ?? this.options.workerId ?? 'sim-rig',
-			restricted: this.api.restricted,
+			restricted: this.api.settings.restricted,
 			cpu: this.cpu,
 		};
 	}
 
 	putConfig(sent: string): PutOutcome {
-		const check = checkConfigText(sent, this.info.dialect, this.threadCount);
-		if (!check.ok) return {ok: false, parseError: check.parseError};
 		// 5.x and 6.x serve and save the config from their own objects: keys they do not know are gone.
-		const text = this.info.modern ? dropUnknownKeys(sent) : sent;
-		const saved = this.writeFile(text);
-		if (this.watch && check.settings.watch && saved) {
-			// XMRig's file watcher: a 500 ms debounce, then the file (not the request) is read again.
-			this.cancelPendingApply();
-			this.applyTimer = setTimeout(() => {
-				this.applyTimer = null;
-				this.applyFromFile();
-			}, this.applyDelayMs);
-			this.applyTimer.unref();
-			return {ok: true};
-		}
-		this.apply(text, check.settings);
-		return {ok: true};
+		return this.config.put(sent, (text) => (this.info.modern ? dropUnknownKeys(text) : text));
 	}
 
 	rpc(method: string): boolean {
@@ -405,63 +367,12 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		return handleLogged(this, request, this.requestLog);
 	}
 
-	private cancelPendingApply(): void {
-		if (this.applyTimer) clearTimeout(this.applyTimer);
-		this.applyTimer = null;
-	}
-
-	/** Saves the document as the config file; false when the file cannot be written. */
-	private writeFile(text: string): boolean {
-		if (!saveConfigFile(this.options.configPath, text)) return false;
-		this.diskText = text;
-		return true;
-	}
-
-	/** The watcher fired (or the file was edited): re-read it; a file XMRig cannot load leaves the old config. */
-	private applyFromFile(): void {
-		const check = checkConfigText(this.diskText, this.info.dialect, this.threadCount);
-		if (check.ok) this.apply(this.diskText, check.settings);
-	}
-
-	private apply(text: string, settings: ConfigSettings): void {
+	/** A loaded document (the file the watcher read again, an outside edit, a PUT without the watcher). */
+	private apply(settings: ConfigSettings): void {
 		this.advance();
-		this.appliedText = text;
 		this.settings = settings;
 		this.rig.applySettings(settings);
-		this.applyApi(settings.api);
-	}
-
-	/** Auth changes at once; the listener closes, opens or moves to a new port after the current answer. */
-	private applyApi(next: ApiSettings): void {
-		const previous = this.api;
-		this.api = next;
-		if (!next.enabled) {
-			this.queueServer(() => this.server.close());
-			return;
-		}
-		const moveTo = next.port !== 0 && next.port !== this.lastPort ? next.port : null;
-		if (previous.enabled && moveTo === null) return;
-		this.queueServer(async () => {
-			if (moveTo !== null) await this.server.close();
-			if (this.manuallyStopped || this.server.listening) return;
-			try {
-				this.lastPort = await this.server.listen(this.host, moveTo ?? this.lastPort);
-			} catch {
-				// Port taken: the API stays down, as the miner's does.
-			}
-		});
-	}
-
-	private queueServer(operation: () => Promise<void>): void {
-		this.serverOps = this.serverOps.then(async () => {
-			// After the answer in flight has been handed to its socket.
-			await new Promise<void>((resolve) => setImmediate(resolve));
-			try {
-				await operation();
-			} catch {
-				// A failed close/listen leaves the listener as it is.
-			}
-		});
+		this.api.apply(settings.api);
 	}
 }
 

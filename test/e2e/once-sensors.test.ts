@@ -1,10 +1,11 @@
 /** The built CLI's --once with RIGTOP_SYSFS: this machine's sensors beside a miner on loopback, and never a remote one. */
 import {execFile} from 'node:child_process';
-import {mkdtempSync, rmSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {promisify} from 'node:util';
 import {afterEach, describe, expect, it} from 'vitest';
+import {parseCpuList} from '../../source/sensors/sysfs.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {startSimSysfs} from '../../source/sim/sysfs-tree.js';
 import {CLI} from './helpers/tmux.js';
@@ -59,6 +60,25 @@ describe('rigtop --once with RIGTOP_SYSFS', () => {
 			sysfs.stop();
 			rmSync(dir, {recursive: true, force: true});
 		}
+	});
+
+	it("averages an unpinned miner's clock over the CPUs its process's threads last ran on, found in this machine's /proc", async () => {
+		const sim = await startSimulator({warm: true, threads: 2});
+		simulators.push(sim);
+		// Its threads unpinned (affinity -1); the miner's process, as rigtop finds it by the port, is this test's.
+		const config = JSON.parse(sim.configText()) as {cpu: Record<string, unknown>};
+		config.cpu['rx'] = [-1, -1];
+		sim.setConfigText(JSON.stringify(config, null, 4));
+		const json = JSON.parse(await once(['--json', sim.url], 'k10temp-tccd')) as {
+			miners: Array<{miner: {threads: Array<{affinity: number | null}>; sensors?: {clock: {cpus: number[]; cpusFrom: string}}}}>;
+		};
+		const miner = json.miners[0]?.miner;
+		expect(miner?.threads.map((thread) => thread.affinity)).toEqual([null, null]);
+		expect(miner?.sensors?.clock.cpusFrom).toBe('process');
+		const online = parseCpuList(readFileSync('/sys/devices/system/cpu/online', 'utf8'));
+		expect(miner?.sensors?.clock.cpus.length).toBeGreaterThan(0);
+		for (const cpu of miner?.sensors?.clock.cpus ?? []) expect(online).toContain(cpu);
+		expect(await once([sim.url], 'k10temp-tccd')).toMatch(/^ {2}clock {5}3\.\d\d GHz of 4\.95 GHz {2}over the miner's \d+ CPUs?$/m);
 	});
 
 	it('--json carries each reading with the file it came from', async () => {

@@ -1,14 +1,23 @@
-/** The sensor reader against real sysfs layouts (test/fixtures/sysfs/): temperatures, clock, throttling, power, H/W. */
+/**
+ * The sensor reader against real sysfs layouts (test/fixtures/sysfs/) and fake /proc trees: temperatures, clock (over
+ * the miner's pinned CPUs, the CPUs its threads last ran on, or every online one), throttling, power, H/W.
+ */
 import {chmodSync, cpSync, mkdirSync, rmSync, symlinkSync} from 'node:fs';
 import {afterEach, describe, expect, it} from 'vitest';
 import {SensorSampler} from '../../source/sensors/sampler.js';
 import {makeSnapshot, makeThreads} from '../helpers/snapshot.js';
-import {fixture, manualNow, nonRootRead, treeCopy} from './helpers.js';
+import {fakeProc, fixture, manualNow, nonRootRead, treeCopy} from './helpers.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
 	for (const cleanup of cleanups.splice(0)) cleanup();
 });
+
+function proc() {
+	const tree = fakeProc();
+	cleanups.push(tree.cleanup);
+	return tree;
+}
 
 function copy(name: string) {
 	const tree = treeCopy(name);
@@ -137,6 +146,116 @@ describe('clock and throttling', () => {
 		});
 		await sampler.read(makeSnapshot({threads: makeThreads(2).map((thread, index) => ({...thread, affinity: index + 4}))}));
 		expect((await sampler.read(makeSnapshot({threads: []}))).clock).toMatchObject({averageMHz: 1800, cpus: [4, 5], cpusFrom: 'affinity'});
+	});
+
+	it("averages over the CPUs the unpinned miner's busiest threads last ran on, its process found by its HTTP port", async () => {
+		const tree = proc();
+		tree.listen(18_088, 4242, {family: 6});
+		// The main thread and a libuv worker, then the two mining threads; CPU 9 is not on this board.
+		tree.process(
+			4100,
+			[4242],
+			[
+				[0, 5],
+				[1, 2],
+				[4, 9000],
+				[5, 8800],
+			],
+		);
+		const unpinned = makeSnapshot({threads: makeThreads(2).map((thread) => ({...thread, affinity: null}))});
+		const sampler = new SensorSampler({root: fixture('arm-thermal'), port: 18_088, procRoot: tree.root, selfPid: 1});
+		expect((await sampler.read(unpinned)).clock).toEqual({
+			averageMHz: 1800,
+			maxMHz: 1800,
+			cpus: [4, 5],
+			cpusFrom: 'process',
+			file: '/sys/devices/system/cpu/cpu{4-5}/cpufreq/scaling_cur_freq',
+		});
+		// Pinned threads win; without a port, or with no CPU of the board among the threads', every online CPU.
+		const pinned = makeSnapshot({threads: makeThreads(2).map((thread, index) => ({...thread, affinity: index + 2}))});
+		expect((await sampler.read(pinned)).clock).toMatchObject({cpus: [2, 3], cpusFrom: 'affinity'});
+		expect((await new SensorSampler({root: fixture('arm-thermal'), procRoot: tree.root, selfPid: 1}).read(unpinned)).clock).toMatchObject({
+			cpusFrom: 'online',
+		});
+		tree.exit(4100);
+		tree.process(
+			4100,
+			[4242],
+			[
+				[9, 9000],
+				[9, 8800],
+			],
+		);
+		expect(
+			(await new SensorSampler({root: fixture('arm-thermal'), port: 18_088, procRoot: tree.root, selfPid: 1}).read(unpinned)).clock,
+		).toMatchObject({
+			cpus: [0, 1, 2, 3, 4, 5],
+			cpusFrom: 'online',
+		});
+	});
+
+	it('finds the restarted miner at once, looks for a missing one again only after 30 s, and never takes itself', async () => {
+		const tree = proc();
+		const clock = manualNow();
+		tree.listen(18_088, 4242);
+		tree.process(
+			4100,
+			[4242],
+			[
+				[4, 900],
+				[5, 800],
+			],
+		);
+		const unpinned = makeSnapshot({threads: makeThreads(2).map((thread) => ({...thread, affinity: null}))});
+		const sampler = new SensorSampler({root: fixture('arm-thermal'), port: 18_088, procRoot: tree.root, selfPid: 1, now: clock.now});
+		expect((await sampler.read(unpinned)).clock).toMatchObject({cpus: [4, 5], cpusFrom: 'process'});
+		// Restarted: the old process is gone, a new one listens on the port; threads move as the scheduler likes.
+		tree.exit(4100);
+		tree.process(
+			4300,
+			[4242],
+			[
+				[2, 900],
+				[3, 800],
+			],
+		);
+		clock.advance(1000);
+		expect((await sampler.read(unpinned)).clock).toMatchObject({cpus: [2, 3], cpusFrom: 'process'});
+		// Stopped: nothing listens; a miner started 10 s later is not looked for before 30 s have passed.
+		tree.exit(4300);
+		clock.advance(1000);
+		expect((await sampler.read(unpinned)).clock).toMatchObject({cpusFrom: 'online'});
+		tree.process(
+			4400,
+			[4242],
+			[
+				[1, 900],
+				[1, 800],
+			],
+		);
+		clock.advance(10_000);
+		expect((await sampler.read(unpinned)).clock).toMatchObject({cpusFrom: 'online'});
+		clock.advance(20_000);
+		expect((await sampler.read(unpinned)).clock).toMatchObject({cpus: [1], cpusFrom: 'process'});
+		// rigtop's own process (a simulated miner answers from inside it) is not the miner's.
+		const self = new SensorSampler({root: fixture('arm-thermal'), port: 18_088, procRoot: tree.root, selfPid: 4400});
+		expect((await self.read(unpinned)).clock).toMatchObject({cpusFrom: 'online'});
+	});
+
+	it('reads the /proc under RIGTOP_PROC when no root is given, and not before it has a snapshot of the miner', async () => {
+		const tree = proc();
+		tree.listen(18_088, 4242);
+		tree.process(4100, [4242], [[5, 900]]);
+		const before = process.env['RIGTOP_PROC'];
+		process.env['RIGTOP_PROC'] = tree.root;
+		try {
+			const sampler = new SensorSampler({root: fixture('arm-thermal'), port: 18_088, selfPid: 1});
+			expect((await sampler.read(null)).clock).toMatchObject({cpusFrom: 'online'});
+			expect((await sampler.read(makeSnapshot({threads: []}))).clock).toMatchObject({cpus: [5], cpusFrom: 'process'});
+		} finally {
+			if (before === undefined) delete process.env['RIGTOP_PROC'];
+			else process.env['RIGTOP_PROC'] = before;
+		}
 	});
 
 	it('reads at most 32 CPUs of a big machine at a poll, spread evenly from the first to the last', async () => {

@@ -177,7 +177,8 @@ function sensorLines(reading: SensorReading): string[] {
 	const {clock, throttle} = reading;
 	if (clock) {
 		const of = clock.maxMHz === null ? '' : ` of ${formatClockSpeed(clock.maxMHz)}`;
-		const over = clock.cpusFrom === 'online' ? `${clock.cpus.length} CPUs` : `the miner's ${clock.cpus.length} CPUs`;
+		const cpus = `${clock.cpus.length} CPU${clock.cpus.length === 1 ? '' : 's'}`;
+		const over = clock.cpusFrom === 'online' ? cpus : `the miner's ${cpus}`;
 		const throttled = throttle === null ? '' : throttle.rising ? 'throttling now' : `throttled ${formatInteger(throttle.count)}×`;
 		lines.push(...labelled('clock', [`${formatClockSpeed(clock.averageMHz)}${of}`, `over ${over}`, throttled]));
 	}

@@ -62,6 +62,18 @@ describe('rigtop --once with sensors', () => {
 		expect(text).toMatch(/^ {12}as root, or sudo chmod o\+r it/m);
 	});
 
+	it("says the clock is over the miner's CPUs when they are its threads' (pinned or last run on), one CPU in the singular", () => {
+		const text = (from: 'affinity' | 'process' | 'online', cpus: number[]): string => {
+			const clock = {averageMHz: 3800, maxMHz: 4650, cpus, cpusFrom: from, file: '/sys/x'};
+			const sensors: SensorReading = {at: 0, temps: [], clock, throttle: null, power: {state: 'none'}, hashesPerWatt: null};
+			return formatOnceText([{url: 'http://127.0.0.1:8080', name: 'here', snapshot: makeSnapshot({sensors}), error: null}], 0);
+		};
+		expect(text('process', [3])).toMatch(/^ {2}clock {5}3\.80 GHz of 4\.65 GHz {2}over the miner's 1 CPU$/m);
+		expect(text('process', [2, 3])).toMatch(/over the miner's 2 CPUs$/m);
+		expect(text('affinity', [0, 1, 2])).toMatch(/over the miner's 3 CPUs$/m);
+		expect(text('online', [0, 1, 2, 3])).toMatch(/ {2}over 4 CPUs$/m);
+	});
+
 	it('carries every reading in --json with the file it came from', async () => {
 		const json = JSON.parse(await once(true, {sysfsRoot: fixture('k10temp-tccd')})) as {
 			miners: Array<{
