@@ -181,7 +181,9 @@ export class SensorSampler {
 
 		const known = this.#affinity.filter((cpu) => layout.cpus.has(cpu));
 		if (known.length > 0) return {cpus: spread(known), from: 'affinity'};
-		const ran = (this.#seenMiner ? ((await this.#processCpus(at)) ?? []) : []).filter((cpu) => layout.cpus.has(cpu));
+		// Without a CPU that has cpufreq or throttle counters (a VM, a container) there is nothing to read over them:
+		// /proc is not scanned for the miner's process.
+		const ran = (this.#seenMiner && layout.clocked ? ((await this.#processCpus(at)) ?? []) : []).filter((cpu) => layout.cpus.has(cpu));
 		if (ran.length > 0) return {cpus: spread(ran), from: 'process'};
 		return {cpus: spread(layout.online), from: 'online'};
 	}

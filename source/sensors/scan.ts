@@ -42,6 +42,8 @@ export type Layout = {
 	readonly cpus: ReadonlyMap<number, CpuSpec>;
 	/** Every online CPU (devices/system/cpu/online), else every CPU found. */
 	readonly online: readonly number[];
+	/** Whether any CPU has a clock (cpufreq) or throttle counters to read: none in many VMs and containers. */
+	readonly clocked: boolean;
 	readonly zones: readonly ZoneSpec[];
 };
 
@@ -171,7 +173,7 @@ async function scanThermalZones(sysfs: Sysfs): Promise<TempSpec[]> {
 	return ordered(zones.map((zone) => ({...zone, package: 0, headline: zone === headline})));
 }
 
-async function scanCpus(sysfs: Sysfs): Promise<{cpus: Map<number, CpuSpec>; online: number[]}> {
+async function scanCpus(sysfs: Sysfs): Promise<{cpus: Map<number, CpuSpec>; online: number[]; clocked: boolean}> {
 	const found = (await sysfs.list(CPU))
 		.map((entry) => /^cpu(\d+)$/.exec(entry)?.[1])
 		.filter((index): index is string => index !== undefined)
@@ -198,7 +200,8 @@ async function scanCpus(sysfs: Sysfs): Promise<{cpus: Map<number, CpuSpec>; onli
 			};
 		}),
 	);
-	return {cpus: new Map(specs.map((spec) => [spec.cpu, spec])), online};
+	const clocked = specs.some((spec) => spec.cur !== null || spec.throttle.length > 0);
+	return {cpus: new Map(specs.map((spec) => [spec.cpu, spec])), online, clocked};
 }
 
 /** The package zones (intel-rapl:N named package-N; AMD Zen's too), not their sub-zones (intel-rapl:N:M) nor psys. */

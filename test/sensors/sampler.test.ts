@@ -2,6 +2,7 @@
  * The sensor reader against real sysfs layouts (test/fixtures/sysfs/) and fake /proc trees: temperatures, clock (over
  * the miner's pinned CPUs, the CPUs its threads last ran on, or every online one), throttling, power, H/W.
  */
+import {execFileSync} from 'node:child_process';
 import {chmodSync, cpSync, mkdirSync, rmSync, symlinkSync} from 'node:fs';
 import {afterEach, describe, expect, it} from 'vitest';
 import {SensorSampler} from '../../source/sensors/sampler.js';
@@ -256,6 +257,19 @@ describe('clock and throttling', () => {
 			if (before === undefined) delete process.env['RIGTOP_PROC'];
 			else process.env['RIGTOP_PROC'] = before;
 		}
+	});
+
+	it('does not look into /proc for the miner where no CPU has a clock to read (a VM): its net/tcp is never opened', async () => {
+		const tree = copy('arm-thermal');
+		for (let cpu = 0; cpu < 6; cpu++) rmSync(`${tree.root}/devices/system/cpu/cpu${cpu}/cpufreq`, {recursive: true, force: true});
+		const fake = proc();
+		// A FIFO with no writer: opening it to read waits until a writer comes, so a lookup would hang the read.
+		rmSync(`${fake.root}/net/tcp`);
+		execFileSync('mkfifo', [`${fake.root}/net/tcp`]);
+		const sampler = new SensorSampler({root: tree.root, port: 18_088, procRoot: fake.root, selfPid: 1});
+		const reading = await sampler.read(makeSnapshot({threads: []}));
+		expect(reading.clock).toBeNull();
+		expect(reading.temps.length).toBeGreaterThan(0);
 	});
 
 	it('reads at most 32 CPUs of a big machine at a poll, spread evenly from the first to the last', async () => {
