@@ -11,8 +11,8 @@ import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
 import {footerOf, useScreen} from '../contract.js';
-import {BatchPane, type PaneWords} from '../fleet/batch-pane.js';
-import {fleetConfigContext, fleetConfigHelp, type FleetConfigEnv} from './availability.js';
+import {BatchPane} from '../fleet/batch-pane.js';
+import {fleetConfigContext, fleetConfigHelp, runWords, type FleetConfigEnv} from './availability.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
 import {cursorAt, fleetConfigLogic, initialFleetConfigUi, type FleetConfigEffect, type FleetConfigUiState} from './reduce.js';
@@ -157,11 +157,15 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 			/>
 		);
 	} else if (ui.results && state.run) {
-		const words: PaneWords =
-			state.run.kind === 'set'
-				? {title: `${state.run.what.replace(/^config set /, '')} → ${ui.diff?.shown ?? ''} on`, doing: 'applying…', applied: 'applied'}
-				: {title: 'undo on', doing: 'putting the backup back…', applied: 'put back'};
-		body = <BatchPane batch={state.run.batch} action={words} offset={ui.results.offset} width={columns} height={bodyRows} />;
+		body = (
+			<BatchPane
+				batch={state.run.batch}
+				action={runWords(state.run, ui.diff?.shown)}
+				offset={ui.results.offset}
+				width={columns}
+				height={bodyRows}
+			/>
+		);
 	} else if (ui.diff && plan) {
 		body = <DiffPane plan={plan} ui={ui} width={columns} height={bodyRows} />;
 	} else if (!reads) {
