@@ -6,7 +6,7 @@ import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {Footer} from '../../panes/footer.js';
-import {Wrapped, wrappedHeight} from '../../wrap.js';
+import {cutText, Wrapped, wrappedHeight} from '../../wrap.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
@@ -261,13 +261,15 @@ function KeyList({
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
 			{unread === null ? null : (
 				<Box width={width} height={unreadLines} paddingX={1} overflowY="hidden">
-					<Wrapped {...theme.text('warn')}>{unread}</Wrapped>
+					<Wrapped {...theme.text('warn')} lines={unreadLines} width={width - 2}>
+						{unread}
+					</Wrapped>
 				</Box>
 			)}
 			{rows.length === 0 ? <Text {...theme.text('muted')}> no rig could be read</Text> : null}
 			{shown.map((row, index) => {
 				const selected = first + index === at;
-				const name = row.id.length >= nameWidth ? `${row.id.slice(0, nameWidth - 2)}… ` : row.id.padEnd(nameWidth);
+				const name = cutText(row.id, nameWidth - 1).padEnd(nameWidth);
 				return (
 					<Box key={row.id} height={1} width={width}>
 						<Text wrap="truncate-end">
@@ -335,14 +337,16 @@ function DiffPane({
 					);
 				}
 
-				const name = rig.name.length > nameWidth ? `${rig.name.slice(0, Math.max(0, nameWidth - 1))}…` : rig.name.padEnd(nameWidth);
+				const name = cutText(rig.name, nameWidth).padEnd(nameWidth);
 				return (
 					<Box key={`${offset + index}`} width={width} height={tall} overflowY="hidden">
 						<Box width={indent} flexShrink={0}>
 							<Text {...style}>{`   ${name}  `}</Text>
 						</Box>
 						<Box width={width - indent} height={tall} overflowY="hidden">
-							<Wrapped {...style}>{rig.text}</Wrapped>
+							<Wrapped {...style} lines={tall} width={width - indent}>
+								{rig.text}
+							</Wrapped>
 						</Box>
 					</Box>
 				);

@@ -10,7 +10,7 @@ import {startSimulator, type Simulator} from '../../../../source/sim/simulator.j
 import {rigReads} from '../../../../source/ui/screens/fleet-config/rigs.js';
 import {ADD_HINT, FleetConfigView} from '../../../../source/ui/screens/fleet-config/view.js';
 import {tempDir} from '../../../config/helpers/fixtures.js';
-import {expectFits, KEYS, renderTerminal} from '../../helpers/terminal.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const TOKEN = 'fleet-config-view-token-2';
 let sims: Simulator[] = [];
@@ -144,6 +144,21 @@ describe('a rig whose config cannot be read', () => {
 		// The keys still start under it, the cursor on the first.
 		expect(terminal.frame()).toMatch(/› api\.id/);
 		expectFits(terminal, 80, 24);
+	});
+
+	test('40×8: the reason cut at its one line ends in "…"; made larger again, it is whole with none', async () => {
+		const {terminal} = await openAndShut();
+		terminal.resize(40, 8);
+		await terminal.waitFor(/^ not read: rig-shut .*…$/m);
+		const line = linesOf(terminal.frame()).find((each) => each.startsWith(' not read:')) ?? '';
+		expect([...line].length).toBeLessThanOrEqual(40);
+		expect(line).toMatch(/^ not read: rig-shut \(.+…$/);
+		const frame = linesOf(terminal.frame());
+		expect(frame.length).toBeLessThanOrEqual(7);
+		for (const each of frame) expect([...each].length).toBeLessThanOrEqual(40);
+		terminal.resize(80, 24);
+		await terminal.waitFor(/needs http\.restricted false and a token\)/);
+		expect(terminal.frame()).not.toMatch(/…/);
 	});
 
 	test("80×24: each rig's diff says why a rig is not changed, whole (wrapped under it), not cut at the edge", async () => {
