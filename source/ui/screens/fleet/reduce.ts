@@ -22,6 +22,7 @@ import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
 import {fleetOrder, LISTED, nextSort, shownSort, type FleetSort} from './order.js';
 import {planFleetBatch, type FleetAction, type FleetPlan} from './batch-plan.js';
 import {batchRows, batchScrollMax} from './batch-lines.js';
+import {fleetBodyHeight} from './layout.js';
 import {rigLabel} from './columns.js';
 
 /** What the fleet keeps while a rig's dashboard is open (and, with prefs, between runs), so Esc comes back to the same table. */
@@ -79,14 +80,14 @@ export type FleetUiState = {
 	 */
 	readonly restored: boolean;
 	/**
-	 * The batch's pane (progress, then each rig's result): what it does, its first screen line shown (a rig's result
-	 * wraps over several: batch-lines.ts), and how many lines it shows.
+	 * The batch's pane (progress, then each rig's result): what it does, and its first screen line shown (a rig's
+	 * result wraps over several: batch-lines.ts).
 	 */
 	readonly batch: FleetBatchPane | null;
 };
 
 /** The batch pane's part of the state. */
-export type FleetBatchPane = {readonly action: FleetAction; readonly offset: number; readonly rows: number};
+export type FleetBatchPane = {readonly action: FleetAction; readonly offset: number};
 
 export type FleetUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
@@ -210,19 +211,9 @@ function questionStep(state: FleetUiState, plan: FleetPlan, input: string, key: 
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
 	if (outcome === null || !('command' in outcome) || outcome.command !== 'yes') return stateOnly({...state, asking: null});
 	return {
-		state: {...state, asking: null, batch: {action: plan.action, offset: 0, rows: batchPaneRows(state, env)}},
+		state: {...state, asking: null, batch: {action: plan.action, offset: 0}},
 		effects: [{command: 'batch', action: plan.action, rigs: plan.rigs}],
 	};
-}
-
-/** The batch pane's height in this frame (it takes the table's and the events' place). */
-function batchPaneHeight(state: FleetUiState, env: FleetEnv): number {
-	return fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0).layout.bodyHeight;
-}
-
-/** The screen lines of results the batch pane shows in this frame. */
-export function batchPaneRows(state: FleetUiState, env: FleetEnv): number {
-	return batchRows(batchPaneHeight(state, env));
 }
 
 /** The steps ↑↓ and PgUp/PgDn take through the batch pane's lines (a page: the lines it shows). */
@@ -237,12 +228,13 @@ function batchScrollStep(command: string, rows: number): number | null {
 function batchStep(state: FleetUiState, batch: FleetBatchPane, input: string, key: KeyLike, env: FleetEnv): FleetStep {
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
 	if (outcome === null || !('command' in outcome)) return stateOnly(state);
-	const height = batchPaneHeight(state, env);
+	// The pane takes the table's and the events' place: the body.
+	const height = fleetBodyHeight(env.size.rows);
 	const rows = batchRows(height);
 	const most = env.batch ? batchScrollMax(env.batch, batch.action, env.size.columns, height) : 0;
 	const step = batchScrollStep(outcome.command, rows);
 	if (step !== null)
-		return stateOnly({...state, batch: {...batch, rows, offset: Math.max(0, Math.min(most, Math.min(most, batch.offset) + step))}});
+		return stateOnly({...state, batch: {...batch, offset: Math.max(0, Math.min(most, Math.min(most, batch.offset) + step))}});
 	switch (outcome.command) {
 		case 'batchCancel':
 			return {state, effects: [{command: 'cancelBatch'}]};

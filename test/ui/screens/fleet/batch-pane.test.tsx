@@ -139,4 +139,18 @@ describe('the batch pane scrolls by the lines it draws (a long result wraps over
 		await terminal.press(`${KEYS.pageUp}${KEYS.pageUp}${KEYS.pageUp}k`, `(lines 1–`);
 		expect(fromRig(linesOf(terminal.frame()), 'old-01')).toMatch(/^- old-01 +skipped: cannot pause/);
 	});
+
+	test('made smaller while open (80×24 to 40×10), the pane scrolls at the new size without a key first', async () => {
+		const terminal = await renderTerminal(await oldRigs(), {columns: 80, rows: 24});
+		await terminal.waitFor(/old-08 +live/);
+		await terminal.press('*p', /pause no rig; 8 cannot/);
+		await terminal.press('y', /pause 8 rigs: 8 skipped/);
+		// Every result fits at 80×24: nothing to scroll.
+		expect(terminal.frame()).toContain('old-08');
+		expect(terminal.frame()).not.toMatch(/scroll|\(lines/);
+		terminal.resize(40, 10);
+		await terminal.waitFor(/\(lines 1–\d+ of \d+\)/);
+		await terminal.press('jj', /\(lines 3–/);
+		expect(linesOf(terminal.frame()).at(-1)).toMatch(/↑↓ scroll/);
+	});
 });
