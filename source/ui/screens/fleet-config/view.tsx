@@ -320,10 +320,12 @@ function DiffPane({
 	for (let used = 0; end < plan.rigs.length && (end === offset || used + lines[end]! <= rows); end++) used += lines[end]!;
 	const shown = plan.rigs.slice(offset, end);
 	const more = shown.length < plan.rigs.length ? ` (rigs ${offset + 1}–${end} of ${plan.rigs.length})` : '';
+	// Which rigs are shown stays on the line: the title is cut before it.
+	const title = `${diffTitle(plan, diff.assignment.path, diff.shown)}${diff.add ? ' (adding it where it lacks)' : ''}`;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
 			<Text wrap="truncate-end" bold {...theme.text('accent')}>
-				{` ${diffTitle(plan, diff.assignment.path, diff.shown)}${diff.add ? ' (adding it where it lacks)' : ''}${more}`}
+				{` ${cutText(title, width - 1 - [...more].length)}${more}`}
 			</Text>
 			{shown.map((rig, index) => {
 				const tone = DIFF_TONE[rig.kind];

@@ -97,6 +97,16 @@ describe.each([
 	});
 });
 
+test('40×8: a diff that does not fit keeps "(rigs 1–N of 4)" on its title line, the title cut with "…" before it', async () => {
+	const session = await fleet();
+	const terminal = await renderTerminal(<FleetConfigView session={session} onBack={() => {}} onQuit={() => {}} />, {columns: 40, rows: 8});
+	await terminal.waitFor(/not read: rig-gone/);
+	await terminal.press('/huge-pages-jit\r', /› cpu\.huge-pages-jit/);
+	await terminal.press('\r\u0015true\r', /\(rigs 1–\d of 4\)/);
+	expect(linesOf(terminal.frame())[1]).toMatch(/^ cpu\.huge-pages-jit → .*… \(rigs 1–\d of 4\)$/);
+	expectFits(terminal, 40, 8);
+});
+
 describe('a rig whose config cannot be read', () => {
 	/** Two rigs, the second in restricted mode (its config cannot be read), in the view at 80×24. */
 	async function openAndShut() {
