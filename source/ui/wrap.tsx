@@ -43,7 +43,7 @@ export function wordLines(text: string, width: number): readonly string[] {
 }
 
 /** What marks text cut short: a line cut at its edge, or the last line kept of text cut at a number of lines. */
-export const CUT_MARK = '…';
+const CUT_MARK = '…';
 
 /**
  * `text` in at most `width` columns (counted in code points, as the screens measure their own text): whole when it

@@ -37,8 +37,8 @@ const TEXT_LEAST = 16;
 /** The indent of a rig's text under its name, in a narrow pane. */
 const UNDER_INDENT = 5;
 
-/** One rig's mark, name and text: "✓" "rig-01" "paused (read back)"; "-" "rig-03" "skipped: cannot pause: …". */
-export function progressParts(
+/** One rig's mark and text (its name goes between): "✓" "rig-01" "paused (read back)"; "-" "rig-03" "skipped: cannot pause: …". */
+function progressParts(
 	progress: RigProgress,
 	action: FleetAction | PaneWords,
 ): {readonly mark: string; readonly text: string; readonly tone: ThemeToken | null} {
@@ -51,16 +51,6 @@ export function progressParts(
 	// A config rig applied says what it read back ("cpu.huge-pages-jit: false → true"), as the shell's line does.
 	const said = status === 'applied' && lines.length > 0 ? `${lines.join('; ')} (read back)` : reason;
 	return {mark: shown.mark, text: `${shown.word}${said}`, tone: shown.tone};
-}
-
-/** One rig's line, unwrapped: "✓ rig-01  paused (read back)", "- rig-03  skipped: cannot pause: …", "… rig-02  pausing…". */
-export function progressLine(
-	progress: RigProgress,
-	action: FleetAction | PaneWords,
-	nameWidth: number,
-): {readonly text: string; readonly tone: ThemeToken | null} {
-	const {mark, text, tone} = progressParts(progress, action);
-	return {text: `${mark} ${cutText(progress.rig.name, nameWidth).padEnd(nameWidth)}  ${text}`, tone};
 }
 
 /** One screen line of the pane: its text (at most the pane's width), its colour, and the rig (its index) it belongs to. */

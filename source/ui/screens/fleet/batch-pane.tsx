@@ -6,8 +6,6 @@ import {cutText} from '../../wrap.js';
 import {type FleetAction} from './batch-plan.js';
 import {batchLines, batchRows, wordsOf, type PaneWords} from './batch-lines.js';
 
-export {progressLine, type PaneWords} from './batch-lines.js';
-
 /** The title: "pause 4 rigs: 2 of 4 done", then "pause 4 rigs: 2 paused · 1 skipped · 1 failed". */
 export function batchTitle(batch: BatchState, action: FleetAction | PaneWords): string {
 	const words = wordsOf(action);
