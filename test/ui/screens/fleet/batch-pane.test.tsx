@@ -10,6 +10,7 @@ import {watchMiner, type WatchedMiner} from '../../../../source/session/session.
 import {startSimulator, type Simulator} from '../../../../source/sim/simulator.js';
 import {App} from '../../../../source/ui/app.js';
 import type {BatchState, RigResult} from '../../../../source/batch/types.js';
+import {batchLines} from '../../../../source/ui/screens/fleet/batch-lines.js';
 import {BatchPane} from '../../../../source/ui/screens/fleet/batch-pane.js';
 import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
@@ -55,6 +56,29 @@ describe('the batch pane', () => {
 		expect(`${lines[2]} ${rest.join(' ')}`).toContain('(they came in XMRig 2.99.6)');
 		for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
 		expect(lines.find((line) => line.includes('rig-05'))).toBe(' ✗ rig-05  failed: the miner still shows running');
+	});
+});
+
+describe('batchLines', () => {
+	test('a name over 24 columns is cut with "…"; too narrow for the text beside the name, it goes under it; no line is wider than the pane', () => {
+		const why = 'cannot pause: XMRig 2.14.4 has no pause or resume in its API (they came in XMRig 2.99.6)';
+		const batch: BatchState = {
+			rigs: [
+				{rig: rig('rig-01'), state: 'done', result: result('rig-01', 'applied', 'paused (read back)')},
+				{rig: rig('garage-rig-in-the-back-shed-02'), state: 'done', result: result('garage-rig-in-the-back-shed-02', 'skipped', why)},
+			],
+			done: 2,
+			cancelled: false,
+			finished: true,
+		};
+		const wide = batchLines(batch, 'pause', 80).map((line) => line.text);
+		expect(wide[1]).toMatch(/^ - garage-rig-in-the-back-… {2}skipped: cannot pause/);
+		const narrow = batchLines(batch, 'pause', 36).map((line) => line.text);
+		expect(narrow.slice(0, 2)).toEqual([' ✓ rig-01', '     paused (read back)']);
+		expect(narrow[2]).toBe(' - garage-rig-in-the-back-…');
+		expect(narrow.slice(3).join(' ').replaceAll(/\s+/g, ' ').trim()).toBe(`skipped: ${why}`);
+		for (const line of wide) expect([...line].length).toBeLessThanOrEqual(80);
+		for (const line of narrow) expect([...line].length).toBeLessThanOrEqual(36);
 	});
 });
 
