@@ -8,6 +8,7 @@
  */
 import {Text} from 'ink';
 import {useTheme} from './theme.js';
+import {cutText} from './wrap.js';
 
 export type Column<Row> = {
 	readonly id: string;
@@ -88,7 +89,7 @@ export function tableGap(width: number): number {
 /** Pads or cuts `text` to exactly `width` columns ("…" marks a cut). */
 export function fitCell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
 	if (width <= 0) return '';
-	if (text.length > width) return width === 1 ? '…' : `${text.slice(0, width - 1)}…`;
+	if (text.length > width) return cutText(text, width).padEnd(width);
 	return align === 'right' ? text.padStart(width) : text.padEnd(width);
 }
 

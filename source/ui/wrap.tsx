@@ -42,11 +42,52 @@ export function wordLines(text: string, width: number): readonly string[] {
 	return kept.length > 0 ? kept : [''];
 }
 
+/** What marks text cut short: a line cut at its edge, or the last line kept of text cut at a number of lines. */
+const CUT_MARK = '…';
+
+/**
+ * `text` in at most `width` columns (counted in code points, as the screens measure their own text): whole when it
+ * fits, else cut so that its last column is "…" (a cut is never silent). `from: 'start'` keeps the end instead
+ * ("…ool.example.com:3333", where the end says more).
+ */
+export function cutText(text: string, width: number, from: 'end' | 'start' = 'end'): string {
+	const room = Math.floor(width);
+	if (room <= 0) return '';
+	const points = [...text];
+	if (points.length <= room) return text;
+	if (room === 1) return CUT_MARK;
+	return from === 'end'
+		? `${points
+				.slice(0, room - 1)
+				.join('')
+				.trimEnd()}${CUT_MARK}`
+		: `${CUT_MARK}${points.slice(points.length - room + 1).join('')}`;
+}
+
+/**
+ * The lines of `text` in `width` columns (wordLines), at most `lines` of them: when the text takes more, the last one
+ * kept ends in "…" (added after its last word when there is room, else in place of its last column). Text that fits
+ * is untouched.
+ */
+export function cutLines(text: string, width: number, lines: number): readonly string[] {
+	const all = wordLines(text, width);
+	const most = Math.max(1, Math.floor(lines));
+	if (all.length <= most) return all;
+	const kept = all.slice(0, most);
+	const last = kept[most - 1]!.trimEnd();
+	kept[most - 1] = [...last].length < width ? `${last}${CUT_MARK}` : cutText(`${last}${CUT_MARK}`, width);
+	return kept;
+}
+
 /**
  * Text that wraps at its box's width, as `<Text wrap="wrap">` (so wrappedHeight measures it) but without the
- * break's space at the start of a line. Its children may nest styled Text.
+ * break's space at the start of a line. Its children may nest styled Text. Given `lines` (and the box's inner `width`),
+ * a string child is cut to that many lines, the last ending in "…" when it took more (cutLines): a box that gives text
+ * fewer lines than it needs says so.
  */
-export function Wrapped({children, ...style}: Omit<TextProps, 'wrap'>) {
+export function Wrapped({children, lines, width, ...style}: Omit<TextProps, 'wrap'> & {readonly lines?: number; readonly width?: number}) {
+	if (lines !== undefined && width !== undefined && typeof children === 'string')
+		return <Text {...style}>{cutLines(children, Math.max(1, width), lines).join('\n')}</Text>;
 	return (
 		<Transform transform={trimBreak}>
 			<Text {...style}>{children}</Text>

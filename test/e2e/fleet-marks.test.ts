@@ -74,4 +74,35 @@ describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 			{timeout: 15_000, interval: 1000},
 		);
 	});
+
+	it('80×24: twelve results that wrap overflow the pane; j and PgDn sent in one chunk reach the last rig’s whole result', async () => {
+		const names = Array.from({length: 12}, (_, index) => `old-${String(index + 1).padStart(2, '0')}`);
+		const {rigs} = await scene.tokenFleet(
+			TOKEN,
+			names.map((workerId, index) => ({dialect: '2.14', workerId, seed: 40 + index})),
+		);
+		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
+			cols: 80,
+			rows: 24,
+			env: {XDG_STATE_HOME: path.join(scene.dir, 'state'), XDG_CONFIG_HOME: path.join(scene.dir, 'config')},
+		});
+		await terminal.waitFor((screen) => names.every((name) => new RegExp(`${name} +live`).test(screen)), 10_000);
+		await terminal.send('*p', true);
+		await terminal.waitFor(/pause no rig; 12 cannot/);
+		await terminal.send('y', true);
+		// Each 2.14 is skipped, and why wraps under it: 24 lines, more than the pane's.
+		const top = await terminal.waitFor(/pause 12 rigs: 12 skipped \(lines 1–\d+ of 24\)/, 10_000);
+		expect(top).not.toContain('old-12');
+		expect(top).toMatch(/↑↓ scroll/);
+
+		await terminal.send('jjj\u001B[6~\u001B[6~', true);
+		const bottom = await terminal.waitFor(/\(lines \d+–24 of 24\)/);
+		const lines = bottom.split('\n');
+		const at = lines.findIndex((line) => line.includes('old-12'));
+		expect(lines[at]).toMatch(/^ - old-12 +skipped: cannot pause: XMRig 2\.14\.4 has no pause or resume in its API$/);
+		expect(lines[at + 1]?.trim()).toBe('(they came in XMRig 2.99.6)');
+		// Nothing past the pane: the footer follows the last result.
+		expect(lines[at + 2]).toMatch(/^ ↑↓ scroll/);
+		for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+	});
 });

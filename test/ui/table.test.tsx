@@ -85,7 +85,7 @@ describe('Table', () => {
 		const lines = (lastFrame() ?? '').split('\n');
 		expect(lines).toHaveLength(3);
 		expect(lines[0]).toBe('  #     value  extra       name');
-		expect(lines[1]).toBe('  0     301.2  x           a very long …');
+		expect(lines[1]).toBe('  0     301.2  x           a very long…');
 		expect(lines[2]).toBe('  1         —  x           short');
 		for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
 	});

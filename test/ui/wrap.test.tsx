@@ -2,7 +2,7 @@ import {stripVTControlCharacters} from 'node:util';
 import fc from 'fast-check';
 import {Box, Text} from 'ink';
 import {describe, expect, test} from 'vitest';
-import {trimBreak, wordLines, Wrapped, wrapLines, wrappedHeight} from '../../source/ui/wrap.js';
+import {cutLines, cutText, trimBreak, wordLines, Wrapped, wrapLines, wrappedHeight} from '../../source/ui/wrap.js';
 import {inkChalk} from './helpers/colour.js';
 import {linesOf, renderTerminal} from './helpers/terminal.js';
 
@@ -134,5 +134,61 @@ describe('wordLines', () => {
 		expect(wordLines('abc def ghi', 3)).toEqual(['abc', 'def', 'ghi']);
 		expect(wordLines('show or hide this help', 12)).toEqual(['show or hide', 'this help']);
 		expect(wordLines('', 5)).toEqual(['']);
+	});
+});
+
+describe('text cut at a number of columns or lines ends in "…", and only then', () => {
+	test('cutText: whole when it fits; cut, its last column "…"; from the start, its first', () => {
+		expect(cutText('rig-01', 6)).toBe('rig-01');
+		expect(cutText('garage-rig-01', 8)).toBe('garage-…');
+		expect(cutText('down: connection refused', 17)).toBe('down: connection…');
+		expect(cutText('127.0.0.1:18081', 10, 'start')).toBe('…0.1:18081');
+		expect(cutText('abc', 1)).toBe('…');
+		expect(cutText('abc', 0)).toBe('');
+	});
+
+	test('cutLines: at 40×8 the fleet config’s "not read:" reason on its one line says it was cut', () => {
+		const reason = 'not read: gone-05 (down: connection refused)';
+		expect(cutLines(reason, 38, 1)).toEqual(['not read: gone-05 (down: connection…']);
+		expect(cutLines(reason, 38, 2)).toEqual(wordLines(reason, 38));
+		expect(cutLines(reason, 38, 2).join('')).not.toContain('…');
+		// A line that fills its width gives its last column to the mark.
+		expect(cutLines('abcd efgh ijkl', 4, 2)).toEqual(['abcd', 'efg…']);
+	});
+
+	test('for any words, width and lines: at most that many lines, none wider; "…" ends the last exactly when some were left out', () => {
+		const word = fc.stringMatching(/^[a-z]{1,9}$/u);
+		fc.assert(
+			fc.property(
+				fc.array(word, {minLength: 1, maxLength: 14}),
+				fc.integer({min: 1, max: 16}),
+				fc.integer({min: 1, max: 5}),
+				(words, width, lines) => {
+					const text = words.join(' ');
+					const whole = wordLines(text, width);
+					const cut = cutLines(text, width, lines);
+					expect(cut.length).toBe(Math.min(lines, whole.length));
+					for (const line of cut) expect([...line].length).toBeLessThanOrEqual(width);
+					if (whole.length <= lines) expect(cut).toEqual(whole);
+					else {
+						expect(cut.at(-1)?.endsWith('…')).toBe(true);
+						expect(cut.slice(0, -1)).toEqual(whole.slice(0, lines - 1));
+					}
+				},
+			),
+			{numRuns: 300},
+		);
+	});
+
+	test('Wrapped given lines and a width draws the cut lines, "…" on the last', async () => {
+		const terminal = await renderTerminal(
+			<Box width={20} height={2}>
+				<Wrapped lines={2} width={20}>
+					the miner refused to let rigtop read its config (403)
+				</Wrapped>
+			</Box>,
+			{columns: 30, rows: 6},
+		);
+		expect(linesOf(terminal.frame()).map((line) => line.trimEnd())).toEqual(['the miner refused to', 'let rigtop read its…']);
 	});
 });

@@ -76,6 +76,8 @@ export type CommandName =
 	| 'batchCancel'
 	| 'batchUp'
 	| 'batchDown'
+	| 'batchPageUp'
+	| 'batchPageDown'
 	| 'batchClose'
 	/** The fleet config view: find a key, set its value on the marked rigs, add it where it lacks, undo the batch. */
 	| 'search'
@@ -345,6 +347,20 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		command: 'batchDown',
 		keys: [{special: 'downArrow'}, {input: 'j'}],
 		description: 'scroll the results down',
+		contexts: ['fleetBatch', 'fleetResults'],
+		needs: 'scrollBatch',
+	},
+	{
+		command: 'batchPageUp',
+		keys: [{special: 'pageUp'}],
+		description: 'results: one page up',
+		contexts: ['fleetBatch', 'fleetResults'],
+		needs: 'scrollBatch',
+	},
+	{
+		command: 'batchPageDown',
+		keys: [{special: 'pageDown'}],
+		description: 'results: one page down',
 		contexts: ['fleetBatch', 'fleetResults'],
 		needs: 'scrollBatch',
 	},

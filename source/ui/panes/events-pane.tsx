@@ -49,7 +49,9 @@ function EventsPaneView({events, lines, width, notice, noticeLines: wanted = not
 			{notice ? (
 				<Box height={noticeLines} overflowY="hidden">
 					{noticeLines > 1 ? (
-						<Wrapped {...theme.text(notice.tone)}>{notice.text}</Wrapped>
+						<Wrapped {...theme.text(notice.tone)} lines={noticeLines} width={width - 2}>
+							{notice.text}
+						</Wrapped>
 					) : (
 						<Text wrap="truncate-end" {...theme.text(notice.tone)}>
 							{notice.text}

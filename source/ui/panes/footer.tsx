@@ -72,7 +72,7 @@ function MessageLineView({message, width, lines}: MessageLineProps) {
 	const theme = useTheme();
 	return (
 		<Box width={width} height={Math.max(1, lines)} paddingX={1} overflowY="hidden">
-			<Wrapped bold {...theme.text(message.tone)}>
+			<Wrapped bold {...theme.text(message.tone)} lines={Math.max(1, lines)} width={width - 2}>
 				{message.text}
 			</Wrapped>
 		</Box>

@@ -10,6 +10,7 @@ import {SCREEN_KEYMAP} from '../keys/bindings.js';
 import {statusBadge, type StatusBadge} from '../status.js';
 import {useTheme} from '../theme.js';
 import {TitleBar, titleFitsWhole, type TitlePart} from './title-bar.js';
+import {cutText} from '../wrap.js';
 
 /**
  * The widest forms the header makes room for, so parts that change width from poll to poll ("just now", "1s ago";
@@ -80,7 +81,7 @@ function HeaderView({state, width, intervalMs, frozenAt, live}: HeaderProps) {
 		!titleFitsWhole(parts, width, stateWidth(detail)) &&
 		titleFitsWhole(parts, width, stateWidth(arranged('')));
 	if (!fits(detail) || crowds) detail = arranged('');
-	if (!fits(detail)) detail = `${detail.slice(0, Math.max(0, room - badge.word.length - 3)).trimEnd()}…`;
+	if (!fits(detail)) detail = cutText(detail, Math.max(1, room - badge.word.length - 2));
 	return (
 		<TitleBar width={width} title={parts} stateWidth={[...`● ${badge.word}${detail}`].length}>
 			<Text bold {...theme.text(badge.tone)}>{`● ${badge.word}`}</Text>

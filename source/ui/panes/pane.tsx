@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {createContext, useContext, type ReactNode} from 'react';
 import {useTheme, type ThemeToken} from '../theme.js';
+import {cutText} from '../wrap.js';
 
 /** Whether the enclosing pane shows last-known values (its lines are dimmed). */
 const OutdatedContext = createContext(false);
@@ -26,7 +27,7 @@ export function Pane({title, note, width, height, outdated = false, children}: P
 	const stale = outdated ? ' (stale)' : '';
 	const noteText = note ? ` ${note}` : '';
 	let label = ` ${title}${stale}${noteText} `;
-	if (label.length > inner) label = label.slice(0, inner);
+	if (label.length > inner) label = cutText(label, inner);
 	const titleEnd = Math.min(label.length, 1 + title.length);
 	const staleEnd = Math.min(label.length, titleEnd + stale.length);
 	const borderTone = theme.border('border', outdated);

@@ -2,7 +2,7 @@ import {Box} from 'ink';
 import {memo} from 'react';
 import {MIN_COLUMNS, MIN_ROWS} from '../layout.js';
 import {useTheme} from '../theme.js';
-import {Wrapped} from '../wrap.js';
+import {wordLines, Wrapped} from '../wrap.js';
 
 export type TooSmallProps = {
 	readonly columns: number;
@@ -20,12 +20,18 @@ function TooSmallView({columns, rows, hint}: TooSmallProps) {
 	const theme = useTheme();
 	const width = Math.max(1, columns);
 	const height = Math.max(1, rows - 1);
+	const inner = Math.max(1, width - (width > 4 ? 2 : 0));
+	const need = `terminal too small — need ${MIN_COLUMNS}×${MIN_ROWS}`;
+	// The need first, on the lines it takes that there are; the size and the way out on the rest (each cut with "…").
+	const needLines = Math.min(height, wordLines(need, inner).length);
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden" paddingX={width > 4 ? 1 : 0}>
-			<Wrapped bold {...theme.text('warn')}>
-				{`terminal too small — need ${MIN_COLUMNS}×${MIN_ROWS}`}
+			<Wrapped bold {...theme.text('warn')} lines={needLines} width={inner}>
+				{need}
 			</Wrapped>
-			{height > 1 ? <Wrapped {...theme.text('muted')}>{`this one is ${columns}×${rows} · ${hint}`}</Wrapped> : null}
+			{height > needLines ? (
+				<Wrapped {...theme.text('muted')} lines={height - needLines} width={inner}>{`this one is ${columns}×${rows} · ${hint}`}</Wrapped>
+			) : null}
 		</Box>
 	);
 }

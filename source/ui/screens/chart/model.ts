@@ -10,6 +10,7 @@ import type {SeriesPoint} from '../../../history/read.js';
 import {formatClock, formatDate, pickRateUnit, RATE_UNITS} from '../../../format.js';
 import type {ThemeToken} from '../../theme.js';
 import {BrailleLayer, brailleChar} from './braille.js';
+import {cutText} from '../../wrap.js';
 
 /** A run of text in one tone (none: the terminal's own colour). */
 export type Segment = {readonly text: string; readonly tone?: ThemeToken};
@@ -366,7 +367,7 @@ export function chartModel(input: ChartInput): ChartModel {
 			{text: label === undefined ? '│' : '┤', tone: 'border'},
 			...toSegments(cells),
 			reference
-				? {text: ` ${reference.label}`.slice(0, RIGHT_GUTTER).padEnd(RIGHT_GUTTER), tone: reference.tone}
+				? {text: cutText(` ${reference.label}`, RIGHT_GUTTER).padEnd(RIGHT_GUTTER), tone: reference.tone}
 				: {text: ' '.repeat(RIGHT_GUTTER)},
 		]);
 	}

@@ -237,7 +237,7 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	} else if (!fits || !model) {
 		body = (
 			<Box height={budget - 2} width={columns} paddingX={columns > 4 ? 1 : 0}>
-				<Wrapped {...theme.text('warn')}>
+				<Wrapped {...theme.text('warn')} lines={budget - 2} width={columns > 4 ? columns - 2 : columns}>
 					{`terminal too small for the chart — need ${MIN_CHART_COLUMNS}×${MIN_PLOT_ROWS + CHROME_LINES + 1}`}
 				</Wrapped>
 			</Box>

@@ -6,6 +6,7 @@ import type {PendingEdits} from '../../../config/edits.js';
 import {useTheme} from '../../theme.js';
 import type {Prompt} from './reduce.js';
 import {cycleHint, entryLabel, entryValue, isContainer, wasText} from './tree.js';
+import {cutText} from '../../wrap.js';
 
 export type ConfigTreeProps = {
 	readonly document: ConfigDocument;
@@ -101,8 +102,9 @@ function ConfigTreeView({document, edits, rows, top, height, cursor, expanded, w
 				const outcome = changed ? undefined : outcomes?.get(entry.id);
 				const hint = selected && !changed ? cycleHint(entry) : null;
 				const editing = selected && editor !== null && editor.id === entry.id;
-				const nameCell = name.length >= nameWidth ? `${name.slice(0, nameWidth - 2)}… ` : name.padEnd(nameWidth);
-				const valueCell = value.length >= valueWidth ? `${value.slice(0, valueWidth - 2)}… ` : value.padEnd(valueWidth);
+				// Each cut (…) a column short of its width, so a gap stays before the next.
+				const nameCell = cutText(name, nameWidth - 1).padEnd(nameWidth);
+				const valueCell = cutText(value, valueWidth - 1).padEnd(valueWidth);
 				return (
 					<Box key={entry.id} height={1} width={width}>
 						<Text wrap="truncate-end">

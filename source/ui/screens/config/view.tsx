@@ -281,7 +281,9 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 			{view.noticeLines > 0 ? (
 				<Box width={view.width} height={view.noticeLines} paddingX={1} overflowY="hidden">
 					{notice?.wraps ? (
-						<Wrapped {...theme.text(notice.tone)}>{notice.text}</Wrapped>
+						<Wrapped {...theme.text(notice.tone)} lines={view.noticeLines} width={view.width - 2}>
+							{notice.text}
+						</Wrapped>
 					) : (
 						<Text wrap="truncate-end" {...(notice ? theme.text(notice.tone) : {})}>
 							{notice?.text ?? ' '}

@@ -202,6 +202,8 @@ function keyStep(current: DashboardState, env: DashboardEnv, input: string, key:
 		case 'batchCancel':
 		case 'batchUp':
 		case 'batchDown':
+		case 'batchPageUp':
+		case 'batchPageDown':
 		case 'batchClose':
 		case 'batchUndo':
 		case 'search':

@@ -13,7 +13,7 @@ import {Footer} from '../../panes/footer.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
-import {Wrapped} from '../../wrap.js';
+import {cutText, Wrapped} from '../../wrap.js';
 import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
 import {SESSION_LABEL} from '../fleet/rows.js';
 import {availability, eventsHelp} from './availability.js';
@@ -167,9 +167,7 @@ export function EventView({sources, title, notices, onClose, onQuit}: EventViewP
 								<Text key={key} wrap="truncate-end">
 									<Text {...theme.text('muted')}>{(first ? line.when : '').padEnd(whenWidth)}</Text>
 									{several ? (
-										<Text
-											bold={line.severity !== 'info'}
-										>{`  ${(first ? (line.rig ?? '') : '').slice(0, rigWidth).padEnd(rigWidth)}`}</Text>
+										<Text bold={line.severity !== 'info'}>{`  ${cutText(first ? (line.rig ?? '') : '', rigWidth).padEnd(rigWidth)}`}</Text>
 									) : null}
 									<Text {...theme.text(toneOf[line.severity])}>{`  ${text}`}</Text>
 								</Text>

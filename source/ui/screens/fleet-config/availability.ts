@@ -3,13 +3,14 @@
  * handler. The context follows the view's mode: the keys' list, a search or a value being typed, each rig's diff, the
  * second question for http.* / api.* (or the undo's), and the batch's pane (running, then its results).
  */
-import type {FleetConfigState} from '../../../batch/fleet-config.js';
+import type {FleetConfigRun, FleetConfigState} from '../../../batch/fleet-config.js';
 import type {Capability, HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {decide, helpOf, type Availability} from '../contract.js';
 import type {Assignment} from '../../../config/edits.js';
 import {diffPlan, type DiffPlan, type KeyRow, type RigRead} from './rigs.js';
 import {diffMaxOffset, diffRigLines} from './diff-lines.js';
+import {batchLines, type PaneWords} from '../fleet/batch-lines.js';
 
 /** What the view reads but does not own, passed with every key (screens/contract.ts). */
 export type FleetConfigEnv = {
@@ -34,11 +35,28 @@ export function diffScrollMax(plan: DiffPlan, env: Pick<FleetConfigEnv, 'paneRow
 	return diffMaxOffset(diffRigLines(plan, env.paneWidth, env.paneRows), env.paneRows);
 }
 
+/** What the results pane says of a run: "cpu.huge-pages-jit → true on 5 rigs", each rig "applying…", then "applied". */
+export function runWords(run: FleetConfigRun, shown: string | undefined): PaneWords {
+	return run.kind === 'set'
+		? {title: `${run.what.replace(/^config set /, '')} → ${shown ?? ''} on`, doing: 'applying…', applied: 'applied'}
+		: {title: 'undo on', doing: 'putting the backup back…', applied: 'put back'};
+}
+
+/** How far the results pane scrolls (its first screen line: a rig's result wraps over several); 0 when all fit. */
+export function resultsScrollMax(
+	state: {readonly diff: {readonly shown: string} | null},
+	env: Pick<FleetConfigEnv, 'session' | 'paneRows' | 'paneWidth'>,
+): number {
+	const run = env.session.run;
+	if (!run) return 0;
+	return Math.max(0, batchLines(run.batch, runWords(run, state.diff?.shown), env.paneWidth).length - env.paneRows);
+}
+
 /** The modes availability reads. */
 export type FleetConfigModes = {
 	readonly help?: boolean;
 	readonly prompt: unknown;
-	readonly diff: {readonly add: boolean; readonly assignment: Assignment} | null;
+	readonly diff: {readonly add: boolean; readonly assignment: Assignment; readonly shown: string} | null;
 	readonly asking: unknown;
 	readonly results: unknown;
 };
@@ -56,10 +74,9 @@ export function fleetConfigContext(state: FleetConfigModes, session: FleetConfig
 export function availability(state: FleetConfigModes, env: FleetConfigEnv): FleetConfigAvailability {
 	const context = fleetConfigContext(state, env.session);
 	const offered = new Set<Capability>();
-	const run = env.session.run;
 	if (context === 'fleetConfigHelp' && env.helpMax > 0) offered.add('scrollHelp');
 	if (context === 'fleetResults' && env.session.undoable > 0) offered.add('batchUndo');
-	if ((context === 'fleetBatch' || context === 'fleetResults') && run && run.batch.rigs.length > env.paneRows) offered.add('scrollBatch');
+	if ((context === 'fleetBatch' || context === 'fleetResults') && resultsScrollMax(state, env) > 0) offered.add('scrollBatch');
 	const {diff} = state;
 	if (context === 'fleetConfigDiff' && diff) {
 		// a only where some rig lacks the key (or to take it back).

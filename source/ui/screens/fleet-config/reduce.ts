@@ -17,7 +17,7 @@ import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
 import {matchingKeys} from '../config/tree.js';
 import {editorStartText, typedValue} from '../config/typed-value.js';
 import {commandOf, type ScreenLogic} from '../contract.js';
-import {availability, diffScrollMax, type FleetConfigAvailability, type FleetConfigEnv} from './availability.js';
+import {availability, diffScrollMax, resultsScrollMax, type FleetConfigAvailability, type FleetConfigEnv} from './availability.js';
 import {diffPlan, type KeyRow} from './rigs.js';
 import type {Screen} from '../../keys/bindings.js';
 
@@ -55,7 +55,7 @@ export type FleetConfigUiState = {
 	 * the fleet (q) or out of rigtop (F10), as the config view asks before dropping pending changes.
 	 */
 	readonly asking: 'guarded' | 'undo' | 'back' | 'quit' | null;
-	/** The batch's pane is open (the apply or the undo as it goes, then its results): its first rig shown. */
+	/** The batch's pane is open (the apply or the undo as it goes, then its results): its first screen line shown. */
 	readonly results: {readonly offset: number} | null;
 	/** The help (`?`) is up, and its first entry shown. */
 	readonly help: boolean;
@@ -233,10 +233,6 @@ function submitValue(state: FleetConfigUiState, prompt: Extract<FleetConfigPromp
 	return same({...state, prompt: null, diff: {assignment, shown, add: false, offset: 0}});
 }
 
-function scroll(offset: number, delta: number, total: number, rows: number): number {
-	return Math.max(0, Math.min(Math.max(0, total - rows), offset + delta));
-}
-
 function diffKey(state: FleetConfigUiState, command: CommandName | null, env: FleetConfigEnv): FleetConfigStep {
 	const {diff} = state;
 	if (!diff) return same(state);
@@ -293,13 +289,16 @@ function resultsKey(
 	keys: FleetConfigAvailability,
 ): FleetConfigStep {
 	const results = state.results ?? {offset: 0};
-	const total = env.session.run?.batch.rigs.length ?? 0;
+	// By screen lines: a rig's result wraps (batch-lines.ts); a page is the lines the pane shows.
+	const step = {batchUp: -1, batchDown: 1, batchPageUp: -env.paneRows, batchPageDown: env.paneRows}[command as string];
+	if (step !== undefined) {
+		const most = resultsScrollMax(state, env);
+		return same({...state, results: {offset: Math.max(0, Math.min(most, Math.min(most, results.offset) + step))}});
+	}
+
 	switch (command) {
 		case 'batchCancel':
 			return {state, effects: [{type: 'cancel'}]};
-		case 'batchUp':
-		case 'batchDown':
-			return same({...state, results: {offset: scroll(results.offset, command === 'batchUp' ? -1 : 1, total, env.paneRows)}});
 		case 'batchClose':
 			return {state: {...state, results: null, diff: null}, effects: [{type: 'reread'}]};
 		case 'batchUndo':

@@ -6,13 +6,13 @@ import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {Footer} from '../../panes/footer.js';
-import {Wrapped, wrappedHeight} from '../../wrap.js';
+import {cutText, Wrapped, wrappedHeight} from '../../wrap.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
 import {footerOf, useScreen} from '../contract.js';
-import {BatchPane, type PaneWords} from '../fleet/batch-pane.js';
-import {fleetConfigContext, fleetConfigHelp, type FleetConfigEnv} from './availability.js';
+import {BatchPane} from '../fleet/batch-pane.js';
+import {fleetConfigContext, fleetConfigHelp, runWords, type FleetConfigEnv} from './availability.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
 import {cursorAt, fleetConfigLogic, initialFleetConfigUi, type FleetConfigEffect, type FleetConfigUiState} from './reduce.js';
@@ -157,11 +157,15 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 			/>
 		);
 	} else if (ui.results && state.run) {
-		const words: PaneWords =
-			state.run.kind === 'set'
-				? {title: `${state.run.what.replace(/^config set /, '')} → ${ui.diff?.shown ?? ''} on`, doing: 'applying…', applied: 'applied'}
-				: {title: 'undo on', doing: 'putting the backup back…', applied: 'put back'};
-		body = <BatchPane batch={state.run.batch} action={words} offset={ui.results.offset} width={columns} height={bodyRows} />;
+		body = (
+			<BatchPane
+				batch={state.run.batch}
+				action={runWords(state.run, ui.diff?.shown)}
+				offset={ui.results.offset}
+				width={columns}
+				height={bodyRows}
+			/>
+		);
 	} else if (ui.diff && plan) {
 		body = <DiffPane plan={plan} ui={ui} width={columns} height={bodyRows} />;
 	} else if (!reads) {
@@ -257,13 +261,15 @@ function KeyList({
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
 			{unread === null ? null : (
 				<Box width={width} height={unreadLines} paddingX={1} overflowY="hidden">
-					<Wrapped {...theme.text('warn')}>{unread}</Wrapped>
+					<Wrapped {...theme.text('warn')} lines={unreadLines} width={width - 2}>
+						{unread}
+					</Wrapped>
 				</Box>
 			)}
 			{rows.length === 0 ? <Text {...theme.text('muted')}> no rig could be read</Text> : null}
 			{shown.map((row, index) => {
 				const selected = first + index === at;
-				const name = row.id.length >= nameWidth ? `${row.id.slice(0, nameWidth - 2)}… ` : row.id.padEnd(nameWidth);
+				const name = cutText(row.id, nameWidth - 1).padEnd(nameWidth);
 				return (
 					<Box key={row.id} height={1} width={width}>
 						<Text wrap="truncate-end">
@@ -314,10 +320,12 @@ function DiffPane({
 	for (let used = 0; end < plan.rigs.length && (end === offset || used + lines[end]! <= rows); end++) used += lines[end]!;
 	const shown = plan.rigs.slice(offset, end);
 	const more = shown.length < plan.rigs.length ? ` (rigs ${offset + 1}–${end} of ${plan.rigs.length})` : '';
+	// Which rigs are shown stays on the line: the title is cut before it.
+	const title = `${diffTitle(plan, diff.assignment.path, diff.shown)}${diff.add ? ' (adding it where it lacks)' : ''}`;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
 			<Text wrap="truncate-end" bold {...theme.text('accent')}>
-				{` ${diffTitle(plan, diff.assignment.path, diff.shown)}${diff.add ? ' (adding it where it lacks)' : ''}${more}`}
+				{` ${cutText(title, width - 1 - [...more].length)}${more}`}
 			</Text>
 			{shown.map((rig, index) => {
 				const tone = DIFF_TONE[rig.kind];
@@ -331,14 +339,16 @@ function DiffPane({
 					);
 				}
 
-				const name = rig.name.length > nameWidth ? `${rig.name.slice(0, Math.max(0, nameWidth - 1))}…` : rig.name.padEnd(nameWidth);
+				const name = cutText(rig.name, nameWidth).padEnd(nameWidth);
 				return (
 					<Box key={`${offset + index}`} width={width} height={tall} overflowY="hidden">
 						<Box width={indent} flexShrink={0}>
 							<Text {...style}>{`   ${name}  `}</Text>
 						</Box>
 						<Box width={width - indent} height={tall} overflowY="hidden">
-							<Wrapped {...style}>{rig.text}</Wrapped>
+							<Wrapped {...style} lines={tall} width={width - indent}>
+								{rig.text}
+							</Wrapped>
 						</Box>
 					</Box>
 				);

@@ -9,6 +9,9 @@ import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.
 import type {BatchState} from '../../../batch/types.js';
 import {READ_ONLY_MESSAGE} from '../../../config/session.js';
 import {decide, helpOf, type Availability} from '../contract.js';
+import {batchScrollMax} from './batch-lines.js';
+import {fleetBodyHeight} from './layout.js';
+import type {FleetAction} from './batch-plan.js';
 
 const READ_ONLY_REFUSALS: ReadonlyMap<Capability, string> = new Map<Capability, string>([
 	['pause', READ_ONLY_MESSAGE],
@@ -38,8 +41,8 @@ type FleetModes = {
 	readonly filter: string;
 	readonly marked?: ReadonlySet<number>;
 	readonly asking?: unknown;
-	/** The batch pane is open; how far its results scroll. */
-	readonly batch?: {readonly offset: number; readonly rows: number} | null;
+	/** The batch pane is open: what it does, its first line shown. */
+	readonly batch?: {readonly action: FleetAction; readonly offset: number} | null;
 };
 
 /** What the fleet's availability reads of its env besides what the app gave. */
@@ -47,6 +50,8 @@ type FleetFacts = {
 	readonly given: FleetGiven;
 	readonly readOnly?: boolean;
 	readonly batch?: BatchState | null;
+	/** The terminal's size (the batch pane's lines wrap in its width, and it is as tall as the body; without it the pane is not scrolled). */
+	readonly size?: {readonly columns: number; readonly rows: number};
 };
 
 /** The capabilities the given actions stand for (the help scrolls on any terminal too small for it). */
@@ -79,7 +84,14 @@ export function availability(state: FleetModes, env: FleetFacts): FleetAvailabil
 		if (env.given.fleetConfig === true) capabilities.add('fleetConfig');
 	}
 
-	if (state.batch && env.batch && env.batch.rigs.length > state.batch.rows) capabilities.add('scrollBatch');
+	// The batch pane scrolls when its lines (a rig's result wraps) do not all fit.
+	if (
+		state.batch &&
+		env.batch &&
+		env.size &&
+		batchScrollMax(env.batch, state.batch.action, env.size.columns, fleetBodyHeight(env.size.rows)) > 0
+	)
+		capabilities.add('scrollBatch');
 
 	// --read-only: pause and resume are refused, and say why (as on the dashboard).
 	const refused = new Map(env.readOnly === true && env.given.pause === true ? READ_ONLY_REFUSALS : []);

@@ -63,8 +63,3 @@ export function planFleetBatch(
 
 /** Lines of the pane that are not a rig's result: its title. */
 export const BATCH_TITLE_LINES = 1;
-
-/** How many rigs' results a pane of this height shows. */
-export function batchRows(height: number): number {
-	return Math.max(1, height - BATCH_TITLE_LINES);
-}

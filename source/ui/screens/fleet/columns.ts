@@ -23,6 +23,7 @@ import {fitColumns, markSorted, tableGap, type Column, type FittedColumn} from '
 import {hourCells} from './hours.js';
 import {sortArrow, type FleetSort} from './order.js';
 import type {ColumnTotal, FleetRow, FleetTotals} from './rows.js';
+import {cutText} from '../../wrap.js';
 
 /** A cell source: a rig's row, the totals, or the line under the totals that says how many rigs each one sums. */
 export type FleetLine =
@@ -86,7 +87,7 @@ export function rigLabel(row: Pick<FleetRow, 'name' | 'tag'>): string {
 	return row.tag === null ? row.name : `${row.name} ${row.tag}`;
 }
 
-const tail = (text: string, width: number) => (width <= 0 ? '' : text.length <= width ? text : `…${text.slice(-(width - 1))}`);
+const tail = (text: string, width: number) => cutText(text, width, 'start');
 
 /**
  * The rig column's text in `width` columns. A name that is an address (a rig without a worker id) is cut at its start,
@@ -99,7 +100,7 @@ export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width
 	if (row.name === row.where) return tail(row.name, width);
 	if (row.tag === null) return label; // cut at its end by the table
 	const keep = Math.min(row.name.length, Math.max(3, width - 1 - row.tag.length));
-	const name = keep < row.name.length ? `${row.name.slice(0, Math.max(0, keep - 1))}…` : row.name;
+	const name = cutText(row.name, keep);
 	const room = width - name.length - 1;
 	return room < 2 ? name : `${name} ${tail(row.tag, room)}`;
 }

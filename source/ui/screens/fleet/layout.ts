@@ -23,6 +23,15 @@ export type FleetLayout = {
 /** Lines that are not rig rows or events: header, column headings, totals. */
 const FIXED_LINES = 3;
 
+/**
+ * The lines between header and footer at this terminal height, whatever the rigs (the help's, the batch pane's): the
+ * line under the totals only ever takes a line the footer can spare.
+ */
+export function fleetBodyHeight(rows: number): number {
+	const budget = Math.max(1, Math.floor(rows) - 1);
+	return Math.max(1, budget - 1 - (budget >= FIXED_LINES + 2 ? 1 : 0));
+}
+
 /** `countedLine`: the totals have the line under them ("· 2 of 5"). */
 export function computeFleetLayout(columns: number, rows: number, rigCount: number, countedLine = false): FleetLayout {
 	const width = Math.max(1, Math.floor(columns));
@@ -36,7 +45,7 @@ export function computeFleetLayout(columns: number, rows: number, rigCount: numb
 	const rigRows = Math.max(Math.min(1, left), Math.min(left, Math.max(0, rigCount)));
 	left -= rigRows;
 	if (left > 0) eventLines += left;
-	const bodyHeight = Math.max(1, budget - 1 - footerLines);
+	const bodyHeight = fleetBodyHeight(rows);
 	const used = Math.min(budget, fixed + rigRows + eventLines + footerLines);
 	return {columns: width, height: used, rigRows, eventLines, footerLines, countedLines, bodyHeight};
 }

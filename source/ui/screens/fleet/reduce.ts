@@ -20,7 +20,9 @@ import {activeFilterOf, isListMove, moveKey, placeIn, selectedIn, settleIn, star
 import {availability} from './availability.js';
 import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
 import {fleetOrder, LISTED, nextSort, shownSort, type FleetSort} from './order.js';
-import {batchRows, planFleetBatch, type FleetAction, type FleetPlan} from './batch-plan.js';
+import {planFleetBatch, type FleetAction, type FleetPlan} from './batch-plan.js';
+import {batchRows, batchScrollMax} from './batch-lines.js';
+import {fleetBodyHeight} from './layout.js';
 import {rigLabel} from './columns.js';
 
 /** What the fleet keeps while a rig's dashboard is open (and, with prefs, between runs), so Esc comes back to the same table. */
@@ -77,9 +79,15 @@ export type FleetUiState = {
 	 * footer's place until the first key.
 	 */
 	readonly restored: boolean;
-	/** The batch's pane (progress, then each rig's result): its first result line shown, and how many it shows. */
-	readonly batch: {readonly offset: number; readonly rows: number} | null;
+	/**
+	 * The batch's pane (progress, then each rig's result): what it does, and its first screen line shown (a rig's
+	 * result wraps over several: batch-lines.ts).
+	 */
+	readonly batch: FleetBatchPane | null;
 };
+
+/** The batch pane's part of the state. */
+export type FleetBatchPane = {readonly action: FleetAction; readonly offset: number};
 
 export type FleetUiAction =
 	| {readonly type: 'key'; readonly input: string; readonly key: KeyLike}
@@ -203,31 +211,35 @@ function questionStep(state: FleetUiState, plan: FleetPlan, input: string, key: 
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
 	if (outcome === null || !('command' in outcome) || outcome.command !== 'yes') return stateOnly({...state, asking: null});
 	return {
-		state: {...state, asking: null, batch: {offset: 0, rows: batchPaneRows(state, env)}},
+		state: {...state, asking: null, batch: {action: plan.action, offset: 0}},
 		effects: [{command: 'batch', action: plan.action, rigs: plan.rigs}],
 	};
 }
 
-/** The rigs' result lines the batch pane shows in this frame (it takes the table's and the events' place). */
-export function batchPaneRows(state: FleetUiState, env: FleetEnv): number {
-	return batchRows(fleetFrame(state.sort, activeFilter(state), env, state.marked.size > 0).layout.bodyHeight);
+/** The steps ↑↓ and PgUp/PgDn take through the batch pane's lines (a page: the lines it shows). */
+function batchScrollStep(command: string, rows: number): number | null {
+	if (command === 'batchUp') return -1;
+	if (command === 'batchDown') return 1;
+	if (command === 'batchPageUp') return -rows;
+	return command === 'batchPageDown' ? rows : null;
 }
 
-/** The batch's pane: Esc cancels while it runs; once done, Esc or Enter close it; ↑↓ scroll the results. */
-function batchStep(state: FleetUiState, batch: NonNullable<FleetUiState['batch']>, input: string, key: KeyLike, env: FleetEnv): FleetStep {
+/** The batch's pane: Esc cancels while it runs; once done, Esc or Enter close it; ↑↓ PgUp PgDn scroll its lines. */
+function batchStep(state: FleetUiState, batch: FleetBatchPane, input: string, key: KeyLike, env: FleetEnv): FleetStep {
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), input, key);
 	if (outcome === null || !('command' in outcome)) return stateOnly(state);
-	const rows = batchPaneRows(state, env);
-	const most = Math.max(0, (env.batch?.rigs.length ?? 0) - rows);
+	// The pane takes the table's and the events' place: the body.
+	const height = fleetBodyHeight(env.size.rows);
+	const rows = batchRows(height);
+	const most = env.batch ? batchScrollMax(env.batch, batch.action, env.size.columns, height) : 0;
+	const step = batchScrollStep(outcome.command, rows);
+	if (step !== null)
+		return stateOnly({...state, batch: {...batch, offset: Math.max(0, Math.min(most, Math.min(most, batch.offset) + step))}});
 	switch (outcome.command) {
 		case 'batchCancel':
 			return {state, effects: [{command: 'cancelBatch'}]};
 		case 'batchClose':
 			return {state: {...state, batch: null}, effects: [{command: 'closeBatch'}]};
-		case 'batchUp':
-			return stateOnly({...state, batch: {rows, offset: Math.max(0, Math.min(most, batch.offset) - 1)}});
-		case 'batchDown':
-			return stateOnly({...state, batch: {rows, offset: Math.min(most, batch.offset + 1)}});
 		default:
 			return stateOnly(state);
 	}

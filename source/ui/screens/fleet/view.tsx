@@ -299,6 +299,8 @@ export function FleetView({
 							<Wrapped
 								bold
 								{...theme.text('accent')}
+								lines={layout.eventLines}
+								width={columns - 2}
 							>{`${ui.asking.text} — ${SCREEN_KEYMAP.keyOf('yes', 'question')}/${SCREEN_KEYMAP.keyOf('no', 'question')}?`}</Wrapped>
 						</Box>
 					) : (

@@ -219,3 +219,13 @@ test('a terminal too small for a chart says what it needs', async () => {
 	expect(terminal.frame().replaceAll(/\s+/g, ' ')).toContain('terminal too small for the chart — need 30×9');
 	expectFits(terminal, 28, 8);
 });
+
+test('too small even for that sentence (16×5), it is cut at its lines and ends in "…"', async () => {
+	const {terminal} = await showChart({columns: 16, rows: 5});
+	const lines = linesOf(terminal.frame()).filter((line) => line.trim() !== '');
+	const said = lines.filter((line) => /terminal|small|chart/.test(line));
+	expect(said.length).toBeGreaterThan(0);
+	expect(said.at(-1)?.trimEnd()).toMatch(/…$/);
+	expect(terminal.frame()).not.toContain('30×9');
+	expectFits(terminal, 16, 5);
+});

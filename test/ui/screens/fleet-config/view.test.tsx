@@ -10,7 +10,7 @@ import {startSimulator, type Simulator} from '../../../../source/sim/simulator.j
 import {rigReads} from '../../../../source/ui/screens/fleet-config/rigs.js';
 import {ADD_HINT, FleetConfigView} from '../../../../source/ui/screens/fleet-config/view.js';
 import {tempDir} from '../../../config/helpers/fixtures.js';
-import {expectFits, KEYS, renderTerminal} from '../../helpers/terminal.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 const TOKEN = 'fleet-config-view-token-2';
 let sims: Simulator[] = [];
@@ -97,6 +97,16 @@ describe.each([
 	});
 });
 
+test('40×8: a diff that does not fit keeps "(rigs 1–N of 4)" on its title line, the title cut with "…" before it', async () => {
+	const session = await fleet();
+	const terminal = await renderTerminal(<FleetConfigView session={session} onBack={() => {}} onQuit={() => {}} />, {columns: 40, rows: 8});
+	await terminal.waitFor(/not read: rig-gone/);
+	await terminal.press('/huge-pages-jit\r', /› cpu\.huge-pages-jit/);
+	await terminal.press('\r\u0015true\r', /\(rigs 1–\d of 4\)/);
+	expect(linesOf(terminal.frame())[1]).toMatch(/^ cpu\.huge-pages-jit → .*… \(rigs 1–\d of 4\)$/);
+	expectFits(terminal, 40, 8);
+});
+
 describe('a rig whose config cannot be read', () => {
 	/** Two rigs, the second in restricted mode (its config cannot be read), in the view at 80×24. */
 	async function openAndShut() {
@@ -144,6 +154,21 @@ describe('a rig whose config cannot be read', () => {
 		// The keys still start under it, the cursor on the first.
 		expect(terminal.frame()).toMatch(/› api\.id/);
 		expectFits(terminal, 80, 24);
+	});
+
+	test('40×8: the reason cut at its one line ends in "…"; made larger again, it is whole with none', async () => {
+		const {terminal} = await openAndShut();
+		terminal.resize(40, 8);
+		await terminal.waitFor(/^ not read: rig-shut .*…$/m);
+		const line = linesOf(terminal.frame()).find((each) => each.startsWith(' not read:')) ?? '';
+		expect([...line].length).toBeLessThanOrEqual(40);
+		expect(line).toMatch(/^ not read: rig-shut \(.+…$/);
+		const frame = linesOf(terminal.frame());
+		expect(frame.length).toBeLessThanOrEqual(7);
+		for (const each of frame) expect([...each].length).toBeLessThanOrEqual(40);
+		terminal.resize(80, 24);
+		await terminal.waitFor(/needs http\.restricted false and a token\)/);
+		expect(terminal.frame()).not.toMatch(/…/);
 	});
 
 	test("80×24: each rig's diff says why a rig is not changed, whole (wrapped under it), not cut at the edge", async () => {
