@@ -12,9 +12,10 @@ export default defineConfig({
 					exclude: ['test/e2e/**', 'node_modules/**'],
 					setupFiles: ['test/setup.ts'],
 					// Vitest's default is one worker fewer than the cores: one file at a time on CI's two, where many unit
-					// files mostly wait for real polls (a loopback miner at 250 ms) and the e2e run beside them mostly waits
-					// for tmux. Two at a time overlaps those waits (the CI run had reached 15 min 47 s).
-					maxWorkers: 2,
+					// files mostly wait for real polls (a loopback miner at 250 ms) and the e2e runs beside them mostly wait
+					// for tmux. Three at a time overlap those waits: 51 unit files on Node 22, alternating, 47 and 62 s with
+					// two workers, 34 and 36 s with three, 28 and 31 s with four (docs/performance.md, "The CI run's time").
+					maxWorkers: 3,
 					testTimeout: 20_000,
 					hookTimeout: 20_000,
 				},
