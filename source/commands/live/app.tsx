@@ -14,6 +14,8 @@ import {FleetConfigSession} from '../../batch/fleet-config.js';
 import type {RigResult} from '../../batch/types.js';
 import {ADD_HINT, FleetConfigView} from '../../ui/screens/fleet-config/view.js';
 import {lastHourSource} from '../../history/last-hour.js';
+import {rigLabel} from '../../ui/screens/fleet/columns.js';
+import {rigTags} from '../../ui/screens/fleet/rows.js';
 import {startAlerting} from './alerting.js';
 import {minerActions} from './actions.js';
 import type {PrefsFile} from '../../prefs/prefs.js';
@@ -147,12 +149,25 @@ export function startLive(
 			...minerActions(watched, plan.readOnly),
 		};
 	});
+	// The rigs of a batch from the fleet, each named as its row names it ("sim-rig :18462" for one of two sim-rigs on one
+	// host), so its results pane tells them apart as the question before it did.
+	const batchRigs = (rigs: readonly number[]) => {
+		const states = session.miners.map((miner) => miner.monitor.getState());
+		const tags = rigTags(states);
+		return rigs.flatMap((index) => {
+			const miner = session.miners[index];
+			const state = states[index];
+			if (!miner || !state) return [];
+			return [{url: miner.target.url, token: miner.target.token, name: rigLabel({name: state.name, tag: tags[index] ?? null})}];
+		});
+	};
+
 	// The fleet's p and r: a batch (source/batch/) on the rigs asked for; each rig it touched gets the event in its
 	// events log, which the session's recorder writes to the history (as the dashboard's pause), and is polled now.
 	const fleetBatch = (action: 'pause' | 'resume', rigs: readonly number[], signal: AbortSignal) => {
 		const watched = rigs.flatMap((index) => (session.miners[index] ? [session.miners[index]] : []));
 		const batch = new Batch({
-			rigs: watched.map((miner) => ({url: miner.target.url, token: miner.target.token, name: miner.monitor.getState().name})),
+			rigs: batchRigs(rigs),
 			action: {kind: action},
 			signal,
 			dryRun: false,
@@ -200,7 +215,7 @@ export function startLive(
 			fleetConfig?.session.dispose();
 			const watched = rigs.flatMap((index) => (session.miners[index] ? [session.miners[index]] : []));
 			const config = new FleetConfigSession({
-				rigs: watched.map((miner) => ({url: miner.target.url, token: miner.target.token, name: miner.monitor.getState().name})),
+				rigs: batchRigs(rigs),
 				backupDir: session.stateDir === undefined ? defaultBackupDir() : path.join(session.stateDir, 'backups'),
 				addHint: ADD_HINT,
 				onResults(results, what) {

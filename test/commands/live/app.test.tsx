@@ -73,3 +73,29 @@ describe('the config view', () => {
 		expect(reads()).toBe(2);
 	});
 });
+
+describe("the fleet's batches", () => {
+	test('two rigs of one name: the results pane names each as its row does, "twin :PORT", as the question did', async () => {
+		const token = 'twin-batch-token-7c';
+		const sims = await Promise.all(
+			[1, 2].map(async (seed) => own(await startSimulator({dialect: '6', warm: true, token, restricted: false, workerId: 'twin', seed}))),
+		);
+		const session = own(
+			createSession(
+				sims.map((sim) => ({url: sim.url, token, name: 'twin'})),
+				2000,
+			),
+		);
+		session.start();
+		await session.firstPolls(5000);
+		const live = own(startLive(session, plan, [], () => {}));
+		const ports = sims.map((sim) => new URL(sim.url).port);
+		const terminal = await renderTerminal(live.element, {columns: 100, rows: 24});
+		await terminal.waitFor(/2 live/);
+		await terminal.press('*', '2 marked');
+		await terminal.press('p', `pause 2 rigs: twin :${ports[0]}, twin :${ports[1]}`);
+		await terminal.press('y', /pause 2 rigs: 2 paused/);
+		const lines = linesOf(terminal.frame());
+		for (const port of ports) expect(lines.some((line) => new RegExp(`^ ✓ twin :${port} +paused \\(read back\\)`).test(line))).toBe(true);
+	});
+});
