@@ -32,10 +32,15 @@ async function fleet(): Promise<FleetConfigSession> {
 		),
 	);
 	await sims[3]!.stop();
+	return openSession(['rig-one', 'rig-two', 'rig-old', 'rig-gone']);
+}
+
+/** A fleet config session on the simulators, each rig named in turn, with a backup folder of its own; opened. */
+function openSession(names: readonly string[]): FleetConfigSession {
 	const temp = tempDir('rigtop-fleet-config-view-');
 	temps.push(temp);
 	const session = new FleetConfigSession({
-		rigs: sims.map((sim, index) => ({url: sim.url, token: TOKEN, name: ['rig-one', 'rig-two', 'rig-old', 'rig-gone'][index]!})),
+		rigs: sims.map((sim, index) => ({url: sim.url, token: TOKEN, name: names[index]!})),
 		backupDir: path.join(temp.dir, 'backups'),
 		addHint: ADD_HINT,
 		requestTimeoutMs: 1500,
@@ -114,17 +119,7 @@ describe('a rig whose config cannot be read', () => {
 			startSimulator({dialect: '6', token: TOKEN, restricted: false, seed: 1}),
 			startSimulator({dialect: '6', token: TOKEN, restricted: true, seed: 2}),
 		]);
-		const temp = tempDir('rigtop-fleet-config-view-');
-		temps.push(temp);
-		const session = new FleetConfigSession({
-			rigs: sims.map((sim, index) => ({url: sim.url, token: TOKEN, name: ['rig-open', 'rig-shut'][index]!})),
-			backupDir: path.join(temp.dir, 'backups'),
-			addHint: ADD_HINT,
-			requestTimeoutMs: 1500,
-			verifyIntervalMs: 20,
-		});
-		sessions.push(session);
-		void session.open();
+		const session = openSession(['rig-open', 'rig-shut']);
 		const terminal = await renderTerminal(<FleetConfigView session={session} onBack={() => {}} onQuit={() => {}} />, {
 			columns: 80,
 			rows: 24,
