@@ -16,6 +16,8 @@ export type BatchRig = {
 	readonly name: string;
 	/** 'proxy': an xmrig-proxy, as the rigs file or discovery says before it answers (its answer wins). */
 	readonly kind?: 'miner' | 'proxy' | undefined;
+	/** Whose token this is when the user gave none and a running miner's was borrowed ("the command line of process 4242"). */
+	readonly tokenFrom?: string | undefined;
 };
 
 /** What an undo of a rig puts back: the backup its batch apply wrote, if the config is still what that apply left. */

@@ -3,6 +3,7 @@ import {resolveTargets} from '../discovery/discover.js';
 import type {DiscoveryResult, Source, Target} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
 import {NothingToWatchError} from '../errors.js';
+import {borrowedTokenOf} from '../discovery/borrowed-token.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
@@ -92,6 +93,7 @@ export async function resolveSessionTargets(
 			name: target.name,
 			notes: target.notes,
 			kind: target.kind,
+			tokenFrom: borrowedTokenOf(target) ?? undefined,
 		})),
 		demo: null,
 	};

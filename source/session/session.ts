@@ -22,6 +22,8 @@ export type SessionTarget = {
 	readonly kind?: 'miner' | 'proxy' | undefined;
 	/** What discovery found about this miner in particular (its process, its config, its token in clear): its events. */
 	readonly notes?: readonly string[] | undefined;
+	/** Whose token this is when the user gave none and a running miner's was borrowed (discovery/borrowed-token.ts). */
+	readonly tokenFrom?: string | undefined;
 };
 
 /** One watched miner: its client (for config and pause/resume), reader and monitor. */

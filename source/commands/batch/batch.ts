@@ -11,6 +11,7 @@ import type {BatchAction, BatchRig, RigResult, RigStatus} from '../../batch/type
 import {defaultBackupDir} from '../../config/backups.js';
 import {AssignmentError, parseAssignment, type Assignment} from '../../config/edits.js';
 import type {JsonObject} from '../../config/types.js';
+import {borrowedTokenLine, borrowedTokenOf} from '../../discovery/borrowed-token.js';
 import {formatNoneFound} from '../../discovery/where.js';
 import {UsageError} from '../../errors.js';
 import {normalizeMinerUrl} from '../../miner/target.js';
@@ -256,12 +257,16 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 			return 2;
 		}
 
-		rigs = found.targets.map((target) => ({
-			url: target.url,
-			token: target.token,
-			name: target.name ?? hostPort(target.url),
-			...(target.kind === undefined ? {} : {kind: target.kind}),
-		}));
+		rigs = found.targets.map((target) => {
+			const tokenFrom = borrowedTokenOf(target);
+			return {
+				url: target.url,
+				token: target.token,
+				name: target.name ?? hostPort(target.url),
+				...(target.kind === undefined ? {} : {kind: target.kind}),
+				...(tokenFrom === null ? {} : {tokenFrom}),
+			};
+		});
 	} catch (error) {
 		if (error instanceof UsageError) {
 			say(stderr, [`rigtop: ${error.message}`]);
@@ -278,6 +283,13 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 		action = {kind: 'undo', records: await readUndoRecords(backupDir)};
 	} else {
 		action = parsed.action;
+	}
+
+	// A token the user did not give (a running miner's): said before any write, whatever --yes says; a dry run writes nothing.
+	if (!plan.dryRun) {
+		for (const rig of rigs) {
+			if (rig.tokenFrom !== undefined) say(stderr, [`rigtop: ${borrowedTokenLine(rig.tokenFrom, rigs.length > 1 ? rig.name : undefined)}`]);
+		}
 	}
 
 	const controller = new AbortController();

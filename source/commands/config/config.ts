@@ -8,6 +8,7 @@
 import {appliedEvent, type ApplyResult} from '../../config/apply.js';
 import {configGet, configSet, type ScriptedResult} from '../../config/scripted.js';
 import {wordsFor, type ConfigSubject} from '../../config/words.js';
+import {borrowedTokenLine, borrowedTokenOf} from '../../discovery/borrowed-token.js';
 import {formatNoneFound} from '../../discovery/where.js';
 import {MinerClient} from '../../miner/client.js';
 import type {MinerSnapshot} from '../../miner/model.js';
@@ -194,6 +195,9 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 		if (parsed.kind === 'get') {
 			outcome = await configGet({client, tokenGiven, ...known, ...(parsed.path === undefined ? {} : {path: parsed.path})});
 		} else {
+			// A token the user did not give (a running miner's): said before the write, whatever --yes says.
+			const whose = borrowedTokenOf(target);
+			if (whose !== null) print(stderr, [`rigtop: ${borrowedTokenLine(whose)}`]);
 			identity = options.history === false ? null : readIdentity(client);
 			outcome = await configSet({
 				client,

@@ -158,7 +158,15 @@ export function startLive(
 			const miner = session.miners[index];
 			const state = states[index];
 			if (!miner || !state) return [];
-			return [{url: miner.target.url, token: miner.target.token, name: rigLabel({name: state.name, tag: tags[index] ?? null})}];
+			const {tokenFrom} = miner.target;
+			return [
+				{
+					url: miner.target.url,
+					token: miner.target.token,
+					name: rigLabel({name: state.name, tag: tags[index] ?? null}),
+					...(tokenFrom === undefined ? {} : {tokenFrom}),
+				},
+			];
 		});
 	};
 

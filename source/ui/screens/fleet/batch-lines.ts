@@ -42,6 +42,16 @@ function progressParts(
 	progress: RigProgress,
 	action: FleetAction | PaneWords,
 ): {readonly mark: string; readonly text: string; readonly tone: ThemeToken | null} {
+	const parts = statusParts(progress, action);
+	// A token the user did not give (a running miner's) is said on the rig's line from the start, as the shell says it.
+	const {tokenFrom} = progress.rig;
+	return tokenFrom === undefined ? parts : {...parts, text: `${parts.text} · no token given: the one from ${tokenFrom}`};
+}
+
+function statusParts(
+	progress: RigProgress,
+	action: FleetAction | PaneWords,
+): {readonly mark: string; readonly text: string; readonly tone: ThemeToken | null} {
 	if (progress.state !== 'done')
 		return progress.state === 'waiting'
 			? {mark: ' ', text: 'waiting', tone: 'muted'}
