@@ -88,6 +88,10 @@ const cli = meow(
 	  --help, -h, --version
 
 	Exit codes (--once): 0 every miner was read, 1 one could not be, 2 bad usage.
+	Exit codes (a batch, --dry-run too), after one line such as
+	  5 rigs: ok=1 changed=2 skipped=1 failed=0 unreachable=1
+	0 no rig failed (a rig skipped is not its change: a proxy for a miner's key),
+	1 a rig failed, 2 bad usage, 3 none failed but a rig was unreachable.
 
 ${keysHelpLines()
 	.map((line) => `\t${line}`)

@@ -21,7 +21,54 @@ export type PlanOptions = {
 	/** What a refusal says undoes it: "--add adds it", "--yes confirms it" from the shell; the fleet view names its keys. */
 	readonly addHint?: string;
 	readonly confirmHint?: string;
+	/** What the rig is (what it answered): a key only the other kind has is not this rig's to take (skipped). */
+	readonly subject?: 'miner' | 'proxy';
 };
+
+/** Top-level keys only xmrig-proxy has (its config as it writes it): not a miner's. */
+const PROXY_ONLY = new Set([
+	'access-log-file',
+	'access-password',
+	'algo-ext',
+	'bind',
+	'custom-diff',
+	'custom-diff-stats',
+	'mode',
+	'reuse-timeout',
+	'workers',
+]);
+/** Top-level keys only XMRig has (the 6.x sections, 2.x's CPU keys): not an xmrig-proxy's. */
+const MINER_ONLY = new Set([
+	'cpu',
+	'randomx',
+	'opencl',
+	'cuda',
+	'donate-over-proxy',
+	'pause-on-battery',
+	'pause-on-active',
+	'print-time',
+	'health-print-time',
+	'dmi',
+	'autosave',
+	'title',
+	'algo',
+	'asm',
+	'av',
+	'huge-pages',
+	'hw-aes',
+	'cpu-priority',
+	'cpu-affinity',
+	'max-cpu-usage',
+	'safe',
+	'threads',
+]);
+
+/** Whether a key (as typed or planned) is only the other kind's: a miner's for a proxy, a proxy's for a miner. */
+export function otherKindsKey(path: string, subject: 'miner' | 'proxy' | undefined): boolean {
+	if (subject === undefined) return false;
+	const top = path.split('.')[0] ?? '';
+	return subject === 'proxy' ? MINER_ONLY.has(top) : PROXY_ONLY.has(top);
+}
 
 export function countOf(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -35,15 +82,40 @@ export function changeLine(change: PatchChange): string {
 	return diffLine({path: change.path, id, before: change.before, after: change.after, secret: false});
 }
 
-export type Plan = {readonly changes: readonly PatchChange[]} | {readonly skip: string; readonly status: 'skipped' | 'failed'};
+/**
+ * Why a rig is not changed: `other-kind` a key only the other kind has (skipped: not this rig's change), `lacks` a key
+ * of its own kind it lacks (failed unless --add), `api` an http or api key changed unconfirmed, `refused` a value refused.
+ */
+export type PlanWhy = 'other-kind' | 'lacks' | 'api' | 'refused';
 
-/** Refusals every config action shares: a key the rig lacks (without --add), an API key (without --yes). */
-function refusals(changes: readonly PatchChange[], missing: readonly string[], options: PlanOptions): Plan {
-	if (missing.length > 0) return {status: 'skipped', skip: `lacks ${missing.join('; ')}`};
+export type Plan =
+	{readonly changes: readonly PatchChange[]} | {readonly skip: string; readonly status: 'skipped' | 'failed'; readonly why: PlanWhy};
+
+/** The words of a key only the other kind has. */
+function otherKindWords(subject: 'miner' | 'proxy' | undefined): string {
+	return subject === 'proxy' ? "only XMRig's config has" : "only xmrig-proxy's config has";
+}
+
+/**
+ * Refusals every config action shares: keys only the other kind has (skipped), a key the rig lacks (without --add:
+ * failed, the rig should have it), an API key (without --yes).
+ */
+function refusals(changes: readonly PatchChange[], missing: readonly {id: string; said: string}[], options: PlanOptions): Plan {
+	const own = missing.filter((item) => !otherKindsKey(item.id, options.subject));
+	if (own.length > 0) return {status: 'failed', why: 'lacks', skip: `lacks ${own.map((item) => item.said).join('; ')}`};
+	if (missing.length > 0) {
+		return {
+			status: 'skipped',
+			why: 'other-kind',
+			skip: `not for this rig: ${otherKindWords(options.subject)} ${missing.map((item) => item.id).join(', ')}`,
+		};
+	}
+
 	const guarded = changes.filter((change) => isApiGuarded(change.path)).map((change) => formatPath(change.path));
 	if (guarded.length > 0 && !options.confirmApiChanges) {
 		return {
-			status: 'skipped',
+			status: 'failed',
+			why: 'api',
 			skip: `${guarded.join(', ')} can cut rigtop off from the miner's API: ${options.confirmHint ?? '--yes confirms it'}`,
 		};
 	}
@@ -58,19 +130,20 @@ function shownProblem(path: ConfigPath, message: string): string {
 
 export function planSet(assignments: readonly Assignment[], document: ConfigDocument, options: PlanOptions): Plan {
 	let edits = new PendingEdits(document.text);
-	const missing: string[] = [];
+	const missing: {id: string; said: string}[] = [];
 	const problems: string[] = [];
 	const existing = document.entries().map((entry) => entry.id);
 	for (const assignment of assignments) {
 		const path = document.resolve(assignment.path);
 		// --add adds a key under an object the config has (resolve() allows a new last segment), never a whole new branch.
 		if (!path) {
-			missing.push(`${assignment.path}${didYouMean(assignment.path, existing)}`);
+			missing.push({id: assignment.path, said: `${assignment.path}${didYouMean(assignment.path, existing)}`});
 			continue;
 		}
 
-		if (!document.has(path) && !options.addKeys) {
-			missing.push(`${assignment.path} (${options.addHint ?? '--add adds it'})`);
+		if (!document.has(path) && (!options.addKeys || otherKindsKey(assignment.path, options.subject))) {
+			// A key only the other kind has is not added: the rig is skipped, with or without --add.
+			missing.push({id: assignment.path, said: `${assignment.path} (${options.addHint ?? '--add adds it'})`});
 			continue;
 		}
 
@@ -79,7 +152,7 @@ export function planSet(assignments: readonly Assignment[], document: ConfigDocu
 		else problems.push(shownProblem(path, outcome.message));
 	}
 
-	if (problems.length > 0) return {status: 'failed', skip: problems.join('; ')};
+	if (problems.length > 0) return {status: 'failed', why: 'refused', skip: problems.join('; ')};
 	return refusals(
 		edits.list().map((edit) => ({path: edit.path, before: edit.before, after: edit.after})),
 		missing,
@@ -89,17 +162,16 @@ export function planSet(assignments: readonly Assignment[], document: ConfigDocu
 
 export function planPatch(patch: JsonObject, document: ConfigDocument, options: PlanOptions): Plan {
 	const changes = patchChanges(document.value, patch);
-	const missing = options.addKeys
-		? []
-		: changes
-				.filter((change) => change.before === undefined)
-				.map((change) => `${formatPath(change.path)} (${options.addHint ?? '--add adds it'})`);
+	const missing = changes
+		.filter((change) => change.before === undefined)
+		.filter((change) => !options.addKeys || otherKindsKey(formatPath(change.path), options.subject))
+		.map((change) => ({id: formatPath(change.path), said: `${formatPath(change.path)} (${options.addHint ?? '--add adds it'})`}));
 	const problems = changes.flatMap((change) => {
 		if (change.after === undefined) return [];
 		const problem = validate(change.path, change.after, change.before);
 		return problem === null ? [] : [shownProblem(change.path, problem)];
 	});
-	if (problems.length > 0) return {status: 'failed', skip: problems.join('; ')};
+	if (problems.length > 0) return {status: 'failed', why: 'refused', skip: problems.join('; ')};
 	return refusals(changes, missing, options);
 }
 
@@ -108,9 +180,14 @@ export function previewSet(
 	assignments: readonly Assignment[],
 	document: ConfigDocument,
 	options: PlanOptions,
-): {readonly status: 'planned' | 'already' | 'skipped' | 'failed'; readonly reason: string; readonly lines: readonly string[]} {
+): {
+	readonly status: 'planned' | 'already' | 'skipped' | 'failed';
+	readonly reason: string;
+	readonly lines: readonly string[];
+	readonly why?: PlanWhy;
+} {
 	const planned = planSet(assignments, document, options);
-	if ('skip' in planned) return {status: planned.status, reason: planned.skip, lines: []};
+	if ('skip' in planned) return {status: planned.status, reason: planned.skip, lines: [], why: planned.why};
 	if (planned.changes.length === 0) return {status: 'already', reason: 'already so', lines: []};
 	return {status: 'planned', reason: `would change ${countOf(planned.changes.length, 'key')}`, lines: planned.changes.map(changeLine)};
 }

@@ -1,6 +1,6 @@
 /**
- * One rig's part of a batch, in the steps one rig gets today: read what the miner is (down, cannot pause, restricted
- * → skipped), read its config, make only this edit on the whole document, then the safe apply of config/apply.ts
+ * One rig's part of a batch, in the steps one rig gets today: read what the miner is (down → unreachable; a proxy
+ * asked to pause → skipped; restricted, or a miner that cannot pause → failed), read its config, make only this edit on the whole document, then the safe apply of config/apply.ts
  * (conflict check, backup, PUT, read back) — or the pause/resume and its state read back. A cancel stops a rig only
  * before its write goes out; a rig whose write was sent is read back and reported either way.
  */
@@ -107,14 +107,17 @@ async function steps(action: BatchAction, context: Context): Promise<RigResult> 
 	if ('skip' in snapshot) return snapshot.skip;
 	const miner = snapshot.snapshot;
 	const tokenGiven = context.rig.token !== null;
+	const subject = miner.kind === 'proxy' || miner.proxy !== null ? 'proxy' : 'miner';
 	if (action.kind === 'pause' || action.kind === 'resume') {
 		const refusal = controlRefusal(miner, {tokenGiven});
-		if (refusal !== null) return result(context, 'skipped', `cannot ${action.kind}: ${refusal}`, {snapshot: miner});
+		// A proxy has no pause: not its change (skipped); a miner that cannot take it (restricted, no token, too old) failed.
+		if (refusal !== null)
+			return result(context, subject === 'proxy' ? 'skipped' : 'failed', `cannot ${action.kind}: ${refusal}`, {snapshot: miner});
 		return control(action.kind, context, miner);
 	}
 
 	const refusal = configRefusal(miner, {tokenGiven});
-	if (refusal !== null) return result(context, 'skipped', `read-only: ${refusal}`, {snapshot: miner});
+	if (refusal !== null) return result(context, 'failed', `read-only: ${refusal}`, {snapshot: miner});
 	let text: string;
 	try {
 		text = context.options.bases?.get(context.rig.url) ?? (await context.client.getText(CONFIG_ENDPOINT, context.cancel));
@@ -127,8 +130,9 @@ async function steps(action: BatchAction, context: Context): Promise<RigResult> 
 	if (action.kind === 'read') return result(context, 'already', 'config read', {snapshot: miner, config: text});
 	const document = new ConfigDocument(text);
 	if (action.kind === 'undo') return undo(action.records.get(context.rig.url) ?? null, document, context, miner);
+	const planOptions = {...context.options, subject} as const;
 	const planned =
-		action.kind === 'set' ? planSet(action.assignments, document, context.options) : planPatch(action.patch, document, context.options);
+		action.kind === 'set' ? planSet(action.assignments, document, planOptions) : planPatch(action.patch, document, planOptions);
 	if ('skip' in planned) return result(context, planned.status, planned.skip, {snapshot: miner});
 	if (planned.changes.length === 0) return result(context, 'already', 'already so', {snapshot: miner});
 	const diffLines = planned.changes.map((change) => changeLine(change));
@@ -158,7 +162,7 @@ function applyOptions(context: Context, tokenGiven: boolean) {
 	};
 }
 
-/** Reads what the miner is; a rig that does not answer is skipped as down. */
+/** Reads what the miner is; a rig that does not answer is unreachable. */
 async function readSnapshot(context: Context): Promise<{snapshot: MinerSnapshot} | {skip: RigResult}> {
 	if (context.cancel.aborted) return {skip: result(context, 'cancelled', 'not started (cancelled)', {answered: false})};
 	try {
@@ -167,7 +171,7 @@ async function readSnapshot(context: Context): Promise<{snapshot: MinerSnapshot}
 	} catch (error) {
 		if (context.cancel.aborted) return {skip: result(context, 'cancelled', 'cancelled before anything was sent', {answered: false})};
 		if (isMinerError(error) && (error.kind === 'unreachable' || error.kind === 'timeout')) {
-			return {skip: result(context, 'skipped', `down: ${error.message}`, {answered: false})};
+			return {skip: result(context, 'unreachable', `down: ${error.message}`, {answered: false})};
 		}
 
 		const problem = describeConfigError(error, {operation: 'read', tokenGiven: context.rig.token !== null, doing: 'read it'});

@@ -40,7 +40,13 @@ export type BatchAction =
 	/** Only read each rig's config (the fleet config view's first step): a rig read is "already" with its text in `config`. */
 	| {readonly kind: 'read'};
 
-export type RigStatus = 'applied' | 'already' | 'planned' | 'skipped' | 'failed' | 'cancelled';
+/**
+ * What became of a rig, as Ansible's recap counts hosts: applied and planned (dry run) are "changed", already "ok",
+ * skipped a rig the change is not for (a proxy for a miner's key or a pause, a rig with no batch change to undo), failed a
+ * rig that should have taken it and did not (a PUT refused, a restricted API, a miner lacking the key, a read-back that
+ * did not match), unreachable one not reached, cancelled one the user stopped.
+ */
+export type RigStatus = 'applied' | 'already' | 'planned' | 'skipped' | 'failed' | 'unreachable' | 'cancelled';
 
 export type RigResult = {
 	readonly rig: BatchRig;

@@ -67,8 +67,8 @@ describe('a batch', () => {
 			verifyIntervalMs: 20,
 		});
 		expect(results.map((result) => [result.rig.name, result.status])).toEqual([
-			['slow', 'skipped'],
-			['closed', 'skipped'],
+			['slow', 'unreachable'],
+			['closed', 'unreachable'],
 			['ok-0', 'applied'],
 			['ok-1', 'applied'],
 			['ok-2', 'applied'],

@@ -118,11 +118,11 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 		expect(names).toEqual(['rig-6', 'rig-5', 'rig-216', 'rig-214', 'rig-nojit', 'rig-down']);
 		expect(lineOf(result.out, 'rig-6')).toBe('applied  cpu.huge-pages-jit: false → true');
 		expect(lineOf(result.out, 'rig-5')).toBe('applied  cpu.huge-pages-jit: false → true');
-		expect(lineOf(result.out, 'rig-216')).toMatch(/^skipped {2}lacks cpu\.huge-pages-jit(: did you mean [^(]*)?$/);
-		expect(lineOf(result.out, 'rig-214')).toMatch(/^skipped {2}lacks cpu\.huge-pages-jit/);
-		expect(lineOf(result.out, 'rig-nojit')).toBe('skipped  lacks cpu.huge-pages-jit (--add adds it)');
-		expect(lineOf(result.out, 'rig-down')).toMatch(/^skipped {2}down: /);
-		expect(result.out.trimEnd().split('\n').at(-1)).toBe('6 rigs: 2 applied, 4 skipped, 0 failed');
+		expect(lineOf(result.out, 'rig-216')).toMatch(/^failed {2}lacks cpu\.huge-pages-jit(: did you mean [^(]*)?$/);
+		expect(lineOf(result.out, 'rig-214')).toMatch(/^failed {2}lacks cpu\.huge-pages-jit/);
+		expect(lineOf(result.out, 'rig-nojit')).toBe('failed  lacks cpu.huge-pages-jit (--add adds it)');
+		expect(lineOf(result.out, 'rig-down')).toMatch(/^unreachable {2}down: /);
+		expect(result.out.trimEnd().split('\n').at(-1)).toBe('6 rigs: ok=0 changed=2 skipped=0 failed=3 unreachable=1');
 		expect(fleet.v6.configText()).toContain('"huge-pages-jit": true');
 		expect(fleet.v5.configText()).toContain('"huge-pages-jit": true');
 		// Only that key changed on the applied rigs; the others are byte for byte as they were.
@@ -142,7 +142,7 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 		expect(result.code).toBe(0);
 		expect(lineOf(result.out, 'rig-6')).toBe('already so');
 		expect(lineOf(result.out, 'rig-nojit')).toBe('applied  cpu.huge-pages-jit: (absent) → false');
-		expect(result.out.trimEnd().split('\n').at(-1)).toBe('2 rigs: 1 applied, 1 already so, 0 failed');
+		expect(result.out.trimEnd().split('\n').at(-1)).toBe('2 rigs: ok=1 changed=1 skipped=0 failed=0 unreachable=0');
 	});
 
 	it("--dry-run prints each rig's diff and changes nothing", async () => {
@@ -161,7 +161,7 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 		writeFileSync(rigsFile, JSON.stringify([{name: 'rig-6', url: fleet.v6.url}]));
 		const result = await batch(['config', 'set', 'http.restricted=true']);
 		expect(result.code).toBe(1);
-		expect(lineOf(result.out, 'rig-6')).toBe("skipped  http.restricted can cut rigtop off from the miner's API: --yes confirms it");
+		expect(lineOf(result.out, 'rig-6')).toBe("failed  http.restricted can cut rigtop off from the miner's API: --yes confirms it");
 		expect(fleet.v6.configText()).toContain('"restricted": false');
 	});
 
@@ -188,8 +188,8 @@ describe('rigtop config set PATH=VALUE --rigs FILE', () => {
 		]);
 		expect(events.get(fleet.v6.url)?.[0]).toContain(by);
 		expect(events.get(fleet.v5.url)?.[0]).toContain('): applied: read back; backup ');
-		expect(events.get(fleet.v214.url)?.[0]).toContain('): skipped: lacks cpu.huge-pages-jit');
-		expect(events.get(fleet.nojit.url)?.[0]).toContain('): skipped: lacks cpu.huge-pages-jit');
+		expect(events.get(fleet.v214.url)?.[0]).toContain('): failed: lacks cpu.huge-pages-jit');
+		expect(events.get(fleet.nojit.url)?.[0]).toContain('): failed: lacks cpu.huge-pages-jit');
 		// The down rig was never reached: nothing is said about it in its history.
 		expect(events.has(fleet.down.url)).toBe(false);
 	});
@@ -252,11 +252,11 @@ describe('rigtop config apply: refusals', () => {
 		const lacking = path.join(temp.dir, 'lacking.json');
 		writeFileSync(lacking, JSON.stringify({cpu: {'no-such-key': 1}}));
 		const refused = await batch(['config', 'apply', lacking]);
-		expect([refused.code, lineOf(refused.out, 'rig-6')]).toEqual([1, 'skipped  lacks cpu.no-such-key (--add adds it)']);
+		expect([refused.code, lineOf(refused.out, 'rig-6')]).toEqual([1, 'failed  lacks cpu.no-such-key (--add adds it)']);
 		const api = path.join(temp.dir, 'api.json');
 		writeFileSync(api, JSON.stringify({http: {restricted: true}}));
 		const guarded = await batch(['config', 'apply', api]);
-		expect(lineOf(guarded.out, 'rig-6')).toBe("skipped  http.restricted can cut rigtop off from the miner's API: --yes confirms it");
+		expect(lineOf(guarded.out, 'rig-6')).toBe("failed  http.restricted can cut rigtop off from the miner's API: --yes confirms it");
 		// A value refused for a secret key is not echoed (the schema's message quotes the value).
 		const secret = path.join(temp.dir, 'secret.json');
 		writeFileSync(secret, JSON.stringify({http: {'access-token': 918273645}}));
@@ -275,13 +275,13 @@ describe('rigtop pause / resume', () => {
 		expect(result.code).toBe(1);
 		expect(lineOf(result.out, 'rig-6')).toBe('applied  paused (read back)');
 		expect(lineOf(result.out, 'rig-5')).toBe('already paused');
-		expect(lineOf(result.out, 'rig-216')).toMatch(/^skipped {2}cannot pause: XMRig 2\.16\.0-beta has no pause or resume in its API/);
-		expect(lineOf(result.out, 'rig-214')).toMatch(/^skipped {2}cannot pause: XMRig 2\.14\.4 has no pause or resume in its API/);
-		expect(lineOf(result.out, 'rig-down')).toMatch(/^skipped {2}down: /);
+		expect(lineOf(result.out, 'rig-216')).toMatch(/^failed {2}cannot pause: XMRig 2\.16\.0-beta has no pause or resume in its API/);
+		expect(lineOf(result.out, 'rig-214')).toMatch(/^failed {2}cannot pause: XMRig 2\.14\.4 has no pause or resume in its API/);
+		expect(lineOf(result.out, 'rig-down')).toMatch(/^unreachable {2}down: /);
 		const resumed = await batch(['resume', fleet.v6.url, fleet.v5.url], {rigsFile: undefined});
 		expect(resumed.code).toBe(0);
 		expect(resumed.out).toContain('applied  running (read back)');
-		expect(resumed.out.trimEnd().split('\n').at(-1)).toBe('2 rigs: 2 applied, 0 failed');
+		expect(resumed.out.trimEnd().split('\n').at(-1)).toBe('2 rigs: ok=0 changed=2 skipped=0 failed=0 unreachable=0');
 	});
 
 	it('--read-only sends nothing', async () => {
@@ -311,16 +311,16 @@ describe('--json: one JSON document, each rig with its url, name, result and err
 		expect(doc.rigs.map((rig) => [rig.name, rig.result])).toEqual([
 			['rig-6', 'applied'],
 			['rig-5', 'applied'],
-			['rig-216', 'skipped'],
-			['rig-214', 'skipped'],
+			['rig-216', 'failed'],
+			['rig-214', 'failed'],
 			['rig-nojit', 'applied'],
-			['rig-down', 'skipped'],
+			['rig-down', 'unreachable'],
 		]);
 		expect(doc.rigs[0]).toMatchObject({url: fleet.v6.url, ok: true, reason: 'paused (read back)', error: null, sent: true});
 		expect(doc.rigs[2]?.error).toMatch(/^cannot pause: XMRig 2\.16\.0-beta has no pause or resume/);
 		expect(doc.rigs[5]).toMatchObject({url: fleet.down.url, ok: false, sent: false});
 		expect(doc.rigs[5]?.error).toMatch(/^down: /);
-		expect(doc.summary).toEqual({rigs: 6, applied: 3, already: 0, planned: 0, skipped: 3, failed: 0, cancelled: 0});
+		expect(doc.summary).toEqual({rigs: 6, applied: 3, already: 0, planned: 0, skipped: 0, failed: 2, unreachable: 1, cancelled: 0});
 		const resumed = await batch(['resume', fleet.v6.url, fleet.v5.url], {rigsFile: undefined, json: true});
 		expect(resumed.code).toBe(0);
 		expect(parse(resumed.out)).toMatchObject({command: 'resume', ok: true, summary: {rigs: 2, applied: 2}});
@@ -330,7 +330,7 @@ describe('--json: one JSON document, each rig with its url, name, result and err
 		const dry = parse((await batch(['config', 'set', 'cpu.huge-pages-jit=true'], {json: true, dryRun: true})).out);
 		expect(dry).toMatchObject({dryRun: true, ok: false});
 		expect(dry.rigs[0]).toMatchObject({name: 'rig-6', result: 'planned', lines: ['cpu.huge-pages-jit: false → true'], sent: false});
-		expect(dry.rigs[4]).toMatchObject({name: 'rig-nojit', result: 'skipped'});
+		expect(dry.rigs[4]).toMatchObject({name: 'rig-nojit', result: 'failed'});
 		expect(dry.rigs[4]?.error).toMatch(/^lacks cpu\.huge-pages-jit/);
 
 		const set = await batch(['config', 'set', 'cpu.huge-pages-jit=true'], {json: true});

@@ -76,7 +76,7 @@ describe('the fleet config session', () => {
 			['six', 'already', false],
 			['five', 'already', false],
 			['old', 'already', false],
-			['gone', 'skipped', true],
+			['gone', 'unreachable', true],
 		]);
 		expect(reads[3]?.reason).toMatch(/^down: /);
 
@@ -88,8 +88,8 @@ describe('the fleet config session', () => {
 		expect(results).toEqual([
 			['six', 'applied'],
 			['five', 'applied'],
-			['old', 'skipped'],
-			['gone', 'skipped'],
+			['old', 'failed'],
+			['gone', 'unreachable'],
 		]);
 		expect([jit(six), jit(five), jit(old)]).toEqual(['true', 'true', 'missing']);
 		expect(fleet.getState().undoable).toBe(2);

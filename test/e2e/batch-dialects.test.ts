@@ -72,12 +72,12 @@ describe('every dialect in one fleet, built', () => {
 		expect(question).toMatch(/1 cannot: .*2\.14/);
 		expect(question).toMatch(/1 down/);
 		await terminal.send('y', true);
-		const results = await terminal.waitFor(/pause 6 rigs: 3 paused · 3 skipped/, 20_000);
+		const results = await terminal.waitFor(/pause 6 rigs: 3 paused · 2 failed · 1 unreachable/, 20_000);
 		for (const name of ['d-six', 'd-five', 'd-nojit'])
 			expect(lineOf(results, name)).toMatch(new RegExp(`✓ ${name} +paused \\(read back\\)`));
-		expect(lineOf(results, 'd-two')).toMatch(/- d-two +skipped: cannot pause: XMRig 2\.16/);
-		expect(lineOf(results, 'd-old')).toMatch(/- d-old +skipped: cannot pause: XMRig 2\.14/);
-		expect(lineOf(results, 'd-gone')).toMatch(/- d-gone +skipped: down/);
+		expect(lineOf(results, 'd-two')).toMatch(/✗ d-two +failed: cannot pause: XMRig 2\.16/);
+		expect(lineOf(results, 'd-old')).toMatch(/✗ d-old +failed: cannot pause: XMRig 2\.14/);
+		expect(lineOf(results, 'd-gone')).toMatch(/- d-gone +unreachable: down/);
 		expect([await paused(six), await paused(five), await paused(nojit)]).toEqual([true, true, true]);
 		// The two that cannot pause were sent nothing.
 		for (const sim of [two, old]) expect(sim.requests.filter((request) => request.method === 'POST')).toEqual([]);
@@ -87,7 +87,7 @@ describe('every dialect in one fleet, built', () => {
 		await terminal.send('r', true);
 		await terminal.waitFor(/resume 3 rigs: d-six, d-five, d-nojit/);
 		await terminal.send('y', true);
-		const resumed = await terminal.waitFor(/resume 6 rigs: 3 resumed · 3 skipped/, 20_000);
+		const resumed = await terminal.waitFor(/resume 6 rigs: 3 resumed · 2 failed · 1 unreachable/, 20_000);
 		expect(lineOf(resumed, 'd-five')).toMatch(/✓ d-five +running \(read back\)/);
 		expect([await paused(six), await paused(five), await paused(nojit)]).toEqual([false, false, false]);
 		await terminal.send('Escape');
@@ -102,9 +102,9 @@ describe('every dialect in one fleet, built', () => {
 		expect(set.code).toBe(1);
 		expect(lineOf(set.stdout, 'd-six')).toMatch(/applied {2}cpu\.huge-pages-jit: false → true$/);
 		expect(lineOf(set.stdout, 'd-five')).toMatch(/applied {2}cpu\.huge-pages-jit: false → true$/);
-		for (const name of ['d-two', 'd-old', 'd-nojit']) expect(lineOf(set.stdout, name)).toMatch(/skipped {2}lacks cpu\.huge-pages-jit/);
-		expect(lineOf(set.stdout, 'd-gone')).toMatch(/skipped {2}down: /);
-		expect(set.stdout.trimEnd().split('\n').at(-1)).toBe('6 rigs: 2 applied, 4 skipped, 0 failed');
+		for (const name of ['d-two', 'd-old', 'd-nojit']) expect(lineOf(set.stdout, name)).toMatch(/failed {2}lacks cpu\.huge-pages-jit/);
+		expect(lineOf(set.stdout, 'd-gone')).toMatch(/unreachable {2}down: /);
+		expect(set.stdout.trimEnd().split('\n').at(-1)).toBe('6 rigs: ok=0 changed=2 skipped=0 failed=3 unreachable=1');
 		expect(JSON.parse(six.configText()).cpu['huge-pages-jit']).toBe(true);
 
 		const patch = path.join(scene.dir, 'patch.json');
@@ -112,40 +112,43 @@ describe('every dialect in one fleet, built', () => {
 		const applied = await rigtop(['config', 'apply', patch, '--rigs', rigs]);
 		expect(applied.code).toBe(1);
 		expect(lineOf(applied.stdout, 'd-five')).toMatch(/applied {2}cpu\.huge-pages-jit: true → false$/);
-		expect(lineOf(applied.stdout, 'd-nojit')).toMatch(/skipped {2}lacks cpu\.huge-pages-jit/);
+		expect(lineOf(applied.stdout, 'd-nojit')).toMatch(/failed {2}lacks cpu\.huge-pages-jit/);
 		// The rigs that can, by address: every one applied (already so), exit 0.
 		const token = ['--token-file', path.join(scene.dir, 'token')];
 		const again = await rigtop(['config', 'apply', patch, six.url, five.url, ...token]);
 		expect(again.code).toBe(0);
-		expect(again.stdout.trimEnd().split('\n').at(-1)).toBe('2 rigs: 0 applied, 2 already so, 0 failed');
+		expect(again.stdout.trimEnd().split('\n').at(-1)).toBe('2 rigs: ok=2 changed=0 skipped=0 failed=0 unreachable=0');
 
 		const pausedAll = await rigtop(['pause', '--rigs', rigs]);
 		expect(pausedAll.code).toBe(1);
 		expect(lineOf(pausedAll.stdout, 'd-six')).toMatch(/applied {2}paused \(read back\)/);
-		expect(lineOf(pausedAll.stdout, 'd-two')).toMatch(/skipped {2}cannot pause: XMRig 2\.16/);
-		expect(lineOf(pausedAll.stdout, 'd-gone')).toMatch(/skipped {2}down: /);
+		expect(lineOf(pausedAll.stdout, 'd-two')).toMatch(/failed {2}cannot pause: XMRig 2\.16/);
+		expect(lineOf(pausedAll.stdout, 'd-gone')).toMatch(/unreachable {2}down: /);
 		// Each rig the batch touched has its event in the history, read by another rigtop process.
 		const [, , two] = sims as [Simulator, Simulator, Simulator];
 		const history = await rigtop(['history', six.url]);
 		expect(history.stdout).toMatch(/batch pause \(rigtop pid \d+ on [^,]+, 6 rigs\): applied: paused \(read back\)/);
 		const twoHistory = await rigtop(['history', two.url]);
-		expect(twoHistory.stdout).toMatch(/batch pause \(rigtop pid \d+ on [^,]+, 6 rigs\): skipped: cannot pause: XMRig 2\.16/);
+		expect(twoHistory.stdout).toMatch(/batch pause \(rigtop pid \d+ on [^,]+, 6 rigs\): failed: cannot pause: XMRig 2\.16/);
 		const json = await rigtop(['resume', '--rigs', rigs, '--json']);
 		expect(json.code).toBe(1);
 		const document = JSON.parse(json.stdout) as {rigs: {name: string; url: string; result: string; error: string | null}[]};
 		expect(document.rigs.map((rig) => [rig.name, rig.result])).toEqual([
 			['d-six', 'applied'],
 			['d-five', 'applied'],
-			['d-two', 'skipped'],
-			['d-old', 'skipped'],
+			['d-two', 'failed'],
+			['d-old', 'failed'],
 			['d-nojit', 'applied'],
-			['d-gone', 'skipped'],
+			['d-gone', 'unreachable'],
 		]);
 		expect(document.rigs[3]?.error).toMatch(/^cannot resume: XMRig 2\.14/);
 		const pausedTwo = await rigtop(['pause', six.url, five.url, ...token]);
 		expect(pausedTwo.code).toBe(0);
 		const resumedTwo = await rigtop(['resume', six.url, five.url, ...token]);
-		expect([resumedTwo.code, resumedTwo.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, '2 rigs: 2 applied, 0 failed']);
+		expect([resumedTwo.code, resumedTwo.stdout.trimEnd().split('\n').at(-1)]).toEqual([
+			0,
+			'2 rigs: ok=0 changed=2 skipped=0 failed=0 unreachable=0',
+		]);
 		const usage = await rigtop(['pause', '--rigs', path.join(scene.dir, 'none.json')]);
 		expect(usage.code).toBe(2);
 	});

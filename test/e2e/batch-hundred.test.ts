@@ -80,7 +80,7 @@ describe('a batch against 100 simulated rigs, built', () => {
 		lines.slice(0, RIGS).forEach((line, index) => {
 			expect(line).toBe(`rig-${String(index + 1).padStart(3, '0')}  applied  paused (read back)`);
 		});
-		expect(lines.at(-1)).toBe(`${RIGS} rigs: ${RIGS} applied, 0 failed`);
+		expect(lines.at(-1)).toBe(`${RIGS} rigs: ok=0 changed=${RIGS} skipped=0 failed=0 unreachable=0`);
 		expect(await pausedCount()).toBe(RIGS);
 
 		const resumed = await timed(['resume', '--rigs', rigs, '--json']);
@@ -95,7 +95,7 @@ describe('a batch against 100 simulated rigs, built', () => {
 		const setLines = set.stdout.trimEnd().split('\n');
 		expect(setLines).toHaveLength(RIGS + 1);
 		for (const line of setLines.slice(0, RIGS)) expect(line).toMatch(/^rig-\d{3} {2}applied {2}cpu\.huge-pages-jit: false → true$/);
-		expect(setLines.at(-1)).toBe(`${RIGS} rigs: ${RIGS} applied, 0 failed`);
+		expect(setLines.at(-1)).toBe(`${RIGS} rigs: ok=0 changed=${RIGS} skipped=0 failed=0 unreachable=0`);
 		expect(sims.every((sim) => (JSON.parse(sim.configText()) as {cpu: Record<string, unknown>}).cpu['huge-pages-jit'] === true)).toBe(true);
 	}, 300_000);
 });

@@ -56,16 +56,16 @@ describe('rigtop config set … --rigs FILE, built', () => {
 		// One miner by its address: the same diff, nothing sent (it was refused as bad usage).
 		const one = await rigtop(['config', 'set', 'cpu.huge-pages=false', six.url, '--dry-run']);
 		expect([one.code, one.stdout.split('\n')[1]?.trim()]).toEqual([0, 'cpu.huge-pages: true → false']);
-		expect(one.stdout).toContain('1 rig: 0 applied, 1 would change, 0 failed');
+		expect(one.stdout).toContain('1 rig: ok=0 changed=1 skipped=0 failed=0 unreachable=0');
 		expect(six.configText()).toBe(original);
 
 		const applied = await rigtop(['config', 'set', 'cpu.huge-pages=false', '--rigs', rigs]);
 		expect(applied.code).toBe(1);
 		const lines = applied.stdout.trimEnd().split('\n');
 		expect(lines[0]).toBe('six   applied  cpu.huge-pages: true → false');
-		expect(lines[1]).toMatch(/^old {3}skipped {2}lacks cpu\.huge-pages/);
-		expect(lines[2]).toMatch(/^gone {2}skipped {2}down: /);
-		expect(lines.at(-1)).toBe('3 rigs: 1 applied, 2 skipped, 0 failed');
+		expect(lines[1]).toMatch(/^old {3}failed {2}lacks cpu\.huge-pages/);
+		expect(lines[2]).toMatch(/^gone {2}unreachable {2}down: /);
+		expect(lines.at(-1)).toBe('3 rigs: ok=0 changed=1 skipped=0 failed=1 unreachable=1');
 		expect(six.configText()).toBe(original.replace('"huge-pages": true', '"huge-pages": false'));
 
 		const undone = await rigtop(['config', 'undo', '--rigs', rigs]);
@@ -76,7 +76,7 @@ describe('rigtop config set … --rigs FILE, built', () => {
 		expect(paused.code).toBe(1);
 		expect(paused.stdout.split('\n').slice(0, 2)).toEqual([
 			'six   applied  paused (read back)',
-			'old   skipped  cannot pause: XMRig 2.14.4 has no pause or resume in its API (they came in XMRig 2.99.6)',
+			'old   failed  cannot pause: XMRig 2.14.4 has no pause or resume in its API (they came in XMRig 2.99.6)',
 		]);
 		const resumed = await rigtop(['resume', six.url]);
 		expect([resumed.code, resumed.stdout.split('\n')[0]]).toEqual([0, '127.0.0.1:' + String(six.port) + '  applied  running (read back)']);

@@ -56,7 +56,7 @@ describe('the fleet sets one config key on the marked rigs, in a real terminal',
 		await terminal.send('\r', true);
 		await terminal.waitFor(/the new value for 4 marked rigs/);
 		await terminal.send('\u0015true\r', true);
-		const diff = await terminal.waitFor(/cpu\.huge-pages-jit → true on 4 rigs: 2 change · 1 lacks it · 1 skipped/);
+		const diff = await terminal.waitFor(/cpu\.huge-pages-jit → true: changes 2 of 4 rigs · 1 lacks it · 1 skipped/);
 		expect(rowOf(diff, 'c-six')).toMatch(/c-six +cpu\.huge-pages-jit: false → true/);
 		expect(rowOf(diff, 'c-five')).toMatch(/c-five +cpu\.huge-pages-jit: false → true/);
 		expect(rowOf(diff, 'c-old')).toMatch(/c-old +lacks cpu\.huge-pages-jit/);
@@ -67,13 +67,13 @@ describe('the fleet sets one config key on the marked rigs, in a real terminal',
 		await terminal.send('y', true);
 		// The results, and u once the batch's undo records are kept.
 		const applied = await terminal.waitFor(
-			(screen) => /cpu\.huge-pages-jit → true on 4 rigs: 2 applied · 2 skipped/.test(screen) && /u undo/.test(screen),
+			(screen) => /cpu\.huge-pages-jit → true on 4 rigs: 2 applied · 1 failed · 1 unreachable/.test(screen) && /u undo/.test(screen),
 			15_000,
 		);
 		expect(rowOf(applied, 'c-six')).toMatch(/✓ c-six +cpu\.huge-pages-jit: false → true \(read back\)/);
 		expect(rowOf(applied, 'c-five')).toMatch(/✓ c-five +cpu\.huge-pages-jit: false → true \(read back\)/);
-		expect(rowOf(applied, 'c-old')).toMatch(/- c-old +skipped: lacks cpu\.huge-pages-jit/);
-		expect(rowOf(applied, 'c-gone')).toMatch(/- c-gone +skipped: down: /);
+		expect(rowOf(applied, 'c-old')).toMatch(/✗ c-old +failed: lacks cpu\.huge-pages-jit/);
+		expect(rowOf(applied, 'c-gone')).toMatch(/- c-gone +unreachable: down: /);
 		expect([jit(six), jit(five), jit(old)]).toEqual(['true', 'true', 'missing']);
 
 		// u asks, y undoes: each rig's own backup, each with its own conflict check.

@@ -64,11 +64,13 @@ describe('the fleet in a real terminal', () => {
 		await terminal.send('C-u');
 		await terminal.send('true', true);
 		await terminal.send('Enter');
-		await terminal.waitFor(/cpu\.huge-pages-jit → true on 2 rigs/);
+		await terminal.waitFor(/cpu\.huge-pages-jit → true: changes \d of 2 rigs/);
 		await terminal.send('q', true);
 		await terminal.waitFor(/back to the fleet without applying cpu\.huge-pages-jit → true to 2 rigs\? y\/n/);
 		await terminal.send('n', true);
-		await terminal.waitFor((screen) => /cpu\.huge-pages-jit → true on 2 rigs/.test(screen) && !screen.includes('without applying'));
+		await terminal.waitFor(
+			(screen) => /cpu\.huge-pages-jit → true: changes \d of 2 rigs/.test(screen) && !screen.includes('without applying'),
+		);
 		await terminal.send('qy', true);
 		await terminal.waitFor(/2 rigs · 2 marked/);
 	});

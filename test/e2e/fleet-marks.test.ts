@@ -90,8 +90,8 @@ describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 		await terminal.send('*p', true);
 		await terminal.waitFor(/pause no rig; 12 cannot/);
 		await terminal.send('y', true);
-		// Each 2.14 is skipped, and why wraps under it: 24 lines, more than the pane's.
-		const top = await terminal.waitFor(/pause 12 rigs: 12 skipped \(lines 1–\d+ of 24\)/, 10_000);
+		// Each 2.14 failed (a miner that cannot pause), and why wraps under it: 24 lines, more than the pane's.
+		const top = await terminal.waitFor(/pause 12 rigs: 12 failed \(lines 1–\d+ of 24\)/, 10_000);
 		expect(top).not.toContain('old-12');
 		expect(top).toMatch(/↑↓ scroll/);
 
@@ -99,7 +99,7 @@ describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 		const bottom = await terminal.waitFor(/\(lines \d+–24 of 24\)/);
 		const lines = bottom.split('\n');
 		const at = lines.findIndex((line) => line.includes('old-12'));
-		expect(lines[at]).toMatch(/^ - old-12 +skipped: cannot pause: XMRig 2\.14\.4 has no pause or resume in its API$/);
+		expect(lines[at]).toMatch(/^ ✗ old-12 +failed: cannot pause: XMRig 2\.14\.4 has no pause or resume in its API$/);
 		expect(lines[at + 1]?.trim()).toBe('(they came in XMRig 2.99.6)');
 		// Nothing past the pane: the footer follows the last result.
 		expect(lines[at + 2]).toMatch(/^ ↑↓ scroll/);

@@ -58,6 +58,7 @@ const STATUS_WORDS: Readonly<Record<RigStatus, string>> = {
 	planned: 'would change',
 	skipped: 'skipped',
 	failed: 'failed',
+	unreachable: 'unreachable',
 	cancelled: 'cancelled',
 };
 
@@ -149,6 +150,7 @@ const RESULT_WORDS: Readonly<Record<RigStatus, string>> = {
 	planned: 'planned',
 	skipped: 'skipped',
 	failed: 'failed',
+	unreachable: 'unreachable',
 	cancelled: 'cancelled',
 };
 
@@ -165,7 +167,8 @@ export function batchJson(results: readonly RigResult[], what: string, dryRun: b
 		dryRun,
 		ok: allWell(results),
 		rigs: results.map((result) => {
-			const well = result.status === 'applied' || result.status === 'already' || result.status === 'planned';
+			// A rig skipped (the change is not its) is well: it is no error.
+			const well = result.status === 'applied' || result.status === 'already' || result.status === 'planned' || result.status === 'skipped';
 			return {
 				url: result.rig.url,
 				name: result.rig.name,
@@ -181,7 +184,39 @@ export function batchJson(results: readonly RigResult[], what: string, dryRun: b
 			rigs: results.length,
 			...Object.fromEntries((Object.keys(RESULT_WORDS) as RigStatus[]).map((status) => [RESULT_WORDS[status], count(status)])),
 		},
+		recap: recapOf(results),
 	};
+}
+
+/** The rigs counted as Ansible's recap counts hosts (types.ts, RigStatus); a cancelled rig is counted apart. */
+export type Recap = {
+	readonly ok: number;
+	readonly changed: number;
+	readonly skipped: number;
+	readonly failed: number;
+	readonly unreachable: number;
+	readonly cancelled: number;
+};
+
+export function recapOf(results: readonly RigResult[]): Recap {
+	const count = (...statuses: RigStatus[]) => results.filter((result) => statuses.includes(result.status)).length;
+	return {
+		ok: count('already'),
+		changed: count('applied', 'planned'),
+		skipped: count('skipped'),
+		failed: count('failed'),
+		unreachable: count('unreachable'),
+		cancelled: count('cancelled'),
+	};
+}
+
+/**
+ * The exit code of a batch, dry run or not: 1 when a rig failed (or the batch was cancelled before a rig's end), else 3
+ * when a rig was not reached, else 0 (rigs skipped, the change not being theirs, fail nothing). 2 is bad usage.
+ */
+export function recapExitCode(recap: Recap): number {
+	if (recap.failed > 0 || recap.cancelled > 0) return 1;
+	return recap.unreachable > 0 ? 3 : 0;
 }
 
 /** "already paused", "would change 2 keys", "not started (cancelled)": the reason alone says what became of the rig. */
@@ -189,17 +224,16 @@ function saysItAll(result: RigResult): boolean {
 	return result.status === 'already' || result.status === 'planned' || result.reason === 'not started (cancelled)';
 }
 
-function summaryLine(results: readonly RigResult[]): string {
-	const count = (status: RigStatus) => results.filter((result) => result.status === status).length;
-	const parts = (['applied', 'already', 'planned', 'skipped', 'failed', 'cancelled'] as const)
-		.filter((status) => count(status) > 0 || status === 'applied' || status === 'failed')
-		.map((status) => `${count(status)} ${STATUS_WORDS[status]}`);
-	return `${results.length} ${results.length === 1 ? 'rig' : 'rigs'}: ${parts.join(', ')}`;
+/** "5 rigs: ok=1 changed=2 skipped=1 failed=0 unreachable=1" (and " cancelled=N" when the batch was cancelled). */
+export function summaryLine(results: readonly RigResult[]): string {
+	const recap = recapOf(results);
+	const counts = `ok=${recap.ok} changed=${recap.changed} skipped=${recap.skipped} failed=${recap.failed} unreachable=${recap.unreachable}`;
+	return `${results.length} ${results.length === 1 ? 'rig' : 'rigs'}: ${counts}${recap.cancelled > 0 ? ` cancelled=${recap.cancelled}` : ''}`;
 }
 
-/** Every rig applied, already was so, or (dry run) would change: nothing went wrong. */
+/** Nothing failed, none unreachable, none cancelled (skipped rigs are well: the change was not theirs). */
 function allWell(results: readonly RigResult[]): boolean {
-	return results.every((result) => result.status === 'applied' || result.status === 'already' || result.status === 'planned');
+	return recapExitCode(recapOf(results)) === 0;
 }
 
 export const run: Command<BatchPlan> = async (plan) => runBatchCommand(plan);
@@ -321,7 +355,7 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 	if (!plan.dryRun) await keepRecords(results, parsed.what, plan, backupDir, (line) => say(stderr, [`rigtop: ${line}`]));
 	if (plan.json) stdout.write(`${JSON.stringify(batchJson(results, parsed.what, plan.dryRun), null, 2)}\n`);
 	else say(stdout, reportLines(results));
-	return allWell(results) ? 0 : 1;
+	return recapExitCode(recapOf(results));
 }
 
 /** The undo records of the rigs written to, and each touched rig's history event; a problem is one line, the outcome stands. */

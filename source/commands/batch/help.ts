@@ -17,11 +17,16 @@ export const BATCH_USAGE = [
 	"  objects merge, lists replace. --dry-run prints each rig's diff and changes",
 	'  nothing; --parallel N rigs at once (default 8); --add adds keys a rig lacks;',
 	'  --yes confirms http.*/api.* changes; Ctrl+C cancels (a rig already written is',
-	"  read back). One line per rig, in the rigs file's order, then a summary; --json",
+	"  read back). One line per rig, in the rigs file's order, then a summary as",
+	"  Ansible's recap counts rigs:",
+	'    5 rigs: ok=1 changed=2 skipped=1 failed=0 unreachable=1',
+	'  ok: already so; changed: applied (or would change); skipped: not its change',
+	"  (a proxy for a miner's key or a pause); failed: should have taken it and did",
+	'  not (refused, restricted, a miner lacking the key, not read back). --json',
 	"  prints one JSON document instead: each rig's url, name, result and error.",
 	'',
-	'  Exit codes: 0 every rig applied (or already was so), 1 one did not,',
-	'  2 bad usage.',
+	'  Exit codes, --dry-run too: 0 no rig failed, 1 a rig failed (or Ctrl+C),',
+	'  2 bad usage, 3 none failed but a rig was unreachable.',
 ];
 
 /** The usage, one line each, ending in a newline. */

@@ -17,7 +17,14 @@ export type RigRead = {
 	readonly status: RigStatus;
 	/** Why there is no config ("down: …"), or "config read". */
 	readonly reason: string;
+	/** What the rig said it is: a key only the other kind has is not its (skipped, never added). */
+	readonly subject?: 'miner' | 'proxy' | undefined;
 };
+
+function subjectOf(result: RigResult): 'miner' | 'proxy' | undefined {
+	if (result.snapshot) return result.snapshot.kind === 'proxy' || result.snapshot.proxy !== null ? 'proxy' : 'miner';
+	return result.rig.kind;
+}
 
 /** A key any rig has: the values the rigs have, most rigs first, and how many rigs read lack it. */
 export type KeyRow = {
@@ -34,11 +41,12 @@ export type KeyRow = {
 /** Each read as a document (a config that does not parse is this rig's failure). */
 export function rigReads(results: readonly RigResult[]): readonly RigRead[] {
 	return results.map((result) => {
-		if (result.config === undefined) return {rig: result.rig, document: null, status: result.status, reason: result.reason};
+		const subject = subjectOf(result);
+		if (result.config === undefined) return {rig: result.rig, document: null, status: result.status, reason: result.reason, subject};
 		try {
-			return {rig: result.rig, document: new ConfigDocument(result.config), status: result.status, reason: result.reason};
+			return {rig: result.rig, document: new ConfigDocument(result.config), status: result.status, reason: result.reason, subject};
 		} catch (error) {
-			return {rig: result.rig, document: null, status: 'failed', reason: error instanceof Error ? error.message : String(error)};
+			return {rig: result.rig, document: null, status: 'failed', reason: error instanceof Error ? error.message : String(error), subject};
 		}
 	});
 }
@@ -120,15 +128,22 @@ export function diffPlan(reads: readonly RigRead[], assignment: Assignment, addK
 		}
 
 		// The http.* / api.* question is the view's (asked twice before the apply): not a refusal here.
-		const preview = previewSet([assignment], read.document, {addKeys, confirmApiChanges: true, addHint});
+		const preview = previewSet([assignment], read.document, {
+			addKeys,
+			confirmApiChanges: true,
+			addHint,
+			...(read.subject === undefined ? {} : {subject: read.subject}),
+		});
 		const kind =
 			preview.status === 'planned'
 				? 'change'
 				: preview.status === 'already'
 					? 'already'
-					: preview.status === 'skipped'
+					: preview.why === 'lacks'
 						? 'lacks'
-						: 'failed';
+						: preview.status === 'skipped'
+							? 'skipped'
+							: 'failed';
 		counts[kind]++;
 		const text = kind === 'change' ? preview.lines.join('; ') : kind === 'failed' ? `refused: ${preview.reason}` : preview.reason;
 		return {name, kind, text};

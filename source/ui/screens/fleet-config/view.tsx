@@ -48,15 +48,15 @@ const YES_NO = `${SCREEN_KEYMAP.keyOf('yes', 'question')}/${SCREEN_KEYMAP.keyOf(
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** "cpu.huge-pages-jit → true on 8 rigs: 5 change · 2 already so · 1 lacks it · 1 skipped". */
+/** "cpu.huge-pages-jit → true: changes 5 of 8 rigs · 2 already so · 1 lacks it · 1 skipped": the rigs said once. */
 export function diffTitle(plan: DiffPlan, id: string, value: string): string {
 	const {counts} = plan;
-	const parts = [`${counts.change} change`];
+	const parts = [`changes ${counts.change === 0 ? 'none' : counts.change} of ${count(plan.rigs.length, 'rig')}`];
 	if (counts.already > 0) parts.push(`${counts.already} already so`);
 	if (counts.lacks > 0) parts.push(`${counts.lacks} ${counts.lacks === 1 ? 'lacks' : 'lack'} it`);
 	if (counts.skipped > 0) parts.push(`${counts.skipped} skipped`);
 	if (counts.failed > 0) parts.push(`${counts.failed} refused`);
-	return `${id} → ${value} on ${count(plan.rigs.length, 'rig')}: ${parts.join(' · ')}`;
+	return `${id} → ${value}: ${parts.join(' · ')}`;
 }
 
 /** The line under the diff: what y does, what a does. */

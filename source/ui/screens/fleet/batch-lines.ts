@@ -16,6 +16,7 @@ const STATUS: Readonly<Record<RigStatus, {readonly mark: string; readonly word: 
 	planned: {mark: '·', word: 'planned: ', tone: 'info'},
 	skipped: {mark: '-', word: 'skipped: ', tone: 'warn'},
 	failed: {mark: '✗', word: 'failed: ', tone: 'error'},
+	unreachable: {mark: '-', word: 'unreachable: ', tone: 'warn'},
 	cancelled: {mark: '⊘', word: 'cancelled: ', tone: 'warn'},
 };
 

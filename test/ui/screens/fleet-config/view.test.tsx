@@ -76,11 +76,11 @@ describe.each([
 
 		await terminal.press('/huge-pages-jit\r', /match 1 of 1/);
 		expect(rowOf(terminal.frame(), '› cpu.huge-pages-jit')).toMatch(/false on 2, missing on 1/);
-		await terminal.press('\r\u0015true\r', /cpu\.huge-pages-jit → true on 4 rigs: 2 change · 1 lacks it · 1 skipped/);
+		await terminal.press('\r\u0015true\r', /cpu\.huge-pages-jit → true: changes 2 of 4 rigs · 1 lacks it · 1 skipped/);
 		expect(rowOf(terminal.frame(), 'rig-old')).toMatch(/lacks cpu\.huge-pages-jit/);
 		expect(terminal.frame()).toMatch(/y: apply to 2 rigs/);
 
-		await terminal.press('y', /2 applied · 2 skipped/);
+		await terminal.press('y', /2 applied · 1 failed · 1 unreachable/);
 		expect(rowOf(terminal.frame(), 'rig-one')).toMatch(/✓ rig-one +cpu\.huge-pages-jit: false → true \(read back\)/);
 		expect(sims.slice(0, 2).map((sim) => sim.configText().includes('"huge-pages-jit": true'))).toEqual([true, true]);
 
@@ -170,7 +170,7 @@ describe('a rig whose config cannot be read', () => {
 		// Seen at 80×24: "rig-shut  skipped: read-only: the miner's API is restricted: reading its con…", its fix cut off.
 		const {session, terminal} = await openAndShut();
 		await terminal.press('/huge-pages-jit\r', /match 1 of 1/);
-		await terminal.press('\r\u0015true\r', /cpu\.huge-pages-jit → true on 2 rigs/);
+		await terminal.press('\r\u0015true\r', /cpu\.huge-pages-jit → true: changes \d of 2 rigs/);
 		const shut = rigReads(session.getState().reads ?? []).find((read) => read.rig.name === 'rig-shut');
 		expect(shut?.document).toBeNull();
 		const reason = `${shut?.status === 'failed' ? 'failed' : 'skipped'}: ${shut?.reason ?? ''}`;

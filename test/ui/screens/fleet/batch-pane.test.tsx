@@ -84,7 +84,7 @@ describe('batchLines', () => {
 
 describe('the batch pane scrolls by the lines it draws (a long result wraps over several)', () => {
 	const TOKEN = 'batch-pane-token-7c';
-	const reason = 'skipped: cannot pause: XMRig 2.14.4 has no pause or resume in its API (they came in XMRig 2.99.6)';
+	const reason = 'failed: cannot pause: XMRig 2.14.4 has no pause or resume in its API (they came in XMRig 2.99.6)';
 	let sims: Simulator[] = [];
 	let watched: WatchedMiner[] = [];
 	afterEach(async () => {
@@ -142,7 +142,7 @@ describe('the batch pane scrolls by the lines it draws (a long result wraps over
 		await terminal.waitFor(/old-08 +live/);
 		await terminal.press('*', '8 marked');
 		await terminal.press('p', /pause no rig; 8 cannot/);
-		await terminal.press('y', /pause 8 rigs: 8 skipped/);
+		await terminal.press('y', /pause 8 rigs: 8 failed/);
 		const first = linesOf(terminal.frame());
 		expect(first.some((line) => line.includes('old-08'))).toBe(false);
 		expect(first.at(-1)).toMatch(/↑↓ scroll/);
@@ -150,7 +150,7 @@ describe('the batch pane scrolls by the lines it draws (a long result wraps over
 		// Each rig's reason wraps under it: more lines than the pane shows, every one reached by the keys.
 		await terminal.press(`jjj${KEYS.pageDown}${KEYS.pageDown}${KEYS.pageDown}`, /old-08[^]*2\.99\.6\)\n ↑↓ scroll/);
 		const last = linesOf(terminal.frame());
-		expect(fromRig(last, 'old-08')).toMatch(new RegExp(`^- old-08 +${reason.replaceAll(/[().]/g, '\\$&')} ↑↓ scroll`));
+		expect(fromRig(last, 'old-08')).toMatch(new RegExp(`^✗ old-08 +${reason.replaceAll(/[().]/g, '\\$&')} ↑↓ scroll`));
 		// The title says which lines are shown: the last ones.
 		const [, from, to, total] = /\(lines (\d+)–(\d+) of (\d+)\)$/.exec(last[1] ?? '') ?? [];
 		expect(Number(total)).toBeGreaterThanOrEqual(16);
@@ -161,14 +161,14 @@ describe('the batch pane scrolls by the lines it draws (a long result wraps over
 
 		// Back to the top, by the page and line by line.
 		await terminal.press(`${KEYS.pageUp}${KEYS.pageUp}${KEYS.pageUp}k`, `(lines 1–`);
-		expect(fromRig(linesOf(terminal.frame()), 'old-01')).toMatch(/^- old-01 +skipped: cannot pause/);
+		expect(fromRig(linesOf(terminal.frame()), 'old-01')).toMatch(/^✗ old-01 +failed: cannot pause/);
 	});
 
 	test('made smaller while open (80×24 to 40×10), the pane scrolls at the new size without a key first', async () => {
 		const terminal = await renderTerminal(await oldRigs(), {columns: 80, rows: 24});
 		await terminal.waitFor(/old-08 +live/);
 		await terminal.press('*p', /pause no rig; 8 cannot/);
-		await terminal.press('y', /pause 8 rigs: 8 skipped/);
+		await terminal.press('y', /pause 8 rigs: 8 failed/);
 		// Every result fits at 80×24: nothing to scroll.
 		expect(terminal.frame()).toContain('old-08');
 		expect(terminal.frame()).not.toMatch(/scroll|\(lines/);

@@ -114,12 +114,12 @@ describe('the fleet marks rigs and pauses them as one batch', () => {
 		await terminal.press('n');
 		await terminal.waitFor(/rig-04 +down/);
 		expect(await paused(sims[0]!)).toBe(false);
-		await terminal.press('py', /pause 4 rigs: 2 paused · 2 skipped/);
+		await terminal.press('py', /pause 4 rigs: 2 paused · 1 failed · 1 unreachable/);
 		const done = terminal.frame();
 		expect(rowOf(done, 'rig-01')).toMatch(/✓ rig-01 +paused \(read back\)/);
 		expect(rowOf(done, 'rig-02')).toMatch(/✓ rig-02 +paused \(read back\)/);
-		expect(rowOf(done, 'rig-03')).toMatch(/- rig-03 +skipped: cannot pause: XMRig 2\.14\.4/);
-		expect(rowOf(done, 'rig-04')).toMatch(/- rig-04 +skipped: down/);
+		expect(rowOf(done, 'rig-03')).toMatch(/✗ rig-03 +failed: cannot pause: XMRig 2\.14\.4/);
+		expect(rowOf(done, 'rig-04')).toMatch(/- rig-04 +unreachable: down/);
 		expect(await paused(sims[0]!)).toBe(true);
 		expect(await paused(sims[1]!)).toBe(true);
 		// Esc closes the results; the marks are still there; r resumes them.
@@ -129,7 +129,7 @@ describe('the fleet marks rigs and pauses them as one batch', () => {
 		await terminal.waitFor(/rig-02 +PAUSED/);
 		await terminal.waitFor(/rig-01 +PAUSED/);
 		await terminal.press('r', /resume 2 rigs: rig-01, rig-02/);
-		await terminal.press('y', /resume 4 rigs: 2 resumed · 2 skipped/);
+		await terminal.press('y', /resume 4 rigs: 2 resumed · 1 failed · 1 unreachable/);
 		expect(await paused(sims[0]!)).toBe(false);
 	});
 
