@@ -91,7 +91,10 @@ export class FleetConfigSession implements Store<FleetConfigState> {
 		await this.#keep(results, what);
 	}
 
-	/** Undoes the last apply (or undo) of this view: each rig with a record, with its own conflict check. */
+	/**
+	 * Undoes the last apply of this view: each rig with a record, with its own conflict check. The undo is spent: a rig
+	 * put back has nothing left to undo here (its record still goes to batch-undo.json, where `rigtop config undo` finds it).
+	 */
 	async undo(): Promise<void> {
 		const records = new Map(this.#records);
 		const rigs = this.#options.rigs.filter((rig) => records.has(rig.url));
@@ -157,7 +160,10 @@ export class FleetConfigSession implements Store<FleetConfigState> {
 		const records = results.flatMap((result) => recordOf(result, what, at) ?? []);
 		let problem: string | null = null;
 		if (records.length > 0) {
-			this.#records = new Map(records.map((record) => [record.url, record]));
+			// An apply's records are what u undoes. An undo spends those of the rigs it put back (u again would redo, not
+			// undo); a rig whose undo did not go through keeps its record.
+			if (what === 'config undo') for (const record of records) this.#records.delete(record.url);
+			else this.#records = new Map(records.map((record) => [record.url, record]));
 			try {
 				await saveUndoRecords(this.#options.backupDir, records);
 			} catch (error) {

@@ -105,6 +105,8 @@ describe('the fleet config session', () => {
 			'applied',
 		]);
 		expect([jit(six), jit(five)]).toEqual(['false', 'false']);
+		// The undo is spent: nothing is left to undo (u is no longer offered).
+		expect(fleet.getState().undoable).toBe(0);
 	});
 
 	it('checks each rig against the config the user saw: one changed since is a conflict, nothing sent to it', async () => {

@@ -755,7 +755,8 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 		command: 'apply',
 		keys: [{input: 'w'}],
 		description: 'apply the changes to the miner (asks first)',
-		contexts: browse,
+		// From the tree, and from the diff's panel (`d`) that shows what it applies.
+		contexts: [...browse, 'panel'],
 		footer: 'apply',
 		needs: 'write',
 	},

@@ -124,6 +124,15 @@ export function availability(state: ConfigUiState, env: ConfigEnv): ConfigAvaila
 	}
 
 	const decided = decide(CONFIG_KEYMAP, mode, offered(writesOff(env)), refused);
+	// w applies from the diff's panel (it shows what w applies); a result's panel has nothing pending to apply.
+	if (mode === 'panel' && state.dialog?.kind !== 'diff') {
+		const works = new Set(decided.works);
+		works.delete('apply');
+		const why = new Map(decided.refused);
+		why.delete('apply');
+		return {...decided, works, refused: why, unlisted: unlistedIn(mode, env)};
+	}
+
 	const unlisted = unlistedIn(mode, env);
 	if (mode !== 'browse' || !onSection || !decided.refused.has('toggle')) return {...decided, unlisted};
 	// Space opens and closes a section too: only a value's toggle is a write.

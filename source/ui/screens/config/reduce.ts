@@ -303,6 +303,7 @@ function panelKey(state: ConfigUiState, command: ConfigCommandName, env: ConfigE
 			return same(closed);
 		case 'undo':
 		case 'reload':
+		case 'apply':
 			return browseKey(closed, command, env);
 		case 'help':
 			// Over the panel: closing the help shows the panel again.

@@ -60,6 +60,7 @@ const states: ReadonlyArray<readonly [string, ConfigUiState, ConfigEnv]> = [
 	['not read', initialConfigUi(), envOf(session({document: null, edits: null, phase: 'error'}))],
 	['help', {...initialConfigUi(), help: true}, envOf(session())],
 	['question', {...onValue, dialog: {kind: 'confirm', step: 1}}, envOf(session({edits: toggled}))],
+	['diff', {...onValue, dialog: {kind: 'diff'}}, envOf(session({edits: toggled}))],
 ];
 
 describe('config availability', () => {
@@ -77,6 +78,16 @@ describe('config availability', () => {
 		const result = session({lastResult: {status: 'nothing-to-apply', message: ''}, lastAction: 'apply', resultSeq: 1});
 		expect(footer(initialConfigUi(), envOf(result))).toBe('Esc close');
 		expect(footer({...initialConfigUi(), help: true}, envOf(session()))).toBe('? help  Esc close');
+	});
+
+	test('the diff panel (d) offers w, and w there asks to apply what it shows; a result panel does not offer it', () => {
+		const env = envOf(session({edits: toggled}));
+		const diff: ConfigUiState = {...onValue, dialog: {kind: 'diff'}};
+		expect(footer(diff, env)).toBe('w apply  Esc close');
+		const step = configReducer(diff, {type: 'key', input: 'w', key: {}}, env);
+		expect(step.state.dialog).toEqual({kind: 'confirm', step: 1});
+		const result = session({edits: toggled, lastResult: {status: 'nothing-to-apply', message: ''}, lastAction: 'apply', resultSeq: 1});
+		expect(availability(initialConfigUi(), envOf(result)).works.has('apply')).toBe(false);
 	});
 
 	test('what works but the footer leaves to the help is unlisted in the availability, and still works', () => {

@@ -93,6 +93,8 @@ describe.each([
 		// Esc closes the results (the rigs are read again), Esc again leaves. The pane says "2 put back" as the batch
 		// ends, but the run is done (Esc closes, no longer cancels) only once its undo records are saved: the footer says so.
 		await terminal.waitFor(/Esc close/);
+		// The undo is spent: the footer offers no second u.
+		expect(terminal.frame()).not.toMatch(/u undo/);
 		await terminal.press(KEYS.escape, /not read: rig-gone/);
 		await terminal.press(KEYS.escape);
 		await vi.waitFor(() => {
