@@ -7,10 +7,9 @@
 import {createHash} from 'node:crypto';
 import diff from 'microdiff';
 import {setTimeout as sleep} from 'node:timers/promises';
-import {applyBuilt, undoLast, type ApplyResult, type KeyResult} from '../config/apply.js';
+import {applyBuilt, keyLine, undoLast, type ApplyResult} from '../config/apply.js';
 import {readBackup} from '../config/backups.js';
 import {ConfigDocument} from '../config/document.js';
-import {SECRET_CHANGED} from '../config/edits.js';
 import {describeConfigError, layoutForVersion, problemLine} from '../config/errors.js';
 import {jsonEqual, valueAt} from '../config/json-values.js';
 import {patchText} from '../config/merge-patch.js';
@@ -177,13 +176,6 @@ async function readSnapshot(context: Context): Promise<{snapshot: MinerSnapshot}
 		const problem = describeConfigError(error, {operation: 'read', tokenGiven: context.rig.token !== null, doing: 'read it'});
 		return {skip: result(context, 'failed', problemLine(problem), {answered: false})};
 	}
-}
-
-function keyLine(key: KeyResult): string {
-	const change = key.secret ? `${key.path}: ${SECRET_CHANGED}` : `${key.path}: ${key.before} → ${key.after}`;
-	if (key.status === 'applied') return change;
-	if (key.status === 'unknown') return `${change}  (could not be checked)`;
-	return `${change}  NOT applied${key.seen === null ? '' : key.secret ? ' (the miner has another value)' : ` (the miner has ${key.seen})`}`;
 }
 
 /** A config apply's outcome as this rig's result. */

@@ -9,7 +9,7 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {isMinerError} from '../miner/errors.js';
 import {DEFAULT_KEEP, defaultBackupDir, latestBackup, readBackup, writeBackup} from './backups.js';
 import {ConfigDocument} from './document.js';
-import {applyEditsToText, displayValue, type ConfigEdit, type PendingEdits} from './edits.js';
+import {applyEditsToText, displayValue, SECRET_CHANGED, type ConfigEdit, type PendingEdits} from './edits.js';
 import {describeConfigError, explainConfigError, layoutOf, probeSummary, problemText, scrubSecrets} from './errors.js';
 import type {ApiLayout, ConfigProblem} from './errors.js';
 import {formatPath, jsonEqual, valueAt} from './json-values.js';
@@ -599,13 +599,31 @@ async function verify(
 }
 
 /**
+ * One key of an apply as read back, as a batch's rig line and every apply's event say it: "cpu.huge-pages: true →
+ * false", a secret only "changed", and "NOT applied (the miner has …)" or "(could not be checked)" when so.
+ */
+export function keyLine(key: KeyResult): string {
+	const change = key.secret ? `${key.path}: ${SECRET_CHANGED}` : `${key.path}: ${key.before} → ${key.after}`;
+	if (key.status === 'applied') return change;
+	if (key.status === 'unknown') return `${change}  (could not be checked)`;
+	return `${change}  NOT applied${key.seen === null ? '' : key.secret ? ' (the miner has another value)' : ` (the miner has ${key.seen})`}`;
+}
+
+/**
  * The event an apply or undo leaves in the miner's events (and so its history, the event view and the chart's marks),
- * the same from the config view and from `rigtop config set`: kind 'action', "config apply: …" or "config undo: …".
- * The result's texts hold key names and counts, never a value, the token or a pool password.
+ * the same from the config view and from `rigtop config set`: kind 'action', "config apply: applied 1 change:
+ * donate-level: 1 → 4; …" or "config undo: …". It names each key changed as a batch's event does (keyLine), never the
+ * token or a pool password (a secret is only "changed").
  */
 export function appliedEvent(result: ApplyResult, action: 'apply' | 'undo'): {readonly severity: 'info' | 'warn'; readonly text: string} {
 	const severity = result.status === 'done' && result.allApplied ? 'info' : 'warn';
 	// A failure's message leaves its fix (and so what it left: "nothing was sent…") to a line of its own.
-	const text = result.status === 'failed' ? `${result.message} — ${result.problem.fix}` : result.message;
+	let text = result.status === 'failed' ? `${result.message} — ${result.problem.fix}` : result.message;
+	if (result.status === 'done' && result.keys.length > 0) {
+		const keys = result.keys.map((key) => keyLine(key)).join('; ');
+		const counted = /^(applied \d+ changes?|\d+ of \d+ changes applied)/.exec(text)?.[1];
+		text = counted === undefined ? `${keys}; ${text}` : `${counted}: ${keys}${text.slice(counted.length)}`;
+	}
+
 	return {severity, text: `config ${action === 'undo' ? 'undo' : 'apply'}: ${text}`};
 }

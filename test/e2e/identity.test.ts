@@ -106,6 +106,6 @@ it('an apply by rigtop config set in another process shows in the watching dashb
 
 	const shown = await cli(['history', sim.url], env);
 	expect(shown.status).toBe(0);
-	expect(shown.stdout).toMatch(/ info +config apply: applied 1 change; your config as it was is saved in /);
+	expect(shown.stdout).toMatch(/ info +config apply: applied 1 change: colors: \w+ → false; your config as it was is saved in /);
 	expect(shown.stdout).not.toContain(token);
 });

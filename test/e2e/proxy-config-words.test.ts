@@ -82,7 +82,9 @@ describe('rigtop config against an xmrig-proxy says the proxy, built', () => {
 		expect(sim.configText()).toBe(before.replace('"restricted": false', '"restricted": true'));
 		// The event it left in the history says so too, as the config view's does.
 		const history = await rigtop(['history', sim.url]);
-		expect(history.stdout).toMatch(/config apply: applied 1 change; .*restricted mode is on now: the proxy no longer lets rigtop/);
+		expect(history.stdout).toMatch(
+			/config apply: applied 1 change: http\.restricted: false → true; .*restricted mode is on now: the proxy no longer lets rigtop/,
+		);
 
 		// Its config is refused now; its summary (still readable) says it is a proxy.
 		const locked = await rigtop(['config', 'get', sim.url]);
@@ -148,12 +150,12 @@ describe('rigtop config against an xmrig-proxy says the proxy, built', () => {
 		expect(refused.code).toBe(1);
 		const lines = refused.stdout.trimEnd().split('\n');
 		expect(lines.slice(0, 2)).toEqual([
-			"proxy-a  skipped  http.port can cut rigtop off from the proxy's API: --yes confirms it",
-			"six      skipped  http.port can cut rigtop off from the miner's API: --yes confirms it",
+			"proxy-a  failed  http.port can cut rigtop off from the proxy's API: --yes confirms it",
+			"six      failed  http.port can cut rigtop off from the miner's API: --yes confirms it",
 		]);
 		expect(lines[2]).toMatch(/^proxy-b {2}failed {2}the proxy refused /);
 		expect(lines[2]).not.toMatch(/\bminer\b/);
-		expect(lines.at(-1)).toBe('3 rigs: 0 applied, 2 skipped, 1 failed');
+		expect(lines.at(-1)).toBe('3 rigs: ok=0 changed=0 skipped=0 failed=3 unreachable=0');
 		const json = await rigtop(['config', 'set', 'http.port=1', '--rigs', rigs, '--json']);
 		const document = JSON.parse(json.stdout) as {rigs: {name: string; reason: string}[]};
 		expect(document.rigs.slice(0, 2).map((rig) => [rig.name, rig.reason])).toEqual([

@@ -185,13 +185,16 @@ describe('rigtop config set', () => {
 		const doc = JSON.parse(out) as {miner: {name: string; id: string}; events: {kind: string; severity: string; text: string}[]};
 		expect(doc.miner.name).toBe('sim-rig');
 		expect(doc.miner.id).toMatch(/^[0-9a-f]{16}$/);
-		// The config view's event: kind 'action', "config apply: " and the apply's own message.
+		// The config view's event: kind 'action', "config apply: " and the apply's own message, naming each key changed
+		// as a batch's event does (a secret only "changed").
 		expect(doc.events).toEqual([
 			{
 				kind: 'action',
 				severity: 'info',
 				time: expect.any(String),
-				text: expect.stringMatching(/^config apply: applied 2 changes; your config as it was is saved in .*backups\/.*\.json$/),
+				text: expect.stringMatching(
+					/^config apply: applied 2 changes: cpu\.huge-pages: true → false; pools\.0\.pass: •+ \(changed\); your config as it was is saved in .*backups\/.*\.json$/,
+				),
 			},
 		]);
 		for (const file of readdirSync(path.dirname(historyFile))) {
@@ -217,7 +220,7 @@ describe('rigtop config set', () => {
 		const miners = reader.miners();
 		expect(miners.map((miner) => miner.apiId)).toEqual([summary.id]);
 		expect(reader.events(miners[0]?.id ?? -1, {since: 0}).map((event) => event.text)).toEqual([
-			expect.stringMatching(/^config apply: applied 1 change;/),
+			expect.stringMatching(/^config apply: applied 1 change: api\.id: null → "my-rig-id"; /),
 		]);
 	});
 
