@@ -35,6 +35,8 @@ export type AppMiner = {
 	readonly history?: MinerHistory;
 	/** 'proxy': an xmrig-proxy, as the session was told before it answers (--rigs `kind`, discovery); its answer wins. */
 	readonly kind?: 'miner' | 'proxy';
+	/** What the fleet's rows and events read: `store` with the events other processes stored merged in (history/stored-events.ts). */
+	readonly feed?: Store<MonitorState>;
 };
 
 /** What the config view slot is given: which miner, and its store. */
@@ -222,7 +224,7 @@ export function App({
 	const [fleet] = useState(
 		() =>
 			new FleetStore(
-				miners.map((miner) => miner.store),
+				miners.map((miner) => miner.feed ?? miner.store),
 				{alerts, notices, throttleMs: fleetThrottleMs},
 			),
 	);

@@ -5,6 +5,7 @@ import {ConfigSession} from '../../config/session.js';
 import {PollInterval} from '../../monitor/poll-interval.js';
 import {memoryCapacity, SessionHistory, WorkerHistory} from '../../history/source.js';
 import {HistoryStores} from '../../history/stores.js';
+import {WithStoredEvents} from '../../history/stored-events.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
 import {Batch, batchWriter} from '../../batch/batch.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
@@ -143,6 +144,8 @@ export function startLive(
 		histories.push(history);
 		return {
 			store: watched.monitor,
+			// The fleet's feed: what `rigtop config set`, `rigtop pause` or another rigtop stored for this rig, too.
+			...(session.recorder ? {feed: new WithStoredEvents(watched.monitor, source)} : {}),
 			history,
 			tokenGiven: watched.target.token !== null,
 			...(watched.target.kind === undefined ? {} : {kind: watched.target.kind}),
