@@ -52,6 +52,8 @@ export type ConfigSessionState = {
 	readonly readOnly: boolean;
 	/** When the config was last read from the miner (epoch ms). */
 	readonly readAt: number | null;
+	/** Whose token the writes use when the user gave none ("the command line of process 4242"): the questions say it. */
+	readonly tokenFrom?: string;
 };
 
 export type ConfigSessionOptions = {
@@ -61,6 +63,8 @@ export type ConfigSessionOptions = {
 	readonly readOnly: boolean;
 	/** Whether rigtop sends a token (sharpens the 401 message). */
 	readonly tokenGiven?: boolean;
+	/** Whose token it is when the user gave none (a running miner's: discovery/borrowed-token.ts). */
+	readonly tokenFrom?: string | undefined;
 	/** Called after every apply or undo that was attempted (the lead polls the monitor and logs it). */
 	readonly onApplied?: (result: ApplyResult, action: 'apply' | 'undo') => void;
 	/** Read-back timing (engine defaults: 5000 ms, every 200 ms). */
@@ -114,6 +118,7 @@ export class ConfigSession implements Store<ConfigSessionState> {
 			undoBlocked: false,
 			readOnly: options.readOnly,
 			readAt: null,
+			...(options.tokenFrom === undefined ? {} : {tokenFrom: options.tokenFrom}),
 		};
 	}
 

@@ -68,6 +68,7 @@ export function startLive(
 				client: miner.client,
 				readOnly: plan.readOnly,
 				tokenGiven: miner.target.token !== null,
+				tokenFrom: miner.target.tokenFrom,
 				...(session.stateDir === undefined ? {} : {backupDir: path.join(session.stateDir, 'backups')}),
 				onApplied(result, action) {
 					miner.monitor.pollNow();

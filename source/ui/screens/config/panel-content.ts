@@ -30,6 +30,11 @@ function answers(yes: string, no: string): string {
 	return `${CONFIG_KEYMAP.keyOf('yes', 'confirm')} ${yes} · ${CONFIG_KEYMAP.keyOf('no', 'confirm')} ${no}`;
 }
 
+/** A write with a token the user did not give says whose it uses (never the token). */
+function borrowedLine(whose: string): PanelLine {
+	return {text: `No token was given: this uses the one from ${whose}.`, tone: 'warn'};
+}
+
 function plural(count: number, word: string): string {
 	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
@@ -70,6 +75,7 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 			if (guarded.length > 0)
 				lines.push({text: `⚠ ${guarded.join(', ')} can cut rigtop off from the miner's API (asks again)`, tone: 'warn'});
 			lines.push({text: 'A backup is saved first; then the whole config is sent and read back.', tone: 'muted'});
+			if (session.tokenFrom !== undefined) lines.push(borrowedLine(session.tokenFrom));
 			return {title: `Apply ${plural(count, 'change')} to ${minerName}?`, lines, prompt: answers('apply', 'cancel')};
 		}
 
@@ -83,6 +89,7 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 			}
 
 			if (count > 0) lines.push({text: `Your ${plural(count, 'pending change')} will be dropped.`, tone: 'warn'});
+			if (session.tokenFrom !== undefined) lines.push(borrowedLine(session.tokenFrom));
 			return {
 				title: last?.wasUndo ? 'Redo the change the undo reverted?' : 'Undo the last apply?',
 				lines,
