@@ -20,9 +20,12 @@ export function minerActions(miner: WatchedMiner, readOnly: boolean): MinerActio
 			return;
 		}
 
+		// A token the user did not give (a running miner's) is said with the write, as the shell says it.
+		const {tokenFrom} = miner.target;
+		const whose = tokenFrom === undefined ? '' : ` (no token given: the one from ${tokenFrom})`;
 		client.rpc(method).then(
 			() => {
-				monitor.addEvent('action', 'info', method === 'pause' ? 'pause sent to the miner' : 'resume sent to the miner');
+				monitor.addEvent('action', 'info', `${method === 'pause' ? 'pause' : 'resume'} sent to the miner${whose}`);
 				monitor.pollNow();
 			},
 			(error: unknown) => {

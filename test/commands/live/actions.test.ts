@@ -40,4 +40,21 @@ describe("the dashboard's pause and resume", () => {
 			expect(miner?.monitor.getState().events.at(-1)?.message).toBe('pause sent to the miner');
 		});
 	});
+
+	it('a resume with a token borrowed from a running miner says whose it used', async () => {
+		simulator = await startSimulator({dialect: '6', token: TOKEN, restricted: false, seed: 3});
+		miner = watchMiner({url: simulator.url, token: TOKEN, tokenFrom: 'the command line of process 4242'}, 1000);
+		minerActions(miner, false).onResume();
+		await vi.waitFor(() => {
+			expect(miner?.monitor.getState().events.at(-1)?.message).toBe(
+				'resume sent to the miner (no token given: the one from the command line of process 4242)',
+			);
+		});
+		expect(
+			miner.monitor
+				.getState()
+				.events.map((event) => event.message)
+				.join('\n'),
+		).not.toContain(TOKEN);
+	});
 });
