@@ -13,7 +13,7 @@ import {AssignmentError, parseAssignment, type Assignment} from '../../config/ed
 import type {JsonObject} from '../../config/types.js';
 import {formatNoneFound} from '../../discovery/where.js';
 import {UsageError} from '../../errors.js';
-import {normalizeMinerUrl} from '../../miner/target.js';
+import {looksLikeUrl, normalizeMinerUrl} from '../../miner/target.js';
 import {hostPort} from '../../monitor/name.js';
 import {whereResult} from '../../session/build.js';
 import type {DiscoveryPlaces, TargetOptions} from '../../session/targets.js';
@@ -218,6 +218,8 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 			try {
 				normalizeMinerUrl(address);
 			} catch (error) {
+				// With --rigs, a word that is no address is a rig's name there (session/build.ts, namedRigs, says if it is not).
+				if (plan.rigsFile !== undefined && !looksLikeUrl(address)) continue;
 				throw new UsageError(`${address.slice(0, 60)}: ${error instanceof Error ? error.message : String(error)}`);
 			}
 		}
@@ -348,6 +350,7 @@ async function keepRecords(
 			notify: warn,
 			events: touched.map((result) => ({
 				url: result.rig.url,
+				name: result.rig.name,
 				snapshot: result.snapshot,
 				at,
 				severity: result.status === 'applied' || result.status === 'already' ? 'info' : 'warn',

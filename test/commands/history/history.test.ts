@@ -194,6 +194,26 @@ describe('rigtop history against a real store', () => {
 		]);
 	});
 
+	it("--list's last seen is the newest poll stored, which the miner's row (written once a minute) is behind", async () => {
+		const {store, clock, dir, file} = clockedStore(cleanups);
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const start = clock.now();
+		// A poll every 5 s for 55 s, each its own write (as the recorder's): the row is touched at the first only.
+		for (let t = start; t <= start + 55_000; t += 5000) {
+			clock.set(t);
+			expect(writer.write([observation(goodSample(t, 1000), sixFacts('id-a'))], [])).toBe(true);
+		}
+
+		store.close();
+		const out = capture();
+		expect(await runHistoryCommand(historyOptions(file, dir, {list: true, json: true, stdout: out.stream}))).toBe(0);
+		const [miner] = JSON.parse(out.text()) as {lastSeen: string}[];
+		expect(miner?.lastSeen).toBe(new Date(start + 55_000).toISOString());
+		const text = capture();
+		expect(await runHistoryCommand(historyOptions(file, dir, {list: true, stdout: text.stream}))).toBe(0);
+		expect(text.text()).toContain(`last seen ${localTimeOf(start + 55_000)}`);
+	});
+
 	it('reports a missing store and bad usage in one line', async () => {
 		const temp = tempDir();
 		cleanups.push(temp.cleanup);
