@@ -1,12 +1,15 @@
 /**
  * A rig's name, one rule everywhere (issue 35, item 6): the rigs file's name, else host:port, the worker id beside it.
  * Whatever run touched a rig last (a session with the rigs file, a --once by address, a pause by address), the history
- * names it as the rigs file does, and every command that takes an address takes that name.
+ * names it as the rigs file does, and every command that takes an address takes that name. And a name of any width
+ * (item 7): the fleet in a real terminal keeps its columns with CJK, emoji and combining marks in the names.
  */
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {textWidth} from '../../source/ui/cells.js';
 import {runCli} from './helpers/cli.js';
 import {sceneForEachTest} from './helpers/scene.js';
+import {CLI} from './helpers/tmux.js';
 
 const scene = sceneForEachTest('rigtop-names-e2e-');
 const TOKEN = 'e2e-names-token';
@@ -72,4 +75,44 @@ describe('a rig is named as the rigs file names it, by every run and every comma
 		expect(wrong.stderr).toContain('"gamma" is no address (host:port) and no rig of --rigs');
 		expect(wrong.stderr).toContain('its rigs are "alpha", "beta"');
 	}, 60_000);
+});
+
+/** What follows the first `cell` cells of a line, or null when a wide character straddles that cell. */
+function fromCell(line: string, cell: number): string | null {
+	let used = 0;
+	for (const {segment, index} of new Intl.Segmenter().segment(line)) {
+		if (used === cell) return line.slice(index);
+		used += textWidth(segment);
+		if (used > cell) return null;
+	}
+
+	return used === cell ? '' : null;
+}
+
+describe('names of every width in a real terminal', () => {
+	it('80×24: rigs named ünïcødé-矿机 (rigs file) and 矿机-🚀 (worker id) keep every column in place, up whole', async () => {
+		const [wide, worker, plain] = await scene.simulate([
+			{dialect: '6', warm: true, workerId: 'w-one', seed: 81},
+			{dialect: '6', warm: true, workerId: '矿机-🚀', seed: 82},
+			{dialect: '6', warm: true, workerId: 'w-three', seed: 83},
+		]);
+		if (!wide || !worker || !plain) throw new Error('three simulators');
+		const rigs = await scene.rigsFile([{name: 'ünïcødé-矿机', url: wide.url}, {url: worker.url}, {name: 'plain', url: plain.url}]);
+		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '--interval', '0.5', '--no-history'], {cols: 80, rows: 24});
+		const screen = await terminal.waitFor((text) => (text.match(/ live /g) ?? []).length >= 3 && text.includes('矿机-🚀'), 15_000);
+		const lines = screen.split('\n');
+		for (const line of lines) expect(textWidth(line), line).toBeLessThanOrEqual(80);
+		const header = lines.find((line) => line.includes('rig listed'));
+		expect(header).toBeDefined();
+		const stateAt = textWidth(header!.slice(0, header!.indexOf('state')));
+		const upAt = textWidth(header!.slice(0, header!.indexOf(' up') + 1));
+		const rows = ['ünïcødé-矿机', '矿机-🚀', 'plain'].map((name) => lines.find((line) => line.includes(name) && line.includes(' live ')));
+		for (const row of rows) {
+			expect(row, screen).toBeDefined();
+			// The state column starts where its heading does on every row, and the uptime is whole ("3d"), not "…".
+			expect(fromCell(row!, stateAt), row).toMatch(/^live /);
+			expect(fromCell(row!, upAt), row).toMatch(/^ ?\d+[dhms]\b/);
+			expect(row).not.toContain('…');
+		}
+	}, 40_000);
 });

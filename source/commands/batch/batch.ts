@@ -14,6 +14,7 @@ import type {JsonObject} from '../../config/types.js';
 import {formatNoneFound} from '../../discovery/where.js';
 import {UsageError} from '../../errors.js';
 import {looksLikeUrl, normalizeMinerUrl} from '../../miner/target.js';
+import {padText, textWidth} from '../../ui/cells.js';
 import {hostPort} from '../../monitor/name.js';
 import {whereResult} from '../../session/build.js';
 import type {DiscoveryPlaces, TargetOptions} from '../../session/targets.js';
@@ -124,16 +125,19 @@ async function parse(words: readonly string[]): Promise<Parsed> {
 	throw new UsageError(`unknown config command ${JSON.stringify(second ?? '')}: use get, set, apply or undo`);
 }
 
-/** One line per rig: the name padded to the longest, the status, the reason; a dry run's diff under it. */
+/**
+ * One line per rig: the name padded to the longest (in terminal cells: ui/cells.ts), the status, the reason; a dry run's
+ * diff under it.
+ */
 export function reportLines(results: readonly RigResult[]): string[] {
-	const width = Math.max(...results.map((result) => result.rig.name.length));
+	const width = Math.max(...results.map((result) => textWidth(result.rig.name)));
 	const lines: string[] = [];
 	for (const result of results) {
 		const status = saysItAll(result) ? '' : STATUS_WORDS[result.status];
 		const text = [status, result.status === 'applied' && result.lines.length > 0 ? result.lines.join('; ') : result.reason]
 			.filter((part) => part !== '')
 			.join('  ');
-		lines.push(`${result.rig.name.padEnd(width)}  ${text}`);
+		lines.push(`${padText(result.rig.name, width)}  ${text}`);
 		if (result.status !== 'applied') for (const line of result.lines) lines.push(`${' '.repeat(width)}    ${line}`);
 	}
 
