@@ -45,7 +45,8 @@ describe('a rig is named as the rigs file names it, by every run and every comma
 		const lines = list.stdout.trimEnd().split('\n').sort();
 		expect(lines).toHaveLength(2);
 		expect(lines[0]).toMatch(new RegExp(`^alpha \\(worker w-alpha\\) {2}http://127\\.0\\.0\\.1:${alpha.port} {2}first seen `));
-		expect(lines[1]).toMatch(new RegExp(`^beta \\(worker w-beta\\) {2}http://127\\.0\\.0\\.1:${beta.port} {2}first seen `));
+		// A table: the addresses in one column.
+		expect(lines[1]).toMatch(new RegExp(`^beta \\(worker w-beta\\) {4}http://127\\.0\\.0\\.1:${beta.port} {2}first seen `));
 
 		const byName = await rigtop('history', 'alpha', '--since', '1h');
 		expect(byName.stderr).toBe('');

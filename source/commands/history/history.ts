@@ -19,6 +19,7 @@ import {hostPort, withoutCredentials} from '../../monitor/name.js';
 import {defaultStoreFile} from '../../history/attach.js';
 import {HistoryReader, type StoredEvent, type StoredMiner, type StoredRow} from '../../history/read.js';
 import {HistoryStore} from '../../history/store.js';
+import {padText, textWidth} from '../../ui/cells.js';
 import {linkName, type SensorStatName, type SensorStats, type Stat} from '../../history/tiers.js';
 import type {Command} from '../command.js';
 
@@ -510,12 +511,20 @@ function othersNote(shown: StoredMiner, others: readonly StoredMiner[]): string 
 }
 
 /**
- * One line a rig: its name (the rigs file's, else host:port: what `rigtop history NAME` takes), its worker id beside
- * it, the address, when it was first and last seen (its newest poll stored) and its API id.
+ * One line a rig, in columns measured in terminal cells (ui/cells.ts: a name in CJK or with emoji keeps them in line):
+ * its name (the rigs file's, else host:port: what `rigtop history NAME` takes) with its worker id beside it, the
+ * address, when it was first and last seen (its newest poll stored) and its API id.
  */
 function listText(miners: readonly StoredMiner[]): string {
 	if (miners.length === 0) return 'no miner stored yet\n';
-	return `${miners.map((miner) => `${who(miner)}  ${miner.url}  first seen ${localTime(miner.firstSeen)}, last seen ${localTime(miner.lastSeen)}${miner.apiId ? `  id ${miner.apiId}` : ''}`).join('\n')}\n`;
+	const names = miners.map(who);
+	const nameWidth = Math.max(...names.map(textWidth));
+	const urlWidth = Math.max(...miners.map((miner) => textWidth(miner.url)));
+	return `${miners
+		.map((miner, index) =>
+			`${padText(names[index] ?? '', nameWidth)}  ${padText(miner.url, urlWidth)}  first seen ${localTime(miner.firstSeen)}, last seen ${localTime(miner.lastSeen)}${miner.apiId ? `  id ${miner.apiId}` : ''}`.trimEnd(),
+		)
+		.join('\n')}\n`;
 }
 
 /** For people: what the span held (hashrate, answered polls, time down) and its events with dates. */
