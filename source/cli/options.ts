@@ -181,6 +181,7 @@ export function planCommand(line: CommandLine): CommandRequest {
 			add: flags.add === true,
 			readOnly: flags.readOnly,
 			...(flags.history === undefined ? {} : {history: flags.history}),
+			...(flags.rigs === undefined ? {} : {rigsFile: flags.rigs}),
 		};
 		return {command: 'config', plan};
 	}

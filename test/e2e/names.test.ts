@@ -71,6 +71,10 @@ describe('a rig is named as the rigs file names it, by every run and every comma
 		expect(paused.stdout.split('\n')[0]).toBe('beta  applied  paused (read back)');
 		expect(paused.stdout).not.toContain('alpha');
 		expect((await rigtop('resume', 'beta', '--rigs', rigs)).code).toBe(0);
+		// config get takes it too: the rig named, its token from the rigs file.
+		const got = await rigtop('config', 'get', 'http.port', 'beta', '--rigs', rigs);
+		expect(got.stderr).toBe('');
+		expect([got.code, got.stdout.trim()]).toEqual([0, String(beta.port)]);
 		const wrong = await rigtop('pause', 'gamma', '--rigs', rigs);
 		expect(wrong.code).toBe(2);
 		expect(wrong.stderr).toContain('"gamma" is no address (host:port) and no rig of --rigs');
