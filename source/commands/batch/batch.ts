@@ -15,7 +15,7 @@ import {formatNoneFound} from '../../discovery/where.js';
 import {UsageError} from '../../errors.js';
 import {looksLikeUrl, normalizeMinerUrl} from '../../miner/target.js';
 import {padText, textWidth} from '../../ui/cells.js';
-import {hostPort} from '../../monitor/name.js';
+import {rigName} from '../../monitor/name.js';
 import {whereResult} from '../../session/build.js';
 import type {DiscoveryPlaces, TargetOptions} from '../../session/targets.js';
 import type {Command} from '../command.js';
@@ -265,7 +265,7 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 		rigs = found.targets.map((target) => ({
 			url: target.url,
 			token: target.token,
-			name: target.name ?? hostPort(target.url),
+			name: rigName(target.name, target.url),
 			...(target.kind === undefined ? {} : {kind: target.kind}),
 		}));
 	} catch (error) {
