@@ -27,8 +27,10 @@ it('installs from the packed file of this version, and never from the npm regist
 	const quickStart = /## Quick start\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
 	expect(quickStart).toMatch(/^npm run build && npm pack\b/m);
 	expect(quickStart).toContain(`npm install -g ./rigtop-${version}.tgz`);
+	// npx of the packed file runs it with nothing installed (test/e2e/pack.test.ts runs the line).
+	expect(quickStart).toMatch(new RegExp(`^npx \\./rigtop-${version.replaceAll('.', '\\.')}\\.tgz --demo\\b`, 'm'));
 	// npx rigtop, npx -y -p node@22 -p rigtop rigtop, npm i -g rigtop, pnpm add rigtop, npm exec rigtop: all the registry.
-	expect(readme).not.toMatch(/\bnpx\b[^\n`]*\brigtop\b/);
+	expect(readme.replaceAll(`npx ./rigtop-${version}.tgz`, 'npx FILE')).not.toMatch(/\bnpx\b[^\n`]*\brigtop\b/);
 	expect(readme).not.toMatch(/\b(?:npm|pnpm|yarn|bun)\s+(?:i|install|add|exec|x|dlx)(?:\s+-\S+)*\s+rigtop(?:@\S*)?(?=[\s`]|$)/m);
 	for (const bad of ['npx rigtop --demo', 'npx -y -p node@22 -p rigtop rigtop', 'npm i -g rigtop', 'npm install -g rigtop@0.1.0']) {
 		expect(`run \`${bad}\``).toMatch(

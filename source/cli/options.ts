@@ -1,7 +1,7 @@
 import {DEFAULT_INTERVAL_MS} from '../monitor/poll-interval.js';
 import leven from 'leven';
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
-import {normalizeMinerUrl, TargetError} from '../miner/target.js';
+import {looksLikeUrl, normalizeMinerUrl, TargetError} from '../miner/target.js';
 import {UsageError} from '../errors.js';
 import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
 import {DEFAULT_WORKER_METRICS_LIMIT} from '../exporter/worker-metrics.js';
@@ -181,6 +181,7 @@ export function planCommand(line: CommandLine): CommandRequest {
 			add: flags.add === true,
 			readOnly: flags.readOnly,
 			...(flags.history === undefined ? {} : {history: flags.history}),
+			...(flags.rigs === undefined ? {} : {rigsFile: flags.rigs}),
 		};
 		return {command: 'config', plan};
 	}
@@ -303,7 +304,9 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		} catch (error) {
 			const command = exporter || !inputs.positional.includes(url) ? null : closestCommand(url);
 			if (command !== null) throw new UsageError(`unknown command '${url}': did you mean 'rigtop ${command}'?`);
-			if (error instanceof TargetError) throw new UsageError(error.message);
+			// With --rigs, a word that is no address is a rig's name there (session/build.ts, namedRigs, says if it is not).
+			if (error instanceof TargetError && flags.rigs !== undefined && !looksLikeUrl(url)) continue;
+			if (error instanceof TargetError) throw new UsageError(namesHint(error.message, url));
 			throw error;
 		}
 	}
@@ -426,4 +429,11 @@ function planMetrics(flags: CliFlags, exporter: boolean): MetricsPlan | null {
 	}
 
 	return {listen: [metrics], flag: '--metrics', tokenFile: flags.metricsTokenFile, webConfigFile};
+}
+
+/** An address refused, and for a word that could be a rig's name, how a name is given. */
+function namesHint(message: string, word: string): string {
+	return looksLikeUrl(word) || word.includes(':')
+		? message
+		: `${message}; a rig's name is taken with --rigs FILE (rigtop --once NAME --rigs rigs.json)`;
 }

@@ -5,7 +5,7 @@
 import {realpath} from 'node:fs/promises';
 import {readMinerConfig, type ConfigIssueKind} from './miner-config.js';
 import {ISSUES_WHEN_REACHABLE, Report, warnTokenNotExpected, type Context} from './report.js';
-import {processTargetsFor, scanMiners} from './running-miners.js';
+import {compareAddresses, processTargetsFor, scanMiners} from './running-miners.js';
 import type {Source, Target} from './types.js';
 
 /** The miner of --config; what is found about that file is about that miner: its targets carry it as notes too. */
@@ -51,5 +51,5 @@ async function targetsOf(configPath: string, context: Context, report: Report, e
 	const remaining = settings.issues.filter((issue) => issue.kind !== 'random-port' || targets.length === 0);
 	report.problem(...remaining.filter((issue) => targets.length === 0 || ISSUES_WHEN_REACHABLE.has(issue.kind)).map((issue) => issue.text));
 	if (targets.length === 0) report.problem(`no running XMRig process on this machine that rigtop may inspect uses ${configPath}`);
-	return targets;
+	return targets.sort((a, b) => compareAddresses(a.url, b.url));
 }

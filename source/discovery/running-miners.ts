@@ -29,11 +29,42 @@ export async function scanMiners(context: Context, describe: boolean, keep?: (pr
 	);
 }
 
+/** The miners running here, by address (host, then port as a number), not in the process table's order. */
 export async function processTargets(context: Context): Promise<Target[]> {
 	const miners = await scanMiners(context, true);
 	const targets: Target[] = [];
 	for (const miner of miners) targets.push(...processTargetsFor(miner, context, {quiet: false}));
-	return targets;
+	return targets.sort((a, b) => compareAddresses(a.url, b.url));
+}
+
+/** The host and port of a base URL ("[::1]" kept bracketed); the port as a number, 0 when none is written. */
+function addressParts(url: string): {readonly host: string; readonly port: number} {
+	try {
+		const parsed = new URL(url);
+		return {host: parsed.hostname, port: Number(parsed.port || 0)};
+	} catch {
+		return {host: url, port: 0};
+	}
+}
+
+/** An IPv4 address as one number (10.0.0.9 before 10.0.0.10), null for anything else. */
+function ipv4Number(host: string): number | null {
+	const parts = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+	return parts ? parts.slice(1).reduce((value, part) => value * 256 + Number(part), 0) : null;
+}
+
+/** Addresses in order: by host (IPv4 by number, first; then names and IPv6 as text), then by port as a number. */
+export function compareAddresses(a: string, b: string): number {
+	const left = addressParts(a);
+	const right = addressParts(b);
+	if (left.host !== right.host) {
+		const [l, r] = [ipv4Number(left.host), ipv4Number(right.host)];
+		if (l !== null && r !== null) return l - r;
+		if (l !== null || r !== null) return l !== null ? -1 : 1;
+		return left.host < right.host ? -1 : 1;
+	}
+
+	return left.port - right.port;
 }
 
 function commandOf(miner: ScannedMiner, context: Context): string {

@@ -1,7 +1,7 @@
 import process from 'node:process';
 import {getHeapStatistics} from 'node:v8';
 import type {Monitor} from '../monitor/monitor.js';
-import {displayName, hostPort} from '../monitor/name.js';
+import {hostPort, rigName} from '../monitor/name.js';
 import {allFamilies, minerFamilies, processFamilies, type Family} from './families.js';
 import {sampleLine, writeExposition, type Format} from './exposition.js';
 import {labelNames, minerSamples, type WorkersLeftOut} from './samples.js';
@@ -66,9 +66,9 @@ const familyIndex = new Map<Family, number>(allFamilies.map((family, index) => [
  * apart by their address ("rig (10.0.0.5:8080)"), so no two miners ever share a series.
  */
 export function minerLabels(miners: readonly CollectedMiner['target'][]): string[] {
-	// The configured name or host:port, as displayName gives them (never the worker id: a label must not change when
-	// the miner first answers).
-	const base = miners.map((target) => displayName(target.name?.trim(), null, target.url));
+	// The configured name or host:port, the one rule of a rig's name (monitor/name.ts, rigName; never the worker id: a
+	// label must not change when the miner first answers).
+	const base = miners.map((target) => rigName(target.name, target.url));
 	const counts = new Map<string, number>();
 	for (const label of base) counts.set(label, (counts.get(label) ?? 0) + 1);
 	const taken = new Set<string>();

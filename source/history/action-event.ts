@@ -5,7 +5,7 @@
  * that miner (which read the store), show it as they show the config view's applies.
  */
 import type {MinerSnapshot} from '../miner/model.js';
-import {displayName, withoutCredentials} from '../monitor/name.js';
+import {hostPort, rigName, withoutCredentials} from '../monitor/name.js';
 import {HistoryStore} from './store.js';
 import {HistoryWriter} from './writer.js';
 
@@ -14,6 +14,8 @@ export type ActionEventOptions = {
 	readonly file: string;
 	/** The miner's URL (credentials are removed). */
 	readonly url: string;
+	/** The rigs file's name of the rig, if it has one (the store names it so; else host:port: monitor/name.ts, rigName). */
+	readonly name?: string | undefined;
 	/** What the miner answered just now (its identity); null when it could not be read. */
 	readonly snapshot: MinerSnapshot | null;
 	readonly at: number;
@@ -33,7 +35,7 @@ export function recordActionEvent(options: ActionEventOptions): boolean {
 }
 
 /** One event of several miners (a batch: `source/batch/`), written in one transaction. */
-export type MinerActionEvent = Pick<ActionEventOptions, 'url' | 'snapshot' | 'at' | 'severity' | 'text'>;
+export type MinerActionEvent = Pick<ActionEventOptions, 'url' | 'name' | 'snapshot' | 'at' | 'severity' | 'text'>;
 
 /** Writes each miner's event, all at once; false when they could not be written. */
 export function recordActionEvents(
@@ -48,10 +50,12 @@ export function recordActionEvents(
 		const events = options.events.map((item, slot) => {
 			const url = withoutCredentials(item.url);
 			const {snapshot} = item;
+			const name = rigName(item.name, url);
 			return {
 				slot,
 				url,
-				name: displayName(undefined, snapshot, url),
+				name,
+				named: name !== hostPort(url),
 				t: item.at,
 				kind: 'action',
 				severity: item.severity,

@@ -167,13 +167,18 @@ export class HistoryReader {
 		this.#pendingEvents = hooks.pendingEvents ?? (() => []);
 	}
 
-	/** Every stored miner (a proxy's workers are not: workers()), the one seen most recently first. */
+	/**
+	 * Every stored miner (a proxy's workers are not: workers()), the one seen most recently first. Its last seen is the
+	 * newest poll stored (the miner's row is written once a minute at most: writer.ts, TOUCH_EVERY_MS), or the row's
+	 * when that is newer (an event written without a poll: `rigtop config set`).
+	 */
 	miners(): StoredMiner[] {
 		return this.#store.read(
 			() =>
 				this.#store
 					.all<MinerColumns>(
-						"SELECT miner, name, url, api_id, worker, kind, first_seen, last_seen FROM miner WHERE kind IS NOT 'proxy-worker' ORDER BY last_seen DESC",
+						`SELECT miner, name, url, api_id, worker, kind, first_seen, ${LAST_SEEN_SQL} AS last_seen FROM miner m
+						WHERE kind IS NOT 'proxy-worker' ORDER BY last_seen DESC`,
 					)
 					.map(minerFromColumns),
 			[],
@@ -207,7 +212,7 @@ export class HistoryReader {
 	miner(id: number): StoredMiner | null {
 		return this.#store.read(() => {
 			const row = this.#store.get<MinerColumns>(
-				'SELECT miner, name, url, api_id, worker, kind, first_seen, last_seen FROM miner WHERE miner = ?',
+				`SELECT miner, name, url, api_id, worker, kind, first_seen, ${LAST_SEEN_SQL} AS last_seen FROM miner m WHERE miner = ?`,
 				id,
 			);
 			return row ? minerFromColumns(row) : null;
@@ -565,6 +570,9 @@ function emptyPoint(t: number): SeriesPoint {
 		rejected: null,
 	};
 }
+
+/** A miner's last seen: its newest poll stored (an indexed read: the sample table's key), or its row's if newer. */
+const LAST_SEEN_SQL = 'max(m.last_seen, coalesce((SELECT max(s.t) FROM sample s WHERE s.miner = m.miner), 0))';
 
 type MinerColumns = {
 	miner: number;

@@ -10,6 +10,7 @@
  * is synchronous and short (about 0.01 ms of CPU per poll, bench/history.bench.mjs).
  */
 import type {MinerSnapshot} from '../miner/model.js';
+import {hostPort, rigName} from '../monitor/name.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
 import {Listeners} from '../store.js';
 import {HistoryReader, type StoredEvent} from './read.js';
@@ -22,6 +23,8 @@ import {HistoryWriter, type EventRecord, type Observation} from './writer.js';
 export type RecordedMonitor = {
 	subscribe(listener: () => void): () => void;
 	getState(): MonitorState;
+	/** The rigs file's name of the rig: what the store names it (monitor/name.ts, rigName); else host:port. */
+	readonly configuredName?: string | undefined;
 };
 
 export type HistoryRecorderOptions = {
@@ -57,7 +60,7 @@ export class HistoryRecorder {
 	readonly #intervalMs: number;
 	readonly #flushMs: number;
 	readonly #unsubscribes: (() => void)[] = [];
-	readonly #tracked = new Map<number, {polls: number; lastSeq: number}>();
+	readonly #tracked = new Map<number, {polls: number; lastSeq: number; configured: string | undefined}>();
 	#observations: Observation[] = [];
 	#events: EventRecord[] = [];
 	/**
@@ -165,7 +168,7 @@ export class HistoryRecorder {
 		monitors.forEach((monitor, slot) => {
 			const state = monitor.getState();
 			// Events already in the log are recorded too (start-up warnings, a first poll that came before).
-			this.#tracked.set(slot, {polls: state.polls, lastSeq: 0});
+			this.#tracked.set(slot, {polls: state.polls, lastSeq: 0, configured: monitor.configuredName});
 			if (state.polls > 0) this.#observe(slot, state);
 			this.#collectEvents(slot, state);
 			this.#unsubscribes.push(
@@ -181,7 +184,8 @@ export class HistoryRecorder {
 		slot: number,
 		read: {
 			readonly url: string;
-			readonly name: string;
+			/** The rigs file's name of the rig, if it has one. */
+			readonly configured?: string | undefined;
 			readonly at: number;
 			readonly snapshot: MinerSnapshot | null;
 			readonly link: 'live' | 'down' | 'error';
@@ -192,12 +196,12 @@ export class HistoryRecorder {
 		this.#observations.push({
 			slot,
 			url: read.url,
-			name: read.name,
+			...storedName(read.configured, read.url),
 			facts: read.snapshot ? factsOf(read.snapshot) : null,
 			sample,
 			spacingMs: this.#intervalMs * 0.75,
 		});
-		if (read.snapshot) this.#observeWorkers(slot, read.url, read.name, read.snapshot, read.at);
+		if (read.snapshot) this.#observeWorkers(slot, read.url, read.snapshot, read.at);
 		this.#schedule();
 	}
 
@@ -303,22 +307,30 @@ export class HistoryRecorder {
 		this.#observations.push({
 			slot,
 			url: state.url,
-			name: state.name,
+			...storedName(this.#tracked.get(slot)?.configured, state.url),
 			facts: sample.link === LINK.live && state.snapshot ? factsOf(state.snapshot) : null,
 			sample,
 			spacingMs: this.#intervalMs * 0.75,
 		});
-		if (sample.link === LINK.live && state.snapshot) this.#observeWorkers(slot, state.url, state.name, state.snapshot, sample.t);
+		if (sample.link === LINK.live && state.snapshot) this.#observeWorkers(slot, state.url, state.snapshot, sample.t);
 		this.#schedule();
 	}
 
 	/** A proxy's poll: its workers' samples too (at most WORKERS_STORED_MAX, at most one per WORKER_SPACING_MS each). */
-	#observeWorkers(slot: number, url: string, name: string, snapshot: MinerSnapshot, at: number): void {
+	#observeWorkers(slot: number, url: string, snapshot: MinerSnapshot, at: number): void {
 		const workers = snapshot.proxy?.workers;
 		if (!workers) return;
 		const spacingMs = Math.max(this.#intervalMs * 0.75, WORKER_SPACING_MS);
 		for (const worker of storedWorkers(workers)) {
-			this.#observations.push({slot, url, name, facts: null, sample: workerSample(worker, at), spacingMs, worker: worker.name});
+			this.#observations.push({
+				slot,
+				url,
+				name: worker.name,
+				facts: null,
+				sample: workerSample(worker, at),
+				spacingMs,
+				worker: worker.name,
+			});
 		}
 	}
 
@@ -333,7 +345,7 @@ export class HistoryRecorder {
 			const record: EventRecord = {
 				slot,
 				url: state.url,
-				name: state.name,
+				...storedName(tracked.configured, state.url),
 				t: event.at,
 				kind: event.kind,
 				severity: event.severity,
@@ -383,4 +395,10 @@ function newEvents(events: readonly MinerEvent[], lastSeq: number): readonly Min
 	let start = events.length;
 	while (start > 0 && (events[start - 1]?.seq ?? 0) > lastSeq) start--;
 	return start === events.length ? [] : events.slice(start);
+}
+
+/** The name a rig is stored by (monitor/name.ts, rigName), and whether it is the rigs file's. */
+function storedName(configured: string | undefined, url: string): {readonly name: string; readonly named: boolean} {
+	const name = rigName(configured, url);
+	return {name, named: name !== hostPort(url)};
 }

@@ -45,8 +45,13 @@ export type Observation = {
 	readonly slot: number;
 	/** Base URL, without credentials. */
 	readonly url: string;
-	/** Display name (configured rig name, worker id, or host:port). */
+	/** The rig's name (monitor/name.ts, rigName): the rigs file's, else host:port. */
 	readonly name: string;
+	/**
+	 * The name is the rigs file's. A rig written without one (host:port) keeps the name a rigs file gave it before, so
+	 * a run without the file does not rename it; a name given replaces any other.
+	 */
+	readonly named?: boolean;
 	/** Null for a failed poll. */
 	readonly facts: IdentityFacts | null;
 	readonly sample: SampleRow;
@@ -62,7 +67,9 @@ export type Observation = {
 export type EventRecord = {
 	readonly slot: number;
 	readonly url: string;
+	/** As an observation's. */
 	readonly name: string;
+	readonly named?: boolean;
 	readonly t: number;
 	readonly kind: string;
 	readonly severity: string;
@@ -282,7 +289,7 @@ export class HistoryWriter {
 					continue;
 				}
 
-				const miner = this.#resolve(slots, observation.slot, observation.url, observation.name, observation.facts, observation.sample.t);
+				const miner = this.#resolve(slots, observation.slot, observation.url, observation, observation.facts, observation.sample.t);
 				if (miner === null) {
 					waitFor(observation.slot).observations.push(observation);
 					continue;
@@ -301,7 +308,7 @@ export class HistoryWriter {
 			for (const event of events) {
 				// A rigtop's own access trouble is not the rig's: never stored (its recorder keeps it for its session).
 				if (event.watcher === true) continue;
-				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event.name, event.facts ?? null, event.t);
+				const miner = slots.get(event.slot)?.miner ?? this.#resolve(slots, event.slot, event.url, event, event.facts ?? null, event.t);
 				if (miner === null) {
 					waitFor(event.slot).events.push(event);
 					continue;
@@ -430,7 +437,16 @@ export class HistoryWriter {
 	// ---- identity ----
 
 	/** The stored miner of the slot; null for a miner that has not answered and is not in the store (nothing written). */
-	#resolve(slots: Map<number, Slot>, slot: number, url: string, name: string, facts: IdentityFacts | null, at: number): number | null {
+	#resolve(
+		slots: Map<number, Slot>,
+		slot: number,
+		url: string,
+		who: Pick<Observation, 'name' | 'named'>,
+		facts: IdentityFacts | null,
+		at: number,
+	): number | null {
+		const {name} = who;
+		const named = who.named === true;
 		const current = slots.get(slot);
 		const apiId = facts ? nonEmpty(facts.apiId) : null;
 		const workerId = facts ? nonEmpty(facts.workerId) : null;
@@ -439,7 +455,7 @@ export class HistoryWriter {
 			// The miner row changes once a minute at most while nothing about it changes: a poll then dirties one page, not two.
 			const touched = this.#touched.get(current.miner);
 			if (!touched || touched.url !== url || touched.name !== name || at - touched.at >= TOUCH_EVERY_MS) {
-				this.#touch(current.miner, url, name, facts, at);
+				this.#touch(current.miner, url, name, named, facts, at);
 			}
 
 			this.#seen.set(current.miner, Math.max(at, this.#seen.get(current.miner) ?? at));
@@ -458,7 +474,7 @@ export class HistoryWriter {
 				uptimeS: null,
 				at,
 			});
-			this.#touch(known.miner, url, name, null, at);
+			this.#touch(known.miner, url, name, named, null, at);
 			return known.miner;
 		}
 
@@ -469,7 +485,7 @@ export class HistoryWriter {
 			identify(this.#store, {url, name, facts: {...facts, apiId, workerId}, at, preferred, sameProcess, claimed: claimedBy(slots, slot)}) ??
 			this.#insertMiner(url, name, {...facts, apiId, workerId}, at);
 		slots.set(slot, {miner, generation: this.#generation, provisional: false, apiId, workerId, uptimeS: facts.uptimeS, at});
-		this.#touch(miner, url, name, {...facts, apiId, workerId}, at);
+		this.#touch(miner, url, name, named, {...facts, apiId, workerId}, at);
 		return miner;
 	}
 
@@ -488,7 +504,7 @@ export class HistoryWriter {
 		return Number(result.lastInsertRowid);
 	}
 
-	#touch(miner: number, url: string, name: string, facts: IdentityFacts | null, at: number): void {
+	#touch(miner: number, url: string, name: string, named: boolean, facts: IdentityFacts | null, at: number): void {
 		this.#touched.set(miner, {at, url, name});
 		if (facts === null) {
 			this.#store.run('UPDATE miner SET last_seen = max(last_seen, ?) WHERE miner = ?', at, miner);
@@ -497,12 +513,17 @@ export class HistoryWriter {
 
 		// Plain `?` placeholders, each value passed where it is used: Node before 22.21 cannot bind `?NNN` by position.
 		this.#store.run(
-			`UPDATE miner SET last_seen = max(last_seen, ?), url = ?, host = ?, name = ?, worker = coalesce(?, worker), kind = coalesce(?, kind),
+			// The name: the one given; without one (host:port), a rigs file's name stored before is kept. A stored name that
+			// is the worker id (rigtops before 2026-12 named a rig so) or an address (host:port) is not a rigs file's.
+			`UPDATE miner SET last_seen = max(last_seen, ?), url = ?, host = ?,
+				name = CASE WHEN ? OR name = worker OR substr(name, 1, length(host) + 1) = host || ':' THEN ? ELSE name END,
+				worker = coalesce(?, worker), kind = coalesce(?, kind),
 				api_id = CASE WHEN ? IS NULL OR EXISTS (SELECT 1 FROM miner WHERE api_id = ? AND miner <> ?) THEN api_id ELSE ? END
 			WHERE miner = ?`,
 			at,
 			url,
 			hostOf(url),
+			named ? 1 : 0,
 			name,
 			facts.workerId,
 			facts.kind,

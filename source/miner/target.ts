@@ -103,3 +103,19 @@ export function normalizeMinerUrl(input: string): string {
 	// The URL parser drops a port equal to the scheme default; put it back so the base URL always names it.
 	return `http://${url.hostname}:${port}`;
 }
+
+/** A word written as a URL (scheme://…): an address typed wrong, never a rig's name. */
+export function looksLikeUrl(word: string): boolean {
+	return /^[a-z][a-z0-9+.-]*:\/\//i.test(word);
+}
+
+/** Whether a word is a miner's address (host:port or a URL) rather than a rig's name (session/build.ts, namedRigs). */
+export function isMinerAddress(word: string): boolean {
+	try {
+		normalizeMinerUrl(word);
+		return true;
+	} catch (error) {
+		if (error instanceof TargetError) return false;
+		throw error;
+	}
+}

@@ -89,6 +89,11 @@ export type PollStats = {
 export class Monitor implements Store<MonitorState> {
 	readonly #read: ReadSnapshot;
 	readonly #configuredName: string | undefined;
+	/** The name the rigs file gives the rig (what the history store names it by: monitor/name.ts, rigName). */
+	get configuredName(): string | undefined {
+		return this.#configuredName;
+	}
+
 	#intervalMs: number;
 	readonly #maxBackoffMs: number;
 	readonly #clock: Clock;

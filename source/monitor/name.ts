@@ -4,7 +4,17 @@
  */
 import type {MinerSnapshot} from '../miner/model.js';
 
-/** The rig's display name: the configured one, else the worker id once known, else host:port. */
+/**
+ * A rig's name, the one rule the history store, the exporter's `miner` label, the batch results and the commands that
+ * take a rig follow: the rigs file's name, else host:port. Never the worker id, which a miner changes at will and which
+ * many miners of one machine share (XMRig's default is the host name): it is shown beside the name, never instead.
+ */
+export function rigName(configured: string | undefined | null, url: string): string {
+	const trimmed = configured?.trim();
+	return trimmed === undefined || trimmed === '' ? hostPort(url) : trimmed;
+}
+
+/** The rig's display name on the live screens: the configured one, else the worker id once known, else host:port. */
 export function displayName(configured: string | undefined, snapshot: MinerSnapshot | null, url: string): string {
 	if (configured !== undefined && configured.trim() !== '') return configured;
 	const workerId = snapshot?.workerId;

@@ -2,8 +2,9 @@ import path from 'node:path';
 import {resolveTargets} from '../discovery/discover.js';
 import type {DiscoveryResult, Source, Target} from '../discovery/types.js';
 import {formatNoneFound} from '../discovery/where.js';
-import {NothingToWatchError} from '../errors.js';
+import {NothingToWatchError, UsageError} from '../errors.js';
 import {borrowedTokenOf} from '../discovery/borrowed-token.js';
+import {isMinerAddress} from '../miner/target.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
@@ -115,13 +116,37 @@ export async function whereResult(plan: SessionPlan): Promise<DiscoveryResult> {
 }
 
 /**
- * The miners of --rigs, in the file's order, then any URL also given on the command line. A rig
+ * The rigs of the file that the words name (a rig's name, as the file gives it: every command that takes an address
+ * takes it), in the file's order, and the words that are addresses; every rig when no word is a name. A word that is
+ * neither an address nor a rig's name is bad usage, saying the names there are.
+ */
+export function namedRigs(
+	rigs: readonly RigEntry[],
+	words: readonly string[],
+	file: string,
+): {readonly rigs: readonly RigEntry[]; readonly urls: readonly string[]} {
+	const names = words.filter((word) => !isMinerAddress(word));
+	if (names.length === 0) return {rigs, urls: words};
+	for (const name of names) {
+		if (rigs.some((rig) => rig.name === name)) continue;
+		const known = rigs.flatMap((rig) => (rig.name === undefined ? [] : [JSON.stringify(rig.name)]));
+		const shown = known.length <= 12 ? known.join(', ') : `${known.slice(0, 12).join(', ')} and ${known.length - 12} more`;
+		const listed = known.length === 0 ? 'it names no rig' : `its rigs are ${shown}`;
+		throw new UsageError(`${JSON.stringify(name.slice(0, 60))} is no address (host:port) and no rig of --rigs ${file}: ${listed}`);
+	}
+
+	return {rigs: rigs.filter((rig) => rig.name !== undefined && names.includes(rig.name)), urls: words.filter(isMinerAddress)};
+}
+
+/**
+ * The miners of --rigs, in the file's order (those named on the command line, when a word names one: namedRigs), then
+ * any URL also given on the command line. A rig
  * with a tokenFile uses that token; the others (and the URLs) go through discovery like URL
  * arguments: the token given to rigtop, else that of the local miner listening on the port.
  */
 async function rigsResult(plan: SessionPlan, rigsFile: string): Promise<DiscoveryResult> {
 	const file = path.resolve(rigsFile);
-	const rigs = await readRigsFile(rigsFile);
+	const {rigs, urls} = namedRigs(await readRigsFile(rigsFile), plan.urls, file);
 	const warnings: string[] = [];
 	const problems: string[] = [];
 	const own = new Map<RigEntry, string | null>();
@@ -133,7 +158,7 @@ async function rigsResult(plan: SessionPlan, rigsFile: string): Promise<Discover
 	};
 
 	for (const rig of rigs) if (rig.tokenFile !== undefined) own.set(rig, await readRigToken(rig, (line) => note(rig, line)));
-	const rest = [...rigs.filter((rig) => rig.tokenFile === undefined).map((rig) => rig.url), ...plan.urls];
+	const rest = [...rigs.filter((rig) => rig.tokenFile === undefined).map((rig) => rig.url), ...urls];
 	const found = new Map<string, Target>();
 	if (rest.length > 0) {
 		const result = await findTargets(plan, rest);

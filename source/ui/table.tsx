@@ -8,7 +8,7 @@
  */
 import {Text} from 'ink';
 import {useTheme} from './theme.js';
-import {cutText} from './wrap.js';
+import {padText, textWidth} from './cells.js';
 
 export type Column<Row> = {
 	readonly id: string;
@@ -77,7 +77,7 @@ export function markSorted<Row>(columns: readonly Column<Row>[], sorted: SortMar
 	return columns.map((column) => {
 		if (column.id !== sorted.column) return column;
 		const header = sorted.word ? `${column.header} ${sorted.word}${sorted.arrow}` : `${column.header}${sorted.arrow}`;
-		return {...column, header, width: Math.max(column.width, header.length), drop: 0};
+		return {...column, header, width: Math.max(column.width, textWidth(header)), drop: 0};
 	});
 }
 
@@ -86,11 +86,9 @@ export function tableGap(width: number): number {
 	return width >= 110 ? 2 : 1;
 }
 
-/** Pads or cuts `text` to exactly `width` columns ("…" marks a cut). */
+/** Pads or cuts `text` to exactly `width` terminal cells ("…" marks a cut; wrap.tsx, padText, measures in cells). */
 export function fitCell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
-	if (width <= 0) return '';
-	if (text.length > width) return cutText(text, width).padEnd(width);
-	return align === 'right' ? text.padStart(width) : text.padEnd(width);
+	return padText(text, width, textWidth(text) > width ? 'left' : align);
 }
 
 function joinCells<Row>(fitted: readonly FittedColumn<Row>[], gap: number, text: (column: Column<Row>, width: number) => string): string {

@@ -5,6 +5,9 @@
  */
 import {Text, Transform, type TextProps} from 'ink';
 import wrapAnsi from 'wrap-ansi';
+import {CUT_MARK, cutText, textWidth} from './cells.js';
+
+export {cutText, padText, textWidth} from './cells.js';
 
 /** The lines `text` takes in `width` columns (at least 1). */
 export function wrapLines(text: string, width: number): readonly string[] {
@@ -42,28 +45,6 @@ export function wordLines(text: string, width: number): readonly string[] {
 	return kept.length > 0 ? kept : [''];
 }
 
-/** What marks text cut short: a line cut at its edge, or the last line kept of text cut at a number of lines. */
-const CUT_MARK = '…';
-
-/**
- * `text` in at most `width` columns (counted in code points, as the screens measure their own text): whole when it
- * fits, else cut so that its last column is "…" (a cut is never silent). `from: 'start'` keeps the end instead
- * ("…ool.example.com:3333", where the end says more).
- */
-export function cutText(text: string, width: number, from: 'end' | 'start' = 'end'): string {
-	const room = Math.floor(width);
-	if (room <= 0) return '';
-	const points = [...text];
-	if (points.length <= room) return text;
-	if (room === 1) return CUT_MARK;
-	return from === 'end'
-		? `${points
-				.slice(0, room - 1)
-				.join('')
-				.trimEnd()}${CUT_MARK}`
-		: `${CUT_MARK}${points.slice(points.length - room + 1).join('')}`;
-}
-
 /**
  * The lines of `text` in `width` columns (wordLines), at most `lines` of them: when the text takes more, the last one
  * kept ends in "…" (added after its last word when there is room, else in place of its last column). Text that fits
@@ -75,7 +56,7 @@ export function cutLines(text: string, width: number, lines: number): readonly s
 	if (all.length <= most) return all;
 	const kept = all.slice(0, most);
 	const last = kept[most - 1]!.trimEnd();
-	kept[most - 1] = [...last].length < width ? `${last}${CUT_MARK}` : cutText(`${last}${CUT_MARK}`, width);
+	kept[most - 1] = textWidth(last) < width ? `${last}${CUT_MARK}` : cutText(`${last}${CUT_MARK}`, width);
 	return kept;
 }
 

@@ -235,6 +235,36 @@ describe('--config', () => {
 });
 
 describe('running processes', () => {
+	it('are listed by address (host, then port as a number), not in process-id order', async () => {
+		const miner = (pid: number, host: string, port: number): FakeProcess => ({
+			pid,
+			comm: 'xmrig',
+			argv: ['./xmrig', '--http-host', host, `--http-port=${port}`],
+			exe: '/opt/xmrig/xmrig',
+			cwd: '/',
+			socketInodes: [pid],
+		});
+		const listed: [number, string, number][] = [
+			[100, '127.0.0.1', 9000],
+			[200, '127.0.0.1', 18_081],
+			[300, '10.0.0.10', 80],
+			[400, '127.0.0.1', 4048],
+			[500, '10.0.0.9', 80],
+		];
+		const procRoot = await procWith(
+			listed.map(([pid, host, port]) => miner(pid, host, port)),
+			listed.map(([pid, host, port]) => ({address: host, port, inode: pid})),
+		);
+		const result = await discover({procRoot});
+		expect(result.targets.map((target) => target.url)).toEqual([
+			'http://10.0.0.9:80',
+			'http://10.0.0.10:80',
+			'http://127.0.0.1:4048',
+			'http://127.0.0.1:9000',
+			'http://127.0.0.1:18081',
+		]);
+	});
+
 	it('command line options: port from the socket it listens on, token from its command line', async () => {
 		const procRoot = await procWith(
 			[

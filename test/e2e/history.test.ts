@@ -93,7 +93,8 @@ describe('history with the built CLI', () => {
 
 		const listed = await cli(['history', '--list'], env);
 		expect(listed.code).toBe(0);
-		expect(listed.stdout).toMatch(/^kill-rig {2}http:\/\/127\.0\.0\.1:\d+/);
+		// Named as the exporter names it (no rigs file: host:port), the worker id beside.
+		expect(listed.stdout).toMatch(/^127\.0\.0\.1:\d+ \(worker kill-rig\) {2}http:\/\/127\.0\.0\.1:\d+/);
 	}, 90_000);
 
 	it('a live rigtop and a crowd of --once runs on the same miner at once: no error, no damage, no doubled polls', async () => {
@@ -141,7 +142,7 @@ describe('history with the built CLI', () => {
 
 		const text = await cli(['history', sim.url, '--since', '10m'], env);
 		expect(text.code).toBe(0);
-		expect(text.stdout).toMatch(/^again-rig \(http:\/\/127\.0\.0\.1:\d+\), /);
+		expect(text.stdout).toMatch(/^127\.0\.0\.1:\d+ \(worker again-rig, http:\/\/127\.0\.0\.1:\d+\), /);
 		expect(text.stdout.match(/watching again-rig/g)).toHaveLength(2);
 		expect(text.stdout).toMatch(/hashrate {2}avg \d/);
 

@@ -68,14 +68,20 @@ it('says once that a different miner answers at the address, shows its shares, a
 	const env: NodeJS.ProcessEnv = {...process.env, XDG_STATE_HOME: state};
 	delete env['CI'];
 	const list = await cli(['history', '--list', '--json'], env);
-	const miners = JSON.parse(list.stdout) as {name: string; url: string}[];
-	expect(miners.map((miner) => miner.name).sort()).toEqual(['e2e-first', 'e2e-second']);
+	const miners = JSON.parse(list.stdout) as {name: string; url: string; workerId: string}[];
+	// One address, two miners: both named by it (as the exporter does), told apart by the worker id beside.
+	expect(miners.map((miner) => miner.name)).toEqual([`127.0.0.1:${port}`, `127.0.0.1:${port}`]);
+	expect(miners.map((miner) => miner.workerId).sort()).toEqual(['e2e-first', 'e2e-second']);
 	const shown = await cli(['history', second.url], env);
 	expect(shown.status).toBe(0);
 	expect(shown.stdout.split('\n')[0]).toContain('e2e-second');
 	expect(shown.stdout).toContain(message);
 	expect(shown.stdout).not.toContain('watching e2e-first');
-	expect(shown.stderr).toMatch(new RegExp(`another miner was seen at 127\\.0\\.0\\.1:${port} before: e2e-first \\(id [0-9a-f]{16}\\)`));
+	expect(shown.stderr).toMatch(
+		new RegExp(
+			`another miner was seen at 127\\.0\\.0\\.1:${port} before: 127\\.0\\.0\\.1:${port} \\(worker e2e-first\\) \\(id [0-9a-f]{16}\\)`,
+		),
+	);
 });
 
 it('an apply by rigtop config set in another process shows in the watching dashboard, its event view and rigtop history', async () => {

@@ -1,5 +1,5 @@
 import {execFile} from 'node:child_process';
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {isBuiltin} from 'node:module';
 import {init as initModuleLexer, parse as parseModule} from 'es-module-lexer';
 import {tmpdir} from 'node:os';
@@ -37,6 +37,18 @@ function systemdAnalyze(): string {
 }
 
 type PackResult = {filename: string; files: {path: string}[]};
+
+/**
+ * The environment as a user's shell has it: without the npm_* variables of the npm (or `npx -p node@22`, which
+ * scripts/supported-node.mjs runs the tests under) that started the tests, which npx would take for its own options.
+ */
+function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	return {...Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_/i.test(name))), ...extra};
+}
+
+function packedVersion(): string {
+	return (JSON.parse(readFileSync('package.json', 'utf8')) as {version: string}).version;
+}
 let packed: PackResult;
 
 beforeAll(async () => {
@@ -199,7 +211,7 @@ describe('the npm package', () => {
 
 	it("installs as the readme's Quick start says (npm install -g ./rigtop-VERSION.tgz) and `rigtop --demo` runs", async () => {
 		const readme = readFileSync('readme.md', 'utf8');
-		const line = /^npm install -g (\.\/rigtop-[\w.-]+\.tgz) && rigtop --demo\b/m.exec(readme);
+		const line = /`npm install -g (\.\/rigtop-[\w.-]+\.tgz) && rigtop --demo`/.exec(readme);
 		expect(line?.[1]).toBe(`./${packed.filename}`);
 		// A global install into a prefix of the test's own (npm's -g with --prefix), from the folder the file is in.
 		const global = path.join(work, 'global');
@@ -221,6 +233,54 @@ describe('the npm package', () => {
 			await term.kill();
 		}
 	}, 120_000);
+
+	it("runs with npx from the packed file in an empty folder, as the readme's Quick start shows, with no registry", async () => {
+		const readme = readFileSync('readme.md', 'utf8');
+		const line = /^npx (\.\/rigtop-[\w.-]+\.tgz) --demo\b/m.exec(readme);
+		expect(line?.[1]).toBe(`./${packed.filename}`);
+		// On the rig: an empty folder with the file copied into it, npm's cache empty, the registry unreachable.
+		const rig = path.join(work, 'rig');
+		mkdirSync(rig);
+		copyFileSync(path.join(work, packed.filename), path.join(rig, packed.filename));
+		const offline = ['--offline', '--registry', 'http://127.0.0.1:9/', '--cache', path.join(work, 'npx-cache')];
+		const {stdout, stderr} = await run('npx', ['--yes', ...offline, line?.[1] ?? '', '--demo', '--once'], {
+			env: userEnv({HOME: work, XDG_STATE_HOME: path.join(work, 'npx-state')}),
+			cwd: rig,
+			timeout: 60_000,
+		});
+		expect(stderr).toBe('');
+		expect(stdout).toContain('demo-rig');
+		expect(stdout).toMatch(/XMRig 6\.\d+\.\d+/);
+		// npx left the folder as it was: the package went to its cache.
+		expect(readdirSync(rig)).toEqual([packed.filename]);
+	}, 90_000);
+
+	it('npm publish --dry-run is clean: files, bin, engines, repository, license and keywords, no warning', async () => {
+		const result = await new Promise<{code: number; stdout: string; stderr: string}>((resolve) => {
+			// --ignore-scripts: prepublishOnly builds, which this run (after npm run build) need not do again.
+			execFile(
+				'npm',
+				// No retries: the registry is unreachable, and a dry run asks it nothing it needs.
+				['publish', '--dry-run', '--ignore-scripts', '--registry', 'http://127.0.0.1:9/', '--fetch-retries=0', '--no-update-notifier'],
+				{env: userEnv(), timeout: 60_000},
+				(error, stdout, stderr) => {
+					resolve({code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr});
+				},
+			);
+		});
+		expect(result.code).toBe(0);
+		expect(result.stdout.trim()).toBe('+ rigtop@0.1.0'.replace('0.1.0', packedVersion()));
+		// Only the one line any dry run says without a login; nothing npm had to correct in package.json.
+		const warnings = result.stderr.split('\n').filter((text) => /^npm (warn|error)\b/.test(text));
+		expect(warnings.filter((text) => !text.includes('requires you to be logged in'))).toEqual([]);
+		expect(result.stderr).toContain(`total files: ${packed.files.length}`);
+		const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, unknown>;
+		expect(manifest['license']).toBe('MIT');
+		expect(manifest['engines']).toEqual({node: '>=22.13.0'});
+		expect(manifest['keywords']).toEqual(expect.arrayContaining(['xmrig', 'monitor', 'tui']));
+		expect(manifest['bin']).toEqual({rigtop: 'dist/cli.js'});
+		expect((manifest['scripts'] as Record<string, string>)['prepublishOnly']).toBe('npm run build');
+	}, 90_000);
 
 	it('the installed bin runs --demo --once: a snapshot of the simulated miner, exit 0', async () => {
 		const {stdout, stderr} = await run(bin, ['--demo', '--once'], {env, timeout: 20_000});

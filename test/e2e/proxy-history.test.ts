@@ -42,7 +42,7 @@ describe("a proxy's workers with the built CLI", () => {
 
 		const text = await cli(['history', sim.url, '--worker', 'rig-02', '--since', '10m'], env);
 		expect(text.code).toBe(0);
-		expect(text.stdout).toMatch(/^worker rig-02 of sim-proxy \(http:\/\/127\.0\.0\.1:\d+\), /);
+		expect(text.stdout).toMatch(/^worker rig-02 of 127\.0\.0\.1:\d+ \(worker sim-proxy, http:\/\/127\.0\.0\.1:\d+\), /);
 		expect(text.stdout).toMatch(/hashrate {2}\(1m\) avg \d/);
 		expect(text.stdout).toMatch(/shares {4}[\d ]+ accepted · [\d ]+ rejected · [\d ]+ invalid/);
 		expect(text.stdout).toContain('worker rig-02 gone: no connection left');

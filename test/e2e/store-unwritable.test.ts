@@ -277,7 +277,7 @@ describe('an address that never answered', () => {
 		expect(list.code).toBe(0);
 		const lines = list.stdout.trim().split('\n');
 		expect(lines).toHaveLength(1);
-		expect(lines[0]).toMatch(/^kept-rig {2}http:\/\/127\.0\.0\.1:\d+ {2}first seen/);
+		expect(lines[0]).toMatch(/^127\.0\.0\.1:\d+ \(worker kept-rig\) {2}http:\/\/127\.0\.0\.1:\d+ {2}first seen/);
 		expect(list.stdout).not.toContain(wrong);
 		const history = await cli(['history', wrong], {XDG_STATE_HOME: state});
 		expect(history.code).toBe(1);

@@ -41,7 +41,7 @@ describe('pastRates', () => {
 		expect(rates(before)).toBeNull();
 
 		const read = (at: number, snapshot = withRates([4800, 4800, 4800])) =>
-			recorder.recordRead(0, {url: URL, name: 'rig-01', at, snapshot, link: 'live'});
+			recorder.recordRead(0, {url: URL, configured: 'rig-01', at, snapshot, link: 'live'});
 		// Two hours ago (outside the hour); then 20 minutes mining, a minute paused, the next minute (its 10 s window
 		// low 10 s after the resume), 18 more minutes mining, and 10 without a pool.
 		read(before - 120 * MINUTE, withRates([9000, 9000, 9000]));
@@ -91,7 +91,7 @@ describe('a live session seeded from the store', () => {
 		const earlier = openRecorder(file);
 		const now = Date.now();
 		for (let t = now - 58 * MINUTE; t < now - MINUTE; t += 30_000) {
-			earlier.recordRead(0, {url: sim.url, name: 'sim-rig', at: t, snapshot: full, link: 'live'});
+			earlier.recordRead(0, {url: sim.url, configured: 'sim-rig', at: t, snapshot: full, link: 'live'});
 		}
 
 		earlier.close();

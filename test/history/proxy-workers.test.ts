@@ -272,7 +272,7 @@ describe('a proxy with thousands of workers', () => {
 			hashrate: [1000, 1000, 1000, 1000, 1000],
 		}));
 		const snapshot = makeSnapshot({kind: 'proxy', id: 'big-proxy', workerId: 'big-proxy', proxy: bigProxy(workers)});
-		recorder.recordRead(0, {url: 'http://127.0.0.1:3333', name: 'big-proxy', at: Date.now(), snapshot, link: 'live'});
+		recorder.recordRead(0, {url: 'http://127.0.0.1:3333', configured: 'big-proxy', at: Date.now(), snapshot, link: 'live'});
 		const before = store.get<{n: number}>('SELECT count(*) AS n FROM miner')?.n;
 		expect(recorder.flush()).toBe(true);
 		expect(before).toBe(0);

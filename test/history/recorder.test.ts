@@ -147,13 +147,15 @@ describe('history recorder on a real session', () => {
 
 		const reader = readStore(file);
 		const miners = reader.miners();
-		expect(miners.map((miner) => miner.name).sort()).toEqual(['cron-rig', 'gone-rig']);
+		// Named as the exporter names them (no rigs file: host:port), the worker id beside.
+		expect(miners.map((miner) => miner.workerId).sort()).toEqual(['cron-rig', 'gone-rig']);
+		expect(miners.every((miner) => miner.name === miner.url.replace('http://', ''))).toBe(true);
 		expect(miners.map((miner) => miner.url)).not.toContain(neverUrl);
-		const cron = miners.find((miner) => miner.name === 'cron-rig');
+		const cron = miners.find((miner) => miner.workerId === 'cron-rig');
 		const rows = reader.rows(cron?.id ?? 0, {from: 0, to: Date.now() + 1});
 		expect(rows.reduce((sum, row) => sum + row.n, 0)).toBe(3);
 		expect(rows.every((row) => row.hrAvg !== null && row.live === row.n)).toBe(true);
-		const down = miners.find((miner) => miner.name === 'gone-rig');
+		const down = miners.find((miner) => miner.workerId === 'gone-rig');
 		const polls = reader.rows(down?.id ?? 0, {from: 0, to: Date.now() + 1});
 		expect(polls.reduce((sum, row) => sum + row.n, 0)).toBe(4);
 		expect(polls.reduce((sum, row) => sum + row.live, 0)).toBe(1);
@@ -204,7 +206,7 @@ describe('history recorder on a real session', () => {
 
 		const reader = readStore(file);
 		const miners = reader.miners();
-		expect(miners.map((miner) => miner.name)).toEqual(['late-rig']);
+		expect(miners.map((miner) => miner.workerId)).toEqual(['late-rig']);
 		const id = miners[0]?.id ?? 0;
 		const rows = reader.rows(id, {from: 0, to: Date.now() + 1000});
 		// The polls before its first answer are its outage, stored under it once it answered.

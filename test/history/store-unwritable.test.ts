@@ -35,7 +35,7 @@ function openOff(file: string) {
 	expect(writer.write([observation(goodSample(Date.now(), 1000), sixFacts('id-a'))], [])).toBe(false);
 	expect(new HistoryReader(store).miners()).toEqual([]);
 	const recorder = new HistoryRecorder(store, {intervalMs: 1000});
-	recorder.recordRead(0, {url: 'http://127.0.0.1:1', name: 'rig', at: Date.now(), snapshot: null, link: 'down'});
+	recorder.recordRead(0, {url: 'http://127.0.0.1:1', configured: 'rig', at: Date.now(), snapshot: null, link: 'down'});
 	expect(recorder.flush()).toBe(false);
 	recorder.close();
 	return {store, notices};

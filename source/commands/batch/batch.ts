@@ -14,8 +14,9 @@ import type {JsonObject} from '../../config/types.js';
 import {borrowedTokenLine, borrowedTokenOf} from '../../discovery/borrowed-token.js';
 import {formatNoneFound} from '../../discovery/where.js';
 import {UsageError} from '../../errors.js';
-import {normalizeMinerUrl} from '../../miner/target.js';
-import {hostPort} from '../../monitor/name.js';
+import {looksLikeUrl, normalizeMinerUrl} from '../../miner/target.js';
+import {padText, textWidth} from '../../ui/cells.js';
+import {rigName} from '../../monitor/name.js';
 import {whereResult} from '../../session/build.js';
 import type {DiscoveryPlaces, TargetOptions} from '../../session/targets.js';
 import type {Command} from '../command.js';
@@ -126,16 +127,19 @@ async function parse(words: readonly string[]): Promise<Parsed> {
 	throw new UsageError(`unknown config command ${JSON.stringify(second ?? '')}: use get, set, apply or undo`);
 }
 
-/** One line per rig: the name padded to the longest, the status, the reason; a dry run's diff under it. */
+/**
+ * One line per rig: the name padded to the longest (in terminal cells: ui/cells.ts), the status, the reason; a dry run's
+ * diff under it.
+ */
 export function reportLines(results: readonly RigResult[]): string[] {
-	const width = Math.max(...results.map((result) => result.rig.name.length));
+	const width = Math.max(...results.map((result) => textWidth(result.rig.name)));
 	const lines: string[] = [];
 	for (const result of results) {
 		const status = saysItAll(result) ? '' : STATUS_WORDS[result.status];
 		const text = [status, result.status === 'applied' && result.lines.length > 0 ? result.lines.join('; ') : result.reason]
 			.filter((part) => part !== '')
 			.join('  ');
-		lines.push(`${result.rig.name.padEnd(width)}  ${text}`);
+		lines.push(`${padText(result.rig.name, width)}  ${text}`);
 		if (result.status !== 'applied') for (const line of result.lines) lines.push(`${' '.repeat(width)}    ${line}`);
 	}
 
@@ -253,6 +257,8 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 			try {
 				normalizeMinerUrl(address);
 			} catch (error) {
+				// With --rigs, a word that is no address is a rig's name there (session/build.ts, namedRigs, says if it is not).
+				if (plan.rigsFile !== undefined && !looksLikeUrl(address)) continue;
 				throw new UsageError(`${address.slice(0, 60)}: ${error instanceof Error ? error.message : String(error)}`);
 			}
 		}
@@ -296,7 +302,7 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 			return {
 				url: target.url,
 				token: target.token,
-				name: target.name ?? hostPort(target.url),
+				name: rigName(target.name, target.url),
 				...(target.kind === undefined ? {} : {kind: target.kind}),
 				...(tokenFrom === null ? {} : {tokenFrom}),
 			};
@@ -394,6 +400,7 @@ async function keepRecords(
 			notify: warn,
 			events: touched.map((result) => ({
 				url: result.rig.url,
+				name: result.rig.name,
 				snapshot: result.snapshot,
 				at,
 				severity: result.status === 'applied' || result.status === 'already' ? 'info' : 'warn',

@@ -14,6 +14,8 @@ import {MinerClient} from '../../miner/client.js';
 import type {MinerSnapshot} from '../../miner/model.js';
 import {UsageError} from '../../errors.js';
 import {findTargets, type DiscoveryPlaces, type TargetOptions} from '../../session/targets.js';
+import {whereResult} from '../../session/build.js';
+import {readRigsFile, type RigEntry} from '../../session/rigs-file.js';
 import type {Command} from '../command.js';
 
 export type ConfigCommandOptions = TargetOptions & {
@@ -38,6 +40,8 @@ export type ConfigCommandOptions = TargetOptions & {
 	readonly history?: boolean;
 	/** The history store's file (default $XDG_STATE_HOME/rigtop/history.sqlite). */
 	readonly historyFile?: string;
+	/** --rigs FILE: a word naming one of its rigs is that rig (`config get cpu rig-01 --rigs FILE`). */
+	readonly rigsFile?: string | undefined;
 };
 
 export const CONFIG_USAGE = [
@@ -156,7 +160,18 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 		return code;
 	};
 
-	const parsed = parse(argv);
+	// With --rigs, a word that names one of its rigs is that rig (session/build.ts, namedRigs), not a PATH.
+	let rigs: readonly RigEntry[] = [];
+	try {
+		if (options.rigsFile !== undefined) rigs = await readRigsFile(options.rigsFile);
+	} catch (error) {
+		if (error instanceof UsageError) return fail(2, error.message);
+		throw error;
+	}
+
+	const names = new Set(rigs.flatMap((rig) => (rig.name === undefined ? [] : [rig.name])));
+	const named = argv.filter((word, index) => index > 0 && names.has(word));
+	const parsed = parse(argv.filter((word, index) => index === 0 || !names.has(word)));
 	if (typeof parsed === 'string') {
 		print(stderr, [`rigtop: ${parsed}`, '', ...CONFIG_USAGE]);
 		return 2;
@@ -169,7 +184,22 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 	const urls = [...options.urls, ...parsed.urls];
 	let client: MinerClient | null = null;
 	try {
-		const result = await findTargets(options, urls, options.discovery);
+		const result =
+			options.rigsFile === undefined
+				? await findTargets(options, urls, options.discovery)
+				: await whereResult({
+						tokenFile: options.tokenFile,
+						tokenEnv: options.tokenEnv,
+						tokenFlag: options.tokenFlag,
+						configPath: options.configPath,
+						mode: 'where',
+						urls: [...named, ...urls],
+						demo: false,
+						rigsFile: options.rigsFile,
+						intervalMs: 0,
+						pausedAlertMs: 0,
+						history: false,
+					});
 		if (result.targets.length === 0) {
 			print(stderr, formatNoneFound(result));
 			return 1;

@@ -13,6 +13,8 @@ const HISTORY_USAGE = [
 	'  duration back from now (90m, 24h, 7d) or a date (2026-11-20 or',
 	'  2026-11-20T22:00); default the last 24 hours. The polls of the last hour are',
 	'  printed one by one, older times as min/avg/max summaries of 1 and 10 minutes.',
+	"  In place of URL, a rig's name as --list shows it (its --rigs name, else",
+	'  host:port; the worker id beside it) or its worker id.',
 	'',
 	'  For an xmrig-proxy: its polls (its 1m and 10m rates), with the workers stored',
 	"  named; --worker NAME prints that worker's own polls (its 1m rate,",

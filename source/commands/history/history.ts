@@ -14,11 +14,12 @@ import {MinerReader} from '../../miner/reader.js';
 import {parseDuration} from '../../duration.js';
 import {UsageError} from '../../errors.js';
 import {formatDuration, formatHashrate, formatInteger, formatSensor, type SensorUnit} from '../../format.js';
-import {normalizeMinerUrl, TargetError} from '../../miner/target.js';
+import {looksLikeUrl, normalizeMinerUrl, TargetError} from '../../miner/target.js';
 import {hostPort, withoutCredentials} from '../../monitor/name.js';
 import {defaultStoreFile} from '../../history/attach.js';
 import {HistoryReader, type StoredEvent, type StoredMiner, type StoredRow} from '../../history/read.js';
 import {HistoryStore} from '../../history/store.js';
+import {padText, textWidth} from '../../ui/cells.js';
 import {linkName, type SensorStatName, type SensorStats, type Stat} from '../../history/tiers.js';
 import type {Command} from '../command.js';
 
@@ -72,14 +73,8 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 	const now = options.now ?? Date.now();
 	if (options.json && options.csv) throw new UsageError('give --json or --csv, not both');
 	if (options.urls.length > 1) throw new UsageError(`history shows one miner at a time (got ${options.urls.length} addresses)`);
-	for (const url of options.urls) {
-		try {
-			normalizeMinerUrl(url);
-		} catch (error) {
-			if (error instanceof TargetError) throw new UsageError(error.message);
-			throw error;
-		}
-	}
+	// A word that is no address is a rig's name, as the store names it (monitor/name.ts, rigName), or its worker id.
+	const byName = options.urls.find((url) => !isAddress(url)) ?? null;
 
 	const from = parseTime(options.since ?? '24h', now, '--since');
 	const to = options.until === undefined ? now + 1 : parseTime(options.until, now, '--until');
@@ -103,7 +98,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 			return 0;
 		}
 
-		const found = await findMiner(reader, options, now, stderr);
+		const found = byName === null ? await findMiner(reader, options, now, stderr) : findByName(reader, byName, stderr);
 		if (found === null) return 1;
 		const miner = reader.miner(found);
 		if (!miner) return 1;
@@ -121,7 +116,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 			const worker = workers.find((each) => each.name === name);
 			if (!worker) {
 				const stored = workers.length === 0 ? 'none is stored for it' : `stored: ${namesText(workers.map((each) => each.name))}`;
-				stderr.write(`rigtop: no history is stored for a worker ${JSON.stringify(name)} of ${miner.name} (${miner.url}); ${stored}\n`);
+				stderr.write(`rigtop: no history is stored for a worker ${JSON.stringify(name)} of ${whoAt(miner)}; ${stored}\n`);
 				return 1;
 			}
 
@@ -146,6 +141,44 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 	} finally {
 		store.close();
 	}
+}
+
+/** Whether a word is a miner's address (host:port, a URL); a TargetError that is no address's shape is a name. */
+function isAddress(word: string): boolean {
+	try {
+		normalizeMinerUrl(word);
+		return true;
+	} catch (error) {
+		if (!(error instanceof TargetError)) throw error;
+		// A URL, or host:port with a port that is not one, is an address typed wrong: said as such.
+		if (looksLikeUrl(word) || word.includes(':')) throw new UsageError(error.message);
+		return false;
+	}
+}
+
+/**
+ * The stored rig of this name (its rigs-file name, or host:port), else of this worker id; null (said on stderr) when
+ * none is, or more than one is (each then named with its address).
+ */
+function findByName(reader: HistoryReader, name: string, stderr: {write(text: string): unknown}): number | null {
+	const miners = reader.miners();
+	const named = miners.filter((miner) => miner.name === name);
+	const matches = named.length > 0 ? named : miners.filter((miner) => miner.workerId === name);
+	const [only] = matches;
+	if (only && matches.length === 1) return only.id;
+	if (matches.length > 1) {
+		stderr.write(
+			`rigtop: ${matches.length} rigs stored are called ${JSON.stringify(name)}: ${matches.map((miner) => `${whoAt(miner)}, last seen ${localTime(miner.lastSeen)}`).join('; ')}; give its address\n`,
+		);
+		return null;
+	}
+
+	const names = [...new Set(miners.map((miner) => miner.name))];
+	const stored = names.length === 0 ? 'no rig is stored yet' : `stored: ${namesText(names)}`;
+	stderr.write(
+		`rigtop: no history is stored for a rig called ${JSON.stringify(name)}; ${stored} (rigtop history --list shows them; an address takes its port: 127.0.0.1:8080)\n`,
+	);
+	return null;
 }
 
 async function findMiner(
@@ -177,9 +210,7 @@ async function findMiner(
 			return null;
 		}
 
-		stderr.write(
-			`rigtop: no running miner found; showing ${last.name} (${last.url}), the miner seen last (rigtop history --list shows them all)\n`,
-		);
+		stderr.write(`rigtop: no running miner found; showing ${whoAt(last)}, the miner seen last (rigtop history --list shows them all)\n`);
 		return last.id;
 	}
 
@@ -455,21 +486,45 @@ function localTime(t: number, withDate = true): string {
 	return withDate ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}` : time;
 }
 
+/** A stored rig as every line names it: its name, the worker id beside it ("alpha (worker rig-07)"). */
+function who(miner: StoredMiner): string {
+	return miner.workerId !== null && miner.workerId !== miner.name ? `${miner.name} (worker ${miner.workerId})` : miner.name;
+}
+
+/** Its name, the worker id beside it, and its address: "alpha (worker rig-07, http://10.0.0.5:8080)". */
+function whoAt(miner: StoredMiner): string {
+	return miner.workerId !== null && miner.workerId !== miner.name
+		? `${miner.name} (worker ${miner.workerId}, ${miner.url})`
+		: `${miner.name} (${miner.url})`;
+}
+
 /**
  * Other miners stored at the address of the one shown (another machine or program answered there before): each has
  * a history of its own, and the one shown is the miner that answers there now (or was seen there last).
  */
 function othersNote(shown: StoredMiner, others: readonly StoredMiner[]): string {
 	const described = others.map(
-		(other) => `${other.name}${other.apiId ? ` (id ${other.apiId})` : ''}, last seen ${localTime(other.lastSeen)}`,
+		(other) => `${who(other)}${other.apiId ? ` (id ${other.apiId})` : ''}, last seen ${localTime(other.lastSeen)}`,
 	);
 	const which = others.length === 1 ? 'another miner was' : `${others.length} other miners were`;
-	return `rigtop: showing ${shown.name}${shown.apiId ? ` (id ${shown.apiId})` : ''}; ${which} seen at ${hostPort(shown.url)} before: ${described.join('; ')} (rigtop history --list shows them all)\n`;
+	return `rigtop: showing ${who(shown)}${shown.apiId ? ` (id ${shown.apiId})` : ''}; ${which} seen at ${hostPort(shown.url)} before: ${described.join('; ')} (rigtop history --list shows them all)\n`;
 }
 
+/**
+ * One line a rig, in columns measured in terminal cells (ui/cells.ts: a name in CJK or with emoji keeps them in line):
+ * its name (the rigs file's, else host:port: what `rigtop history NAME` takes) with its worker id beside it, the
+ * address, when it was first and last seen (its newest poll stored) and its API id.
+ */
 function listText(miners: readonly StoredMiner[]): string {
 	if (miners.length === 0) return 'no miner stored yet\n';
-	return `${miners.map((miner) => `${miner.name}  ${miner.url}  first seen ${localTime(miner.firstSeen)}, last seen ${localTime(miner.lastSeen)}${miner.apiId ? `  id ${miner.apiId}` : ''}`).join('\n')}\n`;
+	const names = miners.map(who);
+	const nameWidth = Math.max(...names.map(textWidth));
+	const urlWidth = Math.max(...miners.map((miner) => textWidth(miner.url)));
+	return `${miners
+		.map((miner, index) =>
+			`${padText(names[index] ?? '', nameWidth)}  ${padText(miner.url, urlWidth)}  first seen ${localTime(miner.firstSeen)}, last seen ${localTime(miner.lastSeen)}${miner.apiId ? `  id ${miner.apiId}` : ''}`.trimEnd(),
+		)
+		.join('\n')}\n`;
 }
 
 /** For people: what the span held (hashrate, answered polls, time down) and its events with dates. */
@@ -482,8 +537,8 @@ function toText(
 	note: string | null,
 ): string {
 	const {miner} = subject;
-	const who = subject.worker === null ? `${miner.name} (${miner.url})` : `worker ${subject.worker} of ${miner.name} (${miner.url})`;
-	const lines = [`${who}, ${localTime(from)} → ${localTime(to)}`];
+	const shown = subject.worker === null ? whoAt(miner) : `worker ${subject.worker} of ${whoAt(miner)}`;
+	const lines = [`${shown}, ${localTime(from)} → ${localTime(to)}`];
 	let hrSum = 0;
 	let hrN = 0;
 	let min: number | null = null;

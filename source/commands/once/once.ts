@@ -50,16 +50,16 @@ export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.Writa
 				target.name === undefined ? {} : {name: target.name},
 			);
 			const result: OnceResult = {url: target.url, name: state.name, snapshot: state.snapshot, error: state.error};
-			return {result, state};
+			return {result, state, configured: target.name};
 		}),
 	);
 	// A cron --once adds its sample to the history (written when the session closes), with the link state the monitor
 	// ended in: live, down (nothing answered, or not in time) or error (the user has to act).
 	const at = Date.now();
-	polls.forEach(({state}, slot) => {
+	polls.forEach(({state, configured}, slot) => {
 		session.recorder?.recordRead(slot, {
 			url: state.url,
-			name: state.name,
+			configured,
 			at,
 			snapshot: state.snapshot,
 			link: state.status === 'live' || state.status === 'error' ? state.status : 'down',

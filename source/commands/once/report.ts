@@ -2,6 +2,7 @@ import type {MinerError} from '../../miner/errors.js';
 import {minerProduct} from '../../miner/abilities.js';
 import type {MinerSnapshot, ProxyInfo, ProxyRateWindows, ProxyWindowLabel, ThreadInfo} from '../../miner/model.js';
 import type {SensorReading, TempSensor} from '../../sensors/types.js';
+import {padText, textWidth} from '../../ui/cells.js';
 import {
 	anyProxyWindowFilling,
 	FILLING_LEGEND,
@@ -241,7 +242,7 @@ function proxyLines(name: string, url: string, s: MinerSnapshot, proxy: ProxyInf
 	}
 
 	lines.push(`  workers   ${formatInteger(workers.length)}${by}`);
-	const nameWidth = Math.min(24, Math.max(4, ...workers.map((worker) => worker.name.length)));
+	const nameWidth = Math.min(24, Math.max(4, ...workers.map((worker) => textWidth(worker.name))));
 	const ipWidth = Math.max(2, ...workers.map((worker) => (worker.ip ?? DASH).length));
 	const shares = workers.map((worker) => formatProxyShares(worker));
 	const sharesWidth = Math.max('acc/rej/inv'.length, ...shares.map((text) => text.length));
@@ -251,7 +252,7 @@ function proxyLines(name: string, url: string, s: MinerSnapshot, proxy: ProxyInf
 	for (const [index, worker] of workers.entries()) {
 		const rates = [0, 1].map((window) => formatProxyWindow(worker.hashrate[window] ?? null, window, s.uptime).padStart(10)).join('  ');
 		lines.push(
-			`    ${worker.name.padEnd(nameWidth)}  ${(worker.ip ?? DASH).padEnd(ipWidth)}  ${rates}  ${(shares[index] ?? '').padEnd(sharesWidth)}  ${formatLastShare(worker.lastShareAt, now)}`,
+			`    ${padText(worker.name, nameWidth)}  ${(worker.ip ?? DASH).padEnd(ipWidth)}  ${rates}  ${(shares[index] ?? '').padEnd(sharesWidth)}  ${formatLastShare(worker.lastShareAt, now)}`,
 		);
 	}
 

@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import type {ReactNode} from 'react';
+import {textWidth} from '../cells.js';
 import {useTheme} from '../theme.js';
 
 /** A part of a title: its text, or its text and the columns it is given (its widest form, so it keeps its place). */
@@ -28,7 +29,7 @@ const LEAD = 9;
 
 const textOf = (part: TitlePart | undefined): string => (part === undefined ? '' : typeof part === 'string' ? part : part.text);
 const widthOf = (part: TitlePart): number => {
-	const width = [...textOf(part)].length;
+	const width = textWidth(textOf(part));
 	return typeof part === 'string' ? width : Math.max(width, part.room);
 };
 

@@ -182,8 +182,13 @@ describe('rigtop config set', () => {
 			stderr: {write: () => true},
 		});
 		expect(code).toBe(0);
-		const doc = JSON.parse(out) as {miner: {name: string; id: string}; events: {kind: string; severity: string; text: string}[]};
-		expect(doc.miner.name).toBe('sim-rig');
+		const doc = JSON.parse(out) as {
+			miner: {name: string; id: string; workerId: string};
+			events: {kind: string; severity: string; text: string}[];
+		};
+		// Named as the exporter names it (no rigs file: host:port), the worker id beside.
+		expect(doc.miner.name).toBe(`127.0.0.1:${sim.port}`);
+		expect(doc.miner.workerId).toBe('sim-rig');
 		expect(doc.miner.id).toMatch(/^[0-9a-f]{16}$/);
 		// The config view's event: kind 'action', "config apply: " and the apply's own message, naming each key changed
 		// as a batch's event does (a secret only "changed").

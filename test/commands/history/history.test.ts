@@ -3,6 +3,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {parseTime, runHistoryCommand} from '../../../source/commands/history/history.js';
 import {UsageError} from '../../../source/errors.js';
 import {HistoryWriter} from '../../../source/history/writer.js';
+import {textWidth} from '../../../source/ui/cells.js';
 import {startSimulator} from '../../../source/sim/simulator.js';
 import {downSample, eventRecord, goodSample, observation, openStore, sixFacts, tempDir, writeRun} from '../../history/helpers.js';
 import {capture, clockedStore, historyOptions} from './helpers.js';
@@ -192,6 +193,53 @@ describe('rigtop history against a real store', () => {
 			[nowId, now.url],
 			['0123456789abcdef', now.url],
 		]);
+	});
+
+	it("--list's last seen is the newest poll stored, which the miner's row (written once a minute) is behind", async () => {
+		const {store, clock, dir, file} = clockedStore(cleanups);
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const start = clock.now();
+		// A poll every 5 s for 55 s, each its own write (as the recorder's): the row is touched at the first only.
+		for (let t = start; t <= start + 55_000; t += 5000) {
+			clock.set(t);
+			expect(writer.write([observation(goodSample(t, 1000), sixFacts('id-a'))], [])).toBe(true);
+		}
+
+		store.close();
+		const out = capture();
+		expect(await runHistoryCommand(historyOptions(file, dir, {list: true, json: true, stdout: out.stream}))).toBe(0);
+		const [miner] = JSON.parse(out.text()) as {lastSeen: string}[];
+		expect(miner?.lastSeen).toBe(new Date(start + 55_000).toISOString());
+		const text = capture();
+		expect(await runHistoryCommand(historyOptions(file, dir, {list: true, stdout: text.stream}))).toBe(0);
+		expect(text.text()).toContain(`last seen ${localTimeOf(start + 55_000)}`);
+	});
+
+	it('--list is a table in terminal cells: a name in CJK keeps the addresses in one column', async () => {
+		const {store, clock, dir, file} = clockedStore(cleanups);
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const t = clock.now();
+		const wide = {url: 'http://10.0.0.1:8080', name: 'ünïcødé-矿机', named: true};
+		writer.write([observation(goodSample(t, 1000), sixFacts('id-w', 'w-1'), {slot: 0, ...wide})], []);
+		writer.write(
+			[
+				observation(goodSample(t, 1000), sixFacts('id-p', 'w-2'), {
+					slot: 1,
+					url: 'http://10.0.0.2:8080',
+					name: 'plain',
+					named: true,
+				}),
+			],
+			[],
+		);
+		store.close();
+		const out = capture();
+		expect(await runHistoryCommand(historyOptions(file, dir, {list: true, stdout: out.stream}))).toBe(0);
+		const lines = out.text().trimEnd().split('\n');
+		expect(lines).toHaveLength(2);
+		const urlCell = (line: string) => textWidth(line.slice(0, line.indexOf('http://')));
+		expect(lines.map(urlCell)).toEqual([urlCell(lines[0]!), urlCell(lines[0]!)]);
+		expect(lines.some((line) => line.startsWith('ünïcødé-矿机 (worker w-1)  '))).toBe(true);
 	});
 
 	it('reports a missing store and bad usage in one line', async () => {

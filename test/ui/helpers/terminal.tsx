@@ -8,6 +8,7 @@ import {stripVTControlCharacters} from 'node:util';
 import {render, type Instance} from 'ink';
 import type {ReactElement} from 'react';
 import {afterEach, expect, vi} from 'vitest';
+import {textWidth} from '../../../source/ui/cells.js';
 
 class FakeStdout extends EventEmitter {
 	columns: number;
@@ -162,6 +163,7 @@ export function expectFits(terminal: Pick<Terminal, 'frames'>, columns: number, 
 	for (const frame of terminal.frames) {
 		const lines = linesOf(stripVTControlCharacters(frame));
 		expect(lines.length).toBeLessThanOrEqual(rows - 1);
-		for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+		// In terminal cells, as the terminal draws them (a CJK character or an emoji takes 2).
+		for (const line of lines) expect(textWidth(line), line).toBeLessThanOrEqual(columns);
 	}
 }

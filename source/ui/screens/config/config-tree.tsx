@@ -6,7 +6,7 @@ import type {PendingEdits} from '../../../config/edits.js';
 import {useTheme} from '../../theme.js';
 import type {Prompt} from './reduce.js';
 import {cycleHint, entryLabel, entryValue, isContainer, wasText} from './tree.js';
-import {cutText} from '../../wrap.js';
+import {cutText, padText, textWidth} from '../../cells.js';
 
 export type ConfigTreeProps = {
 	readonly document: ConfigDocument;
@@ -86,9 +86,9 @@ function ConfigTreeView({document, edits, rows, top, height, cursor, expanded, w
 	const shown = rows.slice(top, top + Math.max(0, height));
 	const names = shown.map((entry) => nameText(entry, expanded.has(entry.id), edits?.isChanged(entry.path) === true));
 	const values = shown.map((entry) => entryValue(entry, edits, document));
-	const nameWidth = Math.min(Math.max(MIN_NAME, ...names.map((name) => name.length + 3)), Math.max(MIN_NAME, Math.floor(width * 0.45)));
+	const nameWidth = Math.min(Math.max(MIN_NAME, ...names.map((name) => textWidth(name) + 3)), Math.max(MIN_NAME, Math.floor(width * 0.45)));
 	const valueWidth = Math.min(
-		Math.max(MIN_VALUE, ...values.map((value) => value.length + 2)),
+		Math.max(MIN_VALUE, ...values.map((value) => textWidth(value) + 2)),
 		Math.max(MIN_VALUE, Math.floor(width * 0.3)),
 	);
 	return (
@@ -103,8 +103,8 @@ function ConfigTreeView({document, edits, rows, top, height, cursor, expanded, w
 				const hint = selected && !changed ? cycleHint(entry) : null;
 				const editing = selected && editor !== null && editor.id === entry.id;
 				// Each cut (…) a column short of its width, so a gap stays before the next.
-				const nameCell = cutText(name, nameWidth - 1).padEnd(nameWidth);
-				const valueCell = cutText(value, valueWidth - 1).padEnd(valueWidth);
+				const nameCell = padText(cutText(name, nameWidth - 1), nameWidth);
+				const valueCell = padText(cutText(value, valueWidth - 1), valueWidth);
 				return (
 					<Box key={entry.id} height={1} width={width}>
 						<Text wrap="truncate-end">

@@ -4,6 +4,7 @@
  * while every rig fits). The diff scrolls as far as the first rig from which the last one shows whole.
  */
 import {wrappedHeight} from '../../wrap.js';
+import {textWidth} from '../../cells.js';
 import type {DiffPlan, RigDiff} from './rigs.js';
 
 /** Columns before a rig's name ("   rig-01  …"). */
@@ -13,7 +14,7 @@ const NAME_GAP = 2;
 
 /** The name column's width: the longest name, up to 24. */
 export function diffNameWidth(plan: DiffPlan): number {
-	return Math.min(24, Math.max(0, ...plan.rigs.map((rig) => rig.name.length)));
+	return Math.min(24, Math.max(0, ...plan.rigs.map((rig) => textWidth(rig.name))));
 }
 
 /** Columns before a rig's text: its indent, name and gap. */

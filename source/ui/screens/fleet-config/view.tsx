@@ -7,6 +7,7 @@ import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {Footer} from '../../panes/footer.js';
 import {cutText, Wrapped, wrappedHeight} from '../../wrap.js';
+import {padText, textWidth} from '../../cells.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
@@ -255,7 +256,7 @@ function KeyList({
 	const first = at >= top + pageSize ? at - pageSize + 1 : top;
 	const shown = rows.slice(first, first + pageSize);
 	// Over every key, so scrolling keeps the column where it is.
-	const nameWidth = Math.min(Math.max(20, ...rows.map((row) => row.id.length + 3)), Math.max(20, Math.floor(width * 0.45)));
+	const nameWidth = Math.min(Math.max(20, ...rows.map((row) => textWidth(row.id) + 3)), Math.max(20, Math.floor(width * 0.45)));
 	const editor = ui.prompt?.kind === 'value' ? ui.prompt : null;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
@@ -269,7 +270,7 @@ function KeyList({
 			{rows.length === 0 ? <Text {...theme.text('muted')}> no rig could be read</Text> : null}
 			{shown.map((row, index) => {
 				const selected = first + index === at;
-				const name = cutText(row.id, nameWidth - 1).padEnd(nameWidth);
+				const name = padText(cutText(row.id, nameWidth - 1), nameWidth);
 				return (
 					<Box key={row.id} height={1} width={width}>
 						<Text wrap="truncate-end">
@@ -334,12 +335,12 @@ function DiffPane({
 				if (!wrapsReason(rig) || width <= indent) {
 					return (
 						<Text key={`${offset + index}`} wrap="truncate-end" {...style}>
-							{`   ${rig.name.padEnd(nameWidth)}  ${rig.text}`}
+							{`   ${padText(rig.name, nameWidth)}  ${rig.text}`}
 						</Text>
 					);
 				}
 
-				const name = cutText(rig.name, nameWidth).padEnd(nameWidth);
+				const name = padText(rig.name, nameWidth);
 				return (
 					<Box key={`${offset + index}`} width={width} height={tall} overflowY="hidden">
 						<Box width={indent} flexShrink={0}>

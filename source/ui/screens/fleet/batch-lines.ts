@@ -7,6 +7,7 @@
 import type {BatchState, RigProgress, RigStatus} from '../../../batch/types.js';
 import type {ThemeToken} from '../../theme.js';
 import {cutText, wordLines} from '../../wrap.js';
+import {padText, textWidth} from '../../cells.js';
 import {BATCH_TITLE_LINES, type FleetAction} from './batch-plan.js';
 
 /** Each status in a word and a mark (readable without colour), and its colour. */
@@ -72,14 +73,14 @@ export type BatchLine = {readonly key: string; readonly text: string; readonly t
  * itself; in a pane too narrow for the text beside the name, the text goes under the name.
  */
 export function batchLines(batch: BatchState, action: FleetAction | PaneWords, width: number): readonly BatchLine[] {
-	const nameWidth = Math.min(NAME_MOST, Math.max(0, ...batch.rigs.map((progress) => [...progress.rig.name].length)));
+	const nameWidth = Math.min(NAME_MOST, Math.max(0, ...batch.rigs.map((progress) => textWidth(progress.rig.name))));
 	// " ✓ name  ": the columns before a rig's text.
 	const indent = nameWidth + 5;
 	const beside = width - indent >= TEXT_LEAST;
 	const lines: BatchLine[] = [];
 	batch.rigs.forEach((progress, rig) => {
 		const {mark, text, tone} = progressParts(progress, action);
-		const head = ` ${mark} ${cutText(progress.rig.name, nameWidth).padEnd(nameWidth)}`;
+		const head = ` ${mark} ${padText(progress.rig.name, nameWidth)}`;
 		const push = (line: string) => lines.push({key: `${rig}-${lines.length}`, text: line, tone, rig});
 		if (beside) {
 			wordLines(text, width - indent).forEach((line, at) => push(at === 0 ? `${head}  ${line}` : `${' '.repeat(indent)}${line}`));

@@ -23,7 +23,7 @@ import {fitColumns, markSorted, tableGap, type Column, type FittedColumn} from '
 import {hourCells} from './hours.js';
 import {sortArrow, type FleetSort} from './order.js';
 import type {ColumnTotal, FleetRow, FleetTotals} from './rows.js';
-import {cutText} from '../../wrap.js';
+import {cutText, textWidth} from '../../wrap.js';
 
 /** A cell source: a rig's row, the totals, or the line under the totals that says how many rigs each one sums. */
 export type FleetLine =
@@ -96,12 +96,12 @@ const tail = (text: string, width: number) => cutText(text, width, 'start');
  */
 export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width: number): string {
 	const label = rigLabel(row);
-	if (label.length <= width) return label;
+	if (textWidth(label) <= width) return label;
 	if (row.name === row.where) return tail(row.name, width);
 	if (row.tag === null) return label; // cut at its end by the table
-	const keep = Math.min(row.name.length, Math.max(3, width - 1 - row.tag.length));
+	const keep = Math.min(textWidth(row.name), Math.max(3, width - 1 - textWidth(row.tag)));
 	const name = cutText(row.name, keep);
-	const room = width - name.length - 1;
+	const room = width - textWidth(name) - 1;
 	return room < 2 ? name : `${name} ${tail(row.tag, room)}`;
 }
 
@@ -169,8 +169,8 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 	let temp = 0;
 	let shares = totals && totals.sharesCounted > 0 ? formatShares(totals.good, totals.total).length : 0;
 	for (const row of rows) {
-		rig = Math.max(rig, rigLabel(row).length);
-		pool = Math.max(pool, (row.kind === 'proxy' ? row.upstream : row.pool)?.length ?? 0);
+		rig = Math.max(rig, textWidth(rigLabel(row)));
+		pool = Math.max(pool, textWidth((row.kind === 'proxy' ? row.upstream : row.pool) ?? ''));
 		kind = Math.max(kind, kindCell(row).length);
 		proxies ||= row.kind === 'proxy';
 		if (row.kind === 'proxy') state = Math.max(state, row.state.length);

@@ -9,6 +9,7 @@ import {DASH, formatDurationShort, formatInteger} from '../../../format.js';
 import {formatProxyWindow} from '../../../format-proxy.js';
 import {PROXY_WINDOW_LABELS} from '../../../miner/proxy-model.js';
 import {fitColumns, markSorted, type Column, type FittedColumn} from '../../table.js';
+import {textWidth} from '../../cells.js';
 import {workerSortArrow, type WorkerSort} from './order.js';
 import type {WorkerRow, WorkerTotals} from './rows.js';
 
@@ -54,7 +55,7 @@ export type WorkerWants = {readonly name: number; readonly acc: number; readonly
 export function workerWants(rows: readonly WorkerRow[], totals: WorkerTotals): WorkerWants {
 	const longest = (values: readonly number[]) => values.reduce((most, value) => Math.max(most, formatInteger(value).length), 0);
 	return {
-		name: rows.reduce((most, row) => Math.max(most, row.name.length), 0),
+		name: rows.reduce((most, row) => Math.max(most, textWidth(row.name)), 0),
 		acc: longest([totals.accepted, ...rows.map((row) => row.accepted)]),
 		rej: longest([totals.rejected, ...rows.map((row) => row.rejected)]),
 		inv: longest([totals.invalid, ...rows.map((row) => row.invalid)]),

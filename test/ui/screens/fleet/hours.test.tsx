@@ -60,7 +60,7 @@ describe('the fleet with history', () => {
 			const down = ago < 40 * 60_000 && ago > 25 * 60_000;
 			recorder.recordRead(0, {
 				url: urls[0]!,
-				name: 'garage',
+				configured: 'garage',
 				at,
 				snapshot: down
 					? null
@@ -70,7 +70,7 @@ describe('the fleet with history', () => {
 			if (ago < 15 * 60_000) {
 				recorder.recordRead(1, {
 					url: urls[1]!,
-					name: 'attic',
+					configured: 'attic',
 					at,
 					snapshot: makeSnapshot({id: 'attic-id', workerId: 'attic', hashrate: {total: [900 + (ago % 5) * 20, 900, 900]}}),
 					link: 'live',

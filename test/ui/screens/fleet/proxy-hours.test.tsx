@@ -34,7 +34,7 @@ describe('a proxy in the fleet with history', () => {
 			const rate = 9000 + (ago % 7) * 300;
 			recorder.recordRead(0, {
 				url,
-				name: 'px',
+				configured: 'px',
 				at,
 				snapshot: makeProxySnapshot('px', {hashrate: [rate, 9000, 9000, 9000, 9000]}),
 				link: 'live',
