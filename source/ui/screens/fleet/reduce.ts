@@ -81,7 +81,7 @@ export type FleetUiState = {
 	readonly marked: ReadonlySet<number>;
 	/** The question `p` or `r` asks (what will happen), else null. */
 	readonly asking: FleetPlan | null;
-	/** A line in the footer's place: why a key does nothing (--read-only), until the next key. */
+	/** A line in the footer's place: why a key does nothing (--read-only, nothing to pause), until the next key. */
 	readonly message: string | null;
 	/**
 	 * The filter in force is the one remembered from the last run (prefs), untouched: the view says what it hides in the
@@ -340,7 +340,8 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 			if (rigs.length === 0) return stateOnly(state);
 			const labels = env.rows.map((row) => rigLabel(row));
 			const plan = planFleetBatch(outcome.command, rigs, env.states, labels, env.tokens);
-			return stateOnly({...state, asking: plan});
+			// Nothing to do is said in the footer's place, not asked.
+			return stateOnly(plan.nothing === null ? {...state, asking: plan} : {...state, message: plan.nothing});
 		}
 
 		default:
