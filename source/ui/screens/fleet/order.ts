@@ -57,6 +57,14 @@ export function describeSort(sort: FleetSort): string | null {
 	return `by ${what}, ${sort.reversed ? reversed : natural}`;
 }
 
+/** The title's short words for a sort, where the long ones do not fit: "by 10s▲"; null for the session's order. */
+export function describeSortShort(sort: FleetSort): string | null {
+	const long = describeSort(sort);
+	if (long === null) return null;
+	const {arrow} = sortArrow(sort);
+	return sort.key === 'listed' ? `listed${arrow}` : `${long.slice(0, long.indexOf(','))}${arrow}`;
+}
+
 /**
  * The column a sort is on and its arrow, for the column's heading ("10s▲"): ▲ when the values grow down the list
  * (lowest first, a–z, shortest first, the session's order), ▼ when they shrink (most rejects first, state worst

@@ -24,7 +24,7 @@ import {FleetEvents} from './events.js';
 import {fleetFrame, helpMax, type FleetEnv} from './frame.js';
 import {FleetHeader} from './header.js';
 import type {FleetHours} from './hours.js';
-import {describeSort, shownSort} from './order.js';
+import {describeSort, describeSortShort, shownSort} from './order.js';
 import {
 	activeFilter,
 	initialFleetUiState,
@@ -273,6 +273,7 @@ export function FleetView({
 				width={columns}
 				window={window}
 				sort={describeSort(shownSort(ui.sort, env.wants.sensors === true))}
+				sortShort={describeSortShort(shownSort(ui.sort, env.wants.sensors === true))}
 				marked={ui.marked.size}
 				hidden={hidden}
 			/>
