@@ -85,8 +85,8 @@ function FleetHeaderView({totals, width, window, sort = null, sortShort = null, 
 	const candidates: string[][] = [];
 	for (const withProxies of proxies === null ? [false] : [true, false])
 		for (const form of forms)
-			for (const sorted of sorts)
-				for (const shown of windows)
+			for (const shown of windows)
+				for (const sorted of sorts)
 					candidates.push([
 						...lead,
 						form,
