@@ -92,7 +92,7 @@ const STATE_RANK: Readonly<Record<StatusBadge['word'], number>> = {
 
 function stateRank(row: FleetRow): number {
 	const rank = STATE_RANK[row.word];
-	return row.word === 'live' && row.alert !== null && row.alert.severity !== 'info' ? 5 : rank;
+	return row.word === 'live' && row.trouble ? 5 : rank;
 }
 
 /** A number to sort on, smallest first; null where the row has none (not read yet, down, no shares, no sensor). */
