@@ -48,6 +48,7 @@ function state(index: number, poll: number): MonitorState {
 		error: null,
 		recentRates: [],
 		sessionAverage: null,
+		lastShare: null,
 		events: [],
 		nextPollAt: null,
 		polls: poll,

@@ -129,6 +129,16 @@ export function formatAgo(at: number | null, now: number): string {
 	return `${formatDuration(seconds)} ago`;
 }
 
+/**
+ * A miner's last accepted share (monitor/last-share.ts): "12s ago" when a poll saw it, "at least 4m 03s ago" when
+ * none came since then, "—" when unknown (or no time has passed since it was first bounded).
+ */
+export function formatLastAccepted(lastShare: {readonly at: number; readonly atLeast: boolean} | null, now: number): string {
+	if (lastShare === null) return DASH;
+	if (!lastShare.atLeast) return formatAgo(lastShare.at, now);
+	return now - lastShare.at < 1000 ? DASH : `at least ${formatAgo(lastShare.at, now)}`;
+}
+
 /** Local wall-clock time of an epoch-ms instant, 24 h: "09:02". */
 export function formatClock(at: number | null): string {
 	if (!isNumber(at)) return DASH;

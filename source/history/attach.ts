@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type {Session} from '../session/session.js';
 import {pastRates, workerPastRates} from './last-hour.js';
+import {pastShares} from './last-share.js';
 import {HistoryRecorder} from './recorder.js';
 import {HistoryStore} from './store.js';
 import {rigtopStateDir} from '../config/state-dir.js';
@@ -56,6 +57,8 @@ export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: 
 		// The drop detector's reference starts from the miner's stored last hour (source/monitor/reference.ts).
 		session.miners.forEach((miner, slot) => {
 			miner.monitor.setPastRates(pastRates(recorder, slot));
+			// The last share: since when the store has seen the count the miner has now (source/monitor/last-share.ts).
+			miner.monitor.setPastShares(pastShares(recorder, slot));
 			// A proxy's workers: each one's own stored hour.
 			miner.monitor.setWorkerPastRates((worker) => workerPastRates(recorder, slot, worker));
 		});

@@ -8,6 +8,7 @@ import {displayName, hostPort, withoutCredentials} from './name.js';
 import {deriveProxyEvents, initialProxyEventState, type ProxyEventState} from './proxy-events.js';
 import {deriveSensorEvents, initialSensorEventState, type SensorEventState} from './sensor-events.js';
 import {countsForReference, RateReference, type PastRates} from './reference.js';
+import {EMPTY_SHARE_TRACK, trackShares, withPast, type PastShares, type ShareTrack} from './last-share.js';
 import {RingBuffer} from './ring-buffer.js';
 import {shareUnchanged} from './structural-share.js';
 import {watchedRate} from './watched-rate.js';
@@ -59,6 +60,8 @@ export type MonitorOptions = {
 	probe?: (signal: AbortSignal) => Promise<boolean>;
 	/** What is known of the miner's rate before this session (the history store's last hour); see setPastRates. */
 	pastRates?: PastRates;
+	/** What the store knows of the miner's accepted count before this session; see setPastShares. */
+	pastShares?: PastShares;
 };
 
 export const minIntervalMs = 250;
@@ -123,6 +126,11 @@ export class Monitor implements Store<MonitorState> {
 	#pastRates: PastRates | null;
 	#seedTries = 0;
 	#seeded = false;
+	/** The accepted count and when it last moved (last-share.ts): the rig's, whichever screen shows. */
+	#shares: ShareTrack = EMPTY_SHARE_TRACK;
+	#pastShares: PastShares | null;
+	/** The count the store was asked about (asked once per count first seen; again while it cannot tell). */
+	#sharesAsked: {good: number; tries: number; done: boolean} | null = null;
 	/** An xmrig-proxy's upstreams and workers as the events last saw them (proxy-events.ts). */
 	#proxyEvents: ProxyEventState = initialProxyEventState;
 	/** The rig's sensors as the events last saw them (sensor-events.ts). */
@@ -153,6 +161,7 @@ export class Monitor implements Store<MonitorState> {
 		this.#tempAlertC = options.tempAlertC ?? null;
 		this.#probe = options.probe;
 		this.#pastRates = options.pastRates ?? null;
+		this.#pastShares = options.pastShares ?? null;
 		this.#recentRates = new RingBuffer(options.recentSize ?? DEFAULT_RECENT_SIZE);
 		this.#events = new RingBuffer(options.maxEvents ?? defaultMaxEvents);
 		const url = withoutCredentials(options.url);
@@ -168,6 +177,7 @@ export class Monitor implements Store<MonitorState> {
 			error: null,
 			recentRates: [],
 			sessionAverage: null,
+			lastShare: null,
 			events: [],
 			nextPollAt: null,
 			polls: 0,
@@ -261,6 +271,15 @@ export class Monitor implements Store<MonitorState> {
 	 */
 	setPastRates(pastRates: PastRates | null): void {
 		this.#pastRates = pastRates;
+	}
+
+	/**
+	 * Where the last share learns what the store knows of the accepted count before this session (last-share.ts): asked
+	 * while the count has not moved since it was first seen, once per such count (again at later polls while it answers
+	 * null). Without it, "at least N ago" counts from this session's first poll of the count.
+	 */
+	setPastShares(pastShares: PastShares | null): void {
+		this.#pastShares = pastShares;
 	}
 
 	/** Where a proxy's worker's reference learns what it did before this session (its stored last hour); as setPastRates. */
@@ -421,6 +440,7 @@ export class Monitor implements Store<MonitorState> {
 			this.#sampleCount++;
 		}
 
+		this.#shares = this.#sharesAt(snapshot, now);
 		return {
 			name,
 			url: prevState.url,
@@ -433,6 +453,7 @@ export class Monitor implements Store<MonitorState> {
 			error: null,
 			recentRates: this.#recentRates.toArray(),
 			sessionAverage: this.#sampleCount === 0 ? null : this.#sampleSum / this.#sampleCount,
+			lastShare: this.#shares.lastShare,
 			events: drafts.length === 0 ? prevState.events : this.#append(drafts, now),
 			nextPollAt,
 			polls: prevState.polls + 1,
@@ -489,6 +510,27 @@ export class Monitor implements Store<MonitorState> {
 		}
 
 		return entry.reference;
+	}
+
+	/** The accepted count after this poll, and when the last share was; the store asked about a count first seen here. */
+	#sharesAt(snapshot: MinerSnapshot, now: number): ShareTrack {
+		const track = trackShares(this.#shares, snapshot, now);
+		const good = track.good;
+		if (track.lastShare === null || !track.lastShare.atLeast || good === null) return track;
+		if (this.#sharesAsked?.good !== good || track.lastShare.at === now) this.#sharesAsked = {good, tries: 0, done: false};
+		const asked = this.#sharesAsked;
+		const pastShares = this.#pastShares;
+		if (asked.done || pastShares === null) return track;
+		let past: ReturnType<PastShares>;
+		try {
+			past = pastShares(track.lastShare.at, good);
+		} catch {
+			past = undefined; // the store's trouble is its own (it turns history off with a notice)
+		}
+
+		if (past === null && ++asked.tries < maxSeedTries) return track;
+		asked.done = true;
+		return withPast(track, past ?? undefined);
 	}
 
 	/** Seeds the reference with what is known of the hour before the session, once (see setPastRates). */

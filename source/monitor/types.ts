@@ -1,5 +1,6 @@
 import type {MinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
+import type {LastShare} from './last-share.js';
 
 /**
  * How rigtop's link to the miner stands (not the miner's own state, which is in the snapshot):
@@ -96,6 +97,8 @@ export type MonitorState = {
 	readonly recentRates: readonly (number | null)[];
 	/** Mean of all non-null 10 s samples seen since rigtop started watching this miner session; null if none. */
 	readonly sessionAverage: number | null;
+	/** The last accepted share (last-share.ts): when the count moved, or since when it has not; null when unknown. */
+	readonly lastShare: LastShare | null;
 	/** Bounded, newest last. */
 	readonly events: readonly MinerEvent[];
 	/** Epoch ms when the next poll is due (for "retrying in 8 s"). */

@@ -13,7 +13,7 @@ import type {LastHourSource} from '../history/last-hour.js';
 import {FleetView} from './screens/fleet/view.js';
 import {rigLabel} from './screens/fleet/columns.js';
 import {rigTags} from './screens/fleet/rows.js';
-import type {FleetSaved} from './screens/fleet/reduce.js';
+import type {FleetKept, FleetSaved} from './screens/fleet/reduce.js';
 import type {Prefs} from '../prefs/prefs.js';
 import {CHART_SPANS, DEFAULT_SPAN} from './screens/chart/reduce.js';
 import {FixedNowContext} from './hooks/use-now.js';
@@ -246,12 +246,10 @@ export function App({
 		};
 	}, [miners]);
 
-	// The marks while the fleet config view shows (the fleet's own state is gone while it does): given back after it,
-	// and only then (a rig's dashboard opened from the fleet leaves the marks behind, as it always did).
-	const [fleetMarks, setFleetMarks] = useState<ReadonlySet<number> | undefined>(undefined);
+	// The fleet's marks and first line shown (the fleet's, not its screen's): kept while any screen opened from it shows.
+	const [fleetKept, setFleetKept] = useState<FleetKept | undefined>(undefined);
 	const openDashboard = useCallback(
 		(index: number) => {
-			setFleetMarks(undefined);
 			setSelected(index);
 			setScreen({name: 'dashboard', index});
 		},
@@ -296,7 +294,6 @@ export function App({
 	);
 	const fleetChart = useCallback(
 		(rig: number) => {
-			setFleetMarks(undefined);
 			setSelected(rig);
 			setScreen({name: 'chart', index: rig, from: 'fleet'});
 		},
@@ -304,13 +301,11 @@ export function App({
 	);
 	const openFleetConfig = useCallback(
 		(rigs: readonly number[]) => {
-			setFleetMarks(new Set(rigs));
 			setScreen({name: 'fleetConfig', rigs});
 		},
 		[setScreen],
 	);
 	const fleetEvents = useCallback(() => {
-		setFleetMarks(undefined);
 		setScreen({name: 'events', index: null, from: 'fleet'});
 	}, [setScreen]);
 	const closeView = useCallback(() => {
@@ -385,7 +380,8 @@ export function App({
 				{...(hours ? {hours} : {})}
 				{...(fleetBatch ? {onBatch: fleetBatch, readOnly, tokens} : {})}
 				{...(renderFleetConfig ? {onFleetConfig: openFleetConfig, readOnly} : {})}
-				{...(fleetMarks ? {initialMarked: fleetMarks} : {})}
+				{...(fleetKept ? {kept: fleetKept} : {})}
+				onKeep={setFleetKept}
 				restored={fleetRestored}
 				kinds={kinds}
 			/>

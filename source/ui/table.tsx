@@ -22,6 +22,11 @@ export type Column<Row> = {
 	 */
 	readonly want?: number;
 	/**
+	 * The width its text uses when given `width` (at most `width`): for a column whose text comes in a few forms ("proxy,
+	 * 12 workers", "proxy 12 wk"), so room it cannot use is left to the next column that wants some. Default: all of it.
+	 */
+	readonly uses?: (width: number) => number;
+	/**
 	 * The columns of this drop rank and above go before this one is cut below its want: while any of them is shown,
 	 * the column counts at its want (the fleet drops its history column before cutting the rigs' names).
 	 */
@@ -60,9 +65,10 @@ export function fitColumns<Row>(columns: readonly Column<Row>[], width: number, 
 	const widths = new Map(kept.map((column) => [column, column.width]));
 	const growing = kept.filter((column) => (column.want ?? 0) > column.width).sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0));
 	for (const column of growing) {
-		const more = Math.min(spare, (column.want ?? 0) - column.width);
-		widths.set(column, column.width + more);
-		spare -= more;
+		const offered = column.width + Math.min(spare, (column.want ?? 0) - column.width);
+		const given = Math.max(column.width, Math.min(offered, column.uses?.(offered) ?? offered));
+		widths.set(column, given);
+		spare -= given - column.width;
 	}
 
 	return kept.map((column) => ({column, width: (widths.get(column) ?? column.width) + (column.flex ? spare : 0)}));

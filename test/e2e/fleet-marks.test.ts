@@ -75,11 +75,59 @@ describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 		);
 	});
 
+	it('the marks outlive a drill-in and back, the chart, the events, the help and a resize (issue 35, item 1)', async () => {
+		const {rigs} = await scene.tokenFleet(TOKEN, [
+			{dialect: '6', workerId: 'k-one', seed: 51},
+			{dialect: '6', workerId: 'k-two', seed: 52},
+			{dialect: '6', workerId: 'k-three', seed: 53},
+			{dialect: '6', workerId: 'k-four', seed: 54},
+		]);
+		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
+			cols: 100,
+			rows: 30,
+			env: {XDG_STATE_HOME: path.join(scene.dir, 'state'), XDG_CONFIG_HOME: path.join(scene.dir, 'config')},
+		});
+		await terminal.waitFor(
+			(screen) => ['k-one', 'k-two', 'k-three', 'k-four'].every((name) => new RegExp(`${name} +live`).test(screen)),
+			8000,
+		);
+		const asLeft = async () => {
+			const screen = await terminal.waitFor((shown) => /4 rigs · 2 marked/.test(shown) && /k-four +live/.test(shown), 8000);
+			expect(rowOf(screen, 'k-one')).toMatch(/^ \* k-one/);
+			expect(rowOf(screen, 'k-two')).toMatch(/^ \* k-two/);
+			expect(rowOf(screen, 'k-three')).toMatch(/^▸ {2}k-three/);
+		};
+
+		await terminal.send('  ', true);
+		await asLeft();
+		// Enter on another rig (the third), its dashboard, Esc back.
+		await terminal.send('Enter');
+		await terminal.waitFor(/k-three[^\n]*\n[^]*Hashrate/);
+		await terminal.send('Escape');
+		await asLeft();
+		// The chart of the selected rig, every rig's events, the help: each and back.
+		await terminal.send('g', true);
+		await terminal.waitFor((screen) => !/4 rigs/.test(screen));
+		await terminal.send('Escape');
+		await asLeft();
+		await terminal.send('e', true);
+		await terminal.waitFor(/all rigs/);
+		await terminal.send('Escape');
+		await asLeft();
+		await terminal.send('?', true);
+		await terminal.waitFor(/Keys/);
+		await terminal.send('Escape');
+		await asLeft();
+		await terminal.resize(200, 50);
+		await asLeft();
+	});
+
 	it('80×24: twelve results that wrap overflow the pane; j and PgDn sent in one chunk reach the last rig’s whole result', async () => {
-		const names = Array.from({length: 12}, (_, index) => `old-${String(index + 1).padStart(2, '0')}`);
+		// A 6.x rig that pauses (with none, p would ask nothing) and eleven 2.14 ones that cannot.
+		const names = ['new-01', ...Array.from({length: 11}, (_, index) => `old-${String(index + 2).padStart(2, '0')}`)];
 		const {rigs} = await scene.tokenFleet(
 			TOKEN,
-			names.map((workerId, index) => ({dialect: '2.14', workerId, seed: 40 + index})),
+			names.map((workerId, index) => ({dialect: index === 0 ? '6' : '2.14', workerId, seed: 40 + index})),
 		);
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1'], {
 			cols: 80,
@@ -88,15 +136,15 @@ describe('the fleet marks rigs and pauses them, in a real terminal', () => {
 		});
 		await terminal.waitFor((screen) => names.every((name) => new RegExp(`${name} +live`).test(screen)), 10_000);
 		await terminal.send('*p', true);
-		await terminal.waitFor(/pause no rig; 12 cannot/);
+		await terminal.waitFor(/pause 1 rig: new-01; 11 cannot/);
 		await terminal.send('y', true);
-		// Each 2.14 failed (a miner that cannot pause), and why wraps under it: 24 lines, more than the pane's.
-		const top = await terminal.waitFor(/pause 12 rigs: 12 failed \(lines 1–\d+ of 24\)/, 10_000);
+		// Each 2.14 failed (a miner that cannot pause), and why wraps under it: 23 lines, more than the pane's.
+		const top = await terminal.waitFor(/pause 12 rigs: 1 paused · 11 failed \(lines 1–\d+ of 23\)/, 10_000);
 		expect(top).not.toContain('old-12');
 		expect(top).toMatch(/↑↓ scroll/);
 
 		await terminal.send('jjj\u001B[6~\u001B[6~', true);
-		const bottom = await terminal.waitFor(/\(lines \d+–24 of 24\)/);
+		const bottom = await terminal.waitFor(/\(lines \d+–23 of 23\)/);
 		const lines = bottom.split('\n');
 		const at = lines.findIndex((line) => line.includes('old-12'));
 		expect(lines[at]).toMatch(/^ ✗ old-12 +failed: cannot pause: XMRig 2\.14\.4 has no pause or resume in its API$/);

@@ -79,7 +79,7 @@ describe('a fleet of two miners and an xmrig-proxy in a real terminal', () => {
 		const rigs = await rigsFile();
 		terminal = await TmuxTerminal.start(['node', CLI, '--rigs', rigs, '-i', '1', '--no-history'], {cols: 200, rows: 50});
 		const wide = await terminal.waitFor((screen) => /● 3 live/.test(screen) && /front-proxy +live/.test(screen), 8000);
-		expect(wide.split('\n')[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s total of 2 miners · proxy [\d.]+ k?H\/s \(1m, not in total\)/);
+		expect(wide.split('\n')[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s from 2 miners · proxy [\d.]+ k?H\/s \(1m, not in total\)/);
 		expect(wide.split('\n')[1]).toMatch(/kind\/wk +10s +60s\/1m +15m .*pool\/upstream/);
 		expect(rowOf(wide, 'front-proxy')).toMatch(
 			/front-proxy +live +proxy, 7 workers +— +[\d.]+ k?H\/s +— +[\d ]+\/[\d ]+ +[\d.]+% +1\/1 up/,

@@ -37,6 +37,7 @@ function state(snapshot: MinerSnapshot | null): MonitorState {
 		error: null,
 		recentRates: [],
 		sessionAverage: null,
+		lastShare: null,
 		events: [],
 		nextPollAt: null,
 		polls: 3,

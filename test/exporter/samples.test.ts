@@ -27,6 +27,7 @@ function state(snapshot: MinerSnapshot | null, status: LinkStatus = 'live', erro
 		error,
 		recentRates: [],
 		sessionAverage: null,
+		lastShare: null,
 		events: [],
 		nextPollAt: null,
 		polls: 7,

@@ -190,6 +190,7 @@ function liveState(at: number): MonitorState {
 		error: null,
 		recentRates: [],
 		sessionAverage: null,
+		lastShare: null,
 		events: [{seq: 1, at, kind: 'started', severity: 'info', message: 'watching rig-a'}],
 		nextPollAt: null,
 		polls: 1,

@@ -23,6 +23,26 @@ describe('fitColumns', () => {
 		expect(fitColumns(columns, 5).map((entry) => entry.column.id)).toEqual(['id', 'value']);
 	});
 
+	test('a column whose text comes in a few widths takes only what its text uses; the rest goes on (issue 35: a pool cut beside spaces)', () => {
+		const forms = [11, 17];
+		const wanting: readonly Column<Row>[] = [
+			{
+				id: 'kind',
+				header: 'kind',
+				width: 8,
+				want: 17,
+				drop: 1,
+				uses: (width) => Math.max(...forms.filter((form) => form <= width), 0),
+				cell: () => '',
+			},
+			{id: 'pool', header: 'pool', width: 12, want: 20, drop: 8, cell: () => ''},
+		];
+		// 8 to spare: "proxy 12 wk" (11) in the kind column, the 5 columns it could not use to the pool.
+		expect(fitColumns(wanting, 8 + 12 + 1 + 8, 1).map((entry) => entry.width)).toEqual([11, 17]);
+		// Room for the long form: it takes it.
+		expect(fitColumns(wanting, 8 + 12 + 1 + 17, 1).map((entry) => entry.width)).toEqual([17, 20]);
+	});
+
 	test('spare width goes to the columns whose content wants more, the one least likely to be dropped first, then to the flexible one', () => {
 		const wanting: readonly Column<Row>[] = [
 			{id: 'name', header: 'name', width: 6, want: 20, cell: (row) => row.name},

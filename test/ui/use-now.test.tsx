@@ -175,7 +175,7 @@ describe('useNow', () => {
 		const results = makeState().snapshot!.results;
 		// 2 h 05 m 30 s ago: the label turns to "2h 06m ago" 30 s from now.
 		const terminal = await renderTerminal(
-			<SharesPane results={results} lastAcceptedAt={START - 7_530_000} width={40} height={5} outdated={false} />,
+			<SharesPane results={results} lastShare={{at: START - 7_530_000, atLeast: false}} width={40} height={5} outdated={false} />,
 			{columns: 40, rows: 6},
 		);
 		await tick();
@@ -193,7 +193,7 @@ describe('useNow', () => {
 	test('"12s ago" still moves every second on the same clock', async () => {
 		const results = makeState().snapshot!.results;
 		const terminal = await renderTerminal(
-			<SharesPane results={results} lastAcceptedAt={START - 12_000} width={40} height={5} outdated={false} />,
+			<SharesPane results={results} lastShare={{at: START - 12_000, atLeast: false}} width={40} height={5} outdated={false} />,
 			{columns: 40, rows: 6},
 		);
 		await tick();

@@ -1,22 +1,23 @@
 import {memo} from 'react';
 import type {ShareResults} from '../../miner/model.js';
-import {DASH, formatAgo, formatCount, formatDuration, formatInteger, formatPercent} from '../../format.js';
+import type {LastShare} from '../../monitor/last-share.js';
+import {DASH, formatCount, formatLastAccepted, formatDuration, formatInteger, formatPercent} from '../../format.js';
 import {useNowShown} from '../hooks/use-now.js';
 import {Line, Pane, Tone} from './pane.js';
 
 export type SharesPaneProps = {
 	readonly results: ShareResults;
-	/** Epoch ms when the latest accepted share was first seen; null when unknown. */
-	readonly lastAcceptedAt: number | null;
+	/** The last accepted share as the monitor knows it (monitor/last-share.ts); null when unknown. */
+	readonly lastShare: LastShare | null;
 	readonly width: number;
 	readonly height: number;
 	readonly outdated: boolean;
 };
 
 /** Accepted of total, best share, rejects with their share of the total, average share time, last share. */
-function SharesPaneView({results, lastAcceptedAt, width, height, outdated}: SharesPaneProps) {
+function SharesPaneView({results, lastShare, width, height, outdated}: SharesPaneProps) {
 	// Ticks redraw the pane only when its label changes ("2h 05m ago" once a minute).
-	const now = useNowShown(1000, (at) => formatAgo(lastAcceptedAt, at));
+	const now = useNowShown(1000, (at) => formatLastAccepted(lastShare, at));
 	const {good, total, rejected} = results;
 	return (
 		<Pane title="Shares" width={width} height={height} outdated={outdated}>
@@ -34,7 +35,7 @@ function SharesPaneView({results, lastAcceptedAt, width, height, outdated}: Shar
 			</Line>
 			<Line>
 				<Tone token="muted">last share </Tone>
-				{formatAgo(lastAcceptedAt, now)}
+				{formatLastAccepted(lastShare, now)}
 			</Line>
 		</Pane>
 	);

@@ -30,6 +30,7 @@ export function makeState(overrides: Partial<MonitorState> = {}): MonitorState {
 		error: null,
 		recentRates: Array.from({length: 60}, (_, index) => 4700 + ((index * 37) % 200)),
 		sessionAverage: 4781.5,
+		lastShare: null,
 		events: [makeEvent(1, 178, 'started'), makeEvent(2, 20, 'pool reconnected'), makeEvent(3, 0, 'share rejected: low difficulty', 'warn')],
 		nextPollAt: NOW + 1000,
 		polls: 100,

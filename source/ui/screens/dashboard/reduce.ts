@@ -13,7 +13,6 @@ import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.
 import {BY_INDEX, nextThreadSort, type ThreadSort} from '../../panes/thread-order.js';
 import {commandOf, type KeyOutcome, type ScreenLogic} from '../contract.js';
 import {availability, dashboardKeys, type KeyFacts} from './availability.js';
-import type {ShareTrack} from './last-share.js';
 
 /** One line in the footer's place: why a key did nothing (warn), or a question. */
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
@@ -23,8 +22,8 @@ export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' |
 
 export type DashboardStep = Step<DashboardState, ActionCommand>;
 
-/** The moment `f` holds on screen: the miner's state, its shares, and the clock then (epoch ms). */
-export type FrozenMoment = {readonly state: MonitorState; readonly shares: ShareTrack; readonly at: number};
+/** The moment `f` holds on screen: the miner's state (its last share with it), and the clock then (epoch ms). */
+export type FrozenMoment = {readonly state: MonitorState; readonly at: number};
 
 /** What the dashboard owns: its help, its scroll, its sort, what its last key said and the question it asks. */
 export type DashboardState = {
@@ -57,7 +56,7 @@ export type DashboardEnv = KeyFacts & {
 	readonly helpMax: number;
 	/** The session's poll interval (ms), where it can be changed: + and - stop at the ends of its steps. */
 	readonly intervalMs: number | null;
-	/** The moment now, as f would hold it: the monitor's state, its shares and the clock (fixed, or the live one). */
+	/** The moment now, as f would hold it: the monitor's state and the clock (fixed, or the live one). */
 	readonly moment: () => FrozenMoment;
 };
 

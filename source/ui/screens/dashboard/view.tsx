@@ -37,7 +37,6 @@ import {
 	type DashboardEnv,
 	type FrozenMoment,
 } from './reduce.js';
-import {ShareTracker} from './share-track.js';
 import {shareShown, shownState} from './shown.js';
 
 export type DashboardProps = {
@@ -140,18 +139,11 @@ export function Dashboard({
 }: DashboardProps) {
 	// The App's fixed clock (tests, screenshots), or null for the live one.
 	const now = useFixedNow();
-	// The accepted shares of every state the monitor hands out (share-track.ts), for "last share … ago": followed from
-	// the one subscription, which also brings the "… ago" clocks to the present (use-now.ts).
-	const tracks = useMemo(() => new ShareTracker(store), [store]);
-	const onChange = useCallback(() => {
-		tracks.follow();
-		syncClocks();
-	}, [tracks]);
-	// What f holds (reduce.ts): the state, the shares and the clock of the moment the key is read.
-	const moment = useCallback(
-		(): FrozenMoment => ({state: store.getState(), shares: tracks.getState(), at: now ?? Date.now()}),
-		[store, tracks, now],
-	);
+	// The one subscription brings the "… ago" clocks to the present (use-now.ts). The last share is the monitor's
+	// (monitor/last-share.ts): known from the first frame, whichever screen watched the rig before.
+	const onChange = syncClocks;
+	// What f holds (reduce.ts): the state (the last share with it) and the clock of the moment the key is read.
+	const moment = useCallback((): FrozenMoment => ({state: store.getState(), at: now ?? Date.now()}), [store, now]);
 	const run = useCallback(
 		(command: ActionCommand) => {
 			const callbacks = {
@@ -180,7 +172,6 @@ export function Dashboard({
 	const live = useSelected(store, frozen === null ? shownState : selectNothing, shareSelection, onChange);
 	const held = frozen?.state ?? null;
 	const state = held ?? live ?? shownState(store.getState());
-	const shares = frozen?.shares ?? tracks.getState();
 	const {columns, rows} = useTerminalSize();
 	const outdated = isOutdated(state);
 	// Down or in error with values on screen: the reason and its fix in full, above the events.
@@ -345,7 +336,7 @@ export function Dashboard({
 						<SharesPane
 							key="shares"
 							results={snapshot.results}
-							lastAcceptedAt={shares.lastAcceptedAt}
+							lastShare={state.lastShare}
 							width={leftWidth}
 							height={STAT_PANE_HEIGHT + (layout.stacked ? 0 : layout.systemExtra)}
 							outdated={outdated}

@@ -121,7 +121,18 @@ export function helpAvailability(given: FleetGiven): FleetAvailability {
 	return {context: 'fleet', works: new Set([...table.works, ...typing.works]), refused: new Map()};
 }
 
-/** The help's entries: the fleet's keys (the help's own, Esc and ↑↓, are on its frame: listing them would give them two meanings). */
+/** The marks before a rig's name, said after the keys (they are no keys, but nowhere else says what they mean). */
+export const ROW_MARKS: readonly HelpEntry[] = [
+	{keys: '▸', description: 'before a name: the selected rig', available: true},
+	{keys: '*', description: 'before a name: a marked rig (Space); the keys for marked rigs act on these', available: true},
+	{keys: '!', description: 'before a name: a warning or error still open on the rig (the alert column says which)', available: true},
+];
+
+/**
+ * The help's entries: the fleet's keys (the help's own, Esc and ↑↓, are on its frame: listing them would give them two
+ * meanings), then what the marks before a name mean.
+ */
 export function fleetHelp(given: FleetGiven): readonly HelpEntry[] {
-	return helpOf(SCREEN_KEYMAP, HELP_CONTEXTS, helpAvailability(given)).filter((entry) => entry.available);
+	const keys = helpOf(SCREEN_KEYMAP, HELP_CONTEXTS, helpAvailability(given)).filter((entry) => entry.available);
+	return [...keys, ...ROW_MARKS];
 }

@@ -2,6 +2,7 @@
  * What a fleet batch will do, said before it runs (the one question `p`/`r` asks): the rigs it will pause or resume by
  * name, then those that cannot (miner/abilities.ts: why, grouped), those down, those already so. Every rig asked
  * about goes to the batch (source/batch/): those that cannot or are down are reported skipped by it, rig by rig.
+ * When none would change, nothing is asked: one line says why there is nothing to do.
  */
 import {controlRefusal} from '../../../miner/abilities.js';
 import type {MonitorState} from '../../../monitor/types.js';
@@ -16,6 +17,8 @@ export type FleetPlan = {
 	readonly changing: number;
 	/** The question, in one line: "pause 2 rigs: rig-01, rig-02; 1 cannot: …; 1 down". */
 	readonly text: string;
+	/** When no rig would change, what is said instead of asking (one line, no question): "nothing to pause: 1 cannot: …". */
+	readonly nothing: string | null;
 };
 
 /** The names listed in full before "…". */
@@ -54,11 +57,13 @@ export function planFleetBatch(
 	}
 
 	const names = changing.length > NAMES_LISTED ? `${changing.slice(0, NAMES_LISTED).join(', ')}, …` : changing.join(', ');
-	const parts = [changing.length === 0 ? `${action} no rig` : `${action} ${count(changing.length, 'rig')}: ${names}`];
-	for (const [why, n] of cannot) parts.push(`${n} cannot: ${why}`);
-	if (already > 0) parts.push(`${already} already ${action === 'pause' ? 'paused' : 'mining'}`);
-	if (down > 0) parts.push(`${down} down`);
-	return {action, rigs, changing: changing.length, text: parts.join('; ')};
+	const why: string[] = [];
+	for (const [reason, n] of cannot) why.push(`${n} cannot: ${reason}`);
+	if (already > 0) why.push(`${already} already ${action === 'pause' ? 'paused' : 'mining'}`);
+	if (down > 0) why.push(`${down} down`);
+	const text = [changing.length === 0 ? `${action} no rig` : `${action} ${count(changing.length, 'rig')}: ${names}`, ...why].join('; ');
+	const nothing = changing.length === 0 ? `nothing to ${action}${why.length === 0 ? '' : `: ${why.join('; ')}`}` : null;
+	return {action, rigs, changing: changing.length, text, nothing};
 }
 
 /** Lines of the pane that are not a rig's result: its title. */

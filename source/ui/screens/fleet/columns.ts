@@ -117,6 +117,8 @@ export type FleetWants = {
 	readonly proxies?: boolean;
 	/** The kind column's longest text. */
 	readonly kind?: number;
+	/** Each proxy's workers (null: not said), whose forms the kind column's width follows. */
+	readonly proxyWorkers?: readonly (number | null)[];
 	/** The state column's longest text of a proxy ("no upstream"), where a proxy's is longer than a miner's words. */
 	readonly state?: number;
 	/** Some rig is on this machine with its own readings: the table has its °C, H/W and W columns. */
@@ -165,6 +167,7 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 	let kind = 0;
 	let state = 0;
 	let proxies = false;
+	const proxyWorkers: (number | null)[] = [];
 	let sensors = false;
 	let temp = 0;
 	let shares = totals && totals.sharesCounted > 0 ? formatShares(totals.good, totals.total).length : 0;
@@ -173,6 +176,7 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 		pool = Math.max(pool, textWidth((row.kind === 'proxy' ? row.upstream : row.pool) ?? ''));
 		kind = Math.max(kind, kindCell(row).length);
 		proxies ||= row.kind === 'proxy';
+		if (row.kind === 'proxy') proxyWorkers.push(row.workers);
 		if (row.kind === 'proxy') state = Math.max(state, row.state.length);
 		shares = Math.max(shares, formatShares(row.good, row.total).length);
 		sensors ||= row.sensors !== null;
@@ -185,7 +189,7 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 		shares: Math.max(SHARES_WIDTH, shares),
 		...(sensors ? {sensors, temp} : {}),
 	};
-	return proxies ? {...wants, proxies, kind, state} : wants;
+	return proxies ? {...wants, proxies, kind, state, proxyWorkers} : wants;
 }
 
 /** The columns of a local rig's own readings: only in a fleet with one. */
@@ -229,6 +233,8 @@ export function fleetColumns(
 			header: 'kind/wk',
 			width: 8,
 			want: wants.kind ?? 0,
+			// Its forms are a few widths: room between them is left to the pool's and the names' text.
+			uses: (width) => Math.max(0, ...(wants.proxyWorkers ?? []).map((workers) => kindCell({kind: 'proxy', workers}, width).length)),
 			drop: 1.5,
 			cell: (line, width) => (line.kind === 'rig' ? kindCell(line.row, width) : ''),
 		},

@@ -2,8 +2,8 @@
  * Which rigs the fleet table shows, in which order: `/` keeps the rigs whose name, URL or pool holds
  * the filter; `s` cycles the sort column and `I` reverses it. Every sort puts the rigs in trouble
  * first (htop's and btop's habit of putting what needs a look on top): state worst first, hashrate
- * and uptime lowest first, rejects highest first. Ties keep the session's order, so rigs that sort
- * the same never swap. Pure: the reducer moves the selection through the same order the view draws.
+ * and uptime lowest first, rejects highest first. A rig without the value ("—") is last in both
+ * directions, as in htop. Ties keep the session's order, so rigs that sort the same never swap. Pure: the reducer moves the selection through the same order the view draws.
  */
 import type {StatusBadge} from '../../status.js';
 import type {FleetRow} from './rows.js';
@@ -57,6 +57,14 @@ export function describeSort(sort: FleetSort): string | null {
 	return `by ${what}, ${sort.reversed ? reversed : natural}`;
 }
 
+/** The title's short words for a sort, where the long ones do not fit: "by 10s▲"; null for the session's order. */
+export function describeSortShort(sort: FleetSort): string | null {
+	const long = describeSort(sort);
+	if (long === null) return null;
+	const {arrow} = sortArrow(sort);
+	return sort.key === 'listed' ? `listed${arrow}` : `${long.slice(0, long.indexOf(','))}${arrow}`;
+}
+
 /**
  * The column a sort is on and its arrow, for the column's heading ("10s▲"): ▲ when the values grow down the list
  * (lowest first, a–z, shortest first, the session's order), ▼ when they shrink (most rejects first, state worst
@@ -84,33 +92,32 @@ const STATE_RANK: Readonly<Record<StatusBadge['word'], number>> = {
 
 function stateRank(row: FleetRow): number {
 	const rank = STATE_RANK[row.word];
-	return row.word === 'live' && row.alert !== null && row.alert.severity !== 'info' ? 5 : rank;
+	return row.word === 'live' && row.trouble ? 5 : rank;
 }
 
-/** A number to sort on, smallest first; an unknown value (down, not read yet) counts as the least: trouble. */
-function measure(row: FleetRow, key: FleetSortKey): number {
-	const unknown = Number.NEGATIVE_INFINITY;
+/** A number to sort on, smallest first; null where the row has none (not read yet, down, no shares, no sensor). */
+function measure(row: FleetRow, key: FleetSortKey): number | null {
 	switch (key) {
 		case 'state':
 			return stateRank(row);
 		// A proxy has no 10 s or 15 m window: it sorts by its 1 min and 10 min rates, the nearest it has.
 		case 'r10':
-			return (row.kind === 'proxy' ? row.rates?.[1] : row.rates?.[0]) ?? unknown;
+			return (row.kind === 'proxy' ? row.rates?.[1] : row.rates?.[0]) ?? null;
 		case 'r15':
-			return (row.kind === 'proxy' ? row.proxyLong : row.rates?.[2]) ?? unknown;
+			return (row.kind === 'proxy' ? row.proxyLong : row.rates?.[2]) ?? null;
 		case 'rej':
-			// Highest rate first: sort on its negative. No shares yet: nothing to worry about, last.
-			return row.total === null || row.total === 0 || row.rejected === null ? Number.POSITIVE_INFINITY : -row.rejected / row.total;
+			// Highest rate first: sort on its negative. No shares yet: no rate.
+			return row.total === null || row.total === 0 || row.rejected === null ? null : -row.rejected / row.total;
 		case 'up':
-			return row.uptime ?? unknown;
-		// The hottest first, the least efficient first; a rig with no reading (elsewhere, or down) last.
+			return row.uptime ?? null;
+		// The hottest first, the least efficient first.
 		case 'temp': {
 			const celsius = row.sensors?.celsius ?? null;
-			return celsius === null ? Number.POSITIVE_INFINITY : -celsius;
+			return celsius === null ? null : -celsius;
 		}
 
 		case 'hpw':
-			return row.sensors?.hashesPerWatt ?? Number.POSITIVE_INFINITY;
+			return row.sensors?.hashesPerWatt ?? null;
 		default:
 			return row.index;
 	}
@@ -118,8 +125,8 @@ function measure(row: FleetRow, key: FleetSortKey): number {
 
 function compare(a: FleetRow, b: FleetRow, key: FleetSortKey): number {
 	if (key === 'rig') return compareNames(a.name, b.name) || compareNames(a.where, b.where);
-	const x = measure(a, key);
-	const y = measure(b, key);
+	const x = measure(a, key) ?? 0;
+	const y = measure(b, key) ?? 0;
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -133,8 +140,8 @@ export function matchesFilter(row: FleetRow, filter: string): boolean {
 export function fleetOrder(rows: readonly FleetRow[], sort: FleetSort, filter: string): readonly number[] {
 	const kept = filter.trim() === '' ? [...rows] : rows.filter((row) => matchesFilter(row, filter));
 	const direction = sort.reversed ? -1 : 1;
-	// By a reading, a rig without one (on another machine, or down) is last either way.
-	const unread = (row: FleetRow) => (SENSOR_SORTS.has(sort.key) && measure(row, sort.key) === Number.POSITIVE_INFINITY ? 1 : 0);
+	// A rig without the value sorted on ("—": not read yet, down, no shares, no sensor) is last either way, as in htop.
+	const unread = (row: FleetRow) => (sort.key !== 'rig' && measure(row, sort.key) === null ? 1 : 0);
 	kept.sort((a, b) => unread(a) - unread(b) || direction * compare(a, b, sort.key) || a.index - b.index);
 	return kept.map((row) => row.index);
 }

@@ -28,6 +28,13 @@ import {rigLabel} from './columns.js';
 /** What the fleet keeps while a rig's dashboard is open (and, with prefs, between runs), so Esc comes back to the same table. */
 export type FleetSaved = {readonly sort: FleetSort; readonly filter: string};
 
+/**
+ * What is the fleet's, not its screen's: the marked rigs and the first line shown. The app keeps them while any
+ * screen opened from the fleet shows (a rig's dashboard, the chart, the events, the fleet config view), so the fleet
+ * comes back as it was left.
+ */
+export type FleetKept = {readonly marked: ReadonlySet<number>; readonly offset: number};
+
 export type FleetCommand =
 	| {readonly command: 'quit'}
 	| {readonly command: 'open'; readonly index: number}
@@ -39,6 +46,8 @@ export type FleetCommand =
 	| {readonly command: 'select'; readonly index: number}
 	/** The sort or the filter in force changed: the app opens the fleet with them next time (and remembers them). */
 	| {readonly command: 'save'; readonly saved: FleetSaved}
+	/** The marks or the first line shown changed: the app opens the fleet with them next time. */
+	| {readonly command: 'keep'; readonly kept: FleetKept}
 	/** The question was answered yes: run the batch on these rigs; Esc while it runs cancels it; closing its results. */
 	| {readonly command: 'batch'; readonly action: FleetAction; readonly rigs: readonly number[]}
 	| {readonly command: 'cancelBatch'}
@@ -72,7 +81,7 @@ export type FleetUiState = {
 	readonly marked: ReadonlySet<number>;
 	/** The question `p` or `r` asks (what will happen), else null. */
 	readonly asking: FleetPlan | null;
-	/** A line in the footer's place: why a key does nothing (--read-only), until the next key. */
+	/** A line in the footer's place: why a key does nothing (--read-only, nothing to pause), until the next key. */
 	readonly message: string | null;
 	/**
 	 * The filter in force is the one remembered from the last run (prefs), untouched: the view says what it hides in the
@@ -101,8 +110,8 @@ export function initialFleetUiState(
 		/** The rig to select (coming back from its dashboard); without it the selection is the first line. */
 		readonly selected?: number;
 		readonly saved?: FleetSaved;
-		/** The rigs marked (coming back from the fleet config view). */
-		readonly marked?: ReadonlySet<number>;
+		/** The rigs marked and the first line shown (coming back from any screen opened from the fleet). */
+		readonly kept?: FleetKept;
 		/** `saved` is what the last run left (prefs), shown for the first time in this one. */
 		readonly restored?: boolean;
 	} = {},
@@ -112,11 +121,11 @@ export function initialFleetUiState(
 		helpOffset: 0,
 		selected: Math.max(0, options.selected ?? 0),
 		pinned: options.selected === undefined,
-		offset: 0,
+		offset: options.selected === undefined ? 0 : (options.kept?.offset ?? 0),
 		sort: options.saved?.sort ?? LISTED,
 		filter: options.saved?.filter ?? '',
 		prompt: null,
-		marked: options.marked ?? NO_MARKS,
+		marked: options.kept?.marked ?? NO_MARKS,
 		asking: null,
 		message: null,
 		restored: options.restored === true && (options.saved?.filter ?? '') !== '',
@@ -182,7 +191,8 @@ function stepOf(state: FleetUiState, action: FleetUiAction, env: FleetEnv): Flee
 /**
  * The step, with what the app keeps told first: the rig now selected when the step moved the selection to another
  * one (or the user leaves for every rig's events, which carries no rig), and the sort and filter in force when the
- * step changed them. The app hears of a change from the key that made it, never from a render.
+ * step changed them, and the marks and the first line shown when they changed. The app hears of a change from the key
+ * that made it, never from a render.
  */
 function told(before: FleetUiState, step: FleetStep, env: FleetEnv): FleetStep {
 	const after = step.state;
@@ -196,6 +206,8 @@ function told(before: FleetUiState, step: FleetStep, env: FleetEnv): FleetStep {
 
 	if (after.sort !== before.sort || after.filter !== before.filter)
 		tell.push({command: 'save', saved: {sort: after.sort, filter: after.filter}});
+	if (after.marked !== before.marked || after.offset !== before.offset)
+		tell.push({command: 'keep', kept: {marked: after.marked, offset: after.offset}});
 	return tell.length === 0 ? step : {state: after, effects: [...tell, ...step.effects]};
 }
 
@@ -328,7 +340,8 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 			if (rigs.length === 0) return stateOnly(state);
 			const labels = env.rows.map((row) => rigLabel(row));
 			const plan = planFleetBatch(outcome.command, rigs, env.states, labels, env.tokens);
-			return stateOnly({...state, asking: plan});
+			// Nothing to do is said in the footer's place, not asked.
+			return stateOnly(plan.nothing === null ? {...state, asking: plan} : {...state, message: plan.nothing});
 		}
 
 		default:

@@ -64,6 +64,11 @@ export type FleetRow = {
 	readonly seen: string;
 	/** The alert to show on the row: an open trouble, else a recent one. */
 	readonly alert: Alert | null;
+	/**
+	 * A warning or error still open (the `!` before the name, its colour, the state sort's "live with trouble"): not an
+	 * alert that has no all-clear (restarted, a reject burst), which shows its words for a while but needs no look.
+	 */
+	readonly trouble: boolean;
 	/** Its last hour from the history store (the fleet's history column), or null. */
 	readonly hour: readonly HourPoint[] | null;
 	/**
@@ -224,6 +229,7 @@ export function fleetRow(
 		lastSeenAt: state.lastSuccessAt,
 		seen: formatAgo(state.lastSuccessAt, now).replace(' ago', ''),
 		alert: rowAlert(alerts, now),
+		trouble: alerts?.open != null && alerts.open.severity !== 'info',
 		hour,
 		sensors: rowSensors(state, snapshot),
 	};

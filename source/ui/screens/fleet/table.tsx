@@ -55,7 +55,8 @@ function RigLineView({
 }) {
 	const theme = useTheme();
 	const alert = row.alert;
-	const trouble = alert !== null && alert.severity !== 'info';
+	// `!` is an open trouble; an alert with no all-clear (restarted) keeps its words a while, not the mark.
+	const trouble = alert !== null && row.trouble;
 	const tone = (id: string): ThemeToken | null => {
 		if (id === 'state') return row.tone;
 		if (id === 'alert' && alert) return alertTone[alert.severity];
@@ -103,6 +104,7 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.uptime === b.uptime &&
 		a.seen === b.seen &&
 		a.alert === b.alert &&
+		a.trouble === b.trouble &&
 		a.hour === b.hour &&
 		sameSensors(a.sensors, b.sensors)
 	);

@@ -24,13 +24,14 @@ import {FleetEvents} from './events.js';
 import {fleetFrame, helpMax, type FleetEnv} from './frame.js';
 import {FleetHeader} from './header.js';
 import type {FleetHours} from './hours.js';
-import {describeSort, shownSort} from './order.js';
+import {describeSort, describeSortShort, shownSort} from './order.js';
 import {
 	activeFilter,
 	initialFleetUiState,
 	place,
 	reduce,
 	type FleetCommand,
+	type FleetKept,
 	type FleetSaved,
 	type FleetUiAction,
 	type FleetUiState,
@@ -66,8 +67,10 @@ export type FleetViewProps = {
 	readonly onBatch?: (action: FleetAction, rigs: readonly number[], signal: AbortSignal) => Store<BatchState>;
 	/** `c` with rigs marked: the fleet config view on them (session indexes); without it the key is not offered. */
 	readonly onFleetConfig?: (rigs: readonly number[]) => void;
-	/** The rigs marked when the view opens (back from the fleet config view). */
-	readonly initialMarked?: ReadonlySet<number>;
+	/** The marks and the first line shown when the view opens (those it had before a screen was opened from it). */
+	readonly kept?: FleetKept;
+	/** Told when a key changes the marks or the first line shown, so the app can restore them. */
+	readonly onKeep?: (kept: FleetKept) => void;
 	/** `saved` is the sort and filter the last run left (prefs), the fleet shown for the first time in this one. */
 	readonly restored?: boolean;
 	/** --read-only: `p` and `r` say why they do nothing. */
@@ -113,7 +116,8 @@ export function FleetView({
 	tokens,
 	kinds,
 	onFleetConfig,
-	initialMarked,
+	kept,
+	onKeep,
 	restored = false,
 }: FleetViewProps) {
 	const theme = useTheme();
@@ -145,9 +149,10 @@ export function FleetView({
 				runningRef.current = null;
 				setRunning(null);
 			} else if (effect.command === 'fleetConfig') onFleetConfig?.(effect.rigs);
+			else if (effect.command === 'keep') onKeep?.(effect.kept);
 			else onSave?.(effect.saved);
 		},
-		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave, onBatch, onFleetConfig],
+		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave, onKeep, onBatch, onFleetConfig],
 	);
 	const refreshAll = onRefreshAll !== undefined;
 	const chart = onChart !== undefined;
@@ -197,7 +202,7 @@ export function FleetView({
 			initialFleetUiState({
 				...(initialSelected === undefined ? {} : {selected: initialSelected}),
 				...(saved ? {saved} : {}),
-				...(initialMarked ? {marked: initialMarked} : {}),
+				...(kept ? {kept} : {}),
 				restored,
 			}),
 		env,
@@ -268,6 +273,7 @@ export function FleetView({
 				width={columns}
 				window={window}
 				sort={describeSort(shownSort(ui.sort, env.wants.sensors === true))}
+				sortShort={describeSortShort(shownSort(ui.sort, env.wants.sensors === true))}
 				marked={ui.marked.size}
 				hidden={hidden}
 			/>

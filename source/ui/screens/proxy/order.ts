@@ -44,22 +44,22 @@ export function workerSortArrow(sort: WorkerSort): {readonly column: string; rea
 
 const STATE_RANK: Readonly<Record<WorkerWord, number>> = {gone: 0, quiet: 1, new: 2, live: 3};
 
-function measure(row: WorkerRow, key: WorkerSortKey): number {
-	const unknown = Number.NEGATIVE_INFINITY;
+/** A number to sort on, smallest first; null where the worker has none (a window not filled, no share yet). */
+function measure(row: WorkerRow, key: WorkerSortKey): number | null {
 	switch (key) {
 		case 'state':
 			return STATE_RANK[row.word];
 		case 'm1':
-			return row.rates[0] ?? unknown;
+			return row.rates[0] ?? null;
 		case 'm10':
-			return row.rates[1] ?? unknown;
+			return row.rates[1] ?? null;
 		case 'rej': {
 			const total = row.accepted + row.rejected;
-			return total === 0 ? Number.POSITIVE_INFINITY : -row.rejected / total;
+			return total === 0 ? null : -row.rejected / total;
 		}
 
 		case 'last':
-			return row.lastShareAt ?? unknown;
+			return row.lastShareAt ?? null;
 		default:
 			return row.index;
 	}
@@ -67,8 +67,8 @@ function measure(row: WorkerRow, key: WorkerSortKey): number {
 
 function compare(a: WorkerRow, b: WorkerRow, key: WorkerSortKey): number {
 	if (key === 'name') return compareNames(a.name, b.name);
-	const x = measure(a, key);
-	const y = measure(b, key);
+	const x = measure(a, key) ?? 0;
+	const y = measure(b, key) ?? 0;
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -77,6 +77,8 @@ export function workerOrder(rows: readonly WorkerRow[], sort: WorkerSort, filter
 	const wanted = filter.trim().toLowerCase();
 	const kept = wanted === '' ? [...rows] : rows.filter((row) => row.search.includes(wanted));
 	const direction = sort.reversed ? -1 : 1;
-	kept.sort((a, b) => direction * compare(a, b, sort.key) || a.index - b.index);
+	// A worker without the value sorted on ("—") is last either way, as in htop.
+	const missing = (row: WorkerRow) => (sort.key !== 'name' && measure(row, sort.key) === null ? 1 : 0);
+	kept.sort((a, b) => missing(a) - missing(b) || direction * compare(a, b, sort.key) || a.index - b.index);
 	return kept.map((row) => row.name);
 }

@@ -36,6 +36,8 @@ export type ProxySaved = {
 	readonly sort: WorkerSort;
 	readonly filter: string;
 	readonly detail: string | null;
+	/** The first line shown (0 when none was picked). */
+	readonly offset?: number;
 };
 
 export type ProxyCommand =
@@ -70,7 +72,7 @@ export function initialProxyUiState(saved?: ProxySaved): ProxyUiState {
 		helpOffset: 0,
 		selected: saved?.selected ?? '',
 		pinned: saved?.selected === null || saved?.selected === undefined,
-		offset: 0,
+		offset: saved?.selected === null || saved?.selected === undefined ? 0 : (saved.offset ?? 0),
 		sort: saved?.sort ?? WORKERS_LISTED,
 		filter: saved?.filter ?? '',
 		prompt: null,
@@ -96,6 +98,7 @@ function saved(state: ProxyUiState, env: ProxyEnv): ProxySaved {
 		sort: state.sort,
 		filter: state.filter,
 		detail: state.detail,
+		offset: state.pinned ? 0 : place.offset,
 	};
 }
 
@@ -107,6 +110,7 @@ export function reduce(state: ProxyUiState, action: ProxyUiAction, env: ProxyEnv
 		after.filter !== state.filter ||
 		after.detail !== state.detail ||
 		after.selected !== state.selected ||
+		after.offset !== state.offset ||
 		after.pinned !== state.pinned;
 	return changed ? {state: after, effects: [{command: 'save', saved: saved(after, env)}, ...step.effects]} : step;
 }

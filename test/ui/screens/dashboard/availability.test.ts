@@ -26,7 +26,7 @@ import {
 import {makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 
 /** What f holds: the miner's state, its shares and the clock of the moment. */
-const MOMENT: FrozenMoment = {state: makeState(), shares: {good: 1204, lastAcceptedAt: null}, at: NOW};
+const MOMENT: FrozenMoment = {state: makeState(), at: NOW};
 const ALL: Given = {config: true, pause: true, resume: true, refresh: true, back: true, interval: true, chart: true, events: true};
 const NONE: Given = {config: false, pause: false, resume: false, refresh: false, back: false, interval: false, chart: false, events: false};
 

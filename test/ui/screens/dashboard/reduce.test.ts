@@ -17,7 +17,7 @@ const given: Given = {config: false, pause: true, resume: true, refresh: true, b
 const mining = minerFacts(makeState({snapshot: makeSnapshot({paused: null})}));
 
 /** What f holds: the miner's state, its shares and the clock of the moment. */
-const MOMENT: FrozenMoment = {state: makeState(), shares: {good: 1204, lastAcceptedAt: null}, at: NOW};
+const MOMENT: FrozenMoment = {state: makeState(), at: NOW};
 
 /** The dashboard's env for a threads pane of `pageSize` rows and `threadCount` threads. */
 function envOf(pageSize = 7, threadCount = 16, overrides: Partial<DashboardEnv> = {}): DashboardEnv {

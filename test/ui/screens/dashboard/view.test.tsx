@@ -663,20 +663,22 @@ describe('terminal size', () => {
 });
 
 describe('last accepted share', () => {
-	test('is unknown until the count goes up, then dated to that poll', async () => {
+	test("is the monitor's (monitor/last-share.ts): unknown, dated to a poll, or at least since a time", async () => {
 		const {store, terminal} = await show(makeState());
 		expect(terminal.frame()).toContain('last share —');
 		const snapshot = makeSnapshot({results: {good: 1205, total: 1208}});
-		store.set({snapshot, lastSuccessAt: NOW - 3000});
+		store.set({snapshot, lastSuccessAt: NOW - 3000, lastShare: {at: NOW - 3000, atLeast: false}});
 		await terminal.waitFor('last share 3s ago');
 		expect(terminal.frame()).toContain('1 205 / 1 208 good');
+		store.set({lastShare: {at: NOW - 300_000, atLeast: true}});
+		await terminal.waitFor('last share at least 5m ago');
 	});
 
-	test('a share accepted while frozen is dated to the poll that first saw it, shown when f lets go', async () => {
+	test('a share accepted while frozen is shown when f lets go', async () => {
 		const {store, terminal} = await show(makeState());
 		await terminal.press('f', /● FROZEN at/);
 		const snapshot = makeSnapshot({results: {good: 1205, total: 1208}});
-		store.set({snapshot, lastSuccessAt: NOW - 3000});
+		store.set({snapshot, lastSuccessAt: NOW - 3000, lastShare: {at: NOW - 3000, atLeast: false}});
 		store.set({snapshot, lastSuccessAt: NOW - 1000});
 		await new Promise((resolve) => setTimeout(resolve, 30));
 		expect(terminal.frame()).toContain('last share —');

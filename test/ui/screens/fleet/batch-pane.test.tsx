@@ -95,19 +95,23 @@ describe('the batch pane scrolls by the lines it draws (a long result wraps over
 		watched = [];
 	});
 
-	/** Eight 2.14 rigs (each skipped with a reason that wraps at 60 columns) in the fleet, with the batch engine. */
+	/**
+	 * A 6.x rig, then eight 2.14 rigs (each skipped with a reason that wraps at 60 columns) in the fleet, with the batch
+	 * engine: the 6.x one makes p a question (with none to pause, nothing would be asked).
+	 */
+	const NAMES = ['new-00', 'old-01', 'old-02', 'old-03', 'old-04', 'old-05', 'old-06', 'old-07', 'old-08'];
 	async function oldRigs(): Promise<ReactElement> {
 		sims = await Promise.all(
-			[1, 2, 3, 4, 5, 6, 7, 8].map(async (n) =>
-				startSimulator({dialect: '2.14', warm: true, token: TOKEN, restricted: false, workerId: `old-0${n}`, seed: n}),
+			NAMES.map(async (workerId, n) =>
+				startSimulator({dialect: n === 0 ? '6' : '2.14', warm: true, token: TOKEN, restricted: false, workerId, seed: n + 1}),
 			),
 		);
 		const limiter = createLimiter(4);
-		watched = sims.map((sim, index) => watchMiner({url: sim.url, token: TOKEN, name: `old-0${index + 1}`}, 250, limiter));
+		watched = sims.map((sim, index) => watchMiner({url: sim.url, token: TOKEN, name: NAMES[index]}, 250, limiter));
 		for (const miner of watched) miner.monitor.start();
 		const fleetBatch = (action: 'pause' | 'resume', rigs: readonly number[], signal: AbortSignal) => {
 			const batch = new Batch({
-				rigs: rigs.map((index) => ({url: watched[index]!.target.url, token: TOKEN, name: `old-0${index + 1}`})),
+				rigs: rigs.map((index) => ({url: watched[index]!.target.url, token: TOKEN, name: NAMES[index] ?? ''})),
 				action: {kind: action},
 				signal,
 				dryRun: false,
@@ -140,9 +144,10 @@ describe('the batch pane scrolls by the lines it draws (a long result wraps over
 	test('60×16: ↓ and PgDn typed in one chunk reach the last rig’s whole result; the title counts lines; nothing past the pane', async () => {
 		const terminal = await renderTerminal(await oldRigs(), {columns: 60, rows: 16});
 		await terminal.waitFor(/old-08 +live/);
-		await terminal.press('*', '8 marked');
-		await terminal.press('p', /pause no rig; 8 cannot/);
-		await terminal.press('y', /pause 8 rigs: 8 failed/);
+		await terminal.waitFor(/new-00 +live/);
+		await terminal.press('*', '9 marked');
+		await terminal.press('p', /pause 1 rig: new-00; 8 cannot/);
+		await terminal.press('y', /pause 9 rigs: 1 paused · 8 failed/);
 		const first = linesOf(terminal.frame());
 		expect(first.some((line) => line.includes('old-08'))).toBe(false);
 		expect(first.at(-1)).toMatch(/↑↓ scroll/);
@@ -167,8 +172,9 @@ describe('the batch pane scrolls by the lines it draws (a long result wraps over
 	test('made smaller while open (80×24 to 40×10), the pane scrolls at the new size without a key first', async () => {
 		const terminal = await renderTerminal(await oldRigs(), {columns: 80, rows: 24});
 		await terminal.waitFor(/old-08 +live/);
-		await terminal.press('*p', /pause no rig; 8 cannot/);
-		await terminal.press('y', /pause 8 rigs: 8 failed/);
+		await terminal.waitFor(/new-00 +live/);
+		await terminal.press('*p', /pause 1 rig: new-00; 8 cannot/);
+		await terminal.press('y', /pause 9 rigs: 1 paused · 8 failed/);
 		// Every result fits at 80×24: nothing to scroll.
 		expect(terminal.frame()).toContain('old-08');
 		expect(terminal.frame()).not.toMatch(/scroll|\(lines/);

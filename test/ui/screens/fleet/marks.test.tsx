@@ -151,6 +151,36 @@ describe('the fleet marks rigs and pauses them as one batch', () => {
 		expect(await paused(sims[0]!)).toBe(false);
 	});
 
+	test('nothing to do is said in one line, with no question: only a proxy or a 2.14 marked for p, mining rigs for r (issue 35, item 9)', async () => {
+		const {sims, miners} = await fourRigs();
+		const proxy = await startSimulator({kind: 'proxy', warm: true, token: TOKEN, restricted: false, workers: 3});
+		sims.push(proxy as unknown as Simulator);
+		const limiter = createLimiter(1);
+		const withProxy = [...miners, watchMiner({url: proxy.url, token: TOKEN, name: 'proxy-a'}, 250, limiter)];
+		watched = withProxy;
+		withProxy[4]!.monitor.start();
+		const terminal = await renderTerminal(app(withProxy), {columns: 120, rows: 24});
+		await terminal.waitFor(/proxy-a +live/);
+		await terminal.waitFor(/rig-03 +live/);
+		// Only the proxy marked: p says why there is nothing to pause, in the footer's place, and asks nothing.
+		await terminal.press('G ', '1 marked');
+		await terminal.press('p', /nothing to pause: 1 cannot: xmrig-proxy [\d.]+ has no pause or resume in its API/);
+		expect(terminal.frame()).not.toMatch(/y\/n|no rig/);
+		// y is no answer to anything: no batch runs; the next key clears the line.
+		await terminal.press('y');
+		await terminal.waitFor(/q quit/);
+		expect(terminal.frame()).not.toMatch(/pause 1 rig|skipped/);
+		// The 2.14 alone, the same; rigs already mining, for r.
+		await terminal.press('\\', /q quit/);
+		await terminal.press(`${KEYS.home}jj`, /▸ +rig-03/);
+		await terminal.press(' ', '1 marked');
+		await terminal.press('p', /nothing to pause: 1 cannot: XMRig 2\.14\.4 has no pause/);
+		await terminal.press(`\\${KEYS.home} `, '1 marked');
+		await terminal.press('r', /nothing to resume: 1 already mining/);
+		expect(terminal.frame()).not.toMatch(/y\/n/);
+		expect(await paused(sims[0]!)).toBe(false);
+	});
+
 	test('Esc while the batch runs cancels it: a rig that never answers ends cancelled, the rig already sent to is read back', async () => {
 		const sim = await startSimulator({dialect: '6', warm: true, token: TOKEN, restricted: false, workerId: 'rig-01', seed: 5});
 		const mute = await startFaultServer({token: TOKEN, workerId: 'rig-02'});

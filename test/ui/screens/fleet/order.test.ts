@@ -89,16 +89,27 @@ describe('fleet sort: the rigs in trouble first', () => {
 		expect(namesIn(rows, fleetOrder(rows, {key: 'state', reversed: false}, ''))).toEqual(['c', 'a', 'b']);
 	});
 
-	test('hashrate: lowest first, a rig with no rate (down) before any; reversed: highest first', () => {
-		expect(sorted(fleet, {key: 'r10', reversed: false})).toEqual(['bravo', 'echo', 'charlie', 'foxtrot', 'alpha', 'delta']);
+	test('hashrate: lowest first, reversed highest first; a rig with no rate ("—", down) last either way, as in htop', () => {
+		expect(sorted(fleet, {key: 'r10', reversed: false})).toEqual(['echo', 'charlie', 'foxtrot', 'alpha', 'delta', 'bravo']);
 		expect(sorted(fleet, {key: 'r10', reversed: true})).toEqual(['delta', 'alpha', 'foxtrot', 'charlie', 'echo', 'bravo']);
-		// The 15 m window sorts on its own values; one not filled yet (null) counts as unknown, first.
+		// The 15 m window sorts on its own values; one not filled yet (null, "—") is last either way.
 		const windows: Rig[] = [
 			{name: 'a', rate15: 900},
 			{name: 'b', rate15: null},
 			{name: 'c', rate15: 100},
 		];
-		expect(sorted(windows, {key: 'r15', reversed: false})).toEqual(['b', 'c', 'a']);
+		expect(sorted(windows, {key: 'r15', reversed: false})).toEqual(['c', 'a', 'b']);
+		expect(sorted(windows, {key: 'r15', reversed: true})).toEqual(['a', 'c', 'b']);
+	});
+
+	test('every sort key, both directions: the rigs without its value ("—") last', () => {
+		const rigs: Rig[] = [
+			{name: 'gone', status: 'down'},
+			{name: 'low', rate: 100, rate15: 100, rejected: 1, uptime: 60},
+			{name: 'high', rate: 900, rate15: 900, rejected: 9, uptime: 9000},
+		];
+		for (const key of ['r10', 'r15', 'rej', 'up'] as const)
+			for (const reversed of [false, true]) expect(sorted(rigs, {key, reversed}).at(-1), `${key} ${String(reversed)}`).toBe('gone');
 	});
 
 	test('rejects most first, uptime shortest first, names in natural order', () => {
@@ -217,7 +228,8 @@ describe('fleet keys: the selection is a rig, not a line', () => {
 		({state} = run(state, rows, [press('s')]));
 		expect(fleetView(state, rows)).toMatchObject({order: [1, 0, 2], position: 2});
 		({state} = run(state, rows, [press('s')]));
-		expect(fleetView(state, rows)).toMatchObject({order: [1, 2, 0], position: 1});
+		// By 10s: the down rig (no rate) last.
+		expect(fleetView(state, rows)).toMatchObject({order: [2, 0, 1], position: 0});
 		({state} = run(state, rows, [press('I')]));
 		expect(fleetView(state, rows)).toMatchObject({order: [0, 2, 1], position: 1});
 		expect(selectedRig(state, rows)).toBe(2);

@@ -54,7 +54,10 @@ describe('a proxy in the fleet', () => {
 		expect(totals).toMatchObject({count: 3, answered: 3, miners: 2, minersAnswered: 2, rate: 3000, rated: 2, good: 150, total: 161});
 		expect(totals.windows.map((window) => window.sum)).toEqual([3000, 3200, 3400]);
 		expect(totals.proxies).toEqual({count: 1, rate: 9000, rated: 1});
-		expect(headlineTotal(totals)).toBe('3.00 kH/s total of 2 miners');
+		expect(headlineTotal(totals)).toBe('3.00 kH/s from 2 miners');
+		// One miner up without a rate yet: said once, plainly (not "total of 3 miners (2 of 3 up rigs)").
+		const fresh = fleetTotals([...states, miner('c', [null, null, null], 0, 0)], NOW);
+		expect(headlineTotal(fresh)).toBe('3.00 kH/s from 2 of 3 up miners');
 		expect(proxiesTotal(totals)).toBe('proxy 9.00 kH/s (1m, not in total)');
 		expect(totalsLabel(totals, false)).toBe('miners');
 		expect(totalsState(totals)).toBe('2/2 up');

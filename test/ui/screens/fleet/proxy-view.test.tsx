@@ -43,7 +43,8 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 		await terminal.waitFor(/● 3 live/);
 		await terminal.waitFor(/the-proxy +live +proxy 5 /);
 		const frame = terminal.frame();
-		expect(linesOf(frame)[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s total of 2 miners/);
+		// The miners' total, said to leave the proxy out: in words, or beside the proxy's own rate "not in total".
+		expect(linesOf(frame)[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s (from 2 miners|total · proxy [\d.]+ k?H\/s \(1m, not in total\))/);
 		expect(linesOf(frame)[1]).toMatch(/kind\/wk +10s +60s\/1m .*shares/);
 		expect(line(frame, /the-proxy/)).toMatch(/the-proxy +live +proxy 5(?: wk)? +— +[\d.]+ k?H\/s +— +[\d ]+\/[\d ]+$/);
 		expect(line(frame, /^ {2}miners /)).toMatch(/miners +2\/2 up/);
@@ -64,7 +65,7 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 		// sensors beside it).
 		await terminal.waitFor(/rig-a .*pool\.example\.org[\s\S]*rig-b|rig-b[\s\S]*rig-a .*pool\.example\.org/);
 		let frame = terminal.frame();
-		expect(linesOf(frame)[0]).toMatch(/total of 2 miners · proxy [\d.]+ k?H\/s \(1m, not in total\)/);
+		expect(linesOf(frame)[0]).toMatch(/from 2 miners · proxy [\d.]+ k?H\/s \(1m, not in total\)/);
 		expect(linesOf(frame)[1]).toMatch(/pool\/upstream/);
 		expect(line(frame, /the-proxy/)).toMatch(/— +[\d.]+ k?H\/s +— +[\d ]+\/[\d ]+ +[\d.]+% +1\/1 up/);
 		expect(line(frame, /rig-a/)).toMatch(/miner .* pool\.example\.org/);
@@ -123,6 +124,6 @@ describe('a proxy the session was told of', () => {
 		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} color={false} />, {columns: 120, rows: 24});
 		await terminal.waitFor(/front +connecti\S* +proxy /);
 		expect(line(terminal.frame(), /attic/)).toMatch(/attic +connecti\S* +miner /);
-		expect(linesOf(terminal.frame())[0]).toMatch(/total of 1 miner · proxy — \(1m, not in total\)/);
+		expect(linesOf(terminal.frame())[0]).toMatch(/from 1 miner · proxy — \(1m, not in total\)/);
 	});
 });

@@ -81,6 +81,6 @@ describe('c with rigs marked', () => {
 	});
 
 	test('the marks come back with the fleet (initialFleetUiState)', () => {
-		expect([...initialFleetUiState({marked: new Set([1, 4])}).marked]).toEqual([1, 4]);
+		expect([...initialFleetUiState({kept: {marked: new Set([1, 4]), offset: 0}}).marked]).toEqual([1, 4]);
 	});
 });

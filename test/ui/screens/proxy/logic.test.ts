@@ -69,6 +69,21 @@ describe("the proxy screen's logic", () => {
 		expect(workerOrder(rows, {key: 'name', reversed: true}, '')).toEqual(['rig-04', 'rig-03', 'rig-02', 'rig-01']);
 	});
 
+	test('every sort key, both directions: a worker without the value ("—": no window yet, no share) last, as in htop', () => {
+		const rows = workerRows(
+			[
+				worker('blank', {hashrate: [null, null, null, null, null], accepted: 0, rejected: 0, lastShareAt: null}),
+				worker('low', {hashrate: [100, 100, 100, 100, 100], rejected: 1, lastShareAt: NOW - 60_000}),
+				worker('high', {hashrate: [900, 900, 900, 900, 900], rejected: 9, lastShareAt: NOW - 1000}),
+			],
+			NOW,
+			9000,
+		);
+		for (const key of ['m1', 'm10', 'rej', 'last'] as const)
+			for (const reversed of [false, true])
+				expect(workerOrder(rows, {key, reversed}, '').at(-1), `${key} ${String(reversed)}`).toBe('blank');
+	});
+
 	test("the footer offers the fleet's keys and the proxy's, never pause; Esc is offered with a filter or a fleet to go back to", () => {
 		const footer = footerOf(SCREEN_KEYMAP, availability(modes, {given: GIVEN})).map((hint) => `${hint.keys} ${hint.label}`);
 		expect(footer).toEqual([

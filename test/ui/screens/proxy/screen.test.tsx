@@ -126,6 +126,25 @@ describe('the proxy screen', () => {
 		});
 	});
 
+	test('the first line shown outlives the chart opened from it (issue 35, item 1: the list is the screen’s state)', async () => {
+		const proxy = await startSimProxy();
+		const store = await proxy.store();
+		const history = new HistoryStores(new SessionHistory({monitor: store, slot: 0, recorder: null, intervalMs: 2000, capacity: 10}), store);
+		const terminal = await renderTerminal(<App miners={[{store, history}]} onQuit={() => {}} now={proxy.now()} color={false} />);
+		// Down to rig-25 (the table scrolls), then up a few: the selection is not on the last line shown.
+		await terminal.press('j'.repeat(24), /▸ rig-25/);
+		await terminal.press('kkk', /▸ rig-22/);
+		const first = () => linesOf(terminal.frame()).find((line) => /rig-\d\d/.test(line)) ?? '';
+		const top = first();
+		expect(top).not.toContain('rig-01');
+		await terminal.press('g');
+		await terminal.waitFor(/^(?![^]*worker listed)/);
+		await tick();
+		await terminal.press(KEYS.escape, /▸ rig-22/);
+		expect(first()).toBe(top);
+		history.close();
+	});
+
 	test('upstreams in error are said in words and drawn in the error colour', async () => {
 		const proxy = await startSimProxy({workers: 3});
 		proxy.sim.failUpstream();
