@@ -34,7 +34,7 @@ describe('pastShares', () => {
 		expect(shares(before, 40)).toBeNull();
 
 		const read = (at: number, good: number) =>
-			recorder.recordRead(0, {url: URL, name: 'rig-01', at, snapshot: makeSnapshot({results: {good, total: good}}), link: 'live'});
+			recorder.recordRead(0, {url: URL, configured: 'rig-01', at, snapshot: makeSnapshot({results: {good, total: good}}), link: 'live'});
 		// 30 to 20 minutes ago at 39 shares, then 40 from 20 minutes ago until now: the 40th came 20 minutes ago.
 		for (let t = before - 30 * MINUTE; t < before - 20 * MINUTE; t += 20_000) read(t, 39);
 		for (let t = before - 20 * MINUTE; t < before; t += 20_000) read(t, 40);
@@ -48,7 +48,7 @@ describe('pastShares', () => {
 		const recorder = openRecorder();
 		const before = Math.floor(Date.now() / MINUTE) * MINUTE;
 		const read = (at: number, good: number) =>
-			recorder.recordRead(0, {url: URL, name: 'rig-01', at, snapshot: makeSnapshot({results: {good, total: good}}), link: 'live'});
+			recorder.recordRead(0, {url: URL, configured: 'rig-01', at, snapshot: makeSnapshot({results: {good, total: good}}), link: 'live'});
 		read(before - 50 * MINUTE, 900); // another run of the miner, before a restart
 		read(before - 40 * MINUTE, 5); // rigtop not running for 5 minutes after this
 		for (let t = before - 35 * MINUTE; t < before; t += 20_000) read(t, 7);
