@@ -183,9 +183,11 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 	const lastNotice = shownNotice(ui, state);
 	if (ui.prompt?.kind === 'search') {
 		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
-		notice = {text: `${typed}  ${promptKey('submit')}: find · ${promptKey('cancel')}: cancel`, tone: 'accent'};
+		// What is typed; the keys (Enter ok, Esc cancel) are the footer's, said once.
+		notice = {text: typed, tone: 'accent'};
 	} else if (ui.prompt?.kind === 'edit') {
-		const keys = `${promptKey('submit')} sets it, ${promptKey('cancel')} cancels, ${promptKey('clearLine')} clears`;
+		// Enter and Esc are in the footer; Ctrl+U (no footer word) is said here.
+		const keys = `${promptKey('clearLine')} clears`;
 		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
 		notice = ui.prompt.error
 			? {text: say(ui.prompt.error), tone: 'error', wraps: true}
