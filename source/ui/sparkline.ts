@@ -5,17 +5,22 @@ function isNumber(value: number | null): value is number {
 	return typeof value === 'number' && Number.isFinite(value);
 }
 
+/** The least span of a sparkline's scale: the hundredth of a unit the dashboard writes (0.00 H/s). */
+const LEAST_SPAN = 0.01;
+
 /**
- * The scale of a sparkline: the values' range, but at least 10% of the peak, centred on the data, so a steady miner
- * draws a level line mid-height instead of magnifying noise into a saw. Null when no value is known.
+ * The scale of a sparkline: the values' range, but at least 10% of the peak (and never under LEAST_SPAN), centred on
+ * the data but not below 0, so a steady miner draws a level line mid-height instead of magnifying noise into a saw,
+ * and an idle one (every value 0.00 H/s) a line at the floor, never a block filled half or all the way up.
+ * Null when no value is known.
  */
 export function sparkScale(values: readonly (number | null)[]): {readonly low: number; readonly high: number} | null {
 	const finite = values.filter(isNumber);
 	if (finite.length === 0) return null;
 	let low = Math.min(...finite);
 	let high = Math.max(...finite);
-	const minimumSpan = high * 0.1;
-	if (high > 0 && high - low < minimumSpan) {
+	const minimumSpan = Math.max(high * 0.1, LEAST_SPAN);
+	if (high - low < minimumSpan) {
 		const middle = (high + low) / 2;
 		low = Math.max(0, middle - minimumSpan / 2);
 		high = low + minimumSpan;

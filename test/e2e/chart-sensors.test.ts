@@ -78,9 +78,10 @@ describe('the chart of a miner on this machine, with RIGTOP_SYSFS', () => {
 		// A few polls with their readings (the watts need two): several points of a 10-minute chart.
 		await new Promise((resolve) => setTimeout(resolve, 8000));
 		await terminal.send('g');
-		await terminal.waitFor('last 1 h');
-		// Keys as a terminal delivers them typed fast: the 10-minute span and the next series in one read.
-		await terminal.send('1s', true);
+		// Seconds known, no span chosen: the 10 minutes that hold them.
+		await terminal.waitFor('last 10 min');
+		// Keys as a terminal delivers them typed fast: the hour, back to 10 minutes and the next series in one read.
+		await terminal.send('21s', true);
 		const chart = await terminal.waitFor(
 			(screen) => screen.includes('temperature · last 10 min') && plotOf(screen).some((line) => BRAILLE.test(line)),
 			10_000,

@@ -9,6 +9,10 @@ import {KEYS, renderTerminal} from './helpers/terminal.js';
 /** How a test screen writes down a key: "j", "↓", "Enter", "Ctrl+U", "F1". */
 function named(input: string, key: KeyLike): string {
 	if (key.fn !== undefined) return `F${key.fn}`;
+	// A key Ink read as Alt+key: rigtop binds none, so it shows as such here (and no test expects one).
+	if (key.meta === true) return `Alt+${key.escape === true ? 'Esc' : key.upArrow === true ? '↑' : input}`;
+	if (key.escape === true) return 'Esc';
+	if (key.upArrow === true) return '↑';
 	if (key.downArrow === true) return '↓';
 	if (key.return === true) return 'Enter';
 	if (key.backspace === true) return 'Backspace';
@@ -57,7 +61,49 @@ describe('keys that arrive together', () => {
 		expect(keysOf('j')).toEqual(['j']);
 		expect(keysOf('😀')).toEqual(['😀']);
 		expect(keysOf(KEYS.down)).toEqual([KEYS.down]);
-		expect(keysOf('\u001Bj')).toEqual(['\u001Bj']); // Alt+j
+	});
+
+	test('ESC and the key after it in one read are Esc, then that key (rigtop binds no Alt+key)', () => {
+		expect(keysOf('\u001Bc')).toEqual(['\u001B', 'c']);
+		expect(keysOf('\u001B\u001B')).toEqual(['\u001B', '\u001B']);
+		expect(keysOf('\u001B\r')).toEqual(['\u001B', '\r']);
+		expect(keysOf('\u001B\u007F')).toEqual(['\u001B', '\u007F']);
+		expect(keysOf('\u001B😀')).toEqual(['\u001B', '😀']);
+		// Esc, then an arrow or F1 (Ink reads ESC ESC [A as one Alt+↑).
+		expect(keysOf(`\u001B${KEYS.up}`)).toEqual(['\u001B', KEYS.up]);
+		expect(keysOf(`\u001B${KEYS.f1}`)).toEqual(['\u001B', KEYS.f1]);
+		expect(keysOf('\u001B\u001B\u001B')).toEqual(['\u001B', '\u001B', '\u001B']);
+		// Escape sequences stay one key: CSI, SS3, the Linux console's F1, a lone Esc.
+		for (const sequence of [KEYS.up, KEYS.pageDown, KEYS.f1, KEYS.f10, '\u001B[[A', '\u001B[1;5A', KEYS.escape])
+			expect(keysOf(sequence)).toEqual([sequence]);
+	});
+
+	test('Esc and a key typed in one read reach the screen as Esc, then the key, in order', async () => {
+		const log: string[] = [];
+		const terminal = await renderTerminal(<Recorder name="screen" log={log} />);
+		await terminal.press('\u001Bc');
+		await vi.waitFor(() => expect(log).toHaveLength(2));
+		await terminal.press('\u001B\u001B');
+		await vi.waitFor(() => expect(log).toHaveLength(4));
+		await terminal.press(`\u001B${KEYS.up}j\u001Bg`);
+		await vi.waitFor(() => expect(log).toHaveLength(9));
+		expect(log).toEqual([
+			'screen:Esc',
+			'screen:c',
+			'screen:Esc',
+			'screen:Esc',
+			'screen:Esc',
+			'screen:↑',
+			'screen:j',
+			'screen:Esc',
+			'screen:g',
+		]);
+		// A paste after an Esc in another read is still a paste.
+		log.length = 0;
+		await terminal.press('\u001Bq');
+		await terminal.press('\u001B[200~qq\u001B[201~');
+		await vi.waitFor(() => expect(log).toHaveLength(3));
+		expect(log).toEqual(['screen:Esc', 'screen:q', 'screen paste:qq']);
 	});
 
 	test('every key of one read reaches the screen, in order, as it would alone', async () => {

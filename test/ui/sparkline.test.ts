@@ -1,6 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {sparkWindow} from '../../source/history/stores.js';
 import {sparkArea, sparkline} from '../../source/ui/sparkline.js';
+import {hourCells} from '../../source/ui/screens/fleet/hours.js';
 
 describe('sparkline', () => {
 	test('keeps the newest samples that fit the width', () => {
@@ -32,6 +33,25 @@ describe('sparkline', () => {
 	test('nothing to draw gives an empty string', () => {
 		expect(sparkline([], 10)).toBe('');
 		expect(sparkline([1, 2], 0)).toBe('');
+	});
+});
+
+describe('an idle miner (every value 0.00 H/s)', () => {
+	const zero = [0, 0, 0, 0, 0, 0, 0, 0];
+
+	test('a flat series sits at the floor, in one row and in several, never a full-height block', () => {
+		for (const values of [zero, zero.slice(0, 4), [null, 0, 0, 0]]) {
+			expect(sparkline(values, 10).trim()).toMatch(/^▁+$/);
+			const rows = sparkArea(values, 4, 3);
+			// Only the bottom row holds dots (the lowest level), the rows above are blank.
+			expect(rows.slice(0, -1).every((row) => row.trim() === '')).toBe(true);
+			expect(rows.at(-1)).toMatch(new RegExp(`^ *[⣀⢀⡀]{${values.length / 2}}$`));
+		}
+	});
+
+	test('the fleet’s hour of an idle rig is a line at the floor too', () => {
+		const points = zero.map((avg, index) => ({t: index * 60_000, samples: 2, live: 2, avg}));
+		expect(hourCells(points, 8)).toBe('▁'.repeat(8));
 	});
 });
 

@@ -57,13 +57,28 @@ export function functionKey(sequence: string): number | null {
 
 type InkStdin = ReturnType<typeof useStdin> & {readonly internal_eventEmitter?: EventEmitter};
 
+const ESC = '\u001B';
+
 /**
- * The keys of one input event of Ink's parser: an escape sequence (an arrow, F1, Alt+x) is one key; any
- * other text (a run of characters that arrived together, control bytes such as Enter and Ctrl+U among them)
+ * The keys of one input event of Ink's parser: an escape sequence (an arrow, F1: CSI `ESC [`, SS3 `ESC O`) is one
+ * key; any other text (a run of characters that arrived together, control bytes such as Enter and Ctrl+U among them)
  * is one key per code point, so an emoji stays whole.
+ *
+ * Ink reads ESC and the key after it, when they arrive in one read, as one Alt (meta) key: `ESC c` as Alt+c,
+ * `ESC ESC` as Alt+Esc, `ESC ESC [A` as Alt+↑. rigtop binds no Alt+key (and no screen reads `key.meta`), so such a
+ * key would be the second key alone, or nothing, and the Esc lost; it is Esc, then that key, in order — as htop and
+ * k9s read it when the two are typed faster than the terminal's escape delay.
  */
 export function keysOf(data: string): readonly string[] {
-	if (data.startsWith('\u001B')) return [data];
+	if (data.startsWith(ESC)) {
+		const rest = data.slice(1);
+		// ESC ESC…: an Esc, then whatever the second ESC starts (an Esc, an arrow, an Alt+key read the same way).
+		if (rest.startsWith(ESC)) return [ESC, ...keysOf(rest)];
+		// ESC and one code point (a letter, Enter, Backspace, a lone [ or O flushed after the escape delay): two keys.
+		if ([...rest].length === 1) return [ESC, rest];
+		return [data];
+	}
+
 	const keys = [...data];
 	return keys.length > 1 ? keys : [data];
 }

@@ -68,14 +68,19 @@ export type Binding<Command extends string, Context extends string> = {
 	readonly contexts: readonly Context[];
 	/** The footer's word for it ("quit"); without one the footer leaves the key to help. */
 	readonly footer?: string;
+	/**
+	 * 'low': on a footer too short for every hint, given up before the others (moving, sorting, polling now, the
+	 * interval: keys a user finds anyway), so the keys that open or change something (c, g, e, p) stay at 80 columns.
+	 */
+	readonly footerRank?: 'low';
 	/** The footer shows this binding's first key with the first key of `footerWith` before the label: "↑↓ threads". */
 	readonly footerWith?: Command;
 	/** The key works only where this is offered (see `available`). */
 	readonly needs?: Capability;
 };
 
-/** A footer entry: " q quit". */
-export type Hint = {readonly keys: string; readonly label: string};
+/** A footer entry: " q quit"; `low`: given up first when the line is short (the binding's footerRank). */
+export type Hint = {readonly keys: string; readonly label: string; readonly low?: boolean};
 
 /** A help line; `available: false` marks a key this session cannot use here. */
 export type HelpEntry = {readonly keys: string; readonly description: string; readonly available: boolean};
@@ -159,7 +164,7 @@ export function createKeymap<Command extends string, Context extends string>(
 			for (const binding of on(context)) {
 				if (binding.footer === undefined || !shown.has(binding.command)) continue;
 				const paired = binding.footerWith === undefined ? '' : first(find(binding.footerWith, context));
-				hints.push({keys: first(binding) + paired, label: binding.footer});
+				hints.push({keys: first(binding) + paired, label: binding.footer, ...(binding.footerRank === 'low' ? {low: true} : {})});
 			}
 
 			return hints;

@@ -18,8 +18,9 @@ const HELP_LABEL = 'help';
 
 /**
  * The hints that fit a line of `room` columns, and the gap between them: two spaces when all fit so,
- * else one; when even that is too long, whole hints are dropped from the end (the help hint last), so
- * no hint is ever cut mid-word.
+ * else one; when even that is too long, whole hints are dropped — the low-ranked ones first (moving,
+ * sorting, polling now: the keymap's footerRank), then from the end, the help hint last —, so no hint is
+ * ever cut mid-word and the keys that open or change something stay longest.
  */
 export function fitHints(hints: readonly Hint[], room: number): {readonly shown: readonly Hint[]; readonly gap: string} {
 	const length = (list: readonly Hint[], gap: number) =>
@@ -27,9 +28,10 @@ export function fitHints(hints: readonly Hint[], room: number): {readonly shown:
 	if (length(hints, 2) <= room) return {shown: hints, gap: '  '};
 	const shown = [...hints];
 	while (shown.length > 0 && length(shown, 1) > room) {
+		const low = shown.findLastIndex((hint) => hint.low === true && hint.label !== HELP_LABEL);
 		let drop = shown.length - 1;
 		while (drop > 0 && shown[drop]?.label === HELP_LABEL) drop--;
-		shown.splice(drop, 1);
+		shown.splice(low >= 0 ? low : drop, 1);
 	}
 
 	return {shown, gap: ' '};

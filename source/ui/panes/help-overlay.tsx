@@ -92,33 +92,38 @@ function HelpOverlayView({entries: all, width, height, offset = 0, scrollKeys, c
 	const shown = entries.slice(from, from + count);
 	const above = from;
 	const below = entries.length - from - shown.length;
+	// As tall as what it holds (up to the room given): no run of empty framed lines under a short help. The room stays
+	// the screen's, so the footer under it does not move.
+	const paneHeight = fits ? Math.min(height, sum(heights) + 2) : height;
 	return (
-		<Pane title={title} note={`· ${closeHint}`} width={width} height={height}>
-			{shown.map((entry, index) => (
-				<Box
-					key={`${entry.keys} ${entry.description}`}
-					height={heights[from + index]}
-					flexDirection={stacked ? 'column' : 'row'}
-					flexShrink={0}
-				>
-					<Box width={keyWidth} flexShrink={0}>
-						<Text bold wrap="truncate-end" {...theme.text('accent')}>
-							{entry.keys}
-						</Text>
+		<Box flexDirection="column" width={width} height={height} flexShrink={0}>
+			<Pane title={title} note={`· ${closeHint}`} width={width} height={paneHeight}>
+				{shown.map((entry, index) => (
+					<Box
+						key={`${entry.keys} ${entry.description}`}
+						height={heights[from + index]}
+						flexDirection={stacked ? 'column' : 'row'}
+						flexShrink={0}
+					>
+						<Box width={keyWidth} flexShrink={0}>
+							<Text bold wrap="truncate-end" {...theme.text('accent')}>
+								{entry.keys}
+							</Text>
+						</Box>
+						<Box flexGrow={1} flexShrink={1} paddingLeft={stacked ? 2 : 0}>
+							<Text wrap="truncate-end">{lines[from + index]?.join('\n')}</Text>
+						</Box>
 					</Box>
-					<Box flexGrow={1} flexShrink={1} paddingLeft={stacked ? 2 : 0}>
-						<Text wrap="truncate-end">{lines[from + index]?.join('\n')}</Text>
-					</Box>
-				</Box>
-			))}
-			{fits ? null : (
-				<Line tone="muted">
-					{scrollKeys === undefined
-						? `… ${below} more (make the terminal taller)`
-						: `${[above > 0 ? `${above} above` : '', below > 0 ? `${below} more below` : ''].filter(Boolean).join(', ')} · ${scrollKeys} scroll`}
-				</Line>
-			)}
-		</Pane>
+				))}
+				{fits ? null : (
+					<Line tone="muted">
+						{scrollKeys === undefined
+							? `… ${below} more (make the terminal taller)`
+							: `${[above > 0 ? `${above} above` : '', below > 0 ? `${below} more below` : ''].filter(Boolean).join(', ')} · ${scrollKeys} scroll`}
+					</Line>
+				)}
+			</Pane>
+		</Box>
 	);
 }
 

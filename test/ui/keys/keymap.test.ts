@@ -105,6 +105,8 @@ describe('keymap', () => {
 		expect(SCREEN_KEYMAP.footer('fleet', SCREEN_KEYMAP.available('fleet', new Set(['refresh']))).at(-1)).toEqual({
 			keys: 'R',
 			label: 'refresh',
+			// Given up first on a short footer (c, g, e stay at 80 columns).
+			low: true,
 		});
 		// The proxy's workers: Esc clears a filter in force (and says so, as the fleet does), with none goes back.
 		const proxyFooter = (context: 'proxy' | 'proxyFiltered') =>

@@ -50,4 +50,14 @@ describe('the help overlay', () => {
 		);
 		expect(linesOf(terminal.frame()).slice(1, 5)).toEqual(['│ z            │', '│   draws over │', '│   everything │', '│   else       │']);
 	});
+
+	test('as tall as what it holds, the rest of the room left blank below its frame (no empty framed lines)', async () => {
+		const lines = await overlay(60, 30);
+		// Title, three entries (the last on two lines), bottom border: six lines; then nothing.
+		expect(lines[0]).toMatch(/^╭ Keys/);
+		const bottom = lines.findIndex((line) => /^╰─+╯$/.test(line));
+		expect(bottom).toBe(5);
+		expect(lines.slice(bottom + 1).every((line) => line.trim() === '')).toBe(true);
+		expect(lines.filter((line) => /^│ +│$/.test(line))).toEqual([]);
+	});
 });

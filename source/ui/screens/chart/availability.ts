@@ -1,7 +1,7 @@
 /**
  * Which of the chart's keys work now (screens/contract.ts): the one source of its footer, its `?` help and its key
  * handler. Every key of the chart works, but End (back to now) only once the chart was moved back in time, and `s`
- * (the series) not on an xmrig-proxy's chart (nothing read on its machine); over the help, the help's own keys. The
+ * (the series) not on an xmrig-proxy's chart (nothing read on its machine) nor where only the hashrate is recorded; over the help, the help's own keys. The
  * chart refuses nothing.
  */
 import {type HelpEntry} from '../../keys/matcher.js';
@@ -19,7 +19,9 @@ export function availability(state: {readonly help: boolean; readonly end: numbe
 	const works = new Set(decided.works);
 	// Showing now already: End has nothing to do, and is not offered.
 	if (state.end === null) works.delete('latest');
-	if (env?.sensors === false) works.delete('series');
+	// s: not on a proxy's chart, nor where nothing but the hashrate is recorded for this rig (no other series to show).
+	if (env?.sensors === false || (env?.recorded !== undefined && env.recorded.filter((has, index) => has && index > 0).length === 0))
+		works.delete('series');
 	return {...decided, works};
 }
 

@@ -246,7 +246,11 @@ function toSegments(cells: readonly Cell[]): Segment[] {
 	return out;
 }
 
-/** The lowest and highest value the chart draws (bucket averages, reference lines), for the scale; null without any. */
+/**
+ * The lowest and highest value the chart draws, for the scale; null without any: each answered bucket's lowest and
+ * highest poll (a dip is drawn down to its lowest: a scale over the averages alone would cut it off, while the title's
+ * `min … max` names it), and the reference lines.
+ */
 export function rangeOf(points: readonly SeriesPoint[], references: readonly Reference[] = []): {low: number; high: number} | null {
 	let low = Number.POSITIVE_INFINITY;
 	let high = Number.NEGATIVE_INFINITY;
@@ -255,7 +259,11 @@ export function rangeOf(points: readonly SeriesPoint[], references: readonly Ref
 		high = Math.max(high, value);
 	};
 
-	for (const point of points) if (point.live > 0 && point.avg !== null) add(point.avg);
+	for (const point of points) {
+		if (point.live === 0) continue;
+		for (const value of [point.min, point.avg, point.max]) if (value !== null) add(value);
+	}
+
 	for (const reference of references) if (reference.value !== null && reference.value > 0) add(reference.value);
 	return high >= low ? {low, high} : null;
 }

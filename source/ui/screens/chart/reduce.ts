@@ -25,13 +25,21 @@ export const CHART_SPANS = [
 	{ms: 7 * 24 * HOUR, label: '7 days'},
 ] as const;
 
-/** The span a chart opens with: the last hour. */
+/**
+ * The longest span a chart opens with when no span was chosen (the last hour): it opens with the shortest span that
+ * holds everything known of the rig, up to this one (six minutes known open 10 min, not an hour of mostly blank plot).
+ */
 export const DEFAULT_SPAN = 1;
 
 export type ChartUiState = {
 	readonly help: boolean;
-	/** Index in CHART_SPANS. */
+	/** Index in CHART_SPANS: the span chosen (or remembered); while `fit`, the span shown is the one the data fits. */
 	readonly span: number;
+	/**
+	 * No span was chosen or remembered: the span shown is the shortest that holds everything known, up to DEFAULT_SPAN
+	 * (fittedSpan). A key that changes the span or moves in time fixes it.
+	 */
+	readonly fit: boolean;
 	/** Where the span ends, epoch ms; null: now (it follows the polls). */
 	readonly end: number | null;
 	/** Index in CHART_SERIES: what is drawn (0, the hashrate, by default). */
@@ -54,23 +62,42 @@ export type ChartEnv = {
 	 * reading. Absent: offered.
 	 */
 	readonly sensors?: boolean;
+	/**
+	 * Which series (index in CHART_SERIES) have anything recorded for this rig (series.ts `seriesRecorded`): `s` skips
+	 * the others. Absent: every series.
+	 */
+	readonly recorded?: readonly boolean[];
 };
 
-export function initialChartState(span = DEFAULT_SPAN): ChartUiState {
-	return {help: false, span: clampSpan(span), end: null, series: 0};
+/** A chart's first state: the span remembered, or (undefined) the span the data fits. */
+export function initialChartState(span?: number): ChartUiState {
+	return {help: false, span: clampSpan(span ?? DEFAULT_SPAN), fit: span === undefined, end: null, series: 0};
+}
+
+/** The shortest span that holds everything known of the rig (from `earliest` to `now`), up to DEFAULT_SPAN. */
+export function fittedSpan(earliest: number | null, now: number): number {
+	if (earliest === null) return DEFAULT_SPAN;
+	const at = CHART_SPANS.findIndex((span) => span.ms >= now - earliest);
+	return at < 0 ? DEFAULT_SPAN : Math.min(DEFAULT_SPAN, at);
+}
+
+/** The span shown (index in CHART_SPANS): the one chosen, or while none was, the one the data fits. */
+export function shownSpan(state: ChartUiState, env: Pick<ChartEnv, 'now' | 'earliest'>): number {
+	return state.fit ? fittedSpan(env.earliest, env.now) : state.span;
 }
 
 function clampSpan(index: number): number {
 	return Math.min(CHART_SPANS.length - 1, Math.max(0, Math.floor(index)));
 }
 
-export function spanMs(state: ChartUiState): number {
-	return CHART_SPANS[state.span]?.ms ?? HOUR;
+export function spanMs(state: ChartUiState, env: Pick<ChartEnv, 'now' | 'earliest'>): number {
+	return CHART_SPANS[shownSpan(state, env)]?.ms ?? HOUR;
 }
 
-/** Moves the end by `delta` ms: not past now (then it follows now again), not before what is known. */
-function moveEnd(state: ChartUiState, delta: number, now: number, earliest: number | null): ChartUiState {
-	const span = spanMs(state);
+/** Moves the end by `delta` ms: not past now (then it follows now again), not before what is known. The span shown stays. */
+function moveEnd(shown: ChartUiState, delta: number, now: number, earliest: number | null): ChartUiState {
+	const state = {...shown, span: shownSpan(shown, {now, earliest}), fit: false};
+	const span = spanMs(state, {now, earliest});
 	let end = (state.end ?? now) + delta;
 	// The oldest end worth showing: half a span after the first thing known (at least something is on screen).
 	const floor = earliest === null ? now : earliest + span / 2;
@@ -79,9 +106,20 @@ function moveEnd(state: ChartUiState, delta: number, now: number, earliest: numb
 	return end === state.end ? state : {...state, end};
 }
 
-/** A span chosen: the new state, and the span for the app to remember. */
-function withSpan(state: ChartUiState, span: number): Step<ChartUiState, ChartEffect> {
-	return span === state.span ? stateOnly(state) : {state: {...state, span}, effects: [{type: 'span', span}]};
+/** A span chosen: the new state (the span fixed from now on), and the span for the app to remember when it changed. */
+function withSpan(state: ChartUiState, span: number, shown: number): Step<ChartUiState, ChartEffect> {
+	const chosen = {...state, span, fit: false};
+	return span === shown ? stateOnly(state.fit ? chosen : state) : {state: chosen, effects: [{type: 'span', span}]};
+}
+
+/** The series after `current` that has anything recorded for this rig (back to the hashrate, which always has). */
+function nextSeries(current: number, recorded: readonly boolean[] | undefined): number {
+	for (let step = 1; step <= CHART_SERIES.length; step++) {
+		const next = (current + step) % CHART_SERIES.length;
+		if (next === 0 || recorded?.[next] !== false) return next;
+	}
+
+	return 0;
 }
 
 export function reduce(state: ChartUiState, action: ChartAction, env: ChartEnv): Step<ChartUiState, ChartEffect> {
@@ -97,18 +135,20 @@ export function reduce(state: ChartUiState, action: ChartAction, env: ChartEnv):
 		case 'closeView':
 			return {state, effects: [{type: 'close'}]};
 		case 'span':
-			return withSpan(state, clampSpan(Number(action.input) - 1));
+			return withSpan(state, clampSpan(Number(action.input) - 1), shownSpan(state, env));
 		case 'zoomIn':
-		case 'zoomOut':
-			return withSpan(state, clampSpan(state.span + (command === 'zoomIn' ? -1 : 1)));
+		case 'zoomOut': {
+			const shown = shownSpan(state, env);
+			return withSpan(state, clampSpan(shown + (command === 'zoomIn' ? -1 : 1)), shown);
+		}
 		case 'older':
-			return stateOnly(moveEnd(state, -spanMs(state) / 2, env.now, env.earliest));
+			return stateOnly(moveEnd(state, -spanMs(state, env) / 2, env.now, env.earliest));
 		case 'newer':
-			return stateOnly(state.end === null ? state : moveEnd(state, spanMs(state) / 2, env.now, env.earliest));
+			return stateOnly(state.end === null ? state : moveEnd(state, spanMs(state, env) / 2, env.now, env.earliest));
 		case 'latest':
 			return stateOnly(state.end === null ? state : {...state, end: null});
 		case 'series':
-			return stateOnly({...state, series: (state.series + 1) % CHART_SERIES.length});
+			return stateOnly({...state, series: nextSeries(state.series, env.recorded)});
 		default:
 			return stateOnly(state);
 	}

@@ -32,6 +32,25 @@ export function seriesAt(index: number): ChartSeries {
 	return CHART_SERIES[index] ?? CHART_SERIES[0] ?? {name: 'hashrate', label: 'hashrate', stat: null, unit: null};
 }
 
+/**
+ * Which series (CHART_SERIES' order) have anything recorded for this rig: the hashrate always; a sensor series where a
+ * bucket of the span holds its reading, or the rig's live reading has it (a miner on another machine has none; one
+ * whose power cannot be read has no power or H/W). `s` skips the others.
+ */
+export function seriesRecorded(points: readonly SeriesPoint[], sensors: SensorReading | undefined): readonly boolean[] {
+	const live: Readonly<Record<ChartSeries['name'], boolean>> = {
+		hashrate: true,
+		temperature: (sensors?.temps.length ?? 0) > 0,
+		clock: (sensors?.clock ?? null) !== null,
+		power: sensors?.power.state === 'ok',
+		efficiency: sensors?.power.state === 'ok',
+	};
+	return CHART_SERIES.map(
+		(series) =>
+			live[series.name] || (series.stat !== null && points.some((point) => (point.sensors?.[series.stat!]?.avg ?? null) !== null)),
+	);
+}
+
 /** The buckets as the chart draws a series: its min / avg / max in the hashrate's place (none where not read). */
 export function seriesPoints(points: readonly SeriesPoint[], series: ChartSeries): readonly SeriesPoint[] {
 	const {stat} = series;

@@ -32,13 +32,14 @@ import {
 	CHART_SPANS,
 	initialChartState,
 	reduce,
+	shownSpan,
 	spanMs,
 	type ChartAction,
 	type ChartEffect,
 	type ChartEnv,
 	type ChartUiState,
 } from './reduce.js';
-import {noSeriesText, seriesAt, seriesLimit, seriesPoints, sensorAxis} from './series.js';
+import {noSeriesText, seriesAt, seriesLimit, seriesPoints, seriesRecorded, sensorAxis} from './series.js';
 
 const LOGIC: ScreenLogic<ChartUiState, ChartAction, ChartEnv, ChartEffect, CommandName, Screen> = {reduce, availability};
 
@@ -47,7 +48,7 @@ export type ChartViewProps = {
 	readonly history: MinerHistory;
 	readonly onClose: () => void;
 	readonly onQuit: () => void;
-	/** The span it opens with (index in CHART_SPANS; default the last hour). */
+	/** The span it opens with (index in CHART_SPANS); undefined: the shortest that holds what is known, up to an hour. */
 	readonly initialSpan?: number;
 	/** Told the span shown (index in CHART_SPANS) when it changes, to remember it. */
 	readonly onSpan?: (span: number) => void;
@@ -126,7 +127,11 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	const isProxy = proxy !== null;
 	// The sensor series (s): not for a proxy or its worker (nothing is read on their machine for them).
 	const sensorsOffered = !isProxy && worker === null;
-	const env = useMemo<ChartEnv>(() => ({now, earliest, sensors: sensorsOffered}), [now, earliest, sensorsOffered]);
+	const sensors = state.snapshot?.sensors;
+	// Which series have anything recorded for this rig (s skips the others), from the last answer's buckets and the live reading.
+	const answered = answers[0]?.value.series?.points;
+	const recorded = useMemo(() => seriesRecorded(answered ?? [], sensors), [answered, sensors]);
+	const env = useMemo<ChartEnv>(() => ({now, earliest, sensors: sensorsOffered, recorded}), [now, earliest, sensorsOffered, recorded]);
 	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialChartState(initialSpan), env, run);
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
@@ -134,7 +139,8 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 
 	const budget = Math.max(1, rows - 1);
 	const fits = columns >= MIN_CHART_COLUMNS && budget - CHROME_LINES >= MIN_PLOT_ROWS;
-	const span = spanMs(ui);
+	const shown = shownSpan(ui, env);
+	const span = spanMs(ui, env);
 	const points = chartPoints(columns, span, history.intervalMs);
 	const seq = state.events.at(-1)?.seq ?? 0;
 	const request = useMemo<ChartRequest>(
@@ -153,7 +159,6 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	// The series drawn (s): the hashrate, or a sensor reading's min / avg / max in its place.
 	const kind = seriesAt(sensorsOffered ? ui.series : 0);
 	const drawn = useMemo(() => (series ? seriesPoints(series.points, kind) : []), [series, kind]);
-	const sensors = state.snapshot?.sensors;
 	const limit = kind.stat === null ? null : seriesLimit(drawn, kind, sensors);
 	const rates = worker === null ? proxy?.hashrate : proxy?.workers?.find((each) => each.name === worker)?.hashrate;
 	const fifteen = proxy ? (rates?.[1] ?? null) : (state.snapshot?.hashrate.total[2] ?? null);
@@ -176,7 +181,7 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	const footerShown = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
 	const help = useMemo(() => chartHelp(), []);
 
-	const label = CHART_SPANS[ui.span]?.label ?? '';
+	const label = CHART_SPANS[shown]?.label ?? '';
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);
 	const sensorUnit = kind.unit;
 	const rateUnit = pickRateUnit([stats.max]);

@@ -37,28 +37,33 @@ function ConfigPanelView({content, width, height}: ConfigPanelProps) {
 	}
 
 	const hidden = content.lines.length - shown;
+	// As tall as what it holds (up to the room given): a two-line result is not a screen of empty framed lines. The room
+	// stays the screen's, so the footer under it does not move.
+	const held = heights.slice(0, shown).reduce((sum, lines) => sum + lines, 0) + (hidden > 0 && room > 0 ? 1 : 0) + promptLines;
 	return (
-		<Pane title={content.title} width={width} height={height}>
-			{content.lines.slice(0, shown).map((line, index) => {
-				const text = line.text === '' ? ' ' : line.text;
-				const tone = line.tone ? theme.text(line.tone) : {};
-				return (
-					<Box key={index} height={heights[index]} flexShrink={0} paddingLeft={line.indent ?? 0}>
-						{line.data ? line.tone ? <Line tone={line.tone}>{text}</Line> : <Line>{text}</Line> : <Wrapped {...tone}>{text}</Wrapped>}
+		<Box flexDirection="column" width={width} height={height} flexShrink={0}>
+			<Pane title={content.title} width={width} height={Math.min(height, held + 2)}>
+				{content.lines.slice(0, shown).map((line, index) => {
+					const text = line.text === '' ? ' ' : line.text;
+					const tone = line.tone ? theme.text(line.tone) : {};
+					return (
+						<Box key={index} height={heights[index]} flexShrink={0} paddingLeft={line.indent ?? 0}>
+							{line.data ? line.tone ? <Line tone={line.tone}>{text}</Line> : <Line>{text}</Line> : <Wrapped {...tone}>{text}</Wrapped>}
+						</Box>
+					);
+				})}
+				{hidden > 0 && room > 0 ? <Line tone="muted">{`… ${hidden} more`}</Line> : null}
+				{content.prompt && inner > 0 ? (
+					<Box height={promptLines} flexShrink={0}>
+						<Wrapped>
+							<Tone token="accent" bold>
+								{content.prompt}
+							</Tone>
+						</Wrapped>
 					</Box>
-				);
-			})}
-			{hidden > 0 && room > 0 ? <Line tone="muted">{`… ${hidden} more`}</Line> : null}
-			{content.prompt && inner > 0 ? (
-				<Box height={promptLines} flexShrink={0}>
-					<Wrapped>
-						<Tone token="accent" bold>
-							{content.prompt}
-						</Tone>
-					</Wrapped>
-				</Box>
-			) : null}
-		</Pane>
+				) : null}
+			</Pane>
+		</Box>
 	);
 }
 

@@ -183,9 +183,11 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 	const lastNotice = shownNotice(ui, state);
 	if (ui.prompt?.kind === 'search') {
 		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
-		notice = {text: `${typed}  ${promptKey('submit')}: find · ${promptKey('cancel')}: cancel`, tone: 'accent'};
+		// What is typed; the keys (Enter ok, Esc cancel) are the footer's, said once.
+		notice = {text: typed, tone: 'accent'};
 	} else if (ui.prompt?.kind === 'edit') {
-		const keys = `${promptKey('submit')} sets it, ${promptKey('cancel')} cancels, ${promptKey('clearLine')} clears`;
+		// Enter and Esc are in the footer; Ctrl+U (no footer word) is said here.
+		const keys = `${promptKey('clearLine')} clears`;
 		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
 		notice = ui.prompt.error
 			? {text: say(ui.prompt.error), tone: 'error', wraps: true}
@@ -225,17 +227,23 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 		body = <ConfigPanel content={sayPanel(resultContent(state.lastResult, state.lastAction))} width={view.width} height={view.bodyRows} />;
 	} else if (document === null) {
 		if (state.phase === 'error' && state.problem) {
+			// As tall as what it says (up to the room), the room kept so the footer stays at the bottom.
+			const inner = Math.max(1, view.width - 4);
+			const said = [say(state.problem.message), state.problem.detail ? say(state.problem.detail) : '', say(`fix: ${state.problem.fix}`)];
+			const held = said.reduce((sum, text) => sum + (text === '' ? 0 : wrappedHeight(text, inner)), 1);
 			body = (
-				<Pane title={say("Could not read the miner's config")} width={view.width} height={view.bodyRows}>
-					<Wrapped {...theme.text('error')}>{say(state.problem.message)}</Wrapped>
-					{state.problem.detail ? <Wrapped {...theme.text('muted')}>{say(state.problem.detail)}</Wrapped> : null}
-					<Wrapped>{say(`fix: ${state.problem.fix}`)}</Wrapped>
-					<Line tone="muted">
-						{say(
-							`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`,
-						)}
-					</Line>
-				</Pane>
+				<Box flexDirection="column" width={view.width} height={view.bodyRows} flexShrink={0}>
+					<Pane title={say("Could not read the miner's config")} width={view.width} height={Math.min(view.bodyRows, held + 2)}>
+						<Wrapped {...theme.text('error')}>{say(state.problem.message)}</Wrapped>
+						{state.problem.detail ? <Wrapped {...theme.text('muted')}>{say(state.problem.detail)}</Wrapped> : null}
+						<Wrapped>{say(`fix: ${state.problem.fix}`)}</Wrapped>
+						<Line tone="muted">
+							{say(
+								`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`,
+							)}
+						</Line>
+					</Pane>
+				</Box>
 			);
 		} else {
 			body = (

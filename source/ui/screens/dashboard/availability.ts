@@ -80,9 +80,17 @@ const SCROLL_KEYS: ReadonlySet<CommandName> = new Set<CommandName>([
 export function minerRefusals(miner: MinerFacts, facts: Pick<KeyFacts, 'readOnly' | 'tokenGiven' | 'given'>): Map<Capability, string> {
 	const {snapshot, status} = miner;
 	const refusals = new Map<Capability, string>();
-	if (snapshot && facts.given.config) {
-		const config = configRefusal(snapshot, facts);
-		if (config) refusals.set('config', config);
+	if (facts.given.config) {
+		// A miner that does not answer (a wrong token, down): its config cannot be read; said, not offered in the footer.
+		const config = snapshot ? configRefusal(snapshot, facts) : null;
+		const unreachable =
+			status === 'down' || status === 'error'
+				? `the miner is not answering (${status}): its config cannot be read now`
+				: snapshot === null
+					? 'wait: the miner has not answered yet'
+					: null;
+		const reason = unreachable ?? config;
+		if (reason) refusals.set('config', reason);
 	}
 
 	const control = controlFor(miner, facts);

@@ -295,6 +295,9 @@ export function Dashboard({
 	const paneEvents = usePaneEvents(history, state.events, layout.eventLines);
 	const eventLines = useMemo(() => describeEvents(paneEvents, current).reverse(), [paneEvents, current]);
 
+	// Before a first answer, with a poll failed: the waiting screen counts down to the next try ("retrying in 2s"), so
+	// the header does not say the interval as well ("every 3s"): one timing, the one that says when.
+	const retrying = snapshot === null && (state.error !== null || state.consecutiveFailures > 0);
 	let body;
 	if (ui.help) {
 		body = (
@@ -388,7 +391,7 @@ export function Dashboard({
 				<Header
 					state={state}
 					width={columns}
-					{...(intervalMs === null ? {} : {intervalMs})}
+					{...(intervalMs === null || retrying ? {} : {intervalMs})}
 					{...(frozen === null ? {live: store} : {frozenAt: frozen.at})}
 				/>
 				{body}

@@ -185,7 +185,8 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 	let line: {text: string; tone: ThemeToken} | null = null;
 	if (ui.prompt?.kind === 'search') {
 		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
-		line = {text: `${typed}  ${SCREEN_KEYMAP.keyOf('filterKeep', 'fleetConfigTyping')}: find`, tone: 'accent'};
+		// What is typed; the keys (Enter ok, Esc cancel) are the footer's, said once.
+		line = {text: typed, tone: 'accent'};
 	} else if (ui.prompt?.kind === 'value') {
 		line = ui.prompt.error
 			? {text: ui.prompt.error, tone: 'error'}

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
 import type {SeriesPoint} from '../../../../source/history/read.js';
-import {chartModel, niceStep, plotColumns, spanStats, timeTicks, Y_AXIS_WIDTH, yScale} from '../../../../source/ui/screens/chart/model.js';
+import {
+	chartModel,
+	niceStep,
+	plotColumns,
+	rangeOf,
+	spanStats,
+	timeTicks,
+	Y_AXIS_WIDTH,
+	yScale,
+} from '../../../../source/ui/screens/chart/model.js';
 
 const at = (day: number, hours: number, minutes = 0) => new Date(2026, 2, day, hours, minutes).getTime();
 const text = (row: readonly {text: string}[]) => row.map((segment) => segment.text).join('');
@@ -194,4 +203,72 @@ test('an outage shorter than a bucket is marked ╳ on the axis row, under any e
 	expect(model.shaded).toBe(false);
 	// The line goes on through them.
 	expect(model.plot.some((row) => /[\u2801-\u28FF]/.test(text(row)[Y_AXIS_WIDTH + 20] ?? ''))).toBe(true);
+});
+
+describe('the y-axis holds the span', () => {
+	/** A span after a pause (issue 35): buckets of 4.86–5.01 kH/s, one holding the pause's polls (its average 4.0, its lowest 1.13). */
+	function afterPause(from: number, to: number, width: number): SeriesPoint[] {
+		const points = series(from, to, width, (share) => 4860 + Math.round(share * 150));
+		const dip = Math.floor(points.length / 2);
+		const bucket = points[dip];
+		if (bucket) points[dip] = {...bucket, min: 1130, avg: 4000, max: 5090};
+		return points;
+	}
+
+	/** The y-axis labels of a chart, as numbers (top first). */
+	const labels = (plot: readonly (readonly {text: string}[])[]) =>
+		plot
+			.map((row) => /^ *([\d.]+) ┤/.exec(text(row))?.[1])
+			.filter((label): label is string => label !== undefined)
+			.map(Number);
+
+	test("the title's min 1.13 avg 4.94 max 5.09 kH/s: the axis goes down to 1.13 and up to 5.09, the dip drawn to its foot", () => {
+		const from = at(14, 12);
+		const to = at(14, 13);
+		for (const [width, rows] of [
+			[80, 16],
+			[200, 42],
+		] as const) {
+			const points = afterPause(from, to, width);
+			const stats = spanStats(points);
+			expect(stats.min).toBe(1130);
+			expect(stats.max).toBe(5090);
+			expect((stats.avg ?? 0) / 1000).toBeCloseTo(4.94, 1);
+			const range = rangeOf(points);
+			expect(range).toEqual({low: 1130, high: 5090});
+			const scale = yScale(range, rows);
+			expect(scale.bottom).toBeLessThanOrEqual(1130);
+			expect(scale.top).toBeGreaterThanOrEqual(5090);
+			const model = chartModel({points, from, to, width, rows, now: to});
+			const axis = labels(model.plot);
+			expect(Math.min(...axis)).toBeLessThanOrEqual(1.13);
+			expect(Math.max(...axis)).toBeGreaterThanOrEqual(5.09);
+			// The dip reaches the plot's lower rows: the line has dots below the middle of the plot.
+			const lower = model.plot.slice(Math.ceil(rows * 0.6)).map((row) => text(row.slice(2, -1)));
+			expect(lower.some((row) => /[\u2801-\u28FF]/.test(row))).toBe(true);
+		}
+	});
+
+	test('for any buckets, the scale holds every lowest and highest poll the title names', () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(fc.integer({min: 1, max: 10_000_000}), fc.integer({min: 0, max: 100}), fc.integer({min: 0, max: 100})), {
+					minLength: 1,
+					maxLength: 60,
+				}),
+				fc.integer({min: 4, max: 60}),
+				(buckets, rows) => {
+					const points = buckets.map(([avg, below, above], index) => ({
+						...point(index * 10_000, avg),
+						min: Math.round((avg * (100 - below)) / 100),
+						max: Math.round((avg * (100 + above)) / 100),
+					}));
+					const stats = spanStats(points);
+					const scale = yScale(rangeOf(points), rows);
+					expect(scale.bottom).toBeLessThanOrEqual(stats.min ?? 0);
+					expect(scale.top).toBeGreaterThanOrEqual(stats.max ?? 0);
+				},
+			),
+		);
+	});
 });

@@ -185,12 +185,15 @@ describe('with history off', () => {
 				<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} />
 			</FixedNowContext.Provider>,
 		);
+		// Five minutes seen, no span chosen: the chart opens on the 10 minutes that hold them, not an hour.
+		await terminal.waitFor('last 10 min');
 		const frame = terminal.frame();
 		expect(linesOf(frame)[1]).toContain('history off: this session only');
 		const {plot} = parts(frame);
-		const {from, to} = spanOf(3_600_000, 80);
+		const {from, to} = spanOf(600_000, 80);
 		expect(plot.some((line) => BRAILLE.test(line[columnOf(NOW - 2 * POLL_MS, from, to, 80)] ?? ''))).toBe(true);
-		expect(plot.some((line) => BRAILLE.test(line[columnOf(NOW - 20 * 60_000, from, to, 80)] ?? ''))).toBe(false);
+		expect(plot.some((line) => BRAILLE.test(line[columnOf(NOW - 8 * 60_000, from, to, 80)] ?? ''))).toBe(false);
+		await terminal.press('2', 'last 1 h');
 		await terminal.press('1', 'last 10 min');
 		await terminal.press(LEFT);
 		await terminal.press(LEFT);

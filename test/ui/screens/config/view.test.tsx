@@ -169,6 +169,11 @@ describe('the config view against the simulated 6.x miner', () => {
 		// Esc cancels the prompt without moving.
 		await terminal.press('/', '/▏');
 		await terminal.press('x', '/x▏');
+		// The keys while typing are said once, in the footer (not beside what is typed too).
+		const typing = linesOf(terminal.frame());
+		expect(typing.at(-1)).toMatch(/Enter ok +Esc cancel/);
+		expect(typing.join('\n').match(/Enter/g)).toHaveLength(1);
+		expect(typing.join('\n').match(/Esc/g)).toHaveLength(1);
 		await terminal.press(KEY.backspace, '/▏');
 		await terminal.press(KEY.escape);
 		await vi.waitFor(() => expect(terminal.frame()).not.toContain('/▏'));
@@ -226,6 +231,10 @@ describe('the config view against the simulated 6.x miner', () => {
 		// Esc leaves the editor and changes nothing (the lone ESC arrives a moment later).
 		await search(terminal, 'retries');
 		await terminal.press(KEY.enter, 'retries: type the new value');
+		const editing = linesOf(terminal.frame()).join('\n');
+		expect(editing).toContain('retries: type the new value; Ctrl+U clears');
+		expect(editing.match(/Enter/g)).toHaveLength(1);
+		expect(editing.match(/Esc/g)).toHaveLength(1);
 		await type(terminal, '7');
 		await terminal.press(KEY.escape, /› {3}retries\s+5\s*$/m);
 		expect(linesOf(terminal.frame())[0]).toContain('1 change pending');

@@ -201,8 +201,17 @@ describe("what the miner refuses: each refused key's reason, out of the footer a
 		{
 			name: 'a miner that is down',
 			env: envOf({miner: MINERS.down}),
-			refused: [['pause', 'the miner is not answering (down): nothing can be sent to it now']],
-			works: ['config', 'refresh'],
+			refused: [
+				['pause', 'the miner is not answering (down): nothing can be sent to it now'],
+				['config', 'the miner is not answering (down): its config cannot be read now'],
+			],
+			works: ['refresh'],
+		},
+		{
+			name: 'a miner that has not answered yet',
+			env: envOf({miner: MINERS.waiting}),
+			refused: [['config', 'wait: the miner has not answered yet']],
+			works: ['refresh'],
 		},
 		{
 			name: 'a paused miner',

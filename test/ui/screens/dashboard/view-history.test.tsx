@@ -190,7 +190,7 @@ describe('opening the chart and the event view', () => {
 		);
 		expect(linesOf(terminal.frame()).at(-1)).toContain('g chart  e events');
 		await terminal.press(KEYS.down);
-		await terminal.press('g', 'rig-b · last 1 h');
+		await terminal.press('g', 'rig-b · last 10 min'); // a few polls known: the span that holds them
 		await terminal.waitFor('history off'); // the chart's store answers on the next turn
 		expect(terminal.frame()).toContain('history off: this session only');
 		await terminal.press(KEYS.escape, 'Enter open');

@@ -248,6 +248,33 @@ describe('before any data', () => {
 		expectFits(terminal, 80, 24);
 	});
 
+	test('a wrong token before any answer: one timing (the countdown, not "every 3s" too), and no c config offered', async () => {
+		const state = makeState({
+			status: 'error',
+			snapshot: null,
+			lastSuccessAt: null,
+			error: wrongToken(),
+			failingSince: NOW - 10_000,
+			consecutiveFailures: 2,
+			nextPollAt: NOW + 2000,
+		});
+		for (const [columns, rows] of [
+			[80, 24],
+			[200, 50],
+		] as const) {
+			const {terminal} = await show(state, {columns, rows, interval: new PollInterval([], 3000), onConfig() {}, onRefresh() {}});
+			const frame = terminal.frame();
+			expect(frame).toContain('retrying in 2s');
+			expect(frame).not.toContain('every 3s');
+			const footer = linesOf(frame).at(-1) ?? '';
+			expect(footer).toContain('R refresh');
+			expect(footer).not.toContain('config');
+			// Pressed anyway, c says why in one line.
+			await terminal.press('c', 'its config cannot be read now');
+			terminal.unmount();
+		}
+	});
+
 	test('the first answer replaces the waiting screen', async () => {
 		const {store, terminal} = await show(makeState({status: 'connecting', snapshot: null, lastSuccessAt: null}));
 		store.set({status: 'live', snapshot: makeSnapshot(), lastSuccessAt: NOW});
