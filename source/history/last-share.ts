@@ -2,8 +2,8 @@
  * What the store knows of a miner's accepted count before this session, for the monitor's last share
  * (monitor/last-share.ts): walking back from the session's first poll of the count, the earliest stored time the count
  * was already the same ("at least N ago"), or, where a stored poll a moment before has a lower count, the share that
- * made it, dated as a poll of this session would date it. Read once per miner (a day of rows: the polls of the last
- * hour and the minute summaries before them); null while the store does not know the miner yet, undefined once
+ * made it, dated as a poll of this session would date it. Read once per miner, over a day (the polls of the last hour
+ * and the minute summaries before them) but only the few rows that say it (HistoryReader.countRun); null while the store does not know the miner yet, undefined once
  * history is off or the store holds nothing of the count.
  */
 import type {PastShares} from '../monitor/last-share.js';
@@ -19,13 +19,14 @@ export function pastShares(history: HistoryRecorder, slot: number): PastShares {
 		if (!history.enabled) return undefined;
 		const miner = history.readMinerOf(slot);
 		if (miner === null) return null;
-		const rows = history.reader.rows(miner, {from: before - SHARES_SPAN_MS, to: before});
+		// Only the rows the walk below looks at: each tier's newest other count and the earliest same count after it.
+		const rows = history.reader.countRun(miner, {from: before - SHARES_SPAN_MS, to: before, good});
 		// The earliest time the count is known to have been `good`, and whether that time is one poll's.
 		let seen = before;
 		let poll = true;
 		for (let index = rows.length - 1; index >= 0; index--) {
 			const row = rows[index];
-			if (row?.good === null || row?.good === undefined) continue; // a failed poll says nothing of the count
+			if (row === undefined) continue;
 			if (row.good === good) {
 				// A summary's count is its bucket's last poll's: the count was `good` by the bucket's end.
 				seen = Math.min(seen, row.resolution === 0 ? row.t : row.t + row.resolution);

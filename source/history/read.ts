@@ -124,6 +124,9 @@ export type StoredRow = SummaryRow & {
 	readonly resolution: number;
 };
 
+/** A stored row's accepted count (countRun): a poll's (resolution 0) or a summary's, its bucket's last poll's. */
+export type CountRow = {readonly t: number; readonly good: number; readonly resolution: number};
+
 type TierName = 'sample' | '1m' | '10m';
 type Coverage = {
 	readonly tier: TierName;
@@ -388,6 +391,46 @@ export class HistoryReader {
 					)) {
 						out.push({...summaryFromColumns(row), resolution: segment.resolution});
 					}
+				}
+			}
+
+			return out;
+		}, []);
+	}
+
+	/**
+	 * The few stored rows of a miner in [from, to) that say since when its accepted count has been `good` (the monitor's
+	 * last share, history/last-share.ts), oldest first, from the tiers rows() reads: walking back a tier's part at a
+	 * time, its newest row with another count and the earliest row with `good` after it; the walk ends at the first
+	 * part with another count. Two reads a part on the (miner, t) key, not a day of rows.
+	 */
+	countRun(miner: number, options: {readonly from: number; readonly to: number; readonly good: number}): CountRow[] {
+		return this.#store.read(() => {
+			const out: CountRow[] = [];
+			const segments = segmentsFor(this.#coverage(miner), options.from, options.to, 0);
+			for (const segment of segments.reverse()) {
+				const {resolution} = segment;
+				const table = segment.tier === 'sample' ? 'sample' : summaryTable(resolution);
+				// A summary's bucket starts up to a bucket before the segment (as rows() reads it).
+				const lo = segment.tier === 'sample' ? segment.from : segment.from - resolution + 1;
+				const other = this.#store.get<{t: number; good: number}>(
+					`SELECT t, good FROM ${table} WHERE miner = ? AND t >= ? AND t < ? AND good IS NOT NULL AND good != ? ORDER BY t DESC LIMIT 1`,
+					miner,
+					lo,
+					segment.to,
+					options.good,
+				);
+				const same = this.#store.get<{t: number | null}>(
+					`SELECT min(t) AS t FROM ${table} WHERE miner = ? AND t >= ? AND t < ? AND good = ?`,
+					miner,
+					other ? other.t + 1 : lo,
+					segment.to,
+					options.good,
+				);
+				if (same?.t != null) out.unshift({t: same.t, good: options.good, resolution});
+				if (other) {
+					out.unshift({t: other.t, good: other.good, resolution});
+					break;
 				}
 			}
 

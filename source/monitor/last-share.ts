@@ -7,8 +7,9 @@
  *   the first poll that saw this count, or from the earliest stored poll with the same count (the history store,
  *   `PastShares`, injected by the session so that nothing here reads the store); a stored rise before that dates it
  *   as a poll of this session would.
- * A lower count means the miner restarted, which forgets the time; so does another miner answering (a new id), whose
- * count is its own. A count of 0 has no last share.
+ * A lower count means the miner restarted since the poll before: a count above 0 is shares found since then, dated to
+ * this poll as a rise is. Another miner answering (a new id) starts again with its own count ("at least" from its first
+ * poll; the store is not asked, as it holds the miner before until it is next written). A count of 0 has no last share.
  */
 import type {MinerSnapshot} from '../miner/model.js';
 
@@ -39,8 +40,9 @@ export function trackShares(previous: ShareTrack, snapshot: Pick<MinerSnapshot, 
 	if (good === undefined) return previous;
 	const id = snapshot?.id ?? null;
 	const another = id !== null && previous.id !== null && previous.id !== id;
-	if (previous.good === null || good < previous.good || another)
-		return {good, id: id ?? previous.id, lastShare: good > 0 ? {at: now, atLeast: true} : null};
+	if (previous.good === null || another) return {good, id: id ?? previous.id, lastShare: good > 0 ? {at: now, atLeast: true} : null};
+	// A restart since the poll before: counted again from 0, so any shares it has came since then, as a rise's did.
+	if (good < previous.good) return {good, id: id ?? previous.id, lastShare: good > 0 ? {at: now, atLeast: false} : null};
 	if (good === previous.good) return previous;
 	return {...previous, good, lastShare: {at: now, atLeast: false}};
 }

@@ -275,8 +275,8 @@ export class Monitor implements Store<MonitorState> {
 
 	/**
 	 * Where the last share learns what the store knows of the accepted count before this session (last-share.ts): asked
-	 * while the count has not moved since it was first seen, once per such count (again at later polls while it answers
-	 * null). Without it, "at least N ago" counts from this session's first poll of the count.
+	 * about the session's first count while it has not moved (again at later polls while it answers null); never about
+	 * another miner's. Without it, "at least N ago" counts from this session's first poll of the count.
 	 */
 	setPastShares(pastShares: PastShares | null): void {
 		this.#pastShares = pastShares;
@@ -512,12 +512,16 @@ export class Monitor implements Store<MonitorState> {
 		return entry.reference;
 	}
 
-	/** The accepted count after this poll, and when the last share was; the store asked about a count first seen here. */
+	/** The accepted count after this poll, and when the last share was; the store asked about the session's first count. */
 	#sharesAt(snapshot: MinerSnapshot, now: number): ShareTrack {
+		const first = this.#shares.good === null;
 		const track = trackShares(this.#shares, snapshot, now);
 		const good = track.good;
 		if (track.lastShare === null || !track.lastShare.atLeast || good === null) return track;
-		if (this.#sharesAsked?.good !== good || track.lastShare.at === now) this.#sharesAsked = {good, tries: 0, done: false};
+		// Only the session's first count is looked up: the store names the address's miner by what it last wrote, so
+		// after another miner answers it would answer for the one before until its next flush.
+		if (track.lastShare.at === now) this.#sharesAsked = {good, tries: 0, done: !first};
+		if (this.#sharesAsked === null) return track;
 		const asked = this.#sharesAsked;
 		const pastShares = this.#pastShares;
 		if (asked.done || pastShares === null) return track;

@@ -58,6 +58,56 @@ describe('pastShares', () => {
 		expect(shares(recorder, before, 8)).toEqual({at: before, atLeast: false});
 	});
 
+	it('a restart directly before the run of the same count ends the walk: the same count before it is another run', () => {
+		const recorder = openRecorder();
+		const before = Math.floor(Date.now() / MINUTE) * MINUTE;
+		const read = (at: number, good: number) =>
+			recorder.recordRead(0, {url: URL, configured: 'rig-01', at, snapshot: makeSnapshot({results: {good, total: good}}), link: 'live'});
+		for (let t = before - 20 * MINUTE; t < before - 10 * MINUTE; t += 20_000) read(t, 7); // the run before
+		read(before - 10 * MINUTE, 900); // a higher count: the miner restarted after this poll
+		for (let t = before - 10 * MINUTE + 20_000; t < before; t += 20_000) read(t, 7);
+		recorder.flush();
+		expect(shares(recorder, before, 7)).toEqual({at: before - 10 * MINUTE + 20_000, atLeast: true});
+	});
+
+	it('older than an hour, from the minute summaries: the count was the same by the end of the first minute that had it', () => {
+		const recorder = openRecorder();
+		const before = Math.floor(Date.now() / MINUTE) * MINUTE;
+		for (let t = before - 60 * MINUTE; t < before; t += 20_000)
+			recorder.recordRead(0, {
+				url: URL,
+				configured: 'rig-01',
+				at: t,
+				snapshot: makeSnapshot({results: {good: 13, total: 13}}),
+				link: 'live',
+			});
+		recorder.flush();
+		// The hour before those polls as the store keeps it once its polls are gone: a summary a minute (the count is
+		// the minute's last poll's), 12 until two hours ago, 13 since.
+		const miner = recorder.readMinerOf(0);
+		expect(miner).not.toBeNull();
+		for (let t = before - 3 * 60 * MINUTE; t < before - 60 * MINUTE; t += MINUTE) {
+			const good = t < before - 2 * 60 * MINUTE ? 12 : 13;
+			recorder.store.run(
+				'INSERT INTO summary_1m (miner, t, n, live, hr_n, pool, paused, link, good, total, rejected) VALUES (?, ?, 3, 3, 3, 0, 0, 0, ?, ?, 0)',
+				miner,
+				t,
+				good,
+				good,
+			);
+		}
+
+		expect(shares(recorder, before, 13)).toEqual({at: before - 2 * 60 * MINUTE + MINUTE, atLeast: true});
+		// Read from the store: the three rows that say it, not the day's 3 hours of polls and summaries.
+		expect(recorder.reader.countRun(miner ?? 0, {from: before - 24 * 60 * MINUTE, to: before, good: 13})).toEqual([
+			{t: before - 2 * 60 * MINUTE - MINUTE, good: 12, resolution: MINUTE},
+			{t: before - 2 * 60 * MINUTE, good: 13, resolution: MINUTE},
+			{t: before - 60 * MINUTE, good: 13, resolution: 0},
+		]);
+		// A count the summaries hold only before a higher one: a restart since; nothing of it.
+		expect(shares(recorder, before, 12)).toBeUndefined();
+	});
+
 	it('nothing once history is off', () => {
 		const recorder = openRecorder();
 		recorder.store.close();

@@ -25,9 +25,11 @@ describe('trackShares', () => {
 		expect(trackShares(second, at(101), NOW)).toBe(second);
 	});
 
-	test('a lower count means the miner restarted; another miner (a new id) starts again', () => {
+	test('a lower count means the miner restarted and found a share since the last poll; another miner (a new id) starts again', () => {
 		const seen = trackShares(trackShares(EMPTY_SHARE_TRACK, at(100), NOW - 10_000), at(101), NOW - 5000);
-		expect(trackShares(seen, at(2), NOW)).toMatchObject({good: 2, lastShare: {at: NOW, atLeast: true}});
+		// Counted again from 0 and at 2: its shares came since the poll before, dated to this one as a rise is.
+		expect(trackShares(seen, at(2), NOW)).toMatchObject({good: 2, lastShare: {at: NOW, atLeast: false}});
+		expect(trackShares(seen, at(0), NOW)).toMatchObject({good: 0, lastShare: null});
 		expect(trackShares(seen, at(9470, 'ffffffffffffffff'), NOW)).toEqual({
 			good: 9470,
 			id: 'ffffffffffffffff',
@@ -94,5 +96,40 @@ describe("the monitor's last share", () => {
 			[NOW, 100],
 			[NOW, 100],
 		]);
+	});
+
+	test('another miner at the address is not looked up in the store, which still holds the one before', async () => {
+		vi.useFakeTimers({now: NOW});
+		const asked: [number, number][] = [];
+		// The store answers for the slot's stored miner (the one before) until it is next written: a rise a poll before.
+		const pastShares: PastShares = (before, good) => {
+			asked.push([before, good]);
+			return asked.length === 1 ? undefined : {at: before, atLeast: false};
+		};
+		const {read} = scriptedRead([
+			{result: at(100, 'aaaaaaaaaaaaaaaa')},
+			{result: at(100, 'aaaaaaaaaaaaaaaa')},
+			{result: at(9470, 'bbbbbbbbbbbbbbbb')},
+		]);
+		const monitor = new Monitor({read, url: 'http://127.0.0.1:18502', intervalMs: 1000, random: () => 0, pastShares});
+		monitors.push(monitor);
+		monitor.start();
+		await vi.advanceTimersByTimeAsync(2010);
+		expect(monitor.getState().lastShare).toEqual({at: NOW + 2000, atLeast: true});
+		await vi.advanceTimersByTimeAsync(2000);
+		expect(monitor.getState().lastShare).toEqual({at: NOW + 2000, atLeast: true});
+		expect(asked).toEqual([[NOW, 100]]);
+	});
+
+	test('a restart within the session dates its first shares to the poll that saw them', async () => {
+		vi.useFakeTimers({now: NOW});
+		const {read} = scriptedRead([{result: at(100)}, {result: at(3)}, {result: at(3)}]);
+		const monitor = new Monitor({read, url: 'http://127.0.0.1:18503', intervalMs: 1000, random: () => 0});
+		monitors.push(monitor);
+		monitor.start();
+		await vi.advanceTimersByTimeAsync(1010);
+		expect(monitor.getState().lastShare).toEqual({at: NOW + 1000, atLeast: false});
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(monitor.getState().lastShare).toEqual({at: NOW + 1000, atLeast: false});
 	});
 });

@@ -121,11 +121,17 @@ export function helpAvailability(given: FleetGiven): FleetAvailability {
 	return {context: 'fleet', works: new Set([...table.works, ...typing.works]), refused: new Map()};
 }
 
-/** The marks before a rig's name, said after the keys (they are no keys, but nowhere else says what they mean). */
+/**
+ * The marks before a rig's name, said after the keys as one entry (they are no keys, but nowhere else says what they
+ * mean): under a word, not under `*`, which is a key too (mark every rig shown).
+ */
 export const ROW_MARKS: readonly HelpEntry[] = [
-	{keys: '▸', description: 'before a name: the selected rig', available: true},
-	{keys: '*', description: 'before a name: a marked rig (Space); the keys for marked rigs act on these', available: true},
-	{keys: '!', description: 'before a name: a warning or error still open on the rig (the alert column says which)', available: true},
+	{
+		keys: 'marks',
+		description:
+			'before a name: ▸ the selected rig · * a marked rig (Space; the keys for marked rigs act on these) · ! a warning or error still open on it (the alert column says which)',
+		available: true,
+	},
 ];
 
 /**

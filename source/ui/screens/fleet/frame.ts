@@ -87,6 +87,8 @@ function fittedColumns(wants: FleetWants & {readonly shares: number}, hours: boo
 		wants.shares,
 		wants.proxies,
 		wants.kind,
+		// The kind column's room follows each proxy's worker count (its `uses`), not only its longest text.
+		wants.proxyWorkers,
 		wants.state,
 		wants.sensors,
 		wants.temp,

@@ -1,9 +1,12 @@
 /**
  * Which rigs the fleet table shows, in which order: `/` keeps the rigs whose name, URL or pool holds
- * the filter; `s` cycles the sort column and `I` reverses it. Every sort puts the rigs in trouble
- * first (htop's and btop's habit of putting what needs a look on top): state worst first, hashrate
- * and uptime lowest first, rejects highest first. A rig without the value ("—") is last in both
- * directions, as in htop. Ties keep the session's order, so rigs that sort the same never swap. Pure: the reducer moves the selection through the same order the view draws.
+ * the filter; `s` cycles the sort column and `I` reverses it. The state sort puts the rigs in trouble
+ * first (htop's and btop's habit of putting what needs a look on top: error, down, stale… first), as
+ * the header's count does. A value sort starts at its weak end (hashrate and uptime lowest first,
+ * rejects highest first), but a rig without the value ("—": a down rig has no rate) is last in both
+ * directions, as in htop; the state sort is the one that shows a down rig on top. Ties keep the
+ * session's order, so rigs that sort the same never swap. Pure: the reducer moves the selection
+ * through the same order the view draws.
  */
 import type {StatusBadge} from '../../status.js';
 import type {FleetRow} from './rows.js';

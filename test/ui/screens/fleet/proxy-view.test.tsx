@@ -43,8 +43,9 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 		await terminal.waitFor(/● 3 live/);
 		await terminal.waitFor(/the-proxy +live +proxy 5 /);
 		const frame = terminal.frame();
-		// The miners' total, said to leave the proxy out: in words, or beside the proxy's own rate "not in total".
-		expect(linesOf(frame)[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s (from 2 miners|total · proxy [\d.]+ k?H\/s \(1m, not in total\))/);
+		// The miners' total, said to leave the proxy out: at 80 columns by "total" beside the proxy's own rate "not in
+		// total" (200×50 below has room for "from 2 miners" too).
+		expect(linesOf(frame)[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s total · proxy [\d.]+ k?H\/s \(1m, not in total\) +● 3 live$/);
 		expect(linesOf(frame)[1]).toMatch(/kind\/wk +10s +60s\/1m .*shares/);
 		expect(line(frame, /the-proxy/)).toMatch(/the-proxy +live +proxy 5(?: wk)? +— +[\d.]+ k?H\/s +— +[\d ]+\/[\d ]+$/);
 		expect(line(frame, /^ {2}miners /)).toMatch(/miners +2\/2 up/);
@@ -65,7 +66,7 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 		// sensors beside it).
 		await terminal.waitFor(/rig-a .*pool\.example\.org[\s\S]*rig-b|rig-b[\s\S]*rig-a .*pool\.example\.org/);
 		let frame = terminal.frame();
-		expect(linesOf(frame)[0]).toMatch(/from 2 miners · proxy [\d.]+ k?H\/s \(1m, not in total\)/);
+		expect(linesOf(frame)[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s from 2 miners · proxy [\d.]+ k?H\/s \(1m, not in total\)/);
 		expect(linesOf(frame)[1]).toMatch(/pool\/upstream/);
 		expect(line(frame, /the-proxy/)).toMatch(/— +[\d.]+ k?H\/s +— +[\d ]+\/[\d ]+ +[\d.]+% +1\/1 up/);
 		expect(line(frame, /rig-a/)).toMatch(/miner .* pool\.example\.org/);
