@@ -25,7 +25,14 @@ export function availability(state: {readonly help: boolean; readonly end: numbe
 	return {...decided, works};
 }
 
-/** The help's entries: every key of the chart, whatever it shows now. */
-export function chartHelp(): readonly HelpEntry[] {
-	return helpOf(SCREEN_KEYMAP, ['chart'], decide(SCREEN_KEYMAP, 'chart', NOTHING_NEEDED));
+/**
+ * The help's entries: every key of the chart, End too (the help says where it leads, whatever the chart shows now), but
+ * `s` only where the footer offers it: the help lists no key that does nothing here.
+ */
+export function chartHelp(series = true): readonly HelpEntry[] {
+	const decided = decide(SCREEN_KEYMAP, 'chart', NOTHING_NEEDED);
+	if (series) return helpOf(SCREEN_KEYMAP, ['chart'], decided);
+	const works = new Set(decided.works);
+	works.delete('series');
+	return helpOf(SCREEN_KEYMAP, ['chart'], {...decided, works});
 }

@@ -179,7 +179,8 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	const stats = useMemo(() => spanStats(drawn), [drawn]);
 
 	const footerShown = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
-	const help = useMemo(() => chartHelp(), []);
+	const seriesWorks = keys.works.has('series');
+	const help = useMemo(() => chartHelp(seriesWorks), [seriesWorks]);
 
 	const label = CHART_SPANS[shown]?.label ?? '';
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);

@@ -69,6 +69,15 @@ describe('the chart availability', () => {
 		expect(chartHelp().map((entry) => entry.description)).toContain('back to now');
 	});
 
+	test('where s is not offered (nothing but the hashrate recorded), the help does not list it either', () => {
+		const env = {now: NOW, earliest: NOW - 2 * HOUR, recorded: [true, false, false, false, false]};
+		const works = availability(initialChartState(), env).works.has('series');
+		expect(works).toBe(false);
+		const series = chartHelp(works).find((entry) => entry.keys === 's');
+		expect(series?.available).toBe(false);
+		expect(chartHelp(true).find((entry) => entry.keys === 's')?.available).toBe(true);
+	});
+
 	test('s steps through the series, back to the hashrate after H/W; not offered on a proxy’s chart', () => {
 		const env = {now: NOW, earliest: null};
 		const names = [1, 2, 3, 4, 5].map(
