@@ -153,6 +153,7 @@ export function startLive(
 			...(others && recorder ? {feed: new WithStoredEvents(watched.monitor, others, () => recorder.writtenMinerOf(slot))} : {}),
 			history,
 			tokenGiven: watched.target.token !== null,
+			...(watched.target.tokenFrom === undefined ? {} : {tokenFrom: watched.target.tokenFrom}),
 			...(watched.target.kind === undefined ? {} : {kind: watched.target.kind}),
 			...minerActions(watched, plan.readOnly),
 		};

@@ -30,7 +30,10 @@ export function planFleetBatch(
 	states: readonly MonitorState[],
 	labels: readonly string[],
 	tokens: readonly boolean[] | undefined,
+	tokenFrom?: readonly (string | null)[],
 ): FleetPlan {
+	// A rig it will change with a token the user did not give: said before the change (issue 35, item 5).
+	const borrowed: string[] = [];
 	const changing: string[] = [];
 	const cannot = new Map<string, number>();
 	let down = 0;
@@ -50,7 +53,11 @@ export function planFleetBatch(
 		}
 
 		if (snapshot.paused === (action === 'pause')) already++;
-		else changing.push(labels[rig] ?? state.name);
+		else {
+			changing.push(labels[rig] ?? state.name);
+			const whose = tokenFrom?.[rig] ?? null;
+			if (whose !== null) borrowed.push(`${labels[rig] ?? state.name} the one from ${whose}`);
+		}
 	}
 
 	const names = changing.length > NAMES_LISTED ? `${changing.slice(0, NAMES_LISTED).join(', ')}, …` : changing.join(', ');
@@ -58,6 +65,7 @@ export function planFleetBatch(
 	for (const [why, n] of cannot) parts.push(`${n} cannot: ${why}`);
 	if (already > 0) parts.push(`${already} already ${action === 'pause' ? 'paused' : 'mining'}`);
 	if (down > 0) parts.push(`${down} down`);
+	if (borrowed.length > 0) parts.push(`no token given: ${borrowed.join(', ')}`);
 	return {action, rigs, changing: changing.length, text: parts.join('; ')};
 }
 
