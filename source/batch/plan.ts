@@ -70,6 +70,22 @@ export function otherKindsKey(path: string, subject: 'miner' | 'proxy' | undefin
 	return subject === 'proxy' ? MINER_ONLY.has(top) : PROXY_ONLY.has(top);
 }
 
+/**
+ * A change none of whose keys is this rig's (every one only the other kind has: a proxy asked for `cpu.yield`): the
+ * rig is skipped, before anything else is asked of it — a restricted or token-less rig too, whose config could not
+ * be written anyway. Null when one key at least is its own (a mixed change: its own keys are applied, plan() says
+ * the others were not for it).
+ */
+export function otherKindSkip(keys: readonly string[], subject: 'miner' | 'proxy' | undefined): string | null {
+	if (keys.length === 0 || !keys.every((key) => otherKindsKey(key, subject))) return null;
+	return `not for this rig: ${otherKindWords(subject)} ${keys.join(', ')}`;
+}
+
+/** The keys a config action names (a set's paths, a patch's top-level keys): what otherKindSkip decides on. */
+export function keysOfChange(change: {readonly assignments: readonly Assignment[]} | {readonly patch: JsonObject}): readonly string[] {
+	return 'assignments' in change ? change.assignments.map((assignment) => assignment.path) : Object.keys(change.patch);
+}
+
 export function countOf(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
@@ -89,7 +105,12 @@ export function changeLine(change: PatchChange): string {
 export type PlanWhy = 'other-kind' | 'lacks' | 'api' | 'refused';
 
 export type Plan =
-	{readonly changes: readonly PatchChange[]} | {readonly skip: string; readonly status: 'skipped' | 'failed'; readonly why: PlanWhy};
+	| {
+			readonly changes: readonly PatchChange[];
+			/** A mixed change's keys only the other kind has, left out: "not for this rig: only XMRig's config has cpu.yield". */
+			readonly aside?: string;
+	  }
+	| {readonly skip: string; readonly status: 'skipped' | 'failed'; readonly why: PlanWhy};
 
 /** The words of a key only the other kind has. */
 function otherKindWords(subject: 'miner' | 'proxy' | undefined): string {
@@ -97,19 +118,22 @@ function otherKindWords(subject: 'miner' | 'proxy' | undefined): string {
 }
 
 /**
- * Refusals every config action shares: keys only the other kind has (skipped), a key the rig lacks (without --add:
- * failed, the rig should have it), an API key (without --yes).
+ * Refusals every config action shares: every key only the other kind has (skipped: otherKindSkip), a key the rig
+ * lacks (without --add: failed, the rig should have it), an API key (without --yes). A mixed change's keys only the
+ * other kind has are left out and said aside; its own keys are the rig's change.
  */
-function refusals(changes: readonly PatchChange[], missing: readonly {id: string; said: string}[], options: PlanOptions): Plan {
+function refusals(
+	allChanges: readonly PatchChange[],
+	missing: readonly {id: string; said: string}[],
+	options: PlanOptions,
+	keys: readonly string[],
+): Plan {
+	const skip = otherKindSkip(keys, options.subject);
+	if (skip !== null) return {status: 'skipped', why: 'other-kind', skip};
 	const own = missing.filter((item) => !otherKindsKey(item.id, options.subject));
 	if (own.length > 0) return {status: 'failed', why: 'lacks', skip: `lacks ${own.map((item) => item.said).join('; ')}`};
-	if (missing.length > 0) {
-		return {
-			status: 'skipped',
-			why: 'other-kind',
-			skip: `not for this rig: ${otherKindWords(options.subject)} ${missing.map((item) => item.id).join(', ')}`,
-		};
-	}
+	const others = missing.map((item) => item.id);
+	const changes = allChanges.filter((change) => !otherKindsKey(formatPath(change.path), options.subject));
 
 	const guarded = changes.filter((change) => isApiGuarded(change.path)).map((change) => formatPath(change.path));
 	if (guarded.length > 0 && !options.confirmApiChanges) {
@@ -120,7 +144,8 @@ function refusals(changes: readonly PatchChange[], missing: readonly {id: string
 		};
 	}
 
-	return {changes};
+	if (others.length === 0) return {changes};
+	return {changes, aside: `not for this rig: ${otherKindWords(options.subject)} ${others.join(', ')}`};
 }
 
 /** A refused value's message, which quotes the value: for a secret (the token, a pool password) the value is left out. */
@@ -157,6 +182,7 @@ export function planSet(assignments: readonly Assignment[], document: ConfigDocu
 		edits.list().map((edit) => ({path: edit.path, before: edit.before, after: edit.after})),
 		missing,
 		options,
+		assignments.map((assignment) => assignment.path),
 	);
 }
 
@@ -172,7 +198,7 @@ export function planPatch(patch: JsonObject, document: ConfigDocument, options: 
 		return problem === null ? [] : [shownProblem(change.path, problem)];
 	});
 	if (problems.length > 0) return {status: 'failed', why: 'refused', skip: problems.join('; ')};
-	return refusals(changes, missing, options);
+	return refusals(changes, missing, options, Object.keys(patch));
 }
 
 /** What a `set` would do to a rig's config as read, without sending anything: what its apply will refuse or change. */
@@ -189,5 +215,10 @@ export function previewSet(
 	const planned = planSet(assignments, document, options);
 	if ('skip' in planned) return {status: planned.status, reason: planned.skip, lines: [], why: planned.why};
 	if (planned.changes.length === 0) return {status: 'already', reason: 'already so', lines: []};
-	return {status: 'planned', reason: `would change ${countOf(planned.changes.length, 'key')}`, lines: planned.changes.map(changeLine)};
+	const lines = planned.changes.map(changeLine);
+	return {
+		status: 'planned',
+		reason: `would change ${countOf(planned.changes.length, 'key')}`,
+		lines: planned.aside === undefined ? lines : [...lines, planned.aside],
+	};
 }

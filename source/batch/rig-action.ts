@@ -19,7 +19,7 @@ import {configRefusal, controlRefusal} from '../miner/abilities.js';
 import type {MinerClient} from '../miner/client.js';
 import {isMinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
-import {changeLine, countOf, planPatch, planSet, type PlanOptions} from './plan.js';
+import {changeLine, countOf, keysOfChange, otherKindSkip, planPatch, planSet, type PlanOptions} from './plan.js';
 import type {BatchAction, BatchRig, RigResult, RigStatus, UndoRecord} from './types.js';
 
 export type RigStepOptions = PlanOptions & {
@@ -115,6 +115,13 @@ async function steps(action: BatchAction, context: Context): Promise<RigResult> 
 		return control(action.kind, context, miner);
 	}
 
+	// A change none of whose keys is this rig's is skipped first: a restricted or token-less proxy asked for a miner's
+	// key is not a failure of the run (issue 35, item 8).
+	if (action.kind === 'set' || action.kind === 'patch') {
+		const notFor = otherKindSkip(keysOfChange(action), subject);
+		if (notFor !== null) return result(context, 'skipped', notFor, {snapshot: miner});
+	}
+
 	const refusal = configRefusal(miner, {tokenGiven});
 	if (refusal !== null) return result(context, 'failed', `read-only: ${refusal}`, {snapshot: miner});
 	let text: string;
@@ -133,8 +140,10 @@ async function steps(action: BatchAction, context: Context): Promise<RigResult> 
 	const planned =
 		action.kind === 'set' ? planSet(action.assignments, document, planOptions) : planPatch(action.patch, document, planOptions);
 	if ('skip' in planned) return result(context, planned.status, planned.skip, {snapshot: miner});
-	if (planned.changes.length === 0) return result(context, 'already', 'already so', {snapshot: miner});
-	const diffLines = planned.changes.map((change) => changeLine(change));
+	// A mixed change's keys only the other kind has: left out, said among the rig's lines.
+	const aside = planned.aside === undefined ? [] : [planned.aside];
+	if (planned.changes.length === 0) return result(context, 'already', 'already so', {snapshot: miner, lines: aside});
+	const diffLines = [...planned.changes.map((change) => changeLine(change)), ...aside];
 	if (context.options.dryRun)
 		return result(context, 'planned', `would change ${countOf(planned.changes.length, 'key')}`, {lines: diffLines, snapshot: miner});
 	if (context.cancel.aborted) return result(context, 'cancelled', 'cancelled before anything was sent', {snapshot: miner});
@@ -146,7 +155,8 @@ async function steps(action: BatchAction, context: Context): Promise<RigResult> 
 			changes: effective.map((change) => ({...change, before: valueAt(current.value, change.path)})),
 		};
 	});
-	return applyOutcome(applied, context, miner);
+	const outcome = applyOutcome(applied, context, miner);
+	return aside.length === 0 ? outcome : {...outcome, lines: [...outcome.lines, ...aside]};
 }
 
 function applyOptions(context: Context, tokenGiven: boolean) {

@@ -7,6 +7,11 @@ export type Source = {
 	readonly kind: SourceKind;
 	/** Plain words; never holds the token. */
 	readonly detail: string;
+	/**
+	 * A token a running process holds (its command line, or the config file it runs with): the user did not give it, so
+	 * a write with it says so first (borrowed-token.ts). Not one of a file the user named (`--config`, a rigs file).
+	 */
+	readonly borrowed?: true;
 };
 
 export type Target = {

@@ -358,6 +358,51 @@ export class HistoryReader {
 		return [...stored, ...pending].sort((a, b) => a.t - b.t).slice(-limit);
 	}
 
+	/** The newest event row's id in the whole store (0 when none): one read of the table's last row. */
+	lastEventId(): number {
+		return this.#store.read(() => this.#store.get<{id: number | null}>('SELECT max(id) AS id FROM event')?.id ?? 0, 0);
+	}
+
+	/**
+	 * The miners with an event of `kind` that another writer than `writer` stored in rows (`after`, `upTo`]: a range of
+	 * row ids, so only the rows stored since the last look are read.
+	 */
+	minersWithOthers(options: {readonly after: number; readonly upTo: number; readonly writer: number; readonly kind: string}): number[] {
+		return this.#store.read(
+			() =>
+				this.#store
+					.all<{miner: number}>(
+						'SELECT DISTINCT miner FROM event WHERE id > ? AND id <= ? AND writer <> ? AND kind = ?',
+						options.after,
+						options.upTo,
+						options.writer,
+						options.kind,
+					)
+					.map((row) => row.miner),
+			[],
+		);
+	}
+
+	/** A miner's stored events of `kind` from `since` that another writer than `writer` stored, oldest first; the newest `limit`. */
+	othersEvents(
+		miner: number,
+		options: {readonly since: number; readonly writer: number; readonly kind: string; readonly limit: number},
+	): StoredEvent[] {
+		const workerColumn = this.#store.hasWorkers ? 'worker' : 'NULL AS worker';
+		const sql = `SELECT t, kind, severity, text, ${workerColumn} FROM event WHERE miner = ? AND t >= ? AND writer <> ? AND kind = ? ORDER BY t DESC, id DESC LIMIT ?`;
+		return this.#store.read(
+			() =>
+				this.#store
+					.all<StoredEvent & {worker: string | null}>(sql, miner, options.since, options.writer, options.kind, options.limit)
+					.map((row): StoredEvent => {
+						const event = {t: row.t, kind: row.kind, severity: row.severity, text: row.text};
+						return row.worker === null ? event : {...event, worker: row.worker};
+					})
+					.reverse(),
+			[],
+		);
+	}
+
 	/**
 	 * A mark of a miner's newest stored event (its row id), which changes when anyone — this rigtop or another, such
 	 * as `rigtop config set` — stores a newer one; 0 when none. One indexed read.

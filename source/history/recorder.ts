@@ -103,6 +103,11 @@ export class HistoryRecorder {
 		return this.store.enabled;
 	}
 
+	/** This rigtop's writer id (the event table's `writer` of what it stores). */
+	get writerId(): number {
+		return this.#writer.writerId;
+	}
+
 	/** The stored miner of the session's miner at `slot` as far as written, or null: never writes. */
 	writtenMinerOf(slot: number): number | null {
 		return this.#writer.minerOf(slot);

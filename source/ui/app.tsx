@@ -31,6 +31,8 @@ export type AppMiner = {
 	readonly onRefresh?: () => void;
 	/** Whether rigtop sends this miner an access token (without one it allows no pause or config); default true. */
 	readonly tokenGiven?: boolean;
+	/** Whose token rigtop sends when the user gave none (a running process's: discovery), said before a write. */
+	readonly tokenFrom?: string;
 	/** Its history's stores (history/stores.ts): the chart `g`, the event view `e`, the sparkline and events from the store. */
 	readonly history?: MinerHistory;
 	/** 'proxy': an xmrig-proxy, as the session was told before it answers (--rigs `kind`, discovery); its answer wins. */
@@ -316,6 +318,7 @@ export function App({
 		);
 	}, [screen, setScreen]);
 	const tokens = useMemo(() => miners.map((entry) => entry.tokenGiven ?? true), [miners]);
+	const tokenFrom = useMemo(() => miners.map((entry) => entry.tokenFrom ?? null), [miners]);
 	const allHistories = miners.every((entry) => entry.history !== undefined);
 	// Named as the fleet names them ("attic :18082" for one of two attics), when the view opens: not at start, before
 	// the miners have said their worker ids.
@@ -379,6 +382,7 @@ export function App({
 				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
 				{...(hours ? {hours} : {})}
 				{...(fleetBatch ? {onBatch: fleetBatch, readOnly, tokens} : {})}
+				{...(fleetBatch && tokenFrom.some((whose) => whose !== null) ? {tokenFrom} : {})}
 				{...(renderFleetConfig ? {onFleetConfig: openFleetConfig, readOnly} : {})}
 				{...(fleetKept ? {kept: fleetKept} : {})}
 				onKeep={setFleetKept}
@@ -396,6 +400,7 @@ export function App({
 		if (renderConfig) optional.onConfig = openConfig;
 		if (fleetMode) optional.onBack = backToFleet;
 		if (miner.tokenGiven !== undefined) optional.tokenGiven = miner.tokenGiven;
+		if (miner.tokenFrom !== undefined) optional.tokenFrom = miner.tokenFrom;
 		if (interval) optional.interval = interval;
 		if (miner.history) {
 			optional.history = miner.history;

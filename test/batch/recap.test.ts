@@ -14,7 +14,14 @@ import {tempDir} from '../config/helpers/fixtures.js';
 
 const TOKEN = 'recap-token-77';
 
-type Fleet = {one: Simulator; two: Simulator; proxy: ProxySimulator; restricted: Simulator; down: Simulator};
+type Fleet = {
+	one: Simulator;
+	two: Simulator;
+	proxy: ProxySimulator;
+	lockedProxy: ProxySimulator;
+	restricted: Simulator;
+	down: Simulator;
+};
 let fleet: Fleet;
 let temp: ReturnType<typeof tempDir>;
 
@@ -25,6 +32,7 @@ beforeEach(async () => {
 		one: await miner('one'),
 		two: await miner('two'),
 		proxy: await startSimulator({kind: 'proxy', token: TOKEN, restricted: false, workerId: 'proxy', workers: 2}),
+		lockedProxy: await startSimulator({kind: 'proxy', token: TOKEN, restricted: true, workerId: 'locked-proxy', workers: 1}),
 		restricted: await miner('locked', true),
 		down: await miner('gone'),
 	};
@@ -44,6 +52,7 @@ async function batch(words: readonly string[], names: readonly (keyof Fleet)[], 
 	const rigsFile = path.join(temp.dir, 'rigs.json');
 	writeFileSync(rigsFile, JSON.stringify(names.map((name) => ({name, url: fleet[name].url}))));
 	let out = '';
+	let err = '';
 	const code = await runBatchCommand({
 		words,
 		urls: [],
@@ -65,12 +74,17 @@ async function batch(words: readonly string[], names: readonly (keyof Fleet)[], 
 		discovery: {homeDir: temp.dir, procRoot: path.join(temp.dir, 'no-proc')},
 		signal: new AbortController().signal,
 		stdout: {write: (text: string) => (out += text)},
-		stderr: {write: () => true},
+		stderr: {
+			write: (text: string) => {
+				err += text;
+				return true;
+			},
+		},
 		...options,
 	});
 	const lines = out.trimEnd().split('\n');
 	const lineOf = (name: string) => (lines.find((line) => line.startsWith(`${name} `)) ?? '').slice(name.length).trim();
-	return {code, summary: lines.at(-1), lineOf};
+	return {code, summary: lines.at(-1), lineOf, out, err};
 }
 
 describe('a mixed fleet, counted as Ansible counts', () => {
@@ -120,5 +134,29 @@ describe('a mixed fleet, counted as Ansible counts', () => {
 		const resumed = await batch(['resume'], ['one', 'proxy', 'restricted', 'down']);
 		expect(resumed.lineOf('restricted')).toMatch(/^failed {2}cannot resume: the miner's API is restricted/);
 		expect([resumed.code, resumed.summary]).toEqual([1, '4 rigs: ok=0 changed=1 skipped=1 failed=1 unreachable=1']);
+	});
+
+	it("a restricted proxy asked for a miner's key, a restricted miner for a proxy's: skipped, not failed (review, finding 3)", async () => {
+		const dry = await batch(['config', 'set', 'cpu.yield=false'], ['one', 'lockedProxy'], {dryRun: true});
+		expect(dry.lineOf('lockedProxy')).toBe("skipped  not for this rig: only XMRig's config has cpu.yield");
+		expect([dry.code, dry.summary]).toEqual([0, '2 rigs: ok=0 changed=1 skipped=1 failed=0 unreachable=0']);
+		const run = await batch(['config', 'set', 'cpu.yield=false'], ['one', 'lockedProxy']);
+		expect([run.code, run.summary]).toEqual([0, '2 rigs: ok=0 changed=1 skipped=1 failed=0 unreachable=0']);
+		const proxyKey = await batch(['config', 'set', 'workers=false'], ['restricted', 'proxy'], {dryRun: true});
+		expect(proxyKey.lineOf('restricted')).toBe("skipped  not for this rig: only xmrig-proxy's config has workers");
+		expect([proxyKey.code, proxyKey.summary]).toEqual([0, '2 rigs: ok=0 changed=1 skipped=1 failed=0 unreachable=0']);
+		// A key the restricted rig's own kind has still fails it: it should have taken it.
+		const own = await batch(['config', 'set', 'donate-level=2'], ['lockedProxy'], {dryRun: true});
+		expect([own.code, own.lineOf('lockedProxy')]).toEqual([1, expect.stringMatching(/^failed {2}read-only: /)]);
+	});
+
+	it("a change of both kinds' keys: each rig takes its own, and says the others were not for it (review, finding 4)", async () => {
+		const before = fleet.proxy.configText();
+		expect(before).not.toContain('"donate-level": 1,');
+		const run = await batch(['config', 'set', 'donate-level=1', 'cpu.yield=false'], ['one', 'proxy']);
+		expect([run.code, run.summary]).toEqual([0, '2 rigs: ok=0 changed=2 skipped=0 failed=0 unreachable=0']);
+		expect(fleet.proxy.configText()).toContain('"donate-level": 1,');
+		expect(fleet.one.configText()).toContain('"yield": false');
+		expect(run.out).toContain("not for this rig: only XMRig's config has cpu.yield");
 	});
 });

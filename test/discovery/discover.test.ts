@@ -2,6 +2,7 @@ import {chmod, copyFile, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {borrowedTokenOf} from '../../source/discovery/borrowed-token.js';
 import {resolveTargets, type DiscoveryInput, type DiscoveryResult} from '../../source/discovery/discover.js';
 import {formatNoneFound, formatWhere} from '../../source/discovery/where.js';
 import {asUnprivileged, makeFakeProc, type FakeProc, type FakeProcess, type FakeSocket} from './fake-proc.js';
@@ -130,6 +131,31 @@ describe('explicit settings win', () => {
 			token: 'proc-token',
 			provenance: {token: {kind: 'config-file', detail: `${config} (the config of process 900)`}},
 		});
+	});
+
+	it('only a running process’s token is borrowed: not one of a --config the user gave (review, finding 5)', async () => {
+		const config = path.join(fixtures, 'v6.26', 'config_restricted_as_written.json');
+		const withUrl = await discover({urls: ['192.168.1.50:18090'], configPath: config}, ['testtoken']);
+		expect(withUrl.targets[0]?.token).toBe('testtoken');
+		expect(borrowedTokenOf(withUrl.targets[0] ?? {token: null, provenance: {token: null}})).toBeNull();
+		const alone = await discover({configPath: path.join(fixtures, 'v6.26', 'config_main_as_written.json'), procRoot: '/nonexistent'});
+		expect(borrowedTokenOf(alone.targets[0] ?? {token: null, provenance: {token: null}})).toBeNull();
+	});
+
+	it('a running process’s token is borrowed, its config’s path said on one line without control characters', async () => {
+		const dir = path.join(work, 'opt\u001b[2J\u001b]0;pwned\u0007\nrig');
+		const config = await writeJson(path.join(dir, 'config.json'), minerConfig({enabled: true, port: 0, 'access-token': 'proc-token'}));
+		const procRoot = await procWith(
+			[{pid: 901, comm: 'xmrig', argv: ['./xmrig', '-c', 'config.json'], exe: path.join(dir, 'xmrig'), cwd: dir, socketInodes: [72]}],
+			[{address: '127.0.0.1', port: 41_235, inode: 72}],
+		);
+		const result = await discover({urls: ['127.0.0.1:41235'], procRoot}, ['proc-token']);
+		expect(result.targets[0]?.token).toBe('proc-token');
+		const whose = borrowedTokenOf(result.targets[0] ?? {token: null, provenance: {token: null}});
+		expect(whose).toMatch(/\(the config of process 901\)$/);
+		expect([...(whose ?? '')].filter((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)).toEqual([]);
+		expect(whose).toContain(path.join(work, 'opt'));
+		expect(config).toContain('\u001b');
 	});
 
 	it('a token sent in clear to another host: one warning per host', async () => {
@@ -290,7 +316,7 @@ describe('running processes', () => {
 						detail:
 							'process 4100 (/opt/xmrig/xmrig -o pool:3333 --http-host :: --http-port=0 --http-access-token=••••), listening on [::]:39999',
 					},
-					token: {kind: 'process', detail: 'the command line of process 4100'},
+					token: {kind: 'process', detail: 'the command line of process 4100', borrowed: true},
 				},
 			},
 		]);

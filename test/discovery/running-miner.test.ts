@@ -112,6 +112,7 @@ describe.runIf(onLinux)('a real miner process on this machine', () => {
 		expect(target?.provenance.token).toEqual({
 			kind: 'config-file',
 			detail: `${path.join(dir, 'config.json')} (the config of process ${child?.pid})`,
+			borrowed: true,
 		});
 		expect(await get(target?.url ?? '', target?.token ?? null)).toBe(200);
 		expect(formatWhere(result).join('\n')).not.toContain(TOKEN);

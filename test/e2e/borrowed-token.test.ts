@@ -119,7 +119,7 @@ describe('a write with a token borrowed from a running miner', () => {
 		expect(await donateLevel(sim.url)).toBe(2);
 	});
 
-	it('the fleet’s pause says, on each rig’s line, whose token it used', async () => {
+	it('the fleet’s pause says whose token it uses in its question, then on each rig’s line', async () => {
 		const dir = mkdtempSync(path.join(tmpdir(), 'rigtop-e2e-borrowed-fleet-'));
 		cleanups.push(() => rmSync(dir, {recursive: true, force: true}));
 		const [one, two] = await Promise.all([startSim(), startSim()]);
@@ -130,7 +130,10 @@ describe('a write with a token borrowed from a running miner', () => {
 		await terminal.waitFor(/● 2 live/, 15_000);
 		await terminal.send('  ', true);
 		await terminal.send('p', true);
-		await terminal.waitFor(/pause 2 rigs/);
+		// Said in the question, before the write (review, finding 6).
+		const question = await terminal.waitFor(/pause 2 rigs/);
+		expect(question).toMatch(new RegExp(`no token given: .* the one from the command line of process ${one.pid}`));
+		expect(question).toContain(`the one from the command line of process ${two.pid}`);
 		await terminal.send('y', true);
 		const results = await terminal.waitFor(/pause 2 rigs: 2 paused/, 15_000);
 		expect(results).toContain(`no token given: the one from the command line of process ${one.pid}`);

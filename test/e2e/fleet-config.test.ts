@@ -56,11 +56,11 @@ describe('the fleet sets one config key on the marked rigs, in a real terminal',
 		await terminal.send('\r', true);
 		await terminal.waitFor(/the new value for 4 marked rigs/);
 		await terminal.send('\u0015true\r', true);
-		const diff = await terminal.waitFor(/cpu\.huge-pages-jit → true: changes 2 of 4 rigs · 1 lacks it · 1 skipped/);
+		const diff = await terminal.waitFor(/cpu\.huge-pages-jit → true: changes 2 of 4 rigs · 1 lacks it · 1 unreachable/);
 		expect(rowOf(diff, 'c-six')).toMatch(/c-six +cpu\.huge-pages-jit: false → true/);
 		expect(rowOf(diff, 'c-five')).toMatch(/c-five +cpu\.huge-pages-jit: false → true/);
 		expect(rowOf(diff, 'c-old')).toMatch(/c-old +lacks cpu\.huge-pages-jit/);
-		expect(rowOf(diff, 'c-gone')).toMatch(/c-gone +skipped: down: /);
+		expect(rowOf(diff, 'c-gone')).toMatch(/c-gone +unreachable: down: /);
 		// Nothing is sent before y.
 		expect([jit(six), jit(five)]).toEqual(['false', 'false']);
 

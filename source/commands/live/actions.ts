@@ -37,7 +37,7 @@ export function minerActions(miner: WatchedMiner, readOnly: boolean): MinerActio
 					tokenGiven: miner.target.token !== null,
 					doing: `${method} it`,
 				});
-				monitor.addEvent('action', 'error', `${method} failed: ${problemLine(problem)}`);
+				monitor.addEvent('action', 'error', `${method} failed${whose}: ${problemLine(problem)}`);
 			},
 		);
 	};

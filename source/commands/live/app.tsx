@@ -5,7 +5,7 @@ import {ConfigSession} from '../../config/session.js';
 import {PollInterval} from '../../monitor/poll-interval.js';
 import {memoryCapacity, SessionHistory, WorkerHistory} from '../../history/source.js';
 import {HistoryStores} from '../../history/stores.js';
-import {WithStoredEvents} from '../../history/stored-events.js';
+import {StoredByOthers, WithStoredEvents} from '../../history/stored-events.js';
 import {App, type ConfigTarget} from '../../ui/app.js';
 import {Batch, batchWriter} from '../../batch/batch.js';
 import {ConfigView} from '../../ui/screens/config/view.js';
@@ -129,6 +129,10 @@ export function startLive(
 	// The screens read them through each miner's stores (history/stores.ts), made before any screen subscribes to the
 	// monitor: on a poll they read first, and the screen draws the poll and what was read for it in one frame.
 	const histories: HistoryStores[] = [];
+	// The fleet's feed: one look per poll interval for the whole fleet at what other processes stored (stored-events.ts).
+	const recorder = session.recorder ?? null;
+	const others = recorder && session.miners.length > 1 ? new StoredByOthers(recorder, interval.getState) : null;
+	others?.start();
 	const miners = session.miners.map((watched, slot) => {
 		const source = new SessionHistory({
 			monitor: watched.monitor,
@@ -146,9 +150,10 @@ export function startLive(
 		return {
 			store: watched.monitor,
 			// The fleet's feed: what `rigtop config set`, `rigtop pause` or another rigtop stored for this rig, too.
-			...(session.recorder ? {feed: new WithStoredEvents(watched.monitor, source)} : {}),
+			...(others && recorder ? {feed: new WithStoredEvents(watched.monitor, others, () => recorder.writtenMinerOf(slot))} : {}),
 			history,
 			tokenGiven: watched.target.token !== null,
+			...(watched.target.tokenFrom === undefined ? {} : {tokenFrom: watched.target.tokenFrom}),
 			...(watched.target.kind === undefined ? {} : {kind: watched.target.kind}),
 			...minerActions(watched, plan.readOnly),
 		};
@@ -273,6 +278,7 @@ export function startLive(
 		async close() {
 			stopRemembering();
 			for (const history of histories) history.close();
+			others?.stop();
 			for (const config of configSessions.values()) config.dispose();
 			await alerting.close();
 		},

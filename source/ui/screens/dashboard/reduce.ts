@@ -37,7 +37,8 @@ export type DashboardState = {
 	/** What the last key said; cleared by the next key (or after a few seconds, by the view). */
 	readonly message: DashboardMessage | null;
 	/** A question waiting for its answer: p asks before pausing (y pauses, any other key does not). */
-	readonly asking: 'pause' | null;
+	/** A question waiting for y: pause always; resume when the token is not the user's (tokenFrom). */
+	readonly asking: 'pause' | 'resume' | null;
 	/** f holds the display still at this moment while the polls go on; null shows the present. */
 	readonly frozen: FrozenMoment | null;
 };
@@ -58,6 +59,8 @@ export type DashboardEnv = KeyFacts & {
 	readonly intervalMs: number | null;
 	/** The moment now, as f would hold it: the monitor's state and the clock (fixed, or the live one). */
 	readonly moment: () => FrozenMoment;
+	/** Whose token a write sends when the user gave none (a running process's), said in the question before it; null: given. */
+	readonly tokenFrom?: string | null;
 };
 
 export type DashboardAction = {readonly type: 'key'; readonly input: string; readonly key: KeyLike} | {readonly type: 'clearMessage'};
@@ -157,11 +160,14 @@ function keyStep(current: DashboardState, env: DashboardEnv, input: string, key:
 			return {state, effects: [command]};
 		}
 
+		case 'resume':
+			// With a token the user did not give, whose it is is said before the write: a question (issue 35, item 5).
+			if (env.tokenFrom !== undefined && env.tokenFrom !== null) return stateOnly({...state, asking: 'resume'});
+			return {state, effects: [command]};
 		case 'freeze':
 			return stateOnly({...state, frozen: state.frozen === null ? env.moment() : null});
 		case 'quit':
 		case 'config':
-		case 'resume':
 		case 'refresh':
 		case 'toFleet':
 		case 'chart':
@@ -221,7 +227,8 @@ function answerStep(state: DashboardState, env: DashboardEnv, outcome: KeyOutcom
 	const asked = state.asking;
 	const answered: DashboardState = {...state, asking: null};
 	if (outcome === null || !('command' in outcome) || outcome.command !== 'yes' || asked === null) {
-		return stateOnly({...answered, message: {text: 'not paused: mining goes on', tone: 'info'}});
+		const text = asked === 'resume' ? 'not resumed: still paused' : 'not paused: mining goes on';
+		return stateOnly({...answered, message: {text, tone: 'info'}});
 	}
 
 	const now = dashboardKeys(env);

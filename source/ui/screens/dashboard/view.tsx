@@ -56,6 +56,8 @@ export type DashboardProps = {
 	readonly readOnly?: boolean;
 	/** Whether rigtop sends this miner an access token (without one, the miner allows no pause or config; default true). */
 	readonly tokenGiven?: boolean;
+	/** Whose token rigtop sends when the user gave none (a running process's): the pause and resume questions say it. */
+	readonly tokenFrom?: string;
 	/** Open the full-screen chart (`g`), the event view (`e`); without them the keys do nothing and are not offered. */
 	readonly onChart?: () => void;
 	readonly onEvents?: () => void;
@@ -103,11 +105,15 @@ const MESSAGE_MS = 6000;
 /** How long a question waits for its answer (unanswered, it is a no). */
 const QUESTION_MS = 15_000;
 
-/** The pause question, its answers from the keymap. */
-function pauseQuestion(name: string): string {
+/**
+ * The pause (or resume) question, its answers from the keymap; with a token the user did not give, whose it sends
+ * (issue 35, item 5: said before the write).
+ */
+function controlQuestion(method: 'pause' | 'resume', name: string, tokenFrom: string | null): string {
 	const yes = SCREEN_KEYMAP.keyOf('yes', 'question');
 	const no = SCREEN_KEYMAP.keyOf('no', 'question');
-	return `Pause mining on ${name}? ${yes} pause · ${no} or any other key: no`;
+	const whose = tokenFrom === null ? '' : ` No token was given: this uses the one from ${tokenFrom}.`;
+	return `${method === 'pause' ? 'Pause' : 'Resume'} mining on ${name}?${whose} ${yes} ${method} · ${no} or any other key: no`;
 }
 
 /** Why the threads of a snapshot read without them (a fleet rig opened) are not shown yet. */
@@ -133,6 +139,7 @@ export function Dashboard({
 	interval,
 	readOnly = false,
 	tokenGiven = true,
+	tokenFrom,
 	onChart,
 	onEvents,
 	history,
@@ -245,13 +252,22 @@ export function Dashboard({
 	// those of the frame a key's result is drawn in: every key clears a message, and none shows over the help.
 	const helpMax = useMemo(() => helpMaxOffset(help, columns, plainLayout.bodyHeight), [help, columns, plainLayout.bodyHeight]);
 	const env = useMemo<DashboardEnv>(
-		() => ({...facts, tooSmall: plainLayout.tooSmall, pageSize: plainLayout.threadRows, threadCount, helpMax, intervalMs, moment}),
-		[facts, plainLayout.tooSmall, plainLayout.threadRows, threadCount, helpMax, intervalMs, moment],
+		() => ({
+			...facts,
+			tooSmall: plainLayout.tooSmall,
+			pageSize: plainLayout.threadRows,
+			threadCount,
+			helpMax,
+			intervalMs,
+			moment,
+			tokenFrom: tokenFrom ?? null,
+		}),
+		[facts, plainLayout.tooSmall, plainLayout.threadRows, threadCount, helpMax, intervalMs, moment, tokenFrom],
 	);
 	const availability = useScreenEnv(dashboardLogic, screen, env);
 	// A message takes the footer's place, on two lines when one is too short for it.
 	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
-		ui.asking === 'pause' ? {text: pauseQuestion(state.name), tone: 'accent'} : ui.message;
+		ui.asking === null ? ui.message : {text: controlQuestion(ui.asking, state.name, tokenFrom ?? null), tone: 'accent'};
 	const messageLines = shownMessage && shownMessage.text.length > columns - 2 ? 2 : 1;
 	const layout = useMemo(
 		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines, systemWanted),

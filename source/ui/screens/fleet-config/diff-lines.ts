@@ -24,7 +24,7 @@ export function diffTextIndent(plan: DiffPlan): number {
 
 /** Whether a rig's text is a reason (it wraps) rather than a change (one line, cut at the edge). */
 export function wrapsReason(rig: RigDiff): boolean {
-	return rig.kind === 'skipped' || rig.kind === 'failed';
+	return rig.kind === 'skipped' || rig.kind === 'failed' || rig.kind === 'unreachable';
 }
 
 /**

@@ -4,7 +4,7 @@
  * diff as its apply will make it (batch/plan.ts, the same planning the batch runs): old → new, already so, lacks the key,
  * or why it is skipped.
  */
-import {previewSet} from '../../../batch/plan.js';
+import {otherKindSkip, previewSet} from '../../../batch/plan.js';
 import type {BatchRig, RigResult, RigStatus} from '../../../batch/types.js';
 import {ConfigDocument} from '../../../config/document.js';
 import type {Assignment} from '../../../config/edits.js';
@@ -106,23 +106,33 @@ export function valuesText(row: KeyRow): string {
 /** One rig's line of the diff: what its apply will do. */
 export type RigDiff = {
 	readonly name: string;
-	readonly kind: 'change' | 'already' | 'lacks' | 'skipped' | 'failed';
+	readonly kind: 'change' | 'already' | 'lacks' | 'skipped' | 'failed' | 'unreachable';
 	readonly text: string;
 };
 
 export type DiffPlan = {
 	readonly rigs: readonly RigDiff[];
-	/** How many rigs change (the apply's rigs), already are so, lack the key, are skipped (down…) or refuse the value. */
+	/**
+	 * How many rigs change (the apply's rigs), already are so, lack the key, are skipped (not of the key's kind), refuse
+	 * it (or could not be read: restricted…) or are unreachable (down): the batch's recap words for the last two.
+	 */
 	readonly counts: Readonly<Record<RigDiff['kind'], number>>;
 };
 
 /** Each rig's diff for this assignment (addKeys: a rig lacking the key gets it), as the batch's own planning says. */
 export function diffPlan(reads: readonly RigRead[], assignment: Assignment, addKeys: boolean, addHint: string): DiffPlan {
-	const counts = {change: 0, already: 0, lacks: 0, skipped: 0, failed: 0};
+	const counts = {change: 0, already: 0, lacks: 0, skipped: 0, failed: 0, unreachable: 0};
 	const rigs = reads.map((read): RigDiff => {
 		const name = read.rig.name;
+		// A key only the other kind has is not this rig's: skipped, even where its config could not be read (restricted).
+		const notFor = read.subject === undefined ? null : otherKindSkip([assignment.path], read.subject);
+		if (notFor !== null) {
+			counts.skipped++;
+			return {name, kind: 'skipped', text: notFor};
+		}
+
 		if (!read.document) {
-			const kind = read.status === 'failed' ? 'failed' : 'skipped';
+			const kind = read.status === 'failed' ? 'failed' : read.status === 'unreachable' ? 'unreachable' : 'skipped';
 			counts[kind]++;
 			return {name, kind, text: `${kind}: ${read.reason}`};
 		}

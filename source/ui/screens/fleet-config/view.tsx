@@ -42,6 +42,7 @@ const DIFF_TONE: Readonly<Record<RigDiff['kind'], ThemeToken | null>> = {
 	lacks: 'warn',
 	skipped: 'warn',
 	failed: 'error',
+	unreachable: 'error',
 };
 
 /** "y/n", as the keymap names the question's answers. */
@@ -57,6 +58,7 @@ export function diffTitle(plan: DiffPlan, id: string, value: string): string {
 	if (counts.lacks > 0) parts.push(`${counts.lacks} ${counts.lacks === 1 ? 'lacks' : 'lack'} it`);
 	if (counts.skipped > 0) parts.push(`${counts.skipped} skipped`);
 	if (counts.failed > 0) parts.push(`${counts.failed} refused`);
+	if (counts.unreachable > 0) parts.push(`${counts.unreachable} unreachable`);
 	return `${id} → ${value}: ${parts.join(' · ')}`;
 }
 

@@ -33,7 +33,10 @@ export function planFleetBatch(
 	states: readonly MonitorState[],
 	labels: readonly string[],
 	tokens: readonly boolean[] | undefined,
+	tokenFrom?: readonly (string | null)[],
 ): FleetPlan {
+	// A rig it will change with a token the user did not give: said before the change (issue 35, item 5).
+	const borrowed: string[] = [];
 	const changing: string[] = [];
 	const cannot = new Map<string, number>();
 	let down = 0;
@@ -53,7 +56,11 @@ export function planFleetBatch(
 		}
 
 		if (snapshot.paused === (action === 'pause')) already++;
-		else changing.push(labels[rig] ?? state.name);
+		else {
+			changing.push(labels[rig] ?? state.name);
+			const whose = tokenFrom?.[rig] ?? null;
+			if (whose !== null) borrowed.push(`${labels[rig] ?? state.name} the one from ${whose}`);
+		}
 	}
 
 	const names = changing.length > NAMES_LISTED ? `${changing.slice(0, NAMES_LISTED).join(', ')}, …` : changing.join(', ');
@@ -61,7 +68,10 @@ export function planFleetBatch(
 	for (const [reason, n] of cannot) why.push(`${n} cannot: ${reason}`);
 	if (already > 0) why.push(`${already} already ${action === 'pause' ? 'paused' : 'mining'}`);
 	if (down > 0) why.push(`${down} down`);
-	const text = [changing.length === 0 ? `${action} no rig` : `${action} ${count(changing.length, 'rig')}: ${names}`, ...why].join('; ');
+	const lent = borrowed.length > 0 ? [`no token given: ${borrowed.join(', ')}`] : [];
+	const text = [changing.length === 0 ? `${action} no rig` : `${action} ${count(changing.length, 'rig')}: ${names}`, ...why, ...lent].join(
+		'; ',
+	);
 	const nothing = changing.length === 0 ? `nothing to ${action}${why.length === 0 ? '' : `: ${why.join('; ')}`}` : null;
 	return {action, rigs, changing: changing.length, text, nothing};
 }

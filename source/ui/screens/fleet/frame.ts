@@ -33,6 +33,8 @@ export type FleetEnv = {
 	readonly given: FleetGiven;
 	/** Each rig: whether rigtop sends it a token (what `p`/`r` say cannot be done); --read-only: they are refused. */
 	readonly tokens?: readonly boolean[];
+	/** Each rig: whose token rigtop sends when none was given (null: given or none). */
+	readonly tokenFrom?: readonly (string | null)[];
 	readonly readOnly?: boolean;
 	/** The batch on screen (`p`, `r`), null when none is. */
 	readonly batch?: BatchState | null;

@@ -339,7 +339,7 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 			const rigs = batchRigs(state, view);
 			if (rigs.length === 0) return stateOnly(state);
 			const labels = env.rows.map((row) => rigLabel(row));
-			const plan = planFleetBatch(outcome.command, rigs, env.states, labels, env.tokens);
+			const plan = planFleetBatch(outcome.command, rigs, env.states, labels, env.tokens, env.tokenFrom);
 			// Nothing to do is said in the footer's place, not asked.
 			return stateOnly(plan.nothing === null ? {...state, asking: plan} : {...state, message: plan.nothing});
 		}

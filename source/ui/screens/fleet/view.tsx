@@ -77,6 +77,8 @@ export type FleetViewProps = {
 	readonly readOnly?: boolean;
 	/** Each rig: whether rigtop sends it a token (the question says which rigs cannot be paused). */
 	readonly tokens?: readonly boolean[];
+	/** Each rig: whose token rigtop sends when none was given (null: given or none); `p`/`r`'s question says it. */
+	readonly tokenFrom?: readonly (string | null)[];
 	/** What each rig is, as the session was told before it answers ('proxy' from --rigs or discovery); null: not told. */
 	readonly kinds?: readonly (RigKind | null)[];
 };
@@ -114,6 +116,7 @@ export function FleetView({
 	onBatch,
 	readOnly = false,
 	tokens,
+	tokenFrom,
 	kinds,
 	onFleetConfig,
 	kept,
@@ -188,8 +191,9 @@ export function FleetView({
 			readOnly,
 			batch: batchState,
 			...(tokens ? {tokens} : {}),
+			...(tokenFrom ? {tokenFrom} : {}),
 		}),
-		[rows, states, now, totals, wants, hour.enabled, size, given, readOnly, batchState, tokens],
+		[rows, states, now, totals, wants, hour.enabled, size, given, readOnly, batchState, tokens, tokenFrom],
 	);
 	// Each key is reduced against this env (the frame on screen) and this state; its effects reach the app through run.
 	const {

@@ -460,6 +460,33 @@ describe('keys', () => {
 		expect(calls).toHaveLength(4);
 	});
 
+	test('with a token the user did not give, p and r say whose it sends before the write (issue 35, item 5)', async () => {
+		const calls: string[] = [];
+		const whose = 'the command line of process 4242';
+		const {terminal} = await show(makeState({snapshot: makeSnapshot({paused: null})}), {
+			onPause: () => calls.push('pause'),
+			onResume: () => calls.push('resume'),
+			tokenFrom: whose,
+			columns: 200,
+			rows: 50,
+		});
+		await terminal.press('p', `No token was given: this uses the one from ${whose}.`);
+		expect(calls).toEqual([]);
+		await terminal.press('y');
+		await vi.waitFor(() => {
+			expect(calls).toEqual(['pause']);
+		});
+		await terminal.press('r', /Resume mining on rig-01\? No token was given: this uses the one from the command line of process 4242/);
+		expect(calls).toEqual(['pause']);
+		await terminal.press('n', 'not resumed: still paused');
+		expect(calls).toEqual(['pause']);
+		await terminal.press('r', 'Resume mining on rig-01?');
+		await terminal.press('y');
+		await vi.waitFor(() => {
+			expect(calls).toEqual(['pause', 'resume']);
+		});
+	});
+
 	test("p asks before pausing, in the footer's place; a stray key is a no, and says so", async () => {
 		const onPause = vi.fn();
 		const {terminal} = await show(makeState(), {onPause});

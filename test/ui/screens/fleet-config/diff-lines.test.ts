@@ -9,7 +9,7 @@ import type {DiffPlan, RigDiff} from '../../../../source/ui/screens/fleet-config
 const WHY = 'failed: the miner refused to let rigtop read it (401) — set http.access-token in its config and restart it';
 
 function plan(...rigs: RigDiff[]): DiffPlan {
-	return {rigs, counts: {change: 0, already: 0, lacks: 0, skipped: 0, failed: 0}};
+	return {rigs, counts: {change: 0, already: 0, lacks: 0, skipped: 0, failed: 0, unreachable: 0}};
 }
 
 describe("each rig's lines in the diff", () => {

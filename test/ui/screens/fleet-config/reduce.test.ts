@@ -21,7 +21,8 @@ const rig = (name: string): BatchRig => ({url: `http://127.0.0.1:1${name.length}
 function read(name: string, config: object | null, reason = 'config read'): RigResult {
 	return {
 		rig: rig(name),
-		status: config === null ? 'skipped' : 'already',
+		// As rig-action.ts says of a rig that does not answer.
+		status: config === null ? 'unreachable' : 'already',
 		reason: config === null ? reason : 'config read',
 		lines: [],
 		sent: false,
@@ -105,11 +106,36 @@ describe('what the fleet config view shows of the rigs', () => {
 			['b', 'change', 'cpu.huge-pages-jit: false → true'],
 			['c', 'already', 'already so'],
 			['old', 'lacks', 'lacks cpu.huge-pages-jit (a adds it)'],
-			['gone', 'skipped', 'skipped: down: connection refused'],
+			['gone', 'unreachable', 'unreachable: down: connection refused'],
 		]);
+		// Counted in the batch's recap words: a down rig is unreachable there too (review, finding 7).
+		expect(plan.counts).toMatchObject({change: 2, already: 1, lacks: 1, skipped: 0, unreachable: 1});
 		const added = diffPlan(rigReads(READS), {path: 'cpu.huge-pages-jit', value: true, raw: 'true'}, true, 'a adds it');
 		expect(added.rigs[3]).toEqual({name: 'old', kind: 'change', text: 'cpu.huge-pages-jit: (absent) → true'});
 		expect(added.counts.change).toBe(3);
+	});
+});
+
+describe('a rig the key is not for', () => {
+	it('is skipped, even a restricted proxy whose config could not be read (review, finding 3)', () => {
+		const lockedProxy: RigResult = {
+			...read('proxy', null),
+			rig: {...rig('proxy'), kind: 'proxy'},
+			status: 'failed',
+			reason: "read-only: the proxy's API is restricted",
+			answered: true,
+		};
+		const plan = diffPlan(
+			rigReads([read('a', modern(false)), lockedProxy]),
+			{path: 'cpu.huge-pages-jit', value: true, raw: 'true'},
+			false,
+			'a',
+		);
+		expect(plan.rigs[1]).toEqual({name: 'proxy', kind: 'skipped', text: "not for this rig: only XMRig's config has cpu.huge-pages-jit"});
+		expect(plan.counts).toMatchObject({change: 1, skipped: 1, failed: 0});
+		// A key a proxy has: the restricted proxy failed.
+		const own = diffPlan(rigReads([lockedProxy]), {path: 'donate-level', value: 1, raw: '1'}, false, 'a');
+		expect(own.rigs[0]?.kind).toBe('failed');
 	});
 });
 

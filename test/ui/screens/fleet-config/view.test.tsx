@@ -76,7 +76,7 @@ describe.each([
 
 		await terminal.press('/huge-pages-jit\r', /match 1 of 1/);
 		expect(rowOf(terminal.frame(), '› cpu.huge-pages-jit')).toMatch(/false on 2, missing on 1/);
-		await terminal.press('\r\u0015true\r', /cpu\.huge-pages-jit → true: changes 2 of 4 rigs · 1 lacks it · 1 skipped/);
+		await terminal.press('\r\u0015true\r', /cpu\.huge-pages-jit → true: changes 2 of 4 rigs · 1 lacks it · 1 unreachable/);
 		expect(rowOf(terminal.frame(), 'rig-old')).toMatch(/lacks cpu\.huge-pages-jit/);
 		expect(terminal.frame()).toMatch(/y: apply to 2 rigs/);
 
