@@ -38,6 +38,7 @@ import {
 	type FrozenMoment,
 } from './reduce.js';
 import {shareShown, shownState} from './shown.js';
+import {textWidth} from '../../cells.js';
 
 export type DashboardProps = {
 	readonly store: Store<MonitorState>;
@@ -252,7 +253,7 @@ export function Dashboard({
 	// A message takes the footer's place, on two lines when one is too short for it.
 	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
 		ui.asking === 'pause' ? {text: pauseQuestion(state.name), tone: 'accent'} : ui.message;
-	const messageLines = shownMessage && shownMessage.text.length > columns - 2 ? 2 : 1;
+	const messageLines = shownMessage && textWidth(shownMessage.text) > columns - 2 ? 2 : 1;
 	const layout = useMemo(
 		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines, systemWanted),
 		[columns, rows, noticeLines, threadsKnown, messageLines, systemWanted],
