@@ -302,10 +302,11 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		try {
 			normalizeMinerUrl(url);
 		} catch (error) {
+			// With --rigs, a word that is no address is a rig's name there, even one spelt like a command (session/build.ts,
+			// namedRigs, says if it is not, and which command it may be a typo of).
+			if (error instanceof TargetError && flags.rigs !== undefined && !looksLikeUrl(url)) continue;
 			const command = exporter || !inputs.positional.includes(url) ? null : closestCommand(url);
 			if (command !== null) throw new UsageError(`unknown command '${url}': did you mean 'rigtop ${command}'?`);
-			// With --rigs, a word that is no address is a rig's name there (session/build.ts, namedRigs, says if it is not).
-			if (error instanceof TargetError && flags.rigs !== undefined && !looksLikeUrl(url)) continue;
 			if (error instanceof TargetError) throw new UsageError(namesHint(error.message, url));
 			throw error;
 		}

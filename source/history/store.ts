@@ -28,9 +28,10 @@ const PAGE_SIZE = 1024;
 export const APPLICATION_ID = 0x72677470;
 /**
  * 2: a proxy's workers (the proxy_worker table, event.worker); 3: a local miner's sensor readings (columns of sample
- * and the summaries). A store of an older version gains them when opened for writing.
+ * and the summaries); 4: whether a miner's name is a rigs file's (miner.named). A store of an older version gains them
+ * when opened for writing.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 /** The whole store's bound by default: SQLite refuses to grow the file past it. */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** Above this share of the bound, miners seen longest ago are dropped (down to EVICT_TO). */
@@ -81,6 +82,7 @@ CREATE TABLE IF NOT EXISTS miner (
 	host TEXT NOT NULL,
 	url TEXT NOT NULL,
 	name TEXT NOT NULL,
+	named INTEGER NOT NULL DEFAULT 0,
 	kind TEXT,
 	first_seen INTEGER NOT NULL,
 	last_seen INTEGER NOT NULL
@@ -405,7 +407,7 @@ export class HistoryStore {
 		}
 
 		this.#version = version;
-		// Version 1 → 2: the proxies' workers; 2 → 3: the sensor columns (ALTER TABLE … ADD COLUMN changes the schema
+		// Version 1 → 2: the proxies' workers; 2 → 3: the sensor columns; 3 → 4: miner.named (ALTER TABLE … ADD COLUMN changes the schema
 		// only: the rows stay as they are and read the new columns as null). Read only (`rigtop history`), an older store
 		// is read as it is.
 		if (version < SCHEMA_VERSION && mayCreate) {
@@ -418,6 +420,11 @@ export class HistoryStore {
 				}
 
 				if (now < 3) for (const table of SENSOR_TABLES) db.exec(`ALTER TABLE ${table} ADD COLUMN sensors TEXT`);
+				// 3 → 4: a name that is not the worker id or host:port was a rigs file's (the older rigtops named a rig so).
+				if (now < 4) {
+					db.exec('ALTER TABLE miner ADD COLUMN named INTEGER NOT NULL DEFAULT 0');
+					db.exec(`UPDATE miner SET named = 1 WHERE NOT (name = coalesce(worker, '') OR substr(name, 1, length(host) + 1) = host || ':')`);
+				}
 
 				if (now < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 			});

@@ -513,10 +513,10 @@ export class HistoryWriter {
 
 		// Plain `?` placeholders, each value passed where it is used: Node before 22.21 cannot bind `?NNN` by position.
 		this.#store.run(
-			// The name: the one given; without one (host:port), a rigs file's name stored before is kept. A stored name that
-			// is the worker id (rigtops before 2026-12 named a rig so) or an address (host:port) is not a rigs file's.
+			// The name: a rigs file's when one is given; without one (host:port), a rigs file's name stored before (named)
+			// is kept, whatever it looks like (a rig named after its worker id keeps that name).
 			`UPDATE miner SET last_seen = max(last_seen, ?), url = ?, host = ?,
-				name = CASE WHEN ? OR name = worker OR substr(name, 1, length(host) + 1) = host || ':' THEN ? ELSE name END,
+				name = CASE WHEN ? OR NOT named THEN ? ELSE name END, named = max(named, ?),
 				worker = coalesce(?, worker), kind = coalesce(?, kind),
 				api_id = CASE WHEN ? IS NULL OR EXISTS (SELECT 1 FROM miner WHERE api_id = ? AND miner <> ?) THEN api_id ELSE ? END
 			WHERE miner = ?`,
@@ -525,6 +525,7 @@ export class HistoryWriter {
 			hostOf(url),
 			named ? 1 : 0,
 			name,
+			named ? 1 : 0,
 			facts.workerId,
 			facts.kind,
 			facts.apiId,

@@ -5,6 +5,7 @@ import {formatNoneFound} from '../discovery/where.js';
 import {NothingToWatchError, UsageError} from '../errors.js';
 import {borrowedTokenOf} from '../discovery/borrowed-token.js';
 import {isMinerAddress} from '../miner/target.js';
+import {closestCommand} from '../cli/options.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';
@@ -117,25 +118,30 @@ export async function whereResult(plan: SessionPlan): Promise<DiscoveryResult> {
 
 /**
  * The rigs of the file that the words name (a rig's name, as the file gives it: every command that takes an address
- * takes it), in the file's order, and the words that are addresses; every rig when no word is a name. A word that is
- * neither an address nor a rig's name is bad usage, saying the names there are.
+ * takes it), in the file's order, and the other words, which are addresses; every rig when no word is a name. A word
+ * is matched against the names first, so a rig named `3` or `x:1` is that rig, not an address. A word that is neither
+ * a rig's name nor an address is bad usage, saying the names there are.
  */
 export function namedRigs(
 	rigs: readonly RigEntry[],
 	words: readonly string[],
 	file: string,
 ): {readonly rigs: readonly RigEntry[]; readonly urls: readonly string[]} {
-	const names = words.filter((word) => !isMinerAddress(word));
-	if (names.length === 0) return {rigs, urls: words};
-	for (const name of names) {
-		if (rigs.some((rig) => rig.name === name)) continue;
+	const isName = (word: string) => rigs.some((rig) => rig.name === word);
+	const names = words.filter(isName);
+	const urls = words.filter((word) => !isName(word));
+	for (const word of urls) {
+		if (isMinerAddress(word)) continue;
 		const known = rigs.flatMap((rig) => (rig.name === undefined ? [] : [JSON.stringify(rig.name)]));
 		const shown = known.length <= 12 ? known.join(', ') : `${known.slice(0, 12).join(', ')} and ${known.length - 12} more`;
 		const listed = known.length === 0 ? 'it names no rig' : `its rigs are ${shown}`;
-		throw new UsageError(`${JSON.stringify(name.slice(0, 60))} is no address (host:port) and no rig of --rigs ${file}: ${listed}`);
+		const command = closestCommand(word);
+		const typo = command === null ? '' : ` (or did you mean 'rigtop ${command}'?)`;
+		throw new UsageError(`${JSON.stringify(word.slice(0, 60))} is no address (host:port) and no rig of --rigs ${file}: ${listed}${typo}`);
 	}
 
-	return {rigs: rigs.filter((rig) => rig.name !== undefined && names.includes(rig.name)), urls: words.filter(isMinerAddress)};
+	if (names.length === 0) return {rigs, urls};
+	return {rigs: rigs.filter((rig) => rig.name !== undefined && names.includes(rig.name)), urls};
 }
 
 /**

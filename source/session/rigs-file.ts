@@ -16,6 +16,7 @@
 import {readFile, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {readTokenFile} from '../discovery/token-source.js';
+import {sanitizeText} from '../miner/json-text.js';
 import {normalizeMinerUrl} from '../miner/target.js';
 import {UsageError} from '../errors.js';
 
@@ -34,6 +35,8 @@ export type RigKind = 'miner' | 'proxy';
 
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_RIGS = 2000;
+/** A rig's name is cut to this many characters (ending in "…"). */
+const MAX_NAME = 200;
 const KEYS = new Set(['name', 'url', 'tokenFile', 'kind']);
 
 function describe(index: number, entry: unknown): string {
@@ -41,7 +44,8 @@ function describe(index: number, entry: unknown): string {
 		typeof entry === 'object' && entry !== null && typeof (entry as {name?: unknown}).name === 'string'
 			? (entry as {name: string}).name
 			: null;
-	return name ? `rig ${index + 1} ("${name}")` : `rig ${index + 1}`;
+	// JSON's quoting: a control character in the name is shown escaped, never sent to the terminal.
+	return name ? `rig ${index + 1} (${JSON.stringify(name.slice(0, 60))})` : `rig ${index + 1}`;
 }
 
 /** Reads and checks the rigs file. Throws UsageError with the file and the rig named. */
@@ -114,9 +118,16 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 
 		const twin = rigs.find((rig) => rig.url === normalized);
 		if (twin) throw new UsageError(`${which} has the same url as another rig (${normalized})`);
+		// A name is shown in tables and matched against words: control characters (an escape sequence, bidi overrides)
+		// become spaces, as in any text a miner sends (json-text.ts), so textWidth and cutText never meet one.
+		const shown = typeof name === 'string' ? sanitizeText(name, MAX_NAME) : undefined;
+		if (shown === '') throw new UsageError(`${which}: "name" must be a non-empty string`);
+		const same = shown === undefined ? -1 : rigs.findIndex((rig) => rig.name === shown);
+		if (same >= 0)
+			throw new UsageError(`${which} has the same name as rig ${same + 1} (${JSON.stringify(shown)}); each rig's name is its own`);
 		rigs.push({
 			url: normalized,
-			name: typeof name === 'string' ? name.trim() : undefined,
+			name: shown,
 			tokenFile: typeof tokenFile === 'string' ? path.resolve(folder, tokenFile) : undefined,
 			...(kind === undefined ? {} : {kind}),
 		});

@@ -61,6 +61,12 @@ test('--temp-alert takes degrees Celsius (85, 85C, 85°C); none: each sensor’s
 	}
 });
 
+test('with --rigs, a word spelt like a command is a rig name there (namedRigs says if it is not), not a typo', () => {
+	expect(plan({rigs: 'rigs.json'}, ['histroy']).urls).toEqual(['histroy']);
+	expect(plan({rigs: 'rigs.json'}, ['paus', '3']).urls).toEqual(['paus', '3']);
+	expect(() => plan({}, ['histroy'])).toThrow(/unknown command 'histroy'/);
+});
+
 test('a first word close to a command is that command mistyped; any other word without a port keeps the port message', () => {
 	for (const [typo, command] of [
 		['histroy', 'history'],

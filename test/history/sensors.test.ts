@@ -239,6 +239,7 @@ PRAGMA user_version = 2;
 		const db = new DatabaseSync(file, {readOnly: true});
 		try {
 			const v2Columns: Record<string, string> = {
+				miner: 'miner, api_id, worker, host, url, name, kind, first_seen, last_seen',
 				sample: 'miner, t, link, hr10, hr60, hr15, good, total, rejected, pool, paused',
 				summary_1m: 'miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected',
 				summary_10m: 'miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected',
@@ -251,7 +252,7 @@ PRAGMA user_version = 2;
 		}
 	}
 
-	it('opened for writing, becomes version 3 keeping every row, and then stores sensor readings', () => {
+	it('opened for writing, becomes the current version keeping every row, and then stores sensor readings', () => {
 		const temp = tempDir();
 		cleanups.push(temp.cleanup);
 		const file = makeV2(temp.dir);
@@ -262,8 +263,7 @@ PRAGMA user_version = 2;
 		cleanups.push(() => store.close());
 		expect(store.enabled).toBe(true);
 		expect(notices).toEqual([]);
-		expect(SCHEMA_VERSION).toBe(3);
-		expect(store.get<{user_version: number}>('PRAGMA user_version')?.user_version).toBe(3);
+		expect(store.get<{user_version: number}>('PRAGMA user_version')?.user_version).toBe(SCHEMA_VERSION);
 		expect(store.hasSensors).toBe(true);
 		expect(dump(file)).toEqual(before);
 		// The old rows read the new columns as null.
@@ -280,10 +280,10 @@ PRAGMA user_version = 2;
 		expect(writer.minerOf(0)).toBe(1);
 		expect(reader.series(1, {from: t - 1000, to: t + 1000, points: 1}).points[0]?.sensors?.temp).toEqual({n: 1, min: 77, avg: 77, max: 77});
 		store.close();
-		// Opened again: already version 3, nothing to do.
+		// Opened again: already the current version, nothing to do.
 		const again = HistoryStore.open({file});
 		cleanups.push(() => again.close());
-		expect(again.get<{user_version: number}>('PRAGMA user_version')?.user_version).toBe(3);
+		expect(again.get<{user_version: number}>('PRAGMA user_version')?.user_version).toBe(SCHEMA_VERSION);
 		expect(again.get<{n: number}>("SELECT count(*) AS n FROM sample WHERE sensors LIKE '77,%'")?.n).toBe(1);
 	});
 

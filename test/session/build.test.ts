@@ -2,7 +2,7 @@ import {chmod, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
-import {buildSession, whereResult} from '../../source/session/build.js';
+import {buildSession, namedRigs, whereResult} from '../../source/session/build.js';
 import {formatWhere} from '../../source/discovery/where.js';
 import type {RunPlan} from '../../source/commands/command.js';
 import type {Session} from '../../source/session/session.js';
@@ -80,5 +80,25 @@ describe('--rigs with an xmrig-proxy', () => {
 		expect(where).toContain('  front  http://127.0.0.1:18682  (xmrig-proxy)');
 		session = await buildSession(plan, () => {});
 		expect(session.miners.map((miner) => miner.target.kind)).toEqual([undefined, 'proxy']);
+	});
+});
+
+describe('namedRigs: a word is a rig of the file by its name first, an address only when no rig is called so', () => {
+	const rigs = [
+		{name: '1', url: 'http://10.0.0.1:8080', tokenFile: undefined},
+		{name: '2', url: 'http://10.0.0.2:8080', tokenFile: undefined},
+		{name: '3', url: 'http://10.0.0.3:8080', tokenFile: undefined},
+		{name: 'x:1', url: 'http://10.0.0.4:8080', tokenFile: undefined},
+		{name: 'histroy', url: 'http://10.0.0.5:8080', tokenFile: undefined},
+	];
+	test('rigs named 3, x:1 or like a command are those rigs, not 127.0.0.1:3, x:1 or a typo', () => {
+		expect(namedRigs(rigs, ['3'], 'rigs.json')).toEqual({rigs: [rigs[2]], urls: []});
+		expect(namedRigs(rigs, ['x:1', '1'], 'rigs.json')).toEqual({rigs: [rigs[0], rigs[3]], urls: []});
+		expect(namedRigs(rigs, ['histroy'], 'rigs.json')).toEqual({rigs: [rigs[4]], urls: []});
+		// A word no rig is called is an address, beside the named rigs.
+		expect(namedRigs(rigs, ['2', '10.0.0.9:8080'], 'rigs.json')).toEqual({rigs: [rigs[1]], urls: ['10.0.0.9:8080']});
+		expect(namedRigs(rigs, ['4'], 'rigs.json')).toEqual({rigs, urls: ['4']});
+		expect(() => namedRigs(rigs, ['gamma'], 'rigs.json')).toThrow(/"gamma" is no address \(host:port\) and no rig of --rigs rigs\.json/);
+		expect(() => namedRigs(rigs.slice(0, 3), ['confg'], 'rigs.json')).toThrow(/or did you mean 'rigtop config'\?/);
 	});
 });

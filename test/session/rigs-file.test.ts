@@ -46,6 +46,32 @@ describe('--rigs FILE', () => {
 		expect((error as Error).message).toMatch(/rig 1: "kind" must be "miner" or "proxy" \(an xmrig-proxy\), not "xmrig-proxy"$/);
 	});
 
+	test('two rigs of one name are refused, naming the name and both rigs', async () => {
+		const file = await rigsFile([
+			{name: 'alpha', url: '10.0.0.5:8080'},
+			{name: 'beta', url: '10.0.0.6:8080'},
+			{name: ' alpha ', url: '10.0.0.7:8080'},
+		]);
+		const error = await readRigsFile(file).catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(UsageError);
+		expect((error as Error).message).toMatch(/: rig 3 \(" alpha "\) has the same name as rig 1 \("alpha"\); each rig's name is its own$/);
+		expect((error as Error).message).not.toContain('\n');
+	});
+
+	test("control characters in a name (an escape sequence, a bidi override) are cleaned as a miner's text is", async () => {
+		const file = await rigsFile([
+			{name: 'rig\u001b[31m-red\u0007', url: '10.0.0.5:8080'},
+			{name: '\u202eevil\u0000', url: '10.0.0.6:8080'},
+		]);
+		const rigs = await readRigsFile(file);
+		expect(rigs.map((rig) => rig.name)).toEqual(['rig [31m-red', 'evil']);
+		// eslint-disable-next-line no-control-regex
+		for (const rig of rigs) expect(rig.name).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E]/u);
+		// A name that is nothing but control characters is no name.
+		const empty = await rigsFile([{name: '\u001b\u0007', url: '10.0.0.5:8080'}]);
+		await expect(readRigsFile(empty)).rejects.toThrow(/rig 1 \("\\u001b\\u0007"\): "name" must be a non-empty string$/);
+	});
+
 	test('a file saved with a byte-order mark reads like one without', async () => {
 		const file = await rigsFile(`\uFEFF${JSON.stringify([{name: 'bom', url: '10.0.0.7:8080'}])}`);
 		expect(await readRigsFile(file)).toEqual([{url: 'http://10.0.0.7:8080', name: 'bom', tokenFile: undefined}]);

@@ -9,11 +9,15 @@ import {describe, expect, test} from 'vitest';
 import type {RigResult} from '../../source/batch/types.js';
 import {reportLines} from '../../source/commands/batch/batch.js';
 import type {ProxyWorker} from '../../source/miner/proxy-model.js';
+import {HistoryStores} from '../../source/history/stores.js';
+import {SessionHistory} from '../../source/history/source.js';
 import {App} from '../../source/ui/app.js';
+import {FixedNowContext} from '../../source/ui/hooks/use-now.js';
+import {EventView} from '../../source/ui/screens/events/view.js';
 import {cutText, padText, textWidth} from '../../source/ui/cells.js';
 import {fitCell} from '../../source/ui/table.js';
 import {makeProxySnapshot} from '../helpers/proxy-snapshot.js';
-import {createStore, makeSnapshot, makeState, NOW} from './helpers/state.js';
+import {createStore, makeEvent, makeSnapshot, makeState, NOW} from './helpers/state.js';
 import {linesOf, renderTerminal} from './helpers/terminal.js';
 
 /** The rig of the report: its name shifted the fleet's row by two columns and cut `up` to `…` at 80×24. */
@@ -131,6 +135,35 @@ describe('the tables, with names of every width', () => {
 				}
 			}),
 			{numRuns: 40, examples: [[['plain', '👩‍💻dev'], 80]]},
+		);
+	});
+
+	test("every rig's events at every width: each event's text starts in the same cell, whatever its rig's name", async () => {
+		await fc.assert(
+			// From 45 columns the time, a rig's name (at most 20 cells) and the event's text fit on one line.
+			fc.asyncProperty(fc.uniqueArray(wideName, {minLength: 2, maxLength: 4}), fc.integer({min: 45, max: 220}), async (names, columns) => {
+				const all = [REPORTED, ...names.filter((name) => name !== REPORTED)];
+				const sources = all.map((name, index) => {
+					const store = createStore(makeState({name, events: [makeEvent(1, index + 1, 'paused')]}));
+					const session = new SessionHistory({monitor: store, slot: index, recorder: null, intervalMs: 1000, capacity: 10});
+					return {name, store, history: new HistoryStores(session, store)};
+				});
+				const terminal = await renderTerminal(
+					<FixedNowContext.Provider value={NOW}>
+						<EventView sources={sources} title="all rigs" onClose={() => {}} onQuit={() => {}} />
+					</FixedNowContext.Provider>,
+					{columns, rows: 24},
+				);
+				const lines = linesOf(terminal.frame());
+				terminal.unmount();
+				for (const source of sources) source.history.close();
+				for (const line of lines) expect(textWidth(line), line).toBeLessThanOrEqual(columns);
+				const rows = lines.filter((line) => line.endsWith(' paused'));
+				expect(rows).toHaveLength(all.length);
+				// The same event of each rig: the text in the same cells on every row.
+				for (const row of rows) expect(textWidth(row), row).toBe(textWidth(rows[0]!));
+			}),
+			{numRuns: 40, examples: [[['plain-rig', '🚀rocket'], 80]]},
 		);
 	});
 

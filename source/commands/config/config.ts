@@ -184,8 +184,10 @@ export async function runConfigCommand(argv: readonly string[], options: ConfigC
 	const urls = [...options.urls, ...parsed.urls];
 	let client: MinerClient | null = null;
 	try {
+		// The file's rigs only when a word names one of them (or no address is given: the file's one rig); an address
+		// given with --rigs is that miner alone.
 		const result =
-			options.rigsFile === undefined
+			options.rigsFile === undefined || (named.length === 0 && urls.length > 0)
 				? await findTargets(options, urls, options.discovery)
 				: await whereResult({
 						tokenFile: options.tokenFile,

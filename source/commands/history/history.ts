@@ -73,8 +73,6 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 	const now = options.now ?? Date.now();
 	if (options.json && options.csv) throw new UsageError('give --json or --csv, not both');
 	if (options.urls.length > 1) throw new UsageError(`history shows one miner at a time (got ${options.urls.length} addresses)`);
-	// A word that is no address is a rig's name, as the store names it (monitor/name.ts, rigName), or its worker id.
-	const byName = options.urls.find((url) => !isAddress(url)) ?? null;
 
 	const from = parseTime(options.since ?? '24h', now, '--since');
 	const to = options.until === undefined ? now + 1 : parseTime(options.until, now, '--until');
@@ -98,6 +96,16 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 			return 0;
 		}
 
+		// A word that is a stored rig's name (monitor/name.ts, rigName) is that rig, even when it parses as an address (a
+		// rig named `3` is not 127.0.0.1:3); else a word that is no address is a name or worker id (findByName says which).
+		const [word] = options.urls;
+		const stored = reader.miners();
+		const byName =
+			word === undefined
+				? null
+				: stored.some((miner) => miner.name === word && miner.name !== hostPort(miner.url)) || !isAddress(word)
+					? word
+					: null;
 		const found = byName === null ? await findMiner(reader, options, now, stderr) : findByName(reader, byName, stderr);
 		if (found === null) return 1;
 		const miner = reader.miner(found);

@@ -74,6 +74,22 @@ describe('rigtop config get', () => {
 		expect(result).toEqual({code: 0, out: 'false\n', err: ''});
 	});
 
+	it("with --rigs, an address given is that miner alone: the file's rigs are added only when a word names one", async () => {
+		const rigs = path.join(temp.dir, 'rigs.json');
+		writeFileSync(
+			rigs,
+			JSON.stringify([
+				{name: 'alpha', url: '127.0.0.1:9'},
+				{name: 'beta', url: '127.0.0.1:10'},
+			]),
+		);
+		const address = sim.url.replace('http://', '');
+		const result = await config(['get', 'http.restricted', address], {urls: [], rigsFile: rigs});
+		expect(result).toEqual({code: 0, out: 'false\n', err: ''});
+		// A word naming a rig: that rig (here unreachable), not the address's miner beside the others.
+		expect((await config(['get', 'http.restricted', 'alpha'], {urls: [], rigsFile: rigs})).code).toBe(1);
+	});
+
 	it('a wrong token exits 1 with the 403 fix in plain words', async () => {
 		const result = await config(['get'], {tokenEnv: 'not-the-token-1'});
 		expect(result.code).toBe(1);

@@ -242,6 +242,29 @@ describe('rigtop history against a real store', () => {
 		expect(lines.some((line) => line.startsWith('ünïcødé-矿机 (worker w-1)  '))).toBe(true);
 	});
 
+	it('a word that is a stored rig name is that rig, though it parses as an address (3, x:1)', async () => {
+		const {store, clock, dir, file} = clockedStore(cleanups);
+		const writer = new HistoryWriter(store, {now: clock.now});
+		const t = clock.now();
+		const rigs = [
+			{slot: 0, url: 'http://10.0.0.3:8080', name: '3', named: true},
+			{slot: 1, url: 'http://10.0.0.4:8080', name: 'x:1', named: true},
+		];
+		for (const [index, rig] of rigs.entries())
+			writer.write([observation(goodSample(t, 1000), sixFacts(`id-${index}`, `w-${index}`), rig)], []);
+		store.close();
+		for (const [index, rig] of rigs.entries()) {
+			const out = capture();
+			const err = capture();
+			const code = await runHistoryCommand(
+				historyOptions(file, dir, {urls: [rig.name], since: '1h', now: t + 1000, stdout: out.stream, stderr: err.stream}),
+			);
+			expect(err.text()).toBe('');
+			expect(code).toBe(0);
+			expect(out.text().split('\n')[0]).toMatch(new RegExp(`^${rig.name} \\(worker w-${index}, ${rig.url.replaceAll('.', '\\.')}\\)`));
+		}
+	});
+
 	it('reports a missing store and bad usage in one line', async () => {
 		const temp = tempDir();
 		cleanups.push(temp.cleanup);

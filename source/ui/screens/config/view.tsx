@@ -25,6 +25,7 @@ import {configLogic, initialConfigUi, type ConfigEffect, type ConfigUiAction} fr
 import {ConfigTree} from './config-tree.js';
 import {dialogContent, resultContent, type PanelContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
+import {textWidth} from '../../cells.js';
 
 export type ConfigViewProps = {
 	/**
@@ -282,7 +283,7 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 	const hints = footerOf(CONFIG_KEYMAP, availability);
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
-			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={[...status].length}>
+			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={textWidth(status)}>
 				<Text {...theme.text(state.busy ? 'info' : writesAreOff ? 'warn' : 'muted')}>{status}</Text>
 			</TitleBar>
 			{body}

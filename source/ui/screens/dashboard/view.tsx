@@ -38,6 +38,7 @@ import {
 	type FrozenMoment,
 } from './reduce.js';
 import {shareShown, shownState} from './shown.js';
+import {textWidth} from '../../cells.js';
 
 export type DashboardProps = {
 	readonly store: Store<MonitorState>;
@@ -268,7 +269,7 @@ export function Dashboard({
 	// A message takes the footer's place, on two lines when one is too short for it.
 	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
 		ui.asking === null ? ui.message : {text: controlQuestion(ui.asking, state.name, tokenFrom ?? null), tone: 'accent'};
-	const messageLines = shownMessage && shownMessage.text.length > columns - 2 ? 2 : 1;
+	const messageLines = shownMessage && textWidth(shownMessage.text) > columns - 2 ? 2 : 1;
 	const layout = useMemo(
 		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines, systemWanted),
 		[columns, rows, noticeLines, threadsKnown, messageLines, systemWanted],

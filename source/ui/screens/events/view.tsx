@@ -13,6 +13,7 @@ import {Footer} from '../../panes/footer.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
+import {padText, textWidth} from '../../cells.js';
 import {cutText, Wrapped} from '../../wrap.js';
 import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
 import {SESSION_LABEL} from '../fleet/rows.js';
@@ -54,25 +55,45 @@ export function eventLimit(rigs: number): number {
 
 const toneOf: Readonly<Record<Severity, ThemeToken>> = {info: 'muted', warn: 'warn', error: 'error'};
 
-/** Words of `text` in lines of at most `width` columns (a word longer than a line is cut across lines). */
+const graphemes = new Intl.Segmenter();
+
+/** The head of `word` in at most `room` terminal cells (at least one grapheme cluster), and the rest. */
+function splitAtCells(word: string, room: number): [string, string] {
+	let used = 0;
+	let end = 0;
+	for (const {segment, index} of graphemes.segment(word)) {
+		const width = textWidth(segment);
+		if (end > 0 && used + width > room) break;
+		used += width;
+		end = index + segment.length;
+	}
+
+	return [word.slice(0, end), word.slice(end)];
+}
+
+/**
+ * Words of `text` in lines of at most `width` terminal cells (ui/cells.ts: a rig's name in an event may hold CJK or
+ * emoji); a word longer than a line is cut across lines between grapheme clusters.
+ */
 export function wrapText(text: string, width: number): string[] {
 	const room = Math.max(1, width);
 	const lines: string[] = [];
 	let line = '';
 	for (const word of text.split(' ')) {
 		let rest = word;
-		while (rest.length > room) {
+		while (textWidth(rest) > room) {
 			if (line !== '') {
 				lines.push(line);
 				line = '';
 			}
 
-			lines.push(rest.slice(0, room));
-			rest = rest.slice(room);
+			const [head, tail] = splitAtCells(rest, room);
+			lines.push(head);
+			rest = tail;
 		}
 
 		if (line === '') line = rest;
-		else if (line.length + 1 + rest.length <= room) line += ` ${rest}`;
+		else if (textWidth(line) + 1 + textWidth(rest) <= room) line += ` ${rest}`;
 		else {
 			lines.push(line);
 			line = rest;
@@ -118,9 +139,10 @@ export function EventView({sources, title, notices, onClose, onQuit}: EventViewP
 		dispatch({type: 'key', input, key});
 	});
 
-	const whenWidth = Math.max(5, ...lines.map((line) => line.when.length));
-	const rigWidth = several ? Math.min(20, Math.max(...lines.map((line) => line.rig?.length ?? 0), 3)) : 0;
-	const textWidth = Math.max(10, columns - 2 - whenWidth - 2 - (several ? rigWidth + 2 : 0));
+	// Widths in terminal cells (ui/cells.ts): a rig's name may hold CJK, emoji or combining marks.
+	const whenWidth = Math.max(5, ...lines.map((line) => textWidth(line.when)));
+	const rigWidth = several ? Math.min(20, Math.max(...lines.map((line) => textWidth(line.rig ?? '')), 3)) : 0;
+	const messageWidth = Math.max(10, columns - 2 - whenWidth - 2 - (several ? rigWidth + 2 : 0));
 	const offset = offsetOf(ui, lines.length);
 
 	const shown: {line: EventLine; text: string; first: boolean; key: string}[] = [];
@@ -128,7 +150,7 @@ export function EventView({sources, title, notices, onClose, onQuit}: EventViewP
 	for (let index = offset; index < lines.length && shown.length < listHeight; index++) {
 		const line = lines[index];
 		if (!line) break;
-		wrapText(line.text, textWidth).forEach((text, part) => {
+		wrapText(line.text, messageWidth).forEach((text, part) => {
 			if (shown.length < listHeight) shown.push({line, text, first: part === 0, key: `${line.key}:${part}`});
 		});
 		last = index;
@@ -150,7 +172,7 @@ export function EventView({sources, title, notices, onClose, onQuit}: EventViewP
 
 	return (
 		<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
-			<TitleBar width={columns} title={[title, 'events']} stateWidth={[...summary].length}>
+			<TitleBar width={columns} title={[title, 'events']} stateWidth={textWidth(summary)}>
 				<Text {...theme.text(sessionOnly ? 'warn' : 'muted')}>{summary}</Text>
 			</TitleBar>
 			{ui.help ? (
@@ -165,9 +187,11 @@ export function EventView({sources, title, notices, onClose, onQuit}: EventViewP
 						) : (
 							shown.map(({line, text, first, key}) => (
 								<Text key={key} wrap="truncate-end">
-									<Text {...theme.text('muted')}>{(first ? line.when : '').padEnd(whenWidth)}</Text>
+									<Text {...theme.text('muted')}>{padText(first ? line.when : '', whenWidth)}</Text>
 									{several ? (
-										<Text bold={line.severity !== 'info'}>{`  ${cutText(first ? (line.rig ?? '') : '', rigWidth).padEnd(rigWidth)}`}</Text>
+										<Text
+											bold={line.severity !== 'info'}
+										>{`  ${padText(cutText(first ? (line.rig ?? '') : '', rigWidth), rigWidth)}`}</Text>
 									) : null}
 									<Text {...theme.text(toneOf[line.severity])}>{`  ${text}`}</Text>
 								</Text>

@@ -222,7 +222,7 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 
 	return (
 		<Box flexDirection="column" width={columns} height={height - 1} overflowY="hidden">
-			<TitleBar width={columns} title={['fleet config', count(marked, 'marked rig')]} stateWidth={[...status].length}>
+			<TitleBar width={columns} title={['fleet config', count(marked, 'marked rig')]} stateWidth={textWidth(status)}>
 				<Text {...theme.text(reads ? 'muted' : 'info')}>{status}</Text>
 			</TitleBar>
 			{body}

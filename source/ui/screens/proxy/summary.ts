@@ -8,6 +8,7 @@ import {DASH, formatCount, formatDuration, formatHashrate, formatInteger, format
 import {anyProxyWindowFilling, FILLING_LEGEND, formatProxyRejectPercent, formatProxyWindows} from '../../../format-proxy.js';
 import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
 import type {ThemeToken} from '../../theme.js';
+import {textWidth} from '../../cells.js';
 
 export type Part = {readonly text: string; readonly tone?: ThemeToken; readonly bold?: boolean};
 export type SummaryLine = readonly Part[];
@@ -22,7 +23,7 @@ function labelled(label: string, atoms: readonly Part[], width: number): Summary
 	let used = LABEL_WIDTH;
 	let first = true;
 	for (const atom of atoms) {
-		const needs = (first ? 0 : 2) + atom.text.length;
+		const needs = (first ? 0 : 2) + textWidth(atom.text);
 		if (!first && used + needs > width) {
 			lines.push(line);
 			line = [{text: ' '.repeat(LABEL_WIDTH)}];
@@ -32,7 +33,7 @@ function labelled(label: string, atoms: readonly Part[], width: number): Summary
 
 		if (!first) line.push({text: '  '});
 		line.push(atom);
-		used += (first ? 0 : 2) + atom.text.length;
+		used += (first ? 0 : 2) + textWidth(atom.text);
 		first = false;
 	}
 

@@ -173,4 +173,7 @@ test('long texts wrap at words, a word longer than a line is cut', () => {
 		'time',
 	]);
 	expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+	// In terminal cells: a CJK character takes 2, a combining mark none; a cut falls between grapheme clusters.
+	expect(wrapText('矿机矿机矿 ünïcødé', 4)).toEqual(['矿机', '矿机', '矿', 'ünïc', 'ødé']);
+	expect(wrapText('u\u0308u\u0308 矿', 5)).toEqual(['u\u0308u\u0308 矿']);
 });
