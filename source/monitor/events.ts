@@ -78,7 +78,7 @@ export const initialPauseState: PauseState = Object.freeze({pausedMs: 0, reporte
 export const DEFAULT_PAUSED_ALERT_MS = 10 * 60_000;
 
 export type EventContext = {
-	/** Display name of the rig, for the 'started' message. */
+	/** The rig's name with its worker id beside it (nameWithWorker), for the 'started' message. */
 	readonly name: string;
 	readonly drop: DropState;
 	readonly pause?: PauseState;

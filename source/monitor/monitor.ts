@@ -4,7 +4,7 @@ import {Listeners, type Store} from '../store.js';
 import type {DropOptions, DropState, EventDraft, PauseState} from './events.js';
 import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropState, initialPauseState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, isWatcherError, statusAfterFailure, upEvent} from './link.js';
-import {displayName, hostPort, withoutCredentials} from './name.js';
+import {hostPort, nameWithWorker, rigName, withoutCredentials} from './name.js';
 import {deriveProxyEvents, initialProxyEventState, type ProxyEventState} from './proxy-events.js';
 import {deriveSensorEvents, initialSensorEventState, type SensorEventState} from './sensor-events.js';
 import {countsForReference, RateReference, type PastRates} from './reference.js';
@@ -33,7 +33,7 @@ export type MonitorOptions = {
 	read: ReadSnapshot;
 	/** Shown, never holds credentials (any user:password part is removed). */
 	url: string;
-	/** Configured rig name; else the worker id once known; else host:port from url. */
+	/** The rigs file's name for the rig; else it is named by its host:port (monitor/name.ts, rigName). */
 	name?: string;
 	/** Poll interval in ms (≥ 250). */
 	intervalMs: number;
@@ -166,7 +166,7 @@ export class Monitor implements Store<MonitorState> {
 		this.#events = new RingBuffer(options.maxEvents ?? defaultMaxEvents);
 		const url = withoutCredentials(options.url);
 		this.#state = {
-			name: displayName(options.name, null, url),
+			name: rigName(options.name, url),
 			url,
 			status: 'connecting',
 			snapshot: null,
@@ -382,7 +382,7 @@ export class Monitor implements Store<MonitorState> {
 		const prevState = this.#state;
 		const prev = prevState.snapshot;
 		const snapshot = prev === null ? read : shareUnchanged(prev, read);
-		const name = displayName(this.#configuredName, snapshot, prevState.url);
+		const name = prevState.name;
 		const elapsedMs = prevState.lastSuccessAt === null ? 0 : now - prevState.lastSuccessAt;
 		if (this.#firstSuccessAt === null) this.#firstSuccessAt = now;
 		else this.#seedReference();
@@ -395,7 +395,7 @@ export class Monitor implements Store<MonitorState> {
 			this.#reference.clear();
 		}
 		const derived = deriveEvents(prev, snapshot, {
-			name,
+			name: nameWithWorker(name, snapshot.workerId),
 			drop: this.#drop,
 			pause: this.#pause,
 			hugepagesLost: this.#hugepagesLost,

@@ -2,7 +2,6 @@
  * How rigtop names a miner, in one place: the monitor (and so the screens, the alerts and --once, which polls through
  * it), the history store and the exporter take a miner's name and address from here.
  */
-import type {MinerSnapshot} from '../miner/model.js';
 
 /**
  * A rig's name, the one rule the history store, the exporter's `miner` label, the batch results and the commands that
@@ -14,12 +13,19 @@ export function rigName(configured: string | undefined | null, url: string): str
 	return trimmed === undefined || trimmed === '' ? hostPort(url) : trimmed;
 }
 
-/** The rig's display name on the live screens: the configured one, else the worker id once known, else host:port. */
-export function displayName(configured: string | undefined, snapshot: MinerSnapshot | null, url: string): string {
-	if (configured !== undefined && configured.trim() !== '') return configured;
-	const workerId = snapshot?.workerId;
-	if (workerId !== undefined && workerId !== null && workerId.trim() !== '') return workerId;
-	return hostPort(url);
+/**
+ * The worker id to show beside a rig's name (never instead of it): the miner's own, once known, where it is not the name
+ * already; null otherwise.
+ */
+export function workerBeside(name: string, workerId: string | null | undefined): string | null {
+	const trimmed = workerId?.trim();
+	return trimmed === undefined || trimmed === '' || trimmed === name ? null : trimmed;
+}
+
+/** A rig's name with its worker id beside it, as the live screens and --once say it: '127.0.0.1:18081 (rig-01)'. */
+export function nameWithWorker(name: string, workerId: string | null | undefined): string {
+	const worker = workerBeside(name, workerId);
+	return worker === null ? name : `${name} (${worker})`;
 }
 
 /**

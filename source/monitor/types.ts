@@ -77,7 +77,10 @@ export type MinerEvent = {
 };
 
 export type MonitorState = {
-	/** Display name: the rig's configured name, else the worker id once known, else host:port. */
+	/**
+	 * The rig's name, one rule everywhere (monitor/name.ts, rigName): the rigs file's name, else host:port. Never the
+	 * worker id, which the screens show beside it (nameWithWorker).
+	 */
 	readonly name: string;
 	/** Base URL polled, without credentials. */
 	readonly url: string;

@@ -1,4 +1,5 @@
 import {useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode} from 'react';
+import {nameWithWorker} from '../monitor/name.js';
 import {Dashboard, type DashboardProps, type IntervalControl} from './screens/dashboard/view.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MinerHistory} from '../history/stores.js';
@@ -362,7 +363,13 @@ export function App({
 		body = (
 			<EventView
 				sources={viewSources}
-				title={miner ? `${miner.store.getState().name}${worker === null ? '' : ` · worker ${worker}`}` : 'all rigs'}
+				title={
+					miner
+						? worker === null
+							? nameWithWorker(miner.store.getState().name, miner.store.getState().snapshot?.workerId)
+							: `${miner.store.getState().name} · worker ${worker}`
+						: 'all rigs'
+				}
 				{...(notices ? {notices} : {})}
 				onClose={closeView}
 				onQuit={onQuit}

@@ -30,26 +30,28 @@ test('alerts from three real miners: down and back, pool lost and back, restart,
 	fleet.start();
 	const [six, five, two] = fleet.sims;
 	const [sixMiner, fiveMiner, twoMiner] = fleet.miners;
+	// Without a rigs file an alert names each rig by its host:port (its worker id, "two", is no name).
+	const [sixAt, fiveAt, twoAt] = fleet.sims.map((sim) => new URL(sim.url).host);
 	await waitFor(() => expect(fleet?.miners.every((miner) => miner.monitor.getState().status === 'live')).toBe(true));
 	expect(alerts).toEqual([]);
 
 	await two!.stop();
-	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('two down'));
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain(`${twoAt} down`));
 	expect(center.getState().rigs[2]?.open?.kind).toBe('down');
 	await two!.start();
-	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('two up'));
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain(`${twoAt} up`));
 	expect(center.getState().rigs[2]?.open).toBeNull();
 	expect(center.getState().rigs[2]?.last?.kind).toBe('up');
 
 	five!.dropPool();
-	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('five pool-lost'));
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain(`${fiveAt} pool-lost`));
 	five!.restorePool();
-	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('five pool-back'));
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain(`${fiveAt} pool-back`));
 	five!.restartMiner();
-	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('five restarted'));
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain(`${fiveAt} restarted`));
 
 	six!.rejectShares(5);
-	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain('six reject-burst'));
+	await waitFor(() => expect(alerts.map((a) => `${a.rig} ${a.kind}`)).toContain(`${sixAt} reject-burst`));
 	const burst = alerts.find((a) => a.kind === 'reject-burst');
 	expect(burst).toMatchObject({minerIndex: 0, severity: 'warn', url: six!.url});
 	expect(burst?.message).toMatch(/^reject burst: \d+ shares rejected within 10m$/);

@@ -67,13 +67,14 @@ describe('the live dashboard in a real terminal', () => {
 		});
 		await terminal.waitFor((screen) => screen.includes('e2e-pause') && /● live/.test(screen), 5000);
 		await terminal.send('p', true);
-		await terminal.waitFor('Pause mining on e2e-pause? y pause · n or any other key: no');
+		// The rig is named by its address (its worker id, e2e-pause, beside it in the title).
+		await terminal.waitFor(`Pause mining on 127.0.0.1:${simulator.port}? y pause · n or any other key: no`);
 		await terminal.send('n', true);
 		await terminal.waitFor('not paused: mining goes on');
 		await new Promise((resolve) => setTimeout(resolve, 1200));
 		expect(await terminal.screen()).not.toContain('PAUSED');
 		await terminal.send('p', true);
-		await terminal.waitFor('Pause mining on e2e-pause?');
+		await terminal.waitFor(`Pause mining on 127.0.0.1:${simulator.port}?`);
 		await terminal.send('y', true);
 		await terminal.waitFor('● PAUSED', 5000);
 		await terminal.send('r', true);
@@ -113,8 +114,9 @@ describe('the live dashboard in a real terminal', () => {
 
 	it('+ makes the poll interval longer and - shorter, shown in the header; F10 quits', async () => {
 		simulator = await startSimulator({dialect: '6', warm: true, workerId: 'e2e-interval'});
-		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '-i', '2', '--no-history'], {cols: 100, rows: 30});
-		await terminal.waitFor((screen) => screen.includes('e2e-interval') && screen.includes('every 2s'), 5000);
+		// Wide enough for the title whole (127.0.0.1:PORT (e2e-interval) · XMRig …): the default interval gives way to it.
+		terminal = await TmuxTerminal.start(['node', CLI, simulator.url, '-i', '2', '--no-history'], {cols: 120, rows: 30});
+		await terminal.waitFor((screen) => screen.includes('(e2e-interval)') && screen.includes('every 2s'), 5000);
 		await terminal.send('+', true);
 		await terminal.waitFor('every 3s');
 		// Two steps typed fast: one read.

@@ -37,35 +37,45 @@ describe('the fleet view in a real terminal', () => {
 
 		const first = await terminal.waitFor((screen) => /● 3 live/.test(screen) && /total +3\/3 up/.test(screen), 5000);
 		expect(first.split('\n')[0]).toMatch(/^ rigtop {2}3 rigs · [\d.]+ kH\/s total/);
-		for (const name of ['fleet-six', 'fleet-five', 'fleet-two']) expect(rowOf(first, name)).toMatch(/live +[\d.]+ k?H\/s/);
+		// No rigs file: each rig is named by its address (cut at its start where narrow, the port kept), its worker id
+		// beside it where there is room, never in its place.
+		const cell = (sim: Simulator) => `[^ ]*:${sim.port}(?: \\([^)]*\\))?`;
+		for (const sim of [six!, five!, two!]) expect(first).toMatch(new RegExp(`${cell(sim)} +live +[\\d.]+ k?H/s`));
+		expect(first).not.toMatch(/fleet-(six|five|two) +live/);
 		// The frame fills the terminal (rows - 1 lines): the key help is on its last line, the spare lines hold events.
 		expect(first.split('\n')[22]).toMatch(/q quit .*Enter open/);
 
 		await two!.stop();
 		const stoppedAt = Date.now();
-		await terminal.waitFor((screen) => /fleet-two +(stale|down)/.test(screen), 2 * intervalMs + 1000);
+		await terminal.waitFor((screen) => new RegExp(`${cell(two!)} +(stale|down)`).test(screen), 2 * intervalMs + 1000);
 		expect(Date.now() - stoppedAt).toBeLessThanOrEqual(2 * intervalMs + 1000);
-		const down = await terminal.waitFor((screen) => /!fleet-two +down/.test(screen), 8000);
+		const down = await terminal.waitFor((screen) => new RegExp(`!${cell(two!)} +down`).test(screen), 8000);
 		expect(down).toMatch(/total +2\/3 up/);
 		expect(down).toMatch(/● 2 live · 1 down/);
-		expect(rowOf(down, 'fleet-six')).toMatch(/live/);
+		expect(rowOf(down, `:${six!.port}`)).toMatch(/live/);
 
 		await vi.waitFor(
 			async () => {
 				const lines = (await readFile(out, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 				const alerts = lines.map((line) => JSON.parse(line) as {type: string; kind: string; rig: string; url: string; message: string});
-				expect(alerts).toContainEqual(expect.objectContaining({type: 'rigtop-alert', kind: 'down', rig: 'fleet-two', url: two!.url}));
+				expect(alerts).toContainEqual(
+					expect.objectContaining({type: 'rigtop-alert', kind: 'down', rig: `127.0.0.1:${two!.port}`, url: two!.url}),
+				);
 			},
 			{timeout: 15_000, interval: 100},
 		);
 
 		await terminal.send('Down');
-		await terminal.waitFor(/▸ fleet-five/, 3000);
+		await terminal.waitFor(new RegExp(`▸ ${cell(five!)} `), 3000);
 		await terminal.send('Enter');
-		const rig = await terminal.waitFor((screen) => /Hashrate/.test(screen) && /fleet-five/.test(screen.split('\n')[0] ?? ''), 3000);
+		// The dashboard's title: the address, the worker id beside it.
+		const rig = await terminal.waitFor(
+			(screen) => /Hashrate/.test(screen) && (screen.split('\n')[0] ?? '').includes(`127.0.0.1:${five!.port} (fleet-five)`),
+			3000,
+		);
 		expect(rig).toMatch(/Esc fleet/);
 		await terminal.send('Escape');
-		await terminal.waitFor((screen) => /▸ fleet-five/.test(screen) && /3 rigs/.test(screen), 3000);
+		await terminal.waitFor((screen) => new RegExp(`▸ ${cell(five!)} `).test(screen) && /3 rigs/.test(screen), 3000);
 
 		await two!.start();
 		await terminal.waitFor((screen) => /● 3 live/.test(screen), 20_000);
@@ -88,7 +98,15 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		await writeFile(token, 'e2e-fleet-token\n');
 		await chmod(token, 0o644);
 		const rigs = path.join(scene.dir, 'rigs.json');
-		await writeFile(rigs, JSON.stringify([{url: garage!.url}, {url: twinA!.url, tokenFile: 'twin.token'}, {url: twinB!.url}]));
+		// The rigs file names them (as their worker ids): two rigs it names alike, "twin", are told apart by their ports.
+		await writeFile(
+			rigs,
+			JSON.stringify([
+				{name: 'garage-ryzen-9-5950x-left', url: garage!.url},
+				{name: 'twin', url: twinA!.url, tokenFile: 'twin.token'},
+				{name: 'twin', url: twinB!.url},
+			]),
+		);
 		// A long interval: only R can make the rows notice a stopped rig within seconds.
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '30'], {
 			cols: 200,
@@ -105,7 +123,7 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		// The token file warning is under that rig in the events, and under no other.
 		const warning = first.split('\n').filter((line) => line.includes('can be read by other users'));
 		expect(warning).toHaveLength(1);
-		expect(warning[0]).toMatch(new RegExp(`^ \\d\\d:\\d\\d twin :${portOf(twinA)} rig http://127\\.0\\.0\\.1:${portOf(twinA)}: tokenFile`));
+		expect(warning[0]).toMatch(new RegExp(`^ \\d\\d:\\d\\d twin :${portOf(twinA)} rig twin: tokenFile`));
 
 		// Sort by 10 s: the 2.x rig (about 860 H/s) rises above the 6.x one (about 5 kH/s); the cursor, once garage is
 		// chosen (Home), stays on it.
@@ -162,7 +180,9 @@ describe('the fleet at 80×24: totals, the sort arrow (issue 22, items 4 and 11)
 			// Freshly started: its 10 s fills within seconds, its 15 m not for minutes.
 			{dialect: '6', workerId: 'fresh', seed: 44, timeScale: 4},
 		]);
-		const rigs = await scene.rigsFile(simulators.map((sim) => ({url: sim.url})));
+		// Named in the rigs file as their worker ids (no worker id is shown beside a name that is it).
+		const names = ['warm-one', 'warm-two', 'warm-three', 'fresh'];
+		const rigs = await scene.rigsFile(simulators.map((sim, index) => ({name: names[index], url: sim.url})));
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '-i', '1', '--no-history'], {cols: 80, rows: 24});
 
 		// Every live rig has its 10 s: the headline counts all four (no "(3 of 4 up rigs)").

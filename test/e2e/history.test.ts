@@ -143,7 +143,8 @@ describe('history with the built CLI', () => {
 		const text = await cli(['history', sim.url, '--since', '10m'], env);
 		expect(text.code).toBe(0);
 		expect(text.stdout).toMatch(/^127\.0\.0\.1:\d+ \(worker again-rig, http:\/\/127\.0\.0\.1:\d+\), /);
-		expect(text.stdout.match(/watching again-rig/g)).toHaveLength(2);
+		// Each run watched it under its name, its worker id beside it.
+		expect(text.stdout.match(/watching 127\.0\.0\.1:\d+ \(again-rig\)/g)).toHaveLength(2);
 		expect(text.stdout).toMatch(/hashrate {2}avg \d/);
 
 		const json = JSON.parse((await cli(['history', sim.url, '--json'], env)).stdout) as {
@@ -168,7 +169,7 @@ describe('history with the built CLI', () => {
 
 		// The miner gone, the history is still found by the URL it was last seen at; bad usage is exit 2.
 		await sim.stop();
-		expect((await cli(['history', sim.url], env)).stdout).toMatch(/watching again-rig/);
+		expect((await cli(['history', sim.url], env)).stdout).toMatch(/watching 127\.0\.0\.1:\d+ \(again-rig\)/);
 		const bad = await cli(['history', sim.url, '--since', 'yesterday-ish'], env);
 		expect(bad.code).toBe(2);
 		expect(bad.stderr).toMatch(/--since takes a duration back from now/);

@@ -82,6 +82,51 @@ describe('a rig is named as the rigs file names it, by every run and every comma
 	}, 60_000);
 });
 
+describe('a rig without a rigs file is named by its address, the worker id beside it, alike on every screen and command', () => {
+	it('the fleet names two simulators host:port (worker id), the dashboard too, and history --list names them alike', async () => {
+		const sims = await scene.simulate([
+			{dialect: '6', warm: true, workerId: 'w-one', seed: 91},
+			{dialect: '6', warm: true, workerId: 'w-two', seed: 92},
+		]);
+		const [one, two] = sims;
+		if (!one || !two) throw new Error('two simulators');
+		const env = {XDG_STATE_HOME: path.join(scene.dir, 'state')};
+		const terminal = await scene.start(['node', CLI, one.url, two.url, '--interval', '0.5'], {cols: 120, rows: 30, env});
+		const screen = await terminal.waitFor((text) => (text.match(/ live /g) ?? []).length >= 2, 15_000);
+		const pairs = [
+			[one.port, 'w-one'],
+			[two.port, 'w-two'],
+		] as const;
+		for (const [port, worker] of pairs) {
+			// The row's name is the address; the worker id stands beside it, never alone as the name.
+			expect(screen).toMatch(new RegExp(`(?:^|\\s)127\\.0\\.0\\.1:${port} \\(${worker}\\) +live `, 'm'));
+			expect(screen).not.toMatch(new RegExp(`(?:^|\\s)${worker} +live `, 'm'));
+		}
+
+		// At 80 columns the rig column is narrow: the name's end, the port, stays; the worker id goes first.
+		await terminal.resize(80, 24);
+		const narrow = await terminal.waitFor((text) => text.split('\n')[0]!.length <= 80 && /…[\d.]*:\d+ +live /.test(text), 10_000);
+		for (const [port, worker] of pairs) {
+			expect(narrow).toMatch(new RegExp(`…[\\d.]*:${port} +live `));
+			expect(narrow).not.toMatch(new RegExp(`(?:^|\\s)${worker} +live `, 'm'));
+		}
+
+		// The dashboard opened from the fleet says it alike in its title.
+		await terminal.send('Enter');
+		await terminal.waitFor((text) => /^ rigtop {2}127\.0\.0\.1:\d+ \(w-(one|two)\) /m.test(text), 10_000);
+		await terminal.send('q');
+		await terminal.waitFor('[exit 0]', 5000);
+
+		const list = await runCli(['history', '--list'], {env});
+		expect(list.code).toBe(0);
+		for (const [port, worker] of pairs) {
+			expect(list.stdout).toMatch(
+				new RegExp(`^127\\.0\\.0\\.1:${port} \\(worker ${worker}\\) +http://127\\.0\\.0\\.1:${port} +first seen `, 'm'),
+			);
+		}
+	}, 60_000);
+});
+
 /** What follows the first `cell` cells of a line, or null when a wide character straddles that cell. */
 function fromCell(line: string, cell: number): string | null {
 	let used = 0;
@@ -95,7 +140,7 @@ function fromCell(line: string, cell: number): string | null {
 }
 
 describe('names of every width in a real terminal', () => {
-	it('80×24: rigs named ünïcødé-矿机 (rigs file) and 矿机-🚀 (worker id) keep every column in place, up whole', async () => {
+	it('80×24: rigs named ünïcødé-矿机 (rigs file) and by address with worker id 矿机-🚀 keep every column in place, up whole', async () => {
 		const [wide, worker, plain] = await scene.simulate([
 			{dialect: '6', warm: true, workerId: 'w-one', seed: 81},
 			{dialect: '6', warm: true, workerId: '矿机-🚀', seed: 82},
@@ -104,20 +149,24 @@ describe('names of every width in a real terminal', () => {
 		if (!wide || !worker || !plain) throw new Error('three simulators');
 		const rigs = await scene.rigsFile([{name: 'ünïcødé-矿机', url: wide.url}, {url: worker.url}, {name: 'plain', url: plain.url}]);
 		const terminal = await scene.start(['node', CLI, '--rigs', rigs, '--interval', '0.5', '--no-history'], {cols: 80, rows: 24});
-		const screen = await terminal.waitFor((text) => (text.match(/ live /g) ?? []).length >= 3 && text.includes('矿机-🚀'), 15_000);
+		const screen = await terminal.waitFor((text) => (text.match(/ live /g) ?? []).length >= 3 && text.includes(`:${worker.port} `), 15_000);
 		const lines = screen.split('\n');
 		for (const line of lines) expect(textWidth(line), line).toBeLessThanOrEqual(80);
 		const header = lines.find((line) => line.includes('rig listed'));
 		expect(header).toBeDefined();
 		const stateAt = textWidth(header!.slice(0, header!.indexOf('state')));
 		const upAt = textWidth(header!.slice(0, header!.indexOf(' up') + 1));
-		const rows = ['ünïcødé-矿机', '矿机-🚀', 'plain'].map((name) => lines.find((line) => line.includes(name) && line.includes(' live ')));
+		// The rig the rigs file leaves unnamed is named by its address (its end at 80 columns: the port), not its worker id.
+		const rows = ['ünïcødé-矿机', `:${worker.port}`, 'plain'].map((name) =>
+			lines.find((line) => line.includes(name) && line.includes(' live ')),
+		);
 		for (const row of rows) {
 			expect(row, screen).toBeDefined();
 			// The state column starts where its heading does on every row, and the uptime is whole ("3d"), not "…".
 			expect(fromCell(row!, stateAt), row).toMatch(/^live /);
 			expect(fromCell(row!, upAt), row).toMatch(/^ ?\d+[dhms]\b/);
-			expect(row).not.toContain('…');
+			// Past the rig cell (which cuts a name that does not fit) nothing is cut.
+			expect(fromCell(row!, stateAt), row).not.toContain('…');
 		}
 	}, 40_000);
 });

@@ -197,7 +197,8 @@ describe('rigtop --once on an xmrig-proxy (its real 6.26 answers, replayed)', ()
 		expect(text.stderr).toBe('');
 		expect(text.code).toBe(0);
 		const lines = text.stdout.split('\n');
-		expect(lines[0]).toBe('capture-proxy  xmrig-proxy 6.26.0  nicehash  up 49s  connected');
+		// Named by its address, its worker id beside it.
+		expect(lines[0]).toBe(`${new URL(proxy.url).host} (capture-proxy)  xmrig-proxy 6.26.0  nicehash  up 49s  connected`);
 		expect(lines).toContain('  upstreams 1 active  0 sleep  0 error  of 1');
 		expect(lines).toContain('  hashrate  1m 950 H/s~  10m 90.0 H/s~  1h 10.0 H/s~  12h 0.00 H/s~');
 		expect(lines).toContain('            24h 0.00 H/s~  since start 1.18 kH/s');

@@ -56,8 +56,8 @@ describe('the chart and the event view after a restart', () => {
 
 		await second.send('g');
 		// Under ten minutes known (no span chosen): the chart opens on the 10 minutes that hold them.
-		await second.waitFor('night-rig · last 10 min');
-		const chart = await second.waitFor((screen) => screen.includes('night-rig · last 10 min') && screen.includes('░'));
+		await second.waitFor(/127\.0\.0\.1:\d+ · last 10 min/);
+		const chart = await second.waitFor((screen) => /127\.0\.0\.1:\d+ · last 10 min/.test(screen) && screen.includes('░'));
 		const lines = chart.split('\n');
 		expect(lines[1]).toContain('░ down');
 		// The earlier rigtop's samples: the line left of the outage (the second rigtop only polled after it).
@@ -72,8 +72,9 @@ describe('the chart and the event view after a restart', () => {
 		await second.waitFor('Hashrate since');
 		await second.send('e');
 		// The list comes with the view's second frame (its store reads when the view asks).
-		const events = await second.waitFor((screen) => screen.includes('night-rig · events') && / events? since /.test(screen));
-		expect(events.match(/watching night-rig/g)).toHaveLength(2);
+		const events = await second.waitFor((screen) => screen.includes('(night-rig) · events') && / events? since /.test(screen));
+		// Named by its address, its worker id beside it, in both runs.
+		expect(events.match(/watching 127\.0\.0\.1:\d+ \(night-rig\)/g)).toHaveLength(2);
 		expect(events).toMatch(/down: /);
 		expect(events).toMatch(/back up · down \d\d:\d\d–\d\d:\d\d/);
 		await second.send('q');

@@ -52,7 +52,7 @@ describe('the rig readings on screen', () => {
 		expect(lines[1]).toMatch(/^pkg1 58°C \/ max 84°C( · — W · — H\/W)?$/u);
 		expect(lines[2]).toMatch(/^hugepages /u);
 		// The frame still fits: the header on the first row, the threads pane under the System pane.
-		expect(narrow.split('\n')[0]).toMatch(/^ rigtop {2}sensor-rig /u);
+		expect(narrow.split('\n')[0]).toMatch(/^ rigtop {2}127\.0\.0\.1:\d+ \(sensor-rig\) /u);
 		expect(narrow).toMatch(/╭ Threads 4/u);
 
 		await terminal.resize(200, 50);
@@ -73,7 +73,10 @@ describe('the rig readings on screen', () => {
 			rows: 50,
 			env: {RIGTOP_SYSFS: path.join(TREES, 'k10temp-tccd'), NO_COLOR: '1'},
 		});
-		const wide = await terminal.waitFor((screen) => /local-a .*71°C/u.test(screen) && /local-b .*71°C/u.test(screen), 10_000);
+		const wide = await terminal.waitFor(
+			(screen) => /:\d+ \(local-a\) .*71°C/u.test(screen) && /:\d+ \(local-b\) .*71°C/u.test(screen),
+			10_000,
+		);
 		const headings = wide.split('\n')[1] ?? '';
 		expect(headings).toMatch(/°C +H\/W +W /u);
 

@@ -102,7 +102,7 @@ describe('a state folder where nothing can be made', () => {
 		const sim = await simulator({workerId: 'once-rig'});
 		const result = await cli(['--once', sim.url], {XDG_STATE_HOME: UNDER_PROC});
 		expect(result.code).toBe(0);
-		expect(result.stdout).toMatch(/^once-rig +XMRig 6\.\d+\.\d+/);
+		expect(result.stdout).toMatch(/^127\.0\.0\.1:\d+ \(once-rig\) +XMRig 6\.\d+\.\d+/);
 		expect(result.stdout).toContain('hashrate');
 		expect(result.stderr).toBe(`rigtop: ${historyOffLine(UNDER_PROC)}\n`);
 
@@ -260,7 +260,7 @@ describe('a cache folder where nothing can be made', () => {
 		const sim = await simulator({workerId: 'cache-rig'});
 		const result = await cli(['--once', sim.url], {XDG_CACHE_HOME: UNDER_PROC});
 		expect(result.code).toBe(0);
-		expect(result.stdout).toMatch(/^cache-rig +XMRig/);
+		expect(result.stdout).toMatch(/^127\.0\.0\.1:\d+ \(cache-rig\) +XMRig/);
 		expect(result.stderr).toBe('');
 	});
 });

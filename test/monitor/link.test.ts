@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
 import {backoffDelay, statusAfterFailure, upEvent} from '../../source/monitor/link.js';
-import {displayName, hostPort, withoutCredentials} from '../../source/monitor/name.js';
+import {hostPort, nameWithWorker, rigName, withoutCredentials} from '../../source/monitor/name.js';
 import {makeSnapshot} from '../helpers/snapshot.js';
 
 const timeout = new MinerError('timeout', 'no answer within 5 s');
@@ -47,11 +47,14 @@ describe('backoffDelay', () => {
 });
 
 describe('names and text', () => {
-	it('takes the configured name, else the worker id, else host:port', () => {
-		expect(displayName('garage', makeSnapshot(), 'http://10.0.0.5:8080')).toBe('garage');
-		expect(displayName(undefined, makeSnapshot(), 'http://10.0.0.5:8080')).toBe('rig-01');
-		expect(displayName(undefined, makeSnapshot({workerId: null}), 'http://10.0.0.5:8080')).toBe('10.0.0.5:8080');
-		expect(displayName(undefined, null, 'http://[::1]:44444')).toBe('[::1]:44444');
+	it('takes the configured name, else host:port, never the worker id, which goes beside it', () => {
+		expect(rigName('garage', 'http://10.0.0.5:8080')).toBe('garage');
+		expect(rigName(undefined, 'http://10.0.0.5:8080')).toBe('10.0.0.5:8080');
+		expect(rigName(' ', 'http://[::1]:44444')).toBe('[::1]:44444');
+		expect(nameWithWorker('10.0.0.5:8080', makeSnapshot().workerId)).toBe('10.0.0.5:8080 (rig-01)');
+		expect(nameWithWorker('garage', 'garage')).toBe('garage');
+		expect(nameWithWorker('10.0.0.5:8080', null)).toBe('10.0.0.5:8080');
+		expect(nameWithWorker('10.0.0.5:8080', ' ')).toBe('10.0.0.5:8080');
 		expect(hostPort('http://miner.lan')).toBe('miner.lan:80');
 		expect(hostPort('not a url')).toBe('not a url');
 	});

@@ -32,11 +32,11 @@ it('watches the simulated miner through the real client: stale then down with th
 
 	await waitFor(() => expect(monitor.getState().recentRates.length).toBeGreaterThanOrEqual(2));
 	const live = monitor.getState();
-	expect(live).toMatchObject({status: 'live', name: 'sim-rig', error: null, url: sim.url});
+	expect(live).toMatchObject({status: 'live', name: `127.0.0.1:${sim.port}`, error: null, url: sim.url});
 	expect(live.snapshot?.version).toBe('6.26.0');
 	expect(live.snapshot?.hashrate.total[0]).toBeGreaterThan(0);
 	expect(live.sessionAverage).toBeGreaterThan(0);
-	expect(live.events[0]?.message).toBe('watching sim-rig, XMRig 6.26.0');
+	expect(live.events[0]?.message).toBe(`watching 127.0.0.1:${sim.port} (sim-rig), XMRig 6.26.0`);
 
 	await sim.stop();
 	await waitFor(() => expect(monitor.getState().status).toBe('down'));

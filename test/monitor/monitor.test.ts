@@ -455,15 +455,20 @@ describe('Monitor state', () => {
 		expect(calls).toBe(2);
 	});
 
-	it('is named host:port first, then by worker id, unless a name was configured', async () => {
+	it('is named host:port, unless a name was configured; the worker id goes beside the name, never instead', async () => {
 		const {monitor} = watch([ok(makeSnapshot({workerId: 'garage-rig'}), 0)]);
 		expect(monitor.getState().name).toBe('127.0.0.1:44444');
 		monitor.start();
 		await vi.advanceTimersByTimeAsync(0);
-		expect(monitor.getState().name).toBe('garage-rig');
-		expect(monitor.getState().events[0]?.message).toBe('watching garage-rig, XMRig 6.26.0');
+		expect(monitor.getState().snapshot?.workerId).toBe('garage-rig');
+		expect(monitor.getState().name).toBe('127.0.0.1:44444');
+		expect(monitor.getState().events[0]?.message).toBe('watching 127.0.0.1:44444 (garage-rig), XMRig 6.26.0');
 		const named = watch([ok(makeSnapshot(), 0)], {name: 'rig-A'}).monitor;
 		expect(named.getState().name).toBe('rig-A');
+		named.start();
+		await vi.advanceTimersByTimeAsync(0);
+		expect(named.getState().name).toBe('rig-A');
+		expect(named.getState().events[0]?.message).toBe('watching rig-A (rig-01), XMRig 6.26.0');
 	});
 
 	it('never shows credentials from the URL', () => {
@@ -497,7 +502,7 @@ describe('Monitor state', () => {
 		monitor.start();
 		await vi.advanceTimersByTimeAsync(3000);
 		expect(monitor.getState().events.map((event) => [event.seq, event.message])).toEqual([
-			[1, 'watching rig-01, XMRig 6.26.0'],
+			[1, 'watching 127.0.0.1:44444 (rig-01), XMRig 6.26.0'],
 			[2, 'paused'],
 			[3, '2 shares rejected (5 of 1 209)'],
 			[4, 'pool lost: pool.example.org:443'],
@@ -512,7 +517,7 @@ describe('pollOnce', () => {
 		const done = pollOnce(read, url);
 		await vi.advanceTimersByTimeAsync(30);
 		const state = await done;
-		expect(state).toMatchObject({status: 'live', name: 'rig-01', polls: 1, nextPollAt: null});
+		expect(state).toMatchObject({status: 'live', name: '127.0.0.1:44444', polls: 1, nextPollAt: null});
 		expect(kinds(state)).toEqual(['started']);
 		expect(log.starts).toHaveLength(1);
 		expect(vi.getTimerCount()).toBe(0);

@@ -1,6 +1,7 @@
 import type {MinerError} from '../../miner/errors.js';
 import {minerProduct} from '../../miner/abilities.js';
 import type {MinerSnapshot, ProxyInfo, ProxyRateWindows, ProxyWindowLabel, ThreadInfo} from '../../miner/model.js';
+import {nameWithWorker} from '../../monitor/name.js';
 import type {SensorReading, TempSensor} from '../../sensors/types.js';
 import {padText, textWidth} from '../../ui/cells.js';
 import {
@@ -34,6 +35,7 @@ import {
 
 export type OnceResult = {
 	readonly url: string;
+	/** The rig's name (monitor/name.ts, rigName): the rigs file's, else host:port; the text puts the worker id beside it. */
 	readonly name: string;
 	readonly snapshot: MinerSnapshot | null;
 	readonly error: MinerError | null;
@@ -80,7 +82,9 @@ export function formatOnceText(results: readonly OnceResult[], now: number): str
 	return results.map((result) => formatOne(result, now)).join('\n');
 }
 
-function formatOne({url, name, snapshot, error}: OnceResult, now: number): string {
+function formatOne({url, name: rig, snapshot, error}: OnceResult, now: number): string {
+	// The rig's name, its worker id beside it once read: "127.0.0.1:18081 (rig-01)".
+	const name = nameWithWorker(rig, snapshot?.workerId);
 	if (!snapshot) {
 		return `${[...pack('', [name, url], 2), ...sentence('error', error ? error.oneLine() : 'no answer')].join('\n')}\n`;
 	}

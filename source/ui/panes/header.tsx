@@ -3,6 +3,7 @@ import {memo, useMemo} from 'react';
 import {minerProduct} from '../../miner/abilities.js';
 import type {MonitorState} from '../../monitor/types.js';
 import {formatClock, formatDuration} from '../../format.js';
+import {nameWithWorker} from '../../monitor/name.js';
 import {DEFAULT_INTERVAL_MS, formatInterval} from '../../monitor/poll-interval.js';
 import {useNowShownOf} from '../hooks/use-now.js';
 import type {Store} from '../../store.js';
@@ -45,9 +46,8 @@ function HeaderView({state, width, intervalMs, frozenAt, live}: HeaderProps) {
 	// never; a poll that leaves it "live · just now" not at all).
 	const now = useNowShownOf(timed, 1000, (current, at) => (frozenAt === undefined ? badgeText(statusBadge(current, at)) : ''));
 	const snapshot = state.snapshot;
-	const worker = snapshot?.workerId ?? null;
-	const name = worker !== null && worker !== state.name ? `${state.name} (${worker})` : state.name;
-	const parts: TitlePart[] = [name];
+	// The rig's name, its worker id beside it: "127.0.0.1:18081 (rig-01)".
+	const parts: TitlePart[] = [nameWithWorker(state.name, snapshot?.workerId)];
 	if (snapshot) {
 		if (snapshot.version !== null) parts.push(minerProduct(snapshot));
 		if (snapshot.algo) parts.push(snapshot.algo);

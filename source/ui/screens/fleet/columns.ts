@@ -87,14 +87,32 @@ export function rigLabel(row: Pick<FleetRow, 'name' | 'tag'>): string {
 	return row.tag === null ? row.name : `${row.name} ${row.tag}`;
 }
 
+/** The rig column's whole text: the label, and the worker id beside it where known ("127.0.0.1:18081 (rig-01)"). */
+export function rigCell(row: Pick<FleetRow, 'name' | 'tag' | 'worker'>): string {
+	const label = rigLabel(row);
+	return row.worker === null ? label : `${label} (${row.worker})`;
+}
+
 const tail = (text: string, width: number) => cutText(text, width, 'start');
 
 /**
- * The rig column's text in `width` columns. A name that is an address (a rig without a worker id) is cut at its start,
- * so that the port, which tells rigs on one host apart, stays: "…0.0.1:18081". A tagged rig keeps its tag whole (or
- * its end) after as much of its name as leaves room for it: "garage-ry… :18081".
+ * The rig column's text in `width` columns. The name goes before the worker id: the worker id is cut at its end in what
+ * room the name leaves ("127.0.0.1:18081 (rig-…)"), and left out where not 3 cells of it fit.
  */
-export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width: number): string {
+export function fitRigLabel(row: Pick<FleetRow, 'name' | 'where' | 'tag' | 'worker'>, width: number): string {
+	const whole = rigCell(row);
+	if (textWidth(whole) <= width) return whole;
+	const label = fitName(row, width);
+	const room = width - textWidth(label) - ' ()'.length;
+	return row.worker === null || room < 3 ? label : `${label} (${cutText(row.worker, room)})`;
+}
+
+/**
+ * The name and tag in `width` columns. A name that is an address (a rig the rigs file does not name) is cut at its
+ * start, so that the port, which tells rigs on one host apart, stays: "…0.0.1:18081". A tagged rig keeps its tag whole
+ * (or its end) after as much of its name as leaves room for it: "garage-ry… :18081".
+ */
+function fitName(row: Pick<FleetRow, 'name' | 'where' | 'tag'>, width: number): string {
 	const label = rigLabel(row);
 	if (textWidth(label) <= width) return label;
 	if (row.name === row.where) return tail(row.name, width);
@@ -172,7 +190,7 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 	let temp = 0;
 	let shares = totals && totals.sharesCounted > 0 ? formatShares(totals.good, totals.total).length : 0;
 	for (const row of rows) {
-		rig = Math.max(rig, textWidth(rigLabel(row)));
+		rig = Math.max(rig, textWidth(rigCell(row)));
 		pool = Math.max(pool, textWidth((row.kind === 'proxy' ? row.upstream : row.pool) ?? ''));
 		kind = Math.max(kind, kindCell(row).length);
 		proxies ||= row.kind === 'proxy';

@@ -7,7 +7,7 @@ import type {Alert} from '../../../alerts/types.js';
 import type {MinerEvent, MonitorState} from '../../../monitor/types.js';
 import type {MinerSnapshot, ProxyUpstreams, RateWindows} from '../../../miner/model.js';
 import {formatAgo, formatDurationShort, formatInteger, formatWhen} from '../../../format.js';
-import {hostPort} from '../../../monitor/name.js';
+import {hostPort, workerBeside} from '../../../monitor/name.js';
 import type {HourPoint} from '../../../history/last-hour.js';
 import {describeEvents, type EventLine} from '../../event-lines.js';
 import {hasReadings, hottestHeadline, tempLevel, type TempLevel} from '../../sensors.js';
@@ -23,11 +23,13 @@ export type FleetRow = {
 	/** The rig's address, host:port. */
 	readonly where: string;
 	/**
-	 * What tells this rig from another of the same name (two miners with one worker id): its port (":18082") when
-	 * they all run on one host, else its host:port; null when its name is its own.
+	 * What tells this rig from another of the same name (two rigs the rigs file names alike): its port (":18082") when
+	 * they all run on one host, else its host:port; null when its name is its own (a rig named by its address).
 	 */
 	readonly tag: string | null;
-	/** What `/` matches: name, URL and pool (the last one known, even while the rig is down), lower case. */
+	/** The miner's worker id, shown beside the name (never instead), once known and where it is not the name; else null. */
+	readonly worker: string | null;
+	/** What `/` matches: name, worker id, URL and pool (the last one known, even while the rig is down), lower case. */
 	readonly search: string;
 	/** "live", "down 4m", "stale 12s", "paused", "no pool" ("no upstream" for a proxy), "error", "connecting". */
 	readonly state: string;
@@ -205,13 +207,18 @@ export function fleetRow(
 	const where = hostPort(state.url);
 	const kind = rigKind(state, told);
 	const proxy = shown ? snapshot.proxy : null;
+	// The last one known, kept while the rig is down: it is who the rig is, not a value of the moment.
+	const worker = workerBeside(state.name, state.snapshot?.workerId);
 	return {
 		index,
 		name: state.name,
 		where,
 		tag,
+		worker,
 		// A proxy's pool is its upstreams': "proxy" finds the proxies.
-		search: [state.name, state.url, kind === 'proxy' ? 'proxy' : (state.snapshot?.connection.pool ?? '')].join(' ').toLowerCase(),
+		search: [state.name, worker ?? '', state.url, kind === 'proxy' ? 'proxy' : (state.snapshot?.connection.pool ?? '')]
+			.join(' ')
+			.toLowerCase(),
 		state: stateText(badge, state, now, kind),
 		word: badge.word,
 		tone: badge.tone,

@@ -88,6 +88,7 @@ function sameRow(a: FleetRow, b: FleetRow): boolean {
 		a.name === b.name &&
 		a.where === b.where &&
 		a.tag === b.tag &&
+		a.worker === b.worker &&
 		a.state === b.state &&
 		a.tone === b.tone &&
 		a.outdated === b.outdated &&

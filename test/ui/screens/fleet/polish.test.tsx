@@ -68,14 +68,17 @@ describe('the fleet on a fresh start', () => {
 		expect(linesOf(terminal.frame())[2]).toMatch(/^▸ rig-01 /);
 		await terminal.press('s', 'state▼');
 		// The first three answer: live sorts after connecting (trouble first).
-		for (const store of list.slice(0, 3)) store.set({status: 'live', snapshot: makeSnapshot(), lastSuccessAt: NOW - 2000});
+		// Each answers with its own worker id, its name (none is shown beside it).
+		const answer = (store: TestStore) =>
+			({status: 'live', snapshot: makeSnapshot({workerId: store.getState().name}), lastSuccessAt: NOW - 2000}) as const;
+		for (const store of list.slice(0, 3)) store.set(answer(store));
 		await terminal.waitFor(/3 live/);
 		const lines = linesOf(terminal.frame());
 		expect(lines[0]).toMatch(/rigs 1–\d+ of 29/);
 		expect(lines[2]).toMatch(/^▸ rig-04 /);
 		// A key that moves the selection chooses a rig: it is followed from then on.
 		await terminal.press(KEYS.down, /▸ rig-05/);
-		list[4]!.set({status: 'live', snapshot: makeSnapshot(), lastSuccessAt: NOW - 2000});
+		list[4]!.set(answer(list[4]!));
 		await terminal.waitFor(/4 live/);
 		expect(terminal.frame()).toMatch(/▸ rig-05 +live/);
 	});

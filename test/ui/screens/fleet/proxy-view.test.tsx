@@ -14,7 +14,7 @@ afterEach(async () => {
 
 /**
  * Two simulated miners and one simulated xmrig-proxy with five workers, watched as the CLI watches them on the fleet:
- * summaries only (no per-thread document, a proxy's /1/workers, is asked for).
+ * summaries only (no per-thread document, a proxy's /1/workers, is asked for). A rigs file names each by its worker id.
  */
 async function mixedFleet(): Promise<SimFleet<Simulator | ProxySimulator>> {
 	fleet = await startSimFleet(
@@ -25,6 +25,7 @@ async function mixedFleet(): Promise<SimFleet<Simulator | ProxySimulator>> {
 		],
 		250,
 		() => false,
+		['rig-a', 'rig-b', 'the-proxy'],
 	);
 	fleet.start();
 	return fleet;

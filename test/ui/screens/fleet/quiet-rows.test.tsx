@@ -103,5 +103,6 @@ test('a fleet of 10 where one rig changed: only that row is drawn again', async 
 	const next = rowsNow();
 	rerender(table(next.rows, next.totals));
 	expect(renders).toEqual([1, 1, 1, 2, 1, 1, 1, 1, 1, 1]);
-	expect(lastFrame()).toMatch(/rig-3 +PAUSED/);
+	// Named as the rigs file would name it, the worker id beside the name.
+	expect(lastFrame()).toMatch(/rig-3 \(realpeer-v6\) +PAUSED/);
 });

@@ -123,7 +123,7 @@ describe('fleet rows and totals', () => {
 	});
 
 	test('the rig column cuts an address at its start and keeps a tag whole; its want is the longest label', () => {
-		const row = (name: string, where: string, tag: string | null) => ({name, where, tag});
+		const row = (name: string, where: string, tag: string | null, worker: string | null = null) => ({name, where, tag, worker});
 		expect(fitRigLabel(row('192.168.100.201:18081', '192.168.100.201:18081', null), 12)).toBe('…0.201:18081');
 		expect(fitRigLabel(row('garage-ryzen-9', '10.0.0.5:18081', ':18081'), 21)).toBe('garage-ryzen-9 :18081');
 		expect(fitRigLabel(row('garage-ryzen-9', '10.0.0.5:18081', ':18081'), 15)).toBe('garage-… :18081');
@@ -132,7 +132,29 @@ describe('fleet rows and totals', () => {
 		expect(fitRigLabel(row('garage-ryzen-9', '10.0.0.5:18081', null), 10)).toBe('garage-ryzen-9');
 		expect(rigLabel(row('attic', '127.0.0.1:18082', ':18082'))).toBe('attic :18082');
 		const rows = [fleetRow(makeState({name: 'a-rather-long-rig-name'}), 0, NOW), fleetRow(makeState({name: 'b'}), 1, NOW)];
-		expect(fleetWants(rows)).toEqual({rig: 22, pool: 'pool.example.org:443'.length, shares: 11});
+		// The worker id beside the name counts: "a-rather-long-rig-name (rig-01)".
+		expect(rows[0]?.worker).toBe('rig-01');
+		expect(fleetWants(rows)).toEqual({rig: 'a-rather-long-rig-name (rig-01)'.length, pool: 'pool.example.org:443'.length, shares: 11});
+	});
+
+	test('the worker id goes beside the name, never instead, and gives way to it where narrow', () => {
+		const row = (name: string, where: string, tag: string | null, worker: string | null) => ({name, where, tag, worker});
+		const address = row('127.0.0.1:18081', '127.0.0.1:18081', null, 'rig-01');
+		expect(fitRigLabel(address, 40)).toBe('127.0.0.1:18081 (rig-01)');
+		expect(fitRigLabel(address, 22)).toBe('127.0.0.1:18081 (rig…)');
+		// Under 3 cells of it: the name alone, whole.
+		expect(fitRigLabel(address, 20)).toBe('127.0.0.1:18081');
+		expect(fitRigLabel(address, 12)).toBe('…0.0.1:18081');
+		// Wide characters are measured in cells: 矿机-🚀 is 7 of them.
+		expect(fitRigLabel(row('127.0.0.1:18081', '127.0.0.1:18081', null, '矿机-🚀'), 25)).toBe('127.0.0.1:18081 (矿机-🚀)');
+		expect(fitRigLabel(row('127.0.0.1:18081', '127.0.0.1:18081', null, '矿机-🚀'), 23)).toBe('127.0.0.1:18081 (矿机…)');
+		expect(fitRigLabel(row('attic', '127.0.0.1:18082', ':18082', 'w-1'), 40)).toBe('attic :18082 (w-1)');
+		// The row: named by its address without a rigs file, its worker id beside it; none beside a name that is it.
+		const state = makeState({name: '127.0.0.1:18081', url: 'http://127.0.0.1:18081'});
+		expect(fitRigLabel(fleetRow(state, 0, NOW), 40)).toBe('127.0.0.1:18081 (rig-01)');
+		expect(fleetRow(makeState({name: 'rig-01'}), 0, NOW).worker).toBeNull();
+		// "/" finds a rig by its worker id.
+		expect(fleetRow(state, 0, NOW).search).toContain('rig-01');
 	});
 
 	test('cell formats', () => {

@@ -140,7 +140,13 @@ describe('the fleet offers what the app gives it now', () => {
 
 describe("the fleet's clock", () => {
 	test("is the App's: a rig down since four minutes before the App's now reads down 4m", async () => {
-		const down = makeState({name: 'rig-02', status: 'down', failingSince: NOW - 4 * 60_000, error: refused()});
+		const down = makeState({
+			name: 'rig-02',
+			snapshot: makeSnapshot({workerId: 'rig-02'}),
+			status: 'down',
+			failingSince: NOW - 4 * 60_000,
+			error: refused(),
+		});
 		const terminal = await renderTerminal(<Fleet fleet={fleetOf([states(1)[0]!, down])} />);
 		await terminal.waitFor(/rig-02 +down 4m/);
 	});

@@ -35,7 +35,15 @@ function ConfigSlot({target, onBack}: {readonly target: ConfigTarget; readonly o
 describe('the fleet view', () => {
 	test('one row per rig with state, windows, shares and a total of the rigs that answered', async () => {
 		const miners = rigs(3);
-		const down = createStore(makeState({name: 'rig-03', status: 'down', failingSince: NOW - 4 * 60_000, error: refused()}));
+		const down = createStore(
+			makeState({
+				name: 'rig-03',
+				snapshot: makeSnapshot({workerId: 'rig-03'}),
+				status: 'down',
+				failingSince: NOW - 4 * 60_000,
+				error: refused(),
+			}),
+		);
 		miners[2] = {store: down};
 		const terminal = await renderTerminal(<App miners={miners} onQuit={() => {}} now={NOW} color={false} />, {columns: 80, rows: 24});
 		const lines = linesOf(terminal.frame());
@@ -216,15 +224,20 @@ describe('the fleet against real simulated miners', () => {
 			rows: 24,
 		});
 		await terminal.waitFor(/● 3 live/);
-		for (const name of ['six-rig', 'five-rig', 'two-rig']) expect(terminal.frame()).toMatch(new RegExp(`${name} +live +[\\d.]+ k?H/s`));
+		// Without a rigs file each rig is named by its address, its worker id beside it.
+		const [six, five, two] = fleet.sims.map(
+			(sim, index) => `${new URL(sim.url).host.replaceAll('.', '\\.')} \\(${['six-rig', 'five-rig', 'two-rig'][index]}\\)`,
+		);
+		if (six === undefined || five === undefined || two === undefined) throw new Error('three simulators');
+		for (const cell of [six, five, two]) expect(terminal.frame()).toMatch(new RegExp(`${cell} +live +[\\d.]+ k?H/s`));
 
 		await fleet.sims[2]!.stop();
-		await vi.waitFor(() => expect(terminal.frame()).toMatch(/!two-rig +down/), {timeout: 5000, interval: 20});
+		await vi.waitFor(() => expect(terminal.frame()).toMatch(new RegExp(`!${two} +down`)), {timeout: 5000, interval: 20});
 		let frame = terminal.frame();
 		expect(frame).toMatch(/● 2 live · 1 down/);
-		expect(frame).toMatch(/two-rig +down \S+ +— +— +—/);
+		expect(frame).toMatch(new RegExp(`${two} +down \\S+ +— +— +—`));
 		expect(frame).toMatch(/total +2\/3 up/);
-		expect(frame).toContain('two-rig down: connection refused');
+		expect(frame).toContain(`${new URL(fleet.sims[2]!.url).host} down: connection refused`);
 
 		// The total is the two live rigs' sum, and the live rows keep moving. Share counts are exact
 		// ("1 204/1 207") while they fit the column, else three digits ("17.9K/18K"): compare within that.
@@ -237,7 +250,7 @@ describe('the fleet against real simulated miners', () => {
 		const before = sixRow();
 		await vi.waitFor(() => expect(sixRow()).not.toBe(before), {timeout: 6000, interval: 20});
 		frame = terminal.frame();
-		const live = sharesOf(frame, 'six-rig') + sharesOf(frame, 'five-rig');
+		const live = sharesOf(frame, six) + sharesOf(frame, five);
 		expect(sharesOf(frame, 'total')).toBeGreaterThan(0);
 		expect(Math.abs(sharesOf(frame, 'total') - live)).toBeLessThanOrEqual(live * 0.01);
 	});

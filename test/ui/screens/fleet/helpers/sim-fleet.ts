@@ -15,16 +15,24 @@ export type SimFleet<S = Simulator> = {
 };
 
 /** Miners alone; with a simulated xmrig-proxy (kind: 'proxy') among them, its simulator is a ProxySimulator. */
-export async function startSimFleet(rigs: readonly SimOptions[], intervalMs?: number, perThread?: () => boolean): Promise<SimFleet>;
+export async function startSimFleet(
+	rigs: readonly SimOptions[],
+	intervalMs?: number,
+	perThread?: () => boolean,
+	names?: readonly (string | undefined)[],
+): Promise<SimFleet>;
 export async function startSimFleet(
 	rigs: readonly (SimOptions | ProxySimOptions)[],
 	intervalMs?: number,
 	perThread?: () => boolean,
+	names?: readonly (string | undefined)[],
 ): Promise<SimFleet<Simulator | ProxySimulator>>;
+/** `names`: what a rigs file names each rig (none: each is named by its host:port, as without one). */
 export async function startSimFleet(
 	rigs: readonly (SimOptions | ProxySimOptions)[],
 	intervalMs = 250,
 	perThread?: () => boolean,
+	names: readonly (string | undefined)[] = [],
 ): Promise<SimFleet<Simulator | ProxySimulator>> {
 	const sims = await Promise.all(
 		rigs.map(async (options) =>
@@ -32,7 +40,7 @@ export async function startSimFleet(
 		),
 	);
 	const limiter = createLimiter(4);
-	const miners = sims.map((sim) => watchMiner({url: sim.url, token: null}, intervalMs, limiter, perThread));
+	const miners = sims.map((sim, index) => watchMiner({url: sim.url, token: null, name: names[index]}, intervalMs, limiter, perThread));
 	return {
 		sims,
 		miners,
