@@ -1,8 +1,8 @@
 import {DEFAULT_INTERVAL_MS} from '../monitor/poll-interval.js';
-import leven from 'leven';
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {looksLikeUrl, normalizeMinerUrl, TargetError} from '../miner/target.js';
 import {UsageError} from '../errors.js';
+import {closestCommand} from '../command-words.js';
 import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
 import {DEFAULT_WORKER_METRICS_LIMIT} from '../exporter/worker-metrics.js';
 import {parseDuration} from '../duration.js';
@@ -89,25 +89,6 @@ export function colorEnabled(env: Readonly<Record<string, string | undefined>>, 
 	if (!flag) return false;
 	const noColor = env['NO_COLOR'];
 	return noColor === undefined || noColor === '';
-}
-
-/** rigtop's commands, the first word after `rigtop`. */
-const COMMANDS = ['history', 'config', 'exporter', 'pause', 'resume'] as const;
-
-/**
- * The command a word that is no address is a typo of (`histroy` → history), or null. A word with a dot, a colon
- * or a slash is meant as an address, and keeps the message about what it lacks.
- */
-export function closestCommand(word: string): string | null {
-	if (/[.:/[\]]/.test(word)) return null;
-	const typed = word.toLowerCase();
-	let best: {command: string; distance: number} | null = null;
-	for (const command of COMMANDS) {
-		const distance = leven(typed, command);
-		if (distance <= 2 && (best === null || distance < best.distance)) best = {command, distance};
-	}
-
-	return best?.command ?? null;
 }
 
 /** Each command's plan, by the command's name: what cli.tsx's table hands the command module of that name. */

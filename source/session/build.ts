@@ -5,7 +5,7 @@ import {formatNoneFound} from '../discovery/where.js';
 import {NothingToWatchError, UsageError} from '../errors.js';
 import {borrowedTokenOf} from '../discovery/borrowed-token.js';
 import {isMinerAddress} from '../miner/target.js';
-import {closestCommand} from '../cli/options.js';
+import {closestCommand} from '../command-words.js';
 import {createCleartextTokenWarner} from '../discovery/token-warning.js';
 import {readRigsFile, readRigToken, type RigEntry} from './rigs-file.js';
 import type {Session, SessionTarget} from './session.js';

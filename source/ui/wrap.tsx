@@ -7,7 +7,7 @@ import {Text, Transform, type TextProps} from 'ink';
 import wrapAnsi from 'wrap-ansi';
 import {CUT_MARK, cutText, textWidth} from './cells.js';
 
-export {cutText, padText, textWidth} from './cells.js';
+export {cutText, textWidth} from './cells.js';
 
 /** The lines `text` takes in `width` columns (at least 1). */
 export function wrapLines(text: string, width: number): readonly string[] {

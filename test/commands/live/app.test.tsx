@@ -57,10 +57,13 @@ describe('the config view', () => {
 		// The config API needs a token and restricted mode off.
 		const sim = own(await startSimulator({dialect: '6', warm: true, token: 'config-token', restricted: false}));
 		const session = own(createSession([{url: sim.url, token: 'config-token', name: 'solo'}], 2000));
+		session.start();
+		await session.firstPolls(5000);
 		const live = own(startLive(session, plan, [], () => {}));
 		const reads = () => sim!.requests.filter((request) => request.path === '/1/config').length;
 		const terminal = await renderTerminal(live.element, {columns: 100, rows: 24});
-		await terminal.waitFor('solo');
+		// c is offered once the miner has answered (not while connecting: issue 35's polish).
+		await terminal.waitFor(/solo[\s\S]*● live/);
 		expect(reads()).toBe(0);
 		await terminal.press('c', '▸ cpu');
 		expect(reads()).toBe(1);

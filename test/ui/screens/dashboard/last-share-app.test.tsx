@@ -30,8 +30,8 @@ function twoRigs(): Monitor[] {
 	}));
 	const steady = scriptedRead(() => ({result: makeSnapshot({workerId: 'rig-02', id: 'bbbbbbbbbbbbbbbb', results: {good: 50}})}));
 	const made = [
-		new Monitor({read: rising.read, url: 'http://127.0.0.1:18503', intervalMs: 250, random: () => 0}),
-		new Monitor({read: steady.read, url: 'http://127.0.0.1:18504', intervalMs: 250, random: () => 0}),
+		new Monitor({read: rising.read, url: 'http://127.0.0.1:18503', name: 'rig-01', intervalMs: 250, random: () => 0}),
+		new Monitor({read: steady.read, url: 'http://127.0.0.1:18504', name: 'rig-02', intervalMs: 250, random: () => 0}),
 	];
 	monitors.push(...made);
 	for (const monitor of made) monitor.start();

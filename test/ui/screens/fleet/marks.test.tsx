@@ -160,7 +160,7 @@ describe('the fleet marks rigs and pauses them as one batch', () => {
 		watched = withProxy;
 		withProxy[4]!.monitor.start();
 		const terminal = await renderTerminal(app(withProxy), {columns: 120, rows: 24});
-		await terminal.waitFor(/proxy-a +live/);
+		await terminal.waitFor(/proxy-a \(sim-proxy\) +live/);
 		await terminal.waitFor(/rig-03 +live/);
 		// Only the proxy marked: p says why there is nothing to pause, in the footer's place, and asks nothing.
 		await terminal.press('G ', '1 marked');
