@@ -58,7 +58,8 @@ describe('the chart after a pause', () => {
 			for (const span of ['10 min', '1 h']) {
 				if (span === '1 h') await terminal.send('2');
 				const screen = await terminal.waitFor(
-					(text) => text.includes(`dip-rig · last ${span}`) && /min [\d.]+ avg/.test(text) && readChart(text).labels.length > 1,
+					(text) =>
+						text.includes(`${new URL(sim.url).host} · last ${span}`) && /min [\d.]+ avg/.test(text) && readChart(text).labels.length > 1,
 					10_000,
 				);
 				const chart = readChart(screen);

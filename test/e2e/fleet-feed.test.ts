@@ -34,19 +34,24 @@ describe('the fleet’s events pane', () => {
 			await Promise.all(sims.map(async (sim) => sim.stop()));
 		});
 		const [one, two] = sims as [Simulator, Simulator];
+		// Each rig is named by its address, its worker id beside it (the fleet's row) and the address alone in the events.
+		const nameOf = (sim: Simulator) => new URL(sim.url).host.replaceAll('.', '\\.');
 		const env = {XDG_STATE_HOME: path.join(dir, 'state'), RIGTOP_TOKEN: TOKEN};
 		const terminal = await TmuxTerminal.start(['node', CLI, one.url, two.url, '--interval', '0.5'], {cols: 120, rows: 30, env});
 		cleanups.push(async () => terminal.kill());
-		await terminal.waitFor((screen) => /feed-one +live/.test(screen) && /feed-two +live/.test(screen), 15_000);
+		await terminal.waitFor((screen) => /\(feed-one\) +live/.test(screen) && /\(feed-two\) +live/.test(screen), 15_000);
 
 		const set = await runCli(['config', 'set', 'colors=false', one.url], {env});
 		expect(set.code).toBe(0);
-		const changed = await terminal.waitFor(/feed-one +config apply: applied 1 change: colors: true → false/, 10_000);
+		const changed = await terminal.waitFor(new RegExp(`${nameOf(one)} +config apply: applied 1 change: colors: true → false`), 10_000);
 		expect(changed.match(/config apply: applied 1 change/g)).toHaveLength(1);
 
 		const paused = await runCli(['pause', two.url], {env});
 		expect(paused.code).toBe(0);
-		const both = await terminal.waitFor(/feed-two +batch pause \(rigtop pid \d+ on [^,]+, 1 rig\): applied: paused \(read back\)/, 10_000);
+		const both = await terminal.waitFor(
+			new RegExp(`${nameOf(two)} +batch pause \\(rigtop pid \\d+ on [^,]+, 1 rig\\): applied: paused \\(read back\\)`),
+			10_000,
+		);
 		expect(both.match(/batch pause/g)).toHaveLength(1);
 		expect(both).toMatch(/config apply: applied 1 change/);
 		expect(both).not.toContain(TOKEN);

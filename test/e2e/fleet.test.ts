@@ -85,26 +85,26 @@ describe('the fleet view in a real terminal', () => {
 });
 
 describe('the fleet at full width: names, sort, filter, poll all, the last hour, warnings under their rig', () => {
-	it('200 columns show names and pools whole and the last-hour column; twins by port; s sorts with the cursor on its rig; / filters; R polls now; a rig file warning is that rig’s', async () => {
+	it('200 columns show names and pools whole and the last-hour column; one worker id on two rigs told apart by their names; s sorts with the cursor on its rig; / filters; R polls now; a rig file warning is that rig’s', async () => {
 		const simulators = await scene.simulate([
 			{dialect: '6', warm: true, workerId: 'garage-ryzen-9-5950x-left', seed: 31},
 			{dialect: '5', warm: true, workerId: 'twin', seed: 32, token: 'e2e-fleet-token'},
 			{dialect: '2', warm: true, workerId: 'twin', seed: 33},
 		]);
 		const [garage, twinA, twinB] = simulators;
-		const portOf = (sim: Simulator | undefined) => new URL(sim!.url).port;
 		// The second rig's token file can be read by others: a warning about that rig alone.
 		const token = path.join(scene.dir, 'twin.token');
 		await writeFile(token, 'e2e-fleet-token\n');
 		await chmod(token, 0o644);
 		const rigs = path.join(scene.dir, 'rigs.json');
-		// The rigs file names them (as their worker ids): two rigs it names alike, "twin", are told apart by their ports.
+		// The rigs file names them: two rigs of one worker id, "twin", are told apart by their names, the worker id beside
+		// (a rigs file that names two rigs alike is refused: test/session/rigs-file.test.ts).
 		await writeFile(
 			rigs,
 			JSON.stringify([
 				{name: 'garage-ryzen-9-5950x-left', url: garage!.url},
-				{name: 'twin', url: twinA!.url, tokenFile: 'twin.token'},
-				{name: 'twin', url: twinB!.url},
+				{name: 'twin-a', url: twinA!.url, tokenFile: 'twin.token'},
+				{name: 'twin-b', url: twinB!.url},
 			]),
 		);
 		// A long interval: only R can make the rows notice a stopped rig within seconds.
@@ -118,12 +118,12 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		// The session's order is the first one, and the rig column says so.
 		expect(lines[1]).toMatch(/^ {2}rig listed▲ +state +10s +60s +15m +last hour +shares/);
 		expect(rowOf(first, 'garage-ryzen-9-5950x-left')).toMatch(/^▸ garage-ryzen-9-5950x-left +live .* pool\.example\.org:443 /);
-		expect(rowOf(first, `twin :${portOf(twinA)}`)).toMatch(/live/);
-		expect(rowOf(first, `twin :${portOf(twinB)}`)).toMatch(/live/);
+		expect(rowOf(first, 'twin-a (twin)')).toMatch(/live/);
+		expect(rowOf(first, 'twin-b (twin)')).toMatch(/live/);
 		// The token file warning is under that rig in the events, and under no other.
 		const warning = first.split('\n').filter((line) => line.includes('can be read by other users'));
 		expect(warning).toHaveLength(1);
-		expect(warning[0]).toMatch(new RegExp(`^ \\d\\d:\\d\\d twin :${portOf(twinA)} rig twin: tokenFile`));
+		expect(warning[0]).toMatch(/^ \d\d:\d\d twin-a rig twin-a: tokenFile/);
 
 		// Sort by 10 s: the 2.x rig (about 860 H/s) rises above the 6.x one (about 5 kH/s); the cursor, once garage is
 		// chosen (Home), stays on it.
@@ -133,7 +133,7 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		await terminal.send('s', true);
 		const sorted = await terminal.waitFor('by 10s, lowest first', 3000);
 		const order = sorted.split('\n').slice(2, 5);
-		expect(order[0]).toContain(`twin :${portOf(twinB)}`);
+		expect(order[0]).toContain('twin-b (twin)');
 		expect(order.find((line) => line.startsWith('▸'))).toContain('garage-ryzen-9-5950x-left');
 
 		await terminal.send('/twin', true);
@@ -151,12 +151,15 @@ describe('the fleet at full width: names, sort, filter, poll all, the last hour,
 		await twinB!.stop();
 		const stoppedAt = Date.now();
 		await terminal.send('R', true);
-		await terminal.waitFor((screen) => new RegExp(`twin :${portOf(twinB)} +(stale|down)`).test(screen), 5000);
+		await terminal.waitFor((screen) => /twin-b \(twin\) +(stale|down)/.test(screen), 5000);
 		expect(Date.now() - stoppedAt).toBeLessThan(10_000);
 
-		// At 80 columns everything fits: no line wider than the terminal, the names cut, the twins still apart.
+		// At 80 columns everything fits: no line wider than the terminal, the names cut, the two still apart.
 		await terminal.resize(80, 24);
-		const narrow = await terminal.waitFor((screen) => !screen.includes('last hour') && /twin :\d+/.test(screen), 3000);
+		const narrow = await terminal.waitFor(
+			(screen) => !screen.includes('last hour') && /twin-a/.test(screen) && /twin-b/.test(screen),
+			3000,
+		);
 		for (const line of narrow.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
 		await terminal.send('q', true);
 		await terminal.waitFor('[exit 0]', 5000);

@@ -54,18 +54,18 @@ describe('Esc then a key, in one read', () => {
 
 			// The chart: Esc goes back to the dashboard, c opens the config view.
 			await terminal.send('g', true);
-			await terminal.waitFor('esc-rig · last', 3000);
+			await terminal.waitFor(`${new URL(sim.url).host} · last`, 3000);
 			await terminal.send(`${ESC}c`, true);
 			const config = await terminal.waitFor(CONFIG, 3000);
-			expect(config).not.toContain('esc-rig · last');
+			expect(config).not.toContain(`${new URL(sim.url).host} · last`);
 			await terminal.send('q', true);
 			await terminal.waitFor(DASHBOARD, 3000);
 
 			// The events: Esc goes back to the dashboard, g opens the chart.
 			await terminal.send('e', true);
-			await terminal.waitFor('esc-rig · events', 3000);
+			await terminal.waitFor(`${new URL(sim.url).host} (esc-rig) · events`, 3000);
 			await terminal.send(`${ESC}g`, true);
-			await terminal.waitFor('esc-rig · last', 3000);
+			await terminal.waitFor(`${new URL(sim.url).host} · last`, 3000);
 			// Esc then an arrow in one read: back to the dashboard, the arrow scrolls its threads; rigtop still runs.
 			await terminal.send(`${ESC}${ESC}[B`, true);
 			await terminal.waitFor(DASHBOARD, 3000);
