@@ -130,13 +130,21 @@ export function formatAgo(at: number | null, now: number): string {
 }
 
 /**
- * A miner's last accepted share (monitor/last-share.ts): "12s ago" when a poll saw it, "at least 4m 03s ago" when
- * none came since then, "—" when unknown (or no time has passed since it was first bounded).
+ * A miner's last accepted share (monitor/last-share.ts): "12s ago" when a poll saw it, "at least 4m ago" when none
+ * came since then, "—" when unknown (or no time has passed since it was first bounded). A bound is no time to the
+ * second: past 10 s it is said rounded down (still a bound) to tens of seconds, then whole minutes, so an idle or
+ * paused rig's dashboard redraws for it once in 10 s, then once a minute, not every second (`npm run bench`'s steady
+ * figure at -i 2).
  */
 export function formatLastAccepted(lastShare: {readonly at: number; readonly atLeast: boolean} | null, now: number): string {
 	if (lastShare === null) return DASH;
 	if (!lastShare.atLeast) return formatAgo(lastShare.at, now);
-	return now - lastShare.at < 1000 ? DASH : `at least ${formatAgo(lastShare.at, now)}`;
+	const seconds = (now - lastShare.at) / 1000;
+	if (seconds < 1) return DASH;
+	if (seconds < 10) return `at least ${Math.floor(seconds)}s ago`;
+	if (seconds < 60) return `at least ${Math.floor(seconds / 10) * 10}s ago`;
+	if (seconds < 3600) return `at least ${Math.floor(seconds / 60)}m ago`;
+	return `at least ${formatAgo(lastShare.at, now)}`;
 }
 
 /** Local wall-clock time of an epoch-ms instant, 24 h: "09:02". */

@@ -20,6 +20,7 @@ import {
 	rateDecimals,
 	formatDurationShort,
 	formatSeconds,
+	formatLastAccepted,
 } from '../source/format.js';
 
 describe('formatHashrate', () => {
@@ -187,5 +188,30 @@ describe('dates where a time alone is ambiguous', () => {
 		expect(span(new Date(2026, 2, 12, 8), new Date(2026, 2, 12, 9))).toBe('Mar 12 08:00–09:00');
 		expect(span(new Date(2026, 2, 13), new Date(2026, 2, 14))).toBe('Mar 13 00:00–Mar 14 00:00');
 		expect(span(new Date(2026, 2, 7, 12), new Date(2026, 2, 14, 12))).toBe('Mar 7 12:00–Mar 14 12:00');
+	});
+});
+
+describe('the last share', () => {
+	const NOW = 1_700_000_000_000;
+	test('a time a poll saw is said to the second; a bound in tens of seconds, then minutes, rounded down', () => {
+		expect(formatLastAccepted(null, NOW)).toBe(DASH);
+		expect(formatLastAccepted({at: NOW - 12_000, atLeast: false}, NOW)).toBe('12s ago');
+		expect(formatLastAccepted({at: NOW - 500, atLeast: true}, NOW)).toBe(DASH);
+		expect(formatLastAccepted({at: NOW - 7_900, atLeast: true}, NOW)).toBe('at least 7s ago');
+		expect(formatLastAccepted({at: NOW - 37_000, atLeast: true}, NOW)).toBe('at least 30s ago');
+		expect(formatLastAccepted({at: NOW - 243_000, atLeast: true}, NOW)).toBe('at least 4m ago');
+		expect(formatLastAccepted({at: NOW - 7_500_000, atLeast: true}, NOW)).toBe('at least 2h 05m ago');
+	});
+
+	test('a bound past 10 s changes its words at most once in 10 s, then once a minute: the dashboard redraws no more for it', () => {
+		fc.assert(
+			fc.property(fc.integer({min: 10_000, max: 3_599_000}), (age) => {
+				const words = (delta: number) => formatLastAccepted({at: NOW - age, atLeast: true}, NOW + delta);
+				const step = age < 60_000 ? 10_000 : 60_000;
+				// Within the same step of the bound, the words stay.
+				const intoStep = age % step;
+				return words(step - intoStep - 1) === words(0);
+			}),
+		);
 	});
 });
