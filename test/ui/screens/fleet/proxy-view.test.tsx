@@ -99,6 +99,10 @@ describe('the fleet with an xmrig-proxy beside two miners', () => {
 			rows: 30,
 		});
 		await terminal.waitFor(/the-proxy +live +proxy, 5 workers/);
+		// Both miners answered too: a rig not yet polled has no rate, and goes last under a value sort.
+		await vi.waitFor(() => {
+			for (const rig of [/rig-a/, /rig-b/]) expect(line(terminal.frame(), rig)).toMatch(/ live +miner +[\d.]+ k?H\/s/);
+		});
 		// s: by state, s: by 10s (a proxy by its 1 min rate: the highest here, last).
 		await terminal.press('ss', /10s▲/);
 		const order = linesOf(terminal.frame())
