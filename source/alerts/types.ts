@@ -1,4 +1,5 @@
 import type {Severity} from '../monitor/types.js';
+import {jsonText} from '../text/json-out.js';
 
 /**
  * What rigtop alerts on: trouble with a rig (rung with --bell, handed to --on-alert) and the
@@ -78,7 +79,7 @@ export function isTrouble(alert: Pick<Alert, 'severity'>): boolean {
 
 /** The alert as the JSON document given to --on-alert on its standard input. */
 export function alertJson(alert: Alert): string {
-	return JSON.stringify({
+	return jsonText({
 		type: 'rigtop-alert',
 		kind: alert.kind,
 		severity: alert.severity,

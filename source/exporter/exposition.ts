@@ -1,3 +1,4 @@
+import {escapeUnsafe, unicodeEscape} from '../text/escape.js';
 import type {Family} from './families.js';
 
 /**
@@ -21,9 +22,16 @@ export const CONTENT_TYPES: Readonly<Record<Format, string>> = {
 	openmetrics: 'application/openmetrics-text; version=1.0.0; charset=utf-8',
 };
 
-/** A label value as both formats want it: backslash, double quote and line feed escaped. */
+/**
+ * A label value as both formats want it: backslash, double quote and line feed escaped. The formats have no other
+ * escape, so any other control character (C0, DEL, C1, bidi, stray invisibles: text/escape.ts), which the readers
+ * removed where a miner's text entered, is written as the visible text `\u001b` (`\\u001b`): no scrape holds a
+ * control byte. Printable ASCII, nearly every value, is looked at once.
+ */
 export function escapeLabelValue(value: string): string {
-	return /[\\"\n]/.test(value) ? value.replaceAll(/[\\"\n]/g, (char) => (char === '\n' ? '\\n' : `\\${char}`)) : value;
+	if (/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(value)) return value;
+	const escaped = value.replaceAll(/[\\"\n]/g, (char) => (char === '\n' ? '\\n' : `\\${char}`));
+	return escapeUnsafe(escaped, (char) => unicodeEscape(char).replaceAll('\\', '\\\\'));
 }
 
 /** HELP text: backslash and line feed escaped. */

@@ -1,5 +1,7 @@
 import process from 'node:process';
 import {UsageError} from '../errors.js';
+import {escapeUnsafe} from '../text/escape.js';
+import {jsonText} from '../text/json-out.js';
 
 /**
  * The exporter's log: one line per event on stderr, each with a time and a level, in logfmt
@@ -37,11 +39,16 @@ export function logSettings(format: string | undefined, level: string | undefine
 	return {format: pick(format, LOG_FORMATS, 'logfmt', '--log.format'), level: pick(level, LOG_LEVELS, 'info', '--log.level')};
 }
 
-/** A logfmt value: bare when it can be, else quoted with `\`, `"` and line breaks escaped. */
+/**
+ * A logfmt value: bare when it is printable ASCII with no `"`, `=` or `\`, else quoted, with `\`, `"`, `\n`, `\r`
+ * and `\t` escaped and every other control character (C0, DEL, C1, bidi, U+2028/2029, stray invisibles:
+ * text/escape.ts) written `\u001b` as go-logfmt writes it, so a line holds no terminal control whatever a miner sent.
+ */
 function logfmtValue(value: string | number | boolean): string {
 	const text = String(value);
-	if (text !== '' && !/[\s"=\\]/.test(text) && /^[\x21-\x7e]+$/.test(text)) return text;
-	return `"${text.replaceAll(/[\\"\n\r\t]/g, (char) => ({'\n': '\\n', '\r': '\\r', '\t': '\\t'})[char] ?? `\\${char}`)}"`;
+	if (text !== '' && !/["=\\]/.test(text) && /^[\x21-\x7e]+$/.test(text)) return text;
+	const quoted = text.replaceAll(/[\\"\n\r\t]/g, (char) => ({'\n': '\\n', '\r': '\\r', '\t': '\\t'})[char] ?? `\\${char}`);
+	return `"${escapeUnsafe(quoted)}"`;
 }
 
 export function createLogger(options: LoggerOptions): Logger {
@@ -51,7 +58,7 @@ export function createLogger(options: LoggerOptions): Logger {
 		if (LOG_LEVELS.indexOf(level) < lowest) return;
 		const ts = now().toISOString();
 		if (options.format === 'json') {
-			options.write(`${JSON.stringify({ts, level, msg: message, ...fields})}\n`);
+			options.write(`${jsonText({ts, level, msg: message, ...fields})}\n`);
 			return;
 		}
 

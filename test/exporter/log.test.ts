@@ -28,6 +28,25 @@ describe('the exporter log', () => {
 		expect(JSON.parse(lines[0]!)).toEqual({ts: at.toISOString(), level: 'error', msg: 'cannot listen on 127.0.0.1:9189', miner: 'rig-01'});
 	});
 
+	it("writes no control character raw in either format: a miner's ESC, BEL, C1 CSI and bidi override are escapes", () => {
+		const hostile = 'v6\u001b]0;PWN\u0007\u009b31m\u202Egnp.exe\u2028\u007f\u200b';
+		const logfmt = logged({format: 'logfmt', level: 'info'});
+		logfmt.logger.warn(`restarted as ${hostile}`, {version: hostile, plain: 'rig-01', name: 'rig-01é'});
+		expect(logfmt.lines).toEqual([
+			'ts=2026-11-26T07:00:00.000Z level=warn msg="restarted as v6\\u001b]0;PWN\\u0007\\u009b31m\\u202egnp.exe\\u2028\\u007f\\u200b" ' +
+				'version="v6\\u001b]0;PWN\\u0007\\u009b31m\\u202egnp.exe\\u2028\\u007f\\u200b" plain=rig-01 name="rig-01é"\n',
+		]);
+		const json = logged({format: 'json', level: 'info'});
+		json.logger.warn('restarted', {version: hostile});
+		expect(json.lines[0]).toBe(
+			'{"ts":"2026-11-26T07:00:00.000Z","level":"warn","msg":"restarted","version":"v6\\u001b]0;PWN\\u0007\\u009b31m\\u202egnp.exe\\u2028\\u007f\\u200b"}\n',
+		);
+		expect(JSON.parse(json.lines[0]!)).toMatchObject({version: hostile});
+		for (const line of [...logfmt.lines, ...json.lines])
+			// eslint-disable-next-line no-control-regex
+			expect(line).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2028\u200b]/u);
+	});
+
 	it('leaves out the levels below --log.level', () => {
 		const {logger, lines} = logged({format: 'logfmt', level: 'warn'});
 		logger.debug('a');

@@ -21,6 +21,7 @@ import {whereResult} from '../../session/build.js';
 import type {DiscoveryPlaces, TargetOptions} from '../../session/targets.js';
 import type {Command} from '../command.js';
 import {BATCH_USAGE} from './help.js';
+import {jsonText} from '../../text/json-out.js';
 
 export type BatchPlan = TargetOptions & {
 	/** The words: `pause URL…`, `resume URL…`, `config set PATH=VALUE… URL…`, `config apply PATCH.json URL…`, `config undo URL…`. */
@@ -359,7 +360,7 @@ export async function runBatchCommand(plan: BatchPlan): Promise<number> {
 	}
 
 	if (!plan.dryRun) await keepRecords(results, parsed.what, plan, backupDir, (line) => say(stderr, [`rigtop: ${line}`]));
-	if (plan.json) stdout.write(`${JSON.stringify(batchJson(results, parsed.what, plan.dryRun), null, 2)}\n`);
+	if (plan.json) stdout.write(`${jsonText(batchJson(results, parsed.what, plan.dryRun), 2)}\n`);
 	else say(stdout, reportLines(results));
 	return recapExitCode(recapOf(results));
 }

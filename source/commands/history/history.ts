@@ -22,6 +22,7 @@ import {HistoryStore} from '../../history/store.js';
 import {padText, textWidth} from '../../ui/cells.js';
 import {linkName, type SensorStatName, type SensorStats, type Stat} from '../../history/tiers.js';
 import type {Command} from '../command.js';
+import {jsonText} from '../../text/json-out.js';
 
 export type HistoryCommandOptions = {
 	/** URL arguments and --url values, as typed. */
@@ -92,7 +93,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 		if (options.worker !== undefined && options.list) throw new UsageError('give --list or --worker, not both');
 		if (options.worker !== undefined && options.worker.trim() === '') throw new UsageError("--worker takes a worker's name");
 		if (options.list) {
-			stdout.write(options.json ? `${JSON.stringify(reader.miners().map(minerJson), null, 2)}\n` : listText(reader.miners()));
+			stdout.write(options.json ? `${jsonText(reader.miners().map(minerJson), 2)}\n` : listText(reader.miners()));
 			return 0;
 		}
 
@@ -138,7 +139,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 			limit: 100_000,
 			...(subject.worker === null ? {} : {worker: subject.worker}),
 		});
-		if (options.json) stdout.write(`${JSON.stringify(toJson(subject, from, to, rows, events), null, 2)}\n`);
+		if (options.json) stdout.write(`${jsonText(toJson(subject, from, to, rows, events), 2)}\n`);
 		else if (options.csv) stdout.write(toCsv(subject, rows, events));
 		else {
 			const note = subject.worker === null && workers.length > 0 ? workersNote(workers.map((each) => each.name)) : null;

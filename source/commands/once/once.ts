@@ -4,6 +4,7 @@ import {buildSession} from '../../session/build.js';
 import {withSensors, type Session} from '../../session/session.js';
 import type {Command, RunPlan} from '../command.js';
 import {formatOnceText, proxyJson, type OnceResult} from './report.js';
+import {jsonText} from '../../text/json-out.js';
 
 /** The shortest time --once measures a package's power over (where it can be read at all). */
 export const POWER_WINDOW_MS = 250;
@@ -68,7 +69,7 @@ export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.Writa
 
 	const results = polls.map(({result}) => result);
 	if (plan.json) {
-		out.write(`${JSON.stringify(toJson(results), null, 2)}\n`);
+		out.write(`${jsonText(toJson(results), 2)}\n`);
 	} else {
 		out.write(formatOnceText(results, Date.now()));
 	}
