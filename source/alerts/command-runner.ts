@@ -10,6 +10,7 @@
  */
 import {spawn, type ChildProcess} from 'node:child_process';
 import {formatSeconds} from '../format.js';
+import {cleanText} from '../text/clean.js';
 import {alertJson, type Alert} from './types.js';
 
 export type AlertCommandOptions = {
@@ -195,7 +196,5 @@ function reasonOf(error: unknown): string {
 }
 
 function firstLine(text: string): string {
-	// eslint-disable-next-line no-control-regex
-	const line = (text.split(/\r?\n/).find((part) => part.trim() !== '') ?? '').replace(/[\u0000-\u001F\u007F]/g, ' ').trim();
-	return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+	return cleanText(text.split(/\r?\n/).find((part) => part.trim() !== '') ?? '', 160);
 }

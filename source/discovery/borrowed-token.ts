@@ -4,7 +4,7 @@
  * given, not borrowed. Reading with it is what the user asked for; a write with it is said first, in one line naming
  * whose it is (the process, the config file), never the token itself.
  */
-import {sanitizeText} from '../miner/json-text.js';
+import {cleanText} from '../text/clean.js';
 import type {Source} from './types.js';
 
 /** Whose token a target borrowed ("the command line of process 4242", "/etc/xmrig.json (the config of process 4242)"), or null when the user gave it or none is sent. */
@@ -14,7 +14,7 @@ export function borrowedTokenOf(target: {
 }): string | null {
 	const source = target.provenance.token;
 	if (target.token === null || source === null) return null;
-	return source.borrowed === true ? sanitizeText(source.detail, 200) : null;
+	return source.borrowed === true ? cleanText(source.detail, 200) : null;
 }
 
 /** The line said before a write with a borrowed token; `rig` names the rig when there are several. */

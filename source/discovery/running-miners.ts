@@ -3,7 +3,7 @@
  * with the config it runs with (command line > config files) and the ports it really listens on,
  * which win whenever the configured port is 0, unknown or not listened on.
  */
-import {sanitizeText} from '../miner/json-text.js';
+import {cleanText} from '../text/clean.js';
 import {connectHost, httpUrl} from './address.js';
 import {describeCommand} from './cmdline.js';
 import {homeDirsFor} from './home-dirs.js';
@@ -80,7 +80,7 @@ export function tokenSourceOf(miner: ScannedMiner): Source | null {
 	if (!config.settings.tokenSet || config.from === null) return null;
 	// The path is another process's command line's: shown on one line, without its control characters.
 	if (config.from.kind === 'file')
-		return {kind: 'config-file', detail: `${sanitizeText(config.from.path, 160)} (the config of process ${process.pid})`, borrowed: true};
+		return {kind: 'config-file', detail: `${cleanText(config.from.path, 160)} (the config of process ${process.pid})`, borrowed: true};
 	return {kind: 'process', detail: `the command line of process ${process.pid}`, borrowed: true};
 }
 

@@ -17,6 +17,7 @@
  * makes them, they are the same.
  */
 import {hostOf} from '../monitor/name.js';
+import {cleanText} from '../text/clean.js';
 import {identify, type IdentityFacts} from './identity.js';
 import type {HistoryStore} from './store.js';
 import {
@@ -173,11 +174,9 @@ const SAME_HAPPENING = `e.t BETWEEN ? - ? AND ? + ? AND e.writer <> ? AND (e.tex
 	AND NOT EXISTS (SELECT 1 FROM event x WHERE x.miner = e.miner AND x.worker IS e.worker
 		AND x.kind IN (SELECT value FROM json_each(?)) AND x.t > min(e.t, ?) AND x.t < max(e.t, ?))`;
 
-/** The text as stored: no secret of the session in it, at most EVENT_TEXT_MAX characters. */
-function cleanText(text: string, secrets: readonly string[]): string {
-	let clean = text;
-	for (const secret of secrets) clean = clean.replaceAll(secret, '***');
-	return clean.length > EVENT_TEXT_MAX ? `${clean.slice(0, EVENT_TEXT_MAX - 1)}…` : clean;
+/** The text as stored: cleaned (source/text/clean.ts), no secret of the session in it, at most EVENT_TEXT_MAX characters. */
+function storedEventText(text: string, secrets: readonly string[]): string {
+	return cleanText(text, EVENT_TEXT_MAX, secrets);
 }
 
 type Slot = {
@@ -245,7 +244,7 @@ export class HistoryWriter {
 
 	/** An event's text as it will be stored (the session's secrets replaced, cut to length). */
 	storedText(text: string): string {
-		return cleanText(text, this.#secrets);
+		return storedEventText(text, this.#secrets);
 	}
 
 	/** The stored miner a session's miner is written as, or null before its first write. */
@@ -579,7 +578,7 @@ export class HistoryWriter {
 		if (worker !== null) {
 			if (!this.#store.hasWorkers) return;
 			// A worker's event: the same dedupe as the proxy's own, among that worker's events.
-			const text = cleanText(event.text, this.#secrets);
+			const text = storedEventText(event.text, this.#secrets);
 			this.#store.run(
 				`INSERT INTO event (miner, t, kind, severity, text, writer, worker)
 				SELECT ?, ?, ?, ?, ?, ?, ?
@@ -605,13 +604,13 @@ export class HistoryWriter {
 				event.t,
 				event.kind,
 				event.severity,
-				cleanText(event.text, this.#secrets),
+				storedEventText(event.text, this.#secrets),
 				this.#writerId,
 			);
 			return;
 		}
 
-		const text = cleanText(event.text, this.#secrets);
+		const text = storedEventText(event.text, this.#secrets);
 		this.#store.run(
 			`INSERT INTO event (miner, t, kind, severity, text, writer)
 			SELECT ?, ?, ?, ?, ?, ?

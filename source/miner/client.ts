@@ -4,7 +4,8 @@ import {MinerError} from './errors.js';
 import {createMinerAgent, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultHeadersTimeoutMs} from './http-pool.js';
 import {Exchange} from './http-exchange.js';
 import {networkError, statusError} from './http-errors.js';
-import {parseJsonText, sanitizeText} from './json-text.js';
+import {parseJsonText} from './json-text.js';
+import {cleanText} from '../text/clean.js';
 import {normalizeMinerUrl, TargetError, type MinerTarget} from './target.js';
 
 /**
@@ -148,7 +149,7 @@ export class MinerClient {
 
 	#rpcErrorText(error: unknown): string | null {
 		if (typeof error === 'string') {
-			return sanitizeText(error, 200, this.#token);
+			return cleanText(error, 200, this.#token);
 		}
 
 		if (typeof error !== 'object' || error === null) {
@@ -158,7 +159,7 @@ export class MinerClient {
 		const {message, code} = error as {message?: unknown; code?: unknown};
 		const text = typeof message === 'string' ? message : 'error';
 		const suffix = typeof code === 'number' && Number.isFinite(code) ? ` (${code})` : '';
-		return sanitizeText(`${text}${suffix}`, 200, this.#token);
+		return cleanText(`${text}${suffix}`, 200, this.#token);
 	}
 
 	/** One request → the body text of a 2xx answer ('' when `wantBody` is false). Throws MinerError. */
@@ -227,7 +228,7 @@ export class MinerClient {
 		try {
 			const value = parseJsonText(body.toString('utf8'));
 			const text = typeof value === 'object' && value !== null && Object.hasOwn(value, 'error') ? (value as {error: unknown}).error : null;
-			return typeof text === 'string' && text.trim() !== '' ? sanitizeText(text, 200, this.#token) : null;
+			return typeof text === 'string' && text.trim() !== '' ? cleanText(text, 200, this.#token) : null;
 		} catch {
 			return null;
 		}

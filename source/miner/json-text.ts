@@ -105,34 +105,3 @@ export function parseJsonText(text: string, what = 'the answer'): unknown {
 		});
 	}
 }
-
-/**
- * Make text from a miner safe to show on one line: control characters (C0, C1, DEL, bidi overrides) removed,
- * whitespace collapsed, cut to `max` characters. `secret` (the token), if given, is masked wherever it appears.
- */
-export function sanitizeText(text: string, max = 200, secret: string | null = null): string {
-	let clean = text;
-	if (secret) {
-		clean = clean.split(secret).join('***');
-	}
-
-	// eslint-disable-next-line no-control-regex
-	clean = clean.replace(/[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]+/gu, ' ');
-	clean = clean.replace(/\s+/gu, ' ').trim();
-	// Mask again: a token holding whitespace can only match once the runs of control characters became one space.
-	if (secret && clean.includes(secret)) {
-		clean = clean.split(secret).join('***');
-	}
-
-	if (clean.length > max) {
-		let end = max - 1;
-		const last = clean.charCodeAt(end - 1);
-		if (last >= 0xd8_00 && last <= 0xdb_ff) {
-			end--; // Do not cut a surrogate pair in half.
-		}
-
-		clean = `${clean.slice(0, end)}…`;
-	}
-
-	return clean;
-}

@@ -1,6 +1,6 @@
 import {MinerError} from './errors.js';
 import {arr, asNumber, field, isObject, num, obj, strings, text, type JsonObject} from './json-fields.js';
-import {sanitizeText} from './json-text.js';
+import {cleanText} from '../text/clean.js';
 import type {MinerSnapshot, Rate} from './model.js';
 import type {ProxyInfo, ProxyMiner, ProxyRateWindows, ProxyResults, ProxyUpstreams, ProxyWorker} from './proxy-model.js';
 import {readResources} from './normalize-summary.js';
@@ -129,9 +129,9 @@ function readWorkerRow(row: unknown, index: number): ProxyWorker {
 		if (rate === null || rate < 0) throw badRow(index, `has no valid ${['1m', '10m', '1h', '12h', '24h'][at] ?? ''} rate`);
 		return value;
 	});
-	const cleanIp = ip === null ? '' : sanitizeText(ip, TEXT_MAX);
+	const cleanIp = ip === null ? '' : cleanText(ip, TEXT_MAX);
 	return {
-		name: sanitizeText(name, TEXT_MAX),
+		name: cleanText(name, TEXT_MAX),
 		ip: cleanIp === '' ? null : cleanIp,
 		connections: rowCount(row, 2, index, 'connection count'),
 		accepted: rowCount(row, 3, index, 'accepted count'),
@@ -167,7 +167,7 @@ export function readProxyWorkers(document: unknown): ProxyWorkersRead {
 	// Grouped by password, the proxy names each worker by its miners' pool password: a secret, never kept.
 	const workers = mode === 'password' ? read.map((worker, index) => ({...worker, name: passwordWorkerName(index)})) : read;
 	// Mode "none" (`"workers": false`): the proxy keeps no per-worker statistics.
-	return {workers: mode === 'none' && workers.length === 0 ? null : workers, mode: mode === null ? null : sanitizeText(mode, 40)};
+	return {workers: mode === 'none' && workers.length === 0 ? null : workers, mode: mode === null ? null : cleanText(mode, 40)};
 }
 
 /**
@@ -297,7 +297,7 @@ export function readProxyMinersDocument(document: unknown): ProxyMiner[] {
 			}
 
 			if (typeof value !== 'string') throw badMiners(`miner row ${index + 1} has a ${column} that is not text`);
-			const clean = sanitizeText(value, TEXT_MAX);
+			const clean = cleanText(value, TEXT_MAX);
 			return clean === '' ? null : clean;
 		};
 

@@ -16,7 +16,7 @@
 import {readFile, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {readTokenFile} from '../discovery/token-source.js';
-import {sanitizeText} from '../miner/json-text.js';
+import {cleanText} from '../text/clean.js';
 import {normalizeMinerUrl} from '../miner/target.js';
 import {UsageError} from '../errors.js';
 
@@ -120,7 +120,7 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 		if (twin) throw new UsageError(`${which} has the same url as another rig (${normalized})`);
 		// A name is shown in tables and matched against words: control characters (an escape sequence, bidi overrides)
 		// become spaces, as in any text a miner sends (json-text.ts), so textWidth and cutText never meet one.
-		const shown = typeof name === 'string' ? sanitizeText(name, MAX_NAME) : undefined;
+		const shown = typeof name === 'string' ? cleanText(name, MAX_NAME) : undefined;
 		if (shown === '') throw new UsageError(`${which}: "name" must be a non-empty string`);
 		const same = shown === undefined ? -1 : rigs.findIndex((rig) => rig.name === shown);
 		if (same >= 0)

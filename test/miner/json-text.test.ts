@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {MinerError} from '../../source/miner/errors.js';
-import {fewBrackets, jsonDepth, maxJsonDepth, parseJsonText, sanitizeText} from '../../source/miner/json-text.js';
+import {fewBrackets, jsonDepth, maxJsonDepth, parseJsonText} from '../../source/miner/json-text.js';
 
 function parseError(text: string): MinerError {
 	try {
@@ -93,27 +93,5 @@ describe('parseJsonText', () => {
 				expect(refused).toBe(deep);
 			}),
 		);
-	});
-});
-
-describe('sanitizeText', () => {
-	it('removes control characters and collapses whitespace', () => {
-		expect(sanitizeText('bad\u001B[31m red\r\n\tthing\u0007\u202E!')).toBe('bad [31m red thing !');
-	});
-
-	it('cuts long text to the limit with an ellipsis', () => {
-		const text = sanitizeText('x'.repeat(500), 200);
-		expect(text).toHaveLength(200);
-		expect(text.endsWith('…')).toBe(true);
-	});
-
-	it('does not cut a surrogate pair in half', () => {
-		const text = sanitizeText(`${'a'.repeat(8)}😀😀😀`, 10);
-		expect(text).toBe('aaaaaaaa…');
-	});
-
-	it('masks the secret wherever it appears', () => {
-		expect(sanitizeText('token s3cret is wrong: s3cret', 200, 's3cret')).toBe('token *** is wrong: ***');
-		expect(sanitizeText('a\u0000b s3 cr', 200, 's3 cr')).toBe('a b ***');
 	});
 });
