@@ -1,8 +1,11 @@
+import {cleanText} from '../text/clean.js';
 import type {Rate, RateWindows} from './model.js';
 
 /**
  * Reading fields out of arbitrary JSON without ever throwing: a field that is missing or has the wrong type reads as
  * null. Only own properties are read, so keys such as "constructor" or "__proto__" can never reach the prototype.
+ * Every string read here is cleaned (cleanText: no control, no escape sequence, nothing invisible, at most 200
+ * characters): this is where a miner's and a proxy's text enters rigtop.
  */
 
 export type JsonObject = Readonly<Record<string, unknown>>;
@@ -38,12 +41,13 @@ export function num(value: unknown, key: string): number | null {
 	return asNumber(field(value, key));
 }
 
+/** A string, cleaned (cleanText). */
 export function str(value: unknown, key: string): string | null {
 	const found = field(value, key);
-	return typeof found === 'string' ? found : null;
+	return typeof found === 'string' ? cleanText(found) : null;
 }
 
-/** A string, with "" read as null (XMRig sends "" for "not known yet"). */
+/** A string, cleaned, with "" read as null (XMRig sends "" for "not known yet"; text that cleans to "" is none either). */
 export function text(value: unknown, key: string): string | null {
 	const found = str(value, key);
 	return found === null || found === '' ? null : found;
@@ -71,7 +75,7 @@ export function asRateWindows(value: unknown): RateWindows | null {
 
 export const unknownWindows: RateWindows = Object.freeze([null, null, null] as const);
 
-/** Strings of an array (others dropped); [] when not an array. */
+/** Strings of an array, cleaned (others dropped); [] when not an array. */
 export function strings(value: unknown): string[] {
 	if (!Array.isArray(value)) {
 		return [];
@@ -80,7 +84,7 @@ export function strings(value: unknown): string[] {
 	const result: string[] = [];
 	for (const item of value) {
 		if (typeof item === 'string') {
-			result.push(item);
+			result.push(cleanText(item));
 		}
 	}
 
