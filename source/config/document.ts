@@ -10,6 +10,7 @@ import {formatPath, jsonEqual, valueOfTree} from './json-values.js';
 import {isApiGuarded, isSecret} from './schema.js';
 import {SECRET_MASK} from './types.js';
 import type {ConfigPath, JsonObject, JsonScalar, JsonValue, PathSegment, ValueKind} from './types.js';
+import {escapeUnsafe} from '../text/escape.js';
 
 /** One key of the config tree, as the config view lists it. */
 export type ConfigEntry = {
@@ -274,7 +275,8 @@ export class ConfigDocument {
 		if (secret && kind !== 'null') display = SECRET_MASK;
 		else if (kind === 'object') display = '{…}';
 		else if (kind === 'array') display = '[…]';
-		else display = this.text.slice(node.offset, node.offset + node.length);
+		// The value's JSON as written, a control or invisible character inside a string as its escape (the same JSON).
+		else display = escapeUnsafe(this.text.slice(node.offset, node.offset + node.length));
 		const value = container || secret ? undefined : (valueOfTree(node) as JsonScalar);
 		list.push({
 			path,

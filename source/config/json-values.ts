@@ -1,5 +1,6 @@
 import type {Node as JsonNode} from 'jsonc-parser';
 import type {ConfigPath, JsonScalar, JsonValue, ValueKind} from './types.js';
+import {jsonText} from '../text/json-out.js';
 
 /** The kind of a JSON value as the config tree shows it. */
 export function kindOf(value: JsonValue): ValueKind {
@@ -70,9 +71,12 @@ export function isPrefix(prefix: ConfigPath, path: ConfigPath): boolean {
 	return prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
 }
 
-/** A JSON value as one line of text (what `JSON.stringify` gives; undefined for a key that is absent). */
+/**
+ * A JSON value as one line of text (what `JSON.stringify` gives, a control or invisible character in a string written
+ * as its `\uXXXX` escape: text/json-out.ts; "(absent)" for a key that is absent).
+ */
 export function showValue(value: JsonValue | undefined): string {
-	return value === undefined ? '(absent)' : JSON.stringify(value);
+	return value === undefined ? '(absent)' : jsonText(value);
 }
 
 /**

@@ -14,6 +14,7 @@ import {didYouMean} from './suggest.js';
 import {CONFIG_ENDPOINT, SUMMARY_ENDPOINT} from './types.js';
 import type {ConfigClient} from './types.js';
 import {wordsFor, type ConfigSubject} from './words.js';
+import {escapeUnsafe, unicodeEscape} from '../text/escape.js';
 
 /** 0: done; 1: not done, with the reason; 2: bad usage (a key the miner does not have), nothing sent. */
 export type ScriptedResult = {
@@ -65,8 +66,13 @@ export type ConfigSetOptions = Known & {
 	readonly signal?: AbortSignal;
 };
 
+/**
+ * The lines of a config's JSON text, each as written but for a control or invisible character (which JSON allows raw
+ * only inside a string, C1, bidi and zero-width ones), written as its `\uXXXX` escape: the same JSON, and no terminal
+ * control on the screen (text/escape.ts). Tabs, the indentation of many configs, stay.
+ */
 function splitLines(text: string): string[] {
-	const lines = text.split(/\r?\n/);
+	const lines = text.split(/\r?\n/).map((line) => escapeUnsafe(line, (char) => (char === '\t' ? char : unicodeEscape(char))));
 	if (lines.at(-1) === '') lines.pop();
 	return lines;
 }
@@ -135,7 +141,7 @@ export async function configGet(options: ConfigGetOptions): Promise<ScriptedResu
 	const span = masked.locate(path);
 	if (!span) return noKey();
 	const raw = masked.text.slice(span.offset, span.offset + span.length);
-	return {exitCode: 0, lines: raw.includes('\n') ? dedent(raw, masked.text, span.offset) : [raw], subject};
+	return {exitCode: 0, lines: raw.includes('\n') ? dedent(raw, masked.text, span.offset) : splitLines(raw), subject};
 }
 
 function statusWord(key: KeyResult): string {
