@@ -9,6 +9,8 @@
  * config-file shape (`{"http": {...}, "api": {...}}`) so that the chain can be resolved uniformly.
  */
 
+import {cleanText} from '../text/clean.js';
+
 /** Long options of XMRig 2.14 – 6.x (CPU miner, GPU forks) and xmrig-proxy that take a value. */
 const LONG_WITH_VALUE = [
 	'access-log-file',
@@ -412,7 +414,8 @@ function maskSecretOptions(argv: readonly string[]): string[] {
 
 /**
  * A command line fit to show: secret option values (access tokens, pool passwords) replaced by
- * `••••`, any of the given secrets masked wherever they appear, and cut to `maxLength` characters.
+ * `••••`, any of the given secrets masked wherever they appear, each element cleaned (cleanText: another process's
+ * argv may hold escape sequences and invisible characters), and cut to `maxLength` characters.
  */
 export function describeCommand(argv: readonly string[], options: {secrets?: readonly (string | null)[]; maxLength?: number} = {}): string {
 	// An element with spaces is a command line of its own (sh -c "xmrig …", a process that rewrote its title): its
@@ -421,10 +424,15 @@ export function describeCommand(argv: readonly string[], options: {secrets?: rea
 		/\s/.test(element) ? maskSecretOptions(element.split(/\s+/)).join(' ') : element,
 	);
 	const secrets = (options.secrets ?? []).filter((secret): secret is string => typeof secret === 'string' && secret.length >= 3);
+	const maxLength = options.maxLength ?? 100;
 	const text = masked
-		.map((element) => secrets.reduce((current, secret) => current.split(secret).join('••••'), element))
+		.map((element) =>
+			cleanText(
+				secrets.reduce((current, secret) => current.split(secret).join('••••'), element),
+				maxLength,
+			),
+		)
 		.map((element) => (element === '' || /[\s"']/.test(element) ? JSON.stringify(element) : element))
 		.join(' ');
-	const maxLength = options.maxLength ?? 100;
-	return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+	return cleanText(text, maxLength);
 }

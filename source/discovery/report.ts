@@ -2,6 +2,7 @@
  * What the discovery strategies share: the report they write warnings, what was looked at and problems
  * into, and where on this machine they look.
  */
+import {cleanText} from '../text/clean.js';
 import type {ConfigIssueKind} from './miner-config.js';
 import type {ExplicitToken} from './token-source.js';
 
@@ -13,21 +14,25 @@ export const ISSUES_WHEN_REACHABLE: ReadonlySet<ConfigIssueKind> = new Set([
 	'unreadable',
 ]);
 
+/** A report line can name another process's paths and a config file's values: cleaned, long enough for both. */
+const REPORT_TEXT_MAX = 1000;
+
+/** The report's lines are cleaned as they are written (cleanText): they quote other processes' paths and files' values. */
 export class Report {
 	readonly warnings: string[] = [];
 	readonly lookedAt: string[] = [];
 	readonly problems: string[] = [];
 
 	warn(...texts: readonly string[]): void {
-		for (const text of texts) if (!this.warnings.includes(text)) this.warnings.push(text);
+		for (const text of texts.map(clean)) if (!this.warnings.includes(text)) this.warnings.push(text);
 	}
 
 	looked(...texts: readonly string[]): void {
-		for (const text of texts) if (!this.lookedAt.includes(text)) this.lookedAt.push(text);
+		for (const text of texts.map(clean)) if (!this.lookedAt.includes(text)) this.lookedAt.push(text);
 	}
 
 	problem(...texts: readonly string[]): void {
-		for (const text of texts) if (!this.problems.includes(text)) this.problems.push(text);
+		for (const text of texts.map(clean)) if (!this.problems.includes(text)) this.problems.push(text);
 	}
 
 	/** Everything `own` found goes into this report too; the targets it is about carry it as their notes. */
@@ -38,6 +43,10 @@ export class Report {
 		const found = [...own.warnings, ...own.problems];
 		return targets.map((target) => withNotes(target, found));
 	}
+}
+
+function clean(text: string): string {
+	return cleanText(text, REPORT_TEXT_MAX);
 }
 
 /** The target with these notes added to its own (none repeated). */

@@ -149,7 +149,8 @@ export function processTargetsFor(miner: ScannedMiner, context: Context, options
 		url,
 		token,
 		...(proxy ? {kind: 'proxy' as const} : {}),
-		provenance: {url: {kind: 'process', detail}, token: tokenSource},
+		// The detail quotes the process's command line and config path: cleaned like the report's lines.
+		provenance: {url: {kind: 'process', detail: cleanText(detail, 1000)}, token: tokenSource},
 	});
 	const explain = (found: boolean) => {
 		const issues = settings.issues.filter((issue) => {

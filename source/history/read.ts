@@ -11,9 +11,11 @@
  * - events(M, {since}): the stored events, oldest first.
  */
 import type {MinerEvent} from '../monitor/types.js';
+import {cleanOrNull, cleanText} from '../text/clean.js';
 import type {HistoryStore} from './store.js';
 import {
 	builder,
+	EVENT_TEXT_MAX,
 	finish,
 	linkName,
 	mergeInto,
@@ -34,11 +36,15 @@ import {
 } from './tiers.js';
 import {identify, type IdentityFacts} from './identity.js';
 
+/**
+ * A stored miner as shown: its texts cleaned on read (cleanText) — rows written before rigtop cleaned what miners send
+ * may hold raw bytes — except its URL, the key it is found by (rigtop made it, from an address it checked).
+ */
 export type StoredMiner = {
 	/** The store's id of the miner (what series() and events() take). */
 	readonly id: number;
 	readonly name: string;
-	/** The URL it was last seen at (no credentials). */
+	/** The URL it was last seen at (no credentials), as stored. */
 	readonly url: string;
 	readonly apiId: string | null;
 	readonly workerId: string | null;
@@ -96,6 +102,7 @@ export type StoredEvent = {
 	readonly t: number;
 	readonly kind: string;
 	readonly severity: string;
+	/** Cleaned on read (cleanText), as the worker: rows from before rigtop cleaned what miners send may hold raw bytes. */
 	readonly text: string;
 	/** A proxy's worker the event is about (its name), where it is one. */
 	readonly worker?: string;
@@ -113,7 +120,10 @@ export function storedEventOf(event: MinerEvent): StoredEvent {
 export type StoredWorker = {
 	/** The store's id of the worker (what series() and rows() take). */
 	readonly id: number;
+	/** Its name as shown: cleaned on read (cleanText). */
 	readonly name: string;
+	/** Its name as stored, the key its events are found by (`events(…, {worker})`): never shown. */
+	readonly stored: string;
 	readonly firstSeen: number;
 	readonly lastSeen: number;
 };
@@ -198,7 +208,13 @@ export class HistoryReader {
 						'SELECT w.miner, w.name, m.first_seen, m.last_seen FROM proxy_worker w JOIN miner m ON m.miner = w.miner WHERE w.proxy = ? ORDER BY w.name',
 						proxy,
 					)
-					.map((row) => ({id: row.miner, name: row.name, firstSeen: row.first_seen, lastSeen: row.last_seen})),
+					.map((row) => ({
+						id: row.miner,
+						name: cleanText(row.name),
+						stored: row.name,
+						firstSeen: row.first_seen,
+						lastSeen: row.last_seen,
+					})),
 			[],
 		);
 	}
@@ -343,10 +359,7 @@ export class HistoryReader {
 			() =>
 				this.#store
 					.all<StoredEvent & {worker: string | null}>(sql, ...params)
-					.map((row): StoredEvent => {
-						const event = {t: row.t, kind: row.kind, severity: row.severity, text: row.text};
-						return row.worker === null ? event : {...event, worker: row.worker};
-					})
+					.map(eventFromRow)
 					.reverse(),
 			[],
 		);
@@ -394,10 +407,7 @@ export class HistoryReader {
 			() =>
 				this.#store
 					.all<StoredEvent & {worker: string | null}>(sql, miner, options.since, options.writer, options.kind, options.limit)
-					.map((row): StoredEvent => {
-						const event = {t: row.t, kind: row.kind, severity: row.severity, text: row.text};
-						return row.worker === null ? event : {...event, worker: row.worker};
-					})
+					.map(eventFromRow)
 					.reverse(),
 			[],
 		);
@@ -673,14 +683,20 @@ type MinerColumns = {
 	last_seen: number;
 };
 
+/** An event row as shown: its text and worker cleaned (a row may be from before rigtop cleaned what miners send). */
+function eventFromRow(row: StoredEvent & {worker: string | null}): StoredEvent {
+	const event = {t: row.t, kind: cleanText(row.kind, 40), severity: cleanText(row.severity, 40), text: cleanText(row.text, EVENT_TEXT_MAX)};
+	return row.worker === null ? event : {...event, worker: cleanText(row.worker)};
+}
+
 function minerFromColumns(row: MinerColumns): StoredMiner {
 	return {
 		id: row.miner,
-		name: row.name,
+		name: cleanText(row.name),
 		url: row.url,
-		apiId: row.api_id,
-		workerId: row.worker,
-		kind: row.kind,
+		apiId: cleanOrNull(row.api_id),
+		workerId: cleanOrNull(row.worker),
+		kind: cleanOrNull(row.kind),
 		firstSeen: row.first_seen,
 		lastSeen: row.last_seen,
 	};

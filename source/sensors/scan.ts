@@ -5,6 +5,7 @@
  */
 import {realpath} from 'node:fs/promises';
 import path from 'node:path';
+import {cleanOrNull} from '../text/clean.js';
 import {parseCpuList, type Sysfs} from './sysfs.js';
 import type {TempSource} from './types.js';
 
@@ -127,7 +128,8 @@ async function hwmonSensors(sysfs: Sysfs, dir: string) {
 				sysfs.integer(`${base}_max`),
 				sysfs.integer(`${base}_crit`),
 			]);
-			return {label: label ?? `temp${index}`, input: `${base}_input`, max: celsius(max), crit: celsius(crit)};
+			// A driver's label is shown as it is read: cleaned like any text from outside.
+			return {label: cleanOrNull(label) ?? `temp${index}`, input: `${base}_input`, max: celsius(max), crit: celsius(crit)};
 		}),
 	);
 }

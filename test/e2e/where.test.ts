@@ -2,6 +2,7 @@
  * `rigtop --where` with the built CLI: it lists the miners of every source it is given (addresses, --config, --rigs)
  * with where each came from, as the session would watch them, and a rigs file it cannot use is one line (exit 2).
  */
+import {spawn} from 'node:child_process';
 import net from 'node:net';
 import {chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
@@ -9,6 +10,10 @@ import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {runCli} from './helpers/cli.js';
 import {cliIsBuilt} from './helpers/tmux.js';
+
+/** What a terminal would act on: C0 (but the newline), ESC, DEL, C1, and bidi controls. */
+// eslint-disable-next-line no-control-regex -- the bytes no output may hold.
+const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 const fixtures = path.resolve('test', 'fixtures', 'xmrig-configs');
 let dir = '';
@@ -90,5 +95,34 @@ describe('rigtop --where', () => {
 		expect(missing.stderr).toBe(
 			`rigtop: cannot read --rigs ${path.join(dir, 'nowhere.json')}: it does not exist\nRun rigtop --help for usage.\n`,
 		);
+	});
+
+	it("a running miner's command line holding escape sequences is shown without them", async () => {
+		const port = await freePort();
+		// A process that names itself xmrig with a window-title and clear-screen sequence in its argv[0] and argv.
+		const child = spawn(
+			process.execPath,
+			[path.resolve('dist/xmrig-sim.js'), '--http-port', String(port), '--sim-warm', '--rig-id', 'wk\u001B]0;PWNTITLE\u0007\u009B2J'],
+			{argv0: 'xmrig\u001B]52;c;SEFDS0VE\u0007\u001B[2J\u200B', stdio: 'ignore'},
+		);
+		try {
+			for (let tries = 0; tries < 150; tries++) {
+				const answered = await fetch(`http://127.0.0.1:${port}/1/summary`).then(
+					(response) => response.ok,
+					() => false,
+				);
+				if (answered) break;
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+
+			const result = await rigtop('--where');
+			const ours = result.stdout.split('\n').find((line) => line.includes(`process ${child.pid} `));
+			expect(ours).toContain(`process ${child.pid} (xmrig<200B> `);
+			expect(ours).toMatch(/ --rig-id wk[ )]/);
+			expect(`${result.stdout}${result.stderr}`).not.toMatch(CONTROL);
+			expect(result.stdout).not.toMatch(/PWNTITLE|SEFDS0VE/);
+		} finally {
+			child.kill();
+		}
 	});
 });

@@ -114,6 +114,8 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 		const others = reader.miners().filter((other) => other.id !== found && other.url === miner.url);
 		if (others.length > 0) stderr.write(othersNote(miner, others));
 		const workers = reader.workers(found);
+		/** The worker's name as stored: what its events are found by. */
+		let workerKey: string | null = null;
 		let subject: Subject = {
 			miner,
 			worker: null,
@@ -122,7 +124,8 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 		};
 		if (options.worker !== undefined) {
 			const name = options.worker;
-			const worker = workers.find((each) => each.name === name);
+			// The name as shown (cleaned on read) or as stored.
+			const worker = workers.find((each) => each.name === name) ?? workers.find((each) => each.stored === name);
 			if (!worker) {
 				const stored = workers.length === 0 ? 'none is stored for it' : `stored: ${namesText(workers.map((each) => each.name))}`;
 				stderr.write(`rigtop: no history is stored for a worker ${JSON.stringify(name)} of ${whoAt(miner)}; ${stored}\n`);
@@ -130,6 +133,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 			}
 
 			subject = {miner, worker: worker.name, id: worker.id, rates: PROXY_RATES};
+			workerKey = worker.stored;
 		}
 
 		const rows = reader.rows(subject.id, {from, to});
@@ -137,7 +141,7 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 			since: from,
 			until: to,
 			limit: 100_000,
-			...(subject.worker === null ? {} : {worker: subject.worker}),
+			...(workerKey === null ? {} : {worker: workerKey}),
 		});
 		if (options.json) stdout.write(`${jsonText(toJson(subject, from, to, rows, events), 2)}\n`);
 		else if (options.csv) stdout.write(toCsv(subject, rows, events));
