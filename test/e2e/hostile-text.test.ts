@@ -108,6 +108,8 @@ function minerHandler(request: RawRequest, socket: Socket): void {
 	if (route === 'GET /2/summary' || route === 'GET /1/summary') json({...minerSummary(version), uptime: up});
 	else if (route === 'GET /2/backends') json(minerBackends());
 	else if (route === 'GET /1/config' || route === 'GET /2/config') socket.end(httpAnswer(200, minerConfig()));
+	// Refused as 6.26 refuses an unknown method (post_json_rpc_unknown_method.txt), its message hostile.
+	else if (route === 'POST /json_rpc') json({error: {code: -32_601, message: `Method not found${OSC}${RLO}`}, jsonrpc: '2.0', id: 1});
 	else socket.end(notFound);
 }
 
@@ -285,6 +287,9 @@ describe('hostile strings from a miner and a proxy', () => {
 		const pause = await rigtop(['pause', address(miner), address(proxy), '--yes']);
 		expect(pause.stdout + pause.stderr).toMatch(/xmrig-proxy 6\.26\.0.*has no pause/);
 		outputs.set('rigtop pause', pause.stdout + pause.stderr);
+		const refused = await rigtop(['pause', address(miner), '--yes'], 'hostile-token');
+		expect(refused.stdout + refused.stderr).toContain('Method not found');
+		outputs.set('rigtop pause (the miner’s refusal)', refused.stdout + refused.stderr);
 		const pauseJson = await rigtop(['pause', address(miner), address(proxy), '--yes', '--json']);
 		outputs.set('rigtop pause --json', pauseJson.stdout + pauseJson.stderr);
 
