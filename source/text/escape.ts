@@ -21,11 +21,23 @@ const ALWAYS =
 // eslint-disable-next-line no-misleading-character-class
 const LONE_JOINER = /\u200D(?<!\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?\u200D)|\u200D(?!\p{Extended_Pictographic})/u;
 /** A text or emoji variation selector that follows no emoji character. */
-const LONE_SELECTOR = /(?<!\p{Emoji})[\uFE0E\uFE0F]/u;
+const LONE_SELECTOR = /[\uFE0E\uFE0F](?<!\p{Emoji}[\uFE0E\uFE0F])/u;
 /** A tag character (U+E0020–E007F) that is not part of a flag's tag sequence after 🏴. */
-const LONE_TAG = /(?<!\u{1F3F4}[\u{E0020}-\u{E007E}]*)[\u{E0020}-\u{E007F}]/u;
+const LONE_TAG = /[\u{E0020}-\u{E007F}](?<!\u{1F3F4}[\u{E0020}-\u{E007E}]*[\u{E0020}-\u{E007F}])/u;
 
 const UNSAFE = new RegExp([ALWAYS, LONE_JOINER, LONE_SELECTOR, LONE_TAG].map((pattern) => pattern.source).join('|'), 'gu');
+
+/**
+ * Every character UNSAFE may match, as one class: the cheap test that passes nearly every text (and a whole JSON
+ * document) as it is, without UNSAFE's look-arounds at each position (an 8 MB JSON document: about 280 ms more than
+ * JSON.stringify's 110 ms with them, a few ms without). The second leaves line feeds out, for a writer keeping them.
+ */
+const CANDIDATE =
+	// eslint-disable-next-line no-control-regex, no-misleading-character-class
+	/[\u0000-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}]/u;
+const CANDIDATE_BUT_LF =
+	// eslint-disable-next-line no-control-regex, no-misleading-character-class
+	/[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}]/u;
 
 /** `\uXXXX` for a code point (two, a surrogate pair, above U+FFFF), lowercase hex as JSON.stringify writes. */
 export function unicodeEscape(char: string): string {
@@ -34,16 +46,11 @@ export function unicodeEscape(char: string): string {
 	return escaped;
 }
 
-/** Whether `text` holds a character that must not be written raw. */
-export function hasUnsafe(text: string): boolean {
-	UNSAFE.lastIndex = 0;
-	return UNSAFE.test(text);
-}
-
 /**
  * `text` with every character that must not be written raw as its `\uXXXX` escape (or what `escape` makes of it);
- * everything else as it is.
+ * everything else as it is. `keepLineFeeds`: a line feed stays raw (the lines of an indented JSON document).
  */
-export function escapeUnsafe(text: string, escape: (char: string) => string = unicodeEscape): string {
-	return text.replaceAll(UNSAFE, escape);
+export function escapeUnsafe(text: string, escape: (char: string) => string = unicodeEscape, keepLineFeeds = false): string {
+	if (!(keepLineFeeds ? CANDIDATE_BUT_LF : CANDIDATE).test(text)) return text;
+	return text.replaceAll(UNSAFE, keepLineFeeds ? (char) => (char === '\n' ? char : escape(char)) : escape);
 }

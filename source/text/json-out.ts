@@ -11,5 +11,5 @@ import {escapeUnsafe, unicodeEscape} from './escape.js';
 export function jsonText(value: unknown, space?: string | number): string {
 	const text = JSON.stringify(value, null, space) as string | undefined;
 	if (text === undefined) throw new TypeError('jsonText: the value has no JSON form');
-	return escapeUnsafe(text, (char) => (char === '\n' ? char : unicodeEscape(char)));
+	return escapeUnsafe(text, unicodeEscape, true);
 }
