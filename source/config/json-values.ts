@@ -1,4 +1,5 @@
 import type {Node as JsonNode} from 'jsonc-parser';
+import {cleanText} from '../text/clean.js';
 import type {ConfigPath, JsonScalar, JsonValue, ValueKind} from './types.js';
 
 /** The kind of a JSON value as the config tree shows it. */
@@ -70,9 +71,12 @@ export function isPrefix(prefix: ConfigPath, path: ConfigPath): boolean {
 	return prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
 }
 
-/** A JSON value as one line of text (what `JSON.stringify` gives; undefined for a key that is absent). */
+/**
+ * A JSON value as one line of text (what `JSON.stringify` gives; undefined for a key that is absent), cleaned: the
+ * miner's config is its text, and JSON leaves C1 controls, bidi and zero-width characters as they are.
+ */
 export function showValue(value: JsonValue | undefined): string {
-	return value === undefined ? '(absent)' : JSON.stringify(value);
+	return value === undefined ? '(absent)' : cleanText(JSON.stringify(value), Number.MAX_SAFE_INTEGER);
 }
 
 /**
