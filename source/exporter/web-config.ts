@@ -3,6 +3,7 @@ import path from 'node:path';
 import {createSecureContext, type SecureVersion} from 'node:tls';
 import {parse, YAMLParseError} from 'yaml';
 import {UsageError} from '../errors.js';
+import {cleanText} from '../text/clean.js';
 
 /**
  * `--web.config.file`: the web configuration file of Prometheus's exporters (exporter-toolkit's format), so that the
@@ -184,7 +185,8 @@ function readHeaders(section: Record<string, unknown>, problem: Problem): Record
 
 /** Reads and checks the file: a UsageError with one line naming the file for anything wrong. */
 export async function readWebConfig(file: string): Promise<WebConfig> {
-	const problem: Problem = (what) => new UsageError(`${FLAG} ${file}: ${what}`);
+	// A problem quotes the file's keys and values: cleaned as any text from outside (text/clean.ts).
+	const problem: Problem = (what) => new UsageError(cleanText(`${FLAG} ${file}: ${what}`, 1000));
 	let source;
 	try {
 		source = await readFile(file, 'utf8');

@@ -1,6 +1,7 @@
 /**
  * Where a miner's HTTP API lives, and turning what a user typed into one canonical base URL.
  */
+import {cleanText} from '../text/clean.js';
 
 /** The address of one miner's API and the access token to send (null: send no Authorization header). */
 export type MinerTarget = {readonly url: string; readonly token: string | null};
@@ -26,9 +27,10 @@ export function normalizeMinerUrl(input: string): string {
 		throw new TargetError('no miner address given: use host:port, e.g. 127.0.0.1:8080');
 	}
 
-	// eslint-disable-next-line no-control-regex
-	if (/[\s\u0000-\u001F\u007F]/u.test(text)) {
-		throw new TargetError('the miner address holds spaces or control characters; use host:port');
+	// Spaces, controls (C0, DEL, C1), invisible characters and look-alike letters (cleanText would change it): no
+	// address has them, and the messages below quote the host.
+	if (/\s/u.test(text) || cleanText(text, text.length) !== text) {
+		throw new TargetError('the miner address holds spaces, control or invisible characters, or look-alike letters; use host:port');
 	}
 
 	const scheme = /^([a-z][a-z\d+.-]*):\/\//iu.exec(text);

@@ -44,8 +44,9 @@ function describe(index: number, entry: unknown): string {
 		typeof entry === 'object' && entry !== null && typeof (entry as {name?: unknown}).name === 'string'
 			? (entry as {name: string}).name
 			: null;
-	// JSON's quoting: a control character in the name is shown escaped, never sent to the terminal.
-	return name ? `rig ${index + 1} (${JSON.stringify(name.slice(0, 60))})` : `rig ${index + 1}`;
+	// Cleaned as any text from outside (an escape sequence never reaches the terminal), then quoted.
+	const shown = name === null ? '' : cleanText(name, 60);
+	return shown === '' ? `rig ${index + 1}` : `rig ${index + 1} (${JSON.stringify(shown)})`;
 }
 
 /** Reads and checks the rigs file. Throws UsageError with the file and the rig named. */
@@ -99,7 +100,7 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 		const unknown = Object.keys(record).filter((key) => !KEYS.has(key));
 		if (unknown.length > 0)
 			throw new UsageError(
-				`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `"${key}"`).join(', ')}; the keys are "name", "url", "tokenFile" and "kind"`,
+				`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => JSON.stringify(cleanText(key, 60))).join(', ')}; the keys are "name", "url", "tokenFile" and "kind"`,
 			);
 		const {name, url, tokenFile, kind} = record;
 		if (typeof url !== 'string') throw new UsageError(`${which} needs "url": "host:port"`);
@@ -108,7 +109,9 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 		if (tokenFile !== undefined && (typeof tokenFile !== 'string' || tokenFile.trim() === ''))
 			throw new UsageError(`${which}: "tokenFile" must be a path`);
 		if (kind !== undefined && kind !== 'miner' && kind !== 'proxy')
-			throw new UsageError(`${which}: "kind" must be "miner" or "proxy" (an xmrig-proxy), not ${JSON.stringify(kind)}`);
+			throw new UsageError(
+				`${which}: "kind" must be "miner" or "proxy" (an xmrig-proxy), not ${JSON.stringify(typeof kind === 'string' ? cleanText(kind, 60) : kind)}`,
+			);
 		let normalized: string;
 		try {
 			normalized = normalizeMinerUrl(url);
@@ -118,8 +121,8 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 
 		const twin = rigs.find((rig) => rig.url === normalized);
 		if (twin) throw new UsageError(`${which} has the same url as another rig (${normalized})`);
-		// A name is shown in tables and matched against words: control characters (an escape sequence, bidi overrides)
-		// become spaces, as in any text a miner sends (json-text.ts), so textWidth and cutText never meet one.
+		// A name is shown in tables and matched against words: cleaned as any text a miner sends (text/clean.ts), so
+		// textWidth and cutText never meet a control character, and no two names look alike.
 		const shown = typeof name === 'string' ? cleanText(name, MAX_NAME) : undefined;
 		if (shown === '') throw new UsageError(`${which}: "name" must be a non-empty string`);
 		const same = shown === undefined ? -1 : rigs.findIndex((rig) => rig.name === shown);

@@ -197,16 +197,19 @@ describe('a miner that cannot be read', () => {
 	}
 
 	it('label values keep what the miner sent, escaped (quotes, backslashes, line feeds), and read back the same', async () => {
+		// The rig's name as given (a line feed in it), the worker id as the miner's text is read (cleaned: one line).
 		const odd = 'rig "one"\nline\\two ✓';
+		const worker = 'rig "one" line\\two ✓';
 		const snapshot = normalizeSnapshot(
 			'v2',
 			{...(readSynthetic('v6-live-summary.json') as object), worker_id: odd},
 			readSynthetic('v6-live-backends.json'),
 		);
 		const text = writeExposition(allFamilies, [minerFragments(odd, {getState: () => state(snapshot), getStats: () => stats})], 'text');
-		expect(text).toContain('worker_id="rig \\"one\\"\\nline\\\\two ✓"');
+		expect(text).toContain('miner="rig \\"one\\"\\nline\\\\two ✓"');
+		expect(text).toContain('worker_id="rig \\"one\\" line\\\\two ✓"');
 		const info = select(parseSamples(text), 'xmrig_miner_info')[0]!;
-		expect(info.labels).toMatchObject({miner: odd, worker_id: odd});
+		expect(info.labels).toMatchObject({miner: odd, worker_id: worker});
 		expect((await checkMetrics(text)).code).toBe(0);
 	});
 

@@ -54,7 +54,7 @@ describe('--rigs FILE', () => {
 		]);
 		const error = await readRigsFile(file).catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(UsageError);
-		expect((error as Error).message).toMatch(/: rig 3 \(" alpha "\) has the same name as rig 1 \("alpha"\); each rig's name is its own$/);
+		expect((error as Error).message).toMatch(/: rig 3 \("alpha"\) has the same name as rig 1 \("alpha"\); each rig's name is its own$/);
 		expect((error as Error).message).not.toContain('\n');
 	});
 
@@ -69,7 +69,17 @@ describe('--rigs FILE', () => {
 		for (const rig of rigs) expect(rig.name).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E]/u);
 		// A name that is nothing but control characters is no name.
 		const empty = await rigsFile([{name: '\u001b\u0007', url: '10.0.0.5:8080'}]);
-		await expect(readRigsFile(empty)).rejects.toThrow(/rig 1 \("\\u001b\\u0007"\): "name" must be a non-empty string$/);
+		await expect(readRigsFile(empty)).rejects.toThrow(/: rig 1: "name" must be a non-empty string$/);
+		// A rig the file gets wrong is named in the message cleaned, and an address with C1 or invisible characters is refused
+		// without quoting them.
+		const hostile = await rigsFile([{name: 'rig\u009B2J\u202E', url: '10.0.0.5\u009B2J:8080'}]);
+		const error = await readRigsFile(hostile).then(
+			() => null,
+			(thrown: unknown) => thrown as Error,
+		);
+		expect(error?.message).toMatch(/rig 1 \("rig<202E>"\): the miner address holds spaces, control or invisible characters/);
+		// eslint-disable-next-line no-control-regex
+		expect(error?.message).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u202E]/u);
 	});
 
 	test('a file saved with a byte-order mark reads like one without', async () => {
