@@ -10,7 +10,7 @@
  *   trimmed.
  * - Nothing invisible stays invisible: a bidi control (U+200E/F, U+202A–202E, U+2066–2069, U+061C), a zero-width or
  *   other default-ignorable character (U+200B–D, U+2060–2064, U+FEFF, U+00AD, U+034F, U+180E, U+3164, variation
- *   selectors, tags …) and a lone surrogate are shown as their code, `<200B>` — except where they belong: a ZWJ,
+ *   selectors, tags …), the blank braille pattern U+2800 and a lone surrogate are shown as their code, `<200B>` — except where they belong: a ZWJ,
  *   VS15/VS16 or tag sequence inside an emoji (👨‍👩‍👧, ❤️, 🏴󠁧󠁢󠁥󠁮󠁧󠁿), and a ZWJ/ZWNJ between two letters of a script that uses
  *   them (Arabic, Persian, Syriac, the Indic scripts).
  * - Look-alikes across scripts are shown: in a word (a run without spaces) that mixes Latin letters with Cyrillic or
@@ -41,8 +41,11 @@ const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/;
 // eslint-disable-next-line no-control-regex -- these are the characters removed.
 const SPACES = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\p{Zs}]/gu;
 
-/** What is shown as its code unless it belongs where it is (see keep). */
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cs}\uFFF9-\uFFFB]/gu;
+/**
+ * What is shown as its code unless it belongs where it is (belongs): default-ignorable characters, lone surrogates,
+ * the interlinear annotation controls and the blank braille pattern (a printing character that draws nothing).
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cs}\uFFF9-\uFFFB\u2800]/gu;
 
 const EMOJI_BASE = /^[\p{Extended_Pictographic}\p{Emoji_Presentation}]$/u;
 const EMOJI = /^\p{Emoji}$/u;
