@@ -10,7 +10,7 @@
  *   trimmed.
  * - Nothing invisible stays invisible: a bidi control (U+200E/F, U+202A–202E, U+2066–2069, U+061C), a zero-width or
  *   other default-ignorable character (U+200B–D, U+2060–2064, U+FEFF, U+00AD, U+034F, U+180E, U+3164, variation
- *   selectors, tags …) and a lone surrogate are shown as their code, `<200B>` — except where they belong: a ZWJ,
+ *   selectors, tags …), the blank braille pattern U+2800 and a lone surrogate are shown as their code, `<200B>` — except where they belong: a ZWJ,
  *   VS15/VS16 or tag sequence inside an emoji (👨‍👩‍👧, ❤️, 🏴󠁧󠁢󠁥󠁮󠁧󠁿), and a ZWJ/ZWNJ between two letters of a script that uses
  *   them (Arabic, Persian, Syriac, the Indic scripts).
  * - Look-alikes across scripts are shown: in a word (a run without spaces) that mixes Latin letters with Cyrillic or
@@ -34,12 +34,18 @@ const ESCAPES =
 	// eslint-disable-next-line no-control-regex -- escape sequences are made of control characters.
 	/(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]?|(?:\u001B\]|\u009D)[^\u0007\u001B\u009C]*(?:\u0007|\u001B\\|\u009C)?|(?:\u001B[PX^_]|[\u0090\u0098\u009E\u009F])[^\u001B\u009C]*(?:\u001B\\|\u009C)?|\u001B[ -/]*[0-~]?/g;
 
+// eslint-disable-next-line no-control-regex -- whether there is any escape sequence to remove.
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/;
+
 /** Controls, line and paragraph separators and every space that is not U+0020: each becomes a space. */
 // eslint-disable-next-line no-control-regex -- these are the characters removed.
 const SPACES = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\p{Zs}]/gu;
 
-/** What is shown as its code unless it belongs where it is (see keep). */
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cs}\uFFF9-\uFFFB]/gu;
+/**
+ * What is shown as its code unless it belongs where it is (belongs): default-ignorable characters, lone surrogates,
+ * the interlinear annotation controls and the blank braille pattern (a printing character that draws nothing).
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cs}\uFFF9-\uFFFB\u2800]/gu;
 
 const EMOJI_BASE = /^[\p{Extended_Pictographic}\p{Emoji_Presentation}]$/u;
 const EMOJI = /^\p{Emoji}$/u;
@@ -51,6 +57,7 @@ const JOINING =
 const CYRILLIC_OR_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
 const LATIN_LETTER = /\p{Script=Latin}/u;
 const CYRILLIC_LETTER = /\p{Script=Cyrillic}/u;
+const GREEK_LETTER = /\p{Script=Greek}/u;
 const WORD = /[^ ]+/g;
 const CODES = /<[\dA-F]{4,6}>/g;
 const GREEK_LETTERS = /[\p{Script=Greek}]/gu;
@@ -191,13 +198,17 @@ function mask(text: string, secrets: readonly string[]): string {
  * the runs became one space).
  */
 export function cleanText(text: string, max = 200, secrets?: string | null | readonly (string | null | undefined)[]): string {
+	if ((secrets === undefined || secrets === null) && text.length <= max && PLAIN.test(text)) return text;
 	const hidden = secrets === undefined || secrets === null ? [] : typeof secrets === 'string' ? [secrets] : secrets;
 	const kept = hidden.filter((secret): secret is string => typeof secret === 'string' && secret !== '');
 	if (kept.length === 0 && text.length <= max && PLAIN.test(text)) return text;
 	let clean = mask(text, kept);
-	clean = clean.replace(ESCAPES, '').replace(SPACES, ' ');
+	if (CONTROLS.test(clean)) clean = clean.replace(ESCAPES, '');
+	clean = clean.replace(SPACES, ' ');
 	clean = showInvisible(clean);
-	if (CYRILLIC_OR_GREEK.test(clean)) clean = showLookAlikes(clean);
+	// Only a text with Latin letters, or with both Cyrillic and Greek ones, can mix them in a word.
+	if (CYRILLIC_OR_GREEK.test(clean) && (LATIN_LETTER.test(clean) || (CYRILLIC_LETTER.test(clean) && GREEK_LETTER.test(clean))))
+		clean = showLookAlikes(clean);
 	clean = clean.replace(/ {2,}/g, ' ').replace(ENDS, '');
 	clean = mask(clean, kept);
 	return cut(clean, max);

@@ -42,6 +42,7 @@ describe('cleanText: invisible characters', () => {
 		expect(cleanText('\uFEFFrig\u2060\u00AD\u034F\u180E\u3164\uFFA0')).toBe('<FEFF>rig<2060><00AD><034F><180E><3164><FFA0>');
 		expect(cleanText('rig\uFE0F-01\u{E0041}')).toBe('rig<FE0F>-01<E0041>');
 		expect(cleanText('a\uD800b')).toBe('a<D800>b');
+		expect(cleanText('rig-01\u2800')).toBe('rig-01<2800>');
 	});
 
 	it('keeps ZWJ, variation selectors, modifiers and tags inside an emoji', () => {
