@@ -5,6 +5,7 @@
  * writing.
  */
 import {hostOf} from '../monitor/name.js';
+import {cleanText} from '../text/clean.js';
 import type {HistoryStore} from './store.js';
 
 /** What a good poll says about who the miner is. */
@@ -51,12 +52,15 @@ export function identify(store: HistoryStore, input: IdentifyInput): number | nu
 
 	const host = hostOf(input.url);
 	if (facts.workerId !== null) {
-		const candidates = store.all<MinerRow>(
+		let candidates = store.all<MinerRow>(
 			'SELECT miner, api_id, worker, kind, url, last_seen FROM miner WHERE worker = ? AND host = ? ORDER BY (url = ?) DESC, last_seen DESC',
 			facts.workerId,
 			host,
 			input.url,
 		);
+		// A worker id stored raw before text was cleaned where it enters (text/clean.ts) is the same worker id now:
+		// matched by its cleaned form, so an upgrade splits no history.
+		if (candidates.length === 0) candidates = storedRaw(store, host, input.url, facts.workerId);
 		const startedAt = facts.uptimeS === null ? null : at - facts.uptimeS * 1000;
 		for (const candidate of candidates) {
 			if (facts.kind !== null && candidate.kind !== null && facts.kind !== candidate.kind) continue;
@@ -83,4 +87,16 @@ export function identify(store: HistoryStore, input: IdentifyInput): number | nu
 	}
 
 	return null;
+}
+
+/** The miners at `host` whose stored worker id, cleaned, is `workerId` (rows written before the text boundary). */
+function storedRaw(store: HistoryStore, host: string, url: string, workerId: string): MinerRow[] {
+	return store
+		.all<MinerRow>(
+			'SELECT miner, api_id, worker, kind, url, last_seen FROM miner WHERE host = ? AND worker IS NOT NULL AND worker <> ? ORDER BY (url = ?) DESC, last_seen DESC',
+			host,
+			workerId,
+			url,
+		)
+		.filter((row) => row.worker !== null && cleanText(row.worker) === workerId);
 }

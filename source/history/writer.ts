@@ -406,6 +406,11 @@ export class HistoryWriter {
 		let miner = this.#workers.get(key) ?? null;
 		if (miner === null) {
 			miner = this.#store.get<{miner: number}>('SELECT miner FROM proxy_worker WHERE proxy = ? AND name = ?', proxy, name)?.miner ?? null;
+			// A name stored raw before text was cleaned where it enters (text/clean.ts) is this worker: no split.
+			miner ??=
+				this.#store
+					.all<{miner: number; name: string}>('SELECT miner, name FROM proxy_worker WHERE proxy = ? AND name <> ?', proxy, name)
+					.find((row) => cleanText(row.name) === name)?.miner ?? null;
 			if (miner === null) {
 				const result = this.#store.run(
 					'INSERT INTO miner (api_id, worker, host, url, name, kind, first_seen, last_seen) VALUES (NULL, NULL, ?, ?, ?, ?, ?, ?)',

@@ -29,6 +29,18 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 describe('history identity', () => {
+	it('continues a miner whose worker id was stored raw before text was cleaned where it enters', () => {
+		const {store, clock} = setup();
+		const t = clock.now();
+		// An older rigtop stored the worker id as the miner sent it, a zero-width space and an escape sequence in it.
+		const before = session(store, t, 'http://127.0.0.1:1111', sixFacts(null, 'rig-a\u200b\u001b[31m', 7200));
+		store.run('UPDATE miner SET worker = ? WHERE miner = ?', 'rig-a\u200b\u001b[31m', before ?? -1);
+		// Today's rigtop reads it cleaned; it is the same miner at the same address, not a new one.
+		const after = session(store, t + MINUTE, 'http://127.0.0.1:1111', sixFacts(null, 'rig-a<200B>', 7260));
+		expect(before).not.toBeNull();
+		expect(after).toBe(before);
+	});
+
 	it('continues a miner by its API id, whatever its URL', () => {
 		const {store, clock} = setup();
 		const first = session(store, clock.now(), 'http://127.0.0.1:1111', sixFacts('id-a'));

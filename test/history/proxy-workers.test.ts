@@ -114,6 +114,30 @@ describe("a proxy's workers in the history store", () => {
 		expect(tens).toEqual([{n: 18}]);
 	});
 
+	it('a worker name stored raw before text was cleaned is the same worker cleaned: no second row', () => {
+		const temp = tempDir();
+		cleanups.push(temp.cleanup);
+		const clock = manualClock(Date.UTC(2026, 10, 20, 12, 0, 0));
+		const {store} = openStore(temp.dir, {now: clock.now});
+		cleanups.push(() => store.close());
+		const facts = {apiId: 'proxy-id', workerId: 'sim-proxy', kind: 'proxy', uptimeS: 3600};
+		const t = clock.now();
+		const old = new HistoryWriter(store, {now: clock.now});
+		const raw = 'rig-01\u200b';
+		old.write([observation(goodSample(t, 5000), facts), observation(goodSample(t, 1000), null, {worker: raw})], []);
+		const proxy = old.minerOf(0) ?? -1;
+		const stored = old.workerOf(proxy, raw);
+		expect(stored).not.toBeNull();
+		clock.set(t + 60_000);
+		const today = new HistoryWriter(store, {now: clock.now});
+		today.write(
+			[observation(goodSample(t + 60_000, 5000), facts), observation(goodSample(t + 60_000, 1000), null, {worker: 'rig-01<200B>'})],
+			[],
+		);
+		expect(today.workerOf(proxy, 'rig-01<200B>')).toBe(stored);
+		expect(store.get<{n: number}>('SELECT count(*) AS n FROM proxy_worker')?.n).toBe(1);
+	});
+
 	it('writes a worker event under its proxy, named; a worker filter reads it alone', () => {
 		const temp = tempDir();
 		cleanups.push(temp.cleanup);
