@@ -48,6 +48,7 @@ async function contextFor(input: DiscoveryInput, report: Report): Promise<Contex
 		procRoot: input.procRoot ?? '/proc',
 		passwdPath: input.passwdPath ?? '/etc/passwd',
 		selfPid: input.selfPid ?? process.pid,
+		selfUid: input.selfUid === undefined ? (process.geteuid?.() ?? null) : input.selfUid,
 	};
 }
 

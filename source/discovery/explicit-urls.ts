@@ -7,7 +7,7 @@ import {normalizeMinerUrl} from '../miner/target.js';
 import {readMinerConfig} from './miner-config.js';
 import {ISSUES_WHEN_REACHABLE, warnTokenNotExpected, type Context, type Report} from './report.js';
 import {isProxyProcess} from './proc.js';
-import {listensOn, mayListenOn, scanMiners, tokenSourceOf, type ScannedMiner} from './running-miners.js';
+import {lendingFor, listensOn, mayListenOn, scanMiners, tokenSourceOf, type ScannedMiner} from './running-miners.js';
 import {isLoopbackHost} from './token-warning.js';
 import type {Source, Target} from './types.js';
 
@@ -51,6 +51,7 @@ export async function explicitUrlTargets(rawUrls: readonly string[], configPath:
 		}
 		let token: string | null = null;
 		let tokenSource: Source | null = null;
+		let refused: string | null = null;
 		let proxy = false;
 		if (isLoopbackHost(url)) {
 			// Only a process that may listen on one of these ports can lend its token: read the
@@ -60,12 +61,22 @@ export async function explicitUrlTargets(rawUrls: readonly string[], configPath:
 			const owner = scanned.find((miner) => listensOn(miner, port));
 			// A local xmrig-proxy answers there: --where says so.
 			proxy = owner !== undefined && isProxyProcess(owner.process);
-			if (owner?.config.settings.tokenSet) {
-				token = owner.config.settings.token;
-				tokenSource = tokenSourceOf(owner);
+			if (owner) {
+				// Its token only if it holds that port and may read the file it comes from (lending.ts).
+				const lending = lendingFor(owner, port, url.replace(/^https?:\/\//, ''), context);
+				token = lending.token;
+				tokenSource = token === null ? null : tokenSourceOf(owner);
+				refused = lending.refused;
+				if (refused !== null) report.warn(refused);
 			}
 		}
-		targets.push({url, token, ...(proxy ? {kind: 'proxy' as const} : {}), provenance: {url: urlSource, token: tokenSource}});
+		targets.push({
+			url,
+			token,
+			...(proxy ? {kind: 'proxy' as const} : {}),
+			provenance: {url: urlSource, token: tokenSource},
+			...(refused === null ? {} : {tokenRefused: refused, notes: [refused]}),
+		});
 	}
 	return targets;
 }

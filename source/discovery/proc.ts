@@ -44,6 +44,13 @@ export type ProcProcess = {
 	readonly cwd: string | null;
 	/** Real uid from /proc/PID/status. */
 	readonly uid: number | null;
+	/** Its uids, gids and supplementary groups from /proc/PID/status; null when unreadable. */
+	readonly credentials: Credentials | null;
+	/**
+	 * Every TCP socket in LISTEN state in the process's network namespace (its own or not), with the uid that owns it:
+	 * who holds a port when the process's own sockets cannot be seen (lending.ts).
+	 */
+	readonly listenRows: readonly TcpRow[];
 	/** Its listening TCP sockets; null when its `fd` directory cannot be read (another user's process). */
 	readonly listening: readonly ListeningSocket[] | null;
 	/**
@@ -53,6 +60,20 @@ export type ProcProcess = {
 	readonly listeningByOwner: readonly ListeningSocket[] | null;
 	/** Why something could not be read, in plain words. */
 	readonly notes: readonly string[];
+};
+
+/** A process's identity from /proc/PID/status (`Uid:`/`Gid:` real, effective, saved, filesystem; `Groups:`). */
+export type Credentials = {
+	readonly uid: number;
+	readonly euid: number;
+	readonly suid: number;
+	/** The uid the kernel checks file permissions against (it follows the effective uid unless setfsuid() changed it). */
+	readonly fsuid: number;
+	readonly gid: number;
+	readonly egid: number;
+	readonly fsgid: number;
+	/** Supplementary groups; empty when the `Groups:` line is missing or empty. */
+	readonly groups: readonly number[];
 };
 
 export type ProcScan = {
@@ -238,6 +259,25 @@ function parseUid(status: string | null): number | null {
 	return match?.[1] ? Number.parseInt(match[1], 10) : null;
 }
 
+/** The ids of a /proc/PID/status text; null without a `Uid:` line. A missing `Gid:` line counts as no group (-1). */
+export function parseCredentials(status: string | null): Credentials | null {
+	const ids = (name: string): number[] | null => {
+		const match = new RegExp(`^${name}:[ \\t]*([0-9 \\t]*)$`, 'm').exec(status ?? '');
+		if (!match) return null;
+		return (match[1] ?? '')
+			.trim()
+			.split(/\s+/)
+			.filter((field) => field !== '')
+			.map((field) => Number.parseInt(field, 10));
+	};
+	const uids = ids('Uid');
+	if (uids === null || uids.length === 0) return null;
+	const gids = ids('Gid') ?? [];
+	const [uid = -1, euid = uid, suid = euid, fsuid = euid] = uids;
+	const [gid = -1, egid = gid, , fsgid = egid] = gids;
+	return {uid, euid, suid, fsuid, gid, egid, fsgid, groups: ids('Groups') ?? []};
+}
+
 /** Reads everything discovery needs about one process that looks like XMRig. */
 async function inspect(procRoot: string, pid: number, comm: string | null, argv: string[], byteOrder: Endianness): Promise<ProcProcess> {
 	const pidDir = path.join(procRoot, String(pid));
@@ -249,6 +289,7 @@ async function inspect(procRoot: string, pid: number, comm: string | null, argv:
 	]);
 	const exe = exeLink?.replace(/ \(deleted\)$/, '') ?? null;
 	const uid = parseUid(status);
+	const credentials = parseCredentials(status);
 	const notes: string[] = [];
 	const rows = (await tcpRows(pidDir, byteOrder)).filter((row) => row.state === LISTEN);
 	let listening: ListeningSocket[] | null = null;
@@ -263,7 +304,7 @@ async function inspect(procRoot: string, pid: number, comm: string | null, argv:
 		listening = rows.filter((row) => sockets.inodes.has(row.inode)).map(toSocket);
 	}
 	if (cwd === null) notes.push(`the working directory of process ${pid} is not readable, so a relative -c path cannot be followed`);
-	return {pid, comm, argv, exe, cwd, uid, listening, listeningByOwner, notes};
+	return {pid, comm, argv, exe, cwd, uid, credentials, listenRows: rows, listening, listeningByOwner, notes};
 }
 
 /** Scans a /proc tree for XMRig processes. Never throws: an absent /proc gives `available: false`. */

@@ -195,6 +195,7 @@ async function rigsResult(plan: SessionPlan, rigsFile: string): Promise<Discover
 				token: tokenSource ?? discovered?.provenance.token ?? null,
 			},
 			...(rigNotes.length > 0 ? {notes: rigNotes} : {}),
+			...(own.has(rig) || discovered?.tokenRefused === undefined ? {} : {tokenRefused: discovered.tokenRefused}),
 		};
 	});
 	for (const [url, target] of found) if (!targets.some((other) => other.url === url)) targets.push(target);
