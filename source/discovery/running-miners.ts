@@ -184,10 +184,12 @@ export function processTargetsFor(miner: ScannedMiner, context: Context, options
 		report.problem(...config.problems);
 	}
 	const proxy = isProxyProcess(process);
+	let sendsExplicit = false;
 	const make = (url: string, detail: string): Target => {
 		const port = addressParts(url).port;
 		const lending = lendingFor(miner, port, `:${port}`, context);
 		if (lending.refused !== null) report.warn(lending.refused);
+		if (lending.send === 'explicit') sendsExplicit = true;
 		const tokenSource = lending.send === 'explicit' ? (explicit?.source ?? null) : lending.send === 'own' ? tokenSourceOf(miner) : null;
 		return {
 			url,
@@ -203,7 +205,8 @@ export function processTargetsFor(miner: ScannedMiner, context: Context, options
 			return issue.kind !== 'random-port' || !certain;
 		});
 		report.problem(...issues.map((issue) => issue.text));
-		if (found && explicit && config.from !== null && !settings.tokenSet && settings.apiEnabled) {
+		// Only when the user's token goes there: one refused (lending.ts) cannot get a 401 for being sent.
+		if (found && sendsExplicit && config.from !== null && !settings.tokenSet && settings.apiEnabled) {
 			warnTokenNotExpected(
 				configSource === 'its command line' ? `the command line of process ${process.pid}` : (configSource ?? who),
 				report,

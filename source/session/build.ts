@@ -96,6 +96,7 @@ export async function resolveSessionTargets(
 			notes: target.notes,
 			kind: target.kind,
 			tokenFrom: borrowedTokenOf(target) ?? undefined,
+			tokenRefused: target.tokenRefused,
 		})),
 		demo: null,
 	};

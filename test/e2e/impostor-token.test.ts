@@ -155,6 +155,10 @@ describe.skipIf(!canSwitchUser)('a token for a stranger’s process (skipped unl
 		expect(received('stranger')).toEqual(received('stranger').map(() => 'auth=none'));
 		const pid = children.get('stranger')?.pid;
 		expect(result.stderr).toContain(`process ${pid} of user nobody listens on :${PORTS.stranger}; not sending your token`);
+		// And under that miner's 401, as its fix, with how to send it anyway.
+		expect(result.stdout.replaceAll(/\s+/g, ' ')).toContain(
+			`process ${pid} of user nobody listens on :${PORTS.stranger}; not sending your token; to send it anyway, give the address with it: rigtop 127.0.0.1:${PORTS.stranger} --token-file FILE`,
+		);
 		// Another user's own command-line token is not the user's either.
 		expect(received('cli').every((line) => line === 'auth=none')).toBe(true);
 		const where = await rigtop(['--where', '--token-file', 'tok.txt']);
