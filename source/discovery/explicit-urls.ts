@@ -63,7 +63,7 @@ export async function explicitUrlTargets(rawUrls: readonly string[], configPath:
 			proxy = owner !== undefined && isProxyProcess(owner.process);
 			if (owner) {
 				// Its token only if it holds that port and may read the file it comes from (lending.ts).
-				const lending = lendingFor(owner, port, url.replace(/^https?:\/\//, ''), context);
+				const lending = lendingFor(owner, url, url.replace(/^https?:\/\//, ''), context);
 				token = lending.token;
 				tokenSource = token === null ? null : tokenSourceOf(owner);
 				refused = lending.refused;

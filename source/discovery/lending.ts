@@ -72,9 +72,23 @@ export type PortHolder =
 	/** No listening socket rigtop can see. */
 	| {readonly kind: 'none'};
 
-export function portHolder(process: ProcProcess, port: number): PortHolder {
-	if (process.listening?.some((socket) => socket.port === port)) return {kind: 'process'};
-	const rows = process.listenRows.filter((row) => row.port === port);
+/**
+ * Whether a socket bound to `address` answers a connection to `host` (the URL's, brackets dropped): the same address,
+ * or a wildcard (0.0.0.0 for IPv4; :: for both, Linux's default); `localhost` as 127.0.0.1 or ::1.
+ */
+export function answers(address: string, host: string | undefined): boolean {
+	if (host === undefined) return true;
+	const wanted = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+	const names = wanted === 'localhost' ? ['127.0.0.1', '::1'] : [wanted];
+	return names.some(
+		(name) => address === name || address === '::' || address === `::ffff:${name}` || (address === '0.0.0.0' && !name.includes(':')),
+	);
+}
+
+/** Who holds `port` at `host` (any address when not given) for a connection from rigtop. */
+export function portHolder(process: ProcProcess, port: number, host?: string): PortHolder {
+	if (process.listening?.some((socket) => socket.port === port && answers(socket.address, host))) return {kind: 'process'};
+	const rows = process.listenRows.filter((row) => row.port === port && answers(row.address, host));
 	const first = rows[0];
 	if (first === undefined) return {kind: 'none'};
 	const owner = process.credentials?.euid ?? process.uid;
@@ -94,8 +108,9 @@ export function userNameOf(passwdText: string | null, uid: number): string {
 /** What one discovered process may be sent. */
 export type LendingInput = {
 	readonly process: ProcProcess;
-	/** The port the target is on. */
+	/** The port the target is on, and its host (the URL's), when known. */
 	readonly port: number;
+	readonly host?: string;
 	/** The user's own token, if given. */
 	readonly explicit: string | null;
 	/** The token the process's config chain sets, and where: its command line, or a file its owner can read or not. */
@@ -127,7 +142,7 @@ export function judgeLending(input: LendingInput): Lending {
 	if (wanted === null) return {send: null, refused: null};
 	const pid = process.pid;
 	const whose = explicit !== null ? 'your token' : 'its token';
-	const holder = portHolder(process, input.port);
+	const holder = portHolder(process, input.port, input.host);
 	if (holder.kind === 'none') {
 		const why =
 			process.listening === null

@@ -44,14 +44,17 @@ export async function scanMiners(context: Context, describe: boolean, keep?: (pr
 	);
 }
 
-/** What a process found by discovery may be sent on `port` (lending.ts): the user's token, its own, or none and why. */
+/** What a process found by discovery may be sent at `url` (lending.ts): the user's token, its own, or none and why. */
 export function lendingFor(
 	miner: ScannedMiner,
-	port: number,
+	url: string,
 	shownPort: string,
 	context: Context,
 ): Lending & {readonly token: string | null} {
 	const {settings, from} = miner.config;
+	// The port the URL connects to (the URL class drops a default one: http://127.0.0.1:80 has none written).
+	const {host} = addressParts(url);
+	const port = addressParts(url).port || (url.startsWith('https:') ? 443 : 80);
 	const own =
 		!settings.tokenSet || settings.token === null || from === null
 			? null
@@ -61,6 +64,7 @@ export function lendingFor(
 	const lending = judgeLending({
 		process: miner.process,
 		port,
+		host,
 		explicit: context.explicit?.token ?? null,
 		own,
 		selfUid: context.selfUid,
@@ -186,8 +190,7 @@ export function processTargetsFor(miner: ScannedMiner, context: Context, options
 	const proxy = isProxyProcess(process);
 	let sendsExplicit = false;
 	const make = (url: string, detail: string): Target => {
-		const port = addressParts(url).port;
-		const lending = lendingFor(miner, port, `:${port}`, context);
+		const lending = lendingFor(miner, url, `:${addressParts(url).port || 80}`, context);
 		if (lending.refused !== null) report.warn(lending.refused);
 		if (lending.send === 'explicit') sendsExplicit = true;
 		const tokenSource = lending.send === 'explicit' ? (explicit?.source ?? null) : lending.send === 'own' ? tokenSourceOf(miner) : null;

@@ -156,6 +156,15 @@ function lend(over: Partial<LendingInput>) {
 }
 
 describe('portHolder', () => {
+	it('at the address connected to: its own, a wildcard, localhost', () => {
+		const on = (address: string) => processOf(bob, {listening: [{family: 4, address, port: 18_999, inode: 7}], listenRows: []});
+		expect(portHolder(on('0.0.0.0'), 18_999, '127.0.0.1')).toEqual({kind: 'process'});
+		expect(portHolder(on('::'), 18_999, '[::1]')).toEqual({kind: 'process'});
+		expect(portHolder(on('::1'), 18_999, 'localhost')).toEqual({kind: 'process'});
+		expect(portHolder(on('192.168.1.5'), 18_999, '127.0.0.1')).toEqual({kind: 'none'});
+		expect(portHolder(on('0.0.0.0'), 18_999, '[::1]')).toEqual({kind: 'none'});
+	});
+
 	it('its own socket; a socket of its user when its fds are hidden; another’s; none', () => {
 		expect(portHolder(processOf(bob), 18_999)).toEqual({kind: 'process'});
 		const hidden = processOf(bob, {listening: null});
@@ -296,6 +305,28 @@ describe('discovery over a fake /proc with processes of other users', () => {
 		const own = await config('xmrig.json', 'shared-token', 0o644);
 		const result = await discover([impostor(['xmrig', '-c', own])], [socket], {tokenEnv: 'shared-token'});
 		expect(result.targets).toMatchObject([{url: 'http://127.0.0.1:18999', token: 'shared-token', provenance: {token: {kind: 'env'}}}]);
+	});
+
+	it('an address given without a token: not the token of a miner that listens on that port at another address', async () => {
+		const tokenFile = path.join(work, 'tok.txt');
+		await writeFile(tokenFile, 'users-token\n', {mode: 0o600});
+		const miner: FakeProcess = {
+			pid: 500,
+			comm: 'xmrig',
+			argv: ['xmrig', '--http-host=192.168.1.5', '--http-port=18999', '--http-access-token=miners-token'],
+			exe: '/opt/xmrig/xmrig',
+			cwd: '/',
+			uid: 1000,
+			socketInodes: [50],
+		};
+		const sockets = [{address: '192.168.1.5', port: 18_999, inode: 50, uid: 1000}, socket];
+		const borrowed = await discover([miner, impostor(['python3', 'grab.py'])], sockets, {urls: ['127.0.0.1:18999']});
+		expect(borrowed.targets).toMatchObject([{url: 'http://127.0.0.1:18999', token: null}]);
+		expect(borrowed.warnings).toContain('127.0.0.1:18999 is held by a socket of uid 1002, not by process 500; not sending its token');
+		// Found by itself, at its own address, it has its own token.
+		await fake?.remove();
+		const own = await discover([miner], sockets.slice(0, 1), {});
+		expect(own.targets).toMatchObject([{url: 'http://192.168.1.5:18999', token: 'miners-token'}]);
 	});
 
 	it('an address and a token both given: sent as today, whoever listens there', async () => {
