@@ -1,7 +1,8 @@
 /**
  * Strategy 1: the addresses the user gave (URL arguments, --url). The token is the one given to rigtop
  * (--token-file, RIGTOP_TOKEN, --token), else the one in --config, else — for a loopback address —
- * that of the local XMRig process listening on that port.
+ * that of the local XMRig process listening on that port, when lending.ts allows it (its own socket there, a file
+ * its owner may read).
  */
 import {normalizeMinerUrl} from '../miner/target.js';
 import {readMinerConfig} from './miner-config.js';

@@ -1,6 +1,6 @@
 /**
  * Finds XMRig processes on this machine from a Linux /proc tree (the root is injectable, so tests
- * build fake trees): their command line, working directory, binary, owner, and the TCP ports they
+ * build fake trees): their command line, working directory, binary, owner (uids, gids, groups), and the TCP ports they
  * really listen on (socket inodes from `fd/*` matched against `net/tcp` and `net/tcp6` rows in state
  * LISTEN). Processes of other users often hide their `fd` directory: that is noted, never an error.
  */
