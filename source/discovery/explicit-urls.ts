@@ -59,7 +59,10 @@ export async function explicitUrlTargets(rawUrls: readonly string[], configPath:
 			// config of no other (this runs on every start with a loopback URL).
 			scanned ??= await scanMiners(context, false, (process) => mayListenOn(process, loopbackPorts));
 			const port = portOf(url);
-			const owner = scanned.find((miner) => listensOn(miner, port));
+			// The process seen holding the port first; else one that may (its sockets hidden), which lending then judges.
+			const owner =
+				scanned.find((miner) => miner.process.listening?.some((socket) => socket.port === port)) ??
+				scanned.find((miner) => listensOn(miner, port));
 			// A local xmrig-proxy answers there: --where says so.
 			proxy = owner !== undefined && isProxyProcess(owner.process);
 			if (owner) {

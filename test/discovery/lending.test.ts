@@ -19,7 +19,7 @@ import {
 } from '../../source/discovery/lending.js';
 import {parseCredentials, type Credentials, type ProcProcess} from '../../source/discovery/proc.js';
 import {formatWhere} from '../../source/discovery/where.js';
-import {makeFakeProc, type FakeProc, type FakeProcess, type FakeSocket} from './fake-proc.js';
+import {asUnprivileged, makeFakeProc, type FakeProc, type FakeProcess, type FakeSocket} from './fake-proc.js';
 
 /** A /proc/PID/status as Linux 6.x writes it (abridged), for a process of bob (1001) in groups 1001, 27 and 998. */
 const BOB_STATUS = [
@@ -327,6 +327,29 @@ describe('discovery over a fake /proc with processes of other users', () => {
 		await fake?.remove();
 		const own = await discover([miner], sockets.slice(0, 1), {});
 		expect(own.targets).toMatchObject([{url: 'http://192.168.1.5:18999', token: 'miners-token'}]);
+	});
+
+	it('an address given without a token: the process seen holding it lends, not one that only says that port', async () => {
+		const cli = (pid: number, uid: number, token: string, hideFds: boolean): FakeProcess => ({
+			pid,
+			comm: 'xmrig',
+			argv: ['xmrig', '--http-port=18999', `--http-access-token=${token}`],
+			exe: '/opt/xmrig/xmrig',
+			cwd: '/',
+			uid,
+			socketInodes: [pid],
+			hideFds,
+		});
+		const result = await asUnprivileged(async () =>
+			discover(
+				[cli(100, 1002, 'says-token', true), cli(200, 1000, 'holds-token', false)],
+				[{address: '127.0.0.1', port: 18_999, inode: 200, uid: 1000}],
+				{
+					urls: ['127.0.0.1:18999'],
+				},
+			),
+		);
+		expect(result.targets).toMatchObject([{url: 'http://127.0.0.1:18999', token: 'holds-token'}]);
 	});
 
 	it('an address and a token both given: sent as today, whoever listens there', async () => {
