@@ -12,7 +12,7 @@
  */
 import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
-import type {Credentials, ProcProcess} from './proc.js';
+import type {Credentials, ProcProcess, TcpRow} from './proc.js';
 
 /** What a permission check needs of a file or directory (fs.Stats has it). */
 export type FileMode = {readonly uid: number; readonly gid: number; readonly mode: number};
@@ -69,6 +69,8 @@ export type PortHolder =
 	| {readonly kind: 'same-user'}
 	/** A socket of another user, or (its sockets seen) of another process. */
 	| {readonly kind: 'other'; readonly uid: number}
+	/** Its own socket, but in another network namespace than rigtop's: rigtop's connection goes elsewhere. */
+	| {readonly kind: 'elsewhere'}
 	/** No listening socket rigtop can see. */
 	| {readonly kind: 'none'};
 
@@ -85,10 +87,15 @@ export function answers(address: string, host: string | undefined): boolean {
 	);
 }
 
-/** Who holds `port` at `host` (any address when not given) for a connection from rigtop. */
-export function portHolder(process: ProcProcess, port: number, host?: string): PortHolder {
-	if (process.listening?.some((socket) => socket.port === port && answers(socket.address, host))) return {kind: 'process'};
-	const rows = process.listenRows.filter((row) => row.port === port && answers(row.address, host));
+/**
+ * Who holds `port` at `host` (any address when not given) for a connection from rigtop: among `reached`, the LISTEN
+ * sockets of rigtop's own network namespace (scanXmrigProcesses' ownListenRows), else — not known — the process's.
+ */
+export function portHolder(process: ProcProcess, port: number, host?: string, reached?: readonly TcpRow[] | null): PortHolder {
+	const rows = (reached ?? process.listenRows).filter((row) => row.port === port && answers(row.address, host));
+	const own = process.listening?.filter((socket) => socket.port === port && answers(socket.address, host)) ?? [];
+	if (own.some((socket) => rows.some((row) => row.inode === socket.inode))) return {kind: 'process'};
+	if (own.length > 0) return {kind: 'elsewhere'};
 	const first = rows[0];
 	if (first === undefined) return {kind: 'none'};
 	const owner = process.credentials?.euid ?? process.uid;
@@ -111,6 +118,8 @@ export type LendingInput = {
 	/** The port the target is on, and its host (the URL's), when known. */
 	readonly port: number;
 	readonly host?: string;
+	/** The LISTEN sockets of rigtop's own network namespace, when known (portHolder). */
+	readonly reached?: readonly TcpRow[] | null;
 	/** The user's own token, if given. */
 	readonly explicit: string | null;
 	/** The token the process's config chain sets, and where: its command line, or a file its owner can read or not. */
@@ -142,13 +151,17 @@ export function judgeLending(input: LendingInput): Lending {
 	if (wanted === null) return {send: null, refused: null};
 	const pid = process.pid;
 	const whose = explicit !== null ? 'your token' : 'its token';
-	const holder = portHolder(process, input.port, input.host);
+	const holder = portHolder(process, input.port, input.host, input.reached);
 	if (holder.kind === 'none') {
 		const why =
 			process.listening === null
 				? `rigtop sees no socket listening on ${input.shownPort} (hidden from it, or in another namespace)`
 				: `process ${pid} does not listen on ${input.shownPort} (yet)`;
 		return {send: null, refused: `${why}; not sending ${whose} to a port no process rigtop can see holds`};
+	}
+	if (holder.kind === 'elsewhere') {
+		const why = `process ${pid} listens on ${input.shownPort} in another network namespace (a container?), not where rigtop connects`;
+		return {send: null, refused: `${why}; not sending ${whose}`};
 	}
 	if (holder.kind === 'other')
 		return {

@@ -84,6 +84,11 @@ export type ProcScan = {
 	readonly scanned: number;
 	/** The XMRig-looking ones. */
 	readonly processes: readonly ProcProcess[];
+	/**
+	 * The LISTEN sockets of rigtop's own network namespace (`net/tcp*` at the root: /proc/net is /proc/self/net), where
+	 * its connections go; null when the root has none (a fake tree). A process in another namespace holds none of them.
+	 */
+	readonly ownListenRows: readonly TcpRow[] | null;
 };
 
 export type ScanOptions = {
@@ -315,7 +320,7 @@ export async function scanXmrigProcesses(options: ScanOptions = {}): Promise<Pro
 	try {
 		entries = await readdir(procRoot);
 	} catch {
-		return {procRoot, available: false, scanned: 0, processes: []};
+		return {procRoot, available: false, scanned: 0, processes: [], ownListenRows: null};
 	}
 	const pids = entries
 		.filter((name) => /^\d+$/.test(name))
@@ -344,7 +349,14 @@ export async function scanXmrigProcesses(options: ScanOptions = {}): Promise<Pro
 		const found = await Promise.all(batch.map(async ({pid, comm, argv}) => inspect(procRoot, pid, comm, argv, byteOrder)));
 		for (const process of found) if (process) processes.push(process);
 	}
-	return {procRoot, available: true, scanned, processes};
+	const own = await Promise.all([readText(path.join(procRoot, 'net', 'tcp')), readText(path.join(procRoot, 'net', 'tcp6'))]);
+	const ownListenRows =
+		own[0] === null && own[1] === null
+			? null
+			: [...parseProcNetTcp(own[0] ?? '', 4, byteOrder), ...parseProcNetTcp(own[1] ?? '', 6, byteOrder)].filter(
+					(row) => row.state === LISTEN,
+				);
+	return {procRoot, available: true, scanned, processes, ownListenRows};
 }
 
 /** /proc/PID/cmdline: NUL-separated, NUL-terminated. */

@@ -10,7 +10,7 @@ import {describeCommand} from './cmdline.js';
 import {homeDirsFor} from './home-dirs.js';
 import {judgeLending, mayReadFile, userNameOf, type Lending} from './lending.js';
 import {resolveProcessConfig, type ChainLayer, type ProcessConfig} from './process-config.js';
-import {isProxyProcess, scanXmrigProcesses, type ListeningSocket, type ProcProcess, type ProcScan} from './proc.js';
+import {isProxyProcess, scanXmrigProcesses, type ListeningSocket, type ProcProcess, type ProcScan, type TcpRow} from './proc.js';
 import {ISSUES_WHEN_REACHABLE, Report, warnTokenNotExpected, type Context} from './report.js';
 import type {Source, Target} from './types.js';
 
@@ -21,6 +21,8 @@ export type ScannedMiner = {
 	readonly ownerReads: boolean;
 	/** Its owner as said in messages: `user bob`, else `uid 1234`. */
 	readonly ownerName: string;
+	/** The LISTEN sockets where rigtop's connections go (its own network namespace); null when not known. */
+	readonly reached: readonly TcpRow[] | null;
 };
 
 /** The XMRig processes (those `keep` accepts, when given) with their configs, read in parallel, in scan order. */
@@ -39,7 +41,8 @@ export async function scanMiners(context: Context, describe: boolean, keep?: (pr
 			const from = config.from;
 			const ownerReads = from?.kind === 'file' && process.credentials !== null && (await mayReadFile(process.credentials, from.path));
 			const owner = process.credentials?.euid ?? process.uid;
-			return {process, config, ownerReads, ownerName: owner === null ? 'an unknown user' : userNameOf(passwd, owner)};
+			const ownerName = owner === null ? 'an unknown user' : userNameOf(passwd, owner);
+			return {process, config, ownerReads, ownerName, reached: scan.ownListenRows};
 		}),
 	);
 }
@@ -65,6 +68,7 @@ export function lendingFor(
 		process: miner.process,
 		port,
 		host,
+		reached: miner.reached,
 		explicit: context.explicit?.token ?? null,
 		own,
 		selfUid: context.selfUid,

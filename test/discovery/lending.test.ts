@@ -157,12 +157,27 @@ function lend(over: Partial<LendingInput>) {
 
 describe('portHolder', () => {
 	it('at the address connected to: its own, a wildcard, localhost', () => {
-		const on = (address: string) => processOf(bob, {listening: [{family: 4, address, port: 18_999, inode: 7}], listenRows: []});
+		const on = (address: string) =>
+			processOf(bob, {
+				listening: [{family: 4, address, port: 18_999, inode: 7}],
+				listenRows: [{family: 4, address, port: 18_999, state: 0x0a, uid: 1001, inode: 7}],
+			});
 		expect(portHolder(on('0.0.0.0'), 18_999, '127.0.0.1')).toEqual({kind: 'process'});
 		expect(portHolder(on('::'), 18_999, '[::1]')).toEqual({kind: 'process'});
 		expect(portHolder(on('::1'), 18_999, 'localhost')).toEqual({kind: 'process'});
 		expect(portHolder(on('192.168.1.5'), 18_999, '127.0.0.1')).toEqual({kind: 'none'});
 		expect(portHolder(on('0.0.0.0'), 18_999, '[::1]')).toEqual({kind: 'none'});
+	});
+
+	it('in rigtop’s own network namespace: its socket there, or elsewhere (a container’s loopback)', () => {
+		const row = processOf(bob).listenRows[0]!;
+		expect(portHolder(processOf(bob), 18_999, '127.0.0.1', [row])).toEqual({kind: 'process'});
+		expect(portHolder(processOf(bob), 18_999, '127.0.0.1', [])).toEqual({kind: 'elsewhere'});
+		// Another's socket on that port where rigtop connects.
+		expect(portHolder(processOf(bob), 18_999, '127.0.0.1', [{...row, inode: 99, uid: 1002}])).toEqual({kind: 'elsewhere'});
+		expect(lend({explicit: 'mine', selfUid: 1001, reached: []}).refused).toBe(
+			'process 4242 listens on :18999 in another network namespace (a container?), not where rigtop connects; not sending your token',
+		);
 	});
 
 	it('its own socket; a socket of its user when its fds are hidden; another’s; none', () => {

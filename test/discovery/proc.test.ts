@@ -158,6 +158,6 @@ describe('scanning a /proc tree', () => {
 
 	it('no /proc at all (not Linux): unavailable, not an error', async () => {
 		const scan = await scanXmrigProcesses({procRoot: '/definitely/not/here'});
-		expect(scan).toEqual({procRoot: '/definitely/not/here', available: false, scanned: 0, processes: []});
+		expect(scan).toEqual({procRoot: '/definitely/not/here', available: false, scanned: 0, processes: [], ownListenRows: null});
 	});
 });

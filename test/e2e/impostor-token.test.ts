@@ -7,7 +7,6 @@
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import {chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {connect} from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -20,7 +19,7 @@ const USER_TOKEN = 'users-own-token-36';
 const ROOT_SECRET = 'root-only-secret-36';
 const CLI_TOKEN = 'its-own-cli-token-36';
 /** Ports of this worktree's range (18650–18669). */
-const PORTS = {stranger: 18_651, secret: 18_652, dedicated: 18_653, root: 18_654, cli: 18_655} as const;
+const PORTS = {stranger: 18_651, secret: 18_652, dedicated: 18_653, root: 18_654, cli: 18_655, grab: 18_656, container: 18_656} as const;
 type Name = keyof typeof PORTS;
 
 /** A node binary `nobody` may run (the tests' own may sit in root's home), or null. */
@@ -37,6 +36,9 @@ function nobodysNode(): string | null {
 const node = nobodysNode();
 const canSwitchUser = node !== null;
 if (!canSwitchUser) console.warn('impostor-token.test.ts skipped: it needs root and /usr/bin/setpriv to start processes as nobody');
+/** Whether a process can be started in a network namespace of its own (`unshare -n`, root only). */
+const canUnshare = canSwitchUser && spawnSync('unshare', ['-n', 'true'], {timeout: 10_000}).status === 0;
+if (canSwitchUser && !canUnshare) console.warn('impostor-token.test.ts: the network-namespace test is skipped: unshare -n failed');
 
 /**
  * A tiny HTTP server that says it is xmrig and records each request's Authorization header (or "none"). Its port comes
@@ -49,7 +51,7 @@ http.createServer((request, response) => {
 	fs.appendFileSync(process.env.FAKE_XMRIG_LOG, 'auth=' + (request.headers.authorization ?? 'none') + '\\n');
 	response.writeHead(401, {'Content-Type': 'application/json'});
 	response.end('{"error": "Unauthorized"}');
-}).listen(Number(process.env.FAKE_XMRIG_PORT), '127.0.0.1');
+}).listen(Number(process.env.FAKE_XMRIG_PORT), process.env.FAKE_XMRIG_HOST, () => fs.appendFileSync(process.env.FAKE_XMRIG_LOG, 'ready\\n'));
 `;
 
 let dir = '';
@@ -61,47 +63,52 @@ function logOf(name: Name): string {
 
 /** The Authorization headers `name` received since its log was last cleared. */
 function received(name: Name): string[] {
-	return readFileSync(logOf(name), 'utf8').split('\n').filter(Boolean);
+	return readFileSync(logOf(name), 'utf8')
+		.split('\n')
+		.filter((line) => line.startsWith('auth='));
 }
 
 function clearLogs(): void {
 	for (const name of Object.keys(PORTS) as Name[]) writeFileSync(logOf(name), '');
 }
 
-async function listening(port: number): Promise<void> {
+/** Resolves once the server has written its "ready" line (it listens). */
+async function ready(name: Name): Promise<void> {
 	const deadline = Date.now() + 15_000;
-	for (;;) {
-		const up = await new Promise<boolean>((resolve) => {
-			const socket = connect(port, '127.0.0.1', () => {
-				socket.destroy();
-				resolve(true);
-			});
-			socket.on('error', () => resolve(false));
-		});
-		if (up) return;
-		if (Date.now() > deadline) throw new Error(`nothing listens on ${port}`);
+	while (!readFileSync(logOf(name), 'utf8').includes('ready\n')) {
+		if (Date.now() > deadline) throw new Error(`${name} does not listen on ${PORTS[name]}`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 }
 
-/** Starts the fake xmrig as `nobody` (or as root), its argv[0] "xmrig", with these options, on its port; resolves once it listens. */
-async function start(name: Name, asNobody: boolean, options: readonly string[]): Promise<void> {
+type Start = {
+	readonly asNobody: boolean;
+	readonly options?: readonly string[];
+	/** Its argv[0]; default "xmrig" (no name: plain node, which discovery does not take for a miner). */
+	readonly name?: string | null;
+	/** In a network namespace of its own, listening on 0.0.0.0 there. */
+	readonly ownNetwork?: boolean;
+};
+
+/** Starts the fake xmrig as `nobody` (or as root) on its port, with these options; resolves once it listens. */
+async function start(name: Name, how: Start): Promise<void> {
 	const log = logOf(name);
 	writeFileSync(log, '');
 	chmodSync(log, 0o644);
-	if (asNobody) chownSync(log, NOBODY, NOBODY);
-	const script = `exec -a xmrig "$0" "$@"`;
-	const command = [node!, path.join(dir, 'fake-xmrig.cjs'), ...options];
-	const argv = asNobody
-		? [SETPRIV, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', 'bash', '-c', script, ...command]
-		: ['bash', '-c', script, ...command];
+	if (how.asNobody) chownSync(log, NOBODY, NOBODY);
+	const argv0 = how.name === undefined ? 'xmrig' : how.name;
+	const script = argv0 === null ? 'exec "$0" "$@"' : `exec -a ${argv0} "$0" "$@"`;
+	const command = [node!, path.join(dir, 'fake-xmrig.cjs'), ...(how.options ?? [])];
+	const user = how.asNobody ? [SETPRIV, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : [];
+	const argv = [...(how.ownNetwork === true ? ['unshare', '-n'] : []), ...user, 'bash', '-c', script, ...command];
+	const host = how.ownNetwork === true ? '0.0.0.0' : '127.0.0.1';
 	const child = spawn(argv[0]!, argv.slice(1), {
 		cwd: dir,
 		stdio: 'ignore',
-		env: {...process.env, FAKE_XMRIG_LOG: log, FAKE_XMRIG_PORT: String(PORTS[name])},
+		env: {...process.env, FAKE_XMRIG_LOG: log, FAKE_XMRIG_PORT: String(PORTS[name]), FAKE_XMRIG_HOST: host},
 	});
 	children.set(name, child);
-	await listening(PORTS[name]);
+	await ready(name);
 }
 
 async function rigtop(args: readonly string[]): Promise<{code: number; stdout: string; stderr: string}> {
@@ -135,12 +142,17 @@ describe.skipIf(!canSwitchUser)('a token for a stranger’s process (skipped unl
 		chmodSync(ownPath(), 0o600);
 		chownSync(ownPath(), NOBODY, NOBODY);
 		await Promise.all([
-			start('stranger', true, [`--http-port=${PORTS.stranger}`]),
-			start('secret', true, [`--config=${secretPath()}`]),
-			start('dedicated', true, ['-c', ownPath()]),
-			start('root', false, [`--http-port=${PORTS.root}`]),
-			start('cli', true, [`--http-port=${PORTS.cli}`, `--http-access-token=${CLI_TOKEN}`]),
+			start('stranger', {asNobody: true, options: [`--http-port=${PORTS.stranger}`]}),
+			start('secret', {asNobody: true, options: [`--config=${secretPath()}`]}),
+			start('dedicated', {asNobody: true, options: ['-c', ownPath()]}),
+			start('root', {asNobody: false, options: [`--http-port=${PORTS.root}`]}),
+			start('cli', {asNobody: true, options: [`--http-port=${PORTS.cli}`, `--http-access-token=${CLI_TOKEN}`]}),
 		]);
+		if (canUnshare) {
+			// A stranger's plain program on this machine's loopback, and a root miner on the same port in a namespace of its own.
+			await start('grab', {asNobody: true, name: null});
+			await start('container', {asNobody: false, options: [`--http-port=${PORTS.container}`], ownNetwork: true});
+		}
 	}, 60_000);
 
 	afterAll(() => {
@@ -208,6 +220,19 @@ describe.skipIf(!canSwitchUser)('a token for a stranger’s process (skipped unl
 		expect(received('secret').length).toBeGreaterThan(0);
 		expect(received('secret').every((line) => line === 'auth=none')).toBe(true);
 	});
+
+	it.skipIf(!canUnshare)(
+		'a miner in another network namespace: its loopback port here is someone else’s, so no token goes there',
+		async () => {
+			clearLogs();
+			const result = await rigtop(['--once', '--token-file', 'tok.txt']);
+			expect(received('grab').length).toBeGreaterThan(0);
+			expect(received('grab').every((line) => line === 'auth=none')).toBe(true);
+			expect(result.stderr).toContain(
+				`process ${children.get('container')?.pid} listens on :${PORTS.container} in another network namespace (a container?), not where rigtop connects; not sending your token`,
+			);
+		},
+	);
 
 	it('an address and a token both given: sent there, whoever listens (the user named both)', async () => {
 		clearLogs();
