@@ -45,7 +45,9 @@ async function targetsOf(configPath: string, context: Context, report: Report, e
 		if (!files.includes(wanted)) continue;
 		const found = processTargetsFor(miner, context, {quiet: true});
 		for (const target of found) {
-			targets.push({...target, token, provenance: {url: target.provenance.url, token: tokenSource}});
+			// A process found, not named: what was refused to it (not its user's, not its port) stays refused (lending.ts).
+			if (target.tokenRefused !== undefined) targets.push(target);
+			else targets.push({...target, token, provenance: {url: target.provenance.url, token: tokenSource}});
 		}
 	}
 	const remaining = settings.issues.filter((issue) => issue.kind !== 'random-port' || targets.length === 0);

@@ -4,12 +4,12 @@
  * Precedence:
  * 1. Explicit settings win: URL arguments / --url, and a token from --token-file, RIGTOP_TOKEN or
  *    --token (in that order). With an explicit loopback URL and no token, the token of the local
- *    XMRig process listening on that port is used (from --config when given). (explicit-urls.ts)
+ *    XMRig process listening on that port is used (from --config when given), if lending.ts allows it. (explicit-urls.ts)
  * 2. --config PATH: the miner's own config file (both layouts). A random port (0) is looked up from
  *    the running process that uses that file. (config-file.ts)
  * 3. Otherwise every XMRig process on this machine: its command line > its config files > the ports
  *    it really listens on (which win whenever the configured port is 0, unknown or not listened on).
- *    (running-miners.ts)
+ *    (running-miners.ts) Each gets the user's token or its own only as lending.ts allows: not a stranger's process.
  *
  * Nothing here prints or logs; the token never appears in warnings, problems or provenance.
  */
@@ -48,6 +48,7 @@ async function contextFor(input: DiscoveryInput, report: Report): Promise<Contex
 		procRoot: input.procRoot ?? '/proc',
 		passwdPath: input.passwdPath ?? '/etc/passwd',
 		selfPid: input.selfPid ?? process.pid,
+		selfUid: input.selfUid === undefined ? (process.geteuid?.() ?? null) : input.selfUid,
 	};
 }
 

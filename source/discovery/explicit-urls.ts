@@ -1,13 +1,14 @@
 /**
  * Strategy 1: the addresses the user gave (URL arguments, --url). The token is the one given to rigtop
  * (--token-file, RIGTOP_TOKEN, --token), else the one in --config, else — for a loopback address —
- * that of the local XMRig process listening on that port.
+ * that of the local XMRig process listening on that port, when lending.ts allows it (its own socket there, a file
+ * its owner may read).
  */
 import {normalizeMinerUrl} from '../miner/target.js';
 import {readMinerConfig} from './miner-config.js';
 import {ISSUES_WHEN_REACHABLE, warnTokenNotExpected, type Context, type Report} from './report.js';
 import {isProxyProcess} from './proc.js';
-import {listensOn, mayListenOn, scanMiners, tokenSourceOf, type ScannedMiner} from './running-miners.js';
+import {lendingFor, listensOn, mayListenOn, scanMiners, tokenSourceOf, type ScannedMiner} from './running-miners.js';
 import {isLoopbackHost} from './token-warning.js';
 import type {Source, Target} from './types.js';
 
@@ -51,21 +52,35 @@ export async function explicitUrlTargets(rawUrls: readonly string[], configPath:
 		}
 		let token: string | null = null;
 		let tokenSource: Source | null = null;
+		let refused: string | null = null;
 		let proxy = false;
 		if (isLoopbackHost(url)) {
 			// Only a process that may listen on one of these ports can lend its token: read the
 			// config of no other (this runs on every start with a loopback URL).
 			scanned ??= await scanMiners(context, false, (process) => mayListenOn(process, loopbackPorts));
 			const port = portOf(url);
-			const owner = scanned.find((miner) => listensOn(miner, port));
+			// The process seen holding the port first; else one that may (its sockets hidden), which lending then judges.
+			const owner =
+				scanned.find((miner) => miner.process.listening?.some((socket) => socket.port === port)) ??
+				scanned.find((miner) => listensOn(miner, port));
 			// A local xmrig-proxy answers there: --where says so.
 			proxy = owner !== undefined && isProxyProcess(owner.process);
-			if (owner?.config.settings.tokenSet) {
-				token = owner.config.settings.token;
-				tokenSource = tokenSourceOf(owner);
+			if (owner) {
+				// Its token only if it holds that port and may read the file it comes from (lending.ts).
+				const lending = lendingFor(owner, url, url.replace(/^https?:\/\//, ''), context);
+				token = lending.token;
+				tokenSource = token === null ? null : tokenSourceOf(owner);
+				refused = lending.refused;
+				if (refused !== null) report.warn(refused);
 			}
 		}
-		targets.push({url, token, ...(proxy ? {kind: 'proxy' as const} : {}), provenance: {url: urlSource, token: tokenSource}});
+		targets.push({
+			url,
+			token,
+			...(proxy ? {kind: 'proxy' as const} : {}),
+			provenance: {url: urlSource, token: tokenSource},
+			...(refused === null ? {} : {tokenRefused: refused, notes: [refused]}),
+		});
 	}
 	return targets;
 }

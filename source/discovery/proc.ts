@@ -1,6 +1,6 @@
 /**
  * Finds XMRig processes on this machine from a Linux /proc tree (the root is injectable, so tests
- * build fake trees): their command line, working directory, binary, owner, and the TCP ports they
+ * build fake trees): their command line, working directory, binary, owner (uids, gids, groups), and the TCP ports they
  * really listen on (socket inodes from `fd/*` matched against `net/tcp` and `net/tcp6` rows in state
  * LISTEN). Processes of other users often hide their `fd` directory: that is noted, never an error.
  */
@@ -44,6 +44,13 @@ export type ProcProcess = {
 	readonly cwd: string | null;
 	/** Real uid from /proc/PID/status. */
 	readonly uid: number | null;
+	/** Its uids, gids and supplementary groups from /proc/PID/status; null when unreadable. */
+	readonly credentials: Credentials | null;
+	/**
+	 * Every TCP socket in LISTEN state in the process's network namespace (its own or not), with the uid that owns it:
+	 * who holds a port when the process's own sockets cannot be seen (lending.ts).
+	 */
+	readonly listenRows: readonly TcpRow[];
 	/** Its listening TCP sockets; null when its `fd` directory cannot be read (another user's process). */
 	readonly listening: readonly ListeningSocket[] | null;
 	/**
@@ -55,6 +62,20 @@ export type ProcProcess = {
 	readonly notes: readonly string[];
 };
 
+/** A process's identity from /proc/PID/status (`Uid:`/`Gid:` real, effective, saved, filesystem; `Groups:`). */
+export type Credentials = {
+	readonly uid: number;
+	readonly euid: number;
+	readonly suid: number;
+	/** The uid the kernel checks file permissions against (it follows the effective uid unless setfsuid() changed it). */
+	readonly fsuid: number;
+	readonly gid: number;
+	readonly egid: number;
+	readonly fsgid: number;
+	/** Supplementary groups; empty when the `Groups:` line is missing or empty. */
+	readonly groups: readonly number[];
+};
+
 export type ProcScan = {
 	readonly procRoot: string;
 	/** Whether the /proc root could be listed at all (false on non-Linux systems). */
@@ -63,6 +84,11 @@ export type ProcScan = {
 	readonly scanned: number;
 	/** The XMRig-looking ones. */
 	readonly processes: readonly ProcProcess[];
+	/**
+	 * The LISTEN sockets of rigtop's own network namespace (`net/tcp*` at the root: /proc/net is /proc/self/net), where
+	 * its connections go; null when the root has none (a fake tree). A process in another namespace holds none of them.
+	 */
+	readonly ownListenRows: readonly TcpRow[] | null;
 };
 
 export type ScanOptions = {
@@ -238,6 +264,25 @@ function parseUid(status: string | null): number | null {
 	return match?.[1] ? Number.parseInt(match[1], 10) : null;
 }
 
+/** The ids of a /proc/PID/status text; null without a `Uid:` line. A missing `Gid:` line counts as no group (-1). */
+export function parseCredentials(status: string | null): Credentials | null {
+	const ids = (name: string): number[] | null => {
+		const match = new RegExp(`^${name}:[ \\t]*([0-9 \\t]*)$`, 'm').exec(status ?? '');
+		if (!match) return null;
+		return (match[1] ?? '')
+			.trim()
+			.split(/\s+/)
+			.filter((field) => field !== '')
+			.map((field) => Number.parseInt(field, 10));
+	};
+	const uids = ids('Uid');
+	if (uids === null || uids.length === 0) return null;
+	const gids = ids('Gid') ?? [];
+	const [uid = -1, euid = uid, suid = euid, fsuid = euid] = uids;
+	const [gid = -1, egid = gid, , fsgid = egid] = gids;
+	return {uid, euid, suid, fsuid, gid, egid, fsgid, groups: ids('Groups') ?? []};
+}
+
 /** Reads everything discovery needs about one process that looks like XMRig. */
 async function inspect(procRoot: string, pid: number, comm: string | null, argv: string[], byteOrder: Endianness): Promise<ProcProcess> {
 	const pidDir = path.join(procRoot, String(pid));
@@ -249,6 +294,7 @@ async function inspect(procRoot: string, pid: number, comm: string | null, argv:
 	]);
 	const exe = exeLink?.replace(/ \(deleted\)$/, '') ?? null;
 	const uid = parseUid(status);
+	const credentials = parseCredentials(status);
 	const notes: string[] = [];
 	const rows = (await tcpRows(pidDir, byteOrder)).filter((row) => row.state === LISTEN);
 	let listening: ListeningSocket[] | null = null;
@@ -263,7 +309,7 @@ async function inspect(procRoot: string, pid: number, comm: string | null, argv:
 		listening = rows.filter((row) => sockets.inodes.has(row.inode)).map(toSocket);
 	}
 	if (cwd === null) notes.push(`the working directory of process ${pid} is not readable, so a relative -c path cannot be followed`);
-	return {pid, comm, argv, exe, cwd, uid, listening, listeningByOwner, notes};
+	return {pid, comm, argv, exe, cwd, uid, credentials, listenRows: rows, listening, listeningByOwner, notes};
 }
 
 /** Scans a /proc tree for XMRig processes. Never throws: an absent /proc gives `available: false`. */
@@ -274,7 +320,7 @@ export async function scanXmrigProcesses(options: ScanOptions = {}): Promise<Pro
 	try {
 		entries = await readdir(procRoot);
 	} catch {
-		return {procRoot, available: false, scanned: 0, processes: []};
+		return {procRoot, available: false, scanned: 0, processes: [], ownListenRows: null};
 	}
 	const pids = entries
 		.filter((name) => /^\d+$/.test(name))
@@ -303,7 +349,14 @@ export async function scanXmrigProcesses(options: ScanOptions = {}): Promise<Pro
 		const found = await Promise.all(batch.map(async ({pid, comm, argv}) => inspect(procRoot, pid, comm, argv, byteOrder)));
 		for (const process of found) if (process) processes.push(process);
 	}
-	return {procRoot, available: true, scanned, processes};
+	const own = await Promise.all([readText(path.join(procRoot, 'net', 'tcp')), readText(path.join(procRoot, 'net', 'tcp6'))]);
+	const ownListenRows =
+		own[0] === null && own[1] === null
+			? null
+			: [...parseProcNetTcp(own[0] ?? '', 4, byteOrder), ...parseProcNetTcp(own[1] ?? '', 6, byteOrder)].filter(
+					(row) => row.state === LISTEN,
+				);
+	return {procRoot, available: true, scanned, processes, ownListenRows};
 }
 
 /** /proc/PID/cmdline: NUL-separated, NUL-terminated. */

@@ -64,6 +64,8 @@ export type Context = {
 	readonly procRoot: string;
 	readonly passwdPath: string;
 	readonly selfPid: number;
+	/** The effective uid running rigtop (whose processes get the user's token); null where there is none. */
+	readonly selfUid: number | null;
 };
 
 /** A token was given to rigtop, but the miner's config sets none: 2.15 and later would answer 401. */

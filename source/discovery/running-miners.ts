@@ -3,16 +3,27 @@
  * with the config it runs with (command line > config files) and the ports it really listens on,
  * which win whenever the configured port is 0, unknown or not listened on.
  */
+import {readFile} from 'node:fs/promises';
 import {cleanText} from '../text/clean.js';
 import {connectHost, httpUrl} from './address.js';
 import {describeCommand} from './cmdline.js';
 import {homeDirsFor} from './home-dirs.js';
+import {judgeLending, mayReadFile, userNameOf, type Lending} from './lending.js';
 import {resolveProcessConfig, type ChainLayer, type ProcessConfig} from './process-config.js';
-import {isProxyProcess, scanXmrigProcesses, type ListeningSocket, type ProcProcess, type ProcScan} from './proc.js';
+import {isProxyProcess, scanXmrigProcesses, type ListeningSocket, type ProcProcess, type ProcScan, type TcpRow} from './proc.js';
 import {ISSUES_WHEN_REACHABLE, Report, warnTokenNotExpected, type Context} from './report.js';
 import type {Source, Target} from './types.js';
 
-export type ScannedMiner = {readonly process: ProcProcess; readonly config: ProcessConfig};
+export type ScannedMiner = {
+	readonly process: ProcProcess;
+	readonly config: ProcessConfig;
+	/** Whether the process's owner may read the config file its token comes from (lending.ts); false when unknown. */
+	readonly ownerReads: boolean;
+	/** Its owner as said in messages: `user bob`, else `uid 1234`. */
+	readonly ownerName: string;
+	/** The LISTEN sockets where rigtop's connections go (its own network namespace); null when not known. */
+	readonly reached: readonly TcpRow[] | null;
+};
 
 /** The XMRig processes (those `keep` accepts, when given) with their configs, read in parallel, in scan order. */
 export async function scanMiners(context: Context, describe: boolean, keep?: (process: ProcProcess) => boolean): Promise<ScannedMiner[]> {
@@ -22,12 +33,50 @@ export async function scanMiners(context: Context, describe: boolean, keep?: (pr
 		else if (scan.processes.length === 0) context.report.looked(`${scan.scanned} processes in ${context.procRoot}, none of them XMRig`);
 	}
 	const processes = keep ? scan.processes.filter(keep) : scan.processes;
+	const passwd = processes.length === 0 ? null : await readFile(context.passwdPath, 'utf8').catch(() => null);
 	return Promise.all(
 		processes.map(async (process) => {
 			const homeDirs = await homeDirsFor(process.uid, context.homeDir, context.passwdPath);
-			return {process, config: await resolveProcessConfig(process, {homeDirs})};
+			const config = await resolveProcessConfig(process, {homeDirs});
+			const from = config.from;
+			const ownerReads = from?.kind === 'file' && process.credentials !== null && (await mayReadFile(process.credentials, from.path));
+			const owner = process.credentials?.euid ?? process.uid;
+			const ownerName = owner === null ? 'an unknown user' : userNameOf(passwd, owner);
+			return {process, config, ownerReads, ownerName, reached: scan.ownListenRows};
 		}),
 	);
+}
+
+/** What a process found by discovery may be sent at `url` (lending.ts): the user's token, its own, or none and why. */
+export function lendingFor(
+	miner: ScannedMiner,
+	url: string,
+	shownPort: string,
+	context: Context,
+): Lending & {readonly token: string | null} {
+	const {settings, from} = miner.config;
+	// The port the URL connects to (the URL class drops a default one: http://127.0.0.1:80 has none written).
+	const {host} = addressParts(url);
+	const port = addressParts(url).port || (url.startsWith('https:') ? 443 : 80);
+	const own =
+		!settings.tokenSet || settings.token === null || from === null
+			? null
+			: from.kind === 'cmdline'
+				? {token: settings.token, from: 'cmdline' as const}
+				: {token: settings.token, from: 'file' as const, path: cleanText(from.path, 160), ownerReads: miner.ownerReads};
+	const lending = judgeLending({
+		process: miner.process,
+		port,
+		host,
+		reached: miner.reached,
+		explicit: context.explicit?.token ?? null,
+		own,
+		selfUid: context.selfUid,
+		ownerName: miner.ownerName,
+		shownPort,
+	});
+	const token = lending.send === 'explicit' ? (context.explicit?.token ?? null) : lending.send === 'own' ? (own?.token ?? null) : null;
+	return {...lending, token};
 }
 
 /** The miners running here, by address (host, then port as a number), not in the process table's order. */
@@ -133,8 +182,6 @@ export function processTargetsFor(miner: ScannedMiner, context: Context, options
 	const {process, config} = miner;
 	const settings = config.settings;
 	const who = `process ${process.pid} (${commandOf(miner, context)})`;
-	const token = explicit?.token ?? (settings.tokenSet ? settings.token : null);
-	const tokenSource = explicit?.source ?? tokenSourceOf(miner);
 	const configSource = config.from?.kind === 'file' ? config.from.path : config.from?.kind === 'cmdline' ? 'its command line' : null;
 	const configured = settings.apiEnabled && settings.port !== null && settings.port > 0 ? settings.port : null;
 	const proxyPorts = bindPorts(config.layers);
@@ -145,20 +192,29 @@ export function processTargetsFor(miner: ScannedMiner, context: Context, options
 		report.problem(...config.problems);
 	}
 	const proxy = isProxyProcess(process);
-	const make = (url: string, detail: string): Target => ({
-		url,
-		token,
-		...(proxy ? {kind: 'proxy' as const} : {}),
-		// The detail quotes the process's command line and config path: cleaned like the report's lines.
-		provenance: {url: {kind: 'process', detail: cleanText(detail, 1000)}, token: tokenSource},
-	});
+	let sendsExplicit = false;
+	const make = (url: string, detail: string): Target => {
+		const lending = lendingFor(miner, url, `:${addressParts(url).port || 80}`, context);
+		if (lending.refused !== null) report.warn(lending.refused);
+		if (lending.send === 'explicit') sendsExplicit = true;
+		const tokenSource = lending.send === 'explicit' ? (explicit?.source ?? null) : lending.send === 'own' ? tokenSourceOf(miner) : null;
+		return {
+			url,
+			token: lending.token,
+			...(proxy ? {kind: 'proxy' as const} : {}),
+			// The detail quotes the process's command line and config path: cleaned like the report's lines.
+			provenance: {url: {kind: 'process', detail: cleanText(detail, 1000)}, token: tokenSource},
+			...(lending.refused === null ? {} : {tokenRefused: lending.refused}),
+		};
+	};
 	const explain = (found: boolean) => {
 		const issues = settings.issues.filter((issue) => {
 			if (found) return ISSUES_WHEN_REACHABLE.has(issue.kind);
 			return issue.kind !== 'random-port' || !certain;
 		});
 		report.problem(...issues.map((issue) => issue.text));
-		if (found && explicit && config.from !== null && !settings.tokenSet && settings.apiEnabled) {
+		// Only when the user's token goes there: one refused (lending.ts) cannot get a 401 for being sent.
+		if (found && sendsExplicit && config.from !== null && !settings.tokenSet && settings.apiEnabled) {
 			warnTokenNotExpected(
 				configSource === 'its command line' ? `the command line of process ${process.pid}` : (configSource ?? who),
 				report,

@@ -28,6 +28,8 @@ export type Target = {
 	 * clear); they are in the result's warnings and problems too. Those about no miner in particular are there alone.
 	 */
 	readonly notes?: readonly string[];
+	/** Why no token is sent although there was one to send (a process that is not the user's: lending.ts). */
+	readonly tokenRefused?: string;
 };
 
 export type DiscoveryResult = {
@@ -61,4 +63,6 @@ export type DiscoveryInput = {
 	readonly passwdPath?: string;
 	/** rigtop's own pid, left out of the process scan; default process.pid. */
 	readonly selfPid?: number;
+	/** The uid running rigtop, whose processes get the user's token; default process.geteuid(). */
+	readonly selfUid?: number | null;
 };

@@ -21,6 +21,7 @@ function describeSource(source: Source): string {
 
 /** The token line of a target: "set (from …)" or "not set" — never the value or its length. */
 export function describeToken(target: Target): string {
+	if (target.token === null && target.tokenRefused !== undefined) return `not sent: ${target.tokenRefused}`;
 	if (target.token === null) return 'not set (no Authorization header is sent)';
 	return target.provenance.token ? `set (from ${describeSource(target.provenance.token)})` : 'set';
 }

@@ -96,6 +96,7 @@ export async function resolveSessionTargets(
 			notes: target.notes,
 			kind: target.kind,
 			tokenFrom: borrowedTokenOf(target) ?? undefined,
+			tokenRefused: target.tokenRefused,
 		})),
 		demo: null,
 	};
@@ -195,6 +196,7 @@ async function rigsResult(plan: SessionPlan, rigsFile: string): Promise<Discover
 				token: tokenSource ?? discovered?.provenance.token ?? null,
 			},
 			...(rigNotes.length > 0 ? {notes: rigNotes} : {}),
+			...(own.has(rig) || discovered?.tokenRefused === undefined ? {} : {tokenRefused: discovered.tokenRefused}),
 		};
 	});
 	for (const [url, target] of found) if (!targets.some((other) => other.url === url)) targets.push(target);

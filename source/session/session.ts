@@ -2,6 +2,7 @@ import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {MinerClient} from '../miner/client.js';
+import {MinerError} from '../miner/errors.js';
 import {portIsOpen} from '../miner/probe.js';
 import {MinerReader} from '../miner/reader.js';
 import {createLimiter, type Limiter} from '../monitor/limiter.js';
@@ -24,7 +25,24 @@ export type SessionTarget = {
 	readonly notes?: readonly string[] | undefined;
 	/** Whose token this is when the user gave none and a running miner's was borrowed (discovery/borrowed-token.ts). */
 	readonly tokenFrom?: string | undefined;
+	/** Why no token is sent although one was there (a process not the user's: discovery/lending.ts); a 401's hint then. */
+	readonly tokenRefused?: string | undefined;
 };
+
+/**
+ * A 401 from a miner rigtop chose not to send a token to: the fix is not "pass --token-file" (it was passed) but why
+ * it was not sent, and how to send it anyway (the address and the token, both named).
+ */
+export function withRefusedToken(error: unknown, refused: string | undefined, url: string): unknown {
+	if (refused === undefined || !(error instanceof MinerError) || error.kind !== 'unauthorized') return error;
+	return new MinerError(error.kind, error.message, {
+		status: error.status,
+		detail: error.detail,
+		transient: error.transient,
+		cause: error,
+		hint: `${refused}; to send it anyway, give the address with it: rigtop ${url.replace(/^https?:\/\//, '')} --token-file FILE`,
+	});
+}
 
 /** One watched miner: its client (for config and pause/resume), reader and monitor. */
 export type WatchedMiner = {
@@ -90,7 +108,11 @@ export function watchMiner(
 			: new SensorSampler({root: options.sysfsRoot, port: Number(new URL(target.url).port || 80)});
 	const read = async (signal: AbortSignal) => {
 		void sensors?.warm();
-		return withSensors(sensors, await reader.read(signal, {perThread: perThread()}));
+		try {
+			return withSensors(sensors, await reader.read(signal, {perThread: perThread()}));
+		} catch (error) {
+			throw withRefusedToken(error, target.tokenRefused, target.url);
+		}
 	};
 	const monitor = new Monitor({
 		read: limiter ? async (signal) => limiter.run(async () => read(signal), signal) : read,

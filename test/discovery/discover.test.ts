@@ -15,6 +15,8 @@ let fake: FakeProc | null;
 
 beforeEach(async () => {
 	work = await mkdtemp(path.join(tmpdir(), 'rigtop-discover-'));
+	// The fake miners run as uid 1000 and may read the configs they name (lending.ts), as real ones do.
+	await chmod(work, 0o755);
 	home = path.join(work, 'home');
 	await mkdir(home);
 	fake = null;
@@ -41,7 +43,8 @@ async function procWith(processes: readonly FakeProcess[], sockets: readonly Fak
 
 /** Every test result goes through this: the tokens must never leak into anything shown. */
 async function discover(input: DiscoveryInput, secrets: readonly string[] = []): Promise<DiscoveryResult> {
-	const result = await resolveTargets({homeDir: home, cwd: work, passwdPath: path.join(work, 'no-passwd'), ...input});
+	// rigtop runs as uid 1000 here, the fake miners' own user, unless a test says otherwise.
+	const result = await resolveTargets({homeDir: home, cwd: work, passwdPath: path.join(work, 'no-passwd'), selfUid: 1000, ...input});
 	const shown = JSON.stringify([result.warnings, result.problems, result.lookedAt, result.targets.map((target) => target.provenance)]);
 	const printed = formatWhere(result).join('\n');
 	for (const secret of secrets) {

@@ -1,7 +1,7 @@
 /**
  * Builds fake /proc trees in a temp directory, in the kernel's own formats: NUL-separated cmdline,
- * comm with a newline, exe/cwd/fd symlinks (`socket:[INODE]` targets need not exist), status with a
- * Uid line, and net/tcp + net/tcp6 tables.
+ * comm with a newline, exe/cwd/fd symlinks (`socket:[INODE]` targets need not exist), status with
+ * Uid, Gid and Groups lines, and net/tcp + net/tcp6 tables.
  */
 
 import {chmod, mkdir, mkdtemp, rm, symlink, writeFile} from 'node:fs/promises';
@@ -25,6 +25,11 @@ export type FakeProcess = {
 	readonly exe?: string;
 	readonly cwd?: string;
 	readonly uid?: number;
+	/** Its group (default: the same number as its uid) and supplementary groups (default none). */
+	readonly gid?: number;
+	readonly groups?: readonly number[];
+	/** A `Uid:` line of four different ids (real, effective, saved, filesystem), instead of `uid` four times. */
+	readonly uids?: readonly [number, number, number, number];
 	/** Socket inodes the process holds (fd symlinks). */
 	readonly socketInodes?: readonly number[];
 	/** Make the fd directory unreadable (mode 000), like another user's process. */
@@ -90,9 +95,12 @@ export async function makeFakeProc(processes: readonly FakeProcess[], sockets: r
 		await mkdir(path.join(dir, 'net'), {recursive: true});
 		await writeFile(path.join(dir, 'comm'), `${fake.comm}\n`);
 		await writeFile(path.join(dir, 'cmdline'), fake.argv.map((arg) => `${arg}\0`).join(''));
+		const uid = fake.uid ?? 1000;
+		const gid = fake.gid ?? uid;
 		await writeFile(
 			path.join(dir, 'status'),
-			`Name:\t${fake.comm}\nUmask:\t0022\nState:\tS (sleeping)\nUid:\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\t${fake.uid ?? 1000}\n`,
+			`Name:\t${fake.comm}\nUmask:\t0022\nState:\tS (sleeping)\nUid:\t${(fake.uids ?? [uid, uid, uid, uid]).join('\t')}\n` +
+				`Gid:\t${gid}\t${gid}\t${gid}\t${gid}\nFDSize:\t64\nGroups:\t${(fake.groups ?? []).join(' ')} \n`,
 		);
 		if (fake.exe !== undefined) await symlink(fake.exe, path.join(dir, 'exe'));
 		if (fake.cwd !== undefined) await symlink(fake.cwd, path.join(dir, 'cwd'));

@@ -108,6 +108,12 @@ describe('scanning a /proc tree', () => {
 				exe: '/opt/xmrig/xmrig',
 				cwd: '/opt/xmrig',
 				uid: 1001,
+				credentials: {uid: 1001, euid: 1001, suid: 1001, fsuid: 1001, gid: 1001, egid: 1001, fsgid: 1001, groups: []},
+				listenRows: [
+					{family: 4, address: '0.0.0.0', port: 22, state: 0x0a, uid: 0, inode: 900},
+					{family: 4, address: '127.0.0.1', port: 18_088, state: 0x0a, uid: 1001, inode: 500},
+					{family: 6, address: '::', port: 18_088, state: 0x0a, uid: 1001, inode: 501},
+				],
 				listening: [
 					{family: 4, address: '127.0.0.1', port: 18_088, inode: 500},
 					{family: 6, address: '::', port: 18_088, inode: 501},
@@ -152,6 +158,6 @@ describe('scanning a /proc tree', () => {
 
 	it('no /proc at all (not Linux): unavailable, not an error', async () => {
 		const scan = await scanXmrigProcesses({procRoot: '/definitely/not/here'});
-		expect(scan).toEqual({procRoot: '/definitely/not/here', available: false, scanned: 0, processes: []});
+		expect(scan).toEqual({procRoot: '/definitely/not/here', available: false, scanned: 0, processes: [], ownListenRows: null});
 	});
 });

@@ -1,7 +1,7 @@
 /** `rigtop --once`: every miner read once, printed as text or JSON; also what rigtop does off a terminal. */
 import {pollOnce} from '../../monitor/monitor.js';
 import {buildSession} from '../../session/build.js';
-import {withSensors, type Session} from '../../session/session.js';
+import {withRefusedToken, withSensors, type Session} from '../../session/session.js';
 import type {Command, RunPlan} from '../command.js';
 import {formatOnceText, proxyJson, type OnceResult} from './report.js';
 import {jsonText} from '../../text/json-out.js';
@@ -42,7 +42,9 @@ export async function runOnce(session: Session, plan: RunPlan, out: NodeJS.Writa
 			const primed = sensors?.read(null).then((reading) => ({powered: reading.power.state === 'ok', at: Date.now()}));
 			const state = await pollOnce(
 				async (signal) => {
-					const snapshot = await reader.read(signal);
+					const snapshot = await reader.read(signal).catch((error: unknown) => {
+						throw withRefusedToken(error, target.tokenRefused, target.url);
+					});
 					const first = await primed;
 					if (first?.powered) await sleep(POWER_WINDOW_MS - (Date.now() - first.at));
 					return withSensors(sensors, snapshot);
