@@ -135,6 +135,9 @@ export type LendingInput = {
 	readonly shownPort: string;
 };
 
+/** What an HTTP header can carry as a token (the client's own check, miner/client.ts). */
+const SENDABLE = /^[\u0020-\u007E]+$/u;
+
 /** The token to send (`explicit` for the user's, `own` for the process's, null for none), and why none when refused. */
 export type Lending = {readonly send: 'explicit' | 'own' | null; readonly refused: string | null};
 
@@ -174,7 +177,19 @@ export function judgeLending(input: LendingInput): Lending {
 		if (trusted(process, input.selfUid) || (ownUsable && own.token === explicit)) return {send: 'explicit', refused: null};
 		return {send: null, refused: `process ${pid} of ${input.ownerName} listens on ${input.shownPort}; not sending your token`};
 	}
-	if (ownUsable) return {send: 'own', refused: null};
+	if (ownUsable) {
+		// A token no HTTP header can carry is refused by the client for the whole run: a stranger's process naming one on
+		// its command line would stop rigtop watching every other miner. It is this miner's problem, said on its row.
+		if (!SENDABLE.test(own.token)) {
+			return {
+				send: null,
+				refused: `process ${pid}'s token holds characters an HTTP header cannot carry (printable ASCII only); not sending it`,
+			};
+		}
+
+		return {send: 'own', refused: null};
+	}
+
 	const file = own?.from === 'file' ? own.path : 'its config';
 	return {
 		send: null,

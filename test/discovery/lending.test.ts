@@ -222,6 +222,11 @@ describe('judgeLending', () => {
 		});
 		expect(lend({own: {...own, ownerReads: true}})).toEqual({send: 'own', refused: null});
 		expect(lend({own: {token: 'cli', from: 'cmdline'}})).toEqual({send: 'own', refused: null});
+		// One no HTTP header can carry is said on its row, not a reason to stop watching every miner.
+		expect(lend({own: {token: 'tok\u001B]0;x\u0007', from: 'cmdline'}})).toEqual({
+			send: null,
+			refused: "process 4242's token holds characters an HTTP header cannot carry (printable ASCII only); not sending it",
+		});
 		expect(lend({})).toEqual({send: null, refused: null});
 	});
 
@@ -314,6 +319,29 @@ describe('discovery over a fake /proc with processes of other users', () => {
 			await fake?.remove();
 			fake = null;
 		}
+	});
+
+	it('a process whose own token no HTTP header can carry is listed without it; discovery goes on for the others', async () => {
+		const hostile = {...impostor(['xmrig', '--http-port=18999', '--http-access-token=tok\u001B[2J\u009B31m']), uid: 1000};
+		const plain: FakeProcess = {
+			...impostor(['xmrig', '--http-port=18998', '--http-access-token=plain']),
+			pid: 4243,
+			uid: 1000,
+			socketInodes: [8],
+		};
+		const result = await discover(
+			[hostile, plain],
+			[
+				{...socket, uid: 1000},
+				{address: '127.0.0.1', port: 18_998, inode: 8, uid: 1000},
+			],
+			{},
+		);
+		expect(result.targets).toMatchObject([
+			{url: 'http://127.0.0.1:18998', token: 'plain'},
+			{url: 'http://127.0.0.1:18999', token: null},
+		]);
+		expect(result.warnings.join('\n')).toMatch(/process 4242's token holds characters an HTTP header cannot carry/);
 	});
 
 	it('a dedicated user’s miner whose own readable config holds the user’s token gets it', async () => {
