@@ -257,4 +257,51 @@ describe('the proxy screen', () => {
 		expect(terminal.frame()).toContain('xmrig-proxy 6.26.0');
 		await terminal.press(KEYS.escape, 'rig-x');
 	});
+
+	test('two workers whose names clean alike are two rows, each with its own numbers; one is selected, and each opens its own', async () => {
+		const proxy = await startSimProxy({workers: 2});
+		// Whitespace runs collapse when names are cleaned: `rig  01` shows as `rig 01`, as the real one does.
+		proxy.sim.connectMiner({name: 'rig 01', ip: '10.0.9.1', hashrate: 20_000});
+		proxy.sim.connectMiner({name: 'rig  01', ip: '10.0.9.2', hashrate: 3000});
+		proxy.advance(120_000);
+		const store = await proxy.store();
+		const workers = store.getState().snapshot!.proxy!.workers!;
+		const alike = workers.filter((worker) => worker.name === 'rig 01');
+		expect(alike.map((worker) => worker.ip)).toEqual(['10.0.9.1', '10.0.9.2']);
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />, {
+			columns: 200,
+			rows: 50,
+		});
+		const rows = () => linesOf(terminal.frame()).filter((line) => / rig 01 /.test(line));
+		expect(rows()).toHaveLength(2);
+		// Each row its own ip and rate, not the last one's twice.
+		expect(rows().find((line) => line.includes('10.0.9.1'))).toContain(formatHashrate(alike[0]!.hashrate[0] ?? null));
+		expect(rows().find((line) => line.includes('10.0.9.2'))).toContain(formatHashrate(alike[1]!.hashrate[0] ?? null));
+		// The selection marks one row at a time as it moves over them, each of the two in its turn.
+		const marked: string[] = [];
+		for (let step = 0; step < 4; step++) {
+			const lines = linesOf(terminal.frame()).filter((line) => line.startsWith('▸'));
+			expect(lines).toHaveLength(1);
+			marked.push(lines[0]!);
+			await terminal.press('j');
+			await tick();
+		}
+
+		expect(marked.filter((line) => line.includes(' rig 01 ')).map((line) => /10\.0\.9\.\d/.exec(line)?.[0])).toEqual([
+			'10.0.9.1',
+			'10.0.9.2',
+		]);
+
+		// Enter on each (the last row, then the one above) opens that worker: its own ip.
+		const opened: string[] = [];
+		for (let step = 0; step < 2; step++) {
+			await terminal.press('\r', 'Esc back');
+			opened.push(/ip +(\S+)/.exec(terminal.frame())?.[1] ?? '');
+			await terminal.press(KEYS.escape, 'Enter open');
+			await terminal.press('k');
+			await tick();
+		}
+
+		expect(opened).toEqual(['10.0.9.2', '10.0.9.1']);
+	});
 });
