@@ -603,7 +603,7 @@ async function verify(
  * false", a secret only "changed", and "NOT applied (the miner has …)" or "(could not be checked)" when so.
  */
 export function keyLine(key: KeyResult): string {
-	const change = key.secret ? `${key.path}: ${SECRET_CHANGED}` : `${key.path}: ${key.before} → ${key.after}`;
+	const change = key.secret ? `${showPath(key.path)}: ${SECRET_CHANGED}` : `${showPath(key.path)}: ${key.before} → ${key.after}`;
 	if (key.status === 'applied') return change;
 	if (key.status === 'unknown') return `${change}  (could not be checked)`;
 	return `${change}  NOT applied${key.seen === null ? '' : key.secret ? ' (the miner has another value)' : ` (the miner has ${key.seen})`}`;

@@ -202,7 +202,7 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 		// --add can add a key under one that exists (resolve() allows a new last segment), never a whole new branch.
 		const path = document.resolve(assignment.path);
 		if (!path || (!document.has(path) && options.addKeys !== true)) {
-			missing.push(`the miner's config has no key ${assignment.path}${didYouMean(assignment.path, existing)}`);
+			missing.push(`the miner's config has no key ${showPath(assignment.path)}${didYouMean(assignment.path, existing)}`);
 			continue;
 		}
 

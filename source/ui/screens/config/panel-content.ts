@@ -122,7 +122,7 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 }
 
 function keyLine(key: KeyResult): PanelLine {
-	const change = key.secret ? `${key.path}: •••••••• (changed)` : `${key.path}: ${key.before} → ${key.after}`;
+	const change = key.secret ? `${showPath(key.path)}: •••••••• (changed)` : `${showPath(key.path)}: ${key.before} → ${key.after}`;
 	switch (key.status) {
 		case 'applied':
 			return {text: `✓ ${change}  applied`, tone: 'ok', data: true};

@@ -199,13 +199,13 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 				};
 	} else if (ui.asking === 'guarded' && ui.diff && plan) {
 		line = {
-			text: `${ui.diff.assignment.path} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? ${YES_NO}`,
+			text: `${showPath(ui.diff.assignment.path)} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? ${YES_NO}`,
 			tone: 'warn',
 		};
 	} else if ((ui.asking === 'back' || ui.asking === 'quit') && ui.diff && plan) {
 		const where = ui.asking === 'quit' ? 'quit rigtop' : 'back to the fleet';
 		line = {
-			text: `${where} without applying ${ui.diff.assignment.path} → ${ui.diff.shown} to ${count(plan.counts.change, 'rig')}? ${YES_NO}`,
+			text: `${where} without applying ${showPath(ui.diff.assignment.path)} → ${ui.diff.shown} to ${count(plan.counts.change, 'rig')}? ${YES_NO}`,
 			tone: 'warn',
 		};
 	} else if (ui.asking === 'undo') {

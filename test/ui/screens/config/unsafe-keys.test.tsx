@@ -4,6 +4,7 @@
  * character escaped as the values are (`\u200b`), while the key edited and written back is the key as stored.
  */
 import {describe, expect, it} from 'vitest';
+import {keyLine} from '../../../../source/config/apply.js';
 import {ConfigDocument} from '../../../../source/config/document.js';
 import {PendingEdits} from '../../../../source/config/edits.js';
 import {ConfigTree} from '../../../../source/ui/screens/config/config-tree.js';
@@ -74,6 +75,9 @@ describe('config keys with control and invisible characters', () => {
 		expect(set.edits.diffLines()).toEqual(['donate-level\\u200b: 99 → 5']);
 		// The key edited is the stored one, byte for byte; the others are untouched.
 		expect(set.edits.text()).toBe(TEXT.replace('"donate-level\\u200B": 99', '"donate-level\\u200B": 5'));
+		// The line an apply's result, its event and a batch show for the key.
+		const result = {segments: ['donate-level\u200B'], before: '99', after: '5', seen: '5', secret: false, guarded: false} as const;
+		expect(keyLine({...result, path: 'donate-level\u200B', status: 'applied'})).toBe('donate-level\\u200b: 99 → 5');
 		const refused = edits.set(['donate-level\u0007'], 'lots');
 		expect(refused.ok).toBe(false);
 		if (!refused.ok) expect(refused.message).not.toMatch(UNSAFE);
