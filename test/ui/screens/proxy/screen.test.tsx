@@ -4,7 +4,11 @@ import {SessionHistory} from '../../../../source/history/source.js';
 import {HistoryStores} from '../../../../source/history/stores.js';
 import {App, type AppMiner} from '../../../../source/ui/app.js';
 import {summaryLines} from '../../../../source/ui/screens/proxy/summary.js';
+import {initialProxyUiState, reduce} from '../../../../source/ui/screens/proxy/reduce.js';
+import {workerRows} from '../../../../source/ui/screens/proxy/rows.js';
 import {ProxyView} from '../../../../source/ui/screens/proxy/view.js';
+
+const GIVEN_ALL = {refresh: true, config: true, chart: true, events: true, back: false};
 import {createStore, makeSnapshot, makeState} from '../../helpers/state.js';
 import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
 import {startSimProxy} from './helpers/sim-proxy.js';
@@ -303,5 +307,18 @@ describe('the proxy screen', () => {
 		}
 
 		expect(opened).toEqual(['10.0.9.2', '10.0.9.1']);
+
+		// Open on the second of the name, g and e ask for the worker's chart and events by its name (stored by name).
+		const snapshot = store.getState().snapshot!;
+		const rowsNow = workerRows(snapshot.proxy!.workers!, proxy.now(), snapshot.uptime);
+		const second = rowsNow.find((row) => row.ip === '10.0.9.2')!;
+		expect(second.key).not.toBe('rig 01');
+		const env = {snapshot, proxy: snapshot.proxy!, rows: rowsNow, now: proxy.now(), size: {columns: 200, rows: 50}, given: GIVEN_ALL};
+		const open = {...initialProxyUiState(), selected: second.key, pinned: false, detail: second.key};
+		for (const [input, command] of [
+			['g', 'chart'],
+			['e', 'events'],
+		] as const)
+			expect(reduce(open, {type: 'key', input, key: {}}, env).effects).toEqual([{command, worker: 'rig 01'}]);
 	});
 });
