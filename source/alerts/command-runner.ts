@@ -12,6 +12,7 @@ import {spawn, type ChildProcess} from 'node:child_process';
 import {formatSeconds} from '../format.js';
 import {cleanText} from '../text/clean.js';
 import {alertJson, type Alert} from './types.js';
+import {jsonText} from '../text/json-out.js';
 
 export type AlertCommandOptions = {
 	readonly argv: readonly string[];
@@ -136,7 +137,7 @@ export class AlertCommand {
 				clearTimeout(timer);
 				if (killTimer) clearTimeout(killTimer);
 				if (spawnError !== null) {
-					this.#report(alert, `alert command could not run ${JSON.stringify(program)}: ${reasonOf(spawnError)}`);
+					this.#report(alert, `alert command could not run ${jsonText(program)}: ${reasonOf(spawnError)}`);
 				} else if (timedOut) {
 					this.#report(alert, `alert command timed out after ${formatSeconds(this.#timeoutMs)} and was stopped`);
 				} else if (!this.#closed && (code !== 0 || signal !== null)) {

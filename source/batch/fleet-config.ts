@@ -8,6 +8,7 @@
  */
 import {Listeners, type Store} from '../store.js';
 import type {Assignment} from '../config/edits.js';
+import {showPath} from '../config/json-values.js';
 import {Batch, type BatchOptions} from './batch.js';
 import type {BatchAction, BatchRig, BatchState, RigResult, UndoRecord} from './types.js';
 
@@ -78,7 +79,7 @@ export class FleetConfigSession implements Store<FleetConfigState> {
 	async apply(assignment: Assignment, options: {readonly addKeys: boolean; readonly confirmApiChanges: boolean}): Promise<void> {
 		const reads = this.#state.reads ?? [];
 		const bases = new Map(reads.flatMap((read) => (read.config === undefined ? [] : [[read.rig.url, read.config] as const])));
-		const what = `config set ${assignment.path}`;
+		const what = `config set ${showPath(assignment.path)}`;
 		const results = await this.#runBatch(
 			{kind: 'set', assignments: [assignment]},
 			this.#options.rigs,

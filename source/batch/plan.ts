@@ -6,7 +6,7 @@
  */
 import type {ConfigDocument} from '../config/document.js';
 import {assignmentValue, diffLine, displayValue, PendingEdits, SECRET_CHANGED, type Assignment} from '../config/edits.js';
-import {formatPath} from '../config/json-values.js';
+import {formatPath, showPath} from '../config/json-values.js';
 import {patchChanges, type PatchChange} from '../config/merge-patch.js';
 import {isApiGuarded, isSecret, validate} from '../config/schema.js';
 import {didYouMean} from '../config/suggest.js';
@@ -93,8 +93,9 @@ export function countOf(count: number, noun: string): string {
 /** The diff line the one-rig path prints (`cpu.huge-pages: true → false`; a secret only "changed"; a removed key "(absent)"). */
 export function changeLine(change: PatchChange): string {
 	const id = formatPath(change.path);
-	if (isSecret(change.path)) return `${id}: ${SECRET_CHANGED}`;
-	if (change.after === undefined) return `${id}: ${displayValue(change.path, change.before)} → ${displayValue(change.path, undefined)}`;
+	if (isSecret(change.path)) return `${showPath(id)}: ${SECRET_CHANGED}`;
+	if (change.after === undefined)
+		return `${showPath(id)}: ${displayValue(change.path, change.before)} → ${displayValue(change.path, undefined)}`;
 	return diffLine({path: change.path, id, before: change.before, after: change.after, secret: false});
 }
 
@@ -132,10 +133,10 @@ function refusals(
 	if (skip !== null) return {status: 'skipped', why: 'other-kind', skip};
 	const own = missing.filter((item) => !otherKindsKey(item.id, options.subject));
 	if (own.length > 0) return {status: 'failed', why: 'lacks', skip: `lacks ${own.map((item) => item.said).join('; ')}`};
-	const others = missing.map((item) => item.id);
+	const others = missing.map((item) => showPath(item.id));
 	const changes = allChanges.filter((change) => !otherKindsKey(formatPath(change.path), options.subject));
 
-	const guarded = changes.filter((change) => isApiGuarded(change.path)).map((change) => formatPath(change.path));
+	const guarded = changes.filter((change) => isApiGuarded(change.path)).map((change) => showPath(change.path));
 	if (guarded.length > 0 && !options.confirmApiChanges) {
 		return {
 			status: 'failed',
@@ -150,7 +151,7 @@ function refusals(
 
 /** A refused value's message, which quotes the value: for a secret (the token, a pool password) the value is left out. */
 function shownProblem(path: ConfigPath, message: string): string {
-	return isSecret(path) ? `${formatPath(path)} does not take that value (not shown: it is a secret)` : message;
+	return isSecret(path) ? `${showPath(path)} does not take that value (not shown: it is a secret)` : message;
 }
 
 export function planSet(assignments: readonly Assignment[], document: ConfigDocument, options: PlanOptions): Plan {
@@ -162,13 +163,13 @@ export function planSet(assignments: readonly Assignment[], document: ConfigDocu
 		const path = document.resolve(assignment.path);
 		// --add adds a key under an object the config has (resolve() allows a new last segment), never a whole new branch.
 		if (!path) {
-			missing.push({id: assignment.path, said: `${assignment.path}${didYouMean(assignment.path, existing)}`});
+			missing.push({id: assignment.path, said: `${showPath(assignment.path)}${didYouMean(assignment.path, existing)}`});
 			continue;
 		}
 
 		if (!document.has(path) && (!options.addKeys || otherKindsKey(assignment.path, options.subject))) {
 			// A key only the other kind has is not added: the rig is skipped, with or without --add.
-			missing.push({id: assignment.path, said: `${assignment.path} (${options.addHint ?? '--add adds it'})`});
+			missing.push({id: assignment.path, said: `${showPath(assignment.path)} (${options.addHint ?? '--add adds it'})`});
 			continue;
 		}
 
@@ -191,7 +192,7 @@ export function planPatch(patch: JsonObject, document: ConfigDocument, options: 
 	const missing = changes
 		.filter((change) => change.before === undefined)
 		.filter((change) => !options.addKeys || otherKindsKey(formatPath(change.path), options.subject))
-		.map((change) => ({id: formatPath(change.path), said: `${formatPath(change.path)} (${options.addHint ?? '--add adds it'})`}));
+		.map((change) => ({id: formatPath(change.path), said: `${showPath(change.path)} (${options.addHint ?? '--add adds it'})`}));
 	const problems = changes.flatMap((change) => {
 		if (change.after === undefined) return [];
 		const problem = validate(change.path, change.after, change.before);

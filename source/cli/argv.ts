@@ -4,6 +4,8 @@
  * (`rigtop -i`, a trailing `--interval`, `--token-file` followed by another flag) would otherwise fall back to
  * its default or swallow the next flag, and an unknown flag gets meow's bare "Unknown flag".
  */
+import {escapeUnsafe} from '../text/escape.js';
+import {jsonText} from '../text/json-out.js';
 
 /** What meow needs to know of a flag (the subset of its flag options rigtop uses). */
 export type FlagSpec = {
@@ -72,12 +74,12 @@ export function checkArgv(
 			if (negated?.[1].type === 'boolean' && inline === null) continue;
 		}
 
-		if (!found) return `unknown flag ${long ? `--${name}` : `-${name}`}`;
+		if (!found) return `unknown flag ${escapeUnsafe(long ? `--${name}` : `-${name}`)}`;
 		const [key, spec] = found;
-		const shown = long ? `--${name}` : `-${name}`;
+		const shown = escapeUnsafe(long ? `--${name}` : `-${name}`);
 		if (spec.type === 'boolean') {
 			if (inline !== null && inline !== 'true' && inline !== 'false')
-				return `${shown} takes no value (got ${JSON.stringify(inline.slice(0, 40))})`;
+				return `${shown} takes no value (got ${jsonText(inline.slice(0, 40))})`;
 			continue;
 		}
 
@@ -86,7 +88,7 @@ export function checkArgv(
 		if (value === undefined || value === '' || (inline === null && isFlagWord(value))) return `${shown} needs a value${hint}`;
 		if (inline === null) index += 1;
 		if (spec.type === 'number' && !Number.isFinite(Number(value)))
-			return `${shown} needs a number${hint}, not ${JSON.stringify(value.slice(0, 40))}`;
+			return `${shown} needs a number${hint}, not ${jsonText(value.slice(0, 40))}`;
 	}
 
 	return null;

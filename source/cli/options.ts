@@ -12,6 +12,8 @@ import type {ConfigPlan} from '../commands/config/config.js';
 import type {ExporterPlan} from '../commands/exporter/exporter.js';
 import type {HistoryCommandOptions} from '../commands/history/history.js';
 import type {LivePlan} from '../commands/live/live.js';
+import {escapeUnsafe} from '../text/escape.js';
+import {jsonText} from '../text/json-out.js';
 
 /** Flags as meow parsed them (only the ones rigtop reads). */
 export type CliFlags = {
@@ -183,7 +185,8 @@ export function planCommand(line: CommandLine): CommandRequest {
 
 	// A mistyped command is named before its flags are judged (`rigtop histroy --since 1h`).
 	const typo = input[0] === undefined ? null : closestCommand(input[0]);
-	if (typo !== null && typo !== input[0]) throw new UsageError(`unknown command '${input[0]}': did you mean 'rigtop ${typo}'?`);
+	if (typo !== null && typo !== input[0])
+		throw new UsageError(`unknown command '${escapeUnsafe(input[0] ?? '')}': did you mean 'rigtop ${typo}'?`);
 	for (const flag of ['since', 'until', 'csv', 'list', 'worker'] as const) {
 		if (flags[flag] !== undefined && flags[flag] !== false) throw new UsageError(`--${flag} goes with rigtop history`);
 	}
@@ -287,7 +290,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 			// namedRigs, says if it is not, and which command it may be a typo of).
 			if (error instanceof TargetError && flags.rigs !== undefined && !looksLikeUrl(url)) continue;
 			const command = exporter || !inputs.positional.includes(url) ? null : closestCommand(url);
-			if (command !== null) throw new UsageError(`unknown command '${url}': did you mean 'rigtop ${command}'?`);
+			if (command !== null) throw new UsageError(`unknown command '${escapeUnsafe(url)}': did you mean 'rigtop ${command}'?`);
 			if (error instanceof TargetError) throw new UsageError(namesHint(error.message, url));
 			throw error;
 		}
@@ -299,12 +302,12 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	if (flags.rigs !== undefined && flags.rigs.trim() === '') throw new UsageError('--rigs needs the path of a JSON file listing the rigs');
 	const pausedAlertMs = flags.pausedAlert === undefined ? DEFAULT_PAUSED_ALERT_MS : parseDuration(flags.pausedAlert);
 	if (pausedAlertMs === null) {
-		throw new UsageError(`--paused-alert takes a duration such as 10m, 90s or 1h (0: never), not ${JSON.stringify(flags.pausedAlert)}`);
+		throw new UsageError(`--paused-alert takes a duration such as 10m, 90s or 1h (0: never), not ${jsonText(flags.pausedAlert)}`);
 	}
 
 	const tempAlertC = flags.tempAlert === undefined ? null : parseCelsius(flags.tempAlert);
 	if (tempAlertC === undefined) {
-		throw new UsageError(`--temp-alert takes degrees Celsius between 1 and 150, such as 85 or 85C, not ${JSON.stringify(flags.tempAlert)}`);
+		throw new UsageError(`--temp-alert takes degrees Celsius between 1 and 150, such as 85 or 85C, not ${jsonText(flags.tempAlert)}`);
 	}
 
 	let onAlert: string[] | null = null;

@@ -12,7 +12,7 @@ import {ConfigDocument} from './document.js';
 import {applyEditsToText, displayValue, SECRET_CHANGED, type ConfigEdit, type PendingEdits} from './edits.js';
 import {describeConfigError, explainConfigError, layoutOf, probeSummary, problemText, scrubSecrets} from './errors.js';
 import type {ApiLayout, ConfigProblem} from './errors.js';
-import {formatPath, jsonEqual, valueAt} from './json-values.js';
+import {formatPath, jsonEqual, showPath, valueAt} from './json-values.js';
 import {isApiGuarded, isRestrictedKey, isSecret, isTokenKey} from './schema.js';
 import {CONFIG_ENDPOINT, SealedText} from './types.js';
 import type {ConfigClient, ConfigPath, JsonValue} from './types.js';
@@ -203,7 +203,7 @@ function leafChanges(from: JsonValue, to: JsonValue): Change[] {
 /** What changed between the document the edits started from and the miner's current one. */
 export function conflictLines(expected: JsonValue, current: JsonValue): string[] {
 	return leafChanges(expected, current).map((change) => {
-		const id = formatPath(change.path);
+		const id = showPath(change.path);
 		if (isSecret(change.path)) return `${id}: changed on the miner`;
 		return `${id}: ${displayValue(change.path, change.before)} → ${displayValue(change.path, change.after)} (changed on the miner)`;
 	});
@@ -603,7 +603,7 @@ async function verify(
  * false", a secret only "changed", and "NOT applied (the miner has …)" or "(could not be checked)" when so.
  */
 export function keyLine(key: KeyResult): string {
-	const change = key.secret ? `${key.path}: ${SECRET_CHANGED}` : `${key.path}: ${key.before} → ${key.after}`;
+	const change = key.secret ? `${showPath(key.path)}: ${SECRET_CHANGED}` : `${showPath(key.path)}: ${key.before} → ${key.after}`;
 	if (key.status === 'applied') return change;
 	if (key.status === 'unknown') return `${change}  (could not be checked)`;
 	return `${change}  NOT applied${key.seen === null ? '' : key.secret ? ' (the miner has another value)' : ` (the miner has ${key.seen})`}`;

@@ -6,7 +6,7 @@
  */
 import {applyEdits, findNodeAtLocation, modify, parseTree, printParseErrorCode} from 'jsonc-parser';
 import type {Edit, FormattingOptions, Node as JsonNode, ParseError} from 'jsonc-parser';
-import {formatPath, jsonEqual, valueOfTree} from './json-values.js';
+import {formatPath, jsonEqual, showPath, valueOfTree} from './json-values.js';
 import {isApiGuarded, isSecret} from './schema.js';
 import {SECRET_MASK} from './types.js';
 import type {ConfigPath, JsonObject, JsonScalar, JsonValue, PathSegment, ValueKind} from './types.js';
@@ -171,7 +171,7 @@ export class ConfigDocument {
 		const parent = this.#node(parentPath);
 		const last = path.at(-1);
 		if (parent?.type !== 'object' || typeof last !== 'string') {
-			throw new ConfigPathError(`${formatPath(path)} does not exist in the miner's config`);
+			throw new ConfigPathError(`${showPath(path)} does not exist in the miner's config`);
 		}
 
 		return this.#modify(path, value);

@@ -4,10 +4,11 @@
  * `rigtop config set`.
  */
 import {ConfigDocument, ConfigPathError} from './document.js';
-import {formatPath, isPrefix, jsonEqual, samePath, showValue} from './json-values.js';
+import {formatPath, isPrefix, jsonEqual, samePath, showPath, showValue} from './json-values.js';
 import {acceptsString, isApiGuarded, isSecret, nextInCycle, stepNumber, validate} from './schema.js';
 import {SECRET_MASK} from './types.js';
 import type {ConfigPath, JsonValue} from './types.js';
+import {jsonText} from '../text/json-out.js';
 
 export type ConfigEdit = {
 	readonly path: ConfigPath;
@@ -48,8 +49,8 @@ export function displayValue(path: ConfigPath, value: JsonValue | undefined): st
 
 /** One diff line: `cpu.huge-pages: true → false`; a secret shows only `•••••••• (changed)`. */
 export function diffLine(edit: Pick<ConfigEdit, 'path' | 'id' | 'before' | 'after' | 'secret'>): string {
-	if (edit.secret) return `${edit.id}: ${SECRET_CHANGED}`;
-	return `${edit.id}: ${displayValue(edit.path, edit.before)} → ${displayValue(edit.path, edit.after)}`;
+	if (edit.secret) return `${showPath(edit.id)}: ${SECRET_CHANGED}`;
+	return `${showPath(edit.id)}: ${displayValue(edit.path, edit.before)} → ${displayValue(edit.path, edit.after)}`;
 }
 
 /**
@@ -112,7 +113,10 @@ export class PendingEdits {
 		if (problem) return {ok: false, message: problem};
 		const overlapping = this.#edits.find((edit) => !samePath(edit.path, path) && (isPrefix(edit.path, path) || isPrefix(path, edit.path)));
 		if (overlapping)
-			return {ok: false, message: `${formatPath(path)} overlaps the pending change to ${overlapping.id}; apply or discard that first`};
+			return {
+				ok: false,
+				message: `${showPath(path)} overlaps the pending change to ${showPath(overlapping.id)}; apply or discard that first`,
+			};
 		if (before === undefined) {
 			try {
 				this.base.set(path, value);
@@ -133,14 +137,14 @@ export class PendingEdits {
 	/** Space: flips a boolean, or moves a key with a known set of values to the next one. */
 	toggle(path: ConfigPath, direction: 1 | -1 = 1): EditOutcome {
 		const next = nextInCycle(path, this.valueOf(path), direction);
-		if (next === undefined) return {ok: false, message: `${formatPath(path)} has no set of values to cycle through; edit it instead`};
+		if (next === undefined) return {ok: false, message: `${showPath(path)} has no set of values to cycle through; edit it instead`};
 		return this.set(path, next);
 	}
 
 	/** `+` / `-`: steps a number, clamped to the key's range. */
 	step(path: ConfigPath, delta: number): EditOutcome {
 		const next = stepNumber(path, this.valueOf(path), delta);
-		if (next === undefined) return {ok: false, message: `${formatPath(path)} is not a number`};
+		if (next === undefined) return {ok: false, message: `${showPath(path)} is not a number`};
 		return this.set(path, next);
 	}
 
@@ -191,11 +195,11 @@ export class AssignmentError extends Error {
  */
 export function parseAssignment(argument: string): Assignment {
 	const at = argument.indexOf('=');
-	if (at <= 0) throw new AssignmentError(`expected PATH=VALUE (e.g. cpu.huge-pages=false), got ${JSON.stringify(argument.slice(0, 60))}`);
+	if (at <= 0) throw new AssignmentError(`expected PATH=VALUE (e.g. cpu.huge-pages=false), got ${jsonText(argument.slice(0, 60))}`);
 	const path = argument.slice(0, at).trim();
 	const raw = argument.slice(at + 1);
 	if (path === '' || path.split('.').some((part) => part === ''))
-		throw new AssignmentError(`${JSON.stringify(path)} is not a key path (e.g. pools.0.tls)`);
+		throw new AssignmentError(`${jsonText(path)} is not a key path (e.g. pools.0.tls)`);
 	let value: JsonValue;
 	try {
 		value = JSON.parse(raw) as JsonValue;

@@ -182,6 +182,17 @@ function describeMinerError(error: MinerError, context: ProblemContext, doing: s
 				detail: null,
 			};
 		case 'bad-request':
+			// A JSON-RPC error in an HTTP 200 answer (POST /json_rpc: pause, resume): the call was refused, no config was
+			// sent; the miner's own message (cleaned by the client) says why.
+			if (error.status === 200) {
+				return {
+					kind: 'rejected',
+					message: `the miner refused to ${doing}${error.detail ? `: ${error.detail}` : ''} (a JSON-RPC error; nothing was changed)`,
+					fix: 'its message says why; a miner whose API has no pause or resume answers "Method not found" (-32601): use p or r in its console',
+					detail: null,
+				};
+			}
+
 			return {
 				kind: 'rejected',
 				message:

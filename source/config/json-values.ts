@@ -1,5 +1,6 @@
 import type {Node as JsonNode} from 'jsonc-parser';
 import type {ConfigPath, JsonScalar, JsonValue, ValueKind} from './types.js';
+import {escapeUnsafe} from '../text/escape.js';
 import {jsonText} from '../text/json-out.js';
 
 /** The kind of a JSON value as the config tree shows it. */
@@ -59,6 +60,15 @@ export function valueAt(root: JsonValue, path: ConfigPath): JsonValue | undefine
 /** `pools.0.tls` from ['pools', 0, 'tls']. */
 export function formatPath(path: ConfigPath): string {
 	return path.map(String).join('.');
+}
+
+/**
+ * A path (or a key, or a dotted id) as a message or the tree shows it: a control or invisible character in a key
+ * written as its `\uXXXX` escape (text/escape.ts), as the values are (showValue), so keys `donate-level` and
+ * `donate-level\u200b` read differently. Only for showing: the key stays the key edited and written back.
+ */
+export function showPath(path: ConfigPath | string): string {
+	return escapeUnsafe(typeof path === 'string' ? path : formatPath(path));
 }
 
 /** Whether two paths are the same. */

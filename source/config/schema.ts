@@ -6,8 +6,9 @@
  * (api + http, top-level cpu keys) and the older layout before 2.15 (one `api` section with port,
  * access-token, ipv6, restricted). Keys rigtop does not know keep the type they have.
  */
-import {formatPath, kindOf} from './json-values.js';
+import {kindOf, showPath} from './json-values.js';
 import type {ConfigPath, JsonValue, ValueKind} from './types.js';
+import {jsonText} from '../text/json-out.js';
 
 /** One form a value may take. */
 export type Alternative =
@@ -296,12 +297,12 @@ const KIND_WORDS: Record<ValueKind, string> = {
  * null may become any plain value. Returns null when the value is fine, else a plain message.
  */
 export function validate(path: ConfigPath, value: JsonValue, current?: JsonValue): string | null {
-	const name = formatPath(path);
+	const name = showPath(path);
 	if (typeof value === 'number' && !Number.isFinite(value)) return `${name} must be a finite number`;
 	const spec = specFor(path);
 	if (spec) {
 		if (spec.alternatives.some((alternative) => matches(alternative, value))) return null;
-		return `${name} must be ${joinChoices(spec.alternatives.map((alternative) => describeAlternative(alternative)))} (not ${JSON.stringify(value)})`;
+		return `${name} must be ${joinChoices(spec.alternatives.map((alternative) => describeAlternative(alternative)))} (not ${jsonText(value)})`;
 	}
 
 	if (current === undefined) return null;
@@ -310,7 +311,7 @@ export function validate(path: ConfigPath, value: JsonValue, current?: JsonValue
 	if (want === got || want === 'null') return null;
 	// A key rigtop does not know may hold null as "off/auto": allow setting it back to null.
 	if (got === 'null') return null;
-	return `${name} must be ${KIND_WORDS[want]}, like its current value (not ${JSON.stringify(value)})`;
+	return `${name} must be ${KIND_WORDS[want]}, like its current value (not ${jsonText(value)})`;
 }
 
 /** The values a key cycles through (Space / cycle keys), or null when it does not cycle. Booleans cycle true/false. */

@@ -9,7 +9,7 @@ import {ConfigDocument} from './document.js';
 import {AssignmentError, assignmentValue, diffLine, parseAssignment, PendingEdits, SECRET_CHANGED} from './edits.js';
 import type {Assignment} from './edits.js';
 import {explainConfigError, problemLine} from './errors.js';
-import {showValue} from './json-values.js';
+import {showPath, showValue} from './json-values.js';
 import {didYouMean} from './suggest.js';
 import {CONFIG_ENDPOINT, SUMMARY_ENDPOINT} from './types.js';
 import type {ConfigClient} from './types.js';
@@ -135,7 +135,7 @@ export async function configGet(options: ConfigGetOptions): Promise<ScriptedResu
 	const path = read.document.resolve(options.path);
 	const noKey = (): ScriptedResult => {
 		const existing = read.document.entries().map((entry) => entry.id);
-		return said(subject, 1, [`the miner's config has no key ${options.path}${didYouMean(options.path ?? '', existing)}`]);
+		return said(subject, 1, [`the miner's config has no key ${showPath(options.path ?? '')}${didYouMean(options.path ?? '', existing)}`]);
 	};
 	if (!path || !read.document.has(path)) return noKey();
 	const span = masked.locate(path);
@@ -159,7 +159,7 @@ function statusWord(key: KeyResult): string {
 }
 
 function keyLine(key: KeyResult): string {
-	const change = key.secret ? `${key.path}: ${SECRET_CHANGED}` : `${key.path}: ${key.before} → ${key.after}`;
+	const change = key.secret ? `${showPath(key.path)}: ${SECRET_CHANGED}` : `${showPath(key.path)}: ${key.before} → ${key.after}`;
 	return `${change}  ${statusWord(key)}`;
 }
 
@@ -202,7 +202,7 @@ export async function configSet(options: ConfigSetOptions): Promise<ScriptedResu
 		// --add can add a key under one that exists (resolve() allows a new last segment), never a whole new branch.
 		const path = document.resolve(assignment.path);
 		if (!path || (!document.has(path) && options.addKeys !== true)) {
-			missing.push(`the miner's config has no key ${assignment.path}${didYouMean(assignment.path, existing)}`);
+			missing.push(`the miner's config has no key ${showPath(assignment.path)}${didYouMean(assignment.path, existing)}`);
 			continue;
 		}
 

@@ -3,6 +3,7 @@
  * (Levenshtein distance, `leven`), at most `limit`, nearest first, then in document order.
  */
 import leven from 'leven';
+import {showPath} from './json-values.js';
 
 export function closestKeys(typed: string, existing: readonly string[], limit = 3): string[] {
 	const wanted = typed.toLowerCase();
@@ -20,6 +21,7 @@ export function closestKeys(typed: string, existing: readonly string[], limit = 
 export function didYouMean(typed: string, existing: readonly string[]): string {
 	const close = closestKeys(typed, existing);
 	if (close.length === 0) return '';
-	const list = close.length === 1 ? close[0] : `${close.slice(0, -1).join(', ')} or ${close.at(-1)}`;
+	const shown = close.map((key) => showPath(key));
+	const list = shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
 	return `: did you mean ${list}?`;
 }

@@ -284,9 +284,9 @@ export type XmrigCommandLine = {
 	readonly httpOptionGiven: boolean;
 };
 
-/** strtol(arg, nullptr, 10), as XMRig reads numeric options. */
+/** strtol(arg, nullptr, 10), as XMRig reads numeric options: C's isspace skips ASCII whitespace only (not NBSP, U+FEFF). */
 function strtol(text: string): number {
-	const match = /^\s*([+-]?\d+)/.exec(text);
+	const match = /^[ \t\n\v\f\r]*([+-]?\d+)/.exec(text);
 	return match?.[1] ? Number.parseInt(match[1], 10) : 0;
 }
 
@@ -412,6 +412,10 @@ function maskSecretOptions(argv: readonly string[]): string[] {
 	return masked;
 }
 
+/** The word separators of a command line held in one element: ASCII space, tab and line feed. */
+const ASCII_SPACE = /[ \t\n]/;
+const ASCII_SPACES = /[ \t\n]+/;
+
 /**
  * A command line fit to show: secret option values (access tokens, pool passwords) replaced by
  * `••••`, any of the given secrets masked wherever they appear, each element cleaned (cleanText: another process's
@@ -419,9 +423,11 @@ function maskSecretOptions(argv: readonly string[]): string[] {
  */
 export function describeCommand(argv: readonly string[], options: {secrets?: readonly (string | null)[]; maxLength?: number} = {}): string {
 	// An element with spaces is a command line of its own (sh -c "xmrig …", a process that rewrote its title): its
-	// words are masked the same way.
+	// words are masked the same way. Split at ASCII spaces, tabs and line feeds only, as a shell does: JavaScript's \s
+	// also takes U+FEFF, NBSP, U+2028 and U+3000, which would become plain spaces here instead of reaching cleanText,
+	// which shows them (`xmrig\uFEFF` as `xmrig<FEFF>`).
 	const masked = maskSecretOptions(argv).map((element) =>
-		/\s/.test(element) ? maskSecretOptions(element.split(/\s+/)).join(' ') : element,
+		ASCII_SPACE.test(element) ? maskSecretOptions(element.split(ASCII_SPACES)).join(' ') : element,
 	);
 	const secrets = (options.secrets ?? []).filter((secret): secret is string => typeof secret === 'string' && secret.length >= 3);
 	const maxLength = options.maxLength ?? 100;

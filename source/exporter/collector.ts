@@ -6,6 +6,7 @@ import {allFamilies, minerFamilies, processFamilies, type Family} from './famili
 import {sampleLine, writeExposition, type Format} from './exposition.js';
 import {labelNames, minerSamples, type WorkersLeftOut} from './samples.js';
 import type {WorkerMetrics} from './worker-metrics.js';
+import {jsonText} from '../text/json-out.js';
 
 /**
  * Keeps every watched miner's series, written out, from its latest poll: each miner's lines are written again when
@@ -54,7 +55,7 @@ export function leftOutLine(miner: string, left: WorkersLeftOut): string {
 		return `${miner}: the proxy names its ${workers} by their pool password ("workers": "password" in its config): no per-worker series are served for it`;
 	}
 
-	const named = left.omitted.slice(0, NAMED_LEFT_OUT).map((name) => JSON.stringify(name));
+	const named = left.omitted.slice(0, NAMED_LEFT_OUT).map((name) => jsonText(name));
 	const more = left.omitted.length > NAMED_LEFT_OUT ? `, and ${left.omitted.length - NAMED_LEFT_OUT} more` : '';
 	return `${miner}: ${left.listed} workers, more than --worker-metrics-limit ${left.limit}: the ${left.omitted.length} with the lowest 10 min hashrate have no per-worker series (${named.join(', ')}${more}); xmrig_exporter_proxy_workers_omitted counts them at each scrape`;
 }

@@ -1,5 +1,6 @@
 import {isIP} from 'node:net';
 import {UsageError} from '../errors.js';
+import {jsonText} from '../text/json-out.js';
 
 /** Where the metrics endpoint listens: `--listen` (exporter) or `--metrics` (live view). */
 export type ListenAddress = {
@@ -20,7 +21,7 @@ export const DEFAULT_LISTEN = '127.0.0.1:9189';
 export function parseListen(text: string, flag: string): ListenAddress {
 	const value = text.trim();
 	const bad = (why: string) =>
-		new UsageError(`${flag} ${JSON.stringify(text)}: ${why}; write HOST:PORT, e.g. ${DEFAULT_LISTEN} (or :PORT for every interface)`);
+		new UsageError(`${flag} ${jsonText(text)}: ${why}; write HOST:PORT, e.g. ${DEFAULT_LISTEN} (or :PORT for every interface)`);
 	const match = /^(?:\[([^\]]*)\]|([^:[\]]*)):(\d{1,5})$/.exec(value);
 	if (!match) throw bad('not an address and port');
 	const port = Number(match[3]);

@@ -32,7 +32,7 @@ export function logSettings(format: string | undefined, level: string | undefine
 	const pick = <T extends string>(value: string | undefined, allowed: readonly T[], fallback: T, flag: string): T => {
 		if (value === undefined) return fallback;
 		const found = allowed.find((one) => one === value.trim().toLowerCase());
-		if (found === undefined) throw new UsageError(`${flag} ${JSON.stringify(value)}: write ${allowed.join(', ')}`);
+		if (found === undefined) throw new UsageError(`${flag} ${jsonText(value)}: write ${allowed.join(', ')}`);
 		return found;
 	};
 

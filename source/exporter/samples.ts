@@ -190,11 +190,9 @@ function addProxyWorkers(proxy: ProxyInfo, options: WorkerMetrics, add: Add, rep
 	}
 
 	add('proxyWorkersOmitted', workers.length - served.length);
-	const taken = new Set<string>();
-	for (const worker of served) {
-		let label = worker.name;
-		for (let n = 2; taken.has(label); n++) label = `${worker.name} (${n})`;
-		taken.add(label);
+	const workerLabels = proxyWorkerLabels(served);
+	for (const [index, worker] of served.entries()) {
+		const label = workerLabels[index] ?? worker.name;
 		const labels = [label];
 		add('proxyWorkerConnections', worker.connections, labels);
 		addProxyWindows(add, 'proxyWorkerHashrate', worker.hashrate, labels);
@@ -204,6 +202,33 @@ function addProxyWorkers(proxy: ProxyInfo, options: WorkerMetrics, add: Add, rep
 		add('proxyWorkerHashes', worker.hashes, labels);
 		add('proxyWorkerLastShare', worker.lastShareAt === null ? null : worker.lastShareAt / 1000, labels);
 	}
+}
+
+/**
+ * The `worker` label of each worker (by its place in the list): its name. Two workers may have one name (anyone may
+ * connect to a proxy and name a worker; names that differ only in what cleaning drops come out the same): the first
+ * of them by ip, then by place in the list, keeps the name, the others are `name (2)`, `name (3)`, … (a number a
+ * worker's own name already takes is skipped). By ip, not by list order: the same worker keeps its series when the
+ * proxy lists them in another order, and an impostor that connects first does not take the real one's label.
+ */
+export function proxyWorkerLabels(workers: readonly Pick<ProxyWorker, 'name' | 'ip'>[]): readonly string[] {
+	const counts = new Map<string, number>();
+	for (const worker of workers) counts.set(worker.name, (counts.get(worker.name) ?? 0) + 1);
+	const labels = workers.map((worker) => worker.name);
+	const taken = new Set(workers.filter((worker) => counts.get(worker.name) === 1).map((worker) => worker.name));
+	const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+	const duplicates = [...workers.keys()]
+		.filter((index) => (counts.get(workers[index]!.name) ?? 0) > 1)
+		.sort((a, b) => order(workers[a]!.name, workers[b]!.name) || order(workers[a]!.ip ?? '', workers[b]!.ip ?? '') || a - b);
+	for (const index of duplicates) {
+		const {name} = workers[index]!;
+		let label = name;
+		for (let n = 2; taken.has(label); n++) label = `${name} (${n})`;
+		taken.add(label);
+		labels[index] = label;
+	}
+
+	return labels;
 }
 
 function addProxyWindows(add: Add, family: MinerFamilyKey, windows: ProxyRateWindows, labels: readonly string[]): void {

@@ -4,6 +4,8 @@ import {createSecureContext, type SecureVersion} from 'node:tls';
 import {parse, YAMLParseError} from 'yaml';
 import {UsageError} from '../errors.js';
 import {cleanText} from '../text/clean.js';
+import {escapeUnsafe} from '../text/escape.js';
+import {jsonText} from '../text/json-out.js';
 
 /**
  * `--web.config.file`: the web configuration file of Prometheus's exporters (exporter-toolkit's format), so that the
@@ -96,7 +98,7 @@ function checkKeys(section: Record<string, unknown>, known: readonly string[], p
 		if (known.includes(key)) continue;
 		const name = prefix === '' ? key : `${prefix}.${key}`;
 		const unsupported = UNSUPPORTED[name];
-		throw problem(unsupported === undefined ? `unknown key ${name}` : `${name} is ${unsupported}`);
+		throw problem(unsupported === undefined ? `unknown key ${escapeUnsafe(name)}` : `${escapeUnsafe(name)} is ${unsupported}`);
 	}
 }
 
@@ -127,7 +129,7 @@ async function readTls(section: Record<string, unknown>, file: string, problem: 
 		const given = text(section[key], `tls_server_config.${key}`, problem);
 		if (given === '') return fallback;
 		const found = VERSIONS[given];
-		if (found === undefined) throw problem(`tls_server_config.${key} ${JSON.stringify(given)}: one of ${Object.keys(VERSIONS).join(', ')}`);
+		if (found === undefined) throw problem(`tls_server_config.${key} ${jsonText(given)}: one of ${Object.keys(VERSIONS).join(', ')}`);
 		return found;
 	};
 
@@ -136,7 +138,7 @@ async function readTls(section: Record<string, unknown>, file: string, problem: 
 	if (certFile === '') throw problem('tls_server_config needs cert_file (the certificate, PEM)');
 	if (keyFile === '') throw problem('tls_server_config needs key_file (the private key, PEM)');
 	if (!CLIENT_AUTH.includes(clientAuth as ClientAuth)) {
-		throw problem(`tls_server_config.client_auth_type ${JSON.stringify(clientAuth)}: one of ${CLIENT_AUTH.join(', ')}`);
+		throw problem(`tls_server_config.client_auth_type ${jsonText(clientAuth)}: one of ${CLIENT_AUTH.join(', ')}`);
 	}
 
 	const verifies = clientAuth === 'VerifyClientCertIfGiven' || clientAuth === 'RequireAndVerifyClientCert';
@@ -162,7 +164,7 @@ function readUsers(section: Record<string, unknown>, problem: Problem): Record<s
 	const users: Record<string, string> = {};
 	for (const [name, hash] of Object.entries(section)) {
 		if (typeof hash !== 'string' || !BCRYPT.test(hash)) {
-			throw problem(`basic_auth_users.${name} is not a bcrypt hash: make one with htpasswd -nBC 10 ${JSON.stringify(name)}`);
+			throw problem(`basic_auth_users.${name} is not a bcrypt hash: make one with htpasswd -nBC 10 ${jsonText(name)}`);
 		}
 
 		users[name] = hash;

@@ -12,6 +12,7 @@ import {
 } from './normalize-summary.js';
 import {normalizeProxySnapshot, readProxyWorkers} from './normalize-proxy.js';
 import {fromBackends, fromSummaryThreads, fromV1Threads, type LegacyContext, type PerThread} from './normalize-threads.js';
+import {jsonText} from '../text/json-out.js';
 
 /**
  * One summary plus its per-thread document → the normalized MinerSnapshot, for every dialect:
@@ -71,7 +72,7 @@ export function normalizeSnapshot(dialect: DialectName, summary: unknown, perThr
 		}
 
 		default: {
-			throw new MinerError('incompatible', `unknown API dialect ${JSON.stringify(dialect as unknown)}`);
+			throw new MinerError('incompatible', `unknown API dialect ${jsonText(dialect as unknown)}`);
 		}
 	}
 

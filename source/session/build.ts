@@ -12,6 +12,7 @@ import type {Session, SessionTarget} from './session.js';
 import {discoveryInput, findTargets, type TargetOptions} from './targets.js';
 import type {ProxySimulator, Simulator} from '../sim/simulator.js';
 import type {SimSysfs} from '../sim/sysfs-tree.js';
+import {jsonText} from '../text/json-out.js';
 
 /** What a session is built from (the commands' RunPlan has it all): which miners, how to watch them, what to record. */
 export type SessionPlan = TargetOptions & {
@@ -133,12 +134,12 @@ export function namedRigs(
 	const urls = words.filter((word) => !isName(word));
 	for (const word of urls) {
 		if (isMinerAddress(word)) continue;
-		const known = rigs.flatMap((rig) => (rig.name === undefined ? [] : [JSON.stringify(rig.name)]));
+		const known = rigs.flatMap((rig) => (rig.name === undefined ? [] : [jsonText(rig.name)]));
 		const shown = known.length <= 12 ? known.join(', ') : `${known.slice(0, 12).join(', ')} and ${known.length - 12} more`;
 		const listed = known.length === 0 ? 'it names no rig' : `its rigs are ${shown}`;
 		const command = closestCommand(word);
 		const typo = command === null ? '' : ` (or did you mean 'rigtop ${command}'?)`;
-		throw new UsageError(`${JSON.stringify(word.slice(0, 60))} is no address (host:port) and no rig of --rigs ${file}: ${listed}${typo}`);
+		throw new UsageError(`${jsonText(word.slice(0, 60))} is no address (host:port) and no rig of --rigs ${file}: ${listed}${typo}`);
 	}
 
 	if (names.length === 0) return {rigs, urls};

@@ -19,6 +19,7 @@ import {readTokenFile} from '../discovery/token-source.js';
 import {cleanText} from '../text/clean.js';
 import {normalizeMinerUrl} from '../miner/target.js';
 import {UsageError} from '../errors.js';
+import {jsonText} from '../text/json-out.js';
 
 export type RigEntry = {
 	/** Canonical base URL. */
@@ -46,7 +47,7 @@ function describe(index: number, entry: unknown): string {
 			: null;
 	// Cleaned as any text from outside (an escape sequence never reaches the terminal), then quoted.
 	const shown = name === null ? '' : cleanText(name, 60);
-	return shown === '' ? `rig ${index + 1}` : `rig ${index + 1} (${JSON.stringify(shown)})`;
+	return shown === '' ? `rig ${index + 1}` : `rig ${index + 1} (${jsonText(shown)})`;
 }
 
 /** Reads and checks the rigs file. Throws UsageError with the file and the rig named. */
@@ -100,7 +101,7 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 		const unknown = Object.keys(record).filter((key) => !KEYS.has(key));
 		if (unknown.length > 0)
 			throw new UsageError(
-				`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => JSON.stringify(cleanText(key, 60))).join(', ')}; the keys are "name", "url", "tokenFile" and "kind"`,
+				`${which} has unknown key${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => jsonText(cleanText(key, 60))).join(', ')}; the keys are "name", "url", "tokenFile" and "kind"`,
 			);
 		const {name, url, tokenFile, kind} = record;
 		if (typeof url !== 'string') throw new UsageError(`${which} needs "url": "host:port"`);
@@ -110,7 +111,7 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 			throw new UsageError(`${which}: "tokenFile" must be a path`);
 		if (kind !== undefined && kind !== 'miner' && kind !== 'proxy')
 			throw new UsageError(
-				`${which}: "kind" must be "miner" or "proxy" (an xmrig-proxy), not ${JSON.stringify(typeof kind === 'string' ? cleanText(kind, 60) : kind)}`,
+				`${which}: "kind" must be "miner" or "proxy" (an xmrig-proxy), not ${jsonText(typeof kind === 'string' ? cleanText(kind, 60) : kind)}`,
 			);
 		let normalized: string;
 		try {
@@ -126,8 +127,7 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 		const shown = typeof name === 'string' ? cleanText(name, MAX_NAME) : undefined;
 		if (shown === '') throw new UsageError(`${which}: "name" must be a non-empty string`);
 		const same = shown === undefined ? -1 : rigs.findIndex((rig) => rig.name === shown);
-		if (same >= 0)
-			throw new UsageError(`${which} has the same name as rig ${same + 1} (${JSON.stringify(shown)}); each rig's name is its own`);
+		if (same >= 0) throw new UsageError(`${which} has the same name as rig ${same + 1} (${jsonText(shown)}); each rig's name is its own`);
 		rigs.push({
 			url: normalized,
 			name: shown,

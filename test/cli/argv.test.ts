@@ -36,6 +36,12 @@ describe("rigtop's command line, checked before meow reads it", () => {
 		expect(check('--json=false')).toBeNull();
 	});
 
+	it('echoes what the user typed with its controls, bidi and invisibles escaped (issue 36)', () => {
+		expect(check('--bogus\u202E\u009B')).toBe('unknown flag --bogus\\u202e\\u009b');
+		expect(check('--json=\u001B]0;T\u0007\u200B')).toBe('--json takes no value (got "\\u001b]0;T\\u0007\\u200b")');
+		expect(check('-i', '2\u202E\u0085')).toBe('-i needs a number (seconds between polls, e.g. -i 2), not "2\\u202e\\u0085"');
+	});
+
 	it("takes Prometheus exporters' spellings: --web.listen-address (as --listen) and --web.config.file", () => {
 		expect(
 			check('exporter', '--web.listen-address', ':9189', '--web.listen-address=127.0.0.1:9190', '--web.config.file', 'web.yml'),

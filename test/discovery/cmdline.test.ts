@@ -133,4 +133,19 @@ describe('describeCommand', () => {
 		expect(long).toHaveLength(40);
 		expect(long.endsWith('…')).toBe(true);
 	});
+
+	it('splits a command line held in one element at ASCII spaces only: U+FEFF reaches cleanText and shows', () => {
+		const wrapped = describeCommand(['sh', '-c', 'exec xmrig\uFEFF --http-port 1 --http-access-token tok-eight'], {maxLength: 1000});
+		expect(wrapped).toContain('xmrig<FEFF> --http-port 1');
+		expect(wrapped).toContain('--http-access-token ••••');
+		expect(wrapped).not.toContain('tok-eight');
+	});
+});
+
+describe('numbers read like strtol', () => {
+	it('skips ASCII whitespace before a number, and nothing else (XMRig reads a port after a U+FEFF as 0)', () => {
+		expect(parseXmrigCommandLine(['xmrig', '--http-port= \t18999']).api.httpPort).toBe(18_999);
+		expect(parseXmrigCommandLine(['xmrig', '--http-port=\uFEFF18999']).api.httpPort).toBe(0);
+		expect(parseXmrigCommandLine(['xmrig', '--http-port=\u00A018999']).api.httpPort).toBe(0);
+	});
 });

@@ -24,6 +24,20 @@ describe('the built CLI on a wrong command line', () => {
 		}
 	});
 
+	it("the user's own words are echoed with C1, bidi and invisible characters escaped (issue 36)", async () => {
+		// eslint-disable-next-line no-control-regex -- the bytes no output may hold.
+		const unsafe = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u;
+		for (const [args, line] of [
+			[['--bogus\u202E\u009B'], 'rigtop: unknown flag --bogus\\u202e\\u009b'],
+			[['-i', '2\u202E\u0085'], 'rigtop: -i needs a number (seconds between polls, e.g. -i 2), not "2\\u202e\\u0085"'],
+			[['config', 'sett\u202E\u200B'], 'rigtop: unknown config command "sett\\u202e\\u200b": use get or set'],
+		] as const) {
+			const result = await rigtop(...args);
+			expect(result.stderr, args.join(' ')).not.toMatch(unsafe);
+			expect(result.stderr.split('\n')[0]).toBe(line);
+		}
+	});
+
 	it('a live-view flag given to rigtop exporter: exit 2, one line saying what does that job, nothing served', async () => {
 		for (const [args, line] of [
 			[

@@ -229,6 +229,29 @@ describe('hostile worker names', () => {
 		expect(check.code).toBe(0);
 	});
 
+	it('two workers whose names clean alike: the one with the lower ip keeps the name, in whatever order the proxy lists them', () => {
+		// Whitespace runs collapse when names are cleaned: `rig  01` from 10.0.0.7 and `rig 01` from 10.0.0.2 are both `rig 01`.
+		const rows = [
+			['rig  01', '10.0.0.7', 1, 2, 0, 0, 6000, POLLED_AT - 1000, 700, 700, 700, 700, 700],
+			['rig 01', '10.0.0.2', 1, 2, 0, 0, 6000, POLLED_AT - 1000, 5000, 5000, 5000, 5000, 5000],
+			['rig 01 (2)', '10.0.0.5', 1, 2, 0, 0, 6000, POLLED_AT - 1000, 9, 9, 9, 9, 9],
+		];
+		const series = (listed: unknown[][]) => {
+			const snapshot = normalizeSnapshot('proxy', captureJson('../xmrig-proxy/v6.26/get_1_summary.txt'), {mode: 'rig_id', workers: listed});
+			expect(snapshot.proxy!.workers!.filter((each) => each.name === 'rig 01')).toHaveLength(2);
+			const samples = select(parseSamples(exposition(snapshot)), 'xmrig_proxy_worker_hashrate_hashes_per_second').filter(
+				(s) => s.labels['window'] === '1m',
+			);
+			// Each label with the ip of the worker whose rate it holds.
+			const ipOf = new Map(snapshot.proxy!.workers!.map((each) => [each.hashrate[0], each.ip]));
+			return Object.fromEntries(samples.map((s) => [s.labels['worker']!, ipOf.get(s.value)]));
+		};
+
+		const expected = {'rig 01': '10.0.0.2', 'rig 01 (2)': '10.0.0.5', 'rig 01 (3)': '10.0.0.7'};
+		expect(series(rows)).toEqual(expected);
+		expect(series([...rows].reverse())).toEqual(expected);
+	});
+
 	it('a name with a line feed that reached the writer unsanitized is still escaped', async () => {
 		const text = exposition(withWorkers([worker('evil\n# TYPE xmrig_up counter\nxmrig_up 9', 1)]));
 		expect(text).toContain('worker="evil\\n# TYPE xmrig_up counter\\nxmrig_up 9"');

@@ -114,6 +114,8 @@ export type FaultServerOptions = {
 	readonly configText?: string;
 	/** Milliseconds between the bytes of 'drip'. */
 	readonly dripMs?: number;
+	/** The JSON the healthy miner answers to POST /json_rpc, with HTTP 200 (default: no such route, 404). */
+	readonly rpcAnswer?: string;
 };
 
 export type FaultServer = {
@@ -227,6 +229,9 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
 				state.configText = request.body;
 				return xmrigAnswer(204, 'NO_CONTENT', '');
 			}
+
+			case 'POST /json_rpc':
+				return options.rpcAnswer === undefined ? notFound : xmrigAnswer(200, 'OK', options.rpcAnswer);
 
 			default:
 				return notFound;

@@ -94,7 +94,7 @@ async function parse(words: readonly string[]): Promise<Parsed> {
 		return {action: {kind: first}, what: first, addresses: words.slice(1)};
 	}
 
-	if (first !== 'config') throw new UsageError(`unknown batch command ${JSON.stringify(first ?? '')}`);
+	if (first !== 'config') throw new UsageError(`unknown batch command ${jsonText(first ?? '')}`);
 	if (second === 'set') {
 		const assignments: Assignment[] = [];
 		const addresses: string[] = [];
@@ -125,7 +125,7 @@ async function parse(words: readonly string[]): Promise<Parsed> {
 	}
 
 	if (second === 'undo') return {action: 'undo', what: 'config undo', addresses: rest};
-	throw new UsageError(`unknown config command ${JSON.stringify(second ?? '')}: use get, set, apply or undo`);
+	throw new UsageError(`unknown config command ${jsonText(second ?? '')}: use get, set, apply or undo`);
 }
 
 /**

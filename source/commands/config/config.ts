@@ -17,6 +17,7 @@ import {findTargets, type DiscoveryPlaces, type TargetOptions} from '../../sessi
 import {whereResult} from '../../session/build.js';
 import {readRigsFile, type RigEntry} from '../../session/rigs-file.js';
 import type {Command} from '../command.js';
+import {jsonText} from '../../text/json-out.js';
 
 export type ConfigCommandOptions = TargetOptions & {
 	/** URL arguments and --url values, as typed. */
@@ -80,13 +81,11 @@ function parse(argv: readonly string[]): Parsed | string {
 	if (command === 'set') {
 		if (args.length === 0) return 'config set needs at least one PATH=VALUE, e.g. rigtop config set cpu.huge-pages=false';
 		const bad = args.find((word) => !word.includes('='));
-		if (bad !== undefined) return `config set takes PATH=VALUE arguments, not ${JSON.stringify(bad.slice(0, 60))}`;
+		if (bad !== undefined) return `config set takes PATH=VALUE arguments, not ${jsonText(bad.slice(0, 60))}`;
 		return {kind: 'set', assignments: args, urls};
 	}
 
-	return command === undefined
-		? 'config needs get or set'
-		: `unknown config command ${JSON.stringify(command.slice(0, 30))}: use get or set`;
+	return command === undefined ? 'config needs get or set' : `unknown config command ${jsonText(command.slice(0, 30))}: use get or set`;
 }
 
 function print(stream: {write(text: string): unknown}, lines: readonly string[]): void {

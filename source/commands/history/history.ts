@@ -22,6 +22,7 @@ import {HistoryStore} from '../../history/store.js';
 import {padText, textWidth} from '../../ui/cells.js';
 import {linkName, type SensorStatName, type SensorStats, type Stat} from '../../history/tiers.js';
 import type {Command} from '../command.js';
+import {cleanText} from '../../text/clean.js';
 import {jsonText} from '../../text/json-out.js';
 
 export type HistoryCommandOptions = {
@@ -61,7 +62,7 @@ export function parseTime(text: string, now: number, flag: string): number {
 	}
 
 	throw new UsageError(
-		`${flag} takes a duration back from now (90m, 24h, 7d) or a date (2026-11-20T22:00), not ${JSON.stringify(text.slice(0, 40))}`,
+		`${flag} takes a duration back from now (90m, 24h, 7d) or a date (2026-11-20T22:00), not ${jsonText(text.slice(0, 40))}`,
 	);
 }
 
@@ -124,11 +125,16 @@ export async function runHistoryCommand(options: HistoryCommandOptions): Promise
 		};
 		if (options.worker !== undefined) {
 			const name = options.worker;
-			// The name as shown (cleaned on read) or as stored.
-			const worker = workers.find((each) => each.name === name) ?? workers.find((each) => each.stored === name);
+			// The name as shown (cleaned on read) or as stored, as given or cleaned: a name pasted with its raw invisible
+			// character (`rig-01\u200b`) finds the worker shown as `rig-01<200B>`, as typing what is shown does.
+			const cleaned = cleanText(name);
+			const worker =
+				workers.find((each) => each.name === name) ??
+				workers.find((each) => each.stored === name) ??
+				workers.find((each) => each.name === cleaned || each.stored === cleaned);
 			if (!worker) {
 				const stored = workers.length === 0 ? 'none is stored for it' : `stored: ${namesText(workers.map((each) => each.name))}`;
-				stderr.write(`rigtop: no history is stored for a worker ${JSON.stringify(name)} of ${whoAt(miner)}; ${stored}\n`);
+				stderr.write(`rigtop: no history is stored for a worker ${jsonText(name)} of ${whoAt(miner)}; ${stored}\n`);
 				return 1;
 			}
 
@@ -175,13 +181,17 @@ function isAddress(word: string): boolean {
  */
 function findByName(reader: HistoryReader, name: string, stderr: {write(text: string): unknown}): number | null {
 	const miners = reader.miners();
-	const named = miners.filter((miner) => miner.name === name);
-	const matches = named.length > 0 ? named : miners.filter((miner) => miner.workerId === name);
+	// As given, else cleaned (a name pasted with its raw invisible character finds the one shown with its code).
+	const byName = (wanted: string) => miners.filter((miner) => miner.name === wanted);
+	const byWorker = (wanted: string) => miners.filter((miner) => miner.workerId === wanted);
+	const cleaned = cleanText(name);
+	const found = [byName(name), byWorker(name), byName(cleaned), byWorker(cleaned)].find((list) => list.length > 0);
+	const matches = found ?? [];
 	const [only] = matches;
 	if (only && matches.length === 1) return only.id;
 	if (matches.length > 1) {
 		stderr.write(
-			`rigtop: ${matches.length} rigs stored are called ${JSON.stringify(name)}: ${matches.map((miner) => `${whoAt(miner)}, last seen ${localTime(miner.lastSeen)}`).join('; ')}; give its address\n`,
+			`rigtop: ${matches.length} rigs stored are called ${jsonText(name)}: ${matches.map((miner) => `${whoAt(miner)}, last seen ${localTime(miner.lastSeen)}`).join('; ')}; give its address\n`,
 		);
 		return null;
 	}
@@ -189,7 +199,7 @@ function findByName(reader: HistoryReader, name: string, stderr: {write(text: st
 	const names = [...new Set(miners.map((miner) => miner.name))];
 	const stored = names.length === 0 ? 'no rig is stored yet' : `stored: ${namesText(names)}`;
 	stderr.write(
-		`rigtop: no history is stored for a rig called ${JSON.stringify(name)}; ${stored} (rigtop history --list shows them; an address takes its port: 127.0.0.1:8080)\n`,
+		`rigtop: no history is stored for a rig called ${jsonText(name)}; ${stored} (rigtop history --list shows them; an address takes its port: 127.0.0.1:8080)\n`,
 	);
 	return null;
 }

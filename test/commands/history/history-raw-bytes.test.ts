@@ -112,4 +112,28 @@ describe('rigtop history on rows stored with raw bytes', () => {
 		expect(worker.stdout).toContain('worker rig-a quiet');
 		expect(`${worker.stdout}${worker.stderr}`).not.toMatch(UNSAFE);
 	});
+
+	it('--worker finds the worker by the raw name pasted, as by the name shown', async () => {
+		const {file, dir, end} = rawStore();
+		// Shown as rig-a<200B>; pasted with its raw zero-width space, it is the same worker.
+		const pasted = await history(file, dir, {urls: [PROXY_URL], worker: 'rig-a\u200B'}, end);
+		expect(pasted.stderr).toBe('');
+		expect(pasted.code).toBe(0);
+		expect(pasted.stdout).toContain('worker rig-a<200B> of sim-proxy');
+		expect(pasted.stdout).toContain('hashrate  (1m) avg 4.00 kH/s');
+	});
+
+	it('a name it does not know is echoed with its controls, bidi and invisibles escaped', async () => {
+		const {file, dir, end} = rawStore();
+		const hostile = `x\u001B]0;T\u0007\u202E\u009B\u200B`;
+		const worker = await history(file, dir, {urls: [PROXY_URL], worker: hostile}, end);
+		expect(worker.code).toBe(1);
+		expect(worker.stderr).toContain('no history is stored for a worker "x\\u001b]0;T\\u0007\\u202e\\u009b\\u200b"');
+		expect(worker.stderr).not.toMatch(UNSAFE);
+
+		const rig = await history(file, dir, {urls: [hostile]}, end);
+		expect(rig.code).toBe(1);
+		expect(rig.stderr).toContain('no history is stored for a rig called "x\\u001b]0;T\\u0007\\u202e\\u009b\\u200b"');
+		expect(rig.stderr).not.toMatch(UNSAFE);
+	});
 });

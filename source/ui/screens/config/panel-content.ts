@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type {ApplyResult, KeyResult} from '../../../config/apply.js';
+import {showPath} from '../../../config/json-values.js';
 import type {ConfigSessionState} from '../../../config/session.js';
 import {formatClock} from '../../../format.js';
 import {CONFIG_KEYMAP} from '../../keys/bindings.js';
@@ -42,14 +43,14 @@ function plural(count: number, word: string): string {
 function diffLines(session: ConfigSessionState): PanelLine[] {
 	const edits = session.edits?.list() ?? [];
 	return edits.map((edit, index) => {
-		const line = session.edits?.diffLines()[index] ?? edit.id;
+		const line = session.edits?.diffLines()[index] ?? showPath(edit.id);
 		// Wrapped whole, never cut: a value must be read in full before it is applied ("… → "stratum+ssl://a-very-lo…" hid it).
 		return {text: line, tone: edit.guarded ? 'warn' : 'accent', indent: 2};
 	});
 }
 
 function guardedIds(session: ConfigSessionState): string[] {
-	return (session.edits?.list() ?? []).filter((edit) => edit.guarded).map((edit) => edit.id);
+	return (session.edits?.list() ?? []).filter((edit) => edit.guarded).map((edit) => showPath(edit.id));
 }
 
 export function dialogContent(dialog: Dialog, session: ConfigSessionState, minerName: string): PanelContent {
@@ -121,7 +122,7 @@ export function dialogContent(dialog: Dialog, session: ConfigSessionState, miner
 }
 
 function keyLine(key: KeyResult): PanelLine {
-	const change = key.secret ? `${key.path}: •••••••• (changed)` : `${key.path}: ${key.before} → ${key.after}`;
+	const change = key.secret ? `${showPath(key.path)}: •••••••• (changed)` : `${showPath(key.path)}: ${key.before} → ${key.after}`;
 	switch (key.status) {
 		case 'applied':
 			return {text: `✓ ${change}  applied`, tone: 'ok', data: true};

@@ -9,7 +9,7 @@
  * it; no component holds its own copy of the text), so fast typing loses no key.
  */
 import type {ConfigEntry} from '../../../config/document.js';
-import {jsonEqual} from '../../../config/json-values.js';
+import {jsonEqual, showPath} from '../../../config/json-values.js';
 import type {PendingEdits} from '../../../config/edits.js';
 import type {ConfigSessionState} from '../../../config/session.js';
 import type {ConfigPath} from '../../../config/types.js';
@@ -239,7 +239,7 @@ function submitEdit(state: ConfigUiState, prompt: Extract<Prompt, {kind: 'edit'}
 	const {edits} = env.session;
 	if (!edits) return same({...state, prompt: null});
 	const typed = typedValue(prompt.path, prompt.text, edits.valueOf(prompt.path), prompt.secret);
-	if (typed.kind === 'unchanged') return say({...state, prompt: null}, `${prompt.id} unchanged`);
+	if (typed.kind === 'unchanged') return say({...state, prompt: null}, `${showPath(prompt.id)} unchanged`);
 	const outcome = edits.set(prompt.path, typed.value);
 	if (!outcome.ok) return same({...state, prompt: {...prompt, error: outcome.message}});
 	return {state: {...state, prompt: null}, effects: [{type: 'set', edits: outcome.edits}]};
@@ -260,7 +260,10 @@ function runSearch(state: ConfigUiState, query: string, which: 'first' | 'next',
 	if (!target) return same(state);
 	const position = matches.indexOf(target) + 1;
 	const next = reveal(state, env.session, target, env.pageSize);
-	return say(next, `${target.id} — match ${position} of ${matches.length}${matches.length > 1 ? ` (${keyFor('nextMatch')}: next)` : ''}`);
+	return say(
+		next,
+		`${showPath(target.id)} — match ${position} of ${matches.length}${matches.length > 1 ? ` (${keyFor('nextMatch')}: next)` : ''}`,
+	);
 }
 
 function confirmKey(state: ConfigUiState, command: ConfigCommandName, env: ConfigEnv): ConfigStep {
@@ -386,7 +389,7 @@ function browseKey(state: ConfigUiState, command: ConfigCommandName, env: Config
 			const outcome = edits.step(entry.path, delta);
 			if (!outcome.ok) return say(state, outcome.message, 'warn');
 			if (jsonEqual(outcome.edits.valueOf(entry.path), edits.valueOf(entry.path))) {
-				return say(state, `${entry.id} cannot go ${delta > 0 ? 'higher' : 'lower'}`, 'warn');
+				return say(state, `${showPath(entry.id)} cannot go ${delta > 0 ? 'higher' : 'lower'}`, 'warn');
 			}
 
 			return {state, effects: [{type: 'step', edits: outcome.edits}]};
@@ -438,7 +441,7 @@ function discardStep(state: ConfigUiState, session: ConfigSessionState): ConfigS
 function toggleKey(state: ConfigUiState, entry: ConfigEntry, env: ConfigEnv): ConfigStep {
 	const {edits} = env.session;
 	if (!edits) return same(state);
-	if (entry.secret) return say(state, `${entry.id} is a secret: press ${keyFor('activate')} to type a new one`, 'warn');
+	if (entry.secret) return say(state, `${showPath(entry.id)} is a secret: press ${keyFor('activate')} to type a new one`, 'warn');
 	const outcome = edits.toggle(entry.path);
 	if (!outcome.ok) return say(state, `${outcome.message} (${keyFor('activate')})`, 'warn');
 	return {state, effects: [{type: 'toggle', edits: outcome.edits}]};

@@ -5,7 +5,7 @@
  */
 import type {ConfigDocument, ConfigEntry} from '../../../config/document.js';
 import {displayValue, type PendingEdits} from '../../../config/edits.js';
-import {formatPath} from '../../../config/json-values.js';
+import {formatPath, showPath} from '../../../config/json-values.js';
 import {cycleValues, specFor} from '../../../config/schema.js';
 import {SECRET_MASK} from '../../../config/types.js';
 import type {ConfigPath} from '../../../config/types.js';
@@ -56,9 +56,12 @@ export function matchingKeys<Key extends {readonly id: string}>(keys: readonly K
 	return keys.filter((key) => key.id.toLowerCase().includes(needle));
 }
 
-/** The label of a key in the tree: its name; a list item's index as `[0]`; a list with its length, `pools [1]`. */
+/**
+ * The label of a key in the tree: its name (a control or invisible character in it escaped: showPath); a list item's
+ * index as `[0]`; a list with its length, `pools [1]`.
+ */
 export function entryLabel(entry: ConfigEntry): string {
-	const name = typeof entry.key === 'number' ? `[${entry.key}]` : entry.key;
+	const name = typeof entry.key === 'number' ? `[${entry.key}]` : showPath(entry.key);
 	return entry.kind === 'array' && !entry.secret ? `${name} [${entry.childCount}]` : name;
 }
 
@@ -71,7 +74,7 @@ export function entryValue(entry: ConfigEntry, edits: PendingEdits | null, docum
 		// A pool (or any list item) is easier to find by its url.
 		if (typeof entry.key === 'number') {
 			const url = document.get([...entry.path, 'url']);
-			if (typeof url === 'string') return url;
+			if (typeof url === 'string') return showPath(url);
 		}
 
 		return '';

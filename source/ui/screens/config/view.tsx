@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {useMemo} from 'react';
 import type {KeyResult} from '../../../config/apply.js';
+import {showPath} from '../../../config/json-values.js';
 import type {ConfigSessionState, ConfigStore} from '../../../config/session.js';
 import {wordsFor, type ConfigSubject} from '../../../config/words.js';
 import {formatClock} from '../../../format.js';
@@ -192,7 +193,7 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
 		notice = ui.prompt.error
 			? {text: say(ui.prompt.error), tone: 'error', wraps: true}
-			: {text: `${ui.prompt.id}: type the new value${hidden}; ${keys}`, tone: 'muted'};
+			: {text: `${showPath(ui.prompt.id)}: type the new value${hidden}; ${keys}`, tone: 'muted'};
 	} else if (lastNotice) notice = {text: say(lastNotice.text), tone: lastNotice.tone, wraps: true};
 	else if (state.busy === 'apply' || state.busy === 'undo')
 		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
@@ -201,7 +202,7 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 	else if (cursorEntry && mode === 'browse') {
 		// Wrapped: its end says when the change takes effect ("… after a restart").
 		const note = keyNote(cursorEntry);
-		if (note) notice = {text: `${cursorEntry.id}: ${say(note)}`, tone: 'muted', wraps: true};
+		if (note) notice = {text: `${showPath(cursorEntry.id)}: ${say(note)}`, tone: 'muted', wraps: true};
 	}
 
 	const noticeWanted = notice?.wraps ? wrappedHeight(notice.text, Math.max(1, columns - 2)) : 1;

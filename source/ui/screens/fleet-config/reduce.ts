@@ -6,6 +6,7 @@
  * session (apply, undo, cancel, read again) and the app (back, quit) are the step's effects.
  */
 import {displayValue, type Assignment} from '../../../config/edits.js';
+import {showPath} from '../../../config/json-values.js';
 import {isApiGuarded, validate} from '../../../config/schema.js';
 import {SECRET_MASK, type ConfigPath} from '../../../config/types.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
@@ -200,7 +201,7 @@ function search(state: FleetConfigUiState, query: string, which: 'first' | 'next
 	if (!target) return same(state);
 	const moved = moveTo(state, env, env.rows.indexOf(target));
 	const next = matches.length > 1 ? ` (${SCREEN_KEYMAP.keyOf('nextMatch', 'fleetConfig')}: next)` : '';
-	return say(moved, `${target.id} — match ${matches.indexOf(target) + 1} of ${matches.length}${next}`);
+	return say(moved, `${showPath(target.id)} — match ${matches.indexOf(target) + 1} of ${matches.length}${next}`);
 }
 
 function promptKey(
@@ -225,7 +226,7 @@ function promptKey(
 function submitValue(state: FleetConfigUiState, prompt: Extract<FleetConfigPrompt, {kind: 'value'}>, env: FleetConfigEnv): FleetConfigStep {
 	const row = env.rows.find((item) => item.id === prompt.id);
 	const value = typedValue(prompt.path, prompt.text, row?.common, prompt.secret);
-	if (value.kind === 'unchanged') return say({...state, prompt: null}, `${prompt.id} unchanged`);
+	if (value.kind === 'unchanged') return say({...state, prompt: null}, `${showPath(prompt.id)} unchanged`);
 	const problem = validate(prompt.path, value.value, row?.common);
 	if (problem !== null) return same({...state, prompt: {...prompt, error: problem}});
 	const assignment: Assignment = {path: prompt.id, value: value.value, raw: prompt.text};

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {useMemo} from 'react';
 import type {FleetConfigSession} from '../../../batch/fleet-config.js';
+import {showPath} from '../../../config/json-values.js';
 import {useKeys} from '../../hooks/use-keys.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -193,18 +194,18 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 		line = ui.prompt.error
 			? {text: ui.prompt.error, tone: 'error'}
 			: {
-					text: `${ui.prompt.id}: the new value for ${count(marked, 'marked rig')}${ui.prompt.secret ? ' (it stays hidden)' : ''}`,
+					text: `${showPath(ui.prompt.id)}: the new value for ${count(marked, 'marked rig')}${ui.prompt.secret ? ' (it stays hidden)' : ''}`,
 					tone: 'muted',
 				};
 	} else if (ui.asking === 'guarded' && ui.diff && plan) {
 		line = {
-			text: `${ui.diff.assignment.path} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? ${YES_NO}`,
+			text: `${showPath(ui.diff.assignment.path)} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? ${YES_NO}`,
 			tone: 'warn',
 		};
 	} else if ((ui.asking === 'back' || ui.asking === 'quit') && ui.diff && plan) {
 		const where = ui.asking === 'quit' ? 'quit rigtop' : 'back to the fleet';
 		line = {
-			text: `${where} without applying ${ui.diff.assignment.path} → ${ui.diff.shown} to ${count(plan.counts.change, 'rig')}? ${YES_NO}`,
+			text: `${where} without applying ${showPath(ui.diff.assignment.path)} → ${ui.diff.shown} to ${count(plan.counts.change, 'rig')}? ${YES_NO}`,
 			tone: 'warn',
 		};
 	} else if (ui.asking === 'undo') {
@@ -259,7 +260,7 @@ function KeyList({
 	const first = at >= top + pageSize ? at - pageSize + 1 : top;
 	const shown = rows.slice(first, first + pageSize);
 	// Over every key, so scrolling keeps the column where it is.
-	const nameWidth = Math.min(Math.max(20, ...rows.map((row) => textWidth(row.id) + 3)), Math.max(20, Math.floor(width * 0.45)));
+	const nameWidth = Math.min(Math.max(20, ...rows.map((row) => textWidth(showPath(row.id)) + 3)), Math.max(20, Math.floor(width * 0.45)));
 	const editor = ui.prompt?.kind === 'value' ? ui.prompt : null;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
@@ -273,7 +274,7 @@ function KeyList({
 			{rows.length === 0 ? <Text {...theme.text('muted')}> no rig could be read</Text> : null}
 			{shown.map((row, index) => {
 				const selected = first + index === at;
-				const name = padText(cutText(row.id, nameWidth - 1), nameWidth);
+				const name = padText(cutText(showPath(row.id), nameWidth - 1), nameWidth);
 				return (
 					<Box key={row.id} height={1} width={width}>
 						<Text wrap="truncate-end">

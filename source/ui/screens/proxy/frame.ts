@@ -78,8 +78,8 @@ export function proxyFrame(sort: WorkerSort, filter: string, env: ProxyEnv): Pro
 	const {rows, size, now, snapshot, proxy} = env;
 	const summary = summaryLines(proxy, snapshot, size.columns);
 	const order = workerOrder(rows, sort, filter);
-	const byName = new Map(rows.map((row) => [row.name, row]));
-	const totals = workerTotals(order.length === rows.length ? rows : order.flatMap((name) => byName.get(name) ?? []));
+	const byKey = new Map(rows.map((row) => [row.key, row]));
+	const totals = workerTotals(order.length === rows.length ? rows : order.flatMap((key) => byKey.get(key) ?? []));
 	const gap = tableGap(size.columns);
 	const wants = workerWants(rows, order.length === rows.length ? totals : workerTotals(rows));
 	const fitted = fitWorkerColumns({now, uptime: snapshot.uptime}, wants, sort, size.columns - PREFIX_WIDTH, gap);

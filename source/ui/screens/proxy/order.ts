@@ -72,7 +72,7 @@ function compare(a: WorkerRow, b: WorkerRow, key: WorkerSortKey): number {
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The names of the workers to show, in the order to show them. */
+/** The keys (WorkerRow.key) of the workers to show, in the order to show them. */
 export function workerOrder(rows: readonly WorkerRow[], sort: WorkerSort, filter: string): readonly string[] {
 	const wanted = filter.trim().toLowerCase();
 	const kept = wanted === '' ? [...rows] : rows.filter((row) => row.search.includes(wanted));
@@ -80,5 +80,5 @@ export function workerOrder(rows: readonly WorkerRow[], sort: WorkerSort, filter
 	// A worker without the value sorted on ("—") is last either way, as in htop.
 	const missing = (row: WorkerRow) => (sort.key !== 'name' && measure(row, sort.key) === null ? 1 : 0);
 	kept.sort((a, b) => missing(a) - missing(b) || direction * compare(a, b, sort.key) || a.index - b.index);
-	return kept.map((row) => row.name);
+	return kept.map((row) => row.key);
 }

@@ -28,6 +28,7 @@ import {
 import {availability} from './availability.js';
 import {proxyFrame, proxyHelpMax, type ProxyEnv} from './frame.js';
 import {nextWorkerSort, WORKERS_LISTED, type WorkerSort} from './order.js';
+import {nameOfKey} from './rows.js';
 import {isTooSmall} from '../../layout.js';
 
 /** What the app keeps while the proxy's chart, events or config view is open, so coming back finds the same screen. */
@@ -168,7 +169,8 @@ function keyStep(state: ProxyUiState, input: string, key: KeyLike, env: ProxyEnv
 			return {state, effects: [{command: 'config'}]};
 		case 'chart':
 		case 'events':
-			return {state, effects: [{command: outcome.command, worker: state.detail}]};
+			// The worker's name (its series and events are stored by name), not the row's key.
+			return {state, effects: [{command: outcome.command, worker: state.detail === null ? null : nameOfKey(state.detail)}]};
 		case 'quit':
 			return {state, effects: [{command: 'quit'}]};
 		default:

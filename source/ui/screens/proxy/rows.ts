@@ -23,6 +23,12 @@ export type WorkerWord = 'gone' | 'quiet' | 'new' | 'live';
 export type WorkerRow = {
 	/** Its place in the proxy's list (the "as listed" order). */
 	readonly index: number;
+	/**
+	 * What the screen knows this row by (its order, its selection, the worker open in detail): the name, unique among
+	 * the rows. Two workers may have one name (anyone may connect to a proxy and name a worker; names that differ only
+	 * in what cleaning drops come out the same): each of them is a row of its own, keyed by workerKey.
+	 */
+	readonly key: string;
 	readonly name: string;
 	readonly ip: string | null;
 	readonly connections: number;
@@ -63,10 +69,11 @@ export function workerState(worker: ProxyWorker, now: number, uptime: number | n
 	return silent > threshold ? {word: 'quiet', text: `quiet ${formatDurationShort(silent / 1000)}`} : {word: 'live', text: 'live'};
 }
 
-export function workerRow(worker: ProxyWorker, index: number, now: number, uptime: number | null): WorkerRow {
+export function workerRow(worker: ProxyWorker, index: number, now: number, uptime: number | null, key = worker.name): WorkerRow {
 	const {word, text} = workerState(worker, now, uptime);
 	return {
 		index,
+		key,
 		name: worker.name,
 		ip: worker.ip,
 		connections: worker.connections,
@@ -84,7 +91,38 @@ export function workerRow(worker: ProxyWorker, index: number, now: number, uptim
 }
 
 export function workerRows(workers: readonly ProxyWorker[], now: number, uptime: number | null): readonly WorkerRow[] {
-	return workers.map((worker, index) => workerRow(worker, index, now, uptime));
+	const keys = workerKeys(workers);
+	return workers.map((worker, index) => workerRow(worker, index, now, uptime, keys[index]));
+}
+
+/** What separates a name from its number in the key of a second worker of that name. */
+const KEY_MARK = '\u0000';
+
+/**
+ * The key of each worker (by its place in the list): its name; where two or more have one name, the first of them
+ * (by ip, then by place in the list: stable while the proxy's list reorders) its name, the others the name, a NUL
+ * and 2, 3, … (no name holds a NUL: names are cleaned where they enter).
+ */
+export function workerKeys(workers: readonly Pick<ProxyWorker, 'name' | 'ip'>[]): readonly string[] {
+	const keys = workers.map((worker) => worker.name);
+	const byName = new Map<string, number[]>();
+	workers.forEach((worker, index) => byName.set(worker.name, [...(byName.get(worker.name) ?? []), index]));
+	for (const [name, places] of byName) {
+		if (places.length < 2) continue;
+		const ipOf = (index: number) => workers[index]?.ip ?? '';
+		places.sort((a, b) => (ipOf(a) < ipOf(b) ? -1 : ipOf(a) > ipOf(b) ? 1 : a - b));
+		places.forEach((index, nth) => {
+			keys[index] = nth === 0 ? name : `${name}${KEY_MARK}${nth + 1}`;
+		});
+	}
+
+	return keys;
+}
+
+/** The worker's name in a key of workerKeys. */
+export function nameOfKey(key: string): string {
+	const at = key.indexOf(KEY_MARK);
+	return at === -1 ? key : key.slice(0, at);
 }
 
 /**

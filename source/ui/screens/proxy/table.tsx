@@ -76,7 +76,7 @@ function WorkerTableView({rows, totals, listed, selected, fitted, gap, outdated,
 				</Text>
 			) : (
 				rows.map((row) => (
-					<WorkerLineMemo key={row.name} row={row} fitted={fitted} gap={gap} selected={row.name === selected} outdated={outdated} />
+					<WorkerLineMemo key={row.key} row={row} fitted={fitted} gap={gap} selected={row.key === selected} outdated={outdated} />
 				))
 			)}
 			<Text wrap="truncate-end" bold>

@@ -25,7 +25,7 @@ import {WorkerDetail} from './detail.js';
 import {proxyFrame, proxyHelpMax, type ProxyEnv} from './frame.js';
 import {describeWorkerSort} from './order.js';
 import {initialProxyUiState, reduce, type ProxyCommand, type ProxySaved, type ProxyUiAction, type ProxyUiState} from './reduce.js';
-import {workerRows} from './rows.js';
+import {nameOfKey, workerRows} from './rows.js';
 import type {SummaryLine} from './summary.js';
 import {WorkerTable} from './table.js';
 
@@ -134,16 +134,16 @@ function ProxyScreen({
 	const {layout, order} = frame;
 	const {position, offset} = placeIn(ui, order, layout.workerRows);
 	const selected = position < 0 ? null : (order[position] ?? null);
-	const byName = useMemo(() => new Map(rows.map((row) => [row.name, row])), [rows]);
+	const byKey = useMemo(() => new Map(rows.map((row) => [row.key, row])), [rows]);
 	const visible = useMemo(
-		() => order.slice(offset, offset + layout.workerRows).flatMap((name) => byName.get(name) ?? []),
-		[order, offset, layout.workerRows, byName],
+		() => order.slice(offset, offset + layout.workerRows).flatMap((key) => byKey.get(key) ?? []),
+		[order, offset, layout.workerRows, byKey],
 	);
 	// The lines the workers leave: the newest events of the proxy and of the workers shown (all of them without a
 	// filter), told as the fleet tells its rigs', without the proxy's name on each.
 	const eventLines = useMemo(() => {
 		if (layout.eventLines <= 0) return [];
-		const shown = filter.trim() === '' ? null : new Set(order);
+		const shown = filter.trim() === '' ? null : new Set(order.map((key) => nameOfKey(key)));
 		const events = shown ? state.events.filter((event) => event.worker === undefined || shown.has(event.worker)) : state.events;
 		return fleetEventLines([{...state, events}], layout.eventLines === 1 ? 8 : layout.eventLines, now, {labels: ['']});
 	}, [state, layout.eventLines, filter, order, now]);
@@ -180,8 +180,8 @@ function ProxyScreen({
 	} else if (ui.detail !== null) {
 		body = (
 			<WorkerDetail
-				row={byName.get(ui.detail) ?? null}
-				name={ui.detail}
+				row={byKey.get(ui.detail) ?? null}
+				name={nameOfKey(ui.detail)}
 				uptime={snapshot.uptime}
 				now={now}
 				width={size.columns}

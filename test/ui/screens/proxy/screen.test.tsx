@@ -4,7 +4,11 @@ import {SessionHistory} from '../../../../source/history/source.js';
 import {HistoryStores} from '../../../../source/history/stores.js';
 import {App, type AppMiner} from '../../../../source/ui/app.js';
 import {summaryLines} from '../../../../source/ui/screens/proxy/summary.js';
+import {initialProxyUiState, reduce} from '../../../../source/ui/screens/proxy/reduce.js';
+import {workerRows} from '../../../../source/ui/screens/proxy/rows.js';
 import {ProxyView} from '../../../../source/ui/screens/proxy/view.js';
+
+const GIVEN_ALL = {refresh: true, config: true, chart: true, events: true, back: false};
 import {createStore, makeSnapshot, makeState} from '../../helpers/state.js';
 import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
 import {startSimProxy} from './helpers/sim-proxy.js';
@@ -256,5 +260,65 @@ describe('the proxy screen', () => {
 		// Still the proxy's screen: that Esc cleared the filter, the next goes back to the fleet.
 		expect(terminal.frame()).toContain('xmrig-proxy 6.26.0');
 		await terminal.press(KEYS.escape, 'rig-x');
+	});
+
+	test('two workers whose names clean alike are two rows, each with its own numbers; one is selected, and each opens its own', async () => {
+		const proxy = await startSimProxy({workers: 2});
+		// Whitespace runs collapse when names are cleaned: `rig  01` shows as `rig 01`, as the real one does.
+		proxy.sim.connectMiner({name: 'rig 01', ip: '10.0.9.1', hashrate: 20_000});
+		proxy.sim.connectMiner({name: 'rig  01', ip: '10.0.9.2', hashrate: 3000});
+		proxy.advance(120_000);
+		const store = await proxy.store();
+		const workers = store.getState().snapshot!.proxy!.workers!;
+		const alike = workers.filter((worker) => worker.name === 'rig 01');
+		expect(alike.map((worker) => worker.ip)).toEqual(['10.0.9.1', '10.0.9.2']);
+		const terminal = await renderTerminal(<App miners={[{store}]} onQuit={() => {}} now={proxy.now()} color={false} />, {
+			columns: 200,
+			rows: 50,
+		});
+		const rows = () => linesOf(terminal.frame()).filter((line) => / rig 01 /.test(line));
+		expect(rows()).toHaveLength(2);
+		// Each row its own ip and rate, not the last one's twice.
+		expect(rows().find((line) => line.includes('10.0.9.1'))).toContain(formatHashrate(alike[0]!.hashrate[0] ?? null));
+		expect(rows().find((line) => line.includes('10.0.9.2'))).toContain(formatHashrate(alike[1]!.hashrate[0] ?? null));
+		// The selection marks one row at a time as it moves over them, each of the two in its turn.
+		const marked: string[] = [];
+		for (let step = 0; step < 4; step++) {
+			const lines = linesOf(terminal.frame()).filter((line) => line.startsWith('▸'));
+			expect(lines).toHaveLength(1);
+			marked.push(lines[0]!);
+			await terminal.press('j');
+			await tick();
+		}
+
+		expect(marked.filter((line) => line.includes(' rig 01 ')).map((line) => /10\.0\.9\.\d/.exec(line)?.[0])).toEqual([
+			'10.0.9.1',
+			'10.0.9.2',
+		]);
+
+		// Enter on each (the last row, then the one above) opens that worker: its own ip.
+		const opened: string[] = [];
+		for (let step = 0; step < 2; step++) {
+			await terminal.press('\r', 'Esc back');
+			opened.push(/ip +(\S+)/.exec(terminal.frame())?.[1] ?? '');
+			await terminal.press(KEYS.escape, 'Enter open');
+			await terminal.press('k');
+			await tick();
+		}
+
+		expect(opened).toEqual(['10.0.9.2', '10.0.9.1']);
+
+		// Open on the second of the name, g and e ask for the worker's chart and events by its name (stored by name).
+		const snapshot = store.getState().snapshot!;
+		const rowsNow = workerRows(snapshot.proxy!.workers!, proxy.now(), snapshot.uptime);
+		const second = rowsNow.find((row) => row.ip === '10.0.9.2')!;
+		expect(second.key).not.toBe('rig 01');
+		const env = {snapshot, proxy: snapshot.proxy!, rows: rowsNow, now: proxy.now(), size: {columns: 200, rows: 50}, given: GIVEN_ALL};
+		const open = {...initialProxyUiState(), selected: second.key, pinned: false, detail: second.key};
+		for (const [input, command] of [
+			['g', 'chart'],
+			['e', 'events'],
+		] as const)
+			expect(reduce(open, {type: 'key', input, key: {}}, env).effects).toEqual([{command, worker: 'rig 01'}]);
 	});
 });
