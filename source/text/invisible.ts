@@ -64,19 +64,40 @@ export function emojiOffsets(text: string): Set<number> {
 	for (const stretch of text.matchAll(STRETCH)) {
 		const run = stretch[0];
 		if (!EMOJI_PART.test(run)) continue;
-		for (const {segment, index} of graphemes().segment(run)) {
-			if (
-				segment.length < 2 ||
-				SKIN_TONE_ALONE.test(segment) ||
-				segment.length > LONGEST_RGI_EMOJI ||
-				!EMOJI_PART.test(segment) ||
-				!RGI_EMOJI.test(segment)
-			)
-				continue;
-			const at = stretch.index + index;
-			for (let offset = 0; offset < segment.length; offset++) kept.add(at + offset);
-		}
+		for (const offset of stretchOffsets(run)) kept.add(stretch.index + offset);
 	}
 
 	return kept;
 }
+
+/**
+ * The offsets in one stretch that lie in an RGI emoji. Intl.Segmenter costs microseconds a call, and the same names
+ * come back every poll: a short stretch's answer is remembered (at most CACHED stretches, forgotten all at once).
+ */
+function stretchOffsets(run: string): readonly number[] {
+	const cached = run.length <= LONGEST_CACHED ? cache.get(run) : undefined;
+	if (cached) return cached;
+	const offsets: number[] = [];
+	for (const {segment, index} of graphemes().segment(run)) {
+		if (
+			segment.length < 2 ||
+			SKIN_TONE_ALONE.test(segment) ||
+			segment.length > LONGEST_RGI_EMOJI ||
+			!EMOJI_PART.test(segment) ||
+			!RGI_EMOJI.test(segment)
+		)
+			continue;
+		for (let offset = 0; offset < segment.length; offset++) offsets.push(index + offset);
+	}
+
+	if (run.length <= LONGEST_CACHED) {
+		if (cache.size >= CACHED) cache.clear();
+		cache.set(run, offsets);
+	}
+
+	return offsets;
+}
+
+const CACHED = 1024;
+const LONGEST_CACHED = 64;
+const cache = new Map<string, readonly number[]>();
