@@ -4,7 +4,7 @@ import type {Rate, RateWindows} from './model.js';
 /**
  * Reading fields out of arbitrary JSON without ever throwing: a field that is missing or has the wrong type reads as
  * null. Only own properties are read, so keys such as "constructor" or "__proto__" can never reach the prototype.
- * Every string read here is cleaned (cleanText: no control, no escape sequence, nothing invisible, at most 200
+ * Every string read here is cleaned (cleanText: every control and invisible character shown as its code, at most 200
  * characters): this is where a miner's and a proxy's text enters rigtop.
  */
 

@@ -325,5 +325,9 @@ describe('hostile strings from a miner and a proxy', () => {
 		expect(workerScreens).toContain('rig-01<200B>');
 		expect(workerScreens).toContain('r<0456>g-02');
 		expect(outputs.get('/metrics')!.toString()).toContain('worker="rig-01<200B>"');
+		// Shown, not deleted: a control is in the name as its code, what followed the ESC as plain text, so a worker
+		// named with escape sequences is no look-alike of another, and an unterminated sequence swallows nothing.
+		expect(outputs.get('/metrics')!.toString()).toContain('worker="w<001B>]0;WTITLE<0007>k<009B>2J<202E>exe"');
+		expect(outputs.get('--once')!.toString()).toContain('wk<001B>]52;c;SEFDS0VE<0007><001B>]0;PWNTITLE<0007>');
 	});
 });

@@ -36,7 +36,7 @@ describe('history identity', () => {
 		const before = session(store, t, 'http://127.0.0.1:1111', sixFacts(null, 'rig-a\u200b\u001b[31m', 7200));
 		store.run('UPDATE miner SET worker = ? WHERE miner = ?', 'rig-a\u200b\u001b[31m', before ?? -1);
 		// Today's rigtop reads it cleaned; it is the same miner at the same address, not a new one.
-		const after = session(store, t + MINUTE, 'http://127.0.0.1:1111', sixFacts(null, 'rig-a<200B>', 7260));
+		const after = session(store, t + MINUTE, 'http://127.0.0.1:1111', sixFacts(null, 'rig-a<200B><001B>[31m', 7260));
 		expect(before).not.toBeNull();
 		expect(after).toBe(before);
 	});

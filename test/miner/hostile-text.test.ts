@@ -14,6 +14,8 @@ const replay = replayMinersForEachTest();
 
 const TITLE = 'wk\u001B]52;c;SEFDS0VE\u0007\u001B]0;PWNTITLE\u0007';
 const CLEAR = '6.26.0\u001B[2J\u001B[H\u009B31m';
+const SHOWN_TITLE = 'wk<001B>]52;c;SEFDS0VE<0007><001B>]0;PWNTITLE<0007>';
+const SHOWN_CLEAR = '6.26.0<001B>[2J<001B>[H<009B>31m';
 
 /** A control character, a bidi control or a stray zero-width one anywhere in the text. */
 // eslint-disable-next-line no-control-regex -- what must never reach the model.
@@ -55,14 +57,16 @@ describe('hostile text from a miner and a proxy', () => {
 		const routes: Routes = {...routes626(), 'GET /2/summary': json(summary), 'GET /2/backends': json(backends)};
 		const miner = await replay.start(routes);
 		const snapshot = await new MinerReader(replay.client(miner)).read();
-		expect(snapshot.workerId).toBe('wk');
-		expect(snapshot.version).toBe('6.26.0');
+		// Every control shown as its code, what followed an ESC kept as the plain text it is: nothing acts, nothing is lost.
+		expect(snapshot.workerId).toBe(SHOWN_TITLE);
+		expect(snapshot.version).toBe(SHOWN_CLEAR);
 		expect(snapshot.id).toBe('id<202E>evil');
-		expect(snapshot.algo).toBe('rx/0');
-		expect(snapshot.userAgent).toBe('XMRig/6.26.0 bold');
+		expect(snapshot.algo).toBe('rx/0<001B>[5m');
+		expect(snapshot.userAgent).toBe('XMRig/6.26.0<0000> <001B>[1mbold');
 		expect(snapshot.connection.pool).toBe('pool.example:3333<200B>');
-		expect(snapshot.connection.ip).toBe('10.0.0.1');
-		expect(snapshot.cpu?.brand).toBe('AMD R<0443>zen 9 <2066>CPU<2069>');
+		expect(snapshot.connection.ip).toBe('10.0.0.1<001B>]8;;http://evil<0007>');
+		expect(snapshot.connection.tls).toBe('TLSv1.3<0085>');
+		expect(snapshot.cpu?.brand).toBe('AMD R<0443>zen<001B>[2J 9 <2066>CPU<2069>');
 		expect(unsafeStrings(snapshot)).toEqual([]);
 	});
 
@@ -79,9 +83,9 @@ describe('hostile text from a miner and a proxy', () => {
 		const routes: Routes = {...routesProxy626(), 'GET /1/summary': json(summary), 'GET /1/workers': json(workers)};
 		const proxy = await replay.start(routes);
 		const snapshot = await new MinerReader(replay.client(proxy, 'proxy-secret-3b7')).read();
-		expect(snapshot.workerId).toBe('wk');
-		expect(snapshot.version).toBe('6.26.0');
-		expect(snapshot.proxy?.workers?.map((worker) => worker.name)).toEqual(['rig-01<200B>', 'r<0456>g-02']);
+		expect(snapshot.workerId).toBe(SHOWN_TITLE);
+		expect(snapshot.version).toBe(SHOWN_CLEAR);
+		expect(snapshot.proxy?.workers?.map((worker) => worker.name)).toEqual(['rig-01<200B>', 'r<0456>g-02<001B>]0;x<0007>']);
 		expect(snapshot.proxy?.workers?.[1]?.ip).toBe('10.0.0.9<202E>');
 		expect(unsafeStrings(snapshot)).toEqual([]);
 	});

@@ -34,13 +34,30 @@ describe('the JSON writer (text/json-out.ts)', () => {
 		const heart = '❤\uFE0F';
 		const keycap = '1\uFE0F\u20E3';
 		const flag = '🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
-		const skin = '👍🏽\u200D🔥';
+		const skin = '🧑🏽\u200D💻';
 		const names = ['rig-01é', 'риг', 'マイナー', 'ما\u064Eين'];
 		const value = {family, heart, keycap, flag, skin, names};
 		expect(jsonText(value)).toBe(JSON.stringify(value));
 		// A joiner or variation selector with no emoji around it is an invisible like any other.
 		expect(escapeUnsafe('rig\u200D01 rig\uFE0F 👨\u200D')).toBe('rig\\u200d01 rig\\ufe0f 👨\\u200d');
 		expect(escapeUnsafe('x\u{E0041}')).toBe('x\\udb40\\udc41');
+		// So is one in a sequence that is no RGI emoji: a flag with made-up tags, a ZWJ or VS16 no emoji takes.
+		expect(escapeUnsafe('🏴\u{E0061}\u{E007F}')).toBe('🏴\\udb40\\udc61\\udb40\\udc7f');
+		expect(escapeUnsafe('😀\u200D😀 😀\uFE0F 👍🏽\u200D🔥')).toBe('😀\\u200d😀 😀\\ufe0f 👍🏽\\u200d🔥');
+	});
+
+	it('escapes what draws nothing exactly as the text boundary shows it: format, private-use, unassigned', () => {
+		expect(escapeUnsafe('rig\uE000 \u{13430} \u0600 \u0378 \uFFFF')).toBe('rig\\ue000 \\ud80d\\udc30 \\u0600 \\u0378 \\uffff');
+	});
+
+	it('escapes a 1 MB run of tags, joiners and selectors in one linear pass', () => {
+		const tags = escapeUnsafe(`rig${'\u{E0061}'.repeat(250_000)}`);
+		expect(tags).toBe(`rig${'\\udb40\\udc61'.repeat(250_000)}`);
+		const flag = escapeUnsafe(`🏴${'\u{E0061}'.repeat(250_000)}\u{E007F}`);
+		expect(flag.startsWith('🏴\\udb40\\udc61')).toBe(true);
+		expect(flag.endsWith('\\udb40\\udc7f')).toBe(true);
+		const joiners = escapeUnsafe('😀\u200D\uFE0F'.repeat(250_000));
+		expect(joiners).toBe('😀\\u200d\\ufe0f'.repeat(250_000));
 	});
 
 	it('refuses a value with no JSON form rather than writing "undefined"', () => {

@@ -19,6 +19,9 @@ afterEach(async () => {
 const PROXY_URL = 'http://127.0.0.1:9';
 const TITLE = '\u001B]52;c;SEFDS0VE\u0007\u001B]0;PWNTITLE\u0007';
 const CLEAR = '\u001B[2J\u001B[H\u009B31m';
+/** The same bytes as cleaned: each control shown as its code, the rest of the sequence kept as plain text. */
+const SHOWN_TITLE = '<001B>]52;c;SEFDS0VE<0007><001B>]0;PWNTITLE<0007>';
+const SHOWN_CLEAR = '<001B>[2J<001B>[H<009B>31m';
 
 /** What a terminal would act on, or that hides: C0 but the newline, DEL, C1, bidi and zero-width characters. */
 // eslint-disable-next-line no-control-regex -- the bytes no output may hold.
@@ -85,31 +88,31 @@ describe('rigtop history on rows stored with raw bytes', () => {
 
 		const list = await history(file, dir, {list: true}, end);
 		expect(list.code).toBe(0);
-		expect(list.stdout).toContain('sim-proxy');
-		expect(list.stdout).toContain('id<202E>');
+		expect(list.stdout).toContain(`sim${SHOWN_TITLE}-proxy`);
+		expect(list.stdout).toContain(`id${SHOWN_CLEAR}<202E>`);
 		expect(`${list.stdout}${list.stderr}`).not.toMatch(UNSAFE);
 
 		const text = await history(file, dir, {urls: [PROXY_URL]}, end);
 		expect(text.code).toBe(0);
-		expect(text.stdout).toContain(`sim-proxy (worker wk, ${PROXY_URL})`);
+		expect(text.stdout).toContain(`sim${SHOWN_TITLE}-proxy (worker wk${SHOWN_TITLE}, ${PROXY_URL})`);
 		expect(text.stdout).toContain('hashrate  (1m) avg 9.00 kH/s');
-		expect(text.stdout).toContain('restarted: version 6.26.0\n');
-		expect(text.stdout).toContain('rig-a<200B>');
+		expect(text.stdout).toContain(`restarted: version 6.26.0${SHOWN_CLEAR}\n`);
+		expect(text.stdout).toContain(`rig-a${SHOWN_CLEAR}<200B>`);
 		expect(`${text.stdout}${text.stderr}`).not.toMatch(UNSAFE);
 
 		const csv = await history(file, dir, {urls: [PROXY_URL], csv: true}, end);
 		expect(csv.code).toBe(0);
-		expect(csv.stdout).toContain('restarted: version 6.26.0');
+		expect(csv.stdout).toContain(`restarted: version 6.26.0${SHOWN_CLEAR}`);
 		expect(csv.stdout.split('\n').filter((line) => line.split(',')[1] === 'sample').length).toBeGreaterThan(100);
 		expect(`${csv.stdout}${csv.stderr}`).not.toMatch(UNSAFE);
 
 		// The worker by the name shown: its polls and its events, found by the name as stored.
-		const worker = await history(file, dir, {urls: [PROXY_URL], worker: 'rig-a<200B>'}, end);
+		const worker = await history(file, dir, {urls: [PROXY_URL], worker: `rig-a${SHOWN_CLEAR}<200B>`}, end);
 		expect(worker.code).toBe(0);
-		expect(worker.stdout).toContain('worker rig-a<200B> of sim-proxy');
+		expect(worker.stdout).toContain(`worker rig-a${SHOWN_CLEAR}<200B> of sim${SHOWN_TITLE}-proxy`);
 		expect(worker.stdout).toContain('hashrate  (1m) avg 4.00 kH/s');
 		expect(worker.stdout).toContain('events (1)');
-		expect(worker.stdout).toContain('worker rig-a quiet');
+		expect(worker.stdout).toContain(`worker rig-a${SHOWN_TITLE} quiet`);
 		expect(`${worker.stdout}${worker.stderr}`).not.toMatch(UNSAFE);
 	});
 
