@@ -118,11 +118,11 @@ describe('rigtop history on rows stored with raw bytes', () => {
 
 	it('--worker finds the worker by the raw name pasted, as by the name shown', async () => {
 		const {file, dir, end} = rawStore();
-		// Shown as rig-a<200B>; pasted with its raw zero-width space, it is the same worker.
-		const pasted = await history(file, dir, {urls: [PROXY_URL], worker: 'rig-a\u200B'}, end);
+		// Shown with its codes; pasted raw, escape bytes and zero-width space as stored, it is the same worker.
+		const pasted = await history(file, dir, {urls: [PROXY_URL], worker: `rig-a${CLEAR}\u200B`}, end);
 		expect(pasted.stderr).toBe('');
 		expect(pasted.code).toBe(0);
-		expect(pasted.stdout).toContain('worker rig-a<200B> of sim-proxy');
+		expect(pasted.stdout).toContain(`worker rig-a${SHOWN_CLEAR}<200B> of sim${SHOWN_TITLE}-proxy`);
 		expect(pasted.stdout).toContain('hashrate  (1m) avg 4.00 kH/s');
 	});
 
