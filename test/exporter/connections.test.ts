@@ -85,7 +85,8 @@ describe('the connection guard', () => {
 		const running = await serve();
 		const silent = await connect(running.port, '127.0.0.2');
 		await silent.closed;
-		expect(silent.answers()).toBe('');
+		// Closed by the guard (no answer) or, when Node's own headers timeout checks first under load, with its 408.
+		expect(silent.answers()).toMatch(/^(?:|HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*)$/);
 	});
 
 	it('a drip after a kept-alive request is closed (its headers must come within the deadline)', async () => {

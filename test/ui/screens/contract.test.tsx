@@ -1,7 +1,7 @@
 import {Text} from 'ink';
 import {render} from '../helpers/ink-testing.js';
 import {useEffect} from 'react';
-import {describe, expect, test} from 'vitest';
+import {describe, expect, test, vi} from 'vitest';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../../source/ui/keys/bindings.js';
 import type {Capability} from '../../../source/ui/keys/matcher.js';
 import {commandOf, decide, footerOf, helpOf, useScreen, type Availability, type ScreenLogic} from '../../../source/ui/screens/contract.js';
@@ -107,12 +107,11 @@ describe('useScreen', () => {
 
 		const view = render(<Counter step={1} />);
 		add?.();
-		await new Promise((resolve) => setImmediate(resolve));
-		expect(view.lastFrame()).toBe('total 1');
+		// Ink draws the new state on its own schedule: one turn of the loop is not always enough under load.
+		await vi.waitFor(() => expect(view.lastFrame()).toBe('total 1'));
 		view.rerender(<Counter step={10} />);
 		add?.();
-		await new Promise((resolve) => setImmediate(resolve));
-		expect(view.lastFrame()).toBe('total 11');
+		await vi.waitFor(() => expect(view.lastFrame()).toBe('total 11'));
 		expect(effects).toEqual(['added', 'added']);
 		view.unmount();
 	});
