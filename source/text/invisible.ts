@@ -30,9 +30,16 @@ const SKIN_TONE_ALONE = new RegExp(`^[${SKIN_TONE_CLASS}]$`, 'u');
 /**
  * One grapheme cluster that is an RGI emoji. Built with `new RegExp` since the `v` flag (Node 20+) is newer than the
  * TypeScript target. The longest RGI emoji is 15 UTF-16 code units (a kiss with two skin tones); a cluster longer
- * than twice that is not tested at all, so a run of 100,000 tags after 🏴 costs one length check.
+ * than twice that is not tested at all, so a run of 100,000 tags after 🏴 costs one length check. Built on first
+ * use: V8 takes about 15 ms to build it (and 3 ms more on its first test), which every start paid while `--once`
+ * met no emoji part at all (docs/performance.md).
  */
-const RGI_EMOJI = new RegExp(String.raw`^\p{RGI_Emoji}$`, 'v');
+let rgiEmoji: RegExp | undefined;
+function isRgiEmoji(segment: string): boolean {
+	rgiEmoji ??= new RegExp(String.raw`^\p{RGI_Emoji}$`, 'v');
+	return rgiEmoji.test(segment);
+}
+
 const LONGEST_RGI_EMOJI = 32;
 
 /**
@@ -84,7 +91,7 @@ function stretchOffsets(run: string): readonly number[] {
 			SKIN_TONE_ALONE.test(segment) ||
 			segment.length > LONGEST_RGI_EMOJI ||
 			!EMOJI_PART.test(segment) ||
-			!RGI_EMOJI.test(segment)
+			!isRgiEmoji(segment)
 		)
 			continue;
 		for (let offset = 0; offset < segment.length; offset++) offsets.push(index + offset);
