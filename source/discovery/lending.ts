@@ -12,6 +12,7 @@
  */
 import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
+import {sendableToken} from '../miner/client.js';
 import type {Credentials, ProcProcess, TcpRow} from './proc.js';
 
 /** What a permission check needs of a file or directory (fs.Stats has it). */
@@ -135,9 +136,6 @@ export type LendingInput = {
 	readonly shownPort: string;
 };
 
-/** What an HTTP header can carry as a token (the client's own check, miner/client.ts). */
-const SENDABLE = /^[\u0020-\u007E]+$/u;
-
 /** The token to send (`explicit` for the user's, `own` for the process's, null for none), and why none when refused. */
 export type Lending = {readonly send: 'explicit' | 'own' | null; readonly refused: string | null};
 
@@ -180,7 +178,7 @@ export function judgeLending(input: LendingInput): Lending {
 	if (ownUsable) {
 		// A token no HTTP header can carry is refused by the client for the whole run: a stranger's process naming one on
 		// its command line would stop rigtop watching every other miner. It is this miner's problem, said on its row.
-		if (!SENDABLE.test(own.token)) {
+		if (!sendableToken(own.token)) {
 			return {
 				send: null,
 				refused: `process ${pid}'s token holds characters an HTTP header cannot carry (printable ASCII only); not sending it`,

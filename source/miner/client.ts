@@ -43,12 +43,17 @@ export function isAbortError(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && (error as {name?: unknown}).name === 'AbortError';
 }
 
+/** Whether an HTTP header can carry `token` as it is: printable ASCII only. */
+export function sendableToken(token: string): boolean {
+	return /^[\u0020-\u007E]+$/u.test(token);
+}
+
 function checkToken(token: string | null): string | null {
 	if (token === null || token === '') {
 		return null;
 	}
 
-	if (!/^[\u0020-\u007E]+$/u.test(token)) {
+	if (!sendableToken(token)) {
 		throw new TargetError('the access token holds characters that cannot be sent in an HTTP header (printable ASCII only)');
 	}
 
