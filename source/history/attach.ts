@@ -4,7 +4,8 @@
  * with one notice; the session runs either way.
  */
 import path from 'node:path';
-import type {Session} from '../session/session.js';
+import type {Monitor} from '../monitor/monitor.js';
+import type {NoticeLog} from '../monitor/notices.js';
 import {pastRates, workerPastRates} from './last-hour.js';
 import {pastShares} from './last-share.js';
 import {HistoryRecorder} from './recorder.js';
@@ -29,12 +30,29 @@ export function defaultStoreFile(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
+ * What history needs of a session (source/session/session.ts, which stands above history and meets this shape): its
+ * miners' tokens (never stored) and monitors, its notices, the folder it keeps its state in, and its close.
+ */
+export type RecordedSession = {
+	readonly miners: ReadonlyArray<{readonly target: {readonly token: string | null}; readonly monitor: Monitor}>;
+	readonly notices: NoticeLog;
+	readonly recorder?: HistoryRecorder | null;
+	readonly stateDir: string | undefined;
+	close(): Promise<void>;
+};
+
+/**
  * The session with a recorder watching its miners (`session.recorder`). Notices (a damaged file set aside, history
  * off) go to `warn` while the session is being built (stderr, and the session's notices once the dashboard is up),
  * and afterwards, in a live session, into the session's notices (stderr is hidden behind the dashboard): they are
  * about no miner in particular, so they are neither shown under nor stored as the events of any one.
  */
-export function attachHistory(session: Session, plan: HistoryPlan, warn: (line: string) => void, options: AttachOptions = {}): Session {
+export function attachHistory<S extends RecordedSession>(
+	session: S,
+	plan: HistoryPlan,
+	warn: (line: string) => void,
+	options: AttachOptions = {},
+): S {
 	let building = true;
 	const notify = (line: string) => {
 		if (!building && plan.mode === 'live') session.notices.add('warn', line);
