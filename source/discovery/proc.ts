@@ -9,6 +9,7 @@ import {readFileSync, readlinkSync} from 'node:fs';
 import {readdir, readFile, readlink} from 'node:fs/promises';
 import {endianness as hostEndianness} from 'node:os';
 import path from 'node:path';
+import {parseTcpTable} from '../sensors/proc.js';
 import {normalizeIpv6} from './address.js';
 
 export type Endianness = 'LE' | 'BE';
@@ -162,21 +163,10 @@ export function decodeProcAddress(hex: string, byteOrder: Endianness = hostEndia
 
 /** Parses the text of /proc/net/tcp (family 4) or /proc/net/tcp6 (family 6). Bad rows are skipped. */
 export function parseProcNetTcp(text: string, family: 4 | 6, byteOrder: Endianness = hostEndianness()): TcpRow[] {
-	const rows: TcpRow[] = [];
-	for (const line of text.split('\n')) {
-		// sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
-		const fields = line.trim().split(/\s+/);
-		if (fields.length < 10 || !/^\d+:$/.test(fields[0] ?? '')) continue;
-		const [addressHex, portHex] = (fields[1] ?? '').split(':');
-		const address = decodeProcAddress(addressHex ?? '', byteOrder);
-		const port = Number.parseInt(portHex ?? '', 16);
-		const state = Number.parseInt(fields[3] ?? '', 16);
-		const uid = Number.parseInt(fields[7] ?? '', 10);
-		const inode = Number.parseInt(fields[9] ?? '', 10);
-		if (address === null || (family === 4) !== !address.includes(':') || ![port, state, uid, inode].every(Number.isFinite)) continue;
-		rows.push({family, address, port, state, uid, inode});
-	}
-	return rows;
+	return parseTcpTable(text, family).flatMap(({addressHex, port, state, uid, inode}) => {
+		const address = decodeProcAddress(addressHex, byteOrder);
+		return address === null ? [] : [{family, address, port, state, uid, inode}];
+	});
 }
 
 function errorCode(error: unknown): string | undefined {

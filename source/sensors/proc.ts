@@ -7,7 +7,6 @@
 import {readdirSync, readlinkSync} from 'node:fs';
 import {readdir, readFile} from 'node:fs/promises';
 import path from 'node:path';
-import {parseProcNetTcp} from '../discovery/proc.js';
 
 /** Where /proc is read: the option, else RIGTOP_PROC, else /proc. */
 export function procRoot(option?: string): string {
@@ -16,6 +15,39 @@ export function procRoot(option?: string): string {
 }
 
 const LISTEN = 0x0a;
+
+/** One row of /proc/net/tcp or tcp6 as the kernel writes it, the local address still in hex (host byte order). */
+export type RawTcpRow = {
+	/** 8 hex digits (tcp) or 32 (tcp6). */
+	readonly addressHex: string;
+	readonly port: number;
+	/** Kernel TCP state; 0x0A is LISTEN. */
+	readonly state: number;
+	readonly uid: number;
+	readonly inode: number;
+};
+
+/**
+ * The rows of /proc/net/tcp (family 4) or /proc/net/tcp6 (family 6); bad rows, and an address of the other family's
+ * length, are skipped. Discovery decodes the addresses (discovery/proc.ts); the sampler needs only ports and inodes.
+ */
+export function parseTcpTable(text: string, family: 4 | 6): RawTcpRow[] {
+	const rows: RawTcpRow[] = [];
+	const addressShape = family === 4 ? /^[0-9A-Fa-f]{8}$/ : /^[0-9A-Fa-f]{32}$/;
+	for (const line of text.split('\n')) {
+		// sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
+		const fields = line.trim().split(/\s+/);
+		if (fields.length < 10 || !/^\d+:$/.test(fields[0] ?? '')) continue;
+		const [addressHex = '', portHex] = (fields[1] ?? '').split(':');
+		const port = Number.parseInt(portHex ?? '', 16);
+		const state = Number.parseInt(fields[3] ?? '', 16);
+		const uid = Number.parseInt(fields[7] ?? '', 10);
+		const inode = Number.parseInt(fields[9] ?? '', 10);
+		if (!addressShape.test(addressHex) || ![port, state, uid, inode].every(Number.isFinite)) continue;
+		rows.push({addressHex, port, state, uid, inode});
+	}
+	return rows;
+}
 
 async function text(file: string): Promise<string | null> {
 	try {
@@ -43,7 +75,7 @@ export async function listeningInodes(root: string, port: number): Promise<Set<n
 			.split('\n')
 			.filter((line) => line.includes(portHex))
 			.join('\n');
-	const rows = [...parseProcNetTcp(withPort(tcp), 4), ...parseProcNetTcp(withPort(tcp6), 6)];
+	const rows = [...parseTcpTable(withPort(tcp), 4), ...parseTcpTable(withPort(tcp6), 6)];
 	return new Set(rows.filter((row) => row.state === LISTEN && row.port === port && row.inode > 0).map((row) => row.inode));
 }
 

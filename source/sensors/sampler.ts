@@ -6,11 +6,10 @@
  * (the one listening on its HTTP port) can be looked into; else every online CPU.
  * A reading never throws: a broken or missing tree gives an empty or partial one.
  */
-import type {MinerSnapshot} from '../miner/model.js';
 import {listeningPid, procRoot, threadCpus} from './proc.js';
 import {scanSysfs, type Layout, type ZoneSpec} from './scan.js';
 import {cpuPattern, Sysfs, sysfsRoot, type ReadText} from './sysfs.js';
-import type {ClockReading, PackagePower, PowerReading, SensorReading, TempSensor, ThrottleReading} from './types.js';
+import type {ClockReading, PackagePower, PowerReading, SensorReading, SnapshotView, TempSensor, ThrottleReading} from './types.js';
 
 export type SamplerOptions = {
 	/** The sysfs root; default RIGTOP_SYSFS, else /sys. */
@@ -101,7 +100,7 @@ export class SensorSampler {
 	}
 
 	/** What the machine says now, beside this snapshot of its miner. */
-	async read(snapshot: MinerSnapshot | null): Promise<SensorReading> {
+	async read(snapshot: SnapshotView | null): Promise<SensorReading> {
 		const at = this.#now();
 		try {
 			const layout = await this.#currentLayout(at);
@@ -168,7 +167,7 @@ export class SensorSampler {
 	 * The CPUs the miner's threads are pinned to (kept while a poll did not read its threads), else the CPUs its
 	 * threads last ran on, else every online CPU.
 	 */
-	async #minerCpus(layout: Layout, snapshot: MinerSnapshot | null, at: number): Promise<{cpus: number[]; from: ClockReading['cpusFrom']}> {
+	async #minerCpus(layout: Layout, snapshot: SnapshotView | null, at: number): Promise<{cpus: number[]; from: ClockReading['cpusFrom']}> {
 		if (snapshot) this.#seenMiner = true;
 		if (snapshot && snapshot.threads.length > 0) {
 			const cpuThreads = snapshot.threads.filter((thread) => thread.backend === 'cpu');
@@ -208,7 +207,7 @@ export class SensorSampler {
 
 	async #clock(
 		layout: Layout,
-		snapshot: MinerSnapshot | null,
+		snapshot: SnapshotView | null,
 		at: number,
 	): Promise<{clock: ClockReading | null; throttle: ThrottleReading | null}> {
 		const {cpus, from} = await this.#minerCpus(layout, snapshot, at);

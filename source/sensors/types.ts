@@ -85,3 +85,13 @@ export type SensorReading = {
 	/** H/W: the miner's 10 s hashrate (else 60 s) over the package watts; null where either is unknown. */
 	readonly hashesPerWatt: number | null;
 };
+
+/**
+ * What a sampler reads of its miner's latest snapshot: the hashrate (for hashes per watt) and the threads' backends and
+ * pinning (for which CPUs' clock to read). The miner's `MinerSnapshot` (source/miner/model.ts) meets this shape; the
+ * sensors stand below the miner and do not import it.
+ */
+export type SnapshotView = {
+	readonly hashrate: {readonly total: readonly [number | null, number | null, ...Array<number | null>]};
+	readonly threads: ReadonlyArray<{readonly backend: string; readonly affinity: number | null}>;
+};
