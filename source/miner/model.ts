@@ -8,11 +8,10 @@
  */
 import type {SensorReading} from '../sensors/types.js';
 import type {ProxyInfo} from './proxy-model.js';
+import type {Rate} from './rate.js';
 
 export * from './proxy-model.js';
-
-/** A hashrate in H/s, or null while its window has not filled (or the miner did not report it). */
-export type Rate = number | null;
+export type {Rate} from './rate.js';
 
 /** The three windows XMRig reports: 10 s, 60 s and 15 min. */
 export type RateWindows = readonly [Rate, Rate, Rate];

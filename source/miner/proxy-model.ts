@@ -3,7 +3,7 @@
  * the same units as the rest of the model: rates in H/s (the proxy sends kH/s), times in ms since the epoch.
  * Part of the model (model.ts re-exports it); a miner's snapshot has `proxy: null`.
  */
-import type {Rate} from './model.js';
+import type {Rate} from './rate.js';
 
 /** xmrig-proxy's five windows, H/s here (the proxy sends kH/s): 1 min, 10 min, 1 h, 12 h, 24 h. */
 export type ProxyRateWindows = readonly [Rate, Rate, Rate, Rate, Rate];
