@@ -22,6 +22,16 @@ import {STYLE_2, STYLE_6, writeJson, type JsonObject} from './json-writer.js';
 import {startSimulator, type SimOptions} from './simulator.js';
 import {startSimSysfs} from './sysfs-tree.js';
 
+/** The config file the command line names (`-c`), as both programs read it; one they cannot open ends the start. */
+function readConfigFile(given: string): {readonly path: string; readonly text: string} {
+	const resolved = path.resolve(given);
+	try {
+		return {path: resolved, text: readFileSync(resolved, 'utf8')};
+	} catch {
+		return fail(`unable to open "${given}"`);
+	}
+}
+
 function fail(message: string): never {
 	console.error(`xmrig-sim: ${message}`);
 	process.exit(1);
@@ -45,17 +55,10 @@ async function main(): Promise<void> {
 		return;
 	}
 
-	let fileText: string | null = null;
-	let configPath: string | null = null;
+	const file = cli.configPath === null ? null : readConfigFile(cli.configPath);
 	let doc: {[key: string]: ParsedJson} | null = null;
-	if (cli.configPath !== null) {
-		configPath = path.resolve(cli.configPath);
-		try {
-			fileText = readFileSync(configPath, 'utf8');
-		} catch {
-			fail(`unable to open "${cli.configPath}"`);
-		}
-		const result = parseRapidJson(fileText);
+	if (file !== null) {
+		const result = parseRapidJson(file.text);
 		if (!result.ok || !isJsonObject(result.value))
 			fail(`"${cli.configPath}" is not a valid config file${result.ok ? '' : `: ${result.error}`}`);
 		doc = result.value;
@@ -79,9 +82,9 @@ async function main(): Promise<void> {
 	if (cli.seed !== null) options.seed = cli.seed;
 	if (cli.mac !== null) options.mac = cli.mac;
 	if (cli.timeScale !== null) options.timeScale = cli.timeScale;
-	if (fileText !== null && configPath !== null) {
-		options.configText = fileText;
-		options.configPath = configPath;
+	if (file !== null) {
+		options.configText = file.text;
+		options.configPath = file.path;
 	} else if (!apiFromCli) {
 		// No config file and no API option: XMRig's API is off by default.
 		const off = defaultConfigDoc({
@@ -119,17 +122,10 @@ async function mainProxy(cli: SimCliOptions): Promise<void> {
 		process.stdout.write(`xmrig-proxy ${PROXY_VERSION} (xmrig-sim)\n`);
 		return;
 	}
-	let fileText: string | null = null;
-	let configPath: string | null = null;
+	const file = cli.configPath === null ? null : readConfigFile(cli.configPath);
 	let settings: ProxySettings | null = null;
-	if (cli.configPath !== null) {
-		configPath = path.resolve(cli.configPath);
-		try {
-			fileText = readFileSync(configPath, 'utf8');
-		} catch {
-			fail(`unable to open "${cli.configPath}"`);
-		}
-		const check = checkProxyConfigText(fileText);
+	if (file !== null) {
+		const check = checkProxyConfigText(file.text);
 		if (!check.ok) fail(`"${cli.configPath}" is not a valid proxy config file${check.parseError === null ? '' : `: ${check.parseError}`}`);
 		settings = check.settings;
 	}
@@ -141,9 +137,9 @@ async function mainProxy(cli: SimCliOptions): Promise<void> {
 	if (cli.mac !== null) options.mac = cli.mac;
 	if (cli.timeScale !== null) options.timeScale = cli.timeScale;
 	if (cli.workers !== null) options.workers = cli.workers;
-	if (fileText !== null && configPath !== null) {
-		options.configText = fileText;
-		options.configPath = configPath;
+	if (file !== null) {
+		options.configText = file.text;
+		options.configPath = file.path;
 	} else if (!apiFromCli) {
 		// No config file and no API option: the proxy's API is off by default, as the miner's.
 		const off = defaultProxyConfigText({workerId: cli.workerId ?? 'sim-proxy', host, port: 0, token: null, restricted: true, watch: true});

@@ -4,16 +4,12 @@
  * /1/config = /2/config GET and PUT, /json_rpc with no methods, everything else 404), over a ProxyModel whose
  * miners come and go, share, fall quiet and lose their upstream. Started by startSimulator({kind: 'proxy'}).
  */
-import {createHash} from 'node:crypto';
-import {performance} from 'node:perf_hooks';
-import {ApiListener, startingApi} from './api-listener.js';
-import {ConfigFile} from './config-file.js';
 import {dialectInfo, type DialectInfo} from './dialect.js';
-import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {JsonValue} from './json-writer.js';
 import type {PayloadContext} from './payloads.js';
-import {handleLogged, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
+import type {PutOutcome, SimRequest} from './pipeline.js';
+import {hashNumber, SimulatedProgram} from './program.js';
 import {ProxyModel, type LifeRates, type ProxyMinerSpec} from './proxy-model.js';
 import {
 	checkProxyConfigText,
@@ -128,24 +124,6 @@ export type ProxySimulator = {
 const DEFAULT_WARM_UPTIME = 3 * 24 * 3600;
 const MEMORY_TOTAL = 17_179_869_184;
 
-function hashNumber(text: string): number {
-	return Number.parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16);
-}
-
-function defaultMac(workerId: string): string {
-	const bytes = createHash('sha256').update(`rigtop-sim-mac:${workerId}`).digest().subarray(0, 6);
-	bytes[0] = ((bytes[0] ?? 0) & 0xfc) | 0x02;
-	return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join(':');
-}
-
-/** The API id as the proxy derives it: port, MAC and the kind "proxy" (Keccak there, SHA3-256 here). */
-function proxyId(port: number, mac: string): string {
-	const portBytes = Buffer.alloc(2);
-	portBytes.writeUInt16LE(port & 0xffff);
-	const macBytes = Buffer.from(mac.replaceAll(/[:-]/g, ''), 'hex');
-	return createHash('sha3-256').update(portBytes).update(macBytes).update('proxy').digest('hex').slice(0, 16);
-}
-
 /** The default miners: rig-01…, a spread of CPUs from a laptop to a server. */
 export function defaultProxyMiners(count: number, random: Random): ProxyMinerSpec[] {
 	return Array.from({length: Math.max(0, Math.floor(count))}, (_, i) => ({
@@ -162,75 +140,33 @@ function parseSettings(text: string): ProxySettings | null {
 	return readProxyConfig(parsed.value);
 }
 
-class SimulatedProxy implements ProxySimulator, PipelineHost {
+class SimulatedProxy extends SimulatedProgram<ProxySettings> implements ProxySimulator {
 	readonly kind = 'proxy' as const;
 	readonly info: DialectInfo = dialectInfo('6', PROXY_VERSION);
 	readonly duplicateRpcAnswers = false;
-	private readonly options: ProxySimOptions;
-	private readonly host: string;
-	private readonly clock: () => number;
-	private readonly clockStart: number;
-	private readonly timeScale: number;
-	private readonly watch: boolean;
-	private readonly api: ApiListener;
-	private readonly requestLog: SimRequest[] = [];
+	declare protected readonly options: ProxySimOptions;
 	private model!: ProxyModel;
 	private random!: Random;
 	/** The proxy's uptime at simulated second 0 (negative after a restart). */
 	private startUptime = 0;
 	private epochStart = 0;
-	private settings!: ProxySettings;
-	private config!: ConfigFile<ProxySettings>;
-	private generatedId = '';
 
 	constructor(options: ProxySimOptions) {
-		this.options = options;
-		this.host = options.host ?? '127.0.0.1';
-		this.clock = options.clock ?? (() => performance.now());
-		this.clockStart = this.clock();
-		this.timeScale = options.timeScale ?? 1;
-		this.watch = options.watch ?? true;
-		this.api = new ApiListener(this.host, (request) => this.onRequest(request));
+		super(options, 'sim-proxy');
 	}
 
 	async init(): Promise<void> {
 		const {options} = this;
-		let settings: ProxySettings | null = null;
-		if (options.configText !== undefined) {
-			settings = parseSettings(options.configText);
-			if (!settings) throw new Error('startSimulator: configText is not a proxy config document with a valid pool');
-		}
-		await this.api.open(startingApi(settings?.api ?? null, options, this.host));
-		const workerId = options.workerId ?? 'sim-proxy';
-		let text: string;
-		if (!settings) {
-			text = defaultProxyConfigText({
-				workerId,
-				host: this.host,
-				port: this.api.port,
-				token: this.api.settings.token,
-				restricted: this.api.settings.restricted,
-				watch: this.watch,
-			});
-			settings = parseSettings(text)!;
-		} else {
-			text = options.configText!;
-		}
-		this.config = new ConfigFile(
-			{
-				path: options.configPath,
-				watch: this.watch,
-				delayMs: options.applyDelayMs ?? 500,
-				check: checkProxyConfigText,
-				apply: (next) => this.apply(next),
-			},
-			text,
-		);
-		this.settings = settings;
-		this.generatedId = proxyId(this.api.port, options.mac ?? defaultMac(workerId));
+		await this.openDocument({
+			parse: parseSettings,
+			refused: 'startSimulator: configText is not a proxy config document with a valid pool',
+			defaultText: (api) => defaultProxyConfigText({workerId: this.optionWorkerId, host: this.host, ...api, watch: this.watch}),
+			check: checkProxyConfigText,
+			idKind: 'proxy',
+		});
 		this.random = createRandom(options.seed ?? randomSeed());
 		this.startUptime = options.warm
-			? (options.warmUptime ?? DEFAULT_WARM_UPTIME + (hashNumber(`rigtop-sim-uptime:${workerId}`) % 3600))
+			? (options.warmUptime ?? DEFAULT_WARM_UPTIME + (hashNumber(`rigtop-sim-uptime:${this.optionWorkerId}`) % 3600))
 			: 0;
 		this.epochStart = options.epochMs ?? Date.now();
 		this.model = this.newModel(options.miners ?? defaultProxyMiners(options.workers ?? 6, this.random), this.startUptime, this.epochStart);
@@ -253,52 +189,8 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 
 	// ---- ProxySimulator -----------------------------------------------------------------------------
 
-	get url(): string {
-		return this.api.url;
-	}
-
-	get port(): number {
-		return this.api.port;
-	}
-
-	get requests(): readonly SimRequest[] {
-		return this.requestLog;
-	}
-
-	get listening(): boolean {
-		return this.api.listening;
-	}
-
-	simTime(): number {
-		return ((this.clock() - this.clockStart) / 1000) * this.timeScale;
-	}
-
 	uptime(): number {
 		return Math.floor(this.startUptime + this.simTime());
-	}
-
-	stop(): Promise<void> {
-		return this.api.stop();
-	}
-
-	start(): Promise<void> {
-		return this.api.start();
-	}
-
-	settled(): Promise<void> {
-		return this.api.settled();
-	}
-
-	configText(): string {
-		return this.config.applied;
-	}
-
-	fileText(): string {
-		return this.config.disk;
-	}
-
-	setConfigText(text: string): void {
-		this.config.edit(text);
 	}
 
 	workers(): readonly ProxyWorkerView[] {
@@ -361,10 +253,6 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 
 	// ---- PipelineHost -------------------------------------------------------------------------------
 
-	auth(): {token: string | null; restricted: boolean} {
-		return this.api.auth();
-	}
-
 	payloadContext(): PayloadContext {
 		throw new Error('a proxy answers through getDocument');
 	}
@@ -412,8 +300,8 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		const wobble = Math.sin(uptime / 600);
 		return {
 			model: this.model,
-			id: this.settings.apiId !== null && this.settings.apiId !== '' ? this.settings.apiId : this.generatedId,
-			workerId: this.settings.workerId ?? this.options.workerId ?? 'sim-proxy',
+			id: this.apiIdNow,
+			workerId: this.workerIdNow,
 			restricted: this.api.settings.restricted,
 			uptime,
 			settings: this.settings,
@@ -426,12 +314,7 @@ class SimulatedProxy implements ProxySimulator, PipelineHost {
 		};
 	}
 
-	private onRequest(request: WireRequest): ReturnType<typeof handleRequest> {
-		return handleLogged(this, request, this.requestLog);
-	}
-
-	/** A loaded document (the file the watcher read again, an outside edit, a PUT without the watcher). */
-	private apply(settings: ProxySettings): void {
+	protected apply(settings: ProxySettings): void {
 		this.advance();
 		this.settings = settings;
 		this.model.setMode(settings.workersMode);

@@ -3,16 +3,12 @@
  * and 2.6–2.15.0 (libmicrohttpd) API dialects byte for byte, over a rig whose numbers move like a real one.
  * Used by `rigtop --demo` and by the project's tests.
  */
-import {createHash} from 'node:crypto';
-import {performance} from 'node:perf_hooks';
-import {ApiListener, startingApi} from './api-listener.js';
-import {ConfigFile} from './config-file.js';
 import {checkConfigText, defaultConfigText, readConfig, type ConfigSettings} from './config-doc.js';
 import {DEFAULT_VERSIONS, dialectInfo, type DialectInfo, type SimDialect} from './dialect.js';
-import type {WireRequest} from './http-wire.js';
 import {isJsonObject, parseRapidJson} from './json-reader.js';
 import type {CpuModel, PayloadContext} from './payloads.js';
-import {handleLogged, type handleRequest, type PipelineHost, type PutOutcome, type SimRequest} from './pipeline.js';
+import type {PutOutcome, SimRequest} from './pipeline.js';
+import {hashNumber, SimulatedProgram} from './program.js';
 import {createRandom, randomSeed} from './random.js';
 import {dropUnknownKeys} from './known-keys.js';
 import {startProxySimulator, type ProxySimOptions, type ProxySimulator} from './proxy-simulator.js';
@@ -111,25 +107,6 @@ export type Simulator = {
 	settled(): Promise<void>;
 };
 
-/** A locally administered MAC made from the worker id: the same simulated machine at every start. */
-function defaultMac(workerId: string): string {
-	const bytes = createHash('sha256').update(`rigtop-sim-mac:${workerId}`).digest().subarray(0, 6);
-	bytes[0] = ((bytes[0] ?? 0) & 0xfc) | 0x02;
-	return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join(':');
-}
-
-/**
- * The API id, derived as XMRig's: a hash of the API port, the MAC and the kind ("miner" from 3.x on, "cpu" before),
- * 16 hex characters (XMRig uses Keccak; SHA3-256 here, which only differs in padding).
- */
-function simulatedId(port: number, mac: string, dialect: SimDialect): string {
-	const portBytes = Buffer.alloc(2);
-	portBytes.writeUInt16LE(port & 0xffff);
-	const macBytes = Buffer.from(mac.replaceAll(/[:-]/g, ''), 'hex');
-	const kind = dialect === '2' || dialect === '2.14' ? 'cpu' : 'miner';
-	return createHash('sha3-256').update(portBytes).update(macBytes).update(kind).digest('hex').slice(0, 16);
-}
-
 function cpuModel(threads: number): CpuModel {
 	const cores = Math.max(1, threads);
 	return {brand: `AMD Ryzen ${cores}-Core Processor`, cores, threads: cores * 2};
@@ -141,77 +118,42 @@ function parseDoc(text: string, dialect: SimDialect, threads: number): ConfigSet
 	return readConfig(parsed.value, dialect, threads);
 }
 
-class SimulatedMiner implements Simulator, PipelineHost {
+class SimulatedMiner extends SimulatedProgram<ConfigSettings> implements Simulator {
 	readonly info: DialectInfo;
 	readonly duplicateRpcAnswers: boolean;
-	private readonly options: SimOptions;
-	private readonly host: string;
+	declare protected readonly options: SimOptions;
 	private readonly threadCount: number;
-	private readonly clock: () => number;
-	private readonly clockStart: number;
-	private readonly timeScale: number;
-	private readonly watch: boolean;
-	private readonly api: ApiListener;
-	private readonly requestLog: SimRequest[] = [];
 	private readonly cpu: CpuModel;
 	private rig!: Rig;
-	private settings!: ConfigSettings;
-	private config!: ConfigFile<ConfigSettings>;
-	private generatedId = '';
 
 	constructor(options: SimOptions) {
-		this.options = options;
+		super(options, 'sim-rig');
 		const dialect = options.dialect ?? '6';
 		this.info = dialectInfo(dialect, options.version ?? DEFAULT_VERSIONS[dialect]);
-		this.host = options.host ?? '127.0.0.1';
 		this.threadCount = Math.max(1, Math.floor(options.threads ?? 4));
-		this.clock = options.clock ?? (() => performance.now());
-		this.clockStart = this.clock();
-		this.timeScale = options.timeScale ?? 1;
-		this.watch = options.watch ?? true;
 		this.duplicateRpcAnswers = options.duplicateRpcAnswers ?? false;
 		this.cpu = cpuModel(this.threadCount);
-		this.api = new ApiListener(this.host, (request) => this.onRequest(request));
 	}
 
 	async init(): Promise<void> {
 		const {options, info} = this;
-		let settings: ConfigSettings | null = null;
-		if (options.configText !== undefined) {
-			settings = parseDoc(options.configText, info.dialect, this.threadCount);
-			if (!settings) throw new Error('startSimulator: configText is not a JSON object');
-		}
-		await this.api.open(startingApi(settings?.api ?? null, options, this.host));
-
-		let text: string;
-		if (options.configText === undefined || !settings) {
-			text = defaultConfigText({
-				dialect: info.dialect,
-				version: info.version,
-				workerId: options.workerId ?? 'sim-rig',
-				host: this.host,
-				port: this.api.port,
-				token: this.api.settings.token,
-				restricted: this.api.settings.restricted,
-				threads: this.threadCount,
-				watch: this.watch,
-			});
-			settings = parseDoc(text, info.dialect, this.threadCount)!;
-		} else {
-			text = options.configText;
-		}
-		this.config = new ConfigFile(
-			{
-				path: options.configPath,
-				watch: this.watch,
-				delayMs: options.applyDelayMs ?? 500,
-				check: (doc) => checkConfigText(doc, info.dialect, this.threadCount),
-				apply: (next) => this.apply(next),
-			},
-			text,
-		);
-		this.settings = settings;
-		this.generatedId = simulatedId(this.api.port, options.mac ?? defaultMac(options.workerId ?? 'sim-rig'), info.dialect);
+		const settings = await this.openDocument({
+			parse: (text) => parseDoc(text, info.dialect, this.threadCount),
+			refused: 'startSimulator: configText is not a JSON object',
+			defaultText: (api) =>
+				defaultConfigText({
+					dialect: info.dialect,
+					version: info.version,
+					workerId: this.optionWorkerId,
+					host: this.host,
+					...api,
+					threads: this.threadCount,
+					watch: this.watch,
+				}),
+			check: (doc) => checkConfigText(doc, info.dialect, this.threadCount),
+			// "miner" from 3.x on, "cpu" before.
+			idKind: info.dialect === '2' || info.dialect === '2.14' ? 'cpu' : 'miner',
+		});
 		this.rig = new Rig({
 			dialect: info.dialect,
 			random: createRandom(options.seed ?? randomSeed()),
@@ -219,52 +161,11 @@ class SimulatedMiner implements Simulator, PipelineHost {
 			now: 0,
 			warm: options.warm ?? false,
 			// 3 days and up to an hour more, the same for the same worker id at every start.
-			warmUptimeSeconds:
-				DEFAULT_WARM_UPTIME_SECONDS +
-				(Number.parseInt(
-					createHash('sha256')
-						.update(`rigtop-sim-uptime:${options.workerId ?? 'sim-rig'}`)
-						.digest('hex')
-						.slice(0, 8),
-					16,
-				) %
-					3600),
+			warmUptimeSeconds: DEFAULT_WARM_UPTIME_SECONDS + (hashNumber(`rigtop-sim-uptime:${this.optionWorkerId}`) % 3600),
 		});
 	}
 
 	// ---- Simulator ----------------------------------------------------------------------------------
-
-	get url(): string {
-		return this.api.url;
-	}
-
-	get port(): number {
-		return this.api.port;
-	}
-
-	get requests(): readonly SimRequest[] {
-		return this.requestLog;
-	}
-
-	get listening(): boolean {
-		return this.api.listening;
-	}
-
-	simTime(): number {
-		return ((this.clock() - this.clockStart) / 1000) * this.timeScale;
-	}
-
-	stop(): Promise<void> {
-		return this.api.stop();
-	}
-
-	start(): Promise<void> {
-		return this.api.start();
-	}
-
-	settled(): Promise<void> {
-		return this.api.settled();
-	}
 
 	restartMiner(): void {
 		this.advance();
@@ -278,18 +179,6 @@ class SimulatedMiner implements Simulator, PipelineHost {
 			}
 		}
 		this.rig.restartProcess(this.settings);
-	}
-
-	configText(): string {
-		return this.config.applied;
-	}
-
-	fileText(): string {
-		return this.config.disk;
-	}
-
-	setConfigText(text: string): void {
-		this.config.edit(text);
 	}
 
 	pause(): void {
@@ -319,17 +208,13 @@ class SimulatedMiner implements Simulator, PipelineHost {
 
 	// ---- PipelineHost -------------------------------------------------------------------------------
 
-	auth(): {token: string | null; restricted: boolean} {
-		return this.api.auth();
-	}
-
 	payloadContext(): PayloadContext {
 		this.advance();
 		return {
 			info: this.info,
 			rig: this.rig,
-			id: this.settings.apiId !== null && this.settings.apiId !== '' ? this.settings.apiId : this.generatedId,
-			workerId: this.settings.workerId ?? this.options.workerId ?? 'sim-rig',
+			id: this.apiIdNow,
+			workerId: this.workerIdNow,
 			restricted: this.api.settings.restricted,
 			cpu: this.cpu,
 		};
@@ -363,12 +248,7 @@ class SimulatedMiner implements Simulator, PipelineHost {
 		this.rig.advance(this.simTime());
 	}
 
-	private onRequest(request: WireRequest): ReturnType<typeof handleRequest> {
-		return handleLogged(this, request, this.requestLog);
-	}
-
-	/** A loaded document (the file the watcher read again, an outside edit, a PUT without the watcher). */
-	private apply(settings: ConfigSettings): void {
+	protected apply(settings: ConfigSettings): void {
 		this.advance();
 		this.settings = settings;
 		this.rig.applySettings(settings);
