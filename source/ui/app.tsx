@@ -1,6 +1,6 @@
 import {useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode} from 'react';
 import {nameWithWorker} from '../monitor/name.js';
-import {Dashboard, type DashboardProps, type IntervalControl} from './screens/dashboard/view.js';
+import {Dashboard, type IntervalControl} from './screens/dashboard/view.js';
 import type {AlertCenterState} from '../alerts/center.js';
 import type {MinerHistory} from '../history/stores.js';
 import {ChartView} from './screens/chart/view.js';
@@ -18,7 +18,7 @@ import type {FleetKept, FleetSaved} from './screens/fleet/reduce.js';
 import type {Prefs} from '../prefs/prefs.js';
 import {CHART_SPANS, DEFAULT_SPAN} from './screens/chart/reduce.js';
 import {FixedNowContext} from './hooks/use-now.js';
-import {ProxyView, type ProxyViewProps} from './screens/proxy/view.js';
+import {ProxyView} from './screens/proxy/view.js';
 import type {ProxySaved} from './screens/proxy/reduce.js';
 import {createTheme, ThemeContext} from './theme.js';
 import {WithNotices} from './with-notices.js';
@@ -345,19 +345,59 @@ export function App({
 		[miner, shownHistory, eventSources],
 	);
 
+	// What each screen may do beyond itself (its capabilities): one object per screen, an absent one a key not offered.
+	const chartCaps = useMemo(
+		() => ({close: closeView, quit: onQuit, span: prefs ? saveSpan : undefined}),
+		[closeView, onQuit, prefs, saveSpan],
+	);
+	const eventCaps = useMemo(() => ({close: closeView, quit: onQuit}), [closeView, onQuit]);
+	const fleetCaps = useMemo(
+		() => ({
+			quit: onQuit,
+			open: openDashboard,
+			chart: allHistories ? fleetChart : undefined,
+			events: allHistories ? fleetEvents : undefined,
+			select: setSelected,
+			save: saveFleet,
+			refreshAll,
+			batch: fleetBatch,
+			fleetConfig: renderFleetConfig ? openFleetConfig : undefined,
+			keep: setFleetKept,
+		}),
+		[onQuit, openDashboard, allHistories, fleetChart, fleetEvents, saveFleet, refreshAll, fleetBatch, renderFleetConfig, openFleetConfig],
+	);
+	const dashboardCaps = useMemo(
+		() => ({
+			quit: onQuit,
+			pause: miner?.onPause,
+			resume: miner?.onResume,
+			refresh: miner?.onRefresh,
+			config: renderConfig ? openConfig : undefined,
+			back: fleetMode ? backToFleet : undefined,
+			chart: miner?.history ? openChart : undefined,
+			events: miner?.history ? openEvents : undefined,
+		}),
+		[onQuit, miner, renderConfig, openConfig, fleetMode, backToFleet, openChart, openEvents],
+	);
+	const proxyCaps = useMemo(
+		() => ({
+			quit: onQuit,
+			refresh: miner?.onRefresh,
+			config: renderConfig ? openConfig : undefined,
+			back: fleetMode ? backToFleet : undefined,
+			chart: miner?.history ? proxyChart : undefined,
+			events: miner?.history ? proxyEvents : undefined,
+			save: saveProxy,
+		}),
+		[onQuit, miner, renderConfig, openConfig, fleetMode, backToFleet, proxyChart, proxyEvents, saveProxy],
+	);
+
 	let body: ReactNode;
 	if (screen.name === 'fleetConfig' && renderFleetConfig) {
 		body = renderFleetConfig(screen.rigs, backToFleet, onQuit);
 	} else if (screen.name === 'chart' && miner && shownHistory) {
 		body = (
-			<ChartView
-				store={miner.store}
-				history={shownHistory}
-				worker={worker}
-				onClose={closeView}
-				onQuit={onQuit}
-				{...(prefs ? {onSpan: saveSpan, ...(chartSpan === undefined ? {} : {initialSpan: chartSpan})} : {})}
-			/>
+			<ChartView store={miner.store} history={shownHistory} worker={worker} caps={chartCaps} initialSpan={prefs ? chartSpan : undefined} />
 		);
 	} else if (screen.name === 'events' && (miner?.history || (screen.index === null && eventSources.length > 0))) {
 		body = (
@@ -370,29 +410,22 @@ export function App({
 							: `${miner.store.getState().name} · worker ${worker}`
 						: 'all rigs'
 				}
-				{...(notices ? {notices} : {})}
-				onClose={closeView}
-				onQuit={onQuit}
+				notices={notices}
+				caps={eventCaps}
 			/>
 		);
 	} else if (screen.name === 'fleet' || screen.name === 'fleetConfig' || screen.name === 'chart' || screen.name === 'events' || !miner) {
 		body = (
 			<FleetView
 				fleet={fleet}
-				onQuit={onQuit}
-				onOpen={openDashboard}
-				{...(allHistories ? {onChart: fleetChart, onEvents: fleetEvents} : {})}
-				{...(selected === undefined ? {} : {initialSelected: selected})}
-				onSelect={setSelected}
-				{...(fleetSaved ? {saved: fleetSaved} : {})}
-				onSave={saveFleet}
-				{...(refreshAll ? {onRefreshAll: refreshAll} : {})}
-				{...(hours ? {hours} : {})}
-				{...(fleetBatch ? {onBatch: fleetBatch, readOnly, tokens} : {})}
-				{...(fleetBatch && tokenFrom.some((whose) => whose !== null) ? {tokenFrom} : {})}
-				{...(renderFleetConfig ? {onFleetConfig: openFleetConfig, readOnly} : {})}
-				{...(fleetKept ? {kept: fleetKept} : {})}
-				onKeep={setFleetKept}
+				caps={fleetCaps}
+				initialSelected={selected}
+				saved={fleetSaved}
+				hours={hours}
+				readOnly={readOnly}
+				tokens={fleetBatch ? tokens : undefined}
+				tokenFrom={fleetBatch && tokenFrom.some((whose) => whose !== null) ? tokenFrom : undefined}
+				kept={fleetKept}
 				restored={fleetRestored}
 				kinds={kinds}
 			/>
@@ -400,37 +433,22 @@ export function App({
 	} else if (screen.name === 'config' && renderConfig) {
 		body = renderConfig({index, store: miner.store}, backToDashboard, onQuit);
 	} else {
-		const optional: {-readonly [K in keyof DashboardProps]?: DashboardProps[K]} = {};
-		if (miner.onPause) optional.onPause = miner.onPause;
-		if (miner.onResume) optional.onResume = miner.onResume;
-		if (miner.onRefresh) optional.onRefresh = miner.onRefresh;
-		if (renderConfig) optional.onConfig = openConfig;
-		if (fleetMode) optional.onBack = backToFleet;
-		if (miner.tokenGiven !== undefined) optional.tokenGiven = miner.tokenGiven;
-		if (miner.tokenFrom !== undefined) optional.tokenFrom = miner.tokenFrom;
-		if (interval) optional.interval = interval;
-		if (miner.history) {
-			optional.history = miner.history;
-			optional.onChart = openChart;
-			optional.onEvents = openEvents;
-		}
-
-		const proxy: {-readonly [K in keyof ProxyViewProps]?: ProxyViewProps[K]} = {};
-		if (miner.onRefresh) proxy.onRefresh = miner.onRefresh;
-		if (renderConfig) proxy.onConfig = openConfig;
-		if (fleetMode) proxy.onBack = backToFleet;
-		if (miner.history) {
-			proxy.onChart = proxyChart;
-			proxy.onEvents = proxyEvents;
-		}
-
-		if (proxySaved?.index === shownIndex) proxy.saved = proxySaved.saved;
 		body = (
 			<RigScreen
 				key={shownIndex}
 				store={miner.store}
-				dashboard={<Dashboard store={fleetMode || !single ? miner.store : single} onQuit={onQuit} readOnly={readOnly} {...optional} />}
-				proxy={<ProxyView store={miner.store} onQuit={onQuit} onSave={saveProxy} {...proxy} />}
+				dashboard={
+					<Dashboard
+						store={fleetMode || !single ? miner.store : single}
+						caps={dashboardCaps}
+						readOnly={readOnly}
+						tokenGiven={miner.tokenGiven}
+						tokenFrom={miner.tokenFrom}
+						interval={interval}
+						history={miner.history}
+					/>
+				}
+				proxy={<ProxyView store={miner.store} caps={proxyCaps} saved={proxySaved?.index === shownIndex ? proxySaved.saved : undefined} />}
 			/>
 		);
 	}
