@@ -23,22 +23,22 @@ import type {HistoryStore} from './store.js';
 import {
 	EVENT_MAX_ROWS,
 	EVENT_TEXT_MAX,
-	MINUTE_TIER,
 	SAMPLE_TIER,
-	TEN_MINUTE_TIER,
+	SUMMARY_TIERS,
 	encodeSampleSensors,
 	encodeSummarySensors,
+	sampleAsSummary,
 	sampleColumnsSql,
 	sampleFromColumns,
-	summarizeSamples,
 	summarizeSummaries,
 	summaryColumnsSql,
 	summaryFromColumns,
-	summaryTable,
 	type SampleColumns,
 	type SampleRow,
 	type SummaryColumns,
 	type SummaryRow,
+	type SummaryTier,
+	type Tier,
 } from './tiers.js';
 
 /** One poll of one watched miner (`slot`: its place in the session). */
@@ -347,7 +347,6 @@ export class HistoryWriter {
 	 */
 	summarize(miners: readonly number[], force = false): void {
 		const now = this.#now();
-		const minute = Math.floor(now / MINUTE_TIER.resolution) * MINUTE_TIER.resolution;
 		// Every ten minutes: a summary transaction dirties a few pages whatever it holds, so ten minutes of them go in
 		// one (the reader takes the last minutes from the polls meanwhile).
 		const round = Math.floor(now / SUMMARIZE_EVERY_MS);
@@ -356,8 +355,7 @@ export class HistoryWriter {
 			const before = new Map(this.#rolled);
 			const ok = this.#store.write(() => {
 				for (const miner of due) {
-					this.#rollMinutes(miner, minute);
-					this.#rollTenMinutes(miner, now);
+					for (const tier of SUMMARY_TIERS) this.#roll(miner, tier, now);
 					this.#rolled.set(`round:${miner}`, round);
 				}
 			});
@@ -650,57 +648,55 @@ export class HistoryWriter {
 
 	// ---- summaries ----
 
-	#rollMinutes(miner: number, minute: number): void {
-		const key = `1m:${miner}`;
-		const res = MINUTE_TIER.resolution;
-		let from =
-			this.#rolled.get(key) ??
-			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${summaryTable(res)} WHERE miner = ?`, miner)?.t ??
-			null;
-		from = Math.max((from ?? 0) - res, minute - SAMPLE_TIER.keepMs);
-		if (from < minute) {
-			const rows = this.#store
-				.all<SampleColumns>(
-					`SELECT ${sampleColumnsSql(true)} FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
-					miner,
-					from,
-					minute,
-				)
-				.map(sampleFromColumns);
-			for (const summary of summarizeSamples(rows, res)) this.#upsertSummary(miner, res, summary);
-		}
-
-		this.#rolled.set(key, minute);
-	}
-
-	#rollTenMinutes(miner: number, now: number): void {
-		const key = `10m:${miner}`;
-		const res = TEN_MINUTE_TIER.resolution;
+	/**
+	 * Makes the tier's buckets that are complete at `now` and not made yet, from the rows of its source tier (the polls,
+	 * or the finer summaries): from the last bucket made (by this writer, else the newest stored) again, for rows
+	 * another rigtop stored late, and never from before what the source tier keeps.
+	 */
+	#roll(miner: number, tier: SummaryTier, now: number): void {
+		const key = `${tier.name}:${miner}`;
+		const res = tier.resolution;
 		const bucket = Math.floor(now / res) * res;
-		if (this.#rolled.get(key) === bucket) return;
 		let from =
 			this.#rolled.get(key) ??
-			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${summaryTable(res)} WHERE miner = ?`, miner)?.t ??
+			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${tier.table} WHERE miner = ?`, miner)?.t ??
 			null;
-		from = Math.max((from ?? 0) - res, bucket - MINUTE_TIER.keepMs);
+		from = Math.max((from ?? 0) - res, bucket - tier.source.keepMs);
 		if (from < bucket) {
-			const rows = this.#store
-				.all<SummaryColumns>(
-					`SELECT ${summaryColumnsSql(true)} FROM summary_1m WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
-					miner,
-					from,
-					bucket,
-				)
-				.map(summaryFromColumns);
-			for (const summary of summarizeSummaries(rows, res)) this.#upsertSummary(miner, res, summary);
+			for (const summary of summarizeSummaries(this.#sourceRows(tier.source, miner, from, bucket), res)) {
+				this.#upsertSummary(miner, tier, summary);
+			}
 		}
 
 		this.#rolled.set(key, bucket);
 	}
 
-	#upsertSummary(miner: number, res: number, row: SummaryRow): void {
+	/** A tier's rows of [from, to), oldest first, as summary rows (a poll is a summary of one). */
+	#sourceRows(tier: Tier, miner: number, from: number, to: number): SummaryRow[] {
+		if (tier.resolution === 0) {
+			return this.#store
+				.all<SampleColumns>(
+					`SELECT ${sampleColumnsSql(true)} FROM ${tier.table} WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+					miner,
+					from,
+					to,
+				)
+				.map((row) => sampleAsSummary(sampleFromColumns(row)));
+		}
+
+		return this.#store
+			.all<SummaryColumns>(
+				`SELECT ${summaryColumnsSql(true)} FROM ${tier.table} WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+				miner,
+				from,
+				to,
+			)
+			.map(summaryFromColumns);
+	}
+
+	#upsertSummary(miner: number, tier: SummaryTier, row: SummaryRow): void {
 		this.#store.run(
-			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected, sensors)
+			`INSERT OR REPLACE INTO ${tier.table} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected, sensors)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			miner,
 			row.t,
