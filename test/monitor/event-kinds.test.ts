@@ -163,6 +163,38 @@ describe('kinds are listed once', () => {
 		expect(kindWordsIn('monitor/events.ts')).toContain('pool-lost');
 	});
 
+	it("gives every event a detector makes its row's severity", () => {
+		const made: string[] = [];
+		for (const file of files) {
+			const text = readFileSync(path.join(SOURCE, file), 'utf8');
+			const visit = (node: ts.Node): void => {
+				if (ts.isObjectLiteralExpression(node)) {
+					const literal = (name: string) => {
+						const property = node.properties.find((each) => ts.isPropertyAssignment(each) && each.name.getText() === name);
+						return property && ts.isPropertyAssignment(property) && ts.isStringLiteral(property.initializer)
+							? property.initializer.text
+							: null;
+					};
+
+					const kind = literal('kind');
+					const severity = literal('severity');
+					const row = kind === null ? undefined : kindRow(kind);
+					if (row !== undefined && severity !== null) {
+						made.push(kind ?? '');
+						expect(severity, `${file}: ${kind}`).toBe(row.severity);
+					}
+				}
+
+				ts.forEachChild(node, visit);
+			};
+
+			visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS));
+		}
+
+		// The detectors' events, found: the link's, the pool's, the sensors', the proxy's upstreams'.
+		expect(made).toEqual(expect.arrayContaining(['down', 'up', 'error', 'pool-lost', 'temp-high', 'upstream-error', 'replaced']));
+	});
+
 	it('names no more than two kinds in any other file of source/: a union, a set or a switch of kinds is a column of the catalogue', () => {
 		const restating = files
 			.filter((file) => file !== CATALOGUE && !DETECTORS.has(file))
