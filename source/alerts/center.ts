@@ -4,6 +4,7 @@
  * command), and a reject burst — which no single poll shows — is also written to that miner's
  * events log. A sink that throws is ignored: alerting never takes rigtop down.
  */
+import {EVENT_KINDS, kindRow} from '../monitor/event-kinds.js';
 import type {EventKind, MinerEvent, MonitorState, Severity} from '../monitor/types.js';
 import {
 	alertForEvent,
@@ -56,6 +57,10 @@ type Tracked = {
 	openAlerts: Map<string, Alert>;
 	unsubscribe: (() => void) | null;
 };
+
+/** The kind a reject burst is logged as, and its row (its alert, its severity). */
+const BURST_KIND = 'rejected' satisfies EventKind;
+const BURST = EVENT_KINDS[BURST_KIND];
 
 const noRig: RigAlerts = Object.freeze({open: null, last: null});
 
@@ -140,7 +145,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 		let restarted = false;
 		for (const event of fresh) {
 			// A new process, or another miner: its counters are not a jump of the old ones.
-			if (event.kind === 'restarted' || event.kind === 'replaced') restarted = true;
+			if (kindRow(event.kind)?.newProcess === true) restarted = true;
 			const result = alertForEvent(event, tracked.open);
 			tracked.open = result.open;
 			if (result.alert) {
@@ -151,13 +156,13 @@ export class AlertCenter implements Store<AlertCenterState> {
 
 		const burst = this.#rejects(tracked, previous, state, restarted, now);
 		if (burst !== null)
-			alerts.push(this.#make(index, state, 'reject-burst', 'warn', burstMessage(burst, this.#burstOptions.windowMs), now));
+			alerts.push(this.#make(index, state, BURST.burst, BURST.severity, burstMessage(burst, this.#burstOptions.windowMs), now));
 		if (alerts.length === 0) return;
 
 		for (const alert of alerts) this.#remember(tracked, alert);
 		this.#publish(index, tracked, alerts);
 		// Written after the bookkeeping: addEvent calls back into #check, which must find nothing new.
-		if (burst !== null) miner.addEvent('rejected', 'warn', burstMessage(burst, this.#burstOptions.windowMs));
+		if (burst !== null) miner.addEvent(BURST_KIND, BURST.severity, burstMessage(burst, this.#burstOptions.windowMs));
 		for (const alert of alerts) {
 			for (const sink of this.#sinks) {
 				try {

@@ -1,56 +1,12 @@
-import type {Severity} from '../monitor/types.js';
+import type {AlertKind, Severity} from '../monitor/event-kinds.js';
 import {jsonText} from '../text/json-out.js';
 
 /**
- * What rigtop alerts on: trouble with a rig (rung with --bell, handed to --on-alert) and the
- * matching all-clear, so a script can close what it opened.
- * - down / error: rigtop cannot read the miner (it stopped answering / it answers but refuses);
- * - up: it answers again after down or error;
- * - hashrate-drop / hashrate-recovered: the 10 s rate under a share of the miner's own 15 m average, or of
- *   its rate over the last hour as rigtop knows it, for several polls, and back;
- * - reject-burst: several shares rejected within a few minutes;
- * - pool-lost / pool-back: the miner lost its pool connection, and has one again;
- * - restarted: the miner process restarted (uptime went back, a new version);
- * - replaced: another miner (a new id: another machine or program) answers at the address;
- * - hugepages-lost / hugepages-restored: fewer huge pages allocated than before, or than the miner wants when first
- *   seen (once a session), and all of them again;
- * - paused / resumed: the miner has been paused (by anyone) for longer than the threshold (default
- *   10 minutes, --paused-alert), and mines again;
- * - upstream-error / upstream-recovered: an xmrig-proxy's upstreams (its pool connections) in error, and none again;
- * - worker-gone / worker-back, worker-quiet / worker-sharing: a proxy's worker dropped from its list or left with no
- *   connection, and back; connected but sending no share (workerQuiet), and sharing again. A worker's
- *   hashrate-drop / hashrate-recovered is judged against its own history. These name the worker (`worker`).
- * - temp-high / temp-normal: a CPU temperature of a rig on this machine at or over its sensor's max (or --temp-alert)
- *   for three polls, and every sensor back under it; throttle-started / throttle-stopped: the CPU's thermal throttle
- *   count rising, and still again; power-lost / power-restored: the package power reading lost, and read again.
+ * What rigtop alerts on: trouble with a rig (rung with --bell, handed to --on-alert) and the matching all-clear, so a
+ * script can close what it opened. Derived from the catalogue of event kinds (monitor/event-kinds.ts), where each
+ * kind says whether and as what it alerts, and what it means; a proxy's worker's alerts name the worker (`worker`).
  */
-export type AlertKind =
-	| 'down'
-	| 'error'
-	| 'up'
-	| 'hashrate-drop'
-	| 'hashrate-recovered'
-	| 'reject-burst'
-	| 'pool-lost'
-	| 'pool-back'
-	| 'restarted'
-	| 'replaced'
-	| 'hugepages-lost'
-	| 'hugepages-restored'
-	| 'paused'
-	| 'resumed'
-	| 'upstream-error'
-	| 'upstream-recovered'
-	| 'worker-gone'
-	| 'worker-back'
-	| 'worker-quiet'
-	| 'worker-sharing'
-	| 'temp-high'
-	| 'temp-normal'
-	| 'throttle-started'
-	| 'throttle-stopped'
-	| 'power-lost'
-	| 'power-restored';
+export type {AlertKind} from '../monitor/event-kinds.js';
 
 export type Alert = {
 	/** Unique and increasing within one alert center. */

@@ -2,7 +2,7 @@ import process from 'node:process';
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads';
 import type {SessionTarget, WatchedMiner} from '../session/session.js';
 import {UsageError} from '../errors.js';
-import type {EventKind} from '../monitor/types.js';
+import {kindRow, kindsWhere, type EventKind} from '../monitor/event-kinds.js';
 import type {LogFields, Logger, LogLevel} from './log.js';
 import {DEFAULT_WORKER_METRICS_LIMIT, type WorkerMetrics} from './worker-metrics.js';
 import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, type ServeSettings} from './serve.js';
@@ -35,14 +35,10 @@ export type ExporterSettings = ServeSettings & {
 	readonly reloadTargets?: () => Promise<readonly SessionTarget[]>;
 };
 
-/** Events worth a log line in a long-running service, at their level; share-by-share events are Prometheus's to count. */
-const LOGGED: ReadonlyMap<EventKind, LogLevel> = new Map([
-	['down', 'warn'],
-	['up', 'info'],
-	['error', 'error'],
-	['restarted', 'info'],
-	['replaced', 'warn'],
-]);
+/** Events worth a log line in a long-running service, at their level (their rows' `logged`, monitor/event-kinds.ts). */
+const LOGGED: ReadonlyMap<EventKind, LogLevel> = new Map(
+	kindsWhere((row) => row.logged !== undefined).map((kind) => [kind, kindRow(kind)?.logged ?? 'info']),
+);
 
 /** What the worker is handed. Tokens travel in memory between the two threads only. */
 type WorkerInput = {

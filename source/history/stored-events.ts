@@ -12,15 +12,15 @@
  * its; getState itself reads nothing. The monitor, its alerts, the recorder and the exporter never see these events:
  * nothing is stored twice or alerted on.
  */
-import type {MinerEvent, MonitorState} from '../monitor/types.js';
+import type {EventKind, MinerEvent, MonitorState} from '../monitor/types.js';
 import type {Store} from '../store.js';
 import type {HistoryReader, StoredEvent} from './read.js';
 
 /** Stored events read at once: the fleet's pane shows far fewer. */
 const READ_AT_MOST = 40;
 
-/** The one kind merged: what a user did through some process (monitor/types.ts, 'action'). */
-const MERGED_KIND = 'action';
+/** The one kind merged: what a user did through some process (its row in monitor/event-kinds.ts). */
+const MERGED_KIND = 'action' satisfies EventKind;
 
 /** What the looks read through: the session's recorder (history/recorder.ts). */
 export type OthersSource = {

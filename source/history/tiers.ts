@@ -132,14 +132,26 @@ const DAY = 24 * HOUR;
  * interval, 0.25 s.
  */
 export const SAMPLE_TIER: Tier = {name: 'sample', resolution: 0, keepMs: HOUR + 5 * MINUTE, maxRows: 18_000, table: 'sample'};
-export const MINUTE_TIER: Tier = {name: '1m', resolution: MINUTE, keepMs: 2 * DAY, maxRows: 2 * 24 * 60 + 10, table: 'summary_1m'};
-export const TEN_MINUTE_TIER: Tier = {
+/** A summary tier: its buckets are made from the rows of the finer tier `source` (history/writer.ts, #roll). */
+export type SummaryTier = Tier & {readonly table: 'summary_1m' | 'summary_10m'; readonly source: Tier};
+
+export const MINUTE_TIER: SummaryTier = {
+	name: '1m',
+	resolution: MINUTE,
+	keepMs: 2 * DAY,
+	maxRows: 2 * 24 * 60 + 10,
+	table: 'summary_1m',
+	source: SAMPLE_TIER,
+};
+export const TEN_MINUTE_TIER: SummaryTier = {
 	name: '10m',
 	resolution: 10 * MINUTE,
 	keepMs: 30 * DAY,
 	maxRows: 30 * 24 * 6 + 10,
 	table: 'summary_10m',
+	source: MINUTE_TIER,
 };
+/** Finest first: each is made from the one before it (the minutes from the polls, the ten minutes from the minutes). */
 export const SUMMARY_TIERS = [MINUTE_TIER, TEN_MINUTE_TIER] as const;
 
 /** The table of the summary tier of this resolution. */

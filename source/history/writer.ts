@@ -16,6 +16,7 @@
  * is not stored twice, unless an event that ends it lies between the two (ENDED_BY). A rigtop's own access trouble (its token refused: an event's `watcher`) is not stored at all. Summaries are made from the stored polls and replace themselves, so whoever
  * makes them, they are the same.
  */
+import {EVENT_KINDS, kindRow, kindsWhere, type EventKind, type KindRow} from '../monitor/event-kinds.js';
 import {hostOf} from '../monitor/name.js';
 import {cleanText} from '../text/clean.js';
 import {identify, type IdentityFacts} from './identity.js';
@@ -23,22 +24,22 @@ import type {HistoryStore} from './store.js';
 import {
 	EVENT_MAX_ROWS,
 	EVENT_TEXT_MAX,
-	MINUTE_TIER,
 	SAMPLE_TIER,
-	TEN_MINUTE_TIER,
+	SUMMARY_TIERS,
 	encodeSampleSensors,
 	encodeSummarySensors,
+	sampleAsSummary,
 	sampleColumnsSql,
 	sampleFromColumns,
-	summarizeSamples,
 	summarizeSummaries,
 	summaryColumnsSql,
 	summaryFromColumns,
-	summaryTable,
 	type SampleColumns,
 	type SampleRow,
 	type SummaryColumns,
 	type SummaryRow,
+	type SummaryTier,
+	type Tier,
 } from './tiers.js';
 
 /** One poll of one watched miner (`slot`: its place in the session). */
@@ -96,74 +97,35 @@ const TOUCH_EVERY_MS = 60_000;
 export const EVENT_DEDUPE_MS = 60_000;
 
 /**
- * Kinds that describe the miner's own state changes: two rigtops see the same one, with words that may differ
- * ("down: connection refused" / "down: timed out"), so any two within the window are one. Kinds added later (and
- * reject bursts) count as the same only with the same text; a rigtop's own kinds (OWN_KINDS) never do.
+ * Which stored event of another rigtop an event is the same happening as (its row's `stored`, monitor/event-kinds.ts):
+ * a kind of the miner's own state changes ('state'): two rigtops see the same one, with words that may differ ("down:
+ * connection refused" / "down: timed out"), so any two within the window are one; other kinds ('text', and any kind
+ * this rigtop does not know) count as the same only with the same text; a rigtop's own kinds ('own') never do.
  */
-const STATE_KINDS = new Set([
-	'down',
-	'up',
-	'error',
-	'pool-lost',
-	'pool-connected',
-	'paused',
-	'resumed',
-	'restarted',
-	'replaced',
-	'hashrate-drop',
-	'hashrate-recovered',
-	'hugepages-lost',
-	'upstream-error',
-	'upstream-recovered',
-	'worker-joined',
-	'worker-gone',
-	'worker-back',
-	'worker-quiet',
-	'worker-sharing',
-	'temp-high',
-	'temp-normal',
-	'throttle-started',
-	'throttle-stopped',
-	'power-lost',
-	'power-restored',
-	'power-denied',
-]);
+function storedAs(kind: string): KindRow['stored'] {
+	return kindRow(kind)?.stored ?? 'text';
+}
 
 /**
  * What ends a state a kind begins (and the reverse): another rigtop's event is the same happening only while no such
  * event lies between the two. Without it, a rig that went down twice within the window (a flap, or a rigtop started
- * again after the first) lost its second outage: the first, stored by the rigtop before, was taken for it.
+ * again after the first) lost its second outage: the first, stored by the rigtop before, was taken for it. Read from
+ * the catalogue: among the state kinds, the kinds that end the trouble a kind begins and those that begin one it
+ * ends (its pair), and its row's `endedBy`.
  */
-const ENDED_BY: Readonly<Record<string, readonly string[]>> = {
-	down: ['up'],
-	error: ['up'],
-	up: ['down', 'error'],
-	'pool-lost': ['pool-connected'],
-	'pool-connected': ['pool-lost'],
-	paused: ['resumed'],
-	resumed: ['paused'],
-	restarted: ['down', 'up'],
-	replaced: ['down', 'up'],
-	'hashrate-drop': ['hashrate-recovered'],
-	'hashrate-recovered': ['hashrate-drop'],
-	'hugepages-lost': ['down', 'up'],
-	'upstream-error': ['upstream-recovered'],
-	'upstream-recovered': ['upstream-error'],
-	'worker-joined': ['worker-gone'],
-	'worker-gone': ['worker-back', 'worker-joined'],
-	'worker-back': ['worker-gone'],
-	'worker-quiet': ['worker-sharing'],
-	'worker-sharing': ['worker-quiet'],
-	'temp-high': ['temp-normal'],
-	'temp-normal': ['temp-high'],
-	'throttle-started': ['throttle-stopped'],
-	'throttle-stopped': ['throttle-started'],
-	'power-lost': ['power-restored'],
-	'power-restored': ['power-lost'],
-};
-
-/** Kinds that are this rigtop's own doing (watching started, an action of its user): never the same as another's. */
-const OWN_KINDS = new Set(['started', 'action']);
+export const ENDED_BY: ReadonlyMap<string, readonly EventKind[]> = new Map<string, readonly EventKind[]>(
+	kindsWhere((row) => row.stored === 'state').flatMap((kind) => {
+		const row: KindRow = EVENT_KINDS[kind];
+		const pair = kindsWhere(
+			(other) =>
+				other.stored === 'state' &&
+				((row.begins !== undefined && (other.ends ?? []).includes(row.begins)) ||
+					(other.begins !== undefined && (row.ends ?? []).includes(other.begins))),
+		);
+		const ended = [...pair, ...((row.endedBy ?? []) as readonly EventKind[])];
+		return ended.length === 0 ? [] : [[kind, ended] as const];
+	}),
+);
 
 /**
  * Another rigtop's event `e` of the same miner (and worker, where the query says) is this event's happening: within
@@ -347,7 +309,6 @@ export class HistoryWriter {
 	 */
 	summarize(miners: readonly number[], force = false): void {
 		const now = this.#now();
-		const minute = Math.floor(now / MINUTE_TIER.resolution) * MINUTE_TIER.resolution;
 		// Every ten minutes: a summary transaction dirties a few pages whatever it holds, so ten minutes of them go in
 		// one (the reader takes the last minutes from the polls meanwhile).
 		const round = Math.floor(now / SUMMARIZE_EVERY_MS);
@@ -356,8 +317,7 @@ export class HistoryWriter {
 			const before = new Map(this.#rolled);
 			const ok = this.#store.write(() => {
 				for (const miner of due) {
-					this.#rollMinutes(miner, minute);
-					this.#rollTenMinutes(miner, now);
+					for (const tier of SUMMARY_TIERS) this.#roll(miner, tier, now);
 					this.#rolled.set(`round:${miner}`, round);
 				}
 			});
@@ -602,7 +562,7 @@ export class HistoryWriter {
 			return;
 		}
 
-		if (OWN_KINDS.has(event.kind)) {
+		if (storedAs(event.kind) === 'own') {
 			this.#store.run(
 				'INSERT INTO event (miner, t, kind, severity, text, writer) VALUES (?, ?, ?, ?, ?, ?)',
 				miner,
@@ -640,9 +600,9 @@ export class HistoryWriter {
 			EVENT_DEDUPE_MS,
 			this.#writerId,
 			text,
-			STATE_KINDS.has(event.kind) ? 1 : 0,
+			storedAs(event.kind) === 'state' ? 1 : 0,
 			event.kind,
-			JSON.stringify(ENDED_BY[event.kind] ?? []),
+			JSON.stringify(ENDED_BY.get(event.kind) ?? []),
 			event.t,
 			event.t,
 		];
@@ -650,57 +610,55 @@ export class HistoryWriter {
 
 	// ---- summaries ----
 
-	#rollMinutes(miner: number, minute: number): void {
-		const key = `1m:${miner}`;
-		const res = MINUTE_TIER.resolution;
-		let from =
-			this.#rolled.get(key) ??
-			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${summaryTable(res)} WHERE miner = ?`, miner)?.t ??
-			null;
-		from = Math.max((from ?? 0) - res, minute - SAMPLE_TIER.keepMs);
-		if (from < minute) {
-			const rows = this.#store
-				.all<SampleColumns>(
-					`SELECT ${sampleColumnsSql(true)} FROM sample WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
-					miner,
-					from,
-					minute,
-				)
-				.map(sampleFromColumns);
-			for (const summary of summarizeSamples(rows, res)) this.#upsertSummary(miner, res, summary);
-		}
-
-		this.#rolled.set(key, minute);
-	}
-
-	#rollTenMinutes(miner: number, now: number): void {
-		const key = `10m:${miner}`;
-		const res = TEN_MINUTE_TIER.resolution;
+	/**
+	 * Makes the tier's buckets that are complete at `now` and not made yet, from the rows of its source tier (the polls,
+	 * or the finer summaries): from the last bucket made (by this writer, else the newest stored) again, for rows
+	 * another rigtop stored late, and never from before what the source tier keeps.
+	 */
+	#roll(miner: number, tier: SummaryTier, now: number): void {
+		const key = `${tier.name}:${miner}`;
+		const res = tier.resolution;
 		const bucket = Math.floor(now / res) * res;
-		if (this.#rolled.get(key) === bucket) return;
 		let from =
 			this.#rolled.get(key) ??
-			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${summaryTable(res)} WHERE miner = ?`, miner)?.t ??
+			this.#store.get<{t: number | null}>(`SELECT max(t) AS t FROM ${tier.table} WHERE miner = ?`, miner)?.t ??
 			null;
-		from = Math.max((from ?? 0) - res, bucket - MINUTE_TIER.keepMs);
+		from = Math.max((from ?? 0) - res, bucket - tier.source.keepMs);
 		if (from < bucket) {
-			const rows = this.#store
-				.all<SummaryColumns>(
-					`SELECT ${summaryColumnsSql(true)} FROM summary_1m WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
-					miner,
-					from,
-					bucket,
-				)
-				.map(summaryFromColumns);
-			for (const summary of summarizeSummaries(rows, res)) this.#upsertSummary(miner, res, summary);
+			for (const summary of summarizeSummaries(this.#sourceRows(tier.source, miner, from, bucket), res)) {
+				this.#upsertSummary(miner, tier, summary);
+			}
 		}
 
 		this.#rolled.set(key, bucket);
 	}
 
-	#upsertSummary(miner: number, res: number, row: SummaryRow): void {
+	/** A tier's rows of [from, to), oldest first, as summary rows (a poll is a summary of one). */
+	#sourceRows(tier: Tier, miner: number, from: number, to: number): SummaryRow[] {
+		if (tier.resolution === 0) {
+			return this.#store
+				.all<SampleColumns>(
+					`SELECT ${sampleColumnsSql(true)} FROM ${tier.table} WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+					miner,
+					from,
+					to,
+				)
+				.map((row) => sampleAsSummary(sampleFromColumns(row)));
+		}
+
+		return this.#store
+			.all<SummaryColumns>(
+				`SELECT ${summaryColumnsSql(true)} FROM ${tier.table} WHERE miner = ? AND t >= ? AND t < ? ORDER BY t`,
+				miner,
+				from,
+				to,
+			)
+			.map(summaryFromColumns);
+	}
+
+	#upsertSummary(miner: number, tier: SummaryTier, row: SummaryRow): void {
 		this.#store.run(
-			`INSERT OR REPLACE INTO ${summaryTable(res)} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected, sensors)
+			`INSERT OR REPLACE INTO ${tier.table} (miner, t, n, live, hr_n, pool, paused, link, hr_min, hr_avg, hr_max, hr60, hr15, good, total, rejected, sensors)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			miner,
 			row.t,

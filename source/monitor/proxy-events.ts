@@ -15,7 +15,7 @@ import type {MinerSnapshot} from '../miner/model.js';
 import type {ProxyWorker} from '../miner/proxy-model.js';
 import {workerQuiet} from '../miner/proxy-quiet.js';
 import {initialDropState, stepDropRates, type DropOptions, type DropState, type DropWindows, type EventDraft} from './events.js';
-import type {EventKind} from './types.js';
+import {kindRow, type EventKind} from './event-kinds.js';
 
 type WorkerTrack = {
 	/** 'silent': gone when first seen (not reported, so its return is a join); 'reported': its 'worker-gone' told. */
@@ -205,19 +205,9 @@ function grouped(events: readonly EventDraft[]): EventDraft[] {
 		out.push({
 			kind,
 			severity: first.severity,
-			message: `${formatInteger(list.length)} workers ${GROUP_WORDS[kind] ?? kind}: ${names.join(', ')} and ${formatInteger(list.length - names.length)} more`,
+			message: `${formatInteger(list.length)} workers ${kindRow(kind)?.group ?? kind}: ${names.join(', ')} and ${formatInteger(list.length - names.length)} more`,
 		});
 	}
 
 	return out;
 }
-
-const GROUP_WORDS: Partial<Record<EventKind, string>> = {
-	'worker-joined': 'joined',
-	'worker-gone': 'gone',
-	'worker-back': 'back',
-	'worker-quiet': 'quiet',
-	'worker-sharing': 'sharing again',
-	'hashrate-drop': 'dropped in hashrate',
-	'hashrate-recovered': 'recovered their hashrate',
-};

@@ -1,5 +1,6 @@
 import type {MinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
+import type {EventKind, Severity} from './event-kinds.js';
 import type {LastShare} from './last-share.js';
 
 /**
@@ -12,51 +13,8 @@ import type {LastShare} from './last-share.js';
  */
 export type LinkStatus = 'connecting' | 'live' | 'stale' | 'down' | 'error';
 
-export type EventKind =
-	| 'down'
-	| 'up'
-	| 'error'
-	| 'pool-lost'
-	| 'pool-connected'
-	| 'paused'
-	/** Paused (by rigtop, the console, the API or pause-on-battery/active) for longer than the alert threshold. */
-	| 'paused-long'
-	| 'resumed'
-	| 'rejected'
-	| 'hashrate-drop'
-	| 'hashrate-recovered'
-	| 'hugepages-lost'
-	| 'hugepages-restored'
-	| 'restarted'
-	/** Another miner (a new API id: another machine or program) answers at the address now. */
-	| 'replaced'
-	| 'started'
-	/** xmrig-proxy: upstreams (its pool connections) in error, and none in error again. */
-	| 'upstream-error'
-	| 'upstream-recovered'
-	/** xmrig-proxy: a worker behind it joined, went (dropped from the list, or no connection left), came back. */
-	| 'worker-joined'
-	| 'worker-gone'
-	| 'worker-back'
-	/** xmrig-proxy: a connected worker sent no share for longer than workerQuiet's threshold, and shares again. */
-	| 'worker-quiet'
-	| 'worker-sharing'
-	/**
-	 * The rig's own sensors (source/sensors/, a miner on this machine): a CPU temperature at or over its limit for
-	 * several polls and back under it, thermal throttling started and stopped, the package power reading lost and back,
-	 * and (info, once) the power reading refused to rigtop.
-	 */
-	| 'temp-high'
-	| 'temp-normal'
-	| 'throttle-started'
-	| 'throttle-stopped'
-	| 'power-lost'
-	| 'power-restored'
-	| 'power-denied'
-	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
-	| 'action';
-
-export type Severity = 'info' | 'warn' | 'error';
+/** A kind of event, and how bad one is: one row each in the catalogue (event-kinds.ts), where every union of kinds comes from. */
+export type {EventKind, Severity} from './event-kinds.js';
 
 export type MinerEvent = {
 	/** Unique and increasing within one monitor (stable React key). */

@@ -4,6 +4,7 @@
  * span and length where the miner came back ("back up · down 23:54–00:12, 18m").
  */
 import {formatDuration, formatTimeSpan, formatWhen} from '../format.js';
+import {kindRow} from '../monitor/event-kinds.js';
 import type {Severity} from '../monitor/types.js';
 
 /** An event from the monitor's log or the history store. */
@@ -39,7 +40,8 @@ function severityOf(value: string): Severity {
 /**
  * The lines for events given oldest first (in the same order). A rig's 'up' is told with the outage it ends: from
  * its first 'down' or 'error' since it was last up (a rigtop started again in between does not know when the outage
- * it saw began, so a 'started' forgets it). A rigtop's own access trouble (`watcher`: its token refused) is no
+ * it saw began, so a 'started' forgets it); which kinds begin, end and forget one is their rows' `outage`
+ * (monitor/event-kinds.ts). A rigtop's own access trouble (`watcher`: its token refused) is no
  * outage of the rig: it pairs only with the 'up' of that link coming back, never with the rig's.
  */
 export function describeEvents(events: readonly TimedEvent[], now: number): EventLine[] {
@@ -49,16 +51,17 @@ export function describeEvents(events: readonly TimedEvent[], now: number): Even
 		const rig = event.rig ?? '';
 		const outage = event.watcher === true ? `${rig}\0watcher` : rig;
 		let text = event.text;
-		if (event.kind === 'down' || event.kind === 'error') {
+		const told = kindRow(event.kind)?.outage;
+		if (told === 'begins') {
 			if (!downSince.has(outage)) downSince.set(outage, event.t);
-		} else if (event.kind === 'up') {
+		} else if (told === 'ends') {
 			const since = downSince.get(outage);
 			if (since !== undefined && since <= event.t) {
 				text = `back up · down ${formatTimeSpan(since, event.t, now)}, ${formatDuration((event.t - since) / 1000)}`;
 			}
 
 			downSince.delete(outage);
-		} else if (event.kind === 'started') {
+		} else if (told === 'forgets') {
 			downSince.delete(rig);
 			downSince.delete(`${rig}\0watcher`);
 		}
