@@ -142,6 +142,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 
 		const now = this.#now();
 		const alerts: Alert[] = [];
+		const troubles = new Map<Alert, string>();
 		let restarted = false;
 		for (const event of fresh) {
 			// A new process, or another miner: its counters are not a jump of the old ones.
@@ -150,7 +151,10 @@ export class AlertCenter implements Store<AlertCenterState> {
 			tracked.open = result.open;
 			if (result.alert) {
 				const alert = this.#make(index, state, result.alert.kind, result.alert.severity, result.alert.message, event.at);
-				alerts.push(event.worker === undefined ? alert : {...alert, worker: event.worker});
+				const made = event.worker === undefined ? alert : {...alert, worker: event.worker};
+				alerts.push(made);
+				// Open under the trouble its kind begins (throttle-started begins 'throttling'), not its alert's name.
+				troubles.set(made, kindRow(event.kind)?.begins ?? made.kind);
 			}
 		}
 
@@ -159,7 +163,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 			alerts.push(this.#make(index, state, BURST.burst, BURST.severity, burstMessage(burst, this.#burstOptions.windowMs), now));
 		if (alerts.length === 0) return;
 
-		for (const alert of alerts) this.#remember(tracked, alert);
+		for (const alert of alerts) this.#remember(tracked, alert, troubles.get(alert) ?? alert.kind);
 		this.#publish(index, tracked, alerts);
 		// Written after the bookkeeping: addEvent calls back into #check, which must find nothing new.
 		if (burst !== null) miner.addEvent(BURST_KIND, BURST.severity, burstMessage(burst, this.#burstOptions.windowMs));
@@ -195,12 +199,13 @@ export class AlertCenter implements Store<AlertCenterState> {
 		return {seq: ++this.#seq, at, kind, severity, minerIndex, rig: state.name, url: state.url, message};
 	}
 
-	#remember(tracked: Tracked, alert: Alert): void {
+	/** Keeps the alert as its rig's open one while the trouble it began (`trouble`) is open. */
+	#remember(tracked: Tracked, alert: Alert, trouble: string): void {
 		for (const key of [...tracked.openAlerts.keys()]) {
 			if (!isOpen(tracked.open, key)) tracked.openAlerts.delete(key);
 		}
 
-		const key = troubleKey(alert.kind, alert.worker);
+		const key = troubleKey(trouble, alert.worker);
 		if (isOpen(tracked.open, key)) tracked.openAlerts.set(key, alert);
 	}
 

@@ -77,6 +77,9 @@ process.stdin.on('end', () => { require('node:fs').appendFileSync(process.argv[2
 	const rung: string[] = [];
 	const alerting: Alerting = startAlerting([miner as never], {bell: (text) => rung.push(text), onAlert: [process.execPath, script, out]});
 	cleanup.push(async () => alerting.close());
+	// The rig's open alert (the fleet's alert column) as each alert goes out: a trouble's own while it lasts.
+	const openAtEach: string[] = [];
+	alerting.center.addSink((alert) => openAtEach.push(`${alert.kind} → ${alerting.center.getState().rigs[0]?.open?.kind ?? 'none'}`));
 
 	await waitFor(() => expect(alerting.center.getState().alerts.map((alert) => alert.kind)).toContain('power-restored'));
 	const settled = monitor.getState().polls;
@@ -93,6 +96,14 @@ process.stdin.on('end', () => { require('node:fs').appendFileSync(process.argv[2
 	expect(alerts.map((alert) => alert.severity)).toEqual(['warn', 'warn', 'info', 'info', 'warn', 'info']);
 	expect(alerts.every((alert) => alert.rig === monitor.getState().name)).toBe(true);
 	expect(alerting.center.getState().rigs[0]?.open).toBeNull();
+	expect(openAtEach).toEqual([
+		'temp-high → temp-high',
+		'throttle-started → throttle-started',
+		'throttle-stopped → temp-high',
+		'temp-normal → none',
+		'power-lost → power-lost',
+		'power-restored → none',
+	]);
 	// The bell rang for the trouble, never for an all-clear (three troubles; alerts within its 2 s gap ring once).
 	expect(rung[0]).toBe('\u0007');
 	expect(rung.length).toBeLessThanOrEqual(3);
