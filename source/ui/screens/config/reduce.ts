@@ -18,8 +18,17 @@ import {type KeyLike} from '../../keys/matcher.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
 import {scrollHelp} from '../../help-toggle.js';
 import {scrollToShow} from '../../scroll.js';
-import {commandOf, type ScreenLogic} from '../contract.js';
-import {availability, keyFor, modeOf, pendingCount, refusalTone, type ConfigEnv} from './availability.js';
+import {commandOf, keyAction, pasteAction, type ScreenDefinition} from '../contract.js';
+import {
+	availability,
+	configHelpIn,
+	keyFor,
+	modeOf,
+	pendingCount,
+	refusalTone,
+	type ConfigEnv,
+	type ConfigHelpFrom,
+} from './availability.js';
 import {pastedLine, typeKey, type TypedText} from './line-editor.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
@@ -455,8 +464,20 @@ function expand(state: ConfigUiState, id: string, open: boolean): ConfigUiState 
 	return {...state, expanded, cursor: id};
 }
 
-/** The config view's pure half, for useScreen. */
-export const configLogic: ScreenLogic<ConfigUiState, ConfigUiAction, ConfigEnv, ConfigEffect, ConfigCommandName, ConfigMode> = {
+/** The config view's pure half and its keys, for useScreen. */
+export const configLogic: ScreenDefinition<
+	ConfigUiState,
+	ConfigUiAction,
+	ConfigEnv,
+	ConfigEffect,
+	ConfigCommandName,
+	ConfigMode,
+	ConfigHelpFrom
+> = {
 	reduce: configReducer,
 	availability,
+	keymap: CONFIG_KEYMAP,
+	help: configHelpIn,
+	key: keyAction,
+	paste: pasteAction,
 };

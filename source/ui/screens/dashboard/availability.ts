@@ -10,9 +10,9 @@ import {READ_ONLY_MESSAGE} from '../../../config/session.js';
 import {configRefusal, controlRefusal} from '../../../miner/abilities.js';
 import type {MinerSnapshot} from '../../../miner/model.js';
 import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
-import {type Capability} from '../../keys/matcher.js';
+import {type Capability, type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
-import {decide, onlyWaysOut, type Availability} from '../contract.js';
+import {decide, helpOf, onlyWaysOut, type Availability} from '../contract.js';
 import type {DashboardEnv, DashboardState} from './reduce.js';
 
 export type DashboardAvailability = Availability<CommandName, Screen>;
@@ -156,4 +156,12 @@ export function availability(state: DashboardState, env: DashboardEnv): Dashboar
 	if (state.asking !== null) return QUESTION_KEYS;
 	if (state.help) return HELP_KEYS;
 	return dashboardKeys(env);
+}
+
+/**
+ * The dashboard's help: its own keys that work (the help's own, Esc and ↑↓, are on its frame: listing them here would
+ * give ↑ two meanings).
+ */
+export function dashboardHelp(facts: KeyFacts): readonly HelpEntry[] {
+	return helpOf(SCREEN_KEYMAP, ['dashboard'], dashboardKeys(facts)).filter((entry) => entry.available);
 }

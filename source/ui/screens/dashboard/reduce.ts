@@ -11,8 +11,8 @@ import {scrollHelp, toggleHelp} from '../../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {BY_INDEX, nextThreadSort, type ThreadSort} from '../../panes/thread-order.js';
-import {commandOf, type KeyOutcome, type ScreenLogic} from '../contract.js';
-import {availability, dashboardKeys, type KeyFacts} from './availability.js';
+import {commandOf, keyAction, type KeyOutcome, type ScreenDefinition} from '../contract.js';
+import {availability, dashboardHelp, dashboardKeys, type KeyFacts} from './availability.js';
 
 /** One line in the footer's place: why a key did nothing (warn), or a question. */
 export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
@@ -99,11 +99,15 @@ export function reduce(state: DashboardState, action: DashboardAction, env: Dash
 	}
 }
 
-/** The dashboard's pure half, for useScreen. */
-export const dashboardLogic: ScreenLogic<DashboardState, DashboardAction, DashboardEnv, ActionCommand, CommandName, Screen> = {
-	reduce,
-	availability,
-};
+/** The dashboard's pure half and its keys, for useScreen: its help is made from what decides its keys. */
+export const dashboardLogic: ScreenDefinition<DashboardState, DashboardAction, DashboardEnv, ActionCommand, CommandName, Screen, KeyFacts> =
+	{
+		reduce,
+		availability,
+		keymap: SCREEN_KEYMAP,
+		help: dashboardHelp,
+		key: keyAction,
+	};
 
 function keyStep(current: DashboardState, env: DashboardEnv, input: string, key: KeyLike): DashboardStep {
 	const keys = availability(current, env);
