@@ -7,7 +7,7 @@
 import {type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {decide, helpOf, type Availability} from '../contract.js';
-import type {ChartEnv} from './reduce.js';
+import type {ChartEnv} from './state.js';
 
 export type ChartAvailability = Availability<CommandName, Screen>;
 

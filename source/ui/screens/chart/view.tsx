@@ -27,17 +27,8 @@ import {
 	type Segment,
 	type SegmentRow,
 } from './model.js';
-import {
-	CHART_SPANS,
-	initialChartState,
-	reduce,
-	shownSpan,
-	spanMs,
-	type ChartAction,
-	type ChartEffect,
-	type ChartEnv,
-	type ChartUiState,
-} from './reduce.js';
+import {CHART_SPANS, initialChartState, reduce, shownSpan, spanMs, type ChartAction, type ChartEffect} from './reduce.js';
+import type {ChartEnv, ChartUiState} from './state.js';
 import {noSeriesText, seriesAt, seriesLimit, seriesPoints, seriesRecorded, sensorAxis} from './series.js';
 
 const SCREEN: ScreenDefinition<ChartUiState, ChartAction, ChartEnv, ChartEffect, CommandName, Screen, boolean> = {

@@ -8,7 +8,7 @@ import {wordsFor, type ConfigSubject} from '../../../config/words.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
 import type {Capability, HelpEntry} from '../../keys/matcher.js';
 import {decide, helpOf, type Availability} from '../contract.js';
-import type {ConfigUiState, Tone} from './reduce.js';
+import type {ConfigUiState, Tone} from './state.js';
 import {cursorIndex, isContainer, visibleEntries} from './tree.js';
 
 /** What the config view reads but does not own, passed with every action (screens/contract.ts). */

@@ -26,16 +26,9 @@ import type {ThemeToken} from '../../theme.js';
 import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
 import {useScreenEnv, useScreenHelp, useScreenState} from '../contract.js';
-import {minerFacts, type Given, type KeyFacts, type ThreadsShown} from './availability.js';
-import {
-	dashboardLogic,
-	helpOffsetOf,
-	initialState,
-	threadsOffsetOf,
-	type ActionCommand,
-	type DashboardEnv,
-	type FrozenMoment,
-} from './reduce.js';
+import {minerFacts} from './availability.js';
+import type {DashboardEnv, FrozenMoment, Given, KeyFacts, ThreadsShown} from './state.js';
+import {dashboardLogic, helpOffsetOf, initialState, threadsOffsetOf, type ActionCommand} from './reduce.js';
 import {shareShown, shownState} from './shown.js';
 import {textWidth} from '../../cells.js';
 
