@@ -105,8 +105,7 @@ export function startLive(
 				session={config}
 				minerName={store.getState().name}
 				subject={subjectOf(miner)}
-				onBack={leave(onBack)}
-				onQuit={leave(onQuit)}
+				caps={{back: leave(onBack), quit: leave(onQuit)}}
 				readOnly={plan.readOnly}
 			/>
 		);
@@ -249,7 +248,7 @@ export function startLive(
 			then();
 		};
 
-		return <FleetConfigView session={fleetConfig.session} onBack={leave(onBack)} onQuit={leave(onQuit)} />;
+		return <FleetConfigView session={fleetConfig.session} caps={{back: leave(onBack), quit: leave(onQuit)}} />;
 	};
 
 	const onOpenChange = (index: number | null) => {
