@@ -6,7 +6,7 @@
  */
 import {scrollToShow} from '../scroll.js';
 import type {KeyLike} from '../keys/matcher.js';
-import {typeKey, type TypedText} from './config/line-editor.js';
+import {typeKey, type TypedText} from '../widgets/line-editor.js';
 
 /** The selection a list screen keeps: the row picked, whether none was yet (a fresh start), and the first line shown. */
 export type ListSelection<Id> = {

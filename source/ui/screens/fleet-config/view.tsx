@@ -12,7 +12,7 @@ import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
 import {useScreenEnv, useScreenHelp, useScreenState} from '../contract.js';
-import {BatchPane} from '../fleet/batch-pane.js';
+import {BatchPane} from '../../widgets/batch-pane.js';
 import {fleetConfigContext, runWords, type FleetConfigEnv} from './availability.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
