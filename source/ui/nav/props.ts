@@ -62,14 +62,14 @@ export type AppProps = {
 	/** Told which miner's dashboard (or config view) is open, null for the fleet view; on start and on each change. */
 	readonly onOpenChange?: (minerIndex: number | null) => void;
 	/** The history store's last hour of each miner, for the fleet's history column; without it (no history), no column. */
-	readonly lastHour?: LastHourSource;
+	readonly lastHour?: LastHourSource | undefined;
 	/** How often at most the fleet view redraws for miner changes; default 250 ms, 1 s above 10 miners. */
 	readonly fleetThrottleMs?: number;
 	/**
 	 * What is remembered between runs (prefs/prefs.ts): the fleet's sort and filter and the chart's span start as
 	 * `initial` says, and each change is handed to `update`. Without it, they start as they always did.
 	 */
-	readonly prefs?: {readonly initial: Prefs; readonly current: Prefs; update(change: Prefs): void};
+	readonly prefs?: {readonly initial: Prefs; readonly current: Prefs; update(change: Prefs): void} | undefined;
 	/** The fleet's `p` and `r`: pause or resume these miners (indexes) as one batch; without it the keys are not offered. */
 	readonly fleetBatch?: (action: 'pause' | 'resume', rigs: readonly number[], signal: AbortSignal) => Store<BatchState>;
 	/**
