@@ -2,7 +2,7 @@
  * What the fleet and the proxy's workers share as tables a user moves through: the selection is a row's id, not a
  * line (a sort that moves rows keeps it; a filter that hides it moves it to the first line shown), the first line shown
  * follows it by the page on screen, `s` cycles the sort keys and `I` reverses one, and `/` types a filter that applies
- * as it is typed (Enter keeps it, Esc clears it). Pure: each screen's reducer calls these with its own order.
+ * as it is typed (Enter keeps it, Esc clears it); the sorts are the table's (../table/sort.ts). Pure: each screen's reducer calls these with its own order.
  */
 import {scrollToShow} from '../scroll.js';
 import type {KeyLike} from '../keys/matcher.js';
@@ -96,15 +96,6 @@ export function moveKey<Id, State extends ListSelection<Id>>(
 	pageSize: number,
 ): State {
 	return moveIn(state, place, moveTarget(command, place.position, place.order.length, pageSize), pageSize);
-}
-
-/** A sort: the key and whether it is reversed. */
-export type ListSort<Key extends string> = {readonly key: Key; readonly reversed: boolean};
-
-/** `s`: the next key of the cycle, not reversed. */
-export function nextSortIn<Key extends string>(cycle: readonly [Key, ...Key[]], sort: ListSort<Key>): ListSort<Key> {
-	const at = cycle.indexOf(sort.key);
-	return {key: cycle[(at + 1) % cycle.length] ?? cycle[0], reversed: false};
 }
 
 /** What a list keeps of a filter: the one in force, and the one being typed after `/` (else null). */

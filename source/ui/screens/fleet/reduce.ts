@@ -19,7 +19,7 @@ import {commandOf} from '../contract.js';
 import {activeFilterOf, isListMove, moveKey, placeIn, selectedIn, settleIn, startFilter, typeFilter, type ListPlace} from '../list.js';
 import {availability} from './availability.js';
 import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
-import {fleetOrder, LISTED, nextSort, shownSort, type FleetSort} from './order.js';
+import {fleetOrder, LISTED, nextSort, shownSort, SORT_CYCLE, type FleetSort} from './order.js';
 import {planFleetBatch, type FleetAction, type FleetPlan} from './batch-plan.js';
 import {batchRows, batchScrollMax} from './batch-lines.js';
 import {fleetBodyHeight} from './layout.js';
@@ -116,19 +116,21 @@ export function initialFleetUiState(
 		readonly restored?: boolean;
 	} = {},
 ): FleetUiState {
+	// A sort remembered by name (prefs) that this fleet has no column for: nothing of it is restored.
+	const saved = options.saved && SORT_CYCLE.includes(options.saved.sort.key) ? options.saved : undefined;
 	return {
 		help: false,
 		helpOffset: 0,
 		selected: Math.max(0, options.selected ?? 0),
 		pinned: options.selected === undefined,
 		offset: options.selected === undefined ? 0 : (options.kept?.offset ?? 0),
-		sort: options.saved?.sort ?? LISTED,
-		filter: options.saved?.filter ?? '',
+		sort: saved?.sort ?? LISTED,
+		filter: saved?.filter ?? '',
 		prompt: null,
 		marked: options.kept?.marked ?? NO_MARKS,
 		asking: null,
 		message: null,
-		restored: options.restored === true && (options.saved?.filter ?? '') !== '',
+		restored: options.restored === true && (saved?.filter ?? '') !== '',
 		batch: null,
 	};
 }
