@@ -18,6 +18,14 @@ export function prefixWidth(marking: boolean): number {
 	return marking ? PREFIX_WIDTH + 1 : PREFIX_WIDTH;
 }
 
+/** What a screen's row component takes: its row, the columns fitted, the gap, whether it is selected. */
+export type RowProps<Row, Line> = {
+	readonly row: Row;
+	readonly fitted: readonly FittedColumn<Line>[];
+	readonly gap: number;
+	readonly selected: boolean;
+};
+
 export type ListLineProps<Line> = {
 	readonly line: Line;
 	readonly fitted: readonly FittedColumn<Line>[];

@@ -267,6 +267,12 @@ function promptStep(state: FleetUiState, input: string, key: KeyLike, env: Fleet
 	return stateOnly(typed === state ? state : settle(typed, env));
 }
 
+/** Enter and g: the rig on the selected line, picked (no longer the first line by default), and told; none shown: nothing. */
+function onSelected(state: FleetUiState, view: FleetView, effect: (index: number) => FleetCommand): FleetStep {
+	const rig = view.position < 0 ? undefined : view.order[view.position];
+	return rig === undefined ? stateOnly(state) : {state: {...state, selected: rig, pinned: false}, effects: [effect(rig)]};
+}
+
 function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key'}>, env: FleetEnv): FleetStep {
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), action.input, action.key);
 	// A key it does not offer does nothing; one refused (pause under --read-only) says why.
@@ -292,21 +298,13 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 			return stateOnly(settle({...state, filter: ''}, env));
 		case 'refreshAll':
 			return {state, effects: [{command: 'refreshAll'}]};
-		case 'open': {
-			const rig = view.position < 0 ? undefined : view.order[view.position];
-			return rig === undefined
-				? stateOnly(state)
-				: {state: {...state, selected: rig, pinned: false}, effects: [{command: 'open', index: rig}]};
-		}
+		case 'open':
+			return onSelected(state, view, (index) => ({command: 'open', index}));
 
 		case 'quit':
 			return {state, effects: [{command: 'quit'}]};
-		case 'chart': {
-			const rig = view.position < 0 ? undefined : view.order[view.position];
-			return rig === undefined
-				? stateOnly(state)
-				: {state: {...state, selected: rig, pinned: false}, effects: [{command: 'chart', index: rig}]};
-		}
+		case 'chart':
+			return onSelected(state, view, (index) => ({command: 'chart', index}));
 
 		case 'events':
 			return {state, effects: [{command: 'events'}]};

@@ -1,7 +1,7 @@
 import {memo} from 'react';
 import type {Severity} from '../../../monitor/types.js';
 import {type FittedColumn} from '../../table/table.js';
-import {ListLine, ListTable, prefixWidth} from '../../table/list-table.js';
+import {ListLine, ListTable, prefixWidth, type RowProps} from '../../table/list-table.js';
 import {segments} from '../../panes/segments.js';
 import type {ThemeToken} from '../../theme.js';
 import type {FleetLine} from './columns.js';
@@ -31,20 +31,8 @@ const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: '
 
 type Fitted = readonly FittedColumn<FleetLine>[];
 
-function RigLineView({
-	row,
-	fitted,
-	gap,
-	selected,
-	marked,
-}: {
-	row: FleetRow;
-	fitted: Fitted;
-	gap: number;
-	selected: boolean;
-	/** null: no rig is marked (no column for it). */
-	marked: boolean | null;
-}) {
+/** `marked` null: no rig is marked (no column for it). */
+function RigLineView({row, marked, ...place}: RowProps<FleetRow, FleetLine> & {readonly marked: boolean | null}) {
 	const alert = row.alert;
 	// `!` is an open trouble; an alert with no all-clear (restarted) keeps its words a while, not the mark.
 	const trouble = alert !== null && row.trouble;
@@ -59,11 +47,9 @@ function RigLineView({
 
 	return (
 		<ListLine
+			{...place}
 			line={{kind: 'rig', row}}
-			fitted={fitted}
-			gap={gap}
-			selected={selected}
-			mark={`${selected ? '▸' : ' '}${marked === null ? '' : marked ? '*' : ' '}${trouble ? '!' : ' '}`}
+			mark={`${place.selected ? '▸' : ' '}${marked === null ? '' : marked ? '*' : ' '}${trouble ? '!' : ' '}`}
 			markTone={trouble ? alertTone[alert.severity] : marked ? 'accent' : null}
 			tone={tone}
 			dim={row.outdated}

@@ -8,7 +8,7 @@
 import {DASH, formatDurationShort, formatInteger} from '../../../format.js';
 import {formatProxyWindow} from '../../../format-proxy.js';
 import {PROXY_WINDOW_LABELS} from '../../../miner/proxy-model.js';
-import {fitColumns, type Column, type FittedColumn} from '../../table/table.js';
+import {fitColumns, type FittedColumn} from '../../table/table.js';
 import {columnsOf, type ColumnSpec} from '../../table/descriptor.js';
 import {tableSorts, type TableSort} from '../../table/sort.js';
 import {textWidth} from '../../cells.js';
@@ -141,17 +141,7 @@ export const WORKER_COLUMNS: readonly WorkerColumn[] = [
 /** The workers' sorts, read from their columns; the proxy's own order is said on the name column ("worker listed▲"). */
 export const WORKER_SORTS = tableSorts(WORKER_COLUMNS, 'name');
 
-/** The columns, as wide as `wants` says. */
-export function workerColumns(context: CellContext, wants: WorkerWants, sort: TableSort | null): readonly Column<WorkerLine>[] {
-	return columnsOf(WORKER_COLUMNS, {...context, ...wants}, sort === null ? null : WORKER_SORTS.arrow(sort));
-}
-
-export function fitWorkerColumns(
-	context: CellContext,
-	wants: WorkerWants,
-	sort: TableSort | null,
-	width: number,
-	gap: number,
-): readonly FittedColumn<WorkerLine>[] {
-	return fitColumns(workerColumns(context, wants, sort), Math.max(1, width), gap);
+/** The columns, as wide as `wants` says, fitted to `width` (the sorted one never dropped, with its arrow). */
+export function fitWorkerColumns(context: WorkerContext, sort: TableSort, width: number, gap: number): readonly FittedColumn<WorkerLine>[] {
+	return fitColumns(columnsOf(WORKER_COLUMNS, context, WORKER_SORTS.arrow(sort)), Math.max(1, width), gap);
 }

@@ -1,6 +1,6 @@
 import {memo} from 'react';
 import type {FittedColumn} from '../../table/table.js';
-import {ListLine, ListTable, PREFIX_WIDTH} from '../../table/list-table.js';
+import {ListLine, ListTable, PREFIX_WIDTH, type RowProps} from '../../table/list-table.js';
 import type {ThemeToken} from '../../theme.js';
 import type {WorkerLine} from './columns.js';
 import type {WorkerRow, WorkerTotals} from './rows.js';
@@ -29,29 +29,15 @@ export function totalsNote(totals: Pick<WorkerTotals, 'count'>, listed: number):
 		: `totals: the ${totals.count} ${totals.count === 1 ? 'worker' : 'workers'} shown of ${listed}`;
 }
 
-function WorkerLineView({
-	row,
-	fitted,
-	gap,
-	selected,
-	outdated,
-}: {
-	row: WorkerRow;
-	fitted: WorkerTableProps['fitted'];
-	gap: number;
-	selected: boolean;
-	outdated: boolean;
-}) {
+function WorkerLineView({row, outdated, ...place}: RowProps<WorkerRow, WorkerLine> & {readonly outdated: boolean}) {
 	const trouble = row.word === 'gone' || row.word === 'quiet';
 	const tone = (id: string): ThemeToken | null => (id === 'state' ? row.tone : id === 'name' && trouble ? row.tone : null);
 	return (
 		<ListLine
+			{...place}
 			line={{kind: 'worker', row}}
-			fitted={fitted}
-			gap={gap}
-			selected={selected}
 			// Selection mark, then trouble mark: "▸!" — readable without colour.
-			mark={`${selected ? '▸' : ' '}${trouble ? '!' : ' '}`}
+			mark={`${place.selected ? '▸' : ' '}${trouble ? '!' : ' '}`}
 			markTone={trouble ? row.tone : null}
 			tone={tone}
 			dim={outdated}
