@@ -1,6 +1,5 @@
 import {Box, Text} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
-import {useKeys} from '../../hooks/use-keys.js';
 import {chartWindow, type ChartRequest, type MinerHistory} from '../../../history/stores.js';
 import type {MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
@@ -14,8 +13,8 @@ import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme} from '../../theme.js';
 import {Wrapped} from '../../wrap.js';
-import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
-import {availability, chartHelp} from './availability.js';
+import {keyAction, useScreen, type ScreenDefinition} from '../contract.js';
+import {availability, chartHelp, seriesOffered} from './availability.js';
 import {
 	chartModel,
 	chartPoints,
@@ -28,20 +27,17 @@ import {
 	type Segment,
 	type SegmentRow,
 } from './model.js';
-import {
-	CHART_SPANS,
-	initialChartState,
-	reduce,
-	shownSpan,
-	spanMs,
-	type ChartAction,
-	type ChartEffect,
-	type ChartEnv,
-	type ChartUiState,
-} from './reduce.js';
+import {CHART_SPANS, initialChartState, reduce, shownSpan, spanMs, type ChartAction, type ChartEffect} from './reduce.js';
+import type {ChartEnv, ChartUiState} from './state.js';
 import {noSeriesText, seriesAt, seriesLimit, seriesPoints, seriesRecorded, sensorAxis} from './series.js';
 
-const LOGIC: ScreenLogic<ChartUiState, ChartAction, ChartEnv, ChartEffect, CommandName, Screen> = {reduce, availability};
+const SCREEN: ScreenDefinition<ChartUiState, ChartAction, ChartEnv, ChartEffect, CommandName, Screen, boolean> = {
+	reduce,
+	availability,
+	keymap: SCREEN_KEYMAP,
+	help: chartHelp,
+	key: keyAction,
+};
 
 export type ChartViewProps = {
 	readonly store: Store<MonitorState>;
@@ -132,10 +128,8 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	const answered = answers[0]?.value.series?.points;
 	const recorded = useMemo(() => seriesRecorded(answered ?? [], sensors), [answered, sensors]);
 	const env = useMemo<ChartEnv>(() => ({now, earliest, sensors: sensorsOffered, recorded}), [now, earliest, sensorsOffered, recorded]);
-	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialChartState(initialSpan), env, run);
-	useKeys((input, key) => {
-		dispatch({type: 'key', input, key});
-	});
+	// The help lists s where the chart offers it (availability.ts).
+	const {state: ui, footer: footerShown, help} = useScreen(SCREEN, () => initialChartState(initialSpan), env, run, seriesOffered(env));
 
 	const budget = Math.max(1, rows - 1);
 	const fits = columns >= MIN_CHART_COLUMNS && budget - CHROME_LINES >= MIN_PLOT_ROWS;
@@ -177,10 +171,6 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 	);
 	const markers = useMemo(() => events.map((event) => markerOf(event)).filter((marker): marker is Marker => marker !== null), [events]);
 	const stats = useMemo(() => spanStats(drawn), [drawn]);
-
-	const footerShown = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
-	const seriesWorks = keys.works.has('series');
-	const help = useMemo(() => chartHelp(seriesWorks), [seriesWorks]);
 
 	const label = CHART_SPANS[shown]?.label ?? '';
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);

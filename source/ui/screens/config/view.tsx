@@ -5,7 +5,6 @@ import {showPath} from '../../../config/json-values.js';
 import type {ConfigSessionState, ConfigStore} from '../../../config/session.js';
 import {wordsFor, type ConfigSubject} from '../../../config/words.js';
 import {formatClock} from '../../../format.js';
-import {useKeys} from '../../hooks/use-keys.js';
 import {scrollToShow} from '../../scroll.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -19,8 +18,8 @@ import {TooSmall} from '../../panes/too-small.js';
 import {Wrapped, wrappedHeight} from '../../wrap.js';
 import {isTooSmall} from '../../layout.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
-import {footerOf, useScreen} from '../contract.js';
-import {configHelp, shownNotice, showsResult, writesOff, type ConfigEnv} from './availability.js';
+import {useScreenEnv, useScreenHelp, useScreenState} from '../contract.js';
+import {shownNotice, showsResult, writesOff, type ConfigEnv, type ConfigHelpFrom} from './availability.js';
 import {ConfigPanel} from './config-panel.js';
 import {configLogic, initialConfigUi, type ConfigEffect, type ConfigUiAction} from './reduce.js';
 import {ConfigTree} from './config-tree.js';
@@ -136,10 +135,17 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 	const tooSmall = isTooSmall(columns, rows);
 
 	const writesAreOff = writesOff({session: state, readOnly});
-	const helpEntries = useMemo(
-		() => configHelp(writesAreOff).map((entry) => ({...entry, description: wordsFor(subject, entry.description)})),
-		[writesAreOff, subject],
+	const screen = useScreenState(
+		configLogic,
+		() => initialConfigUi(session.getState().resultSeq),
+		(effect: ConfigEffect): ConfigUiAction | undefined => {
+			const refused = runEffect(effect, session, onBack, onQuit);
+			return refused === null ? undefined : {type: 'refused', message: refused};
+		},
 	);
+	const ui = screen.state;
+	const helpFrom = useMemo((): ConfigHelpFrom => ({writesAreOff, subject}), [writesAreOff, subject]);
+	const helpEntries = useScreenHelp(configLogic, helpFrom);
 	const helpMax = useMemo(() => helpMaxOffset(helpEntries, layout.width, layout.bodyRows), [helpEntries, layout.width, layout.bodyRows]);
 	// What the keys read and the view does not own: the session's state as drawn, the size. The effects a key asks
 	// for run right away, and the session's new state is drawn (and so in the env) before the next key goes out.
@@ -147,29 +153,7 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 		(): ConfigEnv => ({session: state, readOnly, pageSize: layout.bodyRows, helpMax, tooSmall}),
 		[state, readOnly, layout.bodyRows, helpMax, tooSmall],
 	);
-	const {
-		state: ui,
-		dispatch,
-		availability,
-	} = useScreen(
-		configLogic,
-		() => initialConfigUi(session.getState().resultSeq),
-		env,
-		(effect: ConfigEffect): ConfigUiAction | undefined => {
-			const refused = runEffect(effect, session, onBack, onQuit);
-			return refused === null ? undefined : {type: 'refused', message: refused};
-		},
-	);
-	useKeys(
-		(input, key) => {
-			dispatch({type: 'key', input, key});
-		},
-		{
-			onPaste(text) {
-				dispatch({type: 'paste', text});
-			},
-		},
-	);
+	const {availability, footer: hints} = useScreenEnv(configLogic, screen, env);
 
 	const document = state.document;
 	const {edits} = state;
@@ -281,7 +265,6 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 	}
 
 	const status = say(statusText(state, writesAreOff));
-	const hints = footerOf(CONFIG_KEYMAP, availability);
 	return (
 		<Box flexDirection="column" width={view.width} height={1 + view.bodyRows + view.noticeLines + view.footerLines} overflowY="hidden">
 			<TitleBar width={view.width} title={[minerName, 'config']} stateWidth={textWidth(status)}>

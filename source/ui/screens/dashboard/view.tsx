@@ -4,7 +4,6 @@ import type {MinerHistory} from '../../../history/stores.js';
 import {describeEvents} from '../../event-lines.js';
 import {sparkSpan, usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
 import {FixedNowContext, syncClocks, useFixedNow, useNowShown} from '../../hooks/use-now.js';
-import {useKeys} from '../../hooks/use-keys.js';
 import {useSelected, useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
@@ -26,17 +25,10 @@ import {isOutdated} from '../../status.js';
 import type {ThemeToken} from '../../theme.js';
 import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
-import {footerOf, helpOf, useScreenEnv, useScreenState} from '../contract.js';
-import {dashboardKeys, minerFacts, type Given, type KeyFacts, type ThreadsShown} from './availability.js';
-import {
-	dashboardLogic,
-	helpOffsetOf,
-	initialState,
-	threadsOffsetOf,
-	type ActionCommand,
-	type DashboardEnv,
-	type FrozenMoment,
-} from './reduce.js';
+import {useScreenEnv, useScreenHelp, useScreenState} from '../contract.js';
+import {minerFacts} from './availability.js';
+import type {DashboardEnv, FrozenMoment, Given, KeyFacts, ThreadsShown} from './state.js';
+import {dashboardLogic, helpOffsetOf, initialState, threadsOffsetOf, type ActionCommand} from './reduce.js';
 import {shareShown, shownState} from './shown.js';
 import {textWidth} from '../../cells.js';
 
@@ -245,9 +237,8 @@ export function Dashboard({
 				? 'scrolls'
 				: 'fits';
 	const facts = useMemo<KeyFacts>(() => ({miner, given, readOnly, tokenGiven, threads}), [miner, given, readOnly, tokenGiven, threads]);
-	// The dashboard's keys, for its help (the help's own, Esc and ↑↓, are on its frame: listing them here would give ↑
-	// two meanings).
-	const help = useMemo(() => helpOf(SCREEN_KEYMAP, ['dashboard'], dashboardKeys(facts)).filter((entry) => entry.available), [facts]);
+	// The dashboard's keys, for its help (availability.ts).
+	const help = useScreenHelp(dashboardLogic, facts);
 
 	// Measured once per size, not at each frame (wrapping every entry was 2–3 % of the steady CPU). The env's sizes are
 	// those of the frame a key's result is drawn in: every key clears a message, and none shows over the help.
@@ -265,7 +256,7 @@ export function Dashboard({
 		}),
 		[facts, plainLayout.tooSmall, plainLayout.threadRows, threadCount, helpMax, intervalMs, moment, tokenFrom],
 	);
-	const availability = useScreenEnv(dashboardLogic, screen, env);
+	const {availability, footer} = useScreenEnv(dashboardLogic, screen, env);
 	// A message takes the footer's place, on two lines when one is too short for it.
 	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
 		ui.asking === null ? ui.message : {text: controlQuestion(ui.asking, state.name, tokenFrom ?? null), tone: 'accent'};
@@ -286,12 +277,6 @@ export function Dashboard({
 			clearTimeout(timer);
 		};
 	}, [dispatch, ui.message, ui.asking]);
-
-	useKeys((input, key) => {
-		dispatch({type: 'key', input, key});
-	});
-
-	const footer = useMemo(() => footerOf(SCREEN_KEYMAP, availability), [availability]);
 
 	const offset = threadsOffsetOf(ui, {threadCount, pageSize: layout.threadRows});
 	const {leftWidth, rightWidth} = layout;

@@ -4,7 +4,6 @@ import {EventListStore, type MinerHistory} from '../../../history/stores.js';
 import type {MinerEvent, MonitorState, Severity} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
 import {describeEvents, type EventLine} from '../../event-lines.js';
-import {useKeys} from '../../hooks/use-keys.js';
 import {useNow} from '../../hooks/use-now.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -15,7 +14,7 @@ import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {padText, textWidth} from '../../cells.js';
 import {cutText, Wrapped} from '../../wrap.js';
-import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {keyAction, useScreen, type ScreenDefinition} from '../contract.js';
 import {SESSION_LABEL} from '../fleet/rows.js';
 import {availability, eventsHelp} from './availability.js';
 import {
@@ -28,7 +27,13 @@ import {
 	type EventViewState,
 } from './reduce.js';
 
-const LOGIC: ScreenLogic<EventViewState, EventViewAction, EventsEnv, EventViewEffect, CommandName, Screen> = {reduce, availability};
+const SCREEN: ScreenDefinition<EventViewState, EventViewAction, EventsEnv, EventViewEffect, CommandName, Screen> = {
+	reduce,
+	availability,
+	keymap: SCREEN_KEYMAP,
+	help: eventsHelp,
+	key: keyAction,
+};
 
 /** One rig whose events are listed: its monitor (for new events) and its history (for the stored ones). */
 export type EventSource = {
@@ -134,10 +139,7 @@ export function EventView({sources, title, notices, onClose, onQuit}: EventViewP
 		[onQuit, onClose],
 	);
 	const env = useMemo<EventsEnv>(() => ({count: lines.length, pageSize: listHeight}), [lines.length, listHeight]);
-	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, initialEventViewState, env, run);
-	useKeys((input, key) => {
-		dispatch({type: 'key', input, key});
-	});
+	const {state: ui, footer, help} = useScreen(SCREEN, initialEventViewState, env, run);
 
 	// Widths in terminal cells (ui/cells.ts): a rig's name may hold CJK, emoji or combining marks.
 	const whenWidth = Math.max(5, ...lines.map((line) => textWidth(line.when)));
@@ -155,9 +157,6 @@ export function EventView({sources, title, notices, onClose, onQuit}: EventViewP
 		});
 		last = index;
 	}
-
-	const footer = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
-	const help = useMemo(() => eventsHelp(), []);
 
 	const oldest = lines.at(-1);
 	const summary = !loaded

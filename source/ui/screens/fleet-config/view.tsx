@@ -2,7 +2,6 @@ import {Box, Text} from 'ink';
 import {useMemo} from 'react';
 import type {FleetConfigSession} from '../../../batch/fleet-config.js';
 import {showPath} from '../../../config/json-values.js';
-import {useKeys} from '../../hooks/use-keys.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
@@ -12,9 +11,9 @@ import {padText, textWidth} from '../../cells.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
-import {footerOf, useScreen} from '../contract.js';
+import {useScreenEnv, useScreenHelp, useScreenState} from '../contract.js';
 import {BatchPane} from '../fleet/batch-pane.js';
-import {fleetConfigContext, fleetConfigHelp, runWords, type FleetConfigEnv} from './availability.js';
+import {fleetConfigContext, runWords, type FleetConfigEnv} from './availability.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
 import {cursorAt, fleetConfigLogic, initialFleetConfigUi, type FleetConfigEffect, type FleetConfigUiState} from './reduce.js';
@@ -80,36 +79,7 @@ function diffQuestion(plan: DiffPlan, add: boolean): string {
 export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps) {
 	const theme = useTheme();
 	const state = useStore(session);
-	const {columns, rows: height} = useTerminalSize();
-	const {bodyRows} = fleetConfigLayout(height);
-	const reads = useMemo(() => (state.reads ? rigReads(state.reads) : null), [state.reads]);
-	const keyList = useMemo(() => (reads ? keyRows(reads) : []), [reads]);
-	const unread = useMemo(() => (reads ?? []).filter((read) => read.document === null), [reads]);
-	// Why each rig could not be read, wrapped over the keys (its fix is at the end), in at most a third of the body.
-	const unreadText = unread.length > 0 ? `not read: ${unread.map((read) => `${read.rig.name} (${read.reason})`).join(' · ')}` : null;
-	const unreadLines =
-		unreadText === null ? 0 : Math.max(1, Math.min(wrappedHeight(unreadText, Math.max(1, columns - 2)), Math.floor(bodyRows / 3)));
-	const pageSize = Math.max(1, bodyRows - unreadLines);
-	const help = useMemo(() => fleetConfigHelp(), []);
-	const helpMax = helpMaxOffset(help, columns, bodyRows);
-	const env = useMemo(
-		(): FleetConfigEnv => ({
-			session: state,
-			reads,
-			rows: keyList,
-			pageSize,
-			paneRows: Math.max(1, bodyRows - 1),
-			paneWidth: columns,
-			addHint: ADD_HINT,
-			helpMax,
-		}),
-		[state, reads, keyList, pageSize, bodyRows, columns, helpMax],
-	);
-	const {
-		state: ui,
-		dispatch,
-		availability,
-	} = useScreen(fleetConfigLogic, initialFleetConfigUi, env, (effect: FleetConfigEffect) => {
+	const screen = useScreenState(fleetConfigLogic, initialFleetConfigUi, (effect: FleetConfigEffect) => {
 		switch (effect.type) {
 			case 'apply':
 				void session.apply(effect.assignment, {addKeys: effect.addKeys, confirmApiChanges: effect.confirmApiChanges});
@@ -130,16 +100,33 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 				onQuit();
 		}
 	});
-	useKeys(
-		(input, key) => {
-			dispatch({type: 'key', input, key});
-		},
-		{
-			onPaste(text) {
-				dispatch({type: 'paste', text});
-			},
-		},
+	const ui = screen.state;
+	const {columns, rows: height} = useTerminalSize();
+	const {bodyRows} = fleetConfigLayout(height);
+	const reads = useMemo(() => (state.reads ? rigReads(state.reads) : null), [state.reads]);
+	const keyList = useMemo(() => (reads ? keyRows(reads) : []), [reads]);
+	const unread = useMemo(() => (reads ?? []).filter((read) => read.document === null), [reads]);
+	// Why each rig could not be read, wrapped over the keys (its fix is at the end), in at most a third of the body.
+	const unreadText = unread.length > 0 ? `not read: ${unread.map((read) => `${read.rig.name} (${read.reason})`).join(' · ')}` : null;
+	const unreadLines =
+		unreadText === null ? 0 : Math.max(1, Math.min(wrappedHeight(unreadText, Math.max(1, columns - 2)), Math.floor(bodyRows / 3)));
+	const pageSize = Math.max(1, bodyRows - unreadLines);
+	const help = useScreenHelp(fleetConfigLogic);
+	const helpMax = helpMaxOffset(help, columns, bodyRows);
+	const env = useMemo(
+		(): FleetConfigEnv => ({
+			session: state,
+			reads,
+			rows: keyList,
+			pageSize,
+			paneRows: Math.max(1, bodyRows - 1),
+			paneWidth: columns,
+			addHint: ADD_HINT,
+			helpMax,
+		}),
+		[state, reads, keyList, pageSize, bodyRows, columns, helpMax],
 	);
+	const {footer} = useScreenEnv(fleetConfigLogic, screen, env);
 
 	const plan = useMemo(() => (ui.diff && reads ? diffPlan(reads, ui.diff.assignment, ui.diff.add, ADD_HINT) : null), [ui.diff, reads]);
 	const context = fleetConfigContext(ui, state);
@@ -232,7 +219,7 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 					{line?.text ?? ' '}
 				</Text>
 			</Box>
-			<Footer hints={footerOf(SCREEN_KEYMAP, availability)} width={columns} />
+			<Footer hints={footer} width={columns} />
 		</Box>
 	);
 }
