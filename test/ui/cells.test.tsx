@@ -150,7 +150,7 @@ describe('the tables, with names of every width', () => {
 				});
 				const terminal = await renderTerminal(
 					<FixedNowContext.Provider value={NOW}>
-						<EventView sources={sources} title="all rigs" onClose={() => {}} onQuit={() => {}} />
+						<EventView sources={sources} title="all rigs" caps={{close: () => {}, quit: () => {}}} />
 					</FixedNowContext.Provider>,
 					{columns, rows: 24},
 				);

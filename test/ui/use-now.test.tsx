@@ -108,7 +108,7 @@ describe('useNow', () => {
 
 	test('the dashboard\'s "ago" labels run on that one clock', async () => {
 		const store = createStore(makeState({lastSuccessAt: START - 2000}));
-		const {lastFrame, unmount} = render(<Dashboard store={store} onQuit={() => {}} />);
+		const {lastFrame, unmount} = render(<Dashboard store={store} caps={{quit: () => {}}} />);
 		await tick();
 		expect(lastFrame()).toContain('● live · 2s ago');
 		expect(vi.getTimerCount()).toBe(1);
@@ -121,7 +121,7 @@ describe('useNow', () => {
 
 	test('a poll every second that leaves the label "just now" draws no frame, nor do the ticks in between', async () => {
 		const store = createStore(makeState({lastSuccessAt: START, snapshot: makeState().snapshot}));
-		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} />);
+		const terminal = await renderTerminal(<Dashboard store={store} caps={{quit: () => {}}} />);
 		await tick();
 		const first = terminal.frames.length;
 		// Polls land 10 ms before each of the clock's ticks (the worst case for drawing twice).
@@ -148,7 +148,7 @@ describe('useNow', () => {
 
 	test('a store change draws the "ago" labels against the present, not the last tick', async () => {
 		const store = createStore(makeState({lastSuccessAt: START}));
-		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} />);
+		const terminal = await renderTerminal(<Dashboard store={store} caps={{quit: () => {}}} />);
 		await tick();
 		await vi.advanceTimersByTimeAsync(700);
 		// The last tick said START (4.5 s after the success); the change moves the clock to START + 0.7 s.
@@ -162,7 +162,7 @@ describe('useNow', () => {
 		const store = createStore(
 			makeState({status: 'down', snapshot, lastSuccessAt: START - 3_600_000, failingSince: START - 3_600_000, error: refused()}),
 		);
-		const terminal = await renderTerminal(<Dashboard store={store} onQuit={() => {}} />);
+		const terminal = await renderTerminal(<Dashboard store={store} caps={{quit: () => {}}} />);
 		await tick();
 		expect(terminal.frame()).toContain('● down since');
 		const first = terminal.frames.length;

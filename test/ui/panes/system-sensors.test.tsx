@@ -28,7 +28,7 @@ async function dashboard(state: MonitorState, columns: number, rows: number, col
 	const terminal = await renderTerminal(
 		<ThemeContext.Provider value={createTheme({color})}>
 			<FixedNowContext.Provider value={NOW}>
-				<Dashboard store={createStore(state)} onQuit={() => {}} />
+				<Dashboard store={createStore(state)} caps={{quit: () => {}}} />
 			</FixedNowContext.Provider>
 		</ThemeContext.Provider>,
 		{columns, rows},

@@ -39,17 +39,23 @@ const SCREEN: ScreenDefinition<ChartUiState, ChartAction, ChartEnv, ChartEffect,
 	key: keyAction,
 };
 
+/** What the chart can do beyond itself, as the App offers it. */
+export type ChartCaps = {
+	/** Back to the screen it was opened from (Esc). */
+	readonly close: () => void;
+	readonly quit: () => void;
+	/** Told the span shown (index in CHART_SPANS) when it changes, to remember it. */
+	readonly span?: ((span: number) => void) | undefined;
+};
+
 export type ChartViewProps = {
 	readonly store: Store<MonitorState>;
 	readonly history: MinerHistory;
-	readonly onClose: () => void;
-	readonly onQuit: () => void;
+	readonly caps: ChartCaps;
 	/** The span it opens with (index in CHART_SPANS); undefined: the shortest that holds what is known, up to an hour. */
-	readonly initialSpan?: number;
-	/** Told the span shown (index in CHART_SPANS) when it changes, to remember it. */
-	readonly onSpan?: (span: number) => void;
+	readonly initialSpan?: number | undefined;
 	/** A proxy's worker whose history `history` is (its name), or null for the rig itself. */
-	readonly worker?: string | null;
+	readonly worker?: string | null | undefined;
 };
 
 const NO_EVENTS: readonly {readonly t: number; readonly kind: string; readonly text: string}[] = [];
@@ -98,7 +104,7 @@ function Row({segments}: {readonly segments: SegmentRow}) {
  * `←`/`→` move back and forth in time, End comes back to now; `s` switches to a local miner's temperature, clock, power
  * or H/W (series.ts).
  */
-export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan, worker = null}: ChartViewProps) {
+export function ChartView({store, history, caps, initialSpan, worker = null}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
 	// What is drawn: the history's chart store answers what this view asks (syncClocks: its clock moves with the poll
 	// the store read for, in the same frame).
@@ -111,11 +117,11 @@ export function ChartView({store, history, onClose, onQuit, initialSpan, onSpan,
 
 	const run = useCallback(
 		(effect: ChartEffect) => {
-			if (effect.type === 'quit') onQuit();
-			else if (effect.type === 'close') onClose();
-			else onSpan?.(effect.span);
+			if (effect.type === 'quit') caps.quit();
+			else if (effect.type === 'close') caps.close();
+			else caps.span?.(effect.span);
 		},
-		[onQuit, onClose, onSpan],
+		[caps],
 	);
 	const earliest = answers[0]?.value.earliest ?? null;
 	// An xmrig-proxy's line is its 1 min rate (a worker's too), its reference its 10 min window; a miner's 10 s and 15m.

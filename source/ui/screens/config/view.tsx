@@ -36,12 +36,17 @@ export type ConfigViewProps = {
 	readonly minerName: string;
 	/** What is configured: a miner (the default) or an xmrig-proxy, whose words the view then uses (words.ts). */
 	readonly subject?: ConfigSubject;
-	/** Back to the dashboard, or the proxy screen (Esc, q). */
-	readonly onBack: () => void;
-	/** Quit rigtop (F10); without it F10 goes back to the dashboard. */
-	readonly onQuit?: () => void;
+	readonly caps: ConfigViewCaps;
 	/** --read-only: every write key says so instead. */
 	readonly readOnly: boolean;
+};
+
+/** What the config view can do beyond itself, as its host offers it. */
+export type ConfigViewCaps = {
+	/** Back to the dashboard, or the proxy screen (Esc, q). */
+	readonly back: () => void;
+	/** Quit rigtop (F10); without it F10 goes back to the dashboard. */
+	readonly quit?: (() => void) | undefined;
 };
 
 /** The most lines the feedback under the tree takes (a message that needs more is cut there). */
@@ -64,7 +69,7 @@ export function configLayout(
 }
 
 /** Runs an effect; what the session refused (an edit made on an older read…) comes back, to be shown. */
-function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => void, onQuit: () => void): string | null {
+function runEffect(effect: ConfigEffect, session: ConfigStore, caps: ConfigViewCaps): string | null {
 	switch (effect.type) {
 		case 'toggle':
 		case 'step':
@@ -86,10 +91,10 @@ function runEffect(effect: ConfigEffect, session: ConfigStore, onBack: () => voi
 			void session.reload();
 			return null;
 		case 'back':
-			onBack();
+			caps.back();
 			return null;
 		case 'quit':
-			onQuit();
+			(caps.quit ?? caps.back)();
 			return null;
 	}
 }
@@ -121,7 +126,7 @@ function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult[
  * see the diff, apply (confirmed; asked twice for a change that can cut rigtop off), undo. Reads the
  * session; every key goes through the reducer and the session calls it asks for run at once.
  */
-export function ConfigView({session, minerName, subject = 'miner', onBack, onQuit = onBack, readOnly}: ConfigViewProps) {
+export function ConfigView({session, minerName, subject = 'miner', caps, readOnly}: ConfigViewProps) {
 	const theme = useTheme();
 	const say = (text: string) => wordsFor(subject, text);
 	const sayPanel = (content: PanelContent): PanelContent => ({
@@ -139,7 +144,7 @@ export function ConfigView({session, minerName, subject = 'miner', onBack, onQui
 		configLogic,
 		() => initialConfigUi(session.getState().resultSeq),
 		(effect: ConfigEffect): ConfigUiAction | undefined => {
-			const refused = runEffect(effect, session, onBack, onQuit);
+			const refused = runEffect(effect, session, caps);
 			return refused === null ? undefined : {type: 'refused', message: refused};
 		},
 	);

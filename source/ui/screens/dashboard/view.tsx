@@ -32,30 +32,38 @@ import {dashboardLogic, helpOffsetOf, initialState, threadsOffsetOf, type Action
 import {shareShown, shownState} from './shown.js';
 import {textWidth} from '../../cells.js';
 
+/**
+ * What the dashboard can do beyond itself, as the App offers it: each one absent is a key not offered (the footer
+ * and the help leave it out).
+ */
+export type DashboardCaps = {
+	readonly quit: () => void;
+	/** Open the config view (`c`). */
+	readonly config?: (() => void) | undefined;
+	readonly pause?: (() => void) | undefined;
+	readonly resume?: (() => void) | undefined;
+	/** Poll now. */
+	readonly refresh?: (() => void) | undefined;
+	/** Back to the fleet view (Esc). */
+	readonly back?: (() => void) | undefined;
+	/** Open the full-screen chart (`g`), the event view (`e`). */
+	readonly chart?: (() => void) | undefined;
+	readonly events?: (() => void) | undefined;
+};
+
 export type DashboardProps = {
 	readonly store: Store<MonitorState>;
-	readonly onQuit: () => void;
-	/** Open the config view; without it the key does nothing and the footer does not offer it. */
-	readonly onConfig?: () => void;
-	readonly onPause?: () => void;
-	readonly onResume?: () => void;
-	/** Poll now. */
-	readonly onRefresh?: () => void;
-	/** Back to the fleet view (Esc); without it Esc does nothing and the footer does not offer it. */
-	readonly onBack?: () => void;
+	readonly caps: DashboardCaps;
 	/** The session's poll interval, shown in the header; + and - change it. Without it they are not offered. */
-	readonly interval?: IntervalControl;
+	readonly interval?: IntervalControl | undefined;
 	/** --read-only: pause and resume are not offered (their keys say why). */
-	readonly readOnly?: boolean;
+	readonly readOnly?: boolean | undefined;
 	/** Whether rigtop sends this miner an access token (without one, the miner allows no pause or config; default true). */
-	readonly tokenGiven?: boolean;
+	readonly tokenGiven?: boolean | undefined;
 	/** Whose token rigtop sends when the user gave none (a running process's): the pause and resume questions say it. */
-	readonly tokenFrom?: string;
-	/** Open the full-screen chart (`g`), the event view (`e`); without them the keys do nothing and are not offered. */
-	readonly onChart?: () => void;
-	readonly onEvents?: () => void;
+	readonly tokenFrom?: string | undefined;
 	/** The miner's history: the sparkline filled from the store at start, the events from before this session. */
-	readonly history?: MinerHistory;
+	readonly history?: MinerHistory | undefined;
 };
 
 /** The live poll interval (monitor/poll-interval.ts's PollInterval). */
@@ -118,25 +126,10 @@ function threadsNotRead(status: LinkStatus): string {
 
 /**
  * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
- * actions reach the app through the callbacks. The frame fills the terminal's width and stays
+ * actions reach the app through its capabilities (`caps`). The frame fills the terminal's width and stays
  * under its height (rows - 1), whatever the terminal and the number of threads.
  */
-export function Dashboard({
-	store,
-	onQuit,
-	onConfig,
-	onPause,
-	onResume,
-	onRefresh,
-	onBack,
-	interval,
-	readOnly = false,
-	tokenGiven = true,
-	tokenFrom,
-	onChart,
-	onEvents,
-	history,
-}: DashboardProps) {
+export function Dashboard({store, caps, interval, readOnly = false, tokenGiven = true, tokenFrom, history}: DashboardProps) {
 	// The App's fixed clock (tests, screenshots), or null for the live one.
 	const now = useFixedNow();
 	// The one subscription brings the "… ago" clocks to the present (use-now.ts). The last share is the monitor's
@@ -147,20 +140,20 @@ export function Dashboard({
 	const run = useCallback(
 		(command: ActionCommand) => {
 			const callbacks = {
-				quit: onQuit,
-				config: onConfig,
-				pause: onPause,
-				resume: onResume,
-				refresh: onRefresh,
-				toFleet: onBack,
+				quit: caps.quit,
+				config: caps.config,
+				pause: caps.pause,
+				resume: caps.resume,
+				refresh: caps.refresh,
+				toFleet: caps.back,
 				slower: () => interval?.step(1),
 				faster: () => interval?.step(-1),
-				chart: onChart,
-				events: onEvents,
+				chart: caps.chart,
+				events: caps.events,
 			};
 			callbacks[command]?.();
 		},
-		[onQuit, onConfig, onPause, onResume, onRefresh, onBack, onChart, onEvents, interval],
+		[caps, interval],
 	);
 	// The dashboard's own state (reduce.ts); its env, built below from the state it shows, follows (useScreenEnv).
 	const screen = useScreenState(dashboardLogic, initialState, run);
@@ -202,14 +195,14 @@ export function Dashboard({
 		() => minerFacts({status, snapshot: dialect === undefined ? null : {kind, version, dialect, restricted, paused}}),
 		[status, kind, version, dialect, restricted, paused],
 	);
-	const hasConfig = onConfig !== undefined;
-	const hasPause = onPause !== undefined;
-	const hasResume = onResume !== undefined;
-	const hasRefresh = onRefresh !== undefined;
-	const hasBack = onBack !== undefined;
+	const hasConfig = caps.config !== undefined;
+	const hasPause = caps.pause !== undefined;
+	const hasResume = caps.resume !== undefined;
+	const hasRefresh = caps.refresh !== undefined;
+	const hasBack = caps.back !== undefined;
 	const hasInterval = interval !== undefined;
-	const hasChart = onChart !== undefined;
-	const hasEvents = onEvents !== undefined;
+	const hasChart = caps.chart !== undefined;
+	const hasEvents = caps.events !== undefined;
 	const given = useMemo<Given>(
 		() => ({
 			config: hasConfig,

@@ -48,9 +48,15 @@ export type EventViewProps = {
 	/** What the title says is listed ("night-rig", "all rigs"). */
 	readonly title: string;
 	/** The session's own notices (about no rig in particular): listed among the events, as rigtop's. */
-	readonly notices?: Store<readonly MinerEvent[]>;
-	readonly onClose: () => void;
-	readonly onQuit: () => void;
+	readonly notices?: Store<readonly MinerEvent[]> | undefined;
+	readonly caps: EventViewCaps;
+};
+
+/** What the event view can do beyond itself, as the App offers it. */
+export type EventViewCaps = {
+	/** Back to the screen it was opened from (Esc). */
+	readonly close: () => void;
+	readonly quit: () => void;
 };
 
 /** Events read per rig at most: a rig at the store's bound holds 10 000; a fleet shares 20 000. */
@@ -114,7 +120,7 @@ export function wrapText(text: string, width: number): string[] {
  * and this session's as they come, newest first, each with its date when not today and outages with their span and
  * length. With history off, this session's events (what the monitor keeps), and it says so.
  */
-export function EventView({sources, title, notices, onClose, onQuit}: EventViewProps) {
+export function EventView({sources, title, notices, caps}: EventViewProps) {
 	const theme = useTheme();
 	const {columns, rows} = useTerminalSize();
 	// The App's one clock (fixed for tests and screenshots).
@@ -133,10 +139,10 @@ export function EventView({sources, title, notices, onClose, onQuit}: EventViewP
 	const listHeight = Math.max(1, budget - 3);
 	const run = useCallback(
 		(effect: EventViewEffect) => {
-			if (effect === 'quit') onQuit();
-			else onClose();
+			if (effect === 'quit') caps.quit();
+			else caps.close();
 		},
-		[onQuit, onClose],
+		[caps],
 	);
 	const env = useMemo<EventsEnv>(() => ({count: lines.length, pageSize: listHeight}), [lines.length, listHeight]);
 	const {state: ui, footer, help} = useScreen(SCREEN, initialEventViewState, env, run);

@@ -23,9 +23,14 @@ import {diffMaxOffset, diffNameWidth, diffRigLines, diffTextIndent, wrapsReason}
 export type FleetConfigViewProps = {
 	/** The marked rigs' session (batch/fleet-config.ts), opened by whoever shows the view: the view reads it. */
 	readonly session: FleetConfigSession;
+	readonly caps: FleetConfigViewCaps;
+};
+
+/** What the fleet config view can do beyond itself, as its host offers it. */
+export type FleetConfigViewCaps = {
 	/** Back to the fleet (Esc, q), the marks kept. */
-	readonly onBack: () => void;
-	readonly onQuit: () => void;
+	readonly back: () => void;
+	readonly quit: () => void;
 };
 
 /** What a refusal for a lacking key says: the diff's key that adds it. */
@@ -76,7 +81,7 @@ function diffQuestion(plan: DiffPlan, add: boolean): string {
  * each rig's diff, the apply as a batch (its pane: each rig as it goes, then each rig's result), and its undo. Reads
  * the session; every key goes through the reducer and what it asks for runs at once.
  */
-export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps) {
+export function FleetConfigView({session, caps}: FleetConfigViewProps) {
 	const theme = useTheme();
 	const state = useStore(session);
 	const screen = useScreenState(fleetConfigLogic, initialFleetConfigUi, (effect: FleetConfigEffect) => {
@@ -94,10 +99,10 @@ export function FleetConfigView({session, onBack, onQuit}: FleetConfigViewProps)
 				void session.open();
 				return;
 			case 'back':
-				onBack();
+				caps.back();
 				return;
 			case 'quit':
-				onQuit();
+				caps.quit();
 		}
 	});
 	const ui = screen.state;

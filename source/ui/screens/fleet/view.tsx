@@ -40,47 +40,52 @@ import {fleetEventLines, fleetRows, fleetTotals, type RigKind} from './rows.js';
 import type {FleetState} from './store.js';
 import {FleetTable} from './table.js';
 
-export type FleetViewProps = {
-	readonly fleet: Store<FleetState>;
-	readonly onQuit: () => void;
+/** What the fleet can do beyond itself, as the App offers it: each one absent is a key not offered. */
+export type FleetCaps = {
+	readonly quit: () => void;
 	/** Enter on a rig: open its dashboard. */
-	readonly onOpen: (index: number) => void;
-	/** `R`: poll every rig now; without it the key is not offered. */
-	readonly onRefreshAll?: () => void;
-	/** `g`: the selected rig's chart; `e`: every rig's events. Without them the keys are not offered. */
-	readonly onChart?: (index: number) => void;
-	readonly onEvents?: () => void;
-	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed); without it, the first line. */
-	readonly initialSelected?: number;
+	readonly open: (index: number) => void;
+	/** `R`: poll every rig now. */
+	readonly refreshAll?: (() => void) | undefined;
+	/** `g`: the selected rig's chart; `e`: every rig's events. */
+	readonly chart?: ((index: number) => void) | undefined;
+	readonly events?: (() => void) | undefined;
 	/** Told when a key moves the selection to another rig (once one is picked), so the app can restore it. */
-	readonly onSelect?: (index: number) => void;
-	/** The sort and filter when the view opens (those it had before a rig's dashboard was opened). */
-	readonly saved?: FleetSaved;
+	readonly select?: ((index: number) => void) | undefined;
 	/** Told when a key changes the sort or the filter in force, so the app can restore them. */
-	readonly onSave?: (saved: FleetSaved) => void;
-	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
-	readonly hours?: Store<FleetHours>;
+	readonly save?: ((saved: FleetSaved) => void) | undefined;
 	/**
 	 * `p`, `r`: pause or resume these rigs (session indexes) as a batch (source/batch/), cancelled through the signal;
-	 * its store is drawn as it goes. Without it the keys are not offered.
+	 * its store is drawn as it goes.
 	 */
-	readonly onBatch?: (action: FleetAction, rigs: readonly number[], signal: AbortSignal) => Store<BatchState>;
-	/** `c` with rigs marked: the fleet config view on them (session indexes); without it the key is not offered. */
-	readonly onFleetConfig?: (rigs: readonly number[]) => void;
-	/** The marks and the first line shown when the view opens (those it had before a screen was opened from it). */
-	readonly kept?: FleetKept;
+	readonly batch?: ((action: FleetAction, rigs: readonly number[], signal: AbortSignal) => Store<BatchState>) | undefined;
+	/** `c` with rigs marked: the fleet config view on them (session indexes). */
+	readonly fleetConfig?: ((rigs: readonly number[]) => void) | undefined;
 	/** Told when a key changes the marks or the first line shown, so the app can restore them. */
-	readonly onKeep?: (kept: FleetKept) => void;
+	readonly keep?: ((kept: FleetKept) => void) | undefined;
+};
+
+export type FleetViewProps = {
+	readonly fleet: Store<FleetState>;
+	readonly caps: FleetCaps;
+	/** The rig selected when the view opens (e.g. the one whose dashboard was just closed); without it, the first line. */
+	readonly initialSelected?: number | undefined;
+	/** The sort and filter when the view opens (those it had before a rig's dashboard was opened). */
+	readonly saved?: FleetSaved | undefined;
+	/** Each rig's last hour from the history store (the last-hour column); without it, no such column. */
+	readonly hours?: Store<FleetHours> | undefined;
+	/** The marks and the first line shown when the view opens (those it had before a screen was opened from it). */
+	readonly kept?: FleetKept | undefined;
 	/** `saved` is the sort and filter the last run left (prefs), the fleet shown for the first time in this one. */
-	readonly restored?: boolean;
+	readonly restored?: boolean | undefined;
 	/** --read-only: `p` and `r` say why they do nothing. */
-	readonly readOnly?: boolean;
+	readonly readOnly?: boolean | undefined;
 	/** Each rig: whether rigtop sends it a token (the question says which rigs cannot be paused). */
-	readonly tokens?: readonly boolean[];
+	readonly tokens?: readonly boolean[] | undefined;
 	/** Each rig: whose token rigtop sends when none was given (null: given or none); `p`/`r`'s question says it. */
-	readonly tokenFrom?: readonly (string | null)[];
+	readonly tokenFrom?: readonly (string | null)[] | undefined;
 	/** What each rig is, as the session was told before it answers ('proxy' from --rigs or discovery); null: not told. */
-	readonly kinds?: readonly (RigKind | null)[];
+	readonly kinds?: readonly (RigKind | null)[] | undefined;
 };
 
 /** The batch on screen: its store, how to cancel it, what it does. */
@@ -103,24 +108,15 @@ const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
  */
 export function FleetView({
 	fleet,
-	onQuit,
-	onOpen,
-	onRefreshAll,
-	onChart,
-	onEvents,
+	caps,
 	initialSelected,
-	onSelect,
 	saved,
-	onSave,
 	hours = NO_HOURS,
-	onBatch,
 	readOnly = false,
 	tokens,
 	tokenFrom,
 	kinds,
-	onFleetConfig,
 	kept,
-	onKeep,
 	restored = false,
 }: FleetViewProps) {
 	const theme = useTheme();
@@ -135,33 +131,33 @@ export function FleetView({
 
 	const run = useCallback(
 		(effect: FleetCommand) => {
-			if (effect.command === 'quit') onQuit();
-			else if (effect.command === 'refreshAll') onRefreshAll?.();
-			else if (effect.command === 'open') onOpen(effect.index);
-			else if (effect.command === 'chart') onChart?.(effect.index);
-			else if (effect.command === 'events') onEvents?.();
-			else if (effect.command === 'select') onSelect?.(effect.index);
+			if (effect.command === 'quit') caps.quit();
+			else if (effect.command === 'refreshAll') caps.refreshAll?.();
+			else if (effect.command === 'open') caps.open(effect.index);
+			else if (effect.command === 'chart') caps.chart?.(effect.index);
+			else if (effect.command === 'events') caps.events?.();
+			else if (effect.command === 'select') caps.select?.(effect.index);
 			else if (effect.command === 'batch') {
-				if (!onBatch) return;
+				if (!caps.batch) return;
 				const controller = new AbortController();
-				const started = {store: onBatch(effect.action, effect.rigs, controller.signal), controller, action: effect.action};
+				const started = {store: caps.batch(effect.action, effect.rigs, controller.signal), controller, action: effect.action};
 				runningRef.current = started;
 				setRunning(started);
 			} else if (effect.command === 'cancelBatch') runningRef.current?.controller.abort();
 			else if (effect.command === 'closeBatch') {
 				runningRef.current = null;
 				setRunning(null);
-			} else if (effect.command === 'fleetConfig') onFleetConfig?.(effect.rigs);
-			else if (effect.command === 'keep') onKeep?.(effect.kept);
-			else onSave?.(effect.saved);
+			} else if (effect.command === 'fleetConfig') caps.fleetConfig?.(effect.rigs);
+			else if (effect.command === 'keep') caps.keep?.(effect.kept);
+			else caps.save?.(effect.saved);
 		},
-		[onQuit, onOpen, onRefreshAll, onChart, onEvents, onSelect, onSave, onKeep, onBatch, onFleetConfig],
+		[caps],
 	);
-	const refreshAll = onRefreshAll !== undefined;
-	const chart = onChart !== undefined;
-	const events = onEvents !== undefined;
-	const pause = onBatch !== undefined;
-	const fleetConfig = onFleetConfig !== undefined;
+	const refreshAll = caps.refreshAll !== undefined;
+	const chart = caps.chart !== undefined;
+	const events = caps.events !== undefined;
+	const pause = caps.batch !== undefined;
+	const fleetConfig = caps.fleetConfig !== undefined;
 	const given = useMemo<FleetGiven>(
 		() => ({refreshAll, chart, events, pause, fleetConfig}),
 		[refreshAll, chart, events, pause, fleetConfig],

@@ -32,19 +32,25 @@ import {WorkerTable} from './table.js';
 export type ProxyViewProps = {
 	/** The proxy's monitor; the App shows this screen while its snapshot is a proxy's. */
 	readonly store: Store<MonitorState>;
-	readonly onQuit: () => void;
-	/** Esc with no filter in force: back to the fleet; without it, not offered. */
-	readonly onBack?: () => void;
+	readonly caps: ProxyViewCaps;
+	/** What the screen opens on (as it was when the chart, events or config were opened). */
+	readonly saved?: ProxySaved | undefined;
+};
+
+/** What the proxy screen can do beyond itself, as the App offers it: each one absent is a key not offered. */
+export type ProxyViewCaps = {
+	readonly quit: () => void;
+	/** Esc with no filter in force: back to the fleet. */
+	readonly back?: (() => void) | undefined;
 	/** `R`: poll the proxy now. */
-	readonly onRefresh?: () => void;
+	readonly refresh?: (() => void) | undefined;
 	/** `c`: the proxy's config in the config view. */
-	readonly onConfig?: () => void;
+	readonly config?: (() => void) | undefined;
 	/** `g` and `e`: the chart and the events of the proxy (worker null) or of the worker whose detail is open. */
-	readonly onChart?: (worker: string | null) => void;
-	readonly onEvents?: (worker: string | null) => void;
-	/** What the screen opens on (as it was when the chart, events or config were opened), and where to keep it. */
-	readonly saved?: ProxySaved;
-	readonly onSave?: (saved: ProxySaved) => void;
+	readonly chart?: ((worker: string | null) => void) | undefined;
+	readonly events?: ((worker: string | null) => void) | undefined;
+	/** Where to keep what the screen shows (its selection, sort, filter, open detail) while it is away. */
+	readonly save?: ((saved: ProxySaved) => void) | undefined;
 };
 
 const LOGIC: ScreenLogic<ProxyUiState, ProxyUiAction, ProxyEnv, ProxyCommand, CommandName, Screen> = {reduce, availability};
@@ -82,39 +88,33 @@ function ProxyScreen({
 	state,
 	snapshot,
 	proxy,
-	onQuit,
-	onBack,
-	onRefresh,
-	onConfig,
-	onChart,
-	onEvents,
+	caps,
 	saved,
-	onSave,
 }: ProxyViewProps & {readonly state: MonitorState; readonly snapshot: MinerSnapshot; readonly proxy: ProxyInfo}) {
 	const now = useNow();
 	const size = useTerminalSize();
 	const rows = useMemo(() => workerRows(proxy.workers ?? [], now, snapshot.uptime), [proxy.workers, now, snapshot.uptime]);
 	const run = useCallback(
 		(effect: ProxyCommand) => {
-			if (effect.command === 'quit') onQuit();
-			else if (effect.command === 'back') onBack?.();
-			else if (effect.command === 'refresh') onRefresh?.();
-			else if (effect.command === 'config') onConfig?.();
-			else if (effect.command === 'chart') onChart?.(effect.worker);
-			else if (effect.command === 'events') onEvents?.(effect.worker);
-			else onSave?.(effect.saved);
+			if (effect.command === 'quit') caps.quit();
+			else if (effect.command === 'back') caps.back?.();
+			else if (effect.command === 'refresh') caps.refresh?.();
+			else if (effect.command === 'config') caps.config?.();
+			else if (effect.command === 'chart') caps.chart?.(effect.worker);
+			else if (effect.command === 'events') caps.events?.(effect.worker);
+			else caps.save?.(effect.saved);
 		},
-		[onQuit, onBack, onRefresh, onConfig, onChart, onEvents, onSave],
+		[caps],
 	);
 	const given = useMemo<ProxyGiven>(
 		() => ({
-			refresh: onRefresh !== undefined,
-			config: onConfig !== undefined,
-			chart: onChart !== undefined,
-			events: onEvents !== undefined,
-			back: onBack !== undefined,
+			refresh: caps.refresh !== undefined,
+			config: caps.config !== undefined,
+			chart: caps.chart !== undefined,
+			events: caps.events !== undefined,
+			back: caps.back !== undefined,
 		}),
-		[onRefresh, onConfig, onChart, onEvents, onBack],
+		[caps],
 	);
 	const env = useMemo<ProxyEnv>(() => ({snapshot, proxy, rows, now, size, given}), [snapshot, proxy, rows, now, size, given]);
 	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialProxyUiState(saved), env, run);

@@ -71,7 +71,7 @@ describe("an xmrig-proxy's chart and events, and one worker's", () => {
 		'the proxy: its 1m rate drawn, its 10m window the reference; a worker: its own line, titled ($columns×$rows)',
 		async (size) => {
 			const {monitor, history} = await recordedProxy();
-			const proxyChart = await renderTerminal(<ChartView store={monitor} history={history} onClose={vi.fn()} onQuit={vi.fn()} />, size);
+			const proxyChart = await renderTerminal(<ChartView store={monitor} history={history} caps={{close: vi.fn(), quit: vi.fn()}} />, size);
 			await proxyChart.waitFor('⠤⠤ 1m hashrate');
 			await proxyChart.waitFor(/10m \d/);
 			expect(proxyChart.frame()).not.toContain('15m');
@@ -82,7 +82,7 @@ describe("an xmrig-proxy's chart and events, and one worker's", () => {
 			const workerHistory = history.worker('rig-01');
 			expect(history.worker('rig-01')).toBe(workerHistory);
 			const chart = await renderTerminal(
-				<ChartView store={monitor} history={workerHistory} worker="rig-01" onClose={vi.fn()} onQuit={vi.fn()} />,
+				<ChartView store={monitor} history={workerHistory} worker="rig-01" caps={{close: vi.fn(), quit: vi.fn()}} />,
 				size,
 			);
 			await chart.waitFor('· worker rig-01');
@@ -102,8 +102,7 @@ describe("an xmrig-proxy's chart and events, and one worker's", () => {
 				<EventView
 					sources={[{name: 'sim-proxy', store: monitor, history: history.worker(worker)}]}
 					title={`sim-proxy · worker ${worker}`}
-					onClose={vi.fn()}
-					onQuit={vi.fn()}
+					caps={{close: vi.fn(), quit: vi.fn()}}
 				/>,
 			);
 		const gone = await workerEvents('rig-02');
@@ -115,7 +114,7 @@ describe("an xmrig-proxy's chart and events, and one worker's", () => {
 		expect(other.frame()).not.toContain('rig-02 gone');
 		other.unmount();
 		const all = await renderTerminal(
-			<EventView sources={[{name: 'sim-proxy', store: monitor, history}]} title="sim-proxy" onClose={vi.fn()} onQuit={vi.fn()} />,
+			<EventView sources={[{name: 'sim-proxy', store: monitor, history}]} title="sim-proxy" caps={{close: vi.fn(), quit: vi.fn()}} />,
 		);
 		await all.waitFor('worker rig-02 gone: no connection left');
 		await all.waitFor('watching');

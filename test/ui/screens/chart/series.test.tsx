@@ -92,7 +92,7 @@ async function showChart(size: {columns: number; rows: number}, local: boolean) 
 	});
 	const terminal = await renderTerminal(
 		<FixedNowContext.Provider value={NOW}>
-			<ChartView store={store} history={history} onClose={vi.fn()} onQuit={vi.fn()} />
+			<ChartView store={store} history={history} caps={{close: vi.fn(), quit: vi.fn()}} />
 		</FixedNowContext.Provider>,
 		size,
 	);

@@ -33,7 +33,7 @@ async function showChart(size: {columns: number; rows: number}) {
 	const onQuit = vi.fn();
 	const terminal = await renderTerminal(
 		<FixedNowContext.Provider value={NOW}>
-			<ChartView store={store} history={night.history} onClose={onClose} onQuit={onQuit} />
+			<ChartView store={store} history={night.history} caps={{close: onClose, quit: onQuit}} />
 		</FixedNowContext.Provider>,
 		size,
 	);
@@ -182,7 +182,7 @@ describe('with history off', () => {
 		for (let i = 10; i >= 1; i--) store.set({lastAttemptAt: NOW - i * POLL_MS, lastSuccessAt: NOW - i * POLL_MS});
 		const terminal = await renderTerminal(
 			<FixedNowContext.Provider value={NOW}>
-				<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} />
+				<ChartView store={store} history={history} caps={{close: () => {}, quit: () => {}}} />
 			</FixedNowContext.Provider>,
 		);
 		// Five minutes seen, no span chosen: the chart opens on the 10 minutes that hold them, not an hour.
@@ -210,7 +210,7 @@ describe('with history off', () => {
 		cleanups.push(() => history.close());
 		const terminal = await renderTerminal(
 			<FixedNowContext.Provider value={NOW + 3 * 3_600_000}>
-				<ChartView store={store} history={history} onClose={() => {}} onQuit={() => {}} />
+				<ChartView store={store} history={history} caps={{close: () => {}, quit: () => {}}} />
 			</FixedNowContext.Provider>,
 		);
 		expect(terminal.frame()).toContain('nothing seen in this span yet (history is off: this session only)');

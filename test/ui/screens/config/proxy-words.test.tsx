@@ -53,7 +53,7 @@ async function openProxy(options: {restricted?: boolean; columns?: number; rows?
 	const backs: number[] = [];
 	void session.open();
 	const terminal = await renderTerminal(
-		<ConfigView session={session} minerName="proxy-a" subject="proxy" onBack={() => backs.push(1)} readOnly={false} />,
+		<ConfigView session={session} minerName="proxy-a" caps={{back: () => backs.push(1)}} subject="proxy" readOnly={false} />,
 		{columns: options.columns ?? 80, rows: options.rows ?? 24},
 	);
 	return {sim, session, terminal, backs};

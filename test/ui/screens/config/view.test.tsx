@@ -90,7 +90,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		// A visit opens the session, as the app does (commands/live/app.tsx): the view only reads it.
 		void session.open();
 		const terminal = await renderTerminal(
-			<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={readOnly} />,
+			<ConfigView session={session} minerName="rig-01" caps={{back: () => backs.push(1)}} readOnly={readOnly} />,
 			{columns, rows},
 		);
 		await terminal.waitFor('▸ cpu');
@@ -104,7 +104,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		await session.open();
 		const read = session.getState();
 		const requests = sim.requests.length;
-		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => {}} readOnly={false} />);
+		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" caps={{back: () => {}}} readOnly={false} />);
 		await terminal.waitFor('▸ cpu');
 		await search(terminal, 'colors');
 		expect(row(terminal, /colors/)).toMatch(/colors\s+true/);
@@ -282,7 +282,9 @@ describe('the config view against the simulated 6.x miner', () => {
 		const {sim, session, terminal, backs, original} = await open();
 		await applyHugePagesAndLeave(terminal, backs);
 		void session.open();
-		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
+		const again = await renderTerminal(
+			<ConfigView session={session} minerName="rig-01" caps={{back: () => backs.push(1)}} readOnly={false} />,
+		);
 		await again.waitFor('▸ cpu');
 		await again.press('u', 'Undo the last apply?');
 		await again.press('y', 'Undo: applied 1 change');
@@ -296,7 +298,9 @@ describe('the config view against the simulated 6.x miner', () => {
 		// Meanwhile the config changes on the miner (another tool, a hand edit).
 		sim.setConfigText(sim.configText().replace('"print-time": 60', '"print-time": 45'));
 		void session.open();
-		const again = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => backs.push(1)} readOnly={false} />);
+		const again = await renderTerminal(
+			<ConfigView session={session} minerName="rig-01" caps={{back: () => backs.push(1)}} readOnly={false} />,
+		);
 		await again.waitFor('▸ cpu');
 		expect(again.frame()).not.toContain('Apply: applied');
 		expect(linesOf(again.frame()).at(-1)).toContain('u undo');
@@ -348,7 +352,7 @@ describe('the config view against the simulated 6.x miner', () => {
 		const quits: number[] = [];
 		void session.open();
 		const terminal = await renderTerminal(
-			<ConfigView session={session} minerName="rig-01" onBack={() => {}} onQuit={() => quits.push(1)} readOnly={false} />,
+			<ConfigView session={session} minerName="rig-01" caps={{back: () => {}, quit: () => quits.push(1)}} readOnly={false} />,
 		);
 		await terminal.waitFor('▸ cpu');
 		await search(terminal, 'colors');
@@ -597,7 +601,7 @@ describe('the config view against the simulated 6.x miner', () => {
 				opened.push(session);
 				void session.open();
 				const terminal = await renderTerminal(
-					<ConfigView session={session} minerName={`rig-${'x'.repeat(300)}`} onBack={() => {}} readOnly={false} />,
+					<ConfigView session={session} minerName={`rig-${'x'.repeat(300)}`} caps={{back: () => {}}} readOnly={false} />,
 					{
 						columns,
 						rows,
@@ -651,7 +655,7 @@ describe('a config edit is computed once', () => {
 		const session = new ConfigSession({client, backupDir, readOnly: false, tokenGiven: true, ...FAST});
 		opened.push(session);
 		void session.open();
-		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" onBack={() => {}} readOnly={false} />);
+		const terminal = await renderTerminal(<ConfigView session={session} minerName="rig-01" caps={{back: () => {}}} readOnly={false} />);
 		await terminal.waitFor('▸ cpu');
 		return {session, terminal};
 	}
@@ -749,7 +753,7 @@ describe('an edit the session refuses', () => {
 		opened.push(session);
 		await session.open();
 		const {store, draw} = drawnLate(session);
-		const terminal = await renderTerminal(<ConfigView session={store} minerName="rig-01" onBack={() => {}} readOnly={false} />);
+		const terminal = await renderTerminal(<ConfigView session={store} minerName="rig-01" caps={{back: () => {}}} readOnly={false} />);
 		await terminal.waitFor('▸ cpu');
 		await search(terminal, 'colors');
 		// The config is read again (R, another visit) and the key comes before the view has drawn that read.
@@ -773,7 +777,7 @@ describe('the config view when the config cannot be read', () => {
 		try {
 			void session.open();
 			const terminal = await renderTerminal(
-				<ConfigView session={session} minerName="rig-01" onBack={() => (back += 1)} readOnly={false} />,
+				<ConfigView session={session} minerName="rig-01" caps={{back: () => (back += 1)}} readOnly={false} />,
 			);
 			await terminal.waitFor("Could not read the miner's config");
 			expect(terminal.frame()).toContain('restricted mode');

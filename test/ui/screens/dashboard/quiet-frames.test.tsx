@@ -64,7 +64,7 @@ async function watch(server: RawServer, sensors: SensorSampler | null = null) {
 				commits++;
 			}}
 		>
-			<Dashboard store={monitor} onQuit={() => {}} />
+			<Dashboard store={monitor} caps={{quit: () => {}}} />
 		</Profiler>,
 	);
 	cleanups.push(() => terminal.unmount());

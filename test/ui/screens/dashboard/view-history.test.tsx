@@ -45,7 +45,7 @@ function withNight(overrides = {}) {
 async function showDashboard(store: TestStore, history: MinerHistory, size?: {columns: number; rows: number}) {
 	return renderTerminal(
 		<FixedNowContext.Provider value={NOW}>
-			<Dashboard store={store} onQuit={() => {}} history={history} />
+			<Dashboard store={store} caps={{quit: () => {}}} history={history} />
 		</FixedNowContext.Provider>,
 		size,
 	);

@@ -4,21 +4,33 @@ import {describe, expect, test, vi} from 'vitest';
 import {MinerError} from '../../../../source/miner/errors.js';
 import type {MonitorState} from '../../../../source/monitor/types.js';
 import {App} from '../../../../source/ui/app.js';
-import {Dashboard, type DashboardProps} from '../../../../source/ui/screens/dashboard/view.js';
+import {Dashboard, type DashboardCaps, type DashboardProps} from '../../../../source/ui/screens/dashboard/view.js';
 import {formatClock} from '../../../../source/format.js';
 import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
 import {PollInterval} from '../../../../source/monitor/poll-interval.js';
 import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from '../../helpers/state.js';
 import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
 
-type Options = Partial<Omit<DashboardProps, 'store'>> & {readonly columns?: number; readonly rows?: number};
+/** The dashboard's capabilities as `onX` options (`onQuit`: `caps.quit`). */
+type OnCaps = {readonly [K in keyof DashboardCaps as `on${Capitalize<K>}`]?: DashboardCaps[K]};
+type Options = Partial<Omit<DashboardProps, 'store' | 'caps'>> & OnCaps & {readonly columns?: number; readonly rows?: number};
 
 async function show(state: MonitorState, options: Options = {}) {
-	const {columns = 80, rows = 24, onQuit = () => {}, ...rest} = options;
+	const {columns = 80, rows = 24, onQuit = () => {}, onConfig, onPause, onResume, onRefresh, onBack, onChart, onEvents, ...rest} = options;
 	const store = createStore(state);
+	const caps: DashboardCaps = {
+		quit: onQuit,
+		config: onConfig,
+		pause: onPause,
+		resume: onResume,
+		refresh: onRefresh,
+		back: onBack,
+		chart: onChart,
+		events: onEvents,
+	};
 	const terminal = await renderTerminal(
 		<FixedNowContext.Provider value={NOW}>
-			<Dashboard store={store} onQuit={onQuit} {...rest} />
+			<Dashboard store={store} caps={caps} {...rest} />
 		</FixedNowContext.Provider>,
 		{columns, rows},
 	);
@@ -769,7 +781,7 @@ describe('wiring', () => {
 
 		const terminal = await renderTerminal(
 			<FixedNowContext.Provider value={NOW}>
-				<Dashboard store={new ClassStore()} onQuit={() => {}} />
+				<Dashboard store={new ClassStore()} caps={{quit: () => {}}} />
 			</FixedNowContext.Provider>,
 		);
 		expect(terminal.frame()).toContain('rig-01');

@@ -27,7 +27,7 @@ async function showEvents(size: {columns: number; rows: number}) {
 	const onQuit = vi.fn();
 	const terminal = await renderTerminal(
 		<FixedNowContext.Provider value={NOW}>
-			<EventView sources={[{name: 'rig-01', store, history: night.history}]} title="rig-01" onClose={onClose} onQuit={onQuit} />
+			<EventView sources={[{name: 'rig-01', store, history: night.history}]} title="rig-01" caps={{close: onClose, quit: onQuit}} />
 		</FixedNowContext.Provider>,
 		size,
 	);
@@ -103,8 +103,7 @@ describe('the event view', () => {
 						{name: 'attic', store: b, history: memory},
 					]}
 					title="all rigs"
-					onClose={() => {}}
-					onQuit={() => {}}
+					caps={{close: () => {}, quit: () => {}}}
 				/>
 			</FixedNowContext.Provider>,
 			{columns: 200, rows: 60},
@@ -135,9 +134,8 @@ describe("the session's notices", () => {
 						{name: 'rig-02', store, history: night.history},
 					]}
 					title="all rigs"
+					caps={{close: () => {}, quit: () => {}}}
 					notices={notices}
-					onClose={() => {}}
-					onQuit={() => {}}
 				/>
 			</FixedNowContext.Provider>,
 			{columns: 100, rows: 30},
@@ -157,7 +155,7 @@ describe('with history off', () => {
 		cleanups.push(() => history.close());
 		const terminal = await renderTerminal(
 			<FixedNowContext.Provider value={NOW}>
-				<EventView sources={[{name: 'rig-01', store, history}]} title="rig-01" onClose={() => {}} onQuit={() => {}} />
+				<EventView sources={[{name: 'rig-01', store, history}]} title="rig-01" caps={{close: () => {}, quit: () => {}}} />
 			</FixedNowContext.Provider>,
 		);
 		expect(linesOf(terminal.frame())[0]).toContain('2 events since 11:30 · history off');

@@ -63,10 +63,12 @@ describe.each([
 		const terminal = await renderTerminal(
 			<FleetConfigView
 				session={session}
-				onBack={() => {
-					left++;
+				caps={{
+					back: () => {
+						left++;
+					},
+					quit: () => {},
 				}}
-				onQuit={() => {}}
 			/>,
 			{columns, rows},
 		);
@@ -106,7 +108,10 @@ describe.each([
 
 test('40×8: a diff that does not fit keeps "(rigs 1–N of 4)" on its title line, the title cut with "…" before it', async () => {
 	const session = await fleet();
-	const terminal = await renderTerminal(<FleetConfigView session={session} onBack={() => {}} onQuit={() => {}} />, {columns: 40, rows: 8});
+	const terminal = await renderTerminal(<FleetConfigView session={session} caps={{back: () => {}, quit: () => {}}} />, {
+		columns: 40,
+		rows: 8,
+	});
 	await terminal.waitFor(/not read: rig-gone/);
 	await terminal.press('/huge-pages-jit\r', /› cpu\.huge-pages-jit/);
 	await terminal.press('\r\u0015true\r', /\(rigs 1–\d of 4\)/);
@@ -122,7 +127,7 @@ describe('a rig whose config cannot be read', () => {
 			startSimulator({dialect: '6', token: TOKEN, restricted: true, seed: 2}),
 		]);
 		const session = openSession(['rig-open', 'rig-shut']);
-		const terminal = await renderTerminal(<FleetConfigView session={session} onBack={() => {}} onQuit={() => {}} />, {
+		const terminal = await renderTerminal(<FleetConfigView session={session} caps={{back: () => {}, quit: () => {}}} />, {
 			columns: 80,
 			rows: 24,
 		});

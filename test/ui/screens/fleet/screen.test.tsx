@@ -11,7 +11,7 @@ import {App, type AppMiner} from '../../../../source/ui/app.js';
 import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
 import type {FleetSaved} from '../../../../source/ui/screens/fleet/reduce.js';
 import {FleetStore} from '../../../../source/ui/screens/fleet/store.js';
-import {FleetView, type FleetViewProps} from '../../../../source/ui/screens/fleet/view.js';
+import {FleetView, type FleetCaps, type FleetViewProps} from '../../../../source/ui/screens/fleet/view.js';
 import {createStore, makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 import {KEYS, linesOf, renderTerminal, tick} from '../../helpers/terminal.js';
 
@@ -35,11 +35,14 @@ const fleetOf = (list: readonly MonitorState[]) =>
 		{throttleMs: 0},
 	);
 
+/** The fleet's capabilities as `onX` props (`onQuit`: `caps.quit`). */
+type OnCaps = {readonly [K in keyof FleetCaps as `on${Capitalize<K>}`]?: FleetCaps[K]};
+
 /** The fleet view on its own, under the App's clock, as the App draws it. */
-function Fleet(props: Omit<FleetViewProps, 'onQuit' | 'onOpen'> & Partial<Pick<FleetViewProps, 'onQuit' | 'onOpen'>>) {
+function Fleet({onQuit = () => {}, onOpen = () => {}, onRefreshAll, onSave, onSelect, ...props}: Omit<FleetViewProps, 'caps'> & OnCaps) {
 	return (
 		<FixedNowContext.Provider value={NOW}>
-			<FleetView onQuit={() => {}} onOpen={() => {}} {...props} />
+			<FleetView {...props} caps={{quit: onQuit, open: onOpen, refreshAll: onRefreshAll, save: onSave, select: onSelect}} />
 		</FixedNowContext.Provider>
 	);
 }

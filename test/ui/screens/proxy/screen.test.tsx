@@ -114,9 +114,7 @@ describe('the proxy screen', () => {
 		const terminal = await renderTerminal(
 			<ProxyView
 				store={store}
-				onQuit={() => {}}
-				onChart={(worker) => asked.push(`chart ${worker}`)}
-				onEvents={(worker) => asked.push(`events ${worker}`)}
+				caps={{quit: () => {}, chart: (worker) => asked.push(`chart ${worker}`), events: (worker) => asked.push(`events ${worker}`)}}
 			/>,
 		);
 		await terminal.press('ge');
