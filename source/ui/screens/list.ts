@@ -5,7 +5,8 @@
  * as it is typed (Enter keeps it, Esc clears it); the sorts are the table's (../table/sort.ts). Pure: each screen's reducer calls these with its own order.
  */
 import {scrollToShow} from '../scroll.js';
-import type {KeyLike} from '../keys/matcher.js';
+import {SCREEN_KEYMAP, type Screen} from '../keys/bindings.js';
+import type {Hint, KeyLike} from '../keys/matcher.js';
 import {typeKey, type TypedText} from './config/line-editor.js';
 
 /** The selection a list screen keeps: the row picked, whether none was yet (a fresh start), and the first line shown. */
@@ -127,4 +128,11 @@ export function typeFilter<State extends ListFilter>(
 /** `/`: start typing the filter, from the one in force. */
 export function startFilter<State extends ListFilter>(state: State): State {
 	return {...state, prompt: {text: state.filter, caret: state.filter.length}};
+}
+
+/** The footer with the key that clears the filter first, next to the filter's lead, in `context` (null: as it is). */
+export function clearFirst(hints: readonly Hint[], context: Screen | null): readonly Hint[] {
+	if (context === null) return hints;
+	const clear = hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', context));
+	return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
 }
