@@ -6,7 +6,8 @@
  */
 import {scrollToShow} from '../scroll.js';
 import {SCREEN_KEYMAP, type Screen} from '../keys/bindings.js';
-import type {Hint, KeyLike} from '../keys/matcher.js';
+import type {HelpEntry, Hint, KeyLike} from '../keys/matcher.js';
+import type {EventLine} from '../event-lines.js';
 import {typeKey, type TypedText} from './config/line-editor.js';
 
 /** The selection a list screen keeps: the row picked, whether none was yet (a fresh start), and the first line shown. */
@@ -136,3 +137,17 @@ export function clearFirst(hints: readonly Hint[], context: Screen | null): read
 	const clear = hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', context));
 	return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
 }
+
+/** What a list screen's env hook gives its layout besides its own: the rows in view and the words around them. */
+export type ListScreen<Row, Id> = {
+	/** The rows in view, the selected one, and the window's words ("rigs 1–13 of 29"; null when all show). */
+	readonly visible: readonly Row[];
+	readonly selected: Id | null;
+	readonly window: string | null;
+	/** The newest events in the lines the table leaves. */
+	readonly eventLines: readonly EventLine[];
+	readonly footer: readonly Hint[];
+	readonly help: readonly HelpEntry[];
+	/** The filter shown now (the one typed, else the one in force). */
+	readonly filter: string;
+};

@@ -17,9 +17,7 @@ import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
 import {keyAction, pasteAction, useScreen, type ScreenDefinition} from '../contract.js';
-import {clearFirst} from '../list.js';
-import type {EventLine} from '../../event-lines.js';
-import type {HelpEntry, Hint} from '../../keys/matcher.js';
+import {clearFirst, type ListScreen} from '../list.js';
 import {availability, fleetHelp, type FleetGiven} from './availability.js';
 import {fleetWants, rigLabel} from './columns.js';
 import {FleetEvents} from './events.js';
@@ -190,18 +188,10 @@ function useFleetEnv(props: FleetViewProps, batchState: BatchState | null): Flee
 }
 
 /** Everything the fleet's layout draws: the state, the env, the frame of the state in it and the words around it. */
-type FleetScreen = {
+type FleetScreen = ListScreen<FleetRow, number> & {
 	readonly ui: FleetUiState;
 	readonly env: FleetEnv;
 	readonly frame: FleetFrame;
-	/** The rigs in view, the selected one, and the window's words ("rigs 1–13 of 29"; null when all show). */
-	readonly visible: readonly FleetRow[];
-	readonly selected: number | null;
-	readonly window: string | null;
-	readonly eventLines: readonly EventLine[];
-	readonly footer: readonly Hint[];
-	readonly help: readonly HelpEntry[];
-	readonly filter: string;
 	/** The rigs down or in error the filter hides, by state (the header counts them). */
 	readonly hidden: ReadonlyMap<StatusBadge['word'], number>;
 	/** A filter from the last run that hides rigs, said once in the footer's place until the first key. */
@@ -289,22 +279,8 @@ export function FleetView(props: FleetViewProps) {
 }
 
 /** The fleet drawn: its title, the table (or the batch, or the help) over the events (or a question), its footer. */
-function FleetLayout({
-	ui,
-	env,
-	frame,
-	visible,
-	selected,
-	window,
-	eventLines,
-	footer,
-	help,
-	filter,
-	hidden,
-	notice,
-	running,
-	batchState,
-}: FleetScreen) {
+function FleetLayout(screen: FleetScreen) {
+	const {ui, env, frame, filter, running, batchState} = screen;
 	const theme = useTheme();
 	const {states, totals, size} = env;
 	const {columns} = size;
@@ -321,17 +297,17 @@ function FleetLayout({
 			<FleetHeader
 				totals={totals}
 				width={columns}
-				window={window}
+				window={screen.window}
 				sort={describeSort(sort)}
 				sortShort={describeSortShort(sort)}
 				marked={ui.marked.size}
-				hidden={hidden}
+				hidden={screen.hidden}
 			/>
 			{ui.batch && batchState && running ? (
 				<BatchPane batch={batchState} action={running.action} offset={ui.batch.offset} width={columns} height={layout.bodyHeight} />
 			) : ui.help ? (
 				<HelpOverlay
-					entries={help}
+					entries={screen.help}
 					offset={Math.min(ui.helpOffset, helpMax(env, layout))}
 					scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
 					width={columns}
@@ -340,9 +316,9 @@ function FleetLayout({
 			) : (
 				<>
 					<FleetTable
-						rows={visible}
+						rows={screen.visible}
 						totals={shownTotals}
-						selected={selected ?? -1}
+						selected={screen.selected ?? -1}
 						marked={ui.marked}
 						fitted={fitted}
 						gap={gap}
@@ -360,15 +336,15 @@ function FleetLayout({
 							>{`${ui.asking.text} — ${SCREEN_KEYMAP.keyOf('yes', 'question')}/${SCREEN_KEYMAP.keyOf('no', 'question')}?`}</Wrapped>
 						</Box>
 					) : (
-						<FleetEvents events={eventLines} lines={layout.eventLines} width={columns} />
+						<FleetEvents events={screen.eventLines} lines={layout.eventLines} width={columns} />
 					)}
 				</>
 			)}
-			{layout.footerLines > 0 && (ui.message ?? notice) !== null ? (
-				<MessageLine message={{text: ui.message ?? notice ?? '', tone: 'warn'}} width={columns} lines={1} />
+			{layout.footerLines > 0 && (ui.message ?? screen.notice) !== null ? (
+				<MessageLine message={{text: ui.message ?? screen.notice ?? '', tone: 'warn'}} width={columns} lines={1} />
 			) : layout.footerLines > 0 ? (
 				<Footer
-					hints={footer}
+					hints={screen.footer}
 					width={columns}
 					{...(filtering && !ui.help && !ui.batch && !ui.asking
 						? {

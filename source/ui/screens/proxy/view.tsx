@@ -18,9 +18,7 @@ import {useTheme} from '../../theme.js';
 import {keyAction, pasteAction, useScreenEnv, useScreenHelp, useScreenState, type ScreenDefinition} from '../contract.js';
 import {FleetEvents} from '../fleet/events.js';
 import {fleetEventLines} from '../fleet/rows.js';
-import {activeFilterOf, clearFirst, placeIn} from '../list.js';
-import type {EventLine} from '../../event-lines.js';
-import type {HelpEntry, Hint} from '../../keys/matcher.js';
+import {activeFilterOf, clearFirst, placeIn, type ListScreen} from '../list.js';
 import {availability, proxyHelp, type ProxyGiven} from './availability.js';
 import {WorkerDetail} from './detail.js';
 import {proxyFrame, proxyHelpMax, type ProxyEnv, type ProxyFrame} from './frame.js';
@@ -129,7 +127,7 @@ function useProxyCaps(caps: ProxyViewCaps) {
 }
 
 /** Everything the proxy's layout draws. */
-type ProxyScreenFrame = {
+type ProxyScreenFrame = ListScreen<WorkerRow, string> & {
 	readonly state: MonitorState;
 	readonly snapshot: MinerSnapshot;
 	readonly proxy: ProxyInfo;
@@ -137,14 +135,6 @@ type ProxyScreenFrame = {
 	readonly env: ProxyEnv;
 	readonly frame: ProxyFrame;
 	readonly byKey: ReadonlyMap<string, WorkerRow>;
-	/** The workers in view, the selected one, and the window's words ("workers 1–13 of 29"; null when all show). */
-	readonly visible: readonly WorkerRow[];
-	readonly selected: string | null;
-	readonly window: string | null;
-	readonly eventLines: readonly EventLine[];
-	readonly footer: readonly Hint[];
-	readonly help: readonly HelpEntry[];
-	readonly filter: string;
 };
 
 /** The proxy screen's env hook: the workers read, its keys installed, the frame of its state. */
@@ -199,22 +189,8 @@ function useProxyScreen({state, snapshot, proxy, caps, saved}: ProxyScreenProps)
 }
 
 /** The proxy drawn: its title and summary, the workers' table over the events (or a worker's detail, or the help), its footer. */
-function ProxyLayout({
-	state,
-	snapshot,
-	proxy,
-	ui,
-	env,
-	frame,
-	byKey,
-	visible,
-	selected,
-	window,
-	eventLines,
-	footer,
-	help,
-	filter,
-}: ProxyScreenFrame) {
+function ProxyLayout(screen: ProxyScreenFrame) {
+	const {state, snapshot, proxy, ui, env, frame, filter} = screen;
 	const {size, now, rows} = env;
 	const {layout, order} = frame;
 	if (layout.tooSmall) return <TooSmall columns={size.columns} rows={size.rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'proxy')} quits`} />;
@@ -227,7 +203,7 @@ function ProxyLayout({
 	if (ui.help) {
 		body = (
 			<HelpOverlay
-				entries={help}
+				entries={screen.help}
 				offset={Math.min(ui.helpOffset, proxyHelpMax(env, layout, ui.detail !== null))}
 				scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
 				width={size.columns}
@@ -237,7 +213,7 @@ function ProxyLayout({
 	} else if (ui.detail !== null) {
 		body = (
 			<WorkerDetail
-				row={byKey.get(ui.detail) ?? null}
+				row={screen.byKey.get(ui.detail) ?? null}
 				name={nameOfKey(ui.detail)}
 				uptime={snapshot.uptime}
 				now={now}
@@ -249,18 +225,18 @@ function ProxyLayout({
 		body = (
 			<>
 				<WorkerTable
-					rows={visible}
+					rows={screen.visible}
 					totals={frame.totals}
 					listed={listed}
-					selected={selected}
+					selected={screen.selected}
 					fitted={frame.fitted}
 					gap={frame.gap}
 					outdated={isOutdated(state)}
-					window={window}
+					window={screen.window}
 					sort={describeWorkerSort(ui.sort)}
 					empty={notRead ?? (filter.trim() === '' ? 'no workers' : `no worker matches "${filter.trim()}"`)}
 				/>
-				<FleetEvents events={eventLines} lines={layout.eventLines} width={size.columns} />
+				<FleetEvents events={screen.eventLines} lines={layout.eventLines} width={size.columns} />
 			</>
 		);
 	}
@@ -277,7 +253,7 @@ function ProxyLayout({
 			{body}
 			{layout.footerLines > 0 ? (
 				<Footer
-					hints={footer}
+					hints={screen.footer}
 					width={size.columns}
 					{...(filtering && !ui.help && ui.detail === null
 						? {lead: <FilterLead ui={ui} shown={order.length} count={listed} />, leadWidth: filterLeadText(ui, order.length, listed).length}
