@@ -6,13 +6,13 @@
  * history store sets its own aside (`prefs.json.damaged-TIME`, next to it), with one notice saying where, and the
  * defaults are used; an unreadable one gives one notice and the defaults, and is never written over that session. A
  * state folder that cannot be written gives one notice and the session goes on remembering nothing.
- * No React, nothing from the screens but the fleet's sort keys.
+ * No React, nothing from the screens: the fleet's sort is kept by its column's id, which the fleet checks when it
+ * starts with it (a sort it has no column for restores nothing).
  */
 import {readFileSync, renameSync} from 'node:fs';
 import {mkdir, rename, rm, writeFile} from 'node:fs/promises';
 import path from 'node:path';
 import {jsonProblem} from '../json-errors.js';
-import {SORT_CYCLE, type FleetSortKey} from '../ui/screens/fleet/order.js';
 
 export const PREFS_FILE_NAME = 'prefs.json';
 
@@ -23,7 +23,8 @@ export const PREFS_WRITE_DELAY_MS = 1000;
 const MIN_INTERVAL_MS = 250;
 
 export type Prefs = {
-	readonly fleet?: {readonly sort: FleetSortKey; readonly reversed: boolean; readonly filter: string};
+	/** The fleet's sort: a sortable column's id ('r10'), or 'listed'. */
+	readonly fleet?: {readonly sort: string; readonly reversed: boolean; readonly filter: string};
 	/** The chart's span (ms): one of the chart's spans (ui/screens/chart/reduce.ts). */
 	readonly chartSpanMs?: number;
 	readonly intervalMs?: number;
@@ -48,6 +49,9 @@ function reasonOf(error: unknown): string {
 	return (message.split('\n')[0] ?? message) || 'unknown error';
 }
 
+/** What a sort's id looks like ('listed', 'r10', 'hpw'): the fleet checks that it has the column. */
+const SORT_ID = /^[a-z][a-z\d]{0,15}$/u;
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The values of a parsed file that rigtop can use; anything else (a key it does not know, a wrong type) is left out. */
@@ -55,9 +59,10 @@ export function prefsFrom(value: unknown): Prefs {
 	if (!isRecord(value)) return {};
 	const prefs: {-readonly [K in keyof Prefs]: Prefs[K]} = {};
 	const fleet = value['fleet'];
-	if (isRecord(fleet) && SORT_CYCLE.includes(fleet['sort'] as FleetSortKey)) {
+	const sort = isRecord(fleet) ? fleet['sort'] : undefined;
+	if (isRecord(fleet) && typeof sort === 'string' && SORT_ID.test(sort)) {
 		prefs.fleet = {
-			sort: fleet['sort'] as FleetSortKey,
+			sort,
 			reversed: fleet['reversed'] === true,
 			filter: typeof fleet['filter'] === 'string' ? fleet['filter'] : '',
 		};

@@ -202,7 +202,7 @@ describe('the remembered settings', () => {
 	});
 
 	test('values rigtop cannot use are left out, the rest kept', () => {
-		expect(prefsFrom({intervalMs: 100, chartSpanMs: -5, fleet: {sort: 'bogus', filter: 'x'}})).toEqual({});
+		expect(prefsFrom({intervalMs: 100, chartSpanMs: -5, fleet: {sort: 'not a sort!', filter: 'x'}})).toEqual({});
 		expect(prefsFrom({intervalMs: 2500.4, chartSpanMs: 600_000, fleet: {sort: 'rig', reversed: 'yes', filter: 7}, other: 1})).toEqual({
 			intervalMs: 2500,
 			chartSpanMs: 600_000,

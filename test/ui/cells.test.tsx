@@ -15,7 +15,7 @@ import {App} from '../../source/ui/app.js';
 import {FixedNowContext} from '../../source/ui/hooks/use-now.js';
 import {EventView} from '../../source/ui/screens/events/view.js';
 import {cutText, padText, textWidth} from '../../source/ui/cells.js';
-import {fitCell} from '../../source/ui/table.js';
+import {fitCell} from '../../source/ui/table/table.js';
 import {makeProxySnapshot} from '../helpers/proxy-snapshot.js';
 import {createStore, makeEvent, makeSnapshot, makeState, NOW} from './helpers/state.js';
 import {linesOf, renderTerminal} from './helpers/terminal.js';

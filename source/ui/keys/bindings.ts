@@ -7,7 +7,7 @@
  * where the session or the miner offers something names that capability in `needs`, and the screen's `availability`
  * (screens/contract.ts) says whether it is offered now, or refused and why.
  */
-import {createKeymap, matches, type KeyLike, type KeySpec} from './matcher.js';
+import {createKeymap, matches, type Binding, type Capability, type KeyLike, type KeySpec} from './matcher.js';
 
 // ---- The live screens --------------------------------------------------------------------------
 
@@ -138,6 +138,153 @@ export function isSuspendKey(input: string, key: KeyLike): boolean {
 	return SUSPEND_KEYS.some((spec) => matches(spec, input, key));
 }
 
+type ScreenBinding = Binding<CommandName, Screen>;
+
+/** The keys of the moves through lines, in this order: ↑/k, ↓/j, PgUp, PgDn, Home, End/G. */
+const MOVE_KEYS: readonly (readonly KeySpec[])[] = [
+	[{special: 'upArrow'}, {input: 'k'}],
+	[{special: 'downArrow'}, {input: 'j'}],
+	[{special: 'pageUp'}],
+	[{special: 'pageDown'}],
+	[{special: 'home'}],
+	[{special: 'end'}, {input: 'G'}],
+];
+
+/**
+ * The bindings of the moves a screen has, the first of MOVE_KEYS' order (up, down, then the pages, the first and the
+ * last line): the threads, a table's rows, the results, the events, the help; each command with what it does.
+ * `footer`: the hint the up key gives for both arrows ("select", "scroll"; `low`: given up first on a short line);
+ * `needs`: what every one of them needs.
+ */
+function moveBindings<Command extends string, Context extends string>(
+	commands: readonly Command[],
+	descriptions: readonly string[],
+	contexts: readonly Context[],
+	more: {readonly footer?: string; readonly low?: boolean; readonly needs?: Capability} = {},
+): Binding<Command, Context>[] {
+	const [, down] = commands;
+	return commands.map((command, at) => ({
+		command,
+		keys: MOVE_KEYS[at] ?? [],
+		description: descriptions[at] ?? '',
+		contexts,
+		...(at === 0 && more.footer !== undefined && down !== undefined
+			? {footer: more.footer, ...(more.low ? {footerRank: 'low' as const} : {}), footerWith: down}
+			: {}),
+		...(more.needs ? {needs: more.needs} : {}),
+	}));
+}
+
+/** `/` finds a config key by its path (`example` says how one is written), `n` the next: the config view's and the fleet's. */
+function searchBindings<Context extends string>(example: string, contexts: readonly Context[]): Binding<'search' | 'nextMatch', Context>[] {
+	return [
+		{
+			command: 'search',
+			keys: [{input: '/'}],
+			description: `find a key by its dotted path (${example})`,
+			contexts,
+			footer: 'search',
+		},
+		{command: 'nextMatch', keys: [{input: 'n'}], description: 'next key matching the search', contexts},
+	];
+}
+
+/**
+ * Typing a line (a table's filter, a search or a value): Enter keeps it, Esc clears or cancels it; each with what it
+ * does and its footer word. The line edits as in the config view.
+ */
+function typingBindings(
+	contexts: readonly Screen[],
+	[keep, keepWord]: readonly [string, string],
+	[clear, clearWord]: readonly [string, string],
+): ScreenBinding[] {
+	return [
+		{
+			command: 'filterKeep',
+			keys: [{special: 'return'}],
+			description: `${keep} (it edits as in the config view)`,
+			contexts,
+			footer: keepWord,
+		},
+		{command: 'filterClear', keys: [{special: 'escape'}], description: clear, contexts, footer: clearWord},
+	];
+}
+
+/** `s` sorts by the next column, `I` reverses the sort: each with what it does; `footer`: `s` has its hint ("sort", low). */
+function sortBindings(
+	[sort, reverse]: readonly [string, string],
+	contexts: readonly Screen[],
+	more: {readonly footer?: boolean; readonly needs?: Capability},
+): ScreenBinding[] {
+	const needs = more.needs ? {needs: more.needs} : {};
+	return [
+		{
+			command: 'sort',
+			keys: [{input: 's'}],
+			description: sort,
+			contexts,
+			...(more.footer ? {footer: 'sort', footerRank: 'low' as const} : {}),
+			...needs,
+		},
+		{command: 'sortReverse', keys: [{input: 'I'}], description: reverse, contexts, ...needs},
+	];
+}
+
+/** The moves through a list of `noun`s: ↑/↓ select (the footer's "select"), and the pages, the first and the last one. */
+function listMoves(noun: string, contexts: readonly Screen[], low: boolean): {select: ScreenBinding[]; pages: ScreenBinding[]} {
+	const moves = moveBindings<CommandName, Screen>(
+		['fleetUp', 'fleetDown', 'fleetPageUp', 'fleetPageDown', 'fleetTop', 'fleetBottom'],
+		[
+			`select the ${noun} above`,
+			`select the ${noun} below`,
+			...['one page up', 'one page down', 'first one', 'last one'].map((what) => `${noun}s: ${what}`),
+		],
+		contexts,
+		{footer: 'select', low},
+	);
+	return {select: moves.slice(0, 2), pages: moves.slice(2)};
+}
+
+/** What a table of `noun`s a user moves through says of itself in its keys' help. */
+type ListWords = {
+	/** Where the list's keys work. */
+	readonly contexts: readonly Screen[];
+	/** What Enter opens: "the selected rig's dashboard". */
+	readonly open: string;
+	/** The `s` key's help: the table's own (its columns' sorts, ui/table/sort.ts; test/ui/table/sort.test.ts). */
+	readonly sort: string;
+	/** What `/` matches: "name, URL or pool". */
+	readonly filterBy: string;
+	/** Where Esc clears the filter in force. */
+	readonly clearIn: readonly Screen[];
+};
+
+/**
+ * One list keymap: a table of `noun`s (the fleet's rigs, a proxy's workers) moves, opens, sorts (`s`, `I`) and filters
+ * (`/`, Esc clears) with the same keys and the same words.
+ */
+function listBindings(noun: string, words: ListWords): ScreenBinding[] {
+	const {contexts} = words;
+	const {select, pages} = listMoves(noun, contexts, true);
+	return [
+		...select,
+		{command: 'open', keys: [{special: 'return'}], description: `open ${words.open}`, contexts, footer: 'open'},
+		...pages,
+		...sortBindings([words.sort, 'reverse the sort'], contexts, {footer: true}),
+		{
+			command: 'filter',
+			keys: [{input: '/'}],
+			description: `show only the ${noun}s whose ${words.filterBy} holds what you type`,
+			contexts,
+			footer: 'filter',
+		},
+		{command: 'clearFilter', keys: [{special: 'escape'}], description: 'clear the filter', contexts: words.clearIn, footer: 'clear filter'},
+	];
+}
+
+/** The fleet config view's list of keys moves as the tables do (it has no Enter to open, no sort, no filter). */
+const configMoves = listMoves('key', fleetConfig, false);
+
 // F1 and F10 are htop's help and quit.
 export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	{
@@ -162,20 +309,12 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		footer: 'help',
 	},
 	{command: 'back', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help', 'fleetConfigHelp'], footer: 'close'},
-	{
-		command: 'helpUp',
-		keys: [{special: 'upArrow'}, {input: 'k'}],
-		description: 'scroll this help up',
-		contexts: ['help', 'fleetConfigHelp'],
-		needs: 'scrollHelp',
-	},
-	{
-		command: 'helpDown',
-		keys: [{special: 'downArrow'}, {input: 'j'}],
-		description: 'scroll this help down',
-		contexts: ['help', 'fleetConfigHelp'],
-		needs: 'scrollHelp',
-	},
+	...moveBindings<CommandName, Screen>(
+		['helpUp', 'helpDown'],
+		['scroll this help up', 'scroll this help down'],
+		['help', 'fleetConfigHelp'],
+		{needs: 'scrollHelp'},
+	),
 	{
 		command: 'config',
 		keys: [{input: 'c'}],
@@ -195,42 +334,23 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		footerRank: 'low',
 		needs: 'refresh',
 	},
-	{
-		command: 'threadsUp',
-		keys: [{special: 'upArrow'}, {input: 'k'}],
-		description: 'scroll threads up',
-		contexts: dashboard,
-		footer: 'threads',
-		footerRank: 'low',
-		footerWith: 'threadsDown',
-		needs: 'threads',
-	},
-	{
-		command: 'threadsDown',
-		keys: [{special: 'downArrow'}, {input: 'j'}],
-		description: 'scroll threads down',
-		contexts: dashboard,
-		needs: 'threads',
-	},
-	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'threads: one page up', contexts: dashboard, needs: 'threads'},
-	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'threads: one page down', contexts: dashboard, needs: 'threads'},
-	{command: 'threadsTop', keys: [{special: 'home'}], description: 'threads: first row', contexts: dashboard, needs: 'threads'},
-	{
-		command: 'threadsBottom',
-		keys: [{special: 'end'}, {input: 'G'}],
-		description: 'threads: last row',
-		contexts: dashboard,
-		needs: 'threads',
-	},
+	...moveBindings<CommandName, Screen>(
+		['threadsUp', 'threadsDown', 'pageUp', 'pageDown', 'threadsTop', 'threadsBottom'],
+		[
+			'scroll threads up',
+			'scroll threads down',
+			'threads: one page up',
+			'threads: one page down',
+			'threads: first row',
+			'threads: last row',
+		],
+		dashboard,
+		{footer: 'threads', low: true, needs: 'threads'},
+	),
 	// The fleet's sort keys, on the threads table (s and I are free on the dashboard).
-	{
-		command: 'sort',
-		keys: [{input: 's'}],
-		description: 'threads: sort by the next column: #, 10s, 60s, 15m (rates lowest first)',
-		contexts: dashboard,
+	...sortBindings(['threads: sort by the next column: #, 10s, 60s, 15m (rates lowest first)', 'threads: reverse the sort'], dashboard, {
 		needs: 'threads',
-	},
-	{command: 'sortReverse', keys: [{input: 'I'}], description: 'threads: reverse the sort', contexts: dashboard, needs: 'threads'},
+	}),
 	{
 		command: 'toFleet',
 		keys: [{special: 'escape'}],
@@ -239,38 +359,13 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		footer: 'fleet',
 		needs: 'fleet',
 	},
-	{
-		command: 'fleetUp',
-		keys: [{special: 'upArrow'}, {input: 'k'}],
-		description: 'select the rig above',
+	...listBindings('rig', {
 		contexts: fleet,
-		footer: 'select',
-		footerRank: 'low',
-		footerWith: 'fleetDown',
-	},
-	{command: 'fleetDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'select the rig below', contexts: fleet},
-	{command: 'open', keys: [{special: 'return'}], description: "open the selected rig's dashboard", contexts: fleet, footer: 'open'},
-	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'rigs: one page up', contexts: fleet},
-	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'rigs: one page down', contexts: fleet},
-	{command: 'fleetTop', keys: [{special: 'home'}], description: 'rigs: first one', contexts: fleet},
-	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'rigs: last one', contexts: fleet},
-	{
-		command: 'sort',
-		keys: [{input: 's'}],
-		description: 'sort by the next column: state, 10s, 15m, rejects, uptime, °C, H/W (rigs on this machine), name, as listed',
-		contexts: fleet,
-		footer: 'sort',
-		footerRank: 'low',
-	},
-	{command: 'sortReverse', keys: [{input: 'I'}], description: 'reverse the sort', contexts: fleet},
-	{
-		command: 'filter',
-		keys: [{input: '/'}],
-		description: 'show only the rigs whose name, URL or pool holds what you type',
-		contexts: fleet,
-		footer: 'filter',
-	},
-	{command: 'clearFilter', keys: [{special: 'escape'}], description: 'clear the filter', contexts: fleet, footer: 'clear filter'},
+		open: "the selected rig's dashboard",
+		sort: 'sort by the next column: state, 10s, 15m, rejects, uptime, °C, H/W (rigs on this machine), name, as listed',
+		filterBy: 'name, URL or pool',
+		clearIn: fleet,
+	}),
 	{
 		command: 'refreshAll',
 		keys: [{input: 'R'}],
@@ -280,20 +375,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		footerRank: 'low',
 		needs: 'refresh',
 	},
-	{
-		command: 'filterKeep',
-		keys: [{special: 'return'}],
-		description: 'while typing a filter: keep it (it edits as in the config view)',
-		contexts: ['fleetFilter'],
-		footer: 'keep',
-	},
-	{
-		command: 'filterClear',
-		keys: [{special: 'escape'}],
-		description: 'while typing a filter: clear it',
-		contexts: ['fleetFilter'],
-		footer: 'clear',
-	},
+	...typingBindings(['fleetFilter'], ['while typing a filter: keep it', 'keep'], ['while typing a filter: clear it', 'clear']),
 	// Marks as k9s and mc have them: Space marks (and moves down), * marks what is shown; \ clears, as k9s's Ctrl+\ and
 	// mc's \ (unselect) do — u stays free for an undo.
 	{
@@ -346,36 +428,12 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: ['fleetBatch'],
 		footer: 'cancel',
 	},
-	{
-		command: 'batchUp',
-		keys: [{special: 'upArrow'}, {input: 'k'}],
-		description: 'scroll the results up',
-		contexts: ['fleetBatch', 'fleetResults'],
-		footer: 'scroll',
-		footerWith: 'batchDown',
-		needs: 'scrollBatch',
-	},
-	{
-		command: 'batchDown',
-		keys: [{special: 'downArrow'}, {input: 'j'}],
-		description: 'scroll the results down',
-		contexts: ['fleetBatch', 'fleetResults'],
-		needs: 'scrollBatch',
-	},
-	{
-		command: 'batchPageUp',
-		keys: [{special: 'pageUp'}],
-		description: 'results: one page up',
-		contexts: ['fleetBatch', 'fleetResults'],
-		needs: 'scrollBatch',
-	},
-	{
-		command: 'batchPageDown',
-		keys: [{special: 'pageDown'}],
-		description: 'results: one page down',
-		contexts: ['fleetBatch', 'fleetResults'],
-		needs: 'scrollBatch',
-	},
+	...moveBindings<CommandName, Screen>(
+		['batchUp', 'batchDown', 'batchPageUp', 'batchPageDown'],
+		['scroll the results up', 'scroll the results down', 'results: one page up', 'results: one page down'],
+		['fleetBatch', 'fleetResults'],
+		{footer: 'scroll', needs: 'scrollBatch'},
+	),
 	{
 		command: 'batchClose',
 		keys: [{special: 'escape'}, {special: 'return'}],
@@ -392,27 +450,9 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		needs: 'batchUndo',
 	},
 	// The fleet config view (c with rigs marked): its keys' list, a search or a value typed, each rig's diff.
-	{
-		command: 'fleetUp',
-		keys: [{special: 'upArrow'}, {input: 'k'}],
-		description: 'select the key above',
-		contexts: fleetConfig,
-		footer: 'select',
-		footerWith: 'fleetDown',
-	},
-	{command: 'fleetDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'select the key below', contexts: fleetConfig},
-	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'keys: one page up', contexts: fleetConfig},
-	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'keys: one page down', contexts: fleetConfig},
-	{command: 'fleetTop', keys: [{special: 'home'}], description: 'keys: first one', contexts: fleetConfig},
-	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'keys: last one', contexts: fleetConfig},
-	{
-		command: 'search',
-		keys: [{input: '/'}],
-		description: 'find a key by its dotted path (as in the config view)',
-		contexts: fleetConfig,
-		footer: 'search',
-	},
-	{command: 'nextMatch', keys: [{input: 'n'}], description: 'next key matching the search', contexts: fleetConfig},
+	...configMoves.select,
+	...configMoves.pages,
+	...searchBindings('as in the config view', fleetConfig),
 	{
 		command: 'setValue',
 		keys: [{special: 'return'}],
@@ -427,14 +467,7 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: fleetConfig,
 		footer: 'back',
 	},
-	{
-		command: 'filterKeep',
-		keys: [{special: 'return'}],
-		description: 'accept what was typed (it edits as in the config view)',
-		contexts: ['fleetConfigTyping'],
-		footer: 'ok',
-	},
-	{command: 'filterClear', keys: [{special: 'escape'}], description: 'cancel typing', contexts: ['fleetConfigTyping'], footer: 'cancel'},
+	...typingBindings(['fleetConfigTyping'], ['accept what was typed', 'ok'], ['cancel typing', 'cancel']),
 	{
 		command: 'yes',
 		keys: [{input: 'y'}],
@@ -450,22 +483,10 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		footer: 'add key',
 		needs: 'addKeys',
 	},
-	{
-		command: 'batchUp',
-		keys: [{special: 'upArrow'}, {input: 'k'}],
-		description: 'scroll the rigs up',
-		contexts: ['fleetConfigDiff'],
+	...moveBindings<CommandName, Screen>(['batchUp', 'batchDown'], ['scroll the rigs up', 'scroll the rigs down'], ['fleetConfigDiff'], {
 		footer: 'scroll',
-		footerWith: 'batchDown',
 		needs: 'scrollBatch',
-	},
-	{
-		command: 'batchDown',
-		keys: [{special: 'downArrow'}, {input: 'j'}],
-		description: 'scroll the rigs down',
-		contexts: ['fleetConfigDiff'],
-		needs: 'scrollBatch',
-	},
+	}),
 	{
 		command: 'no',
 		keys: [{input: 'n'}, {special: 'escape'}],
@@ -481,45 +502,14 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	},
 	{command: 'closeView', keys: [{input: 'q'}], description: 'back to the fleet (the marks kept)', contexts: ['fleetConfigHelp']},
 	// A proxy's screen: its workers' table moves, sorts and filters as the fleet's does (issue 26).
-	{
-		command: 'fleetUp',
-		keys: [{special: 'upArrow'}, {input: 'k'}],
-		description: 'select the worker above',
-		contexts: proxy,
-		footer: 'select',
-		footerRank: 'low',
-		footerWith: 'fleetDown',
-	},
-	{command: 'fleetDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'select the worker below', contexts: proxy},
-	{command: 'open', keys: [{special: 'return'}], description: "open the selected worker's detail", contexts: proxy, footer: 'open'},
-	{command: 'fleetPageUp', keys: [{special: 'pageUp'}], description: 'workers: one page up', contexts: proxy},
-	{command: 'fleetPageDown', keys: [{special: 'pageDown'}], description: 'workers: one page down', contexts: proxy},
-	{command: 'fleetTop', keys: [{special: 'home'}], description: 'workers: first one', contexts: proxy},
-	{command: 'fleetBottom', keys: [{special: 'end'}, {input: 'G'}], description: 'workers: last one', contexts: proxy},
-	{
-		command: 'sort',
-		keys: [{input: 's'}],
-		description: 'sort by the next column: state, 1m, 10m, rejects, last share, name, as listed',
-		contexts: proxy,
-		footer: 'sort',
-		footerRank: 'low',
-	},
-	{command: 'sortReverse', keys: [{input: 'I'}], description: 'reverse the sort', contexts: proxy},
-	{
-		command: 'filter',
-		keys: [{input: '/'}],
-		description: 'show only the workers whose name or ip holds what you type',
-		contexts: proxy,
-		footer: 'filter',
-	},
 	// Esc clears a filter in force, as on the fleet; with none it goes back to the fleet (two contexts: one key, one meaning).
-	{
-		command: 'clearFilter',
-		keys: [{special: 'escape'}],
-		description: 'clear the filter',
-		contexts: ['proxyFiltered'],
-		footer: 'clear filter',
-	},
+	...listBindings('worker', {
+		contexts: proxy,
+		open: "the selected worker's detail",
+		sort: 'sort by the next column: state, 1m, 10m, rejects, last share, name, as listed',
+		filterBy: 'name or ip',
+		clearIn: ['proxyFiltered'],
+	}),
 	{
 		command: 'toFleet',
 		keys: [{special: 'escape'}],
@@ -645,19 +635,12 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 		contexts: chart,
 		footer: 'series',
 	},
-	{
-		command: 'eventsUp',
-		keys: [{special: 'upArrow'}, {input: 'k'}],
-		description: 'scroll to newer events',
-		contexts: eventView,
-		footer: 'scroll',
-		footerWith: 'eventsDown',
-	},
-	{command: 'eventsDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll to older events', contexts: eventView},
-	{command: 'eventsPageUp', keys: [{special: 'pageUp'}], description: 'one page newer', contexts: eventView},
-	{command: 'eventsPageDown', keys: [{special: 'pageDown'}], description: 'one page older', contexts: eventView},
-	{command: 'eventsNewest', keys: [{special: 'home'}], description: 'the newest event', contexts: eventView},
-	{command: 'eventsOldest', keys: [{special: 'end'}, {input: 'G'}], description: 'the oldest event', contexts: eventView},
+	...moveBindings<CommandName, Screen>(
+		['eventsUp', 'eventsDown', 'eventsPageUp', 'eventsPageDown', 'eventsNewest', 'eventsOldest'],
+		['scroll to newer events', 'scroll to older events', 'one page newer', 'one page older', 'the newest event', 'the oldest event'],
+		eventView,
+		{footer: 'scroll'},
+	),
 	{
 		command: 'suspend',
 		keys: SUSPEND_KEYS,
@@ -728,10 +711,11 @@ export type ConfigCommandName =
 const browse: readonly ConfigMode[] = ['browse'];
 
 export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
-	{command: 'up', keys: [{special: 'upArrow'}, {input: 'k'}], description: 'move up', contexts: browse},
-	{command: 'down', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'move down', contexts: browse},
-	{command: 'pageUp', keys: [{special: 'pageUp'}], description: 'one page up', contexts: browse},
-	{command: 'pageDown', keys: [{special: 'pageDown'}], description: 'one page down', contexts: browse},
+	...moveBindings<ConfigCommandName, ConfigMode>(
+		['up', 'down', 'pageUp', 'pageDown'],
+		['move up', 'move down', 'one page up', 'one page down'],
+		browse,
+	),
 	{command: 'top', keys: [{special: 'home'}, {input: 'g'}], description: 'first key', contexts: browse},
 	{command: 'bottom', keys: [{special: 'end'}, {input: 'G'}], description: 'last key', contexts: browse},
 	{command: 'open', keys: [{special: 'rightArrow'}, {input: 'l'}], description: 'open a section or list item', contexts: browse},
@@ -741,14 +725,7 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 		description: 'close a section (or go to the one around)',
 		contexts: browse,
 	},
-	{
-		command: 'search',
-		keys: [{input: '/'}],
-		description: 'find a key by its dotted path (cpu.huge-pages, pools.0.tls)',
-		contexts: browse,
-		footer: 'search',
-	},
-	{command: 'nextMatch', keys: [{input: 'n'}], description: 'next key matching the search', contexts: browse},
+	...searchBindings('cpu.huge-pages, pools.0.tls', browse),
 	{
 		command: 'toggle',
 		keys: [{input: ' '}],
@@ -831,8 +808,7 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 		footer: 'help',
 	},
 	{command: 'closeHelp', keys: [{special: 'escape'}], description: 'close this help', contexts: ['help'], footer: 'close'},
-	{command: 'helpUp', keys: [{special: 'upArrow'}, {input: 'k'}], description: 'scroll this help up', contexts: ['help']},
-	{command: 'helpDown', keys: [{special: 'downArrow'}, {input: 'j'}], description: 'scroll this help down', contexts: ['help']},
+	...moveBindings<ConfigCommandName, ConfigMode>(['helpUp', 'helpDown'], ['scroll this help up', 'scroll this help down'], ['help']),
 	{
 		command: 'leave',
 		keys: [{input: 'q'}],

@@ -11,8 +11,9 @@
  *   refused (its key then says why, in one line), or is not offered at all (the screen was not given it). It is the
  *   one source of the footer (`footerOf`), the `?` help (`helpOf`) and the key handler (`commandOf`): a key the
  *   footer offers works, and a key that does nothing says why or is not listed.
- * - **a view** (`view.tsx`) that reads stores with `useStore`, builds its `Env` (memoized), calls `useScreen` and
- *   draws. It does no I/O: the history it shows comes from stores (history/stores.ts), never from SQLite. A view that
+ * - **a view** (`view.tsx`) that reads stores with `useStore`, builds its `Env` (memoized), calls `useScreen` (which
+ *   reads its keys and gives its footer and help) and draws: an env hook and a layout component. It does no I/O: the
+ *   history it shows comes from stores (history/stores.ts), never from SQLite. A view that
  *   draws part of a store (a span of the chart, the sparkline's width) says which from an effect with the store's
  *   `request`, as it says it listens with `subscribe`: the store reads then, outside render, and hands its answer out
  *   through `getState`; a request already answered reads nothing.
@@ -21,6 +22,7 @@
  * the time with `useNow` and passes it in its env. Only the dashboard's freeze (`f`) nests a provider of its own.
  */
 import {useCallback, useLayoutEffect, useMemo, useRef} from 'react';
+import {useKeys} from '../hooks/use-keys.js';
 import {useStepReducer, type Step} from '../hooks/use-step-reducer.js';
 import {keysLabel, type Capability, type HelpEntry, type Hint, type KeyLike, type Keymap} from '../keys/matcher.js';
 
@@ -118,21 +120,76 @@ export function helpOf<Command extends string, Context extends string>(
 		.map((binding) => ({keys: keysLabel(binding), description: binding.description, available: availability.works.has(binding.command)}));
 }
 
+/** The action a key is, on every screen: the reducer reads the command it means (`commandOf`). */
+export type KeyAction = {readonly type: 'key'; readonly input: string; readonly key: KeyLike};
+/** The action a paste is, on a screen that types (a line editor types it in). */
+export type PasteAction = {readonly type: 'paste'; readonly text: string};
+
+export const keyAction = (input: string, key: KeyLike): KeyAction => ({type: 'key', input, key});
+export const pasteAction = (text: string): PasteAction => ({type: 'paste', text});
+
 /**
- * A screen's state, its dispatch and what its keys do now. Each action is reduced at once against the latest state and
- * the `env` of the latest render (useStepReducer holds the state in a ref, and the env is kept in one, both updated in a
- * layout effect: a key read between a frame drawn at a new size and React's passive effects is reduced for the size on
- * screen).
+ * What `useScreen` needs besides the pure half to read a screen's keys and draw their words: the keymap (the footer's
+ * labels and the handler's matches), how its `?` help is made, and what a key and a paste are to its reducer.
  */
-export function useScreen<State, Action, Env, Effect, Command extends string, Context extends string>(
-	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
+export type ScreenKeys<Action, Command extends string, Context extends string, HelpFrom> = {
+	readonly keymap: Keymap<Command, Context>;
+	/** The help's entries, from what the screen says they depend on (`helpFrom`: made again only when it changes). */
+	readonly help: (from: HelpFrom) => readonly HelpEntry[];
+	readonly key: (input: string, key: KeyLike) => Action;
+	/** A paste, for a screen with a line editor; without it a paste is dropped (never read as keys). */
+	readonly paste?: (text: string) => Action;
+};
+
+/** A screen as `useScreen` drives it: its pure half and its keys. */
+export type ScreenDefinition<State, Action, Env, Effect, Command extends string, Context extends string, HelpFrom = void> = ScreenLogic<
+	State,
+	Action,
+	Env,
+	Effect,
+	Command,
+	Context
+> &
+	ScreenKeys<Action, Command, Context, HelpFrom>;
+
+/** A screen's pure half, with or without its keys (a screen without them reads its keys itself, with `useKeys`). */
+type AnyScreen<State, Action, Env, Effect, Command extends string, Context extends string, HelpFrom> = ScreenLogic<
+	State,
+	Action,
+	Env,
+	Effect,
+	Command,
+	Context
+> &
+	Partial<ScreenKeys<Action, Command, Context, HelpFrom>>;
+
+/** What the keys of a screen do now, and the words they are drawn with. */
+export type ScreenKeysNow<Command extends string, Context extends string> = {
+	readonly availability: Availability<Command, Context>;
+	/** What works now, as the footer says it (footerOf). */
+	readonly footer: readonly Hint[];
+};
+
+const NO_HINTS: readonly Hint[] = [];
+const NO_HELP: readonly HelpEntry[] = [];
+
+/**
+ * A screen's state, its dispatch, what its keys do now, its footer and its help; its keys read (useKeys), each reduced
+ * at once against the latest state and the `env` of the latest render (useStepReducer holds the state in a ref, and
+ * the env is kept in one, both updated in a layout effect: a key read between a frame drawn at a new size and React's
+ * passive effects is reduced for the size on screen). `helpFrom` is what the screen's help is made from.
+ */
+export function useScreen<State, Action, Env, Effect, Command extends string, Context extends string, HelpFrom = void>(
+	logic: AnyScreen<State, Action, Env, Effect, Command, Context, HelpFrom>,
 	initial: () => State,
 	env: Env,
 	run: (effect: Effect) => Action | void,
-): ScreenState<State, Action, Env> & {readonly availability: Availability<Command, Context>} {
+	helpFrom?: HelpFrom,
+): ScreenState<State, Action, Env> & ScreenKeysNow<Command, Context> & {readonly help: readonly HelpEntry[]} {
 	const screen = useScreenState(logic, initial, run);
-	const availability = useScreenEnv(logic, screen, env);
-	return {...screen, availability};
+	const help = useScreenHelp(logic, helpFrom);
+	const keys = useScreenEnv(logic, screen, env);
+	return {...screen, ...keys, help};
 }
 
 /** A screen's state and dispatch, before its env is known (useScreenState). */
@@ -144,8 +201,9 @@ export type ScreenState<State, Action, Env> = {
 };
 
 /**
- * useScreen in two halves, for a screen whose env depends on its own state (the dashboard's freeze holds the state it
- * shows): its state and dispatch first, then `useScreenEnv` with the env built from them.
+ * useScreen in parts, for a screen whose env depends on its own state (the dashboard's freeze holds the state it
+ * shows) or on its help (how far the help scrolls): its state and dispatch first, its help (`useScreenHelp`), then
+ * `useScreenEnv` with the env built from them.
  */
 export function useScreenState<State, Action, Env, Effect, Command extends string, Context extends string>(
 	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
@@ -168,15 +226,45 @@ export function useScreenState<State, Action, Env, Effect, Command extends strin
 	return {state, dispatch, setEnv};
 }
 
-/** The second half: the env of this frame, kept for the next dispatch, and what the keys do now. */
-export function useScreenEnv<State, Action, Env, Effect, Command extends string, Context extends string>(
-	logic: ScreenLogic<State, Action, Env, Effect, Command, Context>,
+/** The `?` help's entries, made again only when what they are made from changes (none for a screen without its keys). */
+export function useScreenHelp<HelpFrom>(
+	logic: {readonly help?: (from: HelpFrom) => readonly HelpEntry[]},
+	helpFrom?: HelpFrom,
+): readonly HelpEntry[] {
+	const makeHelp = logic.help;
+	// A screen that says no `helpFrom` makes its help from nothing (its HelpFrom is void).
+	return useMemo(() => (makeHelp === undefined ? NO_HELP : makeHelp(helpFrom as HelpFrom)), [makeHelp, helpFrom]);
+}
+
+/**
+ * The last part: the env of this frame, kept for the next dispatch; what the keys do now and the footer; the keys read
+ * (for a screen given its keymap).
+ */
+export function useScreenEnv<State, Action, Env, Effect, Command extends string, Context extends string, HelpFrom = void>(
+	logic: AnyScreen<State, Action, Env, Effect, Command, Context, HelpFrom>,
 	screen: ScreenState<State, Action, Env>,
 	env: Env,
-): Availability<Command, Context> {
-	const {state, setEnv} = screen;
+): ScreenKeysNow<Command, Context> {
+	const {state, setEnv, dispatch} = screen;
 	useLayoutEffect(() => {
 		setEnv(env);
 	}, [setEnv, env]);
-	return useMemo(() => logic.availability(state, env), [logic, state, env]);
+	const availability = useMemo(() => logic.availability(state, env), [logic, state, env]);
+	const {keymap, key, paste} = logic;
+	const footer = useMemo(() => (keymap === undefined ? NO_HINTS : footerOf(keymap, availability)), [keymap, availability]);
+	const onKey = useCallback(
+		(input: string, pressed: KeyLike) => {
+			if (key !== undefined) dispatch(key(input, pressed));
+		},
+		[dispatch, key],
+	);
+	const onPaste = useCallback(
+		(text: string) => {
+			if (paste !== undefined) dispatch(paste(text));
+		},
+		[dispatch, paste],
+	);
+	// A screen without its keymap here reads its keys itself: nothing is listened to for it.
+	useKeys(onKey, {isActive: keymap !== undefined, ...(paste === undefined ? {} : {onPaste})});
+	return {availability, footer};
 }

@@ -2,11 +2,13 @@
  * What the fleet and the proxy's workers share as tables a user moves through: the selection is a row's id, not a
  * line (a sort that moves rows keeps it; a filter that hides it moves it to the first line shown), the first line shown
  * follows it by the page on screen, `s` cycles the sort keys and `I` reverses one, and `/` types a filter that applies
- * as it is typed (Enter keeps it, Esc clears it). Pure: each screen's reducer calls these with its own order.
+ * as it is typed (Enter keeps it, Esc clears it); the sorts are the table's (../table/sort.ts). Pure: each screen's reducer calls these with its own order.
  */
 import {scrollToShow} from '../scroll.js';
-import type {KeyLike} from '../keys/matcher.js';
-import {typeKey, type TypedText} from './config/line-editor.js';
+import {SCREEN_KEYMAP, type Screen} from '../keys/bindings.js';
+import type {HelpEntry, Hint, KeyLike} from '../keys/matcher.js';
+import type {EventLine} from '../event-lines.js';
+import {typeKey, type TypedText} from '../widgets/line-editor.js';
 
 /** The selection a list screen keeps: the row picked, whether none was yet (a fresh start), and the first line shown. */
 export type ListSelection<Id> = {
@@ -98,15 +100,6 @@ export function moveKey<Id, State extends ListSelection<Id>>(
 	return moveIn(state, place, moveTarget(command, place.position, place.order.length, pageSize), pageSize);
 }
 
-/** A sort: the key and whether it is reversed. */
-export type ListSort<Key extends string> = {readonly key: Key; readonly reversed: boolean};
-
-/** `s`: the next key of the cycle, not reversed. */
-export function nextSortIn<Key extends string>(cycle: readonly [Key, ...Key[]], sort: ListSort<Key>): ListSort<Key> {
-	const at = cycle.indexOf(sort.key);
-	return {key: cycle[(at + 1) % cycle.length] ?? cycle[0], reversed: false};
-}
-
 /** What a list keeps of a filter: the one in force, and the one being typed after `/` (else null). */
 export type ListFilter = {readonly filter: string; readonly prompt: TypedText | null};
 
@@ -137,3 +130,24 @@ export function typeFilter<State extends ListFilter>(
 export function startFilter<State extends ListFilter>(state: State): State {
 	return {...state, prompt: {text: state.filter, caret: state.filter.length}};
 }
+
+/** The footer with the key that clears the filter first, next to the filter's lead, in `context` (null: as it is). */
+export function clearFirst(hints: readonly Hint[], context: Screen | null): readonly Hint[] {
+	if (context === null) return hints;
+	const clear = hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', context));
+	return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
+}
+
+/** What a list screen's env hook gives its layout besides its own: the rows in view and the words around them. */
+export type ListScreen<Row, Id> = {
+	/** The rows in view, the selected one, and the window's words ("rigs 1–13 of 29"; null when all show). */
+	readonly visible: readonly Row[];
+	readonly selected: Id | null;
+	readonly window: string | null;
+	/** The newest events in the lines the table leaves. */
+	readonly eventLines: readonly EventLine[];
+	readonly footer: readonly Hint[];
+	readonly help: readonly HelpEntry[];
+	/** The filter shown now (the one typed, else the one in force). */
+	readonly filter: string;
+};

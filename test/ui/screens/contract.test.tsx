@@ -4,7 +4,20 @@ import {useEffect} from 'react';
 import {describe, expect, test, vi} from 'vitest';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../../source/ui/keys/bindings.js';
 import type {Capability} from '../../../source/ui/keys/matcher.js';
-import {commandOf, decide, footerOf, helpOf, useScreen, type Availability, type ScreenLogic} from '../../../source/ui/screens/contract.js';
+import {
+	commandOf,
+	decide,
+	footerOf,
+	helpOf,
+	keyAction,
+	pasteAction,
+	useScreen,
+	type Availability,
+	type KeyAction,
+	type PasteAction,
+	type ScreenDefinition,
+	type ScreenLogic,
+} from '../../../source/ui/screens/contract.js';
 
 const offered = new Set<Capability>(['config', 'pause', 'threads']);
 
@@ -148,6 +161,51 @@ describe('useScreen', () => {
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(view.lastFrame()).toBe('told refused');
 		expect(ran).toEqual(['asked']);
+		view.unmount();
+	});
+});
+
+describe('useScreen given the keymap', () => {
+	type Typed = {readonly typed: string};
+	type TypedAction = KeyAction | PasteAction;
+	const typing: ScreenDefinition<Typed, TypedAction, {readonly rigs: number}, never, CommandName, Screen, number> = {
+		reduce: (state, action) => ({state: {typed: state.typed + (action.type === 'key' ? action.input : `[${action.text}]`)}, effects: []}),
+		availability: (): Availability<CommandName, Screen> => decide(SCREEN_KEYMAP, 'events', new Set()),
+		keymap: SCREEN_KEYMAP,
+		help: (rigs) => [{keys: 'x', description: `${rigs} rigs`, available: true}],
+		key: keyAction,
+		paste: pasteAction,
+	};
+	const env = {rigs: 2};
+
+	test('installs the keys (one action a key, a run typed at once too, a paste apart) and returns the footer and the help', async () => {
+		function Typing({rigs}: {readonly rigs: number}) {
+			const {state, footer, help} = useScreen(
+				typing,
+				() => ({typed: ''}),
+				env,
+				() => {},
+				rigs,
+			);
+			return (
+				<Text>
+					{`typed ${state.typed} · ${footer.map((hint) => hint.label).join(',')} · ${help.map((entry) => entry.description).join(',')}`}
+				</Text>
+			);
+		}
+
+		const view = render(<Typing rigs={3} />);
+		const footer = footerOf(SCREEN_KEYMAP, decide(SCREEN_KEYMAP, 'events', new Set()))
+			.map((hint) => hint.label)
+			.join(',');
+		expect(view.lastFrame()).toBe(`typed  · ${footer} · 3 rigs`);
+		await new Promise((resolve) => setImmediate(resolve));
+		view.stdin.write('jk');
+		await vi.waitFor(() => expect(view.lastFrame()).toContain('typed jk '));
+		view.stdin.write('\u001B[200~pasted\u001B[201~');
+		await vi.waitFor(() => expect(view.lastFrame()).toContain('typed jk[pasted] '));
+		view.rerender(<Typing rigs={4} />);
+		await vi.waitFor(() => expect(view.lastFrame()).toContain('· 4 rigs'));
 		view.unmount();
 	});
 });

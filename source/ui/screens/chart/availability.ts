@@ -7,7 +7,7 @@
 import {type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {decide, helpOf, type Availability} from '../contract.js';
-import type {ChartEnv} from './reduce.js';
+import type {ChartEnv} from './state.js';
 
 export type ChartAvailability = Availability<CommandName, Screen>;
 
@@ -19,10 +19,13 @@ export function availability(state: {readonly help: boolean; readonly end: numbe
 	const works = new Set(decided.works);
 	// Showing now already: End has nothing to do, and is not offered.
 	if (state.end === null) works.delete('latest');
-	// s: not on a proxy's chart, nor where nothing but the hashrate is recorded for this rig (no other series to show).
-	if (env?.sensors === false || (env?.recorded !== undefined && env.recorded.filter((has, index) => has && index > 0).length === 0))
-		works.delete('series');
+	if (!seriesOffered(env)) works.delete('series');
 	return {...decided, works};
+}
+
+/** s: not on a proxy's chart, nor where nothing but the hashrate is recorded for this rig (no other series to show). */
+export function seriesOffered(env?: Partial<ChartEnv>): boolean {
+	return !(env?.sensors === false || (env?.recorded !== undefined && env.recorded.filter((has, index) => has && index > 0).length === 0));
 }
 
 /**

@@ -1,6 +1,5 @@
 import {Box, Text} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
-import {useKeys} from '../../hooks/use-keys.js';
 import {chartWindow, type ChartRequest, type MinerHistory} from '../../../history/stores.js';
 import type {MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
@@ -14,8 +13,8 @@ import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme} from '../../theme.js';
 import {Wrapped} from '../../wrap.js';
-import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
-import {availability, chartHelp} from './availability.js';
+import {keyAction, useScreen, type ScreenDefinition} from '../contract.js';
+import {availability, chartHelp, seriesOffered} from './availability.js';
 import {
 	chartModel,
 	chartPoints,
@@ -23,25 +22,23 @@ import {
 	isOutage,
 	spanStats,
 	Y_AXIS_WIDTH,
+	type ChartModel,
 	type Marker,
 	type Reference,
 	type Segment,
 	type SegmentRow,
 } from './model.js';
-import {
-	CHART_SPANS,
-	initialChartState,
-	reduce,
-	shownSpan,
-	spanMs,
-	type ChartAction,
-	type ChartEffect,
-	type ChartEnv,
-	type ChartUiState,
-} from './reduce.js';
+import {CHART_SPANS, initialChartState, reduce, shownSpan, spanMs, type ChartAction, type ChartEffect} from './reduce.js';
+import type {ChartEnv, ChartUiState} from './state.js';
 import {noSeriesText, seriesAt, seriesLimit, seriesPoints, seriesRecorded, sensorAxis} from './series.js';
 
-const LOGIC: ScreenLogic<ChartUiState, ChartAction, ChartEnv, ChartEffect, CommandName, Screen> = {reduce, availability};
+const SCREEN: ScreenDefinition<ChartUiState, ChartAction, ChartEnv, ChartEffect, CommandName, Screen, boolean> = {
+	reduce,
+	availability,
+	keymap: SCREEN_KEYMAP,
+	help: chartHelp,
+	key: keyAction,
+};
 
 /** What the chart can do beyond itself, as the App offers it. */
 export type ChartCaps = {
@@ -102,13 +99,8 @@ function Row({segments}: {readonly segments: SegmentRow}) {
 	);
 }
 
-/**
- * The full-screen hashrate chart (`g`): a braille line over the whole terminal, from the history store (or this
- * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
- * `←`/`→` move back and forth in time, End comes back to now; `s` switches to a local miner's temperature, clock, power
- * or H/W (series.ts).
- */
-export function ChartView({store, history, caps, initialSpan, worker = null}: ChartViewProps) {
+/** The chart's env hook: its state and keys, the span asked of the history's chart store and its answer, what is drawn. */
+function useChart({store, history, caps, initialSpan, worker = null}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
 	// What is drawn: the history's chart store answers what this view asks (syncClocks: its clock moves with the poll
 	// the store read for, in the same frame).
@@ -117,7 +109,6 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 	// The App's one clock: fixed for tests and screenshots, else live.
 	const live = useFixedNow() === null;
 	const now = useNow(history.intervalMs);
-	const theme = useTheme();
 
 	const run = useCallback(
 		(effect: ChartEffect) => {
@@ -138,10 +129,8 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 	const answered = answers[0]?.value.series?.points;
 	const recorded = useMemo(() => seriesRecorded(answered ?? [], sensors), [answered, sensors]);
 	const env = useMemo<ChartEnv>(() => ({now, earliest, sensors: sensorsOffered, recorded}), [now, earliest, sensorsOffered, recorded]);
-	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialChartState(initialSpan), env, run);
-	useKeys((input, key) => {
-		dispatch({type: 'key', input, key});
-	});
+	// The help lists s where the chart offers it (availability.ts).
+	const {state: ui, footer: footerShown, help} = useScreen(SCREEN, () => initialChartState(initialSpan), env, run, seriesOffered(env));
 
 	const budget = Math.max(1, rows - 1);
 	const fits = columns >= MIN_CHART_COLUMNS && budget - CHROME_LINES >= MIN_PLOT_ROWS;
@@ -183,11 +172,42 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 	);
 	const markers = useMemo(() => events.map((event) => markerOf(event)).filter((marker): marker is Marker => marker !== null), [events]);
 	const stats = useMemo(() => spanStats(drawn), [drawn]);
+	return {
+		state,
+		ui,
+		now,
+		columns,
+		budget,
+		fits,
+		footer: footerShown,
+		help,
+		shown,
+		from,
+		to,
+		data,
+		series,
+		kind,
+		drawn,
+		sensors,
+		isProxy,
+		worker,
+		references,
+		markers,
+		stats,
+	};
+}
 
-	const footerShown = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
-	const seriesWorks = keys.works.has('series');
-	const help = useMemo(() => chartHelp(seriesWorks), [seriesWorks]);
-
+/**
+ * The full-screen hashrate chart (`g`): a braille line over the whole terminal, from the history store (or this
+ * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
+ * `←`/`→` move back and forth in time, End comes back to now; `s` switches to a local miner's temperature, clock, power
+ * or H/W (series.ts).
+ */
+export function ChartView(props: ChartViewProps) {
+	const theme = useTheme();
+	const chart = useChart(props);
+	const {state, ui, now, columns, budget, fits, help, shown, from, to, data, series, kind, drawn, sensors, isProxy, worker} = chart;
+	const {references, markers, stats} = chart;
 	const label = CHART_SPANS[shown]?.label ?? '';
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);
 	const sensorUnit = kind.unit;
@@ -255,7 +275,6 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 			</Box>
 		);
 	} else {
-		const middle = Math.floor(plotRows / 2);
 		const answered = drawn.some((point) => point.live > 0);
 		const empty = outages
 			? 'the miner did not answer in this span'
@@ -264,36 +283,7 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 				: sessionOnly
 					? 'nothing seen in this span yet (history is off: this session only)'
 					: 'nothing stored for this span';
-		body = (
-			<>
-				{legend.map((items, line) => (
-					// keyed by position: the legend's first and second line
-					<Row
-						key={line}
-						segments={[
-							{text: (line === 0 ? model.unit : '').padEnd(Y_AXIS_WIDTH), tone: 'muted'},
-							...items.flatMap((item, index) => [{text: index === 0 ? '' : '  '}, item]),
-						]}
-					/>
-				))}
-				{model.plot.map((row, index) =>
-					!model.hasData && index === middle ? (
-						// keyed by position: rows and segments have no other identity
-						<Text key={index} wrap="truncate-end">
-							<Row segments={row.slice(0, 2)} />
-							<Text {...theme.text('muted')}>{`  ${empty}`}</Text>
-						</Text>
-					) : (
-						// keyed by position: rows and segments have no other identity
-						<Row key={index} segments={row} />
-					),
-				)}
-				<Row segments={model.axis} />
-				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{model.labels}
-				</Text>
-			</>
-		);
+		body = <ChartPlot legend={legend} model={model} rows={plotRows} empty={empty} />;
 	}
 
 	return (
@@ -306,7 +296,54 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 				<Text {...theme.text('muted')}>{statsText}</Text>
 			</TitleBar>
 			{body}
-			<Footer hints={footerShown} width={columns} />
+			<Footer hints={chart.footer} width={columns} />
 		</Box>
+	);
+}
+
+/** The plot: its legend (one line, or two), the rows of the braille line, the axis and its time labels. */
+function ChartPlot({
+	legend,
+	model,
+	rows,
+	empty,
+}: {
+	readonly legend: readonly (readonly Segment[])[];
+	readonly model: ChartModel;
+	readonly rows: number;
+	/** What the middle row says where nothing is drawn. */
+	readonly empty: string;
+}) {
+	const theme = useTheme();
+	const middle = Math.floor(rows / 2);
+	return (
+		<>
+			{legend.map((items, line) => (
+				// keyed by position: the legend's first and second line
+				<Row
+					key={line}
+					segments={[
+						{text: (line === 0 ? model.unit : '').padEnd(Y_AXIS_WIDTH), tone: 'muted'},
+						...items.flatMap((item, index) => [{text: index === 0 ? '' : '  '}, item]),
+					]}
+				/>
+			))}
+			{model.plot.map((row, index) =>
+				!model.hasData && index === middle ? (
+					// keyed by position: rows and segments have no other identity
+					<Text key={index} wrap="truncate-end">
+						<Row segments={row.slice(0, 2)} />
+						<Text {...theme.text('muted')}>{`  ${empty}`}</Text>
+					</Text>
+				) : (
+					// keyed by position: rows and segments have no other identity
+					<Row key={index} segments={row} />
+				),
+			)}
+			<Row segments={model.axis} />
+			<Text wrap="truncate-end" {...theme.text('muted')}>
+				{model.labels}
+			</Text>
+		</>
 	);
 }

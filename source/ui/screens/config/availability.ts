@@ -4,10 +4,11 @@
  * shows works; a key that does nothing says why here, in one line, or is not offered at all.
  */
 import {applying, BUSY_MESSAGE, READ_ONLY_MESSAGE, STALE_EDITS_MESSAGE, type ConfigSessionState} from '../../../config/session.js';
+import {wordsFor, type ConfigSubject} from '../../../config/words.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
 import type {Capability, HelpEntry} from '../../keys/matcher.js';
 import {decide, helpOf, type Availability} from '../contract.js';
-import type {ConfigUiState, Tone} from './reduce.js';
+import type {ConfigUiState, Tone} from './state.js';
 import {cursorIndex, isContainer, visibleEntries} from './tree.js';
 
 /** What the config view reads but does not own, passed with every action (screens/contract.ts). */
@@ -172,4 +173,12 @@ function unlistedIn(context: ConfigMode, env: ConfigEnv): ReadonlySet<ConfigComm
  */
 export function configHelp(writesAreOff: boolean): readonly HelpEntry[] {
 	return helpOf(CONFIG_KEYMAP, ['browse'], decide(CONFIG_KEYMAP, 'browse', offered(writesAreOff))).filter((entry) => entry.available);
+}
+
+/** What the config view's help is made from: whether writes are off, and what is configured (its words). */
+export type ConfigHelpFrom = {readonly writesAreOff: boolean; readonly subject: ConfigSubject};
+
+/** configHelp in the words of what is configured (a miner's, an xmrig-proxy's). */
+export function configHelpIn({writesAreOff, subject}: ConfigHelpFrom): readonly HelpEntry[] {
+	return configHelp(writesAreOff).map((entry) => ({...entry, description: wordsFor(subject, entry.description)}));
 }

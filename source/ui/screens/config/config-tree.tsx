@@ -4,7 +4,7 @@ import type {KeyResult} from '../../../config/apply.js';
 import type {ConfigDocument, ConfigEntry} from '../../../config/document.js';
 import type {PendingEdits} from '../../../config/edits.js';
 import {useTheme} from '../../theme.js';
-import type {Prompt} from './reduce.js';
+import type {Prompt} from './state.js';
 import {cycleHint, entryLabel, entryValue, isContainer, wasText} from './tree.js';
 import {cutText, padText, textWidth} from '../../cells.js';
 

@@ -10,7 +10,7 @@ import {showPath} from '../../../config/json-values.js';
 import type {ConfigSessionState} from '../../../config/session.js';
 import {formatClock} from '../../../format.js';
 import {CONFIG_KEYMAP} from '../../keys/bindings.js';
-import type {Dialog, Tone} from './reduce.js';
+import type {Dialog, Tone} from './state.js';
 
 /**
  * A line of a panel. Prose (questions, reasons, fixes) wraps over the lines it needs; a data line (a key

@@ -12,62 +12,26 @@ import type {ConfigEntry} from '../../../config/document.js';
 import {jsonEqual, showPath} from '../../../config/json-values.js';
 import type {PendingEdits} from '../../../config/edits.js';
 import type {ConfigSessionState} from '../../../config/session.js';
-import type {ConfigPath} from '../../../config/types.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
 import {scrollHelp} from '../../help-toggle.js';
 import {scrollToShow} from '../../scroll.js';
-import {commandOf, type ScreenLogic} from '../contract.js';
-import {availability, keyFor, modeOf, pendingCount, refusalTone, type ConfigEnv} from './availability.js';
-import {pastedLine, typeKey, type TypedText} from './line-editor.js';
+import {commandOf, keyAction, pasteAction, type ScreenDefinition} from '../contract.js';
+import {
+	availability,
+	configHelpIn,
+	keyFor,
+	modeOf,
+	pendingCount,
+	refusalTone,
+	type ConfigEnv,
+	type ConfigHelpFrom,
+} from './availability.js';
+import {pastedLine, typeKey} from '../../widgets/line-editor.js';
+import type {ConfigUiState, Prompt, Tone} from './state.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';
-
-export type Tone = 'info' | 'warn' | 'error' | 'ok';
-export type Notice = {readonly text: string; readonly tone: Tone};
-
-/** A question or a panel over the tree. */
-export type Dialog =
-	| {readonly kind: 'diff'}
-	/** Apply: step 2 is the second question for a change that can cut rigtop off. */
-	| {readonly kind: 'confirm'; readonly step: 1 | 2}
-	| {readonly kind: 'undo'}
-	/** Leaving with pending changes: back to the dashboard (q, Esc) or out of rigtop (F10). */
-	| {readonly kind: 'leave'; readonly then: 'back' | 'quit'}
-	| {readonly kind: 'reload'}
-	/** Discarding more than one pending change (one goes at once: it is quickly made again). */
-	| {readonly kind: 'discard'};
-
-export type Prompt =
-	| ({readonly kind: 'search'} & TypedText)
-	| ({
-			readonly kind: 'edit';
-			readonly path: ConfigPath;
-			readonly id: string;
-			readonly secret: boolean;
-			readonly error: string | null;
-	  } & TypedText);
-
-export type ConfigUiState = {
-	/** The id (dotted path) of the key under the cursor; null: the first row. */
-	readonly cursor: string | null;
-	/** Ids of the open sections. */
-	readonly expanded: ReadonlySet<string>;
-	/** Index of the first row shown. */
-	readonly top: number;
-	readonly prompt: Prompt | null;
-	readonly dialog: Dialog | null;
-	/** The last search, for `n`. */
-	readonly query: string | null;
-	/** One line of feedback for the last key; cleared by the next one. */
-	readonly notice: Notice | null;
-	/** The session's resultSeq the user has closed the result panel for. */
-	readonly resultSeen: number;
-	/** The view's help (?) is up, and its first entry shown. */
-	readonly help: boolean;
-	readonly helpOffset: number;
-};
 
 /**
  * An edit's effect (named for the key that made it) carries only the pending edits it made: the session takes them
@@ -455,8 +419,20 @@ function expand(state: ConfigUiState, id: string, open: boolean): ConfigUiState 
 	return {...state, expanded, cursor: id};
 }
 
-/** The config view's pure half, for useScreen. */
-export const configLogic: ScreenLogic<ConfigUiState, ConfigUiAction, ConfigEnv, ConfigEffect, ConfigCommandName, ConfigMode> = {
+/** The config view's pure half and its keys, for useScreen. */
+export const configLogic: ScreenDefinition<
+	ConfigUiState,
+	ConfigUiAction,
+	ConfigEnv,
+	ConfigEffect,
+	ConfigCommandName,
+	ConfigMode,
+	ConfigHelpFrom
+> = {
 	reduce: configReducer,
 	availability,
+	keymap: CONFIG_KEYMAP,
+	help: configHelpIn,
+	key: keyAction,
+	paste: pasteAction,
 };

@@ -8,20 +8,13 @@
  */
 import {READ_ONLY_MESSAGE} from '../../../config/session.js';
 import {configRefusal, controlRefusal} from '../../../miner/abilities.js';
-import type {MinerSnapshot} from '../../../miner/model.js';
-import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
-import {type Capability} from '../../keys/matcher.js';
+import type {MonitorState} from '../../../monitor/types.js';
+import {type Capability, type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
-import {decide, onlyWaysOut, type Availability} from '../contract.js';
-import type {DashboardEnv, DashboardState} from './reduce.js';
+import {decide, helpOf, onlyWaysOut, type Availability} from '../contract.js';
+import type {DashboardEnv, DashboardState, KeyFacts, MinerFacts} from './state.js';
 
 export type DashboardAvailability = Availability<CommandName, Screen>;
-
-/** What of the miner's state decides its keys: whether it answers, and what it says it is (abilities.ts). */
-export type MinerFacts = {
-	readonly status: LinkStatus;
-	readonly snapshot: Pick<MinerSnapshot, 'kind' | 'version' | 'dialect' | 'restricted' | 'paused'> | null;
-};
 
 /**
  * The facts of a miner's state (or of the facts alone). The view keeps one object while they stay the same: a poll does
@@ -33,36 +26,6 @@ export function minerFacts(state: Pick<MonitorState, 'status'> & {readonly snaps
 	const {kind, version, dialect, restricted, paused} = snapshot;
 	return {status, snapshot: {kind, version, dialect, restricted, paused}};
 }
-
-/** The actions the app gave the dashboard (its callbacks): a key whose action was not given is not offered. */
-export type Given = {
-	readonly config: boolean;
-	readonly pause: boolean;
-	readonly resume: boolean;
-	readonly refresh: boolean;
-	/** Back to the fleet (Esc). */
-	readonly back: boolean;
-	readonly interval: boolean;
-	readonly chart: boolean;
-	readonly events: boolean;
-};
-
-/**
- * The threads pane: not on screen (a short terminal: its keys say so), on screen with every row shown (its sort keys
- * work, its scroll keys are not offered), or on screen with more rows than fit (they scroll).
- */
-export type ThreadsShown = 'hidden' | 'fits' | 'scrolls';
-
-/** What decides the dashboard's own keys (the rest of its env is sizes and the interval, which no key's offer reads). */
-export type KeyFacts = {
-	readonly miner: MinerFacts;
-	readonly given: Given;
-	/** --read-only: no pause, resume or config change is sent. */
-	readonly readOnly: boolean;
-	/** Whether rigtop sends this miner an access token. */
-	readonly tokenGiven: boolean;
-	readonly threads: ThreadsShown;
-};
 
 export const THREADS_HIDDEN = 'the threads pane is not shown at this size: make the terminal taller';
 
@@ -156,4 +119,12 @@ export function availability(state: DashboardState, env: DashboardEnv): Dashboar
 	if (state.asking !== null) return QUESTION_KEYS;
 	if (state.help) return HELP_KEYS;
 	return dashboardKeys(env);
+}
+
+/**
+ * The dashboard's help: its own keys that work (the help's own, Esc and ↑↓, are on its frame: listing them here would
+ * give ↑ two meanings).
+ */
+export function dashboardHelp(facts: KeyFacts): readonly HelpEntry[] {
+	return helpOf(SCREEN_KEYMAP, ['dashboard'], dashboardKeys(facts)).filter((entry) => entry.available);
 }

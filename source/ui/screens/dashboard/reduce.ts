@@ -5,63 +5,19 @@
  * app's callbacks.
  */
 import {formatInterval, nextInterval} from '../../../monitor/poll-interval.js';
-import type {MonitorState} from '../../../monitor/types.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {scrollHelp, toggleHelp} from '../../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
-import {BY_INDEX, nextThreadSort, type ThreadSort} from '../../panes/thread-order.js';
-import {commandOf, type KeyOutcome, type ScreenLogic} from '../contract.js';
-import {availability, dashboardKeys, type KeyFacts} from './availability.js';
-
-/** One line in the footer's place: why a key did nothing (warn), or a question. */
-export type DashboardMessage = {readonly text: string; readonly tone: 'warn' | 'info'};
+import {BY_INDEX, nextThreadSort} from '../../panes/thread-order.js';
+import {commandOf, keyAction, type KeyOutcome, type ScreenDefinition} from '../contract.js';
+import {availability, dashboardHelp, dashboardKeys} from './availability.js';
+import type {DashboardEnv, DashboardState, KeyFacts} from './state.js';
 
 /** Commands carried out by the app through a callback. */
 export type ActionCommand = 'quit' | 'config' | 'pause' | 'resume' | 'refresh' | 'toFleet' | 'slower' | 'faster' | 'chart' | 'events';
 
 export type DashboardStep = Step<DashboardState, ActionCommand>;
-
-/** The moment `f` holds on screen: the miner's state (its last share with it), and the clock then (epoch ms). */
-export type FrozenMoment = {readonly state: MonitorState; readonly at: number};
-
-/** What the dashboard owns: its help, its scroll, its sort, what its last key said and the question it asks. */
-export type DashboardState = {
-	readonly help: boolean;
-	/** The first help entry shown (at most the env's helpMax: helpOffsetOf). */
-	readonly helpOffset: number;
-	/** Index of the first thread row shown (at most what the env's page leaves: threadsOffsetOf). */
-	readonly threadsOffset: number;
-	/** The column the threads are sorted by (s cycles it, I reverses it). */
-	readonly threadSort: ThreadSort;
-	/** What the last key said; cleared by the next key (or after a few seconds, by the view). */
-	readonly message: DashboardMessage | null;
-	/** A question waiting for its answer: p asks before pausing (y pauses, any other key does not). */
-	/** A question waiting for y: pause always; resume when the token is not the user's (tokenFrom). */
-	readonly asking: 'pause' | 'resume' | null;
-	/** f holds the display still at this moment while the polls go on; null shows the present. */
-	readonly frozen: FrozenMoment | null;
-};
-
-/**
- * Everything the dashboard reads but does not own, as the frame on screen has it, passed at each dispatch: the
- * miner's facts, what the app gave, the mode (availability.ts's KeyFacts), and the sizes and the interval.
- */
-export type DashboardEnv = KeyFacts & {
-	/** Below the smallest size the screens serve: only the ways out work. */
-	readonly tooSmall: boolean;
-	/** How many thread rows fit in the pane now, and how many threads there are. */
-	readonly pageSize: number;
-	readonly threadCount: number;
-	/** How far the help can scroll in its frame (helpMaxOffset). */
-	readonly helpMax: number;
-	/** The session's poll interval (ms), where it can be changed: + and - stop at the ends of its steps. */
-	readonly intervalMs: number | null;
-	/** The moment now, as f would hold it: the monitor's state and the clock (fixed, or the live one). */
-	readonly moment: () => FrozenMoment;
-	/** Whose token a write sends when the user gave none (a running process's), said in the question before it; null: given. */
-	readonly tokenFrom?: string | null;
-};
 
 export type DashboardAction = {readonly type: 'key'; readonly input: string; readonly key: KeyLike} | {readonly type: 'clearMessage'};
 
@@ -99,11 +55,15 @@ export function reduce(state: DashboardState, action: DashboardAction, env: Dash
 	}
 }
 
-/** The dashboard's pure half, for useScreen. */
-export const dashboardLogic: ScreenLogic<DashboardState, DashboardAction, DashboardEnv, ActionCommand, CommandName, Screen> = {
-	reduce,
-	availability,
-};
+/** The dashboard's pure half and its keys, for useScreen: its help is made from what decides its keys. */
+export const dashboardLogic: ScreenDefinition<DashboardState, DashboardAction, DashboardEnv, ActionCommand, CommandName, Screen, KeyFacts> =
+	{
+		reduce,
+		availability,
+		keymap: SCREEN_KEYMAP,
+		help: dashboardHelp,
+		key: keyAction,
+	};
 
 function keyStep(current: DashboardState, env: DashboardEnv, input: string, key: KeyLike): DashboardStep {
 	const keys = availability(current, env);

@@ -4,7 +4,6 @@ import {EventListStore, type MinerHistory} from '../../../history/stores.js';
 import type {MinerEvent, MonitorState, Severity} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
 import {describeEvents, type EventLine} from '../../event-lines.js';
-import {useKeys} from '../../hooks/use-keys.js';
 import {useNow} from '../../hooks/use-now.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -15,7 +14,7 @@ import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {padText, textWidth} from '../../cells.js';
 import {cutText, Wrapped} from '../../wrap.js';
-import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {keyAction, useScreen, type ScreenDefinition} from '../contract.js';
 import {SESSION_LABEL} from '../fleet/rows.js';
 import {availability, eventsHelp} from './availability.js';
 import {
@@ -28,7 +27,13 @@ import {
 	type EventViewState,
 } from './reduce.js';
 
-const LOGIC: ScreenLogic<EventViewState, EventViewAction, EventsEnv, EventViewEffect, CommandName, Screen> = {reduce, availability};
+const SCREEN: ScreenDefinition<EventViewState, EventViewAction, EventsEnv, EventViewEffect, CommandName, Screen> = {
+	reduce,
+	availability,
+	keymap: SCREEN_KEYMAP,
+	help: eventsHelp,
+	key: keyAction,
+};
 
 /** One rig whose events are listed: its monitor (for new events) and its history (for the stored ones). */
 export type EventSource = {
@@ -111,12 +116,10 @@ export function wrapText(text: string, width: number): string[] {
 }
 
 /**
- * Every event (`e`): the stored ones from before this session — a rigtop started again still shows last night —
- * and this session's as they come, newest first, each with its date when not today and outages with their span and
- * length. With history off, this session's events (what the monitor keeps), and it says so.
+ * The event view's env hook: every rig's events (their history's store, this session's notices merged in), the view's
+ * own state (reduce.ts) and its keys.
  */
-export function EventView({sources, title, notices, caps}: EventViewProps) {
-	const theme = useTheme();
+function useEvents({sources, notices, caps}: EventViewProps) {
 	const {columns, rows} = useTerminalSize();
 	// The App's one clock (fixed for tests and screenshots).
 	const now = useNow(60_000);
@@ -140,10 +143,18 @@ export function EventView({sources, title, notices, caps}: EventViewProps) {
 		[caps],
 	);
 	const env = useMemo<EventsEnv>(() => ({count: lines.length, pageSize: listHeight}), [lines.length, listHeight]);
-	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, initialEventViewState, env, run);
-	useKeys((input, key) => {
-		dispatch({type: 'key', input, key});
-	});
+	const {state: ui, footer, help} = useScreen(SCREEN, initialEventViewState, env, run);
+	return {ui, footer, help, lines, sessionOnly, loaded, several, columns, budget, listHeight};
+}
+
+/**
+ * Every event (`e`): the stored ones from before this session — a rigtop started again still shows last night —
+ * and this session's as they come, newest first, each with its date when not today and outages with their span and
+ * length. With history off, this session's events (what the monitor keeps), and it says so.
+ */
+export function EventView(props: EventViewProps) {
+	const theme = useTheme();
+	const {ui, footer, help, lines, sessionOnly, loaded, several, columns, budget, listHeight} = useEvents(props);
 
 	// Widths in terminal cells (ui/cells.ts): a rig's name may hold CJK, emoji or combining marks.
 	const whenWidth = Math.max(5, ...lines.map((line) => textWidth(line.when)));
@@ -162,9 +173,6 @@ export function EventView({sources, title, notices, caps}: EventViewProps) {
 		last = index;
 	}
 
-	const footer = useMemo(() => footerOf(SCREEN_KEYMAP, keys), [keys]);
-	const help = useMemo(() => eventsHelp(), []);
-
 	const oldest = lines.at(-1);
 	const summary = !loaded
 		? ''
@@ -178,7 +186,7 @@ export function EventView({sources, title, notices, caps}: EventViewProps) {
 
 	return (
 		<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
-			<TitleBar width={columns} title={[title, 'events']} stateWidth={textWidth(summary)}>
+			<TitleBar width={columns} title={[props.title, 'events']} stateWidth={textWidth(summary)}>
 				<Text {...theme.text(sessionOnly ? 'warn' : 'muted')}>{summary}</Text>
 			</TitleBar>
 			{ui.help ? (

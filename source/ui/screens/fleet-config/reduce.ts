@@ -14,11 +14,18 @@ import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName} from '../../keys/bindings.js';
 import {helpKey} from '../../help-toggle.js';
 import {scrollToShow} from '../../scroll.js';
-import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
+import {pastedLine, typeKey, type TypedText} from '../../widgets/line-editor.js';
 import {matchingKeys} from '../config/tree.js';
 import {editorStartText, typedValue} from '../config/typed-value.js';
-import {commandOf, type ScreenLogic} from '../contract.js';
-import {availability, diffScrollMax, resultsScrollMax, type FleetConfigAvailability, type FleetConfigEnv} from './availability.js';
+import {commandOf, keyAction, pasteAction, type ScreenDefinition} from '../contract.js';
+import {
+	availability,
+	diffScrollMax,
+	fleetConfigHelp,
+	resultsScrollMax,
+	type FleetConfigAvailability,
+	type FleetConfigEnv,
+} from './availability.js';
 import {diffPlan, type KeyRow} from './rigs.js';
 import type {Screen} from '../../keys/bindings.js';
 
@@ -309,9 +316,19 @@ function resultsKey(
 	}
 }
 
-/** The fleet config view's pure half, for useScreen. */
-export const fleetConfigLogic: ScreenLogic<FleetConfigUiState, FleetConfigAction, FleetConfigEnv, FleetConfigEffect, CommandName, Screen> =
-	{
-		reduce,
-		availability,
-	};
+/** The fleet config view's pure half and its keys, for useScreen. */
+export const fleetConfigLogic: ScreenDefinition<
+	FleetConfigUiState,
+	FleetConfigAction,
+	FleetConfigEnv,
+	FleetConfigEffect,
+	CommandName,
+	Screen
+> = {
+	reduce,
+	availability,
+	keymap: SCREEN_KEYMAP,
+	help: fleetConfigHelp,
+	key: keyAction,
+	paste: pasteAction,
+};

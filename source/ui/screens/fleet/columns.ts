@@ -19,9 +19,12 @@ import {
 	formatPercent,
 	formatWatts,
 } from '../../../format.js';
-import {fitColumns, markSorted, tableGap, type Column, type FittedColumn} from '../../table.js';
+import {fitColumns, tableGap, type Column, type FittedColumn} from '../../table/table.js';
+import {columnsOf, type ColumnSpec} from '../../table/descriptor.js';
+import {tableSorts, type TableSort} from '../../table/sort.js';
+import {compareNames} from '../../name-order.js';
+import type {StatusBadge} from '../../status.js';
 import {hourCells} from './hours.js';
-import {sortArrow, type FleetSort} from './order.js';
 import type {ColumnTotal, FleetRow, FleetTotals} from './rows.js';
 import {cutText, textWidth} from '../../wrap.js';
 
@@ -210,161 +213,234 @@ export function fleetWants(rows: readonly FleetRow[], totals?: Pick<FleetTotals,
 	return proxies ? {...wants, proxies, kind, state, proxyWorkers} : wants;
 }
 
-/** The columns of a local rig's own readings: only in a fleet with one. */
-const SENSOR_COLUMNS: ReadonlySet<string> = new Set(['temp', 'hpw', 'watts']);
-
 /** The history column: at least 12 characters (5 minutes each), 30 where there is room (2 minutes each). */
 const HOUR_WIDTH = 12;
 const HOUR_WANT = 30;
+
+/** What the columns read besides a line: the widths over every rig, and whether the table has the last-hour column. */
+export type FleetContext = FleetWants & {readonly hours?: boolean};
+
+/** Trouble first: the badge word's rank, a live rig with an open warning just before the quiet ones. */
+const STATE_RANK: Readonly<Record<StatusBadge['word'], number>> = {
+	error: 0,
+	down: 1,
+	stale: 2,
+	'no pool': 3,
+	PAUSED: 4,
+	connecting: 6,
+	live: 7,
+	// The dashboard's own word (f); a fleet row never shows it.
+	FROZEN: 7,
+};
+
+function stateRank(row: FleetRow): number {
+	const rank = STATE_RANK[row.word];
+	return row.word === 'live' && row.trouble ? 5 : rank;
+}
+
+const RATE_WORDS = ['lowest first', 'highest first'] as const;
+
+/** A local rig's own readings (a remote rig's cells are blank): only in a fleet with one. */
+const onThisMachine = (ctx: FleetContext) => ctx.sensors === true;
+
+/**
+ * The fleet's columns, in the order they stand. The sorts (order.ts): the state sort puts the rigs in trouble first
+ * (htop's and btop's habit of putting what needs a look on top: error, down, stale… first), as the header's count
+ * does; a value sort starts at its weak end (hashrate and uptime lowest first, rejects highest first).
+ */
+export const FLEET_COLUMNS: readonly ColumnSpec<FleetLine, FleetRow, FleetContext>[] = [
+	{
+		id: 'rig',
+		header: 'rig',
+		width: 10,
+		want: (ctx) => ctx.rig,
+		// The last hour, when it was seen and the alert text go before a name is cut.
+		wantOver: 9,
+		cell: (line, width) =>
+			line.kind === 'rig' ? fitRigLabel(line.row, width) : line.kind === 'total' ? totalsLabel(line.totals, line.shown === true) : '',
+		sort: {at: 8, words: ['name', 'a–z', 'z–a'], compare: (a, b) => compareNames(a.name, b.name) || compareNames(a.where, b.where)},
+	},
+	{
+		id: 'state',
+		header: 'state',
+		width: 9,
+		// A proxy's "no upstream" whole where there is room.
+		want: (ctx) => ctx.state ?? 0,
+		drop: 1,
+		cell: (line) => (line.kind === 'rig' ? line.row.state : line.kind === 'total' ? totalsState(line.totals) : ''),
+		sort: {at: 1, words: ['state', 'worst first', 'worst last'], falling: true, value: stateRank},
+	},
+	// With proxies: what kind of rig, and a proxy's workers; kept about as long as the state.
+	{
+		id: 'kind',
+		// "proxy 12" under "kind/wk" where narrow ("proxy, 12 workers" where there is room).
+		header: 'kind/wk',
+		width: 8,
+		want: (ctx) => ctx.kind ?? 0,
+		// Its forms are a few widths: room between them is left to the pool's and the names' text.
+		uses: (width, ctx) => Math.max(0, ...(ctx.proxyWorkers ?? []).map((workers) => kindCell({kind: 'proxy', workers}, width).length)),
+		drop: 1.5,
+		shown: (ctx) => ctx.proxies === true,
+		cell: (line, width) => (line.kind === 'rig' ? kindCell(line.row, width) : ''),
+	},
+	{
+		id: 'r10',
+		header: '10s',
+		width: 9,
+		align: 'right',
+		drop: 2,
+		cell: (line, width) => rate(line, 0, width),
+		// A proxy has no 10 s or 15 m window: it sorts by its 1 min and 10 min rates, the nearest it has.
+		sort: {at: 2, words: ['10s', ...RATE_WORDS], value: (row) => (row.kind === 'proxy' ? row.rates?.[1] : row.rates?.[0]) ?? null},
+	},
+	{
+		id: 'r60',
+		// A proxy has no 60 s window: its 1 min rate shows here, and the heading says so (kept: it is a proxy's only rate).
+		header: (ctx) => (ctx.proxies === true ? '60s/1m' : '60s'),
+		width: 9,
+		align: 'right',
+		drop: (ctx) => (ctx.proxies === true ? 2.5 : 5),
+		cell: (line, width) => rate(line, 1, width),
+	},
+	{
+		id: 'r15',
+		header: '15m',
+		width: 9,
+		align: 'right',
+		drop: 3,
+		cell: (line, width) => rate(line, 2, width),
+		sort: {at: 3, words: ['15m', ...RATE_WORDS], value: (row) => (row.kind === 'proxy' ? row.proxyLong : row.rates?.[2]) ?? null},
+	},
+	// A local rig's own readings (a remote rig's cells are blank); the totals row leaves them blank: local rigs share
+	// one machine's packages, so their watts do not add up.
+	{
+		id: 'temp',
+		header: '°C',
+		width: 6,
+		want: (ctx) => ctx.temp ?? 0,
+		align: 'right',
+		drop: 3.5,
+		shown: onThisMachine,
+		cell: (line) => (line.kind === 'rig' ? tempCell(line.row) : ''),
+		// The hottest first.
+		sort: {
+			at: 6,
+			words: ['°C', 'hottest first', 'coolest first'],
+			falling: true,
+			value: (row) => (row.sensors?.celsius == null ? null : -row.sensors.celsius),
+		},
+	},
+	{
+		id: 'hpw',
+		header: 'H/W',
+		width: 8,
+		align: 'right',
+		drop: 5.5,
+		shown: onThisMachine,
+		cell: (line) => (line.kind === 'rig' ? efficiencyCell(line.row) : ''),
+		// The least efficient first.
+		sort: {at: 7, words: ['H/W', ...RATE_WORDS], help: 'H/W (rigs on this machine)', value: (row) => row.sensors?.hashesPerWatt ?? null},
+	},
+	{
+		id: 'watts',
+		header: 'W',
+		width: 6,
+		align: 'right',
+		drop: 6.5,
+		shown: onThisMachine,
+		cell: (line) => (line.kind === 'rig' ? wattsCell(line.row) : ''),
+	},
+	{
+		id: 'hour',
+		header: 'last hour',
+		width: HOUR_WIDTH,
+		want: () => HOUR_WANT,
+		drop: 9,
+		shown: (ctx) => ctx.hours === true,
+		cell: (line, width) => (line.kind === 'rig' ? hourCells(line.row.hour, width) : ''),
+	},
+	{
+		id: 'shares',
+		header: 'shares',
+		width: (ctx) => Math.max(SHARES_WIDTH, ctx.shares ?? 0),
+		align: 'right',
+		drop: 4,
+		cell: (line, width) =>
+			line.kind === 'rig'
+				? formatShares(line.row.good, line.row.total)
+				: line.kind === 'counted'
+					? countedNote({counted: line.totals.sharesCounted}, line.totals.miners, width)
+					: line.totals.sharesCounted > 0
+						? formatShares(line.totals.good, line.totals.total)
+						: DASH,
+	},
+	{
+		id: 'rej',
+		header: 'rej',
+		width: 5,
+		align: 'right',
+		drop: 6,
+		cell: (line) =>
+			line.kind === 'rig'
+				? formatPercent(line.row.rejected, line.row.total)
+				: line.kind === 'total'
+					? formatPercent(line.totals.total - line.totals.good, line.totals.total)
+					: '',
+		// Highest rate first: sort on its negative. No shares yet: no rate.
+		sort: {
+			at: 4,
+			words: ['rejects', 'most first', 'fewest first'],
+			falling: true,
+			value: (row) => (row.total === null || row.total === 0 || row.rejected === null ? null : -row.rejected / row.total),
+		},
+	},
+	{
+		id: 'pool',
+		// A proxy's pools are its upstreams: "1/1 up", "error 1/2".
+		header: (ctx) => (ctx.proxies === true ? 'pool/upstream' : 'pool'),
+		width: (ctx) => (ctx.proxies === true ? 13 : 12),
+		want: (ctx) => ctx.pool,
+		drop: 8,
+		cell: (line) => (line.kind === 'rig' ? ((line.row.kind === 'proxy' ? line.row.upstream : line.row.pool) ?? DASH) : ''),
+	},
+	{
+		id: 'up',
+		header: 'up',
+		width: 4,
+		align: 'right',
+		drop: 7,
+		cell: (line) => (line.kind === 'rig' ? formatDurationShort(line.row.uptime) : ''),
+		sort: {at: 5, words: ['uptime', 'shortest first', 'longest first'], value: (row) => row.uptime ?? null},
+	},
+	{
+		id: 'seen',
+		header: 'seen',
+		width: 8,
+		align: 'right',
+		drop: 10,
+		cell: (line) => (line.kind === 'rig' ? line.row.seen : ''),
+	},
+	{
+		id: 'alert',
+		header: 'alert',
+		width: 16,
+		flex: true,
+		drop: 11,
+		cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
+	},
+];
+
+/** The fleet's sorts, read from its columns; the session's order is said on the rig column ("rig listed▲"). */
+export const FLEET_SORTS = tableSorts(FLEET_COLUMNS, 'rig');
 
 /** The columns; `hours`: the session keeps history, so the table has its last-hour column where the width allows. */
 export function fleetColumns(
 	wants: FleetWants = {rig: 0, pool: 0},
 	hours = false,
-	sort: FleetSort | null = null,
+	sort: TableSort | null = null,
 ): readonly Column<FleetLine>[] {
-	const proxies = wants.proxies === true;
-	const columns: Column<FleetLine>[] = [
-		{
-			id: 'rig',
-			header: 'rig',
-			width: 10,
-			want: wants.rig,
-			// The last hour, when it was seen and the alert text go before a name is cut.
-			wantOver: 9,
-			cell: (line, width) =>
-				line.kind === 'rig' ? fitRigLabel(line.row, width) : line.kind === 'total' ? totalsLabel(line.totals, line.shown === true) : '',
-		},
-		{
-			id: 'state',
-			header: 'state',
-			width: 9,
-			// A proxy's "no upstream" whole where there is room.
-			want: wants.state ?? 0,
-			drop: 1,
-			cell: (line) => (line.kind === 'rig' ? line.row.state : line.kind === 'total' ? totalsState(line.totals) : ''),
-		},
-		// With proxies: what kind of rig, and a proxy's workers; kept about as long as the state.
-		{
-			id: 'kind',
-			// "proxy 12" under "kind/wk" where narrow ("proxy, 12 workers" where there is room).
-			header: 'kind/wk',
-			width: 8,
-			want: wants.kind ?? 0,
-			// Its forms are a few widths: room between them is left to the pool's and the names' text.
-			uses: (width) => Math.max(0, ...(wants.proxyWorkers ?? []).map((workers) => kindCell({kind: 'proxy', workers}, width).length)),
-			drop: 1.5,
-			cell: (line, width) => (line.kind === 'rig' ? kindCell(line.row, width) : ''),
-		},
-		{id: 'r10', header: '10s', width: 9, align: 'right', drop: 2, cell: (line, width) => rate(line, 0, width)},
-		// A proxy has no 60 s window: its 1 min rate shows here, and the heading says so (kept: it is a proxy's only rate).
-		proxies
-			? {id: 'r60', header: '60s/1m', width: 9, align: 'right', drop: 2.5, cell: (line, width) => rate(line, 1, width)}
-			: {id: 'r60', header: '60s', width: 9, align: 'right', drop: 5, cell: (line, width) => rate(line, 1, width)},
-		{id: 'r15', header: '15m', width: 9, align: 'right', drop: 3, cell: (line, width) => rate(line, 2, width)},
-		// A local rig's own readings (a remote rig's cells are blank); the totals row leaves them blank: local rigs share
-		// one machine's packages, so their watts do not add up.
-		{
-			id: 'temp',
-			header: '°C',
-			width: 6,
-			want: wants.temp ?? 0,
-			align: 'right',
-			drop: 3.5,
-			cell: (line) => (line.kind === 'rig' ? tempCell(line.row) : ''),
-		},
-		{
-			id: 'hpw',
-			header: 'H/W',
-			width: 8,
-			align: 'right',
-			drop: 5.5,
-			cell: (line) => (line.kind === 'rig' ? efficiencyCell(line.row) : ''),
-		},
-		{
-			id: 'watts',
-			header: 'W',
-			width: 6,
-			align: 'right',
-			drop: 6.5,
-			cell: (line) => (line.kind === 'rig' ? wattsCell(line.row) : ''),
-		},
-		{
-			id: 'hour',
-			header: 'last hour',
-			width: HOUR_WIDTH,
-			want: HOUR_WANT,
-			drop: 9,
-			cell: (line, width) => (line.kind === 'rig' ? hourCells(line.row.hour, width) : ''),
-		},
-		{
-			id: 'shares',
-			header: 'shares',
-			width: Math.max(SHARES_WIDTH, wants.shares ?? 0),
-			align: 'right',
-			drop: 4,
-			cell: (line, width) =>
-				line.kind === 'rig'
-					? formatShares(line.row.good, line.row.total)
-					: line.kind === 'counted'
-						? countedNote({counted: line.totals.sharesCounted}, line.totals.miners, width)
-						: line.totals.sharesCounted > 0
-							? formatShares(line.totals.good, line.totals.total)
-							: DASH,
-		},
-		{
-			id: 'rej',
-			header: 'rej',
-			width: 5,
-			align: 'right',
-			drop: 6,
-			cell: (line) =>
-				line.kind === 'rig'
-					? formatPercent(line.row.rejected, line.row.total)
-					: line.kind === 'total'
-						? formatPercent(line.totals.total - line.totals.good, line.totals.total)
-						: '',
-		},
-		{
-			id: 'pool',
-			// A proxy's pools are its upstreams: "1/1 up", "error 1/2".
-			header: proxies ? 'pool/upstream' : 'pool',
-			width: proxies ? 13 : 12,
-			want: wants.pool,
-			drop: 8,
-			cell: (line) => (line.kind === 'rig' ? ((line.row.kind === 'proxy' ? line.row.upstream : line.row.pool) ?? DASH) : ''),
-		},
-		{
-			id: 'up',
-			header: 'up',
-			width: 4,
-			align: 'right',
-			drop: 7,
-			cell: (line) => (line.kind === 'rig' ? formatDurationShort(line.row.uptime) : ''),
-		},
-		{
-			id: 'seen',
-			header: 'seen',
-			width: 8,
-			align: 'right',
-			drop: 10,
-			cell: (line) => (line.kind === 'rig' ? line.row.seen : ''),
-		},
-		{
-			id: 'alert',
-			header: 'alert',
-			width: 16,
-			flex: true,
-			drop: 11,
-			cell: (line) => (line.kind === 'rig' ? (line.row.alert?.message ?? '') : ''),
-		},
-	];
-	const sensors = wants.sensors === true;
-	const shown = columns.filter(
-		(column) => (hours || column.id !== 'hour') && (proxies || column.id !== 'kind') && (sensors || !SENSOR_COLUMNS.has(column.id)),
-	);
 	// The column the rows are sorted by is never dropped, and says so: "10s▲".
-	return markSorted(shown, sort === null ? null : sortArrow(sort));
+	return columnsOf(FLEET_COLUMNS, {...wants, hours}, sort === null ? null : FLEET_SORTS.arrow(sort));
 }
 
 /** The gap between the fleet's columns: two spaces where the terminal is wide, else one. */
@@ -376,7 +452,7 @@ export function fleetGap(width: number): number {
 export function fitFleetColumns(
 	wants: FleetWants,
 	hours: boolean,
-	sort: FleetSort | null,
+	sort: TableSort | null,
 	width: number,
 	gap: number,
 ): readonly FittedColumn<FleetLine>[] {

@@ -5,7 +5,7 @@
  */
 import type {MonitorState} from '../../../monitor/types.js';
 import type {TerminalSize} from '../../hooks/use-terminal-size.js';
-import type {FittedColumn} from '../../table.js';
+import type {FittedColumn} from '../../table/table.js';
 import {helpMaxOffset} from '../../panes/help-overlay.js';
 import {fleetHelp, type FleetGiven} from './availability.js';
 import {fitFleetColumns, fleetGap, type FleetLine, type FleetWants} from './columns.js';
@@ -13,7 +13,8 @@ import type {BatchState} from '../../../batch/types.js';
 import {computeFleetLayout, type FleetLayout} from './layout.js';
 import {fleetOrder, shownSort, type FleetSort} from './order.js';
 import {fleetTotals, type FleetRow, type FleetTotals} from './rows.js';
-import {hasCountedLine, prefixWidth} from './table.js';
+import {hasCountedLine} from './table.js';
+import {prefixWidth} from '../../table/list-table.js';
 
 /** What the fleet reads but does not own, as in the frame on screen (the view builds it each render it changes). */
 export type FleetEnv = {

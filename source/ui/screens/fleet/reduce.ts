@@ -14,14 +14,14 @@ import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {helpKey} from '../../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
-import {pastedLine, type TypedText} from '../config/line-editor.js';
+import {pastedLine, type TypedText} from '../../widgets/line-editor.js';
 import {commandOf} from '../contract.js';
 import {activeFilterOf, isListMove, moveKey, placeIn, selectedIn, settleIn, startFilter, typeFilter, type ListPlace} from '../list.js';
 import {availability} from './availability.js';
 import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
-import {fleetOrder, LISTED, nextSort, shownSort, type FleetSort} from './order.js';
+import {fleetOrder, LISTED, nextSort, shownSort, SORT_CYCLE, type FleetSort} from './order.js';
 import {planFleetBatch, type FleetAction, type FleetPlan} from './batch-plan.js';
-import {batchRows, batchScrollMax} from './batch-lines.js';
+import {batchRows, batchScrollMax} from '../../widgets/batch-lines.js';
 import {fleetBodyHeight} from './layout.js';
 import {rigLabel} from './columns.js';
 
@@ -116,19 +116,21 @@ export function initialFleetUiState(
 		readonly restored?: boolean;
 	} = {},
 ): FleetUiState {
+	// A sort remembered by name (prefs) that this fleet has no column for: nothing of it is restored.
+	const saved = options.saved && SORT_CYCLE.includes(options.saved.sort.key) ? options.saved : undefined;
 	return {
 		help: false,
 		helpOffset: 0,
 		selected: Math.max(0, options.selected ?? 0),
 		pinned: options.selected === undefined,
 		offset: options.selected === undefined ? 0 : (options.kept?.offset ?? 0),
-		sort: options.saved?.sort ?? LISTED,
-		filter: options.saved?.filter ?? '',
+		sort: saved?.sort ?? LISTED,
+		filter: saved?.filter ?? '',
 		prompt: null,
 		marked: options.kept?.marked ?? NO_MARKS,
 		asking: null,
 		message: null,
-		restored: options.restored === true && (options.saved?.filter ?? '') !== '',
+		restored: options.restored === true && (saved?.filter ?? '') !== '',
 		batch: null,
 	};
 }
@@ -265,6 +267,12 @@ function promptStep(state: FleetUiState, input: string, key: KeyLike, env: Fleet
 	return stateOnly(typed === state ? state : settle(typed, env));
 }
 
+/** Enter and g: the rig on the selected line, picked (no longer the first line by default), and told; none shown: nothing. */
+function onSelected(state: FleetUiState, view: FleetView, effect: (index: number) => FleetCommand): FleetStep {
+	const rig = view.position < 0 ? undefined : view.order[view.position];
+	return rig === undefined ? stateOnly(state) : {state: {...state, selected: rig, pinned: false}, effects: [effect(rig)]};
+}
+
 function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key'}>, env: FleetEnv): FleetStep {
 	const outcome = commandOf(SCREEN_KEYMAP, availability(state, env), action.input, action.key);
 	// A key it does not offer does nothing; one refused (pause under --read-only) says why.
@@ -290,21 +298,13 @@ function keyStep(state: FleetUiState, action: Extract<FleetUiAction, {type: 'key
 			return stateOnly(settle({...state, filter: ''}, env));
 		case 'refreshAll':
 			return {state, effects: [{command: 'refreshAll'}]};
-		case 'open': {
-			const rig = view.position < 0 ? undefined : view.order[view.position];
-			return rig === undefined
-				? stateOnly(state)
-				: {state: {...state, selected: rig, pinned: false}, effects: [{command: 'open', index: rig}]};
-		}
+		case 'open':
+			return onSelected(state, view, (index) => ({command: 'open', index}));
 
 		case 'quit':
 			return {state, effects: [{command: 'quit'}]};
-		case 'chart': {
-			const rig = view.position < 0 ? undefined : view.order[view.position];
-			return rig === undefined
-				? stateOnly(state)
-				: {state: {...state, selected: rig, pinned: false}, effects: [{command: 'chart', index: rig}]};
-		}
+		case 'chart':
+			return onSelected(state, view, (index) => ({command: 'chart', index}));
 
 		case 'events':
 			return {state, effects: [{command: 'events'}]};

@@ -1,9 +1,9 @@
-import {Text} from 'ink';
 import {memo} from 'react';
 import type {Severity} from '../../../monitor/types.js';
-import {type FittedColumn} from '../../table.js';
-import {headingsOf, segments, Segments} from '../../panes/segments.js';
-import {useTheme, type ThemeToken} from '../../theme.js';
+import {type FittedColumn} from '../../table/table.js';
+import {ListLine, ListTable, prefixWidth, type RowProps} from '../../table/list-table.js';
+import {segments} from '../../panes/segments.js';
+import type {ThemeToken} from '../../theme.js';
 import type {FleetLine} from './columns.js';
 import {tempTone} from '../../sensors.js';
 import type {FleetRow, FleetTotals, RowSensors} from './rows.js';
@@ -27,33 +27,12 @@ export type FleetTableProps = {
 	readonly empty?: string;
 };
 
-/** Selection mark, then alert mark: "▸!" — both readable without colour. */
-export const PREFIX_WIDTH = 2;
-
-/** The marks before a row: with some rig marked (Space), a column for it between the two: "▸*!". */
-export function prefixWidth(marking: boolean): number {
-	return marking ? PREFIX_WIDTH + 1 : PREFIX_WIDTH;
-}
-
 const alertTone: Readonly<Record<Severity, ThemeToken>> = {info: 'info', warn: 'warn', error: 'error'};
 
 type Fitted = readonly FittedColumn<FleetLine>[];
 
-function RigLineView({
-	row,
-	fitted,
-	gap,
-	selected,
-	marked,
-}: {
-	row: FleetRow;
-	fitted: Fitted;
-	gap: number;
-	selected: boolean;
-	/** null: no rig is marked (no column for it). */
-	marked: boolean | null;
-}) {
-	const theme = useTheme();
+/** `marked` null: no rig is marked (no column for it). */
+function RigLineView({row, marked, ...place}: RowProps<FleetRow, FleetLine> & {readonly marked: boolean | null}) {
 	const alert = row.alert;
 	// `!` is an open trouble; an alert with no all-clear (restarted) keeps its words a while, not the mark.
 	const trouble = alert !== null && row.trouble;
@@ -66,12 +45,15 @@ function RigLineView({
 		return null;
 	};
 
-	const mark = `${selected ? '▸' : ' '}${marked === null ? '' : marked ? '*' : ' '}${trouble ? '!' : ' '}`;
 	return (
-		<Text wrap="truncate-end" inverse={selected && theme.color} bold={selected}>
-			<Text {...(trouble ? theme.text(alertTone[alert.severity]) : marked ? theme.text('accent') : {})}>{mark}</Text>
-			<Segments parts={segments(fitted, {kind: 'rig', row}, gap, tone)} dim={row.outdated} />
-		</Text>
+		<ListLine
+			{...place}
+			line={{kind: 'rig', row}}
+			mark={`${place.selected ? '▸' : ' '}${marked === null ? '' : marked ? '*' : ' '}${trouble ? '!' : ' '}`}
+			markTone={trouble ? alertTone[alert.severity] : marked ? 'accent' : null}
+			tone={tone}
+			dim={row.outdated}
+		/>
 	);
 }
 
@@ -140,47 +122,32 @@ function FleetTableView({
 	filtered = false,
 	empty = 'no rigs',
 }: FleetTableProps) {
-	const theme = useTheme();
 	const marking = (marked?.size ?? 0) > 0;
-	const prefix = ' '.repeat(prefixWidth(marking));
-	const headings = headingsOf(fitted, gap);
+	const note = counted
+		? segments(fitted, {kind: 'counted', totals}, gap, () => null)
+				.map((part) => part.text)
+				.join('')
+				.trimEnd()
+		: null;
 	return (
-		<>
-			<Text wrap="truncate-end" bold {...theme.text('muted')}>
-				{prefix}
-				{headings}
-			</Text>
-			{rows.length === 0 ? (
-				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{prefix}
-					{empty}
-				</Text>
-			) : (
-				rows.map((row) => (
-					<RigLine
-						key={row.index}
-						row={row}
-						fitted={fitted}
-						gap={gap}
-						selected={row.index === selected}
-						marked={marking ? (marked?.has(row.index) ?? false) : null}
-					/>
-				))
-			)}
-			<Text wrap="truncate-end" bold>
-				{prefix}
-				<Segments parts={segments(fitted, {kind: 'total', totals, shown: filtered}, gap, () => null)} dim={false} />
-			</Text>
-			{counted ? (
-				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{prefix}
-					{segments(fitted, {kind: 'counted', totals}, gap, () => null)
-						.map((part) => part.text)
-						.join('')
-						.trimEnd()}
-				</Text>
-			) : null}
-		</>
+		<ListTable
+			fitted={fitted}
+			gap={gap}
+			prefix={prefixWidth(marking)}
+			rows={rows.map((row) => (
+				<RigLine
+					key={row.index}
+					row={row}
+					fitted={fitted}
+					gap={gap}
+					selected={row.index === selected}
+					marked={marking ? (marked?.has(row.index) ?? false) : null}
+				/>
+			))}
+			empty={empty}
+			totals={{kind: 'total', totals, shown: filtered}}
+			note={note}
+		/>
 	);
 }
 

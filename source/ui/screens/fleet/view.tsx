@@ -4,7 +4,6 @@ import type {BatchState} from '../../../batch/types.js';
 import type {MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
 import {useFixedNow} from '../../hooks/use-now.js';
-import {useKeys} from '../../hooks/use-keys.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
@@ -12,16 +11,17 @@ import {Footer, MessageLine} from '../../panes/footer.js';
 import {Wrapped} from '../../wrap.js';
 import {statusBadge, type StatusBadge} from '../../status.js';
 import {useTheme} from '../../theme.js';
-import {BatchPane} from './batch-pane.js';
+import {BatchPane} from '../../widgets/batch-pane.js';
 import type {FleetAction} from './batch-plan.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
-import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {keyAction, pasteAction, useScreen, type ScreenDefinition} from '../contract.js';
+import {clearFirst, type ListScreen} from '../list.js';
 import {availability, fleetHelp, type FleetGiven} from './availability.js';
 import {fleetWants, rigLabel} from './columns.js';
 import {FleetEvents} from './events.js';
-import {fleetFrame, helpMax, type FleetEnv} from './frame.js';
+import {fleetFrame, helpMax, type FleetEnv, type FleetFrame} from './frame.js';
 import {FleetHeader} from './header.js';
 import type {FleetHours} from './hours.js';
 import {describeSort, describeSortShort, shownSort} from './order.js';
@@ -36,7 +36,7 @@ import {
 	type FleetUiAction,
 	type FleetUiState,
 } from './reduce.js';
-import {fleetEventLines, fleetRows, fleetTotals, type RigKind} from './rows.js';
+import {fleetEventLines, fleetRows, fleetTotals, type FleetRow, type RigKind} from './rows.js';
 import type {FleetState} from './store.js';
 import {FleetTable} from './table.js';
 
@@ -94,41 +94,24 @@ type Running = {readonly store: Store<BatchState>; readonly controller: AbortCon
 /** No batch: a store of nothing. */
 const NO_BATCH: Store<BatchState | null> = {subscribe: () => () => {}, getState: () => null};
 
-const LOGIC: ScreenLogic<FleetUiState, FleetUiAction, FleetEnv, FleetCommand, CommandName, Screen> = {reduce, availability};
+const SCREEN: ScreenDefinition<FleetUiState, FleetUiAction, FleetEnv, FleetCommand, CommandName, Screen, FleetGiven> = {
+	reduce,
+	availability,
+	keymap: SCREEN_KEYMAP,
+	help: fleetHelp,
+	key: keyAction,
+	paste: pasteAction,
+};
 
 /** The hours of a session without history: no column. */
 const NO_HOURS: Store<FleetHours> = {subscribe: () => () => {}, getState: () => NO_HOURS_STATE};
 const NO_HOURS_STATE: FleetHours = {enabled: false, rigs: [], at: 0};
 
-/**
- * Every miner on one screen: a row each, a totals row, the newest events of all of them, and the
- * keys. Rows can be sorted (`s`, `I`) and filtered (`/`); the selection stays on its rig while the
- * rows move. The table scrolls to keep the selected rig in view; the frame stays under the
- * terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
- */
-export function FleetView({
-	fleet,
-	caps,
-	initialSelected,
-	saved,
-	hours = NO_HOURS,
-	readOnly = false,
-	tokens,
-	tokenFrom,
-	kinds,
-	kept,
-	restored = false,
-}: FleetViewProps) {
-	const theme = useTheme();
+/** The batch a key started (`p`, `r`) and how the step's effects reach the App's capabilities. */
+function useFleetRun(caps: FleetCaps) {
 	const [running, setRunning] = useState<Running | null>(null);
 	const runningRef = useRef<Running | null>(null);
 	const batchState = useStore<BatchState | null>(running?.store ?? NO_BATCH);
-	const {states, alerts, notices, at} = useStore(fleet);
-	const hour = useStore(hours);
-	// The fleet store's time: the labels redraw with the data, with no clock of their own (unless the App fixed one).
-	const now = useFixedNow() ?? at;
-	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs, kinds), [states, alerts, now, hour.rigs, kinds]);
-
 	const run = useCallback(
 		(effect: FleetCommand) => {
 			if (effect.command === 'quit') caps.quit();
@@ -153,6 +136,17 @@ export function FleetView({
 		},
 		[caps],
 	);
+	return {running, batchState, run};
+}
+
+/** What the fleet reads (its stores, the size, the capabilities given) as its env, the frame on screen. */
+function useFleetEnv(props: FleetViewProps, batchState: BatchState | null): FleetEnv {
+	const {fleet, caps, hours = NO_HOURS, readOnly = false, tokens, tokenFrom, kinds} = props;
+	const {states, alerts, at} = useStore(fleet);
+	const hour = useStore(hours);
+	// The fleet store's time: the labels redraw with the data, with no clock of their own (unless the App fixed one).
+	const now = useFixedNow() ?? at;
+	const rows = useMemo(() => fleetRows(states, now, alerts?.rigs, hour.rigs, kinds), [states, alerts, now, hour.rigs, kinds]);
 	const refreshAll = caps.refreshAll !== undefined;
 	const chart = caps.chart !== undefined;
 	const events = caps.events !== undefined;
@@ -174,7 +168,7 @@ export function FleetView({
 	// The widths: the rig, pool and shares columns' over every rig, so scrolling and filtering keep them.
 	const wants = useMemo(() => fleetWants(rows, totals), [rows, totals]);
 	const size = useTerminalSize();
-	const env = useMemo<FleetEnv>(
+	return useMemo<FleetEnv>(
 		() => ({
 			rows,
 			states,
@@ -191,13 +185,36 @@ export function FleetView({
 		}),
 		[rows, states, now, totals, wants, hour.enabled, size, given, readOnly, batchState, tokens, tokenFrom],
 	);
+}
+
+/** Everything the fleet's layout draws: the state, the env, the frame of the state in it and the words around it. */
+type FleetScreen = ListScreen<FleetRow, number> & {
+	readonly ui: FleetUiState;
+	readonly env: FleetEnv;
+	readonly frame: FleetFrame;
+	/** The rigs down or in error the filter hides, by state (the header counts them). */
+	readonly hidden: ReadonlyMap<StatusBadge['word'], number>;
+	/** A filter from the last run that hides rigs, said once in the footer's place until the first key. */
+	readonly notice: string | null;
+	readonly running: Running | null;
+	readonly batchState: BatchState | null;
+};
+
+/** The fleet's env hook: its stores read, its keys installed, the frame of its state; what FleetLayout draws. */
+function useFleetScreen(props: FleetViewProps): FleetScreen {
+	const {running, batchState, run} = useFleetRun(props.caps);
+	const env = useFleetEnv(props, batchState);
+	const {initialSelected, saved, kept, restored = false} = props;
+	const {notices} = useStore(props.fleet);
+	const {rows, states, now} = env;
 	// Each key is reduced against this env (the frame on screen) and this state; its effects reach the app through run.
 	const {
 		state: ui,
-		dispatch,
+		footer: hints,
+		help,
 		availability: keys,
 	} = useScreen(
-		LOGIC,
+		SCREEN,
 		() =>
 			initialFleetUiState({
 				...(initialSelected === undefined ? {} : {selected: initialSelected}),
@@ -207,29 +224,14 @@ export function FleetView({
 			}),
 		env,
 		run,
-	);
-
-	useKeys(
-		(input, key) => {
-			dispatch({type: 'key', input, key});
-		},
-		{
-			onPaste(text) {
-				dispatch({type: 'paste', text});
-			},
-		},
+		env.given,
 	);
 
 	const filter = activeFilter(ui);
 	const marking = ui.marked.size > 0;
-	const {order, shownTotals, gap, fitted, layout} = useMemo(
-		() => fleetFrame(ui.sort, filter, env, marking),
-		[ui.sort, filter, env, marking],
-	);
-	const {columns} = size;
+	const frame = useMemo(() => fleetFrame(ui.sort, filter, env, marking), [ui.sort, filter, env, marking]);
+	const {order, layout} = frame;
 	const {position, offset} = place(ui, order, layout.rigRows);
-	const selected = position < 0 ? null : (order[position] ?? null);
-
 	const visible = useMemo(
 		() => order.slice(offset, offset + layout.rigRows).flatMap((index) => (rows[index] ? [rows[index]] : [])),
 		[order, rows, offset, layout.rigRows],
@@ -241,26 +243,50 @@ export function FleetView({
 		() => fleetEventLines(states, layout.eventLines === 1 ? 8 : layout.eventLines, now, {labels, notices, ...(only ? {only} : {})}),
 		[states, layout.eventLines, now, labels, only, notices],
 	);
-	const scrolls = order.length > layout.rigRows;
-	const window = scrolls ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null;
-
-	const footer = useMemo(() => {
-		const hints = footerOf(SCREEN_KEYMAP, keys);
-		// With a filter in force, the key that clears it goes first, next to the filter.
-		const clear = keys.context === 'fleet' ? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'fleet')) : undefined;
-		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
-	}, [keys]);
-	const help = useMemo(() => fleetHelp(given), [given]);
-	const helpOffset = Math.min(ui.helpOffset, helpMax(env, layout));
-	const filtering = ui.prompt !== null || ui.filter !== '';
-	// The rigs down or in error the filter hides, by state (the header counts them), and a filter from the last run
-	// that hides rigs, said once in the footer's place until the first key.
+	// With a filter in force, the key that clears it goes first, next to the filter.
+	const footer = useMemo(() => clearFirst(hints, keys.context === 'fleet' ? 'fleet' : null), [hints, keys.context]);
 	const hidden = useMemo(() => hiddenTrouble(states, order, now), [states, order, now]);
-	const notice =
-		ui.restored && order.length < states.length
-			? `filter /${ui.filter} from last time hides ${order.length === 0 ? 'all' : `${states.length - order.length} of`} ${states.length} rig${states.length === 1 ? '' : 's'} · ${SCREEN_KEYMAP.keyOf('clearFilter', 'fleet')} clears`
-			: null;
+	return {
+		ui,
+		env,
+		frame,
+		visible,
+		selected: position < 0 ? null : (order[position] ?? null),
+		window:
+			order.length > layout.rigRows ? `rigs ${offset + 1}–${Math.min(order.length, offset + layout.rigRows)} of ${order.length}` : null,
+		eventLines,
+		footer,
+		help,
+		filter,
+		hidden,
+		notice:
+			ui.restored && order.length < states.length
+				? `filter /${ui.filter} from last time hides ${order.length === 0 ? 'all' : `${states.length - order.length} of`} ${states.length} rig${states.length === 1 ? '' : 's'} · ${SCREEN_KEYMAP.keyOf('clearFilter', 'fleet')} clears`
+				: null,
+		running,
+		batchState,
+	};
+}
 
+/**
+ * Every miner on one screen: a row each, a totals row, the newest events of all of them, and the
+ * keys. Rows can be sorted (`s`, `I`) and filtered (`/`); the selection stays on its rig while the
+ * rows move. The table scrolls to keep the selected rig in view; the frame stays under the
+ * terminal's height whatever the number of rigs. Reads the fleet store, never does I/O.
+ */
+export function FleetView(props: FleetViewProps) {
+	return <FleetLayout {...useFleetScreen(props)} />;
+}
+
+/** The fleet drawn: its title, the table (or the batch, or the help) over the events (or a question), its footer. */
+function FleetLayout(screen: FleetScreen) {
+	const {ui, env, frame, filter, running, batchState} = screen;
+	const theme = useTheme();
+	const {states, totals, size} = env;
+	const {columns} = size;
+	const {order, shownTotals, gap, fitted, layout} = frame;
+	const filtering = ui.prompt !== null || ui.filter !== '';
+	const sort = shownSort(ui.sort, env.wants.sensors === true);
 	return (
 		<Box
 			flexDirection="column"
@@ -271,18 +297,18 @@ export function FleetView({
 			<FleetHeader
 				totals={totals}
 				width={columns}
-				window={window}
-				sort={describeSort(shownSort(ui.sort, env.wants.sensors === true))}
-				sortShort={describeSortShort(shownSort(ui.sort, env.wants.sensors === true))}
+				window={screen.window}
+				sort={describeSort(sort)}
+				sortShort={describeSortShort(sort)}
 				marked={ui.marked.size}
-				hidden={hidden}
+				hidden={screen.hidden}
 			/>
 			{ui.batch && batchState && running ? (
 				<BatchPane batch={batchState} action={running.action} offset={ui.batch.offset} width={columns} height={layout.bodyHeight} />
 			) : ui.help ? (
 				<HelpOverlay
-					entries={help}
-					offset={helpOffset}
+					entries={screen.help}
+					offset={Math.min(ui.helpOffset, helpMax(env, layout))}
 					scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
 					width={columns}
 					height={layout.bodyHeight}
@@ -290,9 +316,9 @@ export function FleetView({
 			) : (
 				<>
 					<FleetTable
-						rows={visible}
+						rows={screen.visible}
 						totals={shownTotals}
-						selected={selected ?? -1}
+						selected={screen.selected ?? -1}
 						marked={ui.marked}
 						fitted={fitted}
 						gap={gap}
@@ -310,15 +336,15 @@ export function FleetView({
 							>{`${ui.asking.text} — ${SCREEN_KEYMAP.keyOf('yes', 'question')}/${SCREEN_KEYMAP.keyOf('no', 'question')}?`}</Wrapped>
 						</Box>
 					) : (
-						<FleetEvents events={eventLines} lines={layout.eventLines} width={columns} />
+						<FleetEvents events={screen.eventLines} lines={layout.eventLines} width={columns} />
 					)}
 				</>
 			)}
-			{layout.footerLines > 0 && (ui.message ?? notice) !== null ? (
-				<MessageLine message={{text: ui.message ?? notice ?? '', tone: 'warn'}} width={columns} lines={1} />
+			{layout.footerLines > 0 && (ui.message ?? screen.notice) !== null ? (
+				<MessageLine message={{text: ui.message ?? screen.notice ?? '', tone: 'warn'}} width={columns} lines={1} />
 			) : layout.footerLines > 0 ? (
 				<Footer
-					hints={footer}
+					hints={screen.footer}
 					width={columns}
 					{...(filtering && !ui.help && !ui.batch && !ui.asking
 						? {

@@ -11,8 +11,8 @@ import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
 import type {TerminalSize} from '../../hooks/use-terminal-size.js';
 import {isTooSmall} from '../../layout.js';
 import {helpMaxOffset} from '../../panes/help-overlay.js';
-import {PREFIX_WIDTH} from '../fleet/table.js';
-import {tableGap, type FittedColumn} from '../../table.js';
+import {PREFIX_WIDTH} from '../../table/list-table.js';
+import {tableGap, type FittedColumn} from '../../table/table.js';
 import {proxyHelp, type ProxyGiven} from './availability.js';
 import {fitWorkerColumns, workerWants, type WorkerLine} from './columns.js';
 import {workerOrder, type WorkerSort} from './order.js';
@@ -82,7 +82,7 @@ export function proxyFrame(sort: WorkerSort, filter: string, env: ProxyEnv): Pro
 	const totals = workerTotals(order.length === rows.length ? rows : order.flatMap((key) => byKey.get(key) ?? []));
 	const gap = tableGap(size.columns);
 	const wants = workerWants(rows, order.length === rows.length ? totals : workerTotals(rows));
-	const fitted = fitWorkerColumns({now, uptime: snapshot.uptime}, wants, sort, size.columns - PREFIX_WIDTH, gap);
+	const fitted = fitWorkerColumns({now, uptime: snapshot.uptime, ...wants}, sort, size.columns - PREFIX_WIDTH, gap);
 	// The title bar (panes/header.tsx) over the summary's lines.
 	const layout = proxyLayout(size, TITLE_LINES + summary.length, order.length);
 	return {summary, order, totals, gap, fitted, layout};

@@ -1,9 +1,7 @@
-import {Text} from 'ink';
 import {memo} from 'react';
-import type {FittedColumn} from '../../table.js';
-import {headingsOf, segments, Segments} from '../../panes/segments.js';
-import {useTheme, type ThemeToken} from '../../theme.js';
-import {PREFIX_WIDTH} from '../fleet/table.js';
+import type {FittedColumn} from '../../table/table.js';
+import {ListLine, ListTable, PREFIX_WIDTH, type RowProps} from '../../table/list-table.js';
+import type {ThemeToken} from '../../theme.js';
 import type {WorkerLine} from './columns.js';
 import type {WorkerRow, WorkerTotals} from './rows.js';
 
@@ -31,29 +29,19 @@ export function totalsNote(totals: Pick<WorkerTotals, 'count'>, listed: number):
 		: `totals: the ${totals.count} ${totals.count === 1 ? 'worker' : 'workers'} shown of ${listed}`;
 }
 
-function WorkerLineView({
-	row,
-	fitted,
-	gap,
-	selected,
-	outdated,
-}: {
-	row: WorkerRow;
-	fitted: WorkerTableProps['fitted'];
-	gap: number;
-	selected: boolean;
-	outdated: boolean;
-}) {
-	const theme = useTheme();
+function WorkerLineView({row, outdated, ...place}: RowProps<WorkerRow, WorkerLine> & {readonly outdated: boolean}) {
 	const trouble = row.word === 'gone' || row.word === 'quiet';
 	const tone = (id: string): ThemeToken | null => (id === 'state' ? row.tone : id === 'name' && trouble ? row.tone : null);
-	// Selection mark, then trouble mark: "▸!" — readable without colour.
-	const mark = `${selected ? '▸' : ' '}${trouble ? '!' : ' '}`;
 	return (
-		<Text wrap="truncate-end" inverse={selected && theme.color} bold={selected}>
-			<Text {...(trouble ? theme.text(row.tone) : {})}>{mark}</Text>
-			<Segments parts={segments(fitted, {kind: 'worker', row}, gap, tone)} dim={outdated} />
-		</Text>
+		<ListLine
+			{...place}
+			line={{kind: 'worker', row}}
+			// Selection mark, then trouble mark: "▸!" — readable without colour.
+			mark={`${place.selected ? '▸' : ' '}${trouble ? '!' : ' '}`}
+			markTone={trouble ? row.tone : null}
+			tone={tone}
+			dim={outdated}
+		/>
 	);
 }
 
@@ -61,33 +49,18 @@ const WorkerLineMemo = memo(WorkerLineView);
 
 /** Column headings, one line per worker in view, the totals and the line that says what they sum. */
 function WorkerTableView({rows, totals, listed, selected, fitted, gap, outdated, empty, window = null, sort = null}: WorkerTableProps) {
-	const theme = useTheme();
-	const pad = ' '.repeat(PREFIX_WIDTH);
 	return (
-		<>
-			<Text wrap="truncate-end" bold {...theme.text('muted')}>
-				{pad}
-				{headingsOf(fitted, gap)}
-			</Text>
-			{rows.length === 0 ? (
-				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{pad}
-					{empty}
-				</Text>
-			) : (
-				rows.map((row) => (
-					<WorkerLineMemo key={row.key} row={row} fitted={fitted} gap={gap} selected={row.key === selected} outdated={outdated} />
-				))
-			)}
-			<Text wrap="truncate-end" bold>
-				{pad}
-				<Segments parts={segments(fitted, {kind: 'total', totals, shown: totals.count < listed}, gap, () => null)} dim={false} />
-			</Text>
-			<Text wrap="truncate-end" {...theme.text('muted')}>
-				{pad}
-				{[window, sort, totalsNote(totals, listed)].filter((part) => part !== null).join(' · ')}
-			</Text>
-		</>
+		<ListTable
+			fitted={fitted}
+			gap={gap}
+			prefix={PREFIX_WIDTH}
+			rows={rows.map((row) => (
+				<WorkerLineMemo key={row.key} row={row} fitted={fitted} gap={gap} selected={row.key === selected} outdated={outdated} />
+			))}
+			empty={empty}
+			totals={{kind: 'total', totals, shown: totals.count < listed}}
+			note={[window, sort, totalsNote(totals, listed)].filter((part) => part !== null).join(' · ')}
+		/>
 	);
 }
 

@@ -4,7 +4,6 @@ import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
 import type {MonitorState} from '../../../monitor/types.js';
 import type {Store} from '../../../store.js';
 import {useNow} from '../../hooks/use-now.js';
-import {useKeys} from '../../hooks/use-keys.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {helpScrollKeys} from '../../help-toggle.js';
@@ -16,16 +15,16 @@ import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TooSmall} from '../../panes/too-small.js';
 import {isOutdated} from '../../status.js';
 import {useTheme} from '../../theme.js';
-import {footerOf, useScreen, type ScreenLogic} from '../contract.js';
+import {keyAction, pasteAction, useScreenEnv, useScreenHelp, useScreenState, type ScreenDefinition} from '../contract.js';
 import {FleetEvents} from '../fleet/events.js';
 import {fleetEventLines} from '../fleet/rows.js';
-import {activeFilterOf, placeIn} from '../list.js';
+import {activeFilterOf, clearFirst, placeIn, type ListScreen} from '../list.js';
 import {availability, proxyHelp, type ProxyGiven} from './availability.js';
 import {WorkerDetail} from './detail.js';
-import {proxyFrame, proxyHelpMax, type ProxyEnv} from './frame.js';
+import {proxyFrame, proxyHelpMax, type ProxyEnv, type ProxyFrame} from './frame.js';
 import {describeWorkerSort} from './order.js';
 import {initialProxyUiState, reduce, type ProxyCommand, type ProxySaved, type ProxyUiAction, type ProxyUiState} from './reduce.js';
-import {nameOfKey, workerRows} from './rows.js';
+import {nameOfKey, workerRows, type WorkerRow} from './rows.js';
 import type {SummaryLine} from './summary.js';
 import {WorkerTable} from './table.js';
 
@@ -53,7 +52,17 @@ export type ProxyViewCaps = {
 	readonly save?: ((saved: ProxySaved) => void) | undefined;
 };
 
-const LOGIC: ScreenLogic<ProxyUiState, ProxyUiAction, ProxyEnv, ProxyCommand, CommandName, Screen> = {reduce, availability};
+/** What the help is made of: what the App gave, and whether a worker's detail is open. */
+type ProxyHelpFrom = {readonly given: ProxyGiven; readonly detail: boolean};
+
+const SCREEN: ScreenDefinition<ProxyUiState, ProxyUiAction, ProxyEnv, ProxyCommand, CommandName, Screen, ProxyHelpFrom> = {
+	reduce,
+	availability,
+	keymap: SCREEN_KEYMAP,
+	help: ({given, detail}) => proxyHelp(given, detail),
+	key: keyAction,
+	paste: pasteAction,
+};
 
 function SummaryView({lines}: {readonly lines: readonly SummaryLine[]}) {
 	const theme = useTheme();
@@ -84,16 +93,14 @@ export function ProxyView(props: ProxyViewProps) {
 	return <ProxyScreen {...props} state={state} snapshot={snapshot} proxy={snapshot.proxy} />;
 }
 
-function ProxyScreen({
-	state,
-	snapshot,
-	proxy,
-	caps,
-	saved,
-}: ProxyViewProps & {readonly state: MonitorState; readonly snapshot: MinerSnapshot; readonly proxy: ProxyInfo}) {
-	const now = useNow();
-	const size = useTerminalSize();
-	const rows = useMemo(() => workerRows(proxy.workers ?? [], now, snapshot.uptime), [proxy.workers, now, snapshot.uptime]);
+type ProxyScreenProps = ProxyViewProps & {readonly state: MonitorState; readonly snapshot: MinerSnapshot; readonly proxy: ProxyInfo};
+
+function ProxyScreen(props: ProxyScreenProps) {
+	return <ProxyLayout {...useProxyScreen(props)} />;
+}
+
+/** How the step's effects reach the App's capabilities, and what it was given (the keys it offers). */
+function useProxyCaps(caps: ProxyViewCaps) {
 	const run = useCallback(
 		(effect: ProxyCommand) => {
 			if (effect.command === 'quit') caps.quit();
@@ -116,24 +123,38 @@ function ProxyScreen({
 		}),
 		[caps],
 	);
+	return {run, given};
+}
+
+/** Everything the proxy's layout draws. */
+type ProxyScreenFrame = ListScreen<WorkerRow, string> & {
+	readonly state: MonitorState;
+	readonly snapshot: MinerSnapshot;
+	readonly proxy: ProxyInfo;
+	readonly ui: ProxyUiState;
+	readonly env: ProxyEnv;
+	readonly frame: ProxyFrame;
+	readonly byKey: ReadonlyMap<string, WorkerRow>;
+};
+
+/** The proxy screen's env hook: the workers read, its keys installed, the frame of its state. */
+function useProxyScreen({state, snapshot, proxy, caps, saved}: ProxyScreenProps): ProxyScreenFrame {
+	const now = useNow();
+	const size = useTerminalSize();
+	const rows = useMemo(() => workerRows(proxy.workers ?? [], now, snapshot.uptime), [proxy.workers, now, snapshot.uptime]);
+	const {run, given} = useProxyCaps(caps);
 	const env = useMemo<ProxyEnv>(() => ({snapshot, proxy, rows, now, size, given}), [snapshot, proxy, rows, now, size, given]);
-	const {state: ui, dispatch, availability: keys} = useScreen(LOGIC, () => initialProxyUiState(saved), env, run);
-	useKeys(
-		(input, key) => {
-			dispatch({type: 'key', input, key});
-		},
-		{
-			onPaste(text) {
-				dispatch({type: 'paste', text});
-			},
-		},
-	);
+	const screen = useScreenState(SCREEN, () => initialProxyUiState(saved), run);
+	const ui = screen.state;
+	const detail = ui.detail !== null;
+	const helpFrom = useMemo(() => ({given, detail}), [given, detail]);
+	const help = useScreenHelp(SCREEN, helpFrom);
+	const {footer: hints, availability: keys} = useScreenEnv(SCREEN, screen, env);
 
 	const filter = activeFilterOf(ui);
 	const frame = useMemo(() => proxyFrame(ui.sort, filter, env), [ui.sort, filter, env]);
 	const {layout, order} = frame;
 	const {position, offset} = placeIn(ui, order, layout.workerRows);
-	const selected = position < 0 ? null : (order[position] ?? null);
 	const byKey = useMemo(() => new Map(rows.map((row) => [row.key, row])), [rows]);
 	const visible = useMemo(
 		() => order.slice(offset, offset + layout.workerRows).flatMap((key) => byKey.get(key) ?? []),
@@ -147,22 +168,34 @@ function ProxyScreen({
 		const events = shown ? state.events.filter((event) => event.worker === undefined || shown.has(event.worker)) : state.events;
 		return fleetEventLines([{...state, events}], layout.eventLines === 1 ? 8 : layout.eventLines, now, {labels: ['']});
 	}, [state, layout.eventLines, filter, order, now]);
-	const footer = useMemo(() => {
-		const hints = footerOf(SCREEN_KEYMAP, keys);
-		const clear =
-			keys.context === 'proxyFiltered'
-				? hints.find((hint) => hint.keys === SCREEN_KEYMAP.keyOf('clearFilter', 'proxyFiltered'))
-				: undefined;
-		return clear ? [clear, ...hints.filter((hint) => hint !== clear)] : hints;
-	}, [keys]);
-	const help = useMemo(() => proxyHelp(given, ui.detail !== null), [given, ui.detail]);
+	const footer = useMemo(() => clearFirst(hints, keys.context === 'proxyFiltered' ? 'proxyFiltered' : null), [hints, keys.context]);
+	const scrolls = order.length > layout.workerRows;
+	return {
+		state,
+		snapshot,
+		proxy,
+		ui,
+		env,
+		frame,
+		byKey,
+		visible,
+		selected: position < 0 ? null : (order[position] ?? null),
+		window: scrolls ? `workers ${offset + 1}–${Math.min(order.length, offset + layout.workerRows)} of ${order.length}` : null,
+		eventLines,
+		footer,
+		help,
+		filter,
+	};
+}
 
+/** The proxy drawn: its title and summary, the workers' table over the events (or a worker's detail, or the help), its footer. */
+function ProxyLayout(screen: ProxyScreenFrame) {
+	const {state, snapshot, proxy, ui, env, frame, filter} = screen;
+	const {size, now, rows} = env;
+	const {layout, order} = frame;
 	if (layout.tooSmall) return <TooSmall columns={size.columns} rows={size.rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'proxy')} quits`} />;
 
 	const listed = rows.length;
-	const scrolls = order.length > layout.workerRows;
-	const window = scrolls ? `workers ${offset + 1}–${Math.min(order.length, offset + layout.workerRows)} of ${order.length}` : null;
-	const sort = describeWorkerSort(ui.sort);
 	const filtering = ui.prompt !== null || ui.filter !== '';
 	const notRead =
 		proxy.workers === null ? (snapshot.perThreadRead ? 'workers not listed by the proxy (workers off)' : 'workers not read yet') : null;
@@ -170,7 +203,7 @@ function ProxyScreen({
 	if (ui.help) {
 		body = (
 			<HelpOverlay
-				entries={help}
+				entries={screen.help}
 				offset={Math.min(ui.helpOffset, proxyHelpMax(env, layout, ui.detail !== null))}
 				scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
 				width={size.columns}
@@ -180,7 +213,7 @@ function ProxyScreen({
 	} else if (ui.detail !== null) {
 		body = (
 			<WorkerDetail
-				row={byKey.get(ui.detail) ?? null}
+				row={screen.byKey.get(ui.detail) ?? null}
 				name={nameOfKey(ui.detail)}
 				uptime={snapshot.uptime}
 				now={now}
@@ -192,18 +225,18 @@ function ProxyScreen({
 		body = (
 			<>
 				<WorkerTable
-					rows={visible}
+					rows={screen.visible}
 					totals={frame.totals}
 					listed={listed}
-					selected={selected}
+					selected={screen.selected}
 					fitted={frame.fitted}
 					gap={frame.gap}
 					outdated={isOutdated(state)}
-					window={window}
-					sort={sort}
+					window={screen.window}
+					sort={describeWorkerSort(ui.sort)}
 					empty={notRead ?? (filter.trim() === '' ? 'no workers' : `no worker matches "${filter.trim()}"`)}
 				/>
-				<FleetEvents events={eventLines} lines={layout.eventLines} width={size.columns} />
+				<FleetEvents events={screen.eventLines} lines={layout.eventLines} width={size.columns} />
 			</>
 		);
 	}
@@ -220,7 +253,7 @@ function ProxyScreen({
 			{body}
 			{layout.footerLines > 0 ? (
 				<Footer
-					hints={footer}
+					hints={screen.footer}
 					width={size.columns}
 					{...(filtering && !ui.help && ui.detail === null
 						? {lead: <FilterLead ui={ui} shown={order.length} count={listed} />, leadWidth: filterLeadText(ui, order.length, listed).length}

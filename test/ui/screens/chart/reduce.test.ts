@@ -6,15 +6,8 @@ import {describe, expect, test} from 'vitest';
 import {SCREEN_KEYMAP} from '../../../../source/ui/keys/bindings.js';
 import {footerOf} from '../../../../source/ui/screens/contract.js';
 import {availability, chartHelp} from '../../../../source/ui/screens/chart/availability.js';
-import {
-	CHART_SPANS,
-	initialChartState,
-	reduce,
-	shownSpan,
-	spanMs,
-	type ChartEnv,
-	type ChartUiState,
-} from '../../../../source/ui/screens/chart/reduce.js';
+import {CHART_SPANS, initialChartState, reduce, shownSpan, spanMs} from '../../../../source/ui/screens/chart/reduce.js';
+import type {ChartEnv, ChartUiState} from '../../../../source/ui/screens/chart/state.js';
 import {CHART_SERIES, seriesRecorded} from '../../../../source/ui/screens/chart/series.js';
 import type {SensorReading} from '../../../../source/sensors/types.js';
 

@@ -10,7 +10,8 @@ import {CONFIG_KEYMAP, type ConfigCommandName} from '../../../../source/ui/keys/
 import type {KeyLike, KeySpec} from '../../../../source/ui/keys/matcher.js';
 import {commandOf, footerOf} from '../../../../source/ui/screens/contract.js';
 import {availability, configHelp, NO_UNDO_MESSAGE, shownNotice, type ConfigEnv} from '../../../../source/ui/screens/config/availability.js';
-import {configReducer, initialConfigUi, type ConfigUiState} from '../../../../source/ui/screens/config/reduce.js';
+import {configReducer, initialConfigUi} from '../../../../source/ui/screens/config/reduce.js';
+import type {ConfigUiState} from '../../../../source/ui/screens/config/state.js';
 import {v6Config} from '../../../config/helpers/fixtures.js';
 import {readySessionState} from '../../../config/helpers/session-state.js';
 

@@ -9,7 +9,8 @@ import {PendingEdits} from '../../../../source/config/edits.js';
 import {READ_ONLY_MESSAGE, type ConfigSessionState} from '../../../../source/config/session.js';
 import {type KeyLike} from '../../../../source/ui/keys/matcher.js';
 import {CONFIG_KEYMAP, type ConfigMode} from '../../../../source/ui/keys/bindings.js';
-import {configReducer, initialConfigUi, modeOf, type ConfigStep, type ConfigUiState} from '../../../../source/ui/screens/config/reduce.js';
+import {configReducer, initialConfigUi, modeOf, type ConfigStep} from '../../../../source/ui/screens/config/reduce.js';
+import type {ConfigUiState} from '../../../../source/ui/screens/config/state.js';
 import {typedValue} from '../../../../source/ui/screens/config/typed-value.js';
 import {readySessionState} from '../../../config/helpers/session-state.js';
 

@@ -8,21 +8,9 @@ import {READ_ONLY_MESSAGE} from '../../../../source/config/session.js';
 import {SCREEN_KEYMAP, type CommandName} from '../../../../source/ui/keys/bindings.js';
 import type {KeyLike, KeySpec} from '../../../../source/ui/keys/matcher.js';
 import {footerOf, helpOf} from '../../../../source/ui/screens/contract.js';
-import {
-	availability,
-	dashboardKeys,
-	minerFacts,
-	THREADS_HIDDEN,
-	type Given,
-	type MinerFacts,
-} from '../../../../source/ui/screens/dashboard/availability.js';
-import {
-	initialState,
-	reduce,
-	type DashboardEnv,
-	type DashboardState,
-	type FrozenMoment,
-} from '../../../../source/ui/screens/dashboard/reduce.js';
+import {availability, dashboardKeys, minerFacts, THREADS_HIDDEN} from '../../../../source/ui/screens/dashboard/availability.js';
+import {initialState, reduce} from '../../../../source/ui/screens/dashboard/reduce.js';
+import type {DashboardEnv, DashboardState, FrozenMoment, Given, MinerFacts} from '../../../../source/ui/screens/dashboard/state.js';
 import {makeSnapshot, makeState, NOW, refused} from '../../helpers/state.js';
 
 /** What f holds: the miner's state, its shares and the clock of the moment. */

@@ -1,14 +1,8 @@
 import {describe, expect, test} from 'vitest';
 import {type KeyLike} from '../../../../source/ui/keys/matcher.js';
-import {minerFacts, THREADS_HIDDEN, type Given} from '../../../../source/ui/screens/dashboard/availability.js';
-import {
-	initialState,
-	reduce,
-	threadsOffsetOf,
-	type DashboardEnv,
-	type DashboardState,
-	type FrozenMoment,
-} from '../../../../source/ui/screens/dashboard/reduce.js';
+import {minerFacts, THREADS_HIDDEN} from '../../../../source/ui/screens/dashboard/availability.js';
+import {initialState, reduce, threadsOffsetOf} from '../../../../source/ui/screens/dashboard/reduce.js';
+import type {DashboardEnv, DashboardState, FrozenMoment, Given} from '../../../../source/ui/screens/dashboard/state.js';
 import {makeSnapshot, makeState, NOW} from '../../helpers/state.js';
 
 /** What the app gave: pause, resume and poll now (no config view, no fleet, no interval, no history). */

@@ -7,7 +7,7 @@ import {fitFleetColumns, fleetGap, type FleetWants} from '../../../../source/ui/
 import {fleetFrame, type FleetEnv} from '../../../../source/ui/screens/fleet/frame.js';
 import {LISTED} from '../../../../source/ui/screens/fleet/order.js';
 import {fleetTotals} from '../../../../source/ui/screens/fleet/rows.js';
-import {prefixWidth} from '../../../../source/ui/screens/fleet/table.js';
+import {prefixWidth} from '../../../../source/ui/table/list-table.js';
 
 const widths = (fitted: ReturnType<typeof fitFleetColumns>) => fitted.map(({column, width}) => `${column.id} ${width}`);
 

@@ -13,7 +13,7 @@ import {fitFleetColumns, fleetWants, type FleetLine} from '../../../../source/ui
 import {LISTED} from '../../../../source/ui/screens/fleet/order.js';
 import {fleetRows, fleetTotals} from '../../../../source/ui/screens/fleet/rows.js';
 import {FleetTable} from '../../../../source/ui/screens/fleet/table.js';
-import type {FittedColumn} from '../../../../source/ui/table.js';
+import type {FittedColumn} from '../../../../source/ui/table/table.js';
 import {readCapture} from '../../../helpers/captures.js';
 import {startRawServer, type RawHandler} from '../../../helpers/raw-server.js';
 

@@ -1,6 +1,6 @@
-import {render} from './helpers/ink-testing.js';
+import {render} from '../helpers/ink-testing.js';
 import {describe, expect, test} from 'vitest';
-import {fitCell, fitColumns, Table, type Column} from '../../source/ui/table.js';
+import {fitCell, fitColumns, Table, type Column} from '../../../source/ui/table/table.js';
 
 type Row = {readonly id: number; readonly name: string; readonly value: string};
 
