@@ -11,8 +11,9 @@
  *   refused (its key then says why, in one line), or is not offered at all (the screen was not given it). It is the
  *   one source of the footer (`footerOf`), the `?` help (`helpOf`) and the key handler (`commandOf`): a key the
  *   footer offers works, and a key that does nothing says why or is not listed.
- * - **a view** (`view.tsx`) that reads stores with `useStore`, builds its `Env` (memoized), calls `useScreen` and
- *   draws. It does no I/O: the history it shows comes from stores (history/stores.ts), never from SQLite. A view that
+ * - **a view** (`view.tsx`) that reads stores with `useStore`, builds its `Env` (memoized), calls `useScreen` (which
+ *   reads its keys and gives its footer and help) and draws: an env hook and a layout component. It does no I/O: the
+ *   history it shows comes from stores (history/stores.ts), never from SQLite. A view that
  *   draws part of a store (a span of the chart, the sparkline's width) says which from an effect with the store's
  *   `request`, as it says it listens with `subscribe`: the store reads then, outside render, and hands its answer out
  *   through `getState`; a request already answered reads nothing.

@@ -8,7 +8,7 @@ import {scrollToShow} from '../scroll.js';
 import {SCREEN_KEYMAP, type Screen} from '../keys/bindings.js';
 import type {HelpEntry, Hint, KeyLike} from '../keys/matcher.js';
 import type {EventLine} from '../event-lines.js';
-import {typeKey, type TypedText} from './config/line-editor.js';
+import {typeKey, type TypedText} from '../widgets/line-editor.js';
 
 /** The selection a list screen keeps: the row picked, whether none was yet (a fresh start), and the first line shown. */
 export type ListSelection<Id> = {

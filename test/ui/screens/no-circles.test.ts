@@ -1,8 +1,9 @@
 /**
  * The files of a screen import one way: its state (the types and helpers its reducer and its availability both read),
  * its availability, its reducer, its view. No two files of `source/ui/` import each other, directly or round a loop
- * (a circle ties a reducer to its availability: neither can be read, or moved, alone). Reads every relative import with
- * TypeScript's own scanner, type-only ones too.
+ * (a circle ties a reducer to its availability: neither can be read, or moved, alone). What more than one screen draws
+ * (the line editor, the batch pane, the braille canvas) is a widget, in `ui/widgets/`: a widget, and a loose file of
+ * `ui/` (the sparkline), imports no screen. Reads every relative import with TypeScript's own scanner, type-only ones too.
  */
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
@@ -72,5 +73,17 @@ describe("source/ui's imports", () => {
 	it('run one way: no file imports itself back round a loop', () => {
 		expect(uiFiles().get('ui/screens/contract')).toBe('ui/screens/contract.ts');
 		expect(circles()).toEqual([]);
+	});
+
+	it('a widget, and a loose file of ui/, imports no screen: what two screens draw is in ui/widgets/, below them', () => {
+		const files = uiFiles();
+		expect(files.has('ui/widgets/line-editor')).toBe(true);
+		const below = [...files].filter(([name]) => name.startsWith('ui/widgets/') || (name.split('/').length === 2 && name !== 'ui/app'));
+		const up = below.flatMap(([name, file]) =>
+			importsOf(name, file)
+				.filter((target) => target.startsWith('ui/screens/'))
+				.map((target) => `${name} → ${target}`),
+		);
+		expect(up).toEqual([]);
 	});
 });

@@ -9,7 +9,7 @@
 import type {SeriesPoint} from '../../../history/read.js';
 import {formatClock, formatDate, pickRateUnit, RATE_UNITS} from '../../../format.js';
 import type {ThemeToken} from '../../theme.js';
-import {BrailleLayer, brailleChar} from './braille.js';
+import {BrailleLayer, brailleChar} from '../../widgets/braille.js';
 import {cutText} from '../../wrap.js';
 
 /** A run of text in one tone (none: the terminal's own colour). */

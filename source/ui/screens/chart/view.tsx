@@ -22,6 +22,7 @@ import {
 	isOutage,
 	spanStats,
 	Y_AXIS_WIDTH,
+	type ChartModel,
 	type Marker,
 	type Reference,
 	type Segment,
@@ -98,13 +99,8 @@ function Row({segments}: {readonly segments: SegmentRow}) {
 	);
 }
 
-/**
- * The full-screen hashrate chart (`g`): a braille line over the whole terminal, from the history store (or this
- * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
- * `←`/`→` move back and forth in time, End comes back to now; `s` switches to a local miner's temperature, clock, power
- * or H/W (series.ts).
- */
-export function ChartView({store, history, caps, initialSpan, worker = null}: ChartViewProps) {
+/** The chart's env hook: its state and keys, the span asked of the history's chart store and its answer, what is drawn. */
+function useChart({store, history, caps, initialSpan, worker = null}: ChartViewProps) {
 	const state = useStore(store, syncClocks);
 	// What is drawn: the history's chart store answers what this view asks (syncClocks: its clock moves with the poll
 	// the store read for, in the same frame).
@@ -113,7 +109,6 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 	// The App's one clock: fixed for tests and screenshots, else live.
 	const live = useFixedNow() === null;
 	const now = useNow(history.intervalMs);
-	const theme = useTheme();
 
 	const run = useCallback(
 		(effect: ChartEffect) => {
@@ -177,7 +172,42 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 	);
 	const markers = useMemo(() => events.map((event) => markerOf(event)).filter((marker): marker is Marker => marker !== null), [events]);
 	const stats = useMemo(() => spanStats(drawn), [drawn]);
+	return {
+		state,
+		ui,
+		now,
+		columns,
+		budget,
+		fits,
+		footer: footerShown,
+		help,
+		shown,
+		from,
+		to,
+		data,
+		series,
+		kind,
+		drawn,
+		sensors,
+		isProxy,
+		worker,
+		references,
+		markers,
+		stats,
+	};
+}
 
+/**
+ * The full-screen hashrate chart (`g`): a braille line over the whole terminal, from the history store (or this
+ * session's memory with history off), redrawn at every poll and on resize. `1`–`5` pick the span, `+`/`-` zoom,
+ * `←`/`→` move back and forth in time, End comes back to now; `s` switches to a local miner's temperature, clock, power
+ * or H/W (series.ts).
+ */
+export function ChartView(props: ChartViewProps) {
+	const theme = useTheme();
+	const chart = useChart(props);
+	const {state, ui, now, columns, budget, fits, help, shown, from, to, data, series, kind, drawn, sensors, isProxy, worker} = chart;
+	const {references, markers, stats} = chart;
 	const label = CHART_SPANS[shown]?.label ?? '';
 	const when = ui.end === null ? `last ${label}` : formatTimeSpan(from, to, now);
 	const sensorUnit = kind.unit;
@@ -245,7 +275,6 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 			</Box>
 		);
 	} else {
-		const middle = Math.floor(plotRows / 2);
 		const answered = drawn.some((point) => point.live > 0);
 		const empty = outages
 			? 'the miner did not answer in this span'
@@ -254,36 +283,7 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 				: sessionOnly
 					? 'nothing seen in this span yet (history is off: this session only)'
 					: 'nothing stored for this span';
-		body = (
-			<>
-				{legend.map((items, line) => (
-					// keyed by position: the legend's first and second line
-					<Row
-						key={line}
-						segments={[
-							{text: (line === 0 ? model.unit : '').padEnd(Y_AXIS_WIDTH), tone: 'muted'},
-							...items.flatMap((item, index) => [{text: index === 0 ? '' : '  '}, item]),
-						]}
-					/>
-				))}
-				{model.plot.map((row, index) =>
-					!model.hasData && index === middle ? (
-						// keyed by position: rows and segments have no other identity
-						<Text key={index} wrap="truncate-end">
-							<Row segments={row.slice(0, 2)} />
-							<Text {...theme.text('muted')}>{`  ${empty}`}</Text>
-						</Text>
-					) : (
-						// keyed by position: rows and segments have no other identity
-						<Row key={index} segments={row} />
-					),
-				)}
-				<Row segments={model.axis} />
-				<Text wrap="truncate-end" {...theme.text('muted')}>
-					{model.labels}
-				</Text>
-			</>
-		);
+		body = <ChartPlot legend={legend} model={model} rows={plotRows} empty={empty} />;
 	}
 
 	return (
@@ -296,7 +296,54 @@ export function ChartView({store, history, caps, initialSpan, worker = null}: Ch
 				<Text {...theme.text('muted')}>{statsText}</Text>
 			</TitleBar>
 			{body}
-			<Footer hints={footerShown} width={columns} />
+			<Footer hints={chart.footer} width={columns} />
 		</Box>
+	);
+}
+
+/** The plot: its legend (one line, or two), the rows of the braille line, the axis and its time labels. */
+function ChartPlot({
+	legend,
+	model,
+	rows,
+	empty,
+}: {
+	readonly legend: readonly (readonly Segment[])[];
+	readonly model: ChartModel;
+	readonly rows: number;
+	/** What the middle row says where nothing is drawn. */
+	readonly empty: string;
+}) {
+	const theme = useTheme();
+	const middle = Math.floor(rows / 2);
+	return (
+		<>
+			{legend.map((items, line) => (
+				// keyed by position: the legend's first and second line
+				<Row
+					key={line}
+					segments={[
+						{text: (line === 0 ? model.unit : '').padEnd(Y_AXIS_WIDTH), tone: 'muted'},
+						...items.flatMap((item, index) => [{text: index === 0 ? '' : '  '}, item]),
+					]}
+				/>
+			))}
+			{model.plot.map((row, index) =>
+				!model.hasData && index === middle ? (
+					// keyed by position: rows and segments have no other identity
+					<Text key={index} wrap="truncate-end">
+						<Row segments={row.slice(0, 2)} />
+						<Text {...theme.text('muted')}>{`  ${empty}`}</Text>
+					</Text>
+				) : (
+					// keyed by position: rows and segments have no other identity
+					<Row key={index} segments={row} />
+				),
+			)}
+			<Row segments={model.axis} />
+			<Text wrap="truncate-end" {...theme.text('muted')}>
+				{model.labels}
+			</Text>
+		</>
 	);
 }

@@ -28,7 +28,7 @@ import {
 	type ConfigEnv,
 	type ConfigHelpFrom,
 } from './availability.js';
-import {pastedLine, typeKey} from './line-editor.js';
+import {pastedLine, typeKey} from '../../widgets/line-editor.js';
 import type {ConfigUiState, Prompt, Tone} from './state.js';
 import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
 import {editorStartText, typedValue} from './typed-value.js';

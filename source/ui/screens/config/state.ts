@@ -3,7 +3,7 @@
  * the prompt and its text, a question or panel over the tree, the last key's feedback, the help).
  */
 import type {ConfigPath} from '../../../config/types.js';
-import type {TypedText} from './line-editor.js';
+import type {TypedText} from '../../widgets/line-editor.js';
 
 export type Tone = 'info' | 'warn' | 'error' | 'ok';
 export type Notice = {readonly text: string; readonly tone: Tone};

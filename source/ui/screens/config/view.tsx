@@ -25,6 +25,8 @@ import {configLogic, initialConfigUi, type ConfigEffect, type ConfigUiAction} fr
 import {ConfigTree} from './config-tree.js';
 import {dialogContent, resultContent, type PanelContent} from './panel-content.js';
 import {cursorIndex, keyNote, visibleEntries} from './tree.js';
+import type {ConfigUiState} from './state.js';
+import type {ConfigEntry} from '../../../config/document.js';
 import {textWidth} from '../../cells.js';
 
 export type ConfigViewProps = {
@@ -121,19 +123,50 @@ function outcomesOf(session: ConfigSessionState): ReadonlyMap<string, KeyResult[
 	return new Map(result.keys.map((key) => [key.path, key.status]));
 }
 
+/** The feedback under the tree: what is typed, why a value is refused, the last key's message, a problem, the key's note. */
+type Notice = {text: string; tone: ThemeToken; wraps?: true};
+
+/** The feedback under the tree (`browsed`: the key under the cursor, while browsing). */
+function configNotice(
+	ui: ConfigUiState,
+	state: ConfigSessionState,
+	browsed: ConfigEntry | undefined,
+	say: (text: string) => string,
+): Notice | null {
+	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
+	let notice: Notice | null = null;
+	const lastNotice = shownNotice(ui, state);
+	const document = state.document;
+	if (ui.prompt?.kind === 'search') {
+		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
+		// What is typed; the keys (Enter ok, Esc cancel) are the footer's, said once.
+		notice = {text: typed, tone: 'accent'};
+	} else if (ui.prompt?.kind === 'edit') {
+		// Enter and Esc are in the footer; Ctrl+U (no footer word) is said here.
+		const keys = `${promptKey('clearLine')} clears`;
+		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
+		notice = ui.prompt.error
+			? {text: say(ui.prompt.error), tone: 'error', wraps: true}
+			: {text: `${showPath(ui.prompt.id)}: type the new value${hidden}; ${keys}`, tone: 'muted'};
+	} else if (lastNotice) notice = {text: say(lastNotice.text), tone: lastNotice.tone, wraps: true};
+	else if (state.busy === 'apply' || state.busy === 'undo')
+		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
+	else if (state.problem && document !== null)
+		notice = {text: say(`${state.problem.message} — ${state.problem.fix}`), tone: 'error', wraps: true};
+	else if (browsed) {
+		// Wrapped: its end says when the change takes effect ("… after a restart").
+		const note = keyNote(browsed);
+		if (note) notice = {text: `${showPath(browsed.id)}: ${say(note)}`, tone: 'muted', wraps: true};
+	}
+
+	return notice;
+}
+
 /**
- * The miner's config as a keyboard-driven tree: browse, search, toggle / cycle / step / edit values,
- * see the diff, apply (confirmed; asked twice for a change that can cut rigtop off), undo. Reads the
- * session; every key goes through the reducer and the session calls it asks for run at once.
+ * The config view's env hook: the session's state, the view's own (reduce.ts), its help, the env its keys are reduced
+ * against, and its keys read.
  */
-export function ConfigView({session, minerName, subject = 'miner', caps, readOnly}: ConfigViewProps) {
-	const theme = useTheme();
-	const say = (text: string) => wordsFor(subject, text);
-	const sayPanel = (content: PanelContent): PanelContent => ({
-		title: say(content.title),
-		lines: content.lines.map((line) => ({...line, text: say(line.text)})),
-		prompt: content.prompt === null ? null : say(content.prompt),
-	});
+function useConfig({session, subject = 'miner', caps, readOnly}: ConfigViewProps) {
 	const state = useStore(session);
 	const {columns, rows} = useTerminalSize();
 	const layout = configLayout(columns, rows);
@@ -159,6 +192,24 @@ export function ConfigView({session, minerName, subject = 'miner', caps, readOnl
 		[state, readOnly, layout.bodyRows, helpMax, tooSmall],
 	);
 	const {availability, footer: hints} = useScreenEnv(configLogic, screen, env);
+	return {state, ui, availability, hints, helpEntries, writesAreOff, tooSmall, columns, rows};
+}
+
+/**
+ * The miner's config as a keyboard-driven tree: browse, search, toggle / cycle / step / edit values,
+ * see the diff, apply (confirmed; asked twice for a change that can cut rigtop off), undo. Reads the
+ * session; every key goes through the reducer and the session calls it asks for run at once.
+ */
+export function ConfigView(props: ConfigViewProps) {
+	const {minerName, subject = 'miner'} = props;
+	const theme = useTheme();
+	const say = (text: string) => wordsFor(subject, text);
+	const sayPanel = (content: PanelContent): PanelContent => ({
+		title: say(content.title),
+		lines: content.lines.map((line) => ({...line, text: say(line.text)})),
+		prompt: content.prompt === null ? null : say(content.prompt),
+	});
+	const {state, ui, availability, hints, helpEntries, writesAreOff, tooSmall, columns, rows} = useConfig(props);
 
 	const document = state.document;
 	const {edits} = state;
@@ -168,31 +219,8 @@ export function ConfigView({session, minerName, subject = 'miner', caps, readOnl
 	const mode = availability.context;
 	const outcomes = useMemo(() => outcomesOf(state), [state]);
 
-	const promptKey = (command: ConfigCommandName) => CONFIG_KEYMAP.keyOf(command, 'prompt');
 	// The feedback under the tree: a prompt is one line; a message wraps over the lines it needs.
-	let notice: {text: string; tone: ThemeToken; wraps?: true} | null = null;
-	const lastNotice = shownNotice(ui, state);
-	if (ui.prompt?.kind === 'search') {
-		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
-		// What is typed; the keys (Enter ok, Esc cancel) are the footer's, said once.
-		notice = {text: typed, tone: 'accent'};
-	} else if (ui.prompt?.kind === 'edit') {
-		// Enter and Esc are in the footer; Ctrl+U (no footer word) is said here.
-		const keys = `${promptKey('clearLine')} clears`;
-		const hidden = ui.prompt.secret ? ' (it stays hidden)' : '';
-		notice = ui.prompt.error
-			? {text: say(ui.prompt.error), tone: 'error', wraps: true}
-			: {text: `${showPath(ui.prompt.id)}: type the new value${hidden}; ${keys}`, tone: 'muted'};
-	} else if (lastNotice) notice = {text: say(lastNotice.text), tone: lastNotice.tone, wraps: true};
-	else if (state.busy === 'apply' || state.busy === 'undo')
-		notice = {text: 'backing up the config, sending it and reading it back…', tone: 'info'};
-	else if (state.problem && document !== null)
-		notice = {text: say(`${state.problem.message} — ${state.problem.fix}`), tone: 'error', wraps: true};
-	else if (cursorEntry && mode === 'browse') {
-		// Wrapped: its end says when the change takes effect ("… after a restart").
-		const note = keyNote(cursorEntry);
-		if (note) notice = {text: `${showPath(cursorEntry.id)}: ${say(note)}`, tone: 'muted', wraps: true};
-	}
+	const notice = configNotice(ui, state, mode === 'browse' ? cursorEntry : undefined, say);
 
 	const noticeWanted = notice?.wraps ? wrappedHeight(notice.text, Math.max(1, columns - 2)) : 1;
 	// The frame as drawn (the keys use `layout`: a page one or two lines off while a message shows is harmless).
@@ -218,24 +246,7 @@ export function ConfigView({session, minerName, subject = 'miner', caps, readOnl
 		body = <ConfigPanel content={sayPanel(resultContent(state.lastResult, state.lastAction))} width={view.width} height={view.bodyRows} />;
 	} else if (document === null) {
 		if (state.phase === 'error' && state.problem) {
-			// As tall as what it says (up to the room), the room kept so the footer stays at the bottom.
-			const inner = Math.max(1, view.width - 4);
-			const said = [say(state.problem.message), state.problem.detail ? say(state.problem.detail) : '', say(`fix: ${state.problem.fix}`)];
-			const held = said.reduce((sum, text) => sum + (text === '' ? 0 : wrappedHeight(text, inner)), 1);
-			body = (
-				<Box flexDirection="column" width={view.width} height={view.bodyRows} flexShrink={0}>
-					<Pane title={say("Could not read the miner's config")} width={view.width} height={Math.min(view.bodyRows, held + 2)}>
-						<Wrapped {...theme.text('error')}>{say(state.problem.message)}</Wrapped>
-						{state.problem.detail ? <Wrapped {...theme.text('muted')}>{say(state.problem.detail)}</Wrapped> : null}
-						<Wrapped>{say(`fix: ${state.problem.fix}`)}</Wrapped>
-						<Line tone="muted">
-							{say(
-								`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`,
-							)}
-						</Line>
-					</Pane>
-				</Box>
-			);
+			body = <ConfigProblem problem={state.problem} width={view.width} height={view.bodyRows} say={say} />;
 		} else {
 			body = (
 				<Box height={view.bodyRows} paddingX={1}>
@@ -290,6 +301,39 @@ export function ConfigView({session, minerName, subject = 'miner', caps, readOnl
 				</Box>
 			) : null}
 			{view.footerLines > 0 ? <Footer hints={hints} width={view.width} /> : null}
+		</Box>
+	);
+}
+
+/** Why the miner's config could not be read, its fix, and the keys out. */
+function ConfigProblem({
+	problem,
+	width,
+	height,
+	say,
+}: {
+	readonly problem: NonNullable<ConfigSessionState['problem']>;
+	readonly width: number;
+	readonly height: number;
+	readonly say: (text: string) => string;
+}) {
+	const theme = useTheme();
+	// As tall as what it says (up to the room), the room kept so the footer stays at the bottom.
+	const inner = Math.max(1, width - 4);
+	const said = [say(problem.message), problem.detail ? say(problem.detail) : '', say(`fix: ${problem.fix}`)];
+	const held = said.reduce((sum, text) => sum + (text === '' ? 0 : wrappedHeight(text, inner)), 1);
+	return (
+		<Box flexDirection="column" width={width} height={height} flexShrink={0}>
+			<Pane title={say("Could not read the miner's config")} width={width} height={Math.min(height, held + 2)}>
+				<Wrapped {...theme.text('error')}>{say(problem.message)}</Wrapped>
+				{problem.detail ? <Wrapped {...theme.text('muted')}>{say(problem.detail)}</Wrapped> : null}
+				<Wrapped>{say(`fix: ${problem.fix}`)}</Wrapped>
+				<Line tone="muted">
+					{say(
+						`${CONFIG_KEYMAP.keyOf('reload', 'browse')}: try again · ${CONFIG_KEYMAP.keyOf('back', 'browse')} or ${CONFIG_KEYMAP.keyOf('leave', 'browse')}: back to the dashboard`,
+					)}
+				</Line>
+			</Pane>
 		</Box>
 	);
 }

@@ -1,7 +1,7 @@
 import {Box} from 'ink';
 import {useCallback, useEffect, useMemo, type ReactNode} from 'react';
-import type {MinerHistory} from '../../../history/stores.js';
-import {describeEvents} from '../../event-lines.js';
+import type {MinerHistory, SparkData} from '../../../history/stores.js';
+import {describeEvents, type EventLine} from '../../event-lines.js';
 import {sparkSpan, usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
 import {FixedNowContext, syncClocks, useFixedNow, useNowShown} from '../../hooks/use-now.js';
 import {useSelected, useStore} from '../../hooks/use-store.js';
@@ -17,18 +17,20 @@ import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
 import {PoolPane} from '../../panes/pool-pane.js';
 import {SharesPane} from '../../panes/shares-pane.js';
 import {SystemPane} from '../../panes/system-pane.js';
-import {sensorLinesWanted, sensorPieces} from '../../sensors.js';
+import {sensorLinesWanted, sensorPieces, type SensorPiece} from '../../sensors.js';
 import {ThreadsPane} from '../../panes/threads-pane.js';
 import {TooSmall} from '../../panes/too-small.js';
 import {WaitingScreen} from '../../panes/waiting-screen.js';
 import {isOutdated} from '../../status.js';
 import type {ThemeToken} from '../../theme.js';
 import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
+import type {MinerSnapshot} from '../../../miner/model.js';
+import type {HelpEntry, Hint} from '../../keys/matcher.js';
 import type {Store} from '../../../store.js';
 import {useScreenEnv, useScreenHelp, useScreenState} from '../contract.js';
 import {minerFacts} from './availability.js';
-import type {DashboardEnv, FrozenMoment, Given, KeyFacts, ThreadsShown} from './state.js';
-import {dashboardLogic, helpOffsetOf, initialState, threadsOffsetOf, type ActionCommand} from './reduce.js';
+import type {DashboardEnv, DashboardState, FrozenMoment, Given, KeyFacts, ThreadsShown} from './state.js';
+import {dashboardLogic, helpOffsetOf, initialState, threadsOffsetOf, type ActionCommand, type DashboardAction} from './reduce.js';
 import {shareShown, shownState} from './shown.js';
 import {textWidth} from '../../cells.js';
 
@@ -124,20 +126,9 @@ function threadsNotRead(status: LinkStatus): string {
 	return 'reading the threads…';
 }
 
-/**
- * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
- * actions reach the app through its capabilities (`caps`). The frame fills the terminal's width and stays
- * under its height (rows - 1), whatever the terminal and the number of threads.
- */
-export function Dashboard({store, caps, interval, readOnly = false, tokenGiven = true, tokenFrom, history}: DashboardProps) {
-	// The App's fixed clock (tests, screenshots), or null for the live one.
-	const now = useFixedNow();
-	// The one subscription brings the "… ago" clocks to the present (use-now.ts). The last share is the monitor's
-	// (monitor/last-share.ts): known from the first frame, whichever screen watched the rig before.
-	const onChange = syncClocks;
-	// What f holds (reduce.ts): the state (the last share with it) and the clock of the moment the key is read.
-	const moment = useCallback((): FrozenMoment => ({state: store.getState(), at: now ?? Date.now()}), [store, now]);
-	const run = useCallback(
+/** The actions of the dashboard's commands, from its capabilities (and the interval's steps). */
+function useRun(caps: DashboardCaps, interval: IntervalControl | undefined): (command: ActionCommand) => void {
+	return useCallback(
 		(command: ActionCommand) => {
 			const callbacks = {
 				quit: caps.quit,
@@ -155,46 +146,10 @@ export function Dashboard({store, caps, interval, readOnly = false, tokenGiven =
 		},
 		[caps, interval],
 	);
-	// The dashboard's own state (reduce.ts); its env, built below from the state it shows, follows (useScreenEnv).
-	const screen = useScreenState(dashboardLogic, initialState, run);
-	const ui = screen.state;
-	const {dispatch} = screen;
-	const {frozen} = ui;
-	// What the dashboard draws of the monitor's state (shown.ts): a poll that changes none of it draws no frame. While
-	// held still (f) it selects nothing, and no poll draws one.
-	const live = useSelected(store, frozen === null ? shownState : selectNothing, shareSelection, onChange);
-	const held = frozen?.state ?? null;
-	const state = held ?? live ?? shownState(store.getState());
-	const {columns, rows} = useTerminalSize();
-	const outdated = isOutdated(state);
-	// Down or in error with values on screen: the reason and its fix in full, above the events.
-	const notice = useMemo<Notice | null>(() => {
-		if (!outdated || state.error === null || state.status === 'stale') return null;
-		return {text: `${state.error.message} — fix: ${state.error.hint}`, tone: 'error'};
-	}, [outdated, state.error, state.status]);
-	const noticeLines = noticeHeight(notice, columns);
-	const threadsKnown = state.snapshot === null ? null : state.snapshot.threads.length;
-	const snapshot = state.snapshot;
-	const threadCount = snapshot?.threads.length ?? 0;
-	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
-	// The rig's own readings (a miner on this machine): the lines the System pane wants for them, none for a remote rig.
-	const sensors = snapshot?.sensors;
-	const pieces = useMemo(() => (sensors === undefined ? [] : sensorPieces(sensors)), [sensors]);
-	const systemInner = (columns < SIDE_BY_SIDE_COLUMNS ? columns : columns - Math.floor(columns / 2)) - 4;
-	const systemWanted = sensorLinesWanted(pieces, systemInner);
+}
 
-	// What decides the keys (availability.ts), one object while it stays the same: a poll that changes nothing here
-	// keeps the footer, the help and its measure.
-	const {status} = state;
-	const kind = snapshot?.kind ?? null;
-	const version = snapshot?.version ?? null;
-	const dialect = snapshot?.dialect;
-	const restricted = snapshot?.restricted ?? null;
-	const paused = snapshot?.paused ?? null;
-	const miner = useMemo(
-		() => minerFacts({status, snapshot: dialect === undefined ? null : {kind, version, dialect, restricted, paused}}),
-		[status, kind, version, dialect, restricted, paused],
-	);
+/** Which of its capabilities the App gave (availability.ts's Given): one object while they stay the same. */
+function useGiven(caps: DashboardCaps, interval: IntervalControl | undefined): Given {
 	const hasConfig = caps.config !== undefined;
 	const hasPause = caps.pause !== undefined;
 	const hasResume = caps.resume !== undefined;
@@ -203,7 +158,7 @@ export function Dashboard({store, caps, interval, readOnly = false, tokenGiven =
 	const hasInterval = interval !== undefined;
 	const hasChart = caps.chart !== undefined;
 	const hasEvents = caps.events !== undefined;
-	const given = useMemo<Given>(
+	return useMemo<Given>(
 		() => ({
 			config: hasConfig,
 			pause: hasPause,
@@ -216,23 +171,157 @@ export function Dashboard({store, caps, interval, readOnly = false, tokenGiven =
 		}),
 		[hasConfig, hasPause, hasResume, hasRefresh, hasBack, hasInterval, hasChart, hasEvents],
 	);
-	// The threads' keys work while their pane is on screen (a short terminal leaves it out), the scroll keys while it has
-	// more rows than it shows. A message line taking the footer's place is not counted (a key that then moves nothing
-	// visible is harmless): the layout without one, once per size, not per frame.
-	const plainLayout = useMemo(
-		() => computeLayout(columns, rows, noticeLines, threadsKnown, 1, systemWanted),
-		[columns, rows, noticeLines, threadsKnown, systemWanted],
+}
+
+/**
+ * What decides the keys (availability.ts), one object while it stays the same: a poll that changes nothing here keeps
+ * the footer, the help and its measure. The threads' keys work while their pane is on screen (a short terminal leaves
+ * it out), the scroll keys while it has more rows than it shows.
+ */
+function useKeyFacts(state: MonitorState, plainLayout: DashboardLayout, given: Given, readOnly: boolean, tokenGiven: boolean): KeyFacts {
+	const {status, snapshot} = state;
+	const kind = snapshot?.kind ?? null;
+	const version = snapshot?.version ?? null;
+	const dialect = snapshot?.dialect;
+	const restricted = snapshot?.restricted ?? null;
+	const paused = snapshot?.paused ?? null;
+	const miner = useMemo(
+		() => minerFacts({status, snapshot: dialect === undefined ? null : {kind, version, dialect, restricted, paused}}),
+		[status, kind, version, dialect, restricted, paused],
 	);
+	const threadsKnown = snapshot === null ? null : snapshot.threads.length;
+	const threadCount = snapshot?.threads.length ?? 0;
 	const threads: ThreadsShown =
 		threadsKnown !== null && plainLayout.threadsHeight === 0
 			? 'hidden'
 			: snapshot !== null && threadCount > plainLayout.threadRows
 				? 'scrolls'
 				: 'fits';
-	const facts = useMemo<KeyFacts>(() => ({miner, given, readOnly, tokenGiven, threads}), [miner, given, readOnly, tokenGiven, threads]);
+	return useMemo<KeyFacts>(() => ({miner, given, readOnly, tokenGiven, threads}), [miner, given, readOnly, tokenGiven, threads]);
+}
+
+/** A message's or a question's time: cleared after it (an unanswered question is a no). */
+function useMessageTime(ui: DashboardState, dispatch: (action: DashboardAction) => void): void {
+	useEffect(() => {
+		if (ui.message === null && ui.asking === null) return;
+		const timer = setTimeout(
+			() => {
+				dispatch({type: 'clearMessage'});
+			},
+			ui.asking === null ? MESSAGE_MS : QUESTION_MS,
+		);
+		return () => {
+			clearTimeout(timer);
+		};
+	}, [dispatch, ui.message, ui.asking]);
+}
+
+/** The rig's own readings (a miner on this machine) and the lines the System pane wants for them (none for a remote rig). */
+function useSensors(state: MonitorState, columns: number): {readonly pieces: readonly SensorPiece[]; readonly wanted: number} {
+	const sensors = state.snapshot?.sensors;
+	const pieces = useMemo(() => (sensors === undefined ? [] : sensorPieces(sensors)), [sensors]);
+	const systemInner = (columns < SIDE_BY_SIDE_COLUMNS ? columns : columns - Math.floor(columns / 2)) - 4;
+	return {pieces, wanted: sensorLinesWanted(pieces, systemInner)};
+}
+
+/** Down or in error with values on screen: the reason and its fix in full, above the events. */
+function useNotice(state: MonitorState): Notice | null {
+	const outdated = isOutdated(state);
+	return useMemo<Notice | null>(() => {
+		if (!outdated || state.error === null || state.status === 'stale') return null;
+		return {text: `${state.error.message} — fix: ${state.error.hint}`, tone: 'error'};
+	}, [outdated, state.error, state.status]);
+}
+
+/** What the dashboard draws, from its env hook (useDashboard) to its layout (DashboardFrame). */
+type DashboardModel = {
+	readonly ui: DashboardState;
+	/** The monitor's state shown: the live one, or the one held still (f). */
+	readonly state: MonitorState;
+	readonly held: MonitorState | null;
+	readonly now: number | null;
+	readonly columns: number;
+	readonly rows: number;
+	readonly layout: DashboardLayout;
+	readonly notice: Notice | null;
+	readonly noticeLines: number;
+	readonly intervalMs: number | null;
+	readonly message: {readonly text: string; readonly tone: ThemeToken} | null;
+	readonly footer: readonly Hint[];
+	readonly help: readonly HelpEntry[];
+	readonly helpOffset: number;
+	readonly back: boolean;
+	readonly pieces: readonly SensorPiece[];
+	readonly spark: SparkData;
+	readonly eventLines: readonly EventLine[];
+	readonly threadsOffset: number;
+};
+
+/**
+ * What the panes draw of the miner's history: the sparkline (filled from the store at start) and the events (from
+ * before this session too), dated against the clock.
+ */
+function useDashboardHistory(
+	history: MinerHistory | undefined,
+	store: Store<MonitorState>,
+	state: MonitorState,
+	held: MonitorState | null,
+	layout: DashboardLayout,
+	now: number | null,
+): {readonly spark: SparkData; readonly eventLines: readonly EventLine[]} {
+	const sparkRows = 1 + layout.sparkExtra;
+	const spark = useSparkline(
+		history,
+		store,
+		held,
+		state.recentRates,
+		sparkRows > 1 ? layout.sparklineWidth * 2 : layout.sparklineWidth,
+		now,
+	);
+	// "Now" for the events' dates: the clock, redrawing the screen only when the day changes; held still, the held
+	// poll's time. The sparkline's span runs to the poll it was read for (sparkSpan).
+	const clock = useNowShown(1000, (at) => (held === null ? dayOf(at) : ''));
+	const current = now ?? (held === null ? clock : (held.lastAttemptAt ?? 0));
+	const paneEvents = usePaneEvents(history, state.events, layout.eventLines);
+	const eventLines = useMemo(() => describeEvents(paneEvents, current).reverse(), [paneEvents, current]);
+	return {spark, eventLines};
+}
+
+/**
+ * The dashboard's env hook: its state (reduce.ts), the monitor's state it shows, the env its keys are reduced against,
+ * its keys read, and the layout of the frame.
+ */
+function useDashboard({store, caps, interval, readOnly = false, tokenGiven = true, tokenFrom, history}: DashboardProps): DashboardModel {
+	// The App's fixed clock (tests, screenshots), or null for the live one.
+	const now = useFixedNow();
+	// What f holds (reduce.ts): the state (the last share with it) and the clock of the moment the key is read.
+	const moment = useCallback((): FrozenMoment => ({state: store.getState(), at: now ?? Date.now()}), [store, now]);
+	// The dashboard's own state (reduce.ts); its env, built below from the state it shows, follows (useScreenEnv).
+	const screen = useScreenState(dashboardLogic, initialState, useRun(caps, interval));
+	const ui = screen.state;
+	// What the dashboard draws of the monitor's state (shown.ts): a poll that changes none of it draws no frame. While
+	// held still (f) it selects nothing, and no poll draws one. The one subscription brings the "… ago" clocks to the
+	// present (use-now.ts). The last share is the monitor's (monitor/last-share.ts): known from the first frame,
+	// whichever screen watched the rig before.
+	const live = useSelected(store, ui.frozen === null ? shownState : selectNothing, shareSelection, syncClocks);
+	const held = ui.frozen?.state ?? null;
+	const state = held ?? live ?? shownState(store.getState());
+	const {columns, rows} = useTerminalSize();
+	const notice = useNotice(state);
+	const noticeLines = noticeHeight(notice, columns);
+	const threadsKnown = state.snapshot === null ? null : state.snapshot.threads.length;
+	const threadCount = state.snapshot?.threads.length ?? 0;
+	const intervalMs = useStore<number | null>(interval ?? NO_INTERVAL);
+	const sensors = useSensors(state, columns);
+	// A message line taking the footer's place is not counted in what the keys read (a key that then moves nothing
+	// visible is harmless): the layout without one, once per size, not per frame.
+	const plainLayout = useMemo(
+		() => computeLayout(columns, rows, noticeLines, threadsKnown, 1, sensors.wanted),
+		[columns, rows, noticeLines, threadsKnown, sensors.wanted],
+	);
+	const facts = useKeyFacts(state, plainLayout, useGiven(caps, interval), readOnly, tokenGiven);
 	// The dashboard's keys, for its help (availability.ts).
 	const help = useScreenHelp(dashboardLogic, facts);
-
 	// Measured once per size, not at each frame (wrapping every entry was 2–3 % of the steady CPU). The env's sizes are
 	// those of the frame a key's result is drawn in: every key clears a message, and none shows over the help.
 	const helpMax = useMemo(() => helpMaxOffset(help, columns, plainLayout.bodyHeight), [help, columns, plainLayout.bodyHeight]);
@@ -251,45 +340,60 @@ export function Dashboard({store, caps, interval, readOnly = false, tokenGiven =
 	);
 	const {availability, footer} = useScreenEnv(dashboardLogic, screen, env);
 	// A message takes the footer's place, on two lines when one is too short for it.
-	const shownMessage: {readonly text: string; readonly tone: ThemeToken} | null =
+	const message: {readonly text: string; readonly tone: ThemeToken} | null =
 		ui.asking === null ? ui.message : {text: controlQuestion(ui.asking, state.name, tokenFrom ?? null), tone: 'accent'};
-	const messageLines = shownMessage && textWidth(shownMessage.text) > columns - 2 ? 2 : 1;
+	const messageLines = message && textWidth(message.text) > columns - 2 ? 2 : 1;
 	const layout = useMemo(
-		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines, systemWanted),
-		[columns, rows, noticeLines, threadsKnown, messageLines, systemWanted],
+		() => computeLayout(columns, rows, noticeLines, threadsKnown, messageLines, sensors.wanted),
+		[columns, rows, noticeLines, threadsKnown, messageLines, sensors.wanted],
 	);
-	useEffect(() => {
-		if (ui.message === null && ui.asking === null) return;
-		const timer = setTimeout(
-			() => {
-				dispatch({type: 'clearMessage'});
-			},
-			ui.asking === null ? MESSAGE_MS : QUESTION_MS,
-		);
-		return () => {
-			clearTimeout(timer);
-		};
-	}, [dispatch, ui.message, ui.asking]);
-
-	const offset = threadsOffsetOf(ui, {threadCount, pageSize: layout.threadRows});
-	const {leftWidth, rightWidth} = layout;
-	const sparkRows = 1 + layout.sparkExtra;
-	const hashrateHeight = STAT_PANE_HEIGHT + layout.sparkExtra;
-	const spark = useSparkline(
-		history,
-		store,
+	useMessageTime(ui, screen.dispatch);
+	const {spark, eventLines} = useDashboardHistory(history, store, state, held, layout, now);
+	return {
+		ui,
+		state,
 		held,
-		state.recentRates,
-		sparkRows > 1 ? layout.sparklineWidth * 2 : layout.sparklineWidth,
 		now,
-	);
-	// "Now" for the events' dates: the clock, redrawing the screen only when the day changes; held still, the held
-	// poll's time. The sparkline's span runs to the poll it was read for (sparkSpan).
-	const clock = useNowShown(1000, (at) => (held === null ? dayOf(at) : ''));
-	const current = now ?? (held === null ? clock : (held.lastAttemptAt ?? 0));
-	const paneEvents = usePaneEvents(history, state.events, layout.eventLines);
-	const eventLines = useMemo(() => describeEvents(paneEvents, current).reverse(), [paneEvents, current]);
+		columns,
+		rows,
+		layout,
+		notice,
+		noticeLines,
+		intervalMs,
+		message,
+		footer,
+		help,
+		helpOffset: helpOffsetOf(ui, env),
+		// Its ways out, as they work now (availability.ts), for a terminal too small to draw it.
+		back: availability.works.has('toFleet'),
+		pieces: sensors.pieces,
+		spark,
+		eventLines,
+		threadsOffset: threadsOffsetOf(ui, {threadCount, pageSize: layout.threadRows}),
+	};
+}
 
+/**
+ * One miner's live dashboard. Reads the store, never does I/O; keys go through the reducer and
+ * actions reach the app through its capabilities (`caps`). The frame fills the terminal's width and stays
+ * under its height (rows - 1), whatever the terminal and the number of threads.
+ */
+export function Dashboard(props: DashboardProps) {
+	const model = useDashboard(props);
+	const {layout, columns, rows} = model;
+	if (layout.tooSmall) {
+		const back = model.back ? ` · ${SCREEN_KEYMAP.keyOf('toFleet', 'dashboard')} back to the fleet` : '';
+		return <TooSmall columns={columns} rows={rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'dashboard')} quits${back}`} />;
+	}
+
+	return <DashboardFrame model={model} store={props.store} />;
+}
+
+/** The dashboard's frame: the header, the body (the help, the waiting screen or the panes), the footer or a message. */
+function DashboardFrame({model, store}: {readonly model: DashboardModel; readonly store: Store<MonitorState>}) {
+	const {ui, state, now, columns, layout, intervalMs, message} = model;
+	const {frozen} = ui;
+	const {snapshot} = state;
 	// Before a first answer, with a poll failed: the waiting screen counts down to the next try ("retrying in 2s"), so
 	// the header does not say the interval as well ("every 3s"): one timing, the one that says when.
 	const retrying = snapshot === null && (state.error !== null || state.consecutiveFailures > 0);
@@ -297,8 +401,8 @@ export function Dashboard({store, caps, interval, readOnly = false, tokenGiven =
 	if (ui.help) {
 		body = (
 			<HelpOverlay
-				entries={help}
-				offset={helpOffsetOf(ui, env)}
+				entries={model.help}
+				offset={model.helpOffset}
 				scrollKeys={helpScrollKeys(SCREEN_KEYMAP)}
 				width={columns}
 				height={layout.bodyHeight}
@@ -307,72 +411,7 @@ export function Dashboard({store, caps, interval, readOnly = false, tokenGiven =
 	} else if (snapshot === null) {
 		body = <WaitingScreen state={state} width={columns} height={layout.bodyHeight} />;
 	} else {
-		body = (
-			<>
-				<StatsPanes
-					layout={layout}
-					panes={[
-						<HashratePane
-							key="hashrate"
-							hashrate={snapshot.hashrate}
-							sessionAverage={state.sessionAverage}
-							sparkline={spark.values}
-							sparkRows={sparkRows}
-							since={sparkSpan(spark)}
-							paused={snapshot.paused === true}
-							width={leftWidth}
-							height={hashrateHeight}
-							outdated={outdated}
-						/>,
-						<PoolPane
-							key="pool"
-							connection={snapshot.connection}
-							width={rightWidth}
-							height={layout.stacked ? STAT_PANE_HEIGHT : hashrateHeight}
-							outdated={outdated}
-						/>,
-						<SharesPane
-							key="shares"
-							results={snapshot.results}
-							lastShare={state.lastShare}
-							width={leftWidth}
-							height={STAT_PANE_HEIGHT + (layout.stacked ? 0 : layout.systemExtra)}
-							outdated={outdated}
-						/>,
-						<SystemPane
-							key="system"
-							cpu={snapshot.cpu}
-							hugepages={snapshot.hugepages}
-							resources={snapshot.resources}
-							sensors={pieces}
-							sensorLines={layout.systemExtra}
-							width={rightWidth}
-							height={STAT_PANE_HEIGHT + layout.systemExtra}
-							outdated={outdated}
-						/>,
-					]}
-				/>
-				{layout.threadsHeight > 0 ? (
-					<ThreadsPane
-						threads={snapshot.threads}
-						{...(snapshot.perThreadRead ? {} : {empty: threadsNotRead(state.status)})}
-						offset={offset}
-						sort={ui.threadSort}
-						visibleRows={layout.threadRows}
-						width={columns}
-						height={layout.threadsHeight}
-						outdated={outdated}
-					/>
-				) : null}
-				<EventsPane events={eventLines} lines={layout.eventLines} width={columns} notice={notice} noticeLines={noticeLines} />
-			</>
-		);
-	}
-
-	if (layout.tooSmall) {
-		// Its ways out, as they work now (availability.ts).
-		const back = availability.works.has('toFleet') ? ` · ${SCREEN_KEYMAP.keyOf('toFleet', 'dashboard')} back to the fleet` : '';
-		return <TooSmall columns={columns} rows={rows} hint={`${SCREEN_KEYMAP.keyOf('quit', 'dashboard')} quits${back}`} />;
+		body = <DashboardPanes model={model} snapshot={snapshot} />;
 	}
 
 	return (
@@ -391,13 +430,82 @@ export function Dashboard({store, caps, interval, readOnly = false, tokenGiven =
 				/>
 				{body}
 				{layout.footerLines > 0 ? (
-					shownMessage ? (
-						<MessageLine message={shownMessage} width={columns} lines={layout.footerLines} />
+					message ? (
+						<MessageLine message={message} width={columns} lines={layout.footerLines} />
 					) : (
-						<Footer hints={footer} width={columns} />
+						<Footer hints={model.footer} width={columns} />
 					)
 				) : null}
 			</Box>
 		</FixedNowContext.Provider>
+	);
+}
+
+/** The panes of a miner that answered: the stats, the threads (where they fit), the events. */
+function DashboardPanes({model, snapshot}: {readonly model: DashboardModel; readonly snapshot: MinerSnapshot}) {
+	const {ui, state, columns, layout, notice, noticeLines, spark, eventLines} = model;
+	const outdated = isOutdated(state);
+	const {leftWidth, rightWidth} = layout;
+	const sparkRows = 1 + layout.sparkExtra;
+	const hashrateHeight = STAT_PANE_HEIGHT + layout.sparkExtra;
+	return (
+		<>
+			<StatsPanes
+				layout={layout}
+				panes={[
+					<HashratePane
+						key="hashrate"
+						hashrate={snapshot.hashrate}
+						sessionAverage={state.sessionAverage}
+						sparkline={spark.values}
+						sparkRows={sparkRows}
+						since={sparkSpan(spark)}
+						paused={snapshot.paused === true}
+						width={leftWidth}
+						height={hashrateHeight}
+						outdated={outdated}
+					/>,
+					<PoolPane
+						key="pool"
+						connection={snapshot.connection}
+						width={rightWidth}
+						height={layout.stacked ? STAT_PANE_HEIGHT : hashrateHeight}
+						outdated={outdated}
+					/>,
+					<SharesPane
+						key="shares"
+						results={snapshot.results}
+						lastShare={state.lastShare}
+						width={leftWidth}
+						height={STAT_PANE_HEIGHT + (layout.stacked ? 0 : layout.systemExtra)}
+						outdated={outdated}
+					/>,
+					<SystemPane
+						key="system"
+						cpu={snapshot.cpu}
+						hugepages={snapshot.hugepages}
+						resources={snapshot.resources}
+						sensors={model.pieces}
+						sensorLines={layout.systemExtra}
+						width={rightWidth}
+						height={STAT_PANE_HEIGHT + layout.systemExtra}
+						outdated={outdated}
+					/>,
+				]}
+			/>
+			{layout.threadsHeight > 0 ? (
+				<ThreadsPane
+					threads={snapshot.threads}
+					{...(snapshot.perThreadRead ? {} : {empty: threadsNotRead(state.status)})}
+					offset={model.threadsOffset}
+					sort={ui.threadSort}
+					visibleRows={layout.threadRows}
+					width={columns}
+					height={layout.threadsHeight}
+					outdated={outdated}
+				/>
+			) : null}
+			<EventsPane events={eventLines} lines={layout.eventLines} width={columns} notice={notice} noticeLines={noticeLines} />
+		</>
 	);
 }

@@ -116,12 +116,10 @@ export function wrapText(text: string, width: number): string[] {
 }
 
 /**
- * Every event (`e`): the stored ones from before this session — a rigtop started again still shows last night —
- * and this session's as they come, newest first, each with its date when not today and outages with their span and
- * length. With history off, this session's events (what the monitor keeps), and it says so.
+ * The event view's env hook: every rig's events (their history's store, this session's notices merged in), the view's
+ * own state (reduce.ts) and its keys.
  */
-export function EventView({sources, title, notices, caps}: EventViewProps) {
-	const theme = useTheme();
+function useEvents({sources, notices, caps}: EventViewProps) {
 	const {columns, rows} = useTerminalSize();
 	// The App's one clock (fixed for tests and screenshots).
 	const now = useNow(60_000);
@@ -146,6 +144,17 @@ export function EventView({sources, title, notices, caps}: EventViewProps) {
 	);
 	const env = useMemo<EventsEnv>(() => ({count: lines.length, pageSize: listHeight}), [lines.length, listHeight]);
 	const {state: ui, footer, help} = useScreen(SCREEN, initialEventViewState, env, run);
+	return {ui, footer, help, lines, sessionOnly, loaded, several, columns, budget, listHeight};
+}
+
+/**
+ * Every event (`e`): the stored ones from before this session — a rigtop started again still shows last night —
+ * and this session's as they come, newest first, each with its date when not today and outages with their span and
+ * length. With history off, this session's events (what the monitor keeps), and it says so.
+ */
+export function EventView(props: EventViewProps) {
+	const theme = useTheme();
+	const {ui, footer, help, lines, sessionOnly, loaded, several, columns, budget, listHeight} = useEvents(props);
 
 	// Widths in terminal cells (ui/cells.ts): a rig's name may hold CJK, emoji or combining marks.
 	const whenWidth = Math.max(5, ...lines.map((line) => textWidth(line.when)));
@@ -177,7 +186,7 @@ export function EventView({sources, title, notices, caps}: EventViewProps) {
 
 	return (
 		<Box flexDirection="column" width={columns} height={budget} overflowY="hidden">
-			<TitleBar width={columns} title={[title, 'events']} stateWidth={textWidth(summary)}>
+			<TitleBar width={columns} title={[props.title, 'events']} stateWidth={textWidth(summary)}>
 				<Text {...theme.text(sessionOnly ? 'warn' : 'muted')}>{summary}</Text>
 			</TitleBar>
 			{ui.help ? (

@@ -10,7 +10,7 @@ import {decide, helpOf, type Availability} from '../contract.js';
 import type {Assignment} from '../../../config/edits.js';
 import {diffPlan, type DiffPlan, type KeyRow, type RigRead} from './rigs.js';
 import {diffMaxOffset, diffRigLines} from './diff-lines.js';
-import {batchLines, type PaneWords} from '../fleet/batch-lines.js';
+import {batchLines, type PaneWords} from '../../widgets/batch-lines.js';
 
 /** What the view reads but does not own, passed with every key (screens/contract.ts). */
 export type FleetConfigEnv = {

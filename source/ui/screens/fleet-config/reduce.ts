@@ -14,7 +14,7 @@ import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName} from '../../keys/bindings.js';
 import {helpKey} from '../../help-toggle.js';
 import {scrollToShow} from '../../scroll.js';
-import {pastedLine, typeKey, type TypedText} from '../config/line-editor.js';
+import {pastedLine, typeKey, type TypedText} from '../../widgets/line-editor.js';
 import {matchingKeys} from '../config/tree.js';
 import {editorStartText, typedValue} from '../config/typed-value.js';
 import {commandOf, keyAction, pasteAction, type ScreenDefinition} from '../contract.js';

@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import {useMemo} from 'react';
-import type {FleetConfigSession} from '../../../batch/fleet-config.js';
+import type {FleetConfigSession, FleetConfigState} from '../../../batch/fleet-config.js';
 import {showPath} from '../../../config/json-values.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -12,7 +12,7 @@ import {TitleBar} from '../../panes/title-bar.js';
 import {useTheme, type ThemeToken} from '../../theme.js';
 import {EditorText} from '../config/config-tree.js';
 import {useScreenEnv, useScreenHelp, useScreenState} from '../contract.js';
-import {BatchPane} from '../fleet/batch-pane.js';
+import {BatchPane} from '../../widgets/batch-pane.js';
 import {fleetConfigContext, runWords, type FleetConfigEnv} from './availability.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
@@ -76,13 +76,58 @@ function diffQuestion(plan: DiffPlan, add: boolean): string {
 	return `${apply}${lacking} · ${SCREEN_KEYMAP.keyOf('no', 'fleetConfigDiff')}: back`;
 }
 
+/** The line over the footer: what is typed, a question, the last key's message, or a problem. */
+function footerLine(
+	ui: FleetConfigUiState,
+	state: FleetConfigState,
+	plan: DiffPlan | null,
+	inDiff: boolean,
+): {text: string; tone: ThemeToken} | null {
+	const marked = state.rigs.length;
+	let line: {text: string; tone: ThemeToken} | null = null;
+	if (ui.prompt?.kind === 'search') {
+		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
+		// What is typed; the keys (Enter ok, Esc cancel) are the footer's, said once.
+		line = {text: typed, tone: 'accent'};
+	} else if (ui.prompt?.kind === 'value') {
+		line = ui.prompt.error
+			? {text: ui.prompt.error, tone: 'error'}
+			: {
+					text: `${showPath(ui.prompt.id)}: the new value for ${count(marked, 'marked rig')}${ui.prompt.secret ? ' (it stays hidden)' : ''}`,
+					tone: 'muted',
+				};
+	} else if (ui.asking === 'guarded' && ui.diff && plan) {
+		line = {
+			text: `${showPath(ui.diff.assignment.path)} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? ${YES_NO}`,
+			tone: 'warn',
+		};
+	} else if ((ui.asking === 'back' || ui.asking === 'quit') && ui.diff && plan) {
+		const where = ui.asking === 'quit' ? 'quit rigtop' : 'back to the fleet';
+		line = {
+			text: `${where} without applying ${showPath(ui.diff.assignment.path)} → ${ui.diff.shown} to ${count(plan.counts.change, 'rig')}? ${YES_NO}`,
+			tone: 'warn',
+		};
+	} else if (ui.asking === 'undo') {
+		line = {
+			text: `undo on ${count(state.undoable, 'rig')} (each backup put back, unless its config changed since)? ${YES_NO}`,
+			tone: 'accent',
+		};
+	} else if (ui.notice) {
+		line = {text: ui.notice.text, tone: ui.notice.tone};
+	} else if (inDiff && plan && ui.diff) {
+		line = {text: diffQuestion(plan, ui.diff.add), tone: 'accent'};
+	} else if (state.problem) {
+		line = {text: state.problem, tone: 'warn'};
+	}
+
+	return line;
+}
+
 /**
- * One config key on the marked rigs: every key they have with the values each has, a value typed for all of them,
- * each rig's diff, the apply as a batch (its pane: each rig as it goes, then each rig's result), and its undo. Reads
- * the session; every key goes through the reducer and what it asks for runs at once.
+ * The fleet config view's env hook: the marked rigs' session, what was read of them, the view's own state (reduce.ts),
+ * its help, the env its keys are reduced against, and its keys read.
  */
-export function FleetConfigView({session, caps}: FleetConfigViewProps) {
-	const theme = useTheme();
+function useFleetConfig({session, caps}: FleetConfigViewProps) {
 	const state = useStore(session);
 	const screen = useScreenState(fleetConfigLogic, initialFleetConfigUi, (effect: FleetConfigEffect) => {
 		switch (effect.type) {
@@ -132,6 +177,17 @@ export function FleetConfigView({session, caps}: FleetConfigViewProps) {
 		[state, reads, keyList, pageSize, bodyRows, columns, helpMax],
 	);
 	const {footer} = useScreenEnv(fleetConfigLogic, screen, env);
+	return {state, ui, env, footer, help, helpMax, reads, unread, unreadText, unreadLines, columns, height, bodyRows};
+}
+
+/**
+ * One config key on the marked rigs: every key they have with the values each has, a value typed for all of them,
+ * each rig's diff, the apply as a batch (its pane: each rig as it goes, then each rig's result), and its undo. Reads
+ * the session; every key goes through the reducer and what it asks for runs at once.
+ */
+export function FleetConfigView(props: FleetConfigViewProps) {
+	const theme = useTheme();
+	const {state, ui, env, footer, help, helpMax, reads, unread, unreadText, unreadLines, columns, height, bodyRows} = useFleetConfig(props);
 
 	const plan = useMemo(() => (ui.diff && reads ? diffPlan(reads, ui.diff.assignment, ui.diff.add, ADD_HINT) : null), [ui.diff, reads]);
 	const context = fleetConfigContext(ui, state);
@@ -176,42 +232,7 @@ export function FleetConfigView({session, caps}: FleetConfigViewProps) {
 		body = <KeyList ui={ui} env={env} unread={unreadText} unreadLines={unreadLines} width={columns} height={bodyRows} />;
 	}
 
-	// The line over the footer: what is typed, a question, the last key's message, or a problem.
-	let line: {text: string; tone: ThemeToken} | null = null;
-	if (ui.prompt?.kind === 'search') {
-		const typed = `/${ui.prompt.text.slice(0, ui.prompt.caret)}▏${ui.prompt.text.slice(ui.prompt.caret)}`;
-		// What is typed; the keys (Enter ok, Esc cancel) are the footer's, said once.
-		line = {text: typed, tone: 'accent'};
-	} else if (ui.prompt?.kind === 'value') {
-		line = ui.prompt.error
-			? {text: ui.prompt.error, tone: 'error'}
-			: {
-					text: `${showPath(ui.prompt.id)}: the new value for ${count(marked, 'marked rig')}${ui.prompt.secret ? ' (it stays hidden)' : ''}`,
-					tone: 'muted',
-				};
-	} else if (ui.asking === 'guarded' && ui.diff && plan) {
-		line = {
-			text: `${showPath(ui.diff.assignment.path)} can cut rigtop off from the API of ${count(plan.counts.change, 'rig')}: apply anyway? ${YES_NO}`,
-			tone: 'warn',
-		};
-	} else if ((ui.asking === 'back' || ui.asking === 'quit') && ui.diff && plan) {
-		const where = ui.asking === 'quit' ? 'quit rigtop' : 'back to the fleet';
-		line = {
-			text: `${where} without applying ${showPath(ui.diff.assignment.path)} → ${ui.diff.shown} to ${count(plan.counts.change, 'rig')}? ${YES_NO}`,
-			tone: 'warn',
-		};
-	} else if (ui.asking === 'undo') {
-		line = {
-			text: `undo on ${count(state.undoable, 'rig')} (each backup put back, unless its config changed since)? ${YES_NO}`,
-			tone: 'accent',
-		};
-	} else if (ui.notice) {
-		line = {text: ui.notice.text, tone: ui.notice.tone};
-	} else if (context === 'fleetConfigDiff' && plan && ui.diff) {
-		line = {text: diffQuestion(plan, ui.diff.add), tone: 'accent'};
-	} else if (state.problem) {
-		line = {text: state.problem, tone: 'warn'};
-	}
+	const line = footerLine(ui, state, plan, context === 'fleetConfigDiff');
 
 	return (
 		<Box flexDirection="column" width={columns} height={height - 1} overflowY="hidden">

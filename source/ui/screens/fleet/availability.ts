@@ -9,7 +9,7 @@ import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.
 import type {BatchState} from '../../../batch/types.js';
 import {READ_ONLY_MESSAGE} from '../../../config/session.js';
 import {decide, helpOf, type Availability} from '../contract.js';
-import {batchScrollMax} from './batch-lines.js';
+import {batchScrollMax} from '../../widgets/batch-lines.js';
 import {fleetBodyHeight} from './layout.js';
 import type {FleetAction} from './batch-plan.js';
 

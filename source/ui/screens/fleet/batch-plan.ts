@@ -75,6 +75,3 @@ export function planFleetBatch(
 	const nothing = changing.length === 0 ? `nothing to ${action}${why.length === 0 ? '' : `: ${why.join('; ')}`}` : null;
 	return {action, rigs, changing: changing.length, text, nothing};
 }
-
-/** Lines of the pane that are not a rig's result: its title. */
-export const BATCH_TITLE_LINES = 1;

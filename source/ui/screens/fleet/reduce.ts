@@ -14,14 +14,14 @@ import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {helpKey} from '../../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
-import {pastedLine, type TypedText} from '../config/line-editor.js';
+import {pastedLine, type TypedText} from '../../widgets/line-editor.js';
 import {commandOf} from '../contract.js';
 import {activeFilterOf, isListMove, moveKey, placeIn, selectedIn, settleIn, startFilter, typeFilter, type ListPlace} from '../list.js';
 import {availability} from './availability.js';
 import {fleetFrame, helpMax as helpMaxOf, type FleetEnv} from './frame.js';
 import {fleetOrder, LISTED, nextSort, shownSort, SORT_CYCLE, type FleetSort} from './order.js';
 import {planFleetBatch, type FleetAction, type FleetPlan} from './batch-plan.js';
-import {batchRows, batchScrollMax} from './batch-lines.js';
+import {batchRows, batchScrollMax} from '../../widgets/batch-lines.js';
 import {fleetBodyHeight} from './layout.js';
 import {rigLabel} from './columns.js';
 

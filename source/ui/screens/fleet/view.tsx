@@ -11,7 +11,7 @@ import {Footer, MessageLine} from '../../panes/footer.js';
 import {Wrapped} from '../../wrap.js';
 import {statusBadge, type StatusBadge} from '../../status.js';
 import {useTheme} from '../../theme.js';
-import {BatchPane} from './batch-pane.js';
+import {BatchPane} from '../../widgets/batch-pane.js';
 import type {FleetAction} from './batch-plan.js';
 import {helpScrollKeys} from '../../help-toggle.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';

@@ -4,15 +4,15 @@
  */
 import type {ReactElement} from 'react';
 import {afterEach, describe, expect, test} from 'vitest';
-import {Batch} from '../../../../source/batch/batch.js';
-import {createLimiter} from '../../../../source/monitor/limiter.js';
-import {watchMiner, type WatchedMiner} from '../../../../source/session/session.js';
-import {startSimulator, type Simulator} from '../../../../source/sim/simulator.js';
-import {App} from '../../../../source/ui/app.js';
-import type {BatchState, RigResult} from '../../../../source/batch/types.js';
-import {batchLines} from '../../../../source/ui/screens/fleet/batch-lines.js';
-import {BatchPane} from '../../../../source/ui/screens/fleet/batch-pane.js';
-import {expectFits, KEYS, linesOf, renderTerminal} from '../../helpers/terminal.js';
+import {Batch} from '../../../source/batch/batch.js';
+import {createLimiter} from '../../../source/monitor/limiter.js';
+import {watchMiner, type WatchedMiner} from '../../../source/session/session.js';
+import {startSimulator, type Simulator} from '../../../source/sim/simulator.js';
+import {App} from '../../../source/ui/app.js';
+import type {BatchState, RigResult} from '../../../source/batch/types.js';
+import {batchLines} from '../../../source/ui/widgets/batch-lines.js';
+import {BatchPane} from '../../../source/ui/widgets/batch-pane.js';
+import {expectFits, KEYS, linesOf, renderTerminal} from '../helpers/terminal.js';
 
 const rig = (name: string) => ({url: `http://127.0.0.1:1808${name.length}`, token: null, name});
 const result = (name: string, status: RigResult['status'], reason: string): RigResult => ({

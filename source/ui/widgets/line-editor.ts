@@ -3,8 +3,8 @@
  * and what each key does to them. The keys are the config keymap's prompt bindings (keys/bindings.ts); any
  * other printable input goes in at the caret, and so does a paste (`pastedLine`), whole.
  */
-import {type KeyLike} from '../../keys/matcher.js';
-import {CONFIG_KEYMAP} from '../../keys/bindings.js';
+import {type KeyLike} from '../keys/matcher.js';
+import {CONFIG_KEYMAP} from '../keys/bindings.js';
 
 /** Text being typed, and where the caret is in it (0…length). */
 export type TypedText = {readonly text: string; readonly caret: number};

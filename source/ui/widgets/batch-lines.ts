@@ -4,11 +4,10 @@
  * keys' availability and its view all measure them here, so the last line of the last rig's result can always be
  * scrolled to and nothing is drawn past the pane.
  */
-import type {BatchState, RigProgress, RigStatus} from '../../../batch/types.js';
-import type {ThemeToken} from '../../theme.js';
-import {cutText, wordLines} from '../../wrap.js';
-import {padText, textWidth} from '../../cells.js';
-import {BATCH_TITLE_LINES, type FleetAction} from './batch-plan.js';
+import type {BatchState, RigProgress, RigStatus} from '../../batch/types.js';
+import type {ThemeToken} from '../theme.js';
+import {cutText, wordLines} from '../wrap.js';
+import {padText, textWidth} from '../cells.js';
 
 /** Each status in a word and a mark (readable without colour), and its colour. */
 const STATUS: Readonly<Record<RigStatus, {readonly mark: string; readonly word: string; readonly tone: ThemeToken}>> = {
@@ -21,11 +20,17 @@ const STATUS: Readonly<Record<RigStatus, {readonly mark: string; readonly word: 
 	cancelled: {mark: '⊘', word: 'cancelled: ', tone: 'warn'},
 };
 
+/** The batches the pane has words of its own for: the fleet's pause and resume. */
+export type PauseOrResume = 'pause' | 'resume';
+
+/** Lines of the pane that are not a rig's result: its title. */
+export const BATCH_TITLE_LINES = 1;
+
 /** What a pane says of a batch other than pause and resume (the fleet config view's): its title, a rig at work, a rig applied. */
 export type PaneWords = {readonly title: string; readonly doing: string; readonly applied: string};
 
 /** The words of a pause or resume batch. */
-export function wordsOf(action: FleetAction | PaneWords): PaneWords {
+export function wordsOf(action: PauseOrResume | PaneWords): PaneWords {
 	if (typeof action !== 'string') return action;
 	return action === 'pause'
 		? {title: 'pause', doing: 'pausing…', applied: 'paused'}
@@ -42,7 +47,7 @@ const UNDER_INDENT = 5;
 /** One rig's mark and text (its name goes between): "✓" "rig-01" "paused (read back)"; "-" "rig-03" "skipped: cannot pause: …". */
 function progressParts(
 	progress: RigProgress,
-	action: FleetAction | PaneWords,
+	action: PauseOrResume | PaneWords,
 ): {readonly mark: string; readonly text: string; readonly tone: ThemeToken | null} {
 	const parts = statusParts(progress, action);
 	// A token the user did not give (a running miner's) is said on the rig's line from the start, as the shell says it.
@@ -52,7 +57,7 @@ function progressParts(
 
 function statusParts(
 	progress: RigProgress,
-	action: FleetAction | PaneWords,
+	action: PauseOrResume | PaneWords,
 ): {readonly mark: string; readonly text: string; readonly tone: ThemeToken | null} {
 	if (progress.state !== 'done')
 		return progress.state === 'waiting'
@@ -72,7 +77,7 @@ export type BatchLine = {readonly key: string; readonly text: string; readonly t
  * Every rig's lines in a pane `width` columns wide: " ✓ rig-01  paused (read back)", a long text wrapped under
  * itself; in a pane too narrow for the text beside the name, the text goes under the name.
  */
-export function batchLines(batch: BatchState, action: FleetAction | PaneWords, width: number): readonly BatchLine[] {
+export function batchLines(batch: BatchState, action: PauseOrResume | PaneWords, width: number): readonly BatchLine[] {
 	const nameWidth = Math.min(NAME_MOST, Math.max(0, ...batch.rigs.map((progress) => textWidth(progress.rig.name))));
 	// " ✓ name  ": the columns before a rig's text.
 	const indent = nameWidth + 5;
@@ -100,6 +105,6 @@ export function batchRows(height: number): number {
 }
 
 /** The furthest the pane scrolls (its first line shown): the offset that shows its last line at the bottom; 0 when all fit. */
-export function batchScrollMax(batch: BatchState, action: FleetAction | PaneWords, width: number, height: number): number {
+export function batchScrollMax(batch: BatchState, action: PauseOrResume | PaneWords, width: number, height: number): number {
 	return Math.max(0, batchLines(batch, action, width).length - batchRows(height));
 }

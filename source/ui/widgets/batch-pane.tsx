@@ -1,13 +1,12 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import type {BatchState} from '../../../batch/types.js';
-import {useTheme} from '../../theme.js';
-import {cutText} from '../../wrap.js';
-import {type FleetAction} from './batch-plan.js';
-import {batchLines, batchRows, wordsOf, type PaneWords} from './batch-lines.js';
+import type {BatchState} from '../../batch/types.js';
+import {useTheme} from '../theme.js';
+import {cutText} from '../wrap.js';
+import {batchLines, batchRows, wordsOf, type PaneWords, type PauseOrResume} from './batch-lines.js';
 
 /** The title: "pause 4 rigs: 2 of 4 done", then "pause 4 rigs: 2 paused · 1 skipped · 1 failed". */
-export function batchTitle(batch: BatchState, action: FleetAction | PaneWords): string {
+export function batchTitle(batch: BatchState, action: PauseOrResume | PaneWords): string {
 	const words = wordsOf(action);
 	const rigs = `${words.title} ${batch.rigs.length} rig${batch.rigs.length === 1 ? '' : 's'}`;
 	if (!batch.finished)
@@ -25,7 +24,7 @@ export function batchTitle(batch: BatchState, action: FleetAction | PaneWords): 
 
 export type BatchPaneProps = {
 	readonly batch: BatchState;
-	readonly action: FleetAction | PaneWords;
+	readonly action: PauseOrResume | PaneWords;
 	/** The first screen line of the results shown (clamped here: batchScrollMax). */
 	readonly offset: number;
 	readonly width: number;

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {typeKey} from '../../../../source/ui/screens/config/line-editor.js';
+import {typeKey} from '../../../source/ui/widgets/line-editor.js';
 
 describe('line editing', () => {
 	test('inserts at the caret, deletes left of it, moves, clears; a paste arrives whole', () => {
