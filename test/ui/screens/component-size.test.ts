@@ -18,6 +18,7 @@ const FOLDERS = [
 	'source/ui/screens/fleet',
 	'source/ui/screens/proxy',
 	'source/ui/table',
+	'source/ui/nav',
 	'source/ui/panes',
 	'source/ui/widgets',
 	'source/ui/hooks',
