@@ -36,7 +36,7 @@ export default tseslint.config(
 				{
 					selector: "JSXAttribute[name.name='wrap'] Literal[value='wrap']",
 					message:
-						'Draw wrapped text with Wrapped from source/ui/wrap.tsx: Ink\'s own wrap starts a line with the space a break left (docs/design.md, "Wrapped text").',
+						'Draw wrapped text with Wrapped from source/ui/widgets/wrap.tsx: Ink\'s own wrap starts a line with the space a break left (docs/design.md, "Wrapped text").',
 				},
 			],
 		},

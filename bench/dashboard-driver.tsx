@@ -19,7 +19,7 @@ import {MinerReader} from '../source/miner/reader.js';
 import type {MinerSnapshot, RateWindows} from '../source/miner/model.js';
 import {pollOnce} from '../source/monitor/monitor.js';
 import type {MinerEvent, MonitorState} from '../source/monitor/types.js';
-import type {Store} from '../source/store.js';
+import type {Store} from '../source/monitor/store.js';
 
 class Terminal extends EventEmitter {
 	readonly isTTY = true;

@@ -2,7 +2,7 @@ import process from 'node:process';
 import meow from 'meow';
 import packageJson from '../package.json' with {type: 'json'};
 import {askedFor, checkArgv, demoSpelling, prometheusSpellings} from './cli/argv.js';
-import {NothingToWatchError, UsageError} from './errors.js';
+import {NothingToWatchError, UsageError} from './session/errors.js';
 import {FLAGS, VALUE_HINTS} from './cli/flags.js';
 import {planCommand, type CommandName, type CommandPlans, type CommandRequest} from './cli/options.js';
 import type {Command, CommandContext} from './commands/command.js';

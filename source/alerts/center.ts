@@ -18,7 +18,7 @@ import {
 	type BurstState,
 	type OpenTroubles,
 } from './select.js';
-import {Listeners, type Store} from '../store.js';
+import {Listeners, type Store} from '../monitor/store.js';
 import type {Alert, AlertKind} from './types.js';
 
 /** What the center reads a miner from (and writes a reject burst to); the Monitor is one. */

@@ -9,7 +9,7 @@
  * Every failure is reported through `onProblem`, never thrown. The child does not get RIGTOP_TOKEN.
  */
 import {spawn, type ChildProcess} from 'node:child_process';
-import {formatSeconds} from '../format.js';
+import {formatSeconds} from '../text/format.js';
 import {cleanText} from '../text/clean.js';
 import {alertJson, type Alert} from './types.js';
 import {jsonText} from '../text/json-out.js';

@@ -5,7 +5,7 @@
  * An all-clear (pool-back, hashrate-recovered) is an alert only when its trouble was alerted, so a
  * pool switch or the first pool connection is not news; 'up' always follows a down or error.
  */
-import {formatInteger, formatSeconds} from '../format.js';
+import {formatInteger, formatSeconds} from '../text/format.js';
 import {EVENT_KINDS, type AlertKind, type AlertOf, type EventKind, type KindRow, type Severity} from '../monitor/event-kinds.js';
 
 export type AlertDraft<A extends AlertKind = AlertKind> = {readonly kind: A; readonly severity: Severity; readonly message: string};

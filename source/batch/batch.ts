@@ -6,7 +6,7 @@
  */
 import {hostname} from 'node:os';
 import {MinerClient} from '../miner/client.js';
-import {Listeners, type Store} from '../store.js';
+import {Listeners, type Store} from '../monitor/store.js';
 import {runRig, type RigStepOptions} from './rig-action.js';
 import type {BatchAction, BatchRig, BatchState, RigProgress, RigResult} from './types.js';
 

@@ -6,7 +6,7 @@
  * config is still what the apply left: undo-records.ts, the records `rigtop config undo --rigs` reads too). A
  * `Store<FleetConfigState>`: the view draws it and sends it the keys' effects; it never throws at the view.
  */
-import {Listeners, type Store} from '../store.js';
+import {Listeners, type Store} from '../monitor/store.js';
 import type {Assignment} from '../config/edits.js';
 import {showPath} from '../config/json-values.js';
 import {Batch, type BatchOptions} from './batch.js';

@@ -1,11 +1,11 @@
 import {DEFAULT_INTERVAL_MS} from '../monitor/poll-interval.js';
 import {CommandSyntaxError, splitCommand} from '../alerts/argv.js';
 import {looksLikeUrl, normalizeMinerUrl, TargetError} from '../miner/target.js';
-import {UsageError} from '../errors.js';
-import {closestCommand} from '../command-words.js';
+import {UsageError} from '../session/errors.js';
+import {closestCommand} from '../session/command-words.js';
 import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
 import {DEFAULT_WORKER_METRICS_LIMIT} from '../exporter/worker-metrics.js';
-import {parseDuration} from '../duration.js';
+import {parseDuration} from '../text/duration.js';
 import type {MetricsPlan, RunMode, RunPlan} from '../commands/command.js';
 import type {BatchPlan} from '../commands/batch/batch.js';
 import type {ConfigPlan} from '../commands/config/config.js';

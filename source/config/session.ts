@@ -10,7 +10,7 @@ import {ConfigDocument} from './document.js';
 import {PendingEdits, type EditOutcome} from './edits.js';
 import {explainConfigError, problemText, type ConfigProblem} from './errors.js';
 import {isAbortError} from '../miner/client.js';
-import {Listeners, type Store} from '../store.js';
+import {Listeners, type Store} from '../monitor/store.js';
 import {CONFIG_ENDPOINT} from './types.js';
 import type {ConfigClient, ConfigPath, SealedText} from './types.js';
 

@@ -15,7 +15,7 @@
 import {readFile, stat} from 'node:fs/promises';
 import {parseTree, type ParseError} from 'jsonc-parser';
 import {valueOfTree} from '../config/json-values.js';
-import {parseErrorText} from '../json-errors.js';
+import {parseErrorText} from '../text/json-errors.js';
 import {connectHost, httpUrl, isIpAddress} from './address.js';
 import {enableApiHint} from './messages.js';
 

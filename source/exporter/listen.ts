@@ -1,5 +1,5 @@
 import {isIP} from 'node:net';
-import {UsageError} from '../errors.js';
+import {UsageError} from '../session/errors.js';
 import {jsonText} from '../text/json-out.js';
 
 /** Where the metrics endpoint listens: `--listen` (exporter) or `--metrics` (live view). */

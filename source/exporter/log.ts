@@ -1,5 +1,5 @@
 import process from 'node:process';
-import {UsageError} from '../errors.js';
+import {UsageError} from '../session/errors.js';
 import {escapeUnsafe} from '../text/escape.js';
 import {jsonText} from '../text/json-out.js';
 

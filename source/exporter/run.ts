@@ -1,7 +1,7 @@
 import process from 'node:process';
 import {isMainThread, parentPort, Worker, workerData} from 'node:worker_threads';
 import type {SessionTarget, WatchedMiner} from '../session/session.js';
-import {UsageError} from '../errors.js';
+import {UsageError} from '../session/errors.js';
 import {kindRow, kindsWhere, type EventKind} from '../monitor/event-kinds.js';
 import type {LogFields, Logger, LogLevel} from './log.js';
 import {DEFAULT_WORKER_METRICS_LIMIT, type WorkerMetrics} from './worker-metrics.js';

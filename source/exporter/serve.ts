@@ -1,6 +1,6 @@
 import type {Session} from '../session/session.js';
 import {readTokenFile} from '../discovery/token-source.js';
-import {UsageError} from '../errors.js';
+import {UsageError} from '../session/errors.js';
 import {createCollector, type CollectorOptions} from './collector.js';
 import {hostPortText, parseListen, type ListenAddress} from './listen.js';
 import {startMetricsServer} from './server.js';

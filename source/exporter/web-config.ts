@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises';
 import path from 'node:path';
 import {createSecureContext, type SecureVersion} from 'node:tls';
 import {parse, YAMLParseError} from 'yaml';
-import {UsageError} from '../errors.js';
+import {UsageError} from '../session/errors.js';
 import {cleanText} from '../text/clean.js';
 import {escapeUnsafe} from '../text/escape.js';
 import {jsonText} from '../text/json-out.js';

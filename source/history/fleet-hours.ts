@@ -4,7 +4,7 @@
  * fleet view listens, never in render and never for the first frame (the first read is on the turn after it).
  * ui/screens/fleet/hours.ts draws it.
  */
-import {Listeners, type Store} from '../store.js';
+import {Listeners, type Store} from '../monitor/store.js';
 import type {HourPoint, LastHourSource} from './last-hour.js';
 
 /** Buckets read per rig: one a minute. */

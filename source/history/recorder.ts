@@ -12,7 +12,7 @@
 import type {MinerSnapshot} from '../miner/model.js';
 import {hostPort, rigName} from '../monitor/name.js';
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
-import {Listeners} from '../store.js';
+import {Listeners} from '../monitor/store.js';
 import {HistoryReader, type StoredEvent} from './read.js';
 import type {HistoryStore} from './store.js';
 import {pollSample, sampleOfState, storedWorkers, WORKER_SPACING_MS, workerSample} from './samples.js';

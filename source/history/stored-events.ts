@@ -13,7 +13,7 @@
  * nothing is stored twice or alerted on.
  */
 import type {EventKind, MinerEvent, MonitorState} from '../monitor/types.js';
-import type {Store} from '../store.js';
+import type {Store} from '../monitor/store.js';
 import type {HistoryReader, StoredEvent} from './read.js';
 
 /** Stored events read at once: the fleet's pane shows far fewer. */

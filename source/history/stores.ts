@@ -15,7 +15,7 @@
  * keeps its last answers, so a screen opened again (a dashboard from the fleet) draws them at once.
  */
 import type {MinerEvent, MonitorState} from '../monitor/types.js';
-import {Listeners, type Store} from '../store.js';
+import {Listeners, type Store} from '../monitor/store.js';
 import {storedEventOf, type Series, type StoredEvent} from './read.js';
 import {SeriesCache, type HistorySource} from './source.js';
 

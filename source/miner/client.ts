@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import {formatSeconds} from '../format.js';
+import {formatSeconds} from '../text/format.js';
 import {MinerError} from './errors.js';
 import {createMinerAgent, defaultBodyTimeoutMs, defaultConnectTimeoutMs, defaultHeadersTimeoutMs} from './http-pool.js';
 import {Exchange} from './http-exchange.js';

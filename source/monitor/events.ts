@@ -1,5 +1,5 @@
 import type {MinerSnapshot, Rate} from '../miner/model.js';
-import {formatDuration, formatHashrate, formatInteger, formatPercent} from '../format.js';
+import {formatDuration, formatHashrate, formatInteger, formatPercent} from '../text/format.js';
 import type {EventKind, Severity} from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import type {MinerError} from '../miner/errors.js';
 import type {EventDraft} from './events.js';
-import {formatDuration} from '../format.js';
+import {formatDuration} from '../text/format.js';
 import type {LinkStatus} from './types.js';
 
 /** How rigtop's link to a miner stands after a failed poll, and the events for changes of it. */

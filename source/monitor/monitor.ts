@@ -1,6 +1,6 @@
 import {MinerError, isMinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
-import {Listeners, type Store} from '../store.js';
+import {Listeners, type Store} from './store.js';
 import type {DropOptions, DropState, EventDraft, PauseState} from './events.js';
 import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropState, initialPauseState} from './events.js';
 import {backoffDelay, downEvent, errorEvent, isWatcherError, statusAfterFailure, upEvent} from './link.js';

@@ -4,7 +4,7 @@
  * are never shown under, nor stored as the events of, whichever miner happens to be first. The fleet
  * shows them among its events as rigtop's; a single miner's dashboard among that miner's.
  */
-import {Listeners, type Store} from '../store.js';
+import {Listeners, type Store} from './store.js';
 import type {MinerEvent, Severity} from './types.js';
 
 /** How many notices are kept (the oldest go first). */

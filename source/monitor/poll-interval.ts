@@ -3,8 +3,8 @@
  * for every watched miner, on a ladder of round steps, told to each monitor when it changes. A store, so
  * the header can show it.
  */
-import {formatSeconds} from '../format.js';
-import {Listeners, type Store} from '../store.js';
+import {formatSeconds} from '../text/format.js';
+import {Listeners, type Store} from './store.js';
 import {minIntervalMs} from './monitor.js';
 
 /** The steps `+` and `-` move along (ms); an interval between two steps (from --interval) moves to the next one. */

@@ -10,7 +10,7 @@
  * gone already, unreported), and so is the list for a while after the proxy restarts (its miners log in again).
  * Many workers changing at once (an upstream lost, a switch rebooted) make one event of a kind, not hundreds.
  */
-import {formatDuration, formatInteger} from '../format.js';
+import {formatDuration, formatInteger} from '../text/format.js';
 import type {MinerSnapshot} from '../miner/model.js';
 import type {ProxyWorker} from '../miner/proxy-model.js';
 import {workerQuiet} from '../miner/proxy-quiet.js';

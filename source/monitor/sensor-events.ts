@@ -11,7 +11,7 @@
  * not read this time) changes nothing. The sensors are the machine's, not the miner process's: a restart of the
  * miner keeps them; another miner answering at the address (another machine, maybe) starts them afresh (the monitor).
  */
-import {formatCelsius, formatDuration, formatInteger, formatWatts} from '../format.js';
+import {formatCelsius, formatDuration, formatInteger, formatWatts} from '../text/format.js';
 import type {PowerReading, SensorReading, TempSensor} from '../sensors/types.js';
 import type {EventDraft} from './events.js';
 

@@ -12,7 +12,7 @@
 import {readFileSync, renameSync} from 'node:fs';
 import {mkdir, rename, rm, writeFile} from 'node:fs/promises';
 import path from 'node:path';
-import {jsonProblem} from '../json-errors.js';
+import {jsonProblem} from '../text/json-errors.js';
 
 export const PREFS_FILE_NAME = 'prefs.json';
 

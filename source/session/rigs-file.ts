@@ -18,7 +18,7 @@ import path from 'node:path';
 import {readTokenFile} from '../discovery/token-source.js';
 import {cleanText} from '../text/clean.js';
 import {normalizeMinerUrl} from '../miner/target.js';
-import {UsageError} from '../errors.js';
+import {UsageError} from './errors.js';
 import {jsonText} from '../text/json-out.js';
 
 export type RigEntry = {
@@ -73,7 +73,7 @@ export async function readRigsFile(file: string, cwd: string = process.cwd()): P
 		parsed = JSON.parse(text);
 	} catch (error) {
 		// Where it goes wrong, in one line (JSON.parse's message quotes the text, newlines and all); loaded only here.
-		const {jsonProblem} = await import('../json-errors.js');
+		const {jsonProblem} = await import('../text/json-errors.js');
 		const where = jsonProblem(text);
 		const fallback = `not valid JSON: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`;
 		throw new UsageError(`--rigs ${absolute} is ${where ?? fallback}`);

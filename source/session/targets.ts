@@ -4,7 +4,7 @@
  */
 import {resolveTargets} from '../discovery/discover.js';
 import type {DiscoveryInput, DiscoveryResult} from '../discovery/types.js';
-import {UsageError} from '../errors.js';
+import {UsageError} from './errors.js';
 
 /** The options that say which miner and which token (a RunPlan has them, and so does `rigtop config`). */
 export type TargetOptions = {

@@ -5,7 +5,7 @@ import type {AppProps} from './nav/props.js';
 import {routeOf} from './nav/route.js';
 import {ChartRoute, EventsRoute, FleetRoute, RigRoute} from './nav/routes.js';
 import {useNav} from './nav/use-nav.js';
-import {createTheme, ThemeContext} from './theme.js';
+import {createTheme, ThemeContext} from './text/theme.js';
 
 export type {AppMiner, ConfigTarget} from './nav/props.js';
 

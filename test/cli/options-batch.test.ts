@@ -1,7 +1,7 @@
 /** Which command lines are batches (source/commands/batch/), and the batch flags refused elsewhere. */
 import {expect, test} from 'vitest';
 import {planCommand, type CliFlags} from '../../source/cli/options.js';
-import {UsageError} from '../../source/errors.js';
+import {UsageError} from '../../source/session/errors.js';
 
 const flags: CliFlags = {interval: undefined, demo: false, once: false, json: false, where: false, color: true, readOnly: false};
 const plan = (input: string[], extra: Partial<CliFlags> = {}) =>

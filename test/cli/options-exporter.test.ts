@@ -1,6 +1,6 @@
 import {expect, test} from 'vitest';
 import {planCommand, planRun, type CliFlags} from '../../source/cli/options.js';
-import {UsageError} from '../../source/errors.js';
+import {UsageError} from '../../source/session/errors.js';
 
 const base: CliFlags = {demo: false, once: false, json: false, where: false, color: true, readOnly: false};
 const plan = (flags: Partial<CliFlags>, options: {exporter?: boolean; tty?: boolean; positional?: string[]} = {}) =>

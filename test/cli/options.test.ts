@@ -1,7 +1,7 @@
 import {expect, test} from 'vitest';
 import {demoSpelling} from '../../source/cli/argv.js';
 import {planRun, type CliFlags} from '../../source/cli/options.js';
-import {UsageError} from '../../source/errors.js';
+import {UsageError} from '../../source/session/errors.js';
 
 const base: CliFlags = {interval: 2, demo: false, once: false, json: false, where: false, color: true, readOnly: false};
 const plan = (flags: Partial<CliFlags>, positional: string[] = [], env: NodeJS.ProcessEnv = {}) =>

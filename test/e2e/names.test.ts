@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {textWidth} from '../../source/ui/cells.js';
+import {textWidth} from '../../source/text/cells.js';
 import {runCli} from './helpers/cli.js';
 import {sceneForEachTest} from './helpers/scene.js';
 import {CLI} from './helpers/tmux.js';

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {UsageError} from '../../source/errors.js';
+import {UsageError} from '../../source/session/errors.js';
 import {createLogger, logSettings, type LoggerOptions} from '../../source/exporter/log.js';
 
 const at = new Date('2026-11-26T07:00:00.000Z');

@@ -5,7 +5,7 @@ import {familyHeader, negotiateFormat, writeExposition, type Format} from '../..
 import {minerFamilies, processFamilies} from '../../source/exporter/families.js';
 import {parseListen} from '../../source/exporter/listen.js';
 import {startMetricsServer, type MetricsServer} from '../../source/exporter/server.js';
-import {UsageError} from '../../source/errors.js';
+import {UsageError} from '../../source/session/errors.js';
 
 /** What Prometheus 2.x sends (scrape.go acceptHeader) and what curl sends. */
 const PROMETHEUS_ACCEPT =

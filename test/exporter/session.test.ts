@@ -11,7 +11,7 @@ import {createSession, type Session, type SessionTarget} from '../../source/sess
 import {serveSessionMetrics, type ServedMetrics} from '../../source/exporter/serve.js';
 import {defaultDeadlineMs} from '../../source/miner/client.js';
 import type {MinerErrorKind} from '../../source/miner/errors.js';
-import {UsageError} from '../../source/errors.js';
+import {UsageError} from '../../source/session/errors.js';
 import {startSimulator, type SimDialect, type Simulator} from '../../source/sim/simulator.js';
 import {startFaultServer, type FaultMode} from '../helpers/fault-server.js';
 import {checkMetrics, freePort, parseSamples, select, type ParsedSample} from './helpers/prometheus.js';

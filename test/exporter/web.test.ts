@@ -6,7 +6,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import bcrypt from 'bcryptjs';
 import {afterAll, afterEach, beforeAll, describe, expect, it, vi} from 'vitest';
-import {UsageError} from '../../source/errors.js';
+import {UsageError} from '../../source/session/errors.js';
 import {writeExposition, type Format} from '../../source/exporter/exposition.js';
 import {minerFamilies} from '../../source/exporter/families.js';
 import {startMetricsServer, targetPath, type MetricsServer} from '../../source/exporter/server.js';

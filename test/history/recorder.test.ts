@@ -7,8 +7,8 @@ import {attachHistory} from '../../source/history/attach.js';
 import {HistoryReader} from '../../source/history/read.js';
 import {HistoryStore} from '../../source/history/store.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
-import {formatDuration, formatTimeSpan} from '../../source/format.js';
-import {describeEvents} from '../../source/ui/event-lines.js';
+import {formatDuration, formatTimeSpan} from '../../source/text/format.js';
+import {describeEvents} from '../../source/ui/text/event-lines.js';
 import {tempDir, until} from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -4,7 +4,7 @@ import {HistoryRecorder} from '../../source/history/recorder.js';
 import type {HistoryStore} from '../../source/history/store.js';
 import {HistoryWriter} from '../../source/history/writer.js';
 import type {MonitorState} from '../../source/monitor/types.js';
-import {describeEvents} from '../../source/ui/event-lines.js';
+import {describeEvents} from '../../source/ui/text/event-lines.js';
 import {makeSnapshot} from '../helpers/snapshot.js';
 import {eventRecord, goodSample, manualClock, observation, openStore, sixFacts, tempDir} from './helpers.js';
 

@@ -1,6 +1,6 @@
 /** The sensor readings' words (source/format.ts): °C, GHz, W and H/W, "—" where unknown. */
 import {describe, expect, it} from 'vitest';
-import {DASH, formatCelsius, formatClockSpeed, formatHashesPerWatt, formatWatts} from '../../source/format.js';
+import {DASH, formatCelsius, formatClockSpeed, formatHashesPerWatt, formatWatts} from '../../source/text/format.js';
 
 describe('sensor formats', () => {
 	it('writes temperatures in whole degrees', () => {

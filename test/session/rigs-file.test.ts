@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
 import {readRigsFile, readRigToken} from '../../source/session/rigs-file.js';
-import {UsageError} from '../../source/errors.js';
+import {UsageError} from '../../source/session/errors.js';
 
 let dir = '';
 beforeEach(async () => {

@@ -13,9 +13,9 @@ import {AssignmentError, parseAssignment, type Assignment} from '../../config/ed
 import type {JsonObject} from '../../config/types.js';
 import {borrowedTokenLine, borrowedTokenOf} from '../../discovery/borrowed-token.js';
 import {formatNoneFound} from '../../discovery/where.js';
-import {UsageError} from '../../errors.js';
+import {UsageError} from '../../session/errors.js';
 import {looksLikeUrl, normalizeMinerUrl} from '../../miner/target.js';
-import {padText, textWidth} from '../../ui/cells.js';
+import {padText, textWidth} from '../../text/cells.js';
 import {rigName} from '../../monitor/name.js';
 import {whereResult} from '../../session/build.js';
 import type {DiscoveryPlaces, TargetOptions} from '../../session/targets.js';
@@ -77,7 +77,7 @@ async function readPatch(file: string): Promise<JsonObject> {
 	try {
 		parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
 	} catch {
-		const {jsonProblem} = await import('../../json-errors.js');
+		const {jsonProblem} = await import('../../text/json-errors.js');
 		throw new UsageError(`the patch ${file} is ${jsonProblem(text) ?? 'not valid JSON'}`);
 	}
 

@@ -12,7 +12,7 @@ import {borrowedTokenLine, borrowedTokenOf} from '../../discovery/borrowed-token
 import {formatNoneFound} from '../../discovery/where.js';
 import {MinerClient} from '../../miner/client.js';
 import type {MinerSnapshot} from '../../miner/model.js';
-import {UsageError} from '../../errors.js';
+import {UsageError} from '../../session/errors.js';
 import {findTargets, type DiscoveryPlaces, type TargetOptions} from '../../session/targets.js';
 import {whereResult} from '../../session/build.js';
 import {readRigsFile, type RigEntry} from '../../session/rigs-file.js';

@@ -1,6 +1,6 @@
 import process from 'node:process';
 import {rm} from 'node:fs/promises';
-import {UsageError} from '../../errors.js';
+import {UsageError} from '../../session/errors.js';
 import {exporterLogger, type Logger} from '../../exporter/log.js';
 import {resolveSessionTargets} from '../../session/build.js';
 import type {WorkerMetrics} from '../../exporter/worker-metrics.js';

@@ -3,7 +3,7 @@
  * React and the screens (app.tsx) load through `loadLiveUi`, started while discovery still runs, and the first poll
  * is on the wire while they load.
  */
-import {UsageError} from '../../errors.js';
+import {UsageError} from '../../session/errors.js';
 import {openPrefs} from '../../prefs/open.js';
 import type {PrefsFile} from '../../prefs/prefs.js';
 import {buildSession} from '../../session/build.js';

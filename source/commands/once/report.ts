@@ -3,7 +3,7 @@ import {minerProduct} from '../../miner/abilities.js';
 import type {MinerSnapshot, ProxyInfo, ProxyRateWindows, ProxyWindowLabel, ThreadInfo} from '../../miner/model.js';
 import {nameWithWorker} from '../../monitor/name.js';
 import type {SensorReading, TempSensor} from '../../sensors/types.js';
-import {padText, textWidth} from '../../ui/cells.js';
+import {padText, textWidth} from '../../text/cells.js';
 import {
 	anyProxyWindowFilling,
 	FILLING_LEGEND,
@@ -13,7 +13,7 @@ import {
 	formatProxyUpstreams,
 	formatProxyWindow,
 	formatProxyWindows,
-} from '../../format-proxy.js';
+} from '../../miner/format-proxy.js';
 import {
 	DASH,
 	formatBytes,
@@ -31,7 +31,7 @@ import {
 	formatWatts,
 	pickRateUnit,
 	rateDecimals,
-} from '../../format.js';
+} from '../../text/format.js';
 
 export type OnceResult = {
 	readonly url: string;

@@ -14,11 +14,11 @@ import {
 	type SparkData,
 	type SparkRequest,
 } from '../../history/stores.js';
-import {formatDurationShort} from '../../format.js';
+import {formatDurationShort} from '../../text/format.js';
 import {shareUnchanged} from '../../monitor/structural-share.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
-import type {Store} from '../../store.js';
-import type {TimedEvent} from '../event-lines.js';
+import type {Store} from '../../monitor/store.js';
+import type {TimedEvent} from '../text/event-lines.js';
 import {syncClocks} from './use-now.js';
 import {useSelected, useStore} from './use-store.js';
 

@@ -1,5 +1,5 @@
 import {createContext, useCallback, useContext, useSyncExternalStore} from 'react';
-import type {Store} from '../../store.js';
+import type {Store} from '../../monitor/store.js';
 
 /**
  * One shared clock per interval for "12s ago" labels: however many components ask for it, there

@@ -1,5 +1,5 @@
 import {useCallback, useRef, useSyncExternalStore} from 'react';
-import type {Store} from '../../store.js';
+import type {Store} from '../../monitor/store.js';
 
 /**
  * A store's current state; re-renders only when the store hands out a new state object. `onChange`

@@ -6,10 +6,10 @@
 import {useMemo, useState} from 'react';
 import {FleetHoursStore} from '../../history/fleet-hours.js';
 import type {MonitorState} from '../../monitor/types.js';
-import type {Store} from '../../store.js';
+import type {Store} from '../../monitor/store.js';
 import {FleetStore} from '../screens/fleet/store.js';
 import type {RigKind} from '../screens/fleet/rows.js';
-import {WithNotices} from '../with-notices.js';
+import {WithNotices} from './with-notices.js';
 import type {AppProps} from './props.js';
 
 export type AppParts = {

@@ -9,7 +9,7 @@ import type {LastHourSource} from '../../history/last-hour.js';
 import type {MinerHistory} from '../../history/stores.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
 import type {Prefs} from '../../prefs/prefs.js';
-import type {Store} from '../../store.js';
+import type {Store} from '../../monitor/store.js';
 import type {IntervalControl} from '../screens/dashboard/view.js';
 
 /** One watched miner as the app sees it: its state, and the actions its dashboard offers. */

@@ -6,7 +6,7 @@ import {useCallback, useMemo, useSyncExternalStore} from 'react';
 import type {MinerHistory} from '../../history/stores.js';
 import {nameWithWorker} from '../../monitor/name.js';
 import type {MinerEvent, MonitorState} from '../../monitor/types.js';
-import type {Store} from '../../store.js';
+import type {Store} from '../../monitor/store.js';
 import {ChartView, type ChartCaps} from '../screens/chart/view.js';
 import {Dashboard, type DashboardCaps, type IntervalControl} from '../screens/dashboard/view.js';
 import {EventView, type EventSource, type EventViewCaps} from '../screens/events/view.js';

@@ -1,9 +1,9 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {Severity} from '../../monitor/types.js';
-import type {EventLine} from '../event-lines.js';
-import {Wrapped, wrappedHeight} from '../wrap.js';
-import {useTheme, type ThemeToken} from '../theme.js';
+import type {EventLine} from '../text/event-lines.js';
+import {Wrapped, wrappedHeight} from '../widgets/wrap.js';
+import {useTheme, type ThemeToken} from '../text/theme.js';
 
 export type Notice = {readonly text: string; readonly tone: ThemeToken};
 

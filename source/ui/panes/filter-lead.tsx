@@ -1,5 +1,5 @@
 import {Text} from 'ink';
-import {useTheme} from '../theme.js';
+import {useTheme} from '../text/theme.js';
 import type {TypedText} from '../widgets/line-editor.js';
 
 /** A list's filter as the lead shows it (a list screen's state: screens/list.ts's ListFilter): what is typed, or in force. */

@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import {memo, type ReactNode} from 'react';
 import type {Hint} from '../keys/matcher.js';
-import {useTheme, type ThemeToken} from '../theme.js';
-import {Wrapped} from '../wrap.js';
+import {useTheme, type ThemeToken} from '../text/theme.js';
+import {Wrapped} from '../widgets/wrap.js';
 
 export type FooterProps = {
 	readonly hints: readonly Hint[];

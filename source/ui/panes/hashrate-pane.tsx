@@ -1,8 +1,8 @@
 import {Text} from 'ink';
 import {memo} from 'react';
 import type {MinerSnapshot} from '../../miner/model.js';
-import {DASH, formatHashrate, formatRateIn, pickRateUnit} from '../../format.js';
-import {sparkArea, sparkline} from '../sparkline.js';
+import {DASH, formatHashrate, formatRateIn, pickRateUnit} from '../../text/format.js';
+import {sparkArea, sparkline} from '../widgets/sparkline.js';
 import {Line, Pane, Tone} from './pane.js';
 
 export type HashratePaneProps = {

@@ -2,16 +2,16 @@ import {Text} from 'ink';
 import {memo, useMemo} from 'react';
 import {minerProduct} from '../../miner/abilities.js';
 import type {MonitorState} from '../../monitor/types.js';
-import {formatClock, formatDuration} from '../../format.js';
+import {formatClock, formatDuration} from '../../text/format.js';
 import {nameWithWorker} from '../../monitor/name.js';
 import {DEFAULT_INTERVAL_MS, formatInterval} from '../../monitor/poll-interval.js';
 import {useNowShownOf} from '../hooks/use-now.js';
-import type {Store} from '../../store.js';
+import type {Store} from '../../monitor/store.js';
 import {SCREEN_KEYMAP} from '../keys/bindings.js';
-import {statusBadge, type StatusBadge} from '../status.js';
-import {useTheme} from '../theme.js';
+import {statusBadge, type StatusBadge} from '../text/status.js';
+import {useTheme} from '../text/theme.js';
 import {TitleBar, titleFitsWhole, type TitlePart} from './title-bar.js';
-import {cutText} from '../wrap.js';
+import {cutText} from '../widgets/wrap.js';
 
 /**
  * The widest forms the header makes room for, so parts that change width from poll to poll ("just now", "1s ago";

@@ -2,8 +2,8 @@ import {Box, Text} from 'ink';
 import {memo} from 'react';
 import {type HelpEntry} from '../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../keys/bindings.js';
-import {useTheme} from '../theme.js';
-import {wordLines} from '../wrap.js';
+import {useTheme} from '../text/theme.js';
+import {wordLines} from '../widgets/wrap.js';
 import {Line, Pane} from './pane.js';
 
 export type HelpOverlayProps = {

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import {createContext, useContext, type ReactNode} from 'react';
-import {useTheme, type ThemeToken} from '../theme.js';
-import {cutText} from '../wrap.js';
+import {useTheme, type ThemeToken} from '../text/theme.js';
+import {cutText} from '../widgets/wrap.js';
 
 /** Whether the enclosing pane shows last-known values (its lines are dimmed). */
 const OutdatedContext = createContext(false);

@@ -1,6 +1,6 @@
 import {memo} from 'react';
 import type {PoolConnection} from '../../miner/model.js';
-import {DASH, formatCount, formatDuration, formatPing} from '../../format.js';
+import {DASH, formatCount, formatDuration, formatPing} from '../../text/format.js';
 import {Line, Pane, Tone} from './pane.js';
 
 export type PoolPaneProps = {

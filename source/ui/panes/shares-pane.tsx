@@ -1,7 +1,7 @@
 import {memo} from 'react';
 import type {ShareResults} from '../../miner/model.js';
 import type {LastShare} from '../../monitor/last-share.js';
-import {DASH, formatCount, formatLastAccepted, formatDuration, formatInteger, formatPercent} from '../../format.js';
+import {DASH, formatCount, formatLastAccepted, formatDuration, formatInteger, formatPercent} from '../../text/format.js';
 import {useNowShown} from '../hooks/use-now.js';
 import {Line, Pane, Tone} from './pane.js';
 

@@ -1,9 +1,9 @@
 import {Text} from 'ink';
 import {memo} from 'react';
 import type {CpuInfo, HugePages, Resources} from '../../miner/model.js';
-import {DASH, formatBytes, formatInteger, formatLoad, formatPercent} from '../../format.js';
-import {PIECE_GAP, sensorLines, type SensorPiece} from '../sensors.js';
-import type {ThemeToken} from '../theme.js';
+import {DASH, formatBytes, formatInteger, formatLoad, formatPercent} from '../../text/format.js';
+import {PIECE_GAP, sensorLines, type SensorPiece} from '../text/sensors.js';
+import type {ThemeToken} from '../text/theme.js';
 import {Line, Pane, Tone} from './pane.js';
 
 export type SystemPaneProps = {

@@ -1,6 +1,6 @@
 import {memo, useMemo} from 'react';
 import type {ThreadInfo} from '../../miner/model.js';
-import {DASH, formatHashrate, formatRateIn, pickRateUnit, rateDecimals, type RateUnit} from '../../format.js';
+import {DASH, formatHashrate, formatRateIn, pickRateUnit, rateDecimals, type RateUnit} from '../../text/format.js';
 import {Table, type Column} from '../table/table.js';
 import {Line, Pane} from './pane.js';
 import {BY_INDEX, describeThreadSort, sortThreads, type ThreadSort} from './thread-order.js';

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import type {ReactNode} from 'react';
-import {textWidth} from '../cells.js';
-import {useTheme} from '../theme.js';
+import {textWidth} from '../../text/cells.js';
+import {useTheme} from '../text/theme.js';
 
 /** A part of a title: its text, or its text and the columns it is given (its widest form, so it keeps its place). */
 export type TitlePart = string | {readonly text: string; readonly room: number};

@@ -1,8 +1,8 @@
 import {Box} from 'ink';
 import {memo} from 'react';
-import {MIN_COLUMNS, MIN_ROWS} from '../layout.js';
-import {useTheme} from '../theme.js';
-import {wordLines, Wrapped} from '../wrap.js';
+import {MIN_COLUMNS, MIN_ROWS} from '../screens/layout.js';
+import {useTheme} from '../text/theme.js';
+import {wordLines, Wrapped} from '../widgets/wrap.js';
 
 export type TooSmallProps = {
 	readonly columns: number;

@@ -1,10 +1,10 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {MonitorState} from '../../monitor/types.js';
-import {formatDuration} from '../../format.js';
+import {formatDuration} from '../../text/format.js';
 import {useNowShown} from '../hooks/use-now.js';
-import {useTheme} from '../theme.js';
-import {Wrapped} from '../wrap.js';
+import {useTheme} from '../text/theme.js';
+import {Wrapped} from '../widgets/wrap.js';
 
 export type WaitingScreenProps = {
 	readonly state: MonitorState;

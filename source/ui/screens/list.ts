@@ -4,10 +4,10 @@
  * follows it by the page on screen, `s` cycles the sort keys and `I` reverses one, and `/` types a filter that applies
  * as it is typed (Enter keeps it, Esc clears it); the sorts are the table's (../table/sort.ts). Pure: each screen's reducer calls these with its own order.
  */
-import {scrollToShow} from '../scroll.js';
+import {scrollToShow} from './scroll.js';
 import {SCREEN_KEYMAP, type Screen} from '../keys/bindings.js';
 import type {HelpEntry, Hint, KeyLike} from '../keys/matcher.js';
-import type {EventLine} from '../event-lines.js';
+import type {EventLine} from '../text/event-lines.js';
 import {typeKey, type TypedText} from '../widgets/line-editor.js';
 
 /** The selection a list screen keeps: the row picked, whether none was yet (a fresh start), and the first line shown. */

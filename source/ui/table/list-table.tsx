@@ -6,8 +6,8 @@
  */
 import {Text} from 'ink';
 import type {ReactNode} from 'react';
-import {headingsOf, segments, Segments} from '../panes/segments.js';
-import {useTheme, type ThemeToken} from '../theme.js';
+import {headingsOf, segments, Segments} from './segments.js';
+import {useTheme, type ThemeToken} from '../text/theme.js';
 import type {FittedColumn} from './table.js';
 
 /** Selection mark, then alert mark: "▸!" — both readable without colour. */

@@ -7,8 +7,8 @@
  * React keys come from the caller's stable row ids.
  */
 import {Text} from 'ink';
-import {useTheme} from '../theme.js';
-import {padText, textWidth} from '../cells.js';
+import {useTheme} from '../text/theme.js';
+import {padText, textWidth} from '../../text/cells.js';
 
 export type Column<Row> = {
 	readonly id: string;

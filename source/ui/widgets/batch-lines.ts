@@ -5,9 +5,9 @@
  * scrolled to and nothing is drawn past the pane.
  */
 import type {BatchState, RigProgress, RigStatus} from '../../batch/types.js';
-import type {ThemeToken} from '../theme.js';
-import {cutText, wordLines} from '../wrap.js';
-import {padText, textWidth} from '../cells.js';
+import type {ThemeToken} from '../text/theme.js';
+import {cutText, wordLines} from './wrap.js';
+import {padText, textWidth} from '../../text/cells.js';
 
 /** Each status in a word and a mark (readable without colour), and its colour. */
 const STATUS: Readonly<Record<RigStatus, {readonly mark: string; readonly word: string; readonly tone: ThemeToken}>> = {

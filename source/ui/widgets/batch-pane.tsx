@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
 import type {BatchState} from '../../batch/types.js';
-import {useTheme} from '../theme.js';
-import {cutText} from '../wrap.js';
+import {useTheme} from '../text/theme.js';
+import {cutText} from './wrap.js';
 import {batchLines, batchRows, wordsOf, type PaneWords, type PauseOrResume} from './batch-lines.js';
 
 /** The title: "pause 4 rigs: 2 of 4 done", then "pause 4 rigs: 2 paused · 1 skipped · 1 failed". */

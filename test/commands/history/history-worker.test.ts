@@ -1,7 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest';
 import {historyHelp} from '../../../source/commands/history/help.js';
 import {runHistoryCommand, type HistoryCommandOptions} from '../../../source/commands/history/history.js';
-import {UsageError} from '../../../source/errors.js';
+import {UsageError} from '../../../source/session/errors.js';
 import {HistoryWriter} from '../../../source/history/writer.js';
 import {eventRecord, goodSample, observation} from '../../history/helpers.js';
 import {capture, clockedStore, historyOptions} from './helpers.js';

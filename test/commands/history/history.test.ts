@@ -1,9 +1,9 @@
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {parseTime, runHistoryCommand} from '../../../source/commands/history/history.js';
-import {UsageError} from '../../../source/errors.js';
+import {UsageError} from '../../../source/session/errors.js';
 import {HistoryWriter} from '../../../source/history/writer.js';
-import {textWidth} from '../../../source/ui/cells.js';
+import {textWidth} from '../../../source/text/cells.js';
 import {startSimulator} from '../../../source/sim/simulator.js';
 import {downSample, eventRecord, goodSample, observation, openStore, sixFacts, tempDir, writeRun} from '../../history/helpers.js';
 import {capture, clockedStore, historyOptions} from './helpers.js';

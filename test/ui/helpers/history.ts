@@ -20,7 +20,7 @@ import {HistoryStore} from '../../../source/history/store.js';
 import {LINK, type SampleRow} from '../../../source/history/tiers.js';
 import {HistoryWriter, type EventRecord, type IdentityFacts} from '../../../source/history/writer.js';
 import type {MonitorState} from '../../../source/monitor/types.js';
-import type {Store} from '../../../source/store.js';
+import type {Store} from '../../../source/monitor/store.js';
 import {makeSnapshot, NOW} from './state.js';
 
 const MINUTE = 60_000;

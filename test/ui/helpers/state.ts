@@ -5,7 +5,7 @@
  */
 import {MinerError} from '../../../source/miner/errors.js';
 import type {MinerEvent, MonitorState} from '../../../source/monitor/types.js';
-import type {Store} from '../../../source/store.js';
+import type {Store} from '../../../source/monitor/store.js';
 import {makeSnapshot} from '../../helpers/snapshot.js';
 
 export {makeSnapshot, makeThreads} from '../../helpers/snapshot.js';

@@ -8,7 +8,7 @@ import {stripVTControlCharacters} from 'node:util';
 import {render, type Instance} from 'ink';
 import type {ReactElement} from 'react';
 import {afterEach, expect, vi} from 'vitest';
-import {textWidth} from '../../../source/ui/cells.js';
+import {textWidth} from '../../../source/text/cells.js';
 
 class FakeStdout extends EventEmitter {
 	columns: number;

@@ -7,10 +7,10 @@
  * (dates at midnight, and for spans of days).
  */
 import type {SeriesPoint} from '../../../history/read.js';
-import {formatClock, formatDate, pickRateUnit, RATE_UNITS} from '../../../format.js';
-import type {ThemeToken} from '../../theme.js';
+import {formatClock, formatDate, pickRateUnit, RATE_UNITS} from '../../../text/format.js';
+import type {ThemeToken} from '../../text/theme.js';
 import {BrailleLayer, brailleChar} from '../../widgets/braille.js';
-import {cutText} from '../../wrap.js';
+import {cutText} from '../../widgets/wrap.js';
 
 /** A run of text in one tone (none: the terminal's own colour). */
 export type Segment = {readonly text: string; readonly tone?: ThemeToken};

@@ -5,7 +5,7 @@
  * the first time anything is known of the miner (no use moving back past it). Quitting, going back and the span to
  * remember are the step's effects.
  */
-import {toggleHelp} from '../../help-toggle.js';
+import {toggleHelp} from '../help-toggle.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import type {KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';

@@ -4,7 +4,7 @@
  * package power and hashes per watt. Pure: which values a series takes from a bucket, its unit, and what the chart
  * says when the span holds none.
  */
-import type {SensorUnit} from '../../../format.js';
+import type {SensorUnit} from '../../../text/format.js';
 import type {SeriesPoint} from '../../../history/read.js';
 import type {SensorStatName} from '../../../history/tiers.js';
 import type {SensorReading} from '../../../sensors/types.js';

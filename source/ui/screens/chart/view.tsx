@@ -2,8 +2,8 @@ import {Box, Text} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
 import {chartWindow, type ChartRequest, type MinerHistory} from '../../../history/stores.js';
 import type {MonitorState} from '../../../monitor/types.js';
-import type {Store} from '../../../store.js';
-import {formatRateIn, formatSensor, formatTimeSpan, pickRateUnit} from '../../../format.js';
+import type {Store} from '../../../monitor/store.js';
+import {formatRateIn, formatSensor, formatTimeSpan, pickRateUnit} from '../../../text/format.js';
 import {syncClocks, useFixedNow, useNow} from '../../hooks/use-now.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -11,8 +11,8 @@ import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.
 import {Footer} from '../../panes/footer.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TitleBar} from '../../panes/title-bar.js';
-import {useTheme} from '../../theme.js';
-import {Wrapped} from '../../wrap.js';
+import {useTheme} from '../../text/theme.js';
+import {Wrapped} from '../../widgets/wrap.js';
 import {keyAction, useScreen, type ScreenDefinition} from '../contract.js';
 import {availability, chartHelp, seriesOffered} from './availability.js';
 import {

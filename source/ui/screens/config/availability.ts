@@ -9,7 +9,7 @@ import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys
 import type {Capability, HelpEntry} from '../../keys/matcher.js';
 import {decide, helpOf, type Availability} from '../contract.js';
 import type {ConfigUiState, Tone} from './state.js';
-import {cursorIndex, isContainer, visibleEntries} from './tree.js';
+import {cursorIndex, isContainer, visibleEntries} from '../../widgets/config-rows.js';
 
 /** What the config view reads but does not own, passed with every action (screens/contract.ts). */
 export type ConfigEnv = {

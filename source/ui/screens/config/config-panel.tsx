@@ -1,8 +1,8 @@
 import {Box} from 'ink';
 import {memo} from 'react';
 import {Line, Pane, Tone} from '../../panes/pane.js';
-import {useTheme} from '../../theme.js';
-import {Wrapped, wrappedHeight} from '../../wrap.js';
+import {useTheme} from '../../text/theme.js';
+import {Wrapped, wrappedHeight} from '../../widgets/wrap.js';
 import type {PanelContent, PanelLine} from './panel-content.js';
 
 export type ConfigPanelProps = {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type {ApplyResult, KeyResult} from '../../../config/apply.js';
 import {showPath} from '../../../config/json-values.js';
 import type {ConfigSessionState} from '../../../config/session.js';
-import {formatClock} from '../../../format.js';
+import {formatClock} from '../../../text/format.js';
 import {CONFIG_KEYMAP} from '../../keys/bindings.js';
 import type {Dialog, Tone} from './state.js';
 

@@ -15,8 +15,8 @@ import type {ConfigSessionState} from '../../../config/session.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {CONFIG_KEYMAP, type ConfigCommandName, type ConfigMode} from '../../keys/bindings.js';
-import {scrollHelp} from '../../help-toggle.js';
-import {scrollToShow} from '../../scroll.js';
+import {scrollHelp} from '../help-toggle.js';
+import {scrollToShow} from '../scroll.js';
 import {commandOf, keyAction, pasteAction, type ScreenDefinition} from '../contract.js';
 import {
 	availability,
@@ -30,8 +30,8 @@ import {
 } from './availability.js';
 import {pastedLine, typeKey} from '../../widgets/line-editor.js';
 import type {ConfigUiState, Prompt, Tone} from './state.js';
-import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from './tree.js';
-import {editorStartText, typedValue} from './typed-value.js';
+import {ancestorIds, cursorIndex, isContainer, searchMatches, visibleEntries} from '../../widgets/config-rows.js';
+import {editorStartText, typedValue} from '../../widgets/typed-value.js';
 
 /**
  * An edit's effect (named for the key that made it) carries only the pending edits it made: the session takes them

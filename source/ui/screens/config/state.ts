@@ -2,8 +2,9 @@
  * What the config view's reducer and its availability both read: the state the view owns (the cursor, what is open,
  * the prompt and its text, a question or panel over the tree, the last key's feedback, the help).
  */
-import type {ConfigPath} from '../../../config/types.js';
-import type {TypedText} from '../../widgets/line-editor.js';
+import type {Prompt} from '../../widgets/config-tree.js';
+
+export type {Prompt};
 
 export type Tone = 'info' | 'warn' | 'error' | 'ok';
 export type Notice = {readonly text: string; readonly tone: Tone};
@@ -19,16 +20,6 @@ export type Dialog =
 	| {readonly kind: 'reload'}
 	/** Discarding more than one pending change (one goes at once: it is quickly made again). */
 	| {readonly kind: 'discard'};
-
-export type Prompt =
-	| ({readonly kind: 'search'} & TypedText)
-	| ({
-			readonly kind: 'edit';
-			readonly path: ConfigPath;
-			readonly id: string;
-			readonly secret: boolean;
-			readonly error: string | null;
-	  } & TypedText);
 
 export type ConfigUiState = {
 	/** The id (dotted path) of the key under the cursor; null: the first row. */

@@ -6,7 +6,7 @@
  */
 import {formatInterval, nextInterval} from '../../../monitor/poll-interval.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
-import {scrollHelp, toggleHelp} from '../../help-toggle.js';
+import {scrollHelp, toggleHelp} from '../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {BY_INDEX, nextThreadSort} from '../../panes/thread-order.js';

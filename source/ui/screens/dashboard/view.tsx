@@ -1,38 +1,38 @@
 import {Box} from 'ink';
 import {useCallback, useEffect, useMemo, type ReactNode} from 'react';
 import type {MinerHistory, SparkData} from '../../../history/stores.js';
-import {describeEvents, type EventLine} from '../../event-lines.js';
+import {describeEvents, type EventLine} from '../../text/event-lines.js';
 import {sparkSpan, usePaneEvents, useSparkline} from '../../hooks/use-history-panes.js';
 import {FixedNowContext, syncClocks, useFixedNow, useNowShown} from '../../hooks/use-now.js';
 import {useSelected, useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
-import {computeLayout, SIDE_BY_SIDE_COLUMNS, STAT_PANE_HEIGHT, type DashboardLayout} from '../../layout.js';
+import {computeLayout, SIDE_BY_SIDE_COLUMNS, STAT_PANE_HEIGHT, type DashboardLayout} from '../layout.js';
 import {EventsPane, noticeHeight, type Notice} from '../../panes/events-pane.js';
 import {Footer, MessageLine} from '../../panes/footer.js';
 import {HashratePane} from '../../panes/hashrate-pane.js';
 import {Header} from '../../panes/header.js';
-import {helpScrollKeys} from '../../help-toggle.js';
+import {helpScrollKeys} from '../help-toggle.js';
 import {HelpOverlay, helpMaxOffset} from '../../panes/help-overlay.js';
 import {PoolPane} from '../../panes/pool-pane.js';
 import {SharesPane} from '../../panes/shares-pane.js';
 import {SystemPane} from '../../panes/system-pane.js';
-import {sensorLinesWanted, sensorPieces, type SensorPiece} from '../../sensors.js';
+import {sensorLinesWanted, sensorPieces, type SensorPiece} from '../../text/sensors.js';
 import {ThreadsPane} from '../../panes/threads-pane.js';
 import {TooSmall} from '../../panes/too-small.js';
 import {WaitingScreen} from '../../panes/waiting-screen.js';
-import {isOutdated} from '../../status.js';
-import type {ThemeToken} from '../../theme.js';
+import {isOutdated} from '../../text/status.js';
+import type {ThemeToken} from '../../text/theme.js';
 import type {LinkStatus, MonitorState} from '../../../monitor/types.js';
 import type {MinerSnapshot} from '../../../miner/model.js';
 import type {HelpEntry, Hint} from '../../keys/matcher.js';
-import type {Store} from '../../../store.js';
+import type {Store} from '../../../monitor/store.js';
 import {useScreenEnv, useScreenHelp, useScreenState} from '../contract.js';
 import {minerFacts} from './availability.js';
 import type {DashboardEnv, DashboardState, FrozenMoment, Given, KeyFacts, ThreadsShown} from './state.js';
 import {dashboardLogic, helpOffsetOf, initialState, threadsOffsetOf, type ActionCommand, type DashboardAction} from './reduce.js';
 import {shareShown, shownState} from './shown.js';
-import {textWidth} from '../../cells.js';
+import {textWidth} from '../../../text/cells.js';
 
 /**
  * What the dashboard can do beyond itself, as the App offers it: each one absent is a key not offered (the footer

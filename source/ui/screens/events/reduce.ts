@@ -4,7 +4,7 @@
  * counted from the oldest event, so that while the user reads older events, new ones arriving at the top do not move
  * what is on screen. The list's length and the page size are its `EventsEnv`, given at each dispatch.
  */
-import {toggleHelp} from '../../help-toggle.js';
+import {toggleHelp} from '../help-toggle.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import type {KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';

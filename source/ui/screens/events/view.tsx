@@ -2,8 +2,8 @@ import {Box, Text} from 'ink';
 import {useCallback, useEffect, useMemo} from 'react';
 import {EventListStore, type MinerHistory} from '../../../history/stores.js';
 import type {MinerEvent, MonitorState, Severity} from '../../../monitor/types.js';
-import type {Store} from '../../../store.js';
-import {describeEvents, type EventLine} from '../../event-lines.js';
+import type {Store} from '../../../monitor/store.js';
+import {describeEvents, type EventLine} from '../../text/event-lines.js';
 import {useNow} from '../../hooks/use-now.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
@@ -11,11 +11,11 @@ import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.
 import {Footer} from '../../panes/footer.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {TitleBar} from '../../panes/title-bar.js';
-import {useTheme, type ThemeToken} from '../../theme.js';
-import {padText, textWidth} from '../../cells.js';
-import {cutText, Wrapped} from '../../wrap.js';
+import {useTheme, type ThemeToken} from '../../text/theme.js';
+import {padText, textWidth} from '../../../text/cells.js';
+import {cutText, Wrapped} from '../../widgets/wrap.js';
 import {keyAction, useScreen, type ScreenDefinition} from '../contract.js';
-import {SESSION_LABEL} from '../fleet/rows.js';
+import {SESSION_LABEL} from '../../text/event-lines.js';
 import {availability, eventsHelp} from './availability.js';
 import {
 	initialEventViewState,

@@ -3,8 +3,8 @@
  * restricted…; failed: the value refused) wraps under its text, its fix being at the end, in a third of the pane (more
  * while every rig fits). The diff scrolls as far as the first rig from which the last one shows whole.
  */
-import {wrappedHeight} from '../../wrap.js';
-import {textWidth} from '../../cells.js';
+import {wrappedHeight} from '../../widgets/wrap.js';
+import {textWidth} from '../../../text/cells.js';
 import type {DiffPlan, RigDiff} from './rigs.js';
 
 /** Columns before a rig's name ("   rig-01  …"). */

@@ -12,11 +12,11 @@ import {SECRET_MASK, type ConfigPath} from '../../../config/types.js';
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName} from '../../keys/bindings.js';
-import {helpKey} from '../../help-toggle.js';
-import {scrollToShow} from '../../scroll.js';
+import {helpKey} from '../help-toggle.js';
+import {scrollToShow} from '../scroll.js';
 import {pastedLine, typeKey, type TypedText} from '../../widgets/line-editor.js';
-import {matchingKeys} from '../config/tree.js';
-import {editorStartText, typedValue} from '../config/typed-value.js';
+import {matchingKeys} from '../../widgets/config-rows.js';
+import {editorStartText, typedValue} from '../../widgets/typed-value.js';
 import {commandOf, keyAction, pasteAction, type ScreenDefinition} from '../contract.js';
 import {
 	availability,

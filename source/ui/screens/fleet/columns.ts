@@ -18,15 +18,15 @@ import {
 	formatInteger,
 	formatPercent,
 	formatWatts,
-} from '../../../format.js';
+} from '../../../text/format.js';
 import {fitColumns, tableGap, type Column, type FittedColumn} from '../../table/table.js';
 import {columnsOf, type ColumnSpec} from '../../table/descriptor.js';
 import {tableSorts, type TableSort} from '../../table/sort.js';
-import {compareNames} from '../../name-order.js';
-import type {StatusBadge} from '../../status.js';
+import {compareNames} from '../../table/name-order.js';
+import type {StatusBadge} from '../../text/status.js';
 import {hourCells} from './hours.js';
 import type {ColumnTotal, FleetRow, FleetTotals} from './rows.js';
-import {cutText, textWidth} from '../../wrap.js';
+import {cutText, textWidth} from '../../widgets/wrap.js';
 
 /** A cell source: a rig's row, the totals, or the line under the totals that says how many rigs each one sums. */
 export type FleetLine =

@@ -1,8 +1,8 @@
 import {Text} from 'ink';
 import {memo} from 'react';
-import {formatHashrate} from '../../../format.js';
-import type {StatusBadge} from '../../status.js';
-import {useTheme, type ThemeToken} from '../../theme.js';
+import {formatHashrate} from '../../../text/format.js';
+import type {StatusBadge} from '../../text/status.js';
+import {useTheme, type ThemeToken} from '../../text/theme.js';
 import {TitleBar, titleFitsWhole} from '../../panes/title-bar.js';
 import type {FleetTotals} from './rows.js';
 

@@ -4,7 +4,7 @@
  * not be opened or turned off) there is no column at all.
  */
 import type {HourPoint} from '../../../history/last-hour.js';
-import {sparkline} from '../../sparkline.js';
+import {sparkline} from '../../widgets/sparkline.js';
 
 export type {FleetHours} from '../../../history/fleet-hours.js';
 

@@ -10,8 +10,6 @@ import {LISTED_KEY, type TableSort} from '../../table/sort.js';
 import {FLEET_SORTS} from './columns.js';
 import type {FleetRow} from './rows.js';
 
-export {matchesFilter} from '../../table/sort.js';
-
 /** A sortable column's id, or 'listed': the session's order (the command line's, or the --rigs file's). */
 export type FleetSortKey = string;
 

@@ -11,7 +11,7 @@
  * step's effects.
  */
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
-import {helpKey} from '../../help-toggle.js';
+import {helpKey} from '../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {pastedLine, type TypedText} from '../../widgets/line-editor.js';

@@ -11,7 +11,7 @@
  */
 import type {AlertCenterState} from '../../../alerts/center.js';
 import type {MinerEvent, MonitorState} from '../../../monitor/types.js';
-import {Listeners, type Store} from '../../../store.js';
+import {Listeners, type Store} from '../../../monitor/store.js';
 
 export type FleetState = {
 	/** One per miner, in session order. */

@@ -2,10 +2,10 @@ import {memo} from 'react';
 import type {Severity} from '../../../monitor/types.js';
 import {type FittedColumn} from '../../table/table.js';
 import {ListLine, ListTable, prefixWidth, type RowProps} from '../../table/list-table.js';
-import {segments} from '../../panes/segments.js';
-import type {ThemeToken} from '../../theme.js';
+import {segments} from '../../table/segments.js';
+import type {ThemeToken} from '../../text/theme.js';
 import type {FleetLine} from './columns.js';
-import {tempTone} from '../../sensors.js';
+import {tempTone} from '../../text/sensors.js';
 import type {FleetRow, FleetTotals, RowSensors} from './rows.js';
 
 export type FleetTableProps = {

@@ -2,25 +2,25 @@ import {Box} from 'ink';
 import {useCallback, useMemo, useRef, useState} from 'react';
 import type {BatchState} from '../../../batch/types.js';
 import type {MonitorState} from '../../../monitor/types.js';
-import type {Store} from '../../../store.js';
+import type {Store} from '../../../monitor/store.js';
 import {useFixedNow} from '../../hooks/use-now.js';
 import {useStore} from '../../hooks/use-store.js';
 import {useTerminalSize} from '../../hooks/use-terminal-size.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {Footer, MessageLine} from '../../panes/footer.js';
-import {Wrapped} from '../../wrap.js';
-import {statusBadge, type StatusBadge} from '../../status.js';
-import {useTheme} from '../../theme.js';
+import {Wrapped} from '../../widgets/wrap.js';
+import {statusBadge, type StatusBadge} from '../../text/status.js';
+import {useTheme} from '../../text/theme.js';
 import {BatchPane} from '../../widgets/batch-pane.js';
 import type {FleetAction} from './batch-plan.js';
-import {helpScrollKeys} from '../../help-toggle.js';
+import {helpScrollKeys} from '../help-toggle.js';
 import {HelpOverlay} from '../../panes/help-overlay.js';
 import {FilterLead, filterLeadText} from '../../panes/filter-lead.js';
 import {keyAction, pasteAction, useScreen, type ScreenDefinition} from '../contract.js';
 import {clearFirst, type ListScreen} from '../list.js';
 import {availability, fleetHelp, type FleetGiven} from './availability.js';
 import {fleetWants, rigLabel} from './columns.js';
-import {FleetEvents} from './events.js';
+import {FleetEvents} from '../../panes/fleet-events.js';
 import {fleetFrame, helpMax, type FleetEnv, type FleetFrame} from './frame.js';
 import {FleetHeader} from './header.js';
 import type {FleetHours} from './hours.js';
@@ -36,7 +36,8 @@ import {
 	type FleetUiAction,
 	type FleetUiState,
 } from './reduce.js';
-import {fleetEventLines, fleetRows, fleetTotals, type FleetRow, type RigKind} from './rows.js';
+import {fleetEventLines} from '../../panes/fleet-event-lines.js';
+import {fleetRows, fleetTotals, type FleetRow, type RigKind} from './rows.js';
 import type {FleetState} from './store.js';
 import {FleetTable} from './table.js';
 

@@ -6,7 +6,7 @@
  */
 import {type Capability, type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
-import {isTooSmall} from '../../layout.js';
+import {isTooSmall} from '../layout.js';
 import {decide, helpOf, onlyWaysOut, type Availability} from '../contract.js';
 
 /** What the app gave the proxy screen besides quitting; without one, its key is not offered. */

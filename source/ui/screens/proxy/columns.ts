@@ -5,14 +5,14 @@
  * so does the column the rows are sorted by (its heading carries the sort's arrow, as in the fleet). At 80 columns the
  * table shows name, state, ip, 1m, 10m, acc, rej and last share; at 200 every column, names whole.
  */
-import {DASH, formatDurationShort, formatInteger} from '../../../format.js';
-import {formatProxyWindow} from '../../../format-proxy.js';
+import {DASH, formatDurationShort, formatInteger} from '../../../text/format.js';
+import {formatProxyWindow} from '../../../miner/format-proxy.js';
 import {PROXY_WINDOW_LABELS} from '../../../miner/proxy-model.js';
 import {fitColumns, type FittedColumn} from '../../table/table.js';
 import {columnsOf, type ColumnSpec} from '../../table/descriptor.js';
 import {tableSorts, type TableSort} from '../../table/sort.js';
-import {textWidth} from '../../cells.js';
-import {compareNames} from '../../name-order.js';
+import {textWidth} from '../../../text/cells.js';
+import {compareNames} from '../../table/name-order.js';
 import type {WorkerRow, WorkerTotals, WorkerWord} from './rows.js';
 
 export type WorkerLine =

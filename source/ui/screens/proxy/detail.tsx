@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import {memo, type ReactNode} from 'react';
-import {DASH, formatClock, formatCount, formatInteger, formatPercent} from '../../../format.js';
-import {formatLastShare, formatProxyWindows} from '../../../format-proxy.js';
-import {useTheme} from '../../theme.js';
+import {DASH, formatClock, formatCount, formatInteger, formatPercent} from '../../../text/format.js';
+import {formatLastShare, formatProxyWindows} from '../../../miner/format-proxy.js';
+import {useTheme} from '../../text/theme.js';
 import type {WorkerRow} from './rows.js';
 
 export type WorkerDetailProps = {

@@ -9,7 +9,7 @@
  */
 import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
 import type {TerminalSize} from '../../hooks/use-terminal-size.js';
-import {isTooSmall} from '../../layout.js';
+import {isTooSmall} from '../layout.js';
 import {helpMaxOffset} from '../../panes/help-overlay.js';
 import {PREFIX_WIDTH} from '../../table/list-table.js';
 import {tableGap, type FittedColumn} from '../../table/table.js';

@@ -8,7 +8,7 @@
  * what to open the screen on next time) are the step's effects.
  */
 import {stateOnly, type Step} from '../../hooks/use-step-reducer.js';
-import {helpKey} from '../../help-toggle.js';
+import {helpKey} from '../help-toggle.js';
 import {type KeyLike} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP} from '../../keys/bindings.js';
 import {pastedLine, type TypedText} from '../../widgets/line-editor.js';
@@ -29,7 +29,7 @@ import {availability} from './availability.js';
 import {proxyFrame, proxyHelpMax, type ProxyEnv} from './frame.js';
 import {nextWorkerSort, WORKERS_LISTED, type WorkerSort} from './order.js';
 import {nameOfKey} from './rows.js';
-import {isTooSmall} from '../../layout.js';
+import {isTooSmall} from '../layout.js';
 
 /** What the app keeps while the proxy's chart, events or config view is open, so coming back finds the same screen. */
 export type ProxySaved = {

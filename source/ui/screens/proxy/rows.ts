@@ -9,9 +9,9 @@
  * - "new": connected, no share yet, and the proxy has not run the threshold yet;
  * - "live" otherwise.
  */
-import {formatDurationShort} from '../../../format.js';
+import {formatDurationShort} from '../../../text/format.js';
 import type {ProxyRateWindows, ProxyWorker} from '../../../miner/proxy-model.js';
-import type {ThemeToken} from '../../theme.js';
+import type {ThemeToken} from '../../text/theme.js';
 
 /** The least time without a share before a connected worker is quiet. */
 export const QUIET_AFTER_MS = 5 * 60_000;

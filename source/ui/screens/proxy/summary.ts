@@ -4,11 +4,11 @@
  * reject rate, and its rates over its five windows with its average since start, in H/s (a window longer than its uptime marked as
  * filling, as `--once` marks it). Pure: the view draws these lines, the layout counts them.
  */
-import {DASH, formatCount, formatDuration, formatHashrate, formatInteger, formatPing} from '../../../format.js';
-import {anyProxyWindowFilling, FILLING_LEGEND, formatProxyRejectPercent, formatProxyWindows} from '../../../format-proxy.js';
+import {DASH, formatCount, formatDuration, formatHashrate, formatInteger, formatPing} from '../../../text/format.js';
+import {anyProxyWindowFilling, FILLING_LEGEND, formatProxyRejectPercent, formatProxyWindows} from '../../../miner/format-proxy.js';
 import type {MinerSnapshot, ProxyInfo} from '../../../miner/model.js';
-import type {ThemeToken} from '../../theme.js';
-import {textWidth} from '../../cells.js';
+import type {ThemeToken} from '../../text/theme.js';
+import {textWidth} from '../../../text/cells.js';
 
 export type Part = {readonly text: string; readonly tone?: ThemeToken; readonly bold?: boolean};
 export type SummaryLine = readonly Part[];

@@ -1,7 +1,7 @@
 import {memo} from 'react';
 import type {FittedColumn} from '../../table/table.js';
 import {ListLine, ListTable, PREFIX_WIDTH, type RowProps} from '../../table/list-table.js';
-import type {ThemeToken} from '../../theme.js';
+import type {ThemeToken} from '../../text/theme.js';
 import type {WorkerLine} from './columns.js';
 import type {WorkerRow, WorkerTotals} from './rows.js';
 

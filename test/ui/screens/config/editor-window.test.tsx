@@ -1,8 +1,8 @@
 /** The inline editor keeps its caret on screen, whatever the value's length and the room. */
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {EditorText, editorWindow} from '../../../../source/ui/screens/config/config-tree.js';
-import {createTheme, ThemeContext} from '../../../../source/ui/theme.js';
+import {EditorText, editorWindow} from '../../../../source/ui/widgets/config-tree.js';
+import {createTheme, ThemeContext} from '../../../../source/ui/text/theme.js';
 import {linesOf, renderTerminal} from '../../helpers/terminal.js';
 
 /** Without colour the caret is drawn as "▏", so the frame's text shows where it is. */

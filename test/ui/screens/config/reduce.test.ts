@@ -11,7 +11,7 @@ import {type KeyLike} from '../../../../source/ui/keys/matcher.js';
 import {CONFIG_KEYMAP, type ConfigMode} from '../../../../source/ui/keys/bindings.js';
 import {configReducer, initialConfigUi, modeOf, type ConfigStep} from '../../../../source/ui/screens/config/reduce.js';
 import type {ConfigUiState} from '../../../../source/ui/screens/config/state.js';
-import {typedValue} from '../../../../source/ui/screens/config/typed-value.js';
+import {typedValue} from '../../../../source/ui/widgets/typed-value.js';
 import {readySessionState} from '../../../config/helpers/session-state.js';
 
 function press(state: ConfigUiState, session: ConfigSessionState, input: string, key: KeyLike = {}, readOnly = false): ConfigStep {

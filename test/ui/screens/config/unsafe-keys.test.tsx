@@ -7,9 +7,9 @@ import {describe, expect, it} from 'vitest';
 import {keyLine} from '../../../../source/config/apply.js';
 import {ConfigDocument} from '../../../../source/config/document.js';
 import {PendingEdits} from '../../../../source/config/edits.js';
-import {ConfigTree} from '../../../../source/ui/screens/config/config-tree.js';
+import {ConfigTree} from '../../../../source/ui/widgets/config-tree.js';
 import {configReducer, initialConfigUi} from '../../../../source/ui/screens/config/reduce.js';
-import {entryLabel, entryValue, visibleEntries} from '../../../../source/ui/screens/config/tree.js';
+import {entryLabel, entryValue, visibleEntries} from '../../../../source/ui/widgets/config-rows.js';
 import {readySessionState} from '../../../config/helpers/session-state.js';
 import {render} from '../../helpers/ink-testing.js';
 

@@ -5,7 +5,7 @@ import {MinerError} from '../../../../source/miner/errors.js';
 import type {MonitorState} from '../../../../source/monitor/types.js';
 import {App} from '../../../../source/ui/app.js';
 import {Dashboard, type DashboardCaps, type DashboardProps} from '../../../../source/ui/screens/dashboard/view.js';
-import {formatClock} from '../../../../source/format.js';
+import {formatClock} from '../../../../source/text/format.js';
 import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
 import {PollInterval} from '../../../../source/monitor/poll-interval.js';
 import {createStore, makeEvent, makeSnapshot, makeState, makeThreads, NOW, refused, wrongToken} from '../../helpers/state.js';

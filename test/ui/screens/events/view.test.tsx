@@ -7,7 +7,7 @@ import {afterEach, describe, expect, test, vi} from 'vitest';
 import {SessionHistory} from '../../../../source/history/source.js';
 import {HistoryStores} from '../../../../source/history/stores.js';
 import type {MinerEvent} from '../../../../source/monitor/types.js';
-import type {Store} from '../../../../source/store.js';
+import type {Store} from '../../../../source/monitor/store.js';
 import {EventView, wrapText} from '../../../../source/ui/screens/events/view.js';
 import {FixedNowContext} from '../../../../source/ui/hooks/use-now.js';
 import {createStore, makeEvent, makeState, NOW} from '../../helpers/state.js';

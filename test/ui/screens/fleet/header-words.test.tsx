@@ -5,7 +5,7 @@
 import {describe, expect, test} from 'vitest';
 import type {AlertCenterState} from '../../../../source/alerts/center.js';
 import type {Alert} from '../../../../source/alerts/types.js';
-import type {Store} from '../../../../source/store.js';
+import type {Store} from '../../../../source/monitor/store.js';
 import {App, type AppMiner} from '../../../../source/ui/app.js';
 import {createStore, makeSnapshot, makeState, NOW} from '../../helpers/state.js';
 import {linesOf, renderTerminal, tick} from '../../helpers/terminal.js';

@@ -1,6 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {computeFleetLayout} from '../../../../source/ui/screens/fleet/layout.js';
-import {fleetEvents, fleetRow, fleetTotals, RECENT_ALERT_MS, rigTags, rowAlert} from '../../../../source/ui/screens/fleet/rows.js';
+import {fleetEvents} from '../../../../source/ui/panes/fleet-event-lines.js';
+import {fleetRow, fleetTotals, RECENT_ALERT_MS, rigTags, rowAlert} from '../../../../source/ui/screens/fleet/rows.js';
 import {countedNote, fitRigLabel, fleetWants, formatShares, rigLabel, totalsState} from '../../../../source/ui/screens/fleet/columns.js';
 import {headlineTotal} from '../../../../source/ui/screens/fleet/header.js';
 import type {Alert} from '../../../../source/alerts/types.js';

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {formatWhen} from '../../../../source/format.js';
+import {formatWhen} from '../../../../source/text/format.js';
 import type {MinerEvent} from '../../../../source/monitor/types.js';
 import {App} from '../../../../source/ui/app.js';
 import {linesOf, renderTerminal} from '../../helpers/terminal.js';

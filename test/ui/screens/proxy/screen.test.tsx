@@ -1,5 +1,5 @@
 import {describe, expect, test, vi} from 'vitest';
-import {formatHashrate, formatInteger} from '../../../../source/format.js';
+import {formatHashrate, formatInteger} from '../../../../source/text/format.js';
 import {SessionHistory} from '../../../../source/history/source.js';
 import {HistoryStores} from '../../../../source/history/stores.js';
 import {App, type AppMiner} from '../../../../source/ui/app.js';

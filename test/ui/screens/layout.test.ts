@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {computeLayout, MIN_COLUMNS, MIN_ROWS, MIN_THREADS_HEIGHT, STAT_PANE_HEIGHT, THREADS_CHROME} from '../../source/ui/layout.js';
+import {
+	computeLayout,
+	MIN_COLUMNS,
+	MIN_ROWS,
+	MIN_THREADS_HEIGHT,
+	STAT_PANE_HEIGHT,
+	THREADS_CHROME,
+} from '../../../source/ui/screens/layout.js';
 
 function used(layout: ReturnType<typeof computeLayout>): number {
 	return (

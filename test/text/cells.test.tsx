@@ -14,11 +14,11 @@ import {SessionHistory} from '../../source/history/source.js';
 import {App} from '../../source/ui/app.js';
 import {FixedNowContext} from '../../source/ui/hooks/use-now.js';
 import {EventView} from '../../source/ui/screens/events/view.js';
-import {cutText, padText, textWidth} from '../../source/ui/cells.js';
+import {cutText, padText, textWidth} from '../../source/text/cells.js';
 import {fitCell} from '../../source/ui/table/table.js';
 import {makeProxySnapshot} from '../helpers/proxy-snapshot.js';
-import {createStore, makeEvent, makeSnapshot, makeState, NOW} from './helpers/state.js';
-import {linesOf, renderTerminal} from './helpers/terminal.js';
+import {createStore, makeEvent, makeSnapshot, makeState, NOW} from '../ui/helpers/state.js';
+import {linesOf, renderTerminal} from '../ui/helpers/terminal.js';
 
 /** The rig of the report: its name shifted the fleet's row by two columns and cut `up` to `…` at 80×24. */
 const REPORTED = 'ünïcødé-矿机';

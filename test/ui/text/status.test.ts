@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
-import {formatClock} from '../../source/format.js';
-import {isOutdated, statusBadge} from '../../source/ui/status.js';
-import {makeSnapshot, makeState, NOW, refused, wrongToken} from './helpers/state.js';
+import {formatClock} from '../../../source/text/format.js';
+import {isOutdated, statusBadge} from '../../../source/ui/text/status.js';
+import {makeSnapshot, makeState, NOW, refused, wrongToken} from '../helpers/state.js';
 
 describe('statusBadge', () => {
 	test('live, with the age of the last good poll', () => {

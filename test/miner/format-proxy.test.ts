@@ -8,7 +8,7 @@ import {
 	formatProxyWindow,
 	formatProxyWindows,
 	proxyWindowFilling,
-} from '../source/format-proxy.js';
+} from '../../source/miner/format-proxy.js';
 
 describe('a proxy’s numbers as text', () => {
 	test('a window is filling while the proxy has run less than its length, and only then', () => {

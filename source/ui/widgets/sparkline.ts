@@ -1,5 +1,5 @@
 import sparkly from 'sparkly';
-import {BrailleLayer, brailleChar} from './widgets/braille.js';
+import {BrailleLayer, brailleChar} from './braille.js';
 
 function isNumber(value: number | null): value is number {
 	return typeof value === 'number' && Number.isFinite(value);

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {describeEvents, type TimedEvent} from '../../source/ui/event-lines.js';
+import {describeEvents, type TimedEvent} from '../../../source/ui/text/event-lines.js';
 
 const at = (day: number, hours: number, minutes = 0) => new Date(2026, 2, day, hours, minutes).getTime();
 const now = at(14, 9, 30);

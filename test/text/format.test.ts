@@ -21,7 +21,7 @@ import {
 	formatDurationShort,
 	formatSeconds,
 	formatLastAccepted,
-} from '../source/format.js';
+} from '../../source/text/format.js';
 
 describe('formatHashrate', () => {
 	test('scales to H/s, kH/s, MH/s with three significant digits', () => {

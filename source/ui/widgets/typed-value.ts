@@ -3,9 +3,9 @@
  * `null`, `"x"`), else the text as a string; a number-looking text for a key that takes strings
  * (`rig-id` 123) stays the string typed. A secret is always taken as typed.
  */
-import {assignmentValue} from '../../../config/edits.js';
-import {formatPath} from '../../../config/json-values.js';
-import type {ConfigPath, JsonValue} from '../../../config/types.js';
+import {assignmentValue} from '../../config/edits.js';
+import {formatPath} from '../../config/json-values.js';
+import type {ConfigPath, JsonValue} from '../../config/types.js';
 
 export type TypedValue = {readonly kind: 'value'; readonly value: JsonValue} | {readonly kind: 'unchanged'};
 

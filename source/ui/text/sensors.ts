@@ -5,8 +5,8 @@
  * and says so in words too ("at max", "critical"), so it reads without colour. Pure: the System pane and the fleet's
  * columns draw from it. A rig on another machine has no reading, and nothing here is said of it.
  */
-import {DASH, formatCelsius, formatClockRange, formatHashesPerWatt, formatWatts} from '../format.js';
-import type {SensorReading, TempSensor} from '../sensors/types.js';
+import {DASH, formatCelsius, formatClockRange, formatHashesPerWatt, formatWatts} from '../../text/format.js';
+import type {SensorReading, TempSensor} from '../../sensors/types.js';
 import type {ThemeToken} from './theme.js';
 
 /** Where a temperature stands against its sensor's own limits; 'unknown': the sensor has none. */

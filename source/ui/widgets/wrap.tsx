@@ -5,9 +5,9 @@
  */
 import {Text, Transform, type TextProps} from 'ink';
 import wrapAnsi from 'wrap-ansi';
-import {CUT_MARK, cutText, textWidth} from './cells.js';
+import {CUT_MARK, cutText, textWidth} from '../../text/cells.js';
 
-export {cutText, textWidth} from './cells.js';
+export {cutText, textWidth} from '../../text/cells.js';
 
 /** The lines `text` takes in `width` columns (at least 1). */
 export function wrapLines(text: string, width: number): readonly string[] {

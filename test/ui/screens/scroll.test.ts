@@ -1,5 +1,5 @@
 import {expect, test} from 'vitest';
-import {scrollToShow} from '../../source/ui/scroll.js';
+import {scrollToShow} from '../../../source/ui/screens/scroll.js';
 
 test('scrolls as little as possible to keep the row on screen, never past the last page', () => {
 	expect(scrollToShow(0, 3, 20, 5)).toBe(0);

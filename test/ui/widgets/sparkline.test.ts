@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
-import {sparkWindow} from '../../source/history/stores.js';
-import {sparkArea, sparkline} from '../../source/ui/sparkline.js';
-import {hourCells} from '../../source/ui/screens/fleet/hours.js';
+import {sparkWindow} from '../../../source/history/stores.js';
+import {sparkArea, sparkline} from '../../../source/ui/widgets/sparkline.js';
+import {hourCells} from '../../../source/ui/screens/fleet/hours.js';
 
 describe('sparkline', () => {
 	test('keeps the newest samples that fit the width', () => {

@@ -3,14 +3,8 @@
  * 1h, 12h, 24h, never a miner's 10s/60s/15m), a window longer than the proxy has run marked as still filling, its
  * upstreams, results and a worker's last share. For every screen and command that shows a proxy.
  */
-import {DASH, formatAgo, formatHashrate, formatInteger, formatPercent} from './format.js';
-import {
-	PROXY_WINDOW_LABELS,
-	PROXY_WINDOW_SECONDS,
-	type ProxyRateWindows,
-	type ProxyResults,
-	type ProxyUpstreams,
-} from './miner/proxy-model.js';
+import {DASH, formatAgo, formatHashrate, formatInteger, formatPercent} from '../text/format.js';
+import {PROXY_WINDOW_LABELS, PROXY_WINDOW_SECONDS, type ProxyRateWindows, type ProxyResults, type ProxyUpstreams} from './proxy-model.js';
 
 /**
  * Put after a rate whose window is longer than the proxy's uptime: the proxy averages it over the time it has run,

@@ -3,9 +3,12 @@
  * date when it is not today ("Mar 13 23:54": "down since 23:54" is ambiguous after two days), and an outage with its
  * span and length where the miner came back ("back up · down 23:54–00:12, 18m").
  */
-import {formatDuration, formatTimeSpan, formatWhen} from '../format.js';
-import {kindRow} from '../monitor/event-kinds.js';
-import type {Severity} from '../monitor/types.js';
+import {formatDuration, formatTimeSpan, formatWhen} from '../../text/format.js';
+import {kindRow} from '../../monitor/event-kinds.js';
+import type {Severity} from '../../monitor/types.js';
+
+/** The name the fleet's events give the session's own notices. */
+export const SESSION_LABEL = 'rigtop';
 
 /** An event from the monitor's log or the history store. */
 export type TimedEvent = {

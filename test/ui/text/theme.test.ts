@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {createTheme} from '../../source/ui/theme.js';
+import {createTheme} from '../../../source/ui/text/theme.js';
 
 describe('theme', () => {
 	test('colour off emits no colour props at all', () => {

@@ -3,8 +3,8 @@
  * dashboard is the session's only screen). This store is the miner's state with the notices merged into its
  * events log by time; the miner's monitor, its history and its alerts never see them.
  */
-import type {MinerEvent, MonitorState} from '../monitor/types.js';
-import type {Store} from '../store.js';
+import type {MinerEvent, MonitorState} from '../../monitor/types.js';
+import type {Store} from '../../monitor/store.js';
 
 /** The two logs in time order (each is oldest first); a notice's seq is made negative, so React keys stay unique. */
 export function mergeNotices(events: readonly MinerEvent[], notices: readonly MinerEvent[]): readonly MinerEvent[] {

@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import type {Severity} from '../../../monitor/types.js';
-import type {EventLine} from '../../event-lines.js';
-import {useTheme, type ThemeToken} from '../../theme.js';
+import type {Severity} from '../../monitor/types.js';
+import type {EventLine} from '../text/event-lines.js';
+import {useTheme, type ThemeToken} from '../text/theme.js';
 
 export type FleetEventsProps = {
 	/** Newest first, with their rigs (fleetEventLines). */

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {DASH, formatClockRange} from '../source/format.js';
+import {DASH, formatClockRange} from '../../source/text/format.js';
 
 describe('the clock beside its maximum', () => {
 	test('in one unit where both are over 1 GHz, else each in its own; no maximum: the clock alone', () => {

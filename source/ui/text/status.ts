@@ -3,8 +3,8 @@
  * "live · 2s ago", "stale · 12s", "down since 12:03 — connection refused", "PAUSED" (the miner's own word),
  * "no pool", "error — <reason>", "connecting".
  */
-import type {MonitorState} from '../monitor/types.js';
-import {formatAgo, formatDuration, formatWhen} from '../format.js';
+import type {MonitorState} from '../../monitor/types.js';
+import {formatAgo, formatDuration, formatWhen} from '../../text/format.js';
 import type {ThemeToken} from './theme.js';
 
 export type StatusBadge = {

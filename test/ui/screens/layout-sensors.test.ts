@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, test} from 'vitest';
-import {computeLayout, MIN_THREADS_HEIGHT, STAT_PANE_HEIGHT} from '../../source/ui/layout.js';
+import {computeLayout, MIN_THREADS_HEIGHT, STAT_PANE_HEIGHT} from '../../../source/ui/screens/layout.js';
 
 describe('the System pane grows by the rig readings it has', () => {
 	test('none wanted (a remote rig): the layout is the one without readings', () => {

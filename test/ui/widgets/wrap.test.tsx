@@ -2,9 +2,9 @@ import {stripVTControlCharacters} from 'node:util';
 import fc from 'fast-check';
 import {Box, Text} from 'ink';
 import {describe, expect, test} from 'vitest';
-import {cutLines, cutText, trimBreak, wordLines, Wrapped, wrapLines, wrappedHeight} from '../../source/ui/wrap.js';
-import {inkChalk} from './helpers/colour.js';
-import {linesOf, renderTerminal} from './helpers/terminal.js';
+import {cutLines, cutText, trimBreak, wordLines, Wrapped, wrapLines, wrappedHeight} from '../../../source/ui/widgets/wrap.js';
+import {inkChalk} from '../helpers/colour.js';
+import {linesOf, renderTerminal} from '../helpers/terminal.js';
 
 /** Runs `body` with Ink's own chalk (ink/node_modules/chalk) in truecolor: the test setup pins it to none (FORCE_COLOR=0). */
 async function withColour(body: () => Promise<void>): Promise<void> {

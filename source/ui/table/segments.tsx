@@ -4,8 +4,8 @@
  * workers are drawn this way.
  */
 import {Text} from 'ink';
-import {fitCell, type FittedColumn} from '../table/table.js';
-import {useTheme, type ThemeToken} from '../theme.js';
+import {fitCell, type FittedColumn} from './table.js';
+import {useTheme, type ThemeToken} from '../text/theme.js';
 
 export type Segment = {readonly text: string; readonly tone: ThemeToken | null; readonly plain: boolean};
 

@@ -3,13 +3,13 @@
  * labelled, what its value shows (the pending value when changed, secrets masked), and search.
  * Pure functions over the engine's ConfigDocument and PendingEdits.
  */
-import type {ConfigDocument, ConfigEntry} from '../../../config/document.js';
-import {displayValue, type PendingEdits} from '../../../config/edits.js';
-import {formatPath, showPath} from '../../../config/json-values.js';
-import {cycleValues, specFor} from '../../../config/schema.js';
-import {SECRET_MASK} from '../../../config/types.js';
-import type {ConfigPath} from '../../../config/types.js';
-import {CONFIG_KEYMAP} from '../../keys/bindings.js';
+import type {ConfigDocument, ConfigEntry} from '../../config/document.js';
+import {displayValue, type PendingEdits} from '../../config/edits.js';
+import {formatPath, showPath} from '../../config/json-values.js';
+import {cycleValues, specFor} from '../../config/schema.js';
+import {SECRET_MASK} from '../../config/types.js';
+import type {ConfigPath} from '../../config/types.js';
+import {CONFIG_KEYMAP} from '../keys/bindings.js';
 
 /** The ids (dotted paths) of every section around a key, outermost first. */
 export function ancestorIds(path: ConfigPath): string[] {

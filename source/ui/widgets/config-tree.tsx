@@ -1,12 +1,24 @@
 import {Box, Text} from 'ink';
 import {memo} from 'react';
-import type {KeyResult} from '../../../config/apply.js';
-import type {ConfigDocument, ConfigEntry} from '../../../config/document.js';
-import type {PendingEdits} from '../../../config/edits.js';
-import {useTheme} from '../../theme.js';
-import type {Prompt} from './state.js';
-import {cycleHint, entryLabel, entryValue, isContainer, wasText} from './tree.js';
-import {cutText, padText, textWidth} from '../../cells.js';
+import type {KeyResult} from '../../config/apply.js';
+import type {ConfigDocument, ConfigEntry} from '../../config/document.js';
+import type {PendingEdits} from '../../config/edits.js';
+import type {ConfigPath} from '../../config/types.js';
+import {useTheme} from '../text/theme.js';
+import type {TypedText} from './line-editor.js';
+import {cycleHint, entryLabel, entryValue, isContainer, wasText} from './config-rows.js';
+import {cutText, padText, textWidth} from '../../text/cells.js';
+
+/** The line typed under the tree: a search, or a key's new value. */
+export type Prompt =
+	| ({readonly kind: 'search'} & TypedText)
+	| ({
+			readonly kind: 'edit';
+			readonly path: ConfigPath;
+			readonly id: string;
+			readonly secret: boolean;
+			readonly error: string | null;
+	  } & TypedText);
 
 export type ConfigTreeProps = {
 	readonly document: ConfigDocument;
