@@ -710,6 +710,16 @@ export type ConfigCommandName =
 
 const browse: readonly ConfigMode[] = ['browse'];
 
+/** A key of the config view that writes: offered only where the miner takes writes, its footer word its command's. */
+function writeKey(
+	command: ConfigCommandName,
+	input: string,
+	description: string,
+	contexts: readonly ConfigMode[],
+): Binding<ConfigCommandName, ConfigMode> {
+	return {command, keys: [{input}], description, contexts, footer: command, needs: 'write'};
+}
+
 export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 	...moveBindings<ConfigCommandName, ConfigMode>(
 		['up', 'down', 'pageUp', 'pageDown'],
@@ -726,50 +736,15 @@ export const CONFIG_KEYMAP = createKeymap<ConfigCommandName, ConfigMode>([
 		contexts: browse,
 	},
 	...searchBindings('cpu.huge-pages, pools.0.tls', browse),
-	{
-		command: 'toggle',
-		keys: [{input: ' '}],
-		description: 'toggle a boolean, or the next of a set of values',
-		contexts: browse,
-		footer: 'toggle',
-		needs: 'write',
-	},
+	writeKey('toggle', ' ', 'toggle a boolean, or the next of a set of values', browse),
 	{command: 'activate', keys: [{special: 'return'}], description: 'edit a value (or open a section)', contexts: browse, footer: 'edit'},
 	{command: 'increment', keys: [{input: '+'}, {input: '='}], description: 'number one up', contexts: browse, needs: 'write'},
 	{command: 'decrement', keys: [{input: '-'}], description: 'number one down', contexts: browse, needs: 'write'},
-	{
-		command: 'diff',
-		keys: [{input: 'd'}],
-		description: 'show every pending change (before → after)',
-		contexts: browse,
-		footer: 'diff',
-		needs: 'write',
-	},
-	{
-		command: 'apply',
-		keys: [{input: 'w'}],
-		description: 'apply the changes to the miner (asks first)',
-		// From the tree, and from the diff's panel (`d`) that shows what it applies.
-		contexts: [...browse, 'panel'],
-		footer: 'apply',
-		needs: 'write',
-	},
-	{
-		command: 'undo',
-		keys: [{input: 'u'}],
-		description: 'undo the last apply (asks first)',
-		contexts: ['browse', 'panel'],
-		footer: 'undo',
-		needs: 'write',
-	},
-	{
-		command: 'discard',
-		keys: [{input: 'x'}],
-		description: 'discard every pending change (asks first when more than one)',
-		contexts: browse,
-		footer: 'discard',
-		needs: 'write',
-	},
+	writeKey('diff', 'd', 'show every pending change (before → after)', browse),
+	// From the tree, and from the diff's panel (`d`) that shows what it applies.
+	writeKey('apply', 'w', 'apply the changes to the miner (asks first)', [...browse, 'panel']),
+	writeKey('undo', 'u', 'undo the last apply (asks first)', ['browse', 'panel']),
+	writeKey('discard', 'x', 'discard every pending change (asks first when more than one)', browse),
 	{
 		command: 'reload',
 		keys: [{input: 'R'}],
