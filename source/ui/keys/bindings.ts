@@ -245,14 +245,18 @@ function listMoves(noun: string, contexts: readonly Screen[], low: boolean): {se
 	return {select: moves.slice(0, 2), pages: moves.slice(2)};
 }
 
+/**
+ * A table's `s` key, as the keymap has it. Its help names the table's sortable columns, which only the table knows: the
+ * screen's help and the readme's keys table say it from the columns' descriptors (ui/table/sort.ts, `help`).
+ */
+export const SORT_BY_COLUMN = 'sort by the next column';
+
 /** What a table of `noun`s a user moves through says of itself in its keys' help. */
 type ListWords = {
 	/** Where the list's keys work. */
 	readonly contexts: readonly Screen[];
 	/** What Enter opens: "the selected rig's dashboard". */
 	readonly open: string;
-	/** The `s` key's help: the table's own (its columns' sorts, ui/table/sort.ts; test/ui/table/sort.test.ts). */
-	readonly sort: string;
 	/** What `/` matches: "name, URL or pool". */
 	readonly filterBy: string;
 	/** Where Esc clears the filter in force. */
@@ -270,7 +274,7 @@ function listBindings(noun: string, words: ListWords): ScreenBinding[] {
 		...select,
 		{command: 'open', keys: [{special: 'return'}], description: `open ${words.open}`, contexts, footer: 'open'},
 		...pages,
-		...sortBindings([words.sort, 'reverse the sort'], contexts, {footer: true}),
+		...sortBindings([SORT_BY_COLUMN, 'reverse the sort'], contexts, {footer: true}),
 		{
 			command: 'filter',
 			keys: [{input: '/'}],
@@ -362,7 +366,6 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	...listBindings('rig', {
 		contexts: fleet,
 		open: "the selected rig's dashboard",
-		sort: 'sort by the next column: state, 10s, 15m, rejects, uptime, °C, H/W (rigs on this machine), name, as listed',
 		filterBy: 'name, URL or pool',
 		clearIn: fleet,
 	}),
@@ -506,7 +509,6 @@ export const SCREEN_KEYMAP = createKeymap<CommandName, Screen>([
 	...listBindings('worker', {
 		contexts: proxy,
 		open: "the selected worker's detail",
-		sort: 'sort by the next column: state, 1m, 10m, rejects, last share, name, as listed',
 		filterBy: 'name or ip',
 		clearIn: ['proxyFiltered'],
 	}),

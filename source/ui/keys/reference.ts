@@ -9,7 +9,7 @@ import {keyName, type Hint, type KeySpec, type Keymap} from './matcher.js';
 
 type Section = {
 	readonly title: string;
-	readonly bindings: readonly {readonly keys: readonly KeySpec[]; readonly description: string}[];
+	readonly bindings: readonly {readonly command: string; readonly keys: readonly KeySpec[]; readonly description: string}[];
 	readonly footer: readonly Hint[];
 };
 
@@ -25,13 +25,22 @@ function section<Command extends string, Context extends string>(
 	return {title, bindings, footer: keymap.footer(context, all)};
 }
 
-/** Every context a user can be in, with what each of its keys does. */
-export function keysReference(): readonly Section[] {
+/** What a table's `s` does, as the table's columns say it (ui/table/sort.ts `help`): the keymap cannot know them. */
+export type SortWords = {readonly fleet: string; readonly proxy: string};
+
+/** The section with its `s` saying what the table's columns say. */
+function withSort(entry: Section, sort: string | undefined): Section {
+	if (sort === undefined) return entry;
+	return {...entry, bindings: entry.bindings.map((binding) => (binding.command === 'sort' ? {...binding, description: sort} : binding))};
+}
+
+/** Every context a user can be in, with what each of its keys does; `sorts`, what the fleet's and the proxy's `s` sort by. */
+export function keysReference(sorts?: SortWords): readonly Section[] {
 	return [
 		section(SCREEN_KEYMAP, 'dashboard', 'dashboard'),
-		section(SCREEN_KEYMAP, 'fleet', 'fleet'),
+		withSort(section(SCREEN_KEYMAP, 'fleet', 'fleet'), sorts?.fleet),
 		section(SCREEN_KEYMAP, 'fleetFilter', 'fleet or proxy: typing a filter (/)'),
-		section(SCREEN_KEYMAP, 'proxy', "proxy (and a worker's detail, Enter)", 'proxyFiltered', 'worker'),
+		withSort(section(SCREEN_KEYMAP, 'proxy', "proxy (and a worker's detail, Enter)", 'proxyFiltered', 'worker'), sorts?.proxy),
 		section(SCREEN_KEYMAP, 'chart', 'chart (g)'),
 		section(SCREEN_KEYMAP, 'events', 'events (e)'),
 		section(SCREEN_KEYMAP, 'help', 'help (?)'),
@@ -89,8 +98,8 @@ export function keysHelpLines(): readonly string[] {
 }
 
 /** The readme's keys table (test/ui/keys/keymap.test.ts checks that readme.md holds exactly this). */
-export function keysMarkdown(): string {
-	const rows = keysReference().map(({title, bindings}) => {
+export function keysMarkdown(sorts: SortWords): string {
+	const rows = keysReference(sorts).map(({title, bindings}) => {
 		const keys = bindings.map((binding) => `${binding.keys.map((spec) => `\`${keyName(spec)}\``).join(' ')} ${binding.description}`);
 		return `| ${title} | ${keys.join(' · ')} |`;
 	});

@@ -109,15 +109,23 @@ export function footerOf<Command extends string, Context extends string>(
 	return keymap.footer(availability.context, new Set([...works].filter((command) => !unlisted.has(command))));
 }
 
-/** The help of these contexts: each key, marked unavailable unless it works now. */
+/**
+ * The help of these contexts: each key, marked unavailable unless it works now. `words`: what the screen says of a
+ * command in place of the keymap's words (a table's `s`: its own columns, from their descriptors).
+ */
 export function helpOf<Command extends string, Context extends string>(
 	keymap: Keymap<Command, Context>,
 	contexts: readonly Context[],
 	availability: Availability<Command, Context>,
+	words: Partial<Record<Command, string>> = {},
 ): readonly HelpEntry[] {
 	return keymap.bindings
 		.filter((binding) => contexts.some((context) => binding.contexts.includes(context)))
-		.map((binding) => ({keys: keysLabel(binding), description: binding.description, available: availability.works.has(binding.command)}));
+		.map((binding) => ({
+			keys: keysLabel(binding),
+			description: words[binding.command] ?? binding.description,
+			available: availability.works.has(binding.command),
+		}));
 }
 
 /** The action a key is, on every screen: the reducer reads the command it means (`commandOf`). */

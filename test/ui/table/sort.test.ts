@@ -4,7 +4,11 @@
  * proxy's workers (whose `s` help in the keymap is the one their columns give).
  */
 import {describe, expect, test} from 'vitest';
-import {SCREEN_KEYMAP} from '../../../source/ui/keys/bindings.js';
+import {SCREEN_KEYMAP, SORT_BY_COLUMN} from '../../../source/ui/keys/bindings.js';
+import type {HelpEntry} from '../../../source/ui/keys/matcher.js';
+import {keysMarkdown} from '../../../source/ui/keys/reference.js';
+import {fleetHelp} from '../../../source/ui/screens/fleet/availability.js';
+import {proxyHelp} from '../../../source/ui/screens/proxy/availability.js';
 import {FLEET_SORTS} from '../../../source/ui/screens/fleet/columns.js';
 import {WORKER_SORTS} from '../../../source/ui/screens/proxy/columns.js';
 import {columnsOf, type ColumnSpec} from '../../../source/ui/table/descriptor.js';
@@ -72,10 +76,20 @@ describe('a table read from its column descriptors', () => {
 		expect(sorts.order(rows, {key: 'name', reversed: true}, ' B ').map((row) => row.name)).toEqual(['b']);
 	});
 
-	test("the keymap's `s` help on the fleet and a proxy's workers is what their columns say", () => {
-		const sortHelp = (context: 'fleet' | 'proxy') =>
-			SCREEN_KEYMAP.bindings.find((binding) => binding.command === 'sort' && binding.contexts.includes(context))?.description;
-		expect(sortHelp('fleet')).toBe(FLEET_SORTS.help);
-		expect(sortHelp('proxy')).toBe(WORKER_SORTS.help);
+	test("the `s` help on the fleet and a proxy's workers is what their columns say: in the `?` help and the readme", () => {
+		expect(FLEET_SORTS.help).toBe(
+			'sort by the next column: state, 10s, 15m, rejects, uptime, °C, H/W (rigs on this machine), name, as listed',
+		);
+		expect(WORKER_SORTS.help).toBe('sort by the next column: state, 1m, 10m, rejects, last share, name, as listed');
+		const sortOf = (entries: readonly HelpEntry[]) => entries.find((entry) => entry.keys === 's')?.description;
+		expect(sortOf(fleetHelp({refreshAll: true, chart: true, events: true}))).toBe(FLEET_SORTS.help);
+		const proxy = {refresh: true, config: true, chart: true, events: true, back: true};
+		expect(sortOf(proxyHelp(proxy, false))).toBe(WORKER_SORTS.help);
+		const markdown = keysMarkdown({fleet: FLEET_SORTS.help, proxy: WORKER_SORTS.help}).split('\n');
+		expect(markdown.find((row) => row.startsWith('| fleet |'))).toContain(`\`s\` ${FLEET_SORTS.help} ·`);
+		expect(markdown.find((row) => row.startsWith('| proxy '))).toContain(`\`s\` ${WORKER_SORTS.help} ·`);
+		// The keymap itself names no column: a new one is a descriptor, not a line here.
+		const keymapSort = SCREEN_KEYMAP.bindings.find((binding) => binding.command === 'sort' && binding.contexts.includes('fleet'));
+		expect(keymapSort?.description).toBe(SORT_BY_COLUMN);
 	});
 });

@@ -12,6 +12,7 @@ import {decide, helpOf, type Availability} from '../contract.js';
 import {batchScrollMax} from '../../widgets/batch-lines.js';
 import {fleetBodyHeight} from './layout.js';
 import type {FleetAction} from './batch-plan.js';
+import {FLEET_SORTS} from './columns.js';
 
 const READ_ONLY_REFUSALS: ReadonlyMap<Capability, string> = new Map<Capability, string>([
 	['pause', READ_ONLY_MESSAGE],
@@ -139,6 +140,6 @@ export const ROW_MARKS: readonly HelpEntry[] = [
  * meanings), then what the marks before a name mean.
  */
 export function fleetHelp(given: FleetGiven): readonly HelpEntry[] {
-	const keys = helpOf(SCREEN_KEYMAP, HELP_CONTEXTS, helpAvailability(given)).filter((entry) => entry.available);
+	const keys = helpOf(SCREEN_KEYMAP, HELP_CONTEXTS, helpAvailability(given), {sort: FLEET_SORTS.help}).filter((entry) => entry.available);
 	return [...keys, ...ROW_MARKS];
 }

@@ -8,6 +8,7 @@ import {type Capability, type HelpEntry} from '../../keys/matcher.js';
 import {SCREEN_KEYMAP, type CommandName, type Screen} from '../../keys/bindings.js';
 import {isTooSmall} from '../layout.js';
 import {decide, helpOf, onlyWaysOut, type Availability} from '../contract.js';
+import {WORKER_SORTS} from './columns.js';
 
 /** What the app gave the proxy screen besides quitting; without one, its key is not offered. */
 export type ProxyGiven = {
@@ -60,7 +61,10 @@ export function proxyHelp(given: ProxyGiven, detail: boolean): readonly HelpEntr
 	const capabilities = offered(given);
 	const contexts: readonly Screen[] = detail ? ['worker'] : ['proxy', 'proxyFiltered', 'fleetFilter'];
 	const works = new Set(contexts.flatMap((context) => [...decide(SCREEN_KEYMAP, context, capabilities).works]));
-	return helpOf(SCREEN_KEYMAP, contexts, {context: detail ? 'worker' : 'proxy', works, refused: new Map()}).filter(
-		(entry) => entry.available,
-	);
+	return helpOf(
+		SCREEN_KEYMAP,
+		contexts,
+		{context: detail ? 'worker' : 'proxy', works, refused: new Map()},
+		{sort: WORKER_SORTS.help},
+	).filter((entry) => entry.available);
 }
