@@ -67,7 +67,7 @@ export const EVENT_KINDS = {
 	up: {
 		severity: 'info',
 		ends: ['down', 'error'],
-		clears: ['pool-lost', 'hashrate-drop', 'paused'],
+		clears: ['pool-lost', 'hashrate-drop', 'zero-hashrate', 'paused'],
 		alert: {always: true},
 		stored: 'state',
 		logged: 'info',
@@ -91,6 +91,13 @@ export const EVENT_KINDS = {
 	 */
 	'hashrate-drop': {severity: 'warn', begins: 'hashrate-drop', alert: {}, stored: 'state', group: 'dropped in hashrate'},
 	'hashrate-recovered': {severity: 'info', ends: ['hashrate-drop'], alert: {}, stored: 'state', group: 'recovered their hashrate'},
+	/**
+	 * A miner with a pool, not paused, hashing nothing (its 10 s rate 0 or absent) for as many polls as a drop needs and
+	 * a minute at least (monitor/events.ts, stepZero), and hashing again. A drop to zero is told once, as this: a poll at
+	 * zero is none of the drop detector's, and this clears a drop told before (one trouble open, one all-clear to come).
+	 */
+	'zero-hashrate': {severity: 'warn', begins: 'zero-hashrate', clears: ['hashrate-drop'], alert: {}, stored: 'state'},
+	'hashrate-back': {severity: 'info', ends: ['zero-hashrate'], alert: {}, stored: 'state'},
 	/** Fewer huge pages allocated than before, or than the miner wants when first seen (once a session), and all again. */
 	'hugepages-lost': {severity: 'warn', begins: 'hugepages-lost', alert: {}, stored: 'state', endedBy: ['down', 'up']},
 	'hugepages-restored': {severity: 'info', ends: ['hugepages-lost'], alert: {}, stored: 'text'},
@@ -100,7 +107,7 @@ export const EVENT_KINDS = {
 	 */
 	restarted: {
 		severity: 'warn',
-		clears: ['pool-lost', 'hashrate-drop', 'paused'],
+		clears: ['pool-lost', 'hashrate-drop', 'zero-hashrate', 'paused'],
 		alert: {},
 		stored: 'state',
 		endedBy: ['down', 'up'],
@@ -110,7 +117,7 @@ export const EVENT_KINDS = {
 	/** Another miner (a new API id: another machine or program) answers at the address: nothing of the one before stays open. */
 	replaced: {
 		severity: 'warn',
-		clears: ['pool-lost', 'hashrate-drop', 'paused', 'hugepages-lost', 'temp-high', 'throttling', 'power-lost'],
+		clears: ['pool-lost', 'hashrate-drop', 'zero-hashrate', 'paused', 'hugepages-lost', 'temp-high', 'throttling', 'power-lost'],
 		alert: {},
 		stored: 'state',
 		endedBy: ['down', 'up'],
@@ -146,6 +153,13 @@ export const EVENT_KINDS = {
 	'power-restored': {severity: 'info', ends: ['power-lost'], alert: {}, stored: 'state'},
 	/** The power reading refused to rigtop (root-only): said once, with what would allow it; no alert. */
 	'power-denied': {severity: 'info', stored: 'state'},
+	/**
+	 * A rig's part of a batch from the live fleet (config set, apply or undo; pause or resume on marked rigs) failed or
+	 * did not reach it (batch/outcome.ts), and a later batch that took on it. The doing of this rigtop: another rigtop
+	 * has none of it.
+	 */
+	'batch-failed': {severity: 'warn', begins: 'batch-failed', alert: {}, stored: 'own'},
+	'batch-ok': {severity: 'info', ends: ['batch-failed'], alert: {}, stored: 'own'},
 	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
 	action: {severity: null, stored: 'own'},
 } as const satisfies Readonly<Record<string, KindRow>>;

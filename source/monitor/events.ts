@@ -64,6 +64,24 @@ export const initialDropState: DropState = Object.freeze({
 	sinceResume: null,
 });
 
+/** Zero-hashrate tracking carried from poll to poll (stepZero). */
+export type ZeroState = {
+	/** Whether a zero hashrate has been reported and not yet its all-clear. */
+	readonly zero: boolean;
+	/** Consecutive polls at zero (while not reported) or hashing (while reported). */
+	readonly streak: number;
+	/** Milliseconds of the streak at zero (while not reported): a zero is reported after ZERO_AFTER_MS too. */
+	readonly ms: number;
+};
+
+export const initialZeroState: ZeroState = Object.freeze({zero: false, streak: 0, ms: 0});
+
+/**
+ * How long a miner must hash nothing before it is reported, besides the drop's count of polls: longer than a RandomX
+ * dataset is made again on a slow CPU after the pool switched algorithm (the 10 s rate is absent meanwhile).
+ */
+export const ZERO_AFTER_MS = 60_000;
+
 /** How long the miner has been paused, carried from poll to poll. */
 export type PauseState = {
 	/** Milliseconds the miner has been seen paused (0 when it is not paused). */
@@ -92,6 +110,10 @@ export type EventContext = {
 	 * threads, so a miner that comes back slower is judged against what it did before.
 	 */
 	readonly reference?: number | null;
+	/** Zero-hashrate tracking (stepZero); absent: none reported. */
+	readonly zero?: ZeroState;
+	/** How long a zero lasts before it is reported; default ZERO_AFTER_MS. */
+	readonly zeroAfterMs?: number;
 	/** After how long a pause is reported; default DEFAULT_PAUSED_ALERT_MS, 0 never. */
 	readonly pausedAlertMs?: number;
 	/** Milliseconds between the two snapshots being read; 0 or absent when unknown. */
@@ -104,6 +126,7 @@ export type EventContext = {
 export type DeriveResult = {
 	readonly events: readonly EventDraft[];
 	readonly drop: DropState;
+	readonly zero: ZeroState;
 	readonly pause: PauseState;
 	readonly hugepagesLost: boolean;
 	readonly hugepagesSeen: boolean;
@@ -127,6 +150,7 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 		return {
 			events: [started, ...(hugepages.event ? [hugepages.event] : []), ...(step.event ? [step.event] : [])],
 			drop: step.state,
+			zero: ctx.zero ?? initialZeroState,
 			pause: initialPauseState,
 			hugepagesLost: hugepages.lost,
 			hugepagesSeen: hugepages.seen,
@@ -140,6 +164,7 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 		return {
 			events: [replaced],
 			drop: initialDropState,
+			zero: initialZeroState,
 			pause: initialPauseState,
 			hugepagesLost: false,
 			// Its huge pages are judged afresh: short ones are this miner's to report, once.
@@ -157,6 +182,7 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 		return {
 			events: [restart],
 			drop: {...initialDropState, sinceResume: 0},
+			zero: initialZeroState,
 			pause: initialPauseState,
 			hugepagesLost: lost,
 			hugepagesSeen: false,
@@ -173,15 +199,26 @@ export function deriveEvents(prev: MinerSnapshot | null, next: MinerSnapshot, ct
 	const pause = stepPause(ctx.pause ?? initialPauseState, prev, next, elapsedMs, ctx.pausedAlertMs ?? DEFAULT_PAUSED_ALERT_MS);
 	add(pause.event);
 	add(rejectedEvent(prev, next));
-	const step = stepDrop(ctx.drop, next, options, elapsedMs, reference);
+	const judged = stepDrop(ctx.drop, next, options, elapsedMs, reference);
+	const zero = stepZero(
+		ctx.zero ?? initialZeroState,
+		next,
+		{before: ctx.drop, after: judged.state},
+		options.polls,
+		elapsedMs,
+		ctx.zeroAfterMs ?? ZERO_AFTER_MS,
+	);
+	const step = zero.drop === null ? judged : {state: zero.drop, event: null};
 	const first = (ctx.hugepagesSeen ?? true) ? null : firstHugepages(next, lost, step.state);
 	const hugepages = first === null ? hugepagesEvent(prev, next, lost) : first.event;
 	add(hugepages);
 	add(step.event);
+	add(zero.event);
 	const hugepagesLost = hugepages === null ? lost : hugepages.kind === 'hugepages-lost';
 	return {
 		events: events ?? noEvents,
 		drop: step.state,
+		zero: zero.state,
 		pause: pause.state,
 		hugepagesLost,
 		hugepagesSeen: first?.seen ?? true,
@@ -427,6 +464,61 @@ function firstHugepages(
 			? `huge pages restored: ${formatInteger(pages.allocated)} of ${formatInteger(pages.total)} allocated`
 			: 'huge pages restored';
 	return {event: {kind: 'hugepages-restored', severity: 'info', message}, lost: false, seen: true};
+}
+
+/**
+ * One poll of zero-hashrate tracking: a miner with a pool, not paused and past the drop's grace (a resume, a restart,
+ * the session's start), whose 10 s rate is 0 or absent for `polls` polls and ZERO_AFTER_MS is reported once
+ * ('zero-hashrate'); `polls` polls hashing again are its all-clear ('hashrate-back'). Polls paused or without a pool
+ * are not judged (their own events say why it hashes nothing; a zero reported stays open), nor is a proxy (its rate
+ * is its workers'). A miner down is not polled, and its 'up' closes the trouble (the monitor starts this again).
+ *
+ * A drop to zero is told once, as a zero: a poll at zero is no poll of the drop detector (its state is kept as it was,
+ * neither counted nor reset), and when the zero is reported the drop's tracking starts again (the row clears a drop
+ * told before, whose all-clear would never come). While the zero is open the drop is not judged; once the miner
+ * hashes again, it is, afresh. `drop`: the drop detector's state before and after this poll's step; the answer's `drop`
+ * is the state to keep instead of the step's (null: the step's).
+ */
+export function stepZero(
+	given: ZeroState,
+	next: MinerSnapshot,
+	drop: {readonly before: DropState; readonly after: DropState},
+	polls: number,
+	elapsedMs: number,
+	afterMs: number = ZERO_AFTER_MS,
+): {readonly state: ZeroState; readonly event: EventDraft | null; readonly drop: DropState | null} {
+	if (next.proxy !== null) return {state: initialZeroState, event: null, drop: null};
+	const rate = next.hashrate.total[0];
+	const judged = next.paused !== true && next.connection.connected && drop.after.sinceResume === null;
+	if (!judged) return {state: given.streak === 0 && given.ms === 0 ? given : {...given, streak: 0, ms: 0}, event: null, drop: null};
+	const none = rate === null || rate <= 0;
+	if (!given.zero) {
+		if (!none) return {state: given === initialZeroState ? given : initialZeroState, event: null, drop: null};
+		const streak = given.streak + 1;
+		const ms = given.ms + elapsedMs;
+		// The drop's state as it was before this poll: a zero poll is not one of its polls.
+		const held: DropState = drop.before.sinceResume === null ? drop.before : {...drop.before, sinceResume: null};
+		if (streak < polls || ms < afterMs) return {state: {zero: false, streak, ms}, event: null, drop: held};
+		const pool = next.connection.pool;
+		return {
+			state: {zero: true, streak: 0, ms: 0},
+			event: {
+				kind: 'zero-hashrate',
+				severity: 'warn',
+				message: `no hashrate for ${formatDuration(ms / 1000)}: ${pool ? `connected to ${pool}` : 'connected'}, not paused`,
+			},
+			drop: initialDropState,
+		};
+	}
+
+	if (none) return {state: given.streak === 0 ? given : {...given, streak: 0}, event: null, drop: initialDropState};
+	const streak = given.streak + 1;
+	if (streak < polls) return {state: {...given, streak}, event: null, drop: initialDropState};
+	return {
+		state: initialZeroState,
+		event: {kind: 'hashrate-back', severity: 'info', message: `hashrate back: ${formatHashrate(rate)}`},
+		drop: initialDropState,
+	};
 }
 
 type DropStep = {readonly state: DropState; readonly event: EventDraft | null};

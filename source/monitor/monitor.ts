@@ -1,8 +1,15 @@
 import {MinerError, isMinerError} from '../miner/errors.js';
 import type {MinerSnapshot} from '../miner/model.js';
 import {Listeners, type Store} from './store.js';
-import type {DropOptions, DropState, EventDraft, PauseState} from './events.js';
-import {DEFAULT_PAUSED_ALERT_MS, defaultDropOptions, deriveEvents, initialDropState, initialPauseState} from './events.js';
+import type {DropOptions, DropState, EventDraft, PauseState, ZeroState} from './events.js';
+import {
+	DEFAULT_PAUSED_ALERT_MS,
+	defaultDropOptions,
+	deriveEvents,
+	initialDropState,
+	initialPauseState,
+	initialZeroState,
+} from './events.js';
 import {backoffDelay, downEvent, errorEvent, isWatcherError, statusAfterFailure, upEvent} from './link.js';
 import {hostPort, nameWithWorker, rigName, withoutCredentials} from './name.js';
 import {deriveProxyEvents, initialProxyEventState, type ProxyEventState} from './proxy-events.js';
@@ -117,6 +124,7 @@ export class Monitor implements Store<MonitorState> {
 	// paused just before it started (resumed seconds ago, its 10 s window still holds paused seconds and reads as a
 	// drop; the session that saw the pause waits the same grace). A drop already there is reported that much later.
 	#drop: DropState = {...initialDropState, sinceResume: 0};
+	#zero: ZeroState = initialZeroState;
 	#pause: PauseState = initialPauseState;
 	#hugepagesLost = false;
 	#hugepagesSeen = false;
@@ -394,9 +402,18 @@ export class Monitor implements Store<MonitorState> {
 		) {
 			this.#reference.clear();
 		}
+		const back = prevState.status === 'down' || prevState.status === 'error';
+		if (back) {
+			// Its 'up' closed a drop and a zero in the alerts: judged afresh, as at the session's start, so one that lasts
+			// is told again rather than left open here and closed there.
+			this.#drop = {...initialDropState, sinceResume: 0};
+			this.#zero = initialZeroState;
+		}
+
 		const derived = deriveEvents(prev, snapshot, {
 			name: nameWithWorker(name, snapshot.workerId),
 			drop: this.#drop,
+			zero: this.#zero,
 			pause: this.#pause,
 			hugepagesLost: this.#hugepagesLost,
 			hugepagesSeen: this.#hugepagesSeen,
@@ -407,6 +424,7 @@ export class Monitor implements Store<MonitorState> {
 			address: hostPort(prevState.url),
 		});
 		this.#drop = derived.drop;
+		this.#zero = derived.zero;
 		this.#pause = derived.pause;
 		this.#hugepagesLost = derived.hugepagesLost;
 		this.#hugepagesSeen = derived.hugepagesSeen;
@@ -418,7 +436,6 @@ export class Monitor implements Store<MonitorState> {
 			tempAlertC: this.#tempAlertC,
 		});
 		this.#sensorEvents = sensors.state;
-		const back = prevState.status === 'down' || prevState.status === 'error';
 		const extra = proxyDrafts.length === 0 ? sensors.events : [...proxyDrafts, ...sensors.events];
 		const own = extra.length === 0 ? derived.events : [...derived.events, ...extra];
 		// Back from a refusal of this rigtop's token (status 'error'): the link's, not the rig's.

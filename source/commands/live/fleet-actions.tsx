@@ -6,6 +6,7 @@
 import path from 'node:path';
 import {Batch, batchWriter} from '../../batch/batch.js';
 import {FleetConfigSession} from '../../batch/fleet-config.js';
+import {BatchFailures} from '../../batch/outcome.js';
 import type {RigResult} from '../../batch/types.js';
 import {defaultBackupDir} from '../../config/backups.js';
 import type {Session, WatchedMiner} from '../../session/session.js';
@@ -51,38 +52,35 @@ export function fleetBatch(session: Session) {
 			addKeys: false,
 			confirmApiChanges: false,
 		});
-		const by = batchWriter(watched.length);
 		void batch.run().then((results) => {
-			results.forEach((result, index) => {
-				const miner = watched[index];
-				if (!miner) return;
-				if (result.answered) {
-					const severity = result.status === 'applied' || result.status === 'already' ? 'info' : 'warn';
-					const said = result.status === 'applied' || result.status === 'already' ? result.reason : `${result.status}: ${result.reason}`;
-					miner.monitor.addEvent('action', severity, `batch ${action} (${by}): ${said}`);
-				}
-
-				miner.monitor.pollNow();
-			});
+			told(session, watched, action, results);
 		});
 		return batch;
 	};
 }
 
-/** Each touched rig's event in its events log (the recorder writes it to the history), and a poll now. */
-function told(watched: readonly WatchedMiner[], what: string, results: readonly RigResult[]) {
-	const by = batchWriter(results.length);
-	results.forEach((result) => {
-		const miner = watched.find((item) => item.target.url === result.rig.url);
-		if (!miner) return;
-		if (result.answered) {
-			const well = result.status === 'applied' || result.status === 'already';
-			const said = result.status === 'applied' && result.lines.length > 0 ? result.lines.join('; ') : result.reason;
-			miner.monitor.addEvent('action', well ? 'info' : 'warn', `batch ${what} (${by}): ${well ? said : `${result.status}: ${said}`}`);
-		}
+/** Which rigs of a session have a batch failure open (batch/outcome.ts): the fleet's batches and its config view's. */
+const failures = new WeakMap<Session, BatchFailures>();
 
+/**
+ * Each touched rig's event in its events log (the recorder writes it to the history; a part that failed is an alert,
+ * a later one that took its all-clear), and a poll now.
+ */
+function told(session: Session, watched: readonly WatchedMiner[], what: string, results: readonly RigResult[]) {
+	const by = batchWriter(results.length);
+	let open = failures.get(session);
+	if (open === undefined) {
+		open = new BatchFailures();
+		failures.set(session, open);
+	}
+
+	for (const result of results) {
+		const miner = watched.find((item) => item.target.url === result.rig.url);
+		if (!miner) continue;
+		const event = open.outcome(miner.monitor, result, what, by);
+		if (event !== null) miner.monitor.addEvent(event.kind, event.severity, event.message);
 		miner.monitor.pollNow();
-	});
+	}
 }
 
 /** The fleet's c with rigs marked: one session per visit (its reads, its batch, its undo), disposed when it is left. */
@@ -98,7 +96,7 @@ export function fleetConfigSlot(session: Session) {
 				backupDir: session.stateDir === undefined ? defaultBackupDir() : path.join(session.stateDir, 'backups'),
 				addHint: ADD_HINT,
 				onResults(results, what) {
-					told(watched, what, results);
+					told(session, watched, what, results);
 				},
 			});
 			fleetConfig = {key, session: config};
