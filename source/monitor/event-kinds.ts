@@ -49,7 +49,10 @@ export type KindRow = {
 	readonly newProcess?: true;
 	/** A line in the exporter's log, at this level (share-by-share news is Prometheus's to count). */
 	readonly logged?: Severity;
-	/** How many of a proxy's workers' events of this kind at once are told in one line: "12 workers gone: …". */
+	/**
+	 * How many of a proxy's workers' events of this kind at once are told in one line: "12 workers gone: …"; and how a
+	 * notification says the trouble of more than one rig ("3 rigs hashing nothing"), else by its name.
+	 */
 	readonly group?: string;
 	/** A rig's outage as the event lines tell it: this kind begins it, ends it ("back up · down 23:54–00:12, 18m"), or forgets it. */
 	readonly outage?: 'begins' | 'ends' | 'forgets';
@@ -96,8 +99,15 @@ export const EVENT_KINDS = {
 	 * a minute at least (monitor/events.ts, stepZero), and hashing again. A drop to zero is told once, as this: a poll at
 	 * zero is none of the drop detector's, and this clears a drop told before (one trouble open, one all-clear to come).
 	 */
-	'zero-hashrate': {severity: 'warn', begins: 'zero-hashrate', clears: ['hashrate-drop'], alert: {}, stored: 'state'},
-	'hashrate-back': {severity: 'info', ends: ['zero-hashrate'], alert: {}, stored: 'state'},
+	'zero-hashrate': {
+		severity: 'warn',
+		begins: 'zero-hashrate',
+		clears: ['hashrate-drop'],
+		alert: {},
+		stored: 'state',
+		group: 'hashing nothing',
+	},
+	'hashrate-back': {severity: 'info', ends: ['zero-hashrate'], alert: {}, stored: 'state', group: 'hashing again'},
 	/** Fewer huge pages allocated than before, or than the miner wants when first seen (once a session), and all again. */
 	'hugepages-lost': {severity: 'warn', begins: 'hugepages-lost', alert: {}, stored: 'state', endedBy: ['down', 'up']},
 	'hugepages-restored': {severity: 'info', ends: ['hugepages-lost'], alert: {}, stored: 'text'},
@@ -158,8 +168,8 @@ export const EVENT_KINDS = {
 	 * did not reach it (batch/outcome.ts), and a later batch that took on it. The doing of this rigtop: another rigtop
 	 * has none of it.
 	 */
-	'batch-failed': {severity: 'warn', begins: 'batch-failed', alert: {}, stored: 'own'},
-	'batch-ok': {severity: 'info', ends: ['batch-failed'], alert: {}, stored: 'own'},
+	'batch-failed': {severity: 'warn', begins: 'batch-failed', alert: {}, stored: 'own', group: 'failed a batch'},
+	'batch-ok': {severity: 'info', ends: ['batch-failed'], alert: {}, stored: 'own', group: 'took a batch'},
 	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
 	action: {severity: null, stored: 'own'},
 } as const satisfies Readonly<Record<string, KindRow>>;
