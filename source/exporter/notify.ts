@@ -1,0 +1,46 @@
+/**
+ * `rigtop exporter --notify…`: notifications from the exporter's worker thread, where its monitors are. An alert center
+ * over the fleet's monitors hands its troubles to the notifier (notify/start.ts); the outbox keeps its notices in the
+ * history store unless --no-history. Every line it has to say (a notice sent or failed, a channel given up on, the
+ * store unwritable) is an exporter log line.
+ */
+import {AlertCenter} from '../alerts/center.js';
+import {defaultStoreFile} from '../history/attach.js';
+import {HistoryStore} from '../history/store.js';
+import {deliveryLine} from '../notify/notifier.js';
+import {centerTroubles, notifyParts, startNotifications} from '../notify/start.js';
+import type {WatchedMiner} from '../session/session.js';
+import type {LogFields, LogLevel} from './log.js';
+import type {ExporterNotify} from './run.js';
+
+export type ExporterNotifying = {close(): Promise<void>};
+
+export function startExporterNotify(
+	miners: readonly WatchedMiner[],
+	notify: ExporterNotify | null,
+	log: (level: LogLevel, message: string, fields?: LogFields) => void,
+): ExporterNotifying | null {
+	if (notify === null) return null;
+	const parts = notifyParts(notify.sources);
+	const store = notify.store ? HistoryStore.open({file: defaultStoreFile(), notify: (line) => log('warn', line)}) : null;
+	const center = new AlertCenter(miners.map((miner) => miner.monitor));
+	const notifier = startNotifications({
+		...parts,
+		settings: notify.settings,
+		troubles: centerTroubles(center),
+		store: store?.enabled === true ? store : null,
+		say: (severity, line) => log(severity, line),
+		onDelivery(report) {
+			const line = deliveryLine(report);
+			log(line.level, line.message, line.fields);
+		},
+	});
+	center.start();
+	return {
+		async close() {
+			center.stop();
+			await notifier.close();
+			store?.close();
+		},
+	};
+}
