@@ -45,7 +45,7 @@ const cli = meow(
 	                           (rigtop exporter --help: its own options)
 	  $ rigtop watch [URL…] [--rigs FILE] --notify-file FILE
 	                           no screen: alerts, history and notifications,
-	                           a log line on stderr for each (docs/notify/)
+	                           a log line on stderr for each (see the readme)
 	  $ rigtop notify test     one test notice to each channel
 	  $ rigtop notify mute RIG DURATION | unmute RIG | mutes
 	                           hold a rig's notices back (it still shows)

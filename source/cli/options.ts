@@ -148,7 +148,7 @@ export type CommandLine = {
 export function planCommand(line: CommandLine): CommandRequest {
 	const {input, flags, env} = line;
 	const targets = {tokenFile: flags.tokenFile, tokenEnv: env['RIGTOP_TOKEN'], tokenFlag: flags.token, configPath: flags.config};
-	const notifyFlag = NOTIFY_FLAGS.find(([flag]) => flags[flag] !== undefined)?.[1];
+	const notifyFlag = NOTIFY_FLAGS.find(([flag]) => notifyGiven(flags, flag))?.[1];
 	if (notifyFlag !== undefined && (isBatch(input, flags) || input[0] === 'config' || input[0] === 'history')) {
 		throw new UsageError(`${notifyFlag} goes with the live view, rigtop watch, rigtop exporter or rigtop notify`);
 	}
@@ -371,7 +371,7 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	const notify = planNotify(flags, inputs.env);
 	if (notify !== null && mode === 'once') {
 		throw new UsageError(
-			`${NOTIFY_FLAGS.find(([flag]) => flags[flag] !== undefined)?.[1] ?? '--notify'} goes with the live view, rigtop watch or rigtop exporter, not --once`,
+			`${NOTIFY_FLAGS.find(([flag]) => notifyGiven(flags, flag))?.[1] ?? '--notify'} goes with the live view, rigtop watch or rigtop exporter, not --once`,
 		);
 	}
 
@@ -416,6 +416,12 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	};
 }
 
+/** Whether a notification flag was given (meow makes a repeatable flag not given an empty list). */
+function notifyGiven(flags: CliFlags, flag: (typeof NOTIFY_FLAGS)[number][0]): boolean {
+	const value = flags[flag];
+	return value !== undefined && !(Array.isArray(value) && value.length === 0);
+}
+
 /** The notification flags, each as spelt. */
 const NOTIFY_FLAGS = [
 	['notify', '--notify'],
@@ -443,7 +449,7 @@ export function planNotify(flags: CliFlags, env: NodeJS.ProcessEnv): NotifyPlan 
 	if (urls.some((url) => url.trim() === '')) throw new UsageError('--notify needs a channel URL');
 	const any = urls.length > 0 || flags.notifyFile !== undefined || fromEnv !== undefined || flags.heartbeat !== undefined;
 	if (!any) {
-		const policyFlag = NOTIFY_FLAGS.find(([flag]) => flags[flag] !== undefined)?.[1];
+		const policyFlag = NOTIFY_FLAGS.find(([flag]) => notifyGiven(flags, flag))?.[1];
 		if (policyFlag !== undefined) throw new UsageError(`${policyFlag} needs a channel: --notify-file PATH, RIGTOP_NOTIFY or --notify URL`);
 		return null;
 	}
