@@ -86,6 +86,12 @@ export type Delivery =
 			readonly reason: string;
 	  };
 
+/**
+ * A trouble open now, as a stateful channel's `refresh` pushes it again. `trouble` and `severity` make Alertmanager's
+ * labels (`alertname`, `severity`): give them (without, the channel uses what it last sent for that rig and start).
+ */
+export type OpenTrouble = NoticeRig & {readonly trouble?: string; readonly severity?: Severity};
+
 /** One notification channel: one URL. */
 export type Channel = {
 	/** The service: 'ntfy', 'telegram', 'discord', 'slack', 'pushover', 'gotify', 'json', 'alertmanager'. */
@@ -100,5 +106,5 @@ export type Channel = {
 	 * Channels that hold state (Alertmanager): the troubles open now, pushed again at an interval so the receiver does
 	 * not resolve them by itself. Absent for message channels.
 	 */
-	refresh?(open: readonly NoticeRig[], signal: AbortSignal): Promise<Delivery>;
+	refresh?(open: readonly OpenTrouble[], signal: AbortSignal): Promise<Delivery>;
 };
