@@ -43,6 +43,12 @@ export async function collapsePending(
 	const steps: CollapseStep[] = [];
 	/** Happenings this batch tells: by which notice, and whether as still open (then its all-clear is wanted). */
 	const covered = new Map<string, {by: string; open: boolean}>();
+	// A resolved notice in the batch says when its rigs' troubles ended, whatever else is known.
+	const ends = new Map<string, number>();
+	for (const notice of pending) {
+		if (notice.kind === 'resolved') for (const rig of notice.rigs) ends.set(happening(rig, notice.trouble), rig.until ?? notice.at);
+	}
+
 	for (const notice of pending) {
 		switch (notice.kind) {
 			case 'trouble':
@@ -58,7 +64,7 @@ export async function collapsePending(
 						continue;
 					}
 
-					const end = rig.until ?? (await safeEnd(ended, rig, notice.trouble));
+					const end = rig.until ?? ends.get(happening(rig, notice.trouble)) ?? (await safeEnd(ended, rig, notice.trouble));
 					if (end !== null) closed++;
 					rigs.push(end === null ? rig : {...rig, until: end});
 				}

@@ -56,7 +56,12 @@ export type OutboxOptions = {
 export type Mute = {readonly rig: string; readonly until: number};
 
 /** A notice queued for one channel. */
-type Item = {readonly notice: Notice; attempts: number; firstTry: number | null};
+type Item = {
+	readonly notice: Notice;
+	attempts: number;
+	firstTry: number | null;
+	/** Its row was written (not a busy store's). */ kept: boolean;
+};
 
 type Lane = {
 	readonly channel: Channel;
@@ -168,7 +173,7 @@ export class Outbox {
 		for (const channel of queued) {
 			if (!written) this.#unkept.add(`${channel.id}\u0000${notice.key}`);
 			const lane = this.#lane(channel);
-			lane.queue.push({notice, attempts: 0, firstTry: null});
+			lane.queue.push({notice, attempts: 0, firstTry: null, kept: written});
 			this.#kick(lane);
 		}
 
@@ -279,7 +284,7 @@ export class Outbox {
 						channelId,
 						step.keep.key,
 					);
-					items.push({notice: step.keep, attempts: 0, firstTry: null});
+					items.push({notice: step.keep, attempts: 0, firstTry: null, kept: true});
 					continue;
 				}
 
@@ -303,7 +308,7 @@ export class Outbox {
 					now,
 					now,
 				);
-				if (Number(changes) > 0) items.push({notice: step.into, attempts: 0, firstTry: null});
+				if (Number(changes) > 0) items.push({notice: step.into, attempts: 0, firstTry: null, kept: true});
 			}
 		});
 		// Older than anything posted since: before the queue, behind a request in flight.
@@ -435,9 +440,30 @@ export class Outbox {
 		if (item === undefined) return;
 		const {channel} = lane;
 		const started = this.#clock.now();
+		// Still this rigtop's to send? Another that took it over (this one hung past its lease) sends it instead.
+		let mine = true;
+		if (item.kept) {
+			this.#write(() => {
+				const {changes} = this.#db.run(
+					"UPDATE notify_outbox SET attempts = ?, first_try = ?, updated = ? WHERE channel = ? AND key = ? AND writer = ? AND state = 'pending'",
+					item.attempts + 1,
+					item.firstTry ?? started,
+					started,
+					channel.id,
+					item.notice.key,
+					this.writer,
+				);
+				mine = Number(changes) > 0;
+			});
+		}
+
+		if (!mine) {
+			lane.queue.shift();
+			return;
+		}
+
 		item.attempts++;
 		item.firstTry ??= started;
-		this.#update(channel, item.notice.key, 'attempts = ?, first_try = ?', item.attempts, item.firstTry);
 		const controller = new AbortController();
 		lane.controller = controller;
 		let timedOut = false;
