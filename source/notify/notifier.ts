@@ -6,7 +6,7 @@
  * busy tick, and never on the poll's path: a change only records itself and moves the timer. A slow or hanging
  * channel delays nothing but the next delivery (each send has the outbox's deadline).
  */
-import type {Channel, Delivery, Notice, NoticeRig, TroubleChange} from './types.js';
+import type {Channel, Delivery, Notice, OpenTrouble, RigRef, TroubleChange} from './types.js';
 
 /** The policy as the notifier drives it (notify/policy/). Pure: the time is given. */
 export type NotifierPolicy = {
@@ -16,29 +16,27 @@ export type NotifierPolicy = {
 	due(now: number): readonly Notice[];
 	/** When the next notice may be due (epoch ms), or null for none pending. */
 	nextDue(): number | null;
-	/** The rigs muted until when (read from the outbox's store at each change). */
-	setMutes?(mutes: ReadonlyMap<string, number>): void;
+	/** Every notice still held (a group window not yet over), at close: told now rather than lost. */
+	flush?(now: number): readonly Notice[];
 };
 
-/** One answer of a channel to one notice, as the outbox tells it. */
+/** One answer of a channel to one notice (each try: the outbox retries a failure that may pass). */
 export type DeliveryReport = {
 	readonly notice: Notice;
 	readonly channel: Pick<Channel, 'service' | 'shown'>;
 	readonly delivery: Delivery;
-	/** true when the outbox will not try this notice on this channel again (sent, a 4xx, the retries spent). */
+	/** true when this answer ends the notice on this channel: sent, or a failure that is not retried. */
 	readonly final: boolean;
 };
 
-/** The outbox as the notifier drives it (notify/outbox/). */
+/** The outbox as the notifier drives it (notify/outbox/): it writes, delivers and retries on its own timers. */
 export type NotifierOutbox = {
-	/** Writes the notices (one per channel) before anything is sent. */
-	put(notices: readonly Notice[], now: number): void;
-	/** Sends what is due; resolves when this round's sends answered or the signal ended them. Never rejects. */
-	deliver(now: number, signal: AbortSignal): Promise<void>;
-	/** When the next retry is due (epoch ms), or null. */
-	nextDue(): number | null;
-	/** The rigs muted now, and until when (the store's). */
-	mutes(now: number): ReadonlyMap<string, number>;
+	/** Writes the notice for every channel and queues it; synchronous (SQLite writes only). */
+	post(notice: Notice): unknown;
+	/** Stops: sends in flight may finish until the deadline; what is left stays pending in the store. */
+	close(deadlineMs: number): Promise<void>;
+	/** Whether a rig is muted now (the store's mutes). */
+	muted(ref: RigRef, now: number): boolean;
 };
 
 /** A dead man's switch (healthchecks-style): pinged while all is well, its fail form while a trouble is open. */
@@ -68,10 +66,13 @@ export type NotifierOptions = {
 
 export type Notifier = {
 	/** The troubles open now (for a refresh, the heartbeat's fail form, and tests). */
-	open(): readonly NoticeRig[];
+	open(): readonly OpenTrouble[];
 	/** Runs what is due now (tests; the timer does it otherwise). Resolves when that round is done. */
 	flush(): Promise<void>;
-	/** Stops: what is due is handed to the outbox and sent until `deadlineMs` (default 5 s); the rest stays pending in the store. */
+	/**
+	 * Stops: the notices the policy still holds are posted, the outbox sends until `deadlineMs` (default 5 s) and keeps
+	 * the rest pending in the store for the next start.
+	 */
 	close(deadlineMs?: number): Promise<void>;
 };
 
@@ -85,6 +86,27 @@ const MIN_GAP_MS = 50;
 /** A trouble's key among the open ones. */
 const openKey = (change: TroubleChange) => `${change.url}\u0000${change.worker ?? ''}\u0000${change.trouble}`;
 
+/**
+ * The channels as the outbox is given them: each send also told to `onDelivery` (rigtop watch's log line per notice
+ * sent or failed). Same ids, so the store's rows are the same channels'.
+ */
+export function reportingChannels(channels: readonly Channel[], onDelivery: ((report: DeliveryReport) => void) | undefined): Channel[] {
+	if (onDelivery === undefined) return [...channels];
+	return channels.map((channel) => ({
+		...channel,
+		async send(notice, signal) {
+			const delivery = await channel.send(notice, signal);
+			try {
+				onDelivery({notice, channel, delivery, final: delivery.ok || !delivery.retry});
+			} catch {
+				// A log line's trouble is not the delivery's.
+			}
+
+			return delivery;
+		},
+	}));
+}
+
 export function startNotifier(options: NotifierOptions): Notifier {
 	const now = options.now ?? Date.now;
 	const refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
@@ -92,23 +114,24 @@ export function startNotifier(options: NotifierOptions): Notifier {
 	const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 	const say = options.say ?? (() => undefined);
 	const refreshing = options.channels.filter((channel) => channel.refresh !== undefined);
-	const open = new Map<string, NoticeRig>();
+	const open = new Map<string, OpenTrouble>();
 	const stopping = new AbortController();
 	let timer: NodeJS.Timeout | null = null;
 	let round: Promise<void> | null = null;
-	let again = false;
 	let closed = false;
 	let nextRefresh: number | null = null;
 	let nextHeartbeat: number | null = options.heartbeat ? now() : null;
-	let lastRound = 0;
+	let lastRound = Number.NEGATIVE_INFINITY;
 	/** The heartbeat's last answer, so that a change (failing, back) is said once, not at every ping. */
 	let heartbeatOk: boolean | null = null;
 
-	const mutedNow = (at: number): ReadonlyMap<string, number> => {
-		try {
-			return options.outbox.mutes(at);
-		} catch {
-			return new Map();
+	const post = (notices: readonly Notice[]) => {
+		for (const notice of notices) {
+			try {
+				options.outbox.post(notice);
+			} catch (error) {
+				say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
+			}
 		}
 	};
 
@@ -122,6 +145,8 @@ export function startNotifier(options: NotifierOptions): Notifier {
 				...(change.worker === undefined ? {} : {worker: change.worker}),
 				since: change.at,
 				message: change.message,
+				trouble: change.trouble,
+				severity: change.severity,
 			});
 			if (refreshing.length > 0 && nextRefresh === null) nextRefresh = at + refreshMs;
 		} else if (change.open === false) {
@@ -129,25 +154,25 @@ export function startNotifier(options: NotifierOptions): Notifier {
 			if (open.size === 0) nextRefresh = null;
 		}
 
-		options.policy.setMutes?.(mutedNow(at));
-		options.policy.take(change, at);
+		try {
+			options.policy.take(change, at);
+		} catch (error) {
+			say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
+		}
+
 		// The heartbeat tells a trouble opened (its fail form) or the last one closed at once, not a minute later.
 		if (options.heartbeat && change.open !== null) nextHeartbeat = at;
 		schedule();
 	});
 
+	/** Sets the one timer to the soonest of what is due; nothing due, no timer. */
 	function schedule(): void {
-		if (closed) return;
-		if (round !== null) {
-			again = true;
-			return;
-		}
-
-		const candidates = [options.policy.nextDue(), options.outbox.nextDue(), nextRefresh, nextHeartbeat].filter(
-			(at): at is number => at !== null && Number.isFinite(at),
-		);
+		if (closed || round !== null) return;
 		if (timer !== null) clearTimeout(timer);
 		timer = null;
+		const candidates = [options.policy.nextDue(), nextRefresh, nextHeartbeat].filter(
+			(at): at is number => at !== null && Number.isFinite(at),
+		);
 		if (candidates.length === 0) return;
 		const at = Math.max(Math.min(...candidates), lastRound + MIN_GAP_MS);
 		timer = setTimeout(
@@ -161,47 +186,41 @@ export function startNotifier(options: NotifierOptions): Notifier {
 	}
 
 	async function run(): Promise<void> {
-		if (round !== null) {
-			again = true;
-			return round;
+		if (round === null) {
+			round = (async () => {
+				try {
+					await once(stopping.signal);
+				} finally {
+					lastRound = now();
+				}
+			})();
 		}
 
-		round = (async () => {
-			try {
-				await once(stopping.signal);
-			} finally {
-				lastRound = now();
+		const current = round;
+		try {
+			await current;
+		} finally {
+			if (round === current) {
 				round = null;
+				schedule();
 			}
-		})();
-		await round;
-		if (again) {
-			again = false;
 		}
-
-		schedule();
 	}
 
-	/** One round: the policy's due notices into the outbox, the outbox's due sends, a refresh and a ping if due. */
+	/** One round: the policy's due notices into the outbox, a refresh and a ping if due. */
 	async function once(signal: AbortSignal): Promise<void> {
 		const at = now();
-		const work: Promise<unknown>[] = [];
 		try {
-			const policyDue = options.policy.nextDue();
-			if (policyDue !== null && policyDue <= at) {
-				options.policy.setMutes?.(mutedNow(at));
-				const notices = options.policy.due(at);
-				if (notices.length > 0) options.outbox.put(notices, at);
-			}
+			const due = options.policy.nextDue();
+			if (due !== null && due <= at) post(options.policy.due(at));
 		} catch (error) {
 			say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
 		}
 
-		const outboxDue = options.outbox.nextDue();
-		if (outboxDue !== null && outboxDue <= at) work.push(options.outbox.deliver(at, signal));
+		const work: Array<Promise<void>> = [];
 		if (nextRefresh !== null && nextRefresh <= at) {
 			nextRefresh = open.size > 0 ? at + refreshMs : null;
-			work.push(refresh(signal));
+			work.push(refresh(signal, at));
 		}
 
 		if (options.heartbeat && nextHeartbeat !== null && nextHeartbeat <= at) {
@@ -212,12 +231,11 @@ export function startNotifier(options: NotifierOptions): Notifier {
 		await Promise.allSettled(work);
 	}
 
-	async function refresh(signal: AbortSignal): Promise<void> {
-		const muted = mutedNow(now());
-		const rigs = [...open.values()].filter((rig) => !muted.has(rig.rig));
+	async function refresh(signal: AbortSignal, at: number): Promise<void> {
+		const troubles = [...open.values()].filter((trouble) => !options.outbox.muted(trouble, at));
 		await Promise.allSettled(
 			refreshing.map(async (channel) => {
-				const delivery = await channel.refresh?.(rigs, AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]));
+				const delivery = await channel.refresh?.(troubles, AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]));
 				if (delivery && !delivery.ok) say('warn', `${channel.service} ${channel.shown}: refresh failed: ${delivery.reason}`);
 			}),
 		);
@@ -249,25 +267,22 @@ export function startNotifier(options: NotifierOptions): Notifier {
 		},
 		async close(deadlineMs = DEFAULT_CLOSE_DEADLINE_MS) {
 			if (closed) return;
+			closed = true;
 			unsubscribe();
-			// What is due now goes out, up to the deadline; the rest stays pending in the store for the next start.
+			if (timer !== null) clearTimeout(timer);
+			timer = null;
 			const deadline = setTimeout(() => stopping.abort(), deadlineMs);
 			deadline.unref();
 			try {
 				if (round !== null) await round;
+				// What the policy still holds (a group window not over) is told now rather than lost.
 				const at = now();
-				options.policy.setMutes?.(mutedNow(at));
-				const notices = options.policy.due(at);
-				if (notices.length > 0) options.outbox.put(notices, at);
-				const outboxDue = options.outbox.nextDue();
-				if (outboxDue !== null && outboxDue <= at && !stopping.signal.aborted) await options.outbox.deliver(at, stopping.signal);
+				post(options.policy.flush?.(at) ?? options.policy.due(at));
+				await options.outbox.close(deadlineMs);
 			} catch (error) {
 				say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
 			} finally {
-				closed = true;
 				clearTimeout(deadline);
-				if (timer !== null) clearTimeout(timer);
-				timer = null;
 				stopping.abort();
 			}
 		},

@@ -4,9 +4,20 @@
  * `rigtop watch` and the exporter's worker all start them here.
  */
 import type {AlertCenter} from '../alerts/center.js';
-import type {HistoryStore} from '../history/store.js';
-import type {Channel, Notice, TroubleChange} from './types.js';
-import {startNotifier, type DeliveryReport, type Notifier, type NotifierHeartbeat} from './notifier.js';
+import {defaultStoreFile} from '../history/attach.js';
+import {HistoryStore} from '../history/store.js';
+import type {Channel, Notice, RigRef, TroubleChange} from './types.js';
+import {parseChannel} from './channels/parse.js';
+import {endFromHistory} from './outbox/history-end.js';
+import {Outbox} from './outbox/outbox.js';
+import {
+	reportingChannels,
+	startNotifier,
+	type DeliveryReport,
+	type Notifier,
+	type NotifierHeartbeat,
+	type NotifierPolicy,
+} from './notifier.js';
 
 /** The URLs behind the channels (secrets: they travel in memory only, as the miners' tokens do). */
 export type NotifySources = {readonly urls: readonly string[]; readonly heartbeat: string | null};
@@ -21,8 +32,14 @@ export type NotifyParts = {
 
 /** The channels and the heartbeat of these URLs; throws an Error of one line (no secret) for a URL that is none. */
 export function notifyParts(sources: NotifySources): NotifyParts {
-	void sources;
-	throw new Error('notifications are not wired yet');
+	const channels: Channel[] = [];
+	for (const url of sources.urls) {
+		const channel = parseChannel(url);
+		// The same URL twice (the file and the flag) is one channel: its notices go out once.
+		if (!channels.some((known) => known.id === channel.id)) channels.push(channel);
+	}
+
+	return {channels, heartbeat: null, heartbeatShown: null};
 }
 
 /** The policy's settings (--notify-group, --notify-repeat, --notify-flap). */
@@ -46,9 +63,27 @@ export type NotificationsOptions = {
 };
 
 export function startNotifications(options: NotificationsOptions): Notifier {
-	void options;
-	void startNotifier;
-	throw new Error('notifications are not wired yet');
+	const channels = reportingChannels(options.channels, options.onDelivery);
+	const outbox = new Outbox({
+		store: options.store,
+		channels,
+		report: (line) => options.say('warn', line),
+		...(options.store === null ? {offReason: 'history is off (--no-history)'} : {}),
+	});
+	// What an earlier rigtop left pending goes out once, collapsed to what is still true (the history says what ended).
+	void outbox.recover(options.store === null ? undefined : endFromHistory(options.store)).catch((error: unknown) => {
+		options.say('warn', `notifications: recovery failed: ${error instanceof Error ? error.message : String(error)}`);
+	});
+	const policy = createPolicy(options.settings, (ref, now) => outbox.muted(ref, now));
+	return startNotifier({
+		troubles: options.troubles,
+		policy,
+		outbox,
+		channels,
+		heartbeat: options.heartbeat,
+		say: options.say,
+		...(options.now === undefined ? {} : {now: options.now}),
+	});
 }
 
 /** A test notice (`rigtop notify test`). */
@@ -72,17 +107,39 @@ export type Mutes = {
 	/** false when the rig was not muted. */
 	unmute(rig: string, now: number): boolean;
 	list(now: number): ReadonlyMap<string, number>;
-	close(): void;
+	close(): Promise<void>;
 };
 
 /** The store's mutes (the default history file); store notices go to `warn`. */
-export function openMutes(warn: (line: string) => void): Mutes {
-	void warn;
-	throw new Error('notifications are not wired yet');
+export function openMutes(warn: (line: string) => void, file: string = defaultStoreFile()): Mutes {
+	const store = HistoryStore.open({file, notify: warn});
+	if (!store.enabled) {
+		store.close();
+		throw new Error(`a mute is remembered in the history store, which cannot be used: ${store.offReason ?? 'off'}`);
+	}
+
+	const outbox = new Outbox({store, channels: [], report: warn});
+	return {
+		mute: (rig, until) => {
+			if (!outbox.mute(rig, until)) throw new Error('the mute could not be written to the history store');
+		},
+		unmute: (rig) => outbox.unmute(rig),
+		list: (now) => new Map(outbox.list(now).map((mute) => [mute.rig, mute.until])),
+		async close() {
+			await outbox.close(0);
+			store.close();
+		},
+	};
 }
 
 /** The AlertCenter's trouble changes (its trouble listener), as the notifier subscribes to them. */
 export function centerTroubles(center: AlertCenter): NotificationsOptions['troubles'] {
-	void center;
-	return () => () => undefined;
+	return (listener) => center.addTroubleListener(listener);
+}
+
+/** The policy (notify/policy/), once merged. */
+function createPolicy(settings: NotifySettings, muted: (ref: RigRef, now: number) => boolean): NotifierPolicy {
+	void settings;
+	void muted;
+	throw new Error('the notification policy is not merged yet');
 }

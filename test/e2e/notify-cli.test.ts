@@ -7,6 +7,7 @@ import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wri
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
+import {startService} from '../helpers/notify-services.js';
 import {runCli} from './helpers/cli.js';
 import {CLI} from './helpers/tmux.js';
 
@@ -94,5 +95,70 @@ describe('docs/notify/rigtop-watch.service', () => {
 			});
 		});
 		expect(verify).toEqual({code: 0, stderr: ''});
+	});
+});
+
+describe('rigtop notify test', () => {
+	it("sends one test notice to each channel, prints each one's service, address, status and time, exit 1 when one failed", async () => {
+		const ntfy = await startService('ntfy');
+		const hook = await startService('json', {faults: [403]});
+		try {
+			const result = await runCli(['notify', 'test'], {
+				env: env({
+					RIGTOP_NOTIFY: `ntfy://${SECRET}@127.0.0.1:${ntfy.port}/rigs-${SECRET.slice(0, 6)} json://127.0.0.1:${hook.port}/hook/${SECRET}`,
+				}),
+			});
+			expect(result.stdout + result.stderr).not.toContain(SECRET);
+			const lines = result.stdout.trimEnd().split('\n');
+			expect(lines).toHaveLength(3);
+			expect(lines[0]).toMatch(new RegExp(`^ntfy +ntfy://127\\.0\\.0\\.1:${ntfy.port} +ok 200 +\\d`));
+			expect(lines[1]).toMatch(new RegExp(`^json +json://127\\.0\\.0\\.1:${hook.port} +failed 403: .+ +\\d`));
+			expect(lines[2]).toBe('2 channels: 1 ok, 1 failed');
+			expect(result.code).toBe(1);
+			// Each service got exactly one request: the test notice.
+			expect(ntfy.received).toHaveLength(1);
+			expect(JSON.stringify(ntfy.received[0]?.json)).toContain('rigtop test notification');
+			expect(hook.received).toHaveLength(1);
+		} finally {
+			await Promise.all([ntfy.close(), hook.close()]);
+		}
+	});
+
+	it('exits 0 when every channel answered 2xx', async () => {
+		const ntfy = await startService('ntfy');
+		try {
+			const result = await runCli(['notify', 'test', '--notify', `ntfy://127.0.0.1:${ntfy.port}/rigs`], {env: env()});
+			expect(result.stdout).toContain('1 channel: 1 ok, 0 failed');
+			// --notify on the command line works, and warns that others can see it.
+			expect(result.stderr).toMatch(/--notify puts the channel URL .* process list/);
+			expect(result.code).toBe(0);
+		} finally {
+			await ntfy.close();
+		}
+	});
+
+	it('a URL of no channel rigtop knows: exit 2, one line naming the forms known, never the secret', async () => {
+		const result = await runCli(['notify', 'test', '--notify', `tgrm://${SECRET}/12345`], {env: env()});
+		expect(result.code).toBe(2);
+		const lines = usageLines(result.stderr).filter((line) => !line.includes('process list'));
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toMatch(/unknown scheme \(forms known: ntfy:\/\/TOPIC, .*tgram:\/\//);
+		expect(result.stdout + result.stderr).not.toContain(SECRET);
+	});
+});
+
+describe('rigtop notify mute, unmute, mutes', () => {
+	it('a mute is remembered in the store, listed, and ended by unmute', async () => {
+		const state = {XDG_STATE_HOME: path.join(work, 'mutes-state')};
+		const muted = await runCli(['notify', 'mute', 'rig-03', '1h'], {env: env(state)});
+		expect(muted.stdout).toMatch(/^rig-03: muted for 1h, until \d{4}-/);
+		expect(muted.code).toBe(0);
+		const listed = await runCli(['notify', 'mutes'], {env: env(state)});
+		expect(listed.stdout).toMatch(/^rig-03 {2}until \d{4}-\S+ \(59m \d\ds more\)$/m);
+		expect(listed.code).toBe(0);
+		const unmuted = await runCli(['notify', 'unmute', 'rig-03'], {env: env(state)});
+		expect(unmuted.stdout).toBe('rig-03: unmuted\n');
+		const none = await runCli(['notify', 'mutes'], {env: env(state)});
+		expect(none.stdout).toBe('no rig is muted\n');
 	});
 });

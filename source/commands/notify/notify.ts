@@ -93,7 +93,7 @@ export const run: Command<NotifyCommandPlan> = async (plan, context) => {
 			}
 		}
 	} finally {
-		mutes.close();
+		await mutes.close();
 	}
 };
 

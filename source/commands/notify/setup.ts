@@ -41,6 +41,7 @@ export async function loadNotifyChannels(plan: NotifyPlan, warn: (line: string) 
 }
 
 async function readSources(plan: NotifyPlan): Promise<NotifySources> {
-	void plan;
-	throw new UsageError('notifications are not wired yet');
+	if (plan.file !== undefined) throw new UsageError('--notify-file is not merged yet');
+	const fromEnv = plan.env === undefined ? [] : plan.env.split(/[\s,]+/).filter((url) => url !== '');
+	return {urls: [...fromEnv, ...plan.urls], heartbeat: plan.heartbeat ?? null};
 }
