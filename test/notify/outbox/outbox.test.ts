@@ -2,6 +2,7 @@
  * The outbox against real loopback services and a real store file, on a clock the test moves: retries, Retry-After,
  * a channel down for ten minutes, a hanging channel, giving up, claims between two outboxes of one store.
  */
+import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {HistoryStore} from '../../../source/history/store.js';
@@ -315,5 +316,43 @@ describe('outbox: the store off', () => {
 		await drive(clock, box, () => box.queued === 0);
 		expect(ntfy.delivered()).toEqual(keys);
 		expect(lines).toHaveLength(1);
+	});
+});
+
+describe('outbox: closing', () => {
+	it('a request still in flight at the deadline is abandoned: its row stays pending and the next start sends it', async () => {
+		const clock = fakeClock();
+		const hanging = await service(() => 'hang');
+		const channel = httpChannel(hanging.url);
+		const file = storeFile();
+		const store = openStore(file);
+		const {box} = outbox(store, [channel], clock);
+		box.post(trouble('k1', [rig('rig-03', clock.now())], clock.now()));
+		await until(() => hanging.requests.length === 1, 'asked');
+		await box.close(50);
+		expect(rows(store, channel)).toMatchObject([{key: 'k1', state: 'pending'}]);
+		hanging.answer(() => ({status: 200}));
+		const next = outbox(openStore(file), [channel], clock).box;
+		expect(await next.recover(() => null)).toBe(1);
+		await next.idle();
+		expect(hanging.delivered()).toEqual(['k1']);
+		expect(rows(store, channel)).toMatchObject([{key: 'k1', state: 'sent'}]);
+	});
+});
+
+describe('outbox: a store that cannot be made', () => {
+	it.skipIf(!existsSync('/proc/self'))('under /proc: delivered from memory, and the one line says why', async () => {
+		const clock = fakeClock();
+		const ntfy = await service();
+		const channel = httpChannel(ntfy.url);
+		const store = HistoryStore.open({file: '/proc/rigtop-nope/rigtop/history.sqlite'});
+		cleanups.push(() => store.close());
+		const {box, lines} = outbox(store, [channel], clock);
+		box.post(trouble('k1', [rig('rig-03', clock.now())], clock.now()));
+		await box.idle();
+		expect(ntfy.delivered()).toEqual(['k1']);
+		expect(lines).toEqual([
+			'notifications not kept: the folder /proc/rigtop-nope cannot be made (ENOENT); set XDG_STATE_HOME to a writable folder',
+		]);
 	});
 });
