@@ -6,6 +6,7 @@
 import type {HistoryStore} from '../../history/store.js';
 import {NOTIFY_SQL} from '../../history/store.js';
 import {loadSqlite, type DatabaseSync, type SQLInputValue, type StatementSync} from '../../history/sqlite.js';
+import {sqliteCode, StoreProblem} from '../../history/trouble.js';
 
 type Params = readonly SQLInputValue[];
 
@@ -46,7 +47,16 @@ export class FileDb implements OutboxDb {
 
 	write(work: () => void): boolean {
 		if (!this.usable) return false;
-		return this.#store.write(work);
+		return this.#store.write(() => {
+			try {
+				work();
+			} catch (error) {
+				// SQLite's own trouble follows the store's rules (full, damaged…); anything else is the outbox's and must
+				// not turn the history off: rolled back like a busy store, and the outbox goes on from memory.
+				if (sqliteCode(error) !== null || error instanceof StoreProblem) throw error;
+				throw new StoreProblem('busy', error instanceof Error ? error.message : String(error));
+			}
+		});
 	}
 
 	run(sql: string, ...params: Params): {changes: number | bigint} {

@@ -123,7 +123,6 @@ export class Outbox {
 			this.#notKept(this.#file?.offReason ?? options.offReason ?? 'history is off');
 		}
 
-		this.#renew();
 		this.#schedule();
 	}
 
@@ -151,6 +150,7 @@ export class Outbox {
 		let queued: Channel[] = [];
 		const written = this.#write(() => {
 			queued = [];
+			this.#upsertWriter(now);
 			if (!claimNotice(this.#claims(now), notice)) return;
 			const json = JSON.stringify(notice);
 			for (const channel of channels) {
@@ -190,9 +190,17 @@ export class Outbox {
 		if (ended !== undefined) this.#ended = ended;
 		if (this.#closed || !this.#db.kept) return 0;
 		const now = this.#clock.now();
+		// A read first: the tick asks every 30 s, and most of the time there is nothing (no write then).
+		const others = this.#db.read(
+			() =>
+				this.#db.all<{channel: string}>("SELECT DISTINCT channel FROM notify_outbox WHERE state = 'pending' AND writer <> ?", this.writer),
+			[],
+		);
+		if (!others.some((row) => this.#lanes.has(row.channel))) return 0;
 		const adopted: PendingRow[] = [];
 		this.#write(() => {
 			adopted.length = 0;
+			this.#upsertWriter(now);
 			const rows = this.#db.all<PendingRow>(
 				"SELECT id, channel, key, notice, writer FROM notify_outbox WHERE state = 'pending' AND writer <> ? ORDER BY id",
 				this.writer,
@@ -598,18 +606,33 @@ export class Outbox {
 		return row.host === hostname() && !processAlive(row.pid);
 	}
 
-	/** Renews this rigtop's writer row and the leases of the troubles it holds. */
+	/** This rigtop's writer row, its lease renewed (inside a write: before any row or claim of its own). */
+	#upsertWriter(now: number): void {
+		this.#db.run(
+			'INSERT INTO notify_writer (writer, pid, host, started, lease) VALUES (?, ?, ?, ?, ?) ON CONFLICT (writer) DO UPDATE SET lease = excluded.lease',
+			this.writer,
+			process.pid,
+			hostname(),
+			now,
+			now + this.#leaseMs,
+		);
+	}
+
+	/**
+	 * Renews this rigtop's lease and those of the troubles it holds, while it has anything others must not take: notices
+	 * queued, troubles open. Otherwise writes nothing (a quiet rigtop adds no commit to the store).
+	 */
 	#renew(): void {
 		const now = this.#clock.now();
-		this.#write(() => {
-			this.#db.run(
-				'INSERT INTO notify_writer (writer, pid, host, started, lease) VALUES (?, ?, ?, ?, ?) ON CONFLICT (writer) DO UPDATE SET lease = excluded.lease',
-				this.writer,
-				process.pid,
-				hostname(),
-				now,
-				now + this.#leaseMs,
+		const holding =
+			this.queued > 0 ||
+			this.#db.read(
+				() => this.#db.get('SELECT 1 AS one FROM notify_claim WHERE holder = ? AND ended IS NULL LIMIT 1', this.writer) !== undefined,
+				false,
 			);
+		if (!holding) return;
+		this.#write(() => {
+			this.#upsertWriter(now);
 			this.#db.run('UPDATE notify_claim SET lease = ? WHERE holder = ? AND ended IS NULL', now + this.#leaseMs, this.writer);
 		});
 	}

@@ -5,8 +5,11 @@
 import {createHash} from 'node:crypto';
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
+import path from 'node:path';
+import {HistoryStore} from '../../../source/history/store.js';
 import type {OutboxClock} from '../../../source/notify/outbox/outbox.js';
 import type {Channel, Delivery, Notice, NoticeRig} from '../../../source/notify/types.js';
+import {tempDir} from '../../history/helpers.js';
 
 /** What the service answers to one request: a status (and headers), or nothing at all (a hang). */
 export type Answer = {readonly status: number; readonly headers?: Readonly<Record<string, string>>} | 'hang';
@@ -168,4 +171,36 @@ export async function until(check: () => boolean, what = 'the condition'): Promi
 	}
 
 	throw new Error(`never reached: ${what}`);
+}
+
+/** What a test made and must undo (newest first), and the makers that register their undoing. */
+export function testScope() {
+	const undo: (() => Promise<void> | void)[] = [];
+	const cleanups = {
+		add(step: () => Promise<void> | void): void {
+			undo.push(step);
+		},
+		async run(): Promise<void> {
+			for (const step of undo.splice(0).reverse()) await step();
+		},
+	};
+	return {
+		cleanups,
+		async service(...args: Parameters<typeof startService>): Promise<Service> {
+			const made = await startService(...args);
+			cleanups.add(() => made.close());
+			return made;
+		},
+		/** A store file's path in a fresh folder. */
+		storeFile(): string {
+			const temp = tempDir();
+			cleanups.add(temp.cleanup);
+			return path.join(temp.dir, 'rigtop', 'history.sqlite');
+		},
+		openStore(file: string): HistoryStore {
+			const store = HistoryStore.open({file});
+			cleanups.add(() => store.close());
+			return store;
+		},
+	};
 }

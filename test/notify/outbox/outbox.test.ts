@@ -2,44 +2,23 @@
  * The outbox against real loopback services and a real store file, on a clock the test moves: retries, Retry-After,
  * a channel down for ten minutes, a hanging channel, giving up, claims between two outboxes of one store.
  */
-import path from 'node:path';
+import {existsSync} from 'node:fs';
 import {afterEach, describe, expect, it} from 'vitest';
 import {HistoryStore} from '../../../source/history/store.js';
 import {Outbox, type OutboxOptions} from '../../../source/notify/outbox/outbox.js';
 import type {Channel} from '../../../source/notify/types.js';
-import {tempDir} from '../../history/helpers.js';
-import {fakeClock, httpChannel, resolved, rig, startService, trouble, until, type FakeClock, type Service} from './helpers.js';
+import {fakeClock, httpChannel, resolved, rig, testScope, trouble, until, type FakeClock} from './helpers.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function service(...args: Parameters<typeof startService>): Promise<Service> {
-	const made = await startService(...args);
-	cleanups.push(() => made.close());
-	return made;
-}
-
-function storeFile(): string {
-	const temp = tempDir();
-	cleanups.push(temp.cleanup);
-	return path.join(temp.dir, 'rigtop', 'history.sqlite');
-}
-
-function openStore(file: string): HistoryStore {
-	const store = HistoryStore.open({file});
-	cleanups.push(() => store.close());
-	return store;
-}
+const {cleanups, service, storeFile, openStore} = testScope();
+afterEach(async () => cleanups.run());
 
 function outbox(store: HistoryStore | null, channels: readonly Channel[], clock: FakeClock, extra: Partial<OutboxOptions> = {}) {
 	const lines: string[] = [];
 	const box = new Outbox({store, channels, report: (line) => lines.push(line), clock, ...extra});
-	cleanups.push(() => box.close(0));
+	cleanups.add(() => box.close(0));
 	return {box, lines};
 }
 
@@ -295,7 +274,7 @@ describe('outbox: the store off', () => {
 		const channel = httpChannel(ntfy.url);
 		const notices: string[] = [];
 		const store = HistoryStore.open({file: storeFile(), maxBytes: 96 * 1024, notify: (line) => notices.push(line)});
-		cleanups.push(() => store.close());
+		cleanups.add(() => store.close());
 		const {box, lines} = outbox(store, [channel], clock);
 		expect(box.kept).toBe(true);
 		const keys: string[] = [];
@@ -315,5 +294,64 @@ describe('outbox: the store off', () => {
 		await drive(clock, box, () => box.queued === 0);
 		expect(ntfy.delivered()).toEqual(keys);
 		expect(lines).toHaveLength(1);
+	});
+});
+
+describe('outbox: closing', () => {
+	it('a request still in flight at the deadline is abandoned: its row stays pending and the next start sends it', async () => {
+		const clock = fakeClock();
+		const hanging = await service(() => 'hang');
+		const channel = httpChannel(hanging.url);
+		const file = storeFile();
+		const store = openStore(file);
+		const {box} = outbox(store, [channel], clock);
+		box.post(trouble('k1', [rig('rig-03', clock.now())], clock.now()));
+		await until(() => hanging.requests.length === 1, 'asked');
+		await box.close(50);
+		expect(rows(store, channel)).toMatchObject([{key: 'k1', state: 'pending'}]);
+		hanging.answer(() => ({status: 200}));
+		const next = outbox(openStore(file), [channel], clock).box;
+		expect(await next.recover(() => null)).toBe(1);
+		await next.idle();
+		expect(hanging.delivered()).toEqual(['k1']);
+		expect(rows(store, channel)).toMatchObject([{key: 'k1', state: 'sent'}]);
+	});
+});
+
+describe('outbox: a store that cannot be made', () => {
+	it.skipIf(!existsSync('/proc/self'))('under /proc: delivered from memory, and the one line says why', async () => {
+		const clock = fakeClock();
+		const ntfy = await service();
+		const channel = httpChannel(ntfy.url);
+		const store = HistoryStore.open({file: '/proc/rigtop-nope/rigtop/history.sqlite'});
+		cleanups.add(() => store.close());
+		const {box, lines} = outbox(store, [channel], clock);
+		box.post(trouble('k1', [rig('rig-03', clock.now())], clock.now()));
+		await box.idle();
+		expect(ntfy.delivered()).toEqual(['k1']);
+		expect(lines).toEqual([
+			'notifications not kept: the folder /proc/rigtop-nope cannot be made (ENOENT); set XDG_STATE_HOME to a writable folder',
+		]);
+	});
+});
+
+describe('outbox: bounded, and quiet when nothing happens', () => {
+	it('a rigtop with nothing to tell writes nothing; sent rows and ended claims go after their time', async () => {
+		const clock = fakeClock();
+		const ntfy = await service();
+		const channel = httpChannel(ntfy.url);
+		const store = openStore(storeFile());
+		const {box} = outbox(store, [channel], clock);
+		clock.advance(10 * MINUTE);
+		expect(store.all('SELECT * FROM notify_writer')).toEqual([]);
+		const since = clock.now();
+		box.post(trouble('k1', [rig('rig-03', since)], since));
+		box.post(resolved('k2', [rig('rig-03', since, {until: since + MINUTE})], since + MINUTE));
+		await box.idle();
+		expect(rows(store, channel).map((row) => row.state)).toEqual(['sent', 'sent']);
+		expect(store.all('SELECT trouble, ended FROM notify_claim')).toEqual([{trouble: 'down', ended: since + MINUTE}]);
+		clock.advance(8 * 24 * 60 * MINUTE);
+		expect(rows(store, channel)).toEqual([]);
+		expect(store.all('SELECT * FROM notify_claim')).toEqual([]);
 	});
 });

@@ -9,22 +9,19 @@ import process from 'node:process';
 import {createInterface} from 'node:readline';
 import {build} from 'esbuild';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {HistoryStore} from '../../../source/history/store.js';
 import {HistoryWriter} from '../../../source/history/writer.js';
 import {collapsePending} from '../../../source/notify/outbox/collapse.js';
 import {endFromHistory} from '../../../source/notify/outbox/history-end.js';
 import {Outbox} from '../../../source/notify/outbox/outbox.js';
 import type {Notice} from '../../../source/notify/types.js';
 import {eventRecord, goodSample, observation, sixFacts, tempDir} from '../../history/helpers.js';
-import {fakeClock, httpChannel, resolved, rig, startService, trouble, until, type Service} from './helpers.js';
+import {fakeClock, httpChannel, resolved, rig, testScope, trouble, until, type Service} from './helpers.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const {cleanups, service, storeFile, openStore} = testScope();
+afterEach(async () => cleanups.run());
 
 let bundle = '';
 beforeAll(async () => {
@@ -41,24 +38,6 @@ beforeAll(async () => {
 	return () => temp.cleanup();
 });
 
-async function service(...args: Parameters<typeof startService>): Promise<Service> {
-	const made = await startService(...args);
-	cleanups.push(() => made.close());
-	return made;
-}
-
-function storeFile(): string {
-	const temp = tempDir();
-	cleanups.push(temp.cleanup);
-	return path.join(temp.dir, 'rigtop', 'history.sqlite');
-}
-
-function openStore(file: string): HistoryStore {
-	const store = HistoryStore.open({file});
-	cleanups.push(() => store.close());
-	return store;
-}
-
 /** Starts the child rigtop; resolves with it and its stdout lines as they come. */
 function child(task: {file: string; url: string; mode: 'hold' | 'race'; notices: Notice[]}): {
 	process: ChildProcess;
@@ -70,7 +49,7 @@ function child(task: {file: string; url: string; mode: 'hold' | 'race'; notices:
 	const stderr: string[] = [];
 	createInterface({input: spawned.stdout}).on('line', (line) => lines.push(line));
 	createInterface({input: spawned.stderr}).on('line', (line) => stderr.push(line));
-	cleanups.push(() => {
+	cleanups.add(() => {
 		if (spawned.exitCode === null && spawned.signalCode === null) spawned.kill('SIGKILL');
 	});
 	return {process: spawned, lines, stderr};
@@ -96,7 +75,7 @@ describe('outbox: two rigtops in two processes on one store', () => {
 		const other = child({file, url: ntfy.url, mode: 'race', notices: theirs});
 		await until(() => other.lines.includes('ready'), 'the child ready');
 		const box = new Outbox({store, channels: [channel], report: () => undefined});
-		cleanups.push(() => box.close(0));
+		cleanups.add(() => box.close(0));
 		other.process.stdin?.write('go\n');
 		for (const notice of ours) box.post(notice);
 		await until(() => other.lines.includes('done'), 'the child done');
@@ -137,7 +116,7 @@ describe('outbox: a rigtop killed with notices pending', () => {
 		const tried = ntfy.requests.length;
 		const lines: string[] = [];
 		const box = new Outbox({store, channels: [channel], report: (line) => lines.push(line)});
-		cleanups.push(() => box.close(0));
+		cleanups.add(() => box.close(0));
 		expect(await box.recover(endFromHistory(store))).toBe(1);
 		await until(() => box.queued === 0, 'sent');
 		await box.idle();
@@ -152,7 +131,7 @@ describe('outbox: a rigtop killed with notices pending', () => {
 		expect(lines).toEqual([]);
 		// Once: another rigtop starting later finds nothing to send.
 		const again = new Outbox({store: openStore(file), channels: [channel], report: () => undefined});
-		cleanups.push(() => again.close(0));
+		cleanups.add(() => again.close(0));
 		expect(await again.recover(endFromHistory(store))).toBe(0);
 		expect(ntfy.requests.slice(tried)).toHaveLength(1);
 	});
@@ -177,7 +156,7 @@ describe('outbox: a rigtop killed with notices pending', () => {
 		const tried = ntfy.requests.length;
 		const store = openStore(file);
 		const box = new Outbox({store, channels: [channel], report: () => undefined});
-		cleanups.push(() => box.close(0));
+		cleanups.add(() => box.close(0));
 		// Nothing in the history about rig-07: still down, as last known. rig-03's end is in its resolved notice.
 		expect(await box.recover(endFromHistory(store))).toBe(2);
 		await until(() => box.queued === 0, 'sent');
@@ -197,7 +176,7 @@ describe('outbox: recovery in one process (its lease ran out)', () => {
 		const file = storeFile();
 		const since = stuck.now();
 		const first = new Outbox({store: openStore(file), channels: [channel], report: () => undefined, clock: stuck});
-		cleanups.push(() => first.close(0));
+		cleanups.add(() => first.close(0));
 		first.post(trouble('k-down', [rig('rig-03', since)], since));
 		await first.idle();
 		// Its clock stops (it hangs: it never renews its lease, never closes); 3 minutes later another starts.
@@ -205,7 +184,7 @@ describe('outbox: recovery in one process (its lease ran out)', () => {
 		ntfy.answer(() => ({status: 200}));
 		const store = openStore(file);
 		const second = new Outbox({store, channels: [channel], report: () => undefined, clock});
-		cleanups.push(() => second.close(0));
+		cleanups.add(() => second.close(0));
 		const ended = clock.now() - MINUTE;
 		expect(await second.recover(() => ended)).toBe(1);
 		await second.idle();
