@@ -107,7 +107,14 @@ async function readBody(response: Response): Promise<string> {
  * not (a reason naming the fix). Never throws; bounded by the signal. The reason holds the service's name, the status,
  * its words and the fix, never the URL (its path and query hold the secrets).
  */
-export async function deliver(service: string, request: ChannelRequest, signal: AbortSignal, fixFor?: FixFor): Promise<Delivery> {
+export async function deliver(
+	service: string,
+	request: ChannelRequest,
+	signal: AbortSignal,
+	fixFor?: FixFor,
+	/** A service that answers 2xx for a failure (healthchecks' "OK (not found)"): the fix it means, or undefined. */
+	refuse2xx?: (body: string) => string | undefined,
+): Promise<Delivery> {
 	const started = performance.now();
 	const ms = (): number => Math.round(performance.now() - started);
 	if (signal.aborted) return {ok: false, retry: true, ms: 0, reason: `${service}: no answer in time`};
@@ -131,8 +138,13 @@ export async function deliver(service: string, request: ChannelRequest, signal: 
 		if (status >= 200 && status < 300) return {ok: true, status, ms: ms()};
 		if (signal.aborted) return {ok: false, retry: true, status, ms: ms(), reason: `${service}: ${networkReason(error, signal)}`};
 	}
-	if (status >= 200 && status < 300) return {ok: true, status, ms: ms()};
 	const head = `${service}: ${status} ${statusWords(status)}`;
+	if (status >= 200 && status < 300) {
+		const refused = refuse2xx?.(body);
+		return refused === undefined
+			? {ok: true, status, ms: ms()}
+			: {ok: false, retry: false, status, ms: ms(), reason: `${head}: ${refused}`};
+	}
 	if (status === 429) {
 		const after = retryAfterMs(response.headers.get('retry-after')) ?? bodyRetryAfterMs(body);
 		return {
