@@ -6,14 +6,7 @@ import {closestCommand} from '../session/command-words.js';
 import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
 import {DEFAULT_WORKER_METRICS_LIMIT} from '../exporter/worker-metrics.js';
 import {parseDuration} from '../text/duration.js';
-import {
-	DEFAULT_NOTIFY_FLAP,
-	DEFAULT_NOTIFY_GROUP_MS,
-	DEFAULT_NOTIFY_REPEAT_MS,
-	parseNotifyFlap,
-	parseNotifyGroup,
-	parseNotifyRepeat,
-} from '../notify/settings.js';
+import {policyOptionsFrom} from '../notify/policy/options.js';
 import type {MetricsPlan, NotifyPlan, RunMode, RunPlan} from '../commands/command.js';
 import type {NotifyCommandPlan} from '../commands/notify/notify.js';
 import type {WatchPlan} from '../commands/watch/watch.js';
@@ -465,16 +458,13 @@ export function planNotify(flags: CliFlags, env: NodeJS.ProcessEnv): NotifyPlan 
 
 /** The policy's settings from --notify-group, --notify-repeat and --notify-flap (UsageError when one is bad). */
 function notifySettings(flags: CliFlags): Pick<NotifyPlan, 'groupMs' | 'repeatMs' | 'flap'> {
-	try {
-		return {
-			groupMs: flags.notifyGroup === undefined ? DEFAULT_NOTIFY_GROUP_MS : parseNotifyGroup(flags.notifyGroup),
-			repeatMs: flags.notifyRepeat === undefined ? DEFAULT_NOTIFY_REPEAT_MS : parseNotifyRepeat(flags.notifyRepeat),
-			flap: flags.notifyFlap === undefined ? DEFAULT_NOTIFY_FLAP : parseNotifyFlap(flags.notifyFlap),
-		};
-	} catch (error) {
-		if (error instanceof Error && !(error instanceof UsageError)) throw new UsageError(error.message);
-		throw error;
-	}
+	const settings = policyOptionsFrom({
+		...(flags.notifyGroup === undefined ? {} : {group: flags.notifyGroup}),
+		...(flags.notifyRepeat === undefined ? {} : {repeat: flags.notifyRepeat}),
+		...(flags.notifyFlap === undefined ? {} : {flap: flags.notifyFlap}),
+	});
+	if (!settings.ok) throw new UsageError(settings.error);
+	return settings.options;
 }
 
 /** `rigtop notify test|mute RIG DURATION|unmute RIG|mutes`. */

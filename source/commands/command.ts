@@ -35,7 +35,7 @@ export type NotifyPlan = {
 	readonly groupMs: number;
 	/** --notify-repeat: a trouble still open is told again after this long (ms; default 4 h; 0 never). */
 	readonly repeatMs: number;
-	/** --notify-flap N/DURATION: this many downs within the window make a rig flapping (default 3 in 10 min). */
+	/** --notify-flap N/DURATION: this many opens within the window make a rig flapping (default 3 in 10 min; count 0: off). */
 	readonly flap: {readonly count: number; readonly windowMs: number};
 	/** --heartbeat URL (also a notify file's `heartbeat URL` line). */
 	readonly heartbeat: string | undefined;

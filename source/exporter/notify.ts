@@ -21,7 +21,15 @@ export function startExporterNotify(
 	log: (level: LogLevel, message: string, fields?: LogFields) => void,
 ): ExporterNotifying | null {
 	if (notify === null) return null;
-	const parts = notifyParts(notify.sources);
+	let parts: ReturnType<typeof notifyParts>;
+	try {
+		// Read again here (the channels hold functions, which no message between threads carries); checked at start.
+		parts = notifyParts(notify.inputs);
+	} catch (error) {
+		log('error', `notifications off: ${error instanceof Error ? error.message : String(error)}`);
+		return null;
+	}
+
 	const store = notify.store ? HistoryStore.open({file: defaultStoreFile(), notify: (line) => log('warn', line)}) : null;
 	const center = new AlertCenter(miners.map((miner) => miner.monitor));
 	const notifier = startNotifications({

@@ -8,16 +8,14 @@
  */
 import type {Channel, Delivery, Notice, OpenTrouble, RigRef, TroubleChange} from './types.js';
 
-/** The policy as the notifier drives it (notify/policy/). Pure: the time is given. */
+/** The policy as the notifier drives it (notify/policy/engine.ts, NoticePolicy). Pure: the time is given. */
 export type NotifierPolicy = {
-	/** A trouble opened or closed, or a piece of news. */
-	take(change: TroubleChange, now: number): void;
+	/** A trouble opened or closed, or a piece of news: the notices due now. */
+	change(change: TroubleChange, now: number): readonly Notice[];
 	/** The notices due at `now` (taken: the next call does not give them again). */
 	due(now: number): readonly Notice[];
 	/** When the next notice may be due (epoch ms), or null for none pending. */
-	nextDue(): number | null;
-	/** Every notice still held (a group window not yet over), at close: told now rather than lost. */
-	flush?(now: number): readonly Notice[];
+	nextDue(now: number): number | null;
 };
 
 /** One answer of a channel to one notice (each try: the outbox retries a failure that may pass). */
@@ -39,9 +37,9 @@ export type NotifierOutbox = {
 	muted(ref: RigRef, now: number): boolean;
 };
 
-/** A dead man's switch (healthchecks-style): pinged while all is well, its fail form while a trouble is open. */
+/** A dead man's switch (notify/channels/heartbeat.ts): pinged while all is well, its fail form while a trouble is open. */
 export type NotifierHeartbeat = {
-	ping(failing: boolean, signal: AbortSignal): Promise<Delivery>;
+	ping(state: {readonly well: boolean; readonly message?: string}, signal: AbortSignal): Promise<Delivery>;
 };
 
 export type NotifierOptions = {
@@ -70,8 +68,8 @@ export type Notifier = {
 	/** Runs what is due now (tests; the timer does it otherwise). Resolves when that round is done. */
 	flush(): Promise<void>;
 	/**
-	 * Stops: the notices the policy still holds are posted, the outbox sends until `deadlineMs` (default 5 s) and keeps
-	 * the rest pending in the store for the next start.
+	 * Stops: the notices due are posted, the outbox sends until `deadlineMs` (default 5 s) and keeps the rest pending in
+	 * the store for the next start.
 	 */
 	close(deadlineMs?: number): Promise<void>;
 };
@@ -155,7 +153,7 @@ export function startNotifier(options: NotifierOptions): Notifier {
 		}
 
 		try {
-			options.policy.take(change, at);
+			post(options.policy.change(change, at));
 		} catch (error) {
 			say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
 		}
@@ -170,7 +168,7 @@ export function startNotifier(options: NotifierOptions): Notifier {
 		if (closed || round !== null) return;
 		if (timer !== null) clearTimeout(timer);
 		timer = null;
-		const candidates = [options.policy.nextDue(), nextRefresh, nextHeartbeat].filter(
+		const candidates = [options.policy.nextDue(now()), nextRefresh, nextHeartbeat].filter(
 			(at): at is number => at !== null && Number.isFinite(at),
 		);
 		if (candidates.length === 0) return;
@@ -211,7 +209,7 @@ export function startNotifier(options: NotifierOptions): Notifier {
 	async function once(signal: AbortSignal): Promise<void> {
 		const at = now();
 		try {
-			const due = options.policy.nextDue();
+			const due = options.policy.nextDue(at);
 			if (due !== null && due <= at) post(options.policy.due(at));
 		} catch (error) {
 			say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
@@ -242,10 +240,11 @@ export function startNotifier(options: NotifierOptions): Notifier {
 	}
 
 	async function ping(heartbeat: NotifierHeartbeat, signal: AbortSignal): Promise<void> {
-		const failing = open.size > 0;
+		const first = open.values().next().value;
+		const state = first === undefined ? {well: true} : {well: false, message: `${first.rig}: ${first.message}`};
 		let delivery: Delivery;
 		try {
-			delivery = await heartbeat.ping(failing, AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]));
+			delivery = await heartbeat.ping(state, AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]));
 		} catch (error) {
 			delivery = {ok: false, retry: true, ms: 0, reason: error instanceof Error ? error.message : String(error)};
 		}
@@ -275,9 +274,7 @@ export function startNotifier(options: NotifierOptions): Notifier {
 			deadline.unref();
 			try {
 				if (round !== null) await round;
-				// What the policy still holds (a group window not over) is told now rather than lost.
-				const at = now();
-				post(options.policy.flush?.(at) ?? options.policy.due(at));
+				post(options.policy.due(now()));
 				await options.outbox.close(deadlineMs);
 			} catch (error) {
 				say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);

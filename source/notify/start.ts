@@ -6,60 +6,62 @@
 import type {AlertCenter} from '../alerts/center.js';
 import {defaultStoreFile} from '../history/attach.js';
 import {HistoryStore} from '../history/store.js';
-import type {Channel, Notice, RigRef, TroubleChange} from './types.js';
-import {parseChannel} from './channels/parse.js';
+import type {Channel, Notice, TroubleChange} from './types.js';
+import type {Heartbeat} from './channels/heartbeat.js';
+import {readNotifySources} from './channels/sources.js';
 import {endFromHistory} from './outbox/history-end.js';
 import {Outbox} from './outbox/outbox.js';
-import {
-	reportingChannels,
-	startNotifier,
-	type DeliveryReport,
-	type Notifier,
-	type NotifierHeartbeat,
-	type NotifierPolicy,
-} from './notifier.js';
+import {NoticePolicy} from './policy/engine.js';
+import type {PolicyOptions} from './policy/options.js';
+import {reportingChannels, startNotifier, type DeliveryReport, type Notifier} from './notifier.js';
 
-/** The URLs behind the channels (secrets: they travel in memory only, as the miners' tokens do). */
-export type NotifySources = {readonly urls: readonly string[]; readonly heartbeat: string | null};
+/** Where the channels come from, as the command line gave them (secrets: never printed; in memory only). */
+export type NotifyInputs = {
+	/** --notify-file PATH. */
+	readonly file: string | undefined;
+	/** RIGTOP_NOTIFY. */
+	readonly env: string | undefined;
+	/** --notify URL, each. */
+	readonly urls: readonly string[];
+	/** --heartbeat URL. */
+	readonly heartbeat: string | undefined;
+};
 
 /** The channels and the heartbeat made of their URLs. */
 export type NotifyParts = {
 	readonly channels: readonly Channel[];
-	readonly heartbeat: NotifierHeartbeat | null;
-	/** The heartbeat's URL as it may be shown (scheme and host), or null. */
-	readonly heartbeatShown: string | null;
+	readonly heartbeat: Heartbeat | null;
 };
-
-/** The channels and the heartbeat of these URLs; throws an Error of one line (no secret) for a URL that is none. */
-export function notifyParts(sources: NotifySources): NotifyParts {
-	const channels: Channel[] = [];
-	for (const url of sources.urls) {
-		const channel = parseChannel(url);
-		// The same URL twice (the file and the flag) is one channel: its notices go out once.
-		if (!channels.some((known) => known.id === channel.id)) channels.push(channel);
-	}
-
-	return {channels, heartbeat: null, heartbeatShown: null};
-}
 
 /** The policy's settings (--notify-group, --notify-repeat, --notify-flap). */
-export type NotifySettings = {
-	readonly groupMs: number;
-	readonly repeatMs: number;
-	readonly flap: {readonly count: number; readonly windowMs: number};
-};
+export type NotifySettings = PolicyOptions;
 
-export type NotificationsOptions = {
+/**
+ * The channels and the heartbeat of these sources (the notify file read and its mode checked); throws a
+ * NotifyUsageError of one line (no secret) for a URL that is none, or a file looser than 0600.
+ */
+export function notifyParts(inputs: NotifyInputs): NotifyParts {
+	const read = readNotifySources({
+		...(inputs.file === undefined ? {} : {file: inputs.file}),
+		...(inputs.env === undefined ? {} : {env: {RIGTOP_NOTIFY: inputs.env}}),
+		urls: inputs.urls,
+		...(inputs.heartbeat === undefined ? {} : {heartbeat: inputs.heartbeat}),
+	});
+	return {channels: read.channels, heartbeat: read.heartbeat ?? null};
+}
+
+export type NotificationsOptions = NotifyParts & {
 	/** Subscribes to the AlertCenter's trouble changes. */
 	readonly troubles: (listener: (change: TroubleChange) => void) => () => void;
-	readonly channels: readonly Channel[];
-	readonly heartbeat: NotifierHeartbeat | null;
 	readonly settings: NotifySettings;
 	/** The history's store (the outbox's table lives in it), or null: the outbox keeps its notices in memory. */
 	readonly store: HistoryStore | null;
 	readonly say: (severity: 'info' | 'warn' | 'error', line: string) => void;
 	readonly onDelivery?: (report: DeliveryReport) => void;
 	readonly now?: () => number;
+	/** The Alertmanager refresh and the heartbeat's interval (tests; default 60 s each). */
+	readonly refreshMs?: number;
+	readonly heartbeatMs?: number;
 };
 
 export function startNotifications(options: NotificationsOptions): Notifier {
@@ -68,13 +70,13 @@ export function startNotifications(options: NotificationsOptions): Notifier {
 		store: options.store,
 		channels,
 		report: (line) => options.say('warn', line),
-		...(options.store === null ? {offReason: 'history is off (--no-history)'} : {}),
+		...(options.store === null ? {offReason: 'history is off'} : {}),
 	});
 	// What an earlier rigtop left pending goes out once, collapsed to what is still true (the history says what ended).
 	void outbox.recover(options.store === null ? undefined : endFromHistory(options.store)).catch((error: unknown) => {
 		options.say('warn', `notifications: recovery failed: ${error instanceof Error ? error.message : String(error)}`);
 	});
-	const policy = createPolicy(options.settings, (ref, now) => outbox.muted(ref, now));
+	const policy = new NoticePolicy({...options.settings, muted: (ref, now) => outbox.muted(ref, now)});
 	return startNotifier({
 		troubles: options.troubles,
 		policy,
@@ -83,7 +85,14 @@ export function startNotifications(options: NotificationsOptions): Notifier {
 		heartbeat: options.heartbeat,
 		say: options.say,
 		...(options.now === undefined ? {} : {now: options.now}),
+		...(options.refreshMs === undefined ? {} : {refreshMs: options.refreshMs}),
+		...(options.heartbeatMs === undefined ? {} : {heartbeatMs: options.heartbeatMs}),
 	});
+}
+
+/** The AlertCenter's trouble changes (its trouble listener), as the notifier subscribes to them. */
+export function centerTroubles(center: AlertCenter): NotificationsOptions['troubles'] {
+	return (listener) => center.addTroubleListener(listener);
 }
 
 /** A test notice (`rigtop notify test`). */
@@ -103,9 +112,9 @@ export function testNotice(now: number): Notice {
 
 /** The rigs muted, in the store (`rigtop notify mute`). */
 export type Mutes = {
-	mute(rig: string, until: number, now: number): void;
+	mute(rig: string, until: number): void;
 	/** false when the rig was not muted. */
-	unmute(rig: string, now: number): boolean;
+	unmute(rig: string): boolean;
 	list(now: number): ReadonlyMap<string, number>;
 	close(): Promise<void>;
 };
@@ -120,7 +129,7 @@ export function openMutes(warn: (line: string) => void, file: string = defaultSt
 
 	const outbox = new Outbox({store, channels: [], report: warn});
 	return {
-		mute: (rig, until) => {
+		mute(rig, until) {
 			if (!outbox.mute(rig, until)) throw new Error('the mute could not be written to the history store');
 		},
 		unmute: (rig) => outbox.unmute(rig),
@@ -130,16 +139,4 @@ export function openMutes(warn: (line: string) => void, file: string = defaultSt
 			store.close();
 		},
 	};
-}
-
-/** The AlertCenter's trouble changes (its trouble listener), as the notifier subscribes to them. */
-export function centerTroubles(center: AlertCenter): NotificationsOptions['troubles'] {
-	return (listener) => center.addTroubleListener(listener);
-}
-
-/** The policy (notify/policy/), once merged. */
-function createPolicy(settings: NotifySettings, muted: (ref: RigRef, now: number) => boolean): NotifierPolicy {
-	void settings;
-	void muted;
-	throw new Error('the notification policy is not merged yet');
 }

@@ -31,9 +31,9 @@ function usageLines(stderr: string): string[] {
 
 describe('notification flags: bad usage', () => {
 	it.each([
-		[['watch', '127.0.0.1:9', '--notify-file', '/dev/null', '--notify-group', 'soon'], /--notify-group takes a duration/],
+		[['watch', '127.0.0.1:9', '--notify-file', '/dev/null', '--notify-group', 'soon'], /--notify-group "soon": a duration/],
 		[['watch', '127.0.0.1:9', '--notify-file', '/dev/null', '--notify-repeat', 'often'], /--notify-repeat/],
-		[['watch', '127.0.0.1:9', '--notify-file', '/dev/null', '--notify-flap', '1/10m'], /--notify-flap takes downs within a duration/],
+		[['watch', '127.0.0.1:9', '--notify-file', '/dev/null', '--notify-flap', '1/10m'], /--notify-flap "1\/10m": COUNT\/WINDOW/],
 		[['watch', '127.0.0.1:9', '--notify-group', '30s'], /--notify-group needs a channel/],
 		[
 			['--once', '127.0.0.1:9', '--notify', `ntfys://ntfy.sh/${SECRET}`],

@@ -59,7 +59,7 @@ export async function runExporterCommand(
 					threads: options.threads,
 					...(options.workers ? {workers: options.workers} : {}),
 					...(reloadTargets ? {reloadTargets} : {}),
-					...(notify === null ? {} : {notify: {sources: notify.sources, settings: notify.settings, store: plan.history}}),
+					...(notify === null ? {} : {notify: {inputs: notify.inputs, settings: notify.settings, store: plan.history}}),
 				},
 				log,
 			);

@@ -45,8 +45,8 @@ export const run: Command<NotifyCommandPlan> = async (plan, context) => {
 				: [
 						(async () => {
 							const heartbeat = loaded.heartbeat;
-							const delivery = await sendSafely(async (signal) => heartbeat!.ping(false, signal));
-							return {service: 'heartbeat', shown: loaded.heartbeatShown ?? '', delivery};
+							const delivery = await sendSafely(async (signal) => heartbeat!.ping({well: true}, signal));
+							return {service: 'heartbeat', shown: heartbeat!.shown, delivery};
 						})(),
 					]),
 		]);
@@ -70,7 +70,7 @@ export const run: Command<NotifyCommandPlan> = async (plan, context) => {
 		const now = Date.now();
 		switch (plan.action) {
 			case 'mute': {
-				mutes.mute(plan.rig, now + plan.durationMs, now);
+				mutes.mute(plan.rig, now + plan.durationMs);
 				out(
 					`${cleanText(plan.rig)}: muted for ${formatDuration(plan.durationMs / 1000)}, until ${new Date(now + plan.durationMs).toISOString()}`,
 				);
@@ -79,7 +79,7 @@ export const run: Command<NotifyCommandPlan> = async (plan, context) => {
 			}
 
 			case 'unmute': {
-				const was = mutes.unmute(plan.rig, now);
+				const was = mutes.unmute(plan.rig);
 				out(`${cleanText(plan.rig)}: ${was ? 'unmuted' : 'was not muted'}`);
 				return 0;
 			}

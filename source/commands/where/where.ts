@@ -17,6 +17,6 @@ export function notifyLines(notify: LoadedNotify | null): string[] {
 	if (notify === null) return [];
 	const lines = [`rigtop will notify ${notify.channels.length} channel${notify.channels.length === 1 ? '' : 's'}:`];
 	for (const channel of notify.channels) lines.push(`  ${channel.service}  ${channel.shown}`);
-	if (notify.heartbeatShown !== null) lines.push(`  heartbeat  ${notify.heartbeatShown}`);
+	if (notify.heartbeat !== null) lines.push(`  heartbeat  ${notify.heartbeat.shown}`);
 	return lines;
 }
