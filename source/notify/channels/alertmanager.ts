@@ -1,4 +1,4 @@
-import type {Severity} from '../../monitor/event-kinds.js';
+import {EVENT_KINDS, type Severity} from '../../monitor/event-kinds.js';
 import type {Channel, Notice, NoticeRig, OpenTrouble} from '../types.js';
 import {makeChannel} from './channel.js';
 import {NotifyUsageError} from './errors.js';
@@ -20,6 +20,22 @@ const NEWS_LASTS_MS = 5 * 60_000;
 
 export function alertSeverity(severity: Severity): 'critical' | 'warning' | 'info' {
 	return severity === 'error' ? 'critical' : severity === 'warn' ? 'warning' : 'info';
+}
+
+const RANK: Readonly<Record<Severity, number>> = {info: 0, warn: 1, error: 2};
+
+/**
+ * The severity of a trouble as the catalogue gives the events that begin it (the worst of them), so that its alert has
+ * the same labels firing and resolved (the all-clear's own severity is 'info': Alertmanager would take it for
+ * another alert); undefined for a kind the catalogue does not know.
+ */
+export function troubleSeverity(trouble: string): Severity | undefined {
+	let worst: Severity | undefined;
+	for (const row of Object.values(EVENT_KINDS) as ReadonlyArray<{readonly begins?: string; readonly severity: Severity | null}>) {
+		if (row.begins !== trouble || row.severity === null) continue;
+		if (worst === undefined || RANK[row.severity] > RANK[worst]) worst = row.severity;
+	}
+	return worst;
 }
 
 /** The miner's host:port, as Prometheus' `instance` label is. */
@@ -62,8 +78,16 @@ function alertOf(rig: NoticeRig, trouble: string, severity: Severity, descriptio
 	};
 }
 
-/** The alerts of one notice (one per rig; a test notice is one alert of its own). */
-export function alertsOf(notice: Notice): PostableAlert[] {
+/** An alert's severity: the catalogue's for its trouble, else what it was first sent with, else the notice's. */
+function severity(trouble: string, sentWith: Severity | undefined, fallback: Severity = 'warn'): Severity {
+	return troubleSeverity(trouble) ?? sentWith ?? fallback;
+}
+
+/**
+ * The alerts of one notice (one per rig; a test notice is one alert of its own). `known` is the severity a rig's
+ * trouble was first sent with, for a kind the catalogue does not know.
+ */
+export function alertsOf(notice: Notice, known?: (rig: NoticeRig) => Severity | undefined): PostableAlert[] {
 	const description = notice.body ? `${notice.title}\n${notice.body}` : notice.title;
 	const news = notice.kind === 'info' || notice.kind === 'test';
 	if (notice.rigs.length === 0)
@@ -77,7 +101,7 @@ export function alertsOf(notice: Notice): PostableAlert[] {
 		];
 	return notice.rigs.map((rig) => {
 		const endsAt = rig.until ?? (notice.kind === 'resolved' ? notice.at : news ? notice.at + NEWS_LASTS_MS : undefined);
-		return alertOf(rig, notice.trouble, notice.severity, description, endsAt);
+		return alertOf(rig, notice.trouble, severity(notice.trouble, known?.(rig)), description, endsAt);
 	});
 }
 
@@ -111,17 +135,19 @@ export function alertmanagerChannel(parts: UrlParts): Channel {
 		shown,
 		parts.whole,
 		async (notice, signal) => {
+			const firing = notice.kind === 'trouble' || notice.kind === 'repeat' || notice.kind === 'flapping';
+			const alerts = alertsOf(notice, (rig) => (firing ? notice.severity : sent.get(rigKey(rig))?.severity));
 			for (const rig of notice.rigs) {
-				if (rig.until === undefined && (notice.kind === 'trouble' || notice.kind === 'repeat' || notice.kind === 'flapping'))
-					sent.set(rigKey(rig), {trouble: notice.trouble, severity: notice.severity});
+				if (rig.until === undefined && firing) sent.set(rigKey(rig), {trouble: notice.trouble, severity: notice.severity});
 				else sent.delete(rigKey(rig));
 			}
-			return post(alertsOf(notice), signal);
+			return post(alerts, signal);
 		},
 		async (open: readonly OpenTrouble[], signal) => {
 			const alerts = open.map((rig) => {
 				const known = sent.get(rigKey(rig));
-				return alertOf(rig, rig.trouble ?? known?.trouble ?? 'rigtop', rig.severity ?? known?.severity ?? 'warn', rig.message);
+				const trouble = rig.trouble ?? known?.trouble ?? 'rigtop';
+				return alertOf(rig, trouble, severity(trouble, known?.severity, rig.severity), rig.message);
 			});
 			return post(alerts, signal);
 		},

@@ -205,10 +205,22 @@ describe('each channel sends its service its documented request', () => {
 		expect(firing?.[2]).toMatchObject({
 			labels: {alertname: 'down', rig: 'proxy', instance: '[::1]:3333', worker: 'w-1', severity: 'critical'},
 		});
-		expect(resolved?.[1]).toMatchObject({
-			labels: {alertname: 'down', rig: 'rig-07', instance: '10.0.0.7:8080'},
+		// The same labels as when firing (the all-clear's own severity, info, would make it another alert).
+		expect(resolved?.[1]).toEqual({
+			labels: {alertname: 'down', rig: 'rig-07', instance: '10.0.0.7:8080', severity: 'critical'},
+			annotations: expect.anything(),
+			startsAt: '2026-12-08T02:10:02.000Z',
 			endsAt: '2026-12-08T02:40:00.000Z',
 		});
+	});
+
+	it('alertmanager: a trouble the catalogue does not know resolves with the severity it fired with', async () => {
+		const {service, channel} = await channelFor('alertmanager');
+		await send(channel, troubleNotice({trouble: 'made-up-trouble', severity: 'warn'}));
+		await send(channel, resolvedNotice({trouble: 'made-up-trouble'}));
+		const [firing, resolved] = service.received.map((request) => request.json as Array<{labels: Record<string, string>}>);
+		expect(firing?.[0]?.labels.severity).toBe('warning');
+		expect(resolved?.map((alert) => alert.labels)).toEqual(firing?.map((alert) => alert.labels));
 	});
 
 	it('alertmanager: refresh posts the open troubles again as firing, with the labels they were sent with', async () => {
