@@ -2,7 +2,7 @@ import {EVENT_KINDS, type Severity} from '../../monitor/event-kinds.js';
 import type {Channel, Notice, NoticeRig, OpenTrouble} from '../types.js';
 import {makeChannel} from './channel.js';
 import {NotifyUsageError} from './errors.js';
-import {basicAuth, deliver} from './http.js';
+import {basicAuth, deliver, jsonPost} from './http.js';
 import {checkHost, shownHost, type UrlParts} from './url.js';
 
 /**
@@ -122,14 +122,12 @@ export function alertmanagerChannel(parts: UrlParts): Channel {
 	if (parts.scheme.startsWith('alertmanager') && isAlertmanagerPath(parts.segments) === false && parts.segments.includes('api'))
 		throw new NotifyUsageError(`notify URL ${shown}: give the server (alertmanager://HOST:9093) or its full API path (…/api/v2/alerts)`);
 	const url = `${secure ? 'https' : 'http'}://${host}${port === undefined ? '' : `:${port}`}/${[...prefix, ...API_PATH].join('/')}`;
-	const headers: Record<string, string> = {'content-type': 'application/json'};
-	if (parts.user !== undefined) headers.authorization = basicAuth(parts.user, parts.password ?? '');
+	const headers: Record<string, string> = parts.user === undefined ? {} : {authorization: basicAuth(parts.user, parts.password ?? '')};
 	/** What each open trouble was sent as, so a refresh without them posts the same labels. */
 	const sent = new Map<string, {trouble: string; severity: Severity}>();
 	const fix = (status: number): string | undefined =>
 		status === 400 ? 'Alertmanager refused the alerts' : status === 404 ? 'check the API path (…/api/v2/alerts)' : undefined;
-	const post = async (alerts: PostableAlert[], signal: AbortSignal) =>
-		deliver('alertmanager', {url, headers, body: JSON.stringify(alerts)}, signal, fix);
+	const post = async (alerts: PostableAlert[], signal: AbortSignal) => deliver('alertmanager', jsonPost(url, alerts, headers), signal, fix);
 	return makeChannel(
 		'alertmanager',
 		shown,
