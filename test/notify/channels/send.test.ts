@@ -292,7 +292,7 @@ describe('the answers, read into a Delivery', () => {
 		}
 	});
 
-	it("a malformed request's 400 from the service itself is not retried: Pushover's invalid user key", async () => {
+	it("the service's own refusals are not retried: a wrong path's 404, Telegram's 400 for an empty text", async () => {
 		const service = await start('pushover');
 		const channel = parseChannel(`pover://${PO_USER}@${PO_TOKEN}`, {...DEFAULT_BASES, pushover: `${service.url}/wrong`});
 		const notFound = await send(channel);
@@ -300,6 +300,22 @@ describe('the answers, read into a Delivery', () => {
 		const tg = await start('telegram');
 		const telegram = parseChannel(`tgram://${TG}/42`, bases(tg));
 		expect(await send(telegram, troubleNotice({title: '', body: ''}))).toMatchObject({ok: false, retry: false, status: 400});
+	});
+
+	it("a server that wants other credentials: ntfy's 401 without, 403 with the wrong ones", async () => {
+		const service = await startService('ntfy', {authorization: 'Bearer tk_right'});
+		running.push(service);
+		const without = await send(parseChannel(`ntfy://127.0.0.1:${service.port}/rigs`));
+		const wrong = await send(parseChannel(`ntfy://tk_${SECRET}@127.0.0.1:${service.port}/rigs`));
+		const right = await send(parseChannel(`ntfy://tk_right@127.0.0.1:${service.port}/rigs`));
+		expect(without).toMatchObject({
+			ok: false,
+			retry: false,
+			reason: 'ntfy: 401 unauthorized: check the user and password or the access token',
+		});
+		expect(wrong).toMatchObject({ok: false, retry: false, reason: "ntfy: 403 forbidden: check the topic's access"});
+		expect(right).toMatchObject({ok: true, status: 200});
+		expectNoSecret(wrong);
 	});
 
 	it('a hang is given up at the signal, to be retried', async () => {
