@@ -25,6 +25,9 @@ import {bounded, countPhrase, durationWords, flappingTitle, forHowLong, outLine,
 /** Whether a rig is muted now (rigtop notify mute RIG 1h). */
 export type MutedTest = (ref: RigRef, now: number) => boolean;
 
+/** A trouble open now, of one rig: a NoticeRig that says its trouble. */
+export type OpenTrouble = NoticeRig & {readonly trouble: string; readonly severity: Severity};
+
 export type PolicySettings = Partial<PolicyOptions> & {readonly muted?: MutedTest};
 
 type Member = {
@@ -144,6 +147,28 @@ export class NoticePolicy {
 		return next;
 	}
 
+	/**
+	 * The troubles open now that were told and are not muted, flapping ones included: what a channel that holds state
+	 * (Alertmanager) is pushed again (Channel.refresh), and what a heartbeat's /fail is for.
+	 */
+	openNow(now: number): OpenTrouble[] {
+		const open: OpenTrouble[] = [];
+		for (const group of this.#groups) {
+			if (!group.told || group.news) continue;
+			for (const member of group.members.values()) {
+				if (member.until !== null || !member.told || this.#muted(member.ref, now)) continue;
+				open.push({...member.ref, trouble: group.trouble, severity: member.severity, since: member.since, message: member.message});
+			}
+		}
+
+		for (const flapper of this.#flappers.values()) {
+			if (flapper.openSince === null || this.#muted(flapper.ref, now)) continue;
+			open.push({...flapper.ref, trouble: flapper.trouble, severity: flapper.severity, since: flapper.openSince, message: flapper.message});
+		}
+
+		return open;
+	}
+
 	#news(change: TroubleChange): void {
 		const ref = refOf(change);
 		const group = this.#pending(change.trouble, true, change.at);
@@ -239,7 +264,7 @@ export class NoticePolicy {
 		member.until = change.at;
 		if ([...group.members.values()].every((each) => each.until !== null)) {
 			this.#drop(group);
-			const told = [...group.members.values()].filter((each) => each.told);
+			const told = byName(group).filter((each) => each.told);
 			if (told.length === 0) return;
 			const rigs = told.map((each): NoticeRig => ({...each.ref, since: each.since, until: each.until ?? change.at, message: each.message}));
 			this.#ready.push(
@@ -284,7 +309,7 @@ export class NoticePolicy {
 	#tell(group: Group, now: number, out: Notice[]): void {
 		group.told = true;
 		group.toldAt = now;
-		const shown = [...group.members.values()].filter((member) => !this.#muted(member.ref, now));
+		const shown = byName(group).filter((member) => !this.#muted(member.ref, now));
 		for (const member of shown) member.told = true;
 		if (group.news) this.#drop(group);
 		if (shown.length === 0) return;
@@ -310,7 +335,7 @@ export class NoticePolicy {
 	#repeat(group: Group, now: number, out: Notice[]): void {
 		// A caller late by more than one interval sends one repeat, not a catch-up of them.
 		while ((this.#nextRepeat(group) ?? Number.POSITIVE_INFINITY) <= now) group.repeats++;
-		const shown = [...group.members.values()].filter((member) => member.until === null && !this.#muted(member.ref, now));
+		const shown = byName(group).filter((member) => member.until === null && !this.#muted(member.ref, now));
 		if (shown.length === 0) return;
 		for (const member of shown) member.told = true;
 		const severity = worst(shown);
@@ -395,6 +420,18 @@ export class NoticePolicy {
 		const key = noticeKey(kind, trouble, more.stamp, rigs);
 		return {key, kind, trouble, severity, priority, title, body: more.body, rigs, at: now};
 	}
+}
+
+const NAME_ORDER = new Intl.Collator('en', {numeric: true});
+
+/** A group's members in the order a notice names them (rig-2 before rig-10), whatever order they came in. */
+function byName(group: Group): Member[] {
+	return [...group.members.values()].sort(
+		(a, b) =>
+			NAME_ORDER.compare(rigName(a.ref), rigName(b.ref)) ||
+			NAME_ORDER.compare(a.ref.url, b.ref.url) ||
+			NAME_ORDER.compare(a.ref.worker ?? '', b.ref.worker ?? ''),
+	);
 }
 
 function worst(members: readonly Member[]): Severity {

@@ -127,6 +127,10 @@ describe('the notification policy', () => {
 		run.feed(up(3, T0 + H));
 		run.to(T0 + 30 * S + 4 * H - 1);
 		expect(run.kinds()).toEqual(['trouble 2 rigs down']);
+		// What is open now (for a channel that holds state): rig-07 alone.
+		expect(run.policy.openNow(run.now)).toEqual([
+			{rig: 'rig-07', url: url(7), trouble: 'down', severity: 'error', since: T0 + 2 * S, message: 'down: connection refused'},
+		]);
 		run.to(T0 + 30 * S + 4 * H);
 		expect(run.kinds()).toEqual(['trouble 2 rigs down', 'repeat still rig-07 down (for 4h)']);
 		expect(run.sent[1]).toMatchObject({priority: 'high', body: 'rig-07: down: connection refused (for 4h)'});
@@ -288,5 +292,17 @@ describe('the notification policy', () => {
 		expect(second.map((notice) => notice.key)).toEqual(first.map((notice) => notice.key));
 		expect(second).toEqual(first);
 		expect(new Set(first.map((notice) => notice.key)).size).toBe(first.length);
+
+		// Rigs that open at one time in another order: the same notice, the same key.
+		const told = (order: readonly number[]) => {
+			const run = new Run();
+			for (const n of order) run.feed(down(n, T0));
+			return run.to(T0 + M).sent;
+		};
+
+		const [forward] = told([1, 2, 3, 10]);
+		const [backward] = told([10, 3, 2, 1]);
+		expect(backward).toEqual(forward);
+		expect(forward?.rigs.map((each) => each.rig)).toEqual(['rig-01', 'rig-02', 'rig-03', 'rig-10']);
 	});
 });
