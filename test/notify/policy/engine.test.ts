@@ -119,6 +119,13 @@ describe('the notification policy', () => {
 		expect(run.kinds()).toEqual(['trouble rig-05 down', 'resolved resolved: rig-05 down']);
 	});
 
+	it('with a window of 0 tells each trouble as it opens, from the change itself', () => {
+		const policy = new NoticePolicy({groupMs: 0});
+		expect(policy.change(down(3, T0), T0).map((notice) => notice.title)).toEqual(['rig-03 down']);
+		expect(policy.change(down(7, T0), T0).map((notice) => notice.title)).toEqual(['rig-07 down']);
+		expect(policy.change(up(3, T0 + M), T0 + M).map((notice) => notice.title)).toEqual(['resolved: rig-03 down']);
+	});
+
 	it('repeats a group while rigs of it are open (every 4 h by default), naming only those still out; 0 repeats never', () => {
 		const run = new Run();
 		run.feed(down(3, T0));
