@@ -114,6 +114,25 @@ export class NoticePolicy {
 		return [...before, ...this.due(now)];
 	}
 
+	/**
+	 * Takes one change and keeps what it makes for the next `due` (nextDue says when: at once): the notifier's form,
+	 * which records a change on the poll's path and sends on its own timer.
+	 */
+	take(change: TroubleChange, now: number): void {
+		const made = this.change(change, now);
+		this.#ready.push(...made);
+	}
+
+	/**
+	 * Everything still held, told now (at close): each group whose window is not over yet goes out as it stands, with
+	 * whatever else is due. A flapping rig's settling is not waited for.
+	 */
+	flush(now: number): Notice[] {
+		const out = this.due(now);
+		for (const group of [...this.#groups]) if (!group.told) this.#tell(group, now, out);
+		return out;
+	}
+
 	/** The notices due at `now`: groups whose window ended, repeats, rigs settled, and what changes made. */
 	due(now: number): Notice[] {
 		const out = this.#ready;
@@ -134,9 +153,12 @@ export class NoticePolicy {
 		return out;
 	}
 
-	/** When the engine next has something to send (epoch ms, maybe `now` or earlier: call due), or null: nothing pending. */
-	nextDue(now: number): number | null {
-		if (this.#ready.length > 0) return now;
+	/**
+	 * When the engine next has something to send (epoch ms; at or before `now`: call due now), or null: nothing pending.
+	 * Notices a change made (take) are due from when they were made.
+	 */
+	nextDue(now?: number): number | null {
+		if (this.#ready.length > 0) return Math.min(now ?? Number.POSITIVE_INFINITY, ...this.#ready.map((notice) => notice.at));
 		let next: number | null = null;
 		const take = (at: number | null) => {
 			if (at !== null && (next === null || at < next)) next = at;

@@ -126,6 +126,22 @@ describe('the notification policy', () => {
 		expect(policy.change(up(3, T0 + M), T0 + M).map((notice) => notice.title)).toEqual(['resolved: rig-03 down']);
 	});
 
+	it("in the notifier's form: take records, nextDue says when, due hands out; flush tells a window not over", () => {
+		const policy = new NoticePolicy({groupMs: 0});
+		policy.take(down(3, T0), T0);
+		expect(policy.nextDue()).toBe(T0);
+		expect(policy.due(T0 + S).map((notice) => notice.title)).toEqual(['rig-03 down']);
+		expect(policy.due(T0 + S)).toEqual([]);
+
+		const held = new NoticePolicy();
+		held.take(down(4, T0), T0);
+		held.take(down(5, T0 + S), T0 + S);
+		expect(held.nextDue()).toBe(T0 + 30 * S);
+		expect(held.due(T0 + 2 * S)).toEqual([]);
+		expect(held.flush(T0 + 2 * S).map((notice) => notice.title)).toEqual(['2 rigs down']);
+		expect(held.nextDue()).toBe(T0 + 2 * S + 4 * H);
+	});
+
 	it('repeats a group while rigs of it are open (every 4 h by default), naming only those still out; 0 repeats never', () => {
 		const run = new Run();
 		run.feed(down(3, T0));
