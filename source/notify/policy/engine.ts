@@ -25,8 +25,8 @@ import {bounded, countPhrase, durationWords, flappingTitle, forHowLong, outLine,
 /** Whether a rig is muted now (rigtop notify mute RIG 1h). */
 export type MutedTest = (ref: RigRef, now: number) => boolean;
 
-/** A trouble open now, of one rig: a NoticeRig that says its trouble. */
-export type OpenTrouble = NoticeRig & {readonly trouble: string; readonly severity: Severity};
+/** A trouble open now, of one rig: a NoticeRig that says its trouble (what a stateful channel's refresh takes). */
+export type OpenNow = NoticeRig & {readonly trouble: string; readonly severity: Severity};
 
 export type PolicySettings = Partial<PolicyOptions> & {readonly muted?: MutedTest};
 
@@ -173,8 +173,8 @@ export class NoticePolicy {
 	 * The troubles open now that were told and are not muted, flapping ones included: what a channel that holds state
 	 * (Alertmanager) is pushed again (Channel.refresh), and what a heartbeat's /fail is for.
 	 */
-	openNow(now: number): OpenTrouble[] {
-		const open: OpenTrouble[] = [];
+	openNow(now: number): OpenNow[] {
+		const open: OpenNow[] = [];
 		for (const group of this.#groups) {
 			if (!group.told || group.news) continue;
 			for (const member of group.members.values()) {
