@@ -402,7 +402,8 @@ export class Outbox {
 			for (const lane of this.#lanes.values()) lane.controller?.abort(new Error('closing'));
 		}
 
-		this.#write(() => {
+		// Not #write: a store the session closed first is no reason to say anything now.
+		this.#db.write(() => {
 			this.#db.run('UPDATE notify_writer SET lease = 0 WHERE writer = ?', this.writer);
 			this.#db.run('UPDATE notify_claim SET lease = 0 WHERE holder = ? AND ended IS NULL', this.writer);
 		});
