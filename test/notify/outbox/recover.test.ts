@@ -4,6 +4,7 @@
  * sends it once, as what is still true. And the collapsing itself, on notices made by hand.
  */
 import {spawn, type ChildProcess} from 'node:child_process';
+import {chmodSync, chownSync, mkdirSync} from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import {createInterface} from 'node:readline';
@@ -39,7 +40,7 @@ beforeAll(async () => {
 });
 
 /** Starts the child rigtop; resolves with it and its stdout lines as they come. */
-function child(task: {file: string; url: string; mode: 'hold' | 'race'; notices: Notice[]}): {
+function child(task: {file: string; url: string; mode: 'hold' | 'race' | 'once'; notices: Notice[]; asNobody?: boolean}): {
 	process: ChildProcess;
 	lines: string[];
 	stderr: string[];
@@ -264,5 +265,33 @@ describe('when a trouble ended, from the history', () => {
 		await second.idle();
 		expect(ntfy.requests.slice(1)).toMatchObject([{key: 'k-down~collapsed', kind: 'collapsed', status: 200}]);
 		expect(ntfy.requests[1]?.title).toMatch(/^rig-03 was down \d\d:\d\d–\d\d:\d\d \(20m\)$/);
+	});
+});
+
+describe('outbox: a store in a read-only folder', () => {
+	it('delivers from memory and says once that notifications are not kept', async () => {
+		const ntfy = await service();
+		const base = path.dirname(path.dirname(storeFile()));
+		const folder = path.join(base, 'rigtop');
+		mkdirSync(folder, {recursive: true});
+		const root = process.getuid?.() === 0;
+		chmodSync(base, 0o755);
+		if (root) chownSync(folder, 65534, 65534);
+		chmodSync(folder, 0o555);
+		cleanups.add(() => chmodSync(folder, 0o755));
+		const since = Date.now();
+		const notices = [trouble('k1', [rig('rig-03', since)], since), trouble('k2', [rig('rig-04', since)], since)];
+		const run = child({file: path.join(folder, 'history.sqlite'), url: ntfy.url, mode: 'once', notices, asNobody: root});
+		await exited(run.process);
+		expect(run.lines).toEqual(['done 0']);
+		expect(ntfy.delivered()).toEqual(['k1', 'k2']);
+		expect(run.stderr).toEqual([
+			expect.stringMatching(
+				/^history off: .*history\.sqlite cannot be written \(.*(EACCES|permission denied).*\); fix its folder's permissions/i,
+			),
+			expect.stringMatching(
+				/^notifications not kept: .*history\.sqlite cannot be written \(.*(EACCES|permission denied).*\); fix its folder's permissions/i,
+			),
+		]);
 	});
 });
