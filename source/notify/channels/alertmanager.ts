@@ -1,8 +1,8 @@
-import type {Severity} from '../../monitor/event-kinds.js';
+import {EVENT_KINDS, type Severity} from '../../monitor/event-kinds.js';
 import type {Channel, Notice, NoticeRig, OpenTrouble} from '../types.js';
 import {makeChannel} from './channel.js';
 import {NotifyUsageError} from './errors.js';
-import {basicAuth, deliver} from './http.js';
+import {basicAuth, deliver, jsonPost} from './http.js';
 import {checkHost, shownHost, type UrlParts} from './url.js';
 
 /**
@@ -20,6 +20,22 @@ const NEWS_LASTS_MS = 5 * 60_000;
 
 export function alertSeverity(severity: Severity): 'critical' | 'warning' | 'info' {
 	return severity === 'error' ? 'critical' : severity === 'warn' ? 'warning' : 'info';
+}
+
+const RANK: Readonly<Record<Severity, number>> = {info: 0, warn: 1, error: 2};
+
+/**
+ * The severity of a trouble as the catalogue gives the events that begin it (the worst of them), so that its alert has
+ * the same labels firing and resolved (the all-clear's own severity is 'info': Alertmanager would take it for
+ * another alert); undefined for a kind the catalogue does not know.
+ */
+export function troubleSeverity(trouble: string): Severity | undefined {
+	let worst: Severity | undefined;
+	for (const row of Object.values(EVENT_KINDS) as ReadonlyArray<{readonly begins?: string; readonly severity: Severity | null}>) {
+		if (row.begins !== trouble || row.severity === null) continue;
+		if (worst === undefined || RANK[row.severity] > RANK[worst]) worst = row.severity;
+	}
+	return worst;
 }
 
 /** The miner's host:port, as Prometheus' `instance` label is. */
@@ -62,8 +78,16 @@ function alertOf(rig: NoticeRig, trouble: string, severity: Severity, descriptio
 	};
 }
 
-/** The alerts of one notice (one per rig; a test notice is one alert of its own). */
-export function alertsOf(notice: Notice): PostableAlert[] {
+/** An alert's severity: the catalogue's for its trouble, else what it was first sent with, else the notice's. */
+function severity(trouble: string, sentWith: Severity | undefined, fallback: Severity = 'warn'): Severity {
+	return troubleSeverity(trouble) ?? sentWith ?? fallback;
+}
+
+/**
+ * The alerts of one notice (one per rig; a test notice is one alert of its own). `known` is the severity a rig's
+ * trouble was first sent with, for a kind the catalogue does not know.
+ */
+export function alertsOf(notice: Notice, known?: (rig: NoticeRig) => Severity | undefined): PostableAlert[] {
 	const description = notice.body ? `${notice.title}\n${notice.body}` : notice.title;
 	const news = notice.kind === 'info' || notice.kind === 'test';
 	if (notice.rigs.length === 0)
@@ -77,7 +101,7 @@ export function alertsOf(notice: Notice): PostableAlert[] {
 		];
 	return notice.rigs.map((rig) => {
 		const endsAt = rig.until ?? (notice.kind === 'resolved' ? notice.at : news ? notice.at + NEWS_LASTS_MS : undefined);
-		return alertOf(rig, notice.trouble, notice.severity, description, endsAt);
+		return alertOf(rig, notice.trouble, severity(notice.trouble, known?.(rig)), description, endsAt);
 	});
 }
 
@@ -98,30 +122,30 @@ export function alertmanagerChannel(parts: UrlParts): Channel {
 	if (parts.scheme.startsWith('alertmanager') && isAlertmanagerPath(parts.segments) === false && parts.segments.includes('api'))
 		throw new NotifyUsageError(`notify URL ${shown}: give the server (alertmanager://HOST:9093) or its full API path (…/api/v2/alerts)`);
 	const url = `${secure ? 'https' : 'http'}://${host}${port === undefined ? '' : `:${port}`}/${[...prefix, ...API_PATH].join('/')}`;
-	const headers: Record<string, string> = {'content-type': 'application/json'};
-	if (parts.user !== undefined) headers.authorization = basicAuth(parts.user, parts.password ?? '');
+	const headers: Record<string, string> = parts.user === undefined ? {} : {authorization: basicAuth(parts.user, parts.password ?? '')};
 	/** What each open trouble was sent as, so a refresh without them posts the same labels. */
 	const sent = new Map<string, {trouble: string; severity: Severity}>();
 	const fix = (status: number): string | undefined =>
 		status === 400 ? 'Alertmanager refused the alerts' : status === 404 ? 'check the API path (…/api/v2/alerts)' : undefined;
-	const post = async (alerts: PostableAlert[], signal: AbortSignal) =>
-		deliver('alertmanager', {url, headers, body: JSON.stringify(alerts)}, signal, fix);
+	const post = async (alerts: PostableAlert[], signal: AbortSignal) => deliver('alertmanager', jsonPost(url, alerts, headers), signal, fix);
 	return makeChannel(
 		'alertmanager',
 		shown,
 		parts.whole,
 		async (notice, signal) => {
+			const firing = notice.kind === 'trouble' || notice.kind === 'repeat' || notice.kind === 'flapping';
+			const alerts = alertsOf(notice, (rig) => (firing ? notice.severity : sent.get(rigKey(rig))?.severity));
 			for (const rig of notice.rigs) {
-				if (rig.until === undefined && (notice.kind === 'trouble' || notice.kind === 'repeat' || notice.kind === 'flapping'))
-					sent.set(rigKey(rig), {trouble: notice.trouble, severity: notice.severity});
+				if (rig.until === undefined && firing) sent.set(rigKey(rig), {trouble: notice.trouble, severity: notice.severity});
 				else sent.delete(rigKey(rig));
 			}
-			return post(alertsOf(notice), signal);
+			return post(alerts, signal);
 		},
 		async (open: readonly OpenTrouble[], signal) => {
 			const alerts = open.map((rig) => {
 				const known = sent.get(rigKey(rig));
-				return alertOf(rig, rig.trouble ?? known?.trouble ?? 'rigtop', rig.severity ?? known?.severity ?? 'warn', rig.message);
+				const trouble = rig.trouble ?? known?.trouble ?? 'rigtop';
+				return alertOf(rig, trouble, severity(trouble, known?.severity, rig.severity), rig.message);
 			});
 			return post(alerts, signal);
 		},

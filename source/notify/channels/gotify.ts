@@ -1,7 +1,7 @@
 import type {Channel, Priority} from '../types.js';
 import {makeChannel} from './channel.js';
 import {NotifyUsageError} from './errors.js';
-import {cut, deliver} from './http.js';
+import {cut, deliver, jsonPost} from './http.js';
 import {checkHost, shownHost, type UrlParts} from './url.js';
 
 /**
@@ -37,15 +37,11 @@ export function gotifyChannel(parts: UrlParts): Channel {
 	return makeChannel('gotify', shown, parts.whole, async (notice, signal) =>
 		deliver(
 			'gotify',
-			{
+			jsonPost(
 				url,
-				headers: {'content-type': 'application/json', 'x-gotify-key': token},
-				body: JSON.stringify({
-					title: cut(notice.title, 250),
-					message: notice.body || notice.title,
-					priority: fixed ?? gotifyPriority(notice.priority),
-				}),
-			},
+				{title: cut(notice.title, 250), message: notice.body || notice.title, priority: fixed ?? gotifyPriority(notice.priority)},
+				{'x-gotify-key': token},
+			),
 			signal,
 			(status) =>
 				status === 401 || status === 403 ? 'check the application token' : status === 404 ? 'check the server and its path' : undefined,

@@ -181,3 +181,8 @@ export function plainText(notice: {readonly title: string; readonly body: string
 export function basicAuth(user: string, password: string): string {
 	return `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
 }
+
+/** A POST of a JSON payload. */
+export function jsonPost(url: string, payload: unknown, headers: Readonly<Record<string, string>> = {}): ChannelRequest {
+	return {url, headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify(payload)};
+}

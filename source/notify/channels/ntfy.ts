@@ -1,7 +1,7 @@
 import type {Channel, Notice, Priority} from '../types.js';
 import {makeChannel, trimBase} from './channel.js';
 import {NotifyUsageError} from './errors.js';
-import {basicAuth, cut, deliver} from './http.js';
+import {basicAuth, cut, deliver, jsonPost} from './http.js';
 import {checkHost, shownHost, type UrlParts} from './url.js';
 
 /**
@@ -101,11 +101,7 @@ export function ntfyChannel(parts: UrlParts, cloudBase: string): Channel {
 	return makeChannel('ntfy', shown, parts.whole, async (notice, signal) =>
 		deliver(
 			'ntfy',
-			{
-				url: `${config.server}/`,
-				headers: {'content-type': 'application/json', ...(config.authorization ? {authorization: config.authorization} : {})},
-				body: JSON.stringify(ntfyBody(config, notice)),
-			},
+			jsonPost(`${config.server}/`, ntfyBody(config, notice), config.authorization ? {authorization: config.authorization} : {}),
 			signal,
 			(status) =>
 				status === 401

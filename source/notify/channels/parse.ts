@@ -44,6 +44,7 @@ function webUrl(parts: UrlParts, bases: ServiceBases): Channel {
  */
 export function parseChannel(url: string, bases: ServiceBases = DEFAULT_BASES): Channel {
 	const scheme = schemeOf(url);
+	if (scheme === undefined) throw new NotifyUsageError(`notify URL: not a URL (forms known: ${KNOWN_FORMS})`);
 	const parts = splitUrl(url, 'notify URL');
 	switch (scheme) {
 		case 'ntfy':

@@ -1,8 +1,8 @@
 import type {Channel} from '../types.js';
 import {makeChannel, trimBase} from './channel.js';
 import {NotifyUsageError} from './errors.js';
-import {cut, deliver, plainText} from './http.js';
-import type {UrlParts} from './url.js';
+import {cut, deliver, jsonPost, plainText} from './http.js';
+import {isYes, type UrlParts} from './url.js';
 
 /**
  * Telegram (https://core.telegram.org/bots/api#sendmessage): POST /bot<TOKEN>/sendMessage with {chat_id, text,
@@ -38,23 +38,19 @@ export function telegramChannel(parts: UrlParts, base: string): Channel {
 		throw new NotifyUsageError(`notify URL ${parts.scheme}://…: the bot token must look like 123456:ABC… (from @BotFather)`);
 	if (!chat || !CHAT_ID.test(chat))
 		throw new NotifyUsageError(`notify URL ${parts.scheme}://…: give the chat id (a number, or @channelname)`);
-	const silentAlways = ['yes', 'true', '1', 'on'].includes((parts.query.get('silent') ?? '').toLowerCase());
+	const silentAlways = isYes(parts.query.get('silent'));
 	const botToken = token;
 	const chatId = chat;
 	const url = `${trimBase(base)}/bot${botToken}/sendMessage`;
 	return makeChannel('telegram', shown, parts.whole, async (notice, signal) =>
 		deliver(
 			'telegram',
-			{
-				url,
-				headers: {'content-type': 'application/json'},
-				body: JSON.stringify({
-					chat_id: chatId,
-					text: cut(plainText(notice), 4096),
-					disable_notification: silentAlways || notice.priority === 'low',
-					link_preview_options: {is_disabled: true},
-				}),
-			},
+			jsonPost(url, {
+				chat_id: chatId,
+				text: cut(plainText(notice), 4096),
+				disable_notification: silentAlways || notice.priority === 'low',
+				link_preview_options: {is_disabled: true},
+			}),
 			signal,
 			(status, body) =>
 				status === 401 || status === 404

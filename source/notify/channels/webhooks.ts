@@ -1,7 +1,7 @@
 import type {Channel, Notice} from '../types.js';
 import {makeChannel, trimBase} from './channel.js';
 import {NotifyUsageError} from './errors.js';
-import {cut, deliver} from './http.js';
+import {cut, deliver, jsonPost} from './http.js';
 import type {UrlParts} from './url.js';
 
 /**
@@ -46,18 +46,14 @@ export function discordChannel(parts: UrlParts, base: string): Channel {
 	return makeChannel('discord', shown, parts.whole, async (notice, signal) =>
 		deliver(
 			'discord',
-			{
-				url,
-				headers: {'content-type': 'application/json'},
-				body: JSON.stringify({
-					...(username ? {username: cut(username, 80)} : {}),
-					content: cut(notice.title, 2000),
-					embeds: notice.body
-						? [{description: cut(notice.body, 4096), color: colour(notice), timestamp: new Date(notice.at).toISOString()}]
-						: [],
-					allowed_mentions: {parse: []},
-				}),
-			},
+			jsonPost(url, {
+				...(username ? {username: cut(username, 80)} : {}),
+				content: cut(notice.title, 2000),
+				embeds: notice.body
+					? [{description: cut(notice.body, 4096), color: colour(notice), timestamp: new Date(notice.at).toISOString()}]
+					: [],
+				allowed_mentions: {parse: []},
+			}),
 			signal,
 			(status) => (status === 404 ? 'the webhook was deleted' : status === 401 || status === 403 ? "check the webhook's token" : undefined),
 		),
@@ -88,11 +84,7 @@ export function slackChannel(parts: UrlParts, base: string): Channel {
 	return makeChannel('slack', shown, parts.whole, async (notice, signal) =>
 		deliver(
 			'slack',
-			{
-				url,
-				headers: {'content-type': 'application/json'},
-				body: JSON.stringify({text: cut(`*${slackEscape(notice.title)}*${notice.body ? `\n${slackEscape(notice.body)}` : ''}`, 39_000)}),
-			},
+			jsonPost(url, {text: cut(`*${slackEscape(notice.title)}*${notice.body ? `\n${slackEscape(notice.body)}` : ''}`, 39_000)}),
 			signal,
 			(status, body) =>
 				status === 404

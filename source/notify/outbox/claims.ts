@@ -69,6 +69,8 @@ function claimOne(context: ClaimContext, notice: Notice, since: number, rig: str
 		return true;
 	}
 
+	// Ended by its holder (its all-clear sent, or news): told in full; nothing more for another rigtop to say.
+	if (row.ended !== null && row.holder !== me) return false;
 	if (row.holder === me) {
 		db.run('UPDATE notify_claim SET lease = ?, ended = coalesce(?, ended) WHERE id = ?', now + leaseMs, ends, row.id);
 		return true;

@@ -42,6 +42,7 @@ export class FileDb implements OutboxDb {
 		const reason = this.#store.offReason;
 		if (reason !== null) return reason.replace(/^history off: /, '');
 		if (this.#store.readOnly) return 'the store is open read-only';
+		if (!this.#store.enabled) return 'the store was closed';
 		return 'the store has no outbox';
 	}
 

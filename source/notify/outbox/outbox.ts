@@ -83,6 +83,11 @@ export const KEEP_DONE_MS = 7 * 24 * 3_600_000;
 export const KEEP_DONE_ROWS = 5000;
 /** A dead rigtop's pending rows for a channel no rigtop has come to send are dropped after this. */
 const KEEP_ORPHAN_MS = 2 * 24 * 3_600_000;
+/**
+ * A claim is renewed by the tick for this long after its trouble began; later only when its holder posts about it (a
+ * repeat): a trouble closed without an all-clear (muted) stops costing a commit every 30 s.
+ */
+const RENEW_CLAIMS_MS = 24 * 3_600_000;
 /** Claims ended (or let go) this long ago can no longer be the same happening as a new one. */
 const KEEP_CLAIM_MS = 24 * 3_600_000;
 
@@ -402,7 +407,8 @@ export class Outbox {
 			for (const lane of this.#lanes.values()) lane.controller?.abort(new Error('closing'));
 		}
 
-		this.#write(() => {
+		// Not #write: a store the session closed first is no reason to say anything now.
+		this.#db.write(() => {
 			this.#db.run('UPDATE notify_writer SET lease = 0 WHERE writer = ?', this.writer);
 			this.#db.run('UPDATE notify_claim SET lease = 0 WHERE holder = ? AND ended IS NULL', this.writer);
 		});
@@ -627,13 +633,23 @@ export class Outbox {
 		const holding =
 			this.queued > 0 ||
 			this.#db.read(
-				() => this.#db.get('SELECT 1 AS one FROM notify_claim WHERE holder = ? AND ended IS NULL LIMIT 1', this.writer) !== undefined,
+				() =>
+					this.#db.get(
+						'SELECT 1 AS one FROM notify_claim WHERE holder = ? AND ended IS NULL AND since > ? LIMIT 1',
+						this.writer,
+						now - RENEW_CLAIMS_MS,
+					) !== undefined,
 				false,
 			);
 		if (!holding) return;
 		this.#write(() => {
 			this.#upsertWriter(now);
-			this.#db.run('UPDATE notify_claim SET lease = ? WHERE holder = ? AND ended IS NULL', now + this.#leaseMs, this.writer);
+			this.#db.run(
+				'UPDATE notify_claim SET lease = ? WHERE holder = ? AND ended IS NULL AND since > ?',
+				now + this.#leaseMs,
+				this.writer,
+				now - RENEW_CLAIMS_MS,
+			);
 		});
 	}
 

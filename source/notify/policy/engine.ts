@@ -25,6 +25,9 @@ import {bounded, countPhrase, durationWords, flappingTitle, forHowLong, outLine,
 /** Whether a rig is muted now (rigtop notify mute RIG 1h). */
 export type MutedTest = (ref: RigRef, now: number) => boolean;
 
+/** A trouble open now, of one rig: a NoticeRig that says its trouble (what a stateful channel's refresh takes). */
+export type OpenNow = NoticeRig & {readonly trouble: string; readonly severity: Severity};
+
 export type PolicySettings = Partial<PolicyOptions> & {readonly muted?: MutedTest};
 
 type Member = {
@@ -111,6 +114,25 @@ export class NoticePolicy {
 		return [...before, ...this.due(now)];
 	}
 
+	/**
+	 * Takes one change and keeps what it makes for the next `due` (nextDue says when: at once): the notifier's form,
+	 * which records a change on the poll's path and sends on its own timer.
+	 */
+	take(change: TroubleChange, now: number): void {
+		const made = this.change(change, now);
+		this.#ready.push(...made);
+	}
+
+	/**
+	 * Everything still held, told now (at close): each group whose window is not over yet goes out as it stands, with
+	 * whatever else is due. A flapping rig's settling is not waited for.
+	 */
+	flush(now: number): Notice[] {
+		const out = this.due(now);
+		for (const group of [...this.#groups]) if (!group.told) this.#tell(group, now, out);
+		return out;
+	}
+
 	/** The notices due at `now`: groups whose window ended, repeats, rigs settled, and what changes made. */
 	due(now: number): Notice[] {
 		const out = this.#ready;
@@ -131,9 +153,12 @@ export class NoticePolicy {
 		return out;
 	}
 
-	/** When the engine next has something to send (epoch ms, maybe `now` or earlier: call due), or null: nothing pending. */
-	nextDue(now: number): number | null {
-		if (this.#ready.length > 0) return now;
+	/**
+	 * When the engine next has something to send (epoch ms; at or before `now`: call due now), or null: nothing pending.
+	 * Notices a change made (take) are due from when they were made.
+	 */
+	nextDue(now?: number): number | null {
+		if (this.#ready.length > 0) return Math.min(now ?? Number.POSITIVE_INFINITY, ...this.#ready.map((notice) => notice.at));
 		let next: number | null = null;
 		const take = (at: number | null) => {
 			if (at !== null && (next === null || at < next)) next = at;
@@ -142,6 +167,28 @@ export class NoticePolicy {
 		for (const group of this.#groups) take(group.told ? this.#nextRepeat(group) : group.sendAt);
 		for (const flapper of this.#flappers.values()) take(flapper.last + this.#options.flap.windowMs);
 		return next;
+	}
+
+	/**
+	 * The troubles open now that were told and are not muted, flapping ones included: what a channel that holds state
+	 * (Alertmanager) is pushed again (Channel.refresh), and what a heartbeat's /fail is for.
+	 */
+	openNow(now: number): OpenNow[] {
+		const open: OpenNow[] = [];
+		for (const group of this.#groups) {
+			if (!group.told || group.news) continue;
+			for (const member of group.members.values()) {
+				if (member.until !== null || !member.told || this.#muted(member.ref, now)) continue;
+				open.push({...member.ref, trouble: group.trouble, severity: member.severity, since: member.since, message: member.message});
+			}
+		}
+
+		for (const flapper of this.#flappers.values()) {
+			if (flapper.openSince === null || this.#muted(flapper.ref, now)) continue;
+			open.push({...flapper.ref, trouble: flapper.trouble, severity: flapper.severity, since: flapper.openSince, message: flapper.message});
+		}
+
+		return open;
 	}
 
 	#news(change: TroubleChange): void {
@@ -239,7 +286,7 @@ export class NoticePolicy {
 		member.until = change.at;
 		if ([...group.members.values()].every((each) => each.until !== null)) {
 			this.#drop(group);
-			const told = [...group.members.values()].filter((each) => each.told);
+			const told = byName(group).filter((each) => each.told);
 			if (told.length === 0) return;
 			const rigs = told.map((each): NoticeRig => ({...each.ref, since: each.since, until: each.until ?? change.at, message: each.message}));
 			this.#ready.push(
@@ -284,7 +331,7 @@ export class NoticePolicy {
 	#tell(group: Group, now: number, out: Notice[]): void {
 		group.told = true;
 		group.toldAt = now;
-		const shown = [...group.members.values()].filter((member) => !this.#muted(member.ref, now));
+		const shown = byName(group).filter((member) => !this.#muted(member.ref, now));
 		for (const member of shown) member.told = true;
 		if (group.news) this.#drop(group);
 		if (shown.length === 0) return;
@@ -310,7 +357,7 @@ export class NoticePolicy {
 	#repeat(group: Group, now: number, out: Notice[]): void {
 		// A caller late by more than one interval sends one repeat, not a catch-up of them.
 		while ((this.#nextRepeat(group) ?? Number.POSITIVE_INFINITY) <= now) group.repeats++;
-		const shown = [...group.members.values()].filter((member) => member.until === null && !this.#muted(member.ref, now));
+		const shown = byName(group).filter((member) => member.until === null && !this.#muted(member.ref, now));
 		if (shown.length === 0) return;
 		for (const member of shown) member.told = true;
 		const severity = worst(shown);
@@ -395,6 +442,18 @@ export class NoticePolicy {
 		const key = noticeKey(kind, trouble, more.stamp, rigs);
 		return {key, kind, trouble, severity, priority, title, body: more.body, rigs, at: now};
 	}
+}
+
+const NAME_ORDER = new Intl.Collator('en', {numeric: true});
+
+/** A group's members in the order a notice names them (rig-2 before rig-10), whatever order they came in. */
+function byName(group: Group): Member[] {
+	return [...group.members.values()].sort(
+		(a, b) =>
+			NAME_ORDER.compare(rigName(a.ref), rigName(b.ref)) ||
+			NAME_ORDER.compare(a.ref.url, b.ref.url) ||
+			NAME_ORDER.compare(a.ref.worker ?? '', b.ref.worker ?? ''),
+	);
 }
 
 function worst(members: readonly Member[]): Severity {

@@ -1,3 +1,4 @@
+import {inspect} from 'node:util';
 import {describe, expect, it} from 'vitest';
 import {NotifyUsageError} from '../../../source/notify/channels/errors.js';
 import {KNOWN_FORMS, parseChannel} from '../../../source/notify/channels/parse.js';
@@ -77,6 +78,10 @@ describe('parseChannel', () => {
 		expect(channel.shown).not.toContain(SECRET);
 		expect(channel.id).toMatch(/^[0-9a-f]{16}$/);
 		expect(channel.id).not.toContain(SECRET);
+		// Whatever prints the channel (a log line, --json, an inspect in a debugger's console) finds no secret in it.
+		expect(JSON.stringify(channel)).not.toContain(SECRET);
+		expect(inspect(channel, {depth: 5, showHidden: true})).not.toContain(SECRET);
+		expect(String(Object.keys(channel))).toBe(channel.refresh ? 'service,shown,id,send,refresh' : 'service,shown,id,send');
 		expect(typeof channel.send).toBe('function');
 		expect(channel.refresh === undefined).toBe(service !== 'alertmanager');
 	});
@@ -104,6 +109,7 @@ describe('parseChannel', () => {
 	it('names the forms known when the scheme or the service is unknown', () => {
 		expect(() => parseChannel('matrix://x/y')).toThrow(KNOWN_FORMS);
 		expect(() => parseChannel('https://example.org/hook')).toThrow(KNOWN_FORMS);
+		expect(() => parseChannel('example.org/hook')).toThrow(KNOWN_FORMS);
 		for (const form of ['ntfy://', 'tgram://', 'discord://', 'slack://', 'pover://', 'gotify', 'json', '/api/v2/alerts'])
 			expect(KNOWN_FORMS).toContain(form);
 	});

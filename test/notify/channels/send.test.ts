@@ -205,10 +205,22 @@ describe('each channel sends its service its documented request', () => {
 		expect(firing?.[2]).toMatchObject({
 			labels: {alertname: 'down', rig: 'proxy', instance: '[::1]:3333', worker: 'w-1', severity: 'critical'},
 		});
-		expect(resolved?.[1]).toMatchObject({
-			labels: {alertname: 'down', rig: 'rig-07', instance: '10.0.0.7:8080'},
+		// The same labels as when firing (the all-clear's own severity, info, would make it another alert).
+		expect(resolved?.[1]).toEqual({
+			labels: {alertname: 'down', rig: 'rig-07', instance: '10.0.0.7:8080', severity: 'critical'},
+			annotations: expect.anything(),
+			startsAt: '2026-12-08T02:10:02.000Z',
 			endsAt: '2026-12-08T02:40:00.000Z',
 		});
+	});
+
+	it('alertmanager: a trouble the catalogue does not know resolves with the severity it fired with', async () => {
+		const {service, channel} = await channelFor('alertmanager');
+		await send(channel, troubleNotice({trouble: 'made-up-trouble', severity: 'warn'}));
+		await send(channel, resolvedNotice({trouble: 'made-up-trouble'}));
+		const [firing, resolved] = service.received.map((request) => request.json as Array<{labels: Record<string, string>}>);
+		expect(firing?.[0]?.labels.severity).toBe('warning');
+		expect(resolved?.map((alert) => alert.labels)).toEqual(firing?.map((alert) => alert.labels));
 	});
 
 	it('alertmanager: refresh posts the open troubles again as firing, with the labels they were sent with', async () => {
@@ -280,7 +292,7 @@ describe('the answers, read into a Delivery', () => {
 		}
 	});
 
-	it("a malformed request's 400 from the service itself is not retried: Pushover's invalid user key", async () => {
+	it("the service's own refusals are not retried: a wrong path's 404, Telegram's 400 for an empty text", async () => {
 		const service = await start('pushover');
 		const channel = parseChannel(`pover://${PO_USER}@${PO_TOKEN}`, {...DEFAULT_BASES, pushover: `${service.url}/wrong`});
 		const notFound = await send(channel);
@@ -288,6 +300,22 @@ describe('the answers, read into a Delivery', () => {
 		const tg = await start('telegram');
 		const telegram = parseChannel(`tgram://${TG}/42`, bases(tg));
 		expect(await send(telegram, troubleNotice({title: '', body: ''}))).toMatchObject({ok: false, retry: false, status: 400});
+	});
+
+	it("a server that wants other credentials: ntfy's 401 without, 403 with the wrong ones", async () => {
+		const service = await startService('ntfy', {authorization: 'Bearer tk_right'});
+		running.push(service);
+		const without = await send(parseChannel(`ntfy://127.0.0.1:${service.port}/rigs`));
+		const wrong = await send(parseChannel(`ntfy://tk_${SECRET}@127.0.0.1:${service.port}/rigs`));
+		const right = await send(parseChannel(`ntfy://tk_right@127.0.0.1:${service.port}/rigs`));
+		expect(without).toMatchObject({
+			ok: false,
+			retry: false,
+			reason: 'ntfy: 401 unauthorized: check the user and password or the access token',
+		});
+		expect(wrong).toMatchObject({ok: false, retry: false, reason: "ntfy: 403 forbidden: check the topic's access"});
+		expect(right).toMatchObject({ok: true, status: 200});
+		expectNoSecret(wrong);
 	});
 
 	it('a hang is given up at the signal, to be retried', async () => {

@@ -226,6 +226,25 @@ describe('outbox: claims between rigtops sharing the store', () => {
 		await b.idle();
 		expect(ntfy.delivered()).toEqual(['a-down', 'b-up']);
 	});
+
+	it('an all-clear already sent by its holder is not sent again by another, even when that holder has gone quiet', async () => {
+		const clock = fakeClock();
+		const ntfy = await service();
+		const file = storeFile();
+		const channel = httpChannel(ntfy.url);
+		const a = outbox(openStore(file), [channel], clock).box;
+		const since = clock.now();
+		a.post(trouble('a-down', [rig('rig-03', since)], since));
+		a.post(resolved('a-up', [rig('rig-03', since, {until: since + MINUTE})], since + MINUTE));
+		await a.idle();
+		// a has nothing open any more: its lease is not renewed and runs out.
+		clock.advance(5 * MINUTE);
+		const b = outbox(openStore(file), [channel], clock).box;
+		expect(b.post(resolved('b-up', [rig('rig-03', since + 15 * SECOND, {until: since + MINUTE})], clock.now()))).toEqual([]);
+		expect(b.post(trouble('b-down', [rig('rig-03', since + 15 * SECOND)], since + 15 * SECOND))).toEqual([]);
+		await b.idle();
+		expect(ntfy.delivered()).toEqual(['a-down', 'a-up']);
+	});
 });
 
 describe('outbox: mutes', () => {

@@ -4,6 +4,7 @@
  * sends it once, as what is still true. And the collapsing itself, on notices made by hand.
  */
 import {spawn, type ChildProcess} from 'node:child_process';
+import {chmodSync, chownSync, mkdirSync} from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import {createInterface} from 'node:readline';
@@ -39,7 +40,7 @@ beforeAll(async () => {
 });
 
 /** Starts the child rigtop; resolves with it and its stdout lines as they come. */
-function child(task: {file: string; url: string; mode: 'hold' | 'race'; notices: Notice[]}): {
+function child(task: {file: string; url: string; mode: 'hold' | 'race' | 'once'; notices: Notice[]; asNobody?: boolean}): {
 	process: ChildProcess;
 	lines: string[];
 	stderr: string[];
@@ -158,7 +159,7 @@ describe('outbox: a rigtop killed with notices pending', () => {
 		const box = new Outbox({store, channels: [channel], report: () => undefined});
 		cleanups.add(() => box.close(0));
 		// Nothing in the history about rig-07: still down, as last known. rig-03's end is in its resolved notice.
-		expect(await box.recover(endFromHistory(store))).toBe(2);
+		expect(await box.recover(endFromHistory(store, {settleMs: 0}))).toBe(2);
 		await until(() => box.queued === 0, 'sent');
 		await box.idle();
 		expect(ntfy.requests.slice(tried).map((request) => [request.key, request.kind])).toEqual([
@@ -238,5 +239,59 @@ describe('collapsing what a dead rigtop left', () => {
 		expect(steps).toEqual([{keep: resolved('u', [{...a, until: at + MINUTE}], at + MINUTE)}]);
 		const up = await collapsePending([trouble('t', [a], at)], new Set(), () => at + MINUTE, at + 2 * MINUTE);
 		expect(up.every((step) => 'drop' in step && step.into?.kind === 'collapsed' && !step.into.title.includes('since'))).toBe(true);
+	});
+});
+
+describe('when a trouble ended, from the history', () => {
+	it('a rig that answers at this rigtop’s first poll (no `up` logged: it was never seen down) is told as back, not down', async () => {
+		const clock = fakeClock(Date.now() - 20 * MINUTE);
+		const ntfy = await service(() => ({status: 503}));
+		const channel = httpChannel(ntfy.url);
+		const file = storeFile();
+		const since = clock.now();
+		const first = new Outbox({store: openStore(file), channels: [channel], report: () => undefined, clock});
+		cleanups.add(() => first.close(0));
+		first.post(trouble('k-down', [rig('rig-03', since, {url: RIG})], since));
+		await first.idle();
+		ntfy.answer(() => ({status: 200}));
+		const store = openStore(file);
+		const second = new Outbox({store, channels: [channel], report: () => undefined, clock: fakeClock(since + 20 * MINUTE)});
+		cleanups.add(() => second.close(0));
+		const recovering = second.recover(endFromHistory(store, {settleMs: 50}));
+		// This rigtop's first poll, stored while recovery waits for it: the rig answers.
+		const polled = since + 20 * MINUTE;
+		new HistoryWriter(store).write([observation(goodSample(polled, 1000), sixFacts('id-3'), {url: RIG, name: 'rig-03'})], []);
+		expect(await recovering).toBe(1);
+		await second.idle();
+		expect(ntfy.requests.slice(1)).toMatchObject([{key: 'k-down~collapsed', kind: 'collapsed', status: 200}]);
+		expect(ntfy.requests[1]?.title).toMatch(/^rig-03 was down \d\d:\d\d–\d\d:\d\d \(20m\)$/);
+	});
+});
+
+describe('outbox: a store in a read-only folder', () => {
+	it('delivers from memory and says once that notifications are not kept', async () => {
+		const ntfy = await service();
+		const base = path.dirname(path.dirname(storeFile()));
+		const folder = path.join(base, 'rigtop');
+		mkdirSync(folder, {recursive: true});
+		const root = process.getuid?.() === 0;
+		chmodSync(base, 0o755);
+		if (root) chownSync(folder, 65534, 65534);
+		chmodSync(folder, 0o555);
+		cleanups.add(() => chmodSync(folder, 0o755));
+		const since = Date.now();
+		const notices = [trouble('k1', [rig('rig-03', since)], since), trouble('k2', [rig('rig-04', since)], since)];
+		const run = child({file: path.join(folder, 'history.sqlite'), url: ntfy.url, mode: 'once', notices, asNobody: root});
+		await exited(run.process);
+		expect(run.lines).toEqual(['done 0']);
+		expect(ntfy.delivered()).toEqual(['k1', 'k2']);
+		expect(run.stderr).toEqual([
+			expect.stringMatching(
+				/^history off: .*history\.sqlite cannot be written \(.*(EACCES|permission denied).*\); fix its folder's permissions/i,
+			),
+			expect.stringMatching(
+				/^notifications not kept: .*history\.sqlite cannot be written \(.*(EACCES|permission denied).*\); fix its folder's permissions/i,
+			),
+		]);
 	});
 });

@@ -119,6 +119,29 @@ describe('the notification policy', () => {
 		expect(run.kinds()).toEqual(['trouble rig-05 down', 'resolved resolved: rig-05 down']);
 	});
 
+	it('with a window of 0 tells each trouble as it opens, from the change itself', () => {
+		const policy = new NoticePolicy({groupMs: 0});
+		expect(policy.change(down(3, T0), T0).map((notice) => notice.title)).toEqual(['rig-03 down']);
+		expect(policy.change(down(7, T0), T0).map((notice) => notice.title)).toEqual(['rig-07 down']);
+		expect(policy.change(up(3, T0 + M), T0 + M).map((notice) => notice.title)).toEqual(['resolved: rig-03 down']);
+	});
+
+	it("in the notifier's form: take records, nextDue says when, due hands out; flush tells a window not over", () => {
+		const policy = new NoticePolicy({groupMs: 0});
+		policy.take(down(3, T0), T0);
+		expect(policy.nextDue()).toBe(T0);
+		expect(policy.due(T0 + S).map((notice) => notice.title)).toEqual(['rig-03 down']);
+		expect(policy.due(T0 + S)).toEqual([]);
+
+		const held = new NoticePolicy();
+		held.take(down(4, T0), T0);
+		held.take(down(5, T0 + S), T0 + S);
+		expect(held.nextDue()).toBe(T0 + 30 * S);
+		expect(held.due(T0 + 2 * S)).toEqual([]);
+		expect(held.flush(T0 + 2 * S).map((notice) => notice.title)).toEqual(['2 rigs down']);
+		expect(held.nextDue()).toBe(T0 + 2 * S + 4 * H);
+	});
+
 	it('repeats a group while rigs of it are open (every 4 h by default), naming only those still out; 0 repeats never', () => {
 		const run = new Run();
 		run.feed(down(3, T0));
@@ -127,6 +150,10 @@ describe('the notification policy', () => {
 		run.feed(up(3, T0 + H));
 		run.to(T0 + 30 * S + 4 * H - 1);
 		expect(run.kinds()).toEqual(['trouble 2 rigs down']);
+		// What is open now (for a channel that holds state): rig-07 alone.
+		expect(run.policy.openNow(run.now)).toEqual([
+			{rig: 'rig-07', url: url(7), trouble: 'down', severity: 'error', since: T0 + 2 * S, message: 'down: connection refused'},
+		]);
 		run.to(T0 + 30 * S + 4 * H);
 		expect(run.kinds()).toEqual(['trouble 2 rigs down', 'repeat still rig-07 down (for 4h)']);
 		expect(run.sent[1]).toMatchObject({priority: 'high', body: 'rig-07: down: connection refused (for 4h)'});
@@ -288,5 +315,17 @@ describe('the notification policy', () => {
 		expect(second.map((notice) => notice.key)).toEqual(first.map((notice) => notice.key));
 		expect(second).toEqual(first);
 		expect(new Set(first.map((notice) => notice.key)).size).toBe(first.length);
+
+		// Rigs that open at one time in another order: the same notice, the same key.
+		const told = (order: readonly number[]) => {
+			const run = new Run();
+			for (const n of order) run.feed(down(n, T0));
+			return run.to(T0 + M).sent;
+		};
+
+		const [forward] = told([1, 2, 3, 10]);
+		const [backward] = told([10, 3, 2, 1]);
+		expect(backward).toEqual(forward);
+		expect(forward?.rigs.map((each) => each.rig)).toEqual(['rig-01', 'rig-02', 'rig-03', 'rig-10']);
 	});
 });
