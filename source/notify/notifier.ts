@@ -10,12 +10,16 @@ import type {Channel, Delivery, Notice, OpenTrouble, RigRef, TroubleChange} from
 
 /** The policy as the notifier drives it (notify/policy/engine.ts, NoticePolicy). Pure: the time is given. */
 export type NotifierPolicy = {
-	/** A trouble opened or closed, or a piece of news: the notices due now. */
-	change(change: TroubleChange, now: number): readonly Notice[];
+	/** A trouble opened or closed, or a piece of news: recorded (cheap: this is the poll's path); `due` gives its notices. */
+	take(change: TroubleChange, now: number): void;
 	/** The notices due at `now` (taken: the next call does not give them again). */
 	due(now: number): readonly Notice[];
 	/** When the next notice may be due (epoch ms), or null for none pending. */
 	nextDue(now: number): number | null;
+	/** Every notice still held (a group window not over), at close: told now rather than lost. */
+	flush(now: number): readonly Notice[];
+	/** The troubles open now that were told and are not muted (the Alertmanager refresh, the heartbeat's fail form). */
+	openNow(now: number): readonly OpenTrouble[];
 };
 
 /** One answer of a channel to one notice (each try: the outbox retries a failure that may pass). */
@@ -68,8 +72,8 @@ export type Notifier = {
 	/** Runs what is due now (tests; the timer does it otherwise). Resolves when that round is done. */
 	flush(): Promise<void>;
 	/**
-	 * Stops: the notices due are posted, the outbox sends until `deadlineMs` (default 5 s) and keeps the rest pending in
-	 * the store for the next start.
+	 * Stops: the notices the policy holds are posted, the outbox sends until `deadlineMs` (default 5 s) and keeps the
+	 * rest pending in the store for the next start.
 	 */
 	close(deadlineMs?: number): Promise<void>;
 };
@@ -153,13 +157,11 @@ export function startNotifier(options: NotifierOptions): Notifier {
 		}
 
 		try {
-			post(options.policy.change(change, at));
+			options.policy.take(change, at);
 		} catch (error) {
 			say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
 		}
 
-		// The heartbeat tells a trouble opened (its fail form) or the last one closed at once, not a minute later.
-		if (options.heartbeat && change.open !== null) nextHeartbeat = at;
 		schedule();
 	});
 
@@ -210,7 +212,10 @@ export function startNotifier(options: NotifierOptions): Notifier {
 		const at = now();
 		try {
 			const due = options.policy.nextDue(at);
-			if (due !== null && due <= at) post(options.policy.due(at));
+			const notices = due !== null && due <= at ? options.policy.due(at) : [];
+			post(notices);
+			// The heartbeat tells a trouble told (its fail form) or its all-clear at once, not a minute later.
+			if (options.heartbeat && notices.length > 0) nextHeartbeat = at;
 		} catch (error) {
 			say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);
 		}
@@ -230,7 +235,7 @@ export function startNotifier(options: NotifierOptions): Notifier {
 	}
 
 	async function refresh(signal: AbortSignal, at: number): Promise<void> {
-		const troubles = [...open.values()].filter((trouble) => !options.outbox.muted(trouble, at));
+		const troubles = options.policy.openNow(at);
 		await Promise.allSettled(
 			refreshing.map(async (channel) => {
 				const delivery = await channel.refresh?.(troubles, AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]));
@@ -240,7 +245,7 @@ export function startNotifier(options: NotifierOptions): Notifier {
 	}
 
 	async function ping(heartbeat: NotifierHeartbeat, signal: AbortSignal): Promise<void> {
-		const first = open.values().next().value;
+		const [first] = options.policy.openNow(now());
 		const state = first === undefined ? {well: true} : {well: false, message: `${first.rig}: ${first.message}`};
 		let delivery: Delivery;
 		try {
@@ -274,7 +279,8 @@ export function startNotifier(options: NotifierOptions): Notifier {
 			deadline.unref();
 			try {
 				if (round !== null) await round;
-				post(options.policy.due(now()));
+				// What the policy still holds (a group window not over) is told now rather than lost.
+				post(options.policy.flush(now()));
 				await options.outbox.close(deadlineMs);
 			} catch (error) {
 				say('error', `notifications: ${error instanceof Error ? error.message : String(error)}`);

@@ -202,4 +202,26 @@ describe('the notifier, with simulated miners, a real store and loopback service
 		await alerting.notifier?.flush();
 		expect(am.received.length).toBe(count);
 	}, 60_000);
+
+	it('close(): a trouble still in its group window is told before rigtop stops, not lost', async () => {
+		const [sim] = await miners(1);
+		const session = await watching([sim!]);
+		const ntfy = await service('ntfy');
+		const alerting = startAlerting(session.miners, {
+			bell: null,
+			onAlert: null,
+			notify: {
+				channels: [parseChannel(`ntfy://127.0.0.1:${ntfy.port}/rigs`)],
+				heartbeat: null,
+				settings: {...quick, groupMs: 10 * 60_000},
+				store: store(),
+				say: () => undefined,
+			},
+		});
+		await sim!.stop();
+		await until(() => alerting.notifier?.open().length === 1, PATIENCE_MS, 'the trouble open');
+		expect(ntfy.received).toHaveLength(0);
+		await alerting.close();
+		expect(titles(ntfy)).toEqual(['rig-00 down']);
+	}, 60_000);
 });
