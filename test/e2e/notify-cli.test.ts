@@ -162,3 +162,42 @@ describe('rigtop notify mute, unmute, mutes', () => {
 		expect(none.stdout).toBe('no rig is muted\n');
 	});
 });
+
+describe("the readme's Notifications section", () => {
+	it('its notify file is one rigtop reads: every channel and the heartbeat, each shown by scheme and host', async () => {
+		const readme = readFileSync('readme.md', 'utf8');
+		const section = /## Notifications\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+		const file = /```sh\n(# ~\/\.config\/rigtop\/notify[\s\S]*?)```/.exec(section)?.[1] ?? '';
+		const lines = file.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+		expect(lines).toHaveLength(9);
+		const notify = path.join(work, 'readme-notify');
+		writeFileSync(notify, file, {mode: 0o600});
+		const result = await runCli(['--where', '127.0.0.1:9', '--notify-file', notify], {env: env()});
+		expect(result.stderr).toBe('');
+		expect(result.stdout).toContain(
+			[
+				'rigtop will notify 8 channels:',
+				'  ntfy  ntfys://ntfy.sh',
+				'  telegram  tgram://api.telegram.org',
+				'  discord  https://discord.com',
+				'  slack  https://hooks.slack.com',
+				'  pushover  pover://api.pushover.net',
+				'  gotify  gotifys://gotify.example.org',
+				'  json  json://10.0.0.2:8080',
+				'  alertmanager  http://10.0.0.3:9093',
+				'  heartbeat  https://hc-ping.com',
+			].join('\n'),
+		);
+		for (const secret of [
+			'AAH-BOT-TOKEN',
+			'WEBHOOK-TOKEN',
+			'XXXXXXXX',
+			'uQiRzpo4DXghDmr9QzzfQu27cmVRsG',
+			'azGDORePK8gMaC0QOYAMyEEuzJnyUi',
+			'APP_TOKEN',
+			'YOUR-CHECK-UUID',
+			'my-rigs-7f3k9',
+		])
+			expect(result.stdout + result.stderr).not.toContain(secret);
+	});
+});
