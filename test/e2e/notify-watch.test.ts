@@ -12,6 +12,7 @@ import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {startService} from '../helpers/notify-services.js';
 import {until} from '../history/helpers.js';
 import {runCli} from './helpers/cli.js';
+import {startExporter} from './helpers/exporter.js';
 import {CLI, cliIsBuilt} from './helpers/tmux.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -144,4 +145,25 @@ describe('rigtop watch', () => {
 		expect(result.stdout + result.stderr).not.toContain(SECRET);
 		expect(result.stdout + result.stderr).not.toContain(SECRET.replaceAll('-', ''));
 	});
+});
+
+describe('rigtop exporter --notify-file', () => {
+	it("notifies from the exporter's worker, where its monitors are: a down notice, a log line for it", async () => {
+		const dir = workDir();
+		const miner = await sim();
+		const ntfy = await startService('ntfy');
+		cleanups.push(async () => ntfy.close());
+		const file = notifyFile(dir, [`ntfy://${SECRET}@127.0.0.1:${ntfy.port}/rigs`]);
+		const exporter = await startExporter([miner.url, '--notify-file', file, '--notify-group', '0'], cleanups, {env: env(dir)});
+		await miner.stop();
+		await until(() => ntfy.received.length >= 1, PATIENCE_MS, 'the down notice');
+		expect(String((ntfy.received[0]?.json as {title?: unknown}).title)).toMatch(/ down$/);
+		await until(() => /msg="sent: /.test(exporter.log()), PATIENCE_MS, 'the sent line');
+		expect(exporter.log()).toMatch(
+			new RegExp(`level=info msg="sent: [^"]+ down" notice=trouble trouble=down channel=ntfy://127\\.0\\.0\\.1:${ntfy.port} service=ntfy`),
+		);
+		exporter.child.kill('SIGTERM');
+		expect(await exporter.exit()).toBe(0);
+		expect(exporter.log()).not.toContain(SECRET);
+	}, 60_000);
 });
