@@ -1,6 +1,6 @@
 /**
  * `rigtop exporter --notify…`: notifications from the exporter's worker thread, where its monitors are. An alert center
- * over the fleet's monitors hands its troubles to the notifier (notify/start.ts); the outbox keeps its notices in the
+ * over the fleet's monitors hands its troubles to the notifier (notify/start/notifications.ts); the outbox keeps its notices in the
  * history store unless --no-history. Every line it has to say (a notice sent or failed, a channel given up on, the
  * store unwritable) is an exporter log line.
  */
@@ -8,10 +8,17 @@ import {AlertCenter} from '../alerts/center.js';
 import {defaultStoreFile} from '../history/attach.js';
 import {HistoryStore} from '../history/store.js';
 import {deliveryLine} from '../notify/notifier.js';
-import {centerTroubles, notifyParts, startNotifications} from '../notify/start.js';
+import {centerTroubles, notifyParts, startNotifications, type NotifyInputs, type NotifySettings} from '../notify/start/notifications.js';
 import type {WatchedMiner} from '../session/session.js';
 import type {LogFields, LogLevel} from './log.js';
-import type {ExporterNotify} from './run.js';
+
+/** `rigtop exporter --notify…`: where the channels come from (made into channels in the worker) and the policy's settings. */
+export type ExporterNotify = {
+	readonly inputs: NotifyInputs;
+	readonly settings: NotifySettings;
+	/** Whether the outbox may keep its notices in the history store (--no-history: in memory only). */
+	readonly store: boolean;
+};
 
 export type ExporterNotifying = {close(): Promise<void>};
 

@@ -6,15 +6,7 @@ import {kindRow, kindsWhere, type EventKind} from '../monitor/event-kinds.js';
 import type {LogFields, Logger, LogLevel} from './log.js';
 import {DEFAULT_WORKER_METRICS_LIMIT, type WorkerMetrics} from './worker-metrics.js';
 import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, type ServeSettings} from './serve.js';
-import type {NotifyInputs, NotifySettings} from '../notify/start.js';
-
-/** `rigtop exporter --notify…`: the channels' URLs (made into channels in the worker) and the policy's settings. */
-export type ExporterNotify = {
-	readonly inputs: NotifyInputs;
-	readonly settings: NotifySettings;
-	/** Whether the outbox may keep its notices in the history store (--no-history: in memory only). */
-	readonly store: boolean;
-};
+import type {ExporterNotify} from './notify.js';
 
 /**
  * `rigtop exporter`: polls the miners on its own interval and serves /metrics until SIGINT or SIGTERM. It writes one

@@ -10,7 +10,7 @@ import {HistoryStore} from '../../source/history/store.js';
 import {parseHeartbeat} from '../../source/notify/channels/heartbeat.js';
 import {parseChannel} from '../../source/notify/channels/parse.js';
 import {deliveryLine, type DeliveryReport} from '../../source/notify/notifier.js';
-import type {NotifySettings} from '../../source/notify/start.js';
+import type {NotifySettings} from '../../source/notify/start/notifications.js';
 import {createSession, type Session} from '../../source/session/session.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {startService, type RunningService} from '../helpers/notify-services.js';

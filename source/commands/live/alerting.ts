@@ -2,7 +2,7 @@ import {createBell} from '../../alerts/bell.js';
 import {AlertCenter, type AlertSink} from '../../alerts/center.js';
 import {AlertCommand} from '../../alerts/command-runner.js';
 import type {Notifier} from '../../notify/notifier.js';
-import {centerTroubles, startNotifications, type NotificationsOptions} from '../../notify/start.js';
+import {centerTroubles, startNotifications, type NotificationsOptions} from '../../notify/start/notifications.js';
 import type {WatchedMiner} from '../../session/session.js';
 
 export type AlertingOptions = {

@@ -7,7 +7,7 @@
 import process from 'node:process';
 import type {Command, NotifyPlan} from '../command.js';
 import {loadNotifyChannels} from './setup.js';
-import {openMutes, testNotice} from '../../notify/start.js';
+import {openMutes, testNotice} from '../../notify/start/notifications.js';
 import type {Delivery} from '../../notify/types.js';
 import {formatDuration, formatSeconds} from '../../text/format.js';
 import {cleanText} from '../../text/clean.js';

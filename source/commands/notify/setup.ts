@@ -6,7 +6,7 @@
  */
 import type {NotifyPlan} from '../command.js';
 import {NotifyUsageError} from '../../notify/channels/errors.js';
-import {notifyParts, type NotifyInputs, type NotifyParts, type NotifySettings} from '../../notify/start.js';
+import {notifyParts, type NotifyInputs, type NotifyParts, type NotifySettings} from '../../notify/start/notifications.js';
 import {UsageError} from '../../session/errors.js';
 
 /** What a command notifies: the channels, the heartbeat, the policy's settings. */

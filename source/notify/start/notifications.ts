@@ -3,17 +3,17 @@
  * (notify/outbox/) and the channels (notify/channels/) put together under the notifier (notifier.ts). The live view,
  * `rigtop watch` and the exporter's worker all start them here.
  */
-import type {AlertCenter} from '../alerts/center.js';
-import {defaultStoreFile} from '../history/attach.js';
-import {HistoryStore} from '../history/store.js';
-import type {Channel, Notice, TroubleChange} from './types.js';
-import type {Heartbeat} from './channels/heartbeat.js';
-import {readNotifySources} from './channels/sources.js';
-import {endFromHistory} from './outbox/history-end.js';
-import {Outbox} from './outbox/outbox.js';
-import {NoticePolicy} from './policy/engine.js';
-import type {PolicyOptions} from './policy/options.js';
-import {reportingChannels, startNotifier, type DeliveryReport, type Notifier} from './notifier.js';
+import type {AlertCenter} from '../../alerts/center.js';
+import {defaultStoreFile} from '../../history/attach.js';
+import {HistoryStore} from '../../history/store.js';
+import type {Channel, Notice, TroubleChange} from '../types.js';
+import type {Heartbeat} from '../channels/heartbeat.js';
+import {readNotifySources} from '../channels/sources.js';
+import {endFromHistory} from '../outbox/history-end.js';
+import {Outbox} from '../outbox/outbox.js';
+import {NoticePolicy} from '../policy/engine.js';
+import type {PolicyOptions} from '../policy/options.js';
+import {reportingChannels, startNotifier, type DeliveryReport, type Notifier} from '../notifier.js';
 
 /** Where the channels come from, as the command line gave them (secrets: never printed; in memory only). */
 export type NotifyInputs = {
