@@ -10,7 +10,7 @@ import {HistoryStore} from '../../source/history/store.js';
 import {parseHeartbeat} from '../../source/notify/channels/heartbeat.js';
 import {parseChannel} from '../../source/notify/channels/parse.js';
 import {deliveryLine, type DeliveryReport} from '../../source/notify/notifier.js';
-import type {NotifySettings} from '../../source/notify/start/notifications.js';
+import type {NotificationsOptions, NotifySettings} from '../../source/notify/start/notifications.js';
 import {createSession, type Session} from '../../source/session/session.js';
 import {startSimulator, type Simulator} from '../../source/sim/simulator.js';
 import {startService, type RunningService} from '../helpers/notify-services.js';
@@ -67,6 +67,17 @@ async function watching(sims: readonly Simulator[]): Promise<Session> {
 
 const quick: NotifySettings = {groupMs: 2500, repeatMs: 0, flap: {count: 0, windowMs: 600_000}};
 
+/** The live view's alerting on this session with notifications: nothing bells or runs; `notify` says the rest. */
+function notifying(session: Session, notify: Partial<NotificationsOptions> & Pick<NotificationsOptions, 'channels'>) {
+	const alerting = startAlerting(session.miners, {
+		bell: null,
+		onAlert: null,
+		notify: {heartbeat: null, settings: quick, store: null, say: () => undefined, ...notify},
+	});
+	cleanups.push(async () => alerting.close());
+	return alerting;
+}
+
 /** The notices' titles a service received (ntfy's JSON publish). */
 const titles = (ntfy: RunningService) => ntfy.received.map((request) => String((request.json as {title?: unknown}).title));
 
@@ -78,19 +89,12 @@ describe('the notifier, with simulated miners, a real store and loopback service
 		const hook = await service('json');
 		const said: string[] = [];
 		const reports: DeliveryReport[] = [];
-		const alerting = startAlerting(session.miners, {
-			bell: null,
-			onAlert: null,
-			notify: {
-				channels: [parseChannel(`ntfy://127.0.0.1:${ntfy.port}/rigs`), parseChannel(`json://127.0.0.1:${hook.port}/hook`)],
-				heartbeat: null,
-				settings: quick,
-				store: store(),
-				say: (_severity, line) => said.push(line),
-				onDelivery: (report) => reports.push(report),
-			},
+		const alerting = notifying(session, {
+			channels: [parseChannel(`ntfy://127.0.0.1:${ntfy.port}/rigs`), parseChannel(`json://127.0.0.1:${hook.port}/hook`)],
+			store: store(),
+			say: (_severity, line) => said.push(line),
+			onDelivery: (report) => reports.push(report),
 		});
-		cleanups.push(async () => alerting.close());
 
 		await Promise.all(sims.map(async (sim) => sim.stop()));
 		await until(() => ntfy.received.length >= 1 && hook.received.length >= 1, PATIENCE_MS, 'the down notice');
@@ -123,18 +127,11 @@ describe('the notifier, with simulated miners, a real store and loopback service
 		const session = await watching([sim!]);
 		const ntfy = await service('ntfy', {faults: [500, 500]});
 		const file = store();
-		const alerting = startAlerting(session.miners, {
-			bell: null,
-			onAlert: null,
-			notify: {
-				channels: [parseChannel(`ntfy://127.0.0.1:${ntfy.port}/rigs`)],
-				heartbeat: null,
-				settings: {...quick, groupMs: 0},
-				store: file,
-				say: () => undefined,
-			},
+		notifying(session, {
+			channels: [parseChannel(`ntfy://127.0.0.1:${ntfy.port}/rigs`)],
+			settings: {...quick, groupMs: 0},
+			store: file,
 		});
-		cleanups.push(async () => alerting.close());
 		await sim!.stop();
 		await until(() => ntfy.received.some((request) => request.status === 200), 60_000, 'the third try answered');
 		expect(ntfy.received.map((request) => request.status)).toEqual([500, 500, 200]);
@@ -146,19 +143,11 @@ describe('the notifier, with simulated miners, a real store and loopback service
 		const [sim] = await miners(1);
 		const session = await watching([sim!]);
 		const beat = await service('heartbeat');
-		const alerting = startAlerting(session.miners, {
-			bell: null,
-			onAlert: null,
-			notify: {
-				channels: [],
-				heartbeat: parseHeartbeat(`http://127.0.0.1:${beat.port}/ping/check-uuid`),
-				settings: quick,
-				store: null,
-				say: () => undefined,
-				heartbeatMs: 60_000,
-			},
+		notifying(session, {
+			channels: [],
+			heartbeat: parseHeartbeat(`http://127.0.0.1:${beat.port}/ping/check-uuid`),
+			heartbeatMs: 60_000,
 		});
-		cleanups.push(async () => alerting.close());
 		await until(() => beat.received.length >= 1, PATIENCE_MS, 'the first ping');
 		expect(beat.received[0]?.path).toBe('/ping/check-uuid');
 		await sim!.stop();
@@ -172,19 +161,11 @@ describe('the notifier, with simulated miners, a real store and loopback service
 		const [sim] = await miners(1);
 		const session = await watching([sim!]);
 		const am = await service('alertmanager');
-		const alerting = startAlerting(session.miners, {
-			bell: null,
-			onAlert: null,
-			notify: {
-				channels: [parseChannel(`http://127.0.0.1:${am.port}/api/v2/alerts`)],
-				heartbeat: null,
-				settings: {...quick, groupMs: 0},
-				store: null,
-				say: () => undefined,
-				refreshMs: 300,
-			},
+		const alerting = notifying(session, {
+			channels: [parseChannel(`http://127.0.0.1:${am.port}/api/v2/alerts`)],
+			settings: {...quick, groupMs: 0},
+			refreshMs: 300,
 		});
-		cleanups.push(async () => alerting.close());
 		await sim!.stop();
 		// The notice, then at least one refresh while the rig is down.
 		await until(() => am.received.length >= 2, PATIENCE_MS, 'the alert and a refresh');
@@ -207,16 +188,10 @@ describe('the notifier, with simulated miners, a real store and loopback service
 		const [sim] = await miners(1);
 		const session = await watching([sim!]);
 		const ntfy = await service('ntfy');
-		const alerting = startAlerting(session.miners, {
-			bell: null,
-			onAlert: null,
-			notify: {
-				channels: [parseChannel(`ntfy://127.0.0.1:${ntfy.port}/rigs`)],
-				heartbeat: null,
-				settings: {...quick, groupMs: 10 * 60_000},
-				store: store(),
-				say: () => undefined,
-			},
+		const alerting = notifying(session, {
+			channels: [parseChannel(`ntfy://127.0.0.1:${ntfy.port}/rigs`)],
+			settings: {...quick, groupMs: 10 * 60_000},
+			store: store(),
 		});
 		await sim!.stop();
 		await until(() => alerting.notifier?.open().length === 1, PATIENCE_MS, 'the trouble open');
