@@ -361,12 +361,13 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	// --json is a --once format; asking for it alone means one JSON snapshot.
 	// rigtop watch's session is the live view's (history records its monitors), without a screen.
 	let mode: RunMode = exporter ? 'exporter' : watch ? 'live' : flags.where ? 'where' : flags.once || flags.json ? 'once' : 'live';
-	const notify = planNotify(flags, inputs.env);
-	if (notify !== null && mode === 'once') {
-		throw new UsageError(
-			`${NOTIFY_FLAGS.find(([flag]) => notifyGiven(flags, flag))?.[1] ?? '--notify'} goes with the live view, rigtop watch or rigtop exporter, not --once`,
-		);
+	// RIGTOP_NOTIFY alone (set for every run) does not stop --once; a notification flag given with it is bad usage.
+	const notifyFlag = NOTIFY_FLAGS.find(([flag]) => notifyGiven(flags, flag))?.[1];
+	if (notifyFlag !== undefined && mode === 'once') {
+		throw new UsageError(`${notifyFlag} goes with the live view, rigtop watch or rigtop exporter, not --once`);
 	}
+
+	let notify = mode === 'once' ? null : planNotify(flags, inputs.env);
 
 	if (metrics !== null && mode !== 'exporter' && mode !== 'live') {
 		throw new UsageError("--metrics serves the live view's miners while it runs; for metrics without a screen, run rigtop exporter");
@@ -381,6 +382,8 @@ export function planRun(inputs: PlanInputs): RunPlan {
 
 		mode = 'once';
 		notices.push('not a terminal: printing one snapshot instead of the live dashboard (use --once to say so)');
+		if (notify !== null) notices.push('no notification is sent by one snapshot; rigtop watch notifies without a terminal');
+		notify = null;
 	}
 
 	const color = colorEnabled(inputs.env, flags.color);
