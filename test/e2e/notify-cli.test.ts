@@ -111,8 +111,8 @@ describe('rigtop notify test', () => {
 			expect(result.stdout + result.stderr).not.toContain(SECRET);
 			const lines = result.stdout.trimEnd().split('\n');
 			expect(lines).toHaveLength(3);
-			expect(lines[0]).toMatch(new RegExp(`^ntfy +ntfy://127\\.0\\.0\\.1:${ntfy.port} +ok 200 +\\d`));
-			expect(lines[1]).toMatch(new RegExp(`^json +json://127\\.0\\.0\\.1:${hook.port} +failed 403: .+ +\\d`));
+			expect(lines[0]).toMatch(new RegExp(`^ntfy +ntfy://127\\.0\\.0\\.1:${ntfy.port} +ok 200 +\\d+ ms$`));
+			expect(lines[1]).toMatch(new RegExp(`^json +json://127\\.0\\.0\\.1:${hook.port} +failed 403: .+ +\\d+ ms$`));
 			expect(lines[2]).toBe('2 channels: 1 ok, 1 failed');
 			expect(result.code).toBe(1);
 			// Each service got exactly one request: the test notice.

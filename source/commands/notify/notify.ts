@@ -9,7 +9,7 @@ import type {Command, NotifyPlan} from '../command.js';
 import {loadNotifyChannels} from './setup.js';
 import {openMutes, testNotice} from '../../notify/start/notifications.js';
 import type {Delivery} from '../../notify/types.js';
-import {formatDuration, formatSeconds} from '../../text/format.js';
+import {formatDuration} from '../../text/format.js';
 import {cleanText} from '../../text/clean.js';
 import {UsageError} from '../../session/errors.js';
 
@@ -54,10 +54,12 @@ export const run: Command<NotifyCommandPlan> = async (plan, context) => {
 		const shownWidth = Math.max(...answers.map((answer) => answer.shown.length));
 		for (const {service, shown, delivery} of answers) {
 			if (!delivery.ok) failed += 1;
+			// The reason names its service first ("ntfy: 403 forbidden: …"): the line has it already.
+			const reason = delivery.ok ? '' : delivery.reason.replace(new RegExp(`^${service}: `), '');
 			const status = delivery.ok
 				? `ok ${delivery.status}`
-				: `failed${delivery.status === undefined ? '' : ` ${delivery.status}`}: ${delivery.reason}`;
-			out(`${service.padEnd(width)}  ${shown.padEnd(shownWidth)}  ${status}  ${formatSeconds(delivery.ms)}`);
+				: `failed${delivery.status === undefined ? '' : ` ${delivery.status}`}: ${reason}`;
+			out(`${service.padEnd(width)}  ${shown.padEnd(shownWidth)}  ${status}  ${Math.round(delivery.ms)} ms`);
 		}
 
 		out(`${answers.length} channel${answers.length === 1 ? '' : 's'}: ${answers.length - failed} ok, ${failed} failed`);
