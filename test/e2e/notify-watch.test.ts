@@ -49,9 +49,26 @@ function env(dir: string): NodeJS.ProcessEnv {
 	return copy;
 }
 
+/** The built `rigtop watch …args` in its own state folder; SIGKILLed after the test unless it ended. */
+function startWatch(args: readonly string[], dir: string) {
+	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
+	const child = spawn('node', [CLI, 'watch', ...args], {env: env(dir), stdio: ['ignore', 'pipe', 'pipe']});
+	let stderr = '';
+	let stdout = '';
+	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+	cleanups.push(async () => {
+		if (child.exitCode === null && child.signalCode === null) {
+			child.kill('SIGKILL');
+			await exited;
+		}
+	});
+	return {child, stderr: () => stderr, stdout: () => stdout, exit: async () => exited};
+}
+
 describe('rigtop watch', () => {
 	it('tells ntfy when the miner goes down and when it is back, logs each event and notice, stops on SIGTERM', async () => {
-		if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
 		const dir = workDir();
 		const miner = await sim();
 		const ntfy = await startService('ntfy');
@@ -62,24 +79,10 @@ describe('rigtop watch', () => {
 			`ntfy://${SECRET}@127.0.0.1:${ntfy.port}/rigs`,
 			`heartbeat http://127.0.0.1:${beat.port}/ping/${SECRET}`,
 		]);
-		const child = spawn('node', [CLI, 'watch', miner.url, '--notify-file', file, '--notify-group', '1s', '--interval', '0.5'], {
-			env: env(dir),
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let stderr = '';
-		let stdout = '';
-		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-		cleanups.push(async () => {
-			if (child.exitCode === null && child.signalCode === null) {
-				child.kill('SIGKILL');
-				await exited;
-			}
-		});
-
-		await until(() => /msg="watching 1 miner, polled every 0\.5 s"/.test(stderr), PATIENCE_MS, `the start line in ${stderr}`);
-		expect(stderr).toMatch(
+		const watch = startWatch([miner.url, '--notify-file', file, '--notify-group', '1s', '--interval', '0.5'], dir);
+		await until(() => /msg="watching 1 miner, polled every 0\.5 s"/.test(watch.stderr()), PATIENCE_MS, 'the start line');
+		const stderr = () => watch.stderr();
+		expect(stderr()).toMatch(
 			/^ts=\S+ level=info msg="watching 1 miner, polled every 0\.5 s" version=\S+ channels=1 heartbeat=true history=true$/m,
 		);
 		await until(() => beat.received.length >= 1, PATIENCE_MS, 'the first heartbeat');
@@ -87,9 +90,9 @@ describe('rigtop watch', () => {
 		await until(() => ntfy.received.length >= 1, PATIENCE_MS, 'the down notice');
 		expect(String((ntfy.received[0]?.json as {title?: unknown}).title)).toMatch(/ down$/);
 		// The event and the notice, each a logfmt line; the channel named by its shown address only.
-		await until(() => /msg="sent: /.test(stderr), PATIENCE_MS, 'the sent line');
-		expect(stderr).toMatch(/^ts=\S+ level=warn msg="down: [^"]*" rig=\S+ event=down$/m);
-		expect(stderr).toMatch(
+		await until(() => /msg="sent: /.test(stderr()), PATIENCE_MS, 'the sent line');
+		expect(stderr()).toMatch(/^ts=\S+ level=warn msg="down: [^"]*" rig=\S+ event=down$/m);
+		expect(stderr()).toMatch(
 			new RegExp(
 				`^ts=\\S+ level=info msg="sent: [^"]+ down" notice=trouble trouble=down channel=ntfy://127\\.0\\.0\\.1:${ntfy.port} service=ntfy ms=\\d+ status=200$`,
 				'm',
@@ -101,14 +104,42 @@ describe('rigtop watch', () => {
 		await until(() => ntfy.received.length >= 2, PATIENCE_MS, 'the resolved notice');
 		expect(String((ntfy.received[1]?.json as {title?: unknown}).title)).toMatch(/^resolved: /);
 
-		child.kill('SIGTERM');
-		expect(await exited).toBe(0);
-		expect(stderr).toMatch(/level=info msg="watch stopped"\n$/);
-		expect(stdout).toBe('');
-		expect(stderr).not.toContain(SECRET);
+		watch.child.kill('SIGTERM');
+		expect(await watch.exit()).toBe(0);
+		expect(stderr()).toMatch(/level=info msg="watch stopped"\n$/);
+		expect(watch.stdout()).toBe('');
+		expect(stderr()).not.toContain(SECRET);
 		// The heartbeat URL's token is in its path: never in a line.
-		expect(stderr).not.toContain('/ping/');
+		expect(stderr()).not.toContain('/ping/');
 	}, 90_000);
+
+	it('SIGKILLed while its channel fails: the next start sends what was pending, once', async () => {
+		const dir = workDir();
+		const miner = await sim();
+		// The first try fails; the outbox would try again 10 s later, but rigtop is killed before.
+		const ntfy = await startService('ntfy', {faults: [500]});
+		cleanups.push(async () => ntfy.close());
+		const file = notifyFile(dir, [`ntfy://127.0.0.1:${ntfy.port}/rigs`]);
+		const args = [miner.url, '--notify-file', file, '--notify-group', '0', '--interval', '0.5'];
+		const first = startWatch(args, dir);
+		await until(() => /msg="watching/.test(first.stderr()), PATIENCE_MS, 'the first start');
+		await miner.stop();
+		await until(() => /msg="not sent: /.test(first.stderr()), PATIENCE_MS, 'the failed try');
+		expect(ntfy.received).toHaveLength(1);
+		expect(first.stderr()).toMatch(/level=warn msg="not sent: [^"]+ down: ntfy: 500[^"]*" notice=trouble trouble=down/);
+		first.child.kill('SIGKILL');
+		await first.exit();
+
+		const second = startWatch(args, dir);
+		await until(() => ntfy.received.length === 2, PATIENCE_MS, 'the pending notice sent');
+		expect(ntfy.received.map((request) => request.status)).toEqual([500, 200]);
+		expect(String((ntfy.received[1]?.json as {title?: unknown}).title)).toMatch(/ down$/);
+		await until(() => /msg="sent: /.test(second.stderr()), PATIENCE_MS, 'its log line');
+		second.child.kill('SIGTERM');
+		expect(await second.exit()).toBe(0);
+		// Sent once: nothing more came while it ran and stopped.
+		expect(ntfy.received).toHaveLength(2);
+	}, 60_000);
 
 	it('a notify file others may read is refused: exit 2, one line saying chmod 600, no secret', async () => {
 		const dir = workDir();
