@@ -50,9 +50,9 @@ function env(dir: string): NodeJS.ProcessEnv {
 }
 
 /** The built `rigtop watch …args` in its own state folder; SIGKILLed after the test unless it ended. */
-function startWatch(args: readonly string[], dir: string) {
+function startWatch(args: readonly string[], dir: string, extra: NodeJS.ProcessEnv = {}) {
 	if (!cliIsBuilt()) throw new Error('dist/cli.js is missing: run npm run build first (npm test does)');
-	const child = spawn('node', [CLI, 'watch', ...args], {env: env(dir), stdio: ['ignore', 'pipe', 'pipe']});
+	const child = spawn('node', [CLI, 'watch', ...args], {env: {...env(dir), ...extra}, stdio: ['ignore', 'pipe', 'pipe']});
 	let stderr = '';
 	let stdout = '';
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -139,6 +139,24 @@ describe('rigtop watch', () => {
 		expect(await second.exit()).toBe(0);
 		// Sent once: nothing more came while it ran and stopped.
 		expect(ntfy.received).toHaveLength(2);
+	}, 60_000);
+
+	it('a store that cannot be made: notifications go on from memory, and say they are not kept', async () => {
+		const dir = workDir();
+		const miner = await sim();
+		const ntfy = await startService('ntfy');
+		cleanups.push(async () => ntfy.close());
+		const file = notifyFile(dir, [`ntfy://127.0.0.1:${ntfy.port}/rigs`]);
+		const watch = startWatch([miner.url, '--notify-file', file, '--notify-group', '0', '--interval', '0.5'], dir, {
+			XDG_STATE_HOME: '/proc/rigtop-nope',
+		});
+		await until(() => /msg="watching/.test(watch.stderr()), PATIENCE_MS, 'the start');
+		expect(watch.stderr()).toMatch(/level=warn msg="history off: the folder \/proc\/rigtop-nope cannot be made/);
+		expect(watch.stderr()).toMatch(/level=warn msg="notifications not kept: [^"]+"/);
+		await miner.stop();
+		await until(() => ntfy.received.length === 1, PATIENCE_MS, 'the down notice, from memory');
+		watch.child.kill('SIGTERM');
+		expect(await watch.exit()).toBe(0);
 	}, 60_000);
 
 	it('a notify file others may read is refused: exit 2, one line saying chmod 600, no secret', async () => {
