@@ -76,6 +76,9 @@ describe('docs/notify/rigtop-watch.service', () => {
 		const pinned = `/opt/rigtop/${version}/node_modules/.bin/rigtop`;
 		expect(execStart[0]).toBe(`ExecStart=${pinned} watch --rigs /etc/rigtop/rigs.json --notify-file /etc/rigtop/notify`);
 		expect(unit).toContain(`npm install --prefix /opt/rigtop/${version} ./rigtop-${version}.tgz`);
+		// Every path to rigtop in it (ExecStart, the mute's command) is this version's.
+		expect(unit.match(/\/opt\/rigtop\/[^/\s]+/g)?.every((found) => found === `/opt/rigtop/${version}`)).toBe(true);
+		expect(unit).toContain(`${pinned} notify mute rig-03 1h`);
 		expect(directives.join('\n')).not.toMatch(/npx|network-online/);
 		// The store (history and outbox) where the service may write: /var/lib/rigtop.
 		expect(directives).toContain('StateDirectory=rigtop');
@@ -87,7 +90,7 @@ describe('docs/notify/rigtop-watch.service', () => {
 		const unitDir = path.join(work, 'unit');
 		mkdirSync(unitDir, {recursive: true});
 		const unitFile = path.join(unitDir, 'rigtop-watch.service');
-		writeFileSync(unitFile, unit.replace(pinned, CLI));
+		writeFileSync(unitFile, unit.replaceAll(pinned, CLI));
 		chmodSync(CLI, 0o755);
 		const verify = await new Promise<{code: number; stderr: string}>((resolve) => {
 			execFile(systemdAnalyze(), ['verify', unitFile], {cwd: unitDir, timeout: 30_000}, (error, _stdout, stderr) => {
