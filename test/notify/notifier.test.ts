@@ -131,13 +131,15 @@ describe('the notifier, with simulated miners, a real store and loopback service
 			channels: [parseChannel(`ntfy://127.0.0.1:${ntfy.port}/rigs`)],
 			settings: {...quick, groupMs: 0},
 			store: file,
+			// The outbox's own waits (10 s, then 20 s) shortened: what is tested is that it retries and sends once.
+			retry: {firstMs: 200},
 		});
 		await sim!.stop();
-		await until(() => ntfy.received.some((request) => request.status === 200), 60_000, 'the third try answered');
+		await until(() => ntfy.received.some((request) => request.status === 200), PATIENCE_MS, 'the third try answered');
 		expect(ntfy.received.map((request) => request.status)).toEqual([500, 500, 200]);
 		const rows = file.all<{state: string; attempts: number}>('SELECT state, attempts FROM notify_outbox');
 		expect(rows).toEqual([{state: 'sent', attempts: 3}]);
-	}, 90_000);
+	}, 60_000);
 
 	it('the heartbeat pings while all is well, its /fail form while a rig is down, and again when it is back', async () => {
 		const [sim] = await miners(1);

@@ -11,6 +11,7 @@ import type {Heartbeat} from '../channels/heartbeat.js';
 import {readNotifySources} from '../channels/sources.js';
 import {endFromHistory} from '../outbox/history-end.js';
 import {Outbox} from '../outbox/outbox.js';
+import type {RetryLimits} from '../outbox/retry.js';
 import {NoticePolicy} from '../policy/engine.js';
 import type {PolicyOptions} from '../policy/options.js';
 import {reportingChannels, startNotifier, type DeliveryReport, type Notifier} from '../notifier.js';
@@ -62,6 +63,8 @@ export type NotificationsOptions = NotifyParts & {
 	/** The Alertmanager refresh and the heartbeat's interval (tests; default 60 s each). */
 	readonly refreshMs?: number;
 	readonly heartbeatMs?: number;
+	/** The outbox's retry limits (tests; default 10 s doubling, 12 tries). */
+	readonly retry?: Partial<RetryLimits>;
 };
 
 export function startNotifications(options: NotificationsOptions): Notifier {
@@ -71,6 +74,7 @@ export function startNotifications(options: NotificationsOptions): Notifier {
 		channels,
 		report: (line) => options.say('warn', line),
 		...(options.store === null ? {offReason: 'history is off'} : {}),
+		...(options.retry === undefined ? {} : {retry: options.retry}),
 	});
 	// What an earlier rigtop left pending goes out once, collapsed to what is still true (the history says what ended).
 	void outbox.recover(options.store === null ? undefined : endFromHistory(options.store)).catch((error: unknown) => {
