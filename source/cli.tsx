@@ -43,6 +43,12 @@ const cli = meow(
 	  $ rigtop exporter [URL…] [--rigs FILE]
 	                           the miners' metrics for Prometheus on /metrics
 	                           (rigtop exporter --help: its own options)
+	  $ rigtop watch [URL…] [--rigs FILE] --notify-file FILE
+	                           no screen: alerts, history and notifications,
+	                           a log line on stderr for each (see the readme)
+	  $ rigtop notify test     one test notice to each channel
+	  $ rigtop notify mute RIG DURATION | unmute RIG | mutes
+	                           hold a rig's notices back (it still shows)
 
 	Options
 	  --url URL                a miner to watch (repeatable)
@@ -71,6 +77,14 @@ const cli = meow(
 	  --on-alert CMD           run CMD on each alert, the alert as one line of
 	                           JSON on its stdin; no shell runs it ("sh -c '…'"
 	                           for pipes); stopped after 10s
+	  --notify-file PATH       notify these channels: URLs, one a line (mode
+	                           0600), such as ntfys://ntfy.sh/TOPIC; or
+	                           RIGTOP_NOTIFY (--notify URL: others can see it)
+	  --notify-group DURATION  troubles within it go as one notice (30s)
+	  --notify-repeat DURATION tell a trouble again while it lasts (4h; 0 never)
+	  --notify-flap N/DURATION that many downs make one flapping notice (3/10m)
+	  --heartbeat URL          pinged while all is well, its /fail on trouble
+	                           (or a "heartbeat URL" line in the notify file)
 	  --no-history             store nothing (else polls and events go to
 	                           $XDG_STATE_HOME/rigtop/history.sqlite)
 	  --since, --until TIME    with history: from / to (90m, 24h, 7d, or a date)
@@ -103,6 +117,7 @@ ${keysHelpLines()
 	  $ rigtop 10.0.0.5:8080 10.0.0.6:8080 --bell --on-alert "logger -t rigtop"
 	  $ rigtop --demo
 	  $ rigtop exporter --rigs rigs.json        (Prometheus: docs/prometheus/)
+	  $ rigtop watch --rigs rigs.json --notify-file ~/.config/rigtop/notify
 `,
 	{
 		importMeta: import.meta,
@@ -128,6 +143,8 @@ const COMMANDS: {readonly [K in CommandName]: () => Promise<{readonly run: Comma
 	once: async () => import('./commands/once/once.js'),
 	where: async () => import('./commands/where/where.js'),
 	exporter: async () => import('./commands/exporter/exporter.js'),
+	watch: async () => import('./commands/watch/watch.js'),
+	notify: async () => import('./commands/notify/notify.js'),
 	config: async () => import('./commands/config/config.js'),
 	history: async () => import('./commands/history/history.js'),
 	batch: async () => import('./commands/batch/batch.js'),

@@ -1,5 +1,5 @@
 /**
- * The readme is for users and ships in the package: under 200 lines, the Quick start's two commands on a fresh
+ * The readme is for users and ships in the package: under 230 lines, the Quick start's two commands on a fresh
  * clone and the install from the packed file, no command that needs rigtop on the npm registry (it is not there),
  * and every link to a file of the repository pointing at one that exists.
  */
@@ -9,8 +9,9 @@ import {expect, it} from 'vitest';
 
 const readme = readFileSync('readme.md', 'utf8');
 
-it('is under 200 lines', () => {
-	expect(readme.trimEnd().split('\n').length).toBeLessThan(200);
+// 200 until issue 38 added the Notifications section (one example per channel, the commands, the messages).
+it('is under 230 lines', () => {
+	expect(readme.trimEnd().split('\n').length).toBeLessThan(230);
 });
 
 it("has the Quick start's two commands", () => {

@@ -3,6 +3,11 @@
  * per poll. Alerts are kept (bounded) for the UI, handed to the sinks (the bell, the --on-alert
  * command), and a reject burst — which no single poll shows — is also written to that miner's
  * events log. A sink that throws is ignored: alerting never takes rigtop down.
+ *
+ * The notifier (notify/) is told each trouble opening and closing (`TroubleChange`, to the `troubles` listeners): a
+ * rig's and a proxy's worker's, a trouble closed without an all-clear of its own (a restart clears a hashrate drop),
+ * a reject burst (open while bursts follow each other, closed a burst window after the last one), and one-shot news
+ * (a restart, another miner at the address: `open: null`). All of it is read from the catalogue's rows.
  */
 import {EVENT_KINDS, kindRow} from '../monitor/event-kinds.js';
 import type {EventKind, MinerEvent, MonitorState, Severity} from '../monitor/types.js';
@@ -10,6 +15,9 @@ import {
 	alertForEvent,
 	troubleKey,
 	burstMessage,
+	burstEndMessage,
+	troubleChanges,
+	type TroubleDraft,
 	PROXY_BURST_SHARE,
 	defaultBurstOptions,
 	initialBurstState,
@@ -19,7 +27,7 @@ import {
 	type OpenTroubles,
 } from './select.js';
 import {Listeners, type Store} from '../monitor/store.js';
-import type {Alert, AlertKind} from './types.js';
+import type {Alert, AlertKind, TroubleChange} from './types.js';
 
 /** What the center reads a miner from (and writes a reject burst to); the Monitor is one. */
 export type AlertMiner = Store<MonitorState> & {
@@ -27,6 +35,9 @@ export type AlertMiner = Store<MonitorState> & {
 };
 
 export type AlertSink = (alert: Alert) => void;
+
+/** Told every trouble opening and closing, and every piece of one-shot news (notify/types.ts). */
+export type TroubleListener = (change: TroubleChange) => void;
 
 /** A rig's alerts for its row: the newest trouble still open, and the newest alert of any kind. */
 export type RigAlerts = {readonly open: Alert | null; readonly last: Alert | null};
@@ -44,6 +55,8 @@ export type AlertCenterOptions = {
 	readonly maxAlerts?: number;
 	readonly now?: () => number;
 	readonly sinks?: readonly AlertSink[];
+	/** Told every trouble change (addTroubleListener adds more). */
+	readonly troubles?: TroubleListener;
 };
 
 type Tracked = {
@@ -55,6 +68,8 @@ type Tracked = {
 	burst: BurstState;
 	open: OpenTroubles;
 	openAlerts: Map<string, Alert>;
+	/** A reject burst is open until then (a burst window after the last burst); null: none open. */
+	burstUntil: number | null;
 	unsubscribe: (() => void) | null;
 };
 
@@ -70,6 +85,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 	readonly #maxAlerts: number;
 	readonly #now: () => number;
 	readonly #sinks: AlertSink[];
+	readonly #troubleListeners: TroubleListener[];
 	readonly #tracked: Tracked[];
 	readonly #listeners = new Listeners();
 	#state: AlertCenterState;
@@ -81,6 +97,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 		this.#maxAlerts = options.maxAlerts ?? 200;
 		this.#now = options.now ?? Date.now;
 		this.#sinks = [...(options.sinks ?? [])];
+		this.#troubleListeners = options.troubles === undefined ? [] : [options.troubles];
 		this.#tracked = miners.map(() => ({
 			lastState: null,
 			lastSeq: 0,
@@ -89,6 +106,7 @@ export class AlertCenter implements Store<AlertCenterState> {
 			burst: initialBurstState,
 			open: new Set(),
 			openAlerts: new Map(),
+			burstUntil: null,
 			unsubscribe: null,
 		}));
 		this.#state = {alerts: [], rigs: miners.map(() => noRig)};
@@ -121,6 +139,15 @@ export class AlertCenter implements Store<AlertCenterState> {
 		this.#sinks.push(sink);
 	}
 
+	/** Adds a listener told every trouble change from now on; returns its removal. */
+	addTroubleListener(listener: TroubleListener): () => void {
+		this.#troubleListeners.push(listener);
+		return () => {
+			const at = this.#troubleListeners.indexOf(listener);
+			if (at !== -1) this.#troubleListeners.splice(at, 1);
+		};
+	}
+
 	subscribe(listener: () => void): () => void {
 		return this.#listeners.add(listener);
 	}
@@ -143,11 +170,14 @@ export class AlertCenter implements Store<AlertCenterState> {
 		const now = this.#now();
 		const alerts: Alert[] = [];
 		const troubles = new Map<Alert, string>();
+		const changes: TroubleChange[] = [];
+		const told = (draft: TroubleDraft, at: number): TroubleChange => ({rig: state.name, url: state.url, ...draft, at});
 		let restarted = false;
 		for (const event of fresh) {
 			// A new process, or another miner: its counters are not a jump of the old ones.
 			if (kindRow(event.kind)?.newProcess === true) restarted = true;
 			const result = alertForEvent(event, tracked.open);
+			for (const draft of troubleChanges(event, tracked.open, result.open)) changes.push(told(draft, event.at));
 			tracked.open = result.open;
 			if (result.alert) {
 				const alert = this.#make(index, state, result.alert.kind, result.alert.severity, result.alert.message, event.at);
@@ -159,8 +189,18 @@ export class AlertCenter implements Store<AlertCenterState> {
 		}
 
 		const burst = this.#rejects(tracked, previous, state, restarted, now);
-		if (burst !== null)
-			alerts.push(this.#make(index, state, BURST.burst, BURST.severity, burstMessage(burst, this.#burstOptions.windowMs), now));
+		const windowMs = this.#burstOptions.windowMs;
+		if (burst !== null) {
+			alerts.push(this.#make(index, state, BURST.burst, BURST.severity, burstMessage(burst, windowMs), now));
+			if (tracked.burstUntil === null)
+				changes.push(told({trouble: BURST.burst, open: true, severity: BURST.severity, message: burstMessage(burst, windowMs)}, now));
+			tracked.burstUntil = now + windowMs;
+		} else if (tracked.burstUntil !== null && now >= tracked.burstUntil) {
+			tracked.burstUntil = null;
+			changes.push(told({trouble: BURST.burst, open: false, severity: 'info', message: burstEndMessage(windowMs)}, now));
+		}
+
+		this.#tell(changes);
 		if (alerts.length === 0) return;
 
 		for (const alert of alerts) this.#remember(tracked, alert, troubles.get(alert) ?? alert.kind);
@@ -173,6 +213,18 @@ export class AlertCenter implements Store<AlertCenterState> {
 					sink(alert);
 				} catch {
 					// A sink's trouble is its own (the command runner reports through the events log).
+				}
+			}
+		}
+	}
+
+	#tell(changes: readonly TroubleChange[]): void {
+		for (const change of changes) {
+			for (const listener of this.#troubleListeners) {
+				try {
+					listener(change);
+				} catch {
+					// The notifier's trouble is its own: alerting goes on.
 				}
 			}
 		}

@@ -18,6 +18,54 @@ export function troubleKey(trouble: string, worker: string | null | undefined): 
 	return worker === null || worker === undefined ? trouble : `${trouble}\u0000${worker}`;
 }
 
+/** The trouble and the worker an open trouble's key holds (troubleKey's inverse). */
+export function troubleOfKey(key: string): {readonly trouble: string; readonly worker?: string} {
+	const at = key.indexOf('\u0000');
+	return at === -1 ? {trouble: key} : {trouble: key.slice(0, at), worker: key.slice(at + 1)};
+}
+
+/**
+ * A change the notifier is told of (notify/types.ts, TroubleChange, without the rig): a trouble opened (true), closed
+ * (false: by its all-clear or by a kind that `clears` it) or one-shot news (null).
+ */
+export type TroubleDraft = {
+	readonly trouble: string;
+	readonly open: boolean | null;
+	readonly severity: Severity;
+	readonly message: string;
+	readonly worker?: string;
+};
+
+/**
+ * A kind that alerts but neither begins nor ends a trouble is one-shot news (a restart, another miner at the address):
+ * told once, with no all-clear ever.
+ */
+export function isNews(row: KindRow): boolean {
+	return row.alert !== undefined && row.begins === undefined && (row.ends ?? []).length === 0;
+}
+
+/**
+ * What one event changed for the notifier, from the troubles open before and after it (alertForEvent's): each trouble
+ * it closed (an all-clear's, or one it `clears` without a word of its own), each it opened, and its news. A trouble
+ * already open that begins again is no change.
+ */
+export function troubleChanges(
+	event: {readonly kind: EventKind; readonly severity: Severity; readonly message: string; readonly worker?: string},
+	before: OpenTroubles,
+	after: OpenTroubles,
+): TroubleDraft[] {
+	const row: KindRow = EVENT_KINDS[event.kind];
+	const changes: TroubleDraft[] = [];
+	const change = (trouble: string, open: boolean | null, severity: Severity): TroubleDraft =>
+		event.worker === undefined
+			? {trouble, open, severity, message: event.message}
+			: {trouble, open, severity, message: event.message, worker: event.worker};
+	for (const key of before) if (!after.has(key)) changes.push(change(troubleOfKey(key).trouble, false, 'info'));
+	for (const key of after) if (!before.has(key)) changes.push(change(troubleOfKey(key).trouble, true, event.severity));
+	if (isNews(row)) changes.push(change(row.alert?.as ?? event.kind, null, event.severity));
+	return changes;
+}
+
 export type SelectResult<A extends AlertKind = AlertKind> = {readonly alert: AlertDraft<A> | null; readonly open: OpenTroubles};
 
 function without(open: OpenTroubles, ...kinds: string[]): OpenTroubles {
@@ -108,6 +156,11 @@ export function stepRejects(
 
 	const unchanged = marks.length === state.marks.length && rejected <= 0 && !(share > 0 && good > 0);
 	return {state: unchanged ? state : {marks, quietUntil: state.quietUntil}, burst: null};
+}
+
+/** A reject burst's end, a burst window after the last one: "reject burst over: none within 5m" */
+export function burstEndMessage(windowMs: number): string {
+	return `reject burst over: none within ${formatSeconds(windowMs)}`;
 }
 
 /** "reject burst: 5 shares rejected within 5m" */

@@ -28,6 +28,29 @@ export type Alert = {
 	readonly worker?: string;
 };
 
+/** Which rig (or a proxy's worker) a trouble is about: the same key in every rigtop watching it. */
+export type RigRef = {
+	/** The rig's display name (cleaned text: it may hold what a miner sent). */
+	readonly rig: string;
+	/** The miner's base URL (never credentials). */
+	readonly url: string;
+	/** A proxy's worker the trouble is about; absent for the rig itself. */
+	readonly worker?: string;
+};
+
+/** A trouble of one rig opening or closing (or a one-shot piece of news, `open: null`). */
+export type TroubleChange = RigRef & {
+	/** Epoch ms when rigtop saw it. */
+	readonly at: number;
+	/** The trouble (event-kinds.ts `begins`: 'down', 'pool-lost', 'hashrate-drop', 'zero-hashrate', …) or the news kind. */
+	readonly trouble: string;
+	/** true: it opened; false: it closed (with or without an all-clear); null: one-shot news (no all-clear ever). */
+	readonly open: boolean | null;
+	readonly severity: Severity;
+	/** The alert's one line ("down: connection refused"). */
+	readonly message: string;
+};
+
 /** Whether an alert reports trouble (rings the bell) rather than an all-clear. */
 export function isTrouble(alert: Pick<Alert, 'severity'>): boolean {
 	return alert.severity !== 'info';

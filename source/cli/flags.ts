@@ -41,6 +41,13 @@ export const FLAGS = {
 	workerMetrics: {type: 'boolean'},
 	workerMetricsLimit: {type: 'number'},
 	logLevel: {type: 'string'},
+	// Notifications (source/notify/): the live view, rigtop watch and rigtop exporter.
+	notify: {type: 'string', isMultiple: true},
+	notifyFile: {type: 'string'},
+	notifyGroup: {type: 'string'},
+	notifyRepeat: {type: 'string'},
+	notifyFlap: {type: 'string'},
+	heartbeat: {type: 'string'},
 } as const;
 
 export const VALUE_HINTS = {
@@ -64,4 +71,10 @@ export const VALUE_HINTS = {
 	logFormat: 'logfmt or json',
 	logLevel: 'debug, info, warn or error',
 	workerMetricsLimit: 'the most workers of one xmrig-proxy with series of their own, e.g. 500',
+	notify: 'a channel URL such as ntfys://ntfy.sh/TOPIC; --notify-file keeps it out of the process list',
+	notifyFile: 'a file of channel URLs, one a line, mode 0600',
+	notifyGroup: 'a duration such as 30s',
+	notifyRepeat: 'a duration such as 4h; 0 never',
+	notifyFlap: 'downs within a duration, such as 3/10m',
+	heartbeat: 'a healthchecks-style URL pinged while all is well',
 };

@@ -6,7 +6,10 @@ import {closestCommand} from '../session/command-words.js';
 import {DEFAULT_PAUSED_ALERT_MS} from '../monitor/events.js';
 import {DEFAULT_WORKER_METRICS_LIMIT} from '../exporter/worker-metrics.js';
 import {parseDuration} from '../text/duration.js';
-import type {MetricsPlan, RunMode, RunPlan} from '../commands/command.js';
+import {policyOptionsFrom} from '../notify/policy/options.js';
+import type {MetricsPlan, NotifyPlan, RunMode, RunPlan} from '../commands/command.js';
+import type {NotifyCommandPlan} from '../commands/notify/notify.js';
+import type {WatchPlan} from '../commands/watch/watch.js';
 import type {BatchPlan} from '../commands/batch/batch.js';
 import type {ConfigPlan} from '../commands/config/config.js';
 import type {ExporterPlan} from '../commands/exporter/exporter.js';
@@ -64,6 +67,13 @@ export type CliFlags = {
 	readonly workerMetrics?: boolean | undefined;
 	/** --worker-metrics-limit N (rigtop exporter). */
 	readonly workerMetricsLimit?: number | undefined;
+	// ---- notifications (the live view, rigtop watch, rigtop exporter, rigtop notify) ----
+	readonly notify?: readonly string[] | undefined;
+	readonly notifyFile?: string | undefined;
+	readonly notifyGroup?: string | undefined;
+	readonly notifyRepeat?: string | undefined;
+	readonly notifyFlap?: string | undefined;
+	readonly heartbeat?: string | undefined;
 };
 
 export const MIN_INTERVAL_SECONDS = 0.25;
@@ -79,8 +89,8 @@ export type PlanInputs = {
 	readonly env: NodeJS.ProcessEnv;
 	readonly stdinIsTty: boolean;
 	readonly stdoutIsTty: boolean;
-	/** `rigtop exporter …` (the word itself is not in `positional`). */
-	readonly command?: 'exporter' | undefined;
+	/** `rigtop exporter …` or `rigtop watch …` (the word itself is not in `positional`). */
+	readonly command?: 'exporter' | 'watch' | undefined;
 };
 
 /**
@@ -99,6 +109,8 @@ export type CommandPlans = {
 	readonly once: RunPlan;
 	readonly where: RunPlan;
 	readonly exporter: ExporterPlan;
+	readonly watch: WatchPlan;
+	readonly notify: NotifyCommandPlan;
 	readonly config: ConfigPlan;
 	readonly history: HistoryCommandOptions;
 	readonly batch: BatchPlan;
@@ -129,6 +141,12 @@ export type CommandLine = {
 export function planCommand(line: CommandLine): CommandRequest {
 	const {input, flags, env} = line;
 	const targets = {tokenFile: flags.tokenFile, tokenEnv: env['RIGTOP_TOKEN'], tokenFlag: flags.token, configPath: flags.config};
+	const notifyFlag = NOTIFY_FLAGS.find(([flag]) => notifyGiven(flags, flag))?.[1];
+	if (notifyFlag !== undefined && (isBatch(input, flags) || input[0] === 'config' || input[0] === 'history')) {
+		throw new UsageError(`${notifyFlag} goes with the live view, rigtop watch, rigtop exporter or rigtop notify`);
+	}
+
+	if (input[0] === 'notify') return {command: 'notify', plan: planNotifyCommand(input.slice(1), flags, env)};
 	if (isBatch(input, flags)) {
 		if (flags.rigs !== undefined && flags.rigs.trim() === '') throw new UsageError('--rigs needs the path of a JSON file listing the rigs');
 		const plan: BatchPlan = {
@@ -192,8 +210,11 @@ export function planCommand(line: CommandLine): CommandRequest {
 	}
 
 	const exporter = input[0] === 'exporter';
+	const watch = input[0] === 'watch';
 	for (const flag of ['logFormat', 'logLevel'] as const) {
-		if (!exporter && flags[flag] !== undefined) throw new UsageError(`--log.${flag.slice(3).toLowerCase()} goes with rigtop exporter`);
+		if (!exporter && !watch && flags[flag] !== undefined) {
+			throw new UsageError(`--log.${flag.slice(3).toLowerCase()} goes with rigtop exporter or rigtop watch`);
+		}
 	}
 
 	if (!exporter && flags.threadMetrics !== undefined) throw new UsageError('--no-thread-metrics goes with rigtop exporter');
@@ -208,13 +229,14 @@ export function planCommand(line: CommandLine): CommandRequest {
 		throw new UsageError('--no-worker-metrics serves no per-worker series: give it or --worker-metrics-limit, not both');
 	}
 	const plan = planRun({
-		positional: exporter ? input.slice(1) : input,
-		command: exporter ? 'exporter' : undefined,
+		positional: exporter || watch ? input.slice(1) : input,
+		command: exporter ? 'exporter' : watch ? 'watch' : undefined,
 		flags,
 		env,
 		stdinIsTty: line.stdinIsTty,
 		stdoutIsTty: line.stdoutIsTty,
 	});
+	if (watch) return {command: 'watch', plan: {...plan, logFormat: flags.logFormat, logLevel: flags.logLevel}};
 	switch (plan.mode) {
 		case 'exporter': {
 			return {
@@ -270,6 +292,20 @@ const NOT_FOR_THE_EXPORTER = [
 export function planRun(inputs: PlanInputs): RunPlan {
 	const {flags} = inputs;
 	const exporter = inputs.command === 'exporter';
+	const watch = inputs.command === 'watch';
+	if (watch) {
+		for (const [flag, spelt] of [
+			['bell', '--bell'],
+			['once', '--once'],
+			['json', '--json'],
+			['where', '--where'],
+			['metrics', '--metrics'],
+		] as const) {
+			if (flags[flag] !== undefined && flags[flag] !== false) {
+				throw new UsageError(`${spelt} has no effect on rigtop watch: it has no terminal and runs until stopped`);
+			}
+		}
+	}
 	for (const [flag, spelt, instead] of exporter ? NOT_FOR_THE_EXPORTER : []) {
 		if (flags[flag] !== undefined && flags[flag] !== false) throw new UsageError(`${spelt} has no effect on rigtop exporter: ${instead}`);
 	}
@@ -321,14 +357,23 @@ export function planRun(inputs: PlanInputs): RunPlan {
 	}
 
 	const notices: string[] = [];
-	const metrics = planMetrics(flags, exporter);
+	const metrics = watch ? null : planMetrics(flags, exporter);
 	// --json is a --once format; asking for it alone means one JSON snapshot.
-	let mode: RunMode = exporter ? 'exporter' : flags.where ? 'where' : flags.once || flags.json ? 'once' : 'live';
+	// rigtop watch's session is the live view's (history records its monitors), without a screen.
+	let mode: RunMode = exporter ? 'exporter' : watch ? 'live' : flags.where ? 'where' : flags.once || flags.json ? 'once' : 'live';
+	// RIGTOP_NOTIFY alone (set for every run) does not stop --once; a notification flag given with it is bad usage.
+	const notifyFlag = NOTIFY_FLAGS.find(([flag]) => notifyGiven(flags, flag))?.[1];
+	if (notifyFlag !== undefined && mode === 'once') {
+		throw new UsageError(`${notifyFlag} goes with the live view, rigtop watch or rigtop exporter, not --once`);
+	}
+
+	let notify = mode === 'once' ? null : planNotify(flags, inputs.env);
+
 	if (metrics !== null && mode !== 'exporter' && mode !== 'live') {
 		throw new UsageError("--metrics serves the live view's miners while it runs; for metrics without a screen, run rigtop exporter");
 	}
 
-	if (mode === 'live' && (!inputs.stdinIsTty || !inputs.stdoutIsTty)) {
+	if (mode === 'live' && !watch && (!inputs.stdinIsTty || !inputs.stdoutIsTty)) {
 		if (metrics !== null) {
 			throw new UsageError(
 				'--metrics serves while the live view runs, which needs a terminal; without one, run rigtop exporter --listen ADDR',
@@ -337,6 +382,8 @@ export function planRun(inputs: PlanInputs): RunPlan {
 
 		mode = 'once';
 		notices.push('not a terminal: printing one snapshot instead of the live dashboard (use --once to say so)');
+		if (notify !== null) notices.push('no notification is sent by one snapshot; rigtop watch notifies without a terminal');
+		notify = null;
 	}
 
 	const color = colorEnabled(inputs.env, flags.color);
@@ -361,7 +408,107 @@ export function planRun(inputs: PlanInputs): RunPlan {
 		tempAlertC,
 		metrics,
 		notices,
+		notify,
 	};
+}
+
+/** Whether a notification flag was given (meow makes a repeatable flag not given an empty list). */
+function notifyGiven(flags: CliFlags, flag: (typeof NOTIFY_FLAGS)[number][0]): boolean {
+	const value = flags[flag];
+	return value !== undefined && !(Array.isArray(value) && value.length === 0);
+}
+
+/** The notification flags, each as spelt. */
+const NOTIFY_FLAGS = [
+	['notify', '--notify'],
+	['notifyFile', '--notify-file'],
+	['heartbeat', '--heartbeat'],
+	['notifyGroup', '--notify-group'],
+	['notifyRepeat', '--notify-repeat'],
+	['notifyFlap', '--notify-flap'],
+] as const;
+
+/**
+ * What the notification flags and RIGTOP_NOTIFY ask for, or null for nothing. The channels themselves are read and
+ * checked when the command starts (a file to read); the policy's settings are checked here. UsageError when bad.
+ */
+export function planNotify(flags: CliFlags, env: NodeJS.ProcessEnv): NotifyPlan | null {
+	const urls = flags.notify ?? [];
+	const fromEnv = env['RIGTOP_NOTIFY']?.trim() === '' ? undefined : env['RIGTOP_NOTIFY'];
+	for (const [flag, spelt] of [
+		['notifyFile', '--notify-file'],
+		['heartbeat', '--heartbeat'],
+	] as const) {
+		if (flags[flag] !== undefined && flags[flag].trim() === '') throw new UsageError(`${spelt} needs a value`);
+	}
+
+	if (urls.some((url) => url.trim() === '')) throw new UsageError('--notify needs a channel URL');
+	const any = urls.length > 0 || flags.notifyFile !== undefined || fromEnv !== undefined || flags.heartbeat !== undefined;
+	if (!any) {
+		const policyFlag = NOTIFY_FLAGS.find(([flag]) => notifyGiven(flags, flag))?.[1];
+		if (policyFlag !== undefined) throw new UsageError(`${policyFlag} needs a channel: --notify-file PATH, RIGTOP_NOTIFY or --notify URL`);
+		return null;
+	}
+
+	return {
+		urls,
+		file: flags.notifyFile,
+		env: fromEnv,
+		...notifySettings(flags),
+		heartbeat: flags.heartbeat,
+	};
+}
+
+/** The policy's settings from --notify-group, --notify-repeat and --notify-flap (UsageError when one is bad). */
+function notifySettings(flags: CliFlags): Pick<NotifyPlan, 'groupMs' | 'repeatMs' | 'flap'> {
+	const settings = policyOptionsFrom({
+		...(flags.notifyGroup === undefined ? {} : {group: flags.notifyGroup}),
+		...(flags.notifyRepeat === undefined ? {} : {repeat: flags.notifyRepeat}),
+		...(flags.notifyFlap === undefined ? {} : {flap: flags.notifyFlap}),
+	});
+	if (!settings.ok) throw new UsageError(settings.error);
+	return settings.options;
+}
+
+/** `rigtop notify test|mute RIG DURATION|unmute RIG|mutes`. */
+function planNotifyCommand(words: readonly string[], flags: CliFlags, env: NodeJS.ProcessEnv): NotifyCommandPlan {
+	const [action, ...rest] = words;
+	const usage = 'rigtop notify takes test, mute RIG DURATION, unmute RIG or mutes';
+	const notify = planNotify(flags, env);
+	const store = {history: flags.history !== false};
+	switch (action) {
+		case 'test': {
+			if (rest.length > 0) throw new UsageError(`rigtop notify test takes no words (${usage})`);
+			if (notify === null) throw new UsageError('rigtop notify test needs a channel: --notify-file PATH, RIGTOP_NOTIFY or --notify URL');
+			return {action: 'test', notify, ...store};
+		}
+
+		case 'mute': {
+			const [rig, duration] = rest;
+			if (rig === undefined || duration === undefined || rest.length > 2) {
+				throw new UsageError('rigtop notify mute takes a rig and a duration: rigtop notify mute rig-03 1h');
+			}
+
+			const ms = parseDuration(duration);
+			if (ms === null || ms <= 0) throw new UsageError(`rigtop notify mute takes a duration such as 1h or 30m, not ${jsonText(duration)}`);
+			return {action: 'mute', rig, durationMs: ms, notify, ...store};
+		}
+
+		case 'unmute': {
+			const [rig] = rest;
+			if (rig === undefined || rest.length > 1) throw new UsageError('rigtop notify unmute takes a rig: rigtop notify unmute rig-03');
+			return {action: 'unmute', rig, notify, ...store};
+		}
+
+		case 'mutes': {
+			if (rest.length > 0) throw new UsageError(`rigtop notify mutes takes no words (${usage})`);
+			return {action: 'mutes', notify, ...store};
+		}
+
+		default: {
+			throw new UsageError(action === undefined ? usage : `unknown: notify ${jsonText(action)}: ${usage}`);
+		}
+	}
 }
 
 /** "85", "85C", "85°C" or "92.5" → °C; undefined for anything else, or outside 1–150 °C (no CPU runs past that). */

@@ -16,8 +16,30 @@ export type CommandContext = {
 /** A command's entry: its plan and the context in, the exit code out. */
 export type Command<Plan> = (plan: Plan, context: CommandContext) => Promise<number>;
 
-/** The commands that watch miners (live, once, where, exporter) take a RunPlan, which `cli/options.ts` makes of their flags. */
+/** The commands that watch miners (live, once, where, exporter; watch, whose session is the live view's) take a RunPlan, which `cli/options.ts` makes of their flags. */
 export type RunMode = 'live' | 'once' | 'where' | 'exporter';
+
+/**
+ * Notifications as the command line asks for them (source/notify/): the channels' sources as given (read and checked
+ * when the command starts: commands/notify/setup.ts) and the policy's settings, checked here. A channel URL holds a
+ * secret: nothing in this plan is ever printed.
+ */
+export type NotifyPlan = {
+	/** --notify URL, repeatable (others can see it in the process list: warned). */
+	readonly urls: readonly string[];
+	/** --notify-file PATH: channel URLs one a line, and a `heartbeat URL` line; refused unless 0600 or stricter. */
+	readonly file: string | undefined;
+	/** RIGTOP_NOTIFY as found in the environment. */
+	readonly env: string | undefined;
+	/** --notify-group: troubles starting within this window go out as one notice (ms; default 30 s). */
+	readonly groupMs: number;
+	/** --notify-repeat: a trouble still open is told again after this long (ms; default 4 h; 0 never). */
+	readonly repeatMs: number;
+	/** --notify-flap N/DURATION: this many opens within the window make a rig flapping (default 3 in 10 min; count 0: off). */
+	readonly flap: {readonly count: number; readonly windowMs: number};
+	/** --heartbeat URL (also a notify file's `heartbeat URL` line). */
+	readonly heartbeat: string | undefined;
+};
 
 /** Where the metrics endpoint listens (`rigtop exporter --listen`, or the live view's `--metrics`); checked when served. */
 export type MetricsPlan = {
@@ -59,4 +81,6 @@ export type RunPlan = {
 	readonly metrics: MetricsPlan | null;
 	/** Lines for stderr before anything else (the non-terminal notice). */
 	readonly notices: readonly string[];
+	/** Notifications (--notify, --notify-file, RIGTOP_NOTIFY, --heartbeat), or null when none is asked for. */
+	readonly notify: NotifyPlan | null;
 };

@@ -34,6 +34,11 @@ export function exporterHelp(): string {
     --worker-metrics-limit N series for at most N workers of one proxy, the
                              highest 10 min hashrates (1000; 11 series each);
                              the log says once which were left out
+    --notify-file PATH       notify these channels of the miners' troubles
+                             (one URL a line, mode 0600; or RIGTOP_NOTIFY);
+                             --notify-group, --notify-repeat, --notify-flap,
+                             --heartbeat URL as for rigtop watch (rigtop
+                             --help); each notice sent is a log line
     --log.format FORMAT      logfmt (default) or json: each line on stderr has
                              a time and a level
     --log.level LEVEL        debug, info (default), warn or error

@@ -6,6 +6,7 @@ import {kindRow, kindsWhere, type EventKind} from '../monitor/event-kinds.js';
 import type {LogFields, Logger, LogLevel} from './log.js';
 import {DEFAULT_WORKER_METRICS_LIMIT, type WorkerMetrics} from './worker-metrics.js';
 import {prepareServing, serveMiners, type PreparedServing, type ServedMetrics, type ServeSettings} from './serve.js';
+import type {ExporterNotify} from './notify.js';
 
 /**
  * `rigtop exporter`: polls the miners on its own interval and serves /metrics until SIGINT or SIGTERM. It writes one
@@ -33,6 +34,8 @@ export type ExporterSettings = ServeSettings & {
 	 * served stay as they were. Without it, SIGHUP keeps the same miners (and still re-reads the serving settings).
 	 */
 	readonly reloadTargets?: () => Promise<readonly SessionTarget[]>;
+	/** Notifications, from the worker where the monitors are (its alert center, its notifier); absent for none. */
+	readonly notify?: ExporterNotify;
 };
 
 /** Events worth a log line in a long-running service, at their level (their rows' `logged`, monitor/event-kinds.ts). */
@@ -49,6 +52,7 @@ type WorkerInput = {
 	readonly workers: WorkerMetrics;
 	readonly prepared: PreparedServing;
 	readonly version: string;
+	readonly notify: ExporterNotify | null;
 };
 
 type FromWorker =
@@ -93,6 +97,7 @@ export async function runExporter(
 		workers: settings.workers ?? {enabled: true, limit: DEFAULT_WORKER_METRICS_LIMIT},
 		prepared,
 		version: settings.version,
+		notify: settings.notify ?? null,
 	};
 	const limitMb = heapLimitMb(targets.length);
 	const worker = new Worker(new URL(import.meta.url), {
@@ -224,6 +229,12 @@ async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPor
 	};
 
 	for (const miner of fleet.miners) follow(miner);
+	// Notifications run here, beside the monitors: an alert center over the fleet, its troubles to the notifier.
+	const {startExporterNotify} = input.notify === null ? {startExporterNotify: null} : await import('./notify.js');
+	let notifying =
+		startExporterNotify?.(fleet.miners, input.notify, (level, message, fields) =>
+			send({type: 'log', level, message, ...(fields ? {fields} : {})}),
+		) ?? null;
 	fleet.start();
 	send({type: 'serving', urls: served.urls});
 	port.on('message', (message: ToWorker) => {
@@ -236,6 +247,17 @@ async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPor
 
 			for (const miner of added) follow(miner);
 			served.setMiners(fleet.miners);
+			// The alert center watches a fixed list of monitors: a new one for the miners now served (what is pending
+			// stays in the outbox).
+			if (notifying !== null && startExporterNotify !== null && (added.length > 0 || removed.length > 0)) {
+				const previous = notifying;
+				notifying = null;
+				void previous.close().then(() => {
+					notifying = startExporterNotify(fleet.miners, input.notify, (level, text, fields) =>
+						send({type: 'log', level, message: text, ...(fields ? {fields} : {})}),
+					);
+				});
+			}
 			void (async () => {
 				try {
 					await served.reload?.(message.prepared);
@@ -257,6 +279,7 @@ async function workerMain(input: WorkerInput, port: NonNullable<typeof parentPor
 		}
 
 		void (async () => {
+			await notifying?.close();
 			await served.close();
 			await fleet.close();
 			// Ends this thread only; whatever a miner connection still holds goes with it.

@@ -28,10 +28,11 @@ const PAGE_SIZE = 1024;
 export const APPLICATION_ID = 0x72677470;
 /**
  * 2: a proxy's workers (the proxy_worker table, event.worker); 3: a local miner's sensor readings (columns of sample
- * and the summaries); 4: whether a miner's name is a rigs file's (miner.named). A store of an older version gains them
- * when opened for writing.
+ * and the summaries); 4: whether a miner's name is a rigs file's (miner.named); 5: the notifications' outbox, claims,
+ * writers and mutes (notify/outbox/, docs/notify-delivery.md). A store of an older version gains them when opened for
+ * writing.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 /** The whole store's bound by default: SQLite refuses to grow the file past it. */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** Above this share of the bound, miners seen longest ago are dropped (down to EVICT_TO). */
@@ -74,6 +75,55 @@ const PROXY_WORKER_SQL = `CREATE TABLE IF NOT EXISTS proxy_worker (
 	UNIQUE (proxy, name)
 );`;
 
+/**
+ * Version 5: notifications (issue 38, docs/notify-delivery.md). `notify_outbox`: one row per notice per channel,
+ * written before it is sent (UNIQUE (channel, key): a key is never sent twice by anyone sharing the store); `channel`
+ * is the channel's id (a hash of its URL: never the URL). `notify_claim`: who sends a trouble (a rig's URL and worker,
+ * the trouble, since when), held by a writer with a lease. `notify_writer`: each rigtop that posts (its pid, host and
+ * start id) and its lease, so a dead one's pending notices are recovered. `notify_mute`: a rig (name or URL) muted
+ * until a time.
+ */
+export const NOTIFY_SQL = `CREATE TABLE IF NOT EXISTS notify_outbox (
+	id INTEGER PRIMARY KEY,
+	channel TEXT NOT NULL,
+	key TEXT NOT NULL,
+	notice TEXT NOT NULL,
+	state TEXT NOT NULL,
+	attempts INTEGER NOT NULL DEFAULT 0,
+	first_try INTEGER,
+	next_try INTEGER NOT NULL,
+	reason TEXT,
+	writer TEXT NOT NULL,
+	created INTEGER NOT NULL,
+	updated INTEGER NOT NULL,
+	UNIQUE (channel, key)
+);
+CREATE INDEX IF NOT EXISTS notify_outbox_state ON notify_outbox (state, writer);
+CREATE TABLE IF NOT EXISTS notify_claim (
+	id INTEGER PRIMARY KEY,
+	rig TEXT NOT NULL,
+	trouble TEXT NOT NULL,
+	since INTEGER NOT NULL,
+	holder TEXT NOT NULL,
+	lease INTEGER NOT NULL,
+	ended INTEGER
+);
+CREATE INDEX IF NOT EXISTS notify_claim_rig ON notify_claim (rig, trouble, since);
+CREATE TABLE IF NOT EXISTS notify_writer (
+	writer TEXT PRIMARY KEY,
+	pid INTEGER NOT NULL,
+	host TEXT NOT NULL,
+	started INTEGER NOT NULL,
+	lease INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS notify_mute (
+	rig TEXT PRIMARY KEY,
+	until INTEGER NOT NULL
+);`;
+
+/** The tables of version 5 (a version 5 store without one is damaged). */
+export const NOTIFY_TABLES = ['notify_outbox', 'notify_claim', 'notify_writer', 'notify_mute'] as const;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS miner (
 	miner INTEGER PRIMARY KEY,
@@ -113,6 +163,7 @@ CREATE TABLE IF NOT EXISTS event (
 );
 CREATE INDEX IF NOT EXISTS event_miner_t ON event (miner, t);
 ${PROXY_WORKER_SQL}
+${NOTIFY_SQL}
 `;
 
 export type HistoryStoreOptions = {
@@ -190,6 +241,11 @@ export class HistoryStore {
 	/** Whether the open file has the sensor columns (version 3 and later; a read-only older store reads them as none). */
 	get hasSensors(): boolean {
 		return this.#db !== null && this.#version >= 3;
+	}
+
+	/** Whether the open file has the notifications' tables (version 5 and later; a read-only older store has none). */
+	get hasNotify(): boolean {
+		return this.#db !== null && this.#version >= 5;
 	}
 
 	/** The open connection, for the writer and the reader of this module (null while off). */
@@ -401,13 +457,21 @@ export class HistoryStore {
 
 		// A table that is missing means damage.
 		const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {name: string}[];
-		const needed = ['miner', 'sample', 'summary_1m', 'summary_10m', 'event', ...(version >= 2 ? ['proxy_worker'] : [])];
+		const needed = [
+			'miner',
+			'sample',
+			'summary_1m',
+			'summary_10m',
+			'event',
+			...(version >= 2 ? ['proxy_worker'] : []),
+			...(version >= 5 ? NOTIFY_TABLES : []),
+		];
 		for (const name of needed) {
 			if (!tables.some((table) => table.name === name)) throw new StoreProblem('damaged', `its ${name} table is missing`);
 		}
 
 		this.#version = version;
-		// Version 1 → 2: the proxies' workers; 2 → 3: the sensor columns; 3 → 4: miner.named (ALTER TABLE … ADD COLUMN changes the schema
+		// Version 1 → 2: the proxies' workers; 2 → 3: the sensor columns; 3 → 4: miner.named; 4 → 5: the notifications' tables (ALTER TABLE … ADD COLUMN changes the schema
 		// only: the rows stay as they are and read the new columns as null). Read only (`rigtop history`), an older store
 		// is read as it is.
 		if (version < SCHEMA_VERSION && mayCreate) {
@@ -426,6 +490,8 @@ export class HistoryStore {
 					db.exec(`UPDATE miner SET named = 1 WHERE NOT (name = coalesce(worker, '') OR substr(name, 1, length(host) + 1) = host || ':')`);
 				}
 
+				// 4 → 5: new tables only (CREATE … IF NOT EXISTS: another rigtop may have made them).
+				if (now < 5) db.exec(NOTIFY_SQL);
 				if (now < SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 			});
 			this.#version = SCHEMA_VERSION;

@@ -13,32 +13,16 @@
  *   service answered (`Delivery`). Its URL holds a secret: only `shown` (scheme and host) is ever printed.
  */
 import type {Severity} from '../monitor/event-kinds.js';
+import type {RigRef} from '../alerts/types.js';
 
 /** How loud a notice is; each channel maps it to its own (ntfy 1–5, Pushover −1…1, Telegram silent for 'low'). */
 export type Priority = 'low' | 'default' | 'high' | 'urgent';
 
-/** Which rig (or a proxy's worker) a trouble is about: the same key in every rigtop watching it. */
-export type RigRef = {
-	/** The rig's display name (cleaned text: it may hold what a miner sent). */
-	readonly rig: string;
-	/** The miner's base URL (never credentials). */
-	readonly url: string;
-	/** A proxy's worker the trouble is about; absent for the rig itself. */
-	readonly worker?: string;
-};
-
-/** A trouble of one rig opening or closing (or a one-shot piece of news, `open: null`). */
-export type TroubleChange = RigRef & {
-	/** Epoch ms when rigtop saw it. */
-	readonly at: number;
-	/** The trouble (event-kinds.ts `begins`: 'down', 'pool-lost', 'hashrate-drop', 'zero-hashrate', …) or the news kind. */
-	readonly trouble: string;
-	/** true: it opened; false: it closed (with or without an all-clear); null: one-shot news (no all-clear ever). */
-	readonly open: boolean | null;
-	readonly severity: Severity;
-	/** The alert's one line ("down: connection refused"). */
-	readonly message: string;
-};
+/**
+ * Which rig a trouble is about (`RigRef`) and a trouble opening or closing (`TroubleChange`): the AlertCenter's words,
+ * defined beside it (alerts/ is a layer below notify/: it cannot import this file).
+ */
+export type {RigRef, TroubleChange} from '../alerts/types.js';
 
 /** One rig in a notice: since when its trouble was open, and until when (a resolved notice, a collapsed one). */
 export type NoticeRig = RigRef & {
@@ -86,6 +70,12 @@ export type Delivery =
 			readonly reason: string;
 	  };
 
+/**
+ * A trouble open now, as a stateful channel's `refresh` pushes it again. `trouble` and `severity` make Alertmanager's
+ * labels (`alertname`, `severity`): give them (without, the channel uses what it last sent for that rig and start).
+ */
+export type OpenTrouble = NoticeRig & {readonly trouble?: string; readonly severity?: Severity};
+
 /** One notification channel: one URL. */
 export type Channel = {
 	/** The service: 'ntfy', 'telegram', 'discord', 'slack', 'pushover', 'gotify', 'json', 'alertmanager'. */
@@ -100,5 +90,5 @@ export type Channel = {
 	 * Channels that hold state (Alertmanager): the troubles open now, pushed again at an interval so the receiver does
 	 * not resolve them by itself. Absent for message channels.
 	 */
-	refresh?(open: readonly NoticeRig[], signal: AbortSignal): Promise<Delivery>;
+	refresh?(open: readonly OpenTrouble[], signal: AbortSignal): Promise<Delivery>;
 };

@@ -5,7 +5,7 @@
 import leven from 'leven';
 
 /** rigtop's commands, the first word after `rigtop`. */
-const COMMANDS = ['history', 'config', 'exporter', 'pause', 'resume'] as const;
+const COMMANDS = ['history', 'config', 'exporter', 'pause', 'resume', 'watch', 'notify'] as const;
 
 /**
  * The command a word that is no address is a typo of (`histroy` → history), or null. A word with a dot, a colon

@@ -5,38 +5,11 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {CHUNKS, chunkClosure, chunkEntry as entry} from './helpers/chunks.js';
 import {CLI, cliIsBuilt} from './helpers/tmux.js';
 
-const dist = path.dirname(CLI);
-const chunks = path.join(dist, 'chunks');
-
-/** Static imports of a built file (`import…from"./x.js"`, `import"./x.js"`), as absolute paths. */
-function staticImports(file: string): string[] {
-	const text = readFileSync(file, 'utf8');
-	return [...text.matchAll(/import(?:[\w${},\s*]+from)?\s*"(\.{1,2}\/[^"]+)"/g)].map((match) =>
-		path.resolve(path.dirname(file), match[1]!),
-	);
-}
-
-function closure(entries: readonly string[]): Set<string> {
-	const seen = new Set<string>();
-	const stack = [...entries];
-	while (stack.length > 0) {
-		const file = stack.pop()!;
-		if (seen.has(file)) continue;
-		seen.add(file);
-		stack.push(...staticImports(file));
-	}
-
-	return seen;
-}
-
-/** The entry chunk of a dynamically imported module, by its name (esbuild names it `<name>-<hash>.js`). */
-function entry(name: string): string {
-	const found = readdirSync(chunks).filter((file) => new RegExp(`^${name}-[A-Z0-9]+\\.js$`).test(file));
-	if (found.length !== 1) throw new Error(`expected one chunk named ${name}-*.js in dist/chunks, found ${found.join(', ') || 'none'}`);
-	return path.join(chunks, found[0]!);
-}
+const chunks = CHUNKS;
+const closure = (entries: readonly string[]) => chunkClosure(entries);
 
 const exporterCode = (file: string) => readFileSync(file, 'utf8').includes('xmrig_hashrate_hashes_per_second');
 

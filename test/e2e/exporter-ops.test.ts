@@ -249,7 +249,7 @@ describe('the log', () => {
 		expect(bad.stderr).toMatch(/^rigtop: --log\.level "loud": write debug, info, warn, error\n/);
 		const live = await runCli(['--once', sim.url, '--log.format=json']);
 		expect(live.code).toBe(2);
-		expect(live.stderr).toMatch(/^rigtop: --log\.format goes with rigtop exporter\n/);
+		expect(live.stderr).toMatch(/^rigtop: --log\.format goes with rigtop exporter or rigtop watch\n/);
 	});
 });
 

@@ -66,8 +66,7 @@ describe('a store of version 3 (before miner.named)', () => {
 		cleanups.push(() => store.close());
 		expect(notices).toEqual([]);
 		expect(store.enabled).toBe(true);
-		expect(SCHEMA_VERSION).toBe(4);
-		expect(store.get<{user_version: number}>('PRAGMA user_version')?.user_version).toBe(4);
+		expect(store.get<{user_version: number}>('PRAGMA user_version')?.user_version).toBe(SCHEMA_VERSION);
 		expect(store.all<Row>('SELECT name, named FROM miner ORDER BY miner')).toEqual([
 			{name: 'alpha', named: 1},
 			{name: 'w-2', named: 0},

@@ -5,6 +5,7 @@ import {exporterLogger, type Logger} from '../../exporter/log.js';
 import {resolveSessionTargets} from '../../session/build.js';
 import type {WorkerMetrics} from '../../exporter/worker-metrics.js';
 import type {Command, RunPlan} from '../command.js';
+import {loadNotifyChannels} from '../notify/setup.js';
 
 /** The exporter's plan: the session's, its log's format and level as typed, and whether to serve per-thread metrics. */
 export type ExporterPlan = RunPlan & {
@@ -41,6 +42,8 @@ export async function runExporterCommand(
 	process.on('SIGHUP', early);
 	let demo: Awaited<ReturnType<typeof resolveSessionTargets>>['demo'] = null;
 	try {
+		// Notifications (--notify…): the channels are checked here (a bad one is bad usage); the worker makes its own.
+		const notify = plan.notify === null ? null : await loadNotifyChannels(plan.notify, warn);
 		// run.js is also the worker's entry: loaded on its own, so that the worker does not load discovery's code.
 		const [{runExporter}, resolved] = await Promise.all([import('../../exporter/run.js'), resolveSessionTargets(plan, warn)]);
 		demo = resolved.demo;
@@ -56,6 +59,7 @@ export async function runExporterCommand(
 					threads: options.threads,
 					...(options.workers ? {workers: options.workers} : {}),
 					...(reloadTargets ? {reloadTargets} : {}),
+					...(notify === null ? {} : {notify: {inputs: notify.inputs, settings: notify.settings, store: plan.history}}),
 				},
 				log,
 			);

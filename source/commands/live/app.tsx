@@ -5,6 +5,7 @@ import type {PrefsFile} from '../../prefs/prefs.js';
 import type {Session} from '../../session/session.js';
 import {App} from '../../ui/app.js';
 import type {RunPlan} from '../command.js';
+import type {LoadedNotify} from '../notify/setup.js';
 import {startAlerting} from './alerting.js';
 import {configSlot} from './config-slot.js';
 import {fleetBatch, fleetConfigSlot} from './fleet-actions.js';
@@ -59,11 +60,18 @@ export function startLive(
 	startupWarnings: readonly string[],
 	quit: () => void,
 	prefs: PrefsFile | null = null,
+	notify: LoadedNotify | null = null,
 ): LiveApp {
 	showWarnings(session, startupWarnings);
 	const alerting = startAlerting(session.miners, {
 		bell: plan.bell ? (text) => process.stdout.write(text) : null,
 		onAlert: plan.onAlert,
+		// Notifications: what the notifier has to say (a channel given up on, the store unwritable) is rigtop's own line
+		// in the events pane.
+		notify:
+			notify === null
+				? null
+				: {...notify, store: session.recorder?.store ?? null, say: (severity, line) => session.notices.add(severity, line)},
 	});
 	const configs = configSlot(session, plan);
 	const {interval, stopRemembering} = sessionInterval(session, plan, prefs);

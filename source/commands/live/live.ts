@@ -9,6 +9,7 @@ import type {PrefsFile} from '../../prefs/prefs.js';
 import {buildSession} from '../../session/build.js';
 import type {Session} from '../../session/session.js';
 import type {Command, RunPlan} from '../command.js';
+import {loadNotifyChannels, type LoadedNotify} from '../notify/setup.js';
 
 /** The live command's plan: the session's, and whether --interval was given (else the interval remembered wins). */
 export type LivePlan = RunPlan & {readonly intervalGiven: boolean};
@@ -38,6 +39,8 @@ export const run: Command<LivePlan> = async (plan, context) => {
 
 	// What the live screens remember between runs (prefs/prefs.ts); --demo leaves the state folder alone. --interval wins.
 	const prefs = plan.demo ? null : openPrefs(warnings, context.warn);
+	// Notifications (--notify…): the channels are read and checked before anything starts (a bad one: exit 2).
+	const notify = plan.notify === null ? null : await loadNotifyChannels(plan.notify, warn);
 	const remembered = plan.intervalGiven ? undefined : prefs?.initial.intervalMs;
 	const livePlan = remembered === undefined ? plan : {...plan, intervalMs: remembered};
 	const building = buildSession(livePlan, warn);
@@ -54,7 +57,7 @@ export const run: Command<LivePlan> = async (plan, context) => {
 			metrics = await serveSessionMetrics(session, {...plan.metrics, version: context.version}, warn);
 		}
 
-		return await runLive(session, livePlan, warnings, loadingUi, prefs);
+		return await runLive(session, livePlan, warnings, loadingUi, prefs, notify);
 	} finally {
 		await metrics?.close();
 		await session.close();
@@ -71,13 +74,14 @@ export async function runLive(
 	warnings: readonly string[],
 	loadingUi: Promise<LiveUi>,
 	prefs: PrefsFile | null = null,
+	notify: LoadedNotify | null = null,
 ): Promise<number> {
 	if (session.miners.length === 0) throw new UsageError('no miner to watch');
 	// The first poll runs while the rest of the UI code loads.
 	session.start();
 	const {render, startLive} = await loadingUi;
 	await session.firstPolls(FIRST_FRAME_WAIT_MS);
-	const live = startLive(session, plan, warnings, () => instance.unmount(), prefs);
+	const live = startLive(session, plan, warnings, () => instance.unmount(), prefs, notify);
 	// interactive: rigtop has already decided (a terminal on both ends, else --once), whatever CI says;
 	// alternateScreen: the dashboard owns the window, as top and htop do, and the scrollback is untouched.
 	const instance = render(live.element, {
