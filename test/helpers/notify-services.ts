@@ -26,6 +26,8 @@ export type ServiceOptions = {
 	readonly retryAfter?: string;
 	/** When set, requests must carry this Authorization header (401 without one, 403 with another): ntfy, json, alertmanager. */
 	readonly authorization?: string;
+	/** The loopback port to listen on (a channel down, then up again at its URL); default a free one. */
+	readonly port?: number;
 };
 
 export type ReceivedRequest = {
@@ -249,7 +251,7 @@ export async function startService(service: ServiceName, options: ServiceOptions
 			write(response, result);
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
 	const {port} = server.address() as AddressInfo;
 	return {
 		service,
