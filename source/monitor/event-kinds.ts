@@ -51,18 +51,23 @@ export type KindRow = {
 	readonly logged?: Severity;
 	/**
 	 * How many of a proxy's workers' events of this kind at once are told in one line: "12 workers gone: …"; and how a
-	 * notification says the trouble of more than one rig ("3 rigs hashing nothing"), else by its name.
+	 * notification says a news or all-clear kind of several rigs ("3 rigs hashing again"), else by its name.
 	 */
 	readonly group?: string;
+	/**
+	 * The trouble it begins (or its burst) as a state a rig is in, for notifications: "3 rigs without a pool", "rig-03
+	 * was without a pool 02:10–02:40" (notify/policy/words.ts).
+	 */
+	readonly says?: string;
 	/** A rig's outage as the event lines tell it: this kind begins it, ends it ("back up · down 23:54–00:12, 18m"), or forgets it. */
 	readonly outage?: 'begins' | 'ends' | 'forgets';
 };
 
 export const EVENT_KINDS = {
 	/** The miner stopped answering. */
-	down: {severity: 'error', begins: 'down', clears: ['error'], alert: {}, stored: 'state', logged: 'warn', outage: 'begins'},
+	down: {says: 'down', severity: 'error', begins: 'down', clears: ['error'], alert: {}, stored: 'state', logged: 'warn', outage: 'begins'},
 	/** It answers but rigtop cannot use it (auth, wrong server): needs the user. */
-	error: {severity: 'error', begins: 'error', clears: ['down'], alert: {}, stored: 'state', logged: 'error', outage: 'begins'},
+	error: {says: 'in error', severity: 'error', begins: 'error', clears: ['down'], alert: {}, stored: 'state', logged: 'error', outage: 'begins'},
 	/**
 	 * It answers again after down or error. Whatever the miner was doing before it went away is unknown now; missing
 	 * huge pages and the rig's sensors are followed by the monitor across it (their all-clear comes when it is so).
@@ -77,22 +82,22 @@ export const EVENT_KINDS = {
 		outage: 'ends',
 	},
 	/** The miner lost its pool connection (an xmrig-proxy: every upstream). */
-	'pool-lost': {severity: 'warn', begins: 'pool-lost', alert: {}, stored: 'state'},
+	'pool-lost': {says: 'without a pool', severity: 'warn', begins: 'pool-lost', alert: {}, stored: 'state'},
 	/** It has one again (or switched pools, or made its first: no alert then, its trouble was not open). */
 	'pool-connected': {severity: 'info', ends: ['pool-lost'], alert: {as: 'pool-back'}, stored: 'state'},
 	/** Paused (by rigtop, the console, the API or pause-on-battery/active): news, no alert. */
-	paused: {severity: 'info', begins: 'paused', stored: 'state'},
+	paused: {says: 'paused', severity: 'info', begins: 'paused', stored: 'state'},
 	/** Paused for longer than the alert threshold (default 10 minutes, --paused-alert): the alert 'paused'. */
-	'paused-long': {severity: 'warn', begins: 'paused', alert: {as: 'paused'}, stored: 'text'},
+	'paused-long': {says: 'paused', severity: 'warn', begins: 'paused', alert: {as: 'paused'}, stored: 'text'},
 	/** It mines again. */
 	resumed: {severity: 'info', ends: ['paused'], alert: {}, stored: 'state'},
 	/** Shares rejected; several within a few minutes are a reject burst. */
-	rejected: {severity: 'warn', burst: 'reject-burst', stored: 'text'},
+	rejected: {says: 'rejecting shares', severity: 'warn', burst: 'reject-burst', stored: 'text'},
 	/**
 	 * The 10 s rate under a share of the miner's own 15 m average, or of its rate over the last hour as rigtop knows it,
 	 * for several polls (a proxy's worker's against its own history), and back.
 	 */
-	'hashrate-drop': {severity: 'warn', begins: 'hashrate-drop', alert: {}, stored: 'state', group: 'dropped in hashrate'},
+	'hashrate-drop': {says: 'low in hashrate', severity: 'warn', begins: 'hashrate-drop', alert: {}, stored: 'state', group: 'dropped in hashrate'},
 	'hashrate-recovered': {severity: 'info', ends: ['hashrate-drop'], alert: {}, stored: 'state', group: 'recovered their hashrate'},
 	/**
 	 * A miner with a pool, not paused, hashing nothing (its 10 s rate 0 or absent) for as many polls as a drop needs and
@@ -100,6 +105,7 @@ export const EVENT_KINDS = {
 	 * zero is none of the drop detector's, and this clears a drop told before (one trouble open, one all-clear to come).
 	 */
 	'zero-hashrate': {
+		says: 'hashing nothing',
 		severity: 'warn',
 		begins: 'zero-hashrate',
 		clears: ['hashrate-drop'],
@@ -109,7 +115,7 @@ export const EVENT_KINDS = {
 	},
 	'hashrate-back': {severity: 'info', ends: ['zero-hashrate'], alert: {}, stored: 'state', group: 'hashing again'},
 	/** Fewer huge pages allocated than before, or than the miner wants when first seen (once a session), and all again. */
-	'hugepages-lost': {severity: 'warn', begins: 'hugepages-lost', alert: {}, stored: 'state', endedBy: ['down', 'up']},
+	'hugepages-lost': {says: 'short of huge pages', severity: 'warn', begins: 'hugepages-lost', alert: {}, stored: 'state', endedBy: ['down', 'up']},
 	'hugepages-restored': {severity: 'info', ends: ['hugepages-lost'], alert: {}, stored: 'text'},
 	/**
 	 * The miner process restarted (uptime went back, a new version): its pool and hashrate start from scratch and get
@@ -137,29 +143,29 @@ export const EVENT_KINDS = {
 	/** Watching started (rigtop's own). */
 	started: {severity: 'info', stored: 'own', outage: 'forgets'},
 	/** xmrig-proxy: upstreams (its pool connections) in error, and none in error again. */
-	'upstream-error': {severity: 'warn', begins: 'upstream-error', alert: {}, stored: 'state'},
+	'upstream-error': {says: 'with upstreams in error', severity: 'warn', begins: 'upstream-error', alert: {}, stored: 'state'},
 	'upstream-recovered': {severity: 'info', ends: ['upstream-error'], alert: {}, stored: 'state'},
 	/**
 	 * xmrig-proxy: a worker behind it joined, went (dropped from the list, or no connection left), came back. A worker
 	 * forgotten a day after it went comes back as a join: nothing of it is open any more.
 	 */
 	'worker-joined': {severity: 'info', ends: ['worker-gone'], clears: ['worker-quiet'], stored: 'state', group: 'joined'},
-	'worker-gone': {severity: 'warn', begins: 'worker-gone', alert: {}, stored: 'state', group: 'gone'},
+	'worker-gone': {says: 'gone', severity: 'warn', begins: 'worker-gone', alert: {}, stored: 'state', group: 'gone'},
 	'worker-back': {severity: 'info', ends: ['worker-gone'], alert: {}, stored: 'state', group: 'back'},
 	/** xmrig-proxy: a connected worker sent no share for longer than workerQuiet's threshold, and shares again. */
-	'worker-quiet': {severity: 'warn', begins: 'worker-quiet', alert: {}, stored: 'state', group: 'quiet'},
+	'worker-quiet': {says: 'quiet', severity: 'warn', begins: 'worker-quiet', alert: {}, stored: 'state', group: 'quiet'},
 	'worker-sharing': {severity: 'info', ends: ['worker-quiet'], alert: {}, stored: 'state', group: 'sharing again'},
 	/**
 	 * The rig's own sensors (a miner on this machine), followed by the monitor across a miner down or restarted: a CPU
 	 * temperature at or over its limit (its max, or --temp-alert) for three polls, and every sensor back under it.
 	 */
-	'temp-high': {severity: 'warn', begins: 'temp-high', alert: {}, stored: 'state'},
+	'temp-high': {says: 'at its temperature limit', severity: 'warn', begins: 'temp-high', alert: {}, stored: 'state'},
 	'temp-normal': {severity: 'info', ends: ['temp-high'], alert: {}, stored: 'state'},
 	/** The CPU's thermal throttle count rising, and still again. */
-	'throttle-started': {severity: 'warn', begins: 'throttling', alert: {}, stored: 'state'},
+	'throttle-started': {says: 'throttling', severity: 'warn', begins: 'throttling', alert: {}, stored: 'state'},
 	'throttle-stopped': {severity: 'info', ends: ['throttling'], alert: {}, stored: 'state'},
 	/** The package power reading lost, and read again. */
-	'power-lost': {severity: 'warn', begins: 'power-lost', alert: {}, stored: 'state'},
+	'power-lost': {says: 'without a power reading', severity: 'warn', begins: 'power-lost', alert: {}, stored: 'state'},
 	'power-restored': {severity: 'info', ends: ['power-lost'], alert: {}, stored: 'state'},
 	/** The power reading refused to rigtop (root-only): said once, with what would allow it; no alert. */
 	'power-denied': {severity: 'info', stored: 'state'},
@@ -168,7 +174,7 @@ export const EVENT_KINDS = {
 	 * did not reach it (batch/outcome.ts), and a later batch that took on it. The doing of this rigtop: another rigtop
 	 * has none of it.
 	 */
-	'batch-failed': {severity: 'warn', begins: 'batch-failed', alert: {}, stored: 'own', group: 'failed a batch'},
+	'batch-failed': {says: 'with a failed batch', severity: 'warn', begins: 'batch-failed', alert: {}, stored: 'own', group: 'failed a batch'},
 	'batch-ok': {severity: 'info', ends: ['batch-failed'], alert: {}, stored: 'own', group: 'took a batch'},
 	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
 	action: {severity: null, stored: 'own'},

@@ -6,6 +6,7 @@
  */
 import {formatDuration, formatTimeSpan, formatWhen} from '../../text/format.js';
 import type {Notice, NoticeRig} from '../types.js';
+import {rigName, troublePhrase} from '../policy/words.js';
 import {rigKey} from './claims.js';
 
 /**
@@ -123,31 +124,6 @@ async function safeEnd(ended: TroubleEnd, rig: NoticeRig, trouble: string): Prom
 	}
 }
 
-/** How a trouble reads in "rig-03 was down": the kinds of monitor/event-kinds.ts that notify. */
-const TROUBLE_WORDS: Readonly<Record<string, string>> = {
-	down: 'down',
-	error: 'in error',
-	'pool-lost': 'without a pool',
-	'hashrate-drop': 'low in hashrate',
-	'zero-hashrate': 'at zero hashrate',
-	'temp-high': 'at its critical temperature',
-	throttling: 'throttling',
-	rejects: 'rejecting shares',
-	'worker-gone': 'gone',
-	'worker-quiet': 'quiet',
-	'upstream-error': 'without its upstream',
-	'batch-failed': 'failing a batch',
-	paused: 'paused',
-};
-
-function troubleWords(trouble: string): string {
-	return TROUBLE_WORDS[trouble] ?? `in trouble (${trouble})`;
-}
-
-function rigName(rig: NoticeRig): string {
-	return rig.worker === undefined ? rig.rig : `${rig.rig} / ${rig.worker}`;
-}
-
 /** "rig-03 was down 02:10–02:40 (30m)", "rig-07 down since 02:10". */
 function rigLine(rig: NoticeRig, words: string, now: number): string {
 	if (rig.until === undefined) return `${rigName(rig)} ${words} since ${formatWhen(rig.since, now)}`;
@@ -156,7 +132,7 @@ function rigLine(rig: NoticeRig, words: string, now: number): string {
 
 /** The collapsed notice telling `rigs` (each closed, with `until`, or still open). Its key is the first one's, marked. */
 export function collapsedNotice(from: Notice, rigs: readonly NoticeRig[], now: number): Notice {
-	const words = troubleWords(from.trouble);
+	const words = troublePhrase(from.trouble);
 	const open = rigs.filter((rig) => rig.until === undefined);
 	const closed = rigs.length - open.length;
 	const lines = rigs.map((rig) => rigLine(rig, words, now));

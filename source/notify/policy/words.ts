@@ -1,8 +1,8 @@
 /**
  * The words of the policy's notices: titles ("3 rigs down", "still 2 rigs down (for 4h)", "resolved: 3 rigs down",
  * "rig-03 flapping: down 3 times in 10m") and bodies (one line a rig, the first MAX_NAMED, then "and 10 more"). A
- * trouble is said as the catalogue's `group` words of the kind that begins it ("dropped in hashrate", "gone"), else
- * its name with spaces. Names and messages are cleaned text already.
+ * trouble is said as the catalogue's `says` of the kind that begins it ("without a pool", "gone"), else its name
+ * with spaces. Names and messages are cleaned text already.
  */
 import type {RigRef} from '../../alerts/types.js';
 import {kindRow, kindsWhere} from '../../monitor/event-kinds.js';
@@ -16,11 +16,14 @@ export function rigName(ref: RigRef): string {
 	return ref.worker === undefined ? ref.rig : `${ref.worker} (${ref.rig})`;
 }
 
-/** A trouble or news kind in words: "down", "pool lost", "dropped in hashrate", "gone", "restarted". */
+/**
+ * A trouble or news kind in words: "down", "without a pool", "low in hashrate", "gone", "restarted": the catalogue's
+ * `says` of the kind that begins it (or whose burst it is), else a kind's `group` words, else its name with spaces.
+ */
 export function troublePhrase(trouble: string): string {
-	const beginning = kindsWhere((row) => row.begins === trouble)[0];
-	const group = (beginning === undefined ? undefined : kindRow(beginning)?.group) ?? kindRow(trouble)?.group;
-	return group ?? trouble.replaceAll('-', ' ');
+	const beginning = kindsWhere((row) => (row.begins === trouble || row.burst === trouble) && row.says !== undefined)[0];
+	const row = kindRow(trouble);
+	return (beginning === undefined ? undefined : kindRow(beginning)?.says) ?? row?.says ?? row?.group ?? trouble.replaceAll('-', ' ');
 }
 
 /** "rig-03 down" for one rig, "3 rigs down" (or "3 workers gone": a proxy's workers all) for more. */
