@@ -67,7 +67,16 @@ export const EVENT_KINDS = {
 	/** The miner stopped answering. */
 	down: {says: 'down', severity: 'error', begins: 'down', clears: ['error'], alert: {}, stored: 'state', logged: 'warn', outage: 'begins'},
 	/** It answers but rigtop cannot use it (auth, wrong server): needs the user. */
-	error: {says: 'in error', severity: 'error', begins: 'error', clears: ['down'], alert: {}, stored: 'state', logged: 'error', outage: 'begins'},
+	error: {
+		says: 'in error',
+		severity: 'error',
+		begins: 'error',
+		clears: ['down'],
+		alert: {},
+		stored: 'state',
+		logged: 'error',
+		outage: 'begins',
+	},
 	/**
 	 * It answers again after down or error. Whatever the miner was doing before it went away is unknown now; missing
 	 * huge pages and the rig's sensors are followed by the monitor across it (their all-clear comes when it is so).
@@ -97,7 +106,14 @@ export const EVENT_KINDS = {
 	 * The 10 s rate under a share of the miner's own 15 m average, or of its rate over the last hour as rigtop knows it,
 	 * for several polls (a proxy's worker's against its own history), and back.
 	 */
-	'hashrate-drop': {says: 'low in hashrate', severity: 'warn', begins: 'hashrate-drop', alert: {}, stored: 'state', group: 'dropped in hashrate'},
+	'hashrate-drop': {
+		says: 'low in hashrate',
+		severity: 'warn',
+		begins: 'hashrate-drop',
+		alert: {},
+		stored: 'state',
+		group: 'dropped in hashrate',
+	},
 	'hashrate-recovered': {severity: 'info', ends: ['hashrate-drop'], alert: {}, stored: 'state', group: 'recovered their hashrate'},
 	/**
 	 * A miner with a pool, not paused, hashing nothing (its 10 s rate 0 or absent) for as many polls as a drop needs and
@@ -115,7 +131,14 @@ export const EVENT_KINDS = {
 	},
 	'hashrate-back': {severity: 'info', ends: ['zero-hashrate'], alert: {}, stored: 'state', group: 'hashing again'},
 	/** Fewer huge pages allocated than before, or than the miner wants when first seen (once a session), and all again. */
-	'hugepages-lost': {says: 'short of huge pages', severity: 'warn', begins: 'hugepages-lost', alert: {}, stored: 'state', endedBy: ['down', 'up']},
+	'hugepages-lost': {
+		says: 'short of huge pages',
+		severity: 'warn',
+		begins: 'hugepages-lost',
+		alert: {},
+		stored: 'state',
+		endedBy: ['down', 'up'],
+	},
 	'hugepages-restored': {severity: 'info', ends: ['hugepages-lost'], alert: {}, stored: 'text'},
 	/**
 	 * The miner process restarted (uptime went back, a new version): its pool and hashrate start from scratch and get
@@ -174,7 +197,14 @@ export const EVENT_KINDS = {
 	 * did not reach it (batch/outcome.ts), and a later batch that took on it. The doing of this rigtop: another rigtop
 	 * has none of it.
 	 */
-	'batch-failed': {says: 'with a failed batch', severity: 'warn', begins: 'batch-failed', alert: {}, stored: 'own', group: 'failed a batch'},
+	'batch-failed': {
+		says: 'with a failed batch',
+		severity: 'warn',
+		begins: 'batch-failed',
+		alert: {},
+		stored: 'own',
+		group: 'failed a batch',
+	},
 	'batch-ok': {severity: 'info', ends: ['batch-failed'], alert: {}, stored: 'own', group: 'took a batch'},
 	/** Something the user did through rigtop: pause sent, config applied, a write refused by --read-only. */
 	action: {severity: null, stored: 'own'},
