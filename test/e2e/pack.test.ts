@@ -81,16 +81,19 @@ afterAll(() => {
 });
 
 describe('the npm package', () => {
-	it('holds exactly dist/cli.js, its chunks, docs/prometheus/, readme.md, LICENSE and package.json', () => {
+	it('holds exactly dist/cli.js, its chunks, docs/prometheus/, docs/notify/, readme.md, LICENSE and package.json', () => {
 		const files = packed.files.map((file) => file.path).sort();
 		const chunks = files.filter((file) => file.startsWith('dist/chunks/'));
 		expect(chunks.length).toBeGreaterThan(0);
 		for (const chunk of chunks) expect(chunk).toMatch(/^dist\/chunks\/[\w-]+\.js$/);
-		// docs/prometheus/ whole, as in the repository: `rigtop --help` and the readme send users there.
+		// docs/prometheus/ and docs/notify/ whole, as in the repository: `rigtop --help` and the readme send users there.
 		const docs = files.filter((file) => file.startsWith('docs/'));
-		const inRepository = readdirSync('docs/prometheus', {recursive: true, withFileTypes: true})
-			.filter((entry) => entry.isFile())
-			.map((entry) => path.posix.join('docs/prometheus', path.relative('docs/prometheus', path.join(entry.parentPath, entry.name))))
+		const inRepository = ['docs/notify', 'docs/prometheus']
+			.flatMap((folder) =>
+				readdirSync(folder, {recursive: true, withFileTypes: true})
+					.filter((entry) => entry.isFile())
+					.map((entry) => path.posix.join(folder, path.relative(folder, path.join(entry.parentPath, entry.name)))),
+			)
 			.sort();
 		expect(docs).toEqual(inRepository);
 		for (const file of [
@@ -103,6 +106,7 @@ describe('the npm package', () => {
 			'rigtop-exporter.service',
 		])
 			expect(docs).toContain(`docs/prometheus/${file}`);
+		expect(docs).toContain('docs/notify/rigtop-watch.service');
 		expect(files.filter((file) => !chunks.includes(file) && !docs.includes(file))).toEqual([
 			'LICENSE',
 			'dist/cli.js',
