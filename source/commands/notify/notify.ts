@@ -9,7 +9,7 @@ import type {Command, NotifyPlan} from '../command.js';
 import {loadNotifyChannels} from './setup.js';
 import {openMutes, testNotice} from '../../notify/start/notifications.js';
 import type {Delivery} from '../../notify/types.js';
-import {formatDuration} from '../../text/format.js';
+import {formatDuration, formatWhen} from '../../text/format.js';
 import {cleanText} from '../../text/clean.js';
 import {UsageError} from '../../session/errors.js';
 
@@ -74,7 +74,7 @@ export const run: Command<NotifyCommandPlan> = async (plan, context) => {
 			case 'mute': {
 				mutes.mute(plan.rig, now + plan.durationMs);
 				out(
-					`${cleanText(plan.rig)}: muted for ${formatDuration(plan.durationMs / 1000)}, until ${new Date(now + plan.durationMs).toISOString()}`,
+					`${cleanText(plan.rig)}: muted for ${formatDuration(plan.durationMs / 1000)}, until ${formatWhen(now + plan.durationMs, now)}`,
 				);
 				out('its troubles still show on screen and in the history; rigtop notify unmute ends it');
 				return 0;
@@ -90,7 +90,7 @@ export const run: Command<NotifyCommandPlan> = async (plan, context) => {
 				const list = [...mutes.list(now)].sort((a, b) => a[1] - b[1]);
 				if (list.length === 0) out('no rig is muted');
 				for (const [rig, until] of list)
-					out(`${cleanText(rig)}  until ${new Date(until).toISOString()} (${formatDuration((until - now) / 1000)} more)`);
+					out(`${cleanText(rig)}  until ${formatWhen(until, now)} (${formatDuration((until - now) / 1000)} more)`);
 				return 0;
 			}
 		}
