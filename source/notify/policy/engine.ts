@@ -9,7 +9,8 @@
  * - One resolved notice per group, when its last rig is back, naming how long each was out.
  * - A rig that flaps (count opens of one trouble within the flap window) is told once as flapping; its opens and
  *   closes after that are not told, until no change for a flap window: then one notice of how it settled.
- * - One-shot news (a restart, another miner at the address) is grouped the same way and told as info, never resolved.
+ * - One-shot news (a restart, another miner at the address) is grouped the same way and told as info, never resolved;
+ *   a rig's new process as it comes back from an outage it was told of is part of its all-clear, no news of its own.
  * - A muted rig (`muted(ref, now)`) is left out of every notice; a notice of muted rigs only is not made.
  *
  * Every notice's key is made of what it tells (kind, trouble, each rig's trouble and since): two engines fed the
@@ -17,7 +18,7 @@
  */
 import {createHash} from 'node:crypto';
 import type {RigRef, TroubleChange} from '../../alerts/types.js';
-import type {Severity} from '../../monitor/event-kinds.js';
+import {kindRow, kindsWhere, type Severity} from '../../monitor/event-kinds.js';
 import type {Notice, NoticeKind, NoticeRig, Priority} from '../types.js';
 import {DEFAULT_POLICY, type PolicyOptions} from './options.js';
 import {bounded, countPhrase, durationWords, flappingTitle, forHowLong, outLine, rigName, settledTitle} from './words.js';
@@ -75,6 +76,12 @@ function troubleId(ref: RigRef, trouble: string): string {
 	return `${ref.url}\u0000${ref.worker ?? ''}\u0000${trouble}`;
 }
 
+/**
+ * The troubles that are an outage of the rig (down, error: the catalogue's rows that begin one). A rig back from one
+ * with a new miner process is told back; its restart is part of that news, not a notice of its own.
+ */
+const OUTAGES: ReadonlySet<string> = new Set(kindsWhere((row) => row.outage === 'begins').map((kind) => kindRow(kind)?.begins ?? kind));
+
 function refOf(change: RigRef): RigRef {
 	return change.worker === undefined ? {rig: change.rig, url: change.url} : {rig: change.rig, url: change.url, worker: change.worker};
 }
@@ -89,6 +96,8 @@ export class NoticePolicy {
 	/** Each trouble's recent opens (ms), for flapping. */
 	readonly #opens = new Map<string, number[]>();
 	readonly #flappers = new Map<string, Flapper>();
+	/** When a rig (by troubleId with no trouble) came back from an outage it was told of: its new process is no news. */
+	readonly #back = new Map<string, number>();
 	/** Made by a change, handed out by the next due. */
 	#ready: Notice[] = [];
 
@@ -193,6 +202,9 @@ export class NoticePolicy {
 
 	#news(change: TroubleChange): void {
 		const ref = refOf(change);
+		const back = this.#back.get(troubleId(ref, ''));
+		if (back !== undefined) this.#back.delete(troubleId(ref, ''));
+		if (back !== undefined && kindRow(change.trouble)?.newProcess === true && change.at - back <= this.#options.groupMs) return;
 		const group = this.#pending(change.trouble, true, change.at);
 		const id = troubleId(ref, change.trouble);
 		const member = group.members.get(id);
@@ -284,6 +296,7 @@ export class NoticePolicy {
 		}
 
 		member.until = change.at;
+		if (member.told && OUTAGES.has(change.trouble)) this.#back.set(troubleId(ref, ''), change.at);
 		if ([...group.members.values()].every((each) => each.until !== null)) {
 			this.#drop(group);
 			const told = byName(group).filter((each) => each.told);

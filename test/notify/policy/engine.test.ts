@@ -250,6 +250,37 @@ describe('the notification policy', () => {
 		expect(run.policy.nextDue(run.now)).toBeNull();
 	});
 
+	it('a rig back from an outage it was told of with a new miner process: told back, its restart no notice of its own', () => {
+		const run = new Run();
+		const restarted = (n: number, at: number): TroubleChange => ({
+			rig: rig(n),
+			url: url(n),
+			at,
+			trouble: 'restarted',
+			open: null,
+			severity: 'warn',
+			message: 'miner restarted (up 4s)',
+		});
+		run.feed(down(1, T0)).feed(down(2, T0));
+		run.to(T0 + 5 * M);
+		run.feed(up(1, T0 + 5 * M)).feed(restarted(1, T0 + 5 * M));
+		run.feed(up(2, T0 + 5 * M + 2 * S)).feed(restarted(2, T0 + 5 * M + 2 * S));
+		// A blip never told (inside its window), then a restart: the restart is the only news of it, so it is told.
+		run
+			.feed(down(3, T0 + 20 * M))
+			.feed(up(3, T0 + 20 * M + 5 * S))
+			.feed(restarted(3, T0 + 20 * M + 5 * S));
+		// Back long ago, restarted now: news again.
+		run.feed(restarted(1, T0 + 3 * H));
+		run.to(T0 + 10 * H);
+		expect(run.kinds()).toEqual([
+			'trouble 2 rigs down',
+			'resolved resolved: 2 rigs down',
+			'info rig-03 restarted',
+			'info rig-01 restarted',
+		]);
+	});
+
 	it('leaves a muted rig out of every notice; a group of muted rigs only sends nothing, even its all-clear', () => {
 		let mutedUntil = T0 + H;
 		const run = new Run({muted: (ref, now) => ref.rig === 'rig-03' && now < mutedUntil});
