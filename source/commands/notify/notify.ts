@@ -73,9 +73,7 @@ export const run: Command<NotifyCommandPlan> = async (plan, context) => {
 		switch (plan.action) {
 			case 'mute': {
 				mutes.mute(plan.rig, now + plan.durationMs);
-				out(
-					`${cleanText(plan.rig)}: muted for ${formatDuration(plan.durationMs / 1000)}, until ${formatWhen(now + plan.durationMs, now)}`,
-				);
+				out(`${cleanText(plan.rig)}: muted for ${formatDuration(plan.durationMs / 1000)}, until ${formatWhen(now + plan.durationMs, now)}`);
 				out('its troubles still show on screen and in the history; rigtop notify unmute ends it');
 				return 0;
 			}
