@@ -30,13 +30,15 @@ export type ClaimContext = {
 };
 
 /**
- * Claims each trouble of a notice's rigs (call inside a write transaction). True when this rigtop sends the notice:
- * at least one of its rigs is this rigtop's to tell. A test and a collapsed notice (recovery decided) claim nothing.
+ * Claims each trouble of a notice's rigs for one channel (call inside a write transaction). True when this rigtop
+ * sends the notice there: at least one of its rigs is this rigtop's to tell on that channel. Claims are per channel
+ * (its id): two rigtops sharing the store with the same channel tell it once; a rigtop with a channel the other has
+ * not tells its own. A test and a collapsed notice (recovery decided) claim nothing.
  */
-export function claimNotice(context: ClaimContext, notice: Notice): boolean {
+export function claimNotice(context: ClaimContext, notice: Notice, channel: string): boolean {
 	if (notice.kind === 'test' || notice.kind === 'collapsed' || notice.rigs.length === 0) return true;
 	let send = false;
-	for (const rig of notice.rigs) if (claimOne(context, notice, rig.since, rigKey(rig), rig.until)) send = true;
+	for (const rig of notice.rigs) if (claimOne(context, notice, rig.since, `${rigKey(rig)}\u0000${channel}`, rig.until)) send = true;
 	return send;
 }
 

@@ -156,9 +156,10 @@ export class Outbox {
 		const written = this.#write(() => {
 			queued = [];
 			this.#upsertWriter(now);
-			if (!claimNotice(this.#claims(now), notice)) return;
 			const json = JSON.stringify(notice);
+			const claims = this.#claims(now);
 			for (const channel of channels) {
+				if (!claimNotice(claims, notice, channel.id)) continue;
 				const {changes} = this.#db.run(
 					`INSERT OR IGNORE INTO notify_outbox (channel, key, notice, state, attempts, next_try, writer, created, updated)
 						VALUES (?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,

@@ -205,6 +205,25 @@ describe('outbox: claims between rigtops sharing the store', () => {
 		expect(ntfy.delivered().toSorted()).toEqual(['a-down', 'a-up', 'b-down-2']);
 	});
 
+	it('claims are per channel: of two outboxes on one store, each tells its own channel, and their shared one once', async () => {
+		const clock = fakeClock();
+		const shared = await service();
+		const onlyA = await service();
+		const onlyB = await service();
+		const file = storeFile();
+		const [sharedChannel, aChannel, bChannel] = [httpChannel(shared.url), httpChannel(onlyA.url, 'gotify'), httpChannel(onlyB.url, 'json')];
+		const a = outbox(openStore(file), [sharedChannel, aChannel], clock).box;
+		const b = outbox(openStore(file), [sharedChannel, bChannel], clock).box;
+		const since = clock.now();
+		expect(a.post(trouble('a-down', [rig('rig-03', since)], since))).toEqual([sharedChannel, aChannel]);
+		expect(b.post(trouble('b-down', [rig('rig-03', since + 20 * SECOND)], since + 20 * SECOND))).toEqual([bChannel]);
+		await a.idle();
+		await b.idle();
+		expect(shared.delivered()).toEqual(['a-down']);
+		expect(onlyA.delivered()).toEqual(['a-down']);
+		expect(onlyB.delivered()).toEqual(['b-down']);
+	});
+
 	it('a holder whose lease ran out is taken over: its all-clear is still sent, by the other', async () => {
 		const clock = fakeClock();
 		const ntfy = await service();
