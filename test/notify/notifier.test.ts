@@ -110,7 +110,9 @@ describe('the notifier, with simulated miners, a real store and loopback service
 		expect(titles(ntfy)).toEqual(['20 rigs down', 'resolved: 20 rigs down']);
 		expect(hook.received).toHaveLength(2);
 		expect(said).toEqual([]);
-		// Each send told its answer, as rigtop watch logs it: the channel's shown address, never its path.
+		// Each send told its answer, as rigtop watch logs it: the channel's shown address, never its path. A service has
+		// the request before its answer is back with the notifier: wait for the answers.
+		await until(() => reports.length >= 4, PATIENCE_MS, 'every answer reported');
 		expect(reports.map((report) => `${report.channel.service}:${report.delivery.ok}`).sort()).toEqual([
 			'json:true',
 			'json:true',
