@@ -161,7 +161,8 @@ describe('delivery', () => {
 	it('a channel answering 500, 500, then 200 gets the message once; the other channel once, at once', async () => {
 		const dir = folder('retry');
 		const sim = await simulator(0);
-		const ntfy = await service('ntfy', {faults: [500, 500]});
+		// With Retry-After: 1 (honoured on a 5xx as on a 429), so the test waits seconds, not the backoff's 10 s and 20 s.
+		const ntfy = await service('ntfy', {faults: [500, 500], retryAfter: '1'});
 		const json = await service('json');
 		const file = notifyFile(dir, [`ntfy://127.0.0.1:${ntfy.port}/retry-38`, `json://127.0.0.1:${json.port}/hook`]);
 		const running = watch(['--rigs', rigsFile(dir, [sim]), '--notify-file', file, '--notify-group', '0'], path.join(dir, 'state'));

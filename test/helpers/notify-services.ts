@@ -22,7 +22,7 @@ export type Fault = number | 'hang';
 export type ServiceOptions = {
 	/** Played in order, one per request; then the service answers normally. */
 	readonly faults?: readonly Fault[];
-	/** A 429's Retry-After header (seconds or an HTTP date); default '7'. */
+	/** A 429's Retry-After header (seconds or an HTTP date); default '7'. Given, a 408's and a 5xx's too. */
 	readonly retryAfter?: string;
 	/** When set, requests must carry this Authorization header (401 without one, 403 with another): ntfy, json, alertmanager. */
 	readonly authorization?: string;
@@ -245,7 +245,9 @@ export async function startService(service: ServiceName, options: ServiceOptions
 					: {
 							status: fault,
 							body: errorBody(service, fault),
-							...(fault === 429 ? {headers: {'retry-after': options.retryAfter ?? '7'}} : {}),
+							...(fault === 429 || (options.retryAfter !== undefined && (fault === 408 || fault >= 500))
+								? {headers: {'retry-after': options.retryAfter ?? '7'}}
+								: {}),
 						};
 			request.status = result.status;
 			write(response, result);

@@ -103,7 +103,8 @@ async function readBody(response: Response): Promise<string> {
 
 /**
  * Makes one request and reads the service's answer as a Delivery: 2xx ok; 408, 429, 5xx, no answer, a refused or
- * broken connection: try again (429's Retry-After, or the body's retry_after, as retryAfterMs); any other answer: do
+ * broken connection: try again (429's Retry-After, or the body's retry_after, as retryAfterMs; a 503's or another
+ * failure's Retry-After too: RFC 9110 §10.2.3, how long the service expects to be unavailable); any other answer: do
  * not (a reason naming the fix). Never throws; bounded by the signal. The reason holds the service's name, the status,
  * its words and the fix, never the URL (its path and query hold the secrets).
  */
@@ -156,7 +157,17 @@ export async function deliver(
 			...(after === undefined ? {} : {retryAfterMs: after}),
 		};
 	}
-	if (status === 408 || status >= 500) return {ok: false, retry: true, status, ms: ms(), reason: `${head}: the service failed, retrying`};
+	if (status === 408 || status >= 500) {
+		const after = retryAfterMs(response.headers.get('retry-after'));
+		return {
+			ok: false,
+			retry: true,
+			status,
+			ms: ms(),
+			reason: `${head}: the service failed, retrying`,
+			...(after === undefined ? {} : {retryAfterMs: after}),
+		};
+	}
 	if (status >= 300 && status < 400) return {ok: false, retry: false, status, ms: ms(), reason: `${head}: the URL moved: check it`};
 	const fix = fixFor?.(status, body) ?? GENERAL_FIX[status] ?? "check the channel's URL";
 	return {ok: false, retry: false, status, ms: ms(), reason: `${head}: ${fix}`};

@@ -266,6 +266,16 @@ describe('the answers, read into a Delivery', () => {
 		expectNoSecret(limited);
 	});
 
+	it.each(services)('%s: a 503 with Retry-After is retried after it (RFC 9110), one without at the outbox’s own pace', async (name) => {
+		const {channel} = await channelFor(name, [503, 500], '2');
+		expect(await send(channel)).toMatchObject({ok: false, retry: true, status: 503, retryAfterMs: 2000});
+		expect(await send(channel)).toMatchObject({ok: false, retry: true, status: 500, retryAfterMs: 2000});
+		const {channel: plain} = await channelFor(name, [503]);
+		const delivery = await send(plain);
+		expect(delivery).toMatchObject({ok: false, retry: true, status: 503});
+		expect(delivery).not.toHaveProperty('retryAfterMs');
+	});
+
 	it.each(services)('%s: 401, 403 and 404 are not retried, and the reason names a fix and no secret', async (name) => {
 		const {channel} = await channelFor(name, [401, 403, 404]);
 		for (const status of [401, 403, 404]) {
