@@ -146,25 +146,16 @@ export async function deliver(
 			? {ok: true, status, ms: ms()}
 			: {ok: false, retry: false, status, ms: ms(), reason: `${head}: ${refused}`};
 	}
-	if (status === 429) {
-		const after = retryAfterMs(response.headers.get('retry-after')) ?? bodyRetryAfterMs(body);
+	if (status === 408 || status === 429 || status >= 500) {
+		// The header on any of them (RFC 9110 §10.2.3); a 429's wait may also be in the body (Discord, Telegram).
+		const header = retryAfterMs(response.headers.get('retry-after'));
+		const after = status === 429 ? (header ?? bodyRetryAfterMs(body)) : header;
 		return {
 			ok: false,
 			retry: true,
 			status,
 			ms: ms(),
-			reason: `${head}: too many messages, waiting`,
-			...(after === undefined ? {} : {retryAfterMs: after}),
-		};
-	}
-	if (status === 408 || status >= 500) {
-		const after = retryAfterMs(response.headers.get('retry-after'));
-		return {
-			ok: false,
-			retry: true,
-			status,
-			ms: ms(),
-			reason: `${head}: the service failed, retrying`,
+			reason: `${head}: ${status === 429 ? 'too many messages, waiting' : 'the service failed, retrying'}`,
 			...(after === undefined ? {} : {retryAfterMs: after}),
 		};
 	}
